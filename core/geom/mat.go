@@ -1,0 +1,39 @@
+package geom
+
+// Mat3 is a 3×3 matrix stored by rows.
+type Mat3 [3][3]float64
+
+// Diag returns diag(a, b, c).
+func Diag(a, b, c float64) Mat3 { return Mat3{{a, 0, 0}, {0, b, 0}, {0, 0, c}} }
+
+// MulVec returns m·v.
+func (m *Mat3) MulVec(v Vec3) Vec3 {
+	return Vec3{
+		m[0][0]*v.X + m[0][1]*v.Y + m[0][2]*v.Z,
+		m[1][0]*v.X + m[1][1]*v.Y + m[1][2]*v.Z,
+		m[2][0]*v.X + m[2][1]*v.Y + m[2][2]*v.Z,
+	}
+}
+
+// Mul returns m·n.
+func (m *Mat3) Mul(n *Mat3) Mat3 {
+	var r Mat3
+	for i := 0; i < 3; i++ {
+		for j := 0; j < 3; j++ {
+			r[i][j] = m[i][0]*n[0][j] + m[i][1]*n[1][j] + m[i][2]*n[2][j]
+		}
+	}
+	return r
+}
+
+// T returns the transpose of m.
+func (m *Mat3) T() Mat3 {
+	return Mat3{
+		{m[0][0], m[1][0], m[2][0]},
+		{m[0][1], m[1][1], m[2][1]},
+		{m[0][2], m[1][2], m[2][2]},
+	}
+}
+
+// Col returns column j of m.
+func (m *Mat3) Col(j int) Vec3 { return Vec3{m[0][j], m[1][j], m[2][j]} }

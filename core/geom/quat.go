@@ -1,0 +1,61 @@
+package geom
+
+import "math"
+
+// Quat is a quaternion W + Xi + Yj + Zk. Orientations are unit quaternions
+// that rotate body-frame vectors into the world frame.
+type Quat struct{ W, X, Y, Z float64 }
+
+// Identity is the orientation of a body frame aligned with the world.
+var Identity = Quat{W: 1}
+
+// AxisAngle returns the rotation by angle (rad) about the unit axis.
+func AxisAngle(axis Vec3, angle float64) Quat {
+	s, c := math.Sincos(angle / 2)
+	return Quat{c, s * axis.X, s * axis.Y, s * axis.Z}
+}
+
+// Mul returns the Hamilton product q·p (apply p first, then q).
+func (q Quat) Mul(p Quat) Quat {
+	return Quat{
+		q.W*p.W - q.X*p.X - q.Y*p.Y - q.Z*p.Z,
+		q.W*p.X + q.X*p.W + q.Y*p.Z - q.Z*p.Y,
+		q.W*p.Y - q.X*p.Z + q.Y*p.W + q.Z*p.X,
+		q.W*p.Z + q.X*p.Y - q.Y*p.X + q.Z*p.W,
+	}
+}
+
+// Conj returns the conjugate, the inverse of a unit quaternion.
+func (q Quat) Conj() Quat { return Quat{q.W, -q.X, -q.Y, -q.Z} }
+
+// Normalize returns q/|q|.
+func (q Quat) Normalize() Quat {
+	n := math.Sqrt(q.W*q.W + q.X*q.X + q.Y*q.Y + q.Z*q.Z)
+	return Quat{q.W / n, q.X / n, q.Y / n, q.Z / n}
+}
+
+// Rotate returns R(q)·v.
+func (q Quat) Rotate(v Vec3) Vec3 {
+	// v + 2w(u×v) + 2u×(u×v) with u the vector part: cheaper than building R.
+	u := Vec3{q.X, q.Y, q.Z}
+	t := u.Cross(v).Scale(2)
+	return v.AddScaled(q.W, t).Add(u.Cross(t))
+}
+
+// Matrix returns the rotation matrix R(q).
+func (q Quat) Matrix() Mat3 {
+	w, x, y, z := q.W, q.X, q.Y, q.Z
+	return Mat3{
+		{1 - 2*(y*y+z*z), 2 * (x*y - w*z), 2 * (x*z + w*y)},
+		{2 * (x*y + w*z), 1 - 2*(x*x+z*z), 2 * (y*z - w*x)},
+		{2 * (x*z - w*y), 2 * (y*z + w*x), 1 - 2*(x*x+y*y)},
+	}
+}
+
+// Integrate advances the orientation by the world-frame angular velocity
+// ω (rad/s) over h seconds: q ← normalize(q + h/2 (0, ω)·q), the quaternion
+// form of q̇ = T(q)ω (seed 001 eq. 4, seed 000 eq. 8).
+func (q Quat) Integrate(omega Vec3, h float64) Quat {
+	dq := Quat{0, omega.X, omega.Y, omega.Z}.Mul(q)
+	return Quat{q.W + h/2*dq.W, q.X + h/2*dq.X, q.Y + h/2*dq.Y, q.Z + h/2*dq.Z}.Normalize()
+}

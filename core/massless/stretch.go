@@ -1,0 +1,124 @@
+package massless
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/cablefmu/cablefmu/core/multibody"
+)
+
+// Stretch is the total-length constraint φ_s = Σ l_j − L(t) (seed 001
+// eq. 14) with Jacobian eq. 16, regularized by ε = 1/c_s, c_s = EA/L
+// (eqs. 1, 21): the elastic energy ½ c_s φ_s² of a rope of free length L.
+type Stretch struct {
+	route  []Node
+	bodies []*multibody.Body
+	slot   []int
+
+	// FreeLength is the unstretched length L of the cable (m).
+	FreeLength float64
+	// EA is the axial stiffness (N); +Inf makes the cable inextensible.
+	EA float64
+	// Damping is SPOOK's relaxation time γ (s) of the row.
+	Damping float64
+	// Slack lets the cable go slack instead of pushing: the row's impulse
+	// is bounded to tension only.
+	Slack bool
+	// Winch, when set, drives the free length.
+	Winch *Winch
+
+	violation float64 // φ_s at the last update, m
+	tension   float64 // N, positive when taut
+	rate      float64 // L̇ over the last step, m/s
+}
+
+// NewStretch returns the length constraint of the route with free length
+// L (m) and axial stiffness EA (N).
+func NewStretch(route []Node, freeLength, ea float64) (*Stretch, error) {
+	if err := validateRoute(route); err != nil {
+		return nil, err
+	}
+	if !(freeLength > 0) || math.IsInf(freeLength, 0) {
+		return nil, fmt.Errorf("free length %g m: must be positive and finite", freeLength)
+	}
+	if !(ea > 0) {
+		return nil, fmt.Errorf("axial stiffness EA %g N: must be positive", ea)
+	}
+	bodies, slot := uniqueBodies(route)
+	return &Stretch{route: route, bodies: bodies, slot: slot, FreeLength: freeLength, EA: ea}, nil
+}
+
+// Bodies implements multibody.Constraint.
+func (s *Stretch) Bodies() []*multibody.Body { return s.bodies }
+
+// Rows implements multibody.Constraint.
+func (s *Stretch) Rows() int { return 1 }
+
+// Route returns the cable's nodes.
+func (s *Stretch) Route() []Node { return s.route }
+
+// Stiffness returns c_s = EA/L (N/m) for the current free length.
+func (s *Stretch) Stiffness() float64 { return s.EA / s.FreeLength }
+
+// Update implements multibody.Constraint: eqs. 14 and 16.
+func (s *Stretch) Update(h float64, rows []multibody.Row) {
+	row := &rows[0]
+	total := 0.0
+	for j := 0; j+1 < len(s.route); j++ {
+		a, b := s.route[j], s.route[j+1]
+		ra := a.Body.Rot.Rotate(a.Offset)
+		rb := b.Body.Rot.Rotate(b.Offset)
+		k, l := a.Body.Pos.Add(ra).Sub(b.Body.Pos.Add(rb)).Unit()
+		total += l
+		if l == 0 {
+			continue // direction undefined: this segment exerts no force now
+		}
+		// l̇_j = k·(v_a − v_b) − (k×d_a)·ω_a + (k×d_b)·ω_b  (eq. 16)
+		ja, jb := &row.J[s.slot[j]], &row.J[s.slot[j+1]]
+		ja.Lin = ja.Lin.Add(k)
+		ja.Ang = ja.Ang.Sub(k.Cross(ra))
+		jb.Lin = jb.Lin.Sub(k)
+		jb.Ang = jb.Ang.Add(k.Cross(rb))
+	}
+	s.violation = total - s.FreeLength
+	row.Violation = s.violation
+	row.Compliance = 1 / s.Stiffness()
+	row.Damping = s.Damping
+	if s.Slack {
+		row.Hi = 0 // λ < 0 pulls the nodes together; a rope cannot push
+	}
+	// ∂φ_s/∂t = −L̇: the winch's pay-out is the row's prescribed rate.
+	row.SpeedBefore = s.rate
+	if s.Winch != nil {
+		row.Speed = s.Winch.Speed
+		row.Slip = s.Winch.Slip
+	}
+}
+
+// Apply implements multibody.Constraint: records the tension and lets the
+// winch move the free length.
+func (s *Stretch) Apply(h float64, lambda []float64) {
+	s.tension = -lambda[0] / h
+	s.rate = 0
+	if s.Winch != nil {
+		s.rate = s.Winch.rate(s.tension)
+		s.FreeLength += h * s.rate
+	}
+}
+
+// Tension returns the cable tension of the last step (N); it is the same
+// along the whole route because the eye nodes are frictionless.
+func (s *Stretch) Tension() float64 { return s.tension }
+
+// Elongation returns φ_s = Σ l_j − L at the start of the last step (m).
+func (s *Stretch) Elongation() float64 { return s.violation }
+
+// PotentialEnergy implements multibody.Energy: ½ c_s φ_s² (eq. 1) at the
+// current positions, zero when a slack cable is shorter than its length.
+func (s *Stretch) PotentialEnergy() float64 {
+	phi := Length(s.route) - s.FreeLength
+	if s.Slack && phi < 0 {
+		return 0
+	}
+	return 0.5 * s.Stiffness() * phi * phi
+}

@@ -1,0 +1,102 @@
+package multibody
+
+import "github.com/cablefmu/cablefmu/core/geom"
+
+// Kind says how a body moves.
+type Kind int
+
+const (
+	// Dynamic bodies move under forces and constraint impulses.
+	Dynamic Kind = iota
+	// Kinematic bodies move with the velocity set from outside (a crane's
+	// suspension point driven by FMU inputs); constraints act on them but do
+	// not change their motion, and the force they receive is reported.
+	Kinematic
+	// Static bodies never move (the world, a fixed eye).
+	Static
+)
+
+// Body is a rigid body. Positions are world-frame (m), Rot rotates body-frame
+// vectors into the world, Vel (m/s) and AngVel (rad/s) are world-frame.
+type Body struct {
+	Name    string
+	Kind    Kind
+	Mass    float64   // kg
+	Inertia geom.Vec3 // principal moments of inertia in the body frame, kg·m²
+	Pos     geom.Vec3
+	Rot     geom.Quat
+	Vel     geom.Vec3
+	AngVel  geom.Vec3
+	// Force and Torque are external loads (N, N·m, world frame) applied in
+	// the next step in addition to gravity. They persist until changed.
+	Force, Torque geom.Vec3
+
+	// ConstraintForce and ConstraintTorque are the mean constraint loads
+	// (N, N·m, about the centre of mass) the body received in the last step.
+	ConstraintForce, ConstraintTorque geom.Vec3
+
+	slot    int       // index among the world's dynamic bodies, or -1
+	invI    geom.Mat3 // world-frame inverse inertia, refreshed every step
+	predVel geom.Vec3 // v + h M⁻¹ f
+	predAng geom.Vec3
+}
+
+// NewBody returns a dynamic body at rest at pos with identity orientation.
+func NewBody(name string, mass float64, inertia, pos geom.Vec3) *Body {
+	return &Body{Name: name, Kind: Dynamic, Mass: mass, Inertia: inertia, Pos: pos, Rot: geom.Identity, slot: -1}
+}
+
+// NewKinematic returns a kinematic body at pos.
+func NewKinematic(name string, pos geom.Vec3) *Body {
+	return &Body{Name: name, Kind: Kinematic, Pos: pos, Rot: geom.Identity, slot: -1}
+}
+
+// NewStatic returns a static body at pos.
+func NewStatic(name string, pos geom.Vec3) *Body {
+	return &Body{Name: name, Kind: Static, Pos: pos, Rot: geom.Identity, slot: -1}
+}
+
+// BoxInertia returns the principal moments (kg·m²) of a solid box of mass m
+// (kg) and side lengths a, b, c (m).
+func BoxInertia(m, a, b, c float64) geom.Vec3 {
+	return geom.Vec3{X: m * (b*b + c*c) / 12, Y: m * (a*a + c*c) / 12, Z: m * (a*a + b*b) / 12}
+}
+
+// PointWorld returns the world position of the body-frame point d.
+func (b *Body) PointWorld(d geom.Vec3) geom.Vec3 { return b.Pos.Add(b.Rot.Rotate(d)) }
+
+// PointVelocity returns the world velocity of the body-frame point d.
+func (b *Body) PointVelocity(d geom.Vec3) geom.Vec3 {
+	return b.Vel.Add(b.AngVel.Cross(b.Rot.Rotate(d)))
+}
+
+// KineticEnergy returns ½ m v² + ½ ωᵀ I ω (J).
+func (b *Body) KineticEnergy() float64 {
+	if b.Kind != Dynamic {
+		return 0
+	}
+	w := b.Rot.Conj().Rotate(b.AngVel)
+	rot := b.Inertia.X*w.X*w.X + b.Inertia.Y*w.Y*w.Y + b.Inertia.Z*w.Z*w.Z
+	return 0.5*b.Mass*b.Vel.Dot(b.Vel) + 0.5*rot
+}
+
+// refreshInertia recomputes the world-frame inverse inertia R I₀⁻¹ Rᵀ.
+func (b *Body) refreshInertia() {
+	r := b.Rot.Matrix()
+	inv := geom.Diag(invOrZero(b.Inertia.X), invOrZero(b.Inertia.Y), invOrZero(b.Inertia.Z))
+	rt := r.T()
+	m := r.Mul(&inv)
+	b.invI = m.Mul(&rt)
+}
+
+func invOrZero(x float64) float64 {
+	if x == 0 {
+		return 0
+	}
+	return 1 / x
+}
+
+// mulInvMass returns M⁻¹ applied to the 6-vector (lin, ang).
+func (b *Body) mulInvMass(j Jacobian) Jacobian {
+	return Jacobian{Lin: j.Lin.Scale(1 / b.Mass), Ang: b.invI.MulVec(j.Ang)}
+}

@@ -1,0 +1,69 @@
+package multibody
+
+import (
+	"math"
+
+	"github.com/cablefmu/cablefmu/core/geom"
+)
+
+// Jacobian is one body's block of one constraint row: the row's rate is
+// Lin·v + Ang·ω summed over the constraint's bodies.
+type Jacobian struct{ Lin, Ang geom.Vec3 }
+
+// Dot returns Lin·a + Ang·b.
+func (j Jacobian) Dot(o Jacobian) float64 { return j.Lin.Dot(o.Lin) + j.Ang.Dot(o.Ang) }
+
+// Row is one scalar constraint row as its constraint evaluated it at the
+// start of a step.
+type Row struct {
+	// J holds one block per body of the constraint, in Bodies() order.
+	J []Jacobian
+	// Holonomic rows carry a violation g (m or rad); the others are
+	// velocity constraints G v = w (seed 001 eq. 9).
+	Holonomic bool
+	Violation float64
+	// Compliance ε is the inverse stiffness of a holonomic row (m/N or
+	// rad/(N·m)); 0 is rigid.
+	Compliance float64
+	// Damping γ (s) is SPOOK's constraint relaxation time.
+	Damping float64
+	// Speed is the prescribed rate w of the row over the step (the
+	// constraint is G v − w); SpeedBefore is w over the previous step. For a
+	// rheonomic holonomic row w = −∂g/∂t.
+	Speed, SpeedBefore float64
+	// Slip ξ regularizes a prescribed rate: ξ ρ = −(G v − w) (seed 001 eq. 10).
+	Slip float64
+	// Lo and Hi bound the row's impulse λ (N·s): a cable that cannot push
+	// has Hi = 0. Use math.Inf for unbounded rows.
+	Lo, Hi float64
+}
+
+// Reset clears a row to an unbounded rigid holonomic row with zero Jacobian.
+func (r *Row) Reset() {
+	j := r.J
+	for i := range j {
+		j[i] = Jacobian{}
+	}
+	*r = Row{J: j, Holonomic: true, Lo: math.Inf(-1), Hi: math.Inf(1)}
+}
+
+// Constraint is anything that restricts the motion of bodies through rows.
+// A constraint type is one paper constraint: its Update states the
+// paper's violation and Jacobian.
+type Constraint interface {
+	// Bodies returns the bodies the rows act on; the slice must not change
+	// while the constraint is in a world.
+	Bodies() []*Body
+	// Rows returns the number of scalar rows.
+	Rows() int
+	// Update evaluates the rows at the current positions and velocities for
+	// a step of h seconds. rows are Reset and have len(J) = len(Bodies()).
+	Update(h float64, rows []Row)
+	// Apply hands back the impulses λ (N·s) the solver found for the rows.
+	Apply(h float64, lambda []float64)
+}
+
+// Energy is implemented by constraints that store elastic energy (J).
+type Energy interface {
+	PotentialEnergy() float64
+}

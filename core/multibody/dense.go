@@ -1,0 +1,139 @@
+package multibody
+
+import (
+	"errors"
+	"fmt"
+	"math"
+
+	"gonum.org/v1/gonum/blas"
+	"gonum.org/v1/gonum/blas/blas64"
+	"gonum.org/v1/gonum/lapack/lapack64"
+)
+
+// Dense solves the Schur complement system by dense Cholesky factorization
+// (LAPACK dpotrf through gonum), handling bounded rows by an active set:
+// rows that leave their bounds are clamped, clamped rows whose residual
+// points back inside are released, until nothing changes. Meant for small
+// systems: a few cables, hooks and loads.
+type Dense struct {
+	s, a, rhs []float64
+	state     []bound
+}
+
+type bound int8
+
+const (
+	free bound = iota
+	atLo
+	atHi
+)
+
+// Solve implements Solver.
+func (d *Dense) Solve(p *Problem) error {
+	n := len(p.Rows)
+	d.s = grow(d.s, n*n)
+	d.a = grow(d.a, n*n)
+	d.rhs = grow(d.rhs, n)
+	if cap(d.state) < n {
+		d.state = make([]bound, n)
+	}
+	d.state = d.state[:n]
+	p.Schur(d.s)
+	for i := range d.state {
+		d.state[i] = free
+		p.Lambda[i] = 0
+	}
+	for iter := 0; iter < 2*n+8; iter++ {
+		if err := d.solveFree(p); err != nil {
+			return err
+		}
+		if !d.project(p) {
+			return nil
+		}
+	}
+	return errors.New("bounded rows: active set did not settle")
+}
+
+// solveFree solves S_ff λ_f = B_f − S_fc λ_c for the free rows.
+func (d *Dense) solveFree(p *Problem) error {
+	n := len(p.Rows)
+	idx := make([]int, 0, 8)
+	for i, st := range d.state {
+		if st == free {
+			idx = append(idx, i)
+		}
+	}
+	m := len(idx)
+	if m == 0 {
+		return nil
+	}
+	maxDiag := 0.0
+	for r, i := range idx {
+		b := p.B[i]
+		for j := 0; j < n; j++ {
+			if d.state[j] != free {
+				b -= d.s[i*n+j] * p.Lambda[j]
+			}
+		}
+		d.rhs[r] = b
+		for c, j := range idx {
+			d.a[r*m+c] = d.s[i*n+j]
+		}
+		maxDiag = math.Max(maxDiag, d.s[i*n+i])
+	}
+	a := blas64.Symmetric{N: m, Stride: m, Data: d.a[:m*m], Uplo: blas.Upper}
+	t, ok := lapack64.Potrf(a)
+	if !ok {
+		// Rigid rows that are dependent (ε = 0, redundant constraints) make S
+		// singular: regularize by a tiny compliance, as SPOOK would with ε > 0.
+		for r, i := range idx {
+			for c, j := range idx {
+				d.a[r*m+c] = d.s[i*n+j]
+			}
+			d.a[r*m+r] += 1e-10 * math.Max(maxDiag, 1e-300)
+		}
+		t, ok = lapack64.Potrf(a)
+		if !ok {
+			return fmt.Errorf("Schur complement of %d rows is not positive definite", m)
+		}
+	}
+	b := blas64.General{Rows: m, Cols: 1, Stride: 1, Data: d.rhs[:m]}
+	lapack64.Potrs(t, b)
+	for r, i := range idx {
+		p.Lambda[i] = d.rhs[r]
+	}
+	return nil
+}
+
+// project clamps free rows outside their bounds and releases clamped rows
+// whose residual S λ − B no longer holds them; it reports any change.
+func (d *Dense) project(p *Problem) bool {
+	n := len(p.Rows)
+	changed := false
+	for i := 0; i < n; i++ {
+		switch d.state[i] {
+		case free:
+			if p.Lambda[i] > p.Hi[i] {
+				p.Lambda[i], d.state[i], changed = p.Hi[i], atHi, true
+			} else if p.Lambda[i] < p.Lo[i] {
+				p.Lambda[i], d.state[i], changed = p.Lo[i], atLo, true
+			}
+		default:
+			r := -p.B[i]
+			for j := 0; j < n; j++ {
+				r += d.s[i*n+j] * p.Lambda[j]
+			}
+			if (d.state[i] == atLo && r < 0) || (d.state[i] == atHi && r > 0) {
+				d.state[i], changed = free, true
+			}
+		}
+	}
+	return changed
+}
+
+func grow(s []float64, n int) []float64 {
+	if cap(s) < n {
+		return make([]float64, n)
+	}
+	return s[:n]
+}

@@ -1,0 +1,71 @@
+package multibody
+
+// Solver solves the bounded Schur complement system of one step.
+type Solver interface {
+	// Solve finds p.Lambda with (G M⁻¹ Gᵀ + Σ) λ = B, each λᵢ in [Loᵢ, Hiᵢ]
+	// and complementary to its residual where it sits on a bound.
+	Solve(p *Problem) error
+}
+
+// Problem is the data of one step's constraint solve. Solvers read the
+// structure (which rows share which bodies) and the numbers; they write
+// only Lambda.
+type Problem struct {
+	Rows             []ProblemRow
+	Sigma, B, Lo, Hi []float64
+	Lambda           []float64
+	// ByBody lists, per dynamic body slot, the (row, block) pairs acting on
+	// it: the coupling pattern of G M⁻¹ Gᵀ.
+	ByBody [][]RowBlock
+}
+
+// ProblemRow is one row's Jacobian and M⁻¹-weighted Jacobian per body.
+type ProblemRow struct {
+	Bodies   []*Body
+	J, MinvJ []Jacobian
+}
+
+// RowBlock names block K of row Row.
+type RowBlock struct{ Row, K int }
+
+func (p *Problem) resize(rows, dynamic int) {
+	p.Rows = make([]ProblemRow, rows)
+	p.Sigma = make([]float64, rows)
+	p.B = make([]float64, rows)
+	p.Lo = make([]float64, rows)
+	p.Hi = make([]float64, rows)
+	p.Lambda = make([]float64, rows)
+	p.ByBody = make([][]RowBlock, dynamic)
+}
+
+func (p *Problem) index() {
+	for i := range p.ByBody {
+		p.ByBody[i] = p.ByBody[i][:0]
+	}
+	for r, row := range p.Rows {
+		for k, b := range row.Bodies {
+			if b.Kind == Dynamic {
+				p.ByBody[b.slot] = append(p.ByBody[b.slot], RowBlock{r, k})
+			}
+		}
+	}
+}
+
+// Schur writes S = G M⁻¹ Gᵀ + Σ into the n×n row-major s (n = len(p.Rows)).
+func (p *Problem) Schur(s []float64) {
+	n := len(p.Rows)
+	for i := range s[:n*n] {
+		s[i] = 0
+	}
+	for _, blocks := range p.ByBody {
+		for _, a := range blocks {
+			ja := p.Rows[a.Row].J[a.K]
+			for _, c := range blocks {
+				s[a.Row*n+c.Row] += ja.Dot(p.Rows[c.Row].MinvJ[c.K])
+			}
+		}
+	}
+	for i := 0; i < n; i++ {
+		s[i*n+i] += p.Sigma[i]
+	}
+}

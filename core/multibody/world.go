@@ -1,0 +1,249 @@
+package multibody
+
+import (
+	"errors"
+	"fmt"
+	"math"
+
+	"github.com/cablefmu/cablefmu/core/geom"
+)
+
+// ErrDiverged reports a simulation whose state left the finite range.
+var ErrDiverged = errors.New("simulation diverged")
+
+// divergenceLimit bounds positions (m) and speeds (m/s, rad/s) that a cable
+// simulation can reach; beyond it the state is taken as diverged.
+const divergenceLimit = 1e9
+
+// World owns bodies and constraints and steps them with SPOOK.
+type World struct {
+	// Gravity is the gravitational acceleration (m/s²).
+	Gravity geom.Vec3
+	// Solver solves the Schur complement system each step.
+	Solver Solver
+
+	bodies      []*Body
+	dynamic     []*Body
+	constraints []Constraint
+	rowStart    []int // first row of each constraint
+	rows        []Row
+	prob        Problem
+	lambda      []float64
+	dirty       bool
+}
+
+// NewWorld returns an empty world with the dense direct solver.
+func NewWorld(gravity geom.Vec3) *World {
+	return &World{Gravity: gravity, Solver: &Dense{}, dirty: true}
+}
+
+// AddBody adds b and returns it.
+func (w *World) AddBody(b *Body) *Body {
+	b.slot = -1
+	if b.Kind == Dynamic {
+		b.slot = len(w.dynamic)
+		w.dynamic = append(w.dynamic, b)
+	}
+	w.bodies = append(w.bodies, b)
+	w.dirty = true
+	return b
+}
+
+// AddConstraint adds c; its bodies must be in the world.
+func (w *World) AddConstraint(c Constraint) {
+	w.constraints = append(w.constraints, c)
+	w.dirty = true
+}
+
+// Bodies returns the world's bodies in insertion order.
+func (w *World) Bodies() []*Body { return w.bodies }
+
+// Constraints returns the world's constraints in insertion order.
+func (w *World) Constraints() []Constraint { return w.constraints }
+
+// layout sizes the row buffers after bodies or constraints changed.
+func (w *World) layout() error {
+	n := 0
+	w.rowStart = w.rowStart[:0]
+	for _, c := range w.constraints {
+		for _, b := range c.Bodies() {
+			if b.Kind == Dynamic && (b.slot < 0 || b.slot >= len(w.dynamic) || w.dynamic[b.slot] != b) {
+				return fmt.Errorf("constraint uses body %q that is not in the world", b.Name)
+			}
+		}
+		w.rowStart = append(w.rowStart, n)
+		n += c.Rows()
+	}
+	w.rows = make([]Row, n)
+	w.prob.resize(n, len(w.dynamic))
+	w.lambda = make([]float64, n)
+	for i, c := range w.constraints {
+		nb := len(c.Bodies())
+		for r := 0; r < c.Rows(); r++ {
+			row := &w.rows[w.rowStart[i]+r]
+			row.J = make([]Jacobian, nb)
+			pr := &w.prob.Rows[w.rowStart[i]+r]
+			pr.Bodies = c.Bodies()
+			pr.J = row.J
+			pr.MinvJ = make([]Jacobian, nb)
+		}
+	}
+	w.prob.index()
+	w.dirty = false
+	return nil
+}
+
+// Step advances the world by h seconds.
+func (w *World) Step(h float64) error {
+	if !(h > 0) || math.IsInf(h, 0) {
+		return fmt.Errorf("step size %g s: must be positive and finite", h)
+	}
+	if w.dirty {
+		if err := w.layout(); err != nil {
+			return err
+		}
+	}
+	// Unconstrained prediction v + h M⁻¹ f, gyroscopic term explicit.
+	for _, b := range w.dynamic {
+		b.refreshInertia()
+		f := b.Force.AddScaled(b.Mass, w.Gravity)
+		iw := b.Rot.Rotate(hadamard(b.Inertia, b.Rot.Conj().Rotate(b.AngVel)))
+		tau := b.Torque.Sub(b.AngVel.Cross(iw))
+		b.predVel = b.Vel.AddScaled(h/b.Mass, f)
+		b.predAng = b.AngVel.Add(b.invI.MulVec(tau).Scale(h))
+	}
+	for i, c := range w.constraints {
+		rows := w.rows[w.rowStart[i] : w.rowStart[i]+c.Rows()]
+		for r := range rows {
+			rows[r].Reset()
+		}
+		c.Update(h, rows)
+	}
+	w.assemble(h)
+	if len(w.rows) > 0 {
+		if err := w.Solver.Solve(&w.prob); err != nil {
+			return fmt.Errorf("constraint solve: %w", err)
+		}
+	}
+	w.integrate(h)
+	for i, c := range w.constraints {
+		c.Apply(h, w.prob.Lambda[w.rowStart[i]:w.rowStart[i]+c.Rows()])
+	}
+	return w.check()
+}
+
+// assemble fills the Schur complement data: Σ, the right-hand side and the
+// bounds of every row (package doc; seed 002 eqs. 8–11).
+func (w *World) assemble(h float64) {
+	p := &w.prob
+	for i := range w.rows {
+		row := &w.rows[i]
+		pr := &p.Rows[i]
+		upsilon := 0.0
+		sigma := row.Slip / h
+		if row.Holonomic {
+			upsilon = 1 / (1 + 4*row.Damping/h)
+			sigma += 4 / (h * h) * row.Compliance * upsilon
+		}
+		gv, gpred := 0.0, 0.0
+		for k, b := range pr.Bodies {
+			j := row.J[k]
+			switch b.Kind {
+			case Dynamic:
+				gv += j.Lin.Dot(b.Vel) + j.Ang.Dot(b.AngVel)
+				gpred += j.Lin.Dot(b.predVel) + j.Ang.Dot(b.predAng)
+				pr.MinvJ[k] = b.mulInvMass(j)
+			case Kinematic:
+				kv := j.Lin.Dot(b.Vel) + j.Ang.Dot(b.AngVel)
+				gv += kv
+				gpred += kv
+				pr.MinvJ[k] = Jacobian{}
+			default:
+				pr.MinvJ[k] = Jacobian{}
+			}
+		}
+		p.Sigma[i] = sigma
+		p.B[i] = -4/h*upsilon*row.Violation + upsilon*(gv-row.SpeedBefore) + row.Speed - gpred
+		p.Lo[i] = row.Lo
+		p.Hi[i] = row.Hi
+	}
+}
+
+// integrate applies the impulses and moves the bodies (symplectic Euler).
+func (w *World) integrate(h float64) {
+	for _, b := range w.bodies {
+		b.ConstraintForce, b.ConstraintTorque = geom.Vec3{}, geom.Vec3{}
+		if b.Kind == Dynamic {
+			b.Vel, b.AngVel = b.predVel, b.predAng
+		}
+	}
+	p := &w.prob
+	for i := range p.Rows {
+		l := p.Lambda[i]
+		if l == 0 {
+			continue
+		}
+		pr := &p.Rows[i]
+		for k, b := range pr.Bodies {
+			j := pr.J[k]
+			b.ConstraintForce = b.ConstraintForce.AddScaled(l/h, j.Lin)
+			b.ConstraintTorque = b.ConstraintTorque.AddScaled(l/h, j.Ang)
+			if b.Kind == Dynamic {
+				m := pr.MinvJ[k]
+				b.Vel = b.Vel.AddScaled(l, m.Lin)
+				b.AngVel = b.AngVel.AddScaled(l, m.Ang)
+			}
+		}
+	}
+	for _, b := range w.bodies {
+		if b.Kind == Static {
+			continue
+		}
+		b.Pos = b.Pos.AddScaled(h, b.Vel)
+		b.Rot = b.Rot.Integrate(b.AngVel, h)
+	}
+}
+
+func (w *World) check() error {
+	for _, b := range w.dynamic {
+		if !finiteWithin(b.Pos) || !finiteWithin(b.Vel) || !finiteWithin(b.AngVel) {
+			return fmt.Errorf("body %q at %v moving at %v m/s: %w", b.Name, b.Pos, b.Vel, ErrDiverged)
+		}
+	}
+	return nil
+}
+
+func finiteWithin(v geom.Vec3) bool {
+	return v.IsFinite() && math.Abs(v.X) < divergenceLimit && math.Abs(v.Y) < divergenceLimit && math.Abs(v.Z) < divergenceLimit
+}
+
+func hadamard(a, b geom.Vec3) geom.Vec3 { return geom.Vec3{X: a.X * b.X, Y: a.Y * b.Y, Z: a.Z * b.Z} }
+
+// KineticEnergy returns the total kinetic energy of the dynamic bodies (J).
+func (w *World) KineticEnergy() float64 {
+	e := 0.0
+	for _, b := range w.dynamic {
+		e += b.KineticEnergy()
+	}
+	return e
+}
+
+// GravityEnergy returns −Σ m g·x of the dynamic bodies (J).
+func (w *World) GravityEnergy() float64 {
+	e := 0.0
+	for _, b := range w.dynamic {
+		e -= b.Mass * w.Gravity.Dot(b.Pos)
+	}
+	return e
+}
+
+// ElasticEnergy returns the energy stored in regularized constraints (J).
+func (w *World) ElasticEnergy() float64 {
+	e := 0.0
+	for _, c := range w.constraints {
+		if s, ok := c.(Energy); ok {
+			e += s.PotentialEnergy()
+		}
+	}
+	return e
+}
