@@ -122,3 +122,7 @@ func (s *Stretch) PotentialEnergy() float64 {
 	}
 	return 0.5 * s.Stiffness() * phi * phi
 }
+
+// Prime implements multibody.Primer: records the tension of a static
+// evaluation.
+func (s *Stretch) Prime(h float64, lambda []float64) { s.tension = -lambda[0] / h }

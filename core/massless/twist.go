@@ -124,3 +124,6 @@ func (t *Twist) Torque() float64 { return t.torque }
 
 // PotentialEnergy implements multibody.Energy: ½ c_t Ω² (eq. 3).
 func (t *Twist) PotentialEnergy() float64 { return 0.5 * t.Stiffness() * t.angle * t.angle }
+
+// Prime implements multibody.Primer.
+func (t *Twist) Prime(h float64, lambda []float64) { t.torque = -lambda[0] / h }

@@ -247,3 +247,52 @@ func (w *World) ElasticEnergy() float64 {
 	}
 	return e
 }
+
+// Primer is implemented by constraints that report forces: Prime hands
+// them the impulses of a static evaluation without advancing their state.
+type Primer interface {
+	Prime(h float64, lambda []float64)
+}
+
+// Prime evaluates the constraint forces of the current configuration
+// without moving anything: each compliant row carries the force of its
+// potential, −g/ε (within its bounds), rigid rows carry none. It sets
+// every body's ConstraintForce and hands the impulses to Primers, so that
+// a world built in static equilibrium reports its loads before the first
+// step.
+func (w *World) Prime(h float64) error {
+	if w.dirty {
+		if err := w.layout(); err != nil {
+			return err
+		}
+	}
+	for _, b := range w.dynamic {
+		b.refreshInertia()
+	}
+	for _, b := range w.bodies {
+		b.ConstraintForce, b.ConstraintTorque = geom.Vec3{}, geom.Vec3{}
+	}
+	for i, c := range w.constraints {
+		rows := w.rows[w.rowStart[i] : w.rowStart[i]+c.Rows()]
+		lambda := w.prob.Lambda[w.rowStart[i] : w.rowStart[i]+c.Rows()]
+		for r := range rows {
+			rows[r].Reset()
+		}
+		c.Update(h, rows)
+		for r := range rows {
+			row := &rows[r]
+			lambda[r] = 0
+			if row.Holonomic && row.Compliance > 0 {
+				lambda[r] = math.Min(math.Max(-h*row.Violation/row.Compliance, row.Lo), row.Hi)
+			}
+			for k, b := range c.Bodies() {
+				b.ConstraintForce = b.ConstraintForce.AddScaled(lambda[r]/h, row.J[k].Lin)
+				b.ConstraintTorque = b.ConstraintTorque.AddScaled(lambda[r]/h, row.J[k].Ang)
+			}
+		}
+		if p, ok := c.(Primer); ok {
+			p.Prime(h, lambda)
+		}
+	}
+	return nil
+}

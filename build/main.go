@@ -1,0 +1,158 @@
+// Command build is the FMU exporter: it turns a scenario folder into an
+// FMI 2.0 Co-Simulation FMU.
+//
+//	go run ./build -o out/Hoist.fmu examples/hoist
+//
+// It reads <folder>/scenario.json, configures the scenario's cable model
+// from the same plugin registry the FMU binary contains, writes and checks
+// the model description, compiles the C ABI with -buildmode=c-shared and
+// zips modelDescription.xml, binaries/linux64/<modelIdentifier>.so and the
+// folder's resources (the scenario and anything under <folder>/resources).
+package main
+
+import (
+	"flag"
+	"fmt"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
+
+	"github.com/cablefmu/cablefmu/fmu"
+	"github.com/cablefmu/cablefmu/fmu/plugins"
+)
+
+func main() {
+	out := flag.String("o", "", "output .fmu path (default out/<modelIdentifier>.fmu)")
+	flag.Usage = func() {
+		fmt.Fprintf(flag.CommandLine.Output(), "usage: go run ./build [-o out/NAME.fmu] SCENARIO_FOLDER\n")
+		flag.PrintDefaults()
+	}
+	flag.Parse()
+	if flag.NArg() != 1 {
+		flag.Usage()
+		os.Exit(2)
+	}
+	path, err := export(flag.Arg(0), *out)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "build:", err)
+		os.Exit(1)
+	}
+	fmt.Println("wrote", path)
+}
+
+func export(folder, out string) (string, error) {
+	data, err := os.ReadFile(filepath.Join(folder, fmu.ScenarioFile))
+	if err != nil {
+		return "", err
+	}
+	sc, err := fmu.ParseScenario(data)
+	if err != nil {
+		return "", fmt.Errorf("%s: %w", folder, err)
+	}
+	reg, err := plugins.Builtin()
+	if err != nil {
+		return "", err
+	}
+	model, err := reg.Configure(sc)
+	if err != nil {
+		return "", fmt.Errorf("%s: %w", folder, err)
+	}
+	md, err := fmu.Describe(sc, model)
+	if err != nil {
+		return "", fmt.Errorf("%s: %w", folder, err)
+	}
+	xml, err := md.Marshal()
+	if err != nil {
+		return "", err
+	}
+	if out == "" {
+		out = filepath.Join("out", sc.ModelIdentifier+".fmu")
+	}
+	if runtime.GOOS != "linux" || runtime.GOARCH != "amd64" {
+		return "", fmt.Errorf("building on %s/%s: only linux64 binaries are built so far", runtime.GOOS, runtime.GOARCH)
+	}
+	tmp, err := os.MkdirTemp("", "cablefmu-build-")
+	if err != nil {
+		return "", err
+	}
+	defer os.RemoveAll(tmp)
+	lib := filepath.Join(tmp, sc.ModelIdentifier+".so")
+	if err := compile(lib); err != nil {
+		return "", err
+	}
+	resources, err := readResources(folder, data)
+	if err != nil {
+		return "", err
+	}
+	a := fmu.Archive{
+		ModelDescription: xml,
+		Binaries:         map[string]string{"linux64": lib},
+		ModelIdentifier:  sc.ModelIdentifier,
+		Resources:        resources,
+	}
+	return out, a.Write(out)
+}
+
+// compile builds the C ABI as a shared library. -z nodelete keeps the
+// library mapped after dlclose: a Go runtime cannot be unloaded.
+func compile(lib string) error {
+	root, err := moduleRoot()
+	if err != nil {
+		return err
+	}
+	cmd := exec.Command("go", "build", "-buildmode=c-shared", "-trimpath",
+		"-ldflags=-s -w -extldflags=-Wl,-z,nodelete", "-o", lib, "./cabi")
+	cmd.Dir = root
+	cmd.Env = append(os.Environ(), "CGO_ENABLED=1")
+	cmd.Stdout, cmd.Stderr = os.Stderr, os.Stderr
+	if err := cmd.Run(); err != nil {
+		return fmt.Errorf("compiling the FMU binary: %w", err)
+	}
+	return os.Remove(strings.TrimSuffix(lib, ".so") + ".h") // cgo's header is not part of an FMU
+}
+
+func moduleRoot() (string, error) {
+	out, err := exec.Command("go", "env", "GOMOD").Output()
+	if err != nil {
+		return "", fmt.Errorf("locating the module: %w", err)
+	}
+	mod := strings.TrimSpace(string(out))
+	if mod == "" || mod == os.DevNull {
+		return "", fmt.Errorf("run the exporter inside the cablefmu module")
+	}
+	return filepath.Dir(mod), nil
+}
+
+// readResources collects the scenario and the files under folder/resources.
+func readResources(folder string, scenario []byte) (map[string][]byte, error) {
+	res := map[string][]byte{fmu.ScenarioFile: scenario}
+	dir := filepath.Join(folder, "resources")
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			if os.IsNotExist(err) && p == dir {
+				return fs.SkipDir
+			}
+			return err
+		}
+		if d.IsDir() {
+			return nil
+		}
+		rel, err := filepath.Rel(dir, p)
+		if err != nil {
+			return err
+		}
+		if rel == fmu.ScenarioFile {
+			return fmt.Errorf("%s: resources/%s would replace the scenario", folder, rel)
+		}
+		b, err := os.ReadFile(p)
+		res[rel] = b
+		return err
+	})
+	if err != nil {
+		return nil, fmt.Errorf("reading resources: %w", err)
+	}
+	return res, nil
+}

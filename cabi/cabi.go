@@ -1,0 +1,136 @@
+// Command cabi is the FMU binary: built with -buildmode=c-shared it exports
+// the FMI 2.0 C API of a cablefmu FMU. It is the only package that imports
+// "C" and it is thin: it converts C arguments, finds the instance behind a handle,
+// recovers panics and forwards to package fmu, where every decision lives.
+//
+// Linking: the library is linked with -z nodelete (the Go linker does so
+// for c-shared on Linux, and the exporter asks for it explicitly), so
+// dlclose leaves it mapped. A Go runtime cannot be unloaded; without the flag a dlclose
+// followed by a call from a still-running runtime thread would crash. Each
+// load of the library from a different path starts another Go runtime in
+// the process (about five threads and a few MB each): importers that
+// unpack every run into a fresh folder should unpack once and reuse it.
+package main
+
+/*
+#cgo CFLAGS: -O2 -Wall
+#include <stdlib.h>
+#include "fmi2types.h"
+*/
+import "C"
+
+import (
+	"fmt"
+	"runtime/cgo"
+	"runtime/debug"
+	"strings"
+	"unsafe"
+
+	"github.com/cablefmu/cablefmu/fmu"
+	"github.com/cablefmu/cablefmu/fmu/plugins"
+)
+
+// cLogger forwards an instance's messages to the importer's logger.
+type cLogger struct {
+	fn   C.fmi2CallbackLogger
+	env  C.fmi2ComponentEnvironment
+	name string
+}
+
+// Log implements fmu.Logger. '#' is FMI's escape for value references in
+// messages, so a literal one is doubled.
+func (l *cLogger) Log(status fmu.Status, category, message string) {
+	if l == nil || l.fn == nil {
+		return
+	}
+	name := C.CString(l.name)
+	cat := C.CString(category)
+	msg := C.CString(strings.ReplaceAll(message, "#", "##"))
+	defer C.free(unsafe.Pointer(name))
+	defer C.free(unsafe.Pointer(cat))
+	defer C.free(unsafe.Pointer(msg))
+	C.cablefmu_log(l.fn, l.env, name, C.fmi2Status(status), cat, msg)
+}
+
+// instance is what a handle names.
+type instance struct {
+	fmu    *fmu.Instance
+	logger *cLogger
+}
+
+// lookup returns the instance behind a component handle.
+func lookup(c C.fmi2Component) *instance {
+	var h C.uintptr_t
+	if C.cablefmu_instance_handle(c, &h) == 0 {
+		return nil
+	}
+	inst, _ := cgo.Handle(h).Value().(*instance)
+	return inst
+}
+
+// guard turns a panic into fmi2Error with a logged message, so that no
+// Go panic ever unwinds into the importer.
+func guard(inst *instance, fn string, status *C.fmi2Status) {
+	if r := recover(); r != nil {
+		*status = C.fmi2Error
+		if inst != nil && inst.logger != nil {
+			inst.logger.Log(fmu.Error, "logStatusError", fmt.Sprintf("%s: internal error: %v\n%s", fn, r, debug.Stack()))
+		}
+	}
+}
+
+// with runs f on the instance behind c, guarded.
+func with(c C.fmi2Component, fn string, f func(in *fmu.Instance) fmu.Status) (status C.fmi2Status) {
+	inst := lookup(c)
+	if inst == nil {
+		return C.fmi2Error // no instance, no logger to tell
+	}
+	defer guard(inst, fn, &status)
+	return C.fmi2Status(f(inst.fmu))
+}
+
+func goBool(b C.fmi2Boolean) bool { return b != 0 }
+
+func cBool(b bool) C.fmi2Boolean {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// vrs views a C value-reference array; nil with ok = false when n > 0 and
+// the pointer is NULL.
+func vrs(p *C.fmi2ValueReference, n C.size_t) ([]uint32, bool) {
+	if n == 0 {
+		return nil, true
+	}
+	if p == nil {
+		return nil, false
+	}
+	return unsafe.Slice((*uint32)(unsafe.Pointer(p)), int(n)), true
+}
+
+func reals(p *C.fmi2Real, n C.size_t) ([]float64, bool) {
+	if n == 0 {
+		return nil, true
+	}
+	if p == nil {
+		return nil, false
+	}
+	return unsafe.Slice((*float64)(unsafe.Pointer(p)), int(n)), true
+}
+
+func ints(p *C.fmi2Integer, n C.size_t) ([]int32, bool) {
+	if n == 0 {
+		return nil, true
+	}
+	if p == nil {
+		return nil, false
+	}
+	return unsafe.Slice((*int32)(unsafe.Pointer(p)), int(n)), true
+}
+
+func registry() (*fmu.Registry, error) { return plugins.Builtin() }
+
+// main is required by -buildmode=c-shared and never runs.
+func main() {}

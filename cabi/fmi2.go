@@ -1,0 +1,368 @@
+package main
+
+/*
+#include <stdlib.h>
+#include "fmi2types.h"
+*/
+import "C"
+
+import (
+	"fmt"
+	"runtime/cgo"
+	"unsafe"
+
+	"github.com/cablefmu/cablefmu/fmu"
+)
+
+//export fmi2GetTypesPlatform
+func fmi2GetTypesPlatform() *C.char { return (*C.char)(unsafe.Pointer(C.cablefmu_types_platform())) }
+
+//export fmi2GetVersion
+func fmi2GetVersion() *C.char { return (*C.char)(unsafe.Pointer(C.cablefmu_version())) }
+
+//export fmi2Instantiate
+func fmi2Instantiate(instanceName C.fmi2String, fmuType C.fmi2Type, guid C.fmi2String, resourceLocation C.fmi2String,
+	functions *C.fmi2CallbackFunctions, visible C.fmi2Boolean, loggingOn C.fmi2Boolean) (handle C.fmi2Component) {
+	logger := &cLogger{fn: C.cablefmu_callbacks_logger(functions), env: C.cablefmu_callbacks_env(functions)}
+	if instanceName != nil {
+		logger.name = C.GoString(instanceName)
+	}
+	fail := func(format string, args ...any) C.fmi2Component {
+		logger.Log(fmu.Error, "logStatusError", "fmi2Instantiate: "+fmt.Sprintf(format, args...))
+		return nil
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			handle = fail("internal error: %v", r)
+		}
+	}()
+	if instanceName == nil || logger.name == "" {
+		return fail("instance name is missing")
+	}
+	if fmuType != C.fmi2CoSimulation {
+		return fail("this FMU supports Co-Simulation only, not Model Exchange")
+	}
+	if guid == nil {
+		return fail("GUID is missing")
+	}
+	if resourceLocation == nil {
+		return fail("fmuResourceLocation is missing")
+	}
+	reg, err := registry()
+	if err != nil {
+		return fail("%v", err)
+	}
+	in, err := fmu.Instantiate(fmu.Config{
+		InstanceName:     logger.name,
+		GUID:             C.GoString(guid),
+		ResourceLocation: C.GoString(resourceLocation),
+		Logger:           logger,
+		LoggingOn:        goBool(loggingOn),
+		Registry:         reg,
+	})
+	if err != nil {
+		return fail("%v", err)
+	}
+	h := cgo.NewHandle(&instance{fmu: in, logger: logger})
+	c := C.cablefmu_new_instance(C.uintptr_t(h))
+	if c == nil {
+		h.Delete()
+		return fail("out of memory")
+	}
+	return C.fmi2Component(unsafe.Pointer(c))
+}
+
+//export fmi2FreeInstance
+func fmi2FreeInstance(c C.fmi2Component) {
+	var h C.uintptr_t
+	if C.cablefmu_instance_handle(c, &h) == 0 {
+		return
+	}
+	defer func() { _ = recover() }()
+	cgo.Handle(h).Delete()
+	C.cablefmu_free_instance(c)
+}
+
+//export fmi2SetDebugLogging
+func fmi2SetDebugLogging(c C.fmi2Component, loggingOn C.fmi2Boolean, n C.size_t, categories *C.fmi2String) C.fmi2Status {
+	return with(c, "fmi2SetDebugLogging", func(in *fmu.Instance) fmu.Status {
+		var cats []string
+		if n > 0 {
+			if categories == nil {
+				return in.Unsupported("fmi2SetDebugLogging", "categories is NULL with nCategories > 0")
+			}
+			for _, s := range unsafe.Slice(categories, int(n)) {
+				cats = append(cats, C.GoString(s))
+			}
+		}
+		return in.SetDebugLogging(goBool(loggingOn), cats)
+	})
+}
+
+//export fmi2SetupExperiment
+func fmi2SetupExperiment(c C.fmi2Component, toleranceDefined C.fmi2Boolean, tolerance, start C.fmi2Real, stopDefined C.fmi2Boolean, stop C.fmi2Real) C.fmi2Status {
+	return with(c, "fmi2SetupExperiment", func(in *fmu.Instance) fmu.Status {
+		return in.SetupExperiment(goBool(toleranceDefined), float64(tolerance), float64(start), goBool(stopDefined), float64(stop))
+	})
+}
+
+//export fmi2EnterInitializationMode
+func fmi2EnterInitializationMode(c C.fmi2Component) C.fmi2Status {
+	return with(c, "fmi2EnterInitializationMode", (*fmu.Instance).EnterInitializationMode)
+}
+
+//export fmi2ExitInitializationMode
+func fmi2ExitInitializationMode(c C.fmi2Component) C.fmi2Status {
+	return with(c, "fmi2ExitInitializationMode", (*fmu.Instance).ExitInitializationMode)
+}
+
+//export fmi2Terminate
+func fmi2Terminate(c C.fmi2Component) C.fmi2Status {
+	return with(c, "fmi2Terminate", (*fmu.Instance).Terminate)
+}
+
+//export fmi2Reset
+func fmi2Reset(c C.fmi2Component) C.fmi2Status {
+	return with(c, "fmi2Reset", (*fmu.Instance).Reset)
+}
+
+func nullArgs(in *fmu.Instance, fn string) fmu.Status {
+	return in.Unsupported(fn, "NULL array with a non-zero length")
+}
+
+//export fmi2GetReal
+func fmi2GetReal(c C.fmi2Component, vr *C.fmi2ValueReference, n C.size_t, value *C.fmi2Real) C.fmi2Status {
+	return with(c, "fmi2GetReal", func(in *fmu.Instance) fmu.Status {
+		refs, ok1 := vrs(vr, n)
+		out, ok2 := reals(value, n)
+		if !ok1 || !ok2 {
+			return nullArgs(in, "fmi2GetReal")
+		}
+		return in.GetReal(refs, out)
+	})
+}
+
+//export fmi2SetReal
+func fmi2SetReal(c C.fmi2Component, vr *C.fmi2ValueReference, n C.size_t, value *C.fmi2Real) C.fmi2Status {
+	return with(c, "fmi2SetReal", func(in *fmu.Instance) fmu.Status {
+		refs, ok1 := vrs(vr, n)
+		vals, ok2 := reals(value, n)
+		if !ok1 || !ok2 {
+			return nullArgs(in, "fmi2SetReal")
+		}
+		return in.SetReal(refs, vals)
+	})
+}
+
+// The FMU has Real variables only: the typed accessors of the other types
+// accept empty requests and refuse any value reference.
+func noneOfType(c C.fmi2Component, fn string, vr *C.fmi2ValueReference, n C.size_t, mask fmu.State) C.fmi2Status {
+	return with(c, fn, func(in *fmu.Instance) fmu.Status {
+		refs, ok := vrs(vr, n)
+		if !ok {
+			return nullArgs(in, fn)
+		}
+		return in.CheckEmpty(fn, refs, mask)
+	})
+}
+
+//export fmi2GetInteger
+func fmi2GetInteger(c C.fmi2Component, vr *C.fmi2ValueReference, n C.size_t, value *C.fmi2Integer) C.fmi2Status {
+	return noneOfType(c, "fmi2GetInteger", vr, n, fmu.Readable)
+}
+
+//export fmi2GetBoolean
+func fmi2GetBoolean(c C.fmi2Component, vr *C.fmi2ValueReference, n C.size_t, value *C.fmi2Boolean) C.fmi2Status {
+	return noneOfType(c, "fmi2GetBoolean", vr, n, fmu.Readable)
+}
+
+//export fmi2GetString
+func fmi2GetString(c C.fmi2Component, vr *C.fmi2ValueReference, n C.size_t, value *C.fmi2String) C.fmi2Status {
+	return noneOfType(c, "fmi2GetString", vr, n, fmu.Readable)
+}
+
+//export fmi2SetInteger
+func fmi2SetInteger(c C.fmi2Component, vr *C.fmi2ValueReference, n C.size_t, value *C.fmi2Integer) C.fmi2Status {
+	return noneOfType(c, "fmi2SetInteger", vr, n, fmu.Writable)
+}
+
+//export fmi2SetBoolean
+func fmi2SetBoolean(c C.fmi2Component, vr *C.fmi2ValueReference, n C.size_t, value *C.fmi2Boolean) C.fmi2Status {
+	return noneOfType(c, "fmi2SetBoolean", vr, n, fmu.Writable)
+}
+
+//export fmi2SetString
+func fmi2SetString(c C.fmi2Component, vr *C.fmi2ValueReference, n C.size_t, value *C.fmi2String) C.fmi2Status {
+	return noneOfType(c, "fmi2SetString", vr, n, fmu.Writable)
+}
+
+func unsupported(c C.fmi2Component, fn, why string) C.fmi2Status {
+	return with(c, fn, func(in *fmu.Instance) fmu.Status { return in.Unsupported(fn, why) })
+}
+
+const (
+	noState   = "FMU state get/set is not provided by this FMU (canGetAndSetFMUstate=\"false\")"
+	noSerial  = "FMU state serialization is not provided by this FMU (canSerializeFMUstate=\"false\")"
+	coSimOnly = "this FMU supports Co-Simulation only (no ModelExchange element)"
+)
+
+//export fmi2GetFMUstate
+func fmi2GetFMUstate(c C.fmi2Component, state *C.fmi2FMUstate) C.fmi2Status {
+	return unsupported(c, "fmi2GetFMUstate", noState)
+}
+
+//export fmi2SetFMUstate
+func fmi2SetFMUstate(c C.fmi2Component, state C.fmi2FMUstate) C.fmi2Status {
+	return unsupported(c, "fmi2SetFMUstate", noState)
+}
+
+//export fmi2FreeFMUstate
+func fmi2FreeFMUstate(c C.fmi2Component, state *C.fmi2FMUstate) C.fmi2Status {
+	return unsupported(c, "fmi2FreeFMUstate", noState)
+}
+
+//export fmi2SerializedFMUstateSize
+func fmi2SerializedFMUstateSize(c C.fmi2Component, state C.fmi2FMUstate, size *C.size_t) C.fmi2Status {
+	return unsupported(c, "fmi2SerializedFMUstateSize", noSerial)
+}
+
+//export fmi2SerializeFMUstate
+func fmi2SerializeFMUstate(c C.fmi2Component, state C.fmi2FMUstate, data *C.fmi2Byte, size C.size_t) C.fmi2Status {
+	return unsupported(c, "fmi2SerializeFMUstate", noSerial)
+}
+
+//export fmi2DeSerializeFMUstate
+func fmi2DeSerializeFMUstate(c C.fmi2Component, data *C.fmi2Byte, size C.size_t, state *C.fmi2FMUstate) C.fmi2Status {
+	return unsupported(c, "fmi2DeSerializeFMUstate", noSerial)
+}
+
+//export fmi2GetDirectionalDerivative
+func fmi2GetDirectionalDerivative(c C.fmi2Component, unknown *C.fmi2ValueReference, nUnknown C.size_t,
+	known *C.fmi2ValueReference, nKnown C.size_t, dvKnown *C.fmi2Real, dvUnknown *C.fmi2Real) C.fmi2Status {
+	return unsupported(c, "fmi2GetDirectionalDerivative", "directional derivatives are not provided (providesDirectionalDerivative=\"false\")")
+}
+
+//export fmi2EnterEventMode
+func fmi2EnterEventMode(c C.fmi2Component) C.fmi2Status {
+	return unsupported(c, "fmi2EnterEventMode", coSimOnly)
+}
+
+//export fmi2NewDiscreteStates
+func fmi2NewDiscreteStates(c C.fmi2Component, info *C.fmi2EventInfo) C.fmi2Status {
+	return unsupported(c, "fmi2NewDiscreteStates", coSimOnly)
+}
+
+//export fmi2EnterContinuousTimeMode
+func fmi2EnterContinuousTimeMode(c C.fmi2Component) C.fmi2Status {
+	return unsupported(c, "fmi2EnterContinuousTimeMode", coSimOnly)
+}
+
+//export fmi2CompletedIntegratorStep
+func fmi2CompletedIntegratorStep(c C.fmi2Component, noSetPrior C.fmi2Boolean, enterEventMode, terminate *C.fmi2Boolean) C.fmi2Status {
+	return unsupported(c, "fmi2CompletedIntegratorStep", coSimOnly)
+}
+
+//export fmi2SetTime
+func fmi2SetTime(c C.fmi2Component, t C.fmi2Real) C.fmi2Status {
+	return unsupported(c, "fmi2SetTime", coSimOnly)
+}
+
+//export fmi2SetContinuousStates
+func fmi2SetContinuousStates(c C.fmi2Component, x *C.fmi2Real, n C.size_t) C.fmi2Status {
+	return unsupported(c, "fmi2SetContinuousStates", coSimOnly)
+}
+
+//export fmi2GetDerivatives
+func fmi2GetDerivatives(c C.fmi2Component, dx *C.fmi2Real, n C.size_t) C.fmi2Status {
+	return unsupported(c, "fmi2GetDerivatives", coSimOnly)
+}
+
+//export fmi2GetEventIndicators
+func fmi2GetEventIndicators(c C.fmi2Component, z *C.fmi2Real, n C.size_t) C.fmi2Status {
+	return unsupported(c, "fmi2GetEventIndicators", coSimOnly)
+}
+
+//export fmi2GetContinuousStates
+func fmi2GetContinuousStates(c C.fmi2Component, x *C.fmi2Real, n C.size_t) C.fmi2Status {
+	return unsupported(c, "fmi2GetContinuousStates", coSimOnly)
+}
+
+//export fmi2GetNominalsOfContinuousStates
+func fmi2GetNominalsOfContinuousStates(c C.fmi2Component, x *C.fmi2Real, n C.size_t) C.fmi2Status {
+	return unsupported(c, "fmi2GetNominalsOfContinuousStates", coSimOnly)
+}
+
+//export fmi2SetRealInputDerivatives
+func fmi2SetRealInputDerivatives(c C.fmi2Component, vr *C.fmi2ValueReference, n C.size_t, order *C.fmi2Integer, value *C.fmi2Real) C.fmi2Status {
+	return with(c, "fmi2SetRealInputDerivatives", func(in *fmu.Instance) fmu.Status {
+		refs, ok1 := vrs(vr, n)
+		ord, ok2 := ints(order, n)
+		vals, ok3 := reals(value, n)
+		if !ok1 || !ok2 || !ok3 {
+			return nullArgs(in, "fmi2SetRealInputDerivatives")
+		}
+		return in.SetRealInputDerivatives(refs, ord, vals)
+	})
+}
+
+//export fmi2GetRealOutputDerivatives
+func fmi2GetRealOutputDerivatives(c C.fmi2Component, vr *C.fmi2ValueReference, n C.size_t, order *C.fmi2Integer, value *C.fmi2Real) C.fmi2Status {
+	return unsupported(c, "fmi2GetRealOutputDerivatives", "output derivatives are not provided (maxOutputDerivativeOrder=\"0\")")
+}
+
+//export fmi2DoStep
+func fmi2DoStep(c C.fmi2Component, t, h C.fmi2Real, noSetPrior C.fmi2Boolean) C.fmi2Status {
+	return with(c, "fmi2DoStep", func(in *fmu.Instance) fmu.Status { return in.DoStep(float64(t), float64(h)) })
+}
+
+//export fmi2CancelStep
+func fmi2CancelStep(c C.fmi2Component) C.fmi2Status {
+	return unsupported(c, "fmi2CancelStep", "steps run synchronously (canRunAsynchronuously=\"false\"): there is no step to cancel")
+}
+
+func noStatus(c C.fmi2Component, fn string, kind C.fmi2StatusKind) C.fmi2Status {
+	return with(c, fn, func(in *fmu.Instance) fmu.Status {
+		in.Log(fmu.Discard, "%s: status kind %d is not available: steps run synchronously", fn, int(kind))
+		return fmu.Discard
+	})
+}
+
+//export fmi2GetStatus
+func fmi2GetStatus(c C.fmi2Component, kind C.fmi2StatusKind, value *C.fmi2Status) C.fmi2Status {
+	return noStatus(c, "fmi2GetStatus", kind)
+}
+
+//export fmi2GetRealStatus
+func fmi2GetRealStatus(c C.fmi2Component, kind C.fmi2StatusKind, value *C.fmi2Real) C.fmi2Status {
+	if kind != C.fmi2LastSuccessfulTime || value == nil {
+		return noStatus(c, "fmi2GetRealStatus", kind)
+	}
+	return with(c, "fmi2GetRealStatus", func(in *fmu.Instance) fmu.Status {
+		t, st := in.LastSuccessfulTime()
+		if st == fmu.OK {
+			*value = C.fmi2Real(t)
+		}
+		return st
+	})
+}
+
+//export fmi2GetIntegerStatus
+func fmi2GetIntegerStatus(c C.fmi2Component, kind C.fmi2StatusKind, value *C.fmi2Integer) C.fmi2Status {
+	return noStatus(c, "fmi2GetIntegerStatus", kind)
+}
+
+//export fmi2GetBooleanStatus
+func fmi2GetBooleanStatus(c C.fmi2Component, kind C.fmi2StatusKind, value *C.fmi2Boolean) C.fmi2Status {
+	if kind != C.fmi2Terminated || value == nil {
+		return noStatus(c, "fmi2GetBooleanStatus", kind)
+	}
+	return with(c, "fmi2GetBooleanStatus", func(in *fmu.Instance) fmu.Status {
+		*value = cBool(false) // the FMU never asks to end the simulation
+		return fmu.OK
+	})
+}
+
+//export fmi2GetStringStatus
+func fmi2GetStringStatus(c C.fmi2Component, kind C.fmi2StatusKind, value *C.fmi2String) C.fmi2Status {
+	return noStatus(c, "fmi2GetStringStatus", kind)
+}

@@ -1,0 +1,481 @@
+package fmu
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"sync"
+
+	"github.com/cablefmu/cablefmu/modeldesc"
+)
+
+// State is a state of the FMI 2.0 Co-Simulation state machine.
+type State int
+
+const (
+	Instantiated State = 1 << iota
+	InitializationMode
+	StepComplete
+	Terminated
+	Failed // the standard's "error" state: only reset or free help
+)
+
+func (s State) String() string {
+	switch s {
+	case Instantiated:
+		return "instantiated"
+	case InitializationMode:
+		return "initialization mode"
+	case StepComplete:
+		return "slave initialized"
+	case Terminated:
+		return "terminated"
+	case Failed:
+		return "error"
+	}
+	return "unknown state"
+}
+
+// Config is what an importer passes to instantiate an FMU.
+type Config struct {
+	InstanceName string
+	GUID         string
+	// ResourceLocation is the fmuResourceLocation URI.
+	ResourceLocation string
+	Logger           Logger
+	LoggingOn        bool
+	Registry         *Registry
+}
+
+// Instance is one FMU instance: it owns its world. Its methods are safe
+// to call from several goroutines, though FMI importers call one instance
+// from one thread at a time.
+type Instance struct {
+	mu       sync.Mutex
+	name     string
+	logger   Logger
+	enabled  map[string]bool
+	scenario *Scenario
+	model    Configured
+	vars     []Variable
+
+	state  State
+	values []float64 // by value reference
+	deriv  []float64 // first derivatives of inputs, set by SetRealInputDerivatives
+	sim    Simulation
+	dirty  bool // parameters or inputs changed since sim was built
+	time   float64
+	start  float64
+	stop   float64
+	hasEnd bool
+	from   []float64 // scratch: values at the start and end of an internal step
+	to     []float64
+}
+
+// Instantiate creates an instance: reads the scenario from the resources,
+// checks the GUID, configures the model.
+func Instantiate(cfg Config) (*Instance, error) {
+	inst := &Instance{name: cfg.InstanceName, logger: cfg.Logger, enabled: map[string]bool{}}
+	if cfg.LoggingOn {
+		for _, c := range LogCategories {
+			inst.enabled[c.Name] = true
+		}
+	}
+	if cfg.Registry == nil {
+		return nil, errors.New("no model registry")
+	}
+	dir, err := ResourceDir(cfg.ResourceLocation)
+	if err != nil {
+		return nil, err
+	}
+	sc, err := ReadScenario(dir)
+	if err != nil {
+		return nil, err
+	}
+	if cfg.GUID != sc.GUID() {
+		return nil, fmt.Errorf("GUID %q does not match this FMU's %q: the model description and the resources come from different builds", cfg.GUID, sc.GUID())
+	}
+	model, err := cfg.Registry.Configure(sc)
+	if err != nil {
+		return nil, err
+	}
+	inst.scenario, inst.model, inst.vars = sc, model, model.Variables()
+	inst.reset()
+	return inst, nil
+}
+
+func (in *Instance) reset() {
+	n := len(in.vars)
+	in.values = make([]float64, n)
+	in.deriv = make([]float64, n)
+	in.from = make([]float64, n)
+	in.to = make([]float64, n)
+	for i, v := range in.vars {
+		in.values[i] = v.Start
+	}
+	in.state = Instantiated
+	in.sim, in.dirty = nil, true
+	in.time, in.start, in.stop, in.hasEnd = 0, 0, 0, false
+}
+
+// Variables returns the instance's variables (value reference = index).
+func (in *Instance) Variables() []Variable { return in.vars }
+
+// logf reports a message; errors always reach the logger, the other
+// categories only when enabled.
+func (in *Instance) logf(status Status, category, format string, args ...any) {
+	if in.logger == nil {
+		return
+	}
+	if status < Error && !in.enabled[category] {
+		return
+	}
+	in.logger.Log(status, category, fmt.Sprintf(format, args...))
+}
+
+func (in *Instance) fail(format string, args ...any) Status {
+	in.logf(Error, "logStatusError", format, args...)
+	return Error
+}
+
+// allowed checks the state machine: fn may be called in the states mask.
+func (in *Instance) allowed(fn string, mask State) bool {
+	if in.state&mask != 0 {
+		return true
+	}
+	in.logf(Error, "logStatusError", "%s: not allowed in state %s", fn, in.state)
+	return false
+}
+
+// Call runs fn under the instance lock, logging the call when logCalls is
+// enabled.
+func (in *Instance) call(fn string, args string) func() {
+	in.mu.Lock()
+	in.logf(OK, "logCalls", "%s(%s)", fn, args)
+	return in.mu.Unlock
+}
+
+// SetDebugLogging enables the given categories (all when none are named)
+// or disables debug logging.
+func (in *Instance) SetDebugLogging(on bool, categories []string) Status {
+	defer in.call("fmi2SetDebugLogging", fmt.Sprintf("%v, %q", on, categories))()
+	if !in.allowed("fmi2SetDebugLogging", Instantiated|InitializationMode|StepComplete|Terminated|Failed) {
+		return Error
+	}
+	known := map[string]bool{}
+	for _, c := range LogCategories {
+		known[c.Name] = true
+	}
+	for _, c := range categories {
+		if !known[c] {
+			return in.fail("fmi2SetDebugLogging: unknown log category %q", c)
+		}
+	}
+	in.enabled = map[string]bool{}
+	if !on {
+		return OK
+	}
+	if len(categories) == 0 {
+		categories = make([]string, 0, len(LogCategories))
+		for _, c := range LogCategories {
+			categories = append(categories, c.Name)
+		}
+	}
+	for _, c := range categories {
+		in.enabled[c] = true
+	}
+	return OK
+}
+
+// SetupExperiment sets the start time and, optionally, the stop time.
+func (in *Instance) SetupExperiment(toleranceDefined bool, tolerance, start float64, stopDefined bool, stop float64) Status {
+	defer in.call("fmi2SetupExperiment", fmt.Sprintf("%v, %g, %g, %v, %g", toleranceDefined, tolerance, start, stopDefined, stop))()
+	if !in.allowed("fmi2SetupExperiment", Instantiated) {
+		return Error
+	}
+	if !finite(start) || (stopDefined && (!finite(stop) || stop < start)) {
+		return in.fail("fmi2SetupExperiment: start time %g s, stop time %g s: need finite times with stop ≥ start", start, stop)
+	}
+	in.start, in.time, in.stop, in.hasEnd = start, start, stop, stopDefined
+	return OK
+}
+
+// EnterInitializationMode starts initialization.
+func (in *Instance) EnterInitializationMode() Status {
+	defer in.call("fmi2EnterInitializationMode", "")()
+	if !in.allowed("fmi2EnterInitializationMode", Instantiated) {
+		return Error
+	}
+	in.state = InitializationMode
+	return OK
+}
+
+// ExitInitializationMode builds the simulation in static equilibrium.
+func (in *Instance) ExitInitializationMode() Status {
+	defer in.call("fmi2ExitInitializationMode", "")()
+	if !in.allowed("fmi2ExitInitializationMode", InitializationMode) {
+		return Error
+	}
+	if err := in.build(); err != nil {
+		return in.fail("fmi2ExitInitializationMode: %v", err)
+	}
+	in.state = StepComplete
+	in.logf(OK, "logEvents", "initialized at t = %g s", in.time)
+	return OK
+}
+
+// build (re)creates the simulation from the current values.
+func (in *Instance) build() error {
+	if !in.dirty && in.sim != nil {
+		return nil
+	}
+	sim, err := in.model.NewSimulation(in.values)
+	if err != nil {
+		return err
+	}
+	in.sim, in.dirty = sim, false
+	sim.Outputs(in.values)
+	return nil
+}
+
+// Terminate ends the simulation.
+func (in *Instance) Terminate() Status {
+	defer in.call("fmi2Terminate", "")()
+	if !in.allowed("fmi2Terminate", StepComplete) {
+		return Error
+	}
+	in.state = Terminated
+	return OK
+}
+
+// Reset returns the instance to the state right after instantiation.
+func (in *Instance) Reset() Status {
+	defer in.call("fmi2Reset", "")()
+	if !in.allowed("fmi2Reset", Instantiated|InitializationMode|StepComplete|Terminated|Failed) {
+		return Error
+	}
+	in.reset()
+	return OK
+}
+
+func (in *Instance) lookup(fn string, vr uint32) (int, bool) {
+	if int64(vr) >= int64(len(in.vars)) {
+		in.fail("%s: unknown value reference %d", fn, vr)
+		return 0, false
+	}
+	return int(vr), true
+}
+
+// GetReal reads variables.
+func (in *Instance) GetReal(vrs []uint32, out []float64) Status {
+	defer in.call("fmi2GetReal", fmt.Sprint(vrs))()
+	if !in.allowed("fmi2GetReal", InitializationMode|StepComplete|Terminated|Failed) {
+		return Error
+	}
+	if in.state == InitializationMode {
+		// Outputs during initialization follow the parameters set so far.
+		if err := in.build(); err != nil {
+			return in.fail("fmi2GetReal: initializing: %v", err)
+		}
+	}
+	for k, vr := range vrs {
+		i, ok := in.lookup("fmi2GetReal", vr)
+		if !ok {
+			return Error
+		}
+		out[k] = in.values[i]
+	}
+	return OK
+}
+
+// SetReal writes parameters (before the simulation starts) and inputs.
+func (in *Instance) SetReal(vrs []uint32, vals []float64) Status {
+	defer in.call("fmi2SetReal", fmt.Sprint(vrs, vals))()
+	if !in.allowed("fmi2SetReal", Instantiated|InitializationMode|StepComplete) {
+		return Error
+	}
+	// Check everything before changing anything: a rejected call leaves
+	// the instance as it was.
+	for k, vr := range vrs {
+		i, ok := in.lookup("fmi2SetReal", vr)
+		if !ok {
+			return Error
+		}
+		v := in.vars[i]
+		switch v.Causality {
+		case modeldesc.CausalityInput:
+		case modeldesc.CausalityParameter:
+			if in.state == StepComplete && v.Variability != modeldesc.VariabilityTunable {
+				return in.fail("fmi2SetReal: %s is a fixed parameter: set it before fmi2ExitInitializationMode", v.Name)
+			}
+		default:
+			return in.fail("fmi2SetReal: %s is an %s, it cannot be set", v.Name, v.Causality)
+		}
+		x := vals[k]
+		if !finite(x) {
+			return in.fail("fmi2SetReal: %s = %g: values must be finite", v.Name, x)
+		}
+		if (v.Min != nil && x < *v.Min) || (v.Max != nil && x > *v.Max) {
+			return in.fail("fmi2SetReal: %s = %g is outside [%s, %s]", v.Name, x, bound(v.Min, "-inf"), bound(v.Max, "inf"))
+		}
+	}
+	for k, vr := range vrs {
+		in.values[vr] = vals[k]
+		if in.vars[vr].Causality == modeldesc.CausalityParameter {
+			in.dirty = true
+		}
+	}
+	if in.state != StepComplete {
+		in.dirty = true
+	}
+	return OK
+}
+
+func bound(p *float64, none string) string {
+	if p == nil {
+		return none
+	}
+	return fmt.Sprint(*p)
+}
+
+// SetRealInputDerivatives sets first derivatives of inputs, used to
+// extrapolate them over the next communication step. Higher orders are
+// rejected (the description says maxOutputDerivativeOrder 0 and
+// canInterpolateInputs true, which means order 1).
+func (in *Instance) SetRealInputDerivatives(vrs []uint32, orders []int32, vals []float64) Status {
+	defer in.call("fmi2SetRealInputDerivatives", fmt.Sprint(vrs, orders, vals))()
+	if !in.allowed("fmi2SetRealInputDerivatives", Instantiated|InitializationMode|StepComplete) {
+		return Error
+	}
+	for k, vr := range vrs {
+		i, ok := in.lookup("fmi2SetRealInputDerivatives", vr)
+		if !ok {
+			return Error
+		}
+		if in.vars[i].Causality != modeldesc.CausalityInput {
+			return in.fail("fmi2SetRealInputDerivatives: %s is not an input", in.vars[i].Name)
+		}
+		if orders[k] != 1 {
+			return in.fail("fmi2SetRealInputDerivatives: order %d for %s: only first derivatives are supported", orders[k], in.vars[i].Name)
+		}
+		if !finite(vals[k]) {
+			return in.fail("fmi2SetRealInputDerivatives: d%s/dt = %g: values must be finite", in.vars[i].Name, vals[k])
+		}
+	}
+	for k, vr := range vrs {
+		in.deriv[vr] = vals[k]
+	}
+	return OK
+}
+
+// DoStep advances from t to t+H in internal steps of at most h.
+func (in *Instance) DoStep(t, H float64) Status {
+	defer in.call("fmi2DoStep", fmt.Sprintf("%g, %g", t, H))()
+	if !in.allowed("fmi2DoStep", StepComplete) {
+		return Error
+	}
+	if !(H > 0) || math.IsInf(H, 0) {
+		return in.fail("fmi2DoStep: communication step size %g s: must be positive and finite", H)
+	}
+	if !finite(t) || math.Abs(t-in.time) > 1e-9*math.Max(1, math.Abs(in.time)) {
+		return in.fail("fmi2DoStep: communication point %.17g s, but the FMU is at %.17g s", t, in.time)
+	}
+	if in.hasEnd && t+H > in.stop*(1+1e-12)+1e-12 {
+		return in.fail("fmi2DoStep: step to %g s goes past the stop time %g s set in fmi2SetupExperiment", t+H, in.stop)
+	}
+	hMax := in.internalStep()
+	n := int(math.Ceil(H/hMax - 1e-9))
+	if n < 1 {
+		n = 1
+	}
+	h := H / float64(n)
+	copy(in.to, in.values)
+	for k := 0; k < n; k++ {
+		in.from, in.to = in.to, in.from
+		in.interpolate(in.to, float64(k+1)*h)
+		if err := in.sim.Step(h, in.from, in.to, k == 0); err != nil {
+			in.state = Failed
+			in.sim.Outputs(in.values) // outputs of the last good step
+			return in.fail("fmi2DoStep: at t = %g s: %v; reset or free the instance", t+float64(k)*h, err)
+		}
+	}
+	in.time = t + H
+	in.sim.Outputs(in.values)
+	// Inputs carry on from their extrapolated values.
+	for i, v := range in.vars {
+		if v.Causality == modeldesc.CausalityInput {
+			in.values[i] += in.deriv[i] * H
+		}
+	}
+	return OK
+}
+
+// interpolate writes the values at τ seconds into the communication step:
+// inputs extrapolated with their derivatives, everything else as is.
+func (in *Instance) interpolate(dst []float64, tau float64) {
+	copy(dst, in.values)
+	for i, v := range in.vars {
+		if v.Causality == modeldesc.CausalityInput {
+			dst[i] += in.deriv[i] * tau
+		}
+	}
+}
+
+// internalStep returns the internal step size h (s): the "h" parameter
+// when the model exposes it, else the scenario's step.
+func (in *Instance) internalStep() float64 {
+	for i, v := range in.vars {
+		if v.Name == "h" {
+			return in.values[i]
+		}
+	}
+	return in.scenario.Step
+}
+
+// Time returns the current simulation time (s).
+func (in *Instance) Time() float64 { return in.time }
+
+// Unsupported reports a function this FMU does not implement.
+func (in *Instance) Unsupported(fn, why string) Status {
+	in.mu.Lock()
+	defer in.mu.Unlock()
+	return in.fail("%s: not supported: %s", fn, why)
+}
+
+// CheckEmpty is for typed getters and setters of types the FMU has none
+// of: any value reference is unknown.
+func (in *Instance) CheckEmpty(fn string, vrs []uint32, mask State) Status {
+	defer in.call(fn, fmt.Sprint(vrs))()
+	if !in.allowed(fn, mask) {
+		return Error
+	}
+	if len(vrs) > 0 {
+		return in.fail("%s: unknown value reference %d: this FMU has no variables of that type", fn, vrs[0])
+	}
+	return OK
+}
+
+// Readable and Writable are the states in which getters and setters may
+// be called.
+const (
+	Readable = InitializationMode | StepComplete | Terminated | Failed
+	Writable = Instantiated | InitializationMode | StepComplete
+)
+
+// LastSuccessfulTime returns the time of the last completed step.
+func (in *Instance) LastSuccessfulTime() (float64, Status) {
+	defer in.call("fmi2GetRealStatus", "fmi2LastSuccessfulTime")()
+	if !in.allowed("fmi2GetRealStatus", StepComplete|Terminated|Failed) {
+		return 0, Error
+	}
+	return in.time, OK
+}
+
+// Log reports a message through the instance's logger and categories.
+func (in *Instance) Log(status Status, format string, args ...any) {
+	in.mu.Lock()
+	defer in.mu.Unlock()
+	in.logf(status, categoryFor(status), format, args...)
+}
+
+func finite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }

@@ -1,0 +1,101 @@
+package fmu
+
+import (
+	"fmt"
+	"sort"
+
+	"github.com/cablefmu/cablefmu/modeldesc"
+)
+
+// Variable is one model quantity exposed as an FMI variable. Its value
+// reference is its index in the model's variable list.
+type Variable struct {
+	Name        string
+	Description string
+	Unit        string // SI unit, a name modeldesc.SIUnits knows
+	Causality   modeldesc.Causality
+	Variability modeldesc.Variability
+	Start       float64 // parameters and inputs
+	Min, Max    *float64
+}
+
+// Model is a cable model plugin: it reads a scenario and says what the FMU
+// built from it exposes.
+type Model interface {
+	// Name is the name scenarios use to select the model.
+	Name() string
+	// Configure checks a scenario of this model and returns it ready to
+	// build simulations.
+	Configure(sc *Scenario) (Configured, error)
+}
+
+// Configured is a model bound to one scenario.
+type Configured interface {
+	// Variables lists the FMU's variables; value reference = index.
+	Variables() []Variable
+	// NewSimulation builds a simulation from the variable values (indexed
+	// like Variables: parameters and inputs at the start time are set). The
+	// simulation starts in static equilibrium.
+	NewSimulation(values []float64) (Simulation, error)
+}
+
+// Simulation is one running world.
+type Simulation interface {
+	// Step advances one internal step of h seconds. from and to hold all
+	// variable values at the start and end of the step, inputs interpolated
+	// by the runtime; first marks the first internal step of a
+	// communication step, where inputs are the values the master set.
+	Step(h float64, from, to []float64, first bool) error
+	// Outputs writes the output variables into values.
+	Outputs(values []float64)
+}
+
+// Registry maps model names to plugins. The exporter and the runtime build
+// the same registry, so an FMU can only name a model its binary contains.
+type Registry struct {
+	models map[string]Model
+}
+
+// NewRegistry returns a registry holding models.
+func NewRegistry(models ...Model) (*Registry, error) {
+	r := &Registry{models: make(map[string]Model)}
+	for _, m := range models {
+		if _, dup := r.models[m.Name()]; dup {
+			return nil, fmt.Errorf("model %q registered twice", m.Name())
+		}
+		r.models[m.Name()] = m
+	}
+	return r, nil
+}
+
+// Lookup returns the model called name.
+func (r *Registry) Lookup(name string) (Model, error) {
+	m, ok := r.models[name]
+	if !ok {
+		return nil, fmt.Errorf("unknown cable model %q (this binary has %v)", name, r.Names())
+	}
+	return m, nil
+}
+
+// Names returns the registered model names, sorted.
+func (r *Registry) Names() []string {
+	names := make([]string, 0, len(r.models))
+	for n := range r.models {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
+}
+
+// Configure looks up the scenario's model and configures it.
+func (r *Registry) Configure(sc *Scenario) (Configured, error) {
+	m, err := r.Lookup(sc.Model)
+	if err != nil {
+		return nil, err
+	}
+	cfg, err := m.Configure(sc)
+	if err != nil {
+		return nil, fmt.Errorf("model %q: %w", sc.Model, err)
+	}
+	return cfg, nil
+}

@@ -1,0 +1,181 @@
+// Package masslesscable is the model plugin of the massless cable (seed 001,
+// package core/massless): bodies, cables routed over them with winches, and
+// the quantities a scenario can expose as FMU ports.
+package masslesscable
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+
+	"github.com/cablefmu/cablefmu/core/geom"
+	"github.com/cablefmu/cablefmu/core/material"
+)
+
+// config is the model-specific part of a scenario ("config").
+type config struct {
+	// Gravity is g (m/s²), acting along −z.
+	Gravity float64       `json:"gravity"`
+	Bodies  []bodyConfig  `json:"bodies"`
+	Cables  []cableConfig `json:"cables"`
+}
+
+type bodyConfig struct {
+	Name string `json:"name"`
+	// Kind is "kinematic" (moved by inputs), "dynamic" or "static".
+	Kind     string     `json:"kind"`
+	Position [3]float64 `json:"position"` // m
+	Mass     float64    `json:"mass"`     // kg, dynamic bodies
+	Size     [3]float64 `json:"size"`     // m, box for the inertia of dynamic bodies
+	// HangsFrom names a cable that ends on this body: the body starts in
+	// static equilibrium below the cable's previous node instead of at
+	// Position.
+	HangsFrom string `json:"hangsFrom"`
+}
+
+type nodeConfig struct {
+	Body   string     `json:"body"`
+	Offset [3]float64 `json:"offset"` // m, body frame
+}
+
+type cableConfig struct {
+	Name  string       `json:"name"`
+	Route []nodeConfig `json:"route"`
+	// Length0 is the initial free length (m).
+	Length0 float64    `json:"length0"`
+	Rope    ropeConfig `json:"rope"`
+	// Damping is SPOOK's relaxation time γ (s) of the cable's rows; 0
+	// means two internal steps, which damps the stretch vibration that a
+	// step cannot resolve and leaves the swing alone.
+	Damping float64 `json:"damping"`
+	// Bilateral makes the cable push as well as pull (a rod); by default a
+	// cable goes slack.
+	Bilateral bool `json:"bilateral"`
+	// Twist adds the twist constraint between the end bodies.
+	Twist bool         `json:"twist"`
+	Winch *winchConfig `json:"winch"`
+}
+
+type ropeConfig struct {
+	E        float64 `json:"E"`        // Pa
+	Poisson  float64 `json:"poisson"`  // 1
+	Diameter float64 `json:"diameter"` // m
+	Density  float64 `json:"density"`  // kg/m³
+}
+
+func (r ropeConfig) rope() material.Rope {
+	return material.Rope{E: r.E, Poisson: r.Poisson, Diameter: r.Diameter, Density: r.Density}
+}
+
+type winchConfig struct {
+	Name string  `json:"name"`
+	Slip float64 `json:"slip"` // ξ, m/(N·s)
+}
+
+func vec(a [3]float64) geom.Vec3 { return geom.Vec3{X: a[0], Y: a[1], Z: a[2]} }
+
+func parseConfig(raw json.RawMessage) (*config, error) {
+	if len(raw) == 0 {
+		return nil, errors.New(`"config" is missing`)
+	}
+	var c config
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&c); err != nil {
+		return nil, fmt.Errorf("config: %w", err)
+	}
+	return &c, c.validate()
+}
+
+func (c *config) body(name string) (int, bool) {
+	for i, b := range c.Bodies {
+		if b.Name == name {
+			return i, true
+		}
+	}
+	return 0, false
+}
+
+func (c *config) validate() error {
+	var errs []error
+	add := func(format string, args ...any) { errs = append(errs, fmt.Errorf(format, args...)) }
+	if !(c.Gravity >= 0) {
+		add("gravity %g m/s²: must be non-negative", c.Gravity)
+	}
+	names := map[string]bool{}
+	for _, b := range c.Bodies {
+		if b.Name == "" || names[b.Name] {
+			add("body name %q: empty or used twice", b.Name)
+		}
+		names[b.Name] = true
+		switch b.Kind {
+		case "kinematic", "static":
+		case "dynamic":
+			if !(b.Mass > 0) {
+				add("body %q: mass %g kg: must be positive", b.Name, b.Mass)
+			}
+			if !(b.Size[0] > 0 && b.Size[1] > 0 && b.Size[2] > 0) {
+				add("body %q: size %v m: must be positive", b.Name, b.Size)
+			}
+		default:
+			add("body %q: kind %q: want kinematic, dynamic or static", b.Name, b.Kind)
+		}
+	}
+	if len(c.Cables) == 0 {
+		add("no cables")
+	}
+	for _, cb := range c.Cables {
+		if cb.Name == "" || names[cb.Name] {
+			add("cable name %q: empty or used twice", cb.Name)
+		}
+		names[cb.Name] = true
+		if len(cb.Route) < 2 {
+			add("cable %q: route of %d nodes: needs two or more", cb.Name, len(cb.Route))
+		}
+		for _, n := range cb.Route {
+			if _, ok := c.body(n.Body); !ok {
+				add("cable %q: route names unknown body %q", cb.Name, n.Body)
+			}
+		}
+		if !(cb.Length0 > 0) {
+			add("cable %q: length0 %g m: must be positive", cb.Name, cb.Length0)
+		}
+		if err := cb.Rope.rope().Validate(); err != nil {
+			add("cable %q: %w", cb.Name, err)
+		}
+		if cb.Damping < 0 {
+			add("cable %q: damping %g s: must be non-negative", cb.Name, cb.Damping)
+		}
+		if w := cb.Winch; w != nil {
+			if w.Name == "" || names[w.Name] {
+				add("cable %q: winch name %q: empty or used twice", cb.Name, w.Name)
+			}
+			names[w.Name] = true
+			if !(w.Slip >= 0) {
+				add("winch %q: slip %g m/(N·s): must be non-negative", w.Name, w.Slip)
+			}
+		}
+	}
+	for _, b := range c.Bodies {
+		if b.HangsFrom == "" {
+			continue
+		}
+		if b.Kind != "dynamic" {
+			add("body %q: only a dynamic body can hang from a cable", b.Name)
+		}
+		found := false
+		for _, cb := range c.Cables {
+			if cb.Name == b.HangsFrom {
+				found = true
+				if len(cb.Route) == 0 || cb.Route[len(cb.Route)-1].Body != b.Name {
+					add("body %q hangs from cable %q, which does not end on it", b.Name, cb.Name)
+				}
+			}
+		}
+		if !found {
+			add("body %q hangs from unknown cable %q", b.Name, b.HangsFrom)
+		}
+	}
+	return errors.Join(errs...)
+}

@@ -1,0 +1,251 @@
+package masslesscable
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/cablefmu/cablefmu/core/geom"
+	"github.com/cablefmu/cablefmu/core/massless"
+	"github.com/cablefmu/cablefmu/core/multibody"
+	"github.com/cablefmu/cablefmu/fmu"
+)
+
+// params are the scenario's settings with parameter ports applied.
+type params struct {
+	gravity, h float64
+	mass       []float64
+	cables     []cableConfig
+}
+
+// drive holds the inputs at one instant: kinematic body positions (m) and
+// velocities (m/s), winch speeds (m/s), indexed like the config.
+type drive struct {
+	pos, vel []geom.Vec3
+	winch    []float64
+}
+
+type cable struct {
+	stretch *massless.Stretch
+	twist   *massless.Twist
+	winch   *massless.Winch
+}
+
+type simulation struct {
+	m        *configured
+	world    *multibody.World
+	bodies   []*multibody.Body
+	cables   []cable
+	from, to drive
+}
+
+func setComp(v *geom.Vec3, k int, x float64) {
+	switch k {
+	case 0:
+		v.X = x
+	case 1:
+		v.Y = x
+	default:
+		v.Z = x
+	}
+}
+
+func comp(v geom.Vec3, k int) float64 {
+	switch k {
+	case 0:
+		return v.X
+	case 1:
+		return v.Y
+	}
+	return v.Z
+}
+
+func (m *configured) newDrive() drive {
+	n := len(m.cfg.Bodies)
+	d := drive{pos: make([]geom.Vec3, n), vel: make([]geom.Vec3, n), winch: make([]float64, len(m.cfg.Cables))}
+	for i, b := range m.cfg.Bodies {
+		d.pos[i] = vec(b.Position)
+	}
+	return d
+}
+
+// readDrive sets d from the input ports in values.
+func (m *configured) readDrive(d *drive, values []float64) {
+	for i, q := range m.ports {
+		if q.input != nil {
+			q.input(d, values[i])
+		}
+	}
+}
+
+// NewSimulation implements fmu.Configured: builds the world with every
+// hanging body in static equilibrium.
+func (m *configured) NewSimulation(values []float64) (fmu.Simulation, error) {
+	p := params{gravity: m.cfg.Gravity, h: m.step, mass: make([]float64, len(m.cfg.Bodies)), cables: make([]cableConfig, len(m.cfg.Cables))}
+	for i, b := range m.cfg.Bodies {
+		p.mass[i] = b.Mass
+	}
+	for j, cb := range m.cfg.Cables {
+		p.cables[j] = cb
+		if cb.Winch != nil {
+			w := *cb.Winch
+			p.cables[j].Winch = &w
+		}
+	}
+	for i, q := range m.ports {
+		if q.param != nil {
+			q.param(&p, values[i])
+		}
+	}
+	s := &simulation{m: m, from: m.newDrive(), to: m.newDrive()}
+	m.readDrive(&s.from, values)
+	if err := s.build(&p); err != nil {
+		return nil, err
+	}
+	s.Outputs(values)
+	return s, nil
+}
+
+func (s *simulation) build(p *params) error {
+	cfg := s.m.cfg
+	s.world = multibody.NewWorld(geom.V(0, 0, -p.gravity))
+	s.bodies = make([]*multibody.Body, len(cfg.Bodies))
+	for i, b := range cfg.Bodies {
+		pos := s.from.pos[i]
+		switch b.Kind {
+		case "kinematic":
+			s.bodies[i] = multibody.NewKinematic(b.Name, pos)
+			s.bodies[i].Vel = s.from.vel[i]
+		case "static":
+			s.bodies[i] = multibody.NewStatic(b.Name, pos)
+		default:
+			m := p.mass[i]
+			s.bodies[i] = multibody.NewBody(b.Name, m, multibody.BoxInertia(m, b.Size[0], b.Size[1], b.Size[2]), pos)
+		}
+	}
+	s.cables = make([]cable, len(cfg.Cables))
+	for j := range cfg.Cables {
+		cb := &p.cables[j]
+		if err := cb.Rope.rope().Validate(); err != nil {
+			return fmt.Errorf("cable %q: %w", cb.Name, err)
+		}
+		if err := s.hang(j, cb, p); err != nil {
+			return err
+		}
+	}
+	for _, b := range s.bodies {
+		s.world.AddBody(b)
+	}
+	for j := range cfg.Cables {
+		if err := s.addCable(j, &p.cables[j], p.h); err != nil {
+			return err
+		}
+	}
+	return s.world.Prime(p.h)
+}
+
+// hang places the bodies hanging from cable j in static equilibrium: the
+// last segment vertical below the previous node, stretched by Mg/c_s.
+func (s *simulation) hang(j int, cb *cableConfig, p *params) error {
+	cfg := s.m.cfg
+	last := cb.Route[len(cb.Route)-1]
+	li, _ := cfg.body(last.Body)
+	if cfg.Bodies[li].HangsFrom != cb.Name {
+		return nil
+	}
+	fixed := 0.0 // length of the segments between fixed nodes
+	var prev geom.Vec3
+	for k, n := range cb.Route[:len(cb.Route)-1] {
+		bi, _ := cfg.body(n.Body)
+		if cfg.Bodies[bi].Kind == "dynamic" {
+			return fmt.Errorf("body %q hangs from cable %q, whose node %d is on dynamic body %q: the start equilibrium is only computed for loads below fixed or driven nodes", last.Body, cb.Name, k, n.Body)
+		}
+		pos := s.bodies[bi].PointWorld(vec(n.Offset))
+		if k > 0 {
+			fixed += pos.Sub(prev).Norm()
+		}
+		prev = pos
+	}
+	free := cb.Length0 - fixed
+	if !(free > 0) {
+		return fmt.Errorf("cable %q: length0 %g m does not reach below its fixed nodes (%g m between them)", cb.Name, cb.Length0, fixed)
+	}
+	weight := p.mass[li] * p.gravity
+	stretch := weight / (cb.Rope.rope().AxialStiffness() / cb.Length0)
+	s.bodies[li].Pos = prev.Sub(geom.V(0, 0, free+stretch)).Sub(vec(last.Offset))
+	return nil
+}
+
+func (s *simulation) addCable(j int, cb *cableConfig, h float64) error {
+	cfg := s.m.cfg
+	route := make([]massless.Node, len(cb.Route))
+	for k, n := range cb.Route {
+		bi, _ := cfg.body(n.Body)
+		route[k] = massless.Node{Body: s.bodies[bi], Offset: vec(n.Offset)}
+	}
+	rope := cb.Rope.rope()
+	st, err := massless.NewStretch(route, cb.Length0, rope.AxialStiffness())
+	if err != nil {
+		return fmt.Errorf("cable %q: %w", cb.Name, err)
+	}
+	st.Damping = cb.Damping
+	if st.Damping == 0 {
+		st.Damping = 2 * h
+	}
+	st.Slack = !cb.Bilateral
+	c := cable{stretch: st}
+	if cb.Winch != nil {
+		c.winch = &massless.Winch{Slip: cb.Winch.Slip, Speed: s.from.winch[j]}
+		if err := c.winch.Validate(); err != nil {
+			return fmt.Errorf("cable %q: %w", cb.Name, err)
+		}
+		st.Winch = c.winch
+	}
+	s.world.AddConstraint(st)
+	if cb.Twist {
+		tw, err := massless.NewTwist(route, rope.TorsionalRigidity(), func() float64 { return st.FreeLength })
+		if err != nil {
+			return fmt.Errorf("cable %q: %w", cb.Name, err)
+		}
+		tw.Damping = st.Damping
+		s.world.AddConstraint(tw)
+		c.twist = tw
+	}
+	s.cables[j] = c
+	return nil
+}
+
+// Step implements fmu.Simulation. Kinematic bodies move with the mean of
+// their velocity inputs over the step; at the first internal step of a
+// communication step they are placed at the position inputs the master set.
+func (s *simulation) Step(h float64, from, to []float64, first bool) error {
+	s.m.readDrive(&s.from, from)
+	s.m.readDrive(&s.to, to)
+	for i, b := range s.bodies {
+		if b.Kind != multibody.Kinematic {
+			continue
+		}
+		if first {
+			b.Pos = s.from.pos[i]
+		}
+		b.Vel = s.from.vel[i].Add(s.to.vel[i]).Scale(0.5)
+	}
+	for j, c := range s.cables {
+		if c.winch != nil {
+			c.winch.Speed = 0.5 * (s.from.winch[j] + s.to.winch[j])
+		}
+	}
+	err := s.world.Step(h)
+	if errors.Is(err, multibody.ErrDiverged) {
+		return fmt.Errorf("%w (the cable cannot follow: check the inputs and the step h)", err)
+	}
+	return err
+}
+
+// Outputs implements fmu.Simulation.
+func (s *simulation) Outputs(values []float64) {
+	for i, q := range s.m.ports {
+		if q.output != nil {
+			values[i] = q.output(s)
+		}
+	}
+}

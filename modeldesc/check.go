@@ -1,0 +1,797 @@
+package modeldesc
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"regexp"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+)
+
+// Rule identifies an FMI 2.0 rule checked by Check, so callers and tests can
+// tell violations apart without matching message text.
+type Rule string
+
+// Rules checked by Check.
+const (
+	RuleFMIVersion        Rule = "fmi-version"        // fmiVersion is "2.0"
+	RuleModelName         Rule = "model-name"         // modelName non-empty
+	RuleGUID              Rule = "guid"               // guid non-empty
+	RuleAttribute         Rule = "attribute"          // top-level attribute values well formed
+	RuleCoSimulation      Rule = "co-simulation"      // CoSimulation present, modelIdentifier a C identifier
+	RuleUnitDefinition    Rule = "unit-definition"    // unit names unique, factors sane
+	RuleLogCategory       Rule = "log-category"       // category names unique and non-empty
+	RuleDefaultExperiment Rule = "default-experiment" // stopTime > startTime, stepSize >= 0, ...
+	RuleVariables         Rule = "variables"          // at least one variable
+	RuleName              Rule = "variable-name"      // names non-empty, unique, well formed
+	RuleValueReference    Rule = "value-reference"    // unique per type (no aliases)
+	RuleType              Rule = "type"               // Real, Integer, Boolean or String
+	RuleCausality         Rule = "causality"          // known causality
+	RuleVariability       Rule = "variability"        // known variability; continuous only for Real
+	RuleCombination       Rule = "causality-variability"
+	RuleInitial           Rule = "initial"     // allowed initial for the combination
+	RuleStart             Rule = "start"       // start required / forbidden / well formed
+	RuleBounds            Rule = "bounds"      // min <= start <= max
+	RuleUnit              Rule = "unit"        // unit defined, Real only
+	RuleIndependent       Rule = "independent" // at most one, Real
+	RuleDerivative        Rule = "derivative"  // derivative attribute refers to a Real state
+	RuleOutputs           Rule = "model-structure-outputs"
+	RuleDerivatives       Rule = "model-structure-derivatives"
+	RuleInitialUnknowns   Rule = "model-structure-initial-unknowns"
+	RuleDependencies      Rule = "model-structure-dependencies"
+	RuleXMLText           Rule = "xml-text" // text XML 1.0 cannot carry
+)
+
+// Violation is one broken rule. Check joins all violations with errors.Join;
+// Violations recovers them.
+type Violation struct {
+	Rule Rule
+	// Subject names what is wrong, e.g. `variable "cable.length" (index 3)`.
+	Subject string
+	Detail  string
+}
+
+func (v *Violation) Error() string {
+	return fmt.Sprintf("%s: %s [%s]", v.Subject, v.Detail, v.Rule)
+}
+
+// Violations returns the violations contained in an error returned by Check.
+func Violations(err error) []*Violation {
+	var out []*Violation
+	var walk func(error)
+	walk = func(e error) {
+		if e == nil {
+			return
+		}
+		if v, ok := e.(*Violation); ok {
+			out = append(out, v)
+			return
+		}
+		switch u := e.(type) {
+		case interface{ Unwrap() []error }:
+			for _, x := range u.Unwrap() {
+				walk(x)
+			}
+		case interface{ Unwrap() error }:
+			walk(u.Unwrap())
+		}
+	}
+	walk(err)
+	return out
+}
+
+// checker collects violations; one per Check call, so Check is reentrant.
+type checker struct {
+	md   *ModelDescription
+	errs []error
+}
+
+func (c *checker) add(rule Rule, subject, format string, args ...any) {
+	c.errs = append(c.errs, &Violation{Rule: rule, Subject: subject, Detail: fmt.Sprintf(format, args...)})
+}
+
+func varSubject(v *Variable, idx int) string {
+	return fmt.Sprintf("variable %q (index %d)", v.Name, idx)
+}
+
+// Check verifies the FMI 2.0 rules that the XML schema cannot express and
+// returns the errors.Join of one *Violation per problem found (nil if none).
+// See the Rule constants for what is covered.
+func (md *ModelDescription) Check() error {
+	c := &checker{md: md}
+	c.header()
+	c.coSimulation()
+	c.units()
+	c.logCategories()
+	c.defaultExperiment()
+	c.variables()
+	c.structure()
+	return errors.Join(c.errs...)
+}
+
+func (c *checker) header() {
+	md := c.md
+	const s = "fmiModelDescription"
+	if md.FMIVersion != FMIVersion2 {
+		c.add(RuleFMIVersion, s, "fmiVersion is %q, want %q", md.FMIVersion, FMIVersion2)
+	}
+	if strings.TrimSpace(md.ModelName) == "" {
+		c.add(RuleModelName, s, "modelName is empty")
+	}
+	// The GUID is what binds the XML to the binary; fmi2Instantiate compares it.
+	if strings.TrimSpace(md.GUID) == "" {
+		c.add(RuleGUID, s, "guid is empty")
+	}
+	switch md.VariableNamingConvention {
+	case "", "flat", "structured":
+	default:
+		c.add(RuleAttribute, s, "variableNamingConvention %q is neither flat nor structured", md.VariableNamingConvention)
+	}
+	if md.GenerationDateAndTime != "" && !xsDateTime.MatchString(md.GenerationDateAndTime) {
+		c.add(RuleAttribute, s, "generationDateAndTime %q is not an xs:dateTime", md.GenerationDateAndTime)
+	}
+	if md.NumberOfEventIndicators < 0 {
+		c.add(RuleAttribute, s, "numberOfEventIndicators %d is negative", md.NumberOfEventIndicators)
+	}
+	c.text(s, "guid", md.GUID, true)
+	c.text(s, "modelName", md.ModelName, false)
+	c.text(s, "description", md.Description, false)
+	c.text(s, "author", md.Author, false)
+	c.text(s, "version", md.Version, true)
+	c.text(s, "generationTool", md.GenerationTool, true)
+}
+
+// text reports strings XML cannot carry (they would be silently replaced)
+// and, for xs:normalizedString attributes, tabs and line breaks (a validating
+// reader turns them into spaces, so the value would change).
+func (c *checker) text(subject, what, s string, normalized bool) {
+	if !validXMLText(s) {
+		c.add(RuleXMLText, subject, "%s contains characters not allowed in XML 1.0", what)
+	}
+	if normalized && strings.ContainsAny(s, "\t\r\n") {
+		c.add(RuleXMLText, subject, "%s contains a tab or line break, which xs:normalizedString replaces by spaces", what)
+	}
+}
+
+func (c *checker) coSimulation() {
+	cs := c.md.CoSimulation
+	const s = "CoSimulation"
+	if cs == nil {
+		// This package describes Co-Simulation FMUs only, and the schema
+		// demands ModelExchange or CoSimulation.
+		c.add(RuleCoSimulation, s, "element missing")
+		return
+	}
+	// modelIdentifier prefixes the C function names and names the shared
+	// library, hence the C-identifier rule.
+	if !isCIdentifier(cs.ModelIdentifier) {
+		c.add(RuleCoSimulation, s, "modelIdentifier %q is not a valid C identifier", cs.ModelIdentifier)
+	}
+	if cs.MaxOutputDerivativeOrder < 0 {
+		c.add(RuleCoSimulation, s, "maxOutputDerivativeOrder %d is negative", cs.MaxOutputDerivativeOrder)
+	}
+}
+
+func (c *checker) units() {
+	seen := map[string]bool{}
+	for i, u := range c.md.Units {
+		s := fmt.Sprintf("unit %q (UnitDefinitions entry %d)", u.Name, i+1)
+		switch {
+		case strings.TrimSpace(u.Name) == "":
+			c.add(RuleUnitDefinition, s, "name is empty")
+		case seen[u.Name]:
+			c.add(RuleUnitDefinition, s, "name defined twice")
+		}
+		seen[u.Name] = true
+		c.text(s, "name", u.Name, true)
+		if !isFinite(u.Base.Factor) || !isFinite(u.Base.Offset) {
+			c.add(RuleUnitDefinition, s, "factor and offset must be finite")
+		}
+	}
+}
+
+func (c *checker) logCategories() {
+	seen := map[string]bool{}
+	for i, lc := range c.md.LogCategories {
+		s := fmt.Sprintf("log category %q (entry %d)", lc.Name, i+1)
+		switch {
+		case strings.TrimSpace(lc.Name) == "":
+			c.add(RuleLogCategory, s, "name is empty")
+		case seen[lc.Name]:
+			c.add(RuleLogCategory, s, "name defined twice")
+		}
+		seen[lc.Name] = true
+		c.text(s, "name", lc.Name, true)
+		c.text(s, "description", lc.Description, false)
+	}
+}
+
+func (c *checker) defaultExperiment() {
+	de := c.md.DefaultExperiment
+	if de == nil {
+		return
+	}
+	const s = "DefaultExperiment"
+	for _, f := range []struct {
+		name string
+		v    float64
+	}{{"startTime", de.StartTime}, {"stopTime", de.StopTime}, {"tolerance", de.Tolerance}, {"stepSize", de.StepSize}} {
+		if !isFinite(f.v) {
+			c.add(RuleDefaultExperiment, s, "%s %v is not finite", f.name, f.v)
+		}
+	}
+	if de.StopTime != 0 && !(de.StopTime > de.StartTime) {
+		c.add(RuleDefaultExperiment, s, "stopTime %v is not after startTime %v", de.StopTime, de.StartTime)
+	}
+	if de.StepSize < 0 {
+		c.add(RuleDefaultExperiment, s, "stepSize %v is negative", de.StepSize)
+	}
+	if de.Tolerance < 0 {
+		c.add(RuleDefaultExperiment, s, "tolerance %v is negative", de.Tolerance)
+	}
+}
+
+func (c *checker) variables() {
+	md := c.md
+	if len(md.Variables) == 0 {
+		c.add(RuleVariables, "ModelVariables", "no variables; the schema requires at least one ScalarVariable")
+	}
+	units := map[string]bool{}
+	for _, u := range md.Units {
+		units[u.Name] = true
+	}
+	names := map[string]int{}
+	type typedVR struct {
+		t  Type
+		vr uint32
+	}
+	vrs := map[typedVR]int{}
+	independent := 0
+	for i := range md.Variables {
+		v := &md.Variables[i]
+		idx := i + 1
+		s := varSubject(v, idx)
+
+		switch {
+		case strings.TrimSpace(v.Name) == "":
+			c.add(RuleName, s, "name is empty")
+		case names[v.Name] != 0:
+			c.add(RuleName, s, "name already used by index %d", names[v.Name])
+		default:
+			names[v.Name] = idx
+		}
+		if md.VariableNamingConvention == "structured" && v.Name != "" && !isStructuredName(v.Name) {
+			c.add(RuleName, s, "name does not follow the structured naming convention")
+		}
+		c.text(s, "name", v.Name, true)
+		c.text(s, "description", v.Description, false)
+
+		switch v.Type {
+		case TypeReal, TypeInteger, TypeBoolean, TypeString:
+			// Variables of different types live in different value-reference
+			// spaces (fmi2GetReal vs fmi2GetInteger ...). A shared reference
+			// within a type makes an alias; aliases are not supported here.
+			key := typedVR{v.Type, v.ValueReference}
+			if prev, ok := vrs[key]; ok {
+				c.add(RuleValueReference, s, "valueReference %d already used by %s variable %q (index %d); aliases are not supported",
+					v.ValueReference, v.Type, md.Variables[prev-1].Name, prev)
+			} else {
+				vrs[key] = idx
+			}
+		default:
+			c.add(RuleType, s, "type %q is not Real, Integer, Boolean or String", v.Type)
+		}
+
+		if v.EffectiveCausality() == CausalityIndependent {
+			independent++
+			if independent > 1 {
+				c.add(RuleIndependent, s, "a second independent variable; at most one is allowed")
+			}
+			if v.Type != TypeReal {
+				c.add(RuleIndependent, s, "the independent variable must be Real, not %s", v.Type)
+			}
+		}
+		c.variable(v, idx, units)
+	}
+}
+
+// variable checks one variable's causality, variability, initial, start,
+// bounds, unit and derivative.
+func (c *checker) variable(v *Variable, idx int, units map[string]bool) {
+	s := varSubject(v, idx)
+	typed := v.Type == TypeReal || v.Type == TypeInteger || v.Type == TypeBoolean || v.Type == TypeString
+	okEnums := true
+	switch v.EffectiveCausality() {
+	case CausalityParameter, CausalityCalculatedParameter, CausalityInput,
+		CausalityOutput, CausalityLocal, CausalityIndependent:
+	default:
+		c.add(RuleCausality, s, "unknown causality %q", v.Causality)
+		okEnums = false
+	}
+	switch v.EffectiveVariability() {
+	case VariabilityConstant, VariabilityFixed, VariabilityTunable, VariabilityDiscrete:
+	case VariabilityContinuous:
+		// Only Reals can change continuously; an Integer/Boolean/String must
+		// say discrete (or slower) explicitly.
+		if typed && v.Type != TypeReal {
+			c.add(RuleVariability, s, "variability continuous (the default when omitted) is allowed only for Real, this is %s", v.Type)
+		}
+	default:
+		c.add(RuleVariability, s, "unknown variability %q", v.Variability)
+		okEnums = false
+	}
+	switch v.Initial {
+	case InitialUnset, InitialExact, InitialApprox, InitialCalculated:
+	default:
+		c.add(RuleInitial, s, "unknown initial %q", v.Initial)
+		okEnums = false
+	}
+
+	if okEnums {
+		c.initialAndStart(v, s)
+	}
+	if typed {
+		c.startValue(v, s)
+		c.bounds(v, s)
+	}
+	if v.Unit != "" {
+		switch {
+		case v.Type != TypeReal:
+			c.add(RuleUnit, s, "unit %q on a %s variable; only Real has units", v.Unit, v.Type)
+		case !units[v.Unit]:
+			c.add(RuleUnit, s, "unit %q is not defined in UnitDefinitions", v.Unit)
+		}
+	}
+	if v.Derivative != 0 {
+		c.derivative(v, idx, s)
+	}
+}
+
+func (c *checker) initialAndStart(v *Variable, s string) {
+	class, why := classify(v.EffectiveCausality(), v.EffectiveVariability())
+	if class == classForbidden {
+		c.add(RuleCombination, s, "causality %s with variability %s is not allowed: %s",
+			v.EffectiveCausality(), v.EffectiveVariability(), why)
+		return // initial and start have no defined meaning then
+	}
+	hasStart := v.Start != ""
+	switch class {
+	case classD: // inputs
+		if v.Initial != InitialUnset {
+			c.add(RuleInitial, s, "initial must not be given for an input")
+		}
+		if !hasStart {
+			c.add(RuleStart, s, "an input needs a start value (used until the environment sets it)")
+		}
+		return
+	case classE: // independent
+		if v.Initial != InitialUnset {
+			c.add(RuleInitial, s, "initial must not be given for the independent variable")
+		}
+		if hasStart {
+			c.add(RuleStart, s, "the independent variable must not have a start value (it is set by the start time)")
+		}
+		return
+	}
+	if v.Initial != InitialUnset && !class.admits(v.Initial) {
+		c.add(RuleInitial, s, "initial %s is not allowed for causality %s with variability %s (allowed: %s)",
+			v.Initial, v.EffectiveCausality(), v.EffectiveVariability(), class.admitted())
+		return
+	}
+	switch init := v.EffectiveInitial(); init {
+	case InitialExact, InitialApprox:
+		if !hasStart {
+			c.add(RuleStart, s, "initial %s (causality %s) requires a start value", init, v.EffectiveCausality())
+		}
+	case InitialCalculated:
+		if hasStart {
+			c.add(RuleStart, s, "initial calculated forbids a start value")
+		}
+	}
+}
+
+// startValue checks that a start value is in the lexical space of its type,
+// which the schema checks too but only after the file is written.
+func (c *checker) startValue(v *Variable, s string) {
+	if v.Start == "" {
+		return
+	}
+	var ok bool
+	switch v.Type {
+	case TypeReal:
+		ok = isXSDouble(v.Start)
+	case TypeInteger:
+		_, err := strconv.ParseInt(v.Start, 10, 32)
+		ok = err == nil
+	case TypeBoolean:
+		_, err := parseXSBool(v.Start)
+		ok = err == nil
+	case TypeString:
+		ok = true
+		c.text(s, "start", v.Start, false)
+	}
+	if !ok {
+		c.add(RuleStart, s, "start %q is not a valid %s value", v.Start, v.Type)
+	}
+}
+
+func (c *checker) bounds(v *Variable, s string) {
+	if v.Min == nil && v.Max == nil {
+		return
+	}
+	if v.Type != TypeReal && v.Type != TypeInteger {
+		c.add(RuleBounds, s, "min/max on a %s variable; only Real and Integer have bounds", v.Type)
+		return
+	}
+	for _, b := range []struct {
+		name string
+		p    *float64
+	}{{"min", v.Min}, {"max", v.Max}} {
+		if b.p == nil {
+			continue
+		}
+		if math.IsNaN(*b.p) {
+			c.add(RuleBounds, s, "%s is NaN", b.name)
+			return
+		}
+		if _, err := formatBound(v.Type, *b.p); err != nil {
+			c.add(RuleBounds, s, "%s: %v", b.name, err)
+			return
+		}
+	}
+	if v.Min != nil && v.Max != nil && *v.Max < *v.Min {
+		c.add(RuleBounds, s, "max %v is below min %v", *v.Max, *v.Min)
+		return
+	}
+	start, err := strconv.ParseFloat(v.Start, 64)
+	if v.Start == "" || err != nil || math.IsNaN(start) {
+		return // no start, or a malformed one reported by startValue
+	}
+	if v.Min != nil && start < *v.Min {
+		c.add(RuleBounds, s, "start %s is below min %v", v.Start, *v.Min)
+	}
+	if v.Max != nil && start > *v.Max {
+		c.add(RuleBounds, s, "start %s is above max %v", v.Start, *v.Max)
+	}
+}
+
+func (c *checker) derivative(v *Variable, idx int, s string) {
+	n := len(c.md.Variables)
+	switch {
+	case v.Type != TypeReal:
+		c.add(RuleDerivative, s, "derivative on a %s variable; only Real has derivatives", v.Type)
+	case v.Derivative < 1 || v.Derivative > n:
+		c.add(RuleDerivative, s, "derivative refers to index %d, outside 1..%d", v.Derivative, n)
+	case v.Derivative == idx:
+		c.add(RuleDerivative, s, "derivative refers to the variable itself")
+	case c.md.Variables[v.Derivative-1].Type != TypeReal:
+		c.add(RuleDerivative, s, "derivative refers to %s variable %q; states must be Real",
+			c.md.Variables[v.Derivative-1].Type, c.md.Variables[v.Derivative-1].Name)
+	}
+}
+
+func (c *checker) structure() {
+	md := c.md
+	n := len(md.Variables)
+	st := md.Structure
+
+	var outputs []int
+	for i := range md.Variables {
+		if md.Variables[i].EffectiveCausality() == CausalityOutput {
+			outputs = append(outputs, i+1)
+		}
+	}
+	c.exactList(RuleOutputs, "ModelStructure/Outputs", st.Outputs, outputs, "an output")
+
+	seen := map[int]bool{}
+	for _, u := range st.Derivatives {
+		const s = "ModelStructure/Derivatives"
+		switch {
+		case u.Index < 1 || u.Index > n:
+			c.add(RuleDerivatives, s, "index %d outside 1..%d", u.Index, n)
+		case seen[u.Index]:
+			c.add(RuleDerivatives, s, "%s listed twice", c.name(u.Index))
+		case md.Variables[u.Index-1].Derivative == 0:
+			c.add(RuleDerivatives, s, "%s has no derivative attribute", c.name(u.Index))
+		}
+		seen[u.Index] = true
+	}
+
+	c.exactList(RuleInitialUnknowns, "ModelStructure/InitialUnknowns", st.InitialUnknowns,
+		md.requiredInitialUnknowns(st.Derivatives),
+		"an initial unknown (output or state/derivative with initial approx or calculated, or calculatedParameter)")
+
+	states := map[int]bool{}
+	for i := range md.Variables {
+		if d := md.Variables[i].Derivative; d >= 1 && d <= n {
+			states[d] = true
+		}
+	}
+	// Knowns at communication points: inputs, states and the independent variable.
+	runKnown := func(idx int) bool {
+		cz := md.Variables[idx-1].EffectiveCausality()
+		return cz == CausalityInput || cz == CausalityIndependent || states[idx]
+	}
+	// Knowns in Initialization Mode: inputs, initial=exact and independent.
+	initKnown := func(idx int) bool {
+		v := &md.Variables[idx-1]
+		cz := v.EffectiveCausality()
+		return cz == CausalityInput || cz == CausalityIndependent || v.EffectiveInitial() == InitialExact
+	}
+	c.dependencies("ModelStructure/Outputs", st.Outputs, runKnown, "an input, a state or the independent variable", false)
+	c.dependencies("ModelStructure/Derivatives", st.Derivatives, runKnown, "an input, a state or the independent variable", false)
+	c.dependencies("ModelStructure/InitialUnknowns", st.InitialUnknowns, initKnown, "an input, a variable with initial exact or the independent variable", true)
+}
+
+func (c *checker) name(idx int) string {
+	return varSubject(&c.md.Variables[idx-1], idx)
+}
+
+// exactList checks that list holds exactly the indices in want, each once,
+// in ascending index order (the order DeriveStructure produces).
+func (c *checker) exactList(rule Rule, subject string, list []Unknown, want []int, what string) {
+	n := len(c.md.Variables)
+	wanted := map[int]bool{}
+	for _, w := range want {
+		wanted[w] = true
+	}
+	seen := map[int]bool{}
+	last := 0
+	ordered := true
+	for _, u := range list {
+		switch {
+		case u.Index < 1 || u.Index > n:
+			c.add(rule, subject, "index %d outside 1..%d", u.Index, n)
+			continue
+		case seen[u.Index]:
+			c.add(rule, subject, "%s listed twice", c.name(u.Index))
+			continue
+		case !wanted[u.Index]:
+			c.add(rule, subject, "%s is not %s", c.name(u.Index), what)
+		}
+		seen[u.Index] = true
+		if u.Index < last {
+			ordered = false
+		}
+		last = u.Index
+	}
+	for _, w := range want {
+		if !seen[w] {
+			c.add(rule, subject, "%s is missing", c.name(w))
+		}
+	}
+	if !ordered {
+		c.add(rule, subject, "entries are not in ascending index order")
+	}
+}
+
+func (c *checker) dependencies(subject string, list []Unknown, known func(int) bool, knownWhat string, initial bool) {
+	n := len(c.md.Variables)
+	for _, u := range list {
+		if u.Index < 1 || u.Index > n {
+			continue // reported by the list checks
+		}
+		s := fmt.Sprintf("%s entry for %s", subject, c.name(u.Index))
+		if u.DependenciesKind != nil {
+			if u.Dependencies == nil {
+				c.add(RuleDependencies, s, "dependenciesKind given without dependencies")
+			} else if len(u.DependenciesKind) != len(u.Dependencies) {
+				c.add(RuleDependencies, s, "%d dependenciesKind for %d dependencies", len(u.DependenciesKind), len(u.Dependencies))
+			}
+			for _, k := range u.DependenciesKind {
+				switch k {
+				case "dependent":
+				case "constant", "fixed", "tunable", "discrete":
+					// Factors only make sense for Real unknowns, and in
+					// Initialization Mode everything but constants is
+					// still being computed.
+					if initial && k != "constant" {
+						c.add(RuleDependencies, s, "dependenciesKind %q is not allowed in InitialUnknowns (only dependent or constant)", k)
+					} else if c.md.Variables[u.Index-1].Type != TypeReal {
+						c.add(RuleDependencies, s, "dependenciesKind %q needs a Real unknown", k)
+					}
+				default:
+					c.add(RuleDependencies, s, "unknown dependenciesKind %q", k)
+				}
+			}
+		}
+		prev := 0
+		for _, d := range u.Dependencies {
+			switch {
+			case d < 1 || d > n:
+				c.add(RuleDependencies, s, "dependency index %d outside 1..%d", d, n)
+				continue
+			case d <= prev:
+				c.add(RuleDependencies, s, "dependencies are not strictly ascending at index %d", d)
+			case !known(d):
+				c.add(RuleDependencies, s, "dependency %s is not %s", c.name(d), knownWhat)
+			}
+			prev = d
+		}
+	}
+}
+
+// xs:double and xs:dateTime lexical forms. Compiled regexps are immutable
+// and safe for concurrent use.
+var (
+	xsDoubleRE = regexp.MustCompile(`^(?:[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?|[+-]?INF|NaN)$`)
+	xsDateTime = regexp.MustCompile(`^-?[0-9]{4,}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(?:\.[0-9]+)?(?:Z|[+-][0-9]{2}:[0-9]{2})?$`)
+)
+
+func isXSDouble(s string) bool { return xsDoubleRE.MatchString(s) }
+
+func isFinite(f float64) bool { return !math.IsInf(f, 0) && !math.IsNaN(f) }
+
+// validXMLText reports whether s is UTF-8 made only of XML 1.0 characters.
+func validXMLText(s string) bool {
+	for i, r := range s {
+		if r == utf8.RuneError {
+			if _, w := utf8.DecodeRuneInString(s[i:]); w == 1 {
+				return false
+			}
+		}
+		switch {
+		case r == 0x9 || r == 0xA || r == 0xD:
+		case r >= 0x20 && r <= 0xD7FF:
+		case r >= 0xE000 && r <= 0xFFFD:
+		case r >= 0x10000 && r <= 0x10FFFF:
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+func isCIdentifier(s string) bool {
+	if s == "" || cKeyword(s) {
+		return false
+	}
+	for i, r := range s {
+		switch {
+		case r == '_' || (r >= 'a' && r <= 'z') || (r >= 'A' && r <= 'Z'):
+		case r >= '0' && r <= '9' && i > 0:
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// cKeyword reports C11 keywords, which cannot be identifiers.
+func cKeyword(s string) bool {
+	switch s {
+	case "auto", "break", "case", "char", "const", "continue", "default", "do",
+		"double", "else", "enum", "extern", "float", "for", "goto", "if",
+		"inline", "int", "long", "register", "restrict", "return", "short",
+		"signed", "sizeof", "static", "struct", "switch", "typedef", "union",
+		"unsigned", "void", "volatile", "while", "_Alignas", "_Alignof",
+		"_Atomic", "_Bool", "_Complex", "_Generic", "_Imaginary", "_Noreturn",
+		"_Static_assert", "_Thread_local":
+		return true
+	}
+	return false
+}
+
+// isStructuredName checks the FMI 2.0 EBNF for
+// variableNamingConvention="structured":
+//
+//	name       = identifier | "der(" identifier ["," unsignedInteger] ")"
+//	identifier = B-name [arrayIndices] {"." B-name [arrayIndices]}
+//	B-name     = nondigit {digit | nondigit} | Q-name
+//	arrayIndices = "[" unsignedInteger {"," unsignedInteger} "]"
+func isStructuredName(s string) bool {
+	p := nameParser{s: s}
+	if strings.HasPrefix(s, "der(") {
+		p.pos = len("der(")
+		if !p.identifier() {
+			return false
+		}
+		if p.eat(',') && !p.unsigned() {
+			return false
+		}
+		return p.eat(')') && p.pos == len(s)
+	}
+	return p.identifier() && p.pos == len(s)
+}
+
+type nameParser struct {
+	s   string
+	pos int
+}
+
+func (p *nameParser) peek() byte {
+	if p.pos < len(p.s) {
+		return p.s[p.pos]
+	}
+	return 0
+}
+
+func (p *nameParser) eat(b byte) bool {
+	if p.peek() == b && p.pos < len(p.s) {
+		p.pos++
+		return true
+	}
+	return false
+}
+
+func (p *nameParser) identifier() bool {
+	for {
+		if !p.bname() {
+			return false
+		}
+		if p.peek() == '[' && !p.arrayIndices() {
+			return false
+		}
+		if !p.eat('.') {
+			return true
+		}
+	}
+}
+
+func isNondigit(b byte) bool { return b == '_' || (b >= 'a' && b <= 'z') || (b >= 'A' && b <= 'Z') }
+func isDigit(b byte) bool    { return b >= '0' && b <= '9' }
+
+func (p *nameParser) bname() bool {
+	if p.eat('\'') {
+		return p.qname()
+	}
+	if !isNondigit(p.peek()) {
+		return false
+	}
+	p.pos++
+	for p.pos < len(p.s) && (isNondigit(p.s[p.pos]) || isDigit(p.s[p.pos])) {
+		p.pos++
+	}
+	return true
+}
+
+// qname reads the rest of a quoted name after the opening quote.
+func (p *nameParser) qname() bool {
+	n := 0
+	for p.pos < len(p.s) {
+		b := p.s[p.pos]
+		switch {
+		case b == '\'':
+			p.pos++
+			return n > 0
+		case b == '\\':
+			if p.pos+1 >= len(p.s) || !strings.ContainsRune(`'"?\abfnrtv`, rune(p.s[p.pos+1])) {
+				return false
+			}
+			p.pos += 2
+		case isNondigit(b) || isDigit(b) || strings.IndexByte("!#$%&()*+,-./:;<>=?@[]^{}|~ ", b) >= 0:
+			p.pos++
+		default:
+			return false
+		}
+		n++
+	}
+	return false
+}
+
+func (p *nameParser) arrayIndices() bool {
+	if !p.eat('[') {
+		return false
+	}
+	for {
+		if !p.unsigned() {
+			return false
+		}
+		if p.eat(']') {
+			return true
+		}
+		if !p.eat(',') {
+			return false
+		}
+	}
+}
+
+func (p *nameParser) unsigned() bool {
+	start := p.pos
+	for p.pos < len(p.s) && isDigit(p.s[p.pos]) {
+		p.pos++
+	}
+	return p.pos > start
+}

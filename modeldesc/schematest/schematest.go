@@ -1,0 +1,45 @@
+// Package schematest applies the project's policy for schema validation in
+// tests: validate with xmllint against the official FMI schemas when they
+// are available, fail when CI=true but they are missing (CI must provide
+// them), and skip otherwise (a developer's clone may lack them; the rule
+// checks of modeldesc.Check run regardless).
+package schematest
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"testing"
+
+	"github.com/cablefmu/cablefmu/modeldesc"
+)
+
+// Require returns the schema folder, or skips the test (fails it under
+// CI=true) when the schemas or xmllint are missing.
+func Require(tb testing.TB) string {
+	tb.Helper()
+	dir, err := modeldesc.SchemaDir()
+	if err == nil {
+		if _, lerr := exec.LookPath("xmllint"); lerr != nil {
+			err = fmt.Errorf("%w: %v", modeldesc.ErrNoXmllint, lerr)
+		}
+	}
+	if err != nil {
+		if os.Getenv("CI") == "true" {
+			tb.Fatalf("schema validation is mandatory in CI: %v", err)
+		}
+		tb.Skipf("skipping schema validation: %v (install xmllint and the FMI schemas, or set %s; Check() rules still ran)",
+			err, modeldesc.SchemaEnv)
+	}
+	return dir
+}
+
+// Validate validates the modelDescription.xml at xmlPath, applying the
+// policy of Require.
+func Validate(tb testing.TB, xmlPath string) {
+	tb.Helper()
+	dir := Require(tb)
+	if err := modeldesc.ValidateWithSchema(xmlPath, dir); err != nil {
+		tb.Fatalf("schema validation: %v", err)
+	}
+}
