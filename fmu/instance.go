@@ -70,6 +70,8 @@ type Instance struct {
 	hasEnd bool
 	from   []float64 // scratch: values at the start and end of an internal step
 	to     []float64
+	hIndex int   // value reference of the "h" parameter, or -1
+	inputs []int // value references of the inputs
 }
 
 // Instantiate creates an instance: reads the scenario from the resources,
@@ -100,6 +102,15 @@ func Instantiate(cfg Config) (*Instance, error) {
 		return nil, err
 	}
 	inst.scenario, inst.model, inst.vars = sc, model, model.Variables()
+	inst.hIndex = -1
+	for i, v := range inst.vars {
+		switch {
+		case v.Name == "h" && v.Causality == modeldesc.CausalityParameter:
+			inst.hIndex = i
+		case v.Causality == modeldesc.CausalityInput:
+			inst.inputs = append(inst.inputs, i)
+		}
+	}
 	inst.reset()
 	return inst, nil
 }
@@ -147,18 +158,21 @@ func (in *Instance) allowed(fn string, mask State) bool {
 	return false
 }
 
-// Call runs fn under the instance lock, logging the call when logCalls is
-// enabled.
-func (in *Instance) call(fn string, args string) func() {
+// call takes the instance lock and, when logCalls is enabled, logs the
+// call; the arguments are formatted only then, keeping the hot path free
+// of formatting.
+func (in *Instance) call(fn string, format string, args ...any) func() {
 	in.mu.Lock()
-	in.logf(OK, "logCalls", "%s(%s)", fn, args)
+	if in.enabled["logCalls"] && in.logger != nil {
+		in.logger.Log(OK, "logCalls", fn+"("+fmt.Sprintf(format, args...)+")")
+	}
 	return in.mu.Unlock
 }
 
 // SetDebugLogging enables the given categories (all when none are named)
 // or disables debug logging.
 func (in *Instance) SetDebugLogging(on bool, categories []string) Status {
-	defer in.call("fmi2SetDebugLogging", fmt.Sprintf("%v, %q", on, categories))()
+	defer in.call("fmi2SetDebugLogging", "%v, %q", on, categories)()
 	if !in.allowed("fmi2SetDebugLogging", Instantiated|InitializationMode|StepComplete|Terminated|Failed) {
 		return Error
 	}
@@ -189,7 +203,7 @@ func (in *Instance) SetDebugLogging(on bool, categories []string) Status {
 
 // SetupExperiment sets the start time and, optionally, the stop time.
 func (in *Instance) SetupExperiment(toleranceDefined bool, tolerance, start float64, stopDefined bool, stop float64) Status {
-	defer in.call("fmi2SetupExperiment", fmt.Sprintf("%v, %g, %g, %v, %g", toleranceDefined, tolerance, start, stopDefined, stop))()
+	defer in.call("fmi2SetupExperiment", "%v, %g, %g, %v, %g", toleranceDefined, tolerance, start, stopDefined, stop)()
 	if !in.allowed("fmi2SetupExperiment", Instantiated) {
 		return Error
 	}
@@ -268,7 +282,7 @@ func (in *Instance) lookup(fn string, vr uint32) (int, bool) {
 
 // GetReal reads variables.
 func (in *Instance) GetReal(vrs []uint32, out []float64) Status {
-	defer in.call("fmi2GetReal", fmt.Sprint(vrs))()
+	defer in.call("fmi2GetReal", "%v", vrs)()
 	if !in.allowed("fmi2GetReal", InitializationMode|StepComplete|Terminated|Failed) {
 		return Error
 	}
@@ -290,7 +304,7 @@ func (in *Instance) GetReal(vrs []uint32, out []float64) Status {
 
 // SetReal writes parameters (before the simulation starts) and inputs.
 func (in *Instance) SetReal(vrs []uint32, vals []float64) Status {
-	defer in.call("fmi2SetReal", fmt.Sprint(vrs, vals))()
+	defer in.call("fmi2SetReal", "%v, %v", vrs, vals)()
 	if !in.allowed("fmi2SetReal", Instantiated|InitializationMode|StepComplete) {
 		return Error
 	}
@@ -343,7 +357,7 @@ func bound(p *float64, none string) string {
 // rejected (the description says maxOutputDerivativeOrder 0 and
 // canInterpolateInputs true, which means order 1).
 func (in *Instance) SetRealInputDerivatives(vrs []uint32, orders []int32, vals []float64) Status {
-	defer in.call("fmi2SetRealInputDerivatives", fmt.Sprint(vrs, orders, vals))()
+	defer in.call("fmi2SetRealInputDerivatives", "%v, %v, %v", vrs, orders, vals)()
 	if !in.allowed("fmi2SetRealInputDerivatives", Instantiated|InitializationMode|StepComplete) {
 		return Error
 	}
@@ -370,7 +384,7 @@ func (in *Instance) SetRealInputDerivatives(vrs []uint32, orders []int32, vals [
 
 // DoStep advances from t to t+H in internal steps of at most h.
 func (in *Instance) DoStep(t, H float64) Status {
-	defer in.call("fmi2DoStep", fmt.Sprintf("%g, %g", t, H))()
+	defer in.call("fmi2DoStep", "%g, %g", t, H)()
 	if !in.allowed("fmi2DoStep", StepComplete) {
 		return Error
 	}
@@ -402,10 +416,8 @@ func (in *Instance) DoStep(t, H float64) Status {
 	in.time = t + H
 	in.sim.Outputs(in.values)
 	// Inputs carry on from their extrapolated values.
-	for i, v := range in.vars {
-		if v.Causality == modeldesc.CausalityInput {
-			in.values[i] += in.deriv[i] * H
-		}
+	for _, i := range in.inputs {
+		in.values[i] += in.deriv[i] * H
 	}
 	return OK
 }
@@ -414,20 +426,16 @@ func (in *Instance) DoStep(t, H float64) Status {
 // inputs extrapolated with their derivatives, everything else as is.
 func (in *Instance) interpolate(dst []float64, tau float64) {
 	copy(dst, in.values)
-	for i, v := range in.vars {
-		if v.Causality == modeldesc.CausalityInput {
-			dst[i] += in.deriv[i] * tau
-		}
+	for _, i := range in.inputs {
+		dst[i] += in.deriv[i] * tau
 	}
 }
 
 // internalStep returns the internal step size h (s): the "h" parameter
 // when the model exposes it, else the scenario's step.
 func (in *Instance) internalStep() float64 {
-	for i, v := range in.vars {
-		if v.Name == "h" {
-			return in.values[i]
-		}
+	if in.hIndex >= 0 {
+		return in.values[in.hIndex]
 	}
 	return in.scenario.Step
 }
@@ -445,7 +453,7 @@ func (in *Instance) Unsupported(fn, why string) Status {
 // CheckEmpty is for typed getters and setters of types the FMU has none
 // of: any value reference is unknown.
 func (in *Instance) CheckEmpty(fn string, vrs []uint32, mask State) Status {
-	defer in.call(fn, fmt.Sprint(vrs))()
+	defer in.call(fn, "%v", vrs)()
 	if !in.allowed(fn, mask) {
 		return Error
 	}

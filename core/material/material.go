@@ -32,7 +32,7 @@ func DefaultSteelRope() Rope {
 func (r Rope) Validate() error {
 	var errs []error
 	if !(r.E > 0) || math.IsInf(r.E, 0) {
-		errs = append(errs, fmt.Errorf("Young's modulus %g Pa: must be positive and finite", r.E))
+		errs = append(errs, fmt.Errorf("rope Young's modulus %g Pa: must be positive and finite", r.E))
 	}
 	if !(r.Diameter > 0) || math.IsInf(r.Diameter, 0) {
 		errs = append(errs, fmt.Errorf("diameter %g m: must be positive and finite", r.Diameter))
@@ -41,7 +41,7 @@ func (r Rope) Validate() error {
 		errs = append(errs, fmt.Errorf("density %g kg/m³: must be non-negative and finite", r.Density))
 	}
 	if !(r.Poisson > -1 && r.Poisson < 0.5) {
-		errs = append(errs, fmt.Errorf("Poisson ratio %g: must lie in (-1, 0.5)", r.Poisson))
+		errs = append(errs, fmt.Errorf("rope Poisson ratio %g: must lie in (-1, 0.5)", r.Poisson))
 	}
 	return errors.Join(errs...)
 }

@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# Installs what cablefmu needs besides Go: gcc (cgo builds the FMU binary),
+# python3 (the ctypes client and the FMU tests), xmllint (schema checks of
+# model descriptions). Debian/Ubuntu packages; runs apt only when a tool is
+# missing.
+set -euo pipefail
+
+if ! command -v go >/dev/null 2>&1; then
+	echo "setup: Go 1.24 or newer is required (https://go.dev/dl/); Debian's golang package is too old." >&2
+	exit 1
+fi
+need=()
+command -v gcc >/dev/null 2>&1 || need+=(gcc libc6-dev)
+command -v python3 >/dev/null 2>&1 || need+=(python3)
+command -v xmllint >/dev/null 2>&1 || need+=(libxml2-utils)
+if ((${#need[@]})); then
+	sudo=""
+	if [ "$(id -u)" -ne 0 ]; then sudo=sudo; fi
+	echo "setup: installing ${need[*]}"
+	$sudo apt-get update -qq
+	DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${need[@]}" >/dev/null
+fi
+go mod download
