@@ -54,7 +54,7 @@ func (q Quat) Matrix() Mat3 {
 
 // Integrate advances the orientation by the world-frame angular velocity
 // ω (rad/s) over h seconds: q ← normalize(q + h/2 (0, ω)·q), the quaternion
-// form of q̇ = T(q)ω (seed 001 eq. 4, seed 000 eq. 8).
+// form of q̇ = T(q)ω ([SL07] eq. 4, [SL08] eq. 8).
 func (q Quat) Integrate(omega Vec3, h float64) Quat {
 	dq := Quat{0, omega.X, omega.Y, omega.Z}.Mul(q)
 	return Quat{q.W + h/2*dq.W, q.X + h/2*dq.X, q.Y + h/2*dq.Y, q.Z + h/2*dq.Z}.Normalize()

@@ -22,7 +22,7 @@ func BenchmarkHoistStep(b *testing.B) {
 	}
 }
 
-// BenchmarkTwoBoxesStretchTwistStep measures a step of the seed-001
+// BenchmarkTwoBoxesStretchTwistStep measures a step of the [SL07]
 // validation system with stretch and twist rows.
 func BenchmarkTwoBoxesStretchTwistStep(b *testing.B) {
 	t := &testing.T{}

@@ -1,5 +1,5 @@
 // Package massless implements the massless cable of Servin & Lacoursière,
-// "Massless Cable for Real-time Simulation" (seed 001): one multibody
+// "Massless Cable for Real-time Simulation" ([SL07], see package core): one multibody
 // constraint that keeps the total length of a cable routed through nodes on
 // bodies — fixed end nodes and sliding eye/sheave nodes between them —
 // regularized by the rope's stretch and twist stiffness, and a winch that

@@ -179,7 +179,7 @@ func TestWinchPaysOut(t *testing.T) {
 }
 
 // A slipping winch (ξ > 0) with zero commanded speed pays out ξ T per
-// second (seed 001 eq. 10): ξ = 1e-5 m/(N·s) under Mg = 9810 N gives
+// second ([SL07] eq. 10): ξ = 1e-5 m/(N·s) under Mg = 9810 N gives
 // 0.0981 m/s, within 1 %.
 func TestWinchSlip(t *testing.T) {
 	const h, xi = 1.0 / 60, 1e-5

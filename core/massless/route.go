@@ -8,8 +8,8 @@ import (
 )
 
 // Node is a point of the cable route on a body: Offset is the body-frame
-// position of the node relative to the body's centre of mass (d_j of seed
-// 001 §4.4). The cable is fixed at the first and last node and slides
+// position of the node relative to the body's centre of mass (d_j of [SL07]
+// §4.4). The cable is fixed at the first and last node and slides
 // freely through the nodes between them.
 type Node struct {
 	Body   *multibody.Body

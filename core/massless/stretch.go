@@ -7,7 +7,7 @@ import (
 	"github.com/cablefmu/cablefmu/core/multibody"
 )
 
-// Stretch is the total-length constraint φ_s = Σ l_j − L(t) (seed 001
+// Stretch is the total-length constraint φ_s = Σ l_j − L(t) ([SL07]
 // eq. 14) with Jacobian eq. 16, regularized by ε = 1/c_s, c_s = EA/L
 // (eqs. 1, 21): the elastic energy ½ c_s φ_s² of a rope of free length L.
 type Stretch struct {

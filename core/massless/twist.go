@@ -8,7 +8,7 @@ import (
 	"github.com/cablefmu/cablefmu/core/multibody"
 )
 
-// Twist is the twist constraint φ_t = Ω = Ψ_a + Ψ_b + 2πη (seed 001 eqs. 15,
+// Twist is the twist constraint φ_t = Ω = Ψ_a + Ψ_b + 2πη ([SL07] eqs. 15,
 // 17), regularized by ε = 1/c_t with c_t = GJ/L (eqs. 3, 21): the end bodies'
 // rotations about the cable's end directions must cancel.
 //

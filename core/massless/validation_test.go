@@ -8,7 +8,7 @@ import (
 	"github.com/cablefmu/cablefmu/core/multibody"
 )
 
-// twoBoxes is the validation system of seed 001 §5.1 (Fig. 4): two 1000 kg
+// twoBoxes is the validation system of [SL07] §5.1 (Fig. 4): two 1000 kg
 // boxes of side 2 m joined by a 4 m cable along x, no gravity.
 type twoBoxes struct {
 	world   *multibody.World
@@ -60,12 +60,12 @@ func period(t *testing.T, dt float64, x []float64) float64 {
 	return (crossings[len(crossings)-1] - crossings[0]) / float64(len(crossings)-1)
 }
 
-const h501 = 0.01 // seed 001 §5.1 time step, s
+const h501 = 0.01 // [SL07] §5.1 time step, s
 
-// Seed 001 §5.1, Fig. 5: stretch oscillation periods 2π√(μ/c_s), μ = 500 kg:
+// [SL07] §5.1, Fig. 5: stretch oscillation periods 2π√(μ/c_s), μ = 500 kg:
 // 44.4 s and 4.44 s within 1 %, 0.14 s within 5 % (numerical damping and a
 // slight frequency shift are expected there, as the paper notes).
-func TestStretchPeriodsSeed001(t *testing.T) {
+func TestStretchPeriodsSL07(t *testing.T) {
 	for _, tc := range []struct {
 		cs, tol float64
 	}{{10, 0.01}, {1e3, 0.01}, {1e6, 0.05}} {
@@ -90,9 +90,9 @@ func TestStretchPeriodsSeed001(t *testing.T) {
 	}
 }
 
-// Seed 001 §5.1, Fig. 7: twist periods 2π√(I/(2 c_t)), I = m(2²+2²)/12:
+// [SL07] §5.1, Fig. 7: twist periods 2π√(I/(2 c_t)), I = m(2²+2²)/12:
 // 36 s and 3.6 s within 1 %.
-func TestTwistPeriodsSeed001(t *testing.T) {
+func TestTwistPeriodsSL07(t *testing.T) {
 	inertia := 1000 * 8.0 / 12
 	for _, ct := range []float64{10, 1e3} {
 		want := 2 * math.Pi * math.Sqrt(inertia/2/ct)
@@ -116,7 +116,7 @@ func TestTwistPeriodsSeed001(t *testing.T) {
 	}
 }
 
-// Seed 001 Fig. 7a: the twist may exceed one revolution. Spinning the boxes
+// [SL07] Fig. 7a: the twist may exceed one revolution. Spinning the boxes
 // against each other so that the amplitude is three turns must give an
 // amplitude of three turns (within 2 %) and the same period (within 1 %).
 func TestTwistBeyondOneRevolution(t *testing.T) {

@@ -7,7 +7,7 @@ import (
 
 // Winch pays the cable out (positive Speed) or hauls it in at a commanded
 // rate: the velocity constraint Γ = L̇ − w = 0 regularized by the slip ξ,
-// ξ ρ = −Γ (seed 001 eqs. 9–10).
+// ξ ρ = −Γ ([SL07] eqs. 9–10).
 //
 // The free length L is a massless coordinate between the cable's length
 // constraint and the winch. Its force balance makes the winch force equal

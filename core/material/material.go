@@ -50,11 +50,11 @@ func (r Rope) Validate() error {
 func (r Rope) Area() float64 { return math.Pi * r.Diameter * r.Diameter / 4 }
 
 // AxialStiffness returns EA (N): the stretch stiffness of a length L is
-// c_s = EA/L (seed 001 §4.1).
+// c_s = EA/L ([SL07] §4.1).
 func (r Rope) AxialStiffness() float64 { return r.E * r.Area() }
 
 // TorsionalRigidity returns G J = E A r²/(4(1+σ)) (N·m²), so that a length L
-// has c_t = GJ/L. Seed 001 prints c_t = AY/4L(1+σ) without the r²; its own
+// has c_t = GJ/L. [SL07] prints c_t = AY/4L(1+σ) without the r²; its own
 // number (c_t ≈ 19 N·m/rad² for d = 10 mm, L = 4 m steel) needs the r²,
 // which is also what G = E/(2(1+σ)) and J = π r⁴/2 give.
 func (r Rope) TorsionalRigidity() float64 {

@@ -19,7 +19,7 @@ type Row struct {
 	// J holds one block per body of the constraint, in Bodies() order.
 	J []Jacobian
 	// Holonomic rows carry a violation g (m or rad); the others are
-	// velocity constraints G v = w (seed 001 eq. 9).
+	// velocity constraints G v = w ([SL07] eq. 9).
 	Holonomic bool
 	Violation float64
 	// Compliance ε is the inverse stiffness of a holonomic row (m/N or
@@ -31,7 +31,7 @@ type Row struct {
 	// constraint is G v − w); SpeedBefore is w over the previous step. For a
 	// rheonomic holonomic row w = −∂g/∂t.
 	Speed, SpeedBefore float64
-	// Slip ξ regularizes a prescribed rate: ξ ρ = −(G v − w) (seed 001 eq. 10).
+	// Slip ξ regularizes a prescribed rate: ξ ρ = −(G v − w) ([SL07] eq. 10).
 	Slip float64
 	// Lo and Hi bound the row's impulse λ (N·s): a cable that cannot push
 	// has Hi = 0. Use math.Inf for unbounded rows.

@@ -133,7 +133,7 @@ func (w *World) Step(h float64) error {
 }
 
 // assemble fills the Schur complement data: Σ, the right-hand side and the
-// bounds of every row (package doc; seed 002 eqs. 8–11).
+// bounds of every row (package doc; [SLNB11] eqs. 8–11).
 func (w *World) assemble(h float64) {
 	p := &w.prob
 	for i := range w.rows {
