@@ -22,7 +22,7 @@ type Body struct {
 	Name    string
 	Kind    Kind
 	Mass    float64   // kg
-	Inertia geom.Vec3 // principal moments of inertia in the body frame, kg·m²
+	Inertia geom.Vec3 // principal moments of inertia in the body frame, kg·m²; zero for a particle
 	Pos     geom.Vec3
 	Rot     geom.Quat
 	Vel     geom.Vec3
@@ -44,6 +44,13 @@ type Body struct {
 // NewBody returns a dynamic body at rest at pos with identity orientation.
 func NewBody(name string, mass float64, inertia, pos geom.Vec3) *Body {
 	return &Body{Name: name, Kind: Dynamic, Mass: mass, Inertia: inertia, Pos: pos, Rot: geom.Identity, slot: -1}
+}
+
+// NewParticle returns a point mass at rest at pos: a dynamic body without
+// rotational inertia, whose orientation constraints never change (its
+// inverse inertia is zero, so no row can spin it).
+func NewParticle(name string, mass float64, pos geom.Vec3) *Body {
+	return NewBody(name, mass, geom.Vec3{}, pos)
 }
 
 // NewKinematic returns a kinematic body at pos.
