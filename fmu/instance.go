@@ -132,13 +132,13 @@ func (in *Instance) reset() {
 // Variables returns the instance's variables (value reference = index).
 func (in *Instance) Variables() []Variable { return in.vars }
 
-// logf reports a message; errors always reach the logger, the other
-// categories only when enabled.
+// logf reports a message; discards and errors always reach the logger,
+// the other categories only when enabled.
 func (in *Instance) logf(status Status, category, format string, args ...any) {
 	if in.logger == nil {
 		return
 	}
-	if status < Error && !in.enabled[category] {
+	if status < Discard && !in.enabled[category] {
 		return
 	}
 	in.logger.Log(status, category, fmt.Sprintf(format, args...))
@@ -408,13 +408,19 @@ func (in *Instance) DoStep(t, H float64) Status {
 		in.from, in.to = in.to, in.from
 		in.interpolate(in.to, float64(k+1)*h)
 		if err := in.sim.Step(h, in.from, in.to, k == 0); err != nil {
+			// The world is broken now: outputs keep the values of the last
+			// communication point, and only Reset or FreeInstance help.
 			in.state = Failed
-			in.sim.Outputs(in.values) // outputs of the last good step
 			return in.fail("fmi2DoStep: at t = %g s: %v; reset or free the instance", t+float64(k)*h, err)
 		}
 	}
 	in.time = t + H
 	in.sim.Outputs(in.values)
+	if es, ok := in.sim.(EventSource); ok {
+		for _, e := range es.DrainEvents() {
+			in.logf(OK, "logEvents", "t = %g s: %s", in.time, e)
+		}
+	}
 	// Inputs carry on from their extrapolated values.
 	for _, i := range in.inputs {
 		in.values[i] += in.deriv[i] * H

@@ -39,12 +39,14 @@ type Logger interface {
 // LogCategory is a category the FMU declares and honours.
 type LogCategory struct{ Name, Description string }
 
-// Log categories, declared in every model description. Errors are always
-// reported; the other categories only when enabled with SetDebugLogging.
+// Log categories, declared in every model description. Errors and
+// discards are always reported; the other categories only when enabled
+// with SetDebugLogging.
 var LogCategories = []LogCategory{
 	{"logStatusError", "Errors: invalid arguments, calls in the wrong state, diverging simulations."},
 	{"logStatusWarning", "Warnings: questionable but accepted requests."},
-	{"logEvents", "Events of the simulation: initialization, a cable going slack or taut again."},
+	{"logStatusDiscard", "Requests the FMU declines without failing (status kinds it does not track)."},
+	{"logEvents", "Events of the simulation: initialization, a cable going slack or taut again, a hook block reaching the sheave."},
 	{"logCalls", "Every FMI function call with its arguments."},
 }
 
@@ -54,6 +56,8 @@ func categoryFor(s Status) string {
 		return "logStatusError"
 	case Warning:
 		return "logStatusWarning"
+	case Discard:
+		return "logStatusDiscard"
 	}
 	return "logEvents"
 }

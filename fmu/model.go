@@ -50,6 +50,13 @@ type Simulation interface {
 	Outputs(values []float64)
 }
 
+// EventSource is implemented by simulations that report events (a cable
+// going slack, a winch reaching its limit); the runtime logs them under
+// logEvents after each communication step.
+type EventSource interface {
+	DrainEvents() []string
+}
+
 // Registry maps model names to plugins. The exporter and the runtime build
 // the same registry, so an FMU can only name a model its binary contains.
 type Registry struct {

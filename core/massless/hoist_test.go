@@ -208,3 +208,35 @@ func TestSlackCableNeverPushes(t *testing.T) {
 		t.Errorf("tension %.3g N during free flight, want 0", hs.stretch.Tension())
 	}
 }
+
+// Hauling in at 5 m/s for 3 s from 10 m: the winch stops at the minimum
+// free length 0.5 m, and the stop keeps the load, which flies on when the
+// winch halts, below the suspension point by at least 0.5 m (within 1 %).
+func TestWinchStopsAtMinimumAndLoadCannotPassTheSheave(t *testing.T) {
+	const h, lmin = 1.0 / 60, 0.5
+	hs := newHoist(t, 1000, 10, h)
+	hs.stretch.MinFreeLength = lmin
+	stop, err := NewStop(hs.stretch.Route(), lmin)
+	if err != nil {
+		t.Fatal(err)
+	}
+	hs.world.AddConstraint(stop)
+	hs.winch.Speed = -5
+	highest, pushed := -1e9, false
+	hs.run(t, h, 3, func() {
+		if hs.stretch.FreeLength < lmin-1e-12 {
+			t.Fatalf("free length %.6f m below the minimum %.2f m", hs.stretch.FreeLength, lmin)
+		}
+		highest = math.Max(highest, hs.load.Pos.Z)
+		pushed = pushed || stop.Force() > 0
+	})
+	if hs.stretch.FreeLength != lmin {
+		t.Errorf("free length %.6f m after hauling in 15 m, want the minimum %.2f m", hs.stretch.FreeLength, lmin)
+	}
+	if gap := hs.crane.Pos.Z - highest; gap < lmin*0.99 {
+		t.Errorf("load rose to %.4f m below the sheave, want at least %.2f m (within 1 %%)", gap, lmin)
+	}
+	if !pushed {
+		t.Error("the stop never pushed: the test did not reach the two-block case")
+	}
+}

@@ -26,6 +26,8 @@ type Stretch struct {
 	Slack bool
 	// Winch, when set, drives the free length.
 	Winch *Winch
+	// MinFreeLength (m) is where the winch stops hauling in.
+	MinFreeLength float64
 
 	violation float64 // φ_s at the last update, m
 	tension   float64 // N, positive when taut
@@ -63,24 +65,7 @@ func (s *Stretch) Stiffness() float64 { return s.EA / s.FreeLength }
 // Update implements multibody.Constraint: eqs. 14 and 16.
 func (s *Stretch) Update(h float64, rows []multibody.Row) {
 	row := &rows[0]
-	total := 0.0
-	for j := 0; j+1 < len(s.route); j++ {
-		a, b := s.route[j], s.route[j+1]
-		ra := a.Body.Rot.Rotate(a.Offset)
-		rb := b.Body.Rot.Rotate(b.Offset)
-		k, l := a.Body.Pos.Add(ra).Sub(b.Body.Pos.Add(rb)).Unit()
-		total += l
-		if l == 0 {
-			continue // direction undefined: this segment exerts no force now
-		}
-		// l̇_j = k·(v_a − v_b) − (k×d_a)·ω_a + (k×d_b)·ω_b  (eq. 16)
-		ja, jb := &row.J[s.slot[j]], &row.J[s.slot[j+1]]
-		ja.Lin = ja.Lin.Add(k)
-		ja.Ang = ja.Ang.Sub(k.Cross(ra))
-		jb.Lin = jb.Lin.Sub(k)
-		jb.Ang = jb.Ang.Add(k.Cross(rb))
-	}
-	s.violation = total - s.FreeLength
+	s.violation = routeJacobian(s.route, s.slot, row) - s.FreeLength
 	row.Violation = s.violation
 	row.Compliance = 1 / s.Stiffness()
 	row.Damping = s.Damping
@@ -92,16 +77,46 @@ func (s *Stretch) Update(h float64, rows []multibody.Row) {
 	if s.Winch != nil {
 		row.Speed = s.Winch.Speed
 		row.Slip = s.Winch.Slip
+		// The winch's limit switch: hauling in stops at the minimum length.
+		if floor := (s.MinFreeLength - s.FreeLength) / h; row.Speed < floor {
+			row.Speed = math.Min(floor, 0)
+		}
 	}
+}
+
+// routeJacobian adds the rows of eq. 16 for the route to row and returns
+// the route's length Σ l_j (m).
+func routeJacobian(route []Node, slot []int, row *multibody.Row) float64 {
+	total := 0.0
+	for j := 0; j+1 < len(route); j++ {
+		a, b := route[j], route[j+1]
+		ra := a.Body.Rot.Rotate(a.Offset)
+		rb := b.Body.Rot.Rotate(b.Offset)
+		k, l := a.Body.Pos.Add(ra).Sub(b.Body.Pos.Add(rb)).Unit()
+		total += l
+		if l == 0 {
+			continue // direction undefined: this segment exerts no force now
+		}
+		// l̇_j = k·(v_a − v_b) − (k×d_a)·ω_a + (k×d_b)·ω_b  (eq. 16)
+		ja, jb := &row.J[slot[j]], &row.J[slot[j+1]]
+		ja.Lin = ja.Lin.Add(k)
+		ja.Ang = ja.Ang.Sub(k.Cross(ra))
+		jb.Lin = jb.Lin.Sub(k)
+		jb.Ang = jb.Ang.Add(k.Cross(rb))
+	}
+	return total
 }
 
 // Apply implements multibody.Constraint: records the tension and lets the
 // winch move the free length.
 func (s *Stretch) Apply(h float64, lambda []float64) {
-	s.tension = -lambda[0] / h
+	s.Prime(h, lambda)
 	s.rate = 0
 	if s.Winch != nil {
 		s.rate = s.Winch.rate(s.tension)
+		if next := s.FreeLength + h*s.rate; next < s.MinFreeLength {
+			s.rate = math.Min((s.MinFreeLength-s.FreeLength)/h, 0)
+		}
 		s.FreeLength += h * s.rate
 	}
 }
@@ -125,4 +140,9 @@ func (s *Stretch) PotentialEnergy() float64 {
 
 // Prime implements multibody.Primer: records the tension of a static
 // evaluation.
-func (s *Stretch) Prime(h float64, lambda []float64) { s.tension = -lambda[0] / h }
+func (s *Stretch) Prime(h float64, lambda []float64) {
+	s.tension = -lambda[0] / h
+	if s.tension == 0 {
+		s.tension = 0 // a slack cable reports +0, not −0
+	}
+}

@@ -11,10 +11,13 @@ import (
 )
 
 // Dense solves the Schur complement system by dense Cholesky factorization
-// (LAPACK dpotrf through gonum), handling bounded rows by an active set:
-// rows that leave their bounds are clamped, clamped rows whose residual
-// points back inside are released, until nothing changes. Meant for small
-// systems: a few cables, hooks and loads.
+// (LAPACK dpotrf through gonum), handling bounded rows by principal
+// pivoting: after each solve of the free rows, the first row (least index)
+// that is out of bounds is clamped, or the first clamped row whose residual
+// points back inside is released, until none is left. The least-index rule
+// terminates for the positive definite S (Murty); should the pivoting
+// exceed its budget, projected Gauss–Seidel finishes from where it is.
+// Meant for small systems: a few cables, hooks and loads.
 type Dense struct {
 	s, a, rhs []float64
 	state     []bound
@@ -43,15 +46,15 @@ func (d *Dense) Solve(p *Problem) error {
 		d.state[i] = free
 		p.Lambda[i] = 0
 	}
-	for iter := 0; iter < 2*n+8; iter++ {
+	for iter := 0; iter < 4*n*n+16; iter++ {
 		if err := d.solveFree(p); err != nil {
 			return err
 		}
-		if !d.project(p) {
+		if !d.pivot(p) {
 			return nil
 		}
 	}
-	return errors.New("bounded rows: active set did not settle")
+	return d.projectedGaussSeidel(p)
 }
 
 // solveFree solves S_ff λ_f = B_f − S_fc λ_c for the free rows.
@@ -105,30 +108,64 @@ func (d *Dense) solveFree(p *Problem) error {
 	return nil
 }
 
-// project clamps free rows outside their bounds and releases clamped rows
-// whose residual S λ − B no longer holds them; it reports any change.
-func (d *Dense) project(p *Problem) bool {
+// pivot switches the least-index row that breaks its bound or its
+// complementarity condition and reports whether it found one.
+func (d *Dense) pivot(p *Problem) bool {
 	n := len(p.Rows)
-	changed := false
 	for i := 0; i < n; i++ {
 		switch d.state[i] {
 		case free:
 			if p.Lambda[i] > p.Hi[i] {
-				p.Lambda[i], d.state[i], changed = p.Hi[i], atHi, true
-			} else if p.Lambda[i] < p.Lo[i] {
-				p.Lambda[i], d.state[i], changed = p.Lo[i], atLo, true
+				p.Lambda[i], d.state[i] = p.Hi[i], atHi
+				return true
+			}
+			if p.Lambda[i] < p.Lo[i] {
+				p.Lambda[i], d.state[i] = p.Lo[i], atLo
+				return true
 			}
 		default:
-			r := -p.B[i]
-			for j := 0; j < n; j++ {
-				r += d.s[i*n+j] * p.Lambda[j]
-			}
+			r := d.residual(p, i)
 			if (d.state[i] == atLo && r < 0) || (d.state[i] == atHi && r > 0) {
-				d.state[i], changed = free, true
+				d.state[i] = free
+				return true
 			}
 		}
 	}
-	return changed
+	return false
+}
+
+// residual returns (S λ − B)ᵢ.
+func (d *Dense) residual(p *Problem, i int) float64 {
+	n := len(p.Rows)
+	r := -p.B[i]
+	for j := 0; j < n; j++ {
+		r += d.s[i*n+j] * p.Lambda[j]
+	}
+	return r
+}
+
+// projectedGaussSeidel sweeps λᵢ ← clamp(λᵢ − rᵢ/Sᵢᵢ) until the update is
+// below 1e-12 of λ's size; it converges for positive definite S.
+func (d *Dense) projectedGaussSeidel(p *Problem) error {
+	n := len(p.Rows)
+	for sweep := 0; sweep < 10000; sweep++ {
+		change, size := 0.0, 0.0
+		for i := 0; i < n; i++ {
+			sii := d.s[i*n+i]
+			if sii <= 0 {
+				return fmt.Errorf("bounded rows: row %d has no stiffness", i)
+			}
+			old := p.Lambda[i]
+			l := math.Min(math.Max(old-d.residual(p, i)/sii, p.Lo[i]), p.Hi[i])
+			p.Lambda[i] = l
+			change = math.Max(change, math.Abs(l-old))
+			size = math.Max(size, math.Abs(l))
+		}
+		if change <= 1e-12*size {
+			return nil
+		}
+	}
+	return errors.New("bounded rows: projected Gauss-Seidel did not converge")
 }
 
 func grow(s []float64, n int) []float64 {

@@ -1,4 +1,4 @@
-// Package masslesscable is the model plugin of the massless cable (seed 001,
+// Package masslesscable is the model plugin of the massless cable ([SL07],
 // package core/massless): bodies, cables routed over them with winches, and
 // the quantities a scenario can expose as FMU ports.
 package masslesscable
@@ -52,6 +52,10 @@ type cableConfig struct {
 	// Bilateral makes the cable push as well as pull (a rod); by default a
 	// cable goes slack.
 	Bilateral bool `json:"bilateral"`
+	// MinLength (m) is the shortest the route can get: the winch stops
+	// hauling in there and the hook block butts against the sheave (default
+	// 0.5 m, at most half of length0).
+	MinLength float64 `json:"minLength"`
 	// Twist adds the twist constraint between the end bodies.
 	Twist bool         `json:"twist"`
 	Winch *winchConfig `json:"winch"`
@@ -143,6 +147,9 @@ func (c *config) validate() error {
 		}
 		if err := cb.Rope.rope().Validate(); err != nil {
 			add("cable %q: %w", cb.Name, err)
+		}
+		if cb.MinLength < 0 || (cb.MinLength > 0 && cb.MinLength >= cb.Length0) {
+			add("cable %q: minLength %g m: must be non-negative and below length0 %g m", cb.Name, cb.MinLength, cb.Length0)
 		}
 		if cb.Damping < 0 {
 			add("cable %q: damping %g s: must be non-negative", cb.Name, cb.Damping)

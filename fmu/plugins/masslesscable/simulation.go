@@ -3,6 +3,7 @@ package masslesscable
 import (
 	"errors"
 	"fmt"
+	"math"
 
 	"github.com/cablefmu/cablefmu/core/geom"
 	"github.com/cablefmu/cablefmu/core/massless"
@@ -25,13 +26,18 @@ type drive struct {
 }
 
 type cable struct {
+	name    string
 	stretch *massless.Stretch
 	twist   *massless.Twist
 	winch   *massless.Winch
+	stop    *massless.Stop
+	slack   bool // tension was zero after the last step
+	blocked bool // the stop pushed in the last step
 }
 
 type simulation struct {
 	m        *configured
+	events   []string
 	world    *multibody.World
 	bodies   []*multibody.Body
 	cables   []cable
@@ -192,7 +198,8 @@ func (s *simulation) addCable(j int, cb *cableConfig, h float64) error {
 		st.Damping = 2 * h
 	}
 	st.Slack = !cb.Bilateral
-	c := cable{stretch: st}
+	st.MinFreeLength = minLength(cb)
+	c := cable{name: cb.Name, stretch: st}
 	if cb.Winch != nil {
 		c.winch = &massless.Winch{Slip: cb.Winch.Slip, Speed: s.from.winch[j]}
 		if err := c.winch.Validate(); err != nil {
@@ -201,6 +208,12 @@ func (s *simulation) addCable(j int, cb *cableConfig, h float64) error {
 		st.Winch = c.winch
 	}
 	s.world.AddConstraint(st)
+	stop, err := massless.NewStop(route, st.MinFreeLength)
+	if err != nil {
+		return fmt.Errorf("cable %q: %w", cb.Name, err)
+	}
+	s.world.AddConstraint(stop)
+	c.stop = stop
 	if cb.Twist {
 		tw, err := massless.NewTwist(route, rope.TorsionalRigidity(), func() float64 { return st.FreeLength })
 		if err != nil {
@@ -238,7 +251,48 @@ func (s *simulation) Step(h float64, from, to []float64, first bool) error {
 	if errors.Is(err, multibody.ErrDiverged) {
 		return fmt.Errorf("%w (the cable cannot follow: check the inputs and the step h)", err)
 	}
-	return err
+	if err != nil {
+		return err
+	}
+	s.noteEvents()
+	return nil
+}
+
+// minLength returns the configured minimum route length or its default.
+func minLength(cb *cableConfig) float64 {
+	if cb.MinLength > 0 {
+		return cb.MinLength
+	}
+	return math.Min(0.5, cb.Length0/2)
+}
+
+// noteEvents records cables going slack or taut and hook blocks meeting
+// the sheave, for the logEvents category.
+func (s *simulation) noteEvents() {
+	for j := range s.cables {
+		c := &s.cables[j]
+		if slack := c.stretch.Tension() == 0; slack != c.slack {
+			c.slack = slack
+			if slack {
+				s.events = append(s.events, fmt.Sprintf("cable %s went slack", c.name))
+			} else {
+				s.events = append(s.events, fmt.Sprintf("cable %s is taut again", c.name))
+			}
+		}
+		if blocked := c.stop.Force() > 0; blocked != c.blocked {
+			c.blocked = blocked
+			if blocked {
+				s.events = append(s.events, fmt.Sprintf("cable %s: the hook block reached the sheave (free length %.3f m)", c.name, c.stretch.FreeLength))
+			}
+		}
+	}
+}
+
+// DrainEvents implements fmu.EventSource.
+func (s *simulation) DrainEvents() []string {
+	e := s.events
+	s.events = s.events[:0]
+	return e
 }
 
 // Outputs implements fmu.Simulation.

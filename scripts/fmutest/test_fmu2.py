@@ -1,0 +1,685 @@
+"""FMI 2.0 Co-Simulation conformance and behaviour tests for the Hoist FMU.
+
+Run from the repository root:
+
+    go run ./build -o out/Hoist.fmu examples/hoist
+    HOIST_FMU=out/Hoist.fmu python3 -m unittest discover -s scripts/fmutest -v
+
+The tests drive the FMU binary through the ctypes binding in
+examples/clients/python/fmi2.py.  The FMU is unpacked once into a temporary
+folder and its binary is loaded once for the whole test process (each load
+from a new path would start another Go runtime in the process).  Tests that
+must survive a crash of the binary, or that unload it, run in a subprocess.
+"""
+
+import ctypes
+import math
+import os
+import shutil
+import struct
+import subprocess
+import sys
+import tempfile
+import textwrap
+import threading
+import unittest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+REPO = os.path.dirname(os.path.dirname(HERE))
+BINDING_DIR = os.path.join(REPO, "examples", "clients", "python")
+C_MASTER = os.path.join(REPO, "examples", "clients", "c", "master.c")
+COSIM_SCRIPT = os.path.join(BINDING_DIR, "hoist_cosim.py")
+sys.path.insert(0, BINDING_DIR)
+
+import fmi2  # noqa: E402
+
+INPUTS = ["hoist.x", "hoist.y", "hoist.z", "hoist.vx", "hoist.vy", "hoist.vz", "winch.speed"]
+OUTPUTS = ["hoist.fx", "hoist.fy", "hoist.fz", "cable.tension", "cable.length",
+           "load.x", "load.y", "load.z", "load.vx", "load.vy", "load.vz"]
+PARAMETERS = ["load.mass", "cable.length0", "cable.E", "cable.diameter", "cable.density",
+              "gravity", "h"]
+REST = [0.0, 0.0, 20.0, 0.0, 0.0, 0.0, 0.0]  # suspension point still at z = 20 m
+TENSION_TOL = 0.005  # relative tolerance of tension at rest against m*g
+
+FMU_PATH = None
+TMP = None
+FOLDER = None
+MD = None
+
+
+def setUpModule():
+    global FMU_PATH, TMP, FOLDER, MD
+    FMU_PATH = os.environ.get("HOIST_FMU")
+    if not FMU_PATH:
+        raise RuntimeError(
+            "HOIST_FMU is not set. Build the FMU and name it, e.g.\n"
+            "    go run ./build -o out/Hoist.fmu examples/hoist\n"
+            "    HOIST_FMU=out/Hoist.fmu python3 -m unittest discover -s scripts/fmutest -v")
+    if not os.path.isfile(FMU_PATH):
+        raise RuntimeError("HOIST_FMU=%s: no such file (build it with "
+                           "'go run ./build -o out/Hoist.fmu examples/hoist')" % FMU_PATH)
+    TMP = tempfile.mkdtemp(prefix="hoist-fmutest-")
+    FOLDER = fmi2.unzip(FMU_PATH, os.path.join(TMP, "Hoist"))
+    MD = fmi2.read_model_description(FOLDER)
+
+
+def tearDownModule():
+    # The binary stays mapped (it cannot be unloaded); removing its file is fine.
+    if TMP:
+        shutil.rmtree(TMP, ignore_errors=True)
+
+
+def sname(status):
+    """Name of an fmi2Status; None stands for a NULL fmi2Instantiate result."""
+    return "NULL" if status is None else fmi2.STATUS_NAMES.get(status, str(status))
+
+
+def bits(values):
+    """Exact byte image of a list of floats, for bitwise comparisons."""
+    return struct.pack("<%dd" % len(values), *values)
+
+
+def motion_inputs(t):
+    """A smooth, consistent suspension-point motion plus winch action."""
+    w = 0.8
+    x = 0.5 * math.sin(w * t)
+    vx = 0.5 * w * math.cos(w * t)
+    y = 0.2 * (1.0 - math.cos(w * t))
+    vy = 0.2 * w * math.sin(w * t)
+    ws = 0.3 if 0.5 <= t < 1.5 else 0.0
+    return [x, y, 20.0, vx, vy, 0.0, ws]
+
+
+class FMUTestCase(unittest.TestCase):
+    """Helpers shared by the tests."""
+
+    def new_slave(self, name="hoist", instantiate=True, logging_on=False):
+        slave = fmi2.FMU2Slave(FOLDER, instance_name=name, model_description=MD)
+        if instantiate:
+            slave.instantiate(logging_on=logging_on)
+            self.addCleanup(slave.free)
+        return slave
+
+    def ready_slave(self, name="hoist", params=None, inputs=REST):
+        """An instance in step mode with the suspension point at rest at z = 20 m."""
+        slave = self.new_slave(name)
+        slave.setup_experiment(start_time=0.0)
+        if params:
+            slave.set_real(list(params), list(params.values()))
+        slave.enter_initialization_mode()
+        slave.set_real(INPUTS, inputs)
+        slave.exit_initialization_mode()
+        return slave
+
+    def run_steps(self, slave, steps, inputs_at=lambda t: REST, t0=0.0):
+        """Step through the list of step sizes; return the outputs after each step."""
+        t = t0
+        rows = []
+        for h in steps:
+            slave.set_real(INPUTS, inputs_at(t))
+            slave.do_step(t, h)
+            t += h
+            out = slave.get_real(OUTPUTS)
+            self.assertFinite(out, "outputs after step to t=%.6g" % t)
+            rows.append(out)
+        return rows
+
+    def assertFinite(self, values, what):
+        bad = [(n, v) for n, v in zip(OUTPUTS if len(values) == len(OUTPUTS) else range(len(values)), values)
+               if not math.isfinite(v)]
+        if bad:
+            self.fail("%s: non-finite values %s" % (what, bad))
+
+    def assertTensionIsWeight(self, slave, what):
+        tension, mass, g = slave.get_real(["cable.tension", "load.mass", "gravity"])
+        mg = mass * g
+        rel = (tension - mg) / mg
+        self.assertLessEqual(abs(rel), TENSION_TOL,
+                             "%s: tension %.6g N vs m*g %.6g N, deviation %.4f %% > %.2f %%"
+                             % (what, tension, mg, 100 * rel, 100 * TENSION_TOL))
+        return tension
+
+    def assertFails(self, fn, what, statuses=(fmi2.ERROR,), mentions=()):
+        """fn() must raise FMIError with a status in ``statuses`` and log a non-OK message.
+
+        ``mentions``: strings that must appear in one of the logged messages.
+        """
+        expected = "/".join(sname(s) for s in statuses)
+        with self.assertRaises(fmi2.FMIError, msg="%s: expected %s, call succeeded" % (what, expected)) as cm:
+            fn()
+        err = cm.exception
+        self.assertIn(err.status, statuses, "%s: expected %s, got %s" % (what, expected, sname(err.status)))
+        logged = [m for m in err.messages if m[0] != fmi2.OK]
+        self.assertTrue(logged, "%s: %s without a logged error message (messages of the call: %r)" % (
+            what, sname(err.status), err.messages))
+        for word in mentions:
+            self.assertTrue(any(word in text for _, _, text in logged),
+                            "%s: no logged message mentions %r: %r" % (what, word, logged))
+        return err
+
+    def assertRawFails(self, slave, name, *args):
+        """A raw call (status returned, not raised) must give fmi2Error and log a message."""
+        before = len(slave.messages)
+        status = slave.call(name, *args)
+        self.assertEqual(status, fmi2.ERROR, "%s: expected fmi2Error, got %s" % (name, sname(status)))
+        logged = [m for m in slave.messages[before:] if m[0] != fmi2.OK]
+        self.assertTrue(logged, "%s: returned fmi2Error but logged no error message" % name)
+        self.assertTrue(any(name in text for _, _, text in logged),
+                        "%s: the logged reason does not name the function: %r" % (name, logged))
+        return logged
+
+
+class TestDescriptionAndBinary(FMUTestCase):
+
+    def test_binary_exports_all_44_functions(self):
+        lib = fmi2.load_library(fmi2.binary_path(FOLDER, MD.model_identifier))
+        self.assertEqual(len(fmi2.FUNCTION_NAMES), 44)
+        self.assertEqual(lib.fmi2_missing, [], "functions not exported: %s" % lib.fmi2_missing)
+
+    def test_version_and_types_platform(self):
+        slave = self.new_slave(instantiate=False)
+        self.assertEqual(slave.version(), "2.0")
+        self.assertEqual(slave.types_platform(), "default")
+
+    def test_model_description(self):
+        self.assertEqual(MD.fmi_version, "2.0")
+        self.assertEqual(MD.model_identifier, "Hoist")
+        self.assertTrue(MD.guid, "guid is empty")
+        expected = [(n, "input") for n in INPUTS] + [(n, "output") for n in OUTPUTS] + \
+                   [(n, "parameter") for n in PARAMETERS]
+        for name, causality in expected:
+            with self.subTest(variable=name):
+                self.assertIn(name, MD.variables, "variable %s missing from modelDescription.xml" % name)
+                var = MD.variables[name]
+                self.assertEqual(var.type, "Real", "%s type" % name)
+                self.assertEqual(var.causality, causality, "%s causality" % name)
+        vrs = [v.value_reference for v in MD.variables.values() if v.type == "Real"]
+        self.assertEqual(len(vrs), len(set(vrs)), "Real value references are not unique")
+        self.assertEqual(MD.variables["load.mass"].start, 1000.0)
+        self.assertEqual(MD.variables["cable.length0"].start, 10.0)
+        self.assertEqual(MD.variables["gravity"].start, 9.81)
+
+
+class TestLifecycle(FMUTestCase):
+
+    def test_full_lifecycle(self):
+        slave = self.new_slave()
+        slave.setup_experiment(start_time=0.0, stop_time=1.0)
+        slave.enter_initialization_mode()
+        slave.set_real(INPUTS, REST)
+        slave.exit_initialization_mode()
+        self.assertFinite(slave.get_real(OUTPUTS), "outputs after initialization")
+        rows = self.run_steps(slave, [0.01] * 100)
+        self.assertEqual(len(rows), 100)
+        self.assertTensionIsWeight(slave, "after 100 steps at rest")
+        slave.terminate()
+        slave.free()
+        self.assertIsNone(slave.component)
+
+    def test_initial_static_equilibrium(self):
+        slave = self.ready_slave()
+        out = dict(zip(OUTPUTS, slave.get_real(OUTPUTS)))
+        self.assertTensionIsWeight(slave, "right after initialization")
+        for name in ("load.vx", "load.vy", "load.vz"):
+            self.assertLess(abs(out[name]), 1e-6, "%s = %g, load not at rest after initialization" % (
+                name, out[name]))
+        self.assertLess(abs(out["load.x"]), 1e-9, "load.x = %g, expected directly below x = 0" % out["load.x"])
+        self.assertLess(abs(out["load.y"]), 1e-9, "load.y = %g, expected directly below y = 0" % out["load.y"])
+        length0 = slave.get_real(["cable.length0"])[0]
+        drop = 20.0 - out["load.z"]
+        self.assertGreaterEqual(drop, length0 * (1 - 1e-9),
+                                "load hangs %.6g m below the suspension point, less than cable.length0 = %g m"
+                                % (drop, length0))
+        self.assertLess(drop, length0 * 1.05, "load hangs %.6g m below the suspension point (length0 %g m)"
+                        % (drop, length0))
+        self.assertLess(out["hoist.fz"], 0.0, "hoist.fz = %g, the cable must pull the crane down" % out["hoist.fz"])
+        self.assertLess(abs(out["hoist.fx"]) + abs(out["hoist.fy"]), 1e-6 * abs(out["hoist.fz"]),
+                        "horizontal force at rest: fx = %g, fy = %g" % (out["hoist.fx"], out["hoist.fy"]))
+
+    def test_winch_changes_cable_length(self):
+        slave = self.ready_slave()
+        length_before = slave.get_real(["cable.length"])[0]
+        paid = [0.0, 0.0, 20.0, 0.0, 0.0, 0.0, 0.5]
+        self.run_steps(slave, [0.01] * 100, inputs_at=lambda t: paid)
+        length_after = slave.get_real(["cable.length"])[0]
+        self.assertAlmostEqual(length_after - length_before, 0.5, delta=0.005,
+                               msg="paying out 0.5 m/s for 1 s changed cable.length by %.6g m (expected 0.5 +- 0.005)"
+                               % (length_after - length_before))
+
+    def test_velocity_inputs_move_suspension_point(self):
+        # The trolley runs at 1 m/s from rest: one communication step of 1 s
+        # and ten of 0.1 s (positions set consistently) must agree, and the
+        # lagging load must pull the crane back.
+        results = []
+        for h, n in ((1.0, 1), (0.1, 10)):
+            slave = self.ready_slave("steps-of-%g" % h)
+            t = 0.0
+            for _ in range(n):
+                slave.set_real(INPUTS, [t, 0.0, 20.0, 1.0, 0.0, 0.0, 0.0])
+                slave.do_step(t, h)
+                t += h
+            results.append(dict(zip(OUTPUTS, slave.get_real(OUTPUTS))))
+        one, ten = results
+        self.assertGreater(one["load.x"], 0.05, "load.x = %g after 1 s: the load was not dragged along" % one["load.x"])
+        self.assertLess(one["hoist.fx"], -100.0, "hoist.fx = %g N: the lagging load should pull the crane back"
+                        % one["hoist.fx"])
+        for name in OUTPUTS:
+            self.assertAlmostEqual(one[name], ten[name], delta=1e-6 * max(1.0, abs(one[name])),
+                                   msg="%s: one step of 1 s gives %r, ten steps of 0.1 s give %r (tolerance 1e-6 rel.)"
+                                   % (name, one[name], ten[name]))
+
+    def test_reset_gives_identical_results(self):
+        slave = self.new_slave()
+
+        def one_run():
+            slave.setup_experiment(start_time=0.0)
+            slave.enter_initialization_mode()
+            slave.set_real(INPUTS, motion_inputs(0.0))
+            slave.exit_initialization_mode()
+            rows = [slave.get_real(OUTPUTS)]
+            rows += self.run_steps(slave, [0.01] * 100, inputs_at=motion_inputs)
+            return rows
+
+        first = one_run()
+        slave.terminate()
+        slave.reset()
+        second = one_run()
+        for i, (a, b) in enumerate(zip(first, second)):
+            self.assertEqual(bits(a), bits(b), "row %d differs after fmi2Reset:\n%r\n%r" % (i, a, b))
+
+    def test_reset_restores_parameters(self):
+        slave = self.new_slave()
+        slave.setup_experiment(start_time=0.0)
+        slave.set_real(["load.mass"], [2000.0])
+        slave.enter_initialization_mode()
+        slave.set_real(INPUTS, REST)
+        slave.exit_initialization_mode()
+        slave.terminate()
+        slave.reset()
+        slave.setup_experiment(start_time=0.0)
+        slave.enter_initialization_mode()
+        slave.set_real(INPUTS, REST)
+        slave.exit_initialization_mode()
+        mass = slave.get_real(["load.mass"])[0]
+        self.assertEqual(mass, MD.variables["load.mass"].start,
+                         "load.mass after fmi2Reset is %g, expected the start value %g"
+                         % (mass, MD.variables["load.mass"].start))
+
+    def test_outputs_never_nan(self):
+        slave = self.ready_slave(inputs=motion_inputs(0.0))
+        self.run_steps(slave, [0.01] * 300, inputs_at=motion_inputs)
+        # emergency stop: the suspension point halts where it is, the winch hauls in fast
+        x, y, z = motion_inputs(3.0)[:3]
+        stop = [x, y, z, 0.0, 0.0, 0.0, -2.0]
+        self.run_steps(slave, [0.01] * 100, inputs_at=lambda t: stop, t0=3.0)
+
+    def test_input_derivatives_accepted(self):
+        if not MD.can_interpolate_inputs:
+            self.skipTest("the FMU does not declare canInterpolateInputs")
+        slave = self.ready_slave()
+        slave.set_real_input_derivatives(["hoist.vx", "hoist.x"], [1, 1], [0.5, 0.0])
+        slave.do_step(0.0, 0.01)
+        self.assertFinite(slave.get_real(OUTPUTS), "outputs after a step with input derivatives")
+
+
+class TestErrors(FMUTestCase):
+
+    def test_set_real_rejects_nan_and_inf(self):
+        for value in (float("nan"), float("inf"), float("-inf")):
+            for mode in ("initialization", "step"):
+                with self.subTest(value=value, mode=mode):
+                    slave = self.new_slave()
+                    slave.setup_experiment(start_time=0.0)
+                    slave.enter_initialization_mode()
+                    slave.set_real(INPUTS, REST)
+                    if mode == "step":
+                        slave.exit_initialization_mode()
+                    self.assertFails(lambda: slave.set_real(["hoist.x"], [value]),
+                                     "fmi2SetReal(hoist.x = %r) in %s mode" % (value, mode),
+                                     mentions=["hoist.x"])
+                    if mode == "step":
+                        try:
+                            out = slave.get_real(OUTPUTS)
+                        except fmi2.FMIError:
+                            continue  # the instance may refuse further calls after fmi2Error
+                        self.assertFinite(out, "outputs after rejected fmi2SetReal(%r)" % value)
+
+    def test_set_real_rejects_nan_parameter(self):
+        slave = self.new_slave()
+        slave.setup_experiment(start_time=0.0)
+        self.assertFails(lambda: slave.set_real(["load.mass"], [float("nan")]),
+                         "fmi2SetReal(load.mass = nan) after instantiation")
+
+    def unknown_vr(self):
+        return max(v.value_reference for v in MD.variables.values()) + 1000
+
+    def test_get_real_unknown_value_reference(self):
+        slave = self.ready_slave()
+        self.assertFails(lambda: slave.get_real([self.unknown_vr()]),
+                         "fmi2GetReal(vr=%d)" % self.unknown_vr(), mentions=[str(self.unknown_vr())])
+
+    def test_set_real_unknown_value_reference(self):
+        slave = self.ready_slave()
+        self.assertFails(lambda: slave.set_real([self.unknown_vr()], [1.0]),
+                         "fmi2SetReal(vr=%d)" % self.unknown_vr(), mentions=[str(self.unknown_vr())])
+
+    def test_do_step_rejects_nonpositive_step(self):
+        for h in (0.0, -0.01):
+            with self.subTest(h=h):
+                slave = self.ready_slave()
+                self.assertFails(lambda: slave.do_step(0.0, h), "fmi2DoStep(h=%g)" % h)
+
+    def test_instantiate_missing_resource_location(self):
+        slave = self.new_slave(instantiate=False)
+        missing = "file://" + os.path.join(TMP, "no-such-folder", "resources")
+        err = self.assertFails(lambda: slave.instantiate(resource_location=missing),
+                               "fmi2Instantiate(resourceLocation=%s)" % missing, statuses=(None,))
+        self.assertIsNone(slave.component)
+        self.assertTrue(err.messages, "fmi2Instantiate returned NULL for a missing resource location "
+                                      "but logged no message")
+
+    def test_instantiate_wrong_guid(self):
+        slave = self.new_slave(instantiate=False)
+        err = self.assertFails(lambda: slave.instantiate(guid="{00000000-0000-0000-0000-000000000000}"),
+                               "fmi2Instantiate(wrong GUID)", statuses=(None,))
+        self.assertIsNone(slave.component)
+        self.assertTrue(err.messages, "fmi2Instantiate returned NULL for a wrong GUID but logged no message")
+
+    def test_instantiate_model_exchange_refused(self):
+        slave = self.new_slave(instantiate=False)
+        err = self.assertFails(lambda: slave.instantiate(fmu_type=fmi2.MODEL_EXCHANGE),
+                               "fmi2Instantiate(fmi2ModelExchange)", statuses=(None,))
+        self.assertTrue(err.messages, "fmi2Instantiate returned NULL for fmi2ModelExchange but logged no message")
+
+    def test_do_step_right_after_instantiate(self):
+        slave = self.new_slave()
+        self.assertFails(lambda: slave.do_step(0.0, 0.01), "fmi2DoStep right after fmi2Instantiate")
+
+    def test_do_step_in_initialization_mode(self):
+        slave = self.new_slave()
+        slave.setup_experiment(start_time=0.0)
+        slave.enter_initialization_mode()
+        self.assertFails(lambda: slave.do_step(0.0, 0.01), "fmi2DoStep before fmi2ExitInitializationMode")
+
+    def test_get_real_right_after_instantiate(self):
+        slave = self.new_slave()
+        self.assertFails(lambda: slave.get_real(["cable.tension"]), "fmi2GetReal right after fmi2Instantiate")
+
+    def test_set_fixed_parameter_after_initialization(self):
+        self.assertEqual(MD.variables["load.mass"].variability, "fixed",
+                         "load.mass should be a fixed parameter")
+        slave = self.ready_slave()
+        self.assertFails(lambda: slave.set_real(["load.mass"], [2000.0]),
+                         "fmi2SetReal(load.mass) after initialization", mentions=["load.mass"])
+
+    def test_exit_initialization_without_enter(self):
+        slave = self.new_slave()
+        slave.setup_experiment(start_time=0.0)
+        self.assertFails(slave.exit_initialization_mode, "fmi2ExitInitializationMode before "
+                         "fmi2EnterInitializationMode")
+
+    def test_diverging_simulation(self):
+        # Inputs that make the simulation blow up within one step; the last
+        # ones overflow to Inf/NaN inside the solver.
+        for name, value in (("hoist.vz", 1e300), ("hoist.vz", 1e308), ("hoist.vx", 1e308), ("hoist.x", 1e200)):
+            with self.subTest(input=name, value=value):
+                slave = self.ready_slave()
+                self.run_steps(slave, [0.01] * 10)
+                slave.set_real([name], [value])
+                what = "fmi2DoStep with %s = %g" % (name, value)
+                err = self.assertFails(lambda: slave.do_step(0.1, 0.01), what,
+                                       statuses=(fmi2.ERROR, fmi2.DISCARD))
+                try:
+                    out = slave.get_real(OUTPUTS)
+                except fmi2.FMIError:
+                    continue  # refusing further calls is allowed after fmi2Error
+                self.assertFinite(out, "outputs read with fmi2GetReal after %s returned %s" % (
+                    what, sname(err.status)))
+                # fmi2Reset recovers the instance
+                slave.reset()
+                slave.setup_experiment(start_time=0.0)
+                slave.enter_initialization_mode()
+                slave.set_real(INPUTS, REST)
+                slave.exit_initialization_mode()
+                self.run_steps(slave, [0.01] * 5)
+                self.assertTensionIsWeight(slave, "after fmi2Reset following %s" % what)
+
+    def test_hauling_in_past_zero_length(self):
+        # The winch hauls in 15 m of a 10 m cable: the FMU must either stop
+        # with fmi2Error/fmi2Discard and a message, or keep a physical state.
+        slave = self.ready_slave()
+        haul = [0.0, 0.0, 20.0, 0.0, 0.0, 0.0, -5.0]
+        t = 0.0
+        for k in range(300):
+            slave.set_real(INPUTS, haul)
+            try:
+                slave.do_step(t, 0.01)
+            except fmi2.FMIError as e:
+                self.assertIn(e.status, (fmi2.ERROR, fmi2.DISCARD), "fmi2DoStep at t=%.2f: %s" % (t, e))
+                self.assertTrue([m for m in e.messages if m[0] != fmi2.OK],
+                                "fmi2DoStep at t=%.2f returned %s without a message" % (
+                                    t, sname(e.status)))
+                return
+            t += 0.01
+            length, load_z, tension = slave.get_real(["cable.length", "load.z", "cable.tension"])
+            self.assertTrue(math.isfinite(length) and math.isfinite(load_z) and math.isfinite(tension),
+                            "non-finite outputs at t=%.2f" % t)
+            self.assertGreaterEqual(length, -1e-9, "fmi2DoStep returned fmi2OK with cable.length = %.6g m < 0 "
+                                    "at t=%.2f s (winch.speed = -5 m/s from length 10 m)" % (length, t))
+            self.assertLess(load_z, 20.0, "fmi2DoStep returned fmi2OK with the load at z = %.6g m, above the "
+                            "suspension point (z = 20 m) at t=%.2f s" % (load_z, t))
+
+    def test_model_exchange_functions_refused(self):
+        slave = self.ready_slave()
+        buf = (fmi2.fmi2Real * 4)()
+        info = fmi2.fmi2EventInfo()
+        b1, b2 = fmi2.fmi2Boolean(0), fmi2.fmi2Boolean(0)
+        calls = {
+            "fmi2SetTime": (0.5,),
+            "fmi2GetDerivatives": (buf, 1),
+            "fmi2EnterEventMode": (),
+            "fmi2NewDiscreteStates": (ctypes.byref(info),),
+            "fmi2EnterContinuousTimeMode": (),
+            "fmi2CompletedIntegratorStep": (fmi2.fmi2True, ctypes.byref(b1), ctypes.byref(b2)),
+            "fmi2SetContinuousStates": (buf, 1),
+            "fmi2GetEventIndicators": (buf, 1),
+            "fmi2GetContinuousStates": (buf, 1),
+            "fmi2GetNominalsOfContinuousStates": (buf, 1),
+        }
+        self.assertEqual(sorted(calls), sorted(fmi2.MODEL_EXCHANGE_FUNCTIONS))
+        for name, args in calls.items():
+            with self.subTest(function=name):
+                self.assertRawFails(slave, name, *args)
+        # the instance is still usable for co-simulation
+        self.run_steps(slave, [0.01] * 5)
+
+    def test_null_component_does_not_crash(self):
+        script = textwrap.dedent("""
+            import ctypes, sys
+            sys.path.insert(0, %(binding)r)
+            import fmi2
+            md = fmi2.read_model_description(%(folder)r)
+            lib = fmi2.load_library(fmi2.binary_path(%(folder)r, md.model_identifier))
+            vr = (fmi2.fmi2ValueReference * 1)(md.vr("cable.tension"))
+            val = (fmi2.fmi2Real * 1)(1.0)
+            status = fmi2.fmi2Status(0)
+            calls = [
+                ("fmi2SetupExperiment", (0, 0.0, 0.0, 0, 0.0)),
+                ("fmi2EnterInitializationMode", ()),
+                ("fmi2ExitInitializationMode", ()),
+                ("fmi2GetReal", (vr, 1, val)),
+                ("fmi2SetReal", (vr, 1, val)),
+                ("fmi2DoStep", (0.0, 0.01, 1)),
+                ("fmi2GetStatus", (0, ctypes.byref(status))),
+                ("fmi2Terminate", ()),
+                ("fmi2Reset", ()),
+            ]
+            bad = []
+            for name, args in calls:
+                st = getattr(lib, name)(None, *args)
+                print(name, st, flush=True)
+                if st != fmi2.ERROR:
+                    bad.append("%%s returned %%d" %% (name, st))
+            lib.fmi2FreeInstance(None)
+            print("fmi2FreeInstance(NULL) returned", flush=True)
+            if bad:
+                print("expected fmi2Error for a NULL component: " + "; ".join(bad))
+                sys.exit(3)
+            print("OK")
+        """) % {"binding": BINDING_DIR, "folder": FOLDER}
+        proc = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
+        self.assertEqual(proc.returncode, 0, "calls with a NULL component: exit code %d\nstdout:\n%s\nstderr:\n%s"
+                         % (proc.returncode, proc.stdout, proc.stderr[-3000:]))
+
+
+class TestInstances(FMUTestCase):
+
+    def test_two_instances_with_different_masses(self):
+        light = self.ready_slave("light", params={"load.mass": 1000.0})
+        heavy = self.ready_slave("heavy", params={"load.mass": 2500.0})
+        t = 0.0
+        for _ in range(200):
+            for s in (light, heavy):
+                s.set_real(INPUTS, REST)
+                s.do_step(t, 0.01)
+            t += 0.01
+        t_light = self.assertTensionIsWeight(light, "instance with load.mass = 1000 kg")
+        t_heavy = self.assertTensionIsWeight(heavy, "instance with load.mass = 2500 kg")
+        self.assertAlmostEqual(t_heavy / t_light, 2.5, delta=2.5 * 2 * TENSION_TOL,
+                               msg="tension ratio %.6g, expected 2.5" % (t_heavy / t_light))
+
+    def trajectory(self, slave, n=200, h=0.01):
+        rows = []
+        for i in range(n):
+            t = i * h
+            slave.set_real(INPUTS, motion_inputs(t))
+            slave.do_step(t, h)
+            rows.append(bits(slave.get_real(OUTPUTS)))
+        return rows
+
+    def test_threads_match_sequential_bitwise(self):
+        reference = self.trajectory(self.ready_slave("sequential", inputs=motion_inputs(0.0)))
+        slaves = [self.ready_slave("thread%d" % i, inputs=motion_inputs(0.0)) for i in range(4)]
+        results = [None] * 4
+        errors = []
+        barrier = threading.Barrier(4)
+
+        def work(i):
+            try:
+                barrier.wait(timeout=60)
+                results[i] = self.trajectory(slaves[i])
+            except BaseException as e:  # reported below
+                errors.append("thread %d: %r" % (i, e))
+
+        threads = [threading.Thread(target=work, args=(i,)) for i in range(4)]
+        for th in threads:
+            th.start()
+        for th in threads:
+            th.join(timeout=300)
+        self.assertFalse(any(th.is_alive() for th in threads), "a stepping thread did not finish within 300 s")
+        self.assertFalse(errors, "errors in threads: %s" % errors)
+        for i, rows in enumerate(results):
+            self.assertEqual(len(rows), len(reference))
+            for k, (a, b) in enumerate(zip(rows, reference)):
+                if a != b:
+                    self.fail("thread %d differs from the sequential run at step %d (t=%.2f s):\n%r\n%r" % (
+                        i, k + 1, (k + 1) * 0.01, struct.unpack("<%dd" % len(OUTPUTS), a),
+                        struct.unpack("<%dd" % len(OUTPUTS), b)))
+
+    def test_variable_communication_step_sizes(self):
+        self.assertTrue(MD.can_handle_variable_step,
+                        "canHandleVariableCommunicationStepSize is not true in modelDescription.xml")
+        slave = self.ready_slave()
+        pattern = [0.001, 0.013, 0.1, 0.013, 0.001, 0.1, 0.1, 0.001]
+        t = 0.0
+        k = 0
+        while t < 3.0:
+            h = pattern[k % len(pattern)]
+            slave.set_real(INPUTS, REST)
+            slave.do_step(t, h)
+            t += h
+            k += 1
+            self.assertFinite(slave.get_real(OUTPUTS), "outputs at t=%.4f" % t)
+            self.assertTensionIsWeight(slave, "at rest after %d variable steps (last h=%g, t=%.4f s)" % (k, h, t))
+        self.assertAlmostEqual(slave.get_real_status(fmi2.LAST_SUCCESSFUL_TIME), t, delta=1e-9,
+                               msg="fmi2GetRealStatus(fmi2LastSuccessfulTime)")
+
+
+class TestProcesses(FMUTestCase):
+
+    def test_reload_after_dlclose(self):
+        script = textwrap.dedent("""
+            import _ctypes, ctypes, sys
+            sys.path.insert(0, %(binding)r)
+            import fmi2
+            folder = %(folder)r
+            md = fmi2.read_model_description(folder)
+            path = fmi2.binary_path(folder, md.model_identifier)
+            inputs = ["hoist.x", "hoist.y", "hoist.z", "hoist.vx", "hoist.vy", "hoist.vz", "winch.speed"]
+
+            def run(name):
+                s = fmi2.FMU2Slave(folder, instance_name=name, model_description=md)
+                s.instantiate()
+                s.setup_experiment(start_time=0.0)
+                s.enter_initialization_mode()
+                s.set_real(inputs, [0.0, 0.0, 20.0, 0.0, 0.0, 0.0, 0.0])
+                s.exit_initialization_mode()
+                for i in range(20):
+                    s.set_real(inputs, [0.0, 0.0, 20.0, 0.0, 0.0, 0.0, 0.0])
+                    s.do_step(i * 0.01, 0.01)
+                t, = s.get_real(["cable.tension"])
+                s.terminate()
+                s.free()
+                return t
+
+            first = run("before")
+            for round_ in range(2):
+                raw = ctypes.CDLL(path)               # a second, plain handle
+                assert raw.fmi2GetVersion() != 0
+                _ctypes.dlclose(raw._handle)
+                fmi2.release_library(path)            # _ctypes.dlclose of the binding's handle
+                again = run("after-dlclose-%%d" %% round_)   # dlopen of the same path again
+                print("tension before %%r, after reload %%r" %% (first, again), flush=True)
+                if again != first:
+                    sys.exit(4)
+            print("OK")
+        """) % {"binding": BINDING_DIR, "folder": FOLDER}
+        proc = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
+        self.assertEqual(proc.returncode, 0, "reload after dlclose: exit code %d\nstdout:\n%s\nstderr:\n%s"
+                         % (proc.returncode, proc.stdout, proc.stderr[-3000:]))
+        self.assertIn("OK", proc.stdout)
+
+    def test_c_master(self):
+        gcc = shutil.which("gcc")
+        if not gcc:
+            self.skipTest("gcc not found")
+        exe = os.path.join(TMP, "master")
+        build = subprocess.run([gcc, "-O2", "-Wall", "-Wextra", "-o", exe, C_MASTER, "-ldl", "-lpthread"],
+                               capture_output=True, text=True, timeout=120)
+        self.assertEqual(build.returncode, 0, "gcc failed:\n%s" % build.stderr)
+        self.assertEqual(build.stderr.strip(), "", "gcc warnings:\n%s" % build.stderr)
+        proc = subprocess.run([exe, FOLDER], capture_output=True, text=True, timeout=120)
+        self.assertEqual(proc.returncode, 0, "C master exit code %d\nstdout:\n%s\nstderr:\n%s"
+                         % (proc.returncode, proc.stdout, proc.stderr))
+        self.assertIn("PASS", proc.stdout)
+
+    def test_python_cosim_example(self):
+        csv_path = os.path.join(TMP, "cosim", "hoist.csv")
+        proc = subprocess.run([sys.executable, COSIM_SCRIPT, FMU_PATH, "--csv", csv_path, "--stop", "2"],
+                              capture_output=True, text=True, timeout=300)
+        self.assertEqual(proc.returncode, 0, "hoist_cosim.py exit code %d\nstdout:\n%s\nstderr:\n%s"
+                         % (proc.returncode, proc.stdout, proc.stderr))
+        with open(csv_path) as f:
+            header = f.readline().strip().split(",")
+            rows = [line for line in f if line.strip()]
+        self.assertEqual(header, ["time", "trolley.x", "trolley.vx", "winch.speed", "load.x", "load.y",
+                                  "load.z", "load.vx", "load.vz", "sway.deg", "cable.tension",
+                                  "cable.length", "hoist.fx", "hoist.fz"])
+        self.assertEqual(len(rows), 201, "rows for 2 s at 0.01 s plus the initial row")
+        stem = os.path.splitext(os.path.basename(FMU_PATH))[0]
+        self.assertTrue(os.path.isfile(os.path.join(TMP, "cosim", stem + "_fmu", "modelDescription.xml")),
+                        "the FMU was not unpacked next to the CSV file")
+
+
+if __name__ == "__main__":
+    unittest.main()
