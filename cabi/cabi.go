@@ -98,36 +98,16 @@ func cBool(b bool) C.fmi2Boolean {
 	return 0
 }
 
-// vrs views a C value-reference array; nil with ok = false when n > 0 and
-// the pointer is NULL.
-func vrs(p *C.fmi2ValueReference, n C.size_t) ([]uint32, bool) {
+// view returns the C array p of n elements as a Go slice of T (the Go type
+// of the same size and layout); ok is false when n > 0 and p is NULL.
+func view[T any](p unsafe.Pointer, n C.size_t) (s []T, ok bool) {
 	if n == 0 {
 		return nil, true
 	}
 	if p == nil {
 		return nil, false
 	}
-	return unsafe.Slice((*uint32)(unsafe.Pointer(p)), int(n)), true
-}
-
-func reals(p *C.fmi2Real, n C.size_t) ([]float64, bool) {
-	if n == 0 {
-		return nil, true
-	}
-	if p == nil {
-		return nil, false
-	}
-	return unsafe.Slice((*float64)(unsafe.Pointer(p)), int(n)), true
-}
-
-func ints(p *C.fmi2Integer, n C.size_t) ([]int32, bool) {
-	if n == 0 {
-		return nil, true
-	}
-	if p == nil {
-		return nil, false
-	}
-	return unsafe.Slice((*int32)(unsafe.Pointer(p)), int(n)), true
+	return unsafe.Slice((*T)(p), int(n)), true
 }
 
 func registry() (*fmu.Registry, error) { return plugins.Builtin() }

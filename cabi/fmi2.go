@@ -133,8 +133,8 @@ func nullArgs(in *fmu.Instance, fn string) fmu.Status {
 //export fmi2GetReal
 func fmi2GetReal(c C.fmi2Component, vr *C.fmi2ValueReference, n C.size_t, value *C.fmi2Real) C.fmi2Status {
 	return with(c, "fmi2GetReal", func(in *fmu.Instance) fmu.Status {
-		refs, ok1 := vrs(vr, n)
-		out, ok2 := reals(value, n)
+		refs, ok1 := view[uint32](unsafe.Pointer(vr), n)
+		out, ok2 := view[float64](unsafe.Pointer(value), n)
 		if !ok1 || !ok2 {
 			return nullArgs(in, "fmi2GetReal")
 		}
@@ -145,8 +145,8 @@ func fmi2GetReal(c C.fmi2Component, vr *C.fmi2ValueReference, n C.size_t, value 
 //export fmi2SetReal
 func fmi2SetReal(c C.fmi2Component, vr *C.fmi2ValueReference, n C.size_t, value *C.fmi2Real) C.fmi2Status {
 	return with(c, "fmi2SetReal", func(in *fmu.Instance) fmu.Status {
-		refs, ok1 := vrs(vr, n)
-		vals, ok2 := reals(value, n)
+		refs, ok1 := view[uint32](unsafe.Pointer(vr), n)
+		vals, ok2 := view[float64](unsafe.Pointer(value), n)
 		if !ok1 || !ok2 {
 			return nullArgs(in, "fmi2SetReal")
 		}
@@ -158,7 +158,7 @@ func fmi2SetReal(c C.fmi2Component, vr *C.fmi2ValueReference, n C.size_t, value 
 // accept empty requests and refuse any value reference.
 func noneOfType(c C.fmi2Component, fn string, vr *C.fmi2ValueReference, n C.size_t, mask fmu.State) C.fmi2Status {
 	return with(c, fn, func(in *fmu.Instance) fmu.Status {
-		refs, ok := vrs(vr, n)
+		refs, ok := view[uint32](unsafe.Pointer(vr), n)
 		if !ok {
 			return nullArgs(in, fn)
 		}
@@ -295,9 +295,9 @@ func fmi2GetNominalsOfContinuousStates(c C.fmi2Component, x *C.fmi2Real, n C.siz
 //export fmi2SetRealInputDerivatives
 func fmi2SetRealInputDerivatives(c C.fmi2Component, vr *C.fmi2ValueReference, n C.size_t, order *C.fmi2Integer, value *C.fmi2Real) C.fmi2Status {
 	return with(c, "fmi2SetRealInputDerivatives", func(in *fmu.Instance) fmu.Status {
-		refs, ok1 := vrs(vr, n)
-		ord, ok2 := ints(order, n)
-		vals, ok3 := reals(value, n)
+		refs, ok1 := view[uint32](unsafe.Pointer(vr), n)
+		ord, ok2 := view[int32](unsafe.Pointer(order), n)
+		vals, ok3 := view[float64](unsafe.Pointer(value), n)
 		if !ok1 || !ok2 || !ok3 {
 			return nullArgs(in, "fmi2SetRealInputDerivatives")
 		}

@@ -663,6 +663,21 @@ class TestProcesses(FMUTestCase):
                          % (proc.returncode, proc.stdout, proc.stderr))
         self.assertIn("PASS", proc.stdout)
 
+    def test_reference_result(self):
+        # The 30 s trolley move against examples/hoist/Hoist_ref.csv, sampled
+        # every 0.1 s: each column within 1e-6 of its largest magnitude.
+        sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+        import reference
+        ref_header, ref = reference.read(reference.REFERENCE)
+        header, got = reference.run(FMU_PATH, os.path.join(TMP, "reference", "hoist.csv"))
+        self.assertEqual(header, ref_header)
+        self.assertEqual(len(got), len(ref), "sampled rows")
+        for c, name in enumerate(header):
+            scale = max(abs(r[c]) for r in ref) or 1.0
+            worst = max(abs(g[c] - r[c]) for g, r in zip(got, ref))
+            self.assertLessEqual(worst, 1e-6 * scale,
+                                 "%s deviates from the reference by %.3g (allowed 1e-6 x %.3g)" % (name, worst, scale))
+
     def test_python_cosim_example(self):
         csv_path = os.path.join(TMP, "cosim", "hoist.csv")
         proc = subprocess.run([sys.executable, COSIM_SCRIPT, FMU_PATH, "--csv", csv_path, "--stop", "2"],
