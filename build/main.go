@@ -46,7 +46,7 @@ func main() {
 func export(folder, out string) (string, error) {
 	data, err := os.ReadFile(filepath.Join(folder, fmu.ScenarioFile))
 	if err != nil {
-		return "", err
+		return "", fmt.Errorf("reading the scenario: %w", err)
 	}
 	sc, err := fmu.ParseScenario(data)
 	if err != nil {
@@ -54,7 +54,7 @@ func export(folder, out string) (string, error) {
 	}
 	reg, err := plugins.Builtin()
 	if err != nil {
-		return "", err
+		return "", fmt.Errorf("model registry: %w", err)
 	}
 	model, err := reg.Configure(sc)
 	if err != nil {
@@ -66,7 +66,7 @@ func export(folder, out string) (string, error) {
 	}
 	xml, err := md.Marshal()
 	if err != nil {
-		return "", err
+		return "", fmt.Errorf("writing the model description: %w", err)
 	}
 	if out == "" {
 		out = filepath.Join("out", sc.ModelIdentifier+".fmu")
@@ -76,7 +76,7 @@ func export(folder, out string) (string, error) {
 	}
 	tmp, err := os.MkdirTemp("", "cablefmu-build-")
 	if err != nil {
-		return "", err
+		return "", fmt.Errorf("build folder: %w", err)
 	}
 	defer os.RemoveAll(tmp)
 	lib := filepath.Join(tmp, sc.ModelIdentifier+".so")
@@ -85,7 +85,7 @@ func export(folder, out string) (string, error) {
 	}
 	resources, err := readResources(folder, data)
 	if err != nil {
-		return "", err
+		return "", fmt.Errorf("%s: %w", folder, err)
 	}
 	a := fmu.Archive{
 		ModelDescription: xml,

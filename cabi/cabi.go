@@ -20,7 +20,6 @@ package main
 import "C"
 
 import (
-	"fmt"
 	"runtime/cgo"
 	"runtime/debug"
 	"strings"
@@ -58,34 +57,37 @@ type instance struct {
 	logger *cLogger
 }
 
-// lookup returns the instance behind a component handle.
+// lookup returns the instance behind a component, nil for NULL; an
+// invalid or freed component panics (cgo.Handle.Value), which the caller's
+// guard turns into fmi2Error.
 func lookup(c C.fmi2Component) *instance {
-	var h C.uintptr_t
-	if C.cablefmu_instance_handle(c, &h) == 0 {
+	h := C.cablefmu_handle(c)
+	if h == 0 {
 		return nil
 	}
 	inst, _ := cgo.Handle(h).Value().(*instance)
 	return inst
 }
 
-// guard turns a panic into fmi2Error with a logged message, so that no
-// Go panic ever unwinds into the importer.
-func guard(inst *instance, fn string, status *C.fmi2Status) {
+// guard turns a panic into fmi2Error, so that no Go panic ever unwinds into
+// the importer. The instance, whose world may be half-stepped, goes to the
+// error state with the panic logged.
+func guard(inst **instance, fn string, status *C.fmi2Status) {
 	if r := recover(); r != nil {
 		*status = C.fmi2Error
-		if inst != nil && inst.logger != nil {
-			inst.logger.Log(fmu.Error, "logStatusError", fmt.Sprintf("%s: internal error: %v\n%s", fn, r, debug.Stack()))
+		if *inst != nil {
+			(*inst).fmu.Fail("%s: internal error: %v\n%s", fn, r, debug.Stack())
 		}
 	}
 }
 
 // with runs f on the instance behind c, guarded.
 func with(c C.fmi2Component, fn string, f func(in *fmu.Instance) fmu.Status) (status C.fmi2Status) {
-	inst := lookup(c)
-	if inst == nil {
+	var inst *instance
+	defer guard(&inst, fn, &status)
+	if inst = lookup(c); inst == nil {
 		return C.fmi2Error // no instance, no logger to tell
 	}
-	defer guard(inst, fn, &status)
 	return C.fmi2Status(f(inst.fmu))
 }
 

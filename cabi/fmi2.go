@@ -64,23 +64,15 @@ func fmi2Instantiate(instanceName C.fmi2String, fmuType C.fmi2Type, guid C.fmi2S
 		return fail("%v", err)
 	}
 	h := cgo.NewHandle(&instance{fmu: in, logger: logger})
-	c := C.cablefmu_new_instance(C.uintptr_t(h))
-	if c == nil {
-		h.Delete()
-		return fail("out of memory")
-	}
-	return C.fmi2Component(unsafe.Pointer(c))
+	return C.cablefmu_component(C.uintptr_t(h))
 }
 
 //export fmi2FreeInstance
 func fmi2FreeInstance(c C.fmi2Component) {
-	var h C.uintptr_t
-	if C.cablefmu_instance_handle(c, &h) == 0 {
-		return
+	defer func() { _ = recover() }() // a stale component: nothing to free
+	if h := C.cablefmu_handle(c); h != 0 {
+		cgo.Handle(h).Delete()
 	}
-	defer func() { _ = recover() }()
-	cgo.Handle(h).Delete()
-	C.cablefmu_free_instance(c)
 }
 
 //export fmi2SetDebugLogging
@@ -89,7 +81,7 @@ func fmi2SetDebugLogging(c C.fmi2Component, loggingOn C.fmi2Boolean, n C.size_t,
 		var cats []string
 		if n > 0 {
 			if categories == nil {
-				return in.Unsupported("fmi2SetDebugLogging", "categories is NULL with nCategories > 0")
+				return in.Reject("fmi2SetDebugLogging", "categories is NULL with nCategories = %d", int(n))
 			}
 			for _, s := range unsafe.Slice(categories, int(n)) {
 				cats = append(cats, C.GoString(s))
@@ -127,7 +119,7 @@ func fmi2Reset(c C.fmi2Component) C.fmi2Status {
 }
 
 func nullArgs(in *fmu.Instance, fn string) fmu.Status {
-	return in.Unsupported(fn, "NULL array with a non-zero length")
+	return in.Reject(fn, "an array argument is NULL with a non-zero length")
 }
 
 //export fmi2GetReal
@@ -334,10 +326,13 @@ func fmi2GetStatus(c C.fmi2Component, kind C.fmi2StatusKind, value *C.fmi2Status
 
 //export fmi2GetRealStatus
 func fmi2GetRealStatus(c C.fmi2Component, kind C.fmi2StatusKind, value *C.fmi2Real) C.fmi2Status {
-	if kind != C.fmi2LastSuccessfulTime || value == nil {
+	if kind != C.fmi2LastSuccessfulTime {
 		return noStatus(c, "fmi2GetRealStatus", kind)
 	}
 	return with(c, "fmi2GetRealStatus", func(in *fmu.Instance) fmu.Status {
+		if value == nil {
+			return in.Reject("fmi2GetRealStatus", "value is NULL")
+		}
 		t, st := in.LastSuccessfulTime()
 		if st == fmu.OK {
 			*value = C.fmi2Real(t)
@@ -353,10 +348,13 @@ func fmi2GetIntegerStatus(c C.fmi2Component, kind C.fmi2StatusKind, value *C.fmi
 
 //export fmi2GetBooleanStatus
 func fmi2GetBooleanStatus(c C.fmi2Component, kind C.fmi2StatusKind, value *C.fmi2Boolean) C.fmi2Status {
-	if kind != C.fmi2Terminated || value == nil {
+	if kind != C.fmi2Terminated {
 		return noStatus(c, "fmi2GetBooleanStatus", kind)
 	}
 	return with(c, "fmi2GetBooleanStatus", func(in *fmu.Instance) fmu.Status {
+		if value == nil {
+			return in.Reject("fmi2GetBooleanStatus", "value is NULL")
+		}
 		*value = cBool(false) // the FMU never asks to end the simulation
 		return fmu.OK
 	})

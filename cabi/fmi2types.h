@@ -45,18 +45,11 @@ typedef struct {
 	fmi2Real nextEventTime;
 } fmi2EventInfo;
 
-/* The handle an importer holds: C memory with an integer that names the Go
- * instance (a runtime/cgo handle), never a Go pointer. */
-typedef struct {
-	uint64_t magic;
-	uintptr_t handle;
-} cablefmuInstance;
-
-#define CABLEFMU_MAGIC 0x6361626c65666d75ULL /* "cablefmu" */
-
-cablefmuInstance *cablefmu_new_instance(uintptr_t handle);
-int cablefmu_instance_handle(fmi2Component c, uintptr_t *handle);
-void cablefmu_free_instance(fmi2Component c);
+/* The component an importer holds is the integer of a runtime/cgo handle,
+ * never a Go pointer. Handles are not reused, so a stale component is
+ * refused instead of reaching another instance. */
+fmi2Component cablefmu_component(uintptr_t handle);
+uintptr_t cablefmu_handle(fmi2Component c);
 void cablefmu_log(fmi2CallbackLogger logger, fmi2ComponentEnvironment env, fmi2String instanceName,
                   fmi2Status status, fmi2String category, fmi2String message);
 fmi2CallbackLogger cablefmu_callbacks_logger(const fmi2CallbackFunctions *f);

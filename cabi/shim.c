@@ -11,31 +11,8 @@ void cablefmu_log(fmi2CallbackLogger logger, fmi2ComponentEnvironment env, fmi2S
 	}
 }
 
-cablefmuInstance *cablefmu_new_instance(uintptr_t handle) {
-	cablefmuInstance *c = malloc(sizeof *c);
-	if (c != NULL) {
-		c->magic = CABLEFMU_MAGIC;
-		c->handle = handle;
-	}
-	return c;
-}
-
-int cablefmu_instance_handle(fmi2Component c, uintptr_t *handle) {
-	cablefmuInstance *inst = c;
-	if (inst == NULL || inst->magic != CABLEFMU_MAGIC) {
-		return 0;
-	}
-	*handle = inst->handle;
-	return 1;
-}
-
-void cablefmu_free_instance(fmi2Component c) {
-	cablefmuInstance *inst = c;
-	if (inst != NULL) {
-		inst->magic = 0; /* catches a stale handle while the block is not reused */
-		free(inst);
-	}
-}
+fmi2Component cablefmu_component(uintptr_t handle) { return (fmi2Component)handle; }
+uintptr_t cablefmu_handle(fmi2Component c) { return (uintptr_t)c; }
 
 fmi2CallbackLogger cablefmu_callbacks_logger(const fmi2CallbackFunctions *f) { return f == NULL ? NULL : f->logger; }
 fmi2ComponentEnvironment cablefmu_callbacks_env(const fmi2CallbackFunctions *f) { return f == NULL ? NULL : f->componentEnvironment; }

@@ -4,8 +4,10 @@ import (
 	"archive/zip"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 )
 
 // Archive is the content of a .fmu: the model description, the binary for
@@ -38,13 +40,14 @@ func (a *Archive) Write(path string) (err error) {
 	if err := addBytes(z, "modelDescription.xml", a.ModelDescription); err != nil {
 		return err
 	}
-	for platform, lib := range a.Binaries {
-		if err := addFile(z, "binaries/"+platform+"/"+a.ModelIdentifier+libraryExt(platform), lib); err != nil {
+	// Sorted entries make the archive reproducible.
+	for _, platform := range slices.Sorted(maps.Keys(a.Binaries)) {
+		if err := addFile(z, "binaries/"+platform+"/"+a.ModelIdentifier+libraryExt(platform), a.Binaries[platform]); err != nil {
 			return err
 		}
 	}
-	for name, data := range a.Resources {
-		if err := addBytes(z, "resources/"+filepath.ToSlash(name), data); err != nil {
+	for _, name := range slices.Sorted(maps.Keys(a.Resources)) {
+		if err := addBytes(z, "resources/"+filepath.ToSlash(name), a.Resources[name]); err != nil {
 			return err
 		}
 	}

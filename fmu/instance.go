@@ -59,20 +59,32 @@ type Instance struct {
 	model    Configured
 	vars     []Variable
 
-	state  State
-	values []float64 // by value reference
-	deriv  []float64 // first derivatives of inputs, set by SetRealInputDerivatives
-	sim    Simulation
-	dirty  bool // parameters or inputs changed since sim was built
-	time   float64
-	start  float64
-	stop   float64
-	hasEnd bool
-	from   []float64 // scratch: values at the start and end of an internal step
-	to     []float64
-	hIndex int   // value reference of the "h" parameter, or -1
-	inputs []int // value references of the inputs
+	state   State
+	values  []float64 // by value reference; inputs as the master set them
+	deriv   []float64 // first derivatives of inputs for the next step
+	sim     Simulation
+	dirty   bool // parameters or inputs changed since sim was built
+	time    float64
+	start   float64
+	stop    float64
+	hasEnd  bool
+	from    []float64 // scratch: values at the start and end of an internal step
+	to      []float64
+	inputs  []int // value references of the inputs
+	trace   bool  // logCalls enabled
+	pending []message
 }
+
+// message is a log message held until the instance lock is released, so
+// that a logger may call back into the instance.
+type message struct {
+	status        Status
+	category, msg string
+}
+
+// maxInternalSteps bounds the internal steps of one communication step: a
+// request beyond it would block the importer's thread for hours.
+const maxInternalSteps = 10_000_000
 
 // Instantiate creates an instance: reads the scenario from the resources,
 // checks the GUID, configures the model.
@@ -102,15 +114,12 @@ func Instantiate(cfg Config) (*Instance, error) {
 		return nil, err
 	}
 	inst.scenario, inst.model, inst.vars = sc, model, model.Variables()
-	inst.hIndex = -1
 	for i, v := range inst.vars {
-		switch {
-		case v.Name == "h" && v.Causality == modeldesc.CausalityParameter:
-			inst.hIndex = i
-		case v.Causality == modeldesc.CausalityInput:
+		if v.Causality == modeldesc.CausalityInput {
 			inst.inputs = append(inst.inputs, i)
 		}
 	}
+	inst.trace = inst.enabled["logCalls"]
 	inst.reset()
 	return inst, nil
 }
@@ -132,8 +141,9 @@ func (in *Instance) reset() {
 // Variables returns the instance's variables (value reference = index).
 func (in *Instance) Variables() []Variable { return in.vars }
 
-// logf reports a message; discards and errors always reach the logger,
-// the other categories only when enabled.
+// logf queues a message for the logger (sent when the lock is released);
+// discards and errors always reach it, the other categories only when
+// enabled.
 func (in *Instance) logf(status Status, category, format string, args ...any) {
 	if in.logger == nil {
 		return
@@ -141,7 +151,26 @@ func (in *Instance) logf(status Status, category, format string, args ...any) {
 	if status < Discard && !in.enabled[category] {
 		return
 	}
-	in.logger.Log(status, category, fmt.Sprintf(format, args...))
+	in.pending = append(in.pending, message{status, category, fmt.Sprintf(format, args...)})
+}
+
+// lock takes the instance lock; unlock releases it and then hands the
+// queued messages to the logger.
+func (in *Instance) lock() { in.mu.Lock() }
+
+func (in *Instance) unlock() {
+	msgs := in.pending
+	in.pending = nil
+	in.mu.Unlock()
+	for _, m := range msgs {
+		in.logger.Log(m.status, m.category, m.msg)
+	}
+}
+
+// traceCall logs an FMI call with its arguments under logCalls; callers
+// check in.trace first so that the arguments are built only then.
+func (in *Instance) traceCall(fn, format string, args ...any) {
+	in.logf(OK, "logCalls", "%s(%s)", fn, fmt.Sprintf(format, args...))
 }
 
 func (in *Instance) fail(format string, args ...any) Status {
@@ -158,21 +187,14 @@ func (in *Instance) allowed(fn string, mask State) bool {
 	return false
 }
 
-// call takes the instance lock and, when logCalls is enabled, logs the
-// call; the arguments are formatted only then, keeping the hot path free
-// of formatting.
-func (in *Instance) call(fn string, format string, args ...any) func() {
-	in.mu.Lock()
-	if in.enabled["logCalls"] && in.logger != nil {
-		in.logger.Log(OK, "logCalls", fn+"("+fmt.Sprintf(format, args...)+")")
-	}
-	return in.mu.Unlock
-}
-
 // SetDebugLogging enables the given categories (all when none are named)
 // or disables debug logging.
 func (in *Instance) SetDebugLogging(on bool, categories []string) Status {
-	defer in.call("fmi2SetDebugLogging", "%v, %q", on, categories)()
+	in.lock()
+	defer in.unlock()
+	if in.trace {
+		in.traceCall("fmi2SetDebugLogging", "%v, %q", on, categories)
+	}
 	if !in.allowed("fmi2SetDebugLogging", Instantiated|InitializationMode|StepComplete|Terminated|Failed) {
 		return Error
 	}
@@ -186,6 +208,7 @@ func (in *Instance) SetDebugLogging(on bool, categories []string) Status {
 		}
 	}
 	in.enabled = map[string]bool{}
+	in.trace = false
 	if !on {
 		return OK
 	}
@@ -198,12 +221,17 @@ func (in *Instance) SetDebugLogging(on bool, categories []string) Status {
 	for _, c := range categories {
 		in.enabled[c] = true
 	}
+	in.trace = in.enabled["logCalls"]
 	return OK
 }
 
 // SetupExperiment sets the start time and, optionally, the stop time.
 func (in *Instance) SetupExperiment(toleranceDefined bool, tolerance, start float64, stopDefined bool, stop float64) Status {
-	defer in.call("fmi2SetupExperiment", "%v, %g, %g, %v, %g", toleranceDefined, tolerance, start, stopDefined, stop)()
+	in.lock()
+	defer in.unlock()
+	if in.trace {
+		in.traceCall("fmi2SetupExperiment", "%v, %g, %g, %v, %g", toleranceDefined, tolerance, start, stopDefined, stop)
+	}
 	if !in.allowed("fmi2SetupExperiment", Instantiated) {
 		return Error
 	}
@@ -216,7 +244,11 @@ func (in *Instance) SetupExperiment(toleranceDefined bool, tolerance, start floa
 
 // EnterInitializationMode starts initialization.
 func (in *Instance) EnterInitializationMode() Status {
-	defer in.call("fmi2EnterInitializationMode", "")()
+	in.lock()
+	defer in.unlock()
+	if in.trace {
+		in.traceCall("fmi2EnterInitializationMode", "")
+	}
 	if !in.allowed("fmi2EnterInitializationMode", Instantiated) {
 		return Error
 	}
@@ -226,11 +258,16 @@ func (in *Instance) EnterInitializationMode() Status {
 
 // ExitInitializationMode builds the simulation in static equilibrium.
 func (in *Instance) ExitInitializationMode() Status {
-	defer in.call("fmi2ExitInitializationMode", "")()
+	in.lock()
+	defer in.unlock()
+	if in.trace {
+		in.traceCall("fmi2ExitInitializationMode", "")
+	}
 	if !in.allowed("fmi2ExitInitializationMode", InitializationMode) {
 		return Error
 	}
 	if err := in.build(); err != nil {
+		in.state = Failed
 		return in.fail("fmi2ExitInitializationMode: %v", err)
 	}
 	in.state = StepComplete
@@ -254,7 +291,11 @@ func (in *Instance) build() error {
 
 // Terminate ends the simulation.
 func (in *Instance) Terminate() Status {
-	defer in.call("fmi2Terminate", "")()
+	in.lock()
+	defer in.unlock()
+	if in.trace {
+		in.traceCall("fmi2Terminate", "")
+	}
 	if !in.allowed("fmi2Terminate", StepComplete) {
 		return Error
 	}
@@ -264,7 +305,11 @@ func (in *Instance) Terminate() Status {
 
 // Reset returns the instance to the state right after instantiation.
 func (in *Instance) Reset() Status {
-	defer in.call("fmi2Reset", "")()
+	in.lock()
+	defer in.unlock()
+	if in.trace {
+		in.traceCall("fmi2Reset", "")
+	}
 	if !in.allowed("fmi2Reset", Instantiated|InitializationMode|StepComplete|Terminated|Failed) {
 		return Error
 	}
@@ -282,7 +327,11 @@ func (in *Instance) lookup(fn string, vr uint32) (int, bool) {
 
 // GetReal reads variables.
 func (in *Instance) GetReal(vrs []uint32, out []float64) Status {
-	defer in.call("fmi2GetReal", "%v", vrs)()
+	in.lock()
+	defer in.unlock()
+	if in.trace {
+		in.traceCall("fmi2GetReal", "%v", vrs)
+	}
 	if !in.allowed("fmi2GetReal", InitializationMode|StepComplete|Terminated|Failed) {
 		return Error
 	}
@@ -304,7 +353,11 @@ func (in *Instance) GetReal(vrs []uint32, out []float64) Status {
 
 // SetReal writes parameters (before the simulation starts) and inputs.
 func (in *Instance) SetReal(vrs []uint32, vals []float64) Status {
-	defer in.call("fmi2SetReal", "%v, %v", vrs, vals)()
+	in.lock()
+	defer in.unlock()
+	if in.trace {
+		in.traceCall("fmi2SetReal", "%v, %v", vrs, vals)
+	}
 	if !in.allowed("fmi2SetReal", Instantiated|InitializationMode|StepComplete) {
 		return Error
 	}
@@ -319,7 +372,8 @@ func (in *Instance) SetReal(vrs []uint32, vals []float64) Status {
 		switch v.Causality {
 		case modeldesc.CausalityInput:
 		case modeldesc.CausalityParameter:
-			if in.state == StepComplete && v.Variability != modeldesc.VariabilityTunable {
+			// Every parameter is fixed: the world is built from them.
+			if in.state == StepComplete {
 				return in.fail("fmi2SetReal: %s is a fixed parameter: set it before fmi2ExitInitializationMode", v.Name)
 			}
 		default:
@@ -352,12 +406,17 @@ func bound(p *float64, none string) string {
 	return fmt.Sprint(*p)
 }
 
-// SetRealInputDerivatives sets first derivatives of inputs, used to
-// extrapolate them over the next communication step. Higher orders are
-// rejected (the description says maxOutputDerivativeOrder 0 and
-// canInterpolateInputs true, which means order 1).
+// SetRealInputDerivatives sets first derivatives of inputs at the current
+// communication point, used to extrapolate them over the next
+// communication step only (they are cleared after it, like the values a
+// master sets anew before every step). Higher orders are rejected
+// (canInterpolateInputs means order 1).
 func (in *Instance) SetRealInputDerivatives(vrs []uint32, orders []int32, vals []float64) Status {
-	defer in.call("fmi2SetRealInputDerivatives", "%v, %v, %v", vrs, orders, vals)()
+	in.lock()
+	defer in.unlock()
+	if in.trace {
+		in.traceCall("fmi2SetRealInputDerivatives", "%v, %v, %v", vrs, orders, vals)
+	}
 	if !in.allowed("fmi2SetRealInputDerivatives", Instantiated|InitializationMode|StepComplete) {
 		return Error
 	}
@@ -384,7 +443,11 @@ func (in *Instance) SetRealInputDerivatives(vrs []uint32, orders []int32, vals [
 
 // DoStep advances from t to t+H in internal steps of at most h.
 func (in *Instance) DoStep(t, H float64) Status {
-	defer in.call("fmi2DoStep", "%g, %g", t, H)()
+	in.lock()
+	defer in.unlock()
+	if in.trace {
+		in.traceCall("fmi2DoStep", "%g, %g", t, H)
+	}
 	if !in.allowed("fmi2DoStep", StepComplete) {
 		return Error
 	}
@@ -397,13 +460,15 @@ func (in *Instance) DoStep(t, H float64) Status {
 	if in.hasEnd && t+H > in.stop*(1+1e-12)+1e-12 {
 		return in.fail("fmi2DoStep: step to %g s goes past the stop time %g s set in fmi2SetupExperiment", t+H, in.stop)
 	}
-	hMax := in.internalStep()
-	n := int(math.Ceil(H/hMax - 1e-9))
-	if n < 1 {
-		n = 1
+	hMax := in.model.InternalStep(in.values)
+	steps := math.Ceil(H/hMax - 1e-9)
+	if steps > maxInternalSteps {
+		return in.fail("fmi2DoStep: a step of %g s needs %g internal steps of %g s; at most %d are allowed per call", H, steps, hMax, maxInternalSteps)
 	}
+	n := max(int(steps), 1)
 	h := H / float64(n)
 	copy(in.to, in.values)
+	in.interpolate(in.to, 0)
 	for k := 0; k < n; k++ {
 		in.from, in.to = in.to, in.from
 		in.interpolate(in.to, float64(k+1)*h)
@@ -416,50 +481,55 @@ func (in *Instance) DoStep(t, H float64) Status {
 	}
 	in.time = t + H
 	in.sim.Outputs(in.values)
+	for _, i := range in.inputs {
+		in.deriv[i] = 0
+	}
 	if es, ok := in.sim.(EventSource); ok {
 		for _, e := range es.DrainEvents() {
 			in.logf(OK, "logEvents", "t = %g s: %s", in.time, e)
 		}
 	}
-	// Inputs carry on from their extrapolated values.
-	for _, i := range in.inputs {
-		in.values[i] += in.deriv[i] * H
-	}
 	return OK
 }
 
-// interpolate writes the values at τ seconds into the communication step:
-// inputs extrapolated with their derivatives, everything else as is.
+// interpolate writes the inputs τ seconds into the communication step into
+// dst, extrapolated with their derivatives; dst holds the other values
+// already.
 func (in *Instance) interpolate(dst []float64, tau float64) {
-	copy(dst, in.values)
 	for _, i := range in.inputs {
-		dst[i] += in.deriv[i] * tau
+		dst[i] = in.values[i] + in.deriv[i]*tau
 	}
 }
-
-// internalStep returns the internal step size h (s): the "h" parameter
-// when the model exposes it, else the scenario's step.
-func (in *Instance) internalStep() float64 {
-	if in.hIndex >= 0 {
-		return in.values[in.hIndex]
-	}
-	return in.scenario.Step
-}
-
-// Time returns the current simulation time (s).
-func (in *Instance) Time() float64 { return in.time }
 
 // Unsupported reports a function this FMU does not implement.
 func (in *Instance) Unsupported(fn, why string) Status {
-	in.mu.Lock()
-	defer in.mu.Unlock()
-	return in.fail("%s: not supported: %s", fn, why)
+	return in.Reject(fn, "not supported: %s", why)
+}
+
+// Reject reports a call refused for its arguments.
+func (in *Instance) Reject(fn, format string, args ...any) Status {
+	in.lock()
+	defer in.unlock()
+	return in.fail("%s: %s", fn, fmt.Sprintf(format, args...))
+}
+
+// Fail puts the instance in the error state, after a failure outside its
+// own methods (a recovered panic at the C boundary).
+func (in *Instance) Fail(format string, args ...any) {
+	in.lock()
+	defer in.unlock()
+	in.state = Failed
+	in.fail(format, args...)
 }
 
 // CheckEmpty is for typed getters and setters of types the FMU has none
 // of: any value reference is unknown.
 func (in *Instance) CheckEmpty(fn string, vrs []uint32, mask State) Status {
-	defer in.call(fn, "%v", vrs)()
+	in.lock()
+	defer in.unlock()
+	if in.trace {
+		in.traceCall(fn, "%v", vrs)
+	}
 	if !in.allowed(fn, mask) {
 		return Error
 	}
@@ -478,8 +548,12 @@ const (
 
 // LastSuccessfulTime returns the time of the last completed step.
 func (in *Instance) LastSuccessfulTime() (float64, Status) {
-	defer in.call("fmi2GetRealStatus", "fmi2LastSuccessfulTime")()
-	if !in.allowed("fmi2GetRealStatus", StepComplete|Terminated|Failed) {
+	in.lock()
+	defer in.unlock()
+	if in.trace {
+		in.traceCall("fmi2GetRealStatus", "fmi2LastSuccessfulTime")
+	}
+	if !in.allowed("fmi2GetRealStatus", StepComplete|Terminated) {
 		return 0, Error
 	}
 	return in.time, OK
@@ -487,8 +561,8 @@ func (in *Instance) LastSuccessfulTime() (float64, Status) {
 
 // Log reports a message through the instance's logger and categories.
 func (in *Instance) Log(status Status, format string, args ...any) {
-	in.mu.Lock()
-	defer in.mu.Unlock()
+	in.lock()
+	defer in.unlock()
 	in.logf(status, categoryFor(status), format, args...)
 }
 

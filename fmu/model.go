@@ -37,6 +37,10 @@ type Configured interface {
 	// like Variables: parameters and inputs at the start time are set). The
 	// simulation starts in static equilibrium.
 	NewSimulation(values []float64) (Simulation, error)
+	// InternalStep returns the largest internal step h (s) for the given
+	// variable values; communication steps are split into steps of at
+	// most h.
+	InternalStep(values []float64) float64
 }
 
 // Simulation is one running world.

@@ -6,7 +6,7 @@
 set -euo pipefail
 
 if ! command -v go >/dev/null 2>&1; then
-	echo "setup: Go 1.24 or newer is required (https://go.dev/dl/); Debian's golang package is too old." >&2
+	echo "setup: Go 1.26 or newer is required (https://go.dev/dl/); Debian's golang package is too old." >&2
 	exit 1
 fi
 need=()

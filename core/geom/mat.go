@@ -34,6 +34,3 @@ func (m *Mat3) T() Mat3 {
 		{m[0][2], m[1][2], m[2][2]},
 	}
 }
-
-// Col returns column j of m.
-func (m *Mat3) Col(j int) Vec3 { return Vec3{m[0][j], m[1][j], m[2][j]} }

@@ -59,3 +59,15 @@ func (q Quat) Integrate(omega Vec3, h float64) Quat {
 	dq := Quat{0, omega.X, omega.Y, omega.Z}.Mul(q)
 	return Quat{q.W + h/2*dq.W, q.X + h/2*dq.X, q.Y + h/2*dq.Y, q.Z + h/2*dq.Z}.Normalize()
 }
+
+// RotationBetween returns the shortest rotation that turns the unit vector
+// a onto the unit vector b.
+func RotationBetween(a, b Vec3) Quat {
+	c := a.Dot(b)
+	if c < -1+1e-12 {
+		return AxisAngle(Perpendicular(a), math.Pi) // opposite: any perpendicular axis
+	}
+	// q = (1 + a·b, a×b) normalized is the half-angle rotation.
+	x := a.Cross(b)
+	return Quat{1 + c, x.X, x.Y, x.Z}.Normalize()
+}

@@ -9,8 +9,7 @@ import (
 // BenchmarkHoistStep measures one internal step of the hoist: a load on a
 // 10 m steel rope below a moving suspension point, winch running.
 func BenchmarkHoistStep(b *testing.B) {
-	t := &testing.T{}
-	hs := newHoist(t, 1000, 10, 1.0/60)
+	hs := newHoist(b, 1000, 10, 1.0/60)
 	hs.crane.Vel = geom.V(0.5, 0, 0)
 	hs.winch.Speed = 0.01
 	b.ReportAllocs()
@@ -25,8 +24,7 @@ func BenchmarkHoistStep(b *testing.B) {
 // BenchmarkTwoBoxesStretchTwistStep measures a step of the [SL07]
 // validation system with stretch and twist rows.
 func BenchmarkTwoBoxesStretchTwistStep(b *testing.B) {
-	t := &testing.T{}
-	sys := newTwoBoxes(t, 1e3, 10, 0)
+	sys := newTwoBoxes(b, 1e3, 10, 0)
 	sys.a.AngVel = geom.V(0.1, 0, 0)
 	b.ReportAllocs()
 	b.ResetTimer()

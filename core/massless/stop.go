@@ -7,11 +7,12 @@ import (
 	"github.com/cablefmu/cablefmu/core/multibody"
 )
 
-// Stop keeps the route from getting shorter than MinLength: Σ l_j ≥ L_min,
-// a rigid unilateral row that can only push (λ ≥ 0) with the Jacobian of
-// eq. 16. It stands for the hook block meeting the sheave block
-// ("two-blocking"): a massless cable that went slack would otherwise let a
-// load rising past the sheave pass through it.
+// Stop keeps the last segment of a route (sheave to hook) from getting
+// shorter than MinLength: l_J ≥ l_min, a rigid unilateral row that can only
+// push (λ ≥ 0) with the segment's part of the Jacobian of eq. 16. It stands
+// for the hook block meeting the sheave block ("two-blocking"): a massless
+// cable that went slack would otherwise let a load rising past the sheave
+// pass through it.
 type Stop struct {
 	route  []Node
 	bodies []*multibody.Body
@@ -21,11 +22,12 @@ type Stop struct {
 	force     float64 // N, positive while the stop pushes
 }
 
-// NewStop returns the stop of a route at minLength (m).
+// NewStop returns the stop of the route's last segment at minLength (m).
 func NewStop(route []Node, minLength float64) (*Stop, error) {
 	if err := validateRoute(route); err != nil {
 		return nil, err
 	}
+	route = route[len(route)-2:]
 	if !(minLength > 0) || math.IsInf(minLength, 0) {
 		return nil, fmt.Errorf("stop length %g m: must be positive and finite", minLength)
 	}

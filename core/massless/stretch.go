@@ -17,7 +17,7 @@ type Stretch struct {
 
 	// FreeLength is the unstretched length L of the cable (m).
 	FreeLength float64
-	// EA is the axial stiffness (N); +Inf makes the cable inextensible.
+	// EA is the axial stiffness (N).
 	EA float64
 	// Damping is SPOOK's relaxation time γ (s) of the row.
 	Damping float64
@@ -29,9 +29,9 @@ type Stretch struct {
 	// MinFreeLength (m) is where the winch stops hauling in.
 	MinFreeLength float64
 
-	violation float64 // φ_s at the last update, m
-	tension   float64 // N, positive when taut
-	rate      float64 // L̇ over the last step, m/s
+	tension float64 // N, positive when taut
+	rate    float64 // L̇ over the last step, m/s
+	speed   float64 // winch speed the last solve assumed, m/s
 }
 
 // NewStretch returns the length constraint of the route with free length
@@ -43,8 +43,8 @@ func NewStretch(route []Node, freeLength, ea float64) (*Stretch, error) {
 	if !(freeLength > 0) || math.IsInf(freeLength, 0) {
 		return nil, fmt.Errorf("free length %g m: must be positive and finite", freeLength)
 	}
-	if !(ea > 0) {
-		return nil, fmt.Errorf("axial stiffness EA %g N: must be positive", ea)
+	if !(ea > 0) || math.IsInf(ea, 0) {
+		return nil, fmt.Errorf("axial stiffness EA %g N: must be positive and finite", ea)
 	}
 	bodies, slot := uniqueBodies(route)
 	return &Stretch{route: route, bodies: bodies, slot: slot, FreeLength: freeLength, EA: ea}, nil
@@ -65,8 +65,7 @@ func (s *Stretch) Stiffness() float64 { return s.EA / s.FreeLength }
 // Update implements multibody.Constraint: eqs. 14 and 16.
 func (s *Stretch) Update(h float64, rows []multibody.Row) {
 	row := &rows[0]
-	s.violation = routeJacobian(s.route, s.slot, row) - s.FreeLength
-	row.Violation = s.violation
+	row.Violation = routeJacobian(s.route, s.slot, row) - s.FreeLength
 	row.Compliance = 1 / s.Stiffness()
 	row.Damping = s.Damping
 	if s.Slack {
@@ -74,13 +73,15 @@ func (s *Stretch) Update(h float64, rows []multibody.Row) {
 	}
 	// ∂φ_s/∂t = −L̇: the winch's pay-out is the row's prescribed rate.
 	row.SpeedBefore = s.rate
+	s.speed = 0
 	if s.Winch != nil {
-		row.Speed = s.Winch.Speed
-		row.Slip = s.Winch.Slip
+		s.speed = s.Winch.Speed
 		// The winch's limit switch: hauling in stops at the minimum length.
-		if floor := (s.MinFreeLength - s.FreeLength) / h; row.Speed < floor {
-			row.Speed = math.Min(floor, 0)
+		if floor := (s.MinFreeLength - s.FreeLength) / h; s.speed < 0 && s.speed < floor {
+			s.speed = math.Min(floor, 0)
 		}
+		row.Speed = s.speed
+		row.Slip = s.Winch.Slip
 	}
 }
 
@@ -113,10 +114,8 @@ func (s *Stretch) Apply(h float64, lambda []float64) {
 	s.Prime(h, lambda)
 	s.rate = 0
 	if s.Winch != nil {
-		s.rate = s.Winch.rate(s.tension)
-		if next := s.FreeLength + h*s.rate; next < s.MinFreeLength {
-			s.rate = math.Min((s.MinFreeLength-s.FreeLength)/h, 0)
-		}
+		// L̇ = w + ξT with the w the solve used (Winch doc).
+		s.rate = s.speed + s.Winch.Slip*s.tension
 		s.FreeLength += h * s.rate
 	}
 }
@@ -124,9 +123,6 @@ func (s *Stretch) Apply(h float64, lambda []float64) {
 // Tension returns the cable tension of the last step (N); it is the same
 // along the whole route because the eye nodes are frictionless.
 func (s *Stretch) Tension() float64 { return s.tension }
-
-// Elongation returns φ_s = Σ l_j − L at the start of the last step (m).
-func (s *Stretch) Elongation() float64 { return s.violation }
 
 // PotentialEnergy implements multibody.Energy: ½ c_s φ_s² (eq. 1) at the
 // current positions, zero when a slack cable is shorter than its length.

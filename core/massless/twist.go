@@ -12,14 +12,18 @@ import (
 // 17), regularized by ε = 1/c_t with c_t = GJ/L (eqs. 3, 21): the end bodies'
 // rotations about the cable's end directions must cancel.
 //
-// Ψ of an end is the body's rotation angle about the end's axis n (pointing
-// from the body into the cable), measured as in eq. 17 with n as the x axis:
-// a body-fixed unit vector u ⊥ n is projected on the world plane spanned by
-// U and W (the world images of u and n×u at rest), Ψ = atan2(W·s, U·s) with
-// s = R u. Rotating both end bodies together about the cable leaves Ω
-// unchanged, since the two axes point opposite ways. Angles are unwrapped
-// every step, so twists beyond a revolution accumulate (the winding number
-// η of eq. 17).
+// Ψ of an end is the body's rotation about its body-fixed end axis n
+// (pointing from the body into the cable) since rest. Eq. 17 takes it as
+// the Euler roll atan2(R₃₂, R₃₃), which breaks down when the axis swings
+// 90° (R₃₂, R₃₃ → 0): a load swinging up to the horizontal would see its
+// twist jump by π. We take the twist part of the swing–twist decomposition
+// of the rotation since rest instead, q_rel = q₀⁻¹q = (w, v):
+// Ψ = 2 atan2(v·n, w). For a pure rotation about n it equals the Euler
+// roll; swinging n in any direction leaves it unchanged, and it is
+// singular only for a swing of 180°. Rotating both end bodies together
+// about the cable leaves Ω unchanged, since the two axes point opposite
+// ways. Angles are unwrapped every step, so twists beyond a revolution
+// accumulate (the winding number η of eq. 17).
 type Twist struct {
 	ends   [2]twistEnd
 	bodies []*multibody.Body
@@ -30,15 +34,14 @@ type Twist struct {
 	// Damping is SPOOK's relaxation time γ (s) of the row.
 	Damping float64
 
-	angle  float64 // Ω at the last update, rad
-	torque float64 // N·m
+	angle float64 // Ω at the last update, rad
 }
 
 type twistEnd struct {
 	body    *multibody.Body
-	u       geom.Vec3 // body frame, ⊥ axis
-	uw, ww  geom.Vec3 // world reference directions U, W
-	psi     float64   // last raw atan2 angle
+	n       geom.Vec3 // end axis, body frame
+	rest    geom.Quat // orientation at rest, inverted
+	psi     float64   // last raw angle
 	unwound float64   // accumulated angle
 }
 
@@ -63,30 +66,32 @@ func NewTwist(route []Node, gj float64, length func() float64) (*Twist, error) {
 
 func newTwistEnd(b *multibody.Body, towardCable geom.Vec3) twistEnd {
 	n, _ := towardCable.Unit()
-	uw := geom.Perpendicular(n)
-	return twistEnd{body: b, u: b.Rot.Conj().Rotate(uw), uw: uw, ww: n.Cross(uw)}
+	return twistEnd{body: b, n: b.Rot.Conj().Rotate(n), rest: b.Rot.Conj()}
 }
 
-// angle returns Ψ and the row of eq. 18–19: Ψ̇ = Aᵀω with
-// A = [(U·s)(s×W) − (W·s)(s×U)] / ((U·s)² + (W·s)²).
+// angle returns Ψ = 2 atan2(s, w), s = v·n, with (w, v) = q₀⁻¹q, and the row
+// of eqs. 18–19, Ψ̇ = Aᵀω. With the body-frame angular velocity ω_b,
+// q̇_rel = ½ q_rel (0, ω_b) gives ẇ = −½ v·ω_b and ṡ = ½ ω_b·(w n + n×v), so
+// A = R (w² n + w n×v + s v) / (s² + w²).
 func (e *twistEnd) angle() (float64, geom.Vec3) {
-	s := e.body.Rot.Rotate(e.u)
-	us, ws := e.uw.Dot(s), e.ww.Dot(s)
-	rho2 := us*us + ws*ws
-	psi := math.Atan2(ws, us)
+	q := e.rest.Mul(e.body.Rot)
+	v := geom.Vec3{X: q.X, Y: q.Y, Z: q.Z}
+	s := v.Dot(e.n)
+	rho2 := s*s + q.W*q.W
 	if rho2 < 1e-12 {
-		// The body is turned 90° away from its rest axis: Ψ is undefined
-		// there (the singularity noted under eq. 20); hold the angle and
-		// exert no torque until it comes back.
+		// The end axis has swung half a turn: the twist is undefined there
+		// (the singularity noted under eq. 20); hold the angle and exert
+		// no torque until it comes back.
 		return e.unwound, geom.Vec3{}
 	}
+	psi := 2 * math.Atan2(s, q.W)
 	e.unwound += remainder2Pi(psi - e.psi)
 	e.psi = psi
-	a := s.Cross(e.ww).Scale(us).Sub(s.Cross(e.uw).Scale(ws)).Scale(1 / rho2)
-	return e.unwound, a
+	ab := e.n.Scale(q.W * q.W).Add(e.n.Cross(v).Scale(q.W)).Add(v.Scale(s)).Scale(1 / rho2)
+	return e.unwound, e.body.Rot.Rotate(ab)
 }
 
-// remainder2Pi maps an angle difference into (−π, π].
+// remainder2Pi maps an angle difference into [−π, π].
 func remainder2Pi(d float64) float64 {
 	return d - 2*math.Pi*math.Round(d/(2*math.Pi))
 }
@@ -113,17 +118,12 @@ func (t *Twist) Update(h float64, rows []multibody.Row) {
 	row.Damping = t.Damping
 }
 
-// Apply implements multibody.Constraint.
-func (t *Twist) Apply(h float64, lambda []float64) { t.torque = -lambda[0] / h }
+// Apply implements multibody.Constraint; the twist keeps no state of the
+// solve.
+func (t *Twist) Apply(h float64, lambda []float64) {}
 
 // Angle returns the twist angle Ω at the start of the last step (rad).
 func (t *Twist) Angle() float64 { return t.angle }
 
-// Torque returns the cable's restoring torque of the last step (N·m).
-func (t *Twist) Torque() float64 { return t.torque }
-
 // PotentialEnergy implements multibody.Energy: ½ c_t Ω² (eq. 3).
 func (t *Twist) PotentialEnergy() float64 { return 0.5 * t.Stiffness() * t.angle * t.angle }
-
-// Prime implements multibody.Primer.
-func (t *Twist) Prime(h float64, lambda []float64) { t.torque = -lambda[0] / h }

@@ -17,7 +17,7 @@ type twoBoxes struct {
 	twist   *Twist
 }
 
-func newTwoBoxes(t *testing.T, cs, ct, damping float64) *twoBoxes {
+func newTwoBoxes(t testing.TB, cs, ct, damping float64) *twoBoxes {
 	t.Helper()
 	w := multibody.NewWorld(geom.Vec3{})
 	inertia := multibody.BoxInertia(1000, 2, 2, 2)

@@ -31,6 +31,3 @@ func (w *Winch) Validate() error {
 	}
 	return nil
 }
-
-// rate returns the pay-out rate L̇ = w + ξ T under tension T (N).
-func (w *Winch) rate(tension float64) float64 { return w.Speed + w.Slip*tension }

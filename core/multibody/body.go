@@ -72,11 +72,6 @@ func BoxInertia(m, a, b, c float64) geom.Vec3 {
 // PointWorld returns the world position of the body-frame point d.
 func (b *Body) PointWorld(d geom.Vec3) geom.Vec3 { return b.Pos.Add(b.Rot.Rotate(d)) }
 
-// PointVelocity returns the world velocity of the body-frame point d.
-func (b *Body) PointVelocity(d geom.Vec3) geom.Vec3 {
-	return b.Vel.Add(b.AngVel.Cross(b.Rot.Rotate(d)))
-}
-
 // KineticEnergy returns ½ m v² + ½ ωᵀ I ω (J).
 func (b *Body) KineticEnergy() float64 {
 	if b.Kind != Dynamic {

@@ -14,8 +14,9 @@ import (
 // (LAPACK dpotrf through gonum), handling bounded rows by principal
 // pivoting: after each solve of the free rows, the first row (least index)
 // that is out of bounds is clamped, or the first clamped row whose residual
-// points back inside is released, until none is left. The least-index rule
-// terminates for the positive definite S (Murty); should the pivoting
+// points back inside is released, until none is left. The least-index
+// rule (Murty's, proven finite for one-sided bounds and a positive definite
+// S) settles the small two-sided problems met here; should the pivoting
 // exceed its budget, projected Gauss–Seidel finishes from where it is.
 // Meant for small systems: a few cables, hooks and loads.
 type Dense struct {

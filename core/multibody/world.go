@@ -28,7 +28,6 @@ type World struct {
 	rowStart    []int // first row of each constraint
 	rows        []Row
 	prob        Problem
-	lambda      []float64
 	dirty       bool
 }
 
@@ -58,9 +57,6 @@ func (w *World) AddConstraint(c Constraint) {
 // Bodies returns the world's bodies in insertion order.
 func (w *World) Bodies() []*Body { return w.bodies }
 
-// Constraints returns the world's constraints in insertion order.
-func (w *World) Constraints() []Constraint { return w.constraints }
-
 // layout sizes the row buffers after bodies or constraints changed.
 func (w *World) layout() error {
 	n := 0
@@ -76,7 +72,6 @@ func (w *World) layout() error {
 	}
 	w.rows = make([]Row, n)
 	w.prob.resize(n, len(w.dynamic))
-	w.lambda = make([]float64, n)
 	for i, c := range w.constraints {
 		nb := len(c.Bodies())
 		for r := 0; r < c.Rows(); r++ {
@@ -98,26 +93,16 @@ func (w *World) Step(h float64) error {
 	if !(h > 0) || math.IsInf(h, 0) {
 		return fmt.Errorf("step size %g s: must be positive and finite", h)
 	}
-	if w.dirty {
-		if err := w.layout(); err != nil {
-			return err
-		}
+	if err := w.update(h); err != nil {
+		return err
 	}
 	// Unconstrained prediction v + h M⁻¹ f, gyroscopic term explicit.
 	for _, b := range w.dynamic {
-		b.refreshInertia()
 		f := b.Force.AddScaled(b.Mass, w.Gravity)
 		iw := b.Rot.Rotate(hadamard(b.Inertia, b.Rot.Conj().Rotate(b.AngVel)))
 		tau := b.Torque.Sub(b.AngVel.Cross(iw))
 		b.predVel = b.Vel.AddScaled(h/b.Mass, f)
 		b.predAng = b.AngVel.Add(b.invI.MulVec(tau).Scale(h))
-	}
-	for i, c := range w.constraints {
-		rows := w.rows[w.rowStart[i] : w.rowStart[i]+c.Rows()]
-		for r := range rows {
-			rows[r].Reset()
-		}
-		c.Update(h, rows)
 	}
 	w.assemble(h)
 	if len(w.rows) > 0 {
@@ -130,6 +115,28 @@ func (w *World) Step(h float64) error {
 		c.Apply(h, w.prob.Lambda[w.rowStart[i]:w.rowStart[i]+c.Rows()])
 	}
 	return w.check()
+}
+
+// update lays out the rows if bodies or constraints changed, refreshes the
+// inertia of the dynamic bodies and lets every constraint evaluate its
+// rows at the current state.
+func (w *World) update(h float64) error {
+	if w.dirty {
+		if err := w.layout(); err != nil {
+			return err
+		}
+	}
+	for _, b := range w.dynamic {
+		b.refreshInertia()
+	}
+	for i, c := range w.constraints {
+		rows := w.rows[w.rowStart[i] : w.rowStart[i]+c.Rows()]
+		for r := range rows {
+			rows[r].Reset()
+		}
+		c.Update(h, rows)
+	}
+	return nil
 }
 
 // assemble fills the Schur complement data: Σ, the right-hand side and the
@@ -261,13 +268,8 @@ type Primer interface {
 // a world built in static equilibrium reports its loads before the first
 // step.
 func (w *World) Prime(h float64) error {
-	if w.dirty {
-		if err := w.layout(); err != nil {
-			return err
-		}
-	}
-	for _, b := range w.dynamic {
-		b.refreshInertia()
+	if err := w.update(h); err != nil {
+		return err
 	}
 	for _, b := range w.bodies {
 		b.ConstraintForce, b.ConstraintTorque = geom.Vec3{}, geom.Vec3{}
@@ -275,10 +277,6 @@ func (w *World) Prime(h float64) error {
 	for i, c := range w.constraints {
 		rows := w.rows[w.rowStart[i] : w.rowStart[i]+c.Rows()]
 		lambda := w.prob.Lambda[w.rowStart[i] : w.rowStart[i]+c.Rows()]
-		for r := range rows {
-			rows[r].Reset()
-		}
-		c.Update(h, rows)
 		for r := range rows {
 			row := &rows[r]
 			lambda[r] = 0

@@ -73,23 +73,6 @@ func TestRigidPendulumPinsSigns(t *testing.T) {
 	}
 }
 
-// A particle hung off-centre by a rod keeps no rotation: its angular
-// velocity stays zero while it swings.
-func TestParticleHasNoRotation(t *testing.T) {
-	w := NewWorld(geom.V(0, 0, -9.81))
-	p := w.AddBody(NewParticle("p", 2, geom.V(0.5, 0, -1)))
-	r := &rod{body: p, length: math.Hypot(0.5, 1), hi: math.Inf(1)}
-	w.AddConstraint(r)
-	for i := 0; i < 120; i++ {
-		if err := w.Step(1.0 / 60); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if p.AngVel != (geom.Vec3{}) || p.KineticEnergy() <= 0 {
-		t.Errorf("particle ω = %v, kinetic energy %g J: want no rotation and a swing", p.AngVel, p.KineticEnergy())
-	}
-}
-
 // A compliant rod of stiffness k hanging a mass m settles at the
 // elongation mg/k (within 0.1 %): Σ and Υ carry the compliance right.
 func TestCompliantRowStaticElongation(t *testing.T) {

@@ -52,9 +52,11 @@ type cableConfig struct {
 	// Bilateral makes the cable push as well as pull (a rod); by default a
 	// cable goes slack.
 	Bilateral bool `json:"bilateral"`
-	// MinLength (m) is the shortest the route can get: the winch stops
-	// hauling in there and the hook block butts against the sheave (default
-	// 0.5 m, at most half of length0).
+	// MinLength (m) is the shortest the last segment (sheave to hook
+	// block) can get: the hook block butts against the sheave there, and
+	// the winch stops hauling in when the free length is down to the other
+	// segments plus MinLength. Default: 0.5 m, or half the last segment's
+	// initial length if that is shorter.
 	MinLength float64 `json:"minLength"`
 	// Twist adds the twist constraint between the end bodies.
 	Twist bool         `json:"twist"`
@@ -148,8 +150,8 @@ func (c *config) validate() error {
 		if err := cb.Rope.rope().Validate(); err != nil {
 			add("cable %q: %w", cb.Name, err)
 		}
-		if cb.MinLength < 0 || (cb.MinLength > 0 && cb.MinLength >= cb.Length0) {
-			add("cable %q: minLength %g m: must be non-negative and below length0 %g m", cb.Name, cb.MinLength, cb.Length0)
+		if cb.MinLength < 0 {
+			add("cable %q: minLength %g m: must be non-negative", cb.Name, cb.MinLength)
 		}
 		if cb.Damping < 0 {
 			add("cable %q: damping %g s: must be non-negative", cb.Name, cb.Damping)

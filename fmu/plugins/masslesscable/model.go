@@ -2,6 +2,7 @@ package masslesscable
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/cablefmu/cablefmu/fmu"
 	"github.com/cablefmu/cablefmu/modeldesc"
@@ -24,17 +25,20 @@ func (Model) Configure(sc *fmu.Scenario) (fmu.Configured, error) {
 	for _, q := range catalogue {
 		byName[q.v.Name] = q
 	}
-	m := &configured{cfg: cfg, step: sc.Step}
+	m := &configured{cfg: cfg, step: sc.Step, hPort: -1}
 	seen := map[string]bool{}
 	for _, name := range sc.Ports {
 		q, ok := byName[name]
 		if !ok {
-			return nil, fmt.Errorf("port %q: no such quantity in this scenario (have %s)", name, catalogueNames(catalogue))
+			return nil, fmt.Errorf("port %q: no such quantity in this scenario (have %s)", name, strings.Join(catalogueNames(catalogue), ", "))
 		}
 		if seen[name] {
 			return nil, fmt.Errorf("port %q listed twice", name)
 		}
 		seen[name] = true
+		if name == "h" {
+			m.hPort = len(m.ports)
+		}
 		m.ports = append(m.ports, q)
 	}
 	if _, err := m.NewSimulation(m.starts()); err != nil {
@@ -43,21 +47,27 @@ func (Model) Configure(sc *fmu.Scenario) (fmu.Configured, error) {
 	return m, nil
 }
 
-func catalogueNames(qs []quantity) string {
-	s := ""
+func catalogueNames(qs []quantity) []string {
+	names := make([]string, len(qs))
 	for i, q := range qs {
-		if i > 0 {
-			s += ", "
-		}
-		s += q.v.Name
+		names[i] = q.v.Name
 	}
-	return s
+	return names
 }
 
 type configured struct {
 	cfg   *config
 	step  float64
 	ports []quantity
+	hPort int // index of the "h" port, or -1
+}
+
+// InternalStep implements fmu.Configured.
+func (m *configured) InternalStep(values []float64) float64 {
+	if m.hPort >= 0 {
+		return values[m.hPort]
+	}
+	return m.step
 }
 
 func (m *configured) starts() []float64 {
@@ -110,40 +120,33 @@ func quantities(c *config, step float64) []quantity {
 	param("gravity", "m/s2", "Gravitational acceleration, acting along -z", c.Gravity, ptr(0), func(p *params, x float64) { p.gravity = x })
 	param("h", "s", "Internal step of the cable solver; communication steps are split into steps of at most h", step, ptr(1e-6), func(p *params, x float64) { p.h = x })
 	for i, b := range c.Bodies {
-		i, b := i, b
 		switch b.Kind {
 		case "kinematic":
 			for k, ax := range axes {
-				k := k
 				input(b.Name+"."+ax, "m", fmt.Sprintf("World %s position of %s (driven from outside), z up", ax, b.Name), b.Position[k],
 					func(d *drive, x float64) { setComp(&d.pos[i], k, x) })
 			}
 			for k, ax := range axes {
-				k := k
 				input(b.Name+".v"+ax, "m/s", fmt.Sprintf("World %s velocity of %s; within a communication step the body moves with it", ax, b.Name), 0,
 					func(d *drive, x float64) { setComp(&d.vel[i], k, x) })
 			}
 			for k, ax := range axes {
-				k := k
 				output(b.Name+".f"+ax, "N", fmt.Sprintf("World %s component of the force the cables exert on %s", ax, b.Name),
 					func(s *simulation) float64 { return comp(s.bodies[i].ConstraintForce, k) })
 			}
 		case "dynamic":
 			param(b.Name+".mass", "kg", "Mass of "+b.Name, b.Mass, ptr(1e-9), func(p *params, x float64) { p.mass[i] = x })
 			for k, ax := range axes {
-				k := k
 				output(b.Name+"."+ax, "m", fmt.Sprintf("World %s position of the centre of mass of %s", ax, b.Name),
 					func(s *simulation) float64 { return comp(s.bodies[i].Pos, k) })
 			}
 			for k, ax := range axes {
-				k := k
 				output(b.Name+".v"+ax, "m/s", fmt.Sprintf("World %s velocity of the centre of mass of %s", ax, b.Name),
 					func(s *simulation) float64 { return comp(s.bodies[i].Vel, k) })
 			}
 		}
 	}
 	for j, cb := range c.Cables {
-		j, cb := j, cb
 		param(cb.Name+".length0", "m", "Initial free (unstretched) length of "+cb.Name, cb.Length0, ptr(1e-6), func(p *params, x float64) { p.cables[j].Length0 = x })
 		param(cb.Name+".E", "Pa", "Effective Young's modulus of the rope (a stranded wire rope is softer than solid steel)", cb.Rope.E, ptr(1), func(p *params, x float64) { p.cables[j].Rope.E = x })
 		param(cb.Name+".diameter", "m", "Nominal rope diameter; the cross-section is pi d^2/4", cb.Rope.Diameter, ptr(1e-6), func(p *params, x float64) { p.cables[j].Rope.Diameter = x })

@@ -27,6 +27,7 @@ type drive struct {
 
 type cable struct {
 	name    string
+	gap     float64 // minimum length of the last segment, m
 	stretch *massless.Stretch
 	twist   *massless.Twist
 	winch   *massless.Winch
@@ -42,6 +43,10 @@ type simulation struct {
 	bodies   []*multibody.Body
 	cables   []cable
 	from, to drive
+	// placed holds the position inputs last applied to each kinematic
+	// body: a body is moved to its position inputs only when they change,
+	// otherwise it carries on with its velocity.
+	placed []geom.Vec3
 }
 
 func setComp(v *geom.Vec3, k int, x float64) {
@@ -107,7 +112,7 @@ func (m *configured) NewSimulation(values []float64) (fmu.Simulation, error) {
 	if err := s.build(&p); err != nil {
 		return nil, err
 	}
-	s.Outputs(values)
+	s.placed = append([]geom.Vec3(nil), s.from.pos...)
 	return s, nil
 }
 
@@ -150,7 +155,9 @@ func (s *simulation) build(p *params) error {
 }
 
 // hang places the bodies hanging from cable j in static equilibrium: the
-// last segment vertical below the previous node, stretched by Mg/c_s.
+// last segment vertical below the previous node, stretched by Mg/c_s, and
+// the body turned so that its centre of mass hangs straight below its
+// attachment point.
 func (s *simulation) hang(j int, cb *cableConfig, p *params) error {
 	cfg := s.m.cfg
 	last := cb.Route[len(cb.Route)-1]
@@ -177,7 +184,11 @@ func (s *simulation) hang(j int, cb *cableConfig, p *params) error {
 	}
 	weight := p.mass[li] * p.gravity
 	stretch := weight / (cb.Rope.rope().AxialStiffness() / cb.Length0)
-	s.bodies[li].Pos = prev.Sub(geom.V(0, 0, free+stretch)).Sub(vec(last.Offset))
+	body := s.bodies[li]
+	if d, n := vec(last.Offset).Unit(); n > 0 {
+		body.Rot = geom.RotationBetween(d, geom.V(0, 0, 1))
+	}
+	body.Pos = prev.Sub(geom.V(0, 0, free+stretch)).Sub(body.Rot.Rotate(vec(last.Offset)))
 	return nil
 }
 
@@ -198,8 +209,19 @@ func (s *simulation) addCable(j int, cb *cableConfig, h float64) error {
 		st.Damping = 2 * h
 	}
 	st.Slack = !cb.Bilateral
-	st.MinFreeLength = minLength(cb)
-	c := cable{name: cb.Name, stretch: st}
+	// The segments before the last are the drum-to-sheave run; the last
+	// one is the fall to the hook block.
+	upper := massless.Length(route[:len(route)-1])
+	fall := cb.Length0 - upper
+	gap := cb.MinLength
+	if gap == 0 {
+		gap = math.Min(0.5, fall/2)
+	}
+	if !(fall > gap) {
+		return fmt.Errorf("cable %q: length0 %g m leaves %g m below the last fixed node, not more than the minimum %g m", cb.Name, cb.Length0, fall, gap)
+	}
+	st.MinFreeLength = upper + gap
+	c := cable{name: cb.Name, gap: gap, stretch: st}
 	if cb.Winch != nil {
 		c.winch = &massless.Winch{Slip: cb.Winch.Slip, Speed: s.from.winch[j]}
 		if err := c.winch.Validate(); err != nil {
@@ -208,7 +230,7 @@ func (s *simulation) addCable(j int, cb *cableConfig, h float64) error {
 		st.Winch = c.winch
 	}
 	s.world.AddConstraint(st)
-	stop, err := massless.NewStop(route, st.MinFreeLength)
+	stop, err := massless.NewStop(route, gap)
 	if err != nil {
 		return fmt.Errorf("cable %q: %w", cb.Name, err)
 	}
@@ -229,7 +251,9 @@ func (s *simulation) addCable(j int, cb *cableConfig, h float64) error {
 
 // Step implements fmu.Simulation. Kinematic bodies move with the mean of
 // their velocity inputs over the step; at the first internal step of a
-// communication step they are placed at the position inputs the master set.
+// communication step they are placed at their position inputs if those
+// changed since they were last applied (a master that drives only the
+// velocity leaves the position to the integration).
 func (s *simulation) Step(h float64, from, to []float64, first bool) error {
 	s.m.readDrive(&s.from, from)
 	s.m.readDrive(&s.to, to)
@@ -237,8 +261,9 @@ func (s *simulation) Step(h float64, from, to []float64, first bool) error {
 		if b.Kind != multibody.Kinematic {
 			continue
 		}
-		if first {
+		if first && s.from.pos[i] != s.placed[i] {
 			b.Pos = s.from.pos[i]
+			s.placed[i] = b.Pos
 		}
 		b.Vel = s.from.vel[i].Add(s.to.vel[i]).Scale(0.5)
 	}
@@ -256,14 +281,6 @@ func (s *simulation) Step(h float64, from, to []float64, first bool) error {
 	}
 	s.noteEvents()
 	return nil
-}
-
-// minLength returns the configured minimum route length or its default.
-func minLength(cb *cableConfig) float64 {
-	if cb.MinLength > 0 {
-		return cb.MinLength
-	}
-	return math.Min(0.5, cb.Length0/2)
 }
 
 // noteEvents records cables going slack or taut and hook blocks meeting

@@ -1,0 +1,31 @@
+package geom
+
+import (
+	"math"
+	"testing"
+)
+
+func TestRotationBetween(t *testing.T) {
+	for _, c := range [][2]Vec3{
+		{V(1, 0, 0), V(0, 0, 1)}, {V(0, 0, 1), V(0, 0, 1)}, {V(0, 0, 1), V(0, 0, -1)},
+		{V(0.6, 0, 0.8), V(0, 0, 1)}, {V(1, 2, 3), V(-3, 1, 0.5)},
+	} {
+		a, _ := c[0].Unit()
+		b, _ := c[1].Unit()
+		if got := RotationBetween(a, b).Rotate(a); got.Sub(b).Norm() > 1e-12 {
+			t.Errorf("RotationBetween(%v, %v) turns a onto %v", a, b, got)
+		}
+	}
+}
+
+func TestQuaternionRotationMatchesMatrix(t *testing.T) {
+	q := AxisAngle(V(0.36, 0.48, 0.8), 1.1)
+	m := q.Matrix()
+	v := V(0.3, -2, 1.5)
+	if d := q.Rotate(v).Sub(m.MulVec(v)).Norm(); d > 1e-12 {
+		t.Errorf("Rotate and Matrix differ by %g", d)
+	}
+	if n := q.Rotate(v).Norm(); math.Abs(n-v.Norm()) > 1e-12 {
+		t.Errorf("rotation changed the length to %g", n)
+	}
+}
