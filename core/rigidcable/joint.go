@@ -1,0 +1,187 @@
+package rigidcable
+
+import (
+	"math"
+
+	"github.com/cablefmu/cablefmu/core/geom"
+	"github.com/cablefmu/cablefmu/core/multibody"
+)
+
+// TwistDefinition selects how a joint measures twist (eq. 22).
+type TwistDefinition int
+
+const (
+	// TwistPerpendicular compares body a's reference vector with a vector
+	// of body b that is perpendicular to it at rest, less π/2 (eq. 22).
+	TwistPerpendicular TwistDefinition = iota
+	// TwistAligned compares reference vectors that are co-aligned at rest:
+	// the "alternative" definition of §V-A, which [SL08] found stable to
+	// ten times larger mass ratios.
+	TwistAligned
+)
+
+// Rows per joint: ball and socket (3), bend (2), twist (1).
+const (
+	fullRows = 6
+	ballRows = 3
+)
+
+// eps0 keeps the bend direction finite at d_x → 0 (the substitution
+// d_x⁻¹ → (ε₀ + d_x)⁻¹ below eq. 28).
+const eps0 = 1e-12
+
+// Joint is the angular constraint of eq. 20 between body A and body B:
+// the ball and socket p_A − p_B = 0, the bend angle θ (eq. 21) and the
+// twist angle Ω (eq. 22), each regularized by its compliance (eq. 33). A
+// ball-only joint leaves bending and twisting free (an anchor, a sheave).
+//
+// The bend is constrained as the two components, in body A's cross-section
+// plane, of the bend vector θ n, n = d_x/(ε₀+|d_x|), d_x = d_A × d_B. Its
+// energy ½ c_b θ² is that of eq. 35, and its force, −c_b θ n, is the exact
+// gradient; unlike the single row θ of eq. 20, whose direction n is
+// undefined at θ = 0, the two rows also resist bending of a straight cable
+// in every direction.
+//
+// The twist angle takes its sign from the cable axis t = (d_A + d_B)/|…|, so
+// that the winding number is defined for twists of many turns; its size is
+// that of eq. 22.
+type Joint struct {
+	bodies [2]*multibody.Body
+	// Body-frame attachment points (m) and cable axes (unit), eq. 20's
+	// r_(i,i+1), r_(i+1,i) and d_(i), d_(i+1).
+	pointA, pointB geom.Vec3
+	axisA, axisB   geom.Vec3
+	// Body-frame reference vectors for bend and twist (unit, ⊥ the axes).
+	refA, refB geom.Vec3
+	twistDef   TwistDefinition
+	ballOnly   bool
+
+	// Stiffness of the joint: c_s (N/m), c_b and c_t (N·m/rad).
+	Stretch, Bend, Twist float64
+	// Damping is SPOOK's relaxation time γ (s) of the rows.
+	Damping float64
+
+	psi     float64 // last raw twist angle, rad
+	unwound float64 // accumulated twist, rad
+	bend    float64 // bend angle at the last update, rad
+	force   float64 // ball-and-socket force of the last step, N
+}
+
+// NewJoint returns the angular constraint between body a at its body-frame
+// point pa with cable axis da and body b at pb with axis db (unit vectors
+// pointing the same way along the cable). The current orientations are the
+// untwisted state; the unbent state has the two axes aligned.
+func NewJoint(a *multibody.Body, pa, da geom.Vec3, b *multibody.Body, pb, db geom.Vec3, def TwistDefinition) *Joint {
+	j := &Joint{bodies: [2]*multibody.Body{a, b}, pointA: pa, pointB: pb, twistDef: def}
+	j.axisA, _ = da.Unit()
+	j.axisB, _ = db.Unit()
+	refA := geom.Perpendicular(j.axisA)
+	j.refA = refA
+	dw := a.Rot.Rotate(j.axisA)
+	yw := a.Rot.Rotate(refA)
+	switch def {
+	case TwistPerpendicular:
+		j.refB = b.Rot.Conj().Rotate(dw.Cross(yw)) // z_B ⊥ y_A at rest
+	default:
+		j.refB = b.Rot.Conj().Rotate(yw) // y_B = y_A at rest
+	}
+	return j
+}
+
+// NewBallJoint returns a ball-and-socket joint: bending and twisting free.
+func NewBallJoint(a *multibody.Body, pa geom.Vec3, b *multibody.Body, pb geom.Vec3) *Joint {
+	return &Joint{bodies: [2]*multibody.Body{a, b}, pointA: pa, pointB: pb, ballOnly: true}
+}
+
+// Bodies implements multibody.Constraint.
+func (j *Joint) Bodies() []*multibody.Body { return j.bodies[:] }
+
+// Rows implements multibody.Constraint.
+func (j *Joint) Rows() int {
+	if j.ballOnly {
+		return ballRows
+	}
+	return fullRows
+}
+
+// Update implements multibody.Constraint: eqs. 20–28.
+func (j *Joint) Update(h float64, rows []multibody.Row) {
+	a, b := j.bodies[0], j.bodies[1]
+	ra, rb := a.Rot.Rotate(j.pointA), b.Rot.Rotate(j.pointB)
+	gap := a.Pos.Add(ra).Sub(b.Pos.Add(rb))
+	g := [3]float64{gap.X, gap.Y, gap.Z}
+	axes := [3]geom.Vec3{{X: 1}, {Y: 1}, {Z: 1}}
+	for k, e := range axes {
+		row := &rows[k]
+		// d/dt (x + r)·e = v·e + ω·(r × e)
+		row.J[0] = multibody.Jacobian{Lin: e, Ang: ra.Cross(e)}
+		row.J[1] = multibody.Jacobian{Lin: e.Scale(-1), Ang: rb.Cross(e).Scale(-1)}
+		row.Violation = g[k]
+		row.Compliance = 1 / j.Stretch
+		row.Damping = j.Damping
+	}
+	if j.ballOnly {
+		return
+	}
+	da, db := a.Rot.Rotate(j.axisA), b.Rot.Rotate(j.axisB)
+	dx := da.Cross(db)
+	sx := dx.Norm()
+	j.bend = math.Atan2(sx, da.Dot(db)) // eq. 21
+	bendVec := dx.Scale(j.bend / (eps0 + sx))
+	e1 := a.Rot.Rotate(j.refA)
+	e2 := da.Cross(e1)
+	for k, e := range [2]geom.Vec3{e1, e2} {
+		row := &rows[ballRows+k]
+		// θ̇ n = (ω_B − ω_A)·n n for the bend part (eqs. 27, 25–26).
+		row.J[0].Ang = e.Scale(-1)
+		row.J[1].Ang = e
+		row.Violation = bendVec.Dot(e)
+		row.Compliance = 1 / j.Bend
+		row.Damping = j.Damping
+	}
+	t, _ := da.Add(db).Unit()
+	ya, yb := e1, b.Rot.Rotate(j.refB)
+	psi := math.Atan2(ya.Cross(yb).Dot(t), ya.Dot(yb)) // eq. 22, signed by t
+	if j.twistDef == TwistPerpendicular {
+		psi -= math.Pi / 2
+	}
+	j.unwound += remainder2Pi(psi - j.psi)
+	j.psi = psi
+	row := &rows[fullRows-1]
+	row.J[0].Ang = t.Scale(-1) // Ω̇ = (ω_B − ω_A)·t (eq. 28)
+	row.J[1].Ang = t
+	row.Violation = j.unwound
+	row.Compliance = 1 / j.Twist
+	row.Damping = j.Damping
+}
+
+// Apply implements multibody.Constraint.
+func (j *Joint) Apply(h float64, lambda []float64) {
+	j.force = math.Sqrt(lambda[0]*lambda[0]+lambda[1]*lambda[1]+lambda[2]*lambda[2]) / h
+}
+
+// Force returns the ball-and-socket force of the last step (N): the cable
+// tension at the joint.
+func (j *Joint) Force() float64 { return j.force }
+
+// BendAngle returns θ at the last update (rad).
+func (j *Joint) BendAngle() float64 { return j.bend }
+
+// TwistAngle returns Ω with its winding at the last update (rad).
+func (j *Joint) TwistAngle() float64 { return j.unwound }
+
+// PotentialEnergy implements multibody.Energy: eq. 33 at the last update.
+func (j *Joint) PotentialEnergy() float64 {
+	a, b := j.bodies[0], j.bodies[1]
+	gap := a.PointWorld(j.pointA).Sub(b.PointWorld(j.pointB))
+	e := 0.5 * j.Stretch * gap.Dot(gap)
+	if !j.ballOnly {
+		e += 0.5*j.Bend*j.bend*j.bend + 0.5*j.Twist*j.unwound*j.unwound
+	}
+	return e
+}
+
+// remainder2Pi maps an angle difference into [−π, π].
+func remainder2Pi(d float64) float64 {
+	return d - 2*math.Pi*math.Round(d/(2*math.Pi))
+}

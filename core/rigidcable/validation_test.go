@@ -1,0 +1,183 @@
+package rigidcable
+
+import (
+	"math"
+	"testing"
+
+	"github.com/cablefmu/cablefmu/core/geom"
+	"github.com/cablefmu/cablefmu/core/multibody"
+)
+
+// The validation cable of [SL08] §VII-A: L = 10 m, square section
+// A = 1e-2 m², σ = 0.3, along x from an anchor at the origin to a light
+// puller body at its far end, no gravity.
+const (
+	valLength = 10.0
+	valArea   = 1e-2
+	valH      = 1.0 / 60
+)
+
+var materials = []struct {
+	name string
+	e    float64
+}{{"rubber", 2e7}, {"nylon", 2e9}, {"steel", 2e11}}
+
+type validationCable struct {
+	world  *multibody.World
+	cable  *Cable
+	anchor *multibody.Body
+	puller *multibody.Body
+}
+
+func newValidationCable(t testing.TB, e float64, n int, full bool) *validationCable {
+	t.Helper()
+	w := multibody.NewWorld(geom.Vec3{})
+	c, err := NewStraight(geom.Vec3{}, geom.V(valLength, 0, 0), Options{
+		Section: PaperSquare(e, 0.3, valArea, 1000), Segments: n, Damping: 2 * valH,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	anchor := w.AddBody(multibody.NewStatic("anchor", geom.Vec3{}))
+	pm := c.Mass() / float64(n)
+	puller := w.AddBody(multibody.NewBody("puller", pm, c.Segments[0].Inertia, geom.V(valLength+c.SegmentLength/2, 0, 0)))
+	c.AttachStart(anchor, geom.Vec3{}, axis, full)
+	c.AttachEnd(puller, geom.V(-c.SegmentLength/2, 0, 0), axis, full)
+	c.AddTo(w)
+	return &validationCable{world: w, cable: c, anchor: anchor, puller: puller}
+}
+
+func (v *validationCable) settle(t testing.TB, seconds float64) {
+	t.Helper()
+	for i := 0; i < int(seconds/valH); i++ {
+		if err := v.world.Step(valH); err != nil {
+			t.Fatalf("step %d: %v", i, err)
+		}
+	}
+}
+
+// Stretch ([SL08] Fig. 10): a force f pulling the cable end gives
+// ΔL/L = f/(YA) for N = 3, 6, 12, 24 segments and rubber, nylon, steel, at
+// strains of 1 % and 30 %, within 1 % and independent of N.
+func TestStretchMatchesYoungsModulus(t *testing.T) {
+	for _, m := range materials {
+		for _, n := range []int{3, 6, 12, 24} {
+			for _, strain := range []float64{0.01, 0.3} {
+				v := newValidationCable(t, m.e, n, true)
+				f := strain * m.e * valArea
+				v.puller.Force = geom.V(f, 0, 0)
+				v.settle(t, 20)
+				end := v.puller.PointWorld(geom.V(-v.cable.SegmentLength/2, 0, 0))
+				got := (end.X - valLength) / valLength
+				if math.Abs(got/strain-1) > 0.01 {
+					t.Errorf("%s, N = %d: ΔL/L = %.5f under f/(YA) = %.2f, want equal within 1 %%", m.name, n, got, strain)
+				}
+			}
+		}
+	}
+}
+
+// Twist ([SL08] Fig. 11): a torque τ about the axis of a cable held taut
+// (10 % strain) twists it by Ω = τ/c_t, c_t = G I_A / L (eq. 36), up to 30
+// turns for rubber and nylon, within 2 %, for N = 6 and 24. The torque is
+// ramped up over 20 s and then held.
+func TestTwistMatchesTorsionalStiffness(t *testing.T) {
+	for _, m := range materials[:2] {
+		for _, n := range []int{6, 24} {
+			for _, turns := range []float64{1, 30} {
+				v := newValidationCable(t, m.e, n, true)
+				sec := v.cable.opt.Section
+				ct := sec.E / (2 * (1 + sec.Poisson)) * sec.J / valLength
+				want := turns * 2 * math.Pi
+				tau := ct * want
+				v.puller.Force = geom.V(0.1*m.e*valArea, 0, 0)
+				for i := 0; i < int(20/valH); i++ {
+					v.puller.Torque = geom.V(tau*float64(i)*valH/20, 0, 0)
+					if err := v.world.Step(valH); err != nil {
+						t.Fatal(err)
+					}
+				}
+				v.puller.Torque = geom.V(tau, 0, 0)
+				v.settle(t, 10)
+				got := 0.0
+				for _, j := range v.cable.Joints {
+					got += j.TwistAngle()
+				}
+				if math.Abs(got/want-1) > 0.02 {
+					t.Errorf("%s, N = %d: twist %.3f rad under τ = %.4g N·m, want τ/c_t = %.3f rad (%.0f turns) within 2 %%", m.name, n, got, tau, want, turns)
+				}
+			}
+		}
+	}
+}
+
+// Bend ([SL08] Fig. 12): opposite torques τ about z at the two ends of a
+// free cable bend it into an arc of radius R = E I_A / τ. The radius of the
+// circle fitted through the segment centres is within 10 % of theory for
+// N_C = 6 joints (the paper's error; ours, 8.4 % at nearly a full circle,
+// is the chord geometry (θ/2)·cot(θ/2) of fitting centres rather than
+// joints) and within 1 % for N_C = 24 (the paper: 2.5 %), for bends up to
+// a full circle.
+func TestBendMatchesFlexuralRigidity(t *testing.T) {
+	for _, tc := range []struct {
+		joints int
+		tol    float64
+	}{{6, 0.10}, {24, 0.01}} {
+		for _, arc := range []float64{math.Pi / 2, math.Pi, 2 * math.Pi * 0.95} {
+			n := tc.joints + 1
+			w := multibody.NewWorld(geom.Vec3{})
+			c, err := NewStraight(geom.Vec3{}, geom.V(valLength, 0, 0), Options{
+				Section: PaperSquare(2e9, 0.3, valArea, 1000), Segments: n, Damping: 2 * valH,
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			c.AddTo(w)
+			// The joints span the centres: their bend angles add up to the arc.
+			r := float64(tc.joints) * c.SegmentLength / arc
+			tau := c.opt.Section.E * c.opt.Section.I / r
+			for i := 0; i < int(30/valH); i++ {
+				s := math.Min(1, float64(i)*valH/10)
+				c.Segments[0].Torque = geom.V(0, 0, -tau*s)
+				c.Segments[n-1].Torque = geom.V(0, 0, tau*s)
+				if err := w.Step(valH); err != nil {
+					t.Fatal(err)
+				}
+			}
+			got := fitCircle(c.Segments)
+			if math.Abs(got/r-1) > tc.tol {
+				t.Errorf("N_C = %d, arc %.2f rad: fitted radius %.4f m, want E I/τ = %.4f m within %.1f %%", tc.joints, arc, got, r, 100*tc.tol)
+			} else {
+				t.Logf("N_C = %d, arc %.2f rad: fitted radius %.4f m, theory %.4f m (%+.2f %%)", tc.joints, arc, got, r, 100*(got/r-1))
+			}
+		}
+	}
+}
+
+// fitCircle returns the radius of the least-squares circle (Kåsa's
+// algebraic fit) through the bodies' centres in the x-y plane.
+func fitCircle(bodies []*multibody.Body) float64 {
+	// Minimize Σ (x² + y² + a x + b y + c)²: normal equations in (a, b, c).
+	var m [3][4]float64
+	for _, b := range bodies {
+		x, y := b.Pos.X, b.Pos.Y
+		row := [4]float64{x, y, 1, -(x*x + y*y)}
+		for i := 0; i < 3; i++ {
+			for j := 0; j < 4; j++ {
+				m[i][j] += row[i] * row[j]
+			}
+		}
+	}
+	for i := 0; i < 3; i++ { // Gauss–Jordan
+		for k := 0; k < 3; k++ {
+			if k != i {
+				f := m[k][i] / m[i][i]
+				for j := 0; j < 4; j++ {
+					m[k][j] -= f * m[i][j]
+				}
+			}
+		}
+	}
+	a, b, c := m[0][3]/m[0][0], m[1][3]/m[1][1], m[2][3]/m[2][2]
+	return math.Sqrt(a*a/4 + b*b/4 - c)
+}
