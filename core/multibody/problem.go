@@ -17,6 +17,13 @@ type Problem struct {
 	// ByBody lists, per dynamic body slot, the (row, block) pairs acting on
 	// it: the coupling pattern of G M⁻¹ Gᵀ.
 	ByBody [][]RowBlock
+	// Groups holds the first row of each constraint, in the order they
+	// were added, and then the number of rows: constraint k owns rows
+	// Groups[k] to Groups[k+1]−1.
+	Groups []int
+	// Layout changes whenever rows or their coupling pattern change, so
+	// that solvers know when to redo their symbolic work.
+	Layout int
 }
 
 // ProblemRow is one row's Jacobian and M⁻¹-weighted Jacobian per body.

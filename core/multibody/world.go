@@ -83,7 +83,9 @@ func (w *World) layout() error {
 			pr.MinvJ = make([]Jacobian, nb)
 		}
 	}
+	w.prob.Groups = append(append(w.prob.Groups[:0], w.rowStart...), n)
 	w.prob.index()
+	w.prob.Layout++
 	w.dirty = false
 	return nil
 }

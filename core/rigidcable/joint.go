@@ -123,36 +123,55 @@ func (j *Joint) Update(h float64, rows []multibody.Row) {
 	if j.ballOnly {
 		return
 	}
-	da, db := a.Rot.Rotate(j.axisA), b.Rot.Rotate(j.axisB)
-	dx := da.Cross(db)
-	sx := dx.Norm()
-	j.bend = math.Atan2(sx, da.Dot(db)) // eq. 21
-	bendVec := dx.Scale(j.bend / (eps0 + sx))
-	e1 := a.Rot.Rotate(j.refA)
-	e2 := da.Cross(e1)
-	for k, e := range [2]geom.Vec3{e1, e2} {
+	m := j.measure()
+	j.bend = m.theta
+	for k, e := range [2]geom.Vec3{m.e1, m.e2} {
 		row := &rows[ballRows+k]
 		// θ̇ n = (ω_B − ω_A)·n n for the bend part (eqs. 27, 25–26).
 		row.J[0].Ang = e.Scale(-1)
 		row.J[1].Ang = e
-		row.Violation = bendVec.Dot(e)
+		row.Violation = m.bendVec.Dot(e)
 		row.Compliance = 1 / j.Bend
 		row.Damping = j.Damping
 	}
-	t, _ := da.Add(db).Unit()
-	ya, yb := e1, b.Rot.Rotate(j.refB)
-	psi := math.Atan2(ya.Cross(yb).Dot(t), ya.Dot(yb)) // eq. 22, signed by t
-	if j.twistDef == TwistPerpendicular {
-		psi -= math.Pi / 2
-	}
-	j.unwound += remainder2Pi(psi - j.psi)
-	j.psi = psi
+	j.unwound, j.psi = m.twist, m.psi
+	t := m.t
 	row := &rows[fullRows-1]
 	row.J[0].Ang = t.Scale(-1) // Ω̇ = (ω_B − ω_A)·t (eq. 28)
 	row.J[1].Ang = t
 	row.Violation = j.unwound
 	row.Compliance = 1 / j.Twist
 	row.Damping = j.Damping
+}
+
+// geometry is a joint's bend and twist state at the current orientations.
+type geometry struct {
+	theta      float64   // bend angle, eq. 21
+	bendVec    geom.Vec3 // θ n
+	e1, e2     geom.Vec3 // body A's cross-section axes
+	t          geom.Vec3 // cable axis at the joint
+	psi, twist float64   // raw and unwound twist angle, eq. 22
+}
+
+// measure evaluates eqs. 21–22 without changing the joint.
+func (j *Joint) measure() geometry {
+	a, b := j.bodies[0], j.bodies[1]
+	da, db := a.Rot.Rotate(j.axisA), b.Rot.Rotate(j.axisB)
+	dx := da.Cross(db)
+	sx := dx.Norm()
+	var g geometry
+	g.theta = math.Atan2(sx, da.Dot(db)) // eq. 21
+	g.bendVec = dx.Scale(g.theta / (eps0 + sx))
+	g.e1 = a.Rot.Rotate(j.refA)
+	g.e2 = da.Cross(g.e1)
+	g.t, _ = da.Add(db).Unit()
+	yb := b.Rot.Rotate(j.refB)
+	g.psi = math.Atan2(g.e1.Cross(yb).Dot(g.t), g.e1.Dot(yb)) // eq. 22, signed by t
+	if j.twistDef == TwistPerpendicular {
+		g.psi -= math.Pi / 2
+	}
+	g.twist = j.unwound + remainder2Pi(g.psi-j.psi)
+	return g
 }
 
 // Apply implements multibody.Constraint.
@@ -170,13 +189,15 @@ func (j *Joint) BendAngle() float64 { return j.bend }
 // TwistAngle returns Ω with its winding at the last update (rad).
 func (j *Joint) TwistAngle() float64 { return j.unwound }
 
-// PotentialEnergy implements multibody.Energy: eq. 33 at the last update.
+// PotentialEnergy implements multibody.Energy: eq. 33 at the current
+// positions.
 func (j *Joint) PotentialEnergy() float64 {
 	a, b := j.bodies[0], j.bodies[1]
 	gap := a.PointWorld(j.pointA).Sub(b.PointWorld(j.pointB))
 	e := 0.5 * j.Stretch * gap.Dot(gap)
 	if !j.ballOnly {
-		e += 0.5*j.Bend*j.bend*j.bend + 0.5*j.Twist*j.unwound*j.unwound
+		g := j.measure()
+		e += 0.5*j.Bend*g.theta*g.theta + 0.5*j.Twist*g.twist*g.twist
 	}
 	return e
 }
