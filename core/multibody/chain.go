@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"time"
 )
 
 // Chain solves the Schur complement of a chain of constraints — constraint
@@ -23,6 +24,13 @@ type Chain struct {
 	blockOfRow []int
 	a, b, g    [][]float64 // per block: A (m×m, then Ď's Cholesky factor), B and G (m_k × m_{k+1})
 	z          []float64
+	// Timing, when set, accumulates the time spent in each phase.
+	Timing *ChainTiming
+}
+
+// ChainTiming splits a chain solve's time for benchmarks.
+type ChainTiming struct {
+	Assembly, Factorization, Substitution time.Duration
 }
 
 // errNotChain is returned for coupling outside the block tridiagonal.
@@ -38,14 +46,36 @@ func (c *Chain) Solve(p *Problem) error {
 			return fmt.Errorf("row %d has bounds [%g, %g]: the chain solver takes unbounded rows only", i, p.Lo[i], p.Hi[i])
 		}
 	}
+	t0 := c.clock(-1, time.Time{})
 	if err := c.assemble(p); err != nil {
 		return err
 	}
+	t0 = c.clock(0, t0)
 	if err := c.factor(); err != nil {
 		return err
 	}
+	t0 = c.clock(1, t0)
 	c.substitute(p)
+	c.clock(2, t0)
 	return nil
+}
+
+// clock adds the time since t0 to phase 0, 1 or 2 of Timing (none for −1)
+// when timing is on, and returns the time now.
+func (c *Chain) clock(phase int, t0 time.Time) time.Time {
+	if c.Timing == nil {
+		return t0
+	}
+	now := time.Now()
+	switch phase {
+	case 0:
+		c.Timing.Assembly += now.Sub(t0)
+	case 1:
+		c.Timing.Factorization += now.Sub(t0)
+	case 2:
+		c.Timing.Substitution += now.Sub(t0)
+	}
+	return now
 }
 
 func (c *Chain) setup(p *Problem) {
@@ -70,26 +100,29 @@ func (c *Chain) setup(p *Problem) {
 	c.z = make([]float64, len(p.Rows))
 }
 
-// assemble builds Aₖ = Σ J M⁻¹ Jᵀ + Σ and Bₖ from the rows' Jacobians.
+// assemble builds the lower triangle of Aₖ = Σ J M⁻¹ Jᵀ + Σ and Bₖ from
+// the rows' Jacobians.
 func (c *Chain) assemble(p *Problem) error {
 	for k := range c.a {
 		clear(c.a[k])
 		clear(c.b[k])
 	}
 	for _, blocks := range p.ByBody {
-		for _, x := range blocks {
+		// ByBody lists rows in ascending order, so for y after x the block
+		// of y is x's or the next: each unordered pair is visited once,
+		// into A's lower triangle or into B.
+		for ix, x := range blocks {
 			kx := c.blockOfRow[x.Row]
 			jx := p.Rows[x.Row].J[x.K]
-			for _, y := range blocks {
+			for _, y := range blocks[ix:] {
 				ky := c.blockOfRow[y.Row]
 				v := jx.Dot(p.Rows[y.Row].MinvJ[y.K])
 				switch ky - kx {
 				case 0:
-					c.a[kx][(x.Row-c.starts[kx])*c.sizes[kx]+y.Row-c.starts[kx]] += v
+					i, j := y.Row-c.starts[kx], x.Row-c.starts[kx] // i ≥ j
+					c.a[kx][i*c.sizes[kx]+j] += v
 				case 1:
 					c.b[kx][(x.Row-c.starts[kx])*c.sizes[ky]+y.Row-c.starts[ky]] += v
-				case -1:
-					// the transpose of a B entry, added when x and y swap
 				default:
 					return errNotChain
 				}
@@ -127,12 +160,9 @@ func (c *Chain) factor() error {
 			return fmt.Errorf("chain block %d (rows %d–%d) is not positive definite", k, c.starts[k], c.starts[k]+m-1)
 		}
 		if k+1 < len(c.a) {
-			// Gₖ = Ďₖ⁻¹ Bₖ, column by column.
-			mn := c.sizes[k+1]
+			// Gₖ = Ďₖ⁻¹ Bₖ
 			copy(c.g[k], c.b[k])
-			for col := 0; col < mn; col++ {
-				choleskySolveStrided(c.a[k], m, c.g[k][col:], mn)
-			}
+			choleskySolveRows(c.a[k], m, c.g[k], c.sizes[k+1])
 		}
 	}
 	return nil
@@ -153,7 +183,7 @@ func (c *Chain) substitute(p *Problem) {
 				}
 			}
 		}
-		choleskySolveStrided(c.a[k], m, z[s:], 1)
+		choleskySolveRows(c.a[k], m, z[s:s+m], 1)
 	}
 	for k := len(c.a) - 2; k >= 0; k-- {
 		m, s := c.sizes[k], c.starts[k]
@@ -191,21 +221,35 @@ func cholesky(a []float64, m int) bool {
 	return true
 }
 
-// choleskySolveStrided solves L Lᵀ x = b in place for the vector b whose
-// elements are stride apart.
-func choleskySolveStrided(l []float64, m int, b []float64, stride int) {
+// choleskySolveRows solves L Lᵀ X = B in place for the m×n row-major B:
+// row operations over contiguous rows, all columns at once.
+func choleskySolveRows(l []float64, m int, b []float64, n int) {
 	for i := 0; i < m; i++ {
-		s := b[i*stride]
+		bi := b[i*n : i*n+n]
 		for k := 0; k < i; k++ {
-			s -= l[i*m+k] * b[k*stride]
+			f := l[i*m+k]
+			bk := b[k*n : k*n+n]
+			for c := range bi {
+				bi[c] -= f * bk[c]
+			}
 		}
-		b[i*stride] = s / l[i*m+i]
+		inv := 1 / l[i*m+i]
+		for c := range bi {
+			bi[c] *= inv
+		}
 	}
 	for i := m - 1; i >= 0; i-- {
-		s := b[i*stride]
+		bi := b[i*n : i*n+n]
 		for k := i + 1; k < m; k++ {
-			s -= l[k*m+i] * b[k*stride]
+			f := l[k*m+i]
+			bk := b[k*n : k*n+n]
+			for c := range bi {
+				bi[c] -= f * bk[c]
+			}
 		}
-		b[i*stride] = s / l[i*m+i]
+		inv := 1 / l[i*m+i]
+		for c := range bi {
+			bi[c] *= inv
+		}
 	}
 }

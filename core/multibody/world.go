@@ -95,18 +95,9 @@ func (w *World) Step(h float64) error {
 	if !(h > 0) || math.IsInf(h, 0) {
 		return fmt.Errorf("step size %g s: must be positive and finite", h)
 	}
-	if err := w.update(h); err != nil {
+	if _, err := w.Assemble(h); err != nil {
 		return err
 	}
-	// Unconstrained prediction v + h M⁻¹ f, gyroscopic term explicit.
-	for _, b := range w.dynamic {
-		f := b.Force.AddScaled(b.Mass, w.Gravity)
-		iw := b.Rot.Rotate(hadamard(b.Inertia, b.Rot.Conj().Rotate(b.AngVel)))
-		tau := b.Torque.Sub(b.AngVel.Cross(iw))
-		b.predVel = b.Vel.AddScaled(h/b.Mass, f)
-		b.predAng = b.AngVel.Add(b.invI.MulVec(tau).Scale(h))
-	}
-	w.assemble(h)
 	if len(w.rows) > 0 {
 		if err := w.Solver.Solve(&w.prob); err != nil {
 			return fmt.Errorf("constraint solve: %w", err)
@@ -117,6 +108,25 @@ func (w *World) Step(h float64) error {
 		c.Apply(h, w.prob.Lambda[w.rowStart[i]:w.rowStart[i]+c.Rows()])
 	}
 	return w.check()
+}
+
+// Assemble evaluates the constraints and builds the step's Schur
+// complement data for a step of h seconds without solving it: the first
+// half of Step, exposed so that solvers can be measured on their own.
+func (w *World) Assemble(h float64) (*Problem, error) {
+	if err := w.update(h); err != nil {
+		return nil, err
+	}
+	// Unconstrained prediction v + h M⁻¹ f, gyroscopic term explicit.
+	for _, b := range w.dynamic {
+		f := b.Force.AddScaled(b.Mass, w.Gravity)
+		iw := b.Rot.Rotate(hadamard(b.Inertia, b.Rot.Conj().Rotate(b.AngVel)))
+		tau := b.Torque.Sub(b.AngVel.Cross(iw))
+		b.predVel = b.Vel.AddScaled(h/b.Mass, f)
+		b.predAng = b.AngVel.Add(b.invI.MulVec(tau).Scale(h))
+	}
+	w.assemble(h)
+	return &w.prob, nil
 }
 
 // update lays out the rows if bodies or constraints changed, refreshes the

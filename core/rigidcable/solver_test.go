@@ -40,28 +40,34 @@ func newHangingCable(t testing.TB, sec Section, nJoints int, ratio float64, def 
 	return &hangingCable{world: w, cable: c, anchor: anchor, heavy: heavy}
 }
 
-// The chain solver gives the dense solver's motion (positions within
-// 1e-9 m after 2 s of a swinging, twisting cable).
-func TestChainSolverMatchesDense(t *testing.T) {
+// The chain and banded solvers give the dense solver's motion (positions
+// within 1e-9 m after 2 s of a swinging, twisting cable).
+func TestChainSolversMatchDense(t *testing.T) {
 	sec := PaperSquare(2e9, 0.3, 1e-2, 0)
 	dense := newHangingCable(t, sec, 11, 10, TwistPerpendicular, &multibody.Dense{})
-	chain := newHangingCable(t, sec, 11, 10, TwistPerpendicular, &multibody.Chain{})
-	for _, s := range []*hangingCable{dense, chain} {
+	others := map[string]*hangingCable{
+		"chain":  newHangingCable(t, sec, 11, 10, TwistPerpendicular, &multibody.Chain{}),
+		"banded": newHangingCable(t, sec, 11, 10, TwistPerpendicular, &multibody.Banded{}),
+	}
+	all := []*hangingCable{dense, others["chain"], others["banded"]}
+	for _, s := range all {
 		s.anchor.Vel = geom.V(3, 0, 0)
 		s.heavy.AngVel = geom.V(0, 0, 2)
 	}
 	for i := 0; i < 120; i++ {
-		for _, s := range []*hangingCable{dense, chain} {
+		for _, s := range all {
 			if err := s.world.Step(1.0 / 60); err != nil {
 				t.Fatal(err)
 			}
 		}
 	}
-	worst := 0.0
-	for i := range dense.cable.Segments {
-		worst = math.Max(worst, dense.cable.Segments[i].Pos.Sub(chain.cable.Segments[i].Pos).Norm())
-	}
-	if worst > 1e-9 {
-		t.Errorf("chain and dense solutions differ by %.3g m, want below 1e-9 m", worst)
+	for name, o := range others {
+		worst := 0.0
+		for i := range dense.cable.Segments {
+			worst = math.Max(worst, dense.cable.Segments[i].Pos.Sub(o.cable.Segments[i].Pos).Norm())
+		}
+		if worst > 1e-9 {
+			t.Errorf("%s and dense solutions differ by %.3g m, want below 1e-9 m", name, worst)
+		}
 	}
 }
