@@ -219,7 +219,7 @@ func TestWinchStopsAtMinimumAndLoadCannotPassTheSheave(t *testing.T) {
 	const h, lmin = 1.0 / 60, 0.5
 	for _, xi := range []float64{0, 2e-6} {
 		hs := newHoist(t, 1000, 10, h)
-		hs.stretch.MinFreeLength = lmin
+		hs.stretch.MinFall = lmin
 		hs.winch.Slip = xi
 		stop, err := NewStop(hs.stretch.Route(), lmin)
 		if err != nil {
@@ -252,7 +252,7 @@ func TestWinchStopsAtMinimumAndLoadCannotPassTheSheave(t *testing.T) {
 func TestWinchPaysOutFromBelowMinimum(t *testing.T) {
 	const h = 1.0 / 60
 	hs := newHoist(t, 1000, 10, h)
-	hs.stretch.MinFreeLength = 12
+	hs.stretch.MinFall = 12
 	hs.winch.Speed = 0.1
 	hs.run(t, h, 1, nil)
 	if got := hs.stretch.FreeLength - 10; math.Abs(got/0.1-1) > 0.01 {

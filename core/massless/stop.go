@@ -44,7 +44,8 @@ func (s *Stop) Rows() int { return 1 }
 // Update implements multibody.Constraint.
 func (s *Stop) Update(h float64, rows []multibody.Row) {
 	row := &rows[0]
-	row.Violation = routeJacobian(s.route, s.slot, row) - s.MinLength
+	length, _ := routeJacobian(s.route, s.slot, row)
+	row.Violation = length - s.MinLength
 	row.Damping = 2 * h
 	row.Lo = 0 // pushes the blocks apart, never pulls
 }

@@ -26,8 +26,11 @@ type Stretch struct {
 	Slack bool
 	// Winch, when set, drives the free length.
 	Winch *Winch
-	// MinFreeLength (m) is where the winch stops hauling in.
-	MinFreeLength float64
+	// MinFall (m) is the shortest the last segment (the fall from the
+	// sheave to the hook block) may get by hauling in: the winch stops
+	// when the free length is down to the current length of the other
+	// segments plus MinFall, which moves as the crane moves.
+	MinFall float64
 
 	tension float64 // N, positive when taut
 	rate    float64 // L̇ over the last step, m/s
@@ -65,7 +68,8 @@ func (s *Stretch) Stiffness() float64 { return s.EA / s.FreeLength }
 // Update implements multibody.Constraint: eqs. 14 and 16.
 func (s *Stretch) Update(h float64, rows []multibody.Row) {
 	row := &rows[0]
-	row.Violation = routeJacobian(s.route, s.slot, row) - s.FreeLength
+	total, fall := routeJacobian(s.route, s.slot, row)
+	row.Violation = total - s.FreeLength
 	row.Compliance = 1 / s.Stiffness()
 	row.Damping = s.Damping
 	if s.Slack {
@@ -77,7 +81,8 @@ func (s *Stretch) Update(h float64, rows []multibody.Row) {
 	if s.Winch != nil {
 		s.speed = s.Winch.Speed
 		// The winch's limit switch: hauling in stops at the minimum length.
-		if floor := (s.MinFreeLength - s.FreeLength) / h; s.speed < 0 && s.speed < floor {
+		minLength := total - fall + s.MinFall
+		if floor := (minLength - s.FreeLength) / h; s.speed < 0 && s.speed < floor {
 			s.speed = math.Min(floor, 0)
 		}
 		row.Speed = s.speed
@@ -86,15 +91,14 @@ func (s *Stretch) Update(h float64, rows []multibody.Row) {
 }
 
 // routeJacobian adds the rows of eq. 16 for the route to row and returns
-// the route's length Σ l_j (m).
-func routeJacobian(route []Node, slot []int, row *multibody.Row) float64 {
-	total := 0.0
+// the route's length Σ l_j and the length of its last segment (m).
+func routeJacobian(route []Node, slot []int, row *multibody.Row) (total, last float64) {
 	for j := 0; j+1 < len(route); j++ {
 		a, b := route[j], route[j+1]
 		ra := a.Body.Rot.Rotate(a.Offset)
 		rb := b.Body.Rot.Rotate(b.Offset)
 		k, l := a.Body.Pos.Add(ra).Sub(b.Body.Pos.Add(rb)).Unit()
-		total += l
+		total, last = total+l, l
 		if l == 0 {
 			continue // direction undefined: this segment exerts no force now
 		}
@@ -105,7 +109,7 @@ func routeJacobian(route []Node, slot []int, row *multibody.Row) float64 {
 		jb.Lin = jb.Lin.Sub(k)
 		jb.Ang = jb.Ang.Add(k.Cross(rb))
 	}
-	return total
+	return total, last
 }
 
 // Apply implements multibody.Constraint: records the tension and lets the

@@ -314,12 +314,89 @@ class TestLifecycle(FMUTestCase):
         self.run_steps(slave, [0.01] * 100, inputs_at=lambda t: stop, t0=3.0)
 
     def test_input_derivatives_accepted(self):
+        # Within a communication step the suspension point moves with the
+        # velocity inputs, extrapolated with their derivatives; position
+        # inputs only place it at the start of a step.  Derivatives apply to
+        # the next step only.
         if not MD.can_interpolate_inputs:
             self.skipTest("the FMU does not declare canInterpolateInputs")
-        slave = self.ready_slave()
-        slave.set_real_input_derivatives(["hoist.vx", "hoist.x"], [1, 1], [0.5, 0.0])
-        slave.do_step(0.0, 0.01)
-        self.assertFinite(slave.get_real(OUTPUTS), "outputs after a step with input derivatives")
+
+        def one_step(name, vx, derivatives):
+            slave = self.ready_slave(name)
+            slave.set_real(INPUTS, [0.0, 0.0, 20.0, vx, 0.0, 0.0, 0.0])
+            if derivatives:
+                slave.set_real_input_derivatives(list(derivatives), [1] * len(derivatives), list(derivatives.values()))
+            slave.do_step(0.0, 1.0)
+            return dict(zip(OUTPUTS, slave.get_real(OUTPUTS)))
+
+        def assertSame(got, want, what):
+            for name in OUTPUTS:
+                self.assertEqual(bits([got[name]]), bits([want[name]]),
+                                 "%s: %s = %r, want %r" % (what, name, got[name], want[name]))
+
+        # d(hoist.x)/dt with hoist.vx = 0: the point stays put for the step
+        rest = one_step("rest", 0.0, {})
+        assertSame(one_step("xdot-only", 0.0, {"hoist.x": 1.0}), rest,
+                   "hoist.x = 0, d(hoist.x)/dt = 1 m/s, hoist.vx = 0, one step of 1 s vs. no input change")
+        # ... and with hoist.vx = 1 m/s it moves with the velocity alone
+        moving = one_step("vx", 1.0, {})
+        self.assertLess(moving["hoist.fx"], -100.0, "hoist.vx = 1 m/s for 1 s: hoist.fx = %g N, the lagging load "
+                        "should pull the crane back" % moving["hoist.fx"])
+        assertSame(one_step("vx-and-xdot", 1.0, {"hoist.x": 1.0}), moving,
+                   "hoist.vx = 1 m/s with d(hoist.x)/dt = 1 m/s vs. without the derivative")
+
+        # d(hoist.vx)/dt = a over one step of 1 s moves the point by a/2 with
+        # speed a*t; the next step, without derivatives, holds hoist.vx = a.
+        # Reference: steps of h = 1/60 s (one internal step each) with the
+        # position a*t^2/2 and the step's mean speed a*(t + h/2) set, then
+        # x = a/2 + a*(t - 1), vx = a.
+        a = 0.6
+        h = MD.variables["h"].start
+        ref = self.ready_slave("reference")
+        expected = []
+        for k in range(120):
+            t = k * h
+            if k < 60:
+                x, vx = 0.5 * a * t * t, a * (t + 0.5 * h)
+            else:
+                x, vx = 0.5 * a + a * (t - 1.0), a
+            ref.set_real(INPUTS, [x, 0.0, 20.0, vx, 0.0, 0.0, 0.0])
+            ref.do_step(t, h)
+            if k in (59, 119):
+                expected.append(dict(zip(OUTPUTS, ref.get_real(OUTPUTS))))
+
+        def accelerate(name, second_derivative):
+            slave = self.ready_slave(name)
+            slave.set_real(INPUTS, [0.0, 0.0, 20.0, 0.0, 0.0, 0.0, 0.0])
+            slave.set_real_input_derivatives(["hoist.vx"], [1], [a])
+            slave.do_step(0.0, 1.0)
+            first = dict(zip(OUTPUTS, slave.get_real(OUTPUTS)))
+            slave.set_real(INPUTS, [0.5 * a, 0.0, 20.0, a, 0.0, 0.0, 0.0])
+            if second_derivative is not None:
+                slave.set_real_input_derivatives(["hoist.vx"], [1], [second_derivative])
+            slave.do_step(1.0, 1.0)
+            return first, dict(zip(OUTPUTS, slave.get_real(OUTPUTS)))
+
+        def close(got, want):
+            return all(abs(got[n] - want[n]) <= 1e-6 * max(1.0, abs(want[n])) for n in OUTPUTS)
+
+        first, second = accelerate("accelerate", None)
+        self.assertLess(first["hoist.fx"], -10.0, "d(hoist.vx)/dt = %g m/s2 for 1 s: hoist.fx = %g N, the lagging "
+                        "load should pull the crane back" % (a, first["hoist.fx"]))
+        for (got, want, when) in ((first, expected[0], "t = 1 s"), (second, expected[1], "t = 2 s")):
+            for name in OUTPUTS:
+                self.assertAlmostEqual(
+                    got[name], want[name], delta=1e-6 * max(1.0, abs(want[name])),
+                    msg="%s at %s: d(hoist.vx)/dt = %g m/s2 over a 1 s step gives %r, the reference (suspension "
+                        "point at a*t^2/2 in steps of 1/60 s) %r; tolerance 1e-6 rel." % (name, when, a, got[name],
+                                                                                            want[name]))
+        # the derivative was not carried into the second step: setting it to 0
+        # explicitly changes nothing, setting it again does
+        _, explicit_zero = accelerate("accelerate-then-zero", 0.0)
+        assertSame(explicit_zero, second, "second step with d(hoist.vx)/dt = 0 set explicitly vs. not set")
+        _, again = accelerate("accelerate-twice", a)
+        self.assertFalse(close(again, second), "setting d(hoist.vx)/dt = %g again for the second step changed "
+                                               "no output by more than 1e-6 rel.: %r" % (a, again))
 
 
 class TestErrors(FMUTestCase):
@@ -420,21 +497,28 @@ class TestErrors(FMUTestCase):
 
     def test_diverging_simulation(self):
         # Inputs that make the simulation blow up within one step; the last
-        # ones overflow to Inf/NaN inside the solver.
+        # ones overflow to Inf/NaN inside the solver.  Every case must return
+        # fmi2Error with a message, keep the outputs of the last good
+        # communication point (finite), refuse further steps, and recover
+        # with fmi2Reset.
         for name, value in (("hoist.vz", 1e300), ("hoist.vz", 1e308), ("hoist.vx", 1e308), ("hoist.x", 1e200)):
             with self.subTest(input=name, value=value):
                 slave = self.ready_slave()
                 self.run_steps(slave, [0.01] * 10)
+                before = slave.get_real(OUTPUTS)
                 slave.set_real([name], [value])
                 what = "fmi2DoStep with %s = %g" % (name, value)
-                err = self.assertFails(lambda: slave.do_step(0.1, 0.01), what,
-                                       statuses=(fmi2.ERROR, fmi2.DISCARD))
-                try:
-                    out = slave.get_real(OUTPUTS)
-                except fmi2.FMIError:
-                    continue  # refusing further calls is allowed after fmi2Error
-                self.assertFinite(out, "outputs read with fmi2GetReal after %s returned %s" % (
-                    what, sname(err.status)))
+                self.assertFails(lambda: slave.do_step(0.1, 0.01), what, mentions=["fmi2DoStep"])
+                out = slave.get_real(OUTPUTS)  # fmi2GetReal is allowed in the error state
+                self.assertFinite(out, "outputs read with fmi2GetReal after %s returned fmi2Error" % what)
+                self.assertEqual(bits(out), bits(before),
+                                 "outputs after %s differ from the last good values at t = 0.1 s:\n%r\n%r"
+                                 % (what, out, before))
+                # the instance is in the error state: inputs and steps are refused
+                self.assertFails(lambda: slave.set_real(INPUTS, REST), "fmi2SetReal in the error state after %s" % what,
+                                 mentions=["fmi2SetReal"])
+                self.assertFails(lambda: slave.do_step(0.1, 0.01), "fmi2DoStep in the error state after %s" % what,
+                                 mentions=["fmi2DoStep"])
                 # fmi2Reset recovers the instance
                 slave.reset()
                 slave.setup_experiment(start_time=0.0)
@@ -530,6 +614,109 @@ class TestErrors(FMUTestCase):
         proc = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
         self.assertEqual(proc.returncode, 0, "calls with a NULL component: exit code %d\nstdout:\n%s\nstderr:\n%s"
                          % (proc.returncode, proc.stdout, proc.stderr[-3000:]))
+
+    def test_status_null_value_pointer(self):
+        # fmi2GetRealStatus(fmi2LastSuccessfulTime) and
+        # fmi2GetBooleanStatus(fmi2Terminated) write through the value
+        # pointer: NULL is an error with a message, and the instance stays usable.
+        slave = self.ready_slave()
+        self.run_steps(slave, [0.01] * 3)
+        self.assertRawFails(slave, "fmi2GetRealStatus", fmi2.LAST_SUCCESSFUL_TIME, None)
+        self.assertRawFails(slave, "fmi2GetBooleanStatus", fmi2.TERMINATED, None)
+        try:
+            last = slave.get_real_status(fmi2.LAST_SUCCESSFUL_TIME)
+        except fmi2.FMIError as e:
+            self.fail("the instance is no longer usable after the NULL-pointer calls: %s" % e)
+        self.assertAlmostEqual(last, 0.03, delta=1e-12, msg="fmi2LastSuccessfulTime after the refused calls")
+        flag = fmi2.fmi2Boolean(7)
+        self.assertEqual(slave.call("fmi2GetBooleanStatus", fmi2.TERMINATED, ctypes.byref(flag)), fmi2.OK)
+        self.assertEqual(flag.value, fmi2.fmi2False, "fmi2Terminated with a valid pointer")
+        self.run_steps(slave, [0.01] * 3, t0=0.03)
+
+    def test_stale_component_refused(self):
+        # A component used after fmi2FreeInstance: every call returns
+        # fmi2Error, a second fmi2FreeInstance is harmless, and an instance
+        # created afterwards is not reached through the stale component.
+        script = textwrap.dedent("""
+            import ctypes, sys
+            sys.path.insert(0, %(binding)r)
+            import fmi2
+            folder = %(folder)r
+            md = fmi2.read_model_description(folder)
+            inputs = ["hoist.x", "hoist.y", "hoist.z", "hoist.vx", "hoist.vy", "hoist.vz", "winch.speed"]
+            rest = [0.0, 0.0, 20.0, 0.0, 0.0, 0.0, 0.0]
+
+            def ready(name):
+                s = fmi2.FMU2Slave(folder, instance_name=name, model_description=md)
+                s.instantiate()
+                s.setup_experiment(start_time=0.0)
+                s.enter_initialization_mode()
+                s.set_real(inputs, rest)
+                s.exit_initialization_mode()
+                return s
+
+            lib = fmi2.load_library(fmi2.binary_path(folder, md.model_identifier))
+            vr = (fmi2.fmi2ValueReference * 1)(md.vr("hoist.x"))
+            val = (fmi2.fmi2Real * 1)(3.0)
+            order = (fmi2.fmi2Integer * 1)(1)
+            real = fmi2.fmi2Real(0.0)
+            status = fmi2.fmi2Status(0)
+            calls = [
+                ("fmi2SetDebugLogging", (1, 0, None)),
+                ("fmi2SetupExperiment", (0, 0.0, 0.0, 0, 0.0)),
+                ("fmi2EnterInitializationMode", ()),
+                ("fmi2ExitInitializationMode", ()),
+                ("fmi2SetReal", (vr, 1, val)),
+                ("fmi2GetReal", (vr, 1, val)),
+                ("fmi2SetRealInputDerivatives", (vr, 1, order, val)),
+                ("fmi2DoStep", (0.0, 0.01, 1)),
+                ("fmi2GetStatus", (0, ctypes.byref(status))),
+                ("fmi2GetRealStatus", (fmi2.LAST_SUCCESSFUL_TIME, ctypes.byref(real))),
+                ("fmi2Terminate", ()),
+                ("fmi2Reset", ()),
+            ]
+            bad = []
+
+            def use(stale, when):
+                for name, args in calls:
+                    st = getattr(lib, name)(stale, *args)
+                    print(when, name, st, flush=True)
+                    if st != fmi2.ERROR:
+                        bad.append("%%s: %%s returned %%d" %% (when, name, st))
+
+            a = ready("a")
+            a.do_step(0.0, 0.01)
+            stale = a.component
+            a.free()
+            use(stale, "freed, no other instance")
+            lib.fmi2FreeInstance(stale)
+            print("second fmi2FreeInstance returned", flush=True)
+
+            b = ready("b")
+            use(stale, "freed, another instance alive")
+            lib.fmi2FreeInstance(stale)
+            print("third fmi2FreeInstance returned", flush=True)
+            # b was neither stepped, reset, terminated nor moved by the stale calls
+            x, = b.get_real(["hoist.x"])
+            if x != 0.0:
+                bad.append("hoist.x of the live instance is %%r after stale calls set 3.0" %% x)
+            for i in range(10):
+                b.set_real(inputs, rest)
+                b.do_step(i * 0.01, 0.01)
+            tension, mass, g = b.get_real(["cable.tension", "load.mass", "gravity"])
+            if not abs(tension / (mass * g) - 1) <= 0.005:
+                bad.append("live instance: tension %%r N, want m*g = %%r N within 0.5 %%%%" %% (tension, mass * g))
+            b.terminate()
+            b.free()
+            if bad:
+                print("FAILED: " + "; ".join(bad))
+                sys.exit(3)
+            print("OK")
+        """) % {"binding": BINDING_DIR, "folder": FOLDER}
+        proc = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
+        self.assertEqual(proc.returncode, 0, "calls with a freed component: exit code %d\nstdout:\n%s\nstderr:\n%s"
+                         % (proc.returncode, proc.stdout, proc.stderr[-3000:]))
+        self.assertIn("OK", proc.stdout)
 
 
 class TestInstances(FMUTestCase):

@@ -220,7 +220,7 @@ func (s *simulation) addCable(j int, cb *cableConfig, h float64) error {
 	if !(fall > gap) {
 		return fmt.Errorf("cable %q: length0 %g m leaves %g m below the last fixed node, not more than the minimum %g m", cb.Name, cb.Length0, fall, gap)
 	}
-	st.MinFreeLength = upper + gap
+	st.MinFall = gap
 	c := cable{name: cb.Name, gap: gap, stretch: st}
 	if cb.Winch != nil {
 		c.winch = &massless.Winch{Slip: cb.Winch.Slip, Speed: s.from.winch[j]}

@@ -1,0 +1,178 @@
+package main
+
+import (
+	"archive/zip"
+	"bytes"
+	"debug/elf"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/cablefmu/cablefmu/fmu"
+	"github.com/cablefmu/cablefmu/modeldesc"
+	"github.com/cablefmu/cablefmu/modeldesc/schematest"
+)
+
+// readZip returns the archive's entries by name.
+func readZip(t *testing.T, path string) map[string][]byte {
+	t.Helper()
+	z, err := zip.OpenReader(path)
+	if err != nil {
+		t.Fatalf("opening %s: %v", path, err)
+	}
+	defer z.Close()
+	entries := map[string][]byte{}
+	for _, f := range z.File {
+		rc, err := f.Open()
+		if err != nil {
+			t.Fatalf("%s: %v", f.Name, err)
+		}
+		data, err := io.ReadAll(rc)
+		rc.Close()
+		if err != nil {
+			t.Fatalf("%s: %v", f.Name, err)
+		}
+		if _, dup := entries[f.Name]; dup {
+			t.Errorf("entry %s occurs twice", f.Name)
+		}
+		entries[f.Name] = data
+	}
+	return entries
+}
+
+// Exporting examples/hoist compiles the FMU binary and writes an archive
+// with exactly the model description, the linux64 library and the
+// scenario; the description parses, passes the FMI rules and the official
+// schema and carries the scenario's GUID; the library is a shared object
+// exporting the FMI functions.
+func TestExportHoist(t *testing.T) {
+	if testing.Short() {
+		t.Skip("compiles the c-shared FMU binary (up to about 30 s with a cold build cache); skipped with -short")
+	}
+	const folder = "../examples/hoist"
+	out := filepath.Join(t.TempDir(), "sub", "Hoist.fmu")
+	got, err := export(folder, out)
+	if err != nil {
+		t.Fatalf("export(%s): %v", folder, err)
+	}
+	if got != out {
+		t.Errorf("export returned path %q, want %q", got, out)
+	}
+	entries := readZip(t, out)
+	names := make([]string, 0, len(entries))
+	for n := range entries {
+		names = append(names, n)
+	}
+	slices.Sort(names)
+	want := []string{"binaries/linux64/Hoist.so", "modelDescription.xml", "resources/scenario.json"}
+	if !slices.Equal(names, want) {
+		t.Fatalf("archive entries %q, want exactly %q", names, want)
+	}
+
+	scenario, err := os.ReadFile(filepath.Join(folder, fmu.ScenarioFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(entries["resources/scenario.json"], scenario) {
+		t.Error("resources/scenario.json differs from the scenario file")
+	}
+	sc, err := fmu.ParseScenario(scenario)
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	xml := entries["modelDescription.xml"]
+	md, err := modeldesc.Parse(xml)
+	if err != nil {
+		t.Fatalf("modeldesc.Parse: %v", err)
+	}
+	if err := md.Check(); err != nil {
+		t.Errorf("the model description breaks FMI rules: %v", err)
+	}
+	if md.GUID != sc.GUID() {
+		t.Errorf("model description GUID %q, want the scenario's %q", md.GUID, sc.GUID())
+	}
+	if md.CoSimulation == nil || md.CoSimulation.ModelIdentifier != "Hoist" {
+		t.Errorf("CoSimulation element %+v, want modelIdentifier Hoist", md.CoSimulation)
+	}
+	if len(md.Variables) != len(sc.Ports) {
+		t.Errorf("%d variables, want one per port (%d)", len(md.Variables), len(sc.Ports))
+	}
+	xmlPath := filepath.Join(t.TempDir(), "modelDescription.xml")
+	if err := os.WriteFile(xmlPath, xml, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	schematest.Validate(t, xmlPath)
+
+	lib, err := elf.NewFile(bytes.NewReader(entries["binaries/linux64/Hoist.so"]))
+	if err != nil {
+		t.Fatalf("binaries/linux64/Hoist.so is not an ELF file: %v", err)
+	}
+	defer lib.Close()
+	if lib.Type != elf.ET_DYN || lib.Machine != elf.EM_X86_64 {
+		t.Errorf("binaries/linux64/Hoist.so: type %v, machine %v; want ET_DYN, EM_X86_64", lib.Type, lib.Machine)
+	}
+	syms, err := lib.DynamicSymbols()
+	if err != nil {
+		t.Fatalf("dynamic symbols: %v", err)
+	}
+	exported := map[string]bool{}
+	for _, s := range syms {
+		if strings.HasPrefix(s.Name, "fmi2") && s.Section != elf.SHN_UNDEF {
+			exported[s.Name] = true
+		}
+	}
+	for _, fn := range []string{"fmi2Instantiate", "fmi2FreeInstance", "fmi2DoStep", "fmi2GetReal", "fmi2SetReal", "fmi2GetVersion"} {
+		if !exported[fn] {
+			t.Errorf("binaries/linux64/Hoist.so does not export %s", fn)
+		}
+	}
+	if len(exported) != 44 {
+		t.Errorf("binaries/linux64/Hoist.so exports %d fmi2* functions, want the 44 of FMI 2.0", len(exported))
+	}
+}
+
+// A folder without scenario.json is refused with an error naming the
+// missing file, and no archive is written.
+func TestExportRefusesFolderWithoutScenario(t *testing.T) {
+	folder := t.TempDir()
+	out := filepath.Join(t.TempDir(), "Nothing.fmu")
+	_, err := export(folder, out)
+	if err == nil {
+		t.Fatal("export of an empty folder succeeded")
+	}
+	if want := filepath.Join(folder, fmu.ScenarioFile); !strings.Contains(err.Error(), want) {
+		t.Errorf("error %q does not name %s", err, want)
+	}
+	if _, serr := os.Stat(out); !os.IsNotExist(serr) {
+		t.Errorf("an archive was written at %s despite the error (stat: %v)", out, serr)
+	}
+}
+
+// A scenario the plugin rejects is refused before anything is compiled,
+// with the folder and the culprit named.
+func TestExportRefusesBadScenario(t *testing.T) {
+	scenario, err := os.ReadFile("../examples/hoist/" + fmu.ScenarioFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	bad := bytes.Replace(scenario, []byte(`"length0"`), []byte(`"lenght0"`), 1)
+	if bytes.Equal(bad, scenario) {
+		t.Fatal(`examples/hoist/scenario.json has no "length0" to misspell`)
+	}
+	folder := t.TempDir()
+	if err := os.WriteFile(filepath.Join(folder, fmu.ScenarioFile), bad, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(t.TempDir(), "Bad.fmu")
+	_, err = export(folder, out)
+	if err == nil || !strings.Contains(err.Error(), folder) || !strings.Contains(err.Error(), `"lenght0"`) {
+		t.Errorf("export of a scenario with \"lenght0\": error %v, want one naming %s and \"lenght0\"", err, folder)
+	}
+	if _, serr := os.Stat(out); !os.IsNotExist(serr) {
+		t.Errorf("an archive was written at %s despite the error (stat: %v)", out, serr)
+	}
+}
