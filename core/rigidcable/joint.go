@@ -58,6 +58,13 @@ type Joint struct {
 
 	// Stiffness of the joint: c_s (N/m), c_b and c_t (N·m/rad).
 	Stretch, Bend, Twist float64
+	// TensionStiffening κ (dimensionless) adds κ·T·Length to the bend
+	// stiffness, T the joint's tension of the previous step ([SL08] §VII-D:
+	// stabilize a cable under large tension by stiffer bending, relax to
+	// the material's when the load force drops).
+	TensionStiffening float64
+	// Length is the length of cable the joint stands for (m).
+	Length float64
 	// Damping is SPOOK's relaxation time γ (s) of the rows.
 	Damping float64
 
@@ -131,7 +138,7 @@ func (j *Joint) Update(h float64, rows []multibody.Row) {
 		row.J[0].Ang = e.Scale(-1)
 		row.J[1].Ang = e
 		row.Violation = m.bendVec.Dot(e)
-		row.Compliance = 1 / j.Bend
+		row.Compliance = 1 / j.BendStiffness()
 		row.Damping = j.Damping
 	}
 	j.unwound, j.psi = m.twist, m.psi
@@ -179,6 +186,12 @@ func (j *Joint) Apply(h float64, lambda []float64) {
 	j.force = math.Sqrt(lambda[0]*lambda[0]+lambda[1]*lambda[1]+lambda[2]*lambda[2]) / h
 }
 
+// BendStiffness returns the bend stiffness in effect (N·m/rad): the
+// material's c_b plus the tension stiffening.
+func (j *Joint) BendStiffness() float64 {
+	return j.Bend + j.TensionStiffening*j.force*j.Length
+}
+
 // Force returns the ball-and-socket force of the last step (N): the cable
 // tension at the joint.
 func (j *Joint) Force() float64 { return j.force }
@@ -197,7 +210,7 @@ func (j *Joint) PotentialEnergy() float64 {
 	e := 0.5 * j.Stretch * gap.Dot(gap)
 	if !j.ballOnly {
 		g := j.measure()
-		e += 0.5*j.Bend*g.theta*g.theta + 0.5*j.Twist*g.twist*g.twist
+		e += 0.5*j.BendStiffness()*g.theta*g.theta + 0.5*j.Twist*g.twist*g.twist
 	}
 	return e
 }

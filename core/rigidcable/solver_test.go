@@ -27,7 +27,7 @@ func newHangingCable(t testing.TB, sec Section, nJoints int, ratio float64, def 
 	top := geom.V(0, 0, length)
 	l := length / float64(n)
 	sec.Density = 1 / (sec.Area * l) // light segments of 1 kg
-	c, err := NewStraight(top, geom.Vec3{}, Options{Section: sec, Segments: n, Damping: 2.0 / 60, Twist: def})
+	c, err := NewStraight(top, geom.Vec3{}, Options{Section: sec, Segments: n, Damping: 2.0 / 60, Twist: def, PhysicalBending: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -36,6 +36,7 @@ func newHangingCable(t testing.TB, sec Section, nJoints int, ratio float64, def 
 	heavy.Inertia = heavy.Inertia.Scale(ratio)
 	anchor := w.AddBody(multibody.NewKinematic("anchor", top))
 	c.AttachStart(anchor, geom.Vec3{}, axis, false)
+	c.Prestretch(w.Gravity)
 	c.AddTo(w)
 	return &hangingCable{world: w, cable: c, anchor: anchor, heavy: heavy}
 }
