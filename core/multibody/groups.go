@@ -1,0 +1,148 @@
+package multibody
+
+import (
+	"fmt"
+)
+
+// GaussSeidel solves the Schur complement by block Gauss–Seidel over
+// groups of constraints ([SL08] Algorithm 1): each group is solved by a
+// direct solver of its own, the coupling between groups by iteration. A
+// first pass solves every group alone (the preconditioning step, lines
+// 5–8), then Iterations sweeps solve each group with the others' latest
+// impulses (lines 9–15).
+//
+// Groups are consecutive runs of constraints in insertion order; the sizes
+// (numbers of constraints) must add up to the world's constraint count.
+type GaussSeidel struct {
+	// Sizes are the numbers of constraints in each group.
+	Sizes []int
+	// Solvers solve the groups; a nil entry (or a missing one) is Dense.
+	Solvers []Solver
+	// Iterations is N_it, the number of Gauss–Seidel sweeps.
+	Iterations int
+
+	layout int
+	groups []group
+	dv     [][2][3]float64 // per dynamic body slot: M⁻¹Gᵀλ summed, (lin, ang)
+}
+
+type group struct {
+	sub         Problem
+	first, last int // rows
+	solver      Solver
+}
+
+// Solve implements Solver.
+func (gs *GaussSeidel) Solve(p *Problem) error {
+	if gs.layout != p.Layout || gs.groups == nil {
+		if err := gs.setup(p); err != nil {
+			return err
+		}
+	}
+	for i := range gs.dv {
+		gs.dv[i] = [2][3]float64{}
+	}
+	clear(p.Lambda)
+	for pass := 0; pass <= gs.Iterations; pass++ {
+		for g := range gs.groups {
+			// Pass 0 is the preconditioning step: each group alone.
+			if err := gs.solveGroup(p, &gs.groups[g], pass > 0); err != nil {
+				return fmt.Errorf("group %d, pass %d: %w", g, pass, err)
+			}
+		}
+	}
+	return nil
+}
+
+func (gs *GaussSeidel) setup(p *Problem) error {
+	total := 0
+	for _, s := range gs.Sizes {
+		total += s
+	}
+	if total != len(p.Groups)-1 {
+		return fmt.Errorf("Gauss–Seidel groups hold %d constraints, the world has %d", total, len(p.Groups)-1)
+	}
+	gs.layout = p.Layout
+	gs.dv = make([][2][3]float64, len(p.ByBody))
+	gs.groups = gs.groups[:0]
+	c := 0
+	for i, size := range gs.Sizes {
+		first, last := p.Groups[c], p.Groups[c+size]
+		g := group{first: first, last: last, solver: &Dense{}}
+		if i < len(gs.Solvers) && gs.Solvers[i] != nil {
+			g.solver = gs.Solvers[i]
+		}
+		sub := &g.sub
+		sub.Rows = p.Rows[first:last]
+		sub.Sigma, sub.B = p.Sigma[first:last], make([]float64, last-first)
+		sub.Lo, sub.Hi, sub.Lambda = p.Lo[first:last], p.Hi[first:last], make([]float64, last-first)
+		for k := c; k <= c+size; k++ {
+			sub.Groups = append(sub.Groups, p.Groups[k]-first)
+		}
+		sub.ByBody = make([][]RowBlock, len(p.ByBody))
+		for slot, blocks := range p.ByBody {
+			for _, rb := range blocks {
+				if rb.Row >= first && rb.Row < last {
+					sub.ByBody[slot] = append(sub.ByBody[slot], RowBlock{rb.Row - first, rb.K})
+				}
+			}
+		}
+		sub.Layout = p.Layout
+		gs.groups = append(gs.groups, g)
+		c += size
+	}
+	return nil
+}
+
+// solveGroup solves S_αα λ_α = b_α − Σ_{β≠α} S_αβ λ_β, with the coupling
+// read off the accumulated velocity changes M⁻¹Gᵀλ of the other groups.
+func (gs *GaussSeidel) solveGroup(p *Problem, g *group, coupled bool) error {
+	gs.accumulate(p, g, -1) // take the group's own part out
+	for r := g.first; r < g.last; r++ {
+		row := &p.Rows[r]
+		coupling := 0.0
+		if !coupled {
+			g.sub.B[r-g.first] = p.B[r]
+			continue
+		}
+		for k, b := range row.Bodies {
+			if b.Kind != Dynamic {
+				continue
+			}
+			d := &gs.dv[b.slot]
+			j := row.J[k]
+			coupling += j.Lin.X*d[0][0] + j.Lin.Y*d[0][1] + j.Lin.Z*d[0][2] + j.Ang.X*d[1][0] + j.Ang.Y*d[1][1] + j.Ang.Z*d[1][2]
+		}
+		g.sub.B[r-g.first] = p.B[r] - coupling
+	}
+	if err := g.solver.Solve(&g.sub); err != nil {
+		return err
+	}
+	copy(p.Lambda[g.first:g.last], g.sub.Lambda)
+	gs.accumulate(p, g, 1)
+	return nil
+}
+
+// accumulate adds sign × M⁻¹Gᵀλ of the group's rows to the bodies' sums.
+func (gs *GaussSeidel) accumulate(p *Problem, g *group, sign float64) {
+	for r := g.first; r < g.last; r++ {
+		l := sign * p.Lambda[r]
+		if l == 0 {
+			continue
+		}
+		row := &p.Rows[r]
+		for k, b := range row.Bodies {
+			if b.Kind != Dynamic {
+				continue
+			}
+			m := row.MinvJ[k]
+			d := &gs.dv[b.slot]
+			d[0][0] += l * m.Lin.X
+			d[0][1] += l * m.Lin.Y
+			d[0][2] += l * m.Lin.Z
+			d[1][0] += l * m.Ang.X
+			d[1][1] += l * m.Ang.Y
+			d[1][2] += l * m.Ang.Z
+		}
+	}
+}
