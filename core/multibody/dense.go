@@ -146,7 +146,7 @@ func (d *Dense) residual(p *Problem, i int) float64 {
 }
 
 // projectedGaussSeidel sweeps λᵢ ← clamp(λᵢ − rᵢ/Sᵢᵢ) until the update is
-// below 1e-12 of λ's size; it converges for positive definite S.
+// below 1e-9 of λ's size; it converges for positive definite S.
 func (d *Dense) projectedGaussSeidel(p *Problem) error {
 	n := len(p.Rows)
 	for sweep := 0; sweep < 10000; sweep++ {
@@ -162,7 +162,7 @@ func (d *Dense) projectedGaussSeidel(p *Problem) error {
 			change = math.Max(change, math.Abs(l-old))
 			size = math.Max(size, math.Abs(l))
 		}
-		if change <= 1e-12*size {
+		if change <= 1e-9*size {
 			return nil
 		}
 	}

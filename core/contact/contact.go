@@ -1,0 +1,113 @@
+// Package contact keeps bodies above a ground plane: non-penetration with
+// Coulomb friction as constraint rows ([SL08] §V-D, which recommends
+// contacts "introduced on the constraint level"), so that a load set down
+// rests on the ground and the cable above it goes slack.
+package contact
+
+import (
+	"math"
+
+	"github.com/cablefmu/cablefmu/core/geom"
+	"github.com/cablefmu/cablefmu/core/multibody"
+)
+
+// Ground is the horizontal plane z = Height (m) with friction coefficient
+// Friction (μ, dimensionless).
+type Ground struct {
+	Height   float64
+	Friction float64
+}
+
+// margin is how far above the ground (m) a point's rows switch on, so
+// that a falling body meets an active row before it penetrates.
+const margin = 0.05
+
+// Several contact points on one body are redundant (four corners carry a
+// box with three degrees of freedom off the ground): a small compliance
+// (m/N) and slip (m/(N·s)) keep the rows regular, far below anything
+// visible (1e-8 m/N sinks a 10 t load by 0.1 µm per corner).
+const (
+	normalCompliance = 1e-10
+	frictionSlip     = 1e-7
+)
+
+// Point is one contact: the sphere of Radius (m) around the body-frame
+// point Offset of Body stays above the ground.
+type Point struct {
+	Body   *multibody.Body
+	Offset geom.Vec3
+	Radius float64
+}
+
+// Contact is the constraint of one point against the ground: a normal row
+// that can only push (λ ≥ 0, rigid, SPOOK-stabilized) and two tangential
+// velocity rows bounded by μ times the normal impulse of the previous step
+// (Coulomb's friction cone as a box, the normal force taken one step
+// late so that the bounds are known when the rows are solved).
+type Contact struct {
+	ground  *Ground
+	point   Point
+	bodies  [1]*multibody.Body
+	normal  float64 // normal impulse of the last step, N·s
+	Damping float64 // γ of the normal row, s
+}
+
+// New returns the contact of p with g.
+func New(g *Ground, p Point) *Contact {
+	return &Contact{ground: g, point: p, bodies: [1]*multibody.Body{p.Body}}
+}
+
+// Bodies implements multibody.Constraint.
+func (c *Contact) Bodies() []*multibody.Body { return c.bodies[:] }
+
+// Rows implements multibody.Constraint.
+func (c *Contact) Rows() int { return 3 }
+
+// Update implements multibody.Constraint.
+func (c *Contact) Update(h float64, rows []multibody.Row) {
+	b := c.point.Body
+	r := b.Rot.Rotate(c.point.Offset)
+	gap := b.Pos.Z + r.Z - c.ground.Height - c.point.Radius
+	if gap > margin+math.Abs(b.Vel.Z)*h {
+		// Far from the ground: rows that decouple and carry no impulse.
+		for i := range rows {
+			rows[i].Holonomic = false
+			rows[i].Slip = 1
+			rows[i].Lo, rows[i].Hi = 0, 0
+		}
+		c.normal = 0
+		return
+	}
+	axes := [3]geom.Vec3{{Z: 1}, {X: 1}, {Y: 1}}
+	for i, e := range axes {
+		rows[i].J[0] = multibody.Jacobian{Lin: e, Ang: r.Cross(e)}
+	}
+	rows[0].Violation = gap
+	rows[0].Compliance = normalCompliance
+	rows[0].Damping = c.Damping
+	rows[0].Lo = 0
+	limit := c.ground.Friction * c.normal
+	for i := 1; i < 3; i++ {
+		rows[i].Holonomic = false // friction acts on the sliding velocity
+		rows[i].Slip = frictionSlip
+		rows[i].Lo, rows[i].Hi = -limit, limit
+	}
+}
+
+// Apply implements multibody.Constraint.
+func (c *Contact) Apply(h float64, lambda []float64) { c.normal = lambda[0] }
+
+// Force returns the normal force of the last step (N).
+func (c *Contact) Force(h float64) float64 { return c.normal / h }
+
+// BoxCorners returns the bottom four corners of a box of the given size
+// (m) centred on its body, as contact points.
+func BoxCorners(b *multibody.Body, size geom.Vec3) []Point {
+	var pts []Point
+	for _, sx := range []float64{-1, 1} {
+		for _, sy := range []float64{-1, 1} {
+			pts = append(pts, Point{Body: b, Offset: geom.V(sx*size.X/2, sy*size.Y/2, -size.Z/2)})
+		}
+	}
+	return pts
+}

@@ -1,0 +1,93 @@
+package contact
+
+import (
+	"math"
+	"testing"
+
+	"github.com/cablefmu/cablefmu/core/geom"
+	"github.com/cablefmu/cablefmu/core/multibody"
+)
+
+const h = 1.0 / 60
+
+func boxOnGround(t *testing.T, mu float64, z float64) (*multibody.World, *multibody.Body, []*Contact) {
+	t.Helper()
+	w := multibody.NewWorld(geom.V(0, 0, -9.81))
+	size := geom.V(1, 1, 0.5)
+	b := w.AddBody(multibody.NewBody("box", 100, multibody.BoxInertia(100, 1, 1, 0.5), geom.V(0, 0, z)))
+	g := &Ground{Friction: mu}
+	var cs []*Contact
+	for _, p := range BoxCorners(b, size) {
+		c := New(g, p)
+		c.Damping = 2 * h
+		w.AddConstraint(c)
+		cs = append(cs, c)
+	}
+	return w, b, cs
+}
+
+func run(t *testing.T, w *multibody.World, seconds float64, each func()) {
+	t.Helper()
+	for i := 0; i < int(math.Round(seconds/h)); i++ {
+		if err := w.Step(h); err != nil {
+			t.Fatal(err)
+		}
+		if each != nil {
+			each()
+		}
+	}
+}
+
+// A box dropped from 1 m comes to rest on the ground: it sinks in less
+// than 1 mm and the ground carries its weight within 1 %.
+func TestDroppedBoxRests(t *testing.T) {
+	w, b, cs := boxOnGround(t, 0.5, 1.25)
+	run(t, w, 3, nil)
+	if d := 0.25 - b.Pos.Z; d > 1e-3 {
+		t.Errorf("box sank %.4f m into the ground, want below 1 mm", d)
+	}
+	total := 0.0
+	for _, c := range cs {
+		total += c.Force(h)
+	}
+	if mg := 100 * 9.81; math.Abs(total/mg-1) > 0.01 {
+		t.Errorf("ground force %.2f N, want mg = %.2f N within 1 %%", total, mg)
+	}
+}
+
+// A box sliding at 3 m/s with μ = 0.4 stops after v²/(2μg) − v h/2 within
+// 0.5 %: Coulomb's deceleration μg exactly, and symplectic Euler, which
+// moves each step with the already slowed velocity, ends v h/2 short.
+func TestSlidingBoxStops(t *testing.T) {
+	w, b, _ := boxOnGround(t, 0.4, 0.25)
+	run(t, w, 0.5, nil) // settle the contact forces
+	x0 := b.Pos.X
+	b.Vel = geom.V(3, 0, 0)
+	run(t, w, 2, nil)
+	want := 9/(2*0.4*9.81) - 3*h/2
+	if got := b.Pos.X - x0; math.Abs(got/want-1) > 0.005 {
+		t.Errorf("slid %.4f m, want v²/(2μg) − v h/2 = %.4f m within 0.5 %%", got, want)
+	}
+	if math.Abs(b.Vel.X) > 1e-6 {
+		t.Errorf("still moving at %.3g m/s", b.Vel.X)
+	}
+}
+
+// Pushed with 0.9 μmg the box sticks; with 1.5 μmg it accelerates at
+// (F − μmg)/m within 2 %.
+func TestStickAndSlide(t *testing.T) {
+	const mu, m = 0.5, 100.0
+	for _, f := range []float64{0.9, 1.5} {
+		w, b, _ := boxOnGround(t, mu, 0.25)
+		run(t, w, 0.5, nil)
+		b.Force = geom.V(f*mu*m*9.81, 0, 0)
+		run(t, w, 0.5, nil)
+		v0 := b.Vel.X
+		run(t, w, 1, nil)
+		a := b.Vel.X - v0
+		want := math.Max(0, (f-1)*mu*9.81)
+		if math.Abs(a-want) > 0.02*math.Max(want, 1) {
+			t.Errorf("pushed with %.1f μmg: acceleration %.4f m/s², want %.4f within 2 %%", f, a, want)
+		}
+	}
+}
