@@ -147,6 +147,56 @@ func (c *Cable) AttachEnd(b *multibody.Body, pb, db geom.Vec3, full bool) *Joint
 	return j
 }
 
+// Length returns the cable's length N·l (m).
+func (c *Cable) Length() float64 { return c.SegmentLength * float64(len(c.Segments)) }
+
+// SetLength changes the cable's length to length (m), as a winch paying
+// out (rate > 0, m/s) or hauling in: every segment gets length/N, so the
+// resolution stays N while the drum's cable enters all segments evenly.
+// Segment masses and inertias follow the new length (cable coming off the
+// drum brings its mass), and so do the joints' stiffnesses. The joints'
+// ball rows get the rate at which their attachment points separate, so
+// that the step anticipates the change instead of correcting it after.
+func (c *Cable) SetLength(length, rate float64) error {
+	n := float64(len(c.Segments))
+	if !(length > 0) || math.IsInf(length, 0) {
+		return fmt.Errorf("cable length %g m: must be positive and finite", length)
+	}
+	l := length / n
+	sec := c.opt.Section
+	mass := sec.Density * sec.Area * l
+	r2 := sec.Area / math.Pi
+	inertia := geom.Vec3{X: mass * r2 / 2, Y: mass * (3*r2 + l*l) / 12, Z: mass * (3*r2 + l*l) / 12}.Scale(c.opt.InertiaScale)
+	for _, b := range c.Segments {
+		b.Mass, b.Inertia = mass, inertia
+	}
+	isSegment := func(b *multibody.Body) bool {
+		for _, s := range c.Segments {
+			if s == b {
+				return true
+			}
+		}
+		return false
+	}
+	edge := rate / n / 2 // speed of a segment end along the segment
+	for _, j := range c.Joints {
+		a, b := isSegment(j.bodies[0]), isSegment(j.bodies[1])
+		jl := l
+		if !a || !b {
+			jl = l / 2 // an end joint stands for half a segment
+		}
+		if a {
+			j.pointA, j.rateA = geom.Vec3{X: l / 2}, geom.Vec3{X: edge}
+		}
+		if b {
+			j.pointB, j.rateB = geom.Vec3{X: -l / 2}, geom.Vec3{X: -edge}
+		}
+		c.stiffen(j, jl)
+	}
+	c.SegmentLength = l
+	return nil
+}
+
 // AddTo adds the segments and then the joints, in chain order, to w; the
 // attached end bodies must be in w already or be added by the caller.
 func (c *Cable) AddTo(w *multibody.World) {

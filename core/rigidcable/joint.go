@@ -68,6 +68,11 @@ type Joint struct {
 	// Damping is SPOOK's relaxation time γ (s) of the rows.
 	Damping float64
 
+	// rateA and rateB are the body-frame velocities (m/s) of the attachment
+	// points along their bodies while the cable pays out: the ball rows'
+	// prescribed rate.
+	rateA, rateB geom.Vec3
+
 	psi     float64 // last raw twist angle, rad
 	unwound float64 // accumulated twist, rad
 	bend    float64 // bend angle at the last update, rad
@@ -117,6 +122,9 @@ func (j *Joint) Update(h float64, rows []multibody.Row) {
 	ra, rb := a.Rot.Rotate(j.pointA), b.Rot.Rotate(j.pointB)
 	gap := a.Pos.Add(ra).Sub(b.Pos.Add(rb))
 	g := [3]float64{gap.X, gap.Y, gap.Z}
+	// ∂φ/∂t of the ball rows while the points move along the bodies.
+	drift := a.Rot.Rotate(j.rateA).Sub(b.Rot.Rotate(j.rateB))
+	w := [3]float64{-drift.X, -drift.Y, -drift.Z}
 	axes := [3]geom.Vec3{{X: 1}, {Y: 1}, {Z: 1}}
 	for k, e := range axes {
 		row := &rows[k]
@@ -126,6 +134,7 @@ func (j *Joint) Update(h float64, rows []multibody.Row) {
 		row.Violation = g[k]
 		row.Compliance = 1 / j.Stretch
 		row.Damping = j.Damping
+		row.Speed, row.SpeedBefore = w[k], w[k]
 	}
 	if j.ballOnly {
 		return
