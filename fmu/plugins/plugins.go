@@ -6,9 +6,10 @@ package plugins
 import (
 	"github.com/cablefmu/cablefmu/fmu"
 	"github.com/cablefmu/cablefmu/fmu/plugins/masslesscable"
+	"github.com/cablefmu/cablefmu/fmu/plugins/rigidbodycable"
 )
 
 // Builtin returns a new registry of every model this build contains.
 func Builtin() (*fmu.Registry, error) {
-	return fmu.NewRegistry(masslesscable.Model{})
+	return fmu.NewRegistry(masslesscable.Model{}, rigidbodycable.Model{})
 }

@@ -1,0 +1,127 @@
+// Package rigidbodycable is the model plugin of the rigid-body cable
+// ([SL08], package core/rigidcable): a hoisting cable of N rigid segments
+// from a crane's suspension point down to a load, paid out by a winch,
+// optionally above a ground with friction where the load can be set down.
+package rigidbodycable
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+
+	"github.com/cablefmu/cablefmu/core/rigidcable"
+)
+
+type config struct {
+	// Gravity (m/s²) along −z.
+	Gravity float64 `json:"gravity"`
+	// Hoist is the suspension point (sheave on the trolley), driven by inputs.
+	Hoist struct {
+		Position [3]float64 `json:"position"`
+	} `json:"hoist"`
+	Load struct {
+		Mass float64    `json:"mass"` // kg: hook and payload
+		Size [3]float64 `json:"size"` // m: box, hung from the middle of its top face
+	} `json:"load"`
+	Cable  cableConfig   `json:"cable"`
+	Ground *groundConfig `json:"ground"`
+	// Iterations of block Gauss–Seidel between the cable and the ground
+	// contacts (default 20); unused without ground.
+	Iterations int `json:"iterations"`
+}
+
+type cableConfig struct {
+	Length0  float64 `json:"length0"`  // m
+	Segments int     `json:"segments"` // N
+	Rope     struct {
+		E        float64 `json:"E"`
+		Poisson  float64 `json:"poisson"`
+		Diameter float64 `json:"diameter"`
+		Density  float64 `json:"density"`
+	} `json:"rope"`
+	// Damping is SPOOK's relaxation time γ (s); 0 means two steps.
+	Damping float64 `json:"damping"`
+	// Twist is "aligned" (default) or "perpendicular" (eq. 22).
+	Twist string `json:"twist"`
+	// PhysicalBending turns the tension stiffening off (see rigidcable).
+	PhysicalBending bool `json:"physicalBending"`
+	// TensionStiffening is κ; 0 means rigidcable.DefaultTensionStiffening.
+	TensionStiffening float64 `json:"tensionStiffening"`
+	// MinLength (m) is where the winch stops hauling in (default 1 m).
+	MinLength float64 `json:"minLength"`
+}
+
+type groundConfig struct {
+	Height   float64 `json:"height"`   // m
+	Friction float64 `json:"friction"` // μ
+}
+
+func (c *cableConfig) twist() (rigidcable.TwistDefinition, error) {
+	switch c.Twist {
+	case "", "aligned":
+		return rigidcable.TwistAligned, nil
+	case "perpendicular":
+		return rigidcable.TwistPerpendicular, nil
+	}
+	return 0, fmt.Errorf("cable twist %q: want aligned or perpendicular", c.Twist)
+}
+
+func (c *cableConfig) section() rigidcable.Section {
+	return rigidcable.Round(c.Rope.E, c.Rope.Poisson, c.Rope.Diameter, c.Rope.Density)
+}
+
+func (c *cableConfig) minLength() float64 {
+	if c.MinLength > 0 {
+		return c.MinLength
+	}
+	return 1
+}
+
+func parseConfig(raw json.RawMessage) (*config, error) {
+	if len(raw) == 0 {
+		return nil, errors.New(`"config" is missing`)
+	}
+	var c config
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&c); err != nil {
+		return nil, fmt.Errorf("config: %w", err)
+	}
+	if c.Iterations == 0 {
+		c.Iterations = 20
+	}
+	var errs []error
+	add := func(format string, args ...any) { errs = append(errs, fmt.Errorf(format, args...)) }
+	if !(c.Gravity >= 0) {
+		add("gravity %g m/s²: must be non-negative", c.Gravity)
+	}
+	if !(c.Load.Mass > 0) {
+		add("load mass %g kg: must be positive", c.Load.Mass)
+	}
+	if !(c.Load.Size[0] > 0 && c.Load.Size[1] > 0 && c.Load.Size[2] > 0) {
+		add("load size %v m: must be positive", c.Load.Size)
+	}
+	if c.Cable.Segments < 2 || c.Cable.Segments > 10000 {
+		add("cable segments %d: want 2 to 10000", c.Cable.Segments)
+	}
+	if !(c.Cable.Length0 > c.Cable.minLength()) {
+		add("cable length0 %g m: must exceed minLength %g m", c.Cable.Length0, c.Cable.minLength())
+	}
+	if err := c.Cable.section().Validate(); err != nil {
+		add("cable: %w", err)
+	}
+	if _, err := c.Cable.twist(); err != nil {
+		add("%w", err)
+	}
+	if c.Cable.Damping < 0 || c.Cable.TensionStiffening < 0 || c.Cable.MinLength < 0 {
+		add("cable damping, tensionStiffening and minLength must be non-negative")
+	}
+	if g := c.Ground; g != nil && !(g.Friction >= 0) {
+		add("ground friction %g: must be non-negative", g.Friction)
+	}
+	if c.Iterations < 1 {
+		add("iterations %d: must be positive", c.Iterations)
+	}
+	return &c, errors.Join(errs...)
+}

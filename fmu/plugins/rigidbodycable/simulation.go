@@ -1,0 +1,223 @@
+package rigidbodycable
+
+import (
+	"errors"
+	"fmt"
+	"math"
+
+	"github.com/cablefmu/cablefmu/core/contact"
+	"github.com/cablefmu/cablefmu/core/geom"
+	"github.com/cablefmu/cablefmu/core/multibody"
+	"github.com/cablefmu/cablefmu/core/rigidcable"
+	"github.com/cablefmu/cablefmu/fmu"
+)
+
+type params struct {
+	gravity, h, loadMass, length0 float64
+	e, diameter, density          float64
+}
+
+// drive holds the inputs at one instant.
+type drive struct {
+	pos, vel geom.Vec3
+	winch    float64
+}
+
+type simulation struct {
+	m        *configured
+	world    *multibody.World
+	hoist    *multibody.Body
+	load     *multibody.Body
+	cable    *rigidcable.Cable
+	contacts []*contact.Contact
+	minLen   float64
+	from, to drive
+	placed   geom.Vec3 // position inputs last applied to the hoist
+	slack    bool
+	grounded bool
+	events   []string
+}
+
+func setComp(v *geom.Vec3, k int, x float64) {
+	switch k {
+	case 0:
+		v.X = x
+	case 1:
+		v.Y = x
+	default:
+		v.Z = x
+	}
+}
+
+func comp(v geom.Vec3, k int) float64 {
+	switch k {
+	case 0:
+		return v.X
+	case 1:
+		return v.Y
+	}
+	return v.Z
+}
+
+func (m *configured) readDrive(d *drive, values []float64) {
+	for i, q := range m.ports {
+		if q.input != nil {
+			q.input(d, values[i])
+		}
+	}
+}
+
+// segment axis in the segments' body frame
+var axis = geom.Vec3{X: 1}
+
+// NewSimulation implements fmu.Configured: the cable hangs straight down
+// from the suspension point with the load at its end, prestretched into
+// static equilibrium.
+func (m *configured) NewSimulation(values []float64) (fmu.Simulation, error) {
+	c := m.cfg
+	p := params{gravity: c.Gravity, h: m.step, loadMass: c.Load.Mass, length0: c.Cable.Length0,
+		e: c.Cable.Rope.E, diameter: c.Cable.Rope.Diameter, density: c.Cable.Rope.Density}
+	for i, q := range m.ports {
+		if q.param != nil {
+			q.param(&p, values[i])
+		}
+	}
+	s := &simulation{m: m, minLen: c.Cable.minLength()}
+	s.from.pos = geom.V(c.Hoist.Position[0], c.Hoist.Position[1], c.Hoist.Position[2])
+	m.readDrive(&s.from, values)
+	s.placed = s.from.pos
+	if err := s.build(&p); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+func (s *simulation) build(p *params) error {
+	c := s.m.cfg
+	if !(p.length0 > s.minLen) {
+		return fmt.Errorf("cable.length0 %g m: must exceed the winch's minimum length %g m", p.length0, s.minLen)
+	}
+	twist, err := c.Cable.twist()
+	if err != nil {
+		return err
+	}
+	sec := rigidcable.Round(p.e, c.Cable.Rope.Poisson, p.diameter, p.density)
+	damping := c.Cable.Damping
+	if damping == 0 {
+		damping = 2 * p.h
+	}
+	top := s.from.pos
+	bottom := top.Sub(geom.V(0, 0, p.length0))
+	cable, err := rigidcable.NewStraight(top, bottom, rigidcable.Options{
+		Section: sec, Segments: c.Cable.Segments, Damping: damping, Twist: twist,
+		PhysicalBending: c.Cable.PhysicalBending, TensionStiffening: c.Cable.TensionStiffening,
+	})
+	if err != nil {
+		return fmt.Errorf("cable: %w", err)
+	}
+	s.cable = cable
+	s.world = multibody.NewWorld(geom.V(0, 0, -p.gravity))
+	s.hoist = s.world.AddBody(multibody.NewKinematic("hoist", top))
+	s.hoist.Vel = s.from.vel
+	size := geom.V(c.Load.Size[0], c.Load.Size[1], c.Load.Size[2])
+	s.load = s.world.AddBody(multibody.NewBody("load", p.loadMass, multibody.BoxInertia(p.loadMass, size.X, size.Y, size.Z), bottom.Sub(geom.V(0, 0, size.Z/2))))
+	cable.AttachStart(s.hoist, geom.Vec3{}, axis, false) // the cable runs freely over the sheave
+	cable.AttachEnd(s.load, geom.V(0, 0, size.Z/2), geom.V(0, 0, -1), true)
+	cable.Prestretch(s.world.Gravity)
+	cable.AddTo(s.world)
+	if g := c.Ground; g != nil {
+		ground := &contact.Ground{Height: g.Height, Friction: g.Friction}
+		points := contact.BoxCorners(s.load, size)
+		for _, seg := range cable.Segments {
+			points = append(points, contact.Point{Body: seg, Radius: p.diameter / 2})
+		}
+		for _, pt := range points {
+			ct := contact.New(ground, pt)
+			ct.Damping = damping
+			s.world.AddConstraint(ct)
+			s.contacts = append(s.contacts, ct)
+		}
+		s.world.Solver = &multibody.GaussSeidel{
+			Sizes:      []int{len(cable.Joints), len(s.contacts)},
+			Solvers:    []multibody.Solver{&multibody.Chain{}, &multibody.Dense{}},
+			Iterations: c.Iterations,
+		}
+	} else {
+		s.world.Solver = &multibody.Chain{}
+	}
+	return s.world.Prime(p.h)
+}
+
+// node returns the world position of segment end k (0 = suspension point).
+func (s *simulation) node(k int) geom.Vec3 {
+	l := s.cable.SegmentLength
+	if k < len(s.cable.Segments) {
+		return s.cable.Segments[k].PointWorld(geom.Vec3{X: -l / 2})
+	}
+	return s.cable.Segments[len(s.cable.Segments)-1].PointWorld(geom.Vec3{X: l / 2})
+}
+
+// Step implements fmu.Simulation: the hoist moves with the mean velocity
+// input (placed at its position inputs when those changed), the winch
+// changes the cable length, and the world takes one step.
+func (s *simulation) Step(h float64, from, to []float64, first bool) error {
+	s.m.readDrive(&s.from, from)
+	s.m.readDrive(&s.to, to)
+	if first && s.from.pos != s.placed {
+		s.hoist.Pos, s.placed = s.from.pos, s.from.pos
+	}
+	s.hoist.Vel = s.from.vel.Add(s.to.vel).Scale(0.5)
+	length := s.cable.Length()
+	next := math.Max(s.minLen, length+h*0.5*(s.from.winch+s.to.winch))
+	if err := s.cable.SetLength(next, (next-length)/h); err != nil {
+		return err
+	}
+	err := s.world.Step(h)
+	if errors.Is(err, multibody.ErrDiverged) {
+		return fmt.Errorf("%w (check the inputs and the step h)", err)
+	}
+	if err != nil {
+		return err
+	}
+	s.noteEvents(h)
+	return nil
+}
+
+func (s *simulation) noteEvents(h float64) {
+	if slack := s.cable.Joints[0].Force() < 1e-6*s.load.Mass*9.81; slack != s.slack {
+		s.slack = slack
+		if slack {
+			s.events = append(s.events, "cable went slack at the suspension point")
+		} else {
+			s.events = append(s.events, "cable is taut again")
+		}
+	}
+	grounded := false
+	for _, c := range s.contacts[:min(4, len(s.contacts))] {
+		grounded = grounded || c.Force(h) > 0
+	}
+	if grounded != s.grounded {
+		s.grounded = grounded
+		if grounded {
+			s.events = append(s.events, "load set down on the ground")
+		} else {
+			s.events = append(s.events, "load lifted off the ground")
+		}
+	}
+}
+
+// DrainEvents implements fmu.EventSource.
+func (s *simulation) DrainEvents() []string {
+	e := s.events
+	s.events = s.events[:0]
+	return e
+}
+
+// Outputs implements fmu.Simulation.
+func (s *simulation) Outputs(values []float64) {
+	for i, q := range s.m.ports {
+		if q.output != nil {
+			values[i] = q.output(s)
+		}
+	}
+}
