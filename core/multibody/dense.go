@@ -46,6 +46,11 @@ func (d *Dense) Solve(p *Problem) error {
 	for i := range d.state {
 		d.state[i] = free
 		p.Lambda[i] = 0
+		if p.Lo[i] == p.Hi[i] {
+			// A row pinned to one value (a switched-off contact) takes no
+			// part in the pivoting.
+			d.state[i], p.Lambda[i] = atLo, p.Lo[i]
+		}
 	}
 	for iter := 0; iter < 4*n*n+16; iter++ {
 		if err := d.solveFree(p); err != nil {
@@ -125,6 +130,9 @@ func (d *Dense) pivot(p *Problem) bool {
 				return true
 			}
 		default:
+			if p.Lo[i] == p.Hi[i] {
+				continue
+			}
 			r := d.residual(p, i)
 			if (d.state[i] == atLo && r < 0) || (d.state[i] == atHi && r > 0) {
 				d.state[i] = free

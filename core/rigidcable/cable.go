@@ -123,7 +123,7 @@ func (c *Cable) AttachStart(b *multibody.Body, pb, db geom.Vec3, full bool) *Joi
 	if full {
 		j = NewJoint(b, pb, db, first, start, axis, c.opt.Twist)
 	} else {
-		j = NewBallJoint(b, pb, first, start)
+		j = NewBallJoint(b, pb, geom.Vec3{}, first, start, axis)
 	}
 	c.stiffen(j, c.SegmentLength/2)
 	c.Joints = append([]*Joint{j}, c.Joints...)
@@ -140,7 +140,7 @@ func (c *Cable) AttachEnd(b *multibody.Body, pb, db geom.Vec3, full bool) *Joint
 	if full {
 		j = NewJoint(last, end, axis, b, pb, db, c.opt.Twist)
 	} else {
-		j = NewBallJoint(last, end, b, pb)
+		j = NewBallJoint(last, end, axis, b, pb, geom.Vec3{})
 	}
 	c.stiffen(j, c.SegmentLength/2)
 	c.Joints = append(c.Joints, j)

@@ -76,7 +76,7 @@ type Joint struct {
 	psi     float64 // last raw twist angle, rad
 	unwound float64 // accumulated twist, rad
 	bend    float64 // bend angle at the last update, rad
-	force   float64 // ball-and-socket force of the last step, N
+	force   float64 // tension of the last step: the pull along the cable, N
 }
 
 // NewJoint returns the angular constraint between body a at its body-frame
@@ -101,8 +101,10 @@ func NewJoint(a *multibody.Body, pa, da geom.Vec3, b *multibody.Body, pb, db geo
 }
 
 // NewBallJoint returns a ball-and-socket joint: bending and twisting free.
-func NewBallJoint(a *multibody.Body, pa geom.Vec3, b *multibody.Body, pb geom.Vec3) *Joint {
-	return &Joint{bodies: [2]*multibody.Body{a, b}, pointA: pa, pointB: pb, ballOnly: true}
+// da or db (body-frame, one may be zero) give the cable's direction from A
+// to B, along which Force measures the tension.
+func NewBallJoint(a *multibody.Body, pa, da geom.Vec3, b *multibody.Body, pb, db geom.Vec3) *Joint {
+	return &Joint{bodies: [2]*multibody.Body{a, b}, pointA: pa, pointB: pb, axisA: da, axisB: db, ballOnly: true}
 }
 
 // Bodies implements multibody.Constraint.
@@ -190,15 +192,22 @@ func (j *Joint) measure() geometry {
 	return g
 }
 
-// Apply implements multibody.Constraint.
+// Apply implements multibody.Constraint: the tension is the ball force on
+// body A along the cable axis (towards B), negative when the joint is
+// pushed together.
 func (j *Joint) Apply(h float64, lambda []float64) {
-	j.force = math.Sqrt(lambda[0]*lambda[0]+lambda[1]*lambda[1]+lambda[2]*lambda[2]) / h
+	d := j.bodies[0].Rot.Rotate(j.axisA)
+	if j.axisA == (geom.Vec3{}) {
+		d = j.bodies[1].Rot.Rotate(j.axisB)
+	}
+	j.force = (lambda[0]*d.X + lambda[1]*d.Y + lambda[2]*d.Z) / h
 }
 
 // BendStiffness returns the bend stiffness in effect (N·m/rad): the
-// material's c_b plus the tension stiffening.
+// material's c_b plus the stiffening by tension (never by compression:
+// a cable pushed together, under a load set down, must be free to buckle).
 func (j *Joint) BendStiffness() float64 {
-	return j.Bend + j.TensionStiffening*j.force*j.Length
+	return j.Bend + j.TensionStiffening*math.Max(j.force, 0)*j.Length
 }
 
 // Force returns the ball-and-socket force of the last step (N): the cable

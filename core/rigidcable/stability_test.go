@@ -167,7 +167,7 @@ func hookAndLoad(s *hangingCable, iterations int) *multibody.GaussSeidel {
 	l := s.cable.SegmentLength
 	load := multibody.NewBody("load", s.heavy.Mass, s.heavy.Inertia, s.heavy.Pos.Add(geom.V(0, 0, -l)))
 	s.world.AddBody(load)
-	j := NewBallJoint(s.heavy, geom.V(l/2, 0, 0), load, geom.V(0, 0, l/2))
+	j := NewBallJoint(s.heavy, geom.V(l/2, 0, 0), axis, load, geom.V(0, 0, l/2), geom.Vec3{})
 	j.Stretch = s.cable.Joints[len(s.cable.Joints)-1].Stretch
 	j.Damping = 2.0 / 60
 	s.world.AddConstraint(j)

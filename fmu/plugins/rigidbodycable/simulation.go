@@ -137,9 +137,15 @@ func (s *simulation) build(p *params) error {
 			s.world.AddConstraint(ct)
 			s.contacts = append(s.contacts, ct)
 		}
+		// The cable's joints are one group (direct chain solve), each
+		// contact a small group of its own (3 rows, dense with its bounds).
+		sizes := []int{len(cable.Joints)}
+		for range s.contacts {
+			sizes = append(sizes, 1)
+		}
 		s.world.Solver = &multibody.GaussSeidel{
-			Sizes:      []int{len(cable.Joints), len(s.contacts)},
-			Solvers:    []multibody.Solver{&multibody.Chain{}, &multibody.Dense{}},
+			Sizes:      sizes,
+			Solvers:    []multibody.Solver{&multibody.Chain{}},
 			Iterations: c.Iterations,
 		}
 	} else {
