@@ -17,7 +17,8 @@ go tool staticcheck ./...
 
 echo "== FMU from outside Go"
 go run ./build -o out/Hoist.fmu examples/hoist
-HOIST_FMU=out/Hoist.fmu python3 -m unittest discover -s scripts/fmutest -v
+go run ./build -o out/RigidHoist.fmu examples/rigid-hoist
+HOIST_FMU=out/Hoist.fmu RIGIDHOIST_FMU=out/RigidHoist.fmu python3 -m unittest discover -s scripts/fmutest -v
 
 echo "== Go tests"
 go test -count=1 ./...

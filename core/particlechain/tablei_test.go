@@ -40,6 +40,6 @@ func TestTableI(t *testing.T) {
 				t.Errorf("model (%c) ε_d %g ε_x %g: stable to %g, want at least the paper's %g", row.Model, row.EpsD, row.EpsX, got, row.Paper)
 			}
 		}
-		t.Logf("model (%c) ε_d %-6g ε_x %-6g: stable to %-6g (paper %g)", row.Model, row.EpsD, row.EpsX, got, row.Paper)
+		t.Logf("Table I model (%c) ε_d %-6g ε_x %-6g: stable to %-6g (paper %g)", row.Model, row.EpsD, row.EpsX, got, row.Paper)
 	}
 }
