@@ -4,13 +4,13 @@
 package masslesscable
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
 
 	"github.com/cablefmu/cablefmu/core/geom"
 	"github.com/cablefmu/cablefmu/core/material"
+	"github.com/cablefmu/cablefmu/fmu/plugins/port"
 )
 
 // config is the model-specific part of a scenario ("config").
@@ -82,14 +82,9 @@ type winchConfig struct {
 func vec(a [3]float64) geom.Vec3 { return geom.Vec3{X: a[0], Y: a[1], Z: a[2]} }
 
 func parseConfig(raw json.RawMessage) (*config, error) {
-	if len(raw) == 0 {
-		return nil, errors.New(`"config" is missing`)
-	}
 	var c config
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&c); err != nil {
-		return nil, fmt.Errorf("config: %w", err)
+	if err := port.Decode(raw, &c); err != nil {
+		return nil, err
 	}
 	return &c, c.validate()
 }

@@ -49,27 +49,6 @@ type simulation struct {
 	placed []geom.Vec3
 }
 
-func setComp(v *geom.Vec3, k int, x float64) {
-	switch k {
-	case 0:
-		v.X = x
-	case 1:
-		v.Y = x
-	default:
-		v.Z = x
-	}
-}
-
-func comp(v geom.Vec3, k int) float64 {
-	switch k {
-	case 0:
-		return v.X
-	case 1:
-		return v.Y
-	}
-	return v.Z
-}
-
 func (m *configured) newDrive() drive {
 	n := len(m.cfg.Bodies)
 	d := drive{pos: make([]geom.Vec3, n), vel: make([]geom.Vec3, n), winch: make([]float64, len(m.cfg.Cables))}
@@ -79,19 +58,10 @@ func (m *configured) newDrive() drive {
 	return d
 }
 
-// readDrive sets d from the input ports in values.
-func (m *configured) readDrive(d *drive, values []float64) {
-	for i, q := range m.ports {
-		if q.input != nil {
-			q.input(d, values[i])
-		}
-	}
-}
-
 // NewSimulation implements fmu.Configured: builds the world with every
 // hanging body in static equilibrium.
 func (m *configured) NewSimulation(values []float64) (fmu.Simulation, error) {
-	p := params{gravity: m.cfg.Gravity, h: m.step, mass: make([]float64, len(m.cfg.Bodies)), cables: make([]cableConfig, len(m.cfg.Cables))}
+	p := params{gravity: m.cfg.Gravity, h: m.Step, mass: make([]float64, len(m.cfg.Bodies)), cables: make([]cableConfig, len(m.cfg.Cables))}
 	for i, b := range m.cfg.Bodies {
 		p.mass[i] = b.Mass
 	}
@@ -102,13 +72,9 @@ func (m *configured) NewSimulation(values []float64) (fmu.Simulation, error) {
 			p.cables[j].Winch = &w
 		}
 	}
-	for i, q := range m.ports {
-		if q.param != nil {
-			q.param(&p, values[i])
-		}
-	}
+	m.ApplyParams(&p, values)
 	s := &simulation{m: m, from: m.newDrive(), to: m.newDrive()}
-	m.readDrive(&s.from, values)
+	m.ReadInputs(&s.from, values)
 	if err := s.build(&p); err != nil {
 		return nil, err
 	}
@@ -255,8 +221,8 @@ func (s *simulation) addCable(j int, cb *cableConfig, h float64) error {
 // changed since they were last applied (a master that drives only the
 // velocity leaves the position to the integration).
 func (s *simulation) Step(h float64, from, to []float64, first bool) error {
-	s.m.readDrive(&s.from, from)
-	s.m.readDrive(&s.to, to)
+	s.m.ReadInputs(&s.from, from)
+	s.m.ReadInputs(&s.to, to)
 	for i, b := range s.bodies {
 		if b.Kind != multibody.Kinematic {
 			continue
@@ -313,10 +279,4 @@ func (s *simulation) DrainEvents() []string {
 }
 
 // Outputs implements fmu.Simulation.
-func (s *simulation) Outputs(values []float64) {
-	for i, q := range s.m.ports {
-		if q.output != nil {
-			values[i] = q.output(s)
-		}
-	}
-}
+func (s *simulation) Outputs(values []float64) { s.m.WriteOutputs(s, values) }

@@ -5,12 +5,12 @@
 package rigidbodycable
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
 
 	"github.com/cablefmu/cablefmu/core/rigidcable"
+	"github.com/cablefmu/cablefmu/fmu/plugins/port"
 )
 
 type config struct {
@@ -79,14 +79,9 @@ func (c *cableConfig) minLength() float64 {
 }
 
 func parseConfig(raw json.RawMessage) (*config, error) {
-	if len(raw) == 0 {
-		return nil, errors.New(`"config" is missing`)
-	}
 	var c config
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&c); err != nil {
-		return nil, fmt.Errorf("config: %w", err)
+	if err := port.Decode(raw, &c); err != nil {
+		return nil, err
 	}
 	if c.Iterations == 0 {
 		c.Iterations = 20

@@ -34,9 +34,9 @@ func newGantry(t *testing.T) *gantry {
 		t.Fatal(err)
 	}
 	m := cfg.(*configured)
-	g := &gantry{t: t, m: m, values: m.starts(), index: map[string]int{}}
-	for i, q := range m.ports {
-		g.index[q.v.Name] = i
+	g := &gantry{t: t, m: m, values: m.Starts(), index: map[string]int{}}
+	for i, v := range m.Variables() {
+		g.index[v.Name] = i
 	}
 	s, err := m.NewSimulation(g.values)
 	if err != nil {
@@ -49,7 +49,7 @@ func newGantry(t *testing.T) *gantry {
 // run advances by seconds with trolley velocity v (m/s along x) and winch
 // speed w, in communication steps of one internal step.
 func (g *gantry) run(seconds, v, w float64, each func()) {
-	h := g.m.step
+	h := g.m.Step
 	for i := 0; i < int(math.Round(seconds/h)); i++ {
 		from := append([]float64(nil), g.values...)
 		from[g.index["hoist.x"]], from[g.index["hoist.vx"]], from[g.index["winch.speed"]] = g.trolX, v, w
@@ -83,7 +83,7 @@ func TestGantryCycle(t *testing.T) {
 	rest := g.energy()
 	g.run(1, 0, 0, nil)
 	accel := func(a, seconds float64) {
-		h := g.m.step
+		h := g.m.Step
 		for i := 0; i < int(math.Round(seconds/h)); i++ {
 			v := g.values[g.index["hoist.vx"]] + a*h
 			g.run(h, v, 0, nil)

@@ -38,35 +38,6 @@ type simulation struct {
 	events   []string
 }
 
-func setComp(v *geom.Vec3, k int, x float64) {
-	switch k {
-	case 0:
-		v.X = x
-	case 1:
-		v.Y = x
-	default:
-		v.Z = x
-	}
-}
-
-func comp(v geom.Vec3, k int) float64 {
-	switch k {
-	case 0:
-		return v.X
-	case 1:
-		return v.Y
-	}
-	return v.Z
-}
-
-func (m *configured) readDrive(d *drive, values []float64) {
-	for i, q := range m.ports {
-		if q.input != nil {
-			q.input(d, values[i])
-		}
-	}
-}
-
 // segment axis in the segments' body frame
 var axis = geom.Vec3{X: 1}
 
@@ -75,16 +46,12 @@ var axis = geom.Vec3{X: 1}
 // static equilibrium.
 func (m *configured) NewSimulation(values []float64) (fmu.Simulation, error) {
 	c := m.cfg
-	p := params{gravity: c.Gravity, h: m.step, loadMass: c.Load.Mass, length0: c.Cable.Length0,
+	p := params{gravity: c.Gravity, h: m.Step, loadMass: c.Load.Mass, length0: c.Cable.Length0,
 		e: c.Cable.Rope.E, diameter: c.Cable.Rope.Diameter, density: c.Cable.Rope.Density}
-	for i, q := range m.ports {
-		if q.param != nil {
-			q.param(&p, values[i])
-		}
-	}
+	m.ApplyParams(&p, values)
 	s := &simulation{m: m, minLen: c.Cable.minLength()}
 	s.from.pos = geom.V(c.Hoist.Position[0], c.Hoist.Position[1], c.Hoist.Position[2])
-	m.readDrive(&s.from, values)
+	m.ReadInputs(&s.from, values)
 	s.placed = s.from.pos
 	if err := s.build(&p); err != nil {
 		return nil, err
@@ -167,8 +134,8 @@ func (s *simulation) node(k int) geom.Vec3 {
 // input (placed at its position inputs when those changed), the winch
 // changes the cable length, and the world takes one step.
 func (s *simulation) Step(h float64, from, to []float64, first bool) error {
-	s.m.readDrive(&s.from, from)
-	s.m.readDrive(&s.to, to)
+	s.m.ReadInputs(&s.from, from)
+	s.m.ReadInputs(&s.to, to)
 	if first && s.from.pos != s.placed {
 		s.hoist.Pos, s.placed = s.from.pos, s.from.pos
 	}
@@ -220,10 +187,4 @@ func (s *simulation) DrainEvents() []string {
 }
 
 // Outputs implements fmu.Simulation.
-func (s *simulation) Outputs(values []float64) {
-	for i, q := range s.m.ports {
-		if q.output != nil {
-			values[i] = q.output(s)
-		}
-	}
-}
+func (s *simulation) Outputs(values []float64) { s.m.WriteOutputs(s, values) }

@@ -1,0 +1,198 @@
+// Package port holds what every cable model plugin needs to turn its
+// quantities into FMU ports: a catalogue of parameters, inputs and outputs
+// bound to the plugin's own parameter, input and simulation types, the
+// selection of a scenario's ports from it, and strict decoding of the
+// scenario's model settings.
+package port
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/cablefmu/cablefmu/core/geom"
+	"github.com/cablefmu/cablefmu/fmu"
+	"github.com/cablefmu/cablefmu/modeldesc"
+)
+
+// Quantity is a model quantity a scenario can make a port. Exactly one of
+// Param, Input, Output is set, matching the variable's causality; P holds
+// a plugin's parameters, D its inputs at one instant, S its simulation.
+type Quantity[P, D, S any] struct {
+	Var    fmu.Variable
+	Param  func(p *P, x float64)
+	Input  func(d *D, x float64)
+	Output func(s *S) float64
+}
+
+// Catalogue lists the quantities of one scenario.
+type Catalogue[P, D, S any] struct {
+	List []Quantity[P, D, S]
+}
+
+// Param adds a fixed parameter with a lower bound min.
+func (c *Catalogue[P, D, S]) Param(name, unit, desc string, start, min float64, set func(p *P, x float64)) {
+	c.List = append(c.List, Quantity[P, D, S]{Var: fmu.Variable{Name: name, Unit: unit, Description: desc,
+		Causality: modeldesc.CausalityParameter, Variability: modeldesc.VariabilityFixed, Start: start, Min: &min}, Param: set})
+}
+
+// Input adds a continuous input.
+func (c *Catalogue[P, D, S]) Input(name, unit, desc string, start float64, set func(d *D, x float64)) {
+	c.List = append(c.List, Quantity[P, D, S]{Var: fmu.Variable{Name: name, Unit: unit, Description: desc,
+		Causality: modeldesc.CausalityInput, Variability: modeldesc.VariabilityContinuous, Start: start}, Input: set})
+}
+
+// Output adds a continuous output.
+func (c *Catalogue[P, D, S]) Output(name, unit, desc string, get func(s *S) float64) {
+	c.List = append(c.List, Quantity[P, D, S]{Var: fmu.Variable{Name: name, Unit: unit, Description: desc,
+		Causality: modeldesc.CausalityOutput, Variability: modeldesc.VariabilityContinuous}, Output: get})
+}
+
+// Ports are a scenario's selected quantities in value-reference order.
+type Ports[P, D, S any] struct {
+	List []Quantity[P, D, S]
+	// Step is the scenario's internal step (s), used when "h" is no port.
+	Step  float64
+	hPort int
+}
+
+// Select picks the named quantities; an unknown or repeated name is an
+// error that lists what the catalogue has.
+func Select[P, D, S any](c *Catalogue[P, D, S], names []string, step float64) (*Ports[P, D, S], error) {
+	byName := make(map[string]Quantity[P, D, S], len(c.List))
+	for _, q := range c.List {
+		byName[q.Var.Name] = q
+	}
+	ps := &Ports[P, D, S]{Step: step, hPort: -1}
+	seen := map[string]bool{}
+	for _, name := range names {
+		q, ok := byName[name]
+		if !ok {
+			return nil, fmt.Errorf("port %q: no such quantity in this scenario (have %s)", name, c.names())
+		}
+		if seen[name] {
+			return nil, fmt.Errorf("port %q listed twice", name)
+		}
+		seen[name] = true
+		if name == "h" {
+			ps.hPort = len(ps.List)
+		}
+		ps.List = append(ps.List, q)
+	}
+	return ps, nil
+}
+
+// names lists the catalogue, folding the indexed names of arrays such as
+// cable.node[1].x into one cable.node[…] entry.
+func (c *Catalogue[P, D, S]) names() string {
+	var out []string
+	folded := map[string]bool{}
+	for _, q := range c.List {
+		n := q.Var.Name
+		if i := strings.Index(n, "["); i >= 0 {
+			n = n[:i] + "[…]"
+			if folded[n] {
+				continue
+			}
+			folded[n] = true
+		}
+		out = append(out, n)
+	}
+	return strings.Join(out, ", ")
+}
+
+// Variables implements fmu.Configured's Variables.
+func (ps *Ports[P, D, S]) Variables() []fmu.Variable {
+	vs := make([]fmu.Variable, len(ps.List))
+	for i, q := range ps.List {
+		vs[i] = q.Var
+	}
+	return vs
+}
+
+// Starts returns the ports' start values.
+func (ps *Ports[P, D, S]) Starts() []float64 {
+	v := make([]float64, len(ps.List))
+	for i, q := range ps.List {
+		v[i] = q.Var.Start
+	}
+	return v
+}
+
+// InternalStep implements fmu.Configured's InternalStep: the "h" port's
+// value, or the scenario's step.
+func (ps *Ports[P, D, S]) InternalStep(values []float64) float64 {
+	if ps.hPort >= 0 {
+		return values[ps.hPort]
+	}
+	return ps.Step
+}
+
+// ApplyParams sets the parameter ports' values into p.
+func (ps *Ports[P, D, S]) ApplyParams(p *P, values []float64) {
+	for i, q := range ps.List {
+		if q.Param != nil {
+			q.Param(p, values[i])
+		}
+	}
+}
+
+// ReadInputs sets the input ports' values into d.
+func (ps *Ports[P, D, S]) ReadInputs(d *D, values []float64) {
+	for i, q := range ps.List {
+		if q.Input != nil {
+			q.Input(d, values[i])
+		}
+	}
+}
+
+// WriteOutputs writes the output ports of s into values.
+func (ps *Ports[P, D, S]) WriteOutputs(s *S, values []float64) {
+	for i, q := range ps.List {
+		if q.Output != nil {
+			values[i] = q.Output(s)
+		}
+	}
+}
+
+// SetComp sets component k (0 x, 1 y, 2 z) of v.
+func SetComp(v *geom.Vec3, k int, x float64) {
+	switch k {
+	case 0:
+		v.X = x
+	case 1:
+		v.Y = x
+	default:
+		v.Z = x
+	}
+}
+
+// Comp returns component k (0 x, 1 y, 2 z) of v.
+func Comp(v geom.Vec3, k int) float64 {
+	switch k {
+	case 0:
+		return v.X
+	case 1:
+		return v.Y
+	}
+	return v.Z
+}
+
+// Axis names component k (0, 1, 2) for port names: x, y, z.
+func Axis(k int) string { return [3]string{"x", "y", "z"}[k] }
+
+// Decode reads a scenario's model settings into cfg; unknown keys are
+// errors so that a misspelt setting is not silently ignored.
+func Decode(raw json.RawMessage, cfg any) error {
+	if len(raw) == 0 {
+		return errors.New(`"config" is missing`)
+	}
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(cfg); err != nil {
+		return fmt.Errorf("config: %w", err)
+	}
+	return nil
+}
