@@ -192,40 +192,105 @@ func unsupported(c C.fmi2Component, fn, why string) C.fmi2Status {
 	return with(c, fn, func(in *fmu.Instance) fmu.Status { return in.Unsupported(fn, why) })
 }
 
-const (
-	noState   = "FMU state get/set is not provided by this FMU (canGetAndSetFMUstate=\"false\")"
-	noSerial  = "FMU state serialization is not provided by this FMU (canSerializeFMUstate=\"false\")"
-	coSimOnly = "this FMU supports Co-Simulation only (no ModelExchange element)"
-)
+const coSimOnly = "this FMU supports Co-Simulation only (no ModelExchange element)"
+
+// snapshot returns the FMU state behind a handle; an invalid one panics
+// (cgo.Handle.Value), which the caller's guard turns into fmi2Error.
+func snapshot(h C.fmi2FMUstate) *fmu.Snapshot {
+	if C.cablefmu_handle(C.fmi2Component(h)) == 0 {
+		return nil
+	}
+	s, _ := cgo.Handle(C.cablefmu_handle(C.fmi2Component(h))).Value().(*fmu.Snapshot)
+	return s
+}
 
 //export fmi2GetFMUstate
 func fmi2GetFMUstate(c C.fmi2Component, state *C.fmi2FMUstate) C.fmi2Status {
-	return unsupported(c, "fmi2GetFMUstate", noState)
+	return with(c, "fmi2GetFMUstate", func(in *fmu.Instance) fmu.Status {
+		if state == nil {
+			return in.Reject("fmi2GetFMUstate", "FMUstate is NULL")
+		}
+		var prev *fmu.Snapshot
+		if *state != nil {
+			if prev = snapshot(*state); prev == nil {
+				return in.Reject("fmi2GetFMUstate", "*FMUstate is not a state of this FMU")
+			}
+		}
+		s, st := in.GetState(prev)
+		if st == fmu.OK && prev == nil {
+			*state = C.fmi2FMUstate(C.cablefmu_component(C.uintptr_t(cgo.NewHandle(s))))
+		}
+		return st
+	})
 }
 
 //export fmi2SetFMUstate
 func fmi2SetFMUstate(c C.fmi2Component, state C.fmi2FMUstate) C.fmi2Status {
-	return unsupported(c, "fmi2SetFMUstate", noState)
+	return with(c, "fmi2SetFMUstate", func(in *fmu.Instance) fmu.Status {
+		s := snapshot(state)
+		if s == nil {
+			return in.Reject("fmi2SetFMUstate", "FMUstate is NULL or not a state of this FMU")
+		}
+		return in.SetState(s)
+	})
 }
 
 //export fmi2FreeFMUstate
 func fmi2FreeFMUstate(c C.fmi2Component, state *C.fmi2FMUstate) C.fmi2Status {
-	return unsupported(c, "fmi2FreeFMUstate", noState)
+	return with(c, "fmi2FreeFMUstate", func(in *fmu.Instance) fmu.Status {
+		if state == nil || *state == nil {
+			return fmu.OK // nothing to free
+		}
+		if snapshot(*state) == nil {
+			return in.Reject("fmi2FreeFMUstate", "*FMUstate is not a state of this FMU")
+		}
+		cgo.Handle(C.cablefmu_handle(C.fmi2Component(*state))).Delete()
+		*state = nil
+		return fmu.OK
+	})
 }
 
 //export fmi2SerializedFMUstateSize
 func fmi2SerializedFMUstateSize(c C.fmi2Component, state C.fmi2FMUstate, size *C.size_t) C.fmi2Status {
-	return unsupported(c, "fmi2SerializedFMUstateSize", noSerial)
+	return with(c, "fmi2SerializedFMUstateSize", func(in *fmu.Instance) fmu.Status {
+		s := snapshot(state)
+		if s == nil || size == nil {
+			return in.Reject("fmi2SerializedFMUstateSize", "FMUstate or size is NULL")
+		}
+		*size = C.size_t(len(s.Serialize()))
+		return fmu.OK
+	})
 }
 
 //export fmi2SerializeFMUstate
 func fmi2SerializeFMUstate(c C.fmi2Component, state C.fmi2FMUstate, data *C.fmi2Byte, size C.size_t) C.fmi2Status {
-	return unsupported(c, "fmi2SerializeFMUstate", noSerial)
+	return with(c, "fmi2SerializeFMUstate", func(in *fmu.Instance) fmu.Status {
+		s := snapshot(state)
+		if s == nil || data == nil {
+			return in.Reject("fmi2SerializeFMUstate", "FMUstate or the buffer is NULL")
+		}
+		b := s.Serialize()
+		if int(size) < len(b) {
+			return in.Reject("fmi2SerializeFMUstate", "buffer of %d bytes, the state needs %d (fmi2SerializedFMUstateSize)", int(size), len(b))
+		}
+		copy(unsafe.Slice((*byte)(unsafe.Pointer(data)), len(b)), b)
+		return fmu.OK
+	})
 }
 
 //export fmi2DeSerializeFMUstate
 func fmi2DeSerializeFMUstate(c C.fmi2Component, data *C.fmi2Byte, size C.size_t, state *C.fmi2FMUstate) C.fmi2Status {
-	return unsupported(c, "fmi2DeSerializeFMUstate", noSerial)
+	return with(c, "fmi2DeSerializeFMUstate", func(in *fmu.Instance) fmu.Status {
+		if data == nil || state == nil {
+			return in.Reject("fmi2DeSerializeFMUstate", "the buffer or FMUstate is NULL")
+		}
+		s, err := in.Deserialize(C.GoBytes(unsafe.Pointer(data), C.int(size)))
+		if err != nil {
+			return in.Reject("fmi2DeSerializeFMUstate", "%v", err)
+		}
+		*state = C.fmi2FMUstate(C.cablefmu_component(C.uintptr_t(cgo.NewHandle(s))))
+		return fmu.OK
+	})
 }
 
 //export fmi2GetDirectionalDerivative

@@ -24,6 +24,8 @@ func Describe(sc *Scenario, model Configured) (*modeldesc.ModelDescription, erro
 			CanHandleVariableCommunicationStepSize: true,
 			CanInterpolateInputs:                   true,
 			CanNotUseMemoryManagementFunctions:     true,
+			CanGetAndSetFMUstate:                   true,
+			CanSerializeFMUstate:                   true,
 		},
 		DefaultExperiment: &modeldesc.DefaultExperiment{StopTime: sc.StopTime, StepSize: sc.Step},
 	}

@@ -52,6 +52,12 @@ type Simulation interface {
 	Step(h float64, from, to []float64, first bool) error
 	// Outputs writes the output variables into values.
 	Outputs(values []float64)
+	// SaveState appends everything the simulation carries from step to
+	// step to dst; LoadState restores it into a simulation built from the
+	// same parameter values. A restored simulation continues bitwise
+	// identically.
+	SaveState(dst []float64) []float64
+	LoadState(src []float64) error
 }
 
 // EventSource is implemented by simulations that report events (a cable

@@ -111,3 +111,17 @@ func BoxCorners(b *multibody.Body, size geom.Vec3) []Point {
 	}
 	return pts
 }
+
+// SaveState implements multibody.Stateful: the last normal impulse, which
+// bounds the next step's friction.
+func (c *Contact) SaveState(dst []float64) []float64 { return append(dst, c.normal) }
+
+// LoadState implements multibody.Stateful.
+func (c *Contact) LoadState(src []float64) ([]float64, error) {
+	v, rest, err := multibody.Take(src, 1)
+	if err != nil {
+		return nil, err
+	}
+	c.normal = v[0]
+	return rest, nil
+}

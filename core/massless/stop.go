@@ -56,3 +56,16 @@ func (s *Stop) Apply(h float64, lambda []float64) { s.force = lambda[0] / h }
 // Force returns the contact force of the last step (N); zero while the
 // blocks are apart.
 func (s *Stop) Force() float64 { return s.force }
+
+// SaveState implements multibody.Stateful.
+func (s *Stop) SaveState(dst []float64) []float64 { return append(dst, s.force) }
+
+// LoadState implements multibody.Stateful.
+func (s *Stop) LoadState(src []float64) ([]float64, error) {
+	v, rest, err := multibody.Take(src, 1)
+	if err != nil {
+		return nil, err
+	}
+	s.force = v[0]
+	return rest, nil
+}

@@ -146,3 +146,18 @@ func (s *Stretch) Prime(h float64, lambda []float64) {
 		s.tension = 0 // a slack cable reports +0, not −0
 	}
 }
+
+// SaveState implements multibody.Stateful.
+func (s *Stretch) SaveState(dst []float64) []float64 {
+	return append(dst, s.FreeLength, s.tension, s.rate, s.speed)
+}
+
+// LoadState implements multibody.Stateful.
+func (s *Stretch) LoadState(src []float64) ([]float64, error) {
+	v, rest, err := multibody.Take(src, 4)
+	if err != nil {
+		return nil, err
+	}
+	s.FreeLength, s.tension, s.rate, s.speed = v[0], v[1], v[2], v[3]
+	return rest, nil
+}

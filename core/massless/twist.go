@@ -127,3 +127,18 @@ func (t *Twist) Angle() float64 { return t.angle }
 
 // PotentialEnergy implements multibody.Energy: ½ c_t Ω² (eq. 3).
 func (t *Twist) PotentialEnergy() float64 { return 0.5 * t.Stiffness() * t.angle * t.angle }
+
+// SaveState implements multibody.Stateful: the unwinding of both ends.
+func (t *Twist) SaveState(dst []float64) []float64 {
+	return append(dst, t.ends[0].psi, t.ends[0].unwound, t.ends[1].psi, t.ends[1].unwound, t.angle)
+}
+
+// LoadState implements multibody.Stateful.
+func (t *Twist) LoadState(src []float64) ([]float64, error) {
+	v, rest, err := multibody.Take(src, 5)
+	if err != nil {
+		return nil, err
+	}
+	t.ends[0].psi, t.ends[0].unwound, t.ends[1].psi, t.ends[1].unwound, t.angle = v[0], v[1], v[2], v[3], v[4]
+	return rest, nil
+}

@@ -237,3 +237,26 @@ func (j *Joint) PotentialEnergy() float64 {
 func remainder2Pi(d float64) float64 {
 	return d - 2*math.Pi*math.Round(d/(2*math.Pi))
 }
+
+// SaveState implements multibody.Stateful: the twist's unwinding, the last
+// tension (it sets the stiffening), and what SetLength changed.
+func (j *Joint) SaveState(dst []float64) []float64 {
+	dst = append(dst, j.psi, j.unwound, j.bend, j.force, j.Stretch, j.Bend, j.Twist, j.Length)
+	for _, v := range [4]geom.Vec3{j.pointA, j.pointB, j.rateA, j.rateB} {
+		dst = append(dst, v.X, v.Y, v.Z)
+	}
+	return dst
+}
+
+// LoadState implements multibody.Stateful.
+func (j *Joint) LoadState(src []float64) ([]float64, error) {
+	v, rest, err := multibody.Take(src, 20)
+	if err != nil {
+		return nil, err
+	}
+	j.psi, j.unwound, j.bend, j.force, j.Stretch, j.Bend, j.Twist, j.Length = v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7]
+	for k, p := range [4]*geom.Vec3{&j.pointA, &j.pointB, &j.rateA, &j.rateB} {
+		*p = geom.Vec3{X: v[8+3*k], Y: v[9+3*k], Z: v[10+3*k]}
+	}
+	return rest, nil
+}

@@ -723,6 +723,41 @@ class FMU2Slave:
 
     # -- stepping ------------------------------------------------------------
 
+    def get_fmu_state(self, state=None):
+        """Saves the FMU state; returns a handle (pass one back to update it)."""
+        self._need_component("fmi2GetFMUstate")
+        handle = fmi2FMUstate(state)
+        self._check("fmi2GetFMUstate", self.lib.fmi2GetFMUstate(self.component, ctypes.byref(handle)))
+        return handle.value
+
+    def set_fmu_state(self, state):
+        self._need_component("fmi2SetFMUstate")
+        return self._check("fmi2SetFMUstate", self.lib.fmi2SetFMUstate(self.component, state))
+
+    def free_fmu_state(self, state):
+        self._need_component("fmi2FreeFMUstate")
+        handle = fmi2FMUstate(state)
+        return self._check("fmi2FreeFMUstate", self.lib.fmi2FreeFMUstate(self.component, ctypes.byref(handle)))
+
+    def serialize_fmu_state(self, state):
+        """Returns the state as bytes."""
+        self._need_component("fmi2SerializeFMUstate")
+        size = ctypes.c_size_t()
+        self._check("fmi2SerializedFMUstateSize",
+                    self.lib.fmi2SerializedFMUstateSize(self.component, state, ctypes.byref(size)))
+        buf = (fmi2Byte * size.value)()
+        self._check("fmi2SerializeFMUstate", self.lib.fmi2SerializeFMUstate(self.component, state, buf, size))
+        return bytes(ctypes.cast(buf, ctypes.POINTER(ctypes.c_char * size.value)).contents)
+
+    def deserialize_fmu_state(self, data):
+        """Returns a state handle read from bytes."""
+        self._need_component("fmi2DeSerializeFMUstate")
+        buf = (fmi2Byte * len(data)).from_buffer_copy(data)
+        handle = fmi2FMUstate()
+        self._check("fmi2DeSerializeFMUstate",
+                    self.lib.fmi2DeSerializeFMUstate(self.component, buf, len(data), ctypes.byref(handle)))
+        return handle.value
+
     def do_step(self, current_time, step_size, no_set_fmu_state_prior=True):
         self._need_component("fmi2DoStep")
         status = self.lib.fmi2DoStep(self.component, current_time, step_size,

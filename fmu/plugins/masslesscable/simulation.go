@@ -271,6 +271,45 @@ func (s *simulation) noteEvents() {
 	}
 }
 
+// SaveState implements fmu.Simulation.
+func (s *simulation) SaveState(dst []float64) []float64 {
+	dst = s.world.SaveState(dst)
+	for _, p := range s.placed {
+		dst = append(dst, p.X, p.Y, p.Z)
+	}
+	for _, c := range s.cables {
+		dst = append(dst, flag(c.slack), flag(c.blocked))
+	}
+	return dst
+}
+
+// LoadState implements fmu.Simulation.
+func (s *simulation) LoadState(src []float64) error {
+	src, err := s.world.LoadState(src)
+	if err != nil {
+		return err
+	}
+	if len(src) != 3*len(s.placed)+2*len(s.cables) {
+		return fmt.Errorf("state has %d values after the world, want %d", len(src), 3*len(s.placed)+2*len(s.cables))
+	}
+	for i := range s.placed {
+		s.placed[i] = geom.V(src[0], src[1], src[2])
+		src = src[3:]
+	}
+	for j := range s.cables {
+		s.cables[j].slack, s.cables[j].blocked = src[0] != 0, src[1] != 0
+		src = src[2:]
+	}
+	return nil
+}
+
+func flag(b bool) float64 {
+	if b {
+		return 1
+	}
+	return 0
+}
+
 // DrainEvents implements fmu.EventSource.
 func (s *simulation) DrainEvents() []string {
 	e := s.events

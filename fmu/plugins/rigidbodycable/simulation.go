@@ -179,6 +179,33 @@ func (s *simulation) noteEvents(h float64) {
 	}
 }
 
+// SaveState implements fmu.Simulation.
+func (s *simulation) SaveState(dst []float64) []float64 {
+	dst = s.world.SaveState(dst)
+	return append(dst, s.placed.X, s.placed.Y, s.placed.Z, flag(s.slack), flag(s.grounded), s.cable.SegmentLength)
+}
+
+// LoadState implements fmu.Simulation.
+func (s *simulation) LoadState(src []float64) error {
+	src, err := s.world.LoadState(src)
+	if err != nil {
+		return err
+	}
+	if len(src) != 6 {
+		return fmt.Errorf("state has %d values after the world, want 6", len(src))
+	}
+	s.placed = geom.V(src[0], src[1], src[2])
+	s.slack, s.grounded, s.cable.SegmentLength = src[3] != 0, src[4] != 0, src[5]
+	return nil
+}
+
+func flag(b bool) float64 {
+	if b {
+		return 1
+	}
+	return 0
+}
+
 // DrainEvents implements fmu.EventSource.
 func (s *simulation) DrainEvents() []string {
 	e := s.events

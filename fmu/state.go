@@ -1,0 +1,207 @@
+package fmu
+
+import (
+	"bytes"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+
+	"github.com/cablefmu/cablefmu/modeldesc"
+)
+
+// Snapshot is a saved FMU state: everything an instance needs to continue
+// from that point, bitwise identically to the run it was taken from.
+type Snapshot struct {
+	guid          string
+	state         State
+	time          float64
+	start, stop   float64
+	hasEnd, dirty bool
+	values, deriv []float64
+	sim           []float64 // nil when no simulation was built yet
+}
+
+// GetState saves the instance's state into s (reusing its memory) or, if
+// s is nil, into a new snapshot.
+func (in *Instance) GetState(s *Snapshot) (*Snapshot, Status) {
+	in.lock()
+	defer in.unlock()
+	if in.trace {
+		in.traceCall("fmi2GetFMUstate", "")
+	}
+	if !in.allowed("fmi2GetFMUstate", Instantiated|InitializationMode|StepComplete|Terminated|Failed) {
+		return nil, Error
+	}
+	if s == nil {
+		s = &Snapshot{}
+	}
+	s.guid, s.state, s.time, s.start, s.stop, s.hasEnd, s.dirty = in.scenario.GUID(), in.state, in.time, in.start, in.stop, in.hasEnd, in.dirty
+	s.values = append(s.values[:0], in.values...)
+	s.deriv = append(s.deriv[:0], in.deriv...)
+	s.sim = s.sim[:0]
+	if in.sim == nil {
+		s.sim = nil
+	} else {
+		s.sim = in.sim.SaveState(s.sim)
+	}
+	return s, OK
+}
+
+// SetState restores a snapshot of this FMU, taken from this or another
+// instance of it.
+func (in *Instance) SetState(s *Snapshot) Status {
+	in.lock()
+	defer in.unlock()
+	if in.trace {
+		in.traceCall("fmi2SetFMUstate", "")
+	}
+	if !in.allowed("fmi2SetFMUstate", Instantiated|InitializationMode|StepComplete|Terminated|Failed) {
+		return Error
+	}
+	if err := in.compatible(s); err != nil {
+		return in.fail("fmi2SetFMUstate: %v", err)
+	}
+	if s.sim != nil {
+		// Reuse the simulation when it was built from the same parameters;
+		// otherwise build one from the snapshot's, then load its state.
+		if in.sim == nil || in.dirty || !slices.Equal(in.paramValues(in.values), in.paramValues(s.values)) {
+			sim, err := in.model.NewSimulation(s.values)
+			if err != nil {
+				return in.fail("fmi2SetFMUstate: rebuilding the simulation: %v", err)
+			}
+			in.sim = sim
+		}
+		if err := in.sim.LoadState(s.sim); err != nil {
+			in.sim = nil
+			return in.fail("fmi2SetFMUstate: %v", err)
+		}
+	} else {
+		in.sim = nil
+	}
+	in.state, in.time, in.start, in.stop, in.hasEnd, in.dirty = s.state, s.time, s.start, s.stop, s.hasEnd, s.dirty
+	copy(in.values, s.values)
+	copy(in.deriv, s.deriv)
+	return OK
+}
+
+func (in *Instance) compatible(s *Snapshot) error {
+	if s == nil {
+		return errors.New("no state")
+	}
+	if s.guid != in.scenario.GUID() {
+		return fmt.Errorf("the state belongs to the FMU with GUID %s, this one is %s", s.guid, in.scenario.GUID())
+	}
+	if len(s.values) != len(in.values) || len(s.deriv) != len(in.deriv) {
+		return fmt.Errorf("the state has %d variables, this FMU %d", len(s.values), len(in.values))
+	}
+	return nil
+}
+
+func (in *Instance) paramValues(values []float64) []float64 {
+	var p []float64
+	for i, v := range in.vars {
+		if v.Causality == modeldesc.CausalityParameter {
+			p = append(p, values[i])
+		}
+	}
+	return p
+}
+
+// stateMagic opens every serialized state; stateFormat versions the layout.
+const (
+	stateMagic  = "cablefmu-state\x00"
+	stateFormat = 1
+)
+
+// Serialize returns the snapshot as bytes: a header naming the format, the
+// engine version and the FMU's GUID, then the numbers, little-endian.
+func (s *Snapshot) Serialize() []byte {
+	var b bytes.Buffer
+	b.WriteString(stateMagic)
+	w := func(v any) { _ = binary.Write(&b, binary.LittleEndian, v) }
+	str := func(x string) { w(uint32(len(x))); b.WriteString(x) }
+	w(uint32(stateFormat))
+	str(Version)
+	str(s.guid)
+	w(int32(s.state))
+	w([3]bool{s.hasEnd, s.dirty, s.sim != nil})
+	w([3]float64{s.time, s.start, s.stop})
+	for _, xs := range [][]float64{s.values, s.deriv, s.sim} {
+		w(uint32(len(xs)))
+		w(xs)
+	}
+	return b.Bytes()
+}
+
+// Deserialize reads a serialized snapshot for this FMU; a state of another
+// FMU, of another engine version or damaged is refused with the reason.
+func (in *Instance) Deserialize(data []byte) (*Snapshot, error) {
+	r := bytes.NewReader(data)
+	fail := func(what string) (*Snapshot, error) {
+		return nil, fmt.Errorf("serialized state: %s", what)
+	}
+	magic := make([]byte, len(stateMagic))
+	if _, err := r.Read(magic); err != nil || string(magic) != stateMagic {
+		return fail("not a cablefmu FMU state")
+	}
+	rd := func(v any) bool { return binary.Read(r, binary.LittleEndian, v) == nil }
+	str := func() (string, bool) {
+		var n uint32
+		if !rd(&n) || int(n) > r.Len() {
+			return "", false
+		}
+		b := make([]byte, n)
+		_, err := r.Read(b)
+		return string(b), err == nil
+	}
+	var format uint32
+	if !rd(&format) || format != stateFormat {
+		return fail(fmt.Sprintf("format %d, this engine reads format %d", format, stateFormat))
+	}
+	version, ok := str()
+	if !ok {
+		return fail("truncated header")
+	}
+	if version != Version {
+		return fail(fmt.Sprintf("written by engine %s, this FMU runs engine %s", version, Version))
+	}
+	s := &Snapshot{}
+	if s.guid, ok = str(); !ok {
+		return fail("truncated header")
+	}
+	var st int32
+	var flags [3]bool
+	var times [3]float64
+	if !rd(&st) || !rd(&flags) || !rd(&times) {
+		return fail("truncated header")
+	}
+	s.state, s.hasEnd, s.dirty = State(st), flags[0], flags[1]
+	s.time, s.start, s.stop = times[0], times[1], times[2]
+	for i, dst := range []*[]float64{&s.values, &s.deriv, &s.sim} {
+		var n uint32
+		if !rd(&n) || int(n)*8 > r.Len() {
+			return fail("truncated data")
+		}
+		*dst = make([]float64, n)
+		if !rd(*dst) {
+			return fail("truncated data")
+		}
+		if i == 2 && !flags[2] {
+			*dst = nil
+		}
+	}
+	if r.Len() != 0 {
+		return fail(fmt.Sprintf("%d bytes after the data", r.Len()))
+	}
+	for _, x := range append(append([]float64{}, s.values...), times[:]...) {
+		if math.IsNaN(x) {
+			return fail("NaN in the variables")
+		}
+	}
+	if err := in.compatible(s); err != nil {
+		return nil, fmt.Errorf("serialized state: %w", err)
+	}
+	return s, nil
+}
