@@ -16,6 +16,7 @@ package main
 #cgo CFLAGS: -O2 -Wall
 #include <stdlib.h>
 #include "fmi2types.h"
+#include "fmi3types.h"
 */
 import "C"
 
@@ -51,10 +52,27 @@ func (l *cLogger) Log(status fmu.Status, category, message string) {
 	C.cablefmu_log(l.fn, l.env, name, C.fmi2Status(status), cat, msg)
 }
 
+// cLogger3 forwards an FMI 3.0 instance's messages to its log callback.
+type cLogger3 struct {
+	fn  C.fmi3LogMessageCallback
+	env C.fmi3InstanceEnvironment
+}
+
+// Log implements fmu.Logger.
+func (l *cLogger3) Log(status fmu.Status, category, message string) {
+	if l == nil || l.fn == nil {
+		return
+	}
+	cat := C.CString(category)
+	msg := C.CString(message)
+	defer C.free(unsafe.Pointer(cat))
+	defer C.free(unsafe.Pointer(msg))
+	C.cablefmu_log3(l.fn, l.env, C.fmi3Status(status), cat, msg)
+}
+
 // instance is what a handle names.
 type instance struct {
-	fmu    *fmu.Instance
-	logger *cLogger
+	fmu *fmu.Instance
 }
 
 // lookup returns the instance behind a component, nil for NULL; an

@@ -63,7 +63,7 @@ func fmi2Instantiate(instanceName C.fmi2String, fmuType C.fmi2Type, guid C.fmi2S
 	if err != nil {
 		return fail("%v", err)
 	}
-	h := cgo.NewHandle(&instance{fmu: in, logger: logger})
+	h := cgo.NewHandle(&instance{fmu: in})
 	return C.cablefmu_component(C.uintptr_t(h))
 }
 

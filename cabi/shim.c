@@ -19,3 +19,15 @@ fmi2ComponentEnvironment cablefmu_callbacks_env(const fmi2CallbackFunctions *f) 
 
 const char *cablefmu_types_platform(void) { return "default"; }
 const char *cablefmu_version(void) { return "2.0"; }
+
+#include "fmi3types.h"
+
+/* FMI 3.0's log callback takes the message as is (it is not a format). */
+void cablefmu_log3(fmi3LogMessageCallback logger, fmi3InstanceEnvironment env, fmi3Status status,
+                   fmi3String category, fmi3String message) {
+	if (logger != NULL) {
+		logger(env, status, category, message);
+	}
+}
+
+const char *cablefmu_version3(void) { return "3.0"; }

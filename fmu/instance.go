@@ -73,6 +73,7 @@ type Instance struct {
 	inputs  []int // value references of the inputs
 	trace   bool  // logCalls enabled
 	pending []message
+	layout3 []Var3 // the FMI 3.0 variables, when created through that interface
 }
 
 // message is a log message held until the instance lock is released, so
@@ -151,7 +152,11 @@ func (in *Instance) logf(status Status, category, format string, args ...any) {
 	if status < Discard && !in.enabled[category] {
 		return
 	}
-	in.pending = append(in.pending, message{status, category, fmt.Sprintf(format, args...)})
+	msg := fmt.Sprintf(format, args...)
+	if in.layout3 != nil {
+		msg = fmi3Names.Replace(msg)
+	}
+	in.pending = append(in.pending, message{status, category, msg})
 }
 
 // lock takes the instance lock; unlock releases it and then hands the

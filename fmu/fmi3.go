@@ -1,0 +1,99 @@
+package fmu
+
+import "strings"
+
+// fmi3Names renames the FMI 2.0 functions in messages for an instance
+// created through the FMI 3.0 interface.
+var fmi3Names = strings.NewReplacer(
+	"fmi2GetReal", "fmi3GetFloat64", "fmi2SetReal", "fmi3SetFloat64",
+	"fmi2SetupExperiment", "fmi3EnterInitializationMode",
+	"fmi2GetFMUstate", "fmi3GetFMUState", "fmi2SetFMUstate", "fmi3SetFMUState",
+	"fmi2SetRealInputDerivatives", "fmi3SetInputDerivatives",
+	"fmi2GetRealStatus", "fmi3DoStep", "fmi2", "fmi3")
+
+// UseFMI3 switches the instance to the FMI 3.0 interface: its variables
+// are those of Layout3 and its messages name the fmi3 functions.
+func (in *Instance) UseFMI3() {
+	in.lock()
+	defer in.unlock()
+	in.layout3 = Layout3(in.vars)
+}
+
+// GetFloat64 reads FMI 3.0 variables; arrays give all their elements.
+// nValues must be the total number of values.
+func (in *Instance) GetFloat64(vrs []uint32, out []float64) Status {
+	scalars, st := in.expand3("fmi3GetFloat64", vrs, len(out), true)
+	if st != OK {
+		return st
+	}
+	var tmp [1]float64
+	for k, i := range scalars {
+		if i < 0 { // time
+			in.lock()
+			t := in.time
+			in.unlock()
+			out[k] = t
+			continue
+		}
+		if st := in.GetReal([]uint32{uint32(i)}, tmp[:]); st != OK {
+			return st
+		}
+		out[k] = tmp[0]
+	}
+	return OK
+}
+
+// SetFloat64 writes FMI 3.0 variables (inputs and, before the step mode,
+// parameters).
+func (in *Instance) SetFloat64(vrs []uint32, vals []float64) Status {
+	scalars, st := in.expand3("fmi3SetFloat64", vrs, len(vals), false)
+	if st != OK {
+		return st
+	}
+	refs := make([]uint32, len(scalars))
+	for k, i := range scalars {
+		refs[k] = uint32(i)
+	}
+	return in.SetReal(refs, vals)
+}
+
+// expand3 maps FMI 3.0 value references to the model's scalar indices
+// (−1 for time) and checks the number of values.
+func (in *Instance) expand3(fn string, vrs []uint32, nValues int, timeOK bool) ([]int, Status) {
+	in.lock()
+	defer in.unlock()
+	if in.layout3 == nil {
+		return nil, in.fail("%s: the instance was not created through the FMI 3.0 interface", fn)
+	}
+	var scalars []int
+	for _, vr := range vrs {
+		if int64(vr) >= int64(len(in.layout3)) {
+			return nil, in.fail("%s: unknown value reference %d", fn, vr)
+		}
+		v := in.layout3[vr]
+		if v.Independent {
+			if !timeOK {
+				return nil, in.fail("%s: %s is the independent variable, it cannot be set", fn, v.Name)
+			}
+			scalars = append(scalars, -1)
+			continue
+		}
+		scalars = append(scalars, v.Scalars...)
+	}
+	if len(scalars) != nValues {
+		return nil, in.fail("%s: %d values for value references with %d elements", fn, nValues, len(scalars))
+	}
+	return scalars, OK
+}
+
+// Layout returns the FMI 3.0 variables of an instance created through
+// that interface.
+func (in *Instance) Layout() []Var3 { return in.layout3 }
+
+// CurrentTime returns the time of the last completed communication point
+// (s).
+func (in *Instance) CurrentTime() float64 {
+	in.lock()
+	defer in.unlock()
+	return in.time
+}
