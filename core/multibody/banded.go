@@ -2,7 +2,6 @@ package multibody
 
 import (
 	"fmt"
-	"math"
 
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
@@ -35,10 +34,8 @@ func (s *Banded) Solve(p *Problem) error {
 		s.band = make([]float64, len(p.Rows)*(s.kd+1))
 		s.rhs = make([]float64, len(p.Rows))
 	}
-	for i := range p.Rows {
-		if !math.IsInf(p.Lo[i], -1) || !math.IsInf(p.Hi[i], 1) {
-			return fmt.Errorf("row %d has bounds [%g, %g]: the banded solver takes unbounded rows only", i, p.Lo[i], p.Hi[i])
-		}
+	if err := unbounded(p, "banded"); err != nil {
+		return err
 	}
 	if err := c.assemble(p); err != nil {
 		return err

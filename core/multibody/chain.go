@@ -38,13 +38,20 @@ var errNotChain = errors.New("constraints do not form a chain: a body couples co
 
 // Solve implements Solver.
 func (c *Chain) Solve(p *Problem) error {
+	if err := c.Factor(p); err != nil {
+		return err
+	}
+	c.Substitute(p)
+	return nil
+}
+
+// Factor implements Factorizer: assembles and factors S.
+func (c *Chain) Factor(p *Problem) error {
 	if c.layout != p.Layout || c.starts == nil {
 		c.setup(p)
 	}
-	for i := range p.Rows {
-		if !math.IsInf(p.Lo[i], -1) || !math.IsInf(p.Hi[i], 1) {
-			return fmt.Errorf("row %d has bounds [%g, %g]: the chain solver takes unbounded rows only", i, p.Lo[i], p.Hi[i])
-		}
+	if err := unbounded(p, "chain"); err != nil {
+		return err
 	}
 	t0 := c.clock(-1, time.Time{})
 	if err := c.assemble(p); err != nil {
@@ -54,9 +61,25 @@ func (c *Chain) Solve(p *Problem) error {
 	if err := c.factor(); err != nil {
 		return err
 	}
-	t0 = c.clock(1, t0)
+	c.clock(1, t0)
+	return nil
+}
+
+// Substitute implements Factorizer: solves for p.B with the factors.
+func (c *Chain) Substitute(p *Problem) {
+	t0 := c.clock(-1, time.Time{})
 	c.substitute(p)
 	c.clock(2, t0)
+}
+
+// unbounded rejects bounded rows for the direct solvers that cannot take
+// them.
+func unbounded(p *Problem, solver string) error {
+	for i := range p.Rows {
+		if !math.IsInf(p.Lo[i], -1) || !math.IsInf(p.Hi[i], 1) {
+			return fmt.Errorf("row %d has bounds [%g, %g]: the %s solver takes unbounded rows only", i, p.Lo[i], p.Hi[i], solver)
+		}
+	}
 	return nil
 }
 

@@ -2,6 +2,7 @@ package multibody
 
 import (
 	"fmt"
+	"math"
 )
 
 // GaussSeidel solves the Schur complement by block Gauss–Seidel over
@@ -13,6 +14,11 @@ import (
 //
 // Groups are consecutive runs of constraints in insertion order; the sizes
 // (numbers of constraints) must add up to the world's constraint count.
+//
+// Within a step each group's S_αα is fixed: a Factorizer group is factored
+// once and then only substituted in each sweep. Groups whose rows are all
+// pinned to zero (switched-off contacts) are skipped, and the sweeps stop
+// early once no impulse changes by more than 1e-12 of the largest.
 type GaussSeidel struct {
 	// Sizes are the numbers of constraints in each group.
 	Sizes []int
@@ -27,9 +33,10 @@ type GaussSeidel struct {
 }
 
 type group struct {
-	sub         Problem
-	first, last int // rows
-	solver      Solver
+	sub              Problem
+	first, last      int // rows
+	solver           Solver
+	pinned, factored bool // this step: all rows pinned at 0; S_αα factored
 }
 
 // Solve implements Solver.
@@ -43,12 +50,41 @@ func (gs *GaussSeidel) Solve(p *Problem) error {
 		gs.dv[i] = [2][3]float64{}
 	}
 	clear(p.Lambda)
-	for pass := 0; pass <= gs.Iterations; pass++ {
-		for g := range gs.groups {
-			// Pass 0 is the preconditioning step: each group alone.
-			if err := gs.solveGroup(p, &gs.groups[g], pass > 0); err != nil {
-				return fmt.Errorf("group %d, pass %d: %w", g, pass, err)
+	active := 0
+	for i := range gs.groups {
+		g := &gs.groups[i]
+		g.pinned = true
+		for r := g.first; r < g.last; r++ {
+			g.pinned = g.pinned && p.Lo[r] == 0 && p.Hi[r] == 0
+		}
+		if g.pinned {
+			continue
+		}
+		active++
+		g.factored = false
+		if f, ok := g.solver.(Factorizer); ok {
+			if err := f.Factor(&g.sub); err != nil {
+				return fmt.Errorf("group %d: %w", i, err)
 			}
+			g.factored = true
+		}
+	}
+	for pass := 0; pass <= gs.Iterations; pass++ {
+		change, size := 0.0, 0.0
+		for i := range gs.groups {
+			g := &gs.groups[i]
+			if g.pinned {
+				continue
+			}
+			// Pass 0 is the preconditioning step: each group alone.
+			c, s, err := gs.solveGroup(p, g, pass > 0)
+			if err != nil {
+				return fmt.Errorf("group %d, pass %d: %w", i, pass, err)
+			}
+			change, size = math.Max(change, c), math.Max(size, s)
+		}
+		if active <= 1 || (pass > 0 && change <= 1e-12*size) {
+			break
 		}
 	}
 	return nil
@@ -96,7 +132,8 @@ func (gs *GaussSeidel) setup(p *Problem) error {
 
 // solveGroup solves S_αα λ_α = b_α − Σ_{β≠α} S_αβ λ_β, with the coupling
 // read off the accumulated velocity changes M⁻¹Gᵀλ of the other groups.
-func (gs *GaussSeidel) solveGroup(p *Problem, g *group, coupled bool) error {
+// It returns the largest change of an impulse and the largest impulse.
+func (gs *GaussSeidel) solveGroup(p *Problem, g *group, coupled bool) (change, size float64, err error) {
 	gs.accumulate(p, g, -1) // take the group's own part out
 	for r := g.first; r < g.last; r++ {
 		row := &p.Rows[r]
@@ -115,12 +152,18 @@ func (gs *GaussSeidel) solveGroup(p *Problem, g *group, coupled bool) error {
 		}
 		g.sub.B[r-g.first] = p.B[r] - coupling
 	}
-	if err := g.solver.Solve(&g.sub); err != nil {
-		return err
+	if g.factored {
+		g.solver.(Factorizer).Substitute(&g.sub)
+	} else if err := g.solver.Solve(&g.sub); err != nil {
+		return 0, 0, err
+	}
+	for k, l := range g.sub.Lambda {
+		change = math.Max(change, math.Abs(l-p.Lambda[g.first+k]))
+		size = math.Max(size, math.Abs(l))
 	}
 	copy(p.Lambda[g.first:g.last], g.sub.Lambda)
 	gs.accumulate(p, g, 1)
-	return nil
+	return change, size, nil
 }
 
 // accumulate adds sign × M⁻¹Gᵀλ of the group's rows to the bodies' sums.

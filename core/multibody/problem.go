@@ -7,6 +7,14 @@ type Solver interface {
 	Solve(p *Problem) error
 }
 
+// Factorizer is a Solver that can factor S once and then solve for
+// several right-hand sides, as block Gauss–Seidel needs within a step.
+type Factorizer interface {
+	Solver
+	Factor(p *Problem) error
+	Substitute(p *Problem)
+}
+
 // Problem is the data of one step's constraint solve. Solvers read the
 // structure (which rows share which bodies) and the numbers; they write
 // only Lambda.

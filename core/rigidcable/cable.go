@@ -54,10 +54,24 @@ type Cable struct {
 	// SegmentLength is the length l of each segment (m).
 	SegmentLength float64
 	opt           Options
+	rate          float64 // pay-out rate of the last SetLength, m/s
 }
 
-// axis is the segments' body-frame cable axis.
-var axis = geom.Vec3{X: 1}
+// Axis is the segments' body-frame cable axis: body x, from the cable's
+// start towards its end.
+func Axis() geom.Vec3 { return geom.Vec3{X: 1} }
+
+var axis = Axis()
+
+// segmentMass returns the mass (kg) and principal moments of inertia
+// (kg·m², body x along the axis) of a solid cylindrical segment of length
+// l (m), scaled by the options' inertia scale.
+func (o *Options) segmentMass(l float64) (float64, geom.Vec3) {
+	sec := o.Section
+	mass := sec.Density * sec.Area * l
+	r2 := sec.Area / math.Pi
+	return mass, geom.Vec3{X: mass * r2 / 2, Y: mass * (3*r2 + l*l) / 12, Z: mass * (3*r2 + l*l) / 12}.Scale(o.InertiaScale)
+}
 
 // NewStraight returns a straight cable of opt.Segments segments from p0 to
 // p1 (world, m), untwisted and unbent. Each segment is a solid cylinder of
@@ -78,10 +92,7 @@ func NewStraight(p0, p1 geom.Vec3, opt Options) (*Cable, error) {
 	}
 	n := opt.Segments
 	l := length / float64(n)
-	sec := opt.Section
-	mass := sec.Density * sec.Area * l
-	r2 := sec.Area / math.Pi
-	inertia := geom.Vec3{X: mass * r2 / 2, Y: mass * (3*r2 + l*l) / 12, Z: mass * (3*r2 + l*l) / 12}.Scale(opt.InertiaScale)
+	mass, inertia := opt.segmentMass(l)
 	rot := geom.RotationBetween(axis, dir)
 	c := &Cable{SegmentLength: l, opt: opt}
 	for i := 0; i < n; i++ {
@@ -163,24 +174,20 @@ func (c *Cable) SetLength(length, rate float64) error {
 		return fmt.Errorf("cable length %g m: must be positive and finite", length)
 	}
 	l := length / n
-	sec := c.opt.Section
-	mass := sec.Density * sec.Area * l
-	r2 := sec.Area / math.Pi
-	inertia := geom.Vec3{X: mass * r2 / 2, Y: mass * (3*r2 + l*l) / 12, Z: mass * (3*r2 + l*l) / 12}.Scale(c.opt.InertiaScale)
+	if l == c.SegmentLength && rate == c.rate {
+		return nil // a winch at rest changes nothing
+	}
+	c.rate = rate
+	mass, inertia := c.opt.segmentMass(l)
 	for _, b := range c.Segments {
 		b.Mass, b.Inertia = mass, inertia
 	}
-	isSegment := func(b *multibody.Body) bool {
-		for _, s := range c.Segments {
-			if s == b {
-				return true
-			}
-		}
-		return false
-	}
 	edge := rate / n / 2 // speed of a segment end along the segment
-	for _, j := range c.Joints {
-		a, b := isSegment(j.bodies[0]), isSegment(j.bodies[1])
+	for k, j := range c.Joints {
+		// The joints run in chain order: only the first and the last can
+		// have a body that is not a segment (an attachment).
+		a := k > 0 || j.bodies[0] == c.Segments[0]
+		b := k < len(c.Joints)-1 || j.bodies[1] == c.Segments[len(c.Segments)-1]
 		jl := l
 		if !a || !b {
 			jl = l / 2 // an end joint stands for half a segment
@@ -191,7 +198,9 @@ func (c *Cable) SetLength(length, rate float64) error {
 		if b {
 			j.pointB, j.rateB = geom.Vec3{X: -l / 2}, geom.Vec3{X: -edge}
 		}
-		c.stiffen(j, jl)
+		// New stiffnesses for the new length; κ and damping stay as set.
+		j.Stretch, j.Bend, j.Twist = c.opt.Section.Stiffness(jl)
+		j.Length = jl
 	}
 	c.SegmentLength = l
 	return nil

@@ -14,9 +14,14 @@ const (
 	// TwistPerpendicular compares body a's reference vector with a vector
 	// of body b that is perpendicular to it at rest, less π/2 (eq. 22).
 	TwistPerpendicular TwistDefinition = iota
-	// TwistAligned compares reference vectors that are co-aligned at rest:
-	// the "alternative" definition of §V-A, which [SL08] found stable to
-	// ten times larger mass ratios.
+	// TwistAligned compares reference vectors that are co-aligned at rest,
+	// the "alternative" definition of §V-A. [SL08] writes it unsigned
+	// (atan2 of |ṽ_A × ṽ_B|), which also measures bending, and found it
+	// stable to ten times larger mass ratios; taking the sign from the
+	// cable axis, as we do for both definitions so that twists of many
+	// turns wind up, removes that bend contribution to first order, so the
+	// two definitions differ here only by O(θ²) terms and behave alike
+	// (Table II: same limits).
 	TwistAligned
 )
 
@@ -83,6 +88,8 @@ type Joint struct {
 // point pa with cable axis da and body b at pb with axis db (unit vectors
 // pointing the same way along the cable). The current orientations are the
 // untwisted state; the unbent state has the two axes aligned.
+// Its stiffnesses (Stretch, Bend, Twist) must be set before use; zero
+// would be an infinitely compliant, absent, constraint.
 func NewJoint(a *multibody.Body, pa, da geom.Vec3, b *multibody.Body, pb, db geom.Vec3, def TwistDefinition) *Joint {
 	j := &Joint{bodies: [2]*multibody.Body{a, b}, pointA: pa, pointB: pb, twistDef: def}
 	j.axisA, _ = da.Unit()
@@ -124,9 +131,12 @@ func (j *Joint) Update(h float64, rows []multibody.Row) {
 	ra, rb := a.Rot.Rotate(j.pointA), b.Rot.Rotate(j.pointB)
 	gap := a.Pos.Add(ra).Sub(b.Pos.Add(rb))
 	g := [3]float64{gap.X, gap.Y, gap.Z}
-	// ∂φ/∂t of the ball rows while the points move along the bodies.
+	// While the cable pays out, the points sit where they will be at the
+	// end of the step and move at ∂φ/∂t = drift: the violation at the start
+	// of the step is the gap less h·drift, and the rate is prescribed.
 	drift := a.Rot.Rotate(j.rateA).Sub(b.Rot.Rotate(j.rateB))
 	w := [3]float64{-drift.X, -drift.Y, -drift.Z}
+	g = [3]float64{gap.X - h*drift.X, gap.Y - h*drift.Y, gap.Z - h*drift.Z}
 	axes := [3]geom.Vec3{{X: 1}, {Y: 1}, {Z: 1}}
 	for k, e := range axes {
 		row := &rows[k]

@@ -43,3 +43,29 @@ func Validate(tb testing.TB, xmlPath string) {
 		tb.Fatalf("schema validation: %v", err)
 	}
 }
+
+// Require3 is Require for the FMI 3.0 schema: it returns the schema folder,
+// or skips the test (fails it under CI=true) when the FMI 3.0 schema or
+// xmllint is missing.
+func Require3(tb testing.TB) string {
+	tb.Helper()
+	dir := Require(tb)
+	if _, err := modeldesc.SchemaFile3(dir); err != nil {
+		if os.Getenv("CI") == "true" {
+			tb.Fatalf("schema validation is mandatory in CI: %v", err)
+		}
+		tb.Skipf("skipping FMI 3.0 schema validation: %v (install the FMI 3.0 schemas under %s/3.0, or set %s)",
+			err, dir, modeldesc.SchemaEnv)
+	}
+	return dir
+}
+
+// Validate3 validates the FMI 3.0 modelDescription.xml at xmlPath,
+// applying the policy of Require3.
+func Validate3(tb testing.TB, xmlPath string) {
+	tb.Helper()
+	dir := Require3(tb)
+	if err := modeldesc.ValidateWithSchema3(xmlPath, dir); err != nil {
+		tb.Fatalf("FMI 3.0 schema validation: %v", err)
+	}
+}

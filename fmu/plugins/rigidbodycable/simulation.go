@@ -38,9 +38,6 @@ type simulation struct {
 	events   []string
 }
 
-// segment axis in the segments' body frame
-var axis = geom.Vec3{X: 1}
-
 // NewSimulation implements fmu.Configured: the cable hangs straight down
 // from the suspension point with the load at its end, prestretched into
 // static equilibrium.
@@ -88,7 +85,7 @@ func (s *simulation) build(p *params) error {
 	s.hoist.Vel = s.from.vel
 	size := geom.V(c.Load.Size[0], c.Load.Size[1], c.Load.Size[2])
 	s.load = s.world.AddBody(multibody.NewBody("load", p.loadMass, multibody.BoxInertia(p.loadMass, size.X, size.Y, size.Z), bottom.Sub(geom.V(0, 0, size.Z/2))))
-	cable.AttachStart(s.hoist, geom.Vec3{}, axis, false) // the cable runs freely over the sheave
+	cable.AttachStart(s.hoist, geom.Vec3{}, rigidcable.Axis(), false) // the cable runs freely over the sheave
 	cable.AttachEnd(s.load, geom.V(0, 0, size.Z/2), geom.V(0, 0, -1), true)
 	cable.Prestretch(s.world.Gravity)
 	cable.AddTo(s.world)
@@ -157,7 +154,7 @@ func (s *simulation) Step(h float64, from, to []float64, first bool) error {
 }
 
 func (s *simulation) noteEvents(h float64) {
-	if slack := s.cable.Joints[0].Force() < 1e-6*s.load.Mass*9.81; slack != s.slack {
+	if slack := s.cable.Joints[0].Force() < 1e-6*s.load.Mass*s.world.Gravity.Norm(); slack != s.slack {
 		s.slack = slack
 		if slack {
 			s.events = append(s.events, "cable went slack at the suspension point")
