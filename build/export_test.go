@@ -54,7 +54,7 @@ func TestExportHoist(t *testing.T) {
 	}
 	const folder = "../examples/hoist"
 	out := filepath.Join(t.TempDir(), "sub", "Hoist.fmu")
-	got, err := export(folder, out)
+	got, err := export(folder, out, 2)
 	if err != nil {
 		t.Fatalf("export(%s): %v", folder, err)
 	}
@@ -140,7 +140,7 @@ func TestExportHoist(t *testing.T) {
 func TestExportRefusesFolderWithoutScenario(t *testing.T) {
 	folder := t.TempDir()
 	out := filepath.Join(t.TempDir(), "Nothing.fmu")
-	_, err := export(folder, out)
+	_, err := export(folder, out, 2)
 	if err == nil {
 		t.Fatal("export of an empty folder succeeded")
 	}
@@ -168,7 +168,7 @@ func TestExportRefusesBadScenario(t *testing.T) {
 		t.Fatal(err)
 	}
 	out := filepath.Join(t.TempDir(), "Bad.fmu")
-	_, err = export(folder, out)
+	_, err = export(folder, out, 2)
 	if err == nil || !strings.Contains(err.Error(), folder) || !strings.Contains(err.Error(), `"lenght0"`) {
 		t.Errorf("export of a scenario with \"lenght0\": error %v, want one naming %s and \"lenght0\"", err, folder)
 	}

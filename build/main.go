@@ -2,12 +2,15 @@
 // FMI 2.0 Co-Simulation FMU.
 //
 //	go run ./build -o out/Hoist.fmu examples/hoist
+//	go run ./build -fmi 3 -o out/Hoist3.fmu examples/hoist
 //
 // It reads <folder>/scenario.json, configures the scenario's cable model
 // from the same plugin registry the FMU binary contains, writes and checks
-// the model description, compiles the C ABI with -buildmode=c-shared and
-// zips modelDescription.xml, binaries/linux64/<modelIdentifier>.so and the
-// folder's resources (the scenario and anything under <folder>/resources).
+// the model description (FMI 2.0 by default, 3.0 with -fmi 3), compiles the
+// C ABI with -buildmode=c-shared and zips modelDescription.xml, the binary
+// (binaries/linux64/<id>.so for 2.0, binaries/x86_64-linux/<id>.so for 3.0)
+// and the folder's resources (the scenario and anything under
+// <folder>/resources). One binary serves both standards.
 package main
 
 import (
@@ -26,6 +29,7 @@ import (
 
 func main() {
 	out := flag.String("o", "", "output .fmu path (default out/<modelIdentifier>.fmu)")
+	version := flag.Int("fmi", 2, "FMI version of the FMU: 2 or 3")
 	flag.Usage = func() {
 		fmt.Fprintf(flag.CommandLine.Output(), "usage: go run ./build [-o out/NAME.fmu] SCENARIO_FOLDER\n")
 		flag.PrintDefaults()
@@ -35,7 +39,7 @@ func main() {
 		flag.Usage()
 		os.Exit(2)
 	}
-	path, err := export(flag.Arg(0), *out)
+	path, err := export(flag.Arg(0), *out, *version)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "build:", err)
 		os.Exit(1)
@@ -43,7 +47,10 @@ func main() {
 	fmt.Println("wrote", path)
 }
 
-func export(folder, out string) (string, error) {
+func export(folder, out string, version int) (string, error) {
+	if version != 2 && version != 3 {
+		return "", fmt.Errorf("-fmi %d: the exporter writes FMI 2 or 3", version)
+	}
 	data, err := os.ReadFile(filepath.Join(folder, fmu.ScenarioFile))
 	if err != nil {
 		return "", fmt.Errorf("reading the scenario: %w", err)
@@ -60,13 +67,9 @@ func export(folder, out string) (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("%s: %w", folder, err)
 	}
-	md, err := fmu.Describe(sc, model)
+	xml, err := describe(sc, model, version)
 	if err != nil {
 		return "", fmt.Errorf("%s: %w", folder, err)
-	}
-	xml, err := md.Marshal()
-	if err != nil {
-		return "", fmt.Errorf("writing the model description: %w", err)
 	}
 	if out == "" {
 		out = filepath.Join("out", sc.ModelIdentifier+".fmu")
@@ -89,11 +92,35 @@ func export(folder, out string) (string, error) {
 	}
 	a := fmu.Archive{
 		ModelDescription: xml,
-		Binaries:         map[string]string{"linux64": lib},
+		Binaries:         map[string]string{platform(version): lib},
 		ModelIdentifier:  sc.ModelIdentifier,
 		Resources:        resources,
 	}
 	return out, a.Write(out)
+}
+
+// describe writes the model description of the given FMI version.
+func describe(sc *fmu.Scenario, model fmu.Configured, version int) ([]byte, error) {
+	if version == 3 {
+		md, err := fmu.Describe3(sc, model)
+		if err != nil {
+			return nil, err
+		}
+		return md.Marshal()
+	}
+	md, err := fmu.Describe(sc, model)
+	if err != nil {
+		return nil, err
+	}
+	return md.Marshal()
+}
+
+// platform names the binaries folder of Linux x86-64 in each standard.
+func platform(version int) string {
+	if version == 3 {
+		return "x86_64-linux"
+	}
+	return "linux64"
 }
 
 // compile builds the C ABI as a shared library. -z nodelete keeps the

@@ -87,8 +87,8 @@ func initialize(t *testing.T, in *fmu.Instance) {
 	}
 }
 
-// Every example's model description passes modeldesc.Check and the
-// official FMI 2.0 schema.
+// Every example's model descriptions, FMI 2.0 and 3.0, pass modeldesc's
+// rule checks and the official schemas.
 func TestExampleDescriptionsValidate(t *testing.T) {
 	reg, err := plugins.Builtin()
 	if err != nil {
@@ -124,6 +124,20 @@ func TestExampleDescriptionsValidate(t *testing.T) {
 			t.Fatal(err)
 		}
 		schematest.Validate(t, path)
+
+		md3, err := fmu.Describe3(sc, model)
+		if err != nil {
+			t.Fatalf("%s: FMI 3.0: %v", dir, err)
+		}
+		xml3, err := md3.Marshal()
+		if err != nil {
+			t.Fatal(err)
+		}
+		path3 := filepath.Join(t.TempDir(), "modelDescription.xml")
+		if err := os.WriteFile(path3, xml3, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		schematest.Validate3(t, path3)
 	}
 }
 

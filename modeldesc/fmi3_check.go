@@ -469,6 +469,16 @@ func (c *checker3) structure3() {
 			c.add(RuleDerivatives, s, "%s has no derivative attribute", c.name3(u.ValueReference))
 		case !md.Variables[i].Type.IsFloat() || md.Variables[i].EffectiveVariability() != VariabilityContinuous:
 			c.add(RuleDerivatives, s, "%s is not a continuous Float variable", c.name3(u.ValueReference))
+		default:
+			// The derivative attribute names the continuous-time state,
+			// which must be a continuous local or output.
+			if j, ok := c.index[*md.Variables[i].Derivative]; ok {
+				x := &md.Variables[j]
+				if cz := x.EffectiveCausality(); (cz != CausalityLocal && cz != CausalityOutput) || x.EffectiveVariability() != VariabilityContinuous {
+					c.add(RuleDerivatives, s, "%s is the derivative of %s, which as a continuous-time state must be a continuous local or output, not %s %s",
+						c.name3(u.ValueReference), c.name3(x.ValueReference), x.EffectiveVariability(), x.EffectiveCausality())
+				}
+			}
 		}
 		seen[u.ValueReference] = true
 	}

@@ -221,6 +221,14 @@ func TestCheck3Rules(t *testing.T) {
 		{"state derivative naming no variable", func(md *ModelDescription3) {
 			md.Structure.ContinuousStateDerivatives = append(md.Structure.ContinuousStateDerivatives, Unknown3{ValueReference: 99})
 		}, []Rule{RuleDerivatives}, "ModelStructure/ContinuousStateDerivative"},
+		{"state is a parameter", func(md *ModelDescription3) { v3(md, "der(hook.position)").Derivative = VR(1) }, []Rule{RuleDerivatives, RuleDependencies}, `"cable.length"`},
+		{"input derivative is not a state derivative", func(md *ModelDescription3) {
+			// An input may declare itself the derivative of another input
+			// (both are Float); it is then no continuous state derivative.
+			md.Variables = append(md.Variables, Variable3{Name: "winch.acceleration", ValueReference: 40, Causality: CausalityInput,
+				Type: TypeFloat64, Unit: "m/s2", Start: []float64{0}, Derivative: VR(6)})
+			md.Structure.ContinuousStateDerivatives = append(md.Structure.ContinuousStateDerivatives, Unknown3{ValueReference: 40})
+		}, []Rule{RuleDerivatives}, "must be a continuous local or output, not continuous input"},
 		{"state derivative twice", func(md *ModelDescription3) {
 			md.Structure.ContinuousStateDerivatives = append(md.Structure.ContinuousStateDerivatives, Unknown3{ValueReference: 17})
 		}, []Rule{RuleDerivatives}, "listed twice"},

@@ -197,7 +197,7 @@ func parseVariable3(el *etree.Element) (Variable3, error) {
 		case "Dimension":
 			d, err := parseDimension3(c)
 			if err != nil {
-				return v, fmt.Errorf("Dimension %d: %w", len(v.Dimensions)+1, err)
+				return v, fmt.Errorf("dimension %d: %w", len(v.Dimensions)+1, err)
 			}
 			v.Dimensions = append(v.Dimensions, d)
 		case "Start":

@@ -254,7 +254,7 @@ func TestParse3Errors(t *testing.T) {
 		{"bad Boolean start", strings.Replace(valid, `start="false"`, `start="no"`, 1), "start"},
 		{"bad derivative", strings.Replace(valid, `derivative="8"`, `derivative="eight"`, 1), "derivative"},
 		{"dimension start 0", strings.Replace(valid, `<Dimension start="3"/>`, `<Dimension start="0"/>`, 1), "must be positive"},
-		{"dimension start negative", strings.Replace(valid, `<Dimension start="3"/>`, `<Dimension start="-3"/>`, 1), "Dimension 2"},
+		{"dimension start negative", strings.Replace(valid, `<Dimension start="3"/>`, `<Dimension start="-3"/>`, 1), "dimension 2"},
 		{"dimension bad valueReference", strings.Replace(valid, `<Dimension valueReference="3"/>`, `<Dimension valueReference="x"/>`, 1), "valueReference"},
 		{"Clock variable", strings.Replace(valid, `<Boolean name="winch.brake" valueReference="7" causality="input" variability="discrete" start="false"/>`,
 			`<Clock name="tick" valueReference="7" causality="input" intervalVariability="triggered"/>`, 1), "type Clock is not supported"},

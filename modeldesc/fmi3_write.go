@@ -108,7 +108,7 @@ func writeCoSimulation3(el *etree.Element, cs *CoSimulation3) {
 	flag("providesEvaluateDiscreteStates", cs.ProvidesEvaluateDiscreteStates)
 }
 
-// representable reports what the XML of a variable cannot carry; Check
+// representable3 reports what the XML of a variable cannot carry; Check
 // reports the same problems as rule violations.
 func representable3(v *Variable3) error {
 	if !v.Type.known() {
