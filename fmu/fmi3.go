@@ -8,6 +8,9 @@ var fmi3Names = strings.NewReplacer(
 	"fmi2GetReal", "fmi3GetFloat64", "fmi2SetReal", "fmi3SetFloat64",
 	"fmi2SetupExperiment", "fmi3EnterInitializationMode",
 	"fmi2GetFMUstate", "fmi3GetFMUState", "fmi2SetFMUstate", "fmi3SetFMUState",
+	"fmi2FreeFMUstate", "fmi3FreeFMUState", "fmi2SerializedFMUstateSize", "fmi3SerializedFMUStateSize",
+	"fmi2SerializeFMUstate", "fmi3SerializeFMUState", "fmi2DeSerializeFMUstate", "fmi3DeserializeFMUState",
+	"GUID", "instantiation token",
 	"fmi2SetRealInputDerivatives", "fmi3SetInputDerivatives",
 	"fmi2GetRealStatus", "fmi3DoStep", "fmi2", "fmi3")
 

@@ -342,8 +342,9 @@ func (md *ModelDescription3) dimensionSize(d Dimension3) (uint64, bool) {
 // requires, every list in ModelVariables order:
 //
 //   - Outputs: every variable with causality output;
-//   - ContinuousStateDerivatives: every continuous Float variable with a
-//     Derivative (the derivative of a continuous-time state);
+//   - ContinuousStateDerivatives: every continuous Float variable whose
+//     Derivative names a continuous-time state (a continuous Float local
+//     or output);
 //   - InitialUnknowns: the outputs with initial approx or calculated, the
 //     calculated parameters, and the states and state derivatives listed
 //     above with initial approx or calculated.
@@ -361,7 +362,7 @@ func (md *ModelDescription3) DeriveStructure() {
 		if v.EffectiveCausality() == CausalityOutput {
 			s.Outputs = append(s.Outputs, keepDeps3(old.Outputs, v.ValueReference))
 		}
-		if isStateDerivative3(v) {
+		if md.isStateDerivative3(v) {
 			s.ContinuousStateDerivatives = append(s.ContinuousStateDerivatives, keepDeps3(old.ContinuousStateDerivatives, v.ValueReference))
 		}
 	}
@@ -372,9 +373,22 @@ func (md *ModelDescription3) DeriveStructure() {
 }
 
 // isStateDerivative3 reports whether DeriveStructure lists v as a
-// continuous state derivative.
-func isStateDerivative3(v *Variable3) bool {
-	return v.Type.IsFloat() && v.Derivative != nil && v.EffectiveVariability() == VariabilityContinuous
+// continuous state derivative: a continuous Float variable whose derivative
+// attribute names a continuous-time state. (An input may also declare
+// itself the derivative of another input; that makes no state.)
+func (md *ModelDescription3) isStateDerivative3(v *Variable3) bool {
+	if !v.Type.IsFloat() || v.Derivative == nil || v.EffectiveVariability() != VariabilityContinuous {
+		return false
+	}
+	st, ok := md.VariableByValueReference(*v.Derivative)
+	return ok && st != v && st.Type.IsFloat() && isContinuousState3(st)
+}
+
+// isContinuousState3 reports whether x can be a continuous-time state: a
+// continuous local or output.
+func isContinuousState3(x *Variable3) bool {
+	cz := x.EffectiveCausality()
+	return (cz == CausalityLocal || cz == CausalityOutput) && x.EffectiveVariability() == VariabilityContinuous
 }
 
 func keepDeps3(list []Unknown3, vr uint32) Unknown3 {

@@ -474,7 +474,7 @@ func (c *checker3) structure3() {
 			// which must be a continuous local or output.
 			if j, ok := c.index[*md.Variables[i].Derivative]; ok {
 				x := &md.Variables[j]
-				if cz := x.EffectiveCausality(); (cz != CausalityLocal && cz != CausalityOutput) || x.EffectiveVariability() != VariabilityContinuous {
+				if x.Type.IsFloat() && !isContinuousState3(x) { // non-Float: see RuleDerivative
 					c.add(RuleDerivatives, s, "%s is the derivative of %s, which as a continuous-time state must be a continuous local or output, not %s %s",
 						c.name3(u.ValueReference), c.name3(x.ValueReference), x.EffectiveVariability(), x.EffectiveCausality())
 				}

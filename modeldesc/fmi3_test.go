@@ -303,6 +303,18 @@ func TestDeriveStructure3(t *testing.T) {
 	if got, want := vrs3(md.Structure.InitialUnknowns), []uint32{5, 8, 10, 11, 12, 13, 17}; !slices.Equal(got, want) {
 		t.Errorf("InitialUnknowns = %v, want %v", got, want)
 	}
+	// An input declared the derivative of another input is no state
+	// derivative.
+	withInputDerivative := Representative3()
+	withInputDerivative.Variables = append(withInputDerivative.Variables, Variable3{Name: "winch.acceleration", ValueReference: 40,
+		Causality: CausalityInput, Type: TypeFloat64, Unit: "m/s2", Start: []float64{0}, Derivative: VR(6)})
+	withInputDerivative.DeriveStructure()
+	if got := vrs3(withInputDerivative.Structure.ContinuousStateDerivatives); !slices.Equal(got, []uint32{17}) {
+		t.Errorf("ContinuousStateDerivatives with an input derivative = %v, want [17]", got)
+	}
+	if err := withInputDerivative.Check(); err != nil {
+		t.Errorf("input derivative: %v", err)
+	}
 	if got := vrs3(md.Structure.EventIndicators); !slices.Equal(got, []uint32{14}) {
 		t.Errorf("EventIndicators = %v, want them kept", got)
 	}

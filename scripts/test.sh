@@ -18,7 +18,10 @@ go tool staticcheck ./...
 echo "== FMU from outside Go"
 go run ./build -o out/Hoist.fmu examples/hoist
 go run ./build -o out/RigidHoist.fmu examples/rigid-hoist
-HOIST_FMU=out/Hoist.fmu RIGIDHOIST_FMU=out/RigidHoist.fmu python3 -m unittest discover -s scripts/fmutest -v
+go run ./build -fmi 3 -o out/Hoist3.fmu examples/hoist
+go run ./build -fmi 3 -o out/RigidHoist3.fmu examples/rigid-hoist
+HOIST_FMU=out/Hoist.fmu RIGIDHOIST_FMU=out/RigidHoist.fmu HOIST3_FMU=out/Hoist3.fmu RIGIDHOIST3_FMU=out/RigidHoist3.fmu \
+	python3 -m unittest discover -s scripts/fmutest -v
 
 echo "== Go tests"
 go test -count=1 ./...
