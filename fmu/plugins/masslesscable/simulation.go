@@ -9,6 +9,7 @@ import (
 	"github.com/cablefmu/cablefmu/core/massless"
 	"github.com/cablefmu/cablefmu/core/multibody"
 	"github.com/cablefmu/cablefmu/fmu"
+	"github.com/cablefmu/cablefmu/fmu/plugins/port"
 )
 
 // params are the scenario's settings with parameter ports applied.
@@ -37,8 +38,8 @@ type cable struct {
 }
 
 type simulation struct {
-	m        *configured
-	events   []string
+	m *configured
+	port.Events
 	world    *multibody.World
 	bodies   []*multibody.Body
 	cables   []cable
@@ -257,15 +258,15 @@ func (s *simulation) noteEvents() {
 		if slack := c.stretch.Tension() == 0; slack != c.slack {
 			c.slack = slack
 			if slack {
-				s.events = append(s.events, fmt.Sprintf("cable %s went slack", c.name))
+				s.Add("cable %s went slack", c.name)
 			} else {
-				s.events = append(s.events, fmt.Sprintf("cable %s is taut again", c.name))
+				s.Add("cable %s is taut again", c.name)
 			}
 		}
 		if blocked := c.stop.Force() > 0; blocked != c.blocked {
 			c.blocked = blocked
 			if blocked {
-				s.events = append(s.events, fmt.Sprintf("cable %s: the hook block reached the sheave (free length %.3f m)", c.name, c.stretch.FreeLength))
+				s.Add("cable %s: the hook block reached the sheave (free length %.3f m)", c.name, c.stretch.FreeLength)
 			}
 		}
 	}
@@ -278,7 +279,7 @@ func (s *simulation) SaveState(dst []float64) []float64 {
 		dst = append(dst, p.X, p.Y, p.Z)
 	}
 	for _, c := range s.cables {
-		dst = append(dst, flag(c.slack), flag(c.blocked))
+		dst = append(dst, port.Flag(c.slack), port.Flag(c.blocked))
 	}
 	return dst
 }
@@ -301,20 +302,6 @@ func (s *simulation) LoadState(src []float64) error {
 		src = src[2:]
 	}
 	return nil
-}
-
-func flag(b bool) float64 {
-	if b {
-		return 1
-	}
-	return 0
-}
-
-// DrainEvents implements fmu.EventSource.
-func (s *simulation) DrainEvents() []string {
-	e := s.events
-	s.events = s.events[:0]
-	return e
 }
 
 // Outputs implements fmu.Simulation.

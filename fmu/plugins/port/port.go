@@ -196,3 +196,28 @@ func Decode(raw json.RawMessage, cfg any) error {
 	}
 	return nil
 }
+
+// Flag stores a bool in a state vector: 1 or 0.
+func Flag(b bool) float64 {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// Events queues a simulation's event messages between communication
+// points; a simulation embedding it implements fmu.EventSource.
+type Events struct{ list []string }
+
+// Add queues an event message.
+func (e *Events) Add(format string, args ...any) {
+	e.list = append(e.list, fmt.Sprintf(format, args...))
+}
+
+// DrainEvents implements fmu.EventSource: it returns the queued messages
+// and empties the queue (the slice is valid until the next Add).
+func (e *Events) DrainEvents() []string {
+	l := e.list
+	e.list = e.list[:0]
+	return l
+}

@@ -10,6 +10,7 @@ import (
 	"github.com/cablefmu/cablefmu/core/multibody"
 	"github.com/cablefmu/cablefmu/core/rigidcable"
 	"github.com/cablefmu/cablefmu/fmu"
+	"github.com/cablefmu/cablefmu/fmu/plugins/port"
 )
 
 type params struct {
@@ -35,7 +36,7 @@ type simulation struct {
 	placed   geom.Vec3 // position inputs last applied to the hoist
 	slack    bool
 	grounded bool
-	events   []string
+	port.Events
 }
 
 // NewSimulation implements fmu.Configured: the cable hangs straight down
@@ -157,9 +158,9 @@ func (s *simulation) noteEvents(h float64) {
 	if slack := s.cable.Joints[0].Force() < 1e-6*s.load.Mass*s.world.Gravity.Norm(); slack != s.slack {
 		s.slack = slack
 		if slack {
-			s.events = append(s.events, "cable went slack at the suspension point")
+			s.Add("cable went slack at the suspension point")
 		} else {
-			s.events = append(s.events, "cable is taut again")
+			s.Add("cable is taut again")
 		}
 	}
 	grounded := false
@@ -169,9 +170,9 @@ func (s *simulation) noteEvents(h float64) {
 	if grounded != s.grounded {
 		s.grounded = grounded
 		if grounded {
-			s.events = append(s.events, "load set down on the ground")
+			s.Add("load set down on the ground")
 		} else {
-			s.events = append(s.events, "load lifted off the ground")
+			s.Add("load lifted off the ground")
 		}
 	}
 }
@@ -179,7 +180,7 @@ func (s *simulation) noteEvents(h float64) {
 // SaveState implements fmu.Simulation.
 func (s *simulation) SaveState(dst []float64) []float64 {
 	dst = s.world.SaveState(dst)
-	return append(dst, s.placed.X, s.placed.Y, s.placed.Z, flag(s.slack), flag(s.grounded), s.cable.SegmentLength)
+	return append(dst, s.placed.X, s.placed.Y, s.placed.Z, port.Flag(s.slack), port.Flag(s.grounded), s.cable.SegmentLength)
 }
 
 // LoadState implements fmu.Simulation.
@@ -194,20 +195,6 @@ func (s *simulation) LoadState(src []float64) error {
 	s.placed = geom.V(src[0], src[1], src[2])
 	s.slack, s.grounded, s.cable.SegmentLength = src[3] != 0, src[4] != 0, src[5]
 	return nil
-}
-
-func flag(b bool) float64 {
-	if b {
-		return 1
-	}
-	return 0
-}
-
-// DrainEvents implements fmu.EventSource.
-func (s *simulation) DrainEvents() []string {
-	e := s.events
-	s.events = s.events[:0]
-	return e
 }
 
 // Outputs implements fmu.Simulation.
