@@ -2,6 +2,7 @@ package fmu
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/cablefmu/cablefmu/modeldesc"
 )
@@ -63,12 +64,19 @@ func Describe(sc *Scenario, model Configured) (*modeldesc.ModelDescription, erro
 		return nil, err
 	}
 	md.DeriveStructure()
-	// No direct feedthrough: outputs at a communication point come from
-	// the step that ended there, so an input set afterwards changes none
-	// of them until the next step (an empty dependency list says so and
-	// spares masters an algebraic loop).
+	// Outputs at a communication point come from the step that ended
+	// there: an input set afterwards changes none of them until the next
+	// step (an empty dependency list says so and spares masters an
+	// algebraic loop), except the outputs with direct feedthrough.
+	direct := directInputs(model)
+	md.CoSimulation.ProvidesDirectionalDerivative = direct != nil
 	for i := range md.Structure.Outputs {
-		md.Structure.Outputs[i].Dependencies = []int{}
+		deps := []int{}
+		for _, in := range direct[md.Structure.Outputs[i].Index-1] {
+			deps = append(deps, in+1)
+		}
+		slices.Sort(deps)
+		md.Structure.Outputs[i].Dependencies = deps
 	}
 	if err := md.Check(); err != nil {
 		return nil, fmt.Errorf("model description breaks FMI rules: %w", err)

@@ -70,8 +70,9 @@ type Instance struct {
 	hasEnd  bool
 	from    []float64 // scratch: values at the start and end of an internal step
 	to      []float64
-	inputs  []int // value references of the inputs
-	trace   bool  // logCalls enabled
+	inputs  []int  // value references of the inputs
+	trace   bool   // logCalls enabled
+	changed []bool // inputs set since the last step
 	pending []message
 	layout3 []Var3 // the FMI 3.0 variables, when created through that interface
 }
@@ -129,6 +130,7 @@ func (in *Instance) reset() {
 	n := len(in.vars)
 	in.values = make([]float64, n)
 	in.deriv = make([]float64, n)
+	in.changed = make([]bool, n)
 	in.from = make([]float64, n)
 	in.to = make([]float64, n)
 	for i, v := range in.vars {
@@ -346,6 +348,7 @@ func (in *Instance) GetReal(vrs []uint32, out []float64) Status {
 			return in.fail("fmi2GetReal: initializing: %v", err)
 		}
 	}
+	in.feedthrough()
 	for k, vr := range vrs {
 		i, ok := in.lookup("fmi2GetReal", vr)
 		if !ok {
@@ -396,6 +399,8 @@ func (in *Instance) SetReal(vrs []uint32, vals []float64) Status {
 		in.values[vr] = vals[k]
 		if in.vars[vr].Causality == modeldesc.CausalityParameter {
 			in.dirty = true
+		} else {
+			in.changed[vr] = true
 		}
 	}
 	if in.state != StepComplete {
@@ -489,6 +494,7 @@ func (in *Instance) DoStep(t, H float64) Status {
 	for _, i := range in.inputs {
 		in.deriv[i] = 0
 	}
+	clear(in.changed)
 	if es, ok := in.sim.(EventSource); ok {
 		for _, e := range es.DrainEvents() {
 			in.logf(OK, "logEvents", "t = %g s: %s", in.time, e)

@@ -60,6 +60,25 @@ type Simulation interface {
 	LoadState(src []float64) error
 }
 
+// Feedthrough is implemented by configured models some of whose outputs
+// respond at once to inputs (the crane force to the suspension point's
+// position and velocity: the cable's stiffness and damping).
+type Feedthrough interface {
+	// Direct maps each such output's index to the indices of the inputs
+	// it depends on directly.
+	Direct() map[int][]int
+}
+
+// FeedthroughSimulation is the simulation side of Feedthrough.
+type FeedthroughSimulation interface {
+	// Feedthrough updates the direct outputs in values for the inputs set
+	// since the last step (changed, by variable index); outputs read
+	// before any input changes are those of the step.
+	Feedthrough(values []float64, changed []bool)
+	// Partial returns ∂y_out/∂u_in at the current inputs in values.
+	Partial(values []float64, out, in int) float64
+}
+
 // EventSource is implemented by simulations that report events (a cable
 // going slack, a winch reaching its limit); the runtime logs them under
 // logEvents after each communication step.

@@ -270,3 +270,16 @@ func (j *Joint) LoadState(src []float64) ([]float64, error) {
 	}
 	return rest, nil
 }
+
+// BallForce returns the ball-and-socket force the joint exerts on its body
+// A if A's attachment point were at p moving at v (world), body B as it
+// is: −c_s (gap + γ ġap), the regularized spring and damper of the ball
+// rows (eq. 33 with SPOOK's damping). Its derivatives are −c_s I with
+// respect to p and −c_s γ I with respect to v.
+func (j *Joint) BallForce(p, v geom.Vec3) geom.Vec3 {
+	b := j.bodies[1]
+	rb := b.Rot.Rotate(j.pointB)
+	gap := p.Sub(b.Pos.Add(rb))
+	rate := v.Sub(b.Vel.Add(b.AngVel.Cross(rb)))
+	return gap.Add(rate.Scale(j.Damping)).Scale(-j.Stretch)
+}

@@ -48,6 +48,10 @@ type simulation struct {
 	// body: a body is moved to its position inputs only when they change,
 	// otherwise it carries on with its velocity.
 	placed []geom.Vec3
+	// refPos and refVel are each body's position and velocity input at
+	// the end of the last step: the inputs the step's outputs belong to.
+	refPos, refVel []geom.Vec3
+	kin            []kinematicPorts
 }
 
 func (m *configured) newDrive() drive {
@@ -80,6 +84,9 @@ func (m *configured) NewSimulation(values []float64) (fmu.Simulation, error) {
 		return nil, err
 	}
 	s.placed = append([]geom.Vec3(nil), s.from.pos...)
+	s.refPos = append([]geom.Vec3(nil), s.from.pos...)
+	s.refVel = append([]geom.Vec3(nil), s.from.vel...)
+	s.kin = m.kinematicPorts()
 	return s, nil
 }
 
@@ -246,6 +253,9 @@ func (s *simulation) Step(h float64, from, to []float64, first bool) error {
 	if err != nil {
 		return err
 	}
+	for i, b := range s.bodies {
+		s.refPos[i], s.refVel[i] = b.Pos, s.to.vel[i]
+	}
 	s.noteEvents()
 	return nil
 }
@@ -275,8 +285,10 @@ func (s *simulation) noteEvents() {
 // SaveState implements fmu.Simulation.
 func (s *simulation) SaveState(dst []float64) []float64 {
 	dst = s.world.SaveState(dst)
-	for _, p := range s.placed {
-		dst = append(dst, p.X, p.Y, p.Z)
+	for i := range s.placed {
+		for _, p := range [3]geom.Vec3{s.placed[i], s.refPos[i], s.refVel[i]} {
+			dst = append(dst, p.X, p.Y, p.Z)
+		}
 	}
 	for _, c := range s.cables {
 		dst = append(dst, port.Flag(c.slack), port.Flag(c.blocked))
@@ -290,12 +302,14 @@ func (s *simulation) LoadState(src []float64) error {
 	if err != nil {
 		return err
 	}
-	if len(src) != 3*len(s.placed)+2*len(s.cables) {
-		return fmt.Errorf("state has %d values after the world, want %d", len(src), 3*len(s.placed)+2*len(s.cables))
+	if len(src) != 9*len(s.placed)+2*len(s.cables) {
+		return fmt.Errorf("state has %d values after the world, want %d", len(src), 9*len(s.placed)+2*len(s.cables))
 	}
 	for i := range s.placed {
 		s.placed[i] = geom.V(src[0], src[1], src[2])
-		src = src[3:]
+		s.refPos[i] = geom.V(src[3], src[4], src[5])
+		s.refVel[i] = geom.V(src[6], src[7], src[8])
+		src = src[9:]
 	}
 	for j := range s.cables {
 		s.cables[j].slack, s.cables[j].blocked = src[0] != 0, src[1] != 0

@@ -34,8 +34,12 @@ type simulation struct {
 	minLen   float64
 	from, to drive
 	placed   geom.Vec3 // position inputs last applied to the hoist
-	slack    bool
-	grounded bool
+	// refPos and refVel are the hoist's position and velocity input at the
+	// end of the last step: the inputs the step's outputs belong to.
+	refPos, refVel geom.Vec3
+	ports          hoistPorts
+	slack          bool
+	grounded       bool
 	port.Events
 }
 
@@ -51,6 +55,7 @@ func (m *configured) NewSimulation(values []float64) (fmu.Simulation, error) {
 	s.from.pos = geom.V(c.Hoist.Position[0], c.Hoist.Position[1], c.Hoist.Position[2])
 	m.ReadInputs(&s.from, values)
 	s.placed = s.from.pos
+	s.refPos, s.refVel, s.ports = s.from.pos, s.from.vel, m.hoistPorts()
 	if err := s.build(&p); err != nil {
 		return nil, err
 	}
@@ -150,6 +155,7 @@ func (s *simulation) Step(h float64, from, to []float64, first bool) error {
 	if err != nil {
 		return err
 	}
+	s.refPos, s.refVel = s.hoist.Pos, s.to.vel
 	s.noteEvents(h)
 	return nil
 }
@@ -180,7 +186,10 @@ func (s *simulation) noteEvents(h float64) {
 // SaveState implements fmu.Simulation.
 func (s *simulation) SaveState(dst []float64) []float64 {
 	dst = s.world.SaveState(dst)
-	return append(dst, s.placed.X, s.placed.Y, s.placed.Z, port.Flag(s.slack), port.Flag(s.grounded), s.cable.SegmentLength)
+	for _, p := range [3]geom.Vec3{s.placed, s.refPos, s.refVel} {
+		dst = append(dst, p.X, p.Y, p.Z)
+	}
+	return append(dst, port.Flag(s.slack), port.Flag(s.grounded), s.cable.SegmentLength)
 }
 
 // LoadState implements fmu.Simulation.
@@ -189,11 +198,11 @@ func (s *simulation) LoadState(src []float64) error {
 	if err != nil {
 		return err
 	}
-	if len(src) != 6 {
-		return fmt.Errorf("state has %d values after the world, want 6", len(src))
+	if len(src) != 12 {
+		return fmt.Errorf("state has %d values after the world, want 12", len(src))
 	}
-	s.placed = geom.V(src[0], src[1], src[2])
-	s.slack, s.grounded, s.cable.SegmentLength = src[3] != 0, src[4] != 0, src[5]
+	s.placed, s.refPos, s.refVel = geom.V(src[0], src[1], src[2]), geom.V(src[3], src[4], src[5]), geom.V(src[6], src[7], src[8])
+	s.slack, s.grounded, s.cable.SegmentLength = src[9] != 0, src[10] != 0, src[11]
 	return nil
 }
 
