@@ -373,7 +373,15 @@ func fmi2SetRealInputDerivatives(c C.fmi2Component, vr *C.fmi2ValueReference, n 
 
 //export fmi2GetRealOutputDerivatives
 func fmi2GetRealOutputDerivatives(c C.fmi2Component, vr *C.fmi2ValueReference, n C.size_t, order *C.fmi2Integer, value *C.fmi2Real) C.fmi2Status {
-	return unsupported(c, "fmi2GetRealOutputDerivatives", "output derivatives are not provided (maxOutputDerivativeOrder=\"0\")")
+	return with(c, "fmi2GetRealOutputDerivatives", func(in *fmu.Instance) fmu.Status {
+		refs, ok1 := view[uint32](unsafe.Pointer(vr), n)
+		ord, ok2 := view[int32](unsafe.Pointer(order), n)
+		out, ok3 := view[float64](unsafe.Pointer(value), n)
+		if !ok1 || !ok2 || !ok3 {
+			return nullArgs(in, "fmi2GetRealOutputDerivatives")
+		}
+		return in.OutputDerivatives("fmi2GetRealOutputDerivatives", refs, ord, out)
+	})
 }
 
 //export fmi2DoStep

@@ -491,7 +491,15 @@ func fmi3EnterStepMode(c C.fmi3Instance) C.fmi3Status {
 
 //export fmi3GetOutputDerivatives
 func fmi3GetOutputDerivatives(c C.fmi3Instance, vr *C.fmi3ValueReference, n C.size_t, orders *C.fmi3Int32, values *C.fmi3Float64, nValues C.size_t) C.fmi3Status {
-	return unsupported3(c, "fmi3GetOutputDerivatives", "output derivatives are not provided (maxOutputDerivativeOrder=\"0\")")
+	return with3(c, "fmi3GetOutputDerivatives", func(in *fmu.Instance) fmu.Status {
+		refs, ok1 := view[uint32](unsafe.Pointer(vr), n)
+		ord, ok2 := view[int32](unsafe.Pointer(orders), n)
+		out, ok3 := view[float64](unsafe.Pointer(values), nValues)
+		if !ok1 || !ok2 || !ok3 {
+			return in.Reject("fmi3GetOutputDerivatives", "an array argument is NULL with a non-zero length")
+		}
+		return in.OutputDerivatives3(refs, ord, out)
+	})
 }
 
 //export fmi3DoStep

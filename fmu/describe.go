@@ -23,6 +23,7 @@ func Describe(sc *Scenario, model Configured) (*modeldesc.ModelDescription, erro
 		CoSimulation: &modeldesc.CoSimulation{
 			ModelIdentifier:                        sc.ModelIdentifier,
 			CanHandleVariableCommunicationStepSize: true,
+			MaxOutputDerivativeOrder:               1,
 			CanInterpolateInputs:                   true,
 			CanNotUseMemoryManagementFunctions:     true,
 			CanGetAndSetFMUstate:                   true,

@@ -22,6 +22,7 @@ func Describe3(sc *Scenario, model Configured) (*modeldesc.ModelDescription3, er
 		CoSimulation: &modeldesc.CoSimulation3{
 			ModelIdentifier:                        sc.ModelIdentifier,
 			CanHandleVariableCommunicationStepSize: true,
+			MaxOutputDerivativeOrder:               1,
 			CanGetAndSetFMUState:                   true,
 			CanSerializeFMUState:                   true,
 		},

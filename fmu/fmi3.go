@@ -61,7 +61,7 @@ func (in *Instance) SetFloat64(vrs []uint32, vals []float64) Status {
 }
 
 // expand3 maps FMI 3.0 value references to the model's scalar indices
-// (−1 for time) and checks the number of values.
+// (−1 for time) and checks the number of values (unless nValues < 0).
 func (in *Instance) expand3(fn string, vrs []uint32, nValues int, timeOK bool) ([]int, Status) {
 	in.lock()
 	defer in.unlock()
@@ -83,7 +83,7 @@ func (in *Instance) expand3(fn string, vrs []uint32, nValues int, timeOK bool) (
 		}
 		scalars = append(scalars, v.Scalars...)
 	}
-	if len(scalars) != nValues {
+	if nValues >= 0 && len(scalars) != nValues {
 		return nil, in.fail("%s: %d values for value references with %d elements", fn, nValues, len(scalars))
 	}
 	return scalars, OK

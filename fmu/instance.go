@@ -70,9 +70,11 @@ type Instance struct {
 	hasEnd  bool
 	from    []float64 // scratch: values at the start and end of an internal step
 	to      []float64
-	inputs  []int  // value references of the inputs
-	trace   bool   // logCalls enabled
-	changed []bool // inputs set since the last step
+	inputs  []int     // value references of the inputs
+	trace   bool      // logCalls enabled
+	changed []bool    // inputs set since the last step
+	before  []float64 // outputs one internal step before the communication point
+	rates   []float64 // outputs' first derivatives at the communication point
 	pending []message
 	layout3 []Var3 // the FMI 3.0 variables, when created through that interface
 }
@@ -131,6 +133,8 @@ func (in *Instance) reset() {
 	in.values = make([]float64, n)
 	in.deriv = make([]float64, n)
 	in.changed = make([]bool, n)
+	in.before = make([]float64, n)
+	in.rates = make([]float64, n)
 	in.from = make([]float64, n)
 	in.to = make([]float64, n)
 	for i, v := range in.vars {
@@ -480,6 +484,9 @@ func (in *Instance) DoStep(t, H float64) Status {
 	copy(in.to, in.values)
 	in.interpolate(in.to, 0)
 	for k := 0; k < n; k++ {
+		if k == n-1 {
+			in.sim.Outputs(in.before)
+		}
 		in.from, in.to = in.to, in.from
 		in.interpolate(in.to, float64(k+1)*h)
 		if err := in.sim.Step(h, in.from, in.to, k == 0); err != nil {
@@ -491,6 +498,11 @@ func (in *Instance) DoStep(t, H float64) Status {
 	}
 	in.time = t + H
 	in.sim.Outputs(in.values)
+	for i, v := range in.vars {
+		if v.Causality == modeldesc.CausalityOutput {
+			in.rates[i] = (in.values[i] - in.before[i]) / h
+		}
+	}
 	for _, i := range in.inputs {
 		in.deriv[i] = 0
 	}
