@@ -1,0 +1,153 @@
+"""Directional and output derivatives from outside Go, in both standards.
+
+Directional derivatives of the crane force with respect to the suspension
+point's position and velocity must match central finite differences taken
+through the state functions (save, set input ± delta, read, restore) within
+1e-6 of the matrix's size. Needs HOIST_FMU, RIGIDHOIST_FMU, HOIST3_FMU and
+RIGIDHOIST3_FMU (see scripts/test.sh).
+"""
+import ctypes
+import math
+import os
+import shutil
+import sys
+import tempfile
+import unittest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(HERE)), "examples", "clients", "python"))
+import fmi2  # noqa: E402
+import fmi3  # noqa: E402
+
+TMP = None
+FORCES = ["hoist.fx", "hoist.fy", "hoist.fz"]
+KNOWNS = ["hoist.x", "hoist.y", "hoist.z", "hoist.vx", "hoist.vy", "hoist.vz"]
+DELTA = 1e-6
+
+
+def setUpModule():
+    global TMP
+    for env in ("HOIST_FMU", "RIGIDHOIST_FMU", "HOIST3_FMU", "RIGIDHOIST3_FMU"):
+        if not os.path.isfile(os.environ.get(env, "")):
+            raise RuntimeError("set %s to the built FMU (see scripts/test.sh)" % env)
+    TMP = tempfile.mkdtemp(prefix="derivatives-test-")
+
+
+def tearDownModule():
+    shutil.rmtree(TMP, ignore_errors=True)
+
+
+class Binding:
+    """The few calls the checks need, for one standard."""
+
+    def __init__(self, version, env, name):
+        self.version = version
+        folder = os.path.join(TMP, name)
+        if version == 2:
+            self.s = fmi2.FMU2Slave(fmi2.unzip(os.environ[env], folder), name)
+            self.s.instantiate()
+            self.s.setup_experiment(start_time=0.0)
+            self.s.enter_initialization_mode()
+            self.s.exit_initialization_mode()
+            self.get, self.set = self.s.get_real, self.s.set_real
+        else:
+            self.s = fmi3.FMU3Slave(fmi3.unzip(os.environ[env], folder), name)
+            self.s.instantiate_co_simulation()
+            self.s.enter_initialization_mode(start_time=0.0)
+            self.s.exit_initialization_mode()
+            self.get, self.set = self.s.get_float64, self.s.set_float64
+        self.t = 0.0
+
+    def step(self, n, h=0.05):
+        for _ in range(n):
+            t = self.t
+            self.set(["hoist.x", "hoist.vx", "winch.speed"], [0.25 * t * t, 0.5 * t, 0.2])
+            self.s.do_step(t, h)
+            self.t += h
+
+    def directional(self, unknowns, known):
+        vr = self.s.md.vr
+        u = [vr(n) for n in unknowns]
+        if self.version == 2:
+            unk = (fmi2.fmi2ValueReference * len(u))(*u)
+            kn = (fmi2.fmi2ValueReference * 1)(vr(known))
+            seed = (fmi2.fmi2Real * 1)(1.0)
+            out = (fmi2.fmi2Real * len(u))()
+            st = self.s.lib.fmi2GetDirectionalDerivative(getattr(self.s, self.s.HANDLE), unk, len(u), kn, 1, seed, out)
+        else:
+            unk = (fmi3.fmi3ValueReference * len(u))(*u)
+            kn = (fmi3.fmi3ValueReference * 1)(vr(known))
+            seed = (fmi3.fmi3Float64 * 1)(1.0)
+            out = (fmi3.fmi3Float64 * len(u))()
+            st = self.s.lib.fmi3GetDirectionalDerivative(getattr(self.s, self.s.HANDLE), unk, len(u), kn, 1, seed, 1, out, len(u))
+        if st != 0:
+            raise AssertionError("GetDirectionalDerivative returned status %d: %s" % (st, self.s.messages[-3:]))
+        return list(out)
+
+    def finite_difference(self, unknowns, known):
+        state = self.s.get_fmu_state()
+        u0 = self.get([known])[0]
+        reads = []
+        for sign in (1, -1):
+            self.set([known], [u0 + sign * DELTA])
+            reads.append(self.get(unknowns))
+            self.s.set_fmu_state(state)
+        self.s.free_fmu_state(state)
+        return [(p - m) / (2 * DELTA) for p, m in zip(*reads)]
+
+    def close(self):
+        self.s.terminate()
+        self.s.free()
+
+
+class TestDirectionalDerivatives(unittest.TestCase):
+    def check(self, version, env, name):
+        b = Binding(version, env, name)
+        try:
+            b.step(30)
+            for group in (KNOWNS[:3], KNOWNS[3:]):
+                analytic = {k: b.directional(FORCES, k) for k in group}
+                numeric = {k: b.finite_difference(FORCES, k) for k in group}
+                scale = max(abs(x) for col in analytic.values() for x in col)
+                self.assertGreater(scale, 0, "%s: zero derivatives for %s" % (name, group))
+                for k in group:
+                    for a, f in enumerate(FORCES):
+                        self.assertLessEqual(abs(analytic[k][a] - numeric[k][a]), 1e-6 * scale,
+                                             "%s: d%s/d%s = %.9g analytic, %.9g by finite differences (scale %.3g)"
+                                             % (name, f, k, analytic[k][a], numeric[k][a], scale))
+        finally:
+            b.close()
+
+    def test_hoist_fmi2(self):
+        self.check(2, "HOIST_FMU", "hoist2")
+
+    def test_rigidhoist_fmi2(self):
+        self.check(2, "RIGIDHOIST_FMU", "rigid2")
+
+    def test_hoist_fmi3(self):
+        self.check(3, "HOIST3_FMU", "hoist3")
+
+    def test_rigidhoist_fmi3(self):
+        self.check(3, "RIGIDHOIST3_FMU", "rigid3")
+
+
+class TestOutputDerivatives(unittest.TestCase):
+    def test_position_rate_is_velocity(self):
+        # fmi2GetRealOutputDerivatives: d(load.x)/dt equals load.vx (1e-9).
+        b = Binding(2, "HOIST_FMU", "hoist2-out")
+        try:
+            b.step(30)
+            vr = b.s.md.vr
+            refs = (fmi2.fmi2ValueReference * 1)(vr("load.x"))
+            order = (fmi2.fmi2Integer * 1)(1)
+            out = (fmi2.fmi2Real * 1)()
+            st = b.s.lib.fmi2GetRealOutputDerivatives(getattr(b.s, b.s.HANDLE), refs, 1, order, out)
+            self.assertEqual(st, 0, "fmi2GetRealOutputDerivatives status %d" % st)
+            v = b.get(["load.vx"])[0]
+            self.assertLessEqual(abs(out[0] - v), 1e-9 * abs(v), "d(load.x)/dt %.12g vs load.vx %.12g" % (out[0], v))
+        finally:
+            b.close()
+
+
+if __name__ == "__main__":
+    unittest.main()
