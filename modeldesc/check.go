@@ -82,13 +82,20 @@ func Violations(err error) []*Violation {
 	return out
 }
 
-// checker collects violations; one per Check call, so Check is reentrant.
-type checker struct {
-	md   *ModelDescription
+// report collects violations; one per Check call, so Check is reentrant.
+// It holds the checks FMI 2.0 and 3.0 share; checker and checker3 add the
+// version-specific ones.
+type report struct {
 	errs []error
 }
 
-func (c *checker) add(rule Rule, subject, format string, args ...any) {
+// checker checks one ModelDescription.
+type checker struct {
+	report
+	md *ModelDescription
+}
+
+func (c *report) add(rule Rule, subject, format string, args ...any) {
 	c.errs = append(c.errs, &Violation{Rule: rule, Subject: subject, Detail: fmt.Sprintf(format, args...)})
 }
 
@@ -103,9 +110,7 @@ func (md *ModelDescription) Check() error {
 	c := &checker{md: md}
 	c.header()
 	c.coSimulation()
-	c.units()
-	c.logCategories()
-	c.defaultExperiment()
+	c.elements(md.common())
 	c.variables()
 	c.structure()
 	return errors.Join(c.errs...)
@@ -113,40 +118,58 @@ func (md *ModelDescription) Check() error {
 
 func (c *checker) header() {
 	md := c.md
-	const s = "fmiModelDescription"
+	const s = headerSubject
 	if md.FMIVersion != FMIVersion2 {
 		c.add(RuleFMIVersion, s, "fmiVersion is %q, want %q", md.FMIVersion, FMIVersion2)
 	}
-	if strings.TrimSpace(md.ModelName) == "" {
-		c.add(RuleModelName, s, "modelName is empty")
-	}
-	// The GUID is what binds the XML to the binary; fmi2Instantiate compares it.
-	if strings.TrimSpace(md.GUID) == "" {
-		c.add(RuleGUID, s, "guid is empty")
-	}
-	switch md.VariableNamingConvention {
-	case "", "flat", "structured":
-	default:
-		c.add(RuleAttribute, s, "variableNamingConvention %q is neither flat nor structured", md.VariableNamingConvention)
-	}
-	if md.GenerationDateAndTime != "" && !xsDateTime.MatchString(md.GenerationDateAndTime) {
-		c.add(RuleAttribute, s, "generationDateAndTime %q is not an xs:dateTime", md.GenerationDateAndTime)
-	}
+	cm := md.common()
+	c.headerValues(cm, RuleGUID)
 	if md.NumberOfEventIndicators < 0 {
 		c.add(RuleAttribute, s, "numberOfEventIndicators %d is negative", md.NumberOfEventIndicators)
 	}
-	c.text(s, "guid", md.GUID, true)
-	c.text(s, "modelName", md.ModelName, false)
-	c.text(s, "description", md.Description, false)
-	c.text(s, "author", md.Author, false)
-	c.text(s, "version", md.Version, true)
-	c.text(s, "generationTool", md.GenerationTool, true)
+	c.headerText(cm)
+}
+
+// headerSubject is the subject of violations of root attributes.
+const headerSubject = "fmiModelDescription"
+
+// headerValues checks the values of the root attributes both versions
+// share; tokenRule is the rule of the token attribute.
+func (c *report) headerValues(cm common, tokenRule Rule) {
+	const s = headerSubject
+	if strings.TrimSpace(*cm.modelName) == "" {
+		c.add(RuleModelName, s, "modelName is empty")
+	}
+	// The token is what binds the XML to the binary; fmi2Instantiate and
+	// fmi3Instantiate* compare it.
+	if strings.TrimSpace(*cm.token) == "" {
+		c.add(tokenRule, s, "%s is empty", cm.tokenAttr)
+	}
+	switch *cm.variableNamingConvention {
+	case "", "flat", "structured":
+	default:
+		c.add(RuleAttribute, s, "variableNamingConvention %q is neither flat nor structured", *cm.variableNamingConvention)
+	}
+	if d := *cm.generationDateAndTime; d != "" && !xsDateTime.MatchString(d) {
+		c.add(RuleAttribute, s, "generationDateAndTime %q is not an xs:dateTime", d)
+	}
+}
+
+// headerText checks that XML can carry the shared root attributes.
+func (c *report) headerText(cm common) {
+	const s = headerSubject
+	c.text(s, cm.tokenAttr, *cm.token, true)
+	c.text(s, "modelName", *cm.modelName, false)
+	c.text(s, "description", *cm.description, false)
+	c.text(s, "author", *cm.author, false)
+	c.text(s, "version", *cm.version, true)
+	c.text(s, "generationTool", *cm.generationTool, true)
 }
 
 // text reports strings XML cannot carry (they would be silently replaced)
 // and, for xs:normalizedString attributes, tabs and line breaks (a validating
 // reader turns them into spaces, so the value would change).
-func (c *checker) text(subject, what, s string, normalized bool) {
+func (c *report) text(subject, what, s string, normalized bool) {
 	if !validXMLText(s) {
 		c.add(RuleXMLText, subject, "%s contains characters not allowed in XML 1.0", what)
 	}
@@ -157,26 +180,46 @@ func (c *checker) text(subject, what, s string, normalized bool) {
 
 func (c *checker) coSimulation() {
 	cs := c.md.CoSimulation
-	const s = "CoSimulation"
-	if cs == nil {
-		// This package describes Co-Simulation FMUs only, and the schema
-		// demands ModelExchange or CoSimulation.
-		c.add(RuleCoSimulation, s, "element missing")
+	const s = coSimulationSubject
+	if !coSimulationElement(&c.report, cs, func(cs *CoSimulation) string { return cs.ModelIdentifier }) {
 		return
-	}
-	// modelIdentifier prefixes the C function names and names the shared
-	// library, hence the C-identifier rule.
-	if !isCIdentifier(cs.ModelIdentifier) {
-		c.add(RuleCoSimulation, s, "modelIdentifier %q is not a valid C identifier", cs.ModelIdentifier)
 	}
 	if cs.MaxOutputDerivativeOrder < 0 {
 		c.add(RuleCoSimulation, s, "maxOutputDerivativeOrder %d is negative", cs.MaxOutputDerivativeOrder)
 	}
 }
 
-func (c *checker) units() {
+// elements checks UnitDefinitions, LogCategories and DefaultExperiment.
+func (c *report) elements(cm common) {
+	c.units(*cm.units)
+	c.logCategories(*cm.logCategories)
+	c.defaultExperiment(*cm.defaultExperiment)
+}
+
+const coSimulationSubject = "CoSimulation"
+
+// coSimulationElement checks what both versions demand of the CoSimulation
+// element: that it is there and that its modelIdentifier is a C identifier.
+// It returns false when the element is missing.
+func coSimulationElement[C any](c *report, cs *C, modelIdentifier func(*C) string) bool {
+	const s = coSimulationSubject
+	if cs == nil {
+		// This package describes Co-Simulation FMUs only, and the schema
+		// demands ModelExchange or CoSimulation.
+		c.add(RuleCoSimulation, s, "element missing")
+		return false
+	}
+	// modelIdentifier prefixes the C function names and names the shared
+	// library, hence the C-identifier rule.
+	if id := modelIdentifier(cs); !isCIdentifier(id) {
+		c.add(RuleCoSimulation, s, "modelIdentifier %q is not a valid C identifier", id)
+	}
+	return true
+}
+
+func (c *report) units(units []Unit) {
 	seen := map[string]bool{}
-	for i, u := range c.md.Units {
+	for i, u := range units {
 		s := fmt.Sprintf("unit %q (UnitDefinitions entry %d)", u.Name, i+1)
 		switch {
 		case strings.TrimSpace(u.Name) == "":
@@ -192,9 +235,9 @@ func (c *checker) units() {
 	}
 }
 
-func (c *checker) logCategories() {
+func (c *report) logCategories(cats []LogCategory) {
 	seen := map[string]bool{}
-	for i, lc := range c.md.LogCategories {
+	for i, lc := range cats {
 		s := fmt.Sprintf("log category %q (entry %d)", lc.Name, i+1)
 		switch {
 		case strings.TrimSpace(lc.Name) == "":
@@ -208,8 +251,7 @@ func (c *checker) logCategories() {
 	}
 }
 
-func (c *checker) defaultExperiment() {
-	de := c.md.DefaultExperiment
+func (c *report) defaultExperiment(de *DefaultExperiment) {
 	if de == nil {
 		return
 	}
@@ -238,11 +280,8 @@ func (c *checker) variables() {
 	if len(md.Variables) == 0 {
 		c.add(RuleVariables, "ModelVariables", "no variables; the schema requires at least one ScalarVariable")
 	}
-	units := map[string]bool{}
-	for _, u := range md.Units {
-		units[u.Name] = true
-	}
-	names := map[string]int{}
+	units := unitSet(md.Units)
+	names := map[string]string{}
 	type typedVR struct {
 		t  Type
 		vr uint32
@@ -254,19 +293,7 @@ func (c *checker) variables() {
 		idx := i + 1
 		s := varSubject(v, idx)
 
-		switch {
-		case strings.TrimSpace(v.Name) == "":
-			c.add(RuleName, s, "name is empty")
-		case names[v.Name] != 0:
-			c.add(RuleName, s, "name already used by index %d", names[v.Name])
-		default:
-			names[v.Name] = idx
-		}
-		if md.VariableNamingConvention == "structured" && v.Name != "" && !isStructuredName(v.Name) {
-			c.add(RuleName, s, "name does not follow the structured naming convention")
-		}
-		c.text(s, "name", v.Name, true)
-		c.text(s, "description", v.Description, false)
+		c.varName(s, v.common(), fmt.Sprintf("index %d", idx), names, md.VariableNamingConvention)
 
 		switch v.Type {
 		case TypeReal, TypeInteger, TypeBoolean, TypeString:
@@ -297,6 +324,36 @@ func (c *checker) variables() {
 	}
 }
 
+// unitSet returns the names of the defined units.
+func unitSet(units []Unit) map[string]bool {
+	set := map[string]bool{}
+	for _, u := range units {
+		set[u.Name] = true
+	}
+	return set
+}
+
+// varName checks a variable's name and the text of its name and description;
+// s is the variable's subject, ref how a later variable with the same name
+// refers to it, and names maps each name seen so far to its ref.
+func (c *report) varName(s string, cv commonVar, ref string, names map[string]string, namingConvention string) {
+	name := *cv.name
+	prev, used := names[name]
+	switch {
+	case strings.TrimSpace(name) == "":
+		c.add(RuleName, s, "name is empty")
+	case used:
+		c.add(RuleName, s, "name already used by %s", prev)
+	default:
+		names[name] = ref
+	}
+	if namingConvention == "structured" && name != "" && !isStructuredName(name) {
+		c.add(RuleName, s, "name does not follow the structured naming convention")
+	}
+	c.text(s, "name", name, true)
+	c.text(s, "description", *cv.description, false)
+}
+
 // variable checks one variable's causality, variability, initial, start,
 // bounds, unit and derivative.
 func (c *checker) variable(v *Variable, idx int, units map[string]bool) {
@@ -322,15 +379,10 @@ func (c *checker) variable(v *Variable, idx int, units map[string]bool) {
 		c.add(RuleVariability, s, "unknown variability %q", v.Variability)
 		okEnums = false
 	}
-	switch v.Initial {
-	case InitialUnset, InitialExact, InitialApprox, InitialCalculated:
-	default:
-		c.add(RuleInitial, s, "unknown initial %q", v.Initial)
-		okEnums = false
-	}
+	okEnums = c.initialKnown(s, v.Initial) && okEnums
 
 	if okEnums {
-		c.initialAndStart(v, s)
+		c.initialAndStart(s, v.EffectiveCausality(), v.EffectiveVariability(), v.Initial, v.Start != "", classify)
 	}
 	if typed {
 		c.startValue(v, s)
@@ -349,17 +401,29 @@ func (c *checker) variable(v *Variable, idx int, units map[string]bool) {
 	}
 }
 
-func (c *checker) initialAndStart(v *Variable, s string) {
-	class, why := classify(v.EffectiveCausality(), v.EffectiveVariability())
+// initialKnown reports an unknown initial value.
+func (c *report) initialKnown(s string, initial Initial) bool {
+	switch initial {
+	case InitialUnset, InitialExact, InitialApprox, InitialCalculated:
+		return true
+	}
+	c.add(RuleInitial, s, "unknown initial %q", initial)
+	return false
+}
+
+// initialAndStart checks a variable's causality × variability combination,
+// its initial value and whether it has a start value against the table
+// cell classify (classify or classify3) finds for the combination.
+func (c *report) initialAndStart(s string, cz Causality, va Variability, initial Initial, hasStart bool,
+	classify func(Causality, Variability) (initialClass, string)) {
+	class, why := classify(cz, va)
 	if class == classForbidden {
-		c.add(RuleCombination, s, "causality %s with variability %s is not allowed: %s",
-			v.EffectiveCausality(), v.EffectiveVariability(), why)
+		c.add(RuleCombination, s, "causality %s with variability %s is not allowed: %s", cz, va, why)
 		return // initial and start have no defined meaning then
 	}
-	hasStart := v.Start != ""
 	switch class {
-	case classD: // inputs
-		if v.Initial != InitialUnset {
+	case classD: // FMI 2.0 inputs
+		if initial != InitialUnset {
 			c.add(RuleInitial, s, "initial must not be given for an input")
 		}
 		if !hasStart {
@@ -367,7 +431,7 @@ func (c *checker) initialAndStart(v *Variable, s string) {
 		}
 		return
 	case classE: // independent
-		if v.Initial != InitialUnset {
+		if initial != InitialUnset {
 			c.add(RuleInitial, s, "initial must not be given for the independent variable")
 		}
 		if hasStart {
@@ -375,15 +439,19 @@ func (c *checker) initialAndStart(v *Variable, s string) {
 		}
 		return
 	}
-	if v.Initial != InitialUnset && !class.admits(v.Initial) {
+	if initial != InitialUnset && !class.admits(initial) {
 		c.add(RuleInitial, s, "initial %s is not allowed for causality %s with variability %s (allowed: %s)",
-			v.Initial, v.EffectiveCausality(), v.EffectiveVariability(), class.admitted())
+			initial, cz, va, class.admitted())
 		return
 	}
-	switch init := v.EffectiveInitial(); init {
+	effective := initial
+	if effective == InitialUnset {
+		effective = class.dflt()
+	}
+	switch effective {
 	case InitialExact, InitialApprox:
 		if !hasStart {
-			c.add(RuleStart, s, "initial %s (causality %s) requires a start value", init, v.EffectiveCausality())
+			c.add(RuleStart, s, "initial %s (causality %s) requires a start value", effective, cz)
 		}
 	case InitialCalculated:
 		if hasStart {
@@ -425,24 +493,11 @@ func (c *checker) bounds(v *Variable, s string) {
 		c.add(RuleBounds, s, "min/max on a %s variable; only Real and Integer have bounds", v.Type)
 		return
 	}
-	for _, b := range []struct {
-		name string
-		p    *float64
-	}{{"min", v.Min}, {"max", v.Max}} {
-		if b.p == nil {
-			continue
-		}
-		if math.IsNaN(*b.p) {
-			c.add(RuleBounds, s, "%s is NaN", b.name)
-			return
-		}
-		if _, err := formatBound(v.Type, *b.p); err != nil {
-			c.add(RuleBounds, s, "%s: %v", b.name, err)
-			return
-		}
+	fits := func(x float64) error {
+		_, err := formatBound(v.Type, x)
+		return err
 	}
-	if v.Min != nil && v.Max != nil && *v.Max < *v.Min {
-		c.add(RuleBounds, s, "max %v is below min %v", *v.Max, *v.Min)
+	if !c.boundsValid(s, v.Min, v.Max, fits) {
 		return
 	}
 	start, err := strconv.ParseFloat(v.Start, 64)
@@ -455,6 +510,33 @@ func (c *checker) bounds(v *Variable, s string) {
 	if v.Max != nil && start > *v.Max {
 		c.add(RuleBounds, s, "start %s is above max %v", v.Start, *v.Max)
 	}
+}
+
+// boundsValid checks min and max themselves: not NaN, values of the type
+// (fits), max not below min. It reports false after a violation, when
+// comparing start values with the bounds would make no sense.
+func (c *report) boundsValid(s string, minV, maxV *float64, fits func(float64) error) bool {
+	for _, b := range []struct {
+		name string
+		p    *float64
+	}{{"min", minV}, {"max", maxV}} {
+		if b.p == nil {
+			continue
+		}
+		if math.IsNaN(*b.p) {
+			c.add(RuleBounds, s, "%s is NaN", b.name)
+			return false
+		}
+		if err := fits(*b.p); err != nil {
+			c.add(RuleBounds, s, "%s: %v", b.name, err)
+			return false
+		}
+	}
+	if minV != nil && maxV != nil && *maxV < *minV {
+		c.add(RuleBounds, s, "max %v is below min %v", *maxV, *minV)
+		return false
+	}
+	return true
 }
 
 func (c *checker) derivative(v *Variable, idx int, s string) {
@@ -488,15 +570,9 @@ func (c *checker) structure() {
 	seen := map[int]bool{}
 	for _, u := range st.Derivatives {
 		const s = "ModelStructure/Derivatives"
-		switch {
-		case u.Index < 1 || u.Index > n:
-			c.add(RuleDerivatives, s, "index %d outside 1..%d", u.Index, n)
-		case seen[u.Index]:
-			c.add(RuleDerivatives, s, "%s listed twice", c.name(u.Index))
-		case md.Variables[u.Index-1].Derivative == 0:
+		if c.entry(RuleDerivatives, s, u.Index, seen) && md.Variables[u.Index-1].Derivative == 0 {
 			c.add(RuleDerivatives, s, "%s has no derivative attribute", c.name(u.Index))
 		}
-		seen[u.Index] = true
 	}
 
 	c.exactList(RuleInitialUnknowns, "ModelStructure/InitialUnknowns", st.InitialUnknowns,
@@ -529,10 +605,26 @@ func (c *checker) name(idx int) string {
 	return varSubject(&c.md.Variables[idx-1], idx)
 }
 
+// entry reports a ModelStructure entry whose index is out of range or
+// already in seen, and adds it to seen. It reports true for a first entry
+// with a valid index.
+func (c *checker) entry(rule Rule, subject string, idx int, seen map[int]bool) bool {
+	n := len(c.md.Variables)
+	switch {
+	case idx < 1 || idx > n:
+		c.add(rule, subject, "index %d outside 1..%d", idx, n)
+		return false
+	case seen[idx]:
+		c.add(rule, subject, "%s listed twice", c.name(idx))
+		return false
+	}
+	seen[idx] = true
+	return true
+}
+
 // exactList checks that list holds exactly the indices in want, each once,
 // in ascending index order (the order DeriveStructure produces).
 func (c *checker) exactList(rule Rule, subject string, list []Unknown, want []int, what string) {
-	n := len(c.md.Variables)
 	wanted := map[int]bool{}
 	for _, w := range want {
 		wanted[w] = true
@@ -541,17 +633,12 @@ func (c *checker) exactList(rule Rule, subject string, list []Unknown, want []in
 	last := 0
 	ordered := true
 	for _, u := range list {
-		switch {
-		case u.Index < 1 || u.Index > n:
-			c.add(rule, subject, "index %d outside 1..%d", u.Index, n)
+		if !c.entry(rule, subject, u.Index, seen) {
 			continue
-		case seen[u.Index]:
-			c.add(rule, subject, "%s listed twice", c.name(u.Index))
-			continue
-		case !wanted[u.Index]:
+		}
+		if !wanted[u.Index] {
 			c.add(rule, subject, "%s is not %s", c.name(u.Index), what)
 		}
-		seen[u.Index] = true
 		if u.Index < last {
 			ordered = false
 		}
@@ -574,29 +661,11 @@ func (c *checker) dependencies(subject string, list []Unknown, known func(int) b
 			continue // reported by the list checks
 		}
 		s := fmt.Sprintf("%s entry for %s", subject, c.name(u.Index))
-		if u.DependenciesKind != nil {
-			if u.Dependencies == nil {
-				c.add(RuleDependencies, s, "dependenciesKind given without dependencies")
-			} else if len(u.DependenciesKind) != len(u.Dependencies) {
-				c.add(RuleDependencies, s, "%d dependenciesKind for %d dependencies", len(u.DependenciesKind), len(u.Dependencies))
-			}
-			for _, k := range u.DependenciesKind {
-				switch k {
-				case "dependent":
-				case "constant", "fixed", "tunable", "discrete":
-					// Factors only make sense for Real unknowns, and in
-					// Initialization Mode everything but constants is
-					// still being computed.
-					if initial && k != "constant" {
-						c.add(RuleDependencies, s, "dependenciesKind %q is not allowed in InitialUnknowns (only dependent or constant)", k)
-					} else if c.md.Variables[u.Index-1].Type != TypeReal {
-						c.add(RuleDependencies, s, "dependenciesKind %q needs a Real unknown", k)
-					}
-				default:
-					c.add(RuleDependencies, s, "unknown dependenciesKind %q", k)
-				}
-			}
+		var initialList string
+		if initial {
+			initialList = "InitialUnknowns"
 		}
+		dependenciesKind(&c.report, s, u.Dependencies, u.DependenciesKind, initialList, "Real", c.md.Variables[u.Index-1].Type == TypeReal)
 		prev := 0
 		for _, d := range u.Dependencies {
 			switch {
@@ -609,6 +678,37 @@ func (c *checker) dependencies(subject string, list []Unknown, known func(int) b
 				c.add(RuleDependencies, s, "dependency %s is not %s", c.name(d), knownWhat)
 			}
 			prev = d
+		}
+	}
+}
+
+// dependenciesKind checks the dependenciesKind of the unknown with subject
+// s against its dependencies. initialList names the list when the unknown
+// is an initial unknown; float names the types that take factor kinds and
+// isFloat says whether the unknown has one of them.
+func dependenciesKind[D int | uint32](c *report, s string, deps []D, kinds []string, initialList, float string, isFloat bool) {
+	if kinds == nil {
+		return
+	}
+	if deps == nil {
+		c.add(RuleDependencies, s, "dependenciesKind given without dependencies")
+	} else if len(kinds) != len(deps) {
+		c.add(RuleDependencies, s, "%d dependenciesKind for %d dependencies", len(kinds), len(deps))
+	}
+	for _, k := range kinds {
+		switch k {
+		case "dependent":
+		case "constant", "fixed", "tunable", "discrete":
+			// Factors only make sense for Real (Float) unknowns, and in
+			// Initialization Mode everything but constants is still being
+			// computed.
+			if initialList != "" && k != "constant" {
+				c.add(RuleDependencies, s, "dependenciesKind %q is not allowed in %s (only dependent or constant)", k, initialList)
+			} else if !isFloat {
+				c.add(RuleDependencies, s, "dependenciesKind %q needs a %s unknown", k, float)
+			}
+		default:
+			c.add(RuleDependencies, s, "unknown dependenciesKind %q", k)
 		}
 	}
 }

@@ -23,12 +23,8 @@ func Representative() *ModelDescription {
 			CanGetAndSetFMUstate:                   true,
 			CanNotUseMemoryManagementFunctions:     true,
 		},
-		LogCategories: []LogCategory{
-			{Name: "logStatusError", Description: "Errors"},
-			{Name: "logStatusWarning", Description: "Warnings"},
-			{Name: "logEvents"},
-		},
-		DefaultExperiment: &DefaultExperiment{StartTime: 0, StopTime: 20, StepSize: 1e-3},
+		LogCategories:     fixtureLogCategories(),
+		DefaultExperiment: fixtureExperiment(),
 		Variables: []Variable{
 			/* 1 */ {Name: "time", ValueReference: 0, Causality: CausalityIndependent, Variability: VariabilityContinuous, Type: TypeReal, Unit: "s"},
 			/* 2 */ {Name: "cable.length", ValueReference: 1, Description: "Unstretched length", Causality: CausalityParameter, Variability: VariabilityFixed, Type: TypeReal, Unit: "m", Start: "50", Min: Float(0)},
@@ -50,11 +46,7 @@ func Representative() *ModelDescription {
 			/* 18 */ {Name: "der(hook.position)", ValueReference: 13, Causality: CausalityLocal, Variability: VariabilityContinuous, Type: TypeReal, Unit: "m/s", Derivative: 11},
 		},
 	}
-	units, err := SIUnits(md.UnitNames()...)
-	if err != nil {
-		panic(err) // fixture bug
-	}
-	md.Units = units
+	md.Units = must(SIUnits(md.UnitNames()...)) // panics on a fixture bug
 	md.DeriveStructure()
 	// Dependencies as a generator would declare them: the tension reacts to
 	// the winch speed and the hook position state; the total mass is a

@@ -392,49 +392,30 @@ func isContinuousState3(x *Variable3) bool {
 }
 
 func keepDeps3(list []Unknown3, vr uint32) Unknown3 {
-	for _, u := range list {
-		if u.ValueReference == vr {
-			return u
-		}
-	}
-	return Unknown3{ValueReference: vr}
+	return keep(list, func(u Unknown3) bool { return u.ValueReference == vr }, Unknown3{ValueReference: vr})
 }
 
 // requiredInitialUnknowns3 returns, in ModelVariables order and without
 // duplicates, the value references FMI 3.0 requires in InitialUnknowns
 // given the listed state derivatives.
 func (md *ModelDescription3) requiredInitialUnknowns3(derivatives []Unknown3) []uint32 {
-	need := make([]bool, len(md.Variables))
 	index := md.indexByVR()
-	calculatedOrApprox := func(i int) bool {
-		init := md.Variables[i].EffectiveInitial()
-		return init == InitialApprox || init == InitialCalculated
-	}
-	for i := range md.Variables {
-		switch md.Variables[i].EffectiveCausality() {
-		case CausalityOutput:
-			need[i] = need[i] || calculatedOrApprox(i)
-		case CausalityCalculatedParameter:
-			need[i] = true
-		}
-	}
+	var positions []int
 	for _, d := range derivatives {
-		i, ok := index[d.ValueReference]
-		if !ok {
-			continue // reported by Check
-		}
-		if calculatedOrApprox(i) {
-			need[i] = true
-		}
-		if st := md.Variables[i].Derivative; st != nil {
-			if j, ok := index[*st]; ok && calculatedOrApprox(j) {
-				need[j] = true
-			}
+		if i, ok := index[d.ValueReference]; ok { // others are reported by Check
+			positions = append(positions, i)
 		}
 	}
+	need := requiredInitial(md.Variables, positions, func(i int) (int, bool) {
+		if st := md.Variables[i].Derivative; st != nil {
+			j, ok := index[*st]
+			return j, ok
+		}
+		return 0, false
+	})
 	var out []uint32
-	for i, n := range need {
-		if n {
+	for i, x := range need {
+		if x {
 			out = append(out, md.Variables[i].ValueReference)
 		}
 	}

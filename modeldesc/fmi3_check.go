@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"strings"
 )
 
 // Rules added for FMI 3.0; the other Rule constants apply to both versions
@@ -21,12 +20,10 @@ const (
 	RuleStructureOrder Rule = "model-structure-order"
 )
 
-// checker3 collects the violations of one ModelDescription3.Check call. It
-// reuses checker's helpers; checker.md is a stand-in holding the parts
-// both versions share (units, log categories, default experiment).
+// checker3 collects the violations of one ModelDescription3.Check call.
 type checker3 struct {
-	checker
-	d     *ModelDescription3
+	report
+	md    *ModelDescription3
 	index map[uint32]int // value reference → position of its first variable
 }
 
@@ -58,53 +55,22 @@ func varSubject3(v *Variable3) string {
 //     the required unknowns, each once and in ModelVariables order;
 //     dependencies name existing knowns with a valid dependenciesKind.
 func (md *ModelDescription3) Check() error {
-	c := &checker3{d: md, index: md.indexByVR()}
-	c.md = &ModelDescription{Units: md.Units, LogCategories: md.LogCategories, DefaultExperiment: md.DefaultExperiment}
-	c.header3()
+	c := &checker3{md: md, index: md.indexByVR()}
+	cm := md.common()
+	c.headerValues(cm, RuleInstantiationToken)
+	c.headerText(cm)
 	c.coSimulation3()
-	c.units()
-	c.logCategories()
-	c.defaultExperiment()
+	c.elements(cm)
 	c.variables3()
 	c.structure3()
 	return errors.Join(c.errs...)
 }
 
-func (c *checker3) header3() {
-	md := c.d
-	const s = "fmiModelDescription"
-	if strings.TrimSpace(md.ModelName) == "" {
-		c.add(RuleModelName, s, "modelName is empty")
-	}
-	// The token binds the XML to the binary; fmi3Instantiate* compares it.
-	if strings.TrimSpace(md.InstantiationToken) == "" {
-		c.add(RuleInstantiationToken, s, "instantiationToken is empty")
-	}
-	switch md.VariableNamingConvention {
-	case "", "flat", "structured":
-	default:
-		c.add(RuleAttribute, s, "variableNamingConvention %q is neither flat nor structured", md.VariableNamingConvention)
-	}
-	if md.GenerationDateAndTime != "" && !xsDateTime.MatchString(md.GenerationDateAndTime) {
-		c.add(RuleAttribute, s, "generationDateAndTime %q is not an xs:dateTime", md.GenerationDateAndTime)
-	}
-	c.text(s, "instantiationToken", md.InstantiationToken, true)
-	c.text(s, "modelName", md.ModelName, false)
-	c.text(s, "description", md.Description, false)
-	c.text(s, "author", md.Author, false)
-	c.text(s, "version", md.Version, true)
-	c.text(s, "generationTool", md.GenerationTool, true)
-}
-
 func (c *checker3) coSimulation3() {
-	cs := c.d.CoSimulation
-	const s = "CoSimulation"
-	if cs == nil {
-		c.add(RuleCoSimulation, s, "element missing")
+	cs := c.md.CoSimulation
+	const s = coSimulationSubject
+	if !coSimulationElement(&c.report, cs, func(cs *CoSimulation3) string { return cs.ModelIdentifier }) {
 		return
-	}
-	if !isCIdentifier(cs.ModelIdentifier) {
-		c.add(RuleCoSimulation, s, "modelIdentifier %q is not a valid C identifier", cs.ModelIdentifier)
 	}
 	if cs.MaxOutputDerivativeOrder < 0 || cs.MaxOutputDerivativeOrder > math.MaxUint32 {
 		c.add(RuleCoSimulation, s, "maxOutputDerivativeOrder %d is not an xs:unsignedInt", cs.MaxOutputDerivativeOrder)
@@ -121,33 +87,18 @@ func (c *checker3) coSimulation3() {
 }
 
 func (c *checker3) variables3() {
-	md := c.d
+	md := c.md
 	if len(md.Variables) == 0 {
 		c.add(RuleVariables, "ModelVariables", "no variables; the schema requires at least one and FMI 3.0 an independent variable")
 	}
-	units := map[string]bool{}
-	for _, u := range md.Units {
-		units[u.Name] = true
-	}
-	names := map[string]*Variable3{}
+	units := unitSet(md.Units)
+	names := map[string]string{}
 	vrs := map[uint32]*Variable3{}
 	var independent []*Variable3
 	for i := range md.Variables {
 		v := &md.Variables[i]
 		s := varSubject3(v)
-		switch {
-		case strings.TrimSpace(v.Name) == "":
-			c.add(RuleName, s, "name is empty")
-		case names[v.Name] != nil:
-			c.add(RuleName, s, "name already used by the variable with valueReference %d", names[v.Name].ValueReference)
-		default:
-			names[v.Name] = v
-		}
-		if md.VariableNamingConvention == "structured" && v.Name != "" && !isStructuredName(v.Name) {
-			c.add(RuleName, s, "name does not follow the structured naming convention")
-		}
-		c.text(s, "name", v.Name, true)
-		c.text(s, "description", v.Description, false)
+		c.varName(s, v.common(), fmt.Sprintf("the variable with valueReference %d", v.ValueReference), names, md.VariableNamingConvention)
 		// FMI 3.0 has one value-reference space for all types (aliases are
 		// <Alias> elements, not shared references).
 		if prev := vrs[v.ValueReference]; prev != nil {
@@ -205,14 +156,10 @@ func (c *checker3) variable3(v *Variable3, s string, units map[string]bool) {
 		c.add(RuleVariability, s, "unknown variability %q", v.Variability)
 		okEnums = false
 	}
-	switch v.Initial {
-	case InitialUnset, InitialExact, InitialApprox, InitialCalculated:
-	default:
-		c.add(RuleInitial, s, "unknown initial %q", v.Initial)
-		okEnums = false
-	}
+	okEnums = c.initialKnown(s, v.Initial) && okEnums
 	if okEnums {
-		c.initialAndStart3(v, s)
+		hasStart := v.Start != nil || len(v.StringStart) > 0
+		c.initialAndStart(s, v.EffectiveCausality(), v.EffectiveVariability(), v.Initial, hasStart, classify3)
 	}
 	if v.Type.known() {
 		c.startValues3(v, s)
@@ -231,40 +178,6 @@ func (c *checker3) variable3(v *Variable3, s string, units map[string]bool) {
 		c.derivative3(v, s)
 	}
 	c.dimensions3(v, s)
-}
-
-func (c *checker3) initialAndStart3(v *Variable3, s string) {
-	cz, va := v.EffectiveCausality(), v.EffectiveVariability()
-	class, why := classify3(cz, va)
-	if class == classForbidden {
-		c.add(RuleCombination, s, "causality %s with variability %s is not allowed: %s", cz, va, why)
-		return
-	}
-	hasStart := v.Start != nil || len(v.StringStart) > 0
-	if class == classE { // independent
-		if v.Initial != InitialUnset {
-			c.add(RuleInitial, s, "initial must not be given for the independent variable")
-		}
-		if hasStart {
-			c.add(RuleStart, s, "the independent variable must not have a start value (it is set by the start time)")
-		}
-		return
-	}
-	if v.Initial != InitialUnset && !class.admits(v.Initial) {
-		c.add(RuleInitial, s, "initial %s is not allowed for causality %s with variability %s (allowed: %s)",
-			v.Initial, cz, va, class.admitted())
-		return
-	}
-	switch init := v.EffectiveInitial(); init {
-	case InitialExact, InitialApprox:
-		if !hasStart {
-			c.add(RuleStart, s, "initial %s (causality %s) requires a start value", init, cz)
-		}
-	case InitialCalculated:
-		if hasStart {
-			c.add(RuleStart, s, "initial calculated forbids a start value")
-		}
-	}
 }
 
 // startValues3 checks the start values against the type and their number
@@ -300,7 +213,7 @@ func (c *checker3) startValues3(v *Variable3, s string) {
 		}
 		return
 	}
-	size, ok := c.d.Elements(v)
+	size, ok := c.md.Elements(v)
 	switch {
 	case n == 1:
 	case n == 0:
@@ -333,24 +246,7 @@ func (c *checker3) bounds3(v *Variable3, s string) {
 		c.add(RuleBounds, s, "min/max on a %s variable; only numeric types have bounds", v.Type)
 		return
 	}
-	for _, b := range []struct {
-		name string
-		p    *float64
-	}{{"min", v.Min}, {"max", v.Max}} {
-		if b.p == nil {
-			continue
-		}
-		if math.IsNaN(*b.p) {
-			c.add(RuleBounds, s, "%s is NaN", b.name)
-			return
-		}
-		if err := valueFits3(v.Type, *b.p); err != nil {
-			c.add(RuleBounds, s, "%s: %v", b.name, err)
-			return
-		}
-	}
-	if v.Min != nil && v.Max != nil && *v.Max < *v.Min {
-		c.add(RuleBounds, s, "max %v is below min %v", *v.Max, *v.Min)
+	if !c.boundsValid(s, v.Min, v.Max, func(x float64) error { return valueFits3(v.Type, x) }) {
 		return
 	}
 	// One violation per bound, naming the first offending value, so that a
@@ -395,8 +291,8 @@ func (c *checker3) derivative3(v *Variable3, s string) {
 		c.add(RuleDerivative, s, "derivative refers to valueReference %d, which no variable has", *v.Derivative)
 	case *v.Derivative == v.ValueReference:
 		c.add(RuleDerivative, s, "derivative refers to the variable itself")
-	case !c.d.Variables[i].Type.IsFloat():
-		st := &c.d.Variables[i]
+	case !c.md.Variables[i].Type.IsFloat():
+		st := &c.md.Variables[i]
 		c.add(RuleDerivative, s, "derivative refers to %s variable %q; only Float32 and Float64 variables have derivatives", st.Type, st.Name)
 	}
 }
@@ -420,7 +316,7 @@ func (c *checker3) dimensions3(v *Variable3, s string) {
 			c.add(RuleDimension, ds, "valueReference %d names no variable", vr)
 			continue
 		}
-		p := &c.d.Variables[i]
+		p := &c.md.Variables[i]
 		switch {
 		case p.Type != TypeUInt64:
 			c.add(RuleDimension, ds, "size variable %q is %s; it must be UInt64", p.Name, p.Type)
@@ -437,13 +333,13 @@ func (c *checker3) dimensions3(v *Variable3, s string) {
 
 func (c *checker3) name3(vr uint32) string {
 	if i, ok := c.index[vr]; ok {
-		return varSubject3(&c.d.Variables[i])
+		return varSubject3(&c.md.Variables[i])
 	}
 	return fmt.Sprintf("valueReference %d", vr)
 }
 
 func (c *checker3) structure3() {
-	md := c.d
+	md := c.md
 	st := &md.Structure
 
 	var outputs []uint32
@@ -459,12 +355,11 @@ func (c *checker3) structure3() {
 	seen := map[uint32]bool{}
 	for _, u := range st.ContinuousStateDerivatives {
 		const s = "ModelStructure/ContinuousStateDerivative"
-		i, ok := c.index[u.ValueReference]
+		i, ok := c.entry3(RuleDerivatives, s, u.ValueReference, seen)
+		if !ok {
+			continue
+		}
 		switch {
-		case !ok:
-			c.add(RuleDerivatives, s, "valueReference %d names no variable", u.ValueReference)
-		case seen[u.ValueReference]:
-			c.add(RuleDerivatives, s, "%s listed twice", c.name3(u.ValueReference))
 		case md.Variables[i].Derivative == nil:
 			c.add(RuleDerivatives, s, "%s has no derivative attribute", c.name3(u.ValueReference))
 		case !md.Variables[i].Type.IsFloat() || md.Variables[i].EffectiveVariability() != VariabilityContinuous:
@@ -480,7 +375,6 @@ func (c *checker3) structure3() {
 				}
 			}
 		}
-		seen[u.ValueReference] = true
 	}
 	c.order3("ModelStructure/ContinuousStateDerivative", st.ContinuousStateDerivatives)
 
@@ -491,20 +385,13 @@ func (c *checker3) structure3() {
 	seen = map[uint32]bool{}
 	for _, u := range st.EventIndicators {
 		const s = "ModelStructure/EventIndicator"
-		i, ok := c.index[u.ValueReference]
-		switch {
-		case !ok:
-			c.add(RuleEventIndicators, s, "valueReference %d names no variable", u.ValueReference)
-		case seen[u.ValueReference]:
-			c.add(RuleEventIndicators, s, "%s listed twice", c.name3(u.ValueReference))
-		default:
+		if i, ok := c.entry3(RuleEventIndicators, s, u.ValueReference, seen); ok {
 			v := &md.Variables[i]
 			cz := v.EffectiveCausality()
 			if !v.Type.IsFloat() || v.EffectiveVariability() != VariabilityContinuous || (cz != CausalityLocal && cz != CausalityOutput) {
 				c.add(RuleEventIndicators, s, "%s must be a continuous Float variable with causality local or output", c.name3(u.ValueReference))
 			}
 		}
-		seen[u.ValueReference] = true
 	}
 
 	states := map[uint32]bool{}
@@ -535,6 +422,24 @@ func (c *checker3) structure3() {
 		"an input, a variable with initial exact or the independent variable", true)
 }
 
+// entry3 reports a ModelStructure entry whose value reference names no
+// variable or is already in seen, and adds it to seen. For a first entry
+// naming a variable it returns the variable's position and true.
+func (c *checker3) entry3(rule Rule, subject string, vr uint32, seen map[uint32]bool) (int, bool) {
+	i, ok := c.index[vr]
+	first := !seen[vr]
+	seen[vr] = true
+	switch {
+	case !ok:
+		c.add(rule, subject, "valueReference %d names no variable", vr)
+		return 0, false
+	case !first:
+		c.add(rule, subject, "%s listed twice", c.name3(vr))
+		return 0, false
+	}
+	return i, true
+}
+
 // exactList3 checks that list holds exactly the value references in want
 // (given in ModelVariables order), each once, in ModelVariables order.
 func (c *checker3) exactList3(rule Rule, subject string, list []Unknown3, want []uint32, what string) {
@@ -544,16 +449,9 @@ func (c *checker3) exactList3(rule Rule, subject string, list []Unknown3, want [
 	}
 	seen := map[uint32]bool{}
 	for _, u := range list {
-		_, ok := c.index[u.ValueReference]
-		switch {
-		case !ok:
-			c.add(rule, subject, "valueReference %d names no variable", u.ValueReference)
-		case seen[u.ValueReference]:
-			c.add(rule, subject, "%s listed twice", c.name3(u.ValueReference))
-		case !wanted[u.ValueReference]:
+		if _, ok := c.entry3(rule, subject, u.ValueReference, seen); ok && !wanted[u.ValueReference] {
 			c.add(rule, subject, "%s is not %s", c.name3(u.ValueReference), what)
 		}
-		seen[u.ValueReference] = true
 	}
 	for _, w := range want {
 		if !seen[w] {
@@ -586,28 +484,13 @@ func (c *checker3) dependencies3(subject string, list []Unknown3, known func(*Va
 		if !ok {
 			continue // reported by the list checks
 		}
-		unknown := &c.d.Variables[i]
+		unknown := &c.md.Variables[i]
 		s := fmt.Sprintf("%s entry for %s", subject, varSubject3(unknown))
-		if u.DependenciesKind != nil {
-			if u.Dependencies == nil {
-				c.add(RuleDependencies, s, "dependenciesKind given without dependencies")
-			} else if len(u.DependenciesKind) != len(u.Dependencies) {
-				c.add(RuleDependencies, s, "%d dependenciesKind for %d dependencies", len(u.DependenciesKind), len(u.Dependencies))
-			}
-			for _, k := range u.DependenciesKind {
-				switch k {
-				case "dependent":
-				case "constant", "fixed", "tunable", "discrete":
-					if initial && k != "constant" {
-						c.add(RuleDependencies, s, "dependenciesKind %q is not allowed in InitialUnknown (only dependent or constant)", k)
-					} else if !unknown.Type.IsFloat() {
-						c.add(RuleDependencies, s, "dependenciesKind %q needs a Float unknown", k)
-					}
-				default:
-					c.add(RuleDependencies, s, "unknown dependenciesKind %q", k)
-				}
-			}
+		var initialList string
+		if initial {
+			initialList = "InitialUnknown"
 		}
+		dependenciesKind(&c.report, s, u.Dependencies, u.DependenciesKind, initialList, "Float", unknown.Type.IsFloat())
 		dup := map[uint32]bool{}
 		for _, d := range u.Dependencies {
 			j, ok := c.index[d]
@@ -616,7 +499,7 @@ func (c *checker3) dependencies3(subject string, list []Unknown3, known func(*Va
 				c.add(RuleDependencies, s, "dependency valueReference %d names no variable", d)
 			case dup[d]:
 				c.add(RuleDependencies, s, "dependency %s listed twice", c.name3(d))
-			case !known(&c.d.Variables[j]):
+			case !known(&c.md.Variables[j]):
 				c.add(RuleDependencies, s, "dependency %s is not %s", c.name3(d), knownWhat)
 			}
 			dup[d] = true

@@ -2,7 +2,6 @@ package modeldesc
 
 import (
 	"math"
-	"slices"
 	"strings"
 	"testing"
 )
@@ -310,41 +309,7 @@ func TestCheck3Rules(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			md := Representative3()
 			tc.mutate(md)
-			err := md.Check()
-			got := Violations(err)
-			if len(tc.want) == 0 {
-				if err != nil {
-					t.Fatalf("want no violation, got:\n%v", err)
-				}
-				return
-			}
-			if err == nil {
-				t.Fatalf("want %v, Check passed", tc.want)
-			}
-			if len(got) == 0 {
-				t.Fatalf("Check returned %v without *Violation", err)
-			}
-			var rules []Rule
-			for _, g := range got {
-				if !slices.Contains(rules, g.Rule) {
-					rules = append(rules, g.Rule)
-				}
-			}
-			slices.Sort(rules)
-			want := slices.Clone(tc.want)
-			slices.Sort(want)
-			if !slices.Equal(rules, want) {
-				t.Errorf("rules = %v, want %v; violations:\n%v", rules, want, err)
-			}
-			found := false
-			for _, g := range got {
-				if strings.Contains(g.Error(), tc.subject) && slices.Contains(tc.want, g.Rule) {
-					found = true
-				}
-			}
-			if !found {
-				t.Errorf("no %v violation about %s; violations:\n%v", tc.want, tc.subject, err)
-			}
+			assertViolations(t, md.Check(), tc.want, tc.subject)
 		})
 	}
 }

@@ -38,12 +38,8 @@ func Representative3() *ModelDescription3 {
 			CanSerializeFMUState:                   true,
 			FixedInternalStepSize:                  1e-3,
 		},
-		LogCategories: []LogCategory{
-			{Name: "logStatusError", Description: "Errors"},
-			{Name: "logStatusWarning", Description: "Warnings"},
-			{Name: "logEvents"},
-		},
-		DefaultExperiment: &DefaultExperiment{StartTime: 0, StopTime: 20, StepSize: 1e-3},
+		LogCategories:     fixtureLogCategories(),
+		DefaultExperiment: fixtureExperiment(),
 		Variables: []Variable3{
 			/* vr 0 */ IndependentTime(0),
 			/* vr 1 */ {Name: "cable.length", ValueReference: 1, Description: "Unstretched length", Causality: CausalityParameter, Variability: VariabilityFixed, Type: TypeFloat64, Unit: "m", Start: []float64{50}, Min: Float(0)},
@@ -71,11 +67,7 @@ func Representative3() *ModelDescription3 {
 			/* vr 20 */ {Name: "solver.label", ValueReference: 20, Causality: CausalityParameter, Variability: VariabilityFixed, Type: TypeString3, StringStart: []string{"default"}},
 		},
 	}
-	units, err := SIUnits(md.UnitNames()...)
-	if err != nil {
-		panic(err) // fixture bug
-	}
-	md.Units = units
+	md.Units = must(SIUnits(md.UnitNames()...)) // panics on a fixture bug
 	md.DeriveStructure()
 	// Dependencies as a generator would declare them: the tension reacts to
 	// the winch speed and the hook position state; the message to nothing;

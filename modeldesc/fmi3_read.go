@@ -46,51 +46,15 @@ func Parse3(data []byte) (*ModelDescription3, error) {
 
 func parseRoot3(root *etree.Element) (*ModelDescription3, error) {
 	a := attrs{el: root}
-	md := &ModelDescription3{
-		ModelName:                a.str("modelName"),
-		InstantiationToken:       a.str("instantiationToken"),
-		Description:              a.str("description"),
-		Author:                   a.str("author"),
-		Version:                  a.str("version"),
-		GenerationTool:           a.str("generationTool"),
-		GenerationDateAndTime:    a.str("generationDateAndTime"),
-		VariableNamingConvention: a.str("variableNamingConvention"),
+	md := &ModelDescription3{}
+	cm := md.common()
+	cm.readHeader(&a)
+	var err error
+	if md.CoSimulation, err = parseChild(root, "CoSimulation", parseCoSimulation3); err != nil {
+		return nil, err
 	}
-	if el := root.SelectElement("CoSimulation"); el != nil {
-		cs, err := parseCoSimulation3(el)
-		if err != nil {
-			return nil, err
-		}
-		md.CoSimulation = cs
-	}
-	if el := root.SelectElement("UnitDefinitions"); el != nil {
-		for i, ue := range el.SelectElements("Unit") {
-			u, err := parseUnit(ue)
-			if err != nil {
-				return nil, fmt.Errorf("unit %d: %w", i+1, err)
-			}
-			md.Units = append(md.Units, u)
-		}
-	}
-	if el := root.SelectElement("LogCategories"); el != nil {
-		for _, ce := range el.SelectElements("Category") {
-			md.LogCategories = append(md.LogCategories, LogCategory{
-				Name:        ce.SelectAttrValue("name", ""),
-				Description: ce.SelectAttrValue("description", ""),
-			})
-		}
-	}
-	if el := root.SelectElement("DefaultExperiment"); el != nil {
-		ea := attrs{el: el}
-		md.DefaultExperiment = &DefaultExperiment{
-			StartTime: ea.real("startTime"),
-			StopTime:  ea.real("stopTime"),
-			Tolerance: ea.real("tolerance"),
-			StepSize:  ea.real("stepSize"),
-		}
-		if ea.err != nil {
-			return nil, ea.err
-		}
+	if err := cm.readElements(root); err != nil {
+		return nil, err
 	}
 	if el := root.SelectElement("ModelVariables"); el != nil {
 		for i, ve := range el.ChildElements() {
@@ -166,15 +130,8 @@ func parseVariable3(el *etree.Element) (Variable3, error) {
 		return Variable3{}, fmt.Errorf("unknown variable element <%s>", el.Tag)
 	}
 	a := attrs{el: el}
-	v := Variable3{
-		Name:           a.str("name"),
-		Description:    a.str("description"),
-		ValueReference: a.uint32("valueReference"),
-		Causality:      Causality(a.str("causality")),
-		Variability:    Variability(a.str("variability")),
-		Initial:        Initial(a.str("initial")),
-		Type:           t,
-	}
+	v := Variable3{Type: t}
+	v.common().read(&a)
 	if t.IsFloat() {
 		v.Unit = a.str("unit")
 		if a.has("derivative") {

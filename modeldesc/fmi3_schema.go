@@ -1,13 +1,5 @@
 package modeldesc
 
-import (
-	"fmt"
-	"os"
-	"os/exec"
-	"path/filepath"
-	"strings"
-)
-
 // schemaFile3 is the FMI 3.0 entry schema relative to the schema folder; it
 // includes its siblings (fmi3Variable.xsd, fmi3Unit.xsd, ...).
 const schemaFile3 = "3.0/fmi3ModelDescription.xsd"
@@ -22,23 +14,11 @@ func ValidateWithSchema3(xmlPath, schemaDir string) error {
 	if err != nil {
 		return err
 	}
-	xmllint, err := exec.LookPath("xmllint")
-	if err != nil {
-		return fmt.Errorf("%w: %v", ErrNoXmllint, err)
-	}
-	out, err := exec.Command(xmllint, "--noout", "--nonet", "--schema", xsd, xmlPath).CombinedOutput()
-	if err != nil {
-		return fmt.Errorf("xmllint rejects %s: %w\n%s", xmlPath, err, strings.TrimSpace(string(out)))
-	}
-	return nil
+	return xmllintValidate(xmlPath, xsd)
 }
 
 // SchemaFile3 returns the path of the FMI 3.0 entry schema in schemaDir, or
 // an error wrapping ErrNoSchema when it is missing.
 func SchemaFile3(schemaDir string) (string, error) {
-	p := filepath.Join(schemaDir, filepath.FromSlash(schemaFile3))
-	if _, err := os.Stat(p); err != nil {
-		return "", fmt.Errorf("%w: %v", ErrNoSchema, err)
-	}
-	return p, nil
+	return schemaPath(schemaDir, schemaFile3)
 }

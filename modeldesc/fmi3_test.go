@@ -1,7 +1,6 @@
 package modeldesc
 
 import (
-	"bytes"
 	"math"
 	"reflect"
 	"slices"
@@ -40,24 +39,7 @@ func TestRoundTrip3(t *testing.T) {
 	md.Structure.EventIndicators = []Unknown3{{ValueReference: 14, Dependencies: []uint32{}}}
 	unknown3(md.Structure.Outputs, 8).Dependencies = []uint32{6, 4294967295}
 
-	data, err := md.Marshal()
-	if err != nil {
-		t.Fatal(err)
-	}
-	back, err := Parse3(data)
-	if err != nil {
-		t.Fatalf("Parse3: %v\n%s", err, data)
-	}
-	if !reflect.DeepEqual(md, back) {
-		t.Errorf("round trip changed the description\nwant %+v\ngot  %+v\nxml:\n%s", md, back, data)
-	}
-	again, err := back.Marshal()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !bytes.Equal(data, again) {
-		t.Errorf("second Marshal differs:\n%s\n---\n%s", data, again)
-	}
+	assertRoundTrip(t, md, "Parse3", Parse3)
 }
 
 func TestRoundTrip3Minimal(t *testing.T) {
@@ -236,9 +218,7 @@ func TestParse3DefaultsAndIgnoredContent(t *testing.T) {
 
 func TestParse3Errors(t *testing.T) {
 	valid := string(must(Representative3().Marshal()))
-	tests := []struct {
-		name, xml, want string
-	}{
+	tests := []parseErrorCase{
 		{"not XML", "<fmiModelDescription", "parse model description"},
 		{"wrong root", `<?xml version="1.0"?><modelDescription/>`, "root element is not fmiModelDescription"},
 		{"FMI 2.0", strings.Replace(valid, `fmiVersion="3.0"`, `fmiVersion="2.0"`, 1), `fmiVersion "2.0" is not FMI 3.0`},
@@ -265,25 +245,11 @@ func TestParse3Errors(t *testing.T) {
 		{"bad dependency", strings.Replace(valid, `dependencies="6 8"`, `dependencies="6 x"`, 1), "dependencies"},
 		{"bad exponent", strings.Replace(valid, `<BaseUnit kg="1"/>`, `<BaseUnit kg="one"/>`, 1), "kg"},
 	}
-	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			if tc.xml == valid {
-				t.Fatal("test did not change the document")
-			}
-			_, err := Parse3([]byte(tc.xml))
-			if err == nil || !strings.Contains(err.Error(), tc.want) {
-				t.Fatalf("Parse3 error = %v, want one containing %q", err, tc.want)
-			}
-		})
-	}
+	assertParseErrors(t, valid, tests, "Parse3", Parse3)
 }
 
 func vrs3(list []Unknown3) []uint32 {
-	out := []uint32{}
-	for _, u := range list {
-		out = append(out, u.ValueReference)
-	}
-	return out
+	return keys(list, func(u Unknown3) uint32 { return u.ValueReference })
 }
 
 func TestDeriveStructure3(t *testing.T) {

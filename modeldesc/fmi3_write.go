@@ -18,56 +18,18 @@ import (
 // UnitDefinitions and LogCategories are left out when empty because the
 // schema demands at least one child; ModelStructure is always written.
 func (md *ModelDescription3) Marshal() ([]byte, error) {
-	doc := etree.NewDocument()
-	doc.WriteSettings.CanonicalAttrVal = true // see ModelDescription.Marshal
-	doc.CreateProcInst("xml", `version="1.0" encoding="UTF-8"`)
-
-	root := doc.CreateElement("fmiModelDescription")
-	root.CreateAttr("fmiVersion", FMIVersion3)
-	root.CreateAttr("modelName", md.ModelName)
-	root.CreateAttr("instantiationToken", md.InstantiationToken)
-	optAttr(root, "description", md.Description)
-	optAttr(root, "author", md.Author)
-	optAttr(root, "version", md.Version)
-	optAttr(root, "generationTool", md.GenerationTool)
-	optAttr(root, "generationDateAndTime", md.GenerationDateAndTime)
-	optAttr(root, "variableNamingConvention", md.VariableNamingConvention)
+	doc, root := newDocument(FMIVersion3)
+	cm := md.common()
+	cm.writeHeader(root)
 
 	if cs := md.CoSimulation; cs != nil {
 		writeCoSimulation3(root.CreateElement("CoSimulation"), cs)
 	}
-	if len(md.Units) > 0 {
-		defs := root.CreateElement("UnitDefinitions")
-		for _, u := range md.Units {
-			writeUnit(defs.CreateElement("Unit"), u)
-		}
-	}
-	if len(md.LogCategories) > 0 {
-		cats := root.CreateElement("LogCategories")
-		for _, c := range md.LogCategories {
-			el := cats.CreateElement("Category")
-			el.CreateAttr("name", c.Name)
-			optAttr(el, "description", c.Description)
-		}
-	}
-	if de := md.DefaultExperiment; de != nil {
-		el := root.CreateElement("DefaultExperiment")
-		el.CreateAttr("startTime", FormatReal(de.StartTime))
-		optReal(el, "stopTime", de.StopTime)
-		optReal(el, "tolerance", de.Tolerance)
-		optReal(el, "stepSize", de.StepSize)
-	}
+	cm.writeElements(root)
 
 	vars := root.CreateElement("ModelVariables")
-	var errs []error
-	for i := range md.Variables {
-		v := &md.Variables[i]
-		if err := writeVariable3(vars, v); err != nil {
-			errs = append(errs, fmt.Errorf("variable %d (%q): %w", i+1, v.Name, err))
-		}
-	}
-	if err := errors.Join(errs...); err != nil {
-		return nil, fmt.Errorf("marshal model description: %w", err)
+	if err := writeVariables(md.Variables, func(v *Variable3) error { return writeVariable3(vars, v) }); err != nil {
+		return nil, err
 	}
 
 	ms := root.CreateElement("ModelStructure")
@@ -77,10 +39,9 @@ func (md *ModelDescription3) Marshal() ([]byte, error) {
 	writeUnknowns3(ms, "InitialUnknown", st.InitialUnknowns)
 	writeUnknowns3(ms, "EventIndicator", st.EventIndicators)
 
-	doc.Indent(2)
-	b, err := doc.WriteToBytes()
+	b, err := indented(doc)
 	if err != nil {
-		return nil, fmt.Errorf("marshal model description: %w", err)
+		return nil, err
 	}
 	// Exactly one final newline (etree's indentation already ends the
 	// document with one).
@@ -140,25 +101,10 @@ func writeVariable3(parent *etree.Element, v *Variable3) error {
 		return err
 	}
 	el := parent.CreateElement(string(v.Type))
-	el.CreateAttr("name", v.Name)
-	el.CreateAttr("valueReference", strconv.FormatUint(uint64(v.ValueReference), 10))
-	optAttr(el, "description", v.Description)
-	optAttr(el, "causality", string(v.Causality))
-	optAttr(el, "variability", string(v.Variability))
-	optAttr(el, "initial", string(v.Initial))
+	v.common().write(el)
 	optAttr(el, "unit", v.Unit)
-	for _, b := range []struct {
-		key string
-		val *float64
-	}{{"min", v.Min}, {"max", v.Max}} {
-		if b.val == nil {
-			continue
-		}
-		s, err := formatValue3(v.Type, *b.val)
-		if err != nil {
-			return fmt.Errorf("%s: %w", b.key, err)
-		}
-		el.CreateAttr(b.key, s)
+	if err := writeBounds(el, v.Min, v.Max, func(x float64) (string, error) { return formatValue3(v.Type, x) }); err != nil {
+		return err
 	}
 	if v.Start != nil {
 		parts := make([]string, len(v.Start))
@@ -221,15 +167,6 @@ func writeUnknowns3(parent *etree.Element, tag string, list []Unknown3) {
 	for _, u := range list {
 		el := parent.CreateElement(tag)
 		el.CreateAttr("valueReference", strconv.FormatUint(uint64(u.ValueReference), 10))
-		if u.Dependencies != nil {
-			parts := make([]string, len(u.Dependencies))
-			for i, d := range u.Dependencies {
-				parts[i] = strconv.FormatUint(uint64(d), 10)
-			}
-			el.CreateAttr("dependencies", strings.Join(parts, " "))
-		}
-		if u.DependenciesKind != nil {
-			el.CreateAttr("dependenciesKind", strings.Join(u.DependenciesKind, " "))
-		}
+		writeDependencies(el, u.Dependencies, u.DependenciesKind)
 	}
 }

@@ -264,50 +264,80 @@ func (md *ModelDescription) DeriveStructure() {
 }
 
 func keepDeps(list []Unknown, idx int) Unknown {
+	return keep(list, func(u Unknown) bool { return u.Index == idx }, Unknown{Index: idx})
+}
+
+// keep returns the first entry of list that matches, so that DeriveStructure
+// keeps its dependencies, or else fresh.
+func keep[U any](list []U, match func(U) bool, fresh U) U {
 	for _, u := range list {
-		if u.Index == idx {
+		if match(u) {
 			return u
 		}
 	}
-	return Unknown{Index: idx}
+	return fresh
 }
 
 // requiredInitialUnknowns returns, ascending and without duplicates, the
 // indices FMI 2.0 requires in InitialUnknowns given the exposed derivatives.
 func (md *ModelDescription) requiredInitialUnknowns(derivatives []Unknown) []int {
 	n := len(md.Variables)
-	need := make([]bool, n+1)
-	calculatedOrApprox := func(idx int) bool {
-		init := md.Variables[idx-1].EffectiveInitial()
-		return init == InitialApprox || init == InitialCalculated
-	}
-	for i := range md.Variables {
-		v := &md.Variables[i]
-		switch v.EffectiveCausality() {
-		case CausalityOutput:
-			need[i+1] = need[i+1] || calculatedOrApprox(i+1)
-		case CausalityCalculatedParameter:
-			need[i+1] = true
-		}
-	}
+	var positions []int
 	for _, d := range derivatives {
-		if d.Index < 1 || d.Index > n {
-			continue // reported by Check
-		}
-		if calculatedOrApprox(d.Index) {
-			need[d.Index] = true
-		}
-		if st := md.Variables[d.Index-1].Derivative; st >= 1 && st <= n && calculatedOrApprox(st) {
-			need[st] = true
+		if d.Index >= 1 && d.Index <= n { // others are reported by Check
+			positions = append(positions, d.Index-1)
 		}
 	}
+	need := requiredInitial(md.Variables, positions, func(i int) (int, bool) {
+		st := md.Variables[i].Derivative
+		return st - 1, st >= 1 && st <= n
+	})
 	var out []int
-	for idx := 1; idx <= n; idx++ {
-		if need[idx] {
-			out = append(out, idx)
+	for i, x := range need {
+		if x {
+			out = append(out, i+1)
 		}
 	}
 	return out
+}
+
+// effective is what requiredInitial needs of a variable of either version.
+type effective interface {
+	EffectiveCausality() Causality
+	EffectiveInitial() Initial
+}
+
+// requiredInitial marks the positions in vars of the variables that must
+// be initial unknowns: the outputs with initial approx or calculated, the
+// calculated parameters, and of the state derivatives at the given
+// positions and of their states (state returns a derivative's state
+// position, if any) those with initial approx or calculated.
+func requiredInitial[V any, P interface {
+	*V
+	effective
+}](vars []V, derivatives []int, state func(i int) (int, bool)) []bool {
+	need := make([]bool, len(vars))
+	calculatedOrApprox := func(i int) bool {
+		init := P(&vars[i]).EffectiveInitial()
+		return init == InitialApprox || init == InitialCalculated
+	}
+	for i := range vars {
+		switch P(&vars[i]).EffectiveCausality() {
+		case CausalityOutput:
+			need[i] = need[i] || calculatedOrApprox(i)
+		case CausalityCalculatedParameter:
+			need[i] = true
+		}
+	}
+	for _, i := range derivatives {
+		if calculatedOrApprox(i) {
+			need[i] = true
+		}
+		if j, ok := state(i); ok && calculatedOrApprox(j) {
+			need[j] = true
+		}
+	}
+	return need
 }
 
 // FormatReal formats a Real value as xs:double with the shortest text that

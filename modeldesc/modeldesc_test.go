@@ -7,11 +7,7 @@ import (
 )
 
 func indices(list []Unknown) []int {
-	out := []int{}
-	for _, u := range list {
-		out = append(out, u.Index)
-	}
-	return out
+	return keys(list, func(u Unknown) int { return u.Index })
 }
 
 func TestDeriveStructure(t *testing.T) {

@@ -170,56 +170,21 @@ func parseDouble(s string) (float64, error) {
 func parseRoot(root *etree.Element) (*ModelDescription, error) {
 	a := attrs{el: root}
 	md := &ModelDescription{
-		FMIVersion:               a.str("fmiVersion"),
-		ModelName:                a.str("modelName"),
-		GUID:                     a.str("guid"),
-		Description:              a.str("description"),
-		Author:                   a.str("author"),
-		Version:                  a.str("version"),
-		GenerationTool:           a.str("generationTool"),
-		GenerationDateAndTime:    a.str("generationDateAndTime"),
-		VariableNamingConvention: a.str("variableNamingConvention"),
-		NumberOfEventIndicators:  a.integer("numberOfEventIndicators"),
+		FMIVersion:              a.str("fmiVersion"),
+		NumberOfEventIndicators: a.integer("numberOfEventIndicators"),
 	}
+	cm := md.common()
+	cm.readHeader(&a)
 	if a.err != nil {
 		return nil, a.err
 	}
 
-	if el := root.SelectElement("CoSimulation"); el != nil {
-		cs, err := parseCoSimulation(el)
-		if err != nil {
-			return nil, err
-		}
-		md.CoSimulation = cs
+	var err error
+	if md.CoSimulation, err = parseChild(root, "CoSimulation", parseCoSimulation); err != nil {
+		return nil, err
 	}
-	if el := root.SelectElement("UnitDefinitions"); el != nil {
-		for i, ue := range el.SelectElements("Unit") {
-			u, err := parseUnit(ue)
-			if err != nil {
-				return nil, fmt.Errorf("unit %d: %w", i+1, err)
-			}
-			md.Units = append(md.Units, u)
-		}
-	}
-	if el := root.SelectElement("LogCategories"); el != nil {
-		for _, ce := range el.SelectElements("Category") {
-			md.LogCategories = append(md.LogCategories, LogCategory{
-				Name:        ce.SelectAttrValue("name", ""),
-				Description: ce.SelectAttrValue("description", ""),
-			})
-		}
-	}
-	if el := root.SelectElement("DefaultExperiment"); el != nil {
-		ea := attrs{el: el}
-		md.DefaultExperiment = &DefaultExperiment{
-			StartTime: ea.real("startTime"),
-			StopTime:  ea.real("stopTime"),
-			Tolerance: ea.real("tolerance"),
-			StepSize:  ea.real("stepSize"),
-		}
-		if ea.err != nil {
-			return nil, ea.err
-		}
+	if err := cm.readElements(root); err != nil {
+		return nil, err
 	}
 	if el := root.SelectElement("ModelVariables"); el != nil {
 		for i, ve := range el.SelectElements("ScalarVariable") {
@@ -244,6 +209,72 @@ func parseRoot(root *etree.Element) (*ModelDescription, error) {
 		}
 	}
 	return md, nil
+}
+
+// parseChild parses the child element tag of parent with parse; nil when
+// there is none.
+func parseChild[T any](parent *etree.Element, tag string, parse func(*etree.Element) (*T, error)) (*T, error) {
+	el := parent.SelectElement(tag)
+	if el == nil {
+		return nil, nil
+	}
+	return parse(el)
+}
+
+// readHeader reads the root attributes both versions share.
+func (cm common) readHeader(a *attrs) {
+	*cm.modelName = a.str("modelName")
+	*cm.token = a.str(cm.tokenAttr)
+	*cm.description = a.str("description")
+	*cm.author = a.str("author")
+	*cm.version = a.str("version")
+	*cm.generationTool = a.str("generationTool")
+	*cm.generationDateAndTime = a.str("generationDateAndTime")
+	*cm.variableNamingConvention = a.str("variableNamingConvention")
+}
+
+// readElements reads UnitDefinitions, LogCategories and DefaultExperiment.
+func (cm common) readElements(root *etree.Element) error {
+	if el := root.SelectElement("UnitDefinitions"); el != nil {
+		for i, ue := range el.SelectElements("Unit") {
+			u, err := parseUnit(ue)
+			if err != nil {
+				return fmt.Errorf("unit %d: %w", i+1, err)
+			}
+			*cm.units = append(*cm.units, u)
+		}
+	}
+	if el := root.SelectElement("LogCategories"); el != nil {
+		for _, ce := range el.SelectElements("Category") {
+			*cm.logCategories = append(*cm.logCategories, LogCategory{
+				Name:        ce.SelectAttrValue("name", ""),
+				Description: ce.SelectAttrValue("description", ""),
+			})
+		}
+	}
+	if el := root.SelectElement("DefaultExperiment"); el != nil {
+		ea := attrs{el: el}
+		*cm.defaultExperiment = &DefaultExperiment{
+			StartTime: ea.real("startTime"),
+			StopTime:  ea.real("stopTime"),
+			Tolerance: ea.real("tolerance"),
+			StepSize:  ea.real("stepSize"),
+		}
+		if ea.err != nil {
+			return ea.err
+		}
+	}
+	return nil
+}
+
+// read reads the attributes every variable has.
+func (cv commonVar) read(a *attrs) {
+	*cv.name = a.str("name")
+	*cv.description = a.str("description")
+	*cv.valueReference = a.uint32("valueReference")
+	*cv.causality = Causality(a.str("causality"))
+	*cv.variability = Variability(a.str("variability"))
+	*cv.initial = Initial(a.str("initial"))
 }
 
 func parseCoSimulation(el *etree.Element) (*CoSimulation, error) {
@@ -288,14 +319,8 @@ func parseUnit(el *etree.Element) (Unit, error) {
 
 func parseVariable(el *etree.Element) (Variable, error) {
 	a := attrs{el: el}
-	v := Variable{
-		Name:           a.str("name"),
-		Description:    a.str("description"),
-		ValueReference: a.uint32("valueReference"),
-		Causality:      Causality(a.str("causality")),
-		Variability:    Variability(a.str("variability")),
-		Initial:        Initial(a.str("initial")),
-	}
+	var v Variable
+	v.common().read(&a)
 	if a.err != nil {
 		return v, a.err
 	}

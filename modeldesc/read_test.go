@@ -54,9 +54,7 @@ func TestParseDefaultsAndIgnoredContent(t *testing.T) {
 
 func TestParseErrors(t *testing.T) {
 	valid := string(must(Representative().Marshal()))
-	tests := []struct {
-		name, xml, want string
-	}{
+	tests := []parseErrorCase{
 		{"not XML", "<fmiModelDescription", "parse model description"},
 		{"wrong root", `<?xml version="1.0"?><modelDescription/>`, "root element is not fmiModelDescription"},
 		{"valueReference missing", strings.Replace(valid, `name="cable.EA" valueReference="3"`, `name="cable.EA"`, 1), `"cable.EA"`},
@@ -72,22 +70,5 @@ func TestParseErrors(t *testing.T) {
 		{"enumeration", strings.Replace(valid, `<Boolean start="false"/>`, `<Enumeration declaredType="E"/>`, 1), "Enumeration"},
 		{"bad exponent", strings.Replace(valid, `<BaseUnit kg="1" s="-1"/>`, `<BaseUnit kg="one"/>`, 1), "kg"},
 	}
-	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			if tc.xml == valid {
-				t.Fatal("test did not change the document")
-			}
-			_, err := Parse([]byte(tc.xml))
-			if err == nil || !strings.Contains(err.Error(), tc.want) {
-				t.Fatalf("Parse error = %v, want one containing %q", err, tc.want)
-			}
-		})
-	}
-}
-
-func must[T any](v T, err error) T {
-	if err != nil {
-		panic(err)
-	}
-	return v
+	assertParseErrors(t, valid, tests, "Parse", Parse)
 }

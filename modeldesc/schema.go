@@ -51,11 +51,18 @@ func SchemaDir() (string, error) {
 }
 
 func hasSchema(dir string) error {
-	p := filepath.Join(dir, filepath.FromSlash(schemaFile))
+	_, err := schemaPath(dir, schemaFile)
+	return err
+}
+
+// schemaPath returns the path of the entry schema file (schemaFile or
+// schemaFile3) in dir, or an error wrapping ErrNoSchema when it is missing.
+func schemaPath(dir, file string) (string, error) {
+	p := filepath.Join(dir, filepath.FromSlash(file))
 	if _, err := os.Stat(p); err != nil {
-		return fmt.Errorf("%w: %v", ErrNoSchema, err)
+		return "", fmt.Errorf("%w: %v", ErrNoSchema, err)
 	}
-	return nil
+	return p, nil
 }
 
 func moduleRoot(dir string) (string, error) {
@@ -76,15 +83,20 @@ func moduleRoot(dir string) (string, error) {
 // xmllint. The returned error carries xmllint's diagnostics; it wraps
 // ErrNoXmllint or ErrNoSchema when a prerequisite is missing.
 func ValidateWithSchema(xmlPath, schemaDir string) error {
-	if err := hasSchema(schemaDir); err != nil {
+	xsd, err := schemaPath(schemaDir, schemaFile)
+	if err != nil {
 		return err
 	}
+	return xmllintValidate(xmlPath, xsd)
+}
+
+// xmllintValidate validates the file at xmlPath against the schema xsd.
+func xmllintValidate(xmlPath, xsd string) error {
 	xmllint, err := exec.LookPath("xmllint")
 	if err != nil {
 		return fmt.Errorf("%w: %v", ErrNoXmllint, err)
 	}
-	cmd := exec.Command(xmllint, "--noout", "--nonet", "--schema", filepath.Join(schemaDir, filepath.FromSlash(schemaFile)), xmlPath)
-	out, err := cmd.CombinedOutput()
+	out, err := exec.Command(xmllint, "--noout", "--nonet", "--schema", xsd, xmlPath).CombinedOutput()
 	if err != nil {
 		return fmt.Errorf("xmllint rejects %s: %w\n%s", xmlPath, err, strings.TrimSpace(string(out)))
 	}

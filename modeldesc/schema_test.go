@@ -33,10 +33,20 @@ func TestSchemaAcceptsMarshalOutput(t *testing.T) {
 		}},
 	}
 	minimal.DeriveStructure() // all lists empty: containers must be left out
-	for name, md := range map[string]*modeldesc.ModelDescription{
+	assertSchemaAccepts(t, map[string]*modeldesc.ModelDescription{
 		"representative": modeldesc.Representative(),
 		"minimal":        minimal,
-	} {
+	}, schematest.Validate)
+}
+
+// assertSchemaAccepts requires each description to pass Check and its
+// marshalled form to pass validate.
+func assertSchemaAccepts[M interface {
+	Check() error
+	Marshal() ([]byte, error)
+}](t *testing.T, mds map[string]M, validate func(testing.TB, string)) {
+	t.Helper()
+	for name, md := range mds {
 		t.Run(name, func(t *testing.T) {
 			if err := md.Check(); err != nil {
 				t.Fatalf("Check: %v", err)
@@ -45,9 +55,23 @@ func TestSchemaAcceptsMarshalOutput(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			schematest.Validate(t, writeTemp(t, data))
+			validate(t, writeTemp(t, data))
 		})
 	}
+}
+
+// validateBroken validates broken with validate and requires a rejection
+// by xmllint itself, not a missing prerequisite; it returns the error.
+func validateBroken(t *testing.T, broken string, dir string, validate func(string, string) error) error {
+	t.Helper()
+	err := validate(writeTemp(t, []byte(broken)), dir)
+	if err == nil {
+		t.Fatal("xmllint accepted a broken description")
+	}
+	if errors.Is(err, modeldesc.ErrNoXmllint) || errors.Is(err, modeldesc.ErrNoSchema) {
+		t.Fatalf("validation did not run: %v", err)
+	}
+	return err
 }
 
 // TestSchemaRejectsBrokenDescriptions proves the validation is not
@@ -72,13 +96,7 @@ func TestSchemaRejectsBrokenDescriptions(t *testing.T) {
 			if broken == valid {
 				t.Fatalf("test text %q not found in the marshalled description", tc.from)
 			}
-			err := modeldesc.ValidateWithSchema(writeTemp(t, []byte(broken)), dir)
-			if err == nil {
-				t.Fatal("xmllint accepted a broken description")
-			}
-			if errors.Is(err, modeldesc.ErrNoXmllint) || errors.Is(err, modeldesc.ErrNoSchema) {
-				t.Fatalf("validation did not run: %v", err)
-			}
+			validateBroken(t, broken, dir, modeldesc.ValidateWithSchema)
 		})
 	}
 }

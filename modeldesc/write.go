@@ -18,23 +18,9 @@ import (
 // LogCategories, Outputs, Derivatives, InitialUnknowns) are left out when
 // empty, because an empty container is invalid.
 func (md *ModelDescription) Marshal() ([]byte, error) {
-	doc := etree.NewDocument()
-	// Canonical attribute escaping writes tab, CR and LF as character
-	// references, so descriptions with line breaks survive a round trip
-	// instead of being normalized to spaces by the reader.
-	doc.WriteSettings.CanonicalAttrVal = true
-	doc.CreateProcInst("xml", `version="1.0" encoding="UTF-8"`)
-
-	root := doc.CreateElement("fmiModelDescription")
-	root.CreateAttr("fmiVersion", md.FMIVersion)
-	root.CreateAttr("modelName", md.ModelName)
-	root.CreateAttr("guid", md.GUID)
-	optAttr(root, "description", md.Description)
-	optAttr(root, "author", md.Author)
-	optAttr(root, "version", md.Version)
-	optAttr(root, "generationTool", md.GenerationTool)
-	optAttr(root, "generationDateAndTime", md.GenerationDateAndTime)
-	optAttr(root, "variableNamingConvention", md.VariableNamingConvention)
+	doc, root := newDocument(md.FMIVersion)
+	cm := md.common()
+	cm.writeHeader(root)
 	if md.NumberOfEventIndicators != 0 {
 		root.CreateAttr("numberOfEventIndicators", strconv.Itoa(md.NumberOfEventIndicators))
 	}
@@ -42,37 +28,13 @@ func (md *ModelDescription) Marshal() ([]byte, error) {
 	if cs := md.CoSimulation; cs != nil {
 		writeCoSimulation(root.CreateElement("CoSimulation"), cs)
 	}
-	if len(md.Units) > 0 {
-		defs := root.CreateElement("UnitDefinitions")
-		for _, u := range md.Units {
-			writeUnit(defs.CreateElement("Unit"), u)
-		}
-	}
-	if len(md.LogCategories) > 0 {
-		cats := root.CreateElement("LogCategories")
-		for _, c := range md.LogCategories {
-			el := cats.CreateElement("Category")
-			el.CreateAttr("name", c.Name)
-			optAttr(el, "description", c.Description)
-		}
-	}
-	if de := md.DefaultExperiment; de != nil {
-		el := root.CreateElement("DefaultExperiment")
-		el.CreateAttr("startTime", FormatReal(de.StartTime))
-		optReal(el, "stopTime", de.StopTime)
-		optReal(el, "tolerance", de.Tolerance)
-		optReal(el, "stepSize", de.StepSize)
-	}
+	cm.writeElements(root)
 
 	vars := root.CreateElement("ModelVariables")
-	var errs []error
-	for i := range md.Variables {
-		if err := writeVariable(vars.CreateElement("ScalarVariable"), &md.Variables[i]); err != nil {
-			errs = append(errs, fmt.Errorf("variable %d (%q): %w", i+1, md.Variables[i].Name, err))
-		}
-	}
-	if err := errors.Join(errs...); err != nil {
-		return nil, fmt.Errorf("marshal model description: %w", err)
+	if err := writeVariables(md.Variables, func(v *Variable) error {
+		return writeVariable(vars.CreateElement("ScalarVariable"), v)
+	}); err != nil {
+		return nil, err
 	}
 
 	ms := root.CreateElement("ModelStructure")
@@ -80,13 +42,139 @@ func (md *ModelDescription) Marshal() ([]byte, error) {
 	writeUnknowns(ms, "Derivatives", md.Structure.Derivatives)
 	writeUnknowns(ms, "InitialUnknowns", md.Structure.InitialUnknowns)
 
+	b, err := indented(doc)
+	if err != nil {
+		return nil, err
+	}
+	// A final newline keeps the file friendly to text tools and diffs.
+	return append(b, '\n'), nil
+}
+
+// newDocument starts a modelDescription.xml: the UTF-8 XML declaration and
+// the fmiModelDescription root with its fmiVersion.
+func newDocument(fmiVersion string) (*etree.Document, *etree.Element) {
+	doc := etree.NewDocument()
+	// Canonical attribute escaping writes tab, CR and LF as character
+	// references, so descriptions with line breaks survive a round trip
+	// instead of being normalized to spaces by the reader.
+	doc.WriteSettings.CanonicalAttrVal = true
+	doc.CreateProcInst("xml", `version="1.0" encoding="UTF-8"`)
+	root := doc.CreateElement("fmiModelDescription")
+	root.CreateAttr("fmiVersion", fmiVersion)
+	return doc, root
+}
+
+// writeHeader writes the root attributes both versions share, from
+// modelName to variableNamingConvention.
+func (cm common) writeHeader(root *etree.Element) {
+	root.CreateAttr("modelName", *cm.modelName)
+	root.CreateAttr(cm.tokenAttr, *cm.token)
+	optAttr(root, "description", *cm.description)
+	optAttr(root, "author", *cm.author)
+	optAttr(root, "version", *cm.version)
+	optAttr(root, "generationTool", *cm.generationTool)
+	optAttr(root, "generationDateAndTime", *cm.generationDateAndTime)
+	optAttr(root, "variableNamingConvention", *cm.variableNamingConvention)
+}
+
+// writeElements writes UnitDefinitions, LogCategories and
+// DefaultExperiment. The two containers are left out when empty because
+// the schemas demand at least one child.
+func (cm common) writeElements(root *etree.Element) {
+	if len(*cm.units) > 0 {
+		defs := root.CreateElement("UnitDefinitions")
+		for _, u := range *cm.units {
+			writeUnit(defs.CreateElement("Unit"), u)
+		}
+	}
+	if len(*cm.logCategories) > 0 {
+		cats := root.CreateElement("LogCategories")
+		for _, c := range *cm.logCategories {
+			el := cats.CreateElement("Category")
+			el.CreateAttr("name", c.Name)
+			optAttr(el, "description", c.Description)
+		}
+	}
+	if de := *cm.defaultExperiment; de != nil {
+		el := root.CreateElement("DefaultExperiment")
+		el.CreateAttr("startTime", FormatReal(de.StartTime))
+		optReal(el, "stopTime", de.StopTime)
+		optReal(el, "tolerance", de.Tolerance)
+		optReal(el, "stepSize", de.StepSize)
+	}
+}
+
+// writeVariables writes each variable with write and joins the errors,
+// naming each failing variable by position and name.
+func writeVariables[V any, P interface {
+	*V
+	common() commonVar
+}](vars []V, write func(P) error) error {
+	var errs []error
+	for i := range vars {
+		v := P(&vars[i])
+		if err := write(v); err != nil {
+			errs = append(errs, fmt.Errorf("variable %d (%q): %w", i+1, *v.common().name, err))
+		}
+	}
+	if err := errors.Join(errs...); err != nil {
+		return fmt.Errorf("marshal model description: %w", err)
+	}
+	return nil
+}
+
+// write writes the attributes every variable has, in the schemas' order.
+func (cv commonVar) write(el *etree.Element) {
+	el.CreateAttr("name", *cv.name)
+	el.CreateAttr("valueReference", strconv.FormatUint(uint64(*cv.valueReference), 10))
+	optAttr(el, "description", *cv.description)
+	optAttr(el, "causality", string(*cv.causality))
+	optAttr(el, "variability", string(*cv.variability))
+	optAttr(el, "initial", string(*cv.initial))
+}
+
+// writeBounds writes the min and max attributes that are set, in the form
+// format gives them.
+func writeBounds(el *etree.Element, minV, maxV *float64, format func(float64) (string, error)) error {
+	for _, b := range []struct {
+		key string
+		val *float64
+	}{{"min", minV}, {"max", maxV}} {
+		if b.val == nil {
+			continue
+		}
+		s, err := format(*b.val)
+		if err != nil {
+			return fmt.Errorf("%s: %w", b.key, err)
+		}
+		el.CreateAttr(b.key, s)
+	}
+	return nil
+}
+
+// indented renders doc with two-space indentation.
+func indented(doc *etree.Document) ([]byte, error) {
 	doc.Indent(2)
 	b, err := doc.WriteToBytes()
 	if err != nil {
 		return nil, fmt.Errorf("marshal model description: %w", err)
 	}
-	// A final newline keeps the file friendly to text tools and diffs.
-	return append(b, '\n'), nil
+	return b, nil
+}
+
+// writeDependencies writes the dependencies and dependenciesKind attributes
+// of an unknown; nil omits an attribute, empty writes it empty.
+func writeDependencies[D int | uint32](el *etree.Element, deps []D, kinds []string) {
+	if deps != nil {
+		parts := make([]string, len(deps))
+		for i, d := range deps {
+			parts[i] = strconv.FormatInt(int64(d), 10)
+		}
+		el.CreateAttr("dependencies", strings.Join(parts, " "))
+	}
+	if kinds != nil {
+		el.CreateAttr("dependenciesKind", strings.Join(kinds, " "))
+	}
 }
 
 func optAttr(el *etree.Element, key, val string) {
@@ -139,12 +227,7 @@ func writeUnit(el *etree.Element, u Unit) {
 }
 
 func writeVariable(el *etree.Element, v *Variable) error {
-	el.CreateAttr("name", v.Name)
-	el.CreateAttr("valueReference", strconv.FormatUint(uint64(v.ValueReference), 10))
-	optAttr(el, "description", v.Description)
-	optAttr(el, "causality", string(v.Causality))
-	optAttr(el, "variability", string(v.Variability))
-	optAttr(el, "initial", string(v.Initial))
+	v.common().write(el)
 
 	switch v.Type {
 	case TypeReal, TypeInteger, TypeBoolean, TypeString:
@@ -170,18 +253,8 @@ func writeVariable(el *etree.Element, v *Variable) error {
 	t := el.CreateElement(string(v.Type))
 	// Attribute order follows the schema's declaration order.
 	optAttr(t, "unit", v.Unit)
-	for _, b := range []struct {
-		key string
-		val *float64
-	}{{"min", v.Min}, {"max", v.Max}} {
-		if b.val == nil {
-			continue
-		}
-		s, err := formatBound(v.Type, *b.val)
-		if err != nil {
-			return fmt.Errorf("%s: %w", b.key, err)
-		}
-		t.CreateAttr(b.key, s)
+	if err := writeBounds(t, v.Min, v.Max, func(x float64) (string, error) { return formatBound(v.Type, x) }); err != nil {
+		return err
 	}
 	optAttr(t, "start", v.Start)
 	if v.Derivative != 0 {
@@ -210,19 +283,6 @@ func writeUnknowns(parent *etree.Element, tag string, list []Unknown) {
 	for _, u := range list {
 		ue := el.CreateElement("Unknown")
 		ue.CreateAttr("index", strconv.Itoa(u.Index))
-		if u.Dependencies != nil {
-			ue.CreateAttr("dependencies", joinInts(u.Dependencies))
-		}
-		if u.DependenciesKind != nil {
-			ue.CreateAttr("dependenciesKind", strings.Join(u.DependenciesKind, " "))
-		}
+		writeDependencies(ue, u.Dependencies, u.DependenciesKind)
 	}
-}
-
-func joinInts(xs []int) string {
-	parts := make([]string, len(xs))
-	for i, x := range xs {
-		parts[i] = strconv.Itoa(x)
-	}
-	return strings.Join(parts, " ")
 }

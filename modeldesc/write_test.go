@@ -1,7 +1,6 @@
 package modeldesc
 
 import (
-	"bytes"
 	"math"
 	"reflect"
 	"regexp"
@@ -21,24 +20,7 @@ func TestRoundTrip(t *testing.T) {
 	md.DefaultExperiment.Tolerance = 1e-6
 	md.NumberOfEventIndicators = 2
 
-	data, err := md.Marshal()
-	if err != nil {
-		t.Fatal(err)
-	}
-	back, err := Parse(data)
-	if err != nil {
-		t.Fatalf("Parse: %v\n%s", err, data)
-	}
-	if !reflect.DeepEqual(md, back) {
-		t.Errorf("round trip changed the description\nwant %+v\ngot  %+v\nxml:\n%s", md, back, data)
-	}
-	again, err := back.Marshal()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !bytes.Equal(data, again) {
-		t.Errorf("second Marshal differs:\n%s\n---\n%s", data, again)
-	}
+	assertRoundTrip(t, md, "Parse", Parse)
 }
 
 func TestRoundTripMinimal(t *testing.T) {

@@ -25,13 +25,20 @@ func Require(tb testing.TB) string {
 		}
 	}
 	if err != nil {
-		if os.Getenv("CI") == "true" {
-			tb.Fatalf("schema validation is mandatory in CI: %v", err)
-		}
-		tb.Skipf("skipping schema validation: %v (install xmllint and the FMI schemas, or set %s; Check() rules still ran)",
+		unavailable(tb, err, "skipping schema validation: %v (install xmllint and the FMI schemas, or set %s; Check() rules still ran)",
 			err, modeldesc.SchemaEnv)
 	}
 	return dir
+}
+
+// unavailable fails the test under CI=true because of err, and otherwise
+// skips it with the message skipFormat and args.
+func unavailable(tb testing.TB, err error, skipFormat string, args ...any) {
+	tb.Helper()
+	if os.Getenv("CI") == "true" {
+		tb.Fatalf("schema validation is mandatory in CI: %v", err)
+	}
+	tb.Skipf(skipFormat, args...)
 }
 
 // Validate validates the modelDescription.xml at xmlPath, applying the
@@ -51,10 +58,7 @@ func Require3(tb testing.TB) string {
 	tb.Helper()
 	dir := Require(tb)
 	if _, err := modeldesc.SchemaFile3(dir); err != nil {
-		if os.Getenv("CI") == "true" {
-			tb.Fatalf("schema validation is mandatory in CI: %v", err)
-		}
-		tb.Skipf("skipping FMI 3.0 schema validation: %v (install the FMI 3.0 schemas under %s/3.0, or set %s)",
+		unavailable(tb, err, "skipping FMI 3.0 schema validation: %v (install the FMI 3.0 schemas under %s/3.0, or set %s)",
 			err, dir, modeldesc.SchemaEnv)
 	}
 	return dir
