@@ -13,31 +13,26 @@ must survive a crash of the binary, or that unload it, run in a subprocess.
 """
 
 import ctypes
+import functools
 import math
 import os
 import shutil
 import struct
 import subprocess
 import sys
-import tempfile
 import textwrap
 import threading
 import unittest
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-REPO = os.path.dirname(os.path.dirname(HERE))
-BINDING_DIR = os.path.join(REPO, "examples", "clients", "python")
-C_MASTER = os.path.join(REPO, "examples", "clients", "c", "master.c")
-COSIM_SCRIPT = os.path.join(BINDING_DIR, "hoist_cosim.py")
-sys.path.insert(0, BINDING_DIR)
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
+from fmutestlib import BINDING_DIR, INPUTS, OUTPUTS, REPO, bits  # noqa: E402
+import fmutestlib  # noqa: E402
 import fmi2  # noqa: E402
 
-INPUTS = ["hoist.x", "hoist.y", "hoist.z", "hoist.vx", "hoist.vy", "hoist.vz", "winch.speed"]
-OUTPUTS = ["hoist.fx", "hoist.fy", "hoist.fz", "cable.tension", "cable.length",
-           "load.x", "load.y", "load.z", "load.vx", "load.vy", "load.vz"]
-PARAMETERS = ["load.mass", "cable.length0", "cable.E", "cable.diameter", "cable.density",
-              "gravity", "h"]
+sname = functools.partial(fmutestlib.status_name, fmi2)  # name of an fmi2Status (None: NULL)
+C_MASTER = os.path.join(REPO, "examples", "clients", "c", "master.c")
+COSIM_SCRIPT = os.path.join(BINDING_DIR, "hoist_cosim.py")
 REST = [0.0, 0.0, 20.0, 0.0, 0.0, 0.0, 0.0]  # suspension point still at z = 20 m
 TENSION_TOL = 0.005  # relative tolerance of tension at rest against m*g
 
@@ -49,34 +44,18 @@ MD = None
 
 def setUpModule():
     global FMU_PATH, TMP, FOLDER, MD
-    FMU_PATH = os.environ.get("HOIST_FMU")
-    if not FMU_PATH:
-        raise RuntimeError(
-            "HOIST_FMU is not set. Build the FMU and name it, e.g.\n"
-            "    go run ./build -o out/Hoist.fmu examples/hoist\n"
-            "    HOIST_FMU=out/Hoist.fmu python3 -m unittest discover -s scripts/fmutest -v")
-    if not os.path.isfile(FMU_PATH):
-        raise RuntimeError("HOIST_FMU=%s: no such file (build it with "
-                           "'go run ./build -o out/Hoist.fmu examples/hoist')" % FMU_PATH)
-    TMP = tempfile.mkdtemp(prefix="hoist-fmutest-")
+    problem = fmutestlib.fmu_path_problem("HOIST_FMU", "go run ./build -o out/Hoist.fmu examples/hoist")
+    if problem:
+        raise RuntimeError(problem + "\nthen run: HOIST_FMU=out/Hoist.fmu "
+                           "python3 -m unittest discover -s scripts/fmutest -v")
+    FMU_PATH = os.environ["HOIST_FMU"]
+    TMP = fmutestlib.make_tmp("hoist-fmutest-")
     FOLDER = fmi2.unzip(FMU_PATH, os.path.join(TMP, "Hoist"))
     MD = fmi2.read_model_description(FOLDER)
 
 
 def tearDownModule():
-    # The binary stays mapped (it cannot be unloaded); removing its file is fine.
-    if TMP:
-        shutil.rmtree(TMP, ignore_errors=True)
-
-
-def sname(status):
-    """Name of an fmi2Status; None stands for a NULL fmi2Instantiate result."""
-    return "NULL" if status is None else fmi2.STATUS_NAMES.get(status, str(status))
-
-
-def bits(values):
-    """Exact byte image of a list of floats, for bitwise comparisons."""
-    return struct.pack("<%dd" % len(values), *values)
+    fmutestlib.remove_tmp(TMP)
 
 
 def motion_inputs(t):
@@ -90,8 +69,10 @@ def motion_inputs(t):
     return [x, y, 20.0, vx, vy, 0.0, ws]
 
 
-class FMUTestCase(unittest.TestCase):
+class FMUTestCase(fmutestlib.StatusAssertions, unittest.TestCase):
     """Helpers shared by the tests."""
+
+    FMI = fmi2
 
     def new_slave(self, name="hoist", instantiate=True, logging_on=False):
         slave = fmi2.FMU2Slave(FOLDER, instance_name=name, model_description=MD)
@@ -139,31 +120,9 @@ class FMUTestCase(unittest.TestCase):
                              % (what, tension, mg, 100 * rel, 100 * TENSION_TOL))
         return tension
 
-    def assertFails(self, fn, what, statuses=(fmi2.ERROR,), mentions=()):
-        """fn() must raise FMIError with a status in ``statuses`` and log a non-OK message.
-
-        ``mentions``: strings that must appear in one of the logged messages.
-        """
-        expected = "/".join(sname(s) for s in statuses)
-        with self.assertRaises(fmi2.FMIError, msg="%s: expected %s, call succeeded" % (what, expected)) as cm:
-            fn()
-        err = cm.exception
-        self.assertIn(err.status, statuses, "%s: expected %s, got %s" % (what, expected, sname(err.status)))
-        logged = [m for m in err.messages if m[0] != fmi2.OK]
-        self.assertTrue(logged, "%s: %s without a logged error message (messages of the call: %r)" % (
-            what, sname(err.status), err.messages))
-        for word in mentions:
-            self.assertTrue(any(word in text for _, _, text in logged),
-                            "%s: no logged message mentions %r: %r" % (what, word, logged))
-        return err
-
     def assertRawFails(self, slave, name, *args):
-        """A raw call (status returned, not raised) must give fmi2Error and log a message."""
-        before = len(slave.messages)
-        status = slave.call(name, *args)
-        self.assertEqual(status, fmi2.ERROR, "%s: expected fmi2Error, got %s" % (name, sname(status)))
-        logged = [m for m in slave.messages[before:] if m[0] != fmi2.OK]
-        self.assertTrue(logged, "%s: returned fmi2Error but logged no error message" % name)
+        """A raw call (status returned, not raised) must give fmi2Error and log a message naming it."""
+        logged = super().assertRawFails(slave, name, *args)
         self.assertTrue(any(name in text for _, _, text in logged),
                         "%s: the logged reason does not name the function: %r" % (name, logged))
         return logged
@@ -185,14 +144,7 @@ class TestDescriptionAndBinary(FMUTestCase):
         self.assertEqual(MD.fmi_version, "2.0")
         self.assertEqual(MD.model_identifier, "Hoist")
         self.assertTrue(MD.guid, "guid is empty")
-        expected = [(n, "input") for n in INPUTS] + [(n, "output") for n in OUTPUTS] + \
-                   [(n, "parameter") for n in PARAMETERS]
-        for name, causality in expected:
-            with self.subTest(variable=name):
-                self.assertIn(name, MD.variables, "variable %s missing from modelDescription.xml" % name)
-                var = MD.variables[name]
-                self.assertEqual(var.type, "Real", "%s type" % name)
-                self.assertEqual(var.causality, causality, "%s causality" % name)
+        self.assertDeclared(MD, fmutestlib.DECLARED, "Real")
         vrs = [v.value_reference for v in MD.variables.values() if v.type == "Real"]
         self.assertEqual(len(vrs), len(set(vrs)), "Real value references are not unique")
         self.assertEqual(MD.variables["load.mass"].start, 1000.0)
@@ -904,12 +856,8 @@ class TestFMUState(FMUTestCase):
 
     def test_restore_continues_bitwise(self):
         slave = self.ready_slave()
-        self.drive(slave, 0.0, 20)
-        state = slave.get_fmu_state()
-        first = self.drive(slave, 1.0, 40)
-        slave.set_fmu_state(state)
-        again = self.drive(slave, 1.0, 40)
-        self.assertEqual(first, again, "outputs after restoring the state differ from the original run")
+        state = self.assertRestoreRepeats(slave, 0.0, 20, 1.0, 40,
+                                          "outputs after restoring the state differ from the original run")
         state = slave.get_fmu_state(state)  # updating an existing state in place
         slave.set_fmu_state(state)
         self.assertEqual(self.drive(slave, 3.0, 5), self.drive_copy(slave, state, 3.0, 5))

@@ -19,33 +19,27 @@ without xmllint or the schema that test is skipped, unless CI=true.
 """
 
 import ctypes
+import functools
 import json
 import math
 import os
 import shutil
-import struct
 import subprocess
 import sys
-import tempfile
 import textwrap
 import unittest
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-REPO = os.path.dirname(os.path.dirname(HERE))
-BINDING_DIR = os.path.join(REPO, "examples", "clients", "python")
-C_MASTER = os.path.join(REPO, "examples", "clients", "c", "master3.c")
-sys.path.insert(0, BINDING_DIR)
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
+from fmutestlib import BINDING_DIR, INPUTS, OUTPUTS, REPO, bits  # noqa: E402
+import fmutestlib  # noqa: E402
 import fmi3  # noqa: E402
 
+sname = functools.partial(fmutestlib.status_name, fmi3)  # name of an fmi3Status (None: NULL)
+C_MASTER = os.path.join(REPO, "examples", "clients", "c", "master3.c")
 SCHEMA_DIR = os.environ.get("FMI3_SCHEMA_DIR", "/work/shared/fmi/schema/3.0")
 IN_CI = os.environ.get("CI", "").strip().lower() == "true"
 
-INPUTS = ["hoist.x", "hoist.y", "hoist.z", "hoist.vx", "hoist.vy", "hoist.vz", "winch.speed"]
-OUTPUTS = ["hoist.fx", "hoist.fy", "hoist.fz", "cable.tension", "cable.length",
-           "load.x", "load.y", "load.z", "load.vx", "load.vy", "load.vz"]
-PARAMETERS = ["load.mass", "cable.length0", "cable.E", "cable.diameter", "cable.density",
-              "gravity", "h"]
 H = 1.0 / 60.0  # communication step of the lifecycle tests
 
 # key -> (environment variable, build command, scenario folder)
@@ -71,16 +65,14 @@ def setUpModule():
     global TMP
     problems = []
     for key, (env, build, _) in FMUS.items():
-        path = os.environ.get(env)
-        if not path:
-            problems.append("%s is not set (build the FMU with '%s' and set %s to it)" % (env, build, env))
-        elif not os.path.isfile(path):
-            problems.append("%s=%s: no such file (build it with '%s')" % (env, path, build))
+        problem = fmutestlib.fmu_path_problem(env, build)
+        if problem:
+            problems.append(problem)
     if problems:
         raise RuntimeError("the FMI 3.0 tests need both FMUs:\n    " + "\n    ".join(problems) +
                            "\nthen run: HOIST3_FMU=out/Hoist3.fmu RIGIDHOIST3_FMU=out/RigidHoist3.fmu "
                            "python3 -m unittest -v scripts/fmutest/test_fmu3.py")
-    TMP = tempfile.mkdtemp(prefix="fmi3-fmutest-")
+    TMP = fmutestlib.make_tmp("fmi3-fmutest-")
     for key, (env, _, _) in FMUS.items():
         path = os.environ[env]
         folder = fmi3.unzip(path, os.path.join(TMP, key))
@@ -88,19 +80,7 @@ def setUpModule():
 
 
 def tearDownModule():
-    # The binaries stay mapped (they cannot be unloaded); removing the files is fine.
-    if TMP:
-        shutil.rmtree(TMP, ignore_errors=True)
-
-
-def sname(status):
-    """Name of an fmi3Status; None stands for a NULL instance."""
-    return "NULL" if status is None else fmi3.STATUS_NAMES.get(status, str(status))
-
-
-def bits(values):
-    """Exact byte image of a list of floats, for bitwise comparisons."""
-    return struct.pack("<%dd" % len(values), *values)
+    fmutestlib.remove_tmp(TMP)
 
 
 def scenario(folder):
@@ -108,10 +88,11 @@ def scenario(folder):
         return json.load(f)
 
 
-class FMU3Case(unittest.TestCase):
-    """Helpers shared by the tests; KEY selects the FMU."""
+class FMU3Case(fmutestlib.StatusAssertions, unittest.TestCase):
+    """Shared setup and assertions; KEY selects the FMU."""
 
     KEY = None
+    FMI = fmi3
 
     @property
     def fx(self):
@@ -168,34 +149,6 @@ class FMU3Case(unittest.TestCase):
         if bad:
             self.fail("%s: non-finite values (index, value) %s" % (what, bad[:10]))
 
-    def assertFails(self, fn, what, statuses=(fmi3.ERROR,), mentions=()):
-        """fn() must raise FMIError with a status in ``statuses`` and log a non-OK message.
-
-        ``mentions``: strings that must appear in one of the logged messages.
-        """
-        expected = "/".join(sname(s) for s in statuses)
-        with self.assertRaises(fmi3.FMIError, msg="%s: expected %s, the call succeeded" % (what, expected)) as cm:
-            fn()
-        err = cm.exception
-        self.assertIn(err.status, statuses, "%s: expected %s, got %s" % (what, expected, sname(err.status)))
-        logged = [m for m in err.messages if m[0] != fmi3.OK]
-        self.assertTrue(logged, "%s: %s without a logged error message (messages of the call: %r)" % (
-            what, sname(err.status), err.messages))
-        for word in mentions:
-            self.assertTrue(any(word in text for _, _, text in logged),
-                            "%s: no logged message mentions %r: %r" % (what, word, logged))
-        return err
-
-    def assertRawFails(self, slave, name, *args, what=None):
-        """A raw call (status returned, not raised) must give fmi3Error and log a message."""
-        what = what or name
-        before = len(slave.messages)
-        status = slave.call(name, *args)
-        self.assertEqual(status, fmi3.ERROR, "%s: expected fmi3Error, got %s" % (what, sname(status)))
-        logged = [m for m in slave.messages[before:] if m[0] != fmi3.OK]
-        self.assertTrue(logged, "%s: returned fmi3Error but logged no error message" % what)
-        return logged
-
     def run_script(self, body, timeout=120):
         """Run a Python snippet in a subprocess with the binding importable; returns stdout."""
         script = "import ctypes, sys\nsys.path.insert(0, %r)\nimport fmi3\nFOLDER = %r\n" % (
@@ -230,15 +183,8 @@ class CommonTests:
         self.assertTrue(md.can_get_and_set_fmu_state, "canGetAndSetFMUState is not true")
         self.assertTrue(md.can_serialize_fmu_state, "canSerializeFMUState is not true")
         self.assertTrue(md.can_handle_variable_step, "canHandleVariableCommunicationStepSize is not true")
-        expected = [(n, "input") for n in INPUTS] + [(n, "output") for n in OUTPUTS] + \
-                   [(n, "parameter") for n in PARAMETERS]
-        for name, causality in expected:
-            with self.subTest(variable=name):
-                self.assertIn(name, md.variables, "variable %s missing from modelDescription.xml" % name)
-                var = md.variables[name]
-                self.assertEqual(var.type, "Float64", "%s type" % name)
-                self.assertEqual(var.causality, causality, "%s causality" % name)
-                self.assertEqual(var.shape, (), "%s should be a scalar" % name)
+        self.assertDeclared(md, fmutestlib.DECLARED, "Float64",
+                            lambda name, var: self.assertEqual(var.shape, (), "%s should be a scalar" % name))
         time = md.independent()
         self.assertIsNotNone(time, "no variable with causality=\"independent\"")
         self.assertEqual(time.name, "time")
@@ -343,12 +289,8 @@ class CommonTests:
 
     def test_state_restore_continues_bitwise(self):
         slave = self.ready_slave()
-        self.drive(slave, 0.0, 10)
-        state = slave.get_fmu_state()
-        first = self.drive(slave, 0.5, 20)
-        slave.set_fmu_state(state)
-        again = self.drive(slave, 0.5, 20)
-        self.assertEqual(first, again, "outputs after fmi3SetFMUState differ from the original run")
+        state = self.assertRestoreRepeats(slave, 0.0, 10, 0.5, 20,
+                                          "outputs after fmi3SetFMUState differ from the original run")
         state = slave.get_fmu_state(state)  # updating an existing state in place
         ahead = self.drive(slave, 1.5, 5)
         slave.set_fmu_state(state)
@@ -394,7 +336,8 @@ class CommonTests:
                          "fmi3DeserializeFMUState of 11 garbage bytes")
         self.assertFails(lambda: slave.deserialize_fmu_state(data[:len(data) // 2]),
                          "fmi3DeserializeFMUState of a truncated state (%d of %d bytes)" % (len(data) // 2, len(data)))
-        # the instance is still usable
+        # the refusals left the instance untouched (beyond the standard, which
+        # allows an FMU to demand fmi3Reset after fmi3Error)
         self.drive(slave, 0.2, 4)
 
     # -- errors --------------------------------------------------------------
@@ -521,7 +464,10 @@ class CommonTests:
 
     def test_unsupported_functions_refused(self):
         # Every fmi3* function is exported; what the FMU does not provide
-        # returns fmi3Error with a logged reason, and the instance stays usable.
+        # returns fmi3Error with a logged reason.  The standard lets an FMU
+        # demand fmi3Reset after fmi3Error; these FMUs refuse such calls
+        # without touching the instance (as their FMI 2.0 counterparts do),
+        # so the instance must stay usable.
         slave = self.ready_slave()
         self.run_steps(slave, 2)
         md = self.md
@@ -554,7 +500,7 @@ class CommonTests:
             "fmi3EnterEventMode": (),
             "fmi3EvaluateDiscreteStates": (),
             "fmi3UpdateDiscreteStates": tuple(ctypes.byref(x) for x in b[:5]) + (buf,),
-            # derivatives
+            # derivatives (those not declared; see test_declared_derivatives)
             "fmi3GetDirectionalDerivative": (vr1, 1, known, 1, seed, 1, buf, 1),
             "fmi3GetAdjointDerivative": (vr1, 1, known, 1, seed, 1, buf, 1),
             "fmi3GetOutputDerivatives": (vr1, 1, (fmi3.fmi3Int32 * 1)(1), buf, 1),
@@ -589,6 +535,12 @@ class CommonTests:
                             ("Boolean", fmi3.fmi3Boolean)):
             calls["fmi3Get" + name] = (vr1, 1, (ctype * 1)(), 1)
             calls["fmi3Set" + name] = (vr1, 1, (ctype * 1)(), 1)
+        if md.provides_directional_derivatives:
+            del calls["fmi3GetDirectionalDerivative"]
+        if md.provides_adjoint_derivatives:
+            del calls["fmi3GetAdjointDerivative"]
+        if md.max_output_derivative_order >= 1:
+            del calls["fmi3GetOutputDerivatives"]
         for name, args in calls.items():
             with self.subTest(function=name):
                 self.assertRawFails(slave, name, *args)
@@ -607,6 +559,41 @@ class CommonTests:
                                      "%s: expected fmi3Error, or fmi3OK with 0" % name)
         # the instance is still usable for co-simulation
         self.run_steps(slave, 3, t0=2 * H)
+
+    def test_declared_derivatives(self):
+        # Derivatives the model description declares are provided; an output
+        # derivative of a higher order than maxOutputDerivativeOrder is refused.
+        md = self.md
+        slave = self.ready_slave()
+        self.run_steps(slave, 3, inputs_at=self.motion)
+        outputs = [v.name for v in md.by_causality("output") if not v.is_array]
+        inputs = [n for n in INPUTS if n in md.variables]
+        if md.max_output_derivative_order >= 1:
+            for order in range(1, md.max_output_derivative_order + 1):
+                values = slave.get_output_derivatives(outputs, order)
+                self.assertFinite(values, "fmi3GetOutputDerivatives(order %d) of %s" % (order, outputs))
+            too_high = md.max_output_derivative_order + 1
+            self.assertFails(lambda: slave.get_output_derivatives(outputs[:1], too_high),
+                             "fmi3GetOutputDerivatives(%s, order %d > maxOutputDerivativeOrder %d)"
+                             % (outputs[0], too_high, md.max_output_derivative_order))
+        for flag, name in (("provides_directional_derivatives", "fmi3GetDirectionalDerivative"),
+                           ("provides_adjoint_derivatives", "fmi3GetAdjointDerivative")):
+            if not getattr(md, flag):
+                continue
+            with self.subTest(function=name):
+                unknowns = (fmi3.fmi3ValueReference * len(outputs))(*md.vrs(outputs))
+                knowns = (fmi3.fmi3ValueReference * len(inputs))(*md.vrs(inputs))
+                n_seed = len(inputs) if name == "fmi3GetDirectionalDerivative" else len(outputs)
+                n_sens = len(outputs) if name == "fmi3GetDirectionalDerivative" else len(inputs)
+                seed = (fmi3.fmi3Float64 * n_seed)(*([1.0] * n_seed))
+                sens = (fmi3.fmi3Float64 * n_sens)()
+                status = slave.call(name, unknowns, len(outputs), knowns, len(inputs), seed, n_seed, sens, n_sens)
+                self.assertEqual(status, fmi3.OK, "%s(all scalar outputs, all inputs, seed 1): %s; messages %r"
+                                 % (name, sname(status), slave.messages[-3:]))
+                self.assertFinite(list(sens), "%s sensitivities" % name)
+        if not (md.max_output_derivative_order or md.provides_directional_derivatives
+                or md.provides_adjoint_derivatives):
+            self.skipTest("the model description declares no derivatives")
 
     def test_null_instance_does_not_crash(self):
         out = self.run_script("""
@@ -758,7 +745,7 @@ class TestRigidHoist(CommonTests, FMU3Case):
         x, y, z = slave.get_float64(["hoist.x", "hoist.y", "hoist.z"])
         top, bottom = nodes[0], nodes[-1]
         for k, (got, want) in enumerate(zip(top, (x, y, z))):
-            self.assertAlmostEqual(got, want, delta=1e-3, msg="cable.node[1] component %d = %r, the suspension "
+            self.assertAlmostEqual(got, want, delta=0.01, msg="cable.node[1] component %d = %r, the suspension "
                                    "point is at %r (t = %.3f s)" % (k + 1, got, want, t))
         length, = slave.get_float64(["cable.length"])
         polyline = sum(math.dist(a, b) for a, b in zip(nodes, nodes[1:]))

@@ -22,14 +22,10 @@ name, the status and the messages the FMU logged during that call.
 
 Loading the shared library
 --------------------------
-An FMU binary built from Go (cgo, ``-buildmode=c-shared``) contains a complete
-Go runtime.  Every time a copy of the binary is loaded from a *new* path, a
-further Go runtime starts inside the calling process (about 5 threads and
-5 MB), and it is never unloaded: such libraries are linked so that
-``dlclose`` does nothing.  Therefore unpack an FMU once, reuse the folder
-(:func:`unzip` does so when the archive has not changed) and create all
-instances from the same folder: this module loads each binary path only once
-per process and shares the handle between instances.
+Unpack an FMU once, reuse the folder (:func:`unzip` does so when the archive
+has not changed) and create all instances from the same folder: this module
+loads each binary path only once per process and shares the handle between
+instances.  :mod:`fmucommon` explains why (a Go runtime per loaded path).
 
 Logger callback
 ---------------
@@ -47,15 +43,12 @@ reported verbatim.
 
 import ctypes
 import ctypes.util
-import hashlib
 import math
 import os
-import shutil
-import tempfile
-import threading
 import urllib.request
-import xml.etree.ElementTree as ET
-import zipfile
+
+import fmucommon
+from fmucommon import unzip  # noqa: F401 (part of this module's interface)
 
 __all__ = [
     "OK", "WARNING", "DISCARD", "ERROR", "FATAL", "PENDING", "STATUS_NAMES",
@@ -89,14 +82,7 @@ fmi2False = 0
 
 # fmi2Status
 OK, WARNING, DISCARD, ERROR, FATAL, PENDING = range(6)
-STATUS_NAMES = {
-    OK: "fmi2OK",
-    WARNING: "fmi2Warning",
-    DISCARD: "fmi2Discard",
-    ERROR: "fmi2Error",
-    FATAL: "fmi2Fatal",
-    PENDING: "fmi2Pending",
-}
+STATUS_NAMES = fmucommon.status_names("fmi2", fmucommon.STATUS_WORDS + ("Pending",))
 
 # fmi2Type
 MODEL_EXCHANGE, CO_SIMULATION = 0, 1
@@ -214,7 +200,7 @@ MODEL_EXCHANGE_FUNCTIONS = (
 # Errors
 # --------------------------------------------------------------------------
 
-class FMIError(Exception):
+class FMIError(fmucommon.FMIError):
     """A failed FMI call.
 
     Attributes: ``function`` (C function name), ``status`` (fmi2Status as int,
@@ -223,46 +209,17 @@ class FMIError(Exception):
     call).  The text shows the non-OK messages of the call.
     """
 
-    def __init__(self, function, status, messages=(), detail=""):
-        self.function = function
-        self.status = status
-        self.messages = list(messages)
-        if status is None:
-            head = "%s failed" % function
-        else:
-            head = "%s returned %s" % (function, STATUS_NAMES.get(status, str(status)))
-        if detail:
-            head += " (%s)" % detail
-        shown = [m for m in self.messages if m[0] != OK] or self.messages
-        if shown:
-            logged = "; ".join("[%s] %s" % (cat, text) for _, cat, text in shown[-5:])
-            head += ": " + logged
-        else:
-            head += " (nothing logged)"
-        super().__init__(head)
+    STATUS_NAMES = STATUS_NAMES
 
 
 # --------------------------------------------------------------------------
 # modelDescription.xml
 # --------------------------------------------------------------------------
 
-class ScalarVariable:
+class ScalarVariable(fmucommon.VariableBase):
     """One ``<ScalarVariable>`` of the model description."""
 
-    __slots__ = ("name", "value_reference", "type", "causality", "variability",
-                 "initial", "start", "unit", "description")
-
-    def __init__(self, name, value_reference, type_, causality, variability,
-                 initial, start, unit, description):
-        self.name = name
-        self.value_reference = value_reference
-        self.type = type_
-        self.causality = causality
-        self.variability = variability
-        self.initial = initial
-        self.start = start
-        self.unit = unit
-        self.description = description
+    __slots__ = ()
 
     def __repr__(self):
         return "ScalarVariable(%r, vr=%d, %s, %s, %s, start=%r)" % (
@@ -270,21 +227,14 @@ class ScalarVariable:
             self.variability, self.start)
 
 
-class ModelDescription:
+class ModelDescription(fmucommon.ModelDescriptionBase):
     """The parts of ``modelDescription.xml`` a Co-Simulation master needs."""
 
     def __init__(self):
-        self.fmi_version = None
-        self.model_name = None
+        super().__init__()
         self.guid = None
-        self.model_identifier = None  # of the <CoSimulation> element
         self.can_interpolate_inputs = False
-        self.can_handle_variable_step = False
-        self.can_get_and_set_fmu_state = False
-        self.needs_execution_tool = False
-        self.default_experiment = {}  # startTime, stopTime, tolerance, stepSize
         self.variables = {}  # name -> ScalarVariable
-        self.log_categories = []
 
     def vr(self, name):
         """Value reference of the variable called ``name`` (KeyError if unknown)."""
@@ -293,15 +243,8 @@ class ModelDescription:
         except KeyError:
             raise KeyError("no variable %r in model description of %s" % (name, self.model_name)) from None
 
-    def vrs(self, names):
-        return [self.vr(n) for n in names]
 
-    def by_causality(self, causality):
-        return [v for v in self.variables.values() if v.causality == causality]
-
-
-def _bool_attr(elem, name):
-    return elem is not None and elem.get(name, "false").strip().lower() == "true"
+_bool_attr = fmucommon.bool_attr
 
 
 def _parse_start(type_, text):
@@ -318,35 +261,15 @@ def _parse_start(type_, text):
 
 def read_model_description(path):
     """Parse ``modelDescription.xml`` (give the file, an unpacked FMU folder or an .fmu)."""
-    if os.path.isdir(path):
-        path = os.path.join(path, "modelDescription.xml")
-    if zipfile.is_zipfile(path):
-        with zipfile.ZipFile(path) as zf:
-            root = ET.fromstring(zf.read("modelDescription.xml"))
-    else:
-        root = ET.parse(path).getroot()
-    if root.tag != "fmiModelDescription":
-        raise ValueError("%s: root element is <%s>, expected <fmiModelDescription>" % (path, root.tag))
+    path, root = fmucommon.read_root(path)
     md = ModelDescription()
     md.fmi_version = root.get("fmiVersion")
     md.model_name = root.get("modelName")
     md.guid = root.get("guid")
-    cs = root.find("CoSimulation")
-    if cs is None:
-        raise ValueError("%s: the FMU does not support Co-Simulation" % path)
-    md.model_identifier = cs.get("modelIdentifier")
+    cs = fmucommon.read_co_simulation(path, root, md)
     md.can_interpolate_inputs = _bool_attr(cs, "canInterpolateInputs")
-    md.can_handle_variable_step = _bool_attr(cs, "canHandleVariableCommunicationStepSize")
     md.can_get_and_set_fmu_state = _bool_attr(cs, "canGetAndSetFMUstate")
-    md.needs_execution_tool = _bool_attr(cs, "needsExecutionTool")
-    de = root.find("DefaultExperiment")
-    if de is not None:
-        for key in ("startTime", "stopTime", "tolerance", "stepSize"):
-            if de.get(key) is not None:
-                md.default_experiment[key] = float(de.get(key))
-    lc = root.find("LogCategories")
-    if lc is not None:
-        md.log_categories = [c.get("name") for c in lc.findall("Category")]
+    fmucommon.read_experiment_and_categories(root, md)
     mv = root.find("ModelVariables")
     for sv in (mv.findall("ScalarVariable") if mv is not None else []):
         type_elem = None
@@ -371,63 +294,8 @@ def read_model_description(path):
 
 
 # --------------------------------------------------------------------------
-# Unpacking
+# Locations inside an unpacked FMU (:func:`unzip` unpacks one)
 # --------------------------------------------------------------------------
-
-_STAMP = ".fmu-sha256"
-
-
-def _sha256(path):
-    h = hashlib.sha256()
-    with open(path, "rb") as f:
-        for chunk in iter(lambda: f.read(1 << 20), b""):
-            h.update(chunk)
-    return h.hexdigest()
-
-
-def unzip(fmu_path, dest):
-    """Unpack ``fmu_path`` into the folder ``dest`` and return its absolute path.
-
-    The folder is reused: when it already holds this very archive (same
-    SHA-256, recorded in ``dest/.fmu-sha256``) nothing is written.  Otherwise
-    every file is written to a temporary name and renamed into place, so a
-    binary still mapped by a running process is never overwritten in place.
-    Member names that would escape ``dest`` are rejected.
-    """
-    dest = os.path.abspath(dest)
-    digest = _sha256(fmu_path)
-    stamp = os.path.join(dest, _STAMP)
-    try:
-        with open(stamp) as f:
-            if f.read().strip() == digest and os.path.isfile(os.path.join(dest, "modelDescription.xml")):
-                return dest
-    except OSError:
-        pass
-    os.makedirs(dest, exist_ok=True)
-    with zipfile.ZipFile(fmu_path) as zf:
-        for info in zf.infolist():
-            target = os.path.abspath(os.path.join(dest, info.filename))
-            if target != dest and not target.startswith(dest + os.sep):
-                raise ValueError("%s: member %r lies outside the destination" % (fmu_path, info.filename))
-            if info.is_dir():
-                os.makedirs(target, exist_ok=True)
-                continue
-            os.makedirs(os.path.dirname(target), exist_ok=True)
-            fd, tmp = tempfile.mkstemp(prefix=".unzip-", dir=os.path.dirname(target))
-            try:
-                with os.fdopen(fd, "wb") as out, zf.open(info) as src:
-                    shutil.copyfileobj(src, out)
-                mode = (info.external_attr >> 16) & 0o777
-                os.chmod(tmp, mode or 0o644)
-                os.replace(tmp, target)
-            except BaseException:
-                if os.path.exists(tmp):
-                    os.unlink(tmp)
-                raise
-    with open(stamp, "w") as f:
-        f.write(digest + "\n")
-    return dest
-
 
 def binary_path(unzipped_dir, model_identifier):
     """Path of the Linux x86-64 binary inside an unpacked FMU."""
@@ -444,53 +312,18 @@ def resource_uri(unzipped_dir):
 # Loading the binary
 # --------------------------------------------------------------------------
 
-_libs = {}
-_libs_lock = threading.Lock()
+_libs = fmucommon.LibraryCache(_SIGNATURES, "fmi2_missing")
 
 
-def _declare(lib):
-    missing = []
-    for name, (restype, argtypes) in _SIGNATURES.items():
-        try:
-            fn = getattr(lib, name)
-        except AttributeError:
-            missing.append(name)
-            continue
-        fn.restype = restype
-        fn.argtypes = argtypes
-    lib.fmi2_missing = missing
-    return lib
-
-
-def load_library(path):
-    """Load an FMU binary once per process and declare all fmi2* signatures.
-
-    Returns the shared :class:`ctypes.CDLL`; its attribute ``fmi2_missing``
-    lists the FMI 2.0 functions the binary does not export.  See the module
-    docstring for why each path should be loaded only once.
-    """
-    key = os.path.realpath(path)
-    with _libs_lock:
-        lib = _libs.get(key)
-        if lib is None:
-            lib = _declare(ctypes.CDLL(key, mode=ctypes.RTLD_LOCAL))
-            _libs[key] = lib
-        return lib
-
-
-def release_library(path):
-    """Forget the cached handle of ``path`` and ``dlclose`` it once.
-
-    For Go binaries ``dlclose`` is a no-op; the next :func:`load_library`
-    of the same path gets the same, still initialised library back.
-    """
-    import _ctypes
-
-    key = os.path.realpath(path)
-    with _libs_lock:
-        lib = _libs.pop(key, None)
-    if lib is not None:
-        _ctypes.dlclose(lib._handle)
+#: ``load_library(path)`` loads an FMU binary once per process and declares
+#: all fmi2* signatures; it returns the shared :class:`ctypes.CDLL`, whose
+#: attribute ``fmi2_missing`` lists the FMI 2.0 functions the binary does not
+#: export (see the module docstring for why each path should be loaded only
+#: once).  ``release_library(path)`` forgets the cached handle and
+#: ``dlclose``-s it once: a no-op for Go binaries, so the next load of the
+#: same path gets the same, still initialised library back.
+load_library = _libs.load
+release_library = _libs.release
 
 
 # libc's calloc/free serve as allocateMemory/freeMemory: no Python code runs
@@ -499,47 +332,32 @@ _libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6")
 _CALLOC = fmi2CallbackAllocateMemory(ctypes.cast(_libc.calloc, ctypes.c_void_p).value)
 _FREE = fmi2CallbackFreeMemory(ctypes.cast(_libc.free, ctypes.c_void_p).value)
 
-
-def _decode(b):
-    if b is None:
-        return ""
-    return b.decode("utf-8", "replace")
+_decode = fmucommon.decode
 
 
 # --------------------------------------------------------------------------
 # The slave
 # --------------------------------------------------------------------------
 
-_env_counter = [0]
-_env_lock = threading.Lock()
+_env_ids = fmucommon.Counter()
 
 
-class FMU2Slave:
-    """One FMI 2.0 Co-Simulation instance of an unpacked FMU.
+class FMU2Slave(fmucommon.SlaveBase):
+    """One FMI 2.0 Co-Simulation instance of an unpacked FMU (see :class:`fmucommon.SlaveBase`)."""
 
-    ``unzipped_dir`` is a folder produced by :func:`unzip`.  Variables can be
-    given by name or by value reference wherever a list of references is
-    expected.  Messages logged by the FMU for this instance are appended to
-    ``self.messages`` as ``(status, category, text)``; set ``echo=True`` to
-    also print them.
-    """
+    ERROR = FMIError
+    HANDLE = "component"
+    FREE = "fmi2FreeInstance"
+    GET_STATE = "fmi2GetFMUstate"
+    SET_STATE = "fmi2SetFMUstate"
 
     def __init__(self, unzipped_dir, instance_name="instance", echo=False, model_description=None):
-        self.unzipped_dir = os.path.abspath(unzipped_dir)
-        self.md = model_description or read_model_description(self.unzipped_dir)
-        self.instance_name = instance_name
-        self.echo = echo
-        self.messages = []
-        self.component = None
-        self.library_path = binary_path(self.unzipped_dir, self.md.model_identifier)
+        self._open(unzipped_dir, instance_name, echo, model_description, read_model_description, binary_path)
         self.lib = load_library(self.library_path)
         if self.lib.fmi2_missing:
             raise FMIError("load", None, detail="%s does not export %s" % (
                 self.library_path, ", ".join(self.lib.fmi2_missing)))
-        with _env_lock:
-            _env_counter[0] += 1
-            self._env_id = _env_counter[0]
-        self._mark = 0
+        self._env_id = _env_ids.next()
         # The ctypes callback objects must outlive every call into the FMU:
         # they are kept on the instance together with the struct using them.
         self._logger = fmi2CallbackLogger(self._log)
@@ -560,11 +378,7 @@ class FMU2Slave:
             text = fmt.replace("%s", _decode(ctypes.string_at(arg0)) if arg0 else "(null)")
         else:
             text = fmt.replace("%%", "%")
-        entry = (int(status), _decode(category), text)
-        self.messages.append(entry)
-        if self.echo:
-            print("[%s] %s %s: %s" % (STATUS_NAMES.get(entry[0], entry[0]),
-                                      _decode(instance_name), entry[1], text), flush=True)
+        self._record(status, _decode(category), text, _decode(instance_name))
 
     def _on_step_finished(self, env, status):
         self.messages.append((int(status), "stepFinished", "asynchronous step finished"))
@@ -572,48 +386,15 @@ class FMU2Slave:
     # -- helpers -------------------------------------------------------------
 
     def _refs(self, refs):
-        if isinstance(refs, (str, int)):
-            refs = [refs]
-        out = []
-        for r in refs:
-            out.append(self.md.vr(r) if isinstance(r, str) else int(r))
+        out = self._value_references(refs)
         return (fmi2ValueReference * len(out))(*out), len(out)
-
-    def _check(self, name, status, detail=""):
-        """Raise FMIError unless status is fmi2OK or fmi2Warning.
-
-        The exception carries the messages logged during this call (those
-        after the mark set by _need_component).
-        """
-        if status not in (OK, WARNING):
-            raise FMIError(name, status, self.messages[self._mark:], detail)
-        return status
-
-    def _need_component(self, name):
-        """Fail unless instantiated; mark where this call's messages start."""
-        if not self.component:
-            raise FMIError(name, None, (), "the instance is not instantiated")
-        self._mark = len(self.messages)
-
-    def call(self, name, *args):
-        """Call ``name`` with the component as first argument; return the raw status."""
-        self._need_component(name)
-        return getattr(self.lib, name)(self.component, *args)
-
-    def vr(self, name):
-        return self.md.vr(name)
-
-    def clear_messages(self):
-        self.messages = []
 
     # -- lifecycle -----------------------------------------------------------
 
     def instantiate(self, visible=False, logging_on=False, resource_location=None, guid=None,
                     fmu_type=CO_SIMULATION):
         """fmi2Instantiate; raises FMIError (status None) when it returns NULL."""
-        if self.component:
-            raise FMIError("fmi2Instantiate", None, (), "already instantiated")
-        self._mark = len(self.messages)
+        self._begin_instantiate("fmi2Instantiate")
         if resource_location is None:
             resource_location = resource_uri(self.unzipped_dir)
         comp = self.lib.fmi2Instantiate(
@@ -623,32 +404,22 @@ class FMU2Slave:
             ctypes.byref(self._callbacks),
             fmi2True if visible else fmi2False,
             fmi2True if logging_on else fmi2False)
-        if not comp:
-            raise FMIError("fmi2Instantiate", None, self.messages[self._mark:], "returned NULL")
-        self.component = comp
-        return self
+        return self._end_instantiate("fmi2Instantiate", comp)
 
     def set_debug_logging(self, on=True, categories=()):
-        self._need_component("fmi2SetDebugLogging")
+        self._need("fmi2SetDebugLogging")
         arr = (fmi2String * len(categories))(*[c.encode() for c in categories])
-        return self._check("fmi2SetDebugLogging", self.lib.fmi2SetDebugLogging(
-            self.component, fmi2True if on else fmi2False, len(categories), arr))
+        return self._call_checked("fmi2SetDebugLogging", fmi2True if on else fmi2False, len(categories), arr)
 
     def setup_experiment(self, start_time=0.0, stop_time=None, tolerance=None):
-        self._need_component("fmi2SetupExperiment")
-        return self._check("fmi2SetupExperiment", self.lib.fmi2SetupExperiment(
-            self.component,
+        return self._call_checked(
+            "fmi2SetupExperiment",
             fmi2False if tolerance is None else fmi2True, 0.0 if tolerance is None else tolerance,
             start_time,
-            fmi2False if stop_time is None else fmi2True, 0.0 if stop_time is None else stop_time))
+            fmi2False if stop_time is None else fmi2True, 0.0 if stop_time is None else stop_time)
 
-    def enter_initialization_mode(self):
-        self._need_component("fmi2EnterInitializationMode")
-        return self._check("fmi2EnterInitializationMode", self.lib.fmi2EnterInitializationMode(self.component))
-
-    def exit_initialization_mode(self):
-        self._need_component("fmi2ExitInitializationMode")
-        return self._check("fmi2ExitInitializationMode", self.lib.fmi2ExitInitializationMode(self.component))
+    enter_initialization_mode = fmucommon.plain_call("fmi2EnterInitializationMode")
+    exit_initialization_mode = fmucommon.plain_call("fmi2ExitInitializationMode")
 
     def initialize(self, start_time=0.0, stop_time=None, parameters=None):
         """setup_experiment + set ``parameters`` (dict name -> value) + enter/exit initialization."""
@@ -659,47 +430,29 @@ class FMU2Slave:
         self.exit_initialization_mode()
         return self
 
-    def terminate(self):
-        self._need_component("fmi2Terminate")
-        return self._check("fmi2Terminate", self.lib.fmi2Terminate(self.component))
-
-    def reset(self):
-        self._need_component("fmi2Reset")
-        return self._check("fmi2Reset", self.lib.fmi2Reset(self.component))
-
-    def free(self):
-        """fmi2FreeInstance (no-op when not instantiated)."""
-        if self.component:
-            comp, self.component = self.component, None
-            self.lib.fmi2FreeInstance(comp)
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        self.free()
-        return False
+    terminate = fmucommon.plain_call("fmi2Terminate")
+    reset = fmucommon.plain_call("fmi2Reset")
 
     # -- values --------------------------------------------------------------
 
     def set_real(self, refs, values):
-        self._need_component("fmi2SetReal")
+        self._need("fmi2SetReal")
         vrs, n = self._refs(refs)
         values = list(values) if not isinstance(values, (int, float)) else [values]
         if len(values) != n:
             raise ValueError("set_real: %d references but %d values" % (n, len(values)))
         vals = (fmi2Real * n)(*values)
-        return self._check("fmi2SetReal", self.lib.fmi2SetReal(self.component, vrs, n, vals))
+        return self._call_checked("fmi2SetReal", vrs, n, vals)
 
     def get_real(self, refs):
-        self._need_component("fmi2GetReal")
+        self._need("fmi2GetReal")
         vrs, n = self._refs(refs)
         vals = (fmi2Real * n)()
-        self._check("fmi2GetReal", self.lib.fmi2GetReal(self.component, vrs, n, vals))
+        self._call_checked("fmi2GetReal", vrs, n, vals)
         return list(vals)
 
     def set_real_input_derivatives(self, refs, orders, values):
-        self._need_component("fmi2SetRealInputDerivatives")
+        self._need("fmi2SetRealInputDerivatives")
         vrs, n = self._refs(refs)
         if isinstance(orders, int):
             orders = [orders] * n
@@ -707,73 +460,53 @@ class FMU2Slave:
             raise ValueError("set_real_input_derivatives: lengths differ")
         ords = (fmi2Integer * n)(*orders)
         vals = (fmi2Real * n)(*values)
-        return self._check("fmi2SetRealInputDerivatives",
-                           self.lib.fmi2SetRealInputDerivatives(self.component, vrs, n, ords, vals))
+        return self._call_checked("fmi2SetRealInputDerivatives", vrs, n, ords, vals)
 
     def get_real_output_derivatives(self, refs, orders):
-        self._need_component("fmi2GetRealOutputDerivatives")
+        self._need("fmi2GetRealOutputDerivatives")
         vrs, n = self._refs(refs)
         if isinstance(orders, int):
             orders = [orders] * n
         ords = (fmi2Integer * n)(*orders)
         vals = (fmi2Real * n)()
-        self._check("fmi2GetRealOutputDerivatives",
-                    self.lib.fmi2GetRealOutputDerivatives(self.component, vrs, n, ords, vals))
+        self._call_checked("fmi2GetRealOutputDerivatives", vrs, n, ords, vals)
         return list(vals)
 
     # -- stepping ------------------------------------------------------------
-
-    def get_fmu_state(self, state=None):
-        """Saves the FMU state; returns a handle (pass one back to update it)."""
-        self._need_component("fmi2GetFMUstate")
-        handle = fmi2FMUstate(state)
-        self._check("fmi2GetFMUstate", self.lib.fmi2GetFMUstate(self.component, ctypes.byref(handle)))
-        return handle.value
-
-    def set_fmu_state(self, state):
-        self._need_component("fmi2SetFMUstate")
-        return self._check("fmi2SetFMUstate", self.lib.fmi2SetFMUstate(self.component, state))
+    # (get_fmu_state and set_fmu_state come from fmucommon.SlaveBase)
 
     def free_fmu_state(self, state):
-        self._need_component("fmi2FreeFMUstate")
+        self._need("fmi2FreeFMUstate")
         handle = fmi2FMUstate(state)
-        return self._check("fmi2FreeFMUstate", self.lib.fmi2FreeFMUstate(self.component, ctypes.byref(handle)))
+        return self._call_checked("fmi2FreeFMUstate", ctypes.byref(handle))
 
     def serialize_fmu_state(self, state):
         """Returns the state as bytes."""
-        self._need_component("fmi2SerializeFMUstate")
-        size = ctypes.c_size_t()
-        self._check("fmi2SerializedFMUstateSize",
-                    self.lib.fmi2SerializedFMUstateSize(self.component, state, ctypes.byref(size)))
-        buf = (fmi2Byte * size.value)()
-        self._check("fmi2SerializeFMUstate", self.lib.fmi2SerializeFMUstate(self.component, state, buf, size))
-        return bytes(ctypes.cast(buf, ctypes.POINTER(ctypes.c_char * size.value)).contents)
+        self._need("fmi2SerializeFMUstate")
+        size = self._state_size("fmi2SerializedFMUstateSize", state)
+        buf = (fmi2Byte * size)()
+        self._call_checked("fmi2SerializeFMUstate", state, buf, size)
+        return bytes(ctypes.cast(buf, ctypes.POINTER(ctypes.c_char * size)).contents)
 
     def deserialize_fmu_state(self, data):
         """Returns a state handle read from bytes."""
-        self._need_component("fmi2DeSerializeFMUstate")
-        buf = (fmi2Byte * len(data)).from_buffer_copy(data)
-        handle = fmi2FMUstate()
-        self._check("fmi2DeSerializeFMUstate",
-                    self.lib.fmi2DeSerializeFMUstate(self.component, buf, len(data), ctypes.byref(handle)))
-        return handle.value
+        self._need("fmi2DeSerializeFMUstate")
+        return self._deserialize("fmi2DeSerializeFMUstate", fmi2Byte, data)
 
     def do_step(self, current_time, step_size, no_set_fmu_state_prior=True):
-        self._need_component("fmi2DoStep")
+        self._need("fmi2DoStep")
         status = self.lib.fmi2DoStep(self.component, current_time, step_size,
                                      fmi2True if no_set_fmu_state_prior else fmi2False)
         return self._check("fmi2DoStep", status, "t=%.17g, h=%.17g" % (current_time, step_size))
 
     def get_status(self, kind=DO_STEP_STATUS):
-        self._need_component("fmi2GetStatus")
         value = fmi2Status(0)
-        self._check("fmi2GetStatus", self.lib.fmi2GetStatus(self.component, kind, ctypes.byref(value)))
+        self._call_checked("fmi2GetStatus", kind, ctypes.byref(value))
         return value.value
 
     def get_real_status(self, kind=LAST_SUCCESSFUL_TIME):
-        self._need_component("fmi2GetRealStatus")
         value = fmi2Real(0.0)
-        self._check("fmi2GetRealStatus", self.lib.fmi2GetRealStatus(self.component, kind, ctypes.byref(value)))
+        self._call_checked("fmi2GetRealStatus", kind, ctypes.byref(value))
         return value.value
 
     # -- information ---------------------------------------------------------

@@ -32,14 +32,10 @@ parameter's start value from the model description.
 
 Loading the shared library
 --------------------------
-An FMU binary built from Go (cgo, ``-buildmode=c-shared``) contains a complete
-Go runtime.  Every time a copy of the binary is loaded from a *new* path, a
-further Go runtime starts inside the calling process (about 5 threads and
-5 MB), and it is never unloaded: such libraries are linked so that
-``dlclose`` does nothing.  Therefore unpack an FMU once, reuse the folder
-(:func:`unzip` does so when the archive has not changed) and create all
-instances from the same folder: this module loads each binary path only once
-per process and shares the handle between instances.
+Unpack an FMU once, reuse the folder (:func:`unzip` does so when the archive
+has not changed) and create all instances from the same folder: this module
+loads each binary path only once per process and shares the handle between
+instances.  :mod:`fmucommon` explains why (a Go runtime per loaded path).
 
 When a binary is loaded, all 75 functions of the FMI 3.0 headers
 (``fmi3Functions.h``) are looked up; those missing are listed in the
@@ -61,14 +57,11 @@ instance for as long as the FMU may call it.
 
 import collections
 import ctypes
-import hashlib
 import math
 import os
-import shutil
-import tempfile
-import threading
-import xml.etree.ElementTree as ET
-import zipfile
+
+import fmucommon
+from fmucommon import unzip  # noqa: F401 (part of this module's interface)
 
 __all__ = [
     "OK", "WARNING", "DISCARD", "ERROR", "FATAL", "STATUS_NAMES",
@@ -112,13 +105,7 @@ fmi3False = False
 
 # fmi3Status (fmi3FunctionTypes.h); FMI 3.0 has no "pending" status.
 OK, WARNING, DISCARD, ERROR, FATAL = range(5)
-STATUS_NAMES = {
-    OK: "fmi3OK",
-    WARNING: "fmi3Warning",
-    DISCARD: "fmi3Discard",
-    ERROR: "fmi3Error",
-    FATAL: "fmi3Fatal",
-}
+STATUS_NAMES = fmucommon.status_names("fmi3")
 
 # fmi3DependencyKind
 INDEPENDENT, CONSTANT, FIXED, TUNABLE, DISCRETE, DEPENDENT = range(6)
@@ -303,7 +290,7 @@ CLOCK_FUNCTIONS = (
 # Errors
 # --------------------------------------------------------------------------
 
-class FMIError(Exception):
+class FMIError(fmucommon.FMIError):
     """A failed FMI call.
 
     Attributes: ``function`` (C function name), ``status`` (fmi3Status as int,
@@ -313,23 +300,7 @@ class FMIError(Exception):
     messages of the call.
     """
 
-    def __init__(self, function, status, messages=(), detail=""):
-        self.function = function
-        self.status = status
-        self.messages = list(messages)
-        if status is None:
-            head = "%s failed" % function
-        else:
-            head = "%s returned %s" % (function, STATUS_NAMES.get(status, str(status)))
-        if detail:
-            head += " (%s)" % detail
-        shown = [m for m in self.messages if m[0] != OK] or self.messages
-        if shown:
-            logged = "; ".join("[%s] %s" % (cat, text) for _, cat, text in shown[-5:])
-            head += ": " + logged
-        else:
-            head += " (nothing logged)"
-        super().__init__(head)
+    STATUS_NAMES = STATUS_NAMES
 
 
 # --------------------------------------------------------------------------
@@ -341,7 +312,7 @@ VARIABLE_TYPES = ("Float32", "Float64", "Int8", "UInt8", "Int16", "UInt16", "Int
                   "Int64", "UInt64", "Boolean", "String", "Binary", "Enumeration", "Clock")
 
 
-class Variable:
+class Variable(fmucommon.VariableBase):
     """One variable of ``<ModelVariables>`` (a scalar or an array).
 
     ``dimensions`` lists the ``<Dimension>`` children as ``(start,
@@ -351,20 +322,12 @@ class Variable:
     flat list for an array.
     """
 
-    __slots__ = ("name", "value_reference", "type", "causality", "variability", "initial",
-                 "start", "unit", "description", "dimensions", "shape")
+    __slots__ = ("dimensions", "shape")
 
     def __init__(self, name, value_reference, type_, causality, variability, initial, start,
                  unit, description, dimensions=()):
-        self.name = name
-        self.value_reference = value_reference
-        self.type = type_
-        self.causality = causality
-        self.variability = variability
-        self.initial = initial
-        self.start = start
-        self.unit = unit
-        self.description = description
+        super().__init__(name, value_reference, type_, causality, variability, initial, start,
+                         unit, description)
         self.dimensions = list(dimensions)
         self.shape = ()
 
@@ -386,23 +349,18 @@ class Variable:
             self.causality, self.variability, self.start)
 
 
-class ModelDescription:
+class ModelDescription(fmucommon.ModelDescriptionBase):
     """The parts of an FMI 3.0 ``modelDescription.xml`` a Co-Simulation importer needs."""
 
     def __init__(self):
-        self.fmi_version = None
-        self.model_name = None
+        super().__init__()
         self.instantiation_token = None
         self.description = None
         self.generation_tool = None
-        self.model_identifier = None  # of the <CoSimulation> element
         self.has_model_exchange = False
         self.has_scheduled_execution = False
-        self.can_handle_variable_step = False
-        self.can_get_and_set_fmu_state = False
         self.can_serialize_fmu_state = False
         self.can_be_instantiated_only_once_per_process = False
-        self.needs_execution_tool = False
         self.provides_directional_derivatives = False
         self.provides_adjoint_derivatives = False
         self.has_event_mode = False
@@ -410,10 +368,8 @@ class ModelDescription:
         self.provides_intermediate_update = False
         self.max_output_derivative_order = 0
         self.fixed_internal_step_size = None
-        self.default_experiment = {}  # startTime, stopTime, tolerance, stepSize
         self.variables = collections.OrderedDict()  # name -> Variable
         self.by_vr = {}  # value reference -> Variable
-        self.log_categories = []
         self.outputs = []  # value references in <ModelStructure><Output>
         self.initial_unknowns = []  # value references in <ModelStructure><InitialUnknown>
 
@@ -428,9 +384,6 @@ class ModelDescription:
         """Value reference of the variable called ``name`` (KeyError if unknown)."""
         return self.variable(name).value_reference
 
-    def vrs(self, names):
-        return [self.vr(n) for n in names]
-
     def size(self, ref):
         """Number of elements of a variable (1 for a scalar or an unknown value reference)."""
         if isinstance(ref, str):
@@ -441,17 +394,17 @@ class ModelDescription:
     def shape(self, ref):
         return self.variable(ref).shape
 
-    def by_causality(self, causality):
-        return [v for v in self.variables.values() if v.causality == causality]
-
     def independent(self):
         """The independent variable (``causality="independent"``), None if missing."""
         found = self.by_causality("independent")
         return found[0] if found else None
 
 
+_TRUE = ("true", "1")
+
+
 def _bool_attr(elem, name):
-    return elem is not None and elem.get(name, "false").strip().lower() in ("true", "1")
+    return fmucommon.bool_attr(elem, name, _TRUE)
 
 
 def _parse_values(type_, text):
@@ -468,15 +421,7 @@ def _parse_values(type_, text):
 
 def read_model_description(path):
     """Parse an FMI 3.0 ``modelDescription.xml`` (give the file, an unpacked FMU folder or an .fmu)."""
-    if os.path.isdir(path):
-        path = os.path.join(path, "modelDescription.xml")
-    if zipfile.is_zipfile(path):
-        with zipfile.ZipFile(path) as zf:
-            root = ET.fromstring(zf.read("modelDescription.xml"))
-    else:
-        root = ET.parse(path).getroot()
-    if root.tag != "fmiModelDescription":
-        raise ValueError("%s: root element is <%s>, expected <fmiModelDescription>" % (path, root.tag))
+    path, root = fmucommon.read_root(path)
     md = ModelDescription()
     md.fmi_version = root.get("fmiVersion")
     if not (md.fmi_version or "").startswith("3."):
@@ -487,15 +432,10 @@ def read_model_description(path):
     md.generation_tool = root.get("generationTool")
     md.has_model_exchange = root.find("ModelExchange") is not None
     md.has_scheduled_execution = root.find("ScheduledExecution") is not None
-    cs = root.find("CoSimulation")
-    if cs is None:
-        raise ValueError("%s: the FMU does not support Co-Simulation" % path)
-    md.model_identifier = cs.get("modelIdentifier")
-    md.can_handle_variable_step = _bool_attr(cs, "canHandleVariableCommunicationStepSize")
+    cs = fmucommon.read_co_simulation(path, root, md, _TRUE)
     md.can_get_and_set_fmu_state = _bool_attr(cs, "canGetAndSetFMUState")
     md.can_serialize_fmu_state = _bool_attr(cs, "canSerializeFMUState")
     md.can_be_instantiated_only_once_per_process = _bool_attr(cs, "canBeInstantiatedOnlyOncePerProcess")
-    md.needs_execution_tool = _bool_attr(cs, "needsExecutionTool")
     md.provides_directional_derivatives = _bool_attr(cs, "providesDirectionalDerivatives")
     md.provides_adjoint_derivatives = _bool_attr(cs, "providesAdjointDerivatives")
     md.has_event_mode = _bool_attr(cs, "hasEventMode")
@@ -504,14 +444,7 @@ def read_model_description(path):
     md.max_output_derivative_order = int(cs.get("maxOutputDerivativeOrder", "0"))
     if cs.get("fixedInternalStepSize") is not None:
         md.fixed_internal_step_size = float(cs.get("fixedInternalStepSize"))
-    de = root.find("DefaultExperiment")
-    if de is not None:
-        for key in ("startTime", "stopTime", "tolerance", "stepSize"):
-            if de.get(key) is not None:
-                md.default_experiment[key] = float(de.get(key))
-    lc = root.find("LogCategories")
-    if lc is not None:
-        md.log_categories = [c.get("name") for c in lc.findall("Category")]
+    fmucommon.read_experiment_and_categories(root, md)
     mv = root.find("ModelVariables")
     for elem in (list(mv) if mv is not None else []):
         if elem.tag not in VARIABLE_TYPES:
@@ -561,63 +494,8 @@ def read_model_description(path):
 
 
 # --------------------------------------------------------------------------
-# Unpacking
+# Locations inside an unpacked FMU (:func:`unzip` unpacks one)
 # --------------------------------------------------------------------------
-
-_STAMP = ".fmu-sha256"
-
-
-def _sha256(path):
-    h = hashlib.sha256()
-    with open(path, "rb") as f:
-        for chunk in iter(lambda: f.read(1 << 20), b""):
-            h.update(chunk)
-    return h.hexdigest()
-
-
-def unzip(fmu_path, dest):
-    """Unpack ``fmu_path`` into the folder ``dest`` and return its absolute path.
-
-    The folder is reused: when it already holds this very archive (same
-    SHA-256, recorded in ``dest/.fmu-sha256``) nothing is written.  Otherwise
-    every file is written to a temporary name and renamed into place, so a
-    binary still mapped by a running process is never overwritten in place.
-    Member names that would escape ``dest`` are rejected.
-    """
-    dest = os.path.abspath(dest)
-    digest = _sha256(fmu_path)
-    stamp = os.path.join(dest, _STAMP)
-    try:
-        with open(stamp) as f:
-            if f.read().strip() == digest and os.path.isfile(os.path.join(dest, "modelDescription.xml")):
-                return dest
-    except OSError:
-        pass
-    os.makedirs(dest, exist_ok=True)
-    with zipfile.ZipFile(fmu_path) as zf:
-        for info in zf.infolist():
-            target = os.path.abspath(os.path.join(dest, info.filename))
-            if target != dest and not target.startswith(dest + os.sep):
-                raise ValueError("%s: member %r lies outside the destination" % (fmu_path, info.filename))
-            if info.is_dir():
-                os.makedirs(target, exist_ok=True)
-                continue
-            os.makedirs(os.path.dirname(target), exist_ok=True)
-            fd, tmp = tempfile.mkstemp(prefix=".unzip-", dir=os.path.dirname(target))
-            try:
-                with os.fdopen(fd, "wb") as out, zf.open(info) as src:
-                    shutil.copyfileobj(src, out)
-                mode = (info.external_attr >> 16) & 0o777
-                os.chmod(tmp, mode or 0o644)
-                os.replace(tmp, target)
-            except BaseException:
-                if os.path.exists(tmp):
-                    os.unlink(tmp)
-                raise
-    with open(stamp, "w") as f:
-        f.write(digest + "\n")
-    return dest
-
 
 def platform_tuple():
     """The FMI 3.0 platform tuple of this machine's binaries folder (``x86_64-linux`` here)."""
@@ -648,53 +526,18 @@ _default_resource_path = resource_path
 # Loading the binary
 # --------------------------------------------------------------------------
 
-_libs = {}
-_libs_lock = threading.Lock()
+_libs = fmucommon.LibraryCache(_SIGNATURES, "fmi3_missing")
 
 
-def _declare(lib):
-    missing = []
-    for name, (restype, argtypes) in _SIGNATURES.items():
-        try:
-            fn = getattr(lib, name)
-        except AttributeError:
-            missing.append(name)
-            continue
-        fn.restype = restype
-        fn.argtypes = argtypes
-    lib.fmi3_missing = missing
-    return lib
-
-
-def load_library(path):
-    """Load an FMU binary once per process and declare all fmi3* signatures.
-
-    Returns the shared :class:`ctypes.CDLL`; its attribute ``fmi3_missing``
-    lists the FMI 3.0 functions the binary does not export.  See the module
-    docstring for why each path should be loaded only once.
-    """
-    key = os.path.realpath(path)
-    with _libs_lock:
-        lib = _libs.get(key)
-        if lib is None:
-            lib = _declare(ctypes.CDLL(key, mode=ctypes.RTLD_LOCAL))
-            _libs[key] = lib
-        return lib
-
-
-def release_library(path):
-    """Forget the cached handle of ``path`` and ``dlclose`` it once.
-
-    For Go binaries ``dlclose`` is a no-op; the next :func:`load_library`
-    of the same path gets the same, still initialised library back.
-    """
-    import _ctypes
-
-    key = os.path.realpath(path)
-    with _libs_lock:
-        lib = _libs.pop(key, None)
-    if lib is not None:
-        _ctypes.dlclose(lib._handle)
+#: ``load_library(path)`` loads an FMU binary once per process and declares
+#: all fmi3* signatures; it returns the shared :class:`ctypes.CDLL`, whose
+#: attribute ``fmi3_missing`` lists the FMI 3.0 functions the binary does not
+#: export (see the module docstring for why each path should be loaded only
+#: once).  ``release_library(path)`` forgets the cached handle and
+#: ``dlclose``-s it once: a no-op for Go binaries, so the next load of the
+#: same path gets the same, still initialised library back.
+load_library = _libs.load
+release_library = _libs.release
 
 
 def missing_functions(path):
@@ -702,14 +545,11 @@ def missing_functions(path):
     return list(load_library(path).fmi3_missing)
 
 
-def _decode(b):
-    if b is None:
-        return ""
-    return b.decode("utf-8", "replace")
+_decode = fmucommon.decode
 
 
 # --------------------------------------------------------------------------
-# Value helpers
+# Flat and nested values
 # --------------------------------------------------------------------------
 
 def flatten(values):
@@ -749,28 +589,20 @@ DoStepResult = collections.namedtuple(
 # The instance
 # --------------------------------------------------------------------------
 
-_env_counter = [0]
-_env_lock = threading.Lock()
+_env_ids = fmucommon.Counter()
 
 
-class FMU3Slave:
-    """One FMI 3.0 Co-Simulation instance of an unpacked FMU.
+class FMU3Slave(fmucommon.SlaveBase):
+    """One FMI 3.0 Co-Simulation instance of an unpacked FMU (see :class:`fmucommon.SlaveBase`)."""
 
-    ``unzipped_dir`` is a folder produced by :func:`unzip`.  Variables can be
-    given by name or by value reference wherever a list of references is
-    expected.  Messages logged by the FMU for this instance are appended to
-    ``self.messages`` as ``(status, category, text)``; set ``echo=True`` to
-    also print them.
-    """
+    ERROR = FMIError
+    HANDLE = "instance"
+    FREE = "fmi3FreeInstance"
+    GET_STATE = "fmi3GetFMUState"
+    SET_STATE = "fmi3SetFMUState"
 
     def __init__(self, unzipped_dir, instance_name="instance", echo=False, model_description=None):
-        self.unzipped_dir = os.path.abspath(unzipped_dir)
-        self.md = model_description or read_model_description(self.unzipped_dir)
-        self.instance_name = instance_name
-        self.echo = echo
-        self.messages = []
-        self.instance = None
-        self.library_path = binary_path(self.unzipped_dir, self.md.model_identifier)
+        self._open(unzipped_dir, instance_name, echo, model_description, read_model_description, binary_path)
         if not os.path.isfile(self.library_path):
             raise FMIError("load", None, detail="no binary %s in the FMU" % self.library_path)
         self.lib = load_library(self.library_path)
@@ -778,10 +610,7 @@ class FMU3Slave:
             raise FMIError("load", None, detail="%s does not export %d of the %d FMI 3.0 functions: %s" % (
                 self.library_path, len(self.lib.fmi3_missing), len(FUNCTION_NAMES),
                 ", ".join(self.lib.fmi3_missing)))
-        with _env_lock:
-            _env_counter[0] += 1
-            self._env_id = _env_counter[0]
-        self._mark = 0
+        self._env_id = _env_ids.next()
         # The ctypes callback objects must outlive every call into the FMU
         # (the FMU keeps the pointers until fmi3FreeInstance): they live on
         # the instance.
@@ -792,52 +621,15 @@ class FMU3Slave:
     # -- callbacks -----------------------------------------------------------
 
     def _log(self, env, status, category, message):
-        entry = (int(status), _decode(category), _decode(message))
-        self.messages.append(entry)
-        if self.echo:
-            print("[%s] %s %s: %s" % (STATUS_NAMES.get(entry[0], entry[0]), self.instance_name,
-                                      entry[1], entry[2]), flush=True)
+        self._record(status, _decode(category), _decode(message), self.instance_name)
 
-    # -- helpers -------------------------------------------------------------
+    # -- internals -----------------------------------------------------------
 
     def _refs(self, refs):
         """(array of value references, their count, total number of values)."""
-        if isinstance(refs, (str, int)):
-            refs = [refs]
-        out = []
-        n_values = 0
-        for r in refs:
-            vr = self.md.vr(r) if isinstance(r, str) else int(r)
-            out.append(vr)
-            n_values += self.md.size(vr)
+        out = self._value_references(refs)
+        n_values = sum(self.md.size(vr) for vr in out)
         return (fmi3ValueReference * len(out))(*out), len(out), n_values
-
-    def _check(self, name, status, detail=""):
-        """Raise FMIError unless status is fmi3OK or fmi3Warning.
-
-        The exception carries the messages logged during this call (those
-        after the mark set by _need_instance).
-        """
-        if status not in (OK, WARNING):
-            raise FMIError(name, status, self.messages[self._mark:], detail)
-        return status
-
-    def _need_instance(self, name):
-        """Fail unless instantiated; mark where this call's messages start."""
-        if not self.instance:
-            raise FMIError(name, None, (), "the instance is not instantiated")
-        self._mark = len(self.messages)
-
-    def call(self, name, *args):
-        """Call ``name`` with the instance as first argument; return the raw status."""
-        self._need_instance(name)
-        return getattr(self.lib, name)(self.instance, *args)
-
-    def vr(self, name):
-        return self.md.vr(name)
-
-    def clear_messages(self):
-        self.messages = []
 
     # -- lifecycle -----------------------------------------------------------
 
@@ -850,13 +642,11 @@ class FMU3Slave:
         fmi3IntermediateUpdateCallback, or None (NULL).  ``resource_path``
         defaults to the unpacked ``resources/`` folder (pass "" for NULL).
         """
-        if self.instance:
-            raise FMIError("fmi3InstantiateCoSimulation", None, (), "already instantiated")
-        self._mark = len(self.messages)
+        self._begin_instantiate("fmi3InstantiateCoSimulation")
         if resource_path is None:
             resource_path = _default_resource_path(self.unzipped_dir)
         token = self.md.instantiation_token if instantiation_token is None else instantiation_token
-        required = [self.md.vr(r) if isinstance(r, str) else int(r) for r in required_intermediate_variables]
+        required = self._value_references(list(required_intermediate_variables))
         self._required = (fmi3ValueReference * len(required))(*required) if required else None
         self._intermediate_callback = (fmi3IntermediateUpdateCallback(intermediate_update)
                                        if intermediate_update is not None else None)
@@ -867,30 +657,23 @@ class FMU3Slave:
             bool(visible), bool(logging_on), bool(event_mode_used), bool(early_return_allowed),
             self._required, len(required),
             self._env_id, self._log_callback, self._intermediate_callback)
-        if not inst:
-            raise FMIError("fmi3InstantiateCoSimulation", None, self.messages[self._mark:], "returned NULL")
-        self.instance = inst
-        return self
+        return self._end_instantiate("fmi3InstantiateCoSimulation", inst)
 
     instantiate = instantiate_co_simulation
 
     def set_debug_logging(self, on=True, categories=()):
-        self._need_instance("fmi3SetDebugLogging")
+        self._need("fmi3SetDebugLogging")
         arr = (fmi3String * len(categories))(*[c.encode() for c in categories]) if categories else None
-        return self._check("fmi3SetDebugLogging", self.lib.fmi3SetDebugLogging(
-            self.instance, bool(on), len(categories), arr))
+        return self._call_checked("fmi3SetDebugLogging", bool(on), len(categories), arr)
 
     def enter_initialization_mode(self, tolerance=None, start_time=0.0, stop_time=None):
-        self._need_instance("fmi3EnterInitializationMode")
-        return self._check("fmi3EnterInitializationMode", self.lib.fmi3EnterInitializationMode(
-            self.instance,
+        return self._call_checked(
+            "fmi3EnterInitializationMode",
             tolerance is not None, 0.0 if tolerance is None else tolerance,
             start_time,
-            stop_time is not None, 0.0 if stop_time is None else stop_time))
+            stop_time is not None, 0.0 if stop_time is None else stop_time)
 
-    def exit_initialization_mode(self):
-        self._need_instance("fmi3ExitInitializationMode")
-        return self._check("fmi3ExitInitializationMode", self.lib.fmi3ExitInitializationMode(self.instance))
+    exit_initialization_mode = fmucommon.plain_call("fmi3ExitInitializationMode")
 
     def initialize(self, start_time=0.0, stop_time=None, parameters=None, inputs=None):
         """Set ``parameters`` (dict name -> value), enter initialization mode, set ``inputs``, exit."""
@@ -902,62 +685,32 @@ class FMU3Slave:
         self.exit_initialization_mode()
         return self
 
-    def enter_step_mode(self):
-        self._need_instance("fmi3EnterStepMode")
-        return self._check("fmi3EnterStepMode", self.lib.fmi3EnterStepMode(self.instance))
-
-    def enter_event_mode(self):
-        self._need_instance("fmi3EnterEventMode")
-        return self._check("fmi3EnterEventMode", self.lib.fmi3EnterEventMode(self.instance))
-
-    def enter_configuration_mode(self):
-        self._need_instance("fmi3EnterConfigurationMode")
-        return self._check("fmi3EnterConfigurationMode", self.lib.fmi3EnterConfigurationMode(self.instance))
-
-    def exit_configuration_mode(self):
-        self._need_instance("fmi3ExitConfigurationMode")
-        return self._check("fmi3ExitConfigurationMode", self.lib.fmi3ExitConfigurationMode(self.instance))
-
-    def terminate(self):
-        self._need_instance("fmi3Terminate")
-        return self._check("fmi3Terminate", self.lib.fmi3Terminate(self.instance))
-
-    def reset(self):
-        self._need_instance("fmi3Reset")
-        return self._check("fmi3Reset", self.lib.fmi3Reset(self.instance))
-
-    def free(self):
-        """fmi3FreeInstance (no-op when not instantiated)."""
-        if self.instance:
-            inst, self.instance = self.instance, None
-            self.lib.fmi3FreeInstance(inst)
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        self.free()
-        return False
+    enter_step_mode = fmucommon.plain_call("fmi3EnterStepMode")
+    enter_event_mode = fmucommon.plain_call("fmi3EnterEventMode")
+    enter_configuration_mode = fmucommon.plain_call("fmi3EnterConfigurationMode")
+    exit_configuration_mode = fmucommon.plain_call("fmi3ExitConfigurationMode")
+    terminate = fmucommon.plain_call("fmi3Terminate")
+    reset = fmucommon.plain_call("fmi3Reset")
 
     # -- values --------------------------------------------------------------
 
     def set_float64(self, refs, values):
         """fmi3SetFloat64: ``values`` holds every element of every variable (nested lists are flattened)."""
-        self._need_instance("fmi3SetFloat64")
+        self._need("fmi3SetFloat64")
         vrs, n, n_values = self._refs(refs)
         values = flatten(values)
         if len(values) != n_values:
             raise ValueError("set_float64: %d references with %d elements but %d values"
                              % (n, n_values, len(values)))
         vals = (fmi3Float64 * n_values)(*values)
-        return self._check("fmi3SetFloat64", self.lib.fmi3SetFloat64(self.instance, vrs, n, vals, n_values))
+        return self._call_checked("fmi3SetFloat64", vrs, n, vals, n_values)
 
     def get_float64(self, refs):
         """fmi3GetFloat64: a flat list of every element of every variable (row-major)."""
-        self._need_instance("fmi3GetFloat64")
+        self._need("fmi3GetFloat64")
         vrs, n, n_values = self._refs(refs)
         vals = (fmi3Float64 * n_values)()
-        self._check("fmi3GetFloat64", self.lib.fmi3GetFloat64(self.instance, vrs, n, vals, n_values))
+        self._call_checked("fmi3GetFloat64", vrs, n, vals, n_values)
         return list(vals)
 
     def get_array(self, ref):
@@ -966,66 +719,44 @@ class FMU3Slave:
         return reshape(self.get_float64([var.value_reference]), var.shape)
 
     def get_output_derivatives(self, refs, orders):
-        self._need_instance("fmi3GetOutputDerivatives")
+        self._need("fmi3GetOutputDerivatives")
         vrs, n, n_values = self._refs(refs)
         if isinstance(orders, int):
             orders = [orders] * n
         ords = (fmi3Int32 * n)(*orders)
         vals = (fmi3Float64 * n_values)()
-        self._check("fmi3GetOutputDerivatives",
-                    self.lib.fmi3GetOutputDerivatives(self.instance, vrs, n, ords, vals, n_values))
+        self._call_checked("fmi3GetOutputDerivatives", vrs, n, ords, vals, n_values)
         return list(vals)
 
     # -- FMU state -----------------------------------------------------------
-
-    def get_fmu_state(self, state=None):
-        """Saves the FMU state; returns a handle (pass one back to update it)."""
-        self._need_instance("fmi3GetFMUState")
-        handle = fmi3FMUState(state)
-        self._check("fmi3GetFMUState", self.lib.fmi3GetFMUState(self.instance, ctypes.byref(handle)))
-        return handle.value
-
-    def set_fmu_state(self, state):
-        self._need_instance("fmi3SetFMUState")
-        return self._check("fmi3SetFMUState", self.lib.fmi3SetFMUState(self.instance, state))
+    # (get_fmu_state and set_fmu_state come from fmucommon.SlaveBase)
 
     def free_fmu_state(self, state):
         """fmi3FreeFMUState; returns the handle the FMU left (NULL, i.e. None, after success)."""
-        self._need_instance("fmi3FreeFMUState")
-        handle = fmi3FMUState(state)
-        self._check("fmi3FreeFMUState", self.lib.fmi3FreeFMUState(self.instance, ctypes.byref(handle)))
-        return handle.value
+        return self._state_out("fmi3FreeFMUState", state)
 
     def serialized_fmu_state_size(self, state):
-        self._need_instance("fmi3SerializedFMUStateSize")
-        size = ctypes.c_size_t()
-        self._check("fmi3SerializedFMUStateSize",
-                    self.lib.fmi3SerializedFMUStateSize(self.instance, state, ctypes.byref(size)))
-        return size.value
+        return self._state_size("fmi3SerializedFMUStateSize", state)
 
     def serialize_fmu_state(self, state):
         """Returns the state as bytes."""
         size = self.serialized_fmu_state_size(state)
-        self._need_instance("fmi3SerializeFMUState")
+        self._need("fmi3SerializeFMUState")
         buf = (fmi3Byte * size)()
-        self._check("fmi3SerializeFMUState", self.lib.fmi3SerializeFMUState(self.instance, state, buf, size))
+        self._call_checked("fmi3SerializeFMUState", state, buf, size)
         return bytes(buf)
 
     def deserialize_fmu_state(self, data):
         """Returns a state handle read from bytes."""
-        self._need_instance("fmi3DeserializeFMUState")
-        buf = (fmi3Byte * len(data)).from_buffer_copy(data)
-        handle = fmi3FMUState()
-        self._check("fmi3DeserializeFMUState",
-                    self.lib.fmi3DeserializeFMUState(self.instance, buf, len(data), ctypes.byref(handle)))
-        return handle.value
+        self._need("fmi3DeserializeFMUState")
+        return self._deserialize("fmi3DeserializeFMUState", fmi3Byte, data)
 
     # -- stepping ------------------------------------------------------------
 
     def do_step(self, current_time, step_size, no_set_fmu_state_prior=True):
         """fmi3DoStep; returns :data:`DoStepResult` (event_handling_needed,
         terminate_simulation, early_return, last_successful_time)."""
-        self._need_instance("fmi3DoStep")
+        self._need("fmi3DoStep")
         event = fmi3Boolean(False)
         terminate = fmi3Boolean(False)
         early = fmi3Boolean(False)

@@ -1,0 +1,134 @@
+"""Helpers shared by the FMI 2.0 and FMI 3.0 tests (test_fmu2.py, test_fmu3.py).
+
+Importing this module puts the ctypes bindings (examples/clients/python)
+on ``sys.path``, so that ``import fmi2`` and ``import fmi3`` work.
+"""
+
+import os
+import shutil
+import struct
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+REPO = os.path.dirname(os.path.dirname(HERE))
+BINDING_DIR = os.path.join(REPO, "examples", "clients", "python")
+if BINDING_DIR not in sys.path:
+    sys.path.insert(0, BINDING_DIR)
+
+# The scalar variables both Hoist FMUs declare, in both standards.
+INPUTS = ["hoist.x", "hoist.y", "hoist.z", "hoist.vx", "hoist.vy", "hoist.vz", "winch.speed"]
+OUTPUTS = ["hoist.fx", "hoist.fy", "hoist.fz", "cable.tension", "cable.length",
+           "load.x", "load.y", "load.z", "load.vx", "load.vy", "load.vz"]
+PARAMETERS = ["load.mass", "cable.length0", "cable.E", "cable.diameter", "cable.density",
+              "gravity", "h"]
+#: ``(name, causality)`` of INPUTS, OUTPUTS and PARAMETERS.
+DECLARED = [(n, "input") for n in INPUTS] + [(n, "output") for n in OUTPUTS] + \
+           [(n, "parameter") for n in PARAMETERS]
+
+
+def bits(values):
+    """Exact byte image of a list of floats, for bitwise comparisons."""
+    return struct.pack("<%dd" % len(values), *values)
+
+
+def fmu_path_problem(env, build):
+    """What is wrong with the FMU named by the environment variable ``env`` (None: nothing).
+
+    ``build`` is the command that builds it, quoted in the message.
+    """
+    path = os.environ.get(env)
+    if not path:
+        return "%s is not set (build the FMU with '%s' and set %s to it)" % (env, build, env)
+    if not os.path.isfile(path):
+        return "%s=%s: no such file (build it with '%s')" % (env, path, build)
+    return None
+
+
+def make_tmp(prefix):
+    """A new temporary folder for the unpacked FMUs of a test module."""
+    return tempfile.mkdtemp(prefix=prefix)
+
+
+def remove_tmp(tmp):
+    """Remove a test module's temporary folder (None: nothing to do).
+
+    The binaries loaded from it stay mapped (they cannot be unloaded);
+    removing their files is fine.
+    """
+    if tmp:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+def status_name(binding, status):
+    """Name of a status of ``binding`` (``fmi2`` or ``fmi3``); None stands for a NULL instance."""
+    return "NULL" if status is None else binding.STATUS_NAMES.get(status, str(status))
+
+
+class StatusAssertions:
+    """Assertions on FMI statuses, mixed into a unittest.TestCase.
+
+    ``FMI`` is the binding module (``fmi2`` or ``fmi3``): its STATUS_NAMES,
+    OK, ERROR and FMIError are used.
+    """
+
+    FMI = None
+
+    def sname(self, status):
+        """Name of a status; None stands for a NULL instance."""
+        return status_name(self.FMI, status)
+
+    def assertFails(self, fn, what, statuses=None, mentions=()):
+        """fn() must raise FMIError with a status in ``statuses`` (default: Error) and log a non-OK message.
+
+        ``mentions``: strings that must appear in one of the logged messages.
+        """
+        statuses = (self.FMI.ERROR,) if statuses is None else statuses
+        expected = "/".join(self.sname(s) for s in statuses)
+        with self.assertRaises(self.FMI.FMIError, msg="%s: expected %s, the call succeeded" % (what, expected)) as cm:
+            fn()
+        err = cm.exception
+        self.assertIn(err.status, statuses, "%s: expected %s, got %s" % (what, expected, self.sname(err.status)))
+        logged = [m for m in err.messages if m[0] != self.FMI.OK]
+        self.assertTrue(logged, "%s: %s without a logged error message (messages of the call: %r)" % (
+            what, self.sname(err.status), err.messages))
+        for word in mentions:
+            self.assertTrue(any(word in text for _, _, text in logged),
+                            "%s: no logged message mentions %r: %r" % (what, word, logged))
+        return err
+
+    def assertRawFails(self, slave, name, *args, what=None):
+        """A raw call (status returned, not raised) must give Error and log a message; returns those logged."""
+        what = what or name
+        error = self.sname(self.FMI.ERROR)
+        before = len(slave.messages)
+        status = slave.call(name, *args)
+        self.assertEqual(status, self.FMI.ERROR, "%s: expected %s, got %s" % (what, error, self.sname(status)))
+        logged = [m for m in slave.messages[before:] if m[0] != self.FMI.OK]
+        self.assertTrue(logged, "%s: returned %s but logged no error message" % (what, error))
+        return logged
+
+    def assertDeclared(self, md, variables, type_, check=None):
+        """Every ``(name, causality)`` of ``variables`` is in ``md`` with that causality and type ``type_``;
+        ``check(name, var)`` adds assertions of its own."""
+        for name, causality in variables:
+            with self.subTest(variable=name):
+                self.assertIn(name, md.variables, "variable %s missing from modelDescription.xml" % name)
+                var = md.variables[name]
+                self.assertEqual(var.type, type_, "%s type" % name)
+                self.assertEqual(var.causality, causality, "%s causality" % name)
+                if check is not None:
+                    check(name, var)
+
+    def assertRestoreRepeats(self, slave, t0, n0, t1, n1, what):
+        """Drive ``n0`` steps from ``t0``, save the FMU state, drive ``n1`` steps from ``t1``, restore the
+        state and drive them again: both runs must agree bitwise.  Uses ``self.drive(slave, t, n)``
+        (returning ``bits`` of the outputs); returns the saved state."""
+        self.drive(slave, t0, n0)
+        state = slave.get_fmu_state()
+        first = self.drive(slave, t1, n1)
+        slave.set_fmu_state(state)
+        again = self.drive(slave, t1, n1)
+        self.assertEqual(first, again, what)
+        return state
+
