@@ -295,9 +295,25 @@ func (in *Instance) build() error {
 	if err != nil {
 		return err
 	}
+	if cp, ok := sim.(CommunicationPointer); ok {
+		err := cp.CommunicationPoint(in.time)
+		in.drainEvents()
+		if err != nil {
+			return err
+		}
+	}
 	in.sim, in.dirty = sim, false
 	sim.Outputs(in.values)
 	return nil
+}
+
+// drainEvents logs the simulation's events under logEvents.
+func (in *Instance) drainEvents() {
+	if es, ok := in.sim.(EventSource); ok {
+		for _, e := range es.DrainEvents() {
+			in.logf(OK, "logEvents", "t = %g s: %s", in.time, e)
+		}
+	}
 }
 
 // Terminate ends the simulation.
@@ -492,11 +508,19 @@ func (in *Instance) DoStep(t, H float64) Status {
 		if err := in.sim.Step(h, in.from, in.to, k == 0); err != nil {
 			// The world is broken now: outputs keep the values of the last
 			// communication point, and only Reset or FreeInstance help.
+			in.drainEvents()
 			in.state = Failed
 			return in.fail("fmi2DoStep: at t = %g s: %v; reset or free the instance", t+float64(k)*h, err)
 		}
 	}
 	in.time = t + H
+	if cp, ok := in.sim.(CommunicationPointer); ok {
+		if err := cp.CommunicationPoint(in.time); err != nil {
+			in.drainEvents()
+			in.state = Failed
+			return in.fail("fmi2DoStep: at the communication point t = %g s: %v; reset or free the instance", in.time, err)
+		}
+	}
 	in.sim.Outputs(in.values)
 	for i, v := range in.vars {
 		if v.Causality == modeldesc.CausalityOutput {
@@ -507,11 +531,7 @@ func (in *Instance) DoStep(t, H float64) Status {
 		in.deriv[i] = 0
 	}
 	clear(in.changed)
-	if es, ok := in.sim.(EventSource); ok {
-		for _, e := range es.DrainEvents() {
-			in.logf(OK, "logEvents", "t = %g s: %s", in.time, e)
-		}
-	}
+	in.drainEvents()
 	return OK
 }
 

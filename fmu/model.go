@@ -89,7 +89,8 @@ type EventSource interface {
 // Registry maps model names to plugins. The exporter and the runtime build
 // the same registry, so an FMU can only name a model its binary contains.
 type Registry struct {
-	models map[string]Model
+	models  map[string]Model
+	plugins Extension
 }
 
 // NewRegistry returns a registry holding models.
@@ -103,6 +104,10 @@ func NewRegistry(models ...Model) (*Registry, error) {
 	}
 	return r, nil
 }
+
+// UsePlugins sets the extension that runs scenarios' plugins; without one
+// a scenario with plugins is refused.
+func (r *Registry) UsePlugins(e Extension) { r.plugins = e }
 
 // Lookup returns the model called name.
 func (r *Registry) Lookup(name string) (Model, error) {
@@ -133,5 +138,11 @@ func (r *Registry) Configure(sc *Scenario) (Configured, error) {
 	if err != nil {
 		return nil, fmt.Errorf("model %q: %w", sc.Model, err)
 	}
-	return cfg, nil
+	if len(sc.Plugins) == 0 {
+		return cfg, nil
+	}
+	if r.plugins == nil {
+		return nil, fmt.Errorf("the scenario has plugins, but this binary cannot run them")
+	}
+	return r.plugins.Extend(cfg, sc)
 }

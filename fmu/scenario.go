@@ -6,8 +6,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"net/url"
 	"os"
+	"path"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -38,9 +40,29 @@ type Scenario struct {
 	Ports []string `json:"ports"`
 	// Config is the model's own settings.
 	Config json.RawMessage `json:"config"`
+	// Plugins are Python files run inside the FMU at every internal step
+	// (controllers, force laws, custom outputs), in this order.
+	Plugins []PluginRef `json:"plugins"`
 
-	raw []byte
+	raw     []byte
+	sources map[string][]byte // plugin file → contents, once loaded
 }
+
+// PluginRef names one Python plugin of a scenario.
+type PluginRef struct {
+	// Name prefixes the plugin's FMU variables ("controller" gives
+	// "controller.tension_limit").
+	Name string `json:"name"`
+	// File is the plugin's path relative to the scenario's folder; the FMU
+	// carries it at the same path under resources/.
+	File string `json:"file"`
+	// Budget is the time one call of the plugin may take (s), the default
+	// of its "<name>.budget" parameter; 0 means DefaultBudget.
+	Budget float64 `json:"budget"`
+}
+
+// DefaultBudget is a plugin call's time budget when the scenario sets none.
+const DefaultBudget = 0.1 // s
 
 var identifier = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
 
@@ -69,6 +91,19 @@ func ParseScenario(data []byte) (*Scenario, error) {
 	if len(sc.Ports) == 0 {
 		errs = append(errs, errors.New("scenario: no ports"))
 	}
+	seen := map[string]bool{}
+	for _, p := range sc.Plugins {
+		if !identifier.MatchString(p.Name) || seen[p.Name] {
+			errs = append(errs, fmt.Errorf("scenario: plugin name %q: want an identifier used once", p.Name))
+		}
+		seen[p.Name] = true
+		if err := checkPluginPath(p.File); err != nil {
+			errs = append(errs, fmt.Errorf("scenario: plugin %q: %w", p.Name, err))
+		}
+		if !(p.Budget >= 0) || math.IsInf(p.Budget, 0) {
+			errs = append(errs, fmt.Errorf("scenario: plugin %q: budget %g s: must be positive and finite (0: default)", p.Name, p.Budget))
+		}
+	}
 	if err := errors.Join(errs...); err != nil {
 		return nil, err
 	}
@@ -76,19 +111,73 @@ func ParseScenario(data []byte) (*Scenario, error) {
 	return &sc, nil
 }
 
-// ReadScenario reads the scenario from a resources folder.
-func ReadScenario(resourceDir string) (*Scenario, error) {
-	data, err := os.ReadFile(filepath.Join(resourceDir, ScenarioFile))
+// checkPluginPath accepts a relative slash-separated path to a .py file
+// that stays inside the scenario's folder.
+func checkPluginPath(file string) error {
+	switch {
+	case file == "" || path.IsAbs(file) || strings.Contains(file, "\\"):
+		return fmt.Errorf("file %q: want a relative path with / separators", file)
+	case path.Clean(file) != file || strings.HasPrefix(file, "../") || file == "..":
+		return fmt.Errorf("file %q: want a clean path inside the scenario's folder", file)
+	case !strings.HasSuffix(file, ".py"):
+		return fmt.Errorf("file %q: a Python plugin's name ends in .py", file)
+	case file == ScenarioFile:
+		return fmt.Errorf("file %q is the scenario", file)
+	}
+	return nil
+}
+
+// ReadScenario reads the scenario and its plugins from a folder: the
+// FMU's resources or a scenario folder of the exporter.
+func ReadScenario(dir string) (*Scenario, error) {
+	data, err := os.ReadFile(filepath.Join(dir, ScenarioFile))
 	if err != nil {
 		return nil, fmt.Errorf("reading scenario: %w", err)
 	}
-	return ParseScenario(data)
+	sc, err := ParseScenario(data)
+	if err != nil {
+		return nil, err
+	}
+	if err := sc.LoadPlugins(dir); err != nil {
+		return nil, err
+	}
+	return sc, nil
+}
+
+// LoadPlugins reads the scenario's plugin files from dir.
+func (sc *Scenario) LoadPlugins(dir string) error {
+	sc.sources = map[string][]byte{}
+	for _, p := range sc.Plugins {
+		b, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(p.File)))
+		if err != nil {
+			return fmt.Errorf("plugin %q: %w", p.Name, err)
+		}
+		sc.sources[p.File] = b
+	}
+	return nil
+}
+
+// PluginSource returns the contents of a plugin file read by LoadPlugins.
+func (sc *Scenario) PluginSource(file string) ([]byte, error) {
+	b, ok := sc.sources[file]
+	if !ok {
+		return nil, fmt.Errorf("plugin file %q was not loaded with the scenario", file)
+	}
+	return b, nil
 }
 
 // GUID returns the instantiation token of the FMU built from this scenario
-// by this engine: a hash of both, shaped like a UUID.
+// by this engine: a hash of both and of the plugins' code, shaped like a
+// UUID.
 func (sc *Scenario) GUID() string {
-	sum := sha256.Sum256(append([]byte("cablefmu "+Version+"\x00"), sc.raw...))
+	h := sha256.New()
+	h.Write([]byte("cablefmu " + Version + "\x00"))
+	h.Write(sc.raw)
+	for _, p := range sc.Plugins {
+		fmt.Fprintf(h, "\x00%s\x00%d\x00", p.File, len(sc.sources[p.File]))
+		h.Write(sc.sources[p.File])
+	}
+	sum := h.Sum(nil)
 	return fmt.Sprintf("{%x-%x-%x-%x-%x}", sum[0:4], sum[4:6], sum[6:8], sum[8:10], sum[10:16])
 }
 

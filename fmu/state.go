@@ -21,6 +21,7 @@ type Snapshot struct {
 	hasEnd, dirty bool
 	values, deriv []float64
 	sim           []float64 // nil when no simulation was built yet
+	extra         []byte    // the simulation's ExtraState
 }
 
 // GetState saves the instance's state into s (reusing its memory) or, if
@@ -40,11 +41,17 @@ func (in *Instance) GetState(s *Snapshot) (*Snapshot, Status) {
 	s.guid, s.state, s.time, s.start, s.stop, s.hasEnd, s.dirty = in.scenario.GUID(), in.state, in.time, in.start, in.stop, in.hasEnd, in.dirty
 	s.values = append(s.values[:0], in.values...)
 	s.deriv = append(s.deriv[:0], in.deriv...)
-	s.sim = s.sim[:0]
+	s.sim, s.extra = s.sim[:0], s.extra[:0]
 	if in.sim == nil {
-		s.sim = nil
+		s.sim, s.extra = nil, nil
 	} else {
 		s.sim = in.sim.SaveState(s.sim)
+		if xs, ok := in.sim.(ExtraState); ok {
+			var err error
+			if s.extra, err = xs.SaveExtra(s.extra); err != nil {
+				return nil, in.fail("fmi2GetFMUstate: %v", err)
+			}
+		}
 	}
 	return s, OK
 }
@@ -76,6 +83,12 @@ func (in *Instance) SetState(s *Snapshot) Status {
 		if err := in.sim.LoadState(s.sim); err != nil {
 			in.sim = nil
 			return in.fail("fmi2SetFMUstate: %v", err)
+		}
+		if xs, ok := in.sim.(ExtraState); ok {
+			if err := xs.LoadExtra(s.extra); err != nil {
+				in.sim = nil
+				return in.fail("fmi2SetFMUstate: %v", err)
+			}
 		}
 	} else {
 		in.sim = nil
@@ -112,7 +125,7 @@ func (in *Instance) paramValues(values []float64) []float64 {
 // stateMagic opens every serialized state; stateFormat versions the layout.
 const (
 	stateMagic  = "cablefmu-state\x00"
-	stateFormat = 1
+	stateFormat = 2
 )
 
 // Serialize returns the snapshot as bytes: a header naming the format, the
@@ -132,6 +145,8 @@ func (s *Snapshot) Serialize() []byte {
 		w(uint32(len(xs)))
 		w(xs)
 	}
+	w(uint32(len(s.extra)))
+	b.Write(s.extra)
 	return b.Bytes()
 }
 
@@ -190,6 +205,16 @@ func (in *Instance) Deserialize(data []byte) (*Snapshot, error) {
 		}
 		if i == 2 && !flags[2] {
 			*dst = nil
+		}
+	}
+	var n uint32
+	if !rd(&n) || int(n) > r.Len() {
+		return fail("truncated data")
+	}
+	if n > 0 {
+		s.extra = make([]byte, n)
+		if _, err := r.Read(s.extra); err != nil {
+			return fail("truncated data")
 		}
 	}
 	if r.Len() != 0 {

@@ -265,3 +265,32 @@ func TestWinchPaysOutFromBelowMinimum(t *testing.T) {
 		t.Errorf("hauled in from %.4f m to %.4f m below the minimum length", l, hs.stretch.FreeLength)
 	}
 }
+
+// A winch that holds at most 0.8 Mg lets the load down with a = g − F/M
+// (the brake slips), the tension staying at the limit, within 1 %; with
+// the limit above Mg it holds the load.
+func TestWinchForceLimitSlips(t *testing.T) {
+	const h, mass = 1.0 / 60, 1000.0
+	hs := newHoist(t, mass, 10, h)
+	limit := 0.8 * mass * gravity
+	hs.winch.ForceLimit = limit
+	v0 := hs.load.Vel.Z
+	var worst float64
+	hs.run(t, h, 2, func() { worst = math.Max(worst, math.Abs(hs.stretch.Tension()/limit-1)) })
+	if worst > 0.01 {
+		t.Errorf("tension strayed %.2f %% from the limit %.0f N, want within 1 %%", 100*worst, limit)
+	}
+	want := -(gravity - limit/mass)
+	got := (hs.load.Vel.Z - v0) / 2
+	t.Logf("tension within %.3f %% of the limit; acceleration %.4f m/s² (g − F/M = %.4f)", 100*worst, got, want)
+	if math.Abs(got/want-1) > 0.01 {
+		t.Errorf("load acceleration %.4f m/s², want g − F/M = %.4f within 1 %%", got, want)
+	}
+
+	held := newHoist(t, mass, 10, h)
+	held.winch.ForceLimit = 1.2 * mass * gravity
+	held.run(t, h, 2, nil)
+	if d := held.stretch.FreeLength - 10; math.Abs(d) > 1e-9 {
+		t.Errorf("a limit above the load's weight paid out %.3g m", d)
+	}
+}

@@ -87,6 +87,9 @@ func (s *Stretch) Update(h float64, rows []multibody.Row) {
 		}
 		row.Speed = s.speed
 		row.Slip = s.Winch.Slip
+		if f := s.Winch.ForceLimit; f > 0 {
+			row.Lo = -f * h // the tension impulse the winch can hold
+		}
 	}
 }
 
@@ -120,7 +123,17 @@ func (s *Stretch) Apply(h float64, lambda []float64) {
 	if s.Winch != nil {
 		// L̇ = w + ξT with the w the solve used (Winch doc).
 		s.rate = s.speed + s.Winch.Slip*s.tension
+		before := s.FreeLength
 		s.FreeLength += h * s.rate
+		// At its force limit the winch slipped: it paid out the rope that
+		// leaves the cable stretched by F/c_s, c_s = EA/L (eq. 1), so
+		// L = EA ℓ / (EA + F) for the route length ℓ now.
+		if f := s.Winch.ForceLimit; f > 0 && s.tension >= f*(1-1e-9) {
+			if slipped := s.EA * Length(s.route) / (s.EA + f); slipped > s.FreeLength {
+				s.FreeLength = slipped
+				s.rate = (s.FreeLength - before) / h
+			}
+		}
 	}
 }
 

@@ -19,12 +19,19 @@ type Winch struct {
 	Speed float64
 	// Slip is ξ (m/(N·s)): the extra pay-out speed per newton of tension.
 	Slip float64
+	// ForceLimit (N) is the most tension the winch holds: beyond it the
+	// drum's brake or clutch slips and pays out whatever rope keeps the
+	// tension at the limit (overload protection). 0: no limit.
+	ForceLimit float64
 }
 
 // Validate rejects a negative or non-finite slip or speed.
 func (w *Winch) Validate() error {
 	if !(w.Slip >= 0) || math.IsInf(w.Slip, 0) {
 		return fmt.Errorf("winch slip %g m/(N·s): must be non-negative and finite", w.Slip)
+	}
+	if !(w.ForceLimit >= 0) || math.IsInf(w.ForceLimit, 0) {
+		return fmt.Errorf("winch force limit %g N: must be non-negative and finite (0: none)", w.ForceLimit)
 	}
 	if math.IsNaN(w.Speed) || math.IsInf(w.Speed, 0) {
 		return fmt.Errorf("winch speed %g m/s: must be finite", w.Speed)
