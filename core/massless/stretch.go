@@ -137,6 +137,10 @@ func (s *Stretch) Apply(h float64, lambda []float64) {
 	}
 }
 
+// Rate returns L̇, the free length's rate of change in the last step (m/s):
+// the winch's pay-out including slip.
+func (s *Stretch) Rate() float64 { return s.rate }
+
 // Tension returns the cable tension of the last step (N); it is the same
 // along the whole route because the eye nodes are frictionless.
 func (s *Stretch) Tension() float64 { return s.tension }

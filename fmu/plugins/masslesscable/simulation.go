@@ -35,6 +35,10 @@ type cable struct {
 	stop    *massless.Stop
 	slack   bool // tension was zero after the last step
 	blocked bool // the stop pushed in the last step
+	// A plugin's command replaces the winch's speed input while
+	// commanded; forceLimit (N, 0: none) is the winch's overload limit.
+	commanded           bool
+	command, forceLimit float64
 }
 
 type simulation struct {
@@ -244,6 +248,10 @@ func (s *simulation) Step(h float64, from, to []float64, first bool) error {
 	for j, c := range s.cables {
 		if c.winch != nil {
 			c.winch.Speed = 0.5 * (s.from.winch[j] + s.to.winch[j])
+			if c.commanded {
+				c.winch.Speed = c.command
+			}
+			c.winch.ForceLimit = c.forceLimit
 		}
 	}
 	err := s.world.Step(h)
@@ -291,7 +299,7 @@ func (s *simulation) SaveState(dst []float64) []float64 {
 		}
 	}
 	for _, c := range s.cables {
-		dst = append(dst, port.Flag(c.slack), port.Flag(c.blocked))
+		dst = append(dst, port.Flag(c.slack), port.Flag(c.blocked), port.Flag(c.commanded), c.command, c.forceLimit)
 	}
 	return dst
 }
@@ -302,8 +310,8 @@ func (s *simulation) LoadState(src []float64) error {
 	if err != nil {
 		return err
 	}
-	if len(src) != 9*len(s.placed)+2*len(s.cables) {
-		return fmt.Errorf("state has %d values after the world, want %d", len(src), 9*len(s.placed)+2*len(s.cables))
+	if want := 9*len(s.placed) + 5*len(s.cables); len(src) != want {
+		return fmt.Errorf("state has %d values after the world, want %d", len(src), want)
 	}
 	for i := range s.placed {
 		s.placed[i] = geom.V(src[0], src[1], src[2])
@@ -312,8 +320,9 @@ func (s *simulation) LoadState(src []float64) error {
 		src = src[9:]
 	}
 	for j := range s.cables {
-		s.cables[j].slack, s.cables[j].blocked = src[0] != 0, src[1] != 0
-		src = src[2:]
+		c := &s.cables[j]
+		c.slack, c.blocked, c.commanded, c.command, c.forceLimit = src[0] != 0, src[1] != 0, src[2] != 0, src[3], src[4]
+		src = src[5:]
 	}
 	return nil
 }

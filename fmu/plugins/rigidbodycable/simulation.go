@@ -41,6 +41,10 @@ type simulation struct {
 	slack          bool
 	grounded       bool
 	port.Events
+	// A plugin's command replaces the winch speed input while commanded;
+	// rate is the pay-out rate of the last step (m/s).
+	commanded     bool
+	command, rate float64
 }
 
 // NewSimulation implements fmu.Configured: the cable hangs straight down
@@ -144,8 +148,13 @@ func (s *simulation) Step(h float64, from, to []float64, first bool) error {
 	}
 	s.hoist.Vel = s.from.vel.Add(s.to.vel).Scale(0.5)
 	length := s.cable.Length()
-	next := math.Max(s.minLen, length+h*0.5*(s.from.winch+s.to.winch))
-	if err := s.cable.SetLength(next, (next-length)/h); err != nil {
+	speed := 0.5 * (s.from.winch + s.to.winch)
+	if s.commanded {
+		speed = s.command
+	}
+	next := math.Max(s.minLen, length+h*speed)
+	s.rate = (next - length) / h
+	if err := s.cable.SetLength(next, s.rate); err != nil {
 		return err
 	}
 	err := s.world.Step(h)
@@ -189,7 +198,7 @@ func (s *simulation) SaveState(dst []float64) []float64 {
 	for _, p := range [3]geom.Vec3{s.placed, s.refPos, s.refVel} {
 		dst = append(dst, p.X, p.Y, p.Z)
 	}
-	return append(dst, port.Flag(s.slack), port.Flag(s.grounded), s.cable.SegmentLength)
+	return append(dst, port.Flag(s.slack), port.Flag(s.grounded), s.cable.SegmentLength, port.Flag(s.commanded), s.command, s.rate)
 }
 
 // LoadState implements fmu.Simulation.
@@ -198,11 +207,12 @@ func (s *simulation) LoadState(src []float64) error {
 	if err != nil {
 		return err
 	}
-	if len(src) != 12 {
-		return fmt.Errorf("state has %d values after the world, want 12", len(src))
+	if len(src) != 15 {
+		return fmt.Errorf("state has %d values after the world, want 15", len(src))
 	}
 	s.placed, s.refPos, s.refVel = geom.V(src[0], src[1], src[2]), geom.V(src[3], src[4], src[5]), geom.V(src[6], src[7], src[8])
 	s.slack, s.grounded, s.cable.SegmentLength = src[9] != 0, src[10] != 0, src[11]
+	s.commanded, s.command, s.rate = src[12] != 0, src[13], src[14]
 	return nil
 }
 

@@ -1,0 +1,59 @@
+package masslesscable
+
+import (
+	"fmt"
+
+	"github.com/cablefmu/cablefmu/core/multibody"
+	"github.com/cablefmu/cablefmu/fmu"
+)
+
+// Plant implements fmu.PlantSimulation: plugins see every body, every
+// cable and every winch of the scenario by its name.
+func (s *simulation) Plant() fmu.Plant { return plant{s} }
+
+type plant struct{ s *simulation }
+
+func (p plant) Bodies() []*multibody.Body { return p.s.bodies }
+
+func (p plant) Cables() []fmu.PlantCable {
+	cs := make([]fmu.PlantCable, len(p.s.cables))
+	for j := range p.s.cables {
+		cs[j] = &p.s.cables[j]
+	}
+	return cs
+}
+
+func (p plant) Winches() []fmu.PlantWinch {
+	var ws []fmu.PlantWinch
+	for j := range p.s.cables {
+		if p.s.cables[j].winch != nil {
+			ws = append(ws, winch{&p.s.cables[j], p.s.m.cfg.Cables[j].Winch.Name})
+		}
+	}
+	return ws
+}
+
+func (c *cable) Name() string         { return c.name }
+func (c *cable) Tension() float64     { return c.stretch.Tension() }
+func (c *cable) FreeLength() float64  { return c.stretch.FreeLength }
+func (w winch) Name() string          { return w.name }
+func (w winch) Speed() float64        { return w.c.stretch.Rate() }
+func (w winch) Command(speed float64) { w.c.commanded, w.c.command = true, speed }
+func (w winch) Release()              { w.c.commanded, w.c.command = false, 0 }
+func (w winch) ForceLimit() float64   { return w.c.forceLimit }
+
+func (w winch) Commanded() (float64, bool) { return w.c.command, w.c.commanded }
+
+func (w winch) SetForceLimit(newtons float64) error {
+	if !(newtons >= 0) || newtons > 1e300 {
+		return fmt.Errorf("winch %s: force limit %g N: must be non-negative and finite (0: none)", w.name, newtons)
+	}
+	w.c.forceLimit = newtons
+	return nil
+}
+
+// winch is the winch of cable c as plugins see it.
+type winch struct {
+	c    *cable
+	name string
+}
