@@ -1,0 +1,334 @@
+package pyplugin
+
+import (
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/cablefmu/cablefmu/core/multibody"
+	"github.com/cablefmu/cablefmu/fmu"
+	"github.com/cablefmu/cablefmu/modeldesc"
+	"github.com/go-python/gpython/py"
+)
+
+// Hook names: a plugin defines step, communication_point or both, and
+// optionally init.
+const (
+	hookInit  = "init"
+	hookStep  = "step"
+	hookPoint = "communication_point"
+)
+
+// Extension runs scenarios' Python plugins; it implements fmu.Extension.
+type Extension struct {
+	vocab *vocabulary
+}
+
+// New returns the plugin extension.
+func New() *Extension { return &Extension{vocab: newVocabulary()} }
+
+// spec is one checked plugin of a configured scenario.
+type spec struct {
+	ref    fmu.PluginRef
+	src    *source
+	decls  []decl
+	budget int // value index of the plugin's budget parameter
+	first  int // value index of its first declared variable
+	hooks  map[string]bool
+}
+
+// configured is a model with plugins; it implements fmu.Configured.
+type configured struct {
+	inner fmu.Configured
+	n     int // the model's own variables come first
+	vars  []fmu.Variable
+	specs []*spec
+}
+
+// Extend implements fmu.Extension: checks every plugin (syntax, names,
+// declarations, hooks), adds the plugins' variables after the model's and
+// runs the start of a simulation once, so that the exporter refuses a
+// plugin that fails there.
+func (e *Extension) Extend(model fmu.Configured, sc *fmu.Scenario) (fmu.Configured, error) {
+	c := &configured{inner: model, vars: append([]fmu.Variable(nil), model.Variables()...)}
+	c.n = len(c.vars)
+	taken := map[string]bool{}
+	for _, v := range c.vars {
+		taken[v.Name] = true
+	}
+	var diags CheckError
+	for _, ref := range sc.Plugins {
+		sp, err := e.check(ref, sc)
+		var ce CheckError
+		if errors.As(err, &ce) {
+			diags = append(diags, ce...)
+			continue
+		}
+		if err != nil {
+			return nil, fmt.Errorf("plugin %s: %w", ref.Name, err)
+		}
+		budget := ref.Budget
+		if budget == 0 {
+			budget = fmu.DefaultBudget
+		}
+		lo := 1e-6
+		add := func(v fmu.Variable, line int) {
+			if taken[v.Name] {
+				diags = append(diags, Diagnostic{ref.File, line, fmt.Sprintf("variable %q is already taken by the model or another plugin", v.Name)})
+			}
+			taken[v.Name] = true
+			c.vars = append(c.vars, v)
+		}
+		sp.budget = len(c.vars)
+		add(fmu.Variable{Name: ref.Name + ".budget", Unit: "s", Causality: modeldesc.CausalityParameter, Variability: modeldesc.VariabilityFixed,
+			Description: "Time one call of plugin " + ref.Name + " may take; a call running longer fails the instance", Start: budget, Min: &lo}, 1)
+		sp.first = len(c.vars)
+		for _, d := range sp.decls {
+			v := fmu.Variable{Name: ref.Name + "." + d.name, Unit: d.unit, Description: d.description, Causality: d.causality, Start: d.start, Min: d.min, Max: d.max}
+			switch d.causality {
+			case modeldesc.CausalityParameter:
+				v.Variability = modeldesc.VariabilityFixed
+			default:
+				v.Variability = modeldesc.VariabilityContinuous
+			}
+			add(v, declLine(sp.src, d.name))
+		}
+		c.specs = append(c.specs, sp)
+	}
+	if len(diags) > 0 {
+		return nil, diags
+	}
+	starts := make([]float64, len(c.vars))
+	for i, v := range c.vars {
+		starts[i] = v.Start
+	}
+	s, err := c.NewSimulation(starts)
+	if err != nil {
+		return nil, fmt.Errorf("starting a simulation with the plugins: %w", err)
+	}
+	if err := s.(*simulation).CommunicationPoint(0); err != nil {
+		return nil, fmt.Errorf("starting a simulation with the plugins: %w", err)
+	}
+	return c, nil
+}
+
+// check prepares a plugin file and runs its top level to learn its
+// declarations and hooks.
+func (e *Extension) check(ref fmu.PluginRef, sc *fmu.Scenario) (*spec, error) {
+	text, err := sc.PluginSource(ref.File)
+	if err != nil {
+		return nil, err
+	}
+	src, err := prepare(ref.File, text, e.vocab)
+	if err != nil {
+		return nil, err
+	}
+	d := &declarer{}
+	it := newInterp(src, time.Duration(fmu.DefaultBudget*float64(time.Second)), d.functions())
+	if err := it.run(); err != nil {
+		return nil, CheckError{{ref.File, it.lastLine(errors.Unwrap(err)), err.Error()}}
+	}
+	sp := &spec{ref: ref, src: src, decls: d.decls, hooks: map[string]bool{}}
+	for _, h := range []string{hookInit, hookStep, hookPoint} {
+		fn, err := checkHook(it, h)
+		if err != nil {
+			return nil, CheckError{{ref.File, defLine(src, h), err.Error()}}
+		}
+		sp.hooks[h] = fn != nil
+	}
+	if !sp.hooks[hookStep] && !sp.hooks[hookPoint] {
+		return nil, CheckError{{ref.File, 1, "the plugin defines neither step(sim) nor communication_point(sim): nothing would call it"}}
+	}
+	return sp, nil
+}
+
+// Variables implements fmu.Configured.
+func (c *configured) Variables() []fmu.Variable { return c.vars }
+
+// InternalStep implements fmu.Configured.
+func (c *configured) InternalStep(values []float64) float64 { return c.inner.InternalStep(values[:c.n]) }
+
+// Direct passes the model's feedthrough on.
+func (c *configured) Direct() map[int][]int {
+	if f, ok := c.inner.(fmu.Feedthrough); ok {
+		return f.Direct()
+	}
+	return nil
+}
+
+// plugin is one plugin running in one simulation.
+type plugin struct {
+	spec  *spec
+	it    *interp
+	d     *declarer
+	hooks map[string]py.Object
+}
+
+// simulation is a model's simulation with plugins acting on it.
+type simulation struct {
+	c       *configured
+	inner   fmu.Simulation
+	plant   *sim
+	plugins []*plugin
+	values  []float64 // parameters, the plugins' inputs and outputs
+	bodies  []*multibody.Body
+	events  []string
+}
+
+// NewSimulation implements fmu.Configured: builds the model's simulation,
+// runs every plugin's top level in an interpreter of its own and calls
+// init(sim).
+func (c *configured) NewSimulation(values []float64) (fmu.Simulation, error) {
+	inner, err := c.inner.NewSimulation(values[:c.n])
+	if err != nil {
+		return nil, err
+	}
+	ps, ok := inner.(fmu.PlantSimulation)
+	if !ok {
+		return nil, errors.New("this cable model does not let plugins act on it")
+	}
+	plant := ps.Plant()
+	s := &simulation{c: c, inner: inner, plant: newSim(plant), values: append([]float64(nil), values...)}
+	for _, b := range plant.Bodies() {
+		if b.Kind == multibody.Dynamic {
+			s.bodies = append(s.bodies, b)
+		}
+	}
+	for _, sp := range c.specs {
+		d := &declarer{values: &s.values}
+		budget := time.Duration(values[sp.budget] * float64(time.Second))
+		p := &plugin{spec: sp, it: newInterp(sp.src, budget, d.functions()), d: d, hooks: map[string]py.Object{}}
+		if err := p.it.run(); err != nil {
+			return nil, fmt.Errorf("plugin %s: %w", sp.ref.Name, err)
+		}
+		if len(d.decls) != len(sp.decls) {
+			return nil, fmt.Errorf("plugin %s: declared %d variables this time, %d when it was checked: declarations must not depend on anything that changes", sp.ref.Name, len(d.decls), len(sp.decls))
+		}
+		for k := range d.decls {
+			d.index = append(d.index, sp.first+k)
+		}
+		for h, on := range sp.hooks {
+			if on {
+				p.hooks[h] = p.it.module.Globals[h]
+			}
+		}
+		s.plugins = append(s.plugins, p)
+	}
+	for _, p := range s.plugins {
+		if err := s.call(p, hookInit); err != nil {
+			return nil, err
+		}
+	}
+	return s, nil
+}
+
+// call runs a hook of a plugin, if it has one, and collects its prints.
+func (s *simulation) call(p *plugin, hook string) error {
+	fn, ok := p.hooks[hook]
+	if !ok {
+		return nil
+	}
+	_, err := p.it.call(hook, fn, s.plant)
+	for _, line := range p.it.printed {
+		s.events = append(s.events, fmt.Sprintf("plugin %s: %s", p.spec.ref.Name, line))
+	}
+	p.it.printed = p.it.printed[:0]
+	if err != nil {
+		return fmt.Errorf("plugin %s: %w", p.spec.ref.Name, err)
+	}
+	return nil
+}
+
+// Step implements fmu.Simulation: the plugins' step hooks see the state at
+// the start of the step and the inputs there; the forces they apply act
+// during this step only.
+func (s *simulation) Step(h float64, from, to []float64, first bool) error {
+	for _, sp := range s.c.specs {
+		for k, d := range sp.decls {
+			if d.causality == modeldesc.CausalityInput {
+				s.values[sp.first+k] = from[sp.first+k]
+			}
+		}
+	}
+	s.plant.h = h
+	for _, p := range s.plugins {
+		if err := s.call(p, hookStep); err != nil {
+			return err
+		}
+	}
+	err := s.inner.Step(h, from[:s.c.n], to[:s.c.n], first)
+	for _, b := range s.bodies {
+		b.Force, b.Torque = b.Force.Scale(0), b.Torque.Scale(0)
+	}
+	s.plant.t += h
+	return err
+}
+
+// CommunicationPoint implements fmu.CommunicationPointer.
+func (s *simulation) CommunicationPoint(t float64) error {
+	s.plant.t, s.plant.h = t, 0
+	for _, p := range s.plugins {
+		if err := s.call(p, hookPoint); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Outputs implements fmu.Simulation.
+func (s *simulation) Outputs(values []float64) {
+	s.inner.Outputs(values)
+	for _, sp := range s.c.specs {
+		for k, d := range sp.decls {
+			if d.causality == modeldesc.CausalityOutput {
+				values[sp.first+k] = s.values[sp.first+k]
+			}
+		}
+	}
+}
+
+// SaveState implements fmu.Simulation: time and the plugins' outputs, then
+// the model's state.
+func (s *simulation) SaveState(dst []float64) []float64 {
+	dst = append(dst, s.plant.t)
+	dst = append(dst, s.values[s.c.n:]...)
+	return s.inner.SaveState(dst)
+}
+
+// LoadState implements fmu.Simulation.
+func (s *simulation) LoadState(src []float64) error {
+	own := 1 + len(s.values) - s.c.n
+	if len(src) < own {
+		return fmt.Errorf("state has %d values, the plugins alone need %d", len(src), own)
+	}
+	s.plant.t = src[0]
+	copy(s.values[s.c.n:], src[1:own])
+	return s.inner.LoadState(src[own:])
+}
+
+// DrainEvents implements fmu.EventSource: the model's events and what the
+// plugins printed.
+func (s *simulation) DrainEvents() []string {
+	var ev []string
+	if es, ok := s.inner.(fmu.EventSource); ok {
+		ev = es.DrainEvents()
+	}
+	ev = append(ev, s.events...)
+	s.events = s.events[:0]
+	return ev
+}
+
+// Feedthrough passes the model's direct feedthrough on.
+func (s *simulation) Feedthrough(values []float64, changed []bool) {
+	if f, ok := s.inner.(fmu.FeedthroughSimulation); ok {
+		f.Feedthrough(values, changed)
+	}
+}
+
+// Partial passes the model's partial derivatives on.
+func (s *simulation) Partial(values []float64, out, in int) float64 {
+	if f, ok := s.inner.(fmu.FeedthroughSimulation); ok && out < s.c.n && in < s.c.n {
+		return f.Partial(values, out, in)
+	}
+	return 0
+}

@@ -1,0 +1,100 @@
+package pyplugin_test
+
+import (
+	"math"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/cablefmu/cablefmu/fmu"
+	"github.com/cablefmu/cablefmu/fmu/plugins"
+)
+
+// run is a scenario with plugins configured and running.
+type run struct {
+	cfg    fmu.Configured
+	sim    fmu.Simulation
+	values []float64
+	index  map[string]int
+	h, t   float64
+}
+
+// configureDir configures the scenario in dir (a folder with
+// scenario.json and the plugin files).
+func configureDir(t testing.TB, dir string) (fmu.Configured, error) {
+	t.Helper()
+	sc, err := fmu.ReadScenario(dir)
+	if err != nil {
+		t.Fatalf("reading %s: %v", dir, err)
+	}
+	reg, err := plugins.Builtin()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return reg.Configure(sc)
+}
+
+// start builds a simulation with the start values changed by set.
+func start(t testing.TB, cfg fmu.Configured, set map[string]float64) *run {
+	t.Helper()
+	r := &run{cfg: cfg, index: map[string]int{}}
+	for i, v := range cfg.Variables() {
+		r.index[v.Name] = i
+		r.values = append(r.values, v.Start)
+	}
+	for name, x := range set {
+		r.values[r.vr(t, name)] = x
+	}
+	sim, err := cfg.NewSimulation(r.values)
+	if err != nil {
+		t.Fatalf("NewSimulation: %v", err)
+	}
+	if err := sim.(fmu.CommunicationPointer).CommunicationPoint(0); err != nil {
+		t.Fatalf("communication point at 0: %v", err)
+	}
+	sim.Outputs(r.values)
+	r.sim, r.h = sim, cfg.InternalStep(r.values)
+	return r
+}
+
+func (r *run) vr(t testing.TB, name string) int {
+	t.Helper()
+	i, ok := r.index[name]
+	if !ok {
+		t.Fatalf("no variable %q", name)
+	}
+	return i
+}
+
+func (r *run) get(t testing.TB, name string) float64 { return r.values[r.vr(t, name)] }
+
+// step advances one communication step of one internal step.
+func (r *run) step() error {
+	if err := r.sim.Step(r.h, r.values, r.values, true); err != nil {
+		return err
+	}
+	r.t += r.h
+	if err := r.sim.(fmu.CommunicationPointer).CommunicationPoint(r.t); err != nil {
+		return err
+	}
+	r.sim.Outputs(r.values)
+	return nil
+}
+
+// writeScenario writes a scenario folder with the given files.
+func writeScenario(t testing.TB, files map[string]string) string {
+	t.Helper()
+	dir := t.TempDir()
+	for name, text := range files {
+		p := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+func finite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }

@@ -1,0 +1,292 @@
+package pyplugin
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/go-python/gpython/py"
+	_ "github.com/go-python/gpython/stdlib" // the interpreter's builtins, math and the compiler
+)
+
+// maxDepth bounds nested calls of a plugin's functions: deeper Python
+// recursion would exhaust the Go stack, which no recover can catch.
+const maxDepth = 200
+
+// checkEvery is how many ticks pass between two looks at the clock.
+const checkEvery = 64
+
+// removedBuiltins are builtins a plugin cannot use: they would read or
+// write files, or run code the budget instrumentation has not seen.
+var removedBuiltins = []string{"open", "exec", "eval", "compile", "globals", "locals", "print", "input", "iter"}
+
+// interp is one gpython interpreter context running one plugin file: an
+// FMU instance owns its interpreters, so instances share nothing.
+type interp struct {
+	ctx     py.Context
+	src     *source
+	module  *py.Module
+	budget  time.Duration
+	started time.Time
+	ticks   uint
+	depth   int
+	overrun bool
+	// printed collects print() output for the FMU log.
+	printed []string
+}
+
+// newInterp prepares a context whose builtins are restricted and carry
+// the budget hooks and the given API functions.
+func newInterp(src *source, budget time.Duration, api map[string]py.Object) *interp {
+	it := &interp{ctx: py.NewContext(py.ContextOpts{}), src: src, budget: budget}
+	b := it.ctx.Store().Builtins.Globals
+	for _, name := range removedBuiltins {
+		delete(b, name)
+	}
+	b["__tick__"] = py.MustNewMethod("__tick__", func(py.Object, py.Tuple) (py.Object, error) {
+		if err := it.tick(); err != nil {
+			return nil, err
+		}
+		return py.None, nil
+	}, 0, "budget check at every loop iteration")
+	b["__guard__"] = py.MustNewMethod("__guard__", func(_ py.Object, args py.Tuple) (py.Object, error) {
+		if len(args) != 1 {
+			return nil, py.ExceptionNewf(py.TypeError, "__guard__ takes one function")
+		}
+		return &guarded{fn: args[0], it: it}, nil
+	}, 0, "budget and recursion check at every call")
+	b["range"] = py.MustNewMethod("range", func(_ py.Object, args py.Tuple) (py.Object, error) {
+		r, err := py.Call(py.RangeType, args, nil)
+		if err != nil {
+			return nil, err
+		}
+		return &tickingRange{r: r, it: it}, nil
+	}, 0, "range(stop) or range(start, stop[, step])")
+	b["print"] = py.MustNewMethod("print", func(_ py.Object, args py.Tuple) (py.Object, error) {
+		parts := make([]string, len(args))
+		for i, a := range args {
+			s, err := py.StrAsString(a)
+			if err != nil {
+				return nil, err
+			}
+			parts[i] = s
+		}
+		it.printed = append(it.printed, strings.Join(parts, " "))
+		return py.None, nil
+	}, 0, "print(value, ...): writes to the FMU log")
+	for name, obj := range api {
+		b[name] = obj
+	}
+	return it
+}
+
+// errBudget marks a call stopped at its time budget.
+var errBudget = errors.New("time budget exceeded")
+
+// tick counts an iteration or call and looks at the clock now and then.
+// Once over budget every later tick fails too, so that a plugin catching
+// the exception cannot keep running.
+func (it *interp) tick() error {
+	it.ticks++
+	if !it.overrun && it.ticks%checkEvery == 0 && time.Since(it.started) > it.budget {
+		it.overrun = true
+	}
+	if it.overrun {
+		return py.ExceptionNewf(py.RuntimeError, "plugin stopped: its call ran past the time budget of %v", it.budget)
+	}
+	return nil
+}
+
+// run executes the module's top level (its declarations).
+func (it *interp) run() error {
+	return it.guard("module", func() error {
+		m, err := py.RunCode(it.ctx, it.src.code, it.src.file, "plugin")
+		it.module = m
+		return err
+	})
+}
+
+// call calls a plugin function with the budget.
+func (it *interp) call(name string, fn py.Object, args ...py.Object) (py.Object, error) {
+	var res py.Object
+	err := it.guard(name+"()", func() error {
+		var err error
+		res, err = py.Call(fn, py.Tuple(args), nil)
+		return err
+	})
+	return res, err
+}
+
+// guard runs f with a fresh budget, turning Python exceptions into errors
+// with their traceback and a panic inside the interpreter into an error.
+func (it *interp) guard(what string, f func() error) (err error) {
+	it.started, it.ticks, it.depth, it.overrun = time.Now(), 0, 0, false
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("%s in %s: the interpreter failed: %v", what, it.src.file, r)
+		}
+	}()
+	err = f()
+	if it.overrun {
+		return fmt.Errorf("%s in %s ran past its time budget of %v and was stopped%s: %w", what, it.src.file, it.budget, it.where(err), errBudget)
+	}
+	if err != nil {
+		return fmt.Errorf("%s in %s raised an exception\n%s", what, it.src.file, it.traceback(err))
+	}
+	return nil
+}
+
+// where names the line a budget stop happened at.
+func (it *interp) where(err error) string {
+	var info py.ExceptionInfo
+	if !errors.As(err, &info) || info.Traceback == nil {
+		return ""
+	}
+	tb := info.Traceback
+	for tb.Next != nil {
+		tb = tb.Next
+	}
+	return fmt.Sprintf(" at %s:%d", tb.Frame.Code.Filename, it.line(tb))
+}
+
+// line maps a traceback entry to the plugin file's line.
+func (it *interp) line(tb *py.Traceback) int {
+	n := int(tb.Lineno)
+	if tb.Frame.Code.Filename == it.src.file && n > 0 && n < len(it.src.lines) {
+		return it.src.lines[n]
+	}
+	return n
+}
+
+// traceback formats a Python exception as Python prints it, with the
+// plugin file's line numbers.
+func (it *interp) traceback(err error) string {
+	var info py.ExceptionInfo
+	if !errors.As(err, &info) {
+		var exc *py.Exception
+		if errors.As(err, &exc) {
+			return exceptionLine(exc)
+		}
+		return err.Error()
+	}
+	var b strings.Builder
+	b.WriteString("Traceback (most recent call last):\n")
+	for tb := info.Traceback; tb != nil; tb = tb.Next {
+		fmt.Fprintf(&b, "  File %q, line %d, in %s\n", tb.Frame.Code.Filename, it.line(tb), tb.Frame.Code.Name)
+	}
+	if exc, ok := info.Value.(*py.Exception); ok {
+		b.WriteString(exceptionLine(exc))
+	} else {
+		b.WriteString(info.Error())
+	}
+	return b.String()
+}
+
+// lastLine returns the plugin file's line where an exception was raised,
+// for file:line diagnostics.
+func (it *interp) lastLine(err error) int {
+	var info py.ExceptionInfo
+	if !errors.As(err, &info) {
+		return 1
+	}
+	line := 1
+	for tb := info.Traceback; tb != nil; tb = tb.Next {
+		if tb.Frame.Code.Filename == it.src.file {
+			line = it.line(tb)
+		}
+	}
+	return line
+}
+
+func exceptionLine(exc *py.Exception) string {
+	msg, err := py.StrAsString(exc)
+	if err != nil || msg == "" {
+		return exc.Base.Name
+	}
+	return exc.Base.Name + ": " + msg
+}
+
+// guarded wraps each of a plugin's functions (the instrumentation
+// decorates every def with it): a call counts as a tick and may not nest
+// deeper than maxDepth.
+type guarded struct {
+	fn py.Object
+	it *interp
+}
+
+var guardedType = py.NewType("function", "a plugin function")
+
+func (g *guarded) Type() *py.Type { return guardedType }
+
+func (g *guarded) M__call__(args py.Tuple, kwargs py.StringDict) (py.Object, error) {
+	if err := g.it.tick(); err != nil {
+		return nil, err
+	}
+	if g.it.depth >= maxDepth {
+		return nil, py.ExceptionNewf(py.RuntimeError, "maximum recursion depth %d exceeded", maxDepth)
+	}
+	g.it.depth++
+	defer func() { g.it.depth-- }()
+	return py.Call(g.fn, args, kwargs)
+}
+
+// M__get__ binds a method to its instance, as Python functions do.
+func (g *guarded) M__get__(instance, owner py.Object) (py.Object, error) {
+	if instance != py.None {
+		return py.NewBoundMethod(instance, g), nil
+	}
+	return g, nil
+}
+
+// argCount returns the number of positional parameters of a plugin
+// function, or -1 if obj is not one.
+func argCount(obj py.Object) int {
+	if g, ok := obj.(*guarded); ok {
+		obj = g.fn
+	}
+	if f, ok := obj.(*py.Function); ok {
+		return int(f.Code.Argcount)
+	}
+	return -1
+}
+
+// tickingRange is range() whose iteration ticks, so that a loop run by a
+// builtin (sum(range(10**12))) or a comprehension stops at the budget.
+type tickingRange struct {
+	r  py.Object
+	it *interp
+}
+
+var tickingRangeType = py.NewType("range", "range(stop) or range(start, stop[, step])")
+
+func (r *tickingRange) Type() *py.Type { return tickingRangeType }
+
+func (r *tickingRange) M__iter__() (py.Object, error) {
+	inner, err := py.Iter(r.r)
+	if err != nil {
+		return nil, err
+	}
+	return &tickingIterator{inner: inner, it: r.it}, nil
+}
+
+func (r *tickingRange) M__len__() (py.Object, error)             { return py.Len(r.r) }
+func (r *tickingRange) M__getitem__(k py.Object) (py.Object, error) { return py.GetItem(r.r, k) }
+func (r *tickingRange) M__repr__() (py.Object, error)            { return py.Repr(r.r) }
+
+type tickingIterator struct {
+	inner py.Object
+	it    *interp
+}
+
+var tickingIteratorType = py.NewType("range_iterator", "")
+
+func (i *tickingIterator) Type() *py.Type               { return tickingIteratorType }
+func (i *tickingIterator) M__iter__() (py.Object, error) { return i, nil }
+
+func (i *tickingIterator) M__next__() (py.Object, error) {
+	if err := i.it.tick(); err != nil {
+		return nil, err
+	}
+	return py.Next(i.inner)
+}
