@@ -146,7 +146,9 @@ func (e *Extension) check(ref fmu.PluginRef, sc *fmu.Scenario) (*spec, error) {
 func (c *configured) Variables() []fmu.Variable { return c.vars }
 
 // InternalStep implements fmu.Configured.
-func (c *configured) InternalStep(values []float64) float64 { return c.inner.InternalStep(values[:c.n]) }
+func (c *configured) InternalStep(values []float64) float64 {
+	return c.inner.InternalStep(values[:c.n])
+}
 
 // Direct passes the model's feedthrough on.
 func (c *configured) Direct() map[int][]int {

@@ -270,9 +270,9 @@ func (r *tickingRange) M__iter__() (py.Object, error) {
 	return &tickingIterator{inner: inner, it: r.it}, nil
 }
 
-func (r *tickingRange) M__len__() (py.Object, error)             { return py.Len(r.r) }
+func (r *tickingRange) M__len__() (py.Object, error)                { return py.Len(r.r) }
 func (r *tickingRange) M__getitem__(k py.Object) (py.Object, error) { return py.GetItem(r.r, k) }
-func (r *tickingRange) M__repr__() (py.Object, error)            { return py.Repr(r.r) }
+func (r *tickingRange) M__repr__() (py.Object, error)               { return py.Repr(r.r) }
 
 type tickingIterator struct {
 	inner py.Object
@@ -281,7 +281,7 @@ type tickingIterator struct {
 
 var tickingIteratorType = py.NewType("range_iterator", "")
 
-func (i *tickingIterator) Type() *py.Type               { return tickingIteratorType }
+func (i *tickingIterator) Type() *py.Type                { return tickingIteratorType }
 func (i *tickingIterator) M__iter__() (py.Object, error) { return i, nil }
 
 func (i *tickingIterator) M__next__() (py.Object, error) {
