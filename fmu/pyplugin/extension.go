@@ -126,7 +126,7 @@ func (e *Extension) check(ref fmu.PluginRef, sc *fmu.Scenario) (*spec, error) {
 	d := &declarer{}
 	it := newInterp(src, time.Duration(fmu.DefaultBudget*float64(time.Second)), d.functions())
 	if err := it.run(); err != nil {
-		return nil, CheckError{{ref.File, it.lastLine(errors.Unwrap(err)), err.Error()}}
+		return nil, CheckError{{ref.File, it.lastLine(err), err.Error()}}
 	}
 	sp := &spec{ref: ref, src: src, decls: d.decls, hooks: map[string]bool{}}
 	for _, h := range []string{hookInit, hookStep, hookPoint} {

@@ -129,13 +129,23 @@ func (it *interp) guard(what string, f func() error) (err error) {
 	}()
 	err = f()
 	if it.overrun {
-		return fmt.Errorf("%s in %s ran past its time budget of %v and was stopped%s: %w", what, it.src.file, it.budget, it.where(err), errBudget)
+		return &scriptError{fmt.Sprintf("%s in %s ran past its time budget of %v and was stopped%s", what, it.src.file, it.budget, it.where(err)), errBudget}
 	}
 	if err != nil {
-		return fmt.Errorf("%s in %s raised an exception\n%s", what, it.src.file, it.traceback(err))
+		return &scriptError{fmt.Sprintf("%s in %s raised an exception\n%s", what, it.src.file, it.traceback(err)), err}
 	}
 	return nil
 }
+
+// scriptError is a failed plugin call: its message carries the traceback,
+// Unwrap the Python exception (or errBudget).
+type scriptError struct {
+	msg   string
+	cause error
+}
+
+func (e *scriptError) Error() string { return e.msg }
+func (e *scriptError) Unwrap() error { return e.cause }
 
 // where names the line a budget stop happened at.
 func (it *interp) where(err error) string {

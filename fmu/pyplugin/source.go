@@ -235,7 +235,7 @@ func (v *visitor) check() CheckError {
 	}
 	for _, u := range v.attrs {
 		if !v.defined[u.name] && !v.known.attrs[u.name] {
-			v.errorf(u.line, "unknown attribute %q (the plugin API has %s)", u.name, strings.Join(v.known.api, ", "))
+			v.errorf(u.line, "unknown attribute %q: neither the plugin API (%s) nor the built-in types and modules of the plugins' Python have it", u.name, strings.Join(v.known.api, ", "))
 		}
 	}
 	sort.SliceStable(v.diags, func(i, j int) bool { return v.diags[i].Line < v.diags[j].Line })

@@ -1,0 +1,224 @@
+package pyplugin_test
+
+import (
+	"math"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/cablefmu/cablefmu/fmu"
+)
+
+// scenario is a small hoist with one plugin, "p", in p.py.
+const scenario = `{
+  "model": "massless-cable", "modelIdentifier": "PluginTest", "description": "test",
+  "stopTime": 10, "step": 0.01,
+  "ports": ["hoist.x", "hoist.fz", "cable.tension", "load.z", "load.vx", "load.mass"],
+  "config": {
+    "gravity": 9.81,
+    "bodies": [
+      {"name": "hoist", "kind": "kinematic", "position": [0, 0, 20]},
+      {"name": "load", "kind": "dynamic", "mass": 1000, "size": [1, 1, 1], "hangsFrom": "cable"}
+    ],
+    "cables": [{"name": "cable", "route": [{"body": "hoist"}, {"body": "load"}], "length0": 10,
+      "rope": {"E": 1e11, "poisson": 0.3, "diameter": 0.02, "density": 7850}, "winch": {"name": "winch"}}]
+  },
+  "plugins": [{"name": "p", "file": "p.py", "budget": 0.05}]
+}`
+
+func withPlugin(t testing.TB, code string) (fmu.Configured, error) {
+	return configureDir(t, writeScenario(t, map[string]string{"scenario.json": scenario, "p.py": code}))
+}
+
+// The exporter's checks refuse broken plugins with file:line messages.
+func TestCheckRefusesWithFileAndLine(t *testing.T) {
+	cases := []struct{ name, code, want string }{
+		{"syntax", "def step(sim):\n    x = = 1\n", "p.py:2: SyntaxError"},
+		{"unknown name", "def step(sim):\n    x = 1\n    sim.winch('winch').speed = y\n", `p.py:3: unknown name "y"`},
+		{"unknown attribute", "def step(sim):\n    p = sim.body('load').postion\n", `p.py:2: unknown attribute "postion"`},
+		{"misspelt declaration", "k = paramter('k', 1.0)\ndef step(sim):\n    pass\n", `p.py:1: unknown name "paramter"`},
+		{"lambda", "f = 1\ndef step(sim):\n    g = lambda x: x\n", "p.py:3: lambda is not available"},
+		{"import", "import os\ndef step(sim):\n    pass\n", "p.py:1: import os: plugins may import only math"},
+		{"no hook", "x = 1\n", "p.py:1: the plugin defines neither step(sim) nor communication_point(sim)"},
+		{"hook arity", "x = 1\n\ndef step(sim, t):\n    pass\n", "p.py:3: step must be a function of one argument"},
+		{"clash", "a = output('x')\nb = input('x')\ndef step(sim):\n    pass\n", `p.py:2:`},
+		{"bad unit", "a = output('x', unit='furlong')\ndef step(sim):\n    pass\n", `p.py:1:`},
+		{"top-level exception", "x = 1 / 0\ndef step(sim):\n    pass\n", "p.py:1:"},
+		{"init fails", "def init(sim):\n    sim.body('lod')\ndef step(sim):\n    pass\n", `no body "lod" in this scenario (bodys: hoist, load)`},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			_, err := withPlugin(t, c.code)
+			if err == nil || !strings.Contains(err.Error(), c.want) {
+				t.Fatalf("got %v, want an error containing %q", err, c.want)
+			}
+			t.Log(err)
+		})
+	}
+}
+
+// A plugin's variables clash with the model's only through their prefix,
+// and two plugins of one name are refused by the scenario check.
+func TestVariablesArePrefixed(t *testing.T) {
+	cfg, err := withPlugin(t, "k = parameter('gain', 2.0, unit='1/s', description='a gain', min=0)\nout = output('y', unit='m')\ndef step(sim):\n    out.value = k.value\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, v := range cfg.Variables()[len(cfg.Variables())-3:] {
+		names = append(names, v.Name+"["+v.Unit+"]")
+	}
+	if got := strings.Join(names, " "); got != "p.budget[s] p.gain[1/s] p.y[m]" {
+		t.Errorf("plugin variables %s", got)
+	}
+}
+
+// An exception in step fails the step with the Python traceback, in the
+// plugin file's line numbers.
+func TestExceptionGivesTraceback(t *testing.T) {
+	cfg, err := withPlugin(t, "def helper(x):\n    return 1 / x\n\ndef step(sim):\n    if sim.time > 0.05:\n        helper(0)\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := start(t, cfg, nil)
+	for i := 0; i < 10; i++ {
+		if err = r.step(); err != nil {
+			break
+		}
+	}
+	if err == nil {
+		t.Fatal("no error from a plugin dividing by zero")
+	}
+	msg := err.Error()
+	for _, want := range []string{"plugin p: step() in p.py raised an exception", "Traceback (most recent call last):", `File "p.py", line 6, in step`, `File "p.py", line 2, in helper`, "ZeroDivisionError"} {
+		if !strings.Contains(msg, want) {
+			t.Errorf("error lacks %q:\n%s", want, msg)
+		}
+	}
+}
+
+// Endless plugins are stopped at their budget: loops, recursion, a loop
+// that swallows the exception, a builtin consuming a huge range.
+func TestEndlessPluginStoppedWithinBudget(t *testing.T) {
+	cases := map[string]string{
+		"while":     "def step(sim):\n    while True:\n        pass\n",
+		"same line": "def step(sim):\n    while True: pass\n",
+		"for":       "def step(sim):\n    for i in range(10**15):\n        x = i\n",
+		"swallow":   "def step(sim):\n    while True:\n        try:\n            while True:\n                pass\n        except:\n            pass\n",
+		"builtin":   "def step(sim):\n    return sum(range(10**15))\n",
+		"comprehension": "def step(sim):\n    return [i for i in range(10**15)]\n",
+		"recursion": "def f(n):\n    return f(n + 1)\n\ndef step(sim):\n    f(0)\n",
+		"nested def first": "def step(sim):\n    while True:\n        def g():\n            pass\n        g()\n",
+	}
+	for name, code := range cases {
+		t.Run(name, func(t *testing.T) {
+			cfg, err := withPlugin(t, "def init(sim):\n    pass\n"+code)
+			if err != nil {
+				t.Fatal(err)
+			}
+			r := start(t, cfg, nil)
+			t0 := time.Now()
+			err = r.step()
+			took := time.Since(t0)
+			if err == nil {
+				t.Fatal("no error")
+			}
+			t.Logf("%v after %v", err, took)
+			if name == "recursion" {
+				if !strings.Contains(err.Error(), "maximum recursion depth") {
+					t.Errorf("want the recursion limit, got %v", err)
+				}
+				return
+			}
+			if !strings.Contains(err.Error(), "ran past its time budget of 50ms") {
+				t.Errorf("want a budget error, got %v", err)
+			}
+			if took > 150*time.Millisecond {
+				t.Errorf("stopped after %v, budget 50 ms", took)
+			}
+		})
+	}
+}
+
+// Rollback: saving a state, running on, restoring and running again gives
+// bitwise the same outputs, plugin globals included.
+func TestRollbackWithPluginStateIsExact(t *testing.T) {
+	code := `
+count = 0
+history = []
+info = {"peak": 0.0, "name": "x", "flags": (True, None)}
+out = output("memory", unit="1")
+
+def step(sim):
+    global count
+    count += 1
+    t = sim.cable("cable").tension
+    history.append(t)
+    if len(history) > 5:
+        del history[0]
+    info["peak"] = max(info["peak"], t)
+    out.value = count + sum(history) * 1e-3 + info["peak"]
+    sim.body("load").apply_force(100.0 * math.sin(count * 0.1), 0.0, 0.0)
+    sim.winch("winch").speed = 0.1 * math.cos(count * 0.05)
+`
+	cfg, err := withPlugin(t, "import math\n"+code)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := start(t, cfg, nil)
+	for i := 0; i < 50; i++ {
+		if err := r.step(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	nums := r.sim.SaveState(nil)
+	extra, err := r.sim.(fmu.ExtraState).SaveExtra(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t0, v0 := r.t, append([]float64(nil), r.values...)
+	trace := func() []float64 {
+		var out []float64
+		for i := 0; i < 50; i++ {
+			if err := r.step(); err != nil {
+				t.Fatal(err)
+			}
+			out = append(out, r.values...)
+		}
+		return out
+	}
+	first := trace()
+	// Restore into a fresh simulation (as a deserialized state would be).
+	fresh := start(t, cfg, nil)
+	if err := fresh.sim.LoadState(nums); err != nil {
+		t.Fatal(err)
+	}
+	if err := fresh.sim.(fmu.ExtraState).LoadExtra(extra); err != nil {
+		t.Fatal(err)
+	}
+	fresh.t = t0
+	copy(fresh.values, v0)
+	r = fresh
+	second := trace()
+	for i := range first {
+		if math.Float64bits(first[i]) != math.Float64bits(second[i]) {
+			t.Fatalf("value %d differs after rollback: %v vs %v", i, first[i], second[i])
+		}
+	}
+}
+
+// A global the state cannot hold is refused with its name.
+func TestUnsavableGlobalIsReported(t *testing.T) {
+	cfg, err := withPlugin(t, "class C:\n    pass\n\nc = None\n\ndef step(sim):\n    global c\n    c = C()\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := start(t, cfg, nil)
+	if err := r.step(); err != nil {
+		t.Fatal(err)
+	}
+	_, err = r.sim.(fmu.ExtraState).SaveExtra(nil)
+	if err == nil || !strings.Contains(err.Error(), "global c: holds a C") {
+		t.Fatalf("got %v", err)
+	}
+}
