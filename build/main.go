@@ -9,8 +9,10 @@
 // the model description (FMI 2.0 by default, 3.0 with -fmi 3), compiles the
 // C ABI with -buildmode=c-shared and zips modelDescription.xml, the binary
 // (binaries/linux64/<id>.so for 2.0, binaries/x86_64-linux/<id>.so for 3.0)
-// and the folder's resources (the scenario and anything under
-// <folder>/resources). One binary serves both standards.
+// and the folder's resources (the scenario, its Python plugins and anything
+// under <folder>/resources). One binary serves both standards. Plugins are
+// checked as the FMU will run them; a broken one is refused with
+// file:line messages.
 package main
 
 import (
@@ -59,6 +61,9 @@ func export(folder, out string, version int) (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("%s: %w", folder, err)
 	}
+	if err := sc.LoadPlugins(folder); err != nil {
+		return "", fmt.Errorf("%s: %w", folder, err)
+	}
 	reg, err := plugins.Builtin()
 	if err != nil {
 		return "", fmt.Errorf("model registry: %w", err)
@@ -89,6 +94,15 @@ func export(folder, out string, version int) (string, error) {
 	resources, err := readResources(folder, data)
 	if err != nil {
 		return "", fmt.Errorf("%s: %w", folder, err)
+	}
+	for _, p := range sc.Plugins {
+		if _, clash := resources[p.File]; clash {
+			return "", fmt.Errorf("%s: plugin file %s is also under resources/", folder, p.File)
+		}
+		// The FMU reads plugins at the same paths under resources/.
+		if resources[p.File], err = sc.PluginSource(p.File); err != nil {
+			return "", err
+		}
 	}
 	a := fmu.Archive{
 		ModelDescription: xml,

@@ -101,13 +101,13 @@ func TestExceptionGivesTraceback(t *testing.T) {
 // that swallows the exception, a builtin consuming a huge range.
 func TestEndlessPluginStoppedWithinBudget(t *testing.T) {
 	cases := map[string]string{
-		"while":     "def step(sim):\n    while True:\n        pass\n",
-		"same line": "def step(sim):\n    while True: pass\n",
-		"for":       "def step(sim):\n    for i in range(10**15):\n        x = i\n",
-		"swallow":   "def step(sim):\n    while True:\n        try:\n            while True:\n                pass\n        except:\n            pass\n",
-		"builtin":   "def step(sim):\n    return sum(range(10**15))\n",
-		"comprehension": "def step(sim):\n    return [i for i in range(10**15)]\n",
-		"recursion": "def f(n):\n    return f(n + 1)\n\ndef step(sim):\n    f(0)\n",
+		"while":            "def step(sim):\n    while True:\n        pass\n",
+		"same line":        "def step(sim):\n    while True: pass\n",
+		"for":              "def step(sim):\n    for i in range(10**15):\n        x = i\n",
+		"swallow":          "def step(sim):\n    while True:\n        try:\n            while True:\n                pass\n        except:\n            pass\n",
+		"builtin":          "def step(sim):\n    return sum(range(10**15))\n",
+		"comprehension":    "def step(sim):\n    return [i for i in range(10**15)]\n",
+		"recursion":        "def f(n):\n    return f(n + 1)\n\ndef step(sim):\n    f(0)\n",
 		"nested def first": "def step(sim):\n    while True:\n        def g():\n            pass\n        g()\n",
 	}
 	for name, code := range cases {

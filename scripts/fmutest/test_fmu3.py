@@ -14,7 +14,8 @@ from a new path would start another Go runtime in the process).  Tests that
 pass NULL where the FMU must not crash run in a subprocess.
 
 The model description is validated against the official FMI 3.0 XSD with
-xmllint (/work/shared/fmi/schema/3.0, or the folder in FMI3_SCHEMA_DIR);
+xmllint (../shared/fmi/schema/3.0 next to the repository, $CABLEFMU_FMI_SCHEMA/3.0,
+or the folder in FMI3_SCHEMA_DIR);
 without xmllint or the schema that test is skipped, unless CI=true.
 """
 
@@ -37,7 +38,8 @@ import fmi3  # noqa: E402
 
 sname = functools.partial(fmutestlib.status_name, fmi3)  # name of an fmi3Status (None: NULL)
 C_MASTER = os.path.join(REPO, "examples", "clients", "c", "master3.c")
-SCHEMA_DIR = os.environ.get("FMI3_SCHEMA_DIR", "/work/shared/fmi/schema/3.0")
+SCHEMA_DIR = os.environ.get("FMI3_SCHEMA_DIR") or os.path.join(
+    os.environ.get("CABLEFMU_FMI_SCHEMA") or os.path.join(REPO, "..", "shared", "fmi", "schema"), "3.0")
 IN_CI = os.environ.get("CI", "").strip().lower() == "true"
 
 H = 1.0 / 60.0  # communication step of the lifecycle tests
