@@ -1,7 +1,6 @@
 package pyplugin_test
 
 import (
-	"math"
 	"os"
 	"path/filepath"
 	"testing"
@@ -96,5 +95,3 @@ func writeScenario(t testing.TB, files map[string]string) string {
 	}
 	return dir
 }
-
-func finite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }

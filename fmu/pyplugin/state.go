@@ -82,14 +82,14 @@ func stateGlobals(g py.StringDict) []string {
 		if len(name) > 1 && name[:2] == "__" {
 			continue
 		}
-		switch v.(type) {
+		switch x := v.(type) {
 		case py.NoneType, py.Bool, py.Int, *py.BigInt, py.Float, py.String, *py.List, py.Tuple, py.StringDict:
 			names = append(names, name)
 		case *py.Type:
 			// gpython represents classes and their instances alike: a
 			// class (whose type is type) is code, an instance is data
 			// the state cannot hold, so saving reports it.
-			if x := v.(*py.Type); x.Type() != py.TypeType {
+			if x.Type() != py.TypeType {
 				names = append(names, name)
 			}
 		case *py.Module, *py.Function, *guarded, *py.Method, *variable:

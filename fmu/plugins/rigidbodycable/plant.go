@@ -14,8 +14,8 @@ func (s *simulation) Plant() fmu.Plant { return plant{s} }
 type plant struct{ s *simulation }
 
 func (p plant) Bodies() []*multibody.Body  { return []*multibody.Body{p.s.hoist, p.s.load} }
-func (p plant) Cables() []fmu.PlantCable   { return []fmu.PlantCable{cableView{p.s}} }
-func (p plant) Winches() []fmu.PlantWinch  { return []fmu.PlantWinch{winch{p.s}} }
+func (p plant) Cables() []fmu.PlantCable   { return []fmu.PlantCable{cableView(p)} }
+func (p plant) Winches() []fmu.PlantWinch  { return []fmu.PlantWinch{winch(p)} }
 func (c cableView) Name() string           { return "cable" }
 func (c cableView) Tension() float64       { return c.s.cable.Joints[0].Force() }
 func (c cableView) FreeLength() float64    { return c.s.cable.Length() }
