@@ -6,7 +6,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh >/dev/null
 mkdir -p out
-go test -run '^$' -bench . -benchmem ./core/... | tee out/bench-go.txt
+go test -run '^$' -bench . -benchmem ./core/... ./fmu/pyplugin/ | tee out/bench-go.txt
 go run ./build -o out/Hoist.fmu examples/hoist >/dev/null
 rm -rf out/bench-fmu && mkdir -p out/bench-fmu && (cd out/bench-fmu && python3 -m zipfile -e ../Hoist.fmu .)
 gcc -O2 -Wall -o out/roundtrip scripts/bench/roundtrip.c -ldl
