@@ -21,6 +21,7 @@ speed = 0.0  # hoisting speed commanded, m/s (up is positive)
 def init(sim):
     global z0
     z0 = sim.body("load").position[2]
+    reference.value = z0
     sim.winch("winch").force_limit = 1.25 * limit.value
 
 

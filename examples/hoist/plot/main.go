@@ -1,12 +1,15 @@
-// Command plot draws the results of a Hoist co-simulation.
+// Command plot draws the results of a hoist co-simulation.
 //
-// It reads the CSV written by examples/clients/python/hoist_cosim.py (columns
-// are found by their header names: time, sway.deg, cable.tension,
-// cable.length) and writes one PNG with three stacked panels over time: the
-// sway angle in degrees, the cable tension in kN and the unstretched cable
-// length in m.
+// It reads a CSV file with a header row and writes one PNG of stacked
+// panels over the "time" column. By default the panels are those of
+// examples/clients/python/hoist_cosim.py: the sway angle in degrees, the
+// cable tension in kN and the unstretched cable length in m. -panels picks
+// others: panels separated by ";", each "columns:title:y label:scale" with
+// several columns joined by "+" drawn as lines of one panel.
 //
 //	go run ./examples/hoist/plot -csv out/hoist.csv -o out/hoist.png
+//	go run ./examples/hoist/plot -csv out/controlled.csv -o out/controlled.png \
+//	    -panels 'load.z+controller.reference:Lift:height (m):1;cable.tension:Tension:kN:1e-3'
 package main
 
 import (
@@ -22,6 +25,7 @@ import (
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/plotutil"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 	"gonum.org/v1/plot/vg/vgimg"
@@ -29,16 +33,31 @@ import (
 
 // panel describes one of the stacked plots.
 type panel struct {
-	column string  // CSV column plotted against time
+	columns []string // CSV columns plotted against time
 	title  string  // panel title
 	label  string  // y-axis label
 	scale  float64 // factor applied to the column values
 }
 
-var panels = []panel{
-	{column: "sway.deg", title: "Load sway", label: "sway angle (deg)", scale: 1},
-	{column: "cable.tension", title: "Cable tension", label: "tension (kN)", scale: 1e-3},
-	{column: "cable.length", title: "Cable length", label: "unstretched length (m)", scale: 1},
+const defaultPanels = "sway.deg:Load sway:sway angle (deg):1;" +
+	"cable.tension:Cable tension:tension (kN):1e-3;" +
+	"cable.length:Cable length:unstretched length (m):1"
+
+// parsePanels reads the -panels flag.
+func parsePanels(spec string) ([]panel, error) {
+	var ps []panel
+	for _, item := range strings.Split(spec, ";") {
+		f := strings.Split(item, ":")
+		if len(f) != 4 {
+			return nil, fmt.Errorf("panel %q: want columns:title:label:scale", item)
+		}
+		scale, err := strconv.ParseFloat(f[3], 64)
+		if err != nil {
+			return nil, fmt.Errorf("panel %q: scale: %w", item, err)
+		}
+		ps = append(ps, panel{columns: strings.Split(f[0], "+"), title: f[1], label: f[2], scale: scale})
+	}
+	return ps, nil
 }
 
 func main() {
@@ -46,29 +65,38 @@ func main() {
 	outPath := flag.String("o", "out/hoist.png", "PNG file to write")
 	width := flag.Float64("width", 20, "image width in cm")
 	height := flag.Float64("height", 24, "image height in cm")
+	spec := flag.String("panels", defaultPanels, "panels: columns:title:label:scale, separated by ';'")
 	flag.Parse()
-	if err := run(*csvPath, *outPath, vg.Length(*width)*vg.Centimeter, vg.Length(*height)*vg.Centimeter); err != nil {
+	panels, err := parsePanels(*spec)
+	if err == nil {
+		err = run(*csvPath, *outPath, panels, vg.Length(*width)*vg.Centimeter, vg.Length(*height)*vg.Centimeter)
+	}
+	if err != nil {
 		fmt.Fprintln(os.Stderr, "plot:", err)
 		os.Exit(1)
 	}
 }
 
-func run(csvPath, outPath string, width, height vg.Length) error {
+func run(csvPath, outPath string, panels []panel, width, height vg.Length) error {
 	f, err := os.Open(csvPath)
 	if err != nil {
 		return fmt.Errorf("open results: %w", err)
 	}
 	defer f.Close()
-	cols, err := readColumns(f, "time", panels[0].column, panels[1].column, panels[2].column)
+	names := []string{"time"}
+	for _, pn := range panels {
+		names = append(names, pn.columns...)
+	}
+	cols, err := readColumns(f, names...)
 	if err != nil {
 		return fmt.Errorf("read %s: %w", csvPath, err)
 	}
 
 	plots := make([][]*plot.Plot, len(panels))
 	for i, pn := range panels {
-		p, err := linePlot(cols["time"], cols[pn.column], pn)
+		p, err := linePlot(cols, pn)
 		if err != nil {
-			return fmt.Errorf("panel %s: %w", pn.column, err)
+			return fmt.Errorf("panel %s: %w", pn.title, err)
 		}
 		if i < len(panels)-1 {
 			p.X.Label.Text = ""
@@ -107,24 +135,36 @@ func run(csvPath, outPath string, width, height vg.Length) error {
 	return nil
 }
 
-// linePlot returns a plot of y*pn.scale over t.
-func linePlot(t, y []float64, pn panel) (*plot.Plot, error) {
-	pts := make(plotter.XYs, len(t))
-	for i := range t {
-		pts[i].X = t[i]
-		pts[i].Y = y[i] * pn.scale
-	}
+// linePlot returns a plot of each of pn's columns times pn.scale over
+// time, with a legend when there are several.
+func linePlot(cols map[string][]float64, pn panel) (*plot.Plot, error) {
 	p := plot.New()
 	p.Title.Text = pn.title
 	p.X.Label.Text = "time (s)"
 	p.Y.Label.Text = pn.label
 	p.Add(plotter.NewGrid())
-	line, err := plotter.NewLine(pts)
-	if err != nil {
-		return nil, fmt.Errorf("line: %w", err)
+	t := cols["time"]
+	for k, name := range pn.columns {
+		pts := make(plotter.XYs, len(t))
+		for i := range t {
+			pts[i].X = t[i]
+			pts[i].Y = cols[name][i] * pn.scale
+		}
+		line, err := plotter.NewLine(pts)
+		if err != nil {
+			return nil, fmt.Errorf("line %s: %w", name, err)
+		}
+		line.Width = vg.Points(1.2)
+		line.Color = plotutil.Color(k)
+		if k > 0 {
+			line.Dashes = plotutil.Dashes(k)
+		}
+		p.Add(line)
+		if len(pn.columns) > 1 {
+			p.Legend.Add(name, line)
+		}
 	}
-	line.Width = vg.Points(1.2)
-	p.Add(line)
+	p.Legend.Top = true
 	// Keep a flat curve (e.g. a constant length) from filling the panel
 	// with rounding noise.
 	if span := p.Y.Max - p.Y.Min; span < 1e-9*math.Max(1, math.Abs(p.Y.Max)) {
