@@ -2,6 +2,7 @@ package pyplugin_test
 
 import (
 	"math"
+	"sync"
 	"testing"
 )
 
@@ -80,5 +81,46 @@ func TestControllerHoldsHeavyLoadUnderLimit(t *testing.T) {
 	}
 	if math.Abs(lifted-5) > 0.01 {
 		t.Errorf("lifted %.4f m by t = 20 s, want 5 m within 1 cm", lifted)
+	}
+}
+
+// Instances run on different goroutines at once and give the results of
+// running alone (run with -race to check for shared state).
+func TestConcurrentInstancesMatchSoloRuns(t *testing.T) {
+	cfg, err := configureDir(t, exampleDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	trace := func(lift float64) []float64 {
+		r := start(t, cfg, map[string]float64{"controller.lift": lift})
+		var out []float64
+		for i := 0; i < 300; i++ {
+			r.values[r.vr(t, "wind.speed")] = float64(i%50) * 0.2
+			if err := r.step(); err != nil {
+				t.Error(err)
+				return nil
+			}
+			out = append(out, r.values...)
+		}
+		return out
+	}
+	lifts := []float64{2, 3, 4, 5}
+	solo := make([][]float64, len(lifts))
+	for i, l := range lifts {
+		solo[i] = trace(l)
+	}
+	got := make([][]float64, len(lifts))
+	var wg sync.WaitGroup
+	for i, l := range lifts {
+		wg.Add(1)
+		go func() { defer wg.Done(); got[i] = trace(l) }()
+	}
+	wg.Wait()
+	for i := range lifts {
+		for k := range solo[i] {
+			if math.Float64bits(solo[i][k]) != math.Float64bits(got[i][k]) {
+				t.Fatalf("instance %d value %d: %v concurrently, %v alone", i, k, got[i][k], solo[i][k])
+			}
+		}
 	}
 }
