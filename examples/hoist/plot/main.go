@@ -34,9 +34,9 @@ import (
 // panel describes one of the stacked plots.
 type panel struct {
 	columns []string // CSV columns plotted against time
-	title  string  // panel title
-	label  string  // y-axis label
-	scale  float64 // factor applied to the column values
+	title   string   // panel title
+	label   string   // y-axis label
+	scale   float64  // factor applied to the column values
 }
 
 const defaultPanels = "sway.deg:Load sway:sway angle (deg):1;" +
