@@ -222,3 +222,81 @@ func TestUnsavableGlobalIsReported(t *testing.T) {
 		t.Fatalf("got %v", err)
 	}
 }
+
+// The budget instrumentation keeps legal Python legal and working:
+// defaults and annotations, methods, decorated defs and
+// classes first in a loop, headers over several lines or ending in a
+// string, backslash continuations, non-ASCII text before an insertion.
+func TestInstrumentationKeepsPythonWorking(t *testing.T) {
+	code := `
+out = output("y", unit="1")
+
+def deco(f):
+    return f
+
+class C:
+    def m(self, x):
+        return x + 1
+
+def helper(x, k=2.0, *rest, scale: float = 1.0) -> float:
+    """Docstring first."""
+    return k * x * scale
+
+def step(sim):
+    total = helper(1.0) + C().m(1)
+    for i in range(2):
+        @deco
+        def inner():
+            return 1
+        total += inner()
+    n = 0
+    while (n <
+           3): n += 1
+    while len("""
+"""): break
+    while n < 5: \
+        n += 1
+    for c in "é": total += len(c)
+    if total > 0:
+        for j in [1]: total += j
+    out.value = total + n
+`
+	cfg, err := withPlugin(t, code)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := start(t, cfg, nil)
+	if err := r.step(); err != nil {
+		t.Fatal(err)
+	}
+	// 2 + 2 + 2·1 + 1 ("é") + 1 + n = 5
+	if got := r.get(t, "p.y"); got != 13 {
+		t.Errorf("plugin computed %g, want 13", got)
+	}
+}
+
+// Endless loops written in the awkward forms are stopped too.
+func TestEndlessAwkwardLoopsStopped(t *testing.T) {
+	for name, body := range map[string]string{
+		"string header": "    while len(\"\"\"\n\"\"\"): pass\n",
+		"multi-line":    "    while (1 <\n           2): pass\n",
+		"backslash":     "    while 1: \\\n        pass\n",
+		"decorated def": "    while True:\n        @deco\n        def g():\n            pass\n",
+	} {
+		t.Run(name, func(t *testing.T) {
+			cfg, err := withPlugin(t, "def deco(f):\n    return f\n\ndef step(sim):\n"+body)
+			if err != nil {
+				t.Fatal(err)
+			}
+			r := start(t, cfg, nil)
+			t0 := time.Now()
+			err = r.step()
+			if err == nil || !strings.Contains(err.Error(), "time budget") {
+				t.Fatalf("got %v", err)
+			}
+			if took := time.Since(t0); took > 150*time.Millisecond {
+				t.Errorf("stopped after %v, budget 50 ms", took)
+			}
+		})
+	}
+}

@@ -3,6 +3,7 @@ package pyplugin
 import (
 	"errors"
 	"fmt"
+	"runtime"
 	"strings"
 	"time"
 
@@ -10,12 +11,14 @@ import (
 	_ "github.com/go-python/gpython/stdlib" // the interpreter's builtins, math and the compiler
 )
 
-// maxDepth bounds nested calls of a plugin's functions: deeper Python
-// recursion would exhaust the Go stack, which no recover can catch.
-const maxDepth = 200
+// maxGoFrames bounds the interpreter's call depth, counted in Go frames
+// (gpython nests about eight per Python call): deeper Python recursion
+// would exhaust the Go stack, which no recover can catch.
+const maxGoFrames = 4000
 
-// checkEvery is how many ticks pass between two looks at the clock.
-const checkEvery = 64
+// checkEvery is how many ticks pass between two looks at the clock and
+// the stack depth.
+const checkEvery = 16
 
 // removedBuiltins are builtins a plugin cannot use: they would read or
 // write files, or run code the budget instrumentation has not seen.
@@ -30,8 +33,8 @@ type interp struct {
 	budget  time.Duration
 	started time.Time
 	ticks   uint
-	depth   int
 	overrun bool
+	pc      [1]uintptr // scratch for the stack depth check
 	// printed collects print() output for the FMU log.
 	printed []string
 }
@@ -50,12 +53,6 @@ func newInterp(src *source, budget time.Duration, api map[string]py.Object) *int
 		}
 		return py.None, nil
 	}, 0, "budget check at every loop iteration")
-	b["__guard__"] = py.MustNewMethod("__guard__", func(_ py.Object, args py.Tuple) (py.Object, error) {
-		if len(args) != 1 {
-			return nil, py.ExceptionNewf(py.TypeError, "__guard__ takes one function")
-		}
-		return &guarded{fn: args[0], it: it}, nil
-	}, 0, "budget and recursion check at every call")
 	b["range"] = py.MustNewMethod("range", func(_ py.Object, args py.Tuple) (py.Object, error) {
 		r, err := py.Call(py.RangeType, args, nil)
 		if err != nil {
@@ -89,8 +86,12 @@ var errBudget = errors.New("time budget exceeded")
 // the exception cannot keep running.
 func (it *interp) tick() error {
 	it.ticks++
-	if !it.overrun && it.ticks%checkEvery == 0 && time.Since(it.started) > it.budget {
-		it.overrun = true
+	if !it.overrun && it.ticks%checkEvery == 0 {
+		if time.Since(it.started) > it.budget {
+			it.overrun = true
+		} else if runtime.Callers(maxGoFrames, it.pc[:]) > 0 {
+			return py.ExceptionNewf(py.RuntimeError, "maximum recursion depth exceeded (about %d nested calls)", maxGoFrames/8)
+		}
 	}
 	if it.overrun {
 		return py.ExceptionNewf(py.RuntimeError, "plugin stopped: its call ran past the time budget of %v", it.budget)
@@ -121,7 +122,7 @@ func (it *interp) call(name string, fn py.Object, args ...py.Object) (py.Object,
 // guard runs f with a fresh budget, turning Python exceptions into errors
 // with their traceback and a panic inside the interpreter into an error.
 func (it *interp) guard(what string, f func() error) (err error) {
-	it.started, it.ticks, it.depth, it.overrun = time.Now(), 0, 0, false
+	it.started, it.ticks, it.overrun = time.Now(), 0, false
 	defer func() {
 		if r := recover(); r != nil {
 			err = fmt.Errorf("%s in %s: the interpreter failed: %v", what, it.src.file, r)
@@ -217,44 +218,9 @@ func exceptionLine(exc *py.Exception) string {
 	return exc.Base.Name + ": " + msg
 }
 
-// guarded wraps each of a plugin's functions (the instrumentation
-// decorates every def with it): a call counts as a tick and may not nest
-// deeper than maxDepth.
-type guarded struct {
-	fn py.Object
-	it *interp
-}
-
-var guardedType = py.NewType("function", "a plugin function")
-
-func (g *guarded) Type() *py.Type { return guardedType }
-
-func (g *guarded) M__call__(args py.Tuple, kwargs py.StringDict) (py.Object, error) {
-	if err := g.it.tick(); err != nil {
-		return nil, err
-	}
-	if g.it.depth >= maxDepth {
-		return nil, py.ExceptionNewf(py.RuntimeError, "maximum recursion depth %d exceeded", maxDepth)
-	}
-	g.it.depth++
-	defer func() { g.it.depth-- }()
-	return py.Call(g.fn, args, kwargs)
-}
-
-// M__get__ binds a method to its instance, as Python functions do.
-func (g *guarded) M__get__(instance, owner py.Object) (py.Object, error) {
-	if instance != py.None {
-		return py.NewBoundMethod(instance, g), nil
-	}
-	return g, nil
-}
-
 // argCount returns the number of positional parameters of a plugin
 // function, or -1 if obj is not one.
 func argCount(obj py.Object) int {
-	if g, ok := obj.(*guarded); ok {
-		obj = g.fn
-	}
 	if f, ok := obj.(*py.Function); ok {
 		return int(f.Code.Argcount)
 	}

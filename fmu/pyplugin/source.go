@@ -54,17 +54,16 @@ func declLine(src *source, name string) int { return max(src.decls[name], 1) }
 func defLine(src *source, name string) int  { return max(src.defs[name], 1) }
 
 // insertion is text added to the file: before line (a new line indented
-// like it) or, when col ≥ 0, at that column of the line.
+// like it) or, when col ≥ 0, at that byte column of the line.
 type insertion struct {
 	line, col int
-	order     int // among insertions before the same line
 	text      string
 }
 
 // prepare checks a plugin file and compiles it instrumented: every loop
-// iteration calls __tick__() and every function is wrapped by __guard__,
-// which is where the interpreter checks the time budget and the
-// recursion depth (gpython has no interrupt of its own).
+// iteration and every function call starts with __tick__(), where the
+// interpreter checks the time budget and the recursion depth (gpython has
+// no interrupt of its own).
 func prepare(file string, text []byte, known *vocabulary) (*source, error) {
 	src := string(text)
 	if !strings.HasSuffix(src, "\n") {
@@ -156,7 +155,7 @@ func (v *visitor) visit(n ast.Ast) bool {
 	case *ast.ClassDef:
 		v.defined[string(n.Name)] = true
 	case *ast.Lambda:
-		v.errorf(n.Lineno, "lambda is not available in plugins: use def (the runtime guards every def against endless recursion)")
+		v.errorf(n.Lineno, "lambda is not available in plugins: use def (the runtime checks the time budget and the recursion depth at the start of every def)")
 	case *ast.Import:
 		for _, a := range n.Names {
 			v.importModule(n.Lineno, string(a.Name))
@@ -191,17 +190,32 @@ func (v *visitor) visit(n ast.Ast) bool {
 		if _, ok := v.defs[string(n.Name)]; !ok {
 			v.defs[string(n.Name)] = n.Lineno
 		}
-		line := n.Lineno
-		for _, d := range n.DecoratorList {
-			line = min(line, d.GetLineno())
-		}
-		v.inserts = append(v.inserts, insertion{line: line, col: -1, order: 1, text: "@__guard__"})
+		v.tick(n.Body)
 	case *ast.While:
-		v.tick(n.Lineno, n.Body)
+		v.tick(n.Body)
 	case *ast.For:
-		v.tick(n.Lineno, n.Body)
+		v.tick(n.Body)
 	}
 	return true
+}
+
+// stmtStart returns where a statement's text begins: a decorated
+// definition begins at its first decorator's "@".
+func stmtStart(st ast.Stmt) (line, col int) {
+	line, col = st.GetLineno(), st.GetColOffset()
+	var decorators []ast.Expr
+	switch d := st.(type) {
+	case *ast.FunctionDef:
+		decorators = d.DecoratorList
+	case *ast.ClassDef:
+		decorators = d.DecoratorList
+	}
+	for _, e := range decorators {
+		if l := e.GetLineno(); l < line || (l == line && e.GetColOffset()-1 < col) {
+			line, col = l, max(e.GetColOffset()-1, 0)
+		}
+	}
+	return line, col
 }
 
 func (v *visitor) importModule(line int, name string) {
@@ -213,16 +227,24 @@ func (v *visitor) importModule(line int, name string) {
 	v.errorf(line, "import %s: plugins may import only %s", name, strings.Join(allowedModules, ", "))
 }
 
-// tick makes a loop body start with __tick__(): on the header's line
-// when the body follows the colon (only simple statements can), else on
-// a line of its own before the body's first statement.
-func (v *visitor) tick(header int, body []ast.Stmt) {
-	first := body[0]
-	if first.GetLineno() == header {
-		v.inserts = append(v.inserts, insertion{line: header, col: first.GetColOffset(), text: "__tick__(); "})
+// tick makes a body start with __tick__(). When the body's first
+// statement begins its line (after indentation, not continuing the line
+// before with a backslash), the call goes on a line of its own before it;
+// otherwise the statement follows the header's colon on the same logical
+// line, where only simple statements can be, and the call goes right
+// before it: "while x: __tick__(); f()".
+func (v *visitor) tick(body []ast.Stmt) {
+	line, col := stmtStart(body[0])
+	text := v.lines[line-1]
+	ownLine := strings.TrimSpace(text[:min(col, len(text))]) == ""
+	if ownLine && line > 1 && strings.HasSuffix(strings.TrimRight(v.lines[line-2], " \t\r\n"), "\\") {
+		ownLine = false
+	}
+	if ownLine {
+		v.inserts = append(v.inserts, insertion{line: line, col: -1, text: "__tick__()"})
 		return
 	}
-	v.inserts = append(v.inserts, insertion{line: first.GetLineno(), col: -1, order: 0, text: "__tick__()"})
+	v.inserts = append(v.inserts, insertion{line: line, col: col, text: "__tick__(); "})
 }
 
 // check reports names and attributes the plugin API, the builtins and the
@@ -253,9 +275,6 @@ func instrument(lines []string, ins []insertion) (string, []int) {
 		if (a.col < 0) != (b.col < 0) {
 			return a.col < 0 // new lines before same-line text
 		}
-		if a.col < 0 {
-			return a.order < b.order
-		}
 		return a.col > b.col // right to left keeps columns valid
 	})
 	var out strings.Builder
@@ -269,7 +288,7 @@ func instrument(lines []string, ins []insertion) (string, []int) {
 			lineMap = append(lineMap, line)
 		}
 		for ; k < len(ins) && ins[k].line == line; k++ {
-			c := byteColumn(text, ins[k].col)
+			c := min(ins[k].col, len(text)) // gpython's columns count bytes
 			text = text[:c] + ins[k].text + text[c:]
 		}
 		out.WriteString(text)
@@ -278,14 +297,3 @@ func instrument(lines []string, ins []insertion) (string, []int) {
 	return out.String(), lineMap
 }
 
-// byteColumn turns the parser's column (characters) into a byte offset.
-func byteColumn(line string, col int) int {
-	n := 0
-	for i := range line {
-		if n == col {
-			return i
-		}
-		n++
-	}
-	return len(line)
-}

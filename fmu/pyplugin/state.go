@@ -92,7 +92,7 @@ func stateGlobals(g py.StringDict) []string {
 			if x.Type() != py.TypeType {
 				names = append(names, name)
 			}
-		case *py.Module, *py.Function, *guarded, *py.Method, *variable:
+		case *py.Module, *py.Function, *py.Method, *variable:
 		default:
 			// Anything else cannot be saved: keep it in the list so that
 			// saving reports it.
