@@ -297,7 +297,7 @@ func (in *Instance) build() error {
 	}
 	if cp, ok := sim.(CommunicationPointer); ok {
 		err := cp.CommunicationPoint(in.time)
-		in.drainEvents()
+		in.drainEvents(sim)
 		if err != nil {
 			return err
 		}
@@ -307,9 +307,9 @@ func (in *Instance) build() error {
 	return nil
 }
 
-// drainEvents logs the simulation's events under logEvents.
-func (in *Instance) drainEvents() {
-	if es, ok := in.sim.(EventSource); ok {
+// drainEvents logs a simulation's events under logEvents.
+func (in *Instance) drainEvents(sim Simulation) {
+	if es, ok := sim.(EventSource); ok {
 		for _, e := range es.DrainEvents() {
 			in.logf(OK, "logEvents", "t = %g s: %s", in.time, e)
 		}
@@ -508,7 +508,7 @@ func (in *Instance) DoStep(t, H float64) Status {
 		if err := in.sim.Step(h, in.from, in.to, k == 0); err != nil {
 			// The world is broken now: outputs keep the values of the last
 			// communication point, and only Reset or FreeInstance help.
-			in.drainEvents()
+			in.drainEvents(in.sim)
 			in.state = Failed
 			return in.fail("fmi2DoStep: at t = %g s: %v; reset or free the instance", t+float64(k)*h, err)
 		}
@@ -516,7 +516,7 @@ func (in *Instance) DoStep(t, H float64) Status {
 	in.time = t + H
 	if cp, ok := in.sim.(CommunicationPointer); ok {
 		if err := cp.CommunicationPoint(in.time); err != nil {
-			in.drainEvents()
+			in.drainEvents(in.sim)
 			in.state = Failed
 			return in.fail("fmi2DoStep: at the communication point t = %g s: %v; reset or free the instance", in.time, err)
 		}
@@ -531,7 +531,7 @@ func (in *Instance) DoStep(t, H float64) Status {
 		in.deriv[i] = 0
 	}
 	clear(in.changed)
-	in.drainEvents()
+	in.drainEvents(in.sim)
 	return OK
 }
 

@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"math"
 	"net/url"
 	"os"
 	"path"
@@ -100,8 +99,8 @@ func ParseScenario(data []byte) (*Scenario, error) {
 		if err := checkPluginPath(p.File); err != nil {
 			errs = append(errs, fmt.Errorf("scenario: plugin %q: %w", p.Name, err))
 		}
-		if !(p.Budget >= 0) || math.IsInf(p.Budget, 0) {
-			errs = append(errs, fmt.Errorf("scenario: plugin %q: budget %g s: must be positive and finite (0: default)", p.Name, p.Budget))
+		if !(p.Budget >= 0 && p.Budget <= 3600) {
+			errs = append(errs, fmt.Errorf("scenario: plugin %q: budget %g s: must lie in (0, 3600] (0: default)", p.Name, p.Budget))
 		}
 	}
 	if err := errors.Join(errs...); err != nil {

@@ -80,13 +80,15 @@ func (in *Instance) SetState(s *Snapshot) Status {
 			}
 			in.sim = sim
 		}
+		// A state that fails to load leaves no usable simulation: only
+		// Reset or FreeInstance help then.
 		if err := in.sim.LoadState(s.sim); err != nil {
-			in.sim = nil
+			in.sim, in.state = nil, Failed
 			return in.fail("fmi2SetFMUstate: %v", err)
 		}
 		if xs, ok := in.sim.(ExtraState); ok {
 			if err := xs.LoadExtra(s.extra); err != nil {
-				in.sim = nil
+				in.sim, in.state = nil, Failed
 				return in.fail("fmi2SetFMUstate: %v", err)
 			}
 		}

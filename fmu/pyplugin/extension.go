@@ -71,7 +71,7 @@ func (e *Extension) Extend(model fmu.Configured, sc *fmu.Scenario) (fmu.Configur
 		if budget == 0 {
 			budget = fmu.DefaultBudget
 		}
-		lo := 1e-6
+		lo, hi := 1e-6, 3600.0
 		add := func(v fmu.Variable, line int) {
 			if taken[v.Name] {
 				diags = append(diags, Diagnostic{ref.File, line, fmt.Sprintf("variable %q is already taken by the model or another plugin", v.Name)})
@@ -81,7 +81,7 @@ func (e *Extension) Extend(model fmu.Configured, sc *fmu.Scenario) (fmu.Configur
 		}
 		sp.budget = len(c.vars)
 		add(fmu.Variable{Name: ref.Name + ".budget", Unit: "s", Causality: modeldesc.CausalityParameter, Variability: modeldesc.VariabilityFixed,
-			Description: "Time one call of plugin " + ref.Name + " may take; a call running longer fails the instance", Start: budget, Min: &lo}, 1)
+			Description: "Time one call of plugin " + ref.Name + " may take; a call running longer fails the instance", Start: budget, Min: &lo, Max: &hi}, 1)
 		sp.first = len(c.vars)
 		for _, d := range sp.decls {
 			v := fmu.Variable{Name: ref.Name + "." + d.name, Unit: d.unit, Description: d.description, Causality: d.causality, Start: d.start, Min: d.min, Max: d.max}
@@ -175,6 +175,9 @@ type simulation struct {
 	values  []float64 // parameters, the plugins' inputs and outputs
 	bodies  []*multibody.Body
 	events  []string
+	// initialized is set once init ran (or a state was loaded).
+	initialized bool
+	inputs      []int // value indices of the plugins' inputs
 }
 
 // NewSimulation implements fmu.Configured: builds the model's simulation,
@@ -206,8 +209,11 @@ func (c *configured) NewSimulation(values []float64) (fmu.Simulation, error) {
 		if len(d.decls) != len(sp.decls) {
 			return nil, fmt.Errorf("plugin %s: declared %d variables this time, %d when it was checked: declarations must not depend on anything that changes", sp.ref.Name, len(d.decls), len(sp.decls))
 		}
-		for k := range d.decls {
+		for k, dc := range d.decls {
 			d.index = append(d.index, sp.first+k)
+			if dc.causality == modeldesc.CausalityInput {
+				s.inputs = append(s.inputs, sp.first+k)
+			}
 		}
 		for h, on := range sp.hooks {
 			if on {
@@ -215,11 +221,6 @@ func (c *configured) NewSimulation(values []float64) (fmu.Simulation, error) {
 			}
 		}
 		s.plugins = append(s.plugins, p)
-	}
-	for _, p := range s.plugins {
-		if err := s.call(p, hookInit); err != nil {
-			return nil, err
-		}
 	}
 	return s, nil
 }
@@ -245,12 +246,8 @@ func (s *simulation) call(p *plugin, hook string) error {
 // the start of the step and the inputs there; the forces they apply act
 // during this step only.
 func (s *simulation) Step(h float64, from, to []float64, first bool) error {
-	for _, sp := range s.c.specs {
-		for k, d := range sp.decls {
-			if d.causality == modeldesc.CausalityInput {
-				s.values[sp.first+k] = from[sp.first+k]
-			}
-		}
+	for _, i := range s.inputs {
+		s.values[i] = from[i]
 	}
 	s.plant.h = h
 	for _, p := range s.plugins {
@@ -262,13 +259,26 @@ func (s *simulation) Step(h float64, from, to []float64, first bool) error {
 	for _, b := range s.bodies {
 		b.Force, b.Torque = b.Force.Scale(0), b.Torque.Scale(0)
 	}
+	// A communication point after this step sees the inputs at its end.
+	for _, i := range s.inputs {
+		s.values[i] = to[i]
+	}
 	s.plant.t += h
 	return err
 }
 
-// CommunicationPoint implements fmu.CommunicationPointer.
+// CommunicationPoint implements fmu.CommunicationPointer. The first one,
+// when the simulation is built at the start time, calls init(sim) first.
 func (s *simulation) CommunicationPoint(t float64) error {
 	s.plant.t, s.plant.h = t, 0
+	if !s.initialized {
+		s.initialized = true
+		for _, p := range s.plugins {
+			if err := s.call(p, hookInit); err != nil {
+				return err
+			}
+		}
+	}
 	for _, p := range s.plugins {
 		if err := s.call(p, hookPoint); err != nil {
 			return err
@@ -303,7 +313,7 @@ func (s *simulation) LoadState(src []float64) error {
 	if len(src) < own {
 		return fmt.Errorf("state has %d values, the plugins alone need %d", len(src), own)
 	}
-	s.plant.t = src[0]
+	s.plant.t, s.initialized = src[0], true
 	copy(s.values[s.c.n:], src[1:own])
 	return s.inner.LoadState(src[own:])
 }
