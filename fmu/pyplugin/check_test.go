@@ -44,6 +44,9 @@ func TestCheckRefusesWithFileAndLine(t *testing.T) {
 		{"clash", "a = output('x')\nb = input('x')\ndef step(sim):\n    pass\n", `p.py:2:`},
 		{"bad unit", "a = output('x', unit='furlong')\ndef step(sim):\n    pass\n", `p.py:1:`},
 		{"top-level exception", "x = 1 / 0\ndef step(sim):\n    pass\n", "p.py:1:"},
+		{"shared type", "def step(sim):\n    type(sim).time = 42.0\n", "p.py:2: setting time on a built-in or API type"},
+		{"dunder", "def step(sim):\n    sim.__class__.time = 42.0\n", "p.py:2: attribute __class__"},
+		{"setattr", "def step(sim):\n    setattr(sim, 'x', 1)\n", `p.py:2: unknown name "setattr"`},
 		{"init fails", "def init(sim):\n    sim.body('lod')\ndef step(sim):\n    pass\n", `no body "lod" in this scenario (bodys: hoist, load)`},
 	}
 	for _, c := range cases {
@@ -146,18 +149,31 @@ func TestRollbackWithPluginStateIsExact(t *testing.T) {
 	code := `
 count = 0
 history = []
+alias = history
+loop = [1]
+loop.append(loop)
 info = {"peak": 0.0, "name": "x", "flags": (True, None)}
 out = output("memory", unit="1")
+outs = [out]
+load = None
+
+class Counter:
+    n = 0
+
+def init(sim):
+    global load
+    load = sim.body("load")
 
 def step(sim):
     global count
     count += 1
+    Counter.n += 2
     t = sim.cable("cable").tension
     history.append(t)
-    if len(history) > 5:
+    if len(alias) > 5:
         del history[0]
     info["peak"] = max(info["peak"], t)
-    out.value = count + sum(history) * 1e-3 + info["peak"]
+    outs[0].value = count + Counter.n + len(alias) + sum(history) * 1e-3 + info["peak"] + load.position[2] + len(loop[1])
     sim.body("load").apply_force(100.0 * math.sin(count * 0.1), 0.0, 0.0)
     sim.winch("winch").speed = 0.1 * math.cos(count * 0.05)
 `

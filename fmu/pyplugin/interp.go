@@ -22,7 +22,8 @@ const checkEvery = 16
 
 // removedBuiltins are builtins a plugin cannot use: they would read or
 // write files, or run code the budget instrumentation has not seen.
-var removedBuiltins = []string{"open", "exec", "eval", "compile", "globals", "locals", "print", "input", "iter"}
+// setattr and delattr could change types every instance shares.
+var removedBuiltins = []string{"open", "exec", "eval", "compile", "globals", "locals", "print", "input", "iter", "setattr", "delattr"}
 
 // interp is one gpython interpreter context running one plugin file: an
 // FMU instance owns its interpreters, so instances share nothing.

@@ -140,9 +140,16 @@ func (v *visitor) visit(n ast.Ast) bool {
 			v.defined[string(n.Id)] = true
 		}
 	case *ast.Attribute:
+		if strings.HasPrefix(string(n.Attr), "__") {
+			v.errorf(n.Lineno, "attribute %s: plugins do not reach into objects' internals", n.Attr)
+			break
+		}
 		v.attrs = append(v.attrs, use{string(n.Attr), n.Lineno})
 		if n.Ctx != ast.Load {
 			v.defined[string(n.Attr)] = true
+			if sharedType(n.Value) {
+				v.errorf(n.Lineno, "setting %s on a built-in or API type would change it for every FMU instance", n.Attr)
+			}
 		}
 	case *ast.Arg:
 		v.defined[string(n.Arg)] = true
@@ -216,6 +223,22 @@ func stmtStart(st ast.Stmt) (line, col int) {
 		}
 	}
 	return line, col
+}
+
+// sharedType reports an expression naming a type every instance shares:
+// type(x), or a built-in type or module by name.
+func sharedType(e ast.Expr) bool {
+	switch x := e.(type) {
+	case *ast.Call:
+		f, ok := x.Func.(*ast.Name)
+		return ok && f.Id == "type"
+	case *ast.Name:
+		switch x.Id {
+		case "float", "int", "str", "list", "dict", "tuple", "bool", "object", "type", "range", "math", "set", "bytes", "Exception", "BaseException":
+			return true
+		}
+	}
+	return false
 }
 
 func (v *visitor) importModule(line int, name string) {

@@ -2,18 +2,25 @@ package pyplugin
 
 import (
 	"encoding/binary"
+	"errors"
 	"fmt"
 	"math"
 	"math/big"
+	"reflect"
 	"sort"
+	"strings"
+	"unsafe"
 
 	"github.com/go-python/gpython/py"
 )
 
-// The plugins' own state is their module globals holding data: numbers,
-// strings, booleans, None, and lists, tuples and dicts of them. It is
-// encoded with a tag byte per value; floats keep their bits, so a restored
-// plugin continues bitwise identically.
+// The plugins' own state is their module globals holding data (numbers,
+// strings, booleans, None, lists, tuples and dicts of them, and the API's
+// objects), together with the data attributes of their classes. It is
+// encoded with a tag byte per value; floats keep their bits, containers
+// are written once and referred to after (two names for one list stay one
+// list, a list may contain itself), API objects by name. A restored plugin
+// continues bitwise identically.
 const (
 	tagNone byte = iota
 	tagFalse
@@ -25,47 +32,68 @@ const (
 	tagList
 	tagTuple
 	tagDict
+	tagRef      // a container written before, by its number
+	tagVariable // a declared variable, by its number
+	tagBody     // an API object, by its name
+	tagCable
+	tagWinch
+	tagSim
 )
 
-// maxNesting bounds nested containers (and catches a list holding itself).
+// maxNesting bounds nested containers.
 const maxNesting = 64
 
 // SaveExtra implements fmu.ExtraState.
 func (s *simulation) SaveExtra(dst []byte) ([]byte, error) {
 	for _, p := range s.plugins {
-		names := stateGlobals(p.it.module.Globals)
-		dst = binary.AppendUvarint(dst, uint64(len(names)))
-		for _, name := range names {
-			dst = appendString(dst, name)
-			var err error
-			if dst, err = appendValue(dst, p.it.module.Globals[name], 0); err != nil {
-				return nil, fmt.Errorf("plugin %s: global %s: %w", p.spec.ref.Name, name, err)
+		e := &encoder{dst: dst, seen: map[uintptr]int{}, vars: map[*variable]int{}}
+		for k, v := range p.d.vars {
+			e.vars[v] = k
+		}
+		entries := stateEntries(p.it.module.Globals)
+		e.dst = binary.AppendUvarint(e.dst, uint64(len(entries)))
+		for _, en := range entries {
+			e.dst = appendString(e.dst, en.key)
+			if err := e.value(en.value, 0); err != nil {
+				return nil, fmt.Errorf("plugin %s: %s: %w", p.spec.ref.Name, en.what(), err)
 			}
 		}
+		dst = e.dst
 	}
 	return dst, nil
 }
 
-// LoadExtra implements fmu.ExtraState: the data globals become those of
-// the saved state (globals created since are removed).
+// LoadExtra implements fmu.ExtraState: the data globals and class
+// attributes become those of the saved state (ones created since are
+// removed).
 func (s *simulation) LoadExtra(src []byte) error {
-	r := &reader{b: src}
+	r := &reader{b: src, sim: s.plant}
 	for _, p := range s.plugins {
+		r.vars, r.containers = p.d.vars, nil
 		n := r.uvarint()
-		saved := py.StringDict{}
+		saved := map[string]py.Object{}
 		for i := uint64(0); i < n && r.err == nil; i++ {
-			name := r.string()
-			saved[name] = r.value(0)
+			key := r.string()
+			saved[key] = r.value(0)
 		}
 		if r.err != nil {
 			return fmt.Errorf("plugin %s: state: %w", p.spec.ref.Name, r.err)
 		}
 		g := p.it.module.Globals
-		for _, name := range stateGlobals(g) {
-			delete(g, name)
+		for _, en := range stateEntries(g) {
+			delete(en.dict, en.name)
 		}
-		for name, v := range saved {
-			g[name] = v
+		for key, v := range saved {
+			class, attr, isAttr := strings.Cut(key, ".")
+			if !isAttr {
+				g[key] = v
+				continue
+			}
+			t, ok := g[class].(*py.Type)
+			if !ok {
+				return fmt.Errorf("plugin %s: state has attributes of a class %s the plugin does not define", p.spec.ref.Name, class)
+			}
+			t.Dict[attr] = v
 		}
 	}
 	if len(r.b) != 0 {
@@ -74,33 +102,147 @@ func (s *simulation) LoadExtra(src []byte) error {
 	return nil
 }
 
-// stateGlobals lists, sorted, the globals that hold data (not modules,
-// functions, classes or API objects, which the plugin's code recreates).
-func stateGlobals(g py.StringDict) []string {
-	var names []string
-	for name, v := range g {
-		if len(name) > 1 && name[:2] == "__" {
-			continue
-		}
-		switch x := v.(type) {
-		case py.NoneType, py.Bool, py.Int, *py.BigInt, py.Float, py.String, *py.List, py.Tuple, py.StringDict:
-			names = append(names, name)
-		case *py.Type:
-			// gpython represents classes and their instances alike: a
-			// class (whose type is type) is code, an instance is data
-			// the state cannot hold, so saving reports it.
-			if x.Type() != py.TypeType {
-				names = append(names, name)
+// entry is one saved name: a global ("x") or a class attribute ("C.x").
+type entry struct {
+	key, name string
+	dict      py.StringDict
+	value     py.Object
+}
+
+func (en entry) what() string {
+	if strings.Contains(en.key, ".") {
+		return "class attribute " + en.key
+	}
+	return "global " + en.key
+}
+
+// stateEntries lists, sorted, the globals and class attributes that hold
+// data (not modules, functions or classes, which the plugin's code
+// recreates).
+func stateEntries(g py.StringDict) []entry {
+	var out []entry
+	add := func(d py.StringDict, prefix string) {
+		for name, v := range d {
+			if strings.HasPrefix(name, "__") || isCode(v) {
+				continue
 			}
-		case *py.Module, *py.Function, *py.Method, *variable:
-		default:
-			// Anything else cannot be saved: keep it in the list so that
-			// saving reports it.
-			names = append(names, name)
+			if t, ok := v.(*py.Type); ok && t.Type() == py.TypeType {
+				if prefix == "" {
+					// A class of the plugin: its data attributes count.
+					for attr, av := range t.Dict {
+						if !strings.HasPrefix(attr, "__") && !isCode(av) {
+							out = append(out, entry{name + "." + attr, attr, t.Dict, av})
+						}
+					}
+				}
+				continue
+			}
+			out = append(out, entry{prefix + name, name, d, v})
 		}
 	}
-	sort.Strings(names)
-	return names
+	add(g, "")
+	sort.Slice(out, func(i, j int) bool { return out[i].key < out[j].key })
+	return out
+}
+
+func isCode(v py.Object) bool {
+	switch v.(type) {
+	case *py.Module, *py.Function, *py.Method, *py.ClassMethod, *py.StaticMethod, *py.Property:
+		return true
+	}
+	return false
+}
+
+// encoder writes values, remembering the containers written.
+type encoder struct {
+	dst  []byte
+	seen map[uintptr]int
+	vars map[*variable]int
+}
+
+// container writes a reference if c was written before and reports it;
+// otherwise it numbers c.
+func (e *encoder) container(ptr uintptr) bool {
+	if k, ok := e.seen[ptr]; ok {
+		e.dst = binary.AppendUvarint(append(e.dst, tagRef), uint64(k))
+		return true
+	}
+	e.seen[ptr] = len(e.seen)
+	return false
+}
+
+func (e *encoder) value(v py.Object, depth int) error {
+	if depth > maxNesting {
+		return fmt.Errorf("nested more than %d deep", maxNesting)
+	}
+	switch x := v.(type) {
+	case py.NoneType:
+		e.dst = append(e.dst, tagNone)
+	case py.Bool:
+		if x {
+			e.dst = append(e.dst, tagTrue)
+		} else {
+			e.dst = append(e.dst, tagFalse)
+		}
+	case py.Int:
+		e.dst = binary.AppendVarint(append(e.dst, tagInt), int64(x))
+	case *py.BigInt:
+		e.dst = appendString(append(e.dst, tagBigInt), (*big.Int)(x).String())
+	case py.Float:
+		e.dst = binary.LittleEndian.AppendUint64(append(e.dst, tagFloat), math.Float64bits(float64(x)))
+	case py.String:
+		e.dst = appendString(append(e.dst, tagString), string(x))
+	case *py.List:
+		if e.container(uintptr(unsafe.Pointer(x))) {
+			return nil
+		}
+		e.dst = binary.AppendUvarint(append(e.dst, tagList), uint64(len(x.Items)))
+		for _, it := range x.Items {
+			if err := e.value(it, depth+1); err != nil {
+				return err
+			}
+		}
+	case py.Tuple:
+		e.dst = binary.AppendUvarint(append(e.dst, tagTuple), uint64(len(x)))
+		for _, it := range x {
+			if err := e.value(it, depth+1); err != nil {
+				return err
+			}
+		}
+	case py.StringDict:
+		if e.container(reflect.ValueOf(x).Pointer()) {
+			return nil
+		}
+		ks := make([]string, 0, len(x))
+		for k := range x {
+			ks = append(ks, k)
+		}
+		sort.Strings(ks)
+		e.dst = binary.AppendUvarint(append(e.dst, tagDict), uint64(len(ks)))
+		for _, k := range ks {
+			e.dst = appendString(e.dst, k)
+			if err := e.value(x[k], depth+1); err != nil {
+				return err
+			}
+		}
+	case *variable:
+		k, ok := e.vars[x]
+		if !ok {
+			return errors.New("holds a variable of another plugin")
+		}
+		e.dst = binary.AppendUvarint(append(e.dst, tagVariable), uint64(k))
+	case *body:
+		e.dst = appendString(append(e.dst, tagBody), x.b.Name)
+	case *cable:
+		e.dst = appendString(append(e.dst, tagCable), x.c.Name())
+	case *winch:
+		e.dst = appendString(append(e.dst, tagWinch), x.w.Name())
+	case *sim:
+		e.dst = append(e.dst, tagSim)
+	default:
+		return fmt.Errorf("holds a %s: FMU states keep numbers, strings, booleans, None, lists, tuples and dicts of them, and the plugin API's objects", v.Type().Name)
+	}
+	return nil
 }
 
 func appendString(dst []byte, s string) []byte {
@@ -108,65 +250,13 @@ func appendString(dst []byte, s string) []byte {
 	return append(dst, s...)
 }
 
-func appendValue(dst []byte, v py.Object, depth int) ([]byte, error) {
-	if depth > maxNesting {
-		return nil, fmt.Errorf("nested more than %d deep (does a list contain itself?)", maxNesting)
-	}
-	var err error
-	switch x := v.(type) {
-	case py.NoneType:
-		dst = append(dst, tagNone)
-	case py.Bool:
-		if x {
-			dst = append(dst, tagTrue)
-		} else {
-			dst = append(dst, tagFalse)
-		}
-	case py.Int:
-		dst = binary.AppendVarint(append(dst, tagInt), int64(x))
-	case *py.BigInt:
-		dst = appendString(append(dst, tagBigInt), (*big.Int)(x).String())
-	case py.Float:
-		dst = binary.LittleEndian.AppendUint64(append(dst, tagFloat), math.Float64bits(float64(x)))
-	case py.String:
-		dst = appendString(append(dst, tagString), string(x))
-	case *py.List:
-		dst = binary.AppendUvarint(append(dst, tagList), uint64(len(x.Items)))
-		for _, it := range x.Items {
-			if dst, err = appendValue(dst, it, depth+1); err != nil {
-				return nil, err
-			}
-		}
-	case py.Tuple:
-		dst = binary.AppendUvarint(append(dst, tagTuple), uint64(len(x)))
-		for _, it := range x {
-			if dst, err = appendValue(dst, it, depth+1); err != nil {
-				return nil, err
-			}
-		}
-	case py.StringDict:
-		ks := make([]string, 0, len(x))
-		for k := range x {
-			ks = append(ks, k)
-		}
-		sort.Strings(ks)
-		dst = binary.AppendUvarint(append(dst, tagDict), uint64(len(ks)))
-		for _, k := range ks {
-			dst = appendString(dst, k)
-			if dst, err = appendValue(dst, x[k], depth+1); err != nil {
-				return nil, err
-			}
-		}
-	default:
-		return nil, fmt.Errorf("holds a %s: FMU states keep numbers, strings, booleans, None, and lists, tuples and dicts of them", v.Type().Name)
-	}
-	return dst, nil
-}
-
-// reader decodes appendValue's format, remembering the first error.
+// reader decodes the encoder's format, remembering the first error.
 type reader struct {
-	b   []byte
-	err error
+	b          []byte
+	err        error
+	sim        *sim
+	vars       []*variable
+	containers []py.Object
 }
 
 func (r *reader) fail(what string) {
@@ -243,13 +333,18 @@ func (r *reader) value(depth int) py.Object {
 			return py.None
 		}
 		items := make([]py.Object, n)
-		for i := range items {
-			items[i] = r.value(depth + 1)
-		}
 		if tag == tagTuple {
+			for i := range items {
+				items[i] = r.value(depth + 1)
+			}
 			return py.Tuple(items)
 		}
-		return py.NewListFromItems(items)
+		l := py.NewListFromItems(items)
+		r.containers = append(r.containers, l) // before its items, which may refer to it
+		for i := range l.Items {
+			l.Items[i] = r.value(depth + 1)
+		}
+		return l
 	case tagDict:
 		n := r.uvarint()
 		if n > uint64(len(r.b)) {
@@ -257,11 +352,45 @@ func (r *reader) value(depth int) py.Object {
 			return py.None
 		}
 		d := py.NewStringDictSized(int(n))
+		r.containers = append(r.containers, d)
 		for i := uint64(0); i < n; i++ {
 			k := r.string()
 			d[k] = r.value(depth + 1)
 		}
 		return d
+	case tagRef:
+		k := r.uvarint()
+		if k >= uint64(len(r.containers)) {
+			r.fail("reference")
+			return py.None
+		}
+		return r.containers[k]
+	case tagVariable:
+		k := r.uvarint()
+		if k >= uint64(len(r.vars)) {
+			r.fail("variable")
+			return py.None
+		}
+		return r.vars[k]
+	case tagBody, tagCable, tagWinch:
+		name := r.string()
+		var obj py.Object
+		var ok bool
+		switch tag {
+		case tagBody:
+			obj, ok = r.sim.bodies[name]
+		case tagCable:
+			obj, ok = r.sim.cables[name]
+		default:
+			obj, ok = r.sim.winches[name]
+		}
+		if !ok {
+			r.fail("API object " + name)
+			return py.None
+		}
+		return obj
+	case tagSim:
+		return r.sim
 	}
 	r.fail(fmt.Sprintf("tag %d", tag))
 	return py.None
