@@ -319,4 +319,3 @@ func instrument(lines []string, ins []insertion) (string, []int) {
 	}
 	return out.String(), lineMap
 }
-
