@@ -178,6 +178,7 @@ type simulation struct {
 	// initialized is set once init ran (or a state was loaded).
 	initialized bool
 	inputs      []int // value indices of the plugins' inputs
+	outputs     []int // and of their outputs
 }
 
 // NewSimulation implements fmu.Configured: builds the model's simulation,
@@ -211,8 +212,11 @@ func (c *configured) NewSimulation(values []float64) (fmu.Simulation, error) {
 		}
 		for k, dc := range d.decls {
 			d.index = append(d.index, sp.first+k)
-			if dc.causality == modeldesc.CausalityInput {
+			switch dc.causality {
+			case modeldesc.CausalityInput:
 				s.inputs = append(s.inputs, sp.first+k)
+			case modeldesc.CausalityOutput:
+				s.outputs = append(s.outputs, sp.first+k)
 			}
 		}
 		for h, on := range sp.hooks {
@@ -290,12 +294,8 @@ func (s *simulation) CommunicationPoint(t float64) error {
 // Outputs implements fmu.Simulation.
 func (s *simulation) Outputs(values []float64) {
 	s.inner.Outputs(values)
-	for _, sp := range s.c.specs {
-		for k, d := range sp.decls {
-			if d.causality == modeldesc.CausalityOutput {
-				values[sp.first+k] = s.values[sp.first+k]
-			}
-		}
+	for _, i := range s.outputs {
+		values[i] = s.values[i]
 	}
 }
 
