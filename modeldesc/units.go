@@ -42,7 +42,7 @@ func KnownSIUnits() []string {
 		"1", "m", "m2", "m3", "s", "kg", "K", "rad", "deg",
 		"m/s", "m/s2", "rad/s", "rad/s2", "1/s", "Hz",
 		"kg/m", "kg/m3", "kg.m2",
-		"N", "kN", "N.m", "N/m", "N.s", "N.s/m", "s/kg", "N.m/rad", "N.m.s/rad",
+		"N", "kN", "N.m", "N.m2", "N/m", "N.s", "N.s/m", "s/kg", "N.m/rad", "N.m.s/rad",
 		"Pa", "J", "W",
 	}
 	sort.Strings(names)
@@ -93,6 +93,8 @@ func siBase(name string) (BaseUnit, bool) {
 		return BaseUnit{Kg: 1, M: 1, S: -2, Factor: 1000}, true
 	case "N.m", "J":
 		return BaseUnit{Kg: 1, M: 2, S: -2}, true
+	case "N.m2": // bending stiffness EI
+		return BaseUnit{Kg: 1, M: 3, S: -2}, true
 	case "N/m":
 		return BaseUnit{Kg: 1, S: -2}, true
 	case "N.s":

@@ -19,7 +19,8 @@ type Stretch struct {
 	FreeLength float64
 	// EA is the axial stiffness (N).
 	EA float64
-	// Damping is SPOOK's relaxation time γ (s) of the row.
+	// Damping is the rope's material relaxation time τ (s) of the row:
+	// Kelvin–Voigt damping, the tension c_s(φ_s + τ φ̇_s).
 	Damping float64
 	// Slack lets the cable go slack instead of pushing: the row's impulse
 	// is bounded to tension only.
@@ -75,8 +76,10 @@ func (s *Stretch) Update(h float64, rows []multibody.Row) {
 	if s.Slack {
 		row.Hi = 0 // λ < 0 pulls the nodes together; a rope cannot push
 	}
-	// ∂φ_s/∂t = −L̇: the winch's pay-out is the row's prescribed rate.
-	row.SpeedBefore = s.rate
+	// ∂φ_s/∂t = −L̇: the winch's pay-out is the row's prescribed rate. The
+	// damping acts on the stretch rate at the start of the step, G v − L̇
+	// with the rate the winch runs at from now on: a winch that stops dead
+	// stops the pay-out at once, so the rope's stretch rate jumps with it.
 	s.speed = 0
 	if s.Winch != nil {
 		s.speed = s.Winch.Speed
@@ -85,7 +88,7 @@ func (s *Stretch) Update(h float64, rows []multibody.Row) {
 		if floor := (minLength - s.FreeLength) / h; s.speed < 0 && s.speed < floor {
 			s.speed = math.Min(floor, 0)
 		}
-		row.Speed = s.speed
+		row.Speed, row.SpeedBefore = s.speed, s.speed
 		row.Slip = s.Winch.Slip
 		if f := s.Winch.ForceLimit; f > 0 {
 			row.Lo = -f * h // the tension impulse the winch can hold

@@ -31,7 +31,7 @@ type Twist struct {
 	GJ float64
 	// Length returns the cable's current free length L (m).
 	Length func() float64
-	// Damping is SPOOK's relaxation time γ (s) of the row.
+	// Damping is the rope's material relaxation time τ (s) of the row.
 	Damping float64
 
 	angle float64 // Ω at the last update, rad

@@ -21,11 +21,41 @@ type Rope struct {
 	Diameter float64
 	// Density is the mass density (kg/m³) over the nominal area.
 	Density float64
+	// DampingTime is the rope's material damping as a Kelvin–Voigt
+	// relaxation time τ (s): the axial force is EA(ε + τ ε̇), and bending and
+	// twisting are damped alike. A mode of angular frequency ω gets the
+	// damping ratio ζ = ωτ/2. Zero is an undamped rope.
+	DampingTime float64
+	// BendingStiffness is the rope's bending stiffness EI (N·m²); zero
+	// means DefaultBendingFraction of a solid bar's (see Bending).
+	BendingStiffness float64
 }
 
-// DefaultSteelRope is a 20 mm wire rope with an effective modulus of 100 GPa.
+// DefaultDampingTime is the rope's Kelvin–Voigt time τ unless told
+// otherwise: 1 ms. Published axial damping ratios of steel wire ropes in
+// hoisting lie at a few percent in the 1–20 Hz band, where most of the
+// loss is friction between wires; τ = 1 ms gives ζ = 2.8 % to the 8.9 Hz
+// bounce of a 1 t load on 10 m of 20 mm rope, 0.3 % at 1 Hz and 6 % at
+// 20 Hz. Set the value of your rope where it is known.
+const DefaultDampingTime = 1e-3
+
+// DefaultBendingFraction is the bending stiffness of a stranded rope as a
+// fraction of a solid bar's πEd⁴/64 unless told otherwise. A rope's wires
+// slide on each other when it bends: with free slip its stiffness is the
+// sum of the wires' own (Costello, Theory of Wire Rope, ch. 4), about
+// 0.002 of a solid bar for a 6×19 rope; with the wires stuck together it
+// is the composite section's, about 0.6 (the metallic fill factor).
+// Under tension friction moves it from the first bound towards the
+// second (Cardou's review of taut helical strand bending stiffness;
+// measured rising with tension by Jeong et al., Appl. Sci. 14:4621,
+// 2024). 0.1 sits between the bounds for ropes in service; give
+// BendingStiffness for a known construction.
+const DefaultBendingFraction = 0.1
+
+// DefaultSteelRope is a 20 mm wire rope with an effective modulus of 100 GPa,
+// the default damping and the default bending stiffness.
 func DefaultSteelRope() Rope {
-	return Rope{E: 1e11, Poisson: 0.3, Diameter: 0.02, Density: 7850}
+	return Rope{E: 1e11, Poisson: 0.3, Diameter: 0.02, Density: 7850, DampingTime: DefaultDampingTime}
 }
 
 // Validate reports data no rope can have.
@@ -42,6 +72,12 @@ func (r Rope) Validate() error {
 	}
 	if !(r.Poisson > -1 && r.Poisson < 0.5) {
 		errs = append(errs, fmt.Errorf("rope Poisson ratio %g: must lie in (-1, 0.5)", r.Poisson))
+	}
+	if !(r.DampingTime >= 0) || math.IsInf(r.DampingTime, 0) {
+		errs = append(errs, fmt.Errorf("rope damping time %g s: must be non-negative and finite (0: undamped)", r.DampingTime))
+	}
+	if !(r.BendingStiffness >= 0) || math.IsInf(r.BendingStiffness, 0) {
+		errs = append(errs, fmt.Errorf("rope bending stiffness %g N·m²: must be non-negative and finite (0: the default fraction of a solid bar)", r.BendingStiffness))
 	}
 	return errors.Join(errs...)
 }
@@ -64,3 +100,18 @@ func (r Rope) TorsionalRigidity() float64 {
 
 // LinearDensity returns the mass per length ρA (kg/m).
 func (r Rope) LinearDensity() float64 { return r.Density * r.Area() }
+
+// SolidBending returns the bending stiffness πEd⁴/64 (N·m²) of a solid bar
+// of the rope's diameter: an upper bound no stranded rope reaches.
+func (r Rope) SolidBending() float64 {
+	return r.E * math.Pi * math.Pow(r.Diameter, 4) / 64
+}
+
+// Bending returns the rope's bending stiffness EI (N·m²): BendingStiffness,
+// or DefaultBendingFraction of SolidBending when that is zero.
+func (r Rope) Bending() float64 {
+	if r.BendingStiffness > 0 {
+		return r.BendingStiffness
+	}
+	return DefaultBendingFraction * r.SolidBending()
+}

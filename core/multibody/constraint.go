@@ -25,8 +25,15 @@ type Row struct {
 	// Compliance ε is the inverse stiffness of a holonomic row (m/N or
 	// rad/(N·m)); 0 is rigid.
 	Compliance float64
-	// Damping γ (s) is SPOOK's constraint relaxation time.
+	// Damping γ (s) is SPOOK's constraint relaxation time: for a compliant
+	// row, the time constant of the damper in parallel with its spring.
 	Damping float64
+	// Geometric is stiffness along the row (same unit as 1/Compliance) that
+	// forces outside the row add and that the linearly implicit step does
+	// not see, such as a tension's resistance to bending a cable. It counts
+	// only in judging whether the step resolves the row
+	// (stability.Unresolved).
+	Geometric float64
 	// Speed is the prescribed rate w of the row over the step (the
 	// constraint is G v − w); SpeedBefore is w over the previous step. For a
 	// rheonomic holonomic row w = −∂g/∂t.

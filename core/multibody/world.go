@@ -6,6 +6,7 @@ import (
 	"math"
 
 	"github.com/cablefmu/cablefmu/core/geom"
+	"github.com/cablefmu/cablefmu/core/stability"
 )
 
 // ErrDiverged reports a simulation whose state left the finite range.
@@ -29,7 +30,15 @@ type World struct {
 	rows        []Row
 	prob        Problem
 	dirty       bool
+	// relaxed counts the rows of the last step that the step could not
+	// resolve and that got numerical relaxation (stability.Damping).
+	relaxed int
 }
+
+// Relaxed returns how many compliant rows of the last step vibrate faster
+// than the step resolves and were given the numerical relaxation time
+// stability.Relaxation·h on top of their own damping.
+func (w *World) Relaxed() int { return w.relaxed }
 
 // NewWorld returns an empty world with the dense direct solver.
 func NewWorld(gravity geom.Vec3) *World {
@@ -152,19 +161,18 @@ func (w *World) update(h float64) error {
 }
 
 // assemble fills the Schur complement data: Σ, the right-hand side and the
-// bounds of every row (package doc; [SLNB11] eqs. 8–11).
+// bounds of every row (package doc; [SLNB11] eqs. 8–11). A compliant row's
+// relaxation time is its own damping, raised to stability.Relaxation·h
+// only where the row vibrates faster than h resolves (stability.Unresolved,
+// judged by its stiffness 1/ε plus its geometric stiffness and by its
+// diagonal J M⁻¹ Jᵀ).
 func (w *World) assemble(h float64) {
 	p := &w.prob
+	w.relaxed = 0
 	for i := range w.rows {
 		row := &w.rows[i]
 		pr := &p.Rows[i]
-		upsilon := 0.0
-		sigma := row.Slip / h
-		if row.Holonomic {
-			upsilon = 1 / (1 + 4*row.Damping/h)
-			sigma += 4 / (h * h) * row.Compliance * upsilon
-		}
-		gv, gpred := 0.0, 0.0
+		gv, gpred, d := 0.0, 0.0, 0.0
 		for k, b := range pr.Bodies {
 			j := row.J[k]
 			switch b.Kind {
@@ -172,6 +180,7 @@ func (w *World) assemble(h float64) {
 				gv += j.Lin.Dot(b.Vel) + j.Ang.Dot(b.AngVel)
 				gpred += j.Lin.Dot(b.predVel) + j.Ang.Dot(b.predAng)
 				pr.MinvJ[k] = b.mulInvMass(j)
+				d += j.Dot(pr.MinvJ[k])
 			case Kinematic:
 				kv := j.Lin.Dot(b.Vel) + j.Ang.Dot(b.AngVel)
 				gv += kv
@@ -180,6 +189,17 @@ func (w *World) assemble(h float64) {
 			default:
 				pr.MinvJ[k] = Jacobian{}
 			}
+		}
+		upsilon := 0.0
+		sigma := row.Slip / h
+		if row.Holonomic {
+			damping := row.Damping
+			if row.Compliance > 0 && stability.Unresolved(1/row.Compliance+row.Geometric, d, h) {
+				damping = stability.Damping(damping, h, true, row.Geometric > 0)
+				w.relaxed++
+			}
+			upsilon = 1 / (1 + 4*damping/h)
+			sigma += 4 / (h * h) * row.Compliance * upsilon
 		}
 		p.Sigma[i] = sigma
 		p.B[i] = -4/h*upsilon*row.Violation + upsilon*(gv-row.SpeedBefore) + row.Speed - gpred

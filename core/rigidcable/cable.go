@@ -13,36 +13,46 @@ type Options struct {
 	Section Section
 	// Segments is the number N of rigid segments.
 	Segments int
-	// Damping is SPOOK's relaxation time γ (s) of the joints' rows.
+	// Damping is the rope's material relaxation time τ (s) of the joints'
+	// rows: Kelvin–Voigt damping (material.Rope.DampingTime). The stepper
+	// adds numerical relaxation only to rows the step cannot resolve.
 	Damping float64
 	// Twist selects the twist angle definition of the joints.
 	Twist TwistDefinition
 	// InertiaScale multiplies the segments' moments of inertia (1 if 0):
 	// [SL08] §VIII scales them by 20 to stabilize its crane.
 	InertiaScale float64
-	// TensionStiffening is the joints' κ (see Joint); 0 means
-	// DefaultTensionStiffening.
-	TensionStiffening float64
-	// PhysicalBending turns the tension stiffening off: the bend
-	// stiffness is the material's alone.
+	// PhysicalBending turns the bend stiffening off: every joint bends
+	// with the rope's own stiffness, wherever the step resolves it or not.
 	PhysicalBending bool
 }
 
-// DefaultTensionStiffening is the κ a cable gets unless told otherwise.
-//
 // A cable whose segments are much lighter than its load goes unstable at
 // dt = 1/60 s: the transverse vibration of light segments under large
-// tension is too fast for the step. The regularized bend constraint
-// suppresses those short waves ([SL08] §III), but a steel rope's own
-// bending stiffness only suffices up to a load/segment mass ratio of about
-// 1e3 (measured: 20 mm rope, N = 10–50, TestPhysicalBendingLimit). [SL08]
-// §VII-D proposes stiffening the bending with the tension; with κ = 30,
-// ratios of 1e5 are stable for N = 10–50 (TestStiffenedBendingAtMassRatio1e5),
-// and the cable relaxes to its material stiffness when the load is set down
-// and the tension drops. Under tension a heavy-load cable hangs nearly
-// straight anyway, so the swing of the load is unchanged; what the
-// stiffening removes is the cable's own high-frequency bending vibration.
-const DefaultTensionStiffening = 30.0
+// tension is too fast for the step. [SL08] §VII-D stiffens the bending with
+// the tension everywhere, which turns the rope into a beam (a box load's
+// rocking mode +140 %, the rope's higher modes +30 … +170 %). The joints
+// here stiffen only where stability.BendStiffness finds that the step
+// cannot resolve the vibration, and only by what it needs; everywhere
+// else, and whenever the joint is slack, the rope bends with its own
+// stiffness.
+
+// EndKind says which angles a cable end's joint holds besides the ball and
+// socket.
+type EndKind int
+
+const (
+	// Pinned holds neither bending nor twisting (an anchor).
+	Pinned EndKind = iota
+	// Sheave lets the cable bend over a sheave and holds its twist: the
+	// rope's torsional stiffness reaches to the sheave.
+	Sheave
+	// Clamped holds bending and twisting (a socket on a load).
+	Clamped
+	// Swivel holds bending and lets the body turn about the cable (a hook
+	// swivel).
+	Swivel
+)
 
 // Cable is a chain of rigid segments joined by angular constraints. Its
 // Joints run in chain order: the start attachment (if any), the joints
@@ -112,30 +122,37 @@ func NewStraight(p0, p1 geom.Vec3, opt Options) (*Cable, error) {
 func (c *Cable) stiffen(j *Joint, l float64) {
 	j.Stretch, j.Bend, j.Twist = c.opt.Section.Stiffness(l)
 	j.Length = l
-	switch {
-	case c.opt.PhysicalBending:
-		j.TensionStiffening = 0
-	case c.opt.TensionStiffening > 0:
-		j.TensionStiffening = c.opt.TensionStiffening
-	default:
-		j.TensionStiffening = DefaultTensionStiffening
-	}
+	j.Stiffen = !c.opt.PhysicalBending
 	j.Damping = c.opt.Damping
 }
 
+// endJoint returns the joint of the given kind from body a to body b. A
+// pinned end measures the tension along the segment's axis alone.
+func (c *Cable) endJoint(kind EndKind, a *multibody.Body, pa, da geom.Vec3, b *multibody.Body, pb, db geom.Vec3, segmentIsA bool) *Joint {
+	switch kind {
+	case Sheave:
+		return NewSheaveJoint(a, pa, da, b, pb, db, c.opt.Twist)
+	case Clamped:
+		return NewJoint(a, pa, da, b, pb, db, c.opt.Twist)
+	case Swivel:
+		return NewSwivelJoint(a, pa, da, b, pb, db, c.opt.Twist)
+	}
+	if segmentIsA {
+		db = geom.Vec3{}
+	} else {
+		da = geom.Vec3{}
+	}
+	return NewBallJoint(a, pa, da, b, pb, db)
+}
+
 // AttachStart joins body b at its body-frame point pb to the start of the
-// first segment. With full, the joint is an angular constraint with b's
-// body-frame cable axis db (pointing into the cable) and stands for half
-// the first segment; otherwise it is a ball and socket (a pinned end).
-func (c *Cable) AttachStart(b *multibody.Body, pb, db geom.Vec3, full bool) *Joint {
+// first segment with a joint of the given kind; db is b's body-frame cable
+// axis (pointing into the cable). The joint stands for half the first
+// segment.
+func (c *Cable) AttachStart(b *multibody.Body, pb, db geom.Vec3, kind EndKind) *Joint {
 	first := c.Segments[0]
 	start := geom.Vec3{X: -c.SegmentLength / 2}
-	var j *Joint
-	if full {
-		j = NewJoint(b, pb, db, first, start, axis, c.opt.Twist)
-	} else {
-		j = NewBallJoint(b, pb, geom.Vec3{}, first, start, axis)
-	}
+	j := c.endJoint(kind, b, pb, db, first, start, axis, false)
 	c.stiffen(j, c.SegmentLength/2)
 	c.Joints = append([]*Joint{j}, c.Joints...)
 	return j
@@ -144,15 +161,10 @@ func (c *Cable) AttachStart(b *multibody.Body, pb, db geom.Vec3, full bool) *Joi
 // AttachEnd joins the end of the last segment to body b at its body-frame
 // point pb; db is b's body-frame cable axis (pointing away from the cable,
 // the direction the cable would continue in). See AttachStart.
-func (c *Cable) AttachEnd(b *multibody.Body, pb, db geom.Vec3, full bool) *Joint {
+func (c *Cable) AttachEnd(b *multibody.Body, pb, db geom.Vec3, kind EndKind) *Joint {
 	last := c.Segments[len(c.Segments)-1]
 	end := geom.Vec3{X: c.SegmentLength / 2}
-	var j *Joint
-	if full {
-		j = NewJoint(last, end, axis, b, pb, db, c.opt.Twist)
-	} else {
-		j = NewBallJoint(last, end, axis, b, pb, geom.Vec3{})
-	}
+	j := c.endJoint(kind, last, end, axis, b, pb, db, true)
 	c.stiffen(j, c.SegmentLength/2)
 	c.Joints = append(c.Joints, j)
 	return j
@@ -198,7 +210,7 @@ func (c *Cable) SetLength(length, rate float64) error {
 		if b {
 			j.pointB, j.rateB = geom.Vec3{X: -l / 2}, geom.Vec3{X: -edge}
 		}
-		// New stiffnesses for the new length; κ and damping stay as set.
+		// New stiffnesses for the new length; damping stays as set.
 		j.Stretch, j.Bend, j.Twist = c.opt.Section.Stiffness(jl)
 		j.Length = jl
 	}
@@ -240,7 +252,7 @@ func (c *Cable) Stretch() float64 {
 // attachment into static equilibrium under gravity g (m/s², world): each
 // joint is opened by the weight below it over its stretch stiffness, the
 // bodies below shifted down accordingly, and the joints start with that
-// tension, so that the tension stiffening holds from the first step. The
+// tension, so that the bend stiffening holds from the first step. The
 // end attachment's body, if dynamic, counts as load.
 func (c *Cable) Prestretch(g geom.Vec3) {
 	down, gn := g.Unit()

@@ -5,6 +5,7 @@ import (
 
 	"github.com/cablefmu/cablefmu/core/geom"
 	"github.com/cablefmu/cablefmu/core/multibody"
+	"github.com/cablefmu/cablefmu/core/stability"
 )
 
 // TwistDefinition selects how a joint measures twist (eq. 22).
@@ -25,10 +26,11 @@ const (
 	TwistAligned
 )
 
-// Rows per joint: ball and socket (3), bend (2), twist (1).
+// Rows of a joint: ball and socket (3), bend (2), twist (1).
 const (
-	fullRows = 6
-	ballRows = 3
+	ballRows  = 3
+	bendRows  = 2
+	twistRows = 1
 )
 
 // eps0 keeps the bend direction finite at d_x → 0 (the substitution
@@ -37,8 +39,9 @@ const eps0 = 1e-12
 
 // Joint is the angular constraint of eq. 20 between body A and body B:
 // the ball and socket p_A − p_B = 0, the bend angle θ (eq. 21) and the
-// twist angle Ω (eq. 22), each regularized by its compliance (eq. 33). A
-// ball-only joint leaves bending and twisting free (an anchor, a sheave).
+// twist angle Ω (eq. 22), each regularized by its compliance (eq. 33).
+// Ends of a cable may leave bending or twisting free (see NewBallJoint,
+// NewSheaveJoint, NewSwivelJoint).
 //
 // The bend is constrained as the two components, in body A's cross-section
 // plane, of the bend vector θ n, n = d_x/(ε₀+|d_x|), d_x = d_A × d_B. Its
@@ -50,6 +53,11 @@ const eps0 = 1e-12
 // The twist angle takes its sign from the cable axis t = (d_A + d_B)/|…|, so
 // that the winding number is defined for twists of many turns; its size is
 // that of eq. 22.
+//
+// Every row is damped by the rope's material relaxation time Damping
+// (Kelvin–Voigt: SPOOK's γ is exactly the time constant of a spring and
+// damper in parallel); the stepper adds numerical relaxation only to rows
+// it cannot resolve (package stability).
 type Joint struct {
 	bodies [2]*multibody.Body
 	// Body-frame attachment points (m) and cable axes (unit), eq. 20's
@@ -59,18 +67,19 @@ type Joint struct {
 	// Body-frame reference vectors for bend and twist (unit, ⊥ the axes).
 	refA, refB geom.Vec3
 	twistDef   TwistDefinition
-	ballOnly   bool
+	// Which angles the joint holds besides the ball and socket.
+	bends, twists bool
 
-	// Stiffness of the joint: c_s (N/m), c_b and c_t (N·m/rad).
+	// Stiffness of the joint: c_s (N/m), c_b and c_t (N·m/rad) of the
+	// rope's material (eqs. 34–36).
 	Stretch, Bend, Twist float64
-	// TensionStiffening κ (dimensionless) adds κ·T·Length to the bend
-	// stiffness, T the joint's tension of the previous step ([SL08] §VII-D:
-	// stabilize a cable under large tension by stiffer bending, relax to
-	// the material's when the load force drops).
-	TensionStiffening float64
+	// Stiffen lets the bend stiffness rise above Bend where the step cannot
+	// resolve the transverse vibration of the joint's lighter segment under
+	// its tension (stability.BendStiffness).
+	Stiffen bool
 	// Length is the length of cable the joint stands for (m).
 	Length float64
-	// Damping is SPOOK's relaxation time γ (s) of the rows.
+	// Damping is the rope's material relaxation time τ (s) of all rows.
 	Damping float64
 
 	// rateA and rateB are the body-frame velocities (m/s) of the attachment
@@ -82,6 +91,7 @@ type Joint struct {
 	unwound float64 // accumulated twist, rad
 	bend    float64 // bend angle at the last update, rad
 	force   float64 // tension of the last step: the pull along the cable, N
+	bendK   float64 // bend stiffness in effect at the last update, N·m/rad
 }
 
 // NewJoint returns the angular constraint between body a at its body-frame
@@ -91,7 +101,7 @@ type Joint struct {
 // Its stiffnesses (Stretch, Bend, Twist) must be set before use; zero
 // would be an infinitely compliant, absent, constraint.
 func NewJoint(a *multibody.Body, pa, da geom.Vec3, b *multibody.Body, pb, db geom.Vec3, def TwistDefinition) *Joint {
-	j := &Joint{bodies: [2]*multibody.Body{a, b}, pointA: pa, pointB: pb, twistDef: def}
+	j := &Joint{bodies: [2]*multibody.Body{a, b}, pointA: pa, pointB: pb, twistDef: def, bends: true, twists: true}
 	j.axisA, _ = da.Unit()
 	j.axisB, _ = db.Unit()
 	refA := geom.Perpendicular(j.axisA)
@@ -111,7 +121,25 @@ func NewJoint(a *multibody.Body, pa, da geom.Vec3, b *multibody.Body, pb, db geo
 // da or db (body-frame, one may be zero) give the cable's direction from A
 // to B, along which Force measures the tension.
 func NewBallJoint(a *multibody.Body, pa, da geom.Vec3, b *multibody.Body, pb, db geom.Vec3) *Joint {
-	return &Joint{bodies: [2]*multibody.Body{a, b}, pointA: pa, pointB: pb, axisA: da, axisB: db, ballOnly: true}
+	return &Joint{bodies: [2]*multibody.Body{a, b}, pointA: pa, pointB: pb, axisA: da, axisB: db}
+}
+
+// NewSheaveJoint returns the joint where a cable leaves a sheave: free to
+// bend (the rope runs over the groove in any direction) and held in twist,
+// so that the rope's torsional stiffness reaches from the sheave down to the
+// load. Arguments as NewJoint.
+func NewSheaveJoint(a *multibody.Body, pa, da geom.Vec3, b *multibody.Body, pb, db geom.Vec3, def TwistDefinition) *Joint {
+	j := NewJoint(a, pa, da, b, pb, db, def)
+	j.bends = false
+	return j
+}
+
+// NewSwivelJoint returns the joint of a hook swivel: the load hangs from the
+// rope, bends with it, and turns freely about it. Arguments as NewJoint.
+func NewSwivelJoint(a *multibody.Body, pa, da geom.Vec3, b *multibody.Body, pb, db geom.Vec3, def TwistDefinition) *Joint {
+	j := NewJoint(a, pa, da, b, pb, db, def)
+	j.twists = false
+	return j
 }
 
 // Bodies implements multibody.Constraint.
@@ -119,10 +147,14 @@ func (j *Joint) Bodies() []*multibody.Body { return j.bodies[:] }
 
 // Rows implements multibody.Constraint.
 func (j *Joint) Rows() int {
-	if j.ballOnly {
-		return ballRows
+	n := ballRows
+	if j.bends {
+		n += bendRows
 	}
-	return fullRows
+	if j.twists {
+		n += twistRows
+	}
+	return n
 }
 
 // Update implements multibody.Constraint: eqs. 20–28.
@@ -148,28 +180,59 @@ func (j *Joint) Update(h float64, rows []multibody.Row) {
 		row.Damping = j.Damping
 		row.Speed, row.SpeedBefore = w[k], w[k]
 	}
-	if j.ballOnly {
+	if !j.bends && !j.twists {
 		return
 	}
 	m := j.measure()
 	j.bend = m.theta
-	for k, e := range [2]geom.Vec3{m.e1, m.e2} {
-		row := &rows[ballRows+k]
-		// θ̇ n = (ω_B − ω_A)·n n for the bend part (eqs. 27, 25–26).
-		row.J[0].Ang = e.Scale(-1)
-		row.J[1].Ang = e
-		row.Violation = m.bendVec.Dot(e)
-		row.Compliance = 1 / j.BendStiffness()
+	next := ballRows
+	if j.bends {
+		j.bendK = j.bendStiffness(h)
+		for k, e := range [2]geom.Vec3{m.e1, m.e2} {
+			row := &rows[next+k]
+			// θ̇ n = (ω_B − ω_A)·n n for the bend part (eqs. 27, 25–26).
+			row.J[0].Ang = e.Scale(-1)
+			row.J[1].Ang = e
+			row.Violation = m.bendVec.Dot(e)
+			row.Compliance = 1 / j.bendK
+			row.Damping = j.Damping
+			// Tension resists a kink like a bend stiffness T·l that the
+			// step sees only explicitly.
+			row.Geometric = math.Max(j.force, 0) * j.Length
+		}
+		next += bendRows
+	}
+	if j.twists {
+		j.unwound, j.psi = m.twist, m.psi
+		t := m.t
+		row := &rows[next]
+		row.J[0].Ang = t.Scale(-1) // Ω̇ = (ω_B − ω_A)·t (eq. 28)
+		row.J[1].Ang = t
+		row.Violation = j.unwound
+		row.Compliance = 1 / j.Twist
 		row.Damping = j.Damping
 	}
-	j.unwound, j.psi = m.twist, m.psi
-	t := m.t
-	row := &rows[fullRows-1]
-	row.J[0].Ang = t.Scale(-1) // Ω̇ = (ω_B − ω_A)·t (eq. 28)
-	row.J[1].Ang = t
-	row.Violation = j.unwound
-	row.Compliance = 1 / j.Twist
-	row.Damping = j.Damping
+}
+
+// bendStiffness returns the bend stiffness for a step of h seconds: the
+// material's c_b, raised where stability.BendStiffness says the step cannot
+// resolve the transverse vibration of the lighter of the joint's dynamic
+// bodies under the tension of the last step. A joint pushed together is
+// never stiffened: a cable under a load set down must be free to buckle.
+func (j *Joint) bendStiffness(h float64) float64 {
+	if !j.Stiffen || j.force <= 0 {
+		return j.Bend
+	}
+	m := math.Inf(1)
+	for _, b := range j.bodies {
+		if b.Kind == multibody.Dynamic {
+			m = math.Min(m, b.Mass)
+		}
+	}
+	if math.IsInf(m, 1) {
+		return j.Bend
+	}
+	return stability.BendStiffness(j.Bend, h, j.force, m)
 }
 
 // geometry is a joint's bend and twist state at the current orientations.
@@ -213,12 +276,18 @@ func (j *Joint) Apply(h float64, lambda []float64) {
 	j.force = (lambda[0]*d.X + lambda[1]*d.Y + lambda[2]*d.Z) / h
 }
 
-// BendStiffness returns the bend stiffness in effect (N·m/rad): the
-// material's c_b plus the stiffening by tension (never by compression:
-// a cable pushed together, under a load set down, must be free to buckle).
+// BendStiffness returns the bend stiffness in effect at the last update
+// (N·m/rad): the material's c_b, or more where the joint was stiffened.
 func (j *Joint) BendStiffness() float64 {
-	return j.Bend + j.TensionStiffening*math.Max(j.force, 0)*j.Length
+	if j.bendK == 0 {
+		return j.Bend
+	}
+	return j.bendK
 }
+
+// Stiffened reports whether the last update raised the bend stiffness above
+// the material's.
+func (j *Joint) Stiffened() bool { return j.bends && j.bendK > j.Bend }
 
 // Force returns the ball-and-socket force of the last step (N): the cable
 // tension at the joint.
@@ -236,9 +305,14 @@ func (j *Joint) PotentialEnergy() float64 {
 	a, b := j.bodies[0], j.bodies[1]
 	gap := a.PointWorld(j.pointA).Sub(b.PointWorld(j.pointB))
 	e := 0.5 * j.Stretch * gap.Dot(gap)
-	if !j.ballOnly {
+	if j.bends || j.twists {
 		g := j.measure()
-		e += 0.5*j.BendStiffness()*g.theta*g.theta + 0.5*j.Twist*g.twist*g.twist
+		if j.bends {
+			e += 0.5 * j.BendStiffness() * g.theta * g.theta
+		}
+		if j.twists {
+			e += 0.5 * j.Twist * g.twist * g.twist
+		}
 	}
 	return e
 }
@@ -251,7 +325,7 @@ func remainder2Pi(d float64) float64 {
 // SaveState implements multibody.Stateful: the twist's unwinding, the last
 // tension (it sets the stiffening), and what SetLength changed.
 func (j *Joint) SaveState(dst []float64) []float64 {
-	dst = append(dst, j.psi, j.unwound, j.bend, j.force, j.Stretch, j.Bend, j.Twist, j.Length)
+	dst = append(dst, j.psi, j.unwound, j.bend, j.force, j.Stretch, j.Bend, j.Twist, j.Length, j.bendK)
 	for _, v := range [4]geom.Vec3{j.pointA, j.pointB, j.rateA, j.rateB} {
 		dst = append(dst, v.X, v.Y, v.Z)
 	}
@@ -260,13 +334,13 @@ func (j *Joint) SaveState(dst []float64) []float64 {
 
 // LoadState implements multibody.Stateful.
 func (j *Joint) LoadState(src []float64) ([]float64, error) {
-	v, rest, err := multibody.Take(src, 20)
+	v, rest, err := multibody.Take(src, 21)
 	if err != nil {
 		return nil, err
 	}
-	j.psi, j.unwound, j.bend, j.force, j.Stretch, j.Bend, j.Twist, j.Length = v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7]
+	j.psi, j.unwound, j.bend, j.force, j.Stretch, j.Bend, j.Twist, j.Length, j.bendK = v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7], v[8]
 	for k, p := range [4]*geom.Vec3{&j.pointA, &j.pointB, &j.rateA, &j.rateB} {
-		*p = geom.Vec3{X: v[8+3*k], Y: v[9+3*k], Z: v[10+3*k]}
+		*p = geom.Vec3{X: v[9+3*k], Y: v[10+3*k], Z: v[11+3*k]}
 	}
 	return rest, nil
 }

@@ -3,6 +3,8 @@ package rigidcable
 import (
 	"fmt"
 	"math"
+
+	"github.com/cablefmu/cablefmu/core/material"
 )
 
 // Section is a cable's cross-section and material, SI.
@@ -23,6 +25,17 @@ func Round(e, poisson, diameter, density float64) Section {
 	a := math.Pi * diameter * diameter / 4
 	i := a * a / (4 * math.Pi)
 	return Section{E: e, Poisson: poisson, Area: a, I: i, J: 2 * i, Density: density}
+}
+
+// FromRope returns the section of a rope: its nominal area and density,
+// the second moment I = EI/E of its bending stiffness (material.Rope.Bending:
+// a stranded rope bends far more easily than a solid bar), and the torsion
+// constant of a solid round section, J = πd⁴/32, as the rope's torsional
+// rigidity (material.Rope.TorsionalRigidity).
+func FromRope(r material.Rope) Section {
+	a := r.Area()
+	j := a * a / (2 * math.Pi)
+	return Section{E: r.E, Poisson: r.Poisson, Area: a, I: r.Bending() / r.E, J: j, Density: r.Density}
 }
 
 // PaperSquare returns the square section of area A used in [SL08] §VII-A:

@@ -35,7 +35,7 @@ func newHangingCable(t testing.TB, sec Section, nJoints int, ratio float64, def 
 	heavy.Mass *= ratio
 	heavy.Inertia = heavy.Inertia.Scale(ratio)
 	anchor := w.AddBody(multibody.NewKinematic("anchor", top))
-	c.AttachStart(anchor, geom.Vec3{}, axis, false)
+	c.AttachStart(anchor, geom.Vec3{}, axis, Pinned)
 	c.Prestretch(w.Gravity)
 	c.AddTo(w)
 	return &hangingCable{world: w, cable: c, anchor: anchor, heavy: heavy}

@@ -31,6 +31,10 @@ type validationCable struct {
 
 func newValidationCable(t testing.TB, e float64, n int, full bool) *validationCable {
 	t.Helper()
+	end := Pinned
+	if full {
+		end = Clamped
+	}
 	w := multibody.NewWorld(geom.Vec3{})
 	c, err := NewStraight(geom.Vec3{}, geom.V(valLength, 0, 0), Options{
 		Section: PaperSquare(e, 0.3, valArea, 1000), Segments: n, Damping: 2 * valH, PhysicalBending: true,
@@ -41,8 +45,8 @@ func newValidationCable(t testing.TB, e float64, n int, full bool) *validationCa
 	anchor := w.AddBody(multibody.NewStatic("anchor", geom.Vec3{}))
 	pm := c.Mass() / float64(n)
 	puller := w.AddBody(multibody.NewBody("puller", pm, c.Segments[0].Inertia, geom.V(valLength+c.SegmentLength/2, 0, 0)))
-	c.AttachStart(anchor, geom.Vec3{}, axis, full)
-	c.AttachEnd(puller, geom.V(-c.SegmentLength/2, 0, 0), axis, full)
+	c.AttachStart(anchor, geom.Vec3{}, axis, end)
+	c.AttachEnd(puller, geom.V(-c.SegmentLength/2, 0, 0), axis, end)
 	c.AddTo(w)
 	return &validationCable{world: w, cable: c, anchor: anchor, puller: puller}
 }
@@ -200,8 +204,8 @@ func TestSetLengthPaysOut(t *testing.T) {
 	}
 	anchor := w.AddBody(multibody.NewKinematic("anchor", top))
 	load := w.AddBody(multibody.NewBody("load", 1000, multibody.BoxInertia(1000, 1, 1, 1), geom.V(0, 0, 9.5)))
-	c.AttachStart(anchor, geom.Vec3{}, axis, false)
-	c.AttachEnd(load, geom.V(0, 0, 0.5), geom.V(0, 0, -1), true)
+	c.AttachStart(anchor, geom.Vec3{}, axis, Pinned)
+	c.AttachEnd(load, geom.V(0, 0, 0.5), geom.V(0, 0, -1), Clamped)
 	c.Prestretch(w.Gravity)
 	c.AddTo(w)
 	z0 := load.Pos.Z

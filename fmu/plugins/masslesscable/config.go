@@ -45,10 +45,6 @@ type cableConfig struct {
 	// Length0 is the initial free length (m).
 	Length0 float64    `json:"length0"`
 	Rope    ropeConfig `json:"rope"`
-	// Damping is SPOOK's relaxation time γ (s) of the cable's rows; 0
-	// means two internal steps, which damps the stretch vibration that a
-	// step cannot resolve and leaves the swing alone.
-	Damping float64 `json:"damping"`
 	// Bilateral makes the cable push as well as pull (a rod); by default a
 	// cable goes slack.
 	Bilateral bool `json:"bilateral"`
@@ -58,8 +54,11 @@ type cableConfig struct {
 	// segments plus MinLength. Default: 0.5 m, or half the last segment's
 	// initial length if that is shorter.
 	MinLength float64 `json:"minLength"`
-	// Twist adds the twist constraint between the end bodies.
-	Twist bool         `json:"twist"`
+	// Twist carries the rope's torsional stiffness between the end bodies
+	// (the twist constraint, [SL07] eq. 15). Absent, it is on whenever the
+	// cable ends on two different bodies; false lets the end body turn
+	// freely about the rope, as below a hook swivel.
+	Twist *bool        `json:"twist"`
 	Winch *winchConfig `json:"winch"`
 }
 
@@ -68,15 +67,30 @@ type ropeConfig struct {
 	Poisson  float64 `json:"poisson"`  // 1
 	Diameter float64 `json:"diameter"` // m
 	Density  float64 `json:"density"`  // kg/m³
+	// DampingTime is the rope's Kelvin–Voigt time τ (s); absent, it is
+	// material.DefaultDampingTime, and 0 is an undamped rope.
+	DampingTime *float64 `json:"dampingTime"`
 }
 
 func (r ropeConfig) rope() material.Rope {
-	return material.Rope{E: r.E, Poisson: r.Poisson, Diameter: r.Diameter, Density: r.Density}
+	m := material.Rope{E: r.E, Poisson: r.Poisson, Diameter: r.Diameter, Density: r.Density, DampingTime: material.DefaultDampingTime}
+	if r.DampingTime != nil {
+		m.DampingTime = *r.DampingTime
+	}
+	return m
 }
 
 type winchConfig struct {
 	Name string  `json:"name"`
 	Slip float64 `json:"slip"` // ξ, m/(N·s)
+}
+
+// twists reports whether the cable has the twist constraint.
+func (c *cableConfig) twists() bool {
+	if c.Twist != nil {
+		return *c.Twist
+	}
+	return len(c.Route) >= 2 && c.Route[0].Body != c.Route[len(c.Route)-1].Body
 }
 
 func vec(a [3]float64) geom.Vec3 { return geom.Vec3{X: a[0], Y: a[1], Z: a[2]} }
@@ -147,9 +161,6 @@ func (c *config) validate() error {
 		}
 		if cb.MinLength < 0 {
 			add("cable %q: minLength %g m: must be non-negative", cb.Name, cb.MinLength)
-		}
-		if cb.Damping < 0 {
-			add("cable %q: damping %g s: must be non-negative", cb.Name, cb.Damping)
 		}
 		if w := cb.Winch; w != nil {
 			if w.Name == "" || names[w.Name] {

@@ -99,15 +99,16 @@ func TestConfigureRejectsBrokenScenarios(t *testing.T) {
 	}
 }
 
-// The twist port exists exactly when the cable has "twist": true.
+// The twist port exists exactly when the cable carries twist: by default
+// between two end bodies, not with "twist": false (a hook swivel).
 func TestTwistPortNeedsTwist(t *testing.T) {
 	withPort := edit(t, hoistScenario, `"gravity", "h"`, `"gravity", "h", "cable.twist"`)
-	if _, err := configure(t, withPort); err == nil || !strings.Contains(err.Error(), `"cable.twist"`) {
+	if _, err := configure(t, edit(t, withPort, `"length0": 10`, `"length0": 10, "twist": false`)); err == nil || !strings.Contains(err.Error(), `"cable.twist"`) {
 		t.Errorf("cable.twist as a port of a cable without twist: error %v, want one naming \"cable.twist\"", err)
 	}
-	m, err := configure(t, edit(t, withPort, `"length0": 10`, `"length0": 10, "twist": true`))
+	m, err := configure(t, withPort)
 	if err != nil {
-		t.Fatalf("cable.twist as a port of a cable with \"twist\": true: %v", err)
+		t.Fatalf("cable.twist as a port of a cable with twist by default: %v", err)
 	}
 	found := false
 	for _, v := range m.Variables() {

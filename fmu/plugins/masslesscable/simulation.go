@@ -182,10 +182,7 @@ func (s *simulation) addCable(j int, cb *cableConfig, h float64) error {
 	if err != nil {
 		return fmt.Errorf("cable %q: %w", cb.Name, err)
 	}
-	st.Damping = cb.Damping
-	if st.Damping == 0 {
-		st.Damping = 2 * h
-	}
+	st.Damping = rope.DampingTime
 	st.Slack = !cb.Bilateral
 	// The segments before the last are the drum-to-sheave run; the last
 	// one is the fall to the hook block.
@@ -214,7 +211,7 @@ func (s *simulation) addCable(j int, cb *cableConfig, h float64) error {
 	}
 	s.world.AddConstraint(stop)
 	c.stop = stop
-	if cb.Twist {
+	if cb.twists() {
 		tw, err := massless.NewTwist(route, rope.TorsionalRigidity(), func() float64 { return st.FreeLength })
 		if err != nil {
 			return fmt.Errorf("cable %q: %w", cb.Name, err)

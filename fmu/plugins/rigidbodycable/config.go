@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/cablefmu/cablefmu/core/material"
 	"github.com/cablefmu/cablefmu/core/rigidcable"
 	"github.com/cablefmu/cablefmu/fmu/plugins/port"
 )
@@ -32,24 +33,43 @@ type config struct {
 }
 
 type cableConfig struct {
-	Length0  float64 `json:"length0"`  // m
-	Segments int     `json:"segments"` // N
-	Rope     struct {
-		E        float64 `json:"E"`
-		Poisson  float64 `json:"poisson"`
-		Diameter float64 `json:"diameter"`
-		Density  float64 `json:"density"`
-	} `json:"rope"`
-	// Damping is SPOOK's relaxation time γ (s); 0 means two steps.
-	Damping float64 `json:"damping"`
+	Length0  float64    `json:"length0"`  // m
+	Segments int        `json:"segments"` // N
+	Rope     ropeConfig `json:"rope"`
 	// Twist is "aligned" (default) or "perpendicular" (eq. 22).
 	Twist string `json:"twist"`
-	// PhysicalBending turns the tension stiffening off (see rigidcable).
+	// PhysicalBending turns the bend stiffening off everywhere (see
+	// rigidcable): the rope bends with its own stiffness even where the
+	// step cannot resolve its light segments.
 	PhysicalBending bool `json:"physicalBending"`
-	// TensionStiffening is κ; 0 means rigidcable.DefaultTensionStiffening.
-	TensionStiffening float64 `json:"tensionStiffening"`
 	// MinLength (m) is where the winch stops hauling in (default 1 m).
 	MinLength float64 `json:"minLength"`
+	// Hook is "fixed" (default: the rope's torsion reaches the load) or
+	// "swivel" (the load turns freely about the rope below the hook).
+	Hook string `json:"hook"`
+}
+
+// ropeConfig is the rope's material data (SI). DampingTime and
+// BendingStiffness are optional: absent, they take the documented defaults
+// of package material; a damping time of 0 is an undamped rope.
+type ropeConfig struct {
+	E                float64  `json:"E"`
+	Poisson          float64  `json:"poisson"`
+	Diameter         float64  `json:"diameter"`
+	Density          float64  `json:"density"`
+	DampingTime      *float64 `json:"dampingTime"`
+	BendingStiffness *float64 `json:"bendingStiffness"`
+}
+
+func (r ropeConfig) rope() material.Rope {
+	m := material.Rope{E: r.E, Poisson: r.Poisson, Diameter: r.Diameter, Density: r.Density, DampingTime: material.DefaultDampingTime}
+	if r.DampingTime != nil {
+		m.DampingTime = *r.DampingTime
+	}
+	if r.BendingStiffness != nil {
+		m.BendingStiffness = *r.BendingStiffness
+	}
+	return m
 }
 
 type groundConfig struct {
@@ -67,8 +87,14 @@ func (c *cableConfig) twist() (rigidcable.TwistDefinition, error) {
 	return 0, fmt.Errorf("cable twist %q: want aligned or perpendicular", c.Twist)
 }
 
-func (c *cableConfig) section() rigidcable.Section {
-	return rigidcable.Round(c.Rope.E, c.Rope.Poisson, c.Rope.Diameter, c.Rope.Density)
+func (c *cableConfig) hook() (rigidcable.EndKind, error) {
+	switch c.Hook {
+	case "", "fixed":
+		return rigidcable.Clamped, nil
+	case "swivel":
+		return rigidcable.Swivel, nil
+	}
+	return 0, fmt.Errorf("cable hook %q: want fixed or swivel", c.Hook)
 }
 
 func (c *cableConfig) minLength() float64 {
@@ -103,14 +129,17 @@ func parseConfig(raw json.RawMessage) (*config, error) {
 	if !(c.Cable.Length0 > c.Cable.minLength()) {
 		add("cable length0 %g m: must exceed minLength %g m", c.Cable.Length0, c.Cable.minLength())
 	}
-	if err := c.Cable.section().Validate(); err != nil {
+	if err := c.Cable.Rope.rope().Validate(); err != nil {
 		add("cable: %w", err)
 	}
 	if _, err := c.Cable.twist(); err != nil {
 		add("%w", err)
 	}
-	if c.Cable.Damping < 0 || c.Cable.TensionStiffening < 0 || c.Cable.MinLength < 0 {
-		add("cable damping, tensionStiffening and minLength must be non-negative")
+	if _, err := c.Cable.hook(); err != nil {
+		add("%w", err)
+	}
+	if c.Cable.MinLength < 0 {
+		add("cable minLength %g m: must be non-negative", c.Cable.MinLength)
 	}
 	if g := c.Ground; g != nil && !(g.Friction >= 0) {
 		add("ground friction %g: must be non-negative", g.Friction)

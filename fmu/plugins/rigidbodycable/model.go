@@ -71,6 +71,9 @@ func quantities(c *config, step float64) *catalogue {
 	param("cable.E", "Pa", "Effective Young's modulus of the rope (a stranded wire rope is softer than solid steel)", c.Cable.Rope.E, 1, func(p *params, x float64) { p.e = x })
 	param("cable.diameter", "m", "Rope diameter; the segments are solid cylinders of this diameter", c.Cable.Rope.Diameter, 1e-6, func(p *params, x float64) { p.diameter = x })
 	param("cable.density", "kg/m3", "Rope density: the segments' mass, carried by the crane with the load", c.Cable.Rope.Density, 0, func(p *params, x float64) { p.density = x })
+	rope := c.Cable.Rope.rope()
+	param("cable.dampingTime", "s", "Material damping of the rope as a Kelvin-Voigt time constant (damping ratio omega*tau/2 for a mode at omega); 0 is undamped", rope.DampingTime, 0, func(p *params, x float64) { p.dampingTime = x })
+	param("cable.bendingStiffness", "N.m2", "Bending stiffness EI of the rope; 0 takes a tenth of a solid bar's (a stranded rope bends far more easily)", rope.BendingStiffness, 0, func(p *params, x float64) { p.bending = x })
 	for k, ax := range axes {
 		input("hoist."+ax, "m", fmt.Sprintf("World %s position of the suspension point (sheave on the trolley), z up", ax), c.Hoist.Position[k],
 			func(d *drive, x float64) { port.SetComp(&d.pos, k, x) })

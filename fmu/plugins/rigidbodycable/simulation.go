@@ -7,6 +7,7 @@ import (
 
 	"github.com/cablefmu/cablefmu/core/contact"
 	"github.com/cablefmu/cablefmu/core/geom"
+	"github.com/cablefmu/cablefmu/core/material"
 	"github.com/cablefmu/cablefmu/core/multibody"
 	"github.com/cablefmu/cablefmu/core/rigidcable"
 	"github.com/cablefmu/cablefmu/fmu"
@@ -16,6 +17,7 @@ import (
 type params struct {
 	gravity, h, loadMass, length0 float64
 	e, diameter, density          float64
+	dampingTime, bending          float64 // s, N·m² (0: the default fraction of a solid bar)
 }
 
 // drive holds the inputs at one instant.
@@ -52,8 +54,9 @@ type simulation struct {
 // static equilibrium.
 func (m *configured) NewSimulation(values []float64) (fmu.Simulation, error) {
 	c := m.cfg
+	rope := c.Cable.Rope.rope()
 	p := params{gravity: c.Gravity, h: m.Step, loadMass: c.Load.Mass, length0: c.Cable.Length0,
-		e: c.Cable.Rope.E, diameter: c.Cable.Rope.Diameter, density: c.Cable.Rope.Density}
+		e: rope.E, diameter: rope.Diameter, density: rope.Density, dampingTime: rope.DampingTime, bending: rope.BendingStiffness}
 	m.ApplyParams(&p, values)
 	s := &simulation{m: m, minLen: c.Cable.minLength()}
 	s.from.pos = geom.V(c.Hoist.Position[0], c.Hoist.Position[1], c.Hoist.Position[2])
@@ -75,16 +78,20 @@ func (s *simulation) build(p *params) error {
 	if err != nil {
 		return err
 	}
-	sec := rigidcable.Round(p.e, c.Cable.Rope.Poisson, p.diameter, p.density)
-	damping := c.Cable.Damping
-	if damping == 0 {
-		damping = 2 * p.h
+	hook, err := c.Cable.hook()
+	if err != nil {
+		return err
+	}
+	rope := material.Rope{E: p.e, Poisson: c.Cable.Rope.Poisson, Diameter: p.diameter, Density: p.density,
+		DampingTime: p.dampingTime, BendingStiffness: p.bending}
+	if err := rope.Validate(); err != nil {
+		return fmt.Errorf("cable: %w", err)
 	}
 	top := s.from.pos
 	bottom := top.Sub(geom.V(0, 0, p.length0))
 	cable, err := rigidcable.NewStraight(top, bottom, rigidcable.Options{
-		Section: sec, Segments: c.Cable.Segments, Damping: damping, Twist: twist,
-		PhysicalBending: c.Cable.PhysicalBending, TensionStiffening: c.Cable.TensionStiffening,
+		Section: rigidcable.FromRope(rope), Segments: c.Cable.Segments, Damping: rope.DampingTime, Twist: twist,
+		PhysicalBending: c.Cable.PhysicalBending,
 	})
 	if err != nil {
 		return fmt.Errorf("cable: %w", err)
@@ -95,8 +102,10 @@ func (s *simulation) build(p *params) error {
 	s.hoist.Vel = s.from.vel
 	size := geom.V(c.Load.Size[0], c.Load.Size[1], c.Load.Size[2])
 	s.load = s.world.AddBody(multibody.NewBody("load", p.loadMass, multibody.BoxInertia(p.loadMass, size.X, size.Y, size.Z), bottom.Sub(geom.V(0, 0, size.Z/2))))
-	cable.AttachStart(s.hoist, geom.Vec3{}, rigidcable.Axis(), false) // the cable runs freely over the sheave
-	cable.AttachEnd(s.load, geom.V(0, 0, size.Z/2), geom.V(0, 0, -1), true)
+	// The cable bends freely over the sheave and carries its torsion up to
+	// it; at the load it is clamped or hangs from a swivel.
+	cable.AttachStart(s.hoist, geom.Vec3{}, geom.V(0, 0, -1), rigidcable.Pinned)
+	cable.AttachEnd(s.load, geom.V(0, 0, size.Z/2), geom.V(0, 0, -1), hook)
 	cable.Prestretch(s.world.Gravity)
 	cable.AddTo(s.world)
 	if g := c.Ground; g != nil {
@@ -107,7 +116,9 @@ func (s *simulation) build(p *params) error {
 		}
 		for _, pt := range points {
 			ct := contact.New(ground, pt)
-			ct.Damping = damping
+			// Contact rows are rigid: their relaxation is the stepper's,
+			// two steps, not the rope's.
+			ct.Damping = 2 * p.h
 			s.world.AddConstraint(ct)
 			s.contacts = append(s.contacts, ct)
 		}
