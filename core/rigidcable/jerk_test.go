@@ -8,7 +8,6 @@ import (
 	"github.com/cablefmu/cablefmu/core/geom"
 	"github.com/cablefmu/cablefmu/core/material"
 	"github.com/cablefmu/cablefmu/core/multibody"
-	"github.com/cablefmu/cablefmu/core/stability"
 )
 
 // hoistRig is the trolley-jerk scenario: a 10 m, 20 mm steel wire rope
@@ -58,22 +57,40 @@ type jerkResult struct {
 	transient   float64 // largest joint-gap change before 5 s, fraction of l
 	settled     float64 // largest joint-gap change from 5 s on, fraction of l
 	period      float64 // swing period after the stop, s
-	energyDrift float64 // swing energy of the last period over the first, less 1
-	stiffened   int     // joints stiffened at the end
-	relaxed     int     // rows given numerical relaxation at the end
+	pendulum    float64 // period of the rigid compound pendulum, s
+	energyDrift float64 // peak swing energy of the last period over the first, less 1
+	stiffened   int     // joints stiffened at some step
+	atRest      int     // joints stiffened at the end, the load swinging
+}
+
+// compoundPeriod returns the small-swing period (s) of the cable and load
+// as one rigid body pivoting at the hoist, in their static shape: a
+// straight rod of the cable's mass down to the load's top and the box.
+func (r *hoistRig) compoundPeriod(g float64) float64 {
+	top := r.hoist.Pos
+	length := top.Z - (r.load.Pos.Z + r.size.Z/2) // stretched cable
+	mc, ml := r.cable.Mass(), r.load.Mass
+	arm := top.Z - r.load.Pos.Z
+	inertia := mc*length*length/3 + ml*(arm*arm+(r.size.X*r.size.X+r.size.Z*r.size.Z)/12)
+	moment := g * (mc*length/2 + ml*arm)
+	return 2 * math.Pi * math.Sqrt(inertia/moment)
 }
 
 // jerk moves the hoist at 1 m/s along x for 2 s (a jump from rest and
 // back) and lets the load swing until seconds (h = 1/60 s).
 func (r *hoistRig) jerk(seconds float64) (jerkResult, error) {
 	const h = 1.0 / 60
-	var res jerkResult
+	res := jerkResult{pendulum: r.compoundPeriod(-r.world.Gravity.Z)}
+	energy := func() float64 { return r.world.KineticEnergy() + r.world.GravityEnergy() + r.world.ElasticEnergy() }
+	rest := energy()
 	static := make([]float64, len(r.cable.Joints))
 	for k := range static {
 		static[k] = r.gap(k)
 	}
+	ever := make([]bool, len(r.cable.Joints))
 	var crossings []float64
-	var swingE []float64 // energy at each upward crossing
+	var peaks []float64 // peak swing energy between crossings
+	peak := 0.0
 	prevX := 0.0
 	for i := 0; i < int(math.Round(seconds/h)); i++ {
 		tm := float64(i+1) * h
@@ -85,75 +102,81 @@ func (r *hoistRig) jerk(seconds float64) (jerkResult, error) {
 		if err := r.world.Step(h); err != nil {
 			return res, fmt.Errorf("t = %.2f s: %w", tm, err)
 		}
-		for k := range static {
+		for k, j := range r.cable.Joints {
 			d := math.Abs(r.gap(k)-static[k]) / r.cable.SegmentLength
 			if tm < 5 {
 				res.transient = math.Max(res.transient, d)
 			} else {
 				res.settled = math.Max(res.settled, d)
 			}
+			if j.Stiffened() && !ever[k] {
+				ever[k] = true
+				res.stiffened++
+			}
 		}
-		if tm > 3 {
+		if tm > 5 {
+			peak = math.Max(peak, energy()-rest)
 			x := r.load.Pos.X - r.hoist.Pos.X
 			if prevX < 0 && x >= 0 {
 				crossings = append(crossings, tm-h*x/(x-prevX))
-				v := r.load.Vel.Sub(r.hoist.Vel)
-				swingE = append(swingE, 0.5*r.load.Mass*v.Dot(v))
+				if len(crossings) > 1 {
+					peaks = append(peaks, peak)
+				}
+				peak = 0
 			}
 			prevX = x
 		}
 	}
 	if n := len(crossings); n >= 3 {
 		res.period = (crossings[n-1] - crossings[0]) / float64(n-1)
-		res.energyDrift = swingE[n-1]/swingE[0] - 1
+		res.energyDrift = peaks[len(peaks)-1]/peaks[0] - 1
 	}
 	for _, j := range r.cable.Joints {
 		if j.Stiffened() {
-			res.stiffened++
+			res.atRest++
 		}
 	}
-	res.relaxed = r.world.Relaxed()
 	return res, nil
 }
 
-func TestJerkGridExplore(t *testing.T) {
+// The trolley-jerk scenario at the defaults (material damping, bending
+// stiffened only where the step needs it), N = 10, 20, 50, 100 segments
+// and loads of 10 to 1e5 times a segment's mass, 120 s at h = 1/60 s: no
+// divergence; from 5 s on every joint gap within 1 % of the segment length
+// of its static value; the swing period within 2 % of the rigid compound
+// pendulum; the peak swing energy of the last period not above the first's
+// by more than 1 %; no joint stiffened in the swing after the transient for
+// loads up to 1e2 times a segment, N ≥ 20. (With the rope's own bending of a
+// tenth of a solid bar, N = 10 at r = 1e2 stiffens its joints by up to 2×,
+// and the tension peaks of the jerk stiffen N = 20 at r = 1e2 for a moment;
+// both cells are stable without it too.)
+func TestTrolleyJerkStableEverywhere(t *testing.T) {
+	if testing.Short() {
+		t.Skip("120 s runs of 20 cables; run without -short")
+	}
 	for _, n := range []int{10, 20, 50, 100} {
 		for _, r := range []float64{10, 1e2, 1e3, 1e4, 1e5} {
 			rig := newHoistRig(t, material.DefaultSteelRope(), n, r, Clamped)
-			res, err := rig.jerk(30)
-			t.Logf("N=%3d r=%6g: %+v err=%v", n, r, res, err)
-		}
-	}
-}
-
-func TestJerkRelaxExplore(t *testing.T) {
-	for _, rel := range []float64{0.05, 0.1} {
-		stability.Relaxation = rel
-		bad := 0
-		for _, n := range []int{10, 20, 50, 100} {
-			for _, r := range []float64{10, 1e2, 1e3, 1e4, 1e5} {
-				rig := newHoistRig(t, material.DefaultSteelRope(), n, r, Clamped)
-				res, err := rig.jerk(30)
-				if err != nil || res.settled > 0.01 {
-					bad++
-					t.Logf("rel %g N=%3d r=%6g: %+v err=%v", rel, n, r, res, err)
-				}
+			res, err := rig.jerk(120)
+			name := fmt.Sprintf("N = %d, r = %g", n, r)
+			if err != nil {
+				t.Errorf("%s: %v", name, err)
+				continue
 			}
-		}
-		t.Logf("rel %g: %d bad", rel, bad)
-	}
-}
-
-func TestJerkOneExplore(t *testing.T) {
-	stability.Relaxation = 0.25
-	for _, hook := range []EndKind{Clamped, Swivel, Pinned} {
-		for _, stiff := range []bool{true, false} {
-			rig := newHoistRig(t, material.DefaultSteelRope(), 20, 100, hook)
-			for _, j := range rig.cable.Joints {
-				j.Stiffen = stiff
+			t.Logf("%s: transient gap %.3g l, settled %.2g l, period %.3f s (rigid pendulum %.3f s, %+.2f %%), energy drift %+.2g, joints stiffened %d (in the swing %d)",
+				name, res.transient, res.settled, res.period, res.pendulum, 100*(res.period/res.pendulum-1), res.energyDrift, res.stiffened, res.atRest)
+			if res.settled > 0.01 {
+				t.Errorf("%s: joint gap moved %.3g l from its static value after 5 s, want below 1 %%", name, res.settled)
 			}
-			res, err := rig.jerk(30)
-			t.Logf("hook %d stiff %v: %+v err=%v", hook, stiff, res, err)
+			if math.Abs(res.period/res.pendulum-1) > 0.02 {
+				t.Errorf("%s: swing period %.3f s, want the rigid compound pendulum's %.3f s within 2 %%", name, res.period, res.pendulum)
+			}
+			if res.energyDrift > 0.01 {
+				t.Errorf("%s: swing energy grew by %.3g over the run, want at most 1 %%", name, res.energyDrift)
+			}
+			if r <= 1e2 && n > 10 && res.atRest > 0 {
+				t.Errorf("%s: %d joints stiffened in the swing, want none at this load", name, res.atRest)
+			}
 		}
 	}
 }

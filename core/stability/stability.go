@@ -39,7 +39,7 @@ const ResolvedLimit = 2.0
 // Relaxation·h. 0.1 damps the Nyquist ringing by a factor 0.85 per step
 // and shifts the damping of the resolved modes coupled to these rows by no
 // more than ζ = ωh·0.05 (at ωh = 0.9: 0.045).
-var Relaxation = 0.1
+const Relaxation = 0.05
 
 // Beta is β of BendStiffness: the smallest factor that kept a 10 m, 20 mm
 // steel rope of 10 to 100 segments stable under loads of 10 to 1e5 times a
@@ -56,7 +56,7 @@ func Unresolved(k, d, h float64) bool {
 
 // TransverseRelaxation is the relaxation time, in steps, of unresolved rows
 // that carry geometric stiffness (bend rows under tension).
-var TransverseRelaxation = 0.5
+const TransverseRelaxation = 0.5
 
 // Damping returns the relaxation time (s) of a row with the material
 // damping time tau (s): tau where the step resolves the row, at least
