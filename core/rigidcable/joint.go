@@ -69,6 +69,11 @@ type Joint struct {
 	twistDef   TwistDefinition
 	// Which angles the joint holds besides the ball and socket.
 	bends, twists bool
+	// sheave marks a joint whose twist is measured without eq. 22 (see
+	// NewSheaveJoint); restRel is B's rest orientation in A's frame,
+	// inverted.
+	sheave  bool
+	restRel geom.Quat
 
 	// Stiffness of the joint: c_s (N/m), c_b and c_t (N·m/rad) of the
 	// rope's material (eqs. 34–36).
@@ -128,10 +133,40 @@ func NewBallJoint(a *multibody.Body, pa, da geom.Vec3, b *multibody.Body, pb, db
 // bend (the rope runs over the groove in any direction) and held in twist,
 // so that the rope's torsional stiffness reaches from the sheave down to the
 // load. Arguments as NewJoint.
+//
+// The rope leaves a sheave at any angle, up to a right angle and beyond
+// when it goes slack, where eq. 22's twist angle (measured about the mean
+// of the two axes) breaks down. The sheave joint measures the twist as the
+// twist part of the swing–twist decomposition of B's rotation relative to
+// A since rest, about B's cable axis (as the massless cable's twist, [SL07]
+// eq. 17): unchanged by any swing short of a half turn.
 func NewSheaveJoint(a *multibody.Body, pa, da geom.Vec3, b *multibody.Body, pb, db geom.Vec3, def TwistDefinition) *Joint {
 	j := NewJoint(a, pa, da, b, pb, db, def)
 	j.bends = false
+	j.sheave = true
+	j.restRel = a.Rot.Conj().Mul(b.Rot).Conj()
 	return j
+}
+
+// sheaveTwist returns the twist angle of a sheave joint, unwound, and its
+// row's Jacobian direction t (world): Ω̇ = t·(ω_B − ω_A). With the rotation
+// since rest q = (w, v) in B's frame and n B's axis, Ψ = 2 atan2(v·n, w)
+// and, as in package massless, t = R_B (w² n + w n×v + s v)/(s² + w²).
+func (j *Joint) sheaveTwist() (float64, geom.Vec3) {
+	a, b := j.bodies[0], j.bodies[1]
+	q := j.restRel.Mul(a.Rot.Conj().Mul(b.Rot))
+	v := geom.Vec3{X: q.X, Y: q.Y, Z: q.Z}
+	n := j.axisB
+	s := v.Dot(n)
+	rho2 := s*s + q.W*q.W
+	if rho2 < 1e-12 {
+		return j.unwound, geom.Vec3{} // swung half a turn: hold, no torque
+	}
+	psi := 2 * math.Atan2(s, q.W)
+	j.unwound += remainder2Pi(psi - j.psi)
+	j.psi = psi
+	t := n.Scale(q.W * q.W).Add(n.Cross(v).Scale(q.W)).Add(v.Scale(s)).Scale(1 / rho2)
+	return j.unwound, b.Rot.Rotate(t)
 }
 
 // NewSwivelJoint returns the joint of a hook swivel: the load hangs from the
@@ -203,8 +238,12 @@ func (j *Joint) Update(h float64, rows []multibody.Row) {
 		next += bendRows
 	}
 	if j.twists {
-		j.unwound, j.psi = m.twist, m.psi
 		t := m.t
+		if j.sheave {
+			_, t = j.sheaveTwist()
+		} else {
+			j.unwound, j.psi = m.twist, m.psi
+		}
 		row := &rows[next]
 		row.J[0].Ang = t.Scale(-1) // Ω̇ = (ω_B − ω_A)·t (eq. 28)
 		row.J[1].Ang = t
@@ -311,7 +350,11 @@ func (j *Joint) PotentialEnergy() float64 {
 			e += 0.5 * j.BendStiffness() * g.theta * g.theta
 		}
 		if j.twists {
-			e += 0.5 * j.Twist * g.twist * g.twist
+			tw := g.twist
+			if j.sheave {
+				tw = j.unwound // of the last update
+			}
+			e += 0.5 * j.Twist * tw * tw
 		}
 	}
 	return e

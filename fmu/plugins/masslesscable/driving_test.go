@@ -193,9 +193,11 @@ func TestSwingIsNotTwist(t *testing.T) {
 	t.Logf("far-side sway %.1f°, largest |twist| %.3g rad", far, worst)
 }
 
-// A load thrown upward at 3 m/s (the crane rises at 3 m/s for 1 s, then
-// stops) leaves a rope slack, tension never below 0 N, while a bilateral
-// cable pushes back, tension below −0.1·Mg at some point.
+// A crane that jumps to 3 m/s upward for 1 s, then stops, throws its load:
+// the rope's stretch from the velocity jump (v/ω ≈ 5 cm) is far beyond its
+// static stretch (3 mm), so the lightly damped rope overshoots and goes
+// slack. A rope's tension never drops below 0 N, while a bilateral cable
+// pushes back, tension below −0.1·Mg at some point.
 func TestBilateralPushesSlackDoesNot(t *testing.T) {
 	run := func(t *testing.T, scenario string) (lowest float64) {
 		r := newRig(t, edit(t, scenario, `"hoist.x", "hoist.y", "hoist.z", `, ``), false).start(nil)
@@ -208,11 +210,6 @@ func TestBilateralPushesSlackDoesNot(t *testing.T) {
 			r.set("hoist.vz", vz)
 			r.step(0.01)
 			lowest = math.Min(lowest, r.get("cable.tension"))
-			if k == 99 {
-				if v := r.get("load.vz"); math.Abs(v-3) > 0.3 {
-					t.Fatalf("load.vz = %.3f m/s after 1 s of hoisting at 3 m/s, want 3 within 0.3 m/s", v)
-				}
-			}
 		}
 		return lowest
 	}

@@ -77,7 +77,10 @@ func (g *gantry) energy() float64 {
 //   - Swing energy lost in 15 s below 5 % (the paper: 20 %).
 //   - Set down: load resting on the ground (centre within 1 cm of 0.5 m
 //     above it), tension at the sheave below the hanging cable's weight.
-//   - Lifted: tension back to (M + m_cable) g within 10 %, load in the air.
+//   - Lifted: tension back to (M + m_cable) g within 10 % on average over
+//     the last second (the lift-off snap leaves a bounce that the rope's
+//     material damping, ζ ≈ 1 % at this bounce, lets ring for a while), load
+//     in the air.
 func TestGantryCycle(t *testing.T) {
 	g := newGantry(t)
 	rest := g.energy()
@@ -112,10 +115,12 @@ func TestGantryCycle(t *testing.T) {
 		t.Errorf("tension at the sheave %.0f N with the load on the ground, want below the cable's weight %.0f N", tension, cableWeight)
 	}
 	g.run(8, 0, -0.5, nil)
-	g.run(4, 0, 0, nil)
+	g.run(3, 0, 0, nil)
+	sum, n := 0.0, 0
+	g.run(1, 0, 0, func() { sum += g.sim.cable.Joints[0].Force(); n++ })
 	want := (g.sim.load.Mass)*9.81 + cableWeight
-	if tension := g.sim.cable.Joints[0].Force(); math.Abs(tension/want-1) > 0.1 {
-		t.Errorf("tension %.0f N after lifting, want (M + m_cable) g = %.0f N within 10 %%", tension, want)
+	if tension := sum / float64(n); math.Abs(tension/want-1) > 0.1 {
+		t.Errorf("mean tension %.0f N over the last second after lifting, want (M + m_cable) g = %.0f N within 10 %%", tension, want)
 	}
 	if z := g.sim.load.Pos.Z; z < 1 {
 		t.Errorf("load at z = %.3f m after hauling in 4 m, want lifted off the ground", z)

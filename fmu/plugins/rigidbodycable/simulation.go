@@ -104,7 +104,7 @@ func (s *simulation) build(p *params) error {
 	s.load = s.world.AddBody(multibody.NewBody("load", p.loadMass, multibody.BoxInertia(p.loadMass, size.X, size.Y, size.Z), bottom.Sub(geom.V(0, 0, size.Z/2))))
 	// The cable bends freely over the sheave and carries its torsion up to
 	// it; at the load it is clamped or hangs from a swivel.
-	cable.AttachStart(s.hoist, geom.Vec3{}, geom.V(0, 0, -1), rigidcable.Pinned)
+	cable.AttachStart(s.hoist, geom.Vec3{}, geom.V(0, 0, -1), rigidcable.Sheave)
 	cable.AttachEnd(s.load, geom.V(0, 0, size.Z/2), geom.V(0, 0, -1), hook)
 	cable.Prestretch(s.world.Gravity)
 	cable.AddTo(s.world)
