@@ -35,7 +35,7 @@ def main(argv):
     p.add_argument("fmu", help="path of HoistControlled.fmu")
     p.add_argument("--csv", help="write the results to this CSV file")
     p.add_argument("--param", action="append", default=[], metavar="NAME=VALUE",
-                   help="set a parameter, e.g. load.mass=1150 or controller.tension_limit=11000")
+                   help="set a parameter, e.g. load.mass=1100 or controller.tension_limit=11000")
     p.add_argument("--stop", type=float, default=20.0, help="stop time in s (default 20)")
     p.add_argument("--log", action="store_true", help="print the FMU's log messages")
     args = p.parse_args(argv)
