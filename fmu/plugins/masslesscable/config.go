@@ -9,7 +9,6 @@ import (
 	"fmt"
 
 	"github.com/cablefmu/cablefmu/core/geom"
-	"github.com/cablefmu/cablefmu/core/material"
 	"github.com/cablefmu/cablefmu/fmu/plugins/port"
 )
 
@@ -43,8 +42,8 @@ type cableConfig struct {
 	Name  string       `json:"name"`
 	Route []nodeConfig `json:"route"`
 	// Length0 is the initial free length (m).
-	Length0 float64    `json:"length0"`
-	Rope    ropeConfig `json:"rope"`
+	Length0 float64   `json:"length0"`
+	Rope    port.Rope `json:"rope"`
 	// Bilateral makes the cable push as well as pull (a rod); by default a
 	// cable goes slack.
 	Bilateral bool `json:"bilateral"`
@@ -60,24 +59,6 @@ type cableConfig struct {
 	// freely about the rope, as below a hook swivel.
 	Twist *bool        `json:"twist"`
 	Winch *winchConfig `json:"winch"`
-}
-
-type ropeConfig struct {
-	E        float64 `json:"E"`        // Pa
-	Poisson  float64 `json:"poisson"`  // 1
-	Diameter float64 `json:"diameter"` // m
-	Density  float64 `json:"density"`  // kg/m³
-	// DampingTime is the rope's Kelvin–Voigt time τ (s); absent, it is
-	// material.DefaultDampingTime, and 0 is an undamped rope.
-	DampingTime *float64 `json:"dampingTime"`
-}
-
-func (r ropeConfig) rope() material.Rope {
-	m := material.Rope{E: r.E, Poisson: r.Poisson, Diameter: r.Diameter, Density: r.Density, DampingTime: material.DefaultDampingTime}
-	if r.DampingTime != nil {
-		m.DampingTime = *r.DampingTime
-	}
-	return m
 }
 
 type winchConfig struct {
@@ -156,7 +137,7 @@ func (c *config) validate() error {
 		if !(cb.Length0 > 0) {
 			add("cable %q: length0 %g m: must be positive", cb.Name, cb.Length0)
 		}
-		if err := cb.Rope.rope().Validate(); err != nil {
+		if err := cb.Rope.Material().Validate(); err != nil {
 			add("cable %q: %w", cb.Name, err)
 		}
 		if cb.MinLength < 0 {

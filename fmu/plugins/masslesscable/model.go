@@ -83,7 +83,7 @@ func quantities(c *config, step float64) *catalogue {
 		param(cb.Name+".diameter", "m", "Nominal rope diameter; the cross-section is pi d^2/4", cb.Rope.Diameter, 1e-6, func(p *params, x float64) { p.cables[j].Rope.Diameter = x })
 		param(cb.Name+".density", "kg/m3", "Rope density; the massless cable neglects the rope's mass (its load is much heavier), so this value only documents the rope", cb.Rope.Density, 0, func(p *params, x float64) { p.cables[j].Rope.Density = x })
 		param(cb.Name+".poisson", "1", "Poisson ratio of the rope, for the twist stiffness", cb.Rope.Poisson, -0.99, func(p *params, x float64) { p.cables[j].Rope.Poisson = x })
-		param(cb.Name+".dampingTime", "s", "Material damping of the rope as a Kelvin-Voigt time constant (damping ratio omega*tau/2 for a mode at omega); 0 is undamped", cb.Rope.rope().DampingTime, 0,
+		param(cb.Name+".dampingTime", "s", "Material damping of the rope as a Kelvin-Voigt time constant (damping ratio omega*tau/2 for a mode at omega); 0 is undamped", cb.Rope.Material().DampingTime, 0,
 			func(p *params, x float64) { p.cables[j].Rope.DampingTime = &x })
 		output(cb.Name+".tension", "N", "Tension of "+cb.Name+" (the same along the route: eyes and sheaves are frictionless)",
 			func(s *simulation) float64 { return s.cables[j].stretch.Tension() })

@@ -114,7 +114,7 @@ func (s *simulation) build(p *params) error {
 	s.cables = make([]cable, len(cfg.Cables))
 	for j := range cfg.Cables {
 		cb := &p.cables[j]
-		if err := cb.Rope.rope().Validate(); err != nil {
+		if err := cb.Rope.Material().Validate(); err != nil {
 			return fmt.Errorf("cable %q: %w", cb.Name, err)
 		}
 		if err := s.hang(j, cb, p); err != nil {
@@ -161,7 +161,7 @@ func (s *simulation) hang(j int, cb *cableConfig, p *params) error {
 		return fmt.Errorf("cable %q: length0 %g m does not reach below its fixed nodes (%g m between them)", cb.Name, cb.Length0, fixed)
 	}
 	weight := p.mass[li] * p.gravity
-	stretch := weight / (cb.Rope.rope().AxialStiffness() / cb.Length0)
+	stretch := weight / (cb.Rope.Material().AxialStiffness() / cb.Length0)
 	body := s.bodies[li]
 	if d, n := vec(last.Offset).Unit(); n > 0 {
 		body.Rot = geom.RotationBetween(d, geom.V(0, 0, 1))
@@ -177,7 +177,7 @@ func (s *simulation) addCable(j int, cb *cableConfig, h float64) error {
 		bi, _ := cfg.body(n.Body)
 		route[k] = massless.Node{Body: s.bodies[bi], Offset: vec(n.Offset)}
 	}
-	rope := cb.Rope.rope()
+	rope := cb.Rope.Material()
 	st, err := massless.NewStretch(route, cb.Length0, rope.AxialStiffness())
 	if err != nil {
 		return fmt.Errorf("cable %q: %w", cb.Name, err)

@@ -49,23 +49,16 @@ type cableConfig struct {
 	Hook string `json:"hook"`
 }
 
-// ropeConfig is the rope's material data (SI). DampingTime and
-// BendingStiffness are optional: absent, they take the documented defaults
-// of package material; a damping time of 0 is an undamped rope.
+// ropeConfig is the rope's material data (SI) with its bending stiffness
+// (N·m²), optional: absent, it is material.DefaultBendingFraction of a
+// solid bar's.
 type ropeConfig struct {
-	E                float64  `json:"E"`
-	Poisson          float64  `json:"poisson"`
-	Diameter         float64  `json:"diameter"`
-	Density          float64  `json:"density"`
-	DampingTime      *float64 `json:"dampingTime"`
+	port.Rope
 	BendingStiffness *float64 `json:"bendingStiffness"`
 }
 
 func (r ropeConfig) rope() material.Rope {
-	m := material.Rope{E: r.E, Poisson: r.Poisson, Diameter: r.Diameter, Density: r.Density, DampingTime: material.DefaultDampingTime}
-	if r.DampingTime != nil {
-		m.DampingTime = *r.DampingTime
-	}
+	m := r.Material()
 	if r.BendingStiffness != nil {
 		m.BendingStiffness = *r.BendingStiffness
 	}

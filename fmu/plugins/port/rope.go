@@ -1,0 +1,23 @@
+package port
+
+import "github.com/cablefmu/cablefmu/core/material"
+
+// Rope is a scenario's rope material data (SI), as every cable model reads
+// it. DampingTime is optional: absent, it is material.DefaultDampingTime,
+// and 0 is an undamped rope.
+type Rope struct {
+	E           float64  `json:"E"`        // Pa
+	Poisson     float64  `json:"poisson"`  // 1
+	Diameter    float64  `json:"diameter"` // m
+	Density     float64  `json:"density"`  // kg/m³
+	DampingTime *float64 `json:"dampingTime"`
+}
+
+// Material returns the rope's material with the defaults filled in.
+func (r Rope) Material() material.Rope {
+	m := material.Rope{E: r.E, Poisson: r.Poisson, Diameter: r.Diameter, Density: r.Density, DampingTime: material.DefaultDampingTime}
+	if r.DampingTime != nil {
+		m.DampingTime = *r.DampingTime
+	}
+	return m
+}
