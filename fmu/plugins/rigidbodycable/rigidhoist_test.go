@@ -15,6 +15,13 @@ func (l logger) Log(s fmu.Status, cat, msg string) { l.t.Logf("%v %s: %s", s, ca
 
 func newRigidHoist(t *testing.T) (*fmu.Instance, map[string]uint32) {
 	t.Helper()
+	return newRigidHoistWith(t, nil)
+}
+
+// newRigidHoistWith instantiates the RigidHoist example with the given
+// parameter values and initializes it.
+func newRigidHoistWith(t *testing.T, params map[string]float64) (*fmu.Instance, map[string]uint32) {
+	t.Helper()
 	dir, _ := filepath.Abs("../../../examples/rigid-hoist")
 	sc, err := fmu.ReadScenario(dir)
 	if err != nil {
@@ -32,7 +39,15 @@ func newRigidHoist(t *testing.T) (*fmu.Instance, map[string]uint32) {
 	for i, v := range in.Variables() {
 		vr[v.Name] = uint32(i)
 	}
-	for _, st := range []fmu.Status{in.SetupExperiment(false, 0, 0, false, 0), in.EnterInitializationMode(), in.ExitInitializationMode()} {
+	if st := in.SetupExperiment(false, 0, 0, false, 0); st != fmu.OK {
+		t.Fatalf("SetupExperiment: %v", st)
+	}
+	for name, x := range params {
+		if st := in.SetReal([]uint32{vr[name]}, []float64{x}); st != fmu.OK {
+			t.Fatalf("SetReal(%s = %g): %v", name, x, st)
+		}
+	}
+	for _, st := range []fmu.Status{in.EnterInitializationMode(), in.ExitInitializationMode()} {
 		if st != fmu.OK {
 			t.Fatalf("initialization: %v", st)
 		}
