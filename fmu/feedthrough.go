@@ -15,7 +15,11 @@ func (in *Instance) feedthrough() {
 	}
 	for _, c := range in.changed {
 		if c {
-			ft.Feedthrough(in.values, in.changed)
+			// Start from the outputs of the communication point, so that
+			// reading twice does not add the change twice.
+			h := in.model.InternalStep(in.values)
+			in.outputsAt(h)
+			ft.Feedthrough(in.values, in.changed, in.behind(h), h)
 			return
 		}
 	}
@@ -83,9 +87,10 @@ func directInputs(model Configured) map[int][]int {
 
 // OutputDerivatives returns first time derivatives of outputs at the
 // communication point (orders must be 1): the rate of change over the
-// last internal step. For positions that is exactly the final velocity
-// (symplectic Euler moves them with it); for forces and velocities it is
-// the mean rate over that step.
+// internal step the point lies in, the slope of the outputs'
+// interpolation. For positions that is exactly the velocity at the step's
+// end (symplectic Euler moves them with it); for forces and velocities it
+// is the mean rate over that step.
 func (in *Instance) OutputDerivatives(fn string, vrs []uint32, orders []int32, out []float64) Status {
 	in.lock()
 	defer in.unlock()

@@ -70,10 +70,16 @@ type Instance struct {
 	hasEnd  bool
 	from    []float64 // scratch: values at the start and end of an internal step
 	to      []float64
-	inputs  []int     // value references of the inputs
-	trace   bool      // logCalls enabled
-	changed []bool    // inputs set since the last step
-	before  []float64 // outputs one internal step before the communication point
+	inputs  []int  // value references of the inputs
+	trace   bool   // logCalls enabled
+	changed []bool // inputs set since the last step
+	// The internal steps keep a fixed grid, start + k·h, whatever the
+	// master's communication points: the simulation stands at the first
+	// grid point at or after the communication point, and outputs between
+	// grid points are interpolated (see DoStep).
+	gridK   int64     // internal steps taken: the simulation is at start + gridK·h
+	prev    []float64 // outputs one internal step before the simulation's time
+	cur     []float64 // outputs at the simulation's time
 	rates   []float64 // outputs' first derivatives at the communication point
 	pending []message
 	layout3 []Var3 // the FMI 3.0 variables, when created through that interface
@@ -133,7 +139,8 @@ func (in *Instance) reset() {
 	in.values = make([]float64, n)
 	in.deriv = make([]float64, n)
 	in.changed = make([]bool, n)
-	in.before = make([]float64, n)
+	in.prev = make([]float64, n)
+	in.cur = make([]float64, n)
 	in.rates = make([]float64, n)
 	in.from = make([]float64, n)
 	in.to = make([]float64, n)
@@ -304,6 +311,10 @@ func (in *Instance) build() error {
 	}
 	in.sim, in.dirty = sim, false
 	sim.Outputs(in.values)
+	in.gridK = 0
+	copy(in.cur, in.values)
+	copy(in.prev, in.values)
+	clear(in.rates)
 	return nil
 }
 
@@ -471,7 +482,19 @@ func (in *Instance) SetRealInputDerivatives(vrs []uint32, orders []int32, vals [
 	return OK
 }
 
-// DoStep advances from t to t+H in internal steps of at most h.
+// gridTolerance is how close (in internal steps) a communication point
+// must come to a grid point to count as on it: masters add up their step
+// sizes with rounding errors.
+const gridTolerance = 1e-6
+
+// DoStep advances from t to t+H. The simulation takes internal steps of h
+// on a fixed grid start + k·h, so that its results do not depend on how
+// the master cuts its communication steps: a communication point between
+// two grid points is reached by taking the internal step to the next grid
+// point (with the inputs the master set at the last communication point
+// before it) and interpolating the outputs linearly between the two grid
+// points. Inputs set at a communication point between grid points act
+// from the next grid point on.
 func (in *Instance) DoStep(t, H float64) Status {
 	in.lock()
 	defer in.unlock()
@@ -490,43 +513,41 @@ func (in *Instance) DoStep(t, H float64) Status {
 	if in.hasEnd && t+H > in.stop*(1+1e-12)+1e-12 {
 		return in.fail("fmi2DoStep: step to %g s goes past the stop time %g s set in fmi2SetupExperiment", t+H, in.stop)
 	}
-	hMax := in.model.InternalStep(in.values)
-	steps := math.Ceil(H/hMax - 1e-9)
+	h := in.model.InternalStep(in.values)
+	end := t + H
+	// Grid steps to take: up to the first grid point at or after end.
+	steps := math.Ceil((end-in.start)/h-gridTolerance) - float64(in.gridK)
 	if steps > maxInternalSteps {
-		return in.fail("fmi2DoStep: a step of %g s needs %g internal steps of %g s; at most %d are allowed per call", H, steps, hMax, maxInternalSteps)
+		return in.fail("fmi2DoStep: a step of %g s needs %g internal steps of %g s; at most %d are allowed per call", H, steps, h, maxInternalSteps)
 	}
-	n := max(int(steps), 1)
-	h := H / float64(n)
+	copy(in.from, in.values)
 	copy(in.to, in.values)
-	in.interpolate(in.to, 0)
-	for k := 0; k < n; k++ {
-		if k == n-1 {
-			in.sim.Outputs(in.before)
-		}
-		in.from, in.to = in.to, in.from
-		in.interpolate(in.to, float64(k+1)*h)
-		if err := in.sim.Step(h, in.from, in.to, k == 0); err != nil {
+	for k := 0; k < int(steps); k++ {
+		at := in.start + float64(in.gridK)*h
+		lead := math.Max(at-t, 0) // from the communication point to this step's start
+		in.interpolate(in.from, lead)
+		in.interpolate(in.to, lead+h)
+		in.prev, in.cur = in.cur, in.prev
+		if err := in.sim.Step(h, lead, in.from, in.to, k == 0); err != nil {
 			// The world is broken now: outputs keep the values of the last
 			// communication point, and only Reset or FreeInstance help.
 			in.drainEvents(in.sim)
 			in.state = Failed
-			return in.fail("fmi2DoStep: at t = %g s: %v; reset or free the instance", t+float64(k)*h, err)
+			return in.fail("fmi2DoStep: at t = %g s: %v; reset or free the instance", at, err)
 		}
+		in.gridK++
+		in.sim.Outputs(in.cur)
 	}
-	in.time = t + H
+	in.time = end
 	if cp, ok := in.sim.(CommunicationPointer); ok {
 		if err := cp.CommunicationPoint(in.time); err != nil {
 			in.drainEvents(in.sim)
 			in.state = Failed
 			return in.fail("fmi2DoStep: at the communication point t = %g s: %v; reset or free the instance", in.time, err)
 		}
+		in.sim.Outputs(in.cur) // plugins may have set outputs
 	}
-	in.sim.Outputs(in.values)
-	for i, v := range in.vars {
-		if v.Causality == modeldesc.CausalityOutput {
-			in.rates[i] = (in.values[i] - in.before[i]) / h
-		}
-	}
+	in.outputsAt(h)
 	for _, i := range in.inputs {
 		in.deriv[i] = 0
 	}
@@ -535,9 +556,37 @@ func (in *Instance) DoStep(t, H float64) Status {
 	return OK
 }
 
-// interpolate writes the inputs τ seconds into the communication step into
-// dst, extrapolated with their derivatives; dst holds the other values
-// already.
+// outputsAt sets the outputs at the communication point: those of the
+// simulation where the point is on the grid, else interpolated linearly
+// between the last two grid points; their rates are the slope between
+// those points.
+func (in *Instance) outputsAt(h float64) {
+	back := in.behind(h) / h // in steps, 0 … 1
+	for i, v := range in.vars {
+		if v.Causality != modeldesc.CausalityOutput {
+			continue
+		}
+		in.rates[i] = (in.cur[i] - in.prev[i]) / h
+		in.values[i] = in.cur[i]
+		if back > 0 {
+			in.values[i] = in.cur[i] + (in.prev[i]-in.cur[i])*back
+		}
+	}
+}
+
+// behind returns how far (s) the communication point lies behind the
+// simulation's grid time: 0 on the grid, less than h between.
+func (in *Instance) behind(h float64) float64 {
+	back := in.start + float64(in.gridK)*h - in.time
+	if back < gridTolerance*h {
+		return 0
+	}
+	return back
+}
+
+// interpolate writes the inputs τ seconds after the communication point
+// into dst, extrapolated with their derivatives; dst holds the other
+// values already.
 func (in *Instance) interpolate(dst []float64, tau float64) {
 	for _, i := range in.inputs {
 		dst[i] = in.values[i] + in.deriv[i]*tau

@@ -46,10 +46,14 @@ type Configured interface {
 // Simulation is one running world.
 type Simulation interface {
 	// Step advances one internal step of h seconds. from and to hold all
-	// variable values at the start and end of the step, inputs interpolated
-	// by the runtime; first marks the first internal step of a
-	// communication step, where inputs are the values the master set.
-	Step(h float64, from, to []float64, first bool) error
+	// variable values at the start and end of the step, inputs
+	// extrapolated by the runtime from the master's values with their
+	// derivatives. first marks the first internal step after a
+	// communication point; it starts lead ≥ 0 seconds after that point
+	// (internal steps keep a fixed grid whatever the master's
+	// communication points), so a position the master set there is
+	// carried over the lead with its velocity.
+	Step(h, lead float64, from, to []float64, first bool) error
 	// Outputs writes the output variables into values.
 	Outputs(values []float64)
 	// SaveState appends everything the simulation carries from step to
@@ -71,10 +75,13 @@ type Feedthrough interface {
 
 // FeedthroughSimulation is the simulation side of Feedthrough.
 type FeedthroughSimulation interface {
-	// Feedthrough updates the direct outputs in values for the inputs set
-	// since the last step (changed, by variable index); outputs read
-	// before any input changes are those of the step.
-	Feedthrough(values []float64, changed []bool)
+	// Feedthrough adds to the direct outputs in values the change that the
+	// inputs set since the last step (changed, by variable index) bring.
+	// values holds the outputs at the communication point, which lies
+	// back seconds (0 ≤ back < h, the internal step) before the
+	// simulation's time: the inputs are compared with those the
+	// simulation followed at that point.
+	Feedthrough(values []float64, changed []bool, back, h float64)
 	// Partial returns ∂y_out/∂u_in at the current inputs in values.
 	Partial(values []float64, out, in int) float64
 }

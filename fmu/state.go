@@ -20,6 +20,8 @@ type Snapshot struct {
 	start, stop   float64
 	hasEnd, dirty bool
 	values, deriv []float64
+	gridK         int64     // internal steps taken (Instance.gridK)
+	prev          []float64 // outputs one internal step before the simulation's time
 	sim           []float64 // nil when no simulation was built yet
 	extra         []byte    // the simulation's ExtraState
 }
@@ -41,6 +43,7 @@ func (in *Instance) GetState(s *Snapshot) (*Snapshot, Status) {
 	s.guid, s.state, s.time, s.start, s.stop, s.hasEnd, s.dirty = in.scenario.GUID(), in.state, in.time, in.start, in.stop, in.hasEnd, in.dirty
 	s.values = append(s.values[:0], in.values...)
 	s.deriv = append(s.deriv[:0], in.deriv...)
+	s.gridK, s.prev = in.gridK, append(s.prev[:0], in.prev...)
 	s.sim, s.extra = s.sim[:0], s.extra[:0]
 	if in.sim == nil {
 		s.sim, s.extra = nil, nil
@@ -98,6 +101,12 @@ func (in *Instance) SetState(s *Snapshot) Status {
 	in.state, in.time, in.start, in.stop, in.hasEnd, in.dirty = s.state, s.time, s.start, s.stop, s.hasEnd, s.dirty
 	copy(in.values, s.values)
 	copy(in.deriv, s.deriv)
+	in.gridK = s.gridK
+	copy(in.prev, s.prev)
+	if in.sim != nil {
+		in.sim.Outputs(in.cur)
+		in.outputsAt(in.model.InternalStep(in.values))
+	}
 	return OK
 }
 
@@ -108,7 +117,7 @@ func (in *Instance) compatible(s *Snapshot) error {
 	if s.guid != in.scenario.GUID() {
 		return fmt.Errorf("the state belongs to the FMU with GUID %s, this one is %s", s.guid, in.scenario.GUID())
 	}
-	if len(s.values) != len(in.values) || len(s.deriv) != len(in.deriv) {
+	if len(s.values) != len(in.values) || len(s.deriv) != len(in.deriv) || len(s.prev) != len(in.prev) {
 		return fmt.Errorf("the state has %d variables, this FMU %d", len(s.values), len(in.values))
 	}
 	return nil
@@ -127,7 +136,7 @@ func (in *Instance) paramValues(values []float64) []float64 {
 // stateMagic opens every serialized state; stateFormat versions the layout.
 const (
 	stateMagic  = "cablefmu-state\x00"
-	stateFormat = 2
+	stateFormat = 3
 )
 
 // Serialize returns the snapshot as bytes: a header naming the format, the
@@ -143,7 +152,8 @@ func (s *Snapshot) Serialize() []byte {
 	w(int32(s.state))
 	w([3]bool{s.hasEnd, s.dirty, s.sim != nil})
 	w([3]float64{s.time, s.start, s.stop})
-	for _, xs := range [][]float64{s.values, s.deriv, s.sim} {
+	w(s.gridK)
+	for _, xs := range [][]float64{s.values, s.deriv, s.prev, s.sim} {
 		w(uint32(len(xs)))
 		w(xs)
 	}
@@ -191,12 +201,15 @@ func (in *Instance) Deserialize(data []byte) (*Snapshot, error) {
 	var st int32
 	var flags [3]bool
 	var times [3]float64
-	if !rd(&st) || !rd(&flags) || !rd(&times) {
+	if !rd(&st) || !rd(&flags) || !rd(&times) || !rd(&s.gridK) {
 		return fail("truncated header")
+	}
+	if s.gridK < 0 {
+		return fail(fmt.Sprintf("%d internal steps taken", s.gridK))
 	}
 	s.state, s.hasEnd, s.dirty = State(st), flags[0], flags[1]
 	s.time, s.start, s.stop = times[0], times[1], times[2]
-	for i, dst := range []*[]float64{&s.values, &s.deriv, &s.sim} {
+	for i, dst := range []*[]float64{&s.values, &s.deriv, &s.prev, &s.sim} {
 		var n uint32
 		if !rd(&n) || int(n)*8 > r.Len() {
 			return fail("truncated data")
@@ -205,7 +218,7 @@ func (in *Instance) Deserialize(data []byte) (*Snapshot, error) {
 		if !rd(*dst) {
 			return fail("truncated data")
 		}
-		if i == 2 && !flags[2] {
+		if i == 3 && !flags[2] {
 			*dst = nil
 		}
 	}
@@ -222,7 +235,7 @@ func (in *Instance) Deserialize(data []byte) (*Snapshot, error) {
 	if r.Len() != 0 {
 		return fail(fmt.Sprintf("%d bytes after the data", r.Len()))
 	}
-	for _, x := range append(append([]float64{}, s.values...), times[:]...) {
+	for _, x := range append(append(append([]float64{}, s.values...), s.prev...), times[:]...) {
 		if math.IsNaN(x) {
 			return fail("NaN in the variables")
 		}

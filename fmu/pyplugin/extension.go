@@ -249,7 +249,7 @@ func (s *simulation) call(p *plugin, hook string) error {
 // Step implements fmu.Simulation: the plugins' step hooks see the state at
 // the start of the step and the inputs there; the forces they apply act
 // during this step only.
-func (s *simulation) Step(h float64, from, to []float64, first bool) error {
+func (s *simulation) Step(h, lead float64, from, to []float64, first bool) error {
 	for _, i := range s.inputs {
 		s.values[i] = from[i]
 	}
@@ -259,7 +259,7 @@ func (s *simulation) Step(h float64, from, to []float64, first bool) error {
 			return err
 		}
 	}
-	err := s.inner.Step(h, from[:s.c.n], to[:s.c.n], first)
+	err := s.inner.Step(h, lead, from[:s.c.n], to[:s.c.n], first)
 	for _, b := range s.bodies {
 		b.Force, b.Torque = b.Force.Scale(0), b.Torque.Scale(0)
 	}
@@ -273,8 +273,16 @@ func (s *simulation) Step(h float64, from, to []float64, first bool) error {
 
 // CommunicationPoint implements fmu.CommunicationPointer. The first one,
 // when the simulation is built at the start time, calls init(sim) first.
+// The hooks see the communication point's time t; the bodies stand at the
+// end of the internal step that reached it, up to one step later (the
+// internal steps keep a fixed grid), and the steps go on from there.
 func (s *simulation) CommunicationPoint(t float64) error {
+	grid := s.plant.t
+	if !s.initialized {
+		grid = t
+	}
 	s.plant.t, s.plant.h = t, 0
+	defer func() { s.plant.t = grid }()
 	if !s.initialized {
 		s.initialized = true
 		for _, p := range s.plugins {
@@ -331,9 +339,9 @@ func (s *simulation) DrainEvents() []string {
 }
 
 // Feedthrough passes the model's direct feedthrough on.
-func (s *simulation) Feedthrough(values []float64, changed []bool) {
+func (s *simulation) Feedthrough(values []float64, changed []bool, back, h float64) {
 	if f, ok := s.inner.(fmu.FeedthroughSimulation); ok {
-		f.Feedthrough(values, changed)
+		f.Feedthrough(values, changed, back, h)
 	}
 }
 

@@ -65,9 +65,9 @@ func (m *configured) Direct() map[int][]int {
 }
 
 // inputsOf returns a kinematic body's position and velocity for the
-// inputs in values that changed since the step, the step's otherwise.
-func (s *simulation) inputsOf(k kinematicPorts, values []float64, changed []bool) (x, v geom.Vec3) {
-	x, v = s.refPos[k.body], s.refVel[k.body]
+// inputs in values that changed since the step, ref's otherwise.
+func (k kinematicPorts) inputsOf(ref [2]geom.Vec3, values []float64, changed []bool) (x, v geom.Vec3) {
+	x, v = ref[0], ref[1]
 	for a := 0; a < 3; a++ {
 		if i := k.pos[a]; i >= 0 && (changed == nil || changed[i]) {
 			port.SetComp(&x, a, values[i])
@@ -79,18 +79,25 @@ func (s *simulation) inputsOf(k kinematicPorts, values []float64, changed []bool
 	return x, v
 }
 
-// Feedthrough implements fmu.FeedthroughSimulation: the force on a
-// kinematic body moved to new inputs is the step's force plus the change
-// of the cables' instantaneous elastic and damping force,
-// F_el(x, v) − F_el(x_step, v_step), everything else held.
-func (s *simulation) Feedthrough(values []float64, changed []bool) {
+// Feedthrough implements fmu.FeedthroughSimulation: a kinematic body moved
+// to new inputs changes its force by the change of the cables'
+// instantaneous elastic and damping force, F_el(x, v) − F_el(x_ref,
+// v_ref), everything else held. The communication point lies back seconds
+// before the end of the last step of h seconds, where the bodies are: the
+// inputs are compared with the path the body followed over that step (the
+// mean velocity input b.Vel, the velocity input running linearly to
+// refVel), and the deviation is applied at the step's end.
+func (s *simulation) Feedthrough(values []float64, changed []bool, back, h float64) {
 	for _, k := range s.kin {
-		x, v := s.inputsOf(k, values, changed)
 		b := s.bodies[k.body]
-		f := b.ConstraintForce.Add(s.elastic(b, x, v).force).Sub(s.elastic(b, s.refPos[k.body], s.refVel[k.body]).force)
+		refPos, refVel := s.refPos[k.body], s.refVel[k.body]
+		pathVel := refVel.AddScaled(-2*back/h, refVel.Sub(b.Vel))
+		x, v := k.inputsOf([2]geom.Vec3{refPos.AddScaled(-back, b.Vel), pathVel}, values, changed)
+		x, v = x.AddScaled(back, b.Vel), v.Add(refVel.Sub(pathVel))
+		df := s.elastic(b, x, v).force.Sub(s.elastic(b, refPos, refVel).force)
 		for a := 0; a < 3; a++ {
 			if i := k.force[a]; i >= 0 {
-				values[i] = port.Comp(f, a)
+				values[i] += port.Comp(df, a)
 			}
 		}
 	}
@@ -104,7 +111,7 @@ func (s *simulation) Partial(values []float64, out, in int) float64 {
 			if k.force[a] != out {
 				continue
 			}
-			x, v := s.inputsOf(k, values, nil)
+			x, v := k.inputsOf([2]geom.Vec3{}, values, nil)
 			e := s.elastic(s.bodies[k.body], x, v)
 			for c := 0; c < 3; c++ {
 				if k.pos[c] == in {

@@ -229,7 +229,7 @@ func (s *simulation) addCable(j int, cb *cableConfig, h float64) error {
 // communication step they are placed at their position inputs if those
 // changed since they were last applied (a master that drives only the
 // velocity leaves the position to the integration).
-func (s *simulation) Step(h float64, from, to []float64, first bool) error {
+func (s *simulation) Step(h, lead float64, from, to []float64, first bool) error {
 	s.m.ReadInputs(&s.from, from)
 	s.m.ReadInputs(&s.to, to)
 	for i, b := range s.bodies {
@@ -237,8 +237,8 @@ func (s *simulation) Step(h float64, from, to []float64, first bool) error {
 			continue
 		}
 		if first && s.from.pos[i] != s.placed[i] {
-			b.Pos = s.from.pos[i]
-			s.placed[i] = b.Pos
+			b.Pos = s.from.pos[i].AddScaled(lead, s.from.vel[i])
+			s.placed[i] = s.from.pos[i]
 		}
 		b.Vel = s.from.vel[i].Add(s.to.vel[i]).Scale(0.5)
 	}

@@ -50,8 +50,8 @@ func (m *configured) Direct() map[int][]int {
 	return d
 }
 
-func (s *simulation) hoistInputs(values []float64, changed []bool) (x, v geom.Vec3) {
-	x, v = s.refPos, s.refVel
+func (s *simulation) hoistInputs(ref [2]geom.Vec3, values []float64, changed []bool) (x, v geom.Vec3) {
+	x, v = ref[0], ref[1]
 	for a := 0; a < 3; a++ {
 		if i := s.ports.pos[a]; i >= 0 && (changed == nil || changed[i]) {
 			port.SetComp(&x, a, values[i])
@@ -63,16 +63,23 @@ func (s *simulation) hoistInputs(values []float64, changed []bool) (x, v geom.Ve
 	return x, v
 }
 
-// Feedthrough implements fmu.FeedthroughSimulation: the step's force on
-// the crane plus the change of the top joint's spring and damper force
-// when the suspension point moves to the new inputs, the cable held.
-func (s *simulation) Feedthrough(values []float64, changed []bool) {
-	x, v := s.hoistInputs(values, changed)
+// Feedthrough implements fmu.FeedthroughSimulation: the change of the top
+// joint's spring and damper force when the suspension point moves to the
+// new inputs, the cable held. The communication point lies back seconds
+// before the end of the last step of h seconds, where the cable is: the
+// inputs are compared with the path the hoist followed over that step
+// (the mean velocity input, the velocity input running linearly to
+// refVel), and the deviation is applied at the step's end.
+func (s *simulation) Feedthrough(values []float64, changed []bool, back, h float64) {
+	mean := s.hoist.Vel
+	pathVel := s.refVel.AddScaled(-2*back/h, s.refVel.Sub(mean))
+	x, v := s.hoistInputs([2]geom.Vec3{s.refPos.AddScaled(-back, mean), pathVel}, values, changed)
+	x, v = x.AddScaled(back, mean), v.Add(s.refVel.Sub(pathVel))
 	top := s.cable.Joints[0]
-	f := s.hoist.ConstraintForce.Add(top.BallForce(x, v)).Sub(top.BallForce(s.refPos, s.refVel))
+	df := top.BallForce(x, v).Sub(top.BallForce(s.refPos, s.refVel))
 	for a := 0; a < 3; a++ {
 		if i := s.ports.force[a]; i >= 0 {
-			values[i] = port.Comp(f, a)
+			values[i] += port.Comp(df, a)
 		}
 	}
 }

@@ -54,7 +54,7 @@ func (g *gantry) run(seconds, v, w float64, each func()) {
 		from := append([]float64(nil), g.values...)
 		from[g.index["hoist.x"]], from[g.index["hoist.vx"]], from[g.index["winch.speed"]] = g.trolX, v, w
 		g.trolX += v * h
-		if err := g.sim.Step(h, from, from, true); err != nil {
+		if err := g.sim.Step(h, 0, from, from, true); err != nil {
 			g.t.Fatalf("t = %.2f s: %v", g.time, err)
 		}
 		g.values = from

@@ -151,11 +151,11 @@ func (s *simulation) node(k int) geom.Vec3 {
 // Step implements fmu.Simulation: the hoist moves with the mean velocity
 // input (placed at its position inputs when those changed), the winch
 // changes the cable length, and the world takes one step.
-func (s *simulation) Step(h float64, from, to []float64, first bool) error {
+func (s *simulation) Step(h, lead float64, from, to []float64, first bool) error {
 	s.m.ReadInputs(&s.from, from)
 	s.m.ReadInputs(&s.to, to)
 	if first && s.from.pos != s.placed {
-		s.hoist.Pos, s.placed = s.from.pos, s.from.pos
+		s.hoist.Pos, s.placed = s.from.pos.AddScaled(lead, s.from.vel), s.from.pos
 	}
 	s.hoist.Vel = s.from.vel.Add(s.to.vel).Scale(0.5)
 	length := s.cable.Length()
