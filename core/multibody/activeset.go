@@ -1,0 +1,183 @@
+package multibody
+
+import (
+	"fmt"
+	"math"
+)
+
+// ActiveSet solves a problem with bounded rows through a direct solver that
+// takes unbounded rows only (Chain): a row found outside its bounds is
+// pinned at the bound and the others are solved again, until every free
+// row lies within its bounds and every pinned row presses against its
+// bound (complementarity: the residual w = Sλ − B is ≥ 0 at a lower bound,
+// ≤ 0 at an upper one). A cable whose joints cannot push more than their
+// bending carries has few such rows, and they settle in a few solves.
+//
+// A row is pinned by a compliance so large that its impulse equals the
+// bound to within 1e-12 of the row's scale (Σ = S_ii/pinScale, B = Σ·bound),
+// so that the inner solver keeps its structure; the impulse is then set to
+// the bound exactly.
+type ActiveSet struct {
+	// Solver solves the unbounded problems.
+	Solver Solver
+	// MaxSolves bounds the solves of one step (3 + 2 × the bounded rows if
+	// 0); a step that needs more fails with an error.
+	MaxSolves int
+
+	free    Problem   // the problem as the inner solver sees it
+	inf     []float64 // n times −∞, then n times +∞: the free problem's limits
+	state   []int8    // per row: 0 free, −1 at Lo, +1 at Hi
+	bounded []int     // rows with a finite bound
+	diag    []float64 // S_ii of the bounded rows
+	dv      [][2][3]float64
+}
+
+// pinScale is how much stiffer than the row itself a pinned row's
+// compliance holds it at its bound.
+const pinScale = 1e-12
+
+// Solve implements Solver.
+func (a *ActiveSet) Solve(p *Problem) error {
+	n := len(p.Rows)
+	if len(a.inf) != 2*n {
+		a.inf = make([]float64, 2*n)
+		for i := range a.inf {
+			a.inf[i] = math.Inf(1)
+			if i < n {
+				a.inf[i] = math.Inf(-1)
+			}
+		}
+	}
+	sigma, b := a.free.Sigma, a.free.B
+	a.free = *p
+	a.free.Lo, a.free.Hi = a.inf[:n], a.inf[n:]
+	a.free.Sigma, a.free.B = append(sigma[:0], p.Sigma...), append(b[:0], p.B...)
+	a.bounded = a.bounded[:0]
+	for i := 0; i < n; i++ {
+		if !math.IsInf(p.Lo[i], -1) || !math.IsInf(p.Hi[i], 1) {
+			a.bounded = append(a.bounded, i)
+		}
+	}
+	if len(a.bounded) == 0 {
+		return a.Solver.Solve(&a.free)
+	}
+	if cap(a.state) < n {
+		a.state = make([]int8, n)
+	}
+	a.state = a.state[:n]
+	clear(a.state)
+	a.diag = a.diag[:0]
+	for _, i := range a.bounded {
+		a.diag = append(a.diag, p.rowDiagonal(i)+p.Sigma[i])
+	}
+	limit := a.MaxSolves
+	if limit == 0 {
+		limit = 3 + 2*len(a.bounded)
+	}
+	for solve := 0; solve < limit; solve++ {
+		for k, i := range a.bounded {
+			a.free.Sigma[i], a.free.B[i] = p.Sigma[i], p.B[i]
+			if s := a.state[i]; s != 0 {
+				bound := p.Lo[i]
+				if s > 0 {
+					bound = p.Hi[i]
+				}
+				a.free.Sigma[i] = a.diag[k] / pinScale
+				a.free.B[i] = a.free.Sigma[i] * bound
+			}
+		}
+		if err := a.Solver.Solve(&a.free); err != nil {
+			return err
+		}
+		for _, i := range a.bounded {
+			switch a.state[i] {
+			case -1:
+				p.Lambda[i] = p.Lo[i]
+			case 1:
+				p.Lambda[i] = p.Hi[i]
+			}
+		}
+		if !a.update(p) {
+			return nil
+		}
+	}
+	return fmt.Errorf("bounded rows did not settle in %d solves", limit)
+}
+
+// update moves rows between free and pinned after a solve of p (whose
+// Lambda holds the solution with pinned rows at their bounds): free rows
+// outside their bounds get pinned, pinned rows whose residual pulls them
+// off their bound get freed. It reports whether anything moved.
+func (a *ActiveSet) update(p *Problem) bool {
+	moved := false
+	var w []float64
+	for k, i := range a.bounded {
+		l := p.Lambda[i]
+		switch a.state[i] {
+		case 0:
+			if l < p.Lo[i] {
+				a.state[i], moved = -1, true
+			} else if l > p.Hi[i] {
+				a.state[i], moved = 1, true
+			}
+		default:
+			if w == nil {
+				w = a.residuals(p)
+			}
+			tol := 1e-9 * a.diag[k] * math.Max(math.Abs(l), 1e-30)
+			if (a.state[i] < 0 && w[k] < -tol) || (a.state[i] > 0 && w[k] > tol) {
+				a.state[i], moved = 0, true
+			}
+		}
+	}
+	return moved
+}
+
+// residuals returns w = (G M⁻¹ Gᵀ + Σ)λ − B for the bounded rows, in the
+// order of a.bounded.
+func (a *ActiveSet) residuals(p *Problem) []float64 {
+	if len(a.dv) != len(p.ByBody) {
+		a.dv = make([][2][3]float64, len(p.ByBody))
+	}
+	clear(a.dv)
+	for slot, blocks := range p.ByBody {
+		for _, rb := range blocks {
+			m := p.Rows[rb.Row].MinvJ[rb.K]
+			l := p.Lambda[rb.Row]
+			d := &a.dv[slot]
+			d[0][0] += l * m.Lin.X
+			d[0][1] += l * m.Lin.Y
+			d[0][2] += l * m.Lin.Z
+			d[1][0] += l * m.Ang.X
+			d[1][1] += l * m.Ang.Y
+			d[1][2] += l * m.Ang.Z
+		}
+	}
+	w := make([]float64, len(a.bounded))
+	for k, i := range a.bounded {
+		row := &p.Rows[i]
+		s := p.Sigma[i]*p.Lambda[i] - p.B[i]
+		for kb, b := range row.Bodies {
+			if b.Kind != Dynamic {
+				continue
+			}
+			d := a.dv[b.slot]
+			j := row.J[kb]
+			s += j.Lin.X*d[0][0] + j.Lin.Y*d[0][1] + j.Lin.Z*d[0][2] + j.Ang.X*d[1][0] + j.Ang.Y*d[1][1] + j.Ang.Z*d[1][2]
+		}
+		w[k] = s
+	}
+	return w
+}
+
+// rowDiagonal returns J_i M⁻¹ J_iᵀ of row i.
+func (p *Problem) rowDiagonal(i int) float64 {
+	row := &p.Rows[i]
+	d := 0.0
+	for k, b := range row.Bodies {
+		if b.Kind == Dynamic {
+			d += row.J[k].Dot(row.MinvJ[k])
+		}
+	}
+	return d
+}
