@@ -38,6 +38,61 @@ const pinScale = 1e-12
 
 // Solve implements Solver.
 func (a *ActiveSet) Solve(p *Problem) error {
+	if _, ok := a.Solver.(Factorizer); ok {
+		if err := a.Factor(p); err != nil {
+			return err
+		}
+		return a.Substitute(p)
+	}
+	a.prepare(p)
+	for solve := 0; solve < a.limit(); solve++ {
+		a.pin(p, true)
+		if err := a.Solver.Solve(&a.free); err != nil {
+			return err
+		}
+		if !a.settle(p) {
+			return nil
+		}
+	}
+	return fmt.Errorf("bounded rows did not settle in %d solves", a.limit())
+}
+
+// Factor implements Factorizer (when Solver is one): factors the problem
+// with every row free.
+func (a *ActiveSet) Factor(p *Problem) error {
+	f, ok := a.Solver.(Factorizer)
+	if !ok {
+		return fmt.Errorf("active set: %T cannot factor once for several right-hand sides", a.Solver)
+	}
+	a.prepare(p)
+	a.pin(p, true)
+	return f.Factor(&a.free)
+}
+
+// Substitute implements Factorizer: solves for p.B, factoring again only
+// when the set of pinned rows changes (block Gauss–Seidel calls it once
+// per sweep with new right-hand sides).
+func (a *ActiveSet) Substitute(p *Problem) error {
+	f := a.Solver.(Factorizer)
+	for solve := 0; solve < a.limit(); solve++ {
+		a.pin(p, false)
+		if err := f.Substitute(&a.free); err != nil {
+			return err
+		}
+		if !a.settle(p) {
+			return nil
+		}
+		a.pin(p, true)
+		if err := f.Factor(&a.free); err != nil {
+			return err
+		}
+	}
+	return fmt.Errorf("bounded rows did not settle in %d solves", a.limit())
+}
+
+// prepare copies p into the free problem and finds its bounded rows, all
+// free to start with.
+func (a *ActiveSet) prepare(p *Problem) {
 	n := len(p.Rows)
 	if len(a.inf) != 2*n {
 		a.inf = make([]float64, 2*n)
@@ -53,55 +108,63 @@ func (a *ActiveSet) Solve(p *Problem) error {
 	a.free.Lo, a.free.Hi = a.inf[:n], a.inf[n:]
 	a.free.Sigma, a.free.B = append(sigma[:0], p.Sigma...), append(b[:0], p.B...)
 	a.bounded = a.bounded[:0]
+	a.diag = a.diag[:0]
 	for i := 0; i < n; i++ {
 		if !math.IsInf(p.Lo[i], -1) || !math.IsInf(p.Hi[i], 1) {
 			a.bounded = append(a.bounded, i)
+			a.diag = append(a.diag, p.rowDiagonal(i)+p.Sigma[i])
 		}
-	}
-	if len(a.bounded) == 0 {
-		return a.Solver.Solve(&a.free)
 	}
 	if cap(a.state) < n {
 		a.state = make([]int8, n)
 	}
 	a.state = a.state[:n]
 	clear(a.state)
-	a.diag = a.diag[:0]
+}
+
+func (a *ActiveSet) limit() int {
+	if a.MaxSolves > 0 {
+		return a.MaxSolves
+	}
+	return 3 + 2*len(a.bounded)
+}
+
+// pin writes the free problem's right-hand side (and, with sigma, its
+// compliances) for the current pins: a pinned row gets Σ = S_ii/pinScale
+// and B = Σ·bound, a free row its own. The right-hand side comes from p
+// every time: block Gauss–Seidel changes it between sweeps.
+func (a *ActiveSet) pin(p *Problem, sigma bool) {
+	copy(a.free.B, p.B)
+	for k, i := range a.bounded {
+		if sigma {
+			a.free.Sigma[i] = p.Sigma[i]
+		}
+		if a.state[i] == 0 {
+			continue
+		}
+		bound := p.Lo[i]
+		if a.state[i] > 0 {
+			bound = p.Hi[i]
+		}
+		if sigma {
+			a.free.Sigma[i] = a.diag[k] / pinScale
+		}
+		a.free.B[i] = a.free.Sigma[i] * bound
+	}
+}
+
+// settle sets the pinned rows' impulses to their bounds exactly and moves
+// rows between free and pinned (update); it reports whether any moved.
+func (a *ActiveSet) settle(p *Problem) bool {
 	for _, i := range a.bounded {
-		a.diag = append(a.diag, p.rowDiagonal(i)+p.Sigma[i])
-	}
-	limit := a.MaxSolves
-	if limit == 0 {
-		limit = 3 + 2*len(a.bounded)
-	}
-	for solve := 0; solve < limit; solve++ {
-		for k, i := range a.bounded {
-			a.free.Sigma[i], a.free.B[i] = p.Sigma[i], p.B[i]
-			if s := a.state[i]; s != 0 {
-				bound := p.Lo[i]
-				if s > 0 {
-					bound = p.Hi[i]
-				}
-				a.free.Sigma[i] = a.diag[k] / pinScale
-				a.free.B[i] = a.free.Sigma[i] * bound
-			}
-		}
-		if err := a.Solver.Solve(&a.free); err != nil {
-			return err
-		}
-		for _, i := range a.bounded {
-			switch a.state[i] {
-			case -1:
-				p.Lambda[i] = p.Lo[i]
-			case 1:
-				p.Lambda[i] = p.Hi[i]
-			}
-		}
-		if !a.update(p) {
-			return nil
+		switch a.state[i] {
+		case -1:
+			p.Lambda[i] = p.Lo[i]
+		case 1:
+			p.Lambda[i] = p.Hi[i]
 		}
 	}
-	return fmt.Errorf("bounded rows did not settle in %d solves", limit)
+	return a.update(p)
 }
 
 // update moves rows between free and pinned after a solve of p (whose

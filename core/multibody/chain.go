@@ -41,8 +41,7 @@ func (c *Chain) Solve(p *Problem) error {
 	if err := c.Factor(p); err != nil {
 		return err
 	}
-	c.Substitute(p)
-	return nil
+	return c.Substitute(p)
 }
 
 // Factor implements Factorizer: assembles and factors S.
@@ -66,10 +65,11 @@ func (c *Chain) Factor(p *Problem) error {
 }
 
 // Substitute implements Factorizer: solves for p.B with the factors.
-func (c *Chain) Substitute(p *Problem) {
+func (c *Chain) Substitute(p *Problem) error {
 	t0 := c.clock(-1, time.Time{})
 	c.substitute(p)
 	c.clock(2, t0)
+	return nil
 }
 
 // unbounded rejects bounded rows for the direct solvers that cannot take
@@ -77,7 +77,7 @@ func (c *Chain) Substitute(p *Problem) {
 func unbounded(p *Problem, solver string) error {
 	for i := range p.Rows {
 		if !math.IsInf(p.Lo[i], -1) || !math.IsInf(p.Hi[i], 1) {
-			return fmt.Errorf("row %d has bounds [%g, %g]: the %s solver takes unbounded rows only", i, p.Lo[i], p.Hi[i], solver)
+			return fmt.Errorf("row %d has bounds [%g, %g]: the %s solver takes unbounded rows only (wrap it in an ActiveSet)", i, p.Lo[i], p.Hi[i], solver)
 		}
 	}
 	return nil

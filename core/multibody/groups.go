@@ -153,8 +153,11 @@ func (gs *GaussSeidel) solveGroup(p *Problem, g *group, coupled bool) (change, s
 		g.sub.B[r-g.first] = p.B[r] - coupling
 	}
 	if g.factored {
-		g.solver.(Factorizer).Substitute(&g.sub)
-	} else if err := g.solver.Solve(&g.sub); err != nil {
+		err = g.solver.(Factorizer).Substitute(&g.sub)
+	} else {
+		err = g.solver.Solve(&g.sub)
+	}
+	if err != nil {
 		return 0, 0, err
 	}
 	for k, l := range g.sub.Lambda {

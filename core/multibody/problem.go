@@ -12,7 +12,7 @@ type Solver interface {
 type Factorizer interface {
 	Solver
 	Factor(p *Problem) error
-	Substitute(p *Problem)
+	Substitute(p *Problem) error
 }
 
 // Problem is the data of one step's constraint solve. Solvers read the
