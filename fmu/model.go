@@ -37,9 +37,9 @@ type Configured interface {
 	// like Variables: parameters and inputs at the start time are set). The
 	// simulation starts in static equilibrium.
 	NewSimulation(values []float64) (Simulation, error)
-	// InternalStep returns the largest internal step h (s) for the given
-	// variable values; communication steps are split into steps of at
-	// most h.
+	// InternalStep returns the internal step h (s) for the given variable
+	// values (parameters, fixed for a run): the simulation steps on the
+	// grid start + k·h whatever the communication steps.
 	InternalStep(values []float64) float64
 }
 

@@ -49,7 +49,7 @@ func quantities(c *config, step float64) *catalogue {
 	param, input, output := qs.Param, qs.Input, qs.Output
 	axes := []string{port.Axis(0), port.Axis(1), port.Axis(2)}
 	param("gravity", "m/s2", "Gravitational acceleration, acting along -z", c.Gravity, 0, func(p *params, x float64) { p.gravity = x })
-	param("h", "s", "Internal step of the cable solver; communication steps are split into steps of at most h", step, 1e-6, func(p *params, x float64) { p.h = x })
+	param("h", "s", "Internal step of the cable solver: steps on the fixed grid start + k·h whatever the communication steps; outputs between grid points are interpolated", step, 1e-6, func(p *params, x float64) { p.h = x })
 	for i, b := range c.Bodies {
 		switch b.Kind {
 		case "kinematic":

@@ -65,7 +65,7 @@ func quantities(c *config, step float64) *catalogue {
 	param, input, output := qs.Param, qs.Input, qs.Output
 	axes := []string{port.Axis(0), port.Axis(1), port.Axis(2)}
 	param("gravity", "m/s2", "Gravitational acceleration, acting along -z", c.Gravity, 0, func(p *params, x float64) { p.gravity = x })
-	param("h", "s", "Internal step of the cable solver; communication steps are split into steps of at most h", step, 1e-6, func(p *params, x float64) { p.h = x })
+	param("h", "s", "Internal step of the cable solver: steps on the fixed grid start + k·h whatever the communication steps; outputs between grid points are interpolated", step, 1e-6, func(p *params, x float64) { p.h = x })
 	param("load.mass", "kg", "Mass of the load (hook and payload)", c.Load.Mass, 1e-9, func(p *params, x float64) { p.loadMass = x })
 	param("cable.length0", "m", "Initial cable length from the suspension point to the load", c.Cable.Length0, 1e-6, func(p *params, x float64) { p.length0 = x })
 	param("cable.E", "Pa", "Effective Young's modulus of the rope (a stranded wire rope is softer than solid steel)", c.Cable.Rope.E, 1, func(p *params, x float64) { p.e = x })
