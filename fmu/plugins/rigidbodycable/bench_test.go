@@ -18,7 +18,7 @@ var benchSegments = []int{20, 100, 1000}
 // rigidHoistWithSegments writes the examples/rigid-hoist scenario with n
 // segments into a fresh folder and returns an initialized instance of it,
 // the trolley driven at 0.5 m/s along x so that the cable swings.
-func rigidHoistWithSegments(b *testing.B, n int) *fmu.Instance {
+func rigidHoistWithSegments(b testing.TB, n int) *fmu.Instance {
 	b.Helper()
 	data, err := os.ReadFile("../../../examples/rigid-hoist/scenario.json")
 	if err != nil {
@@ -63,7 +63,7 @@ func rigidHoistWithSegments(b *testing.B, n int) *fmu.Instance {
 	return in
 }
 
-type benchLogger struct{ b *testing.B }
+type benchLogger struct{ b testing.TB }
 
 func (l benchLogger) Log(s fmu.Status, cat, msg string) {
 	if s != fmu.OK {

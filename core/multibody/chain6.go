@@ -1,0 +1,121 @@
+package multibody
+
+import "math"
+
+// Fixed-size kernels for the blocks of six rows that make up most of a
+// cable's chain (a joint's ball, bend and twist rows). They repeat the
+// arithmetic of the generic kernels in chain.go operation for operation, so
+// that results are bitwise the same; with the sizes known the compiler
+// drops the bounds checks and the short loops cost little.
+
+// block6 is a 6×6 block, row-major.
+type block6 = [36]float64
+
+// schurUpdate6 subtracts the lower triangle of bᵀ g from a (Ďₖ = Aₖ −
+// Bₖ₋₁ᵀ Gₖ₋₁), each product summed over the rows r in order.
+func schurUpdate6(a, b, g *block6) {
+	var bg block6
+	for r := 0; r < 6; r++ {
+		for i := 0; i < 6; i++ {
+			bri := b[r*6+i]
+			for j := 0; j <= i; j++ {
+				bg[i*6+j] += bri * g[r*6+j]
+			}
+		}
+	}
+	for i := 0; i < 6; i++ {
+		for j := 0; j <= i; j++ {
+			a[i*6+j] -= bg[i*6+j]
+		}
+	}
+}
+
+// cholesky6 is cholesky for m = 6.
+func cholesky6(a *block6, inv *[6]float64) bool {
+	for j := 0; j < 6; j++ {
+		d := a[j*6+j]
+		for k := 0; k < j; k++ {
+			d -= a[j*6+k] * a[j*6+k]
+		}
+		if !(d > 0) {
+			return false
+		}
+		d = math.Sqrt(d)
+		a[j*6+j] = d
+		inv[j] = 1 / d
+		for i := j + 1; i < 6; i++ {
+			s := a[i*6+j]
+			for k := 0; k < j; k++ {
+				s -= a[i*6+k] * a[j*6+k]
+			}
+			a[i*6+j] = s / d
+		}
+	}
+	return true
+}
+
+// solveRows6 is choleskySolveRows for m = n = 6.
+func solveRows6(l *block6, inv *[6]float64, b *block6) {
+	for i := 0; i < 6; i++ {
+		for k := 0; k < i; k++ {
+			f := l[i*6+k]
+			for c := 0; c < 6; c++ {
+				b[i*6+c] -= f * b[k*6+c]
+			}
+		}
+		for c := 0; c < 6; c++ {
+			b[i*6+c] *= inv[i]
+		}
+	}
+	for i := 5; i >= 0; i-- {
+		for k := i + 1; k < 6; k++ {
+			f := l[k*6+i]
+			for c := 0; c < 6; c++ {
+				b[i*6+c] -= f * b[k*6+c]
+			}
+		}
+		for c := 0; c < 6; c++ {
+			b[i*6+c] *= inv[i]
+		}
+	}
+}
+
+// solve6 is choleskySolve for m = 6.
+func solve6(l *block6, inv, x *[6]float64) {
+	for i := 0; i < 6; i++ {
+		s := x[i]
+		for k := 0; k < i; k++ {
+			s -= l[i*6+k] * x[k]
+		}
+		x[i] = s * inv[i]
+	}
+	for i := 5; i >= 0; i-- {
+		s := x[i]
+		for k := i + 1; k < 6; k++ {
+			s -= l[k*6+i] * x[k]
+		}
+		x[i] = s * inv[i]
+	}
+}
+
+// subtractTransposed6 sets z −= bᵀ y, each product summed over r in order.
+func subtractTransposed6(z *[6]float64, b *block6, y *[6]float64) {
+	for i := 0; i < 6; i++ {
+		s := z[i]
+		for r := 0; r < 6; r++ {
+			s -= b[r*6+i] * y[r]
+		}
+		z[i] = s
+	}
+}
+
+// subtract6 sets z −= g y, each product summed over j in order.
+func subtract6(z *[6]float64, g *block6, y *[6]float64) {
+	for i := 0; i < 6; i++ {
+		s := z[i]
+		for j := 0; j < 6; j++ {
+			s -= g[i*6+j] * y[j]
+		}
+		z[i] = s
+	}
+}
