@@ -27,9 +27,10 @@ type GaussSeidel struct {
 	// Iterations is N_it, the number of Gauss–Seidel sweeps.
 	Iterations int
 
-	layout int
-	groups []group
-	dv     [][2][3]float64 // per dynamic body slot: M⁻¹Gᵀλ summed, (lin, ang)
+	layout  int
+	groups  []group
+	dv      [][2][3]float64 // per dynamic body slot: M⁻¹Gᵀλ summed, (lin, ang)
+	coupled bool            // this step: more than one group active, dv needed
 }
 
 type group struct {
@@ -69,6 +70,8 @@ func (gs *GaussSeidel) Solve(p *Problem) error {
 			g.factored = true
 		}
 	}
+	// A group alone needs no coupling: dv is left out.
+	gs.coupled = active > 1
 	for pass := 0; pass <= gs.Iterations; pass++ {
 		change, size := 0.0, 0.0
 		for i := range gs.groups {
@@ -168,6 +171,9 @@ func (gs *GaussSeidel) solveGroup(p *Problem, g *group, coupled bool) (change, s
 
 // accumulate adds sign × M⁻¹Gᵀλ of the group's rows to the bodies' sums.
 func (gs *GaussSeidel) accumulate(p *Problem, g *group, sign float64) {
+	if !gs.coupled {
+		return
+	}
 	for r := g.first; r < g.last; r++ {
 		l := sign * p.Lambda[r]
 		if l == 0 {

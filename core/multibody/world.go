@@ -81,15 +81,22 @@ func (w *World) layout() error {
 	}
 	w.rows = make([]Row, n)
 	w.prob.resize(n, len(w.dynamic))
+	// All rows' blocks in two arrays, in row order: every phase of a step
+	// walks them in that order.
+	blocks := 0
+	for _, c := range w.constraints {
+		blocks += c.Rows() * len(c.Bodies())
+	}
+	js, minvJs := make([]Jacobian, blocks), make([]Jacobian, blocks)
 	for i, c := range w.constraints {
 		nb := len(c.Bodies())
 		for r := 0; r < c.Rows(); r++ {
 			row := &w.rows[w.rowStart[i]+r]
-			row.J = make([]Jacobian, nb)
+			row.J, js = js[:nb:nb], js[nb:]
 			pr := &w.prob.Rows[w.rowStart[i]+r]
 			pr.Bodies = c.Bodies()
 			pr.J = row.J
-			pr.MinvJ = make([]Jacobian, nb)
+			pr.MinvJ, minvJs = minvJs[:nb:nb], minvJs[nb:]
 		}
 	}
 	w.prob.Groups = append(append(w.prob.Groups[:0], w.rowStart...), n)
@@ -169,6 +176,9 @@ func (w *World) update(h float64) error {
 func (w *World) assemble(h float64) {
 	p := &w.prob
 	w.relaxed = 0
+	// The step's constants, divided once: the same values as in the
+	// expressions of every row.
+	bias, sigmaScale := -4/h, 4/(h*h)
 	for i := range w.rows {
 		row := &w.rows[i]
 		pr := &p.Rows[i]
@@ -199,10 +209,10 @@ func (w *World) assemble(h float64) {
 				w.relaxed++
 			}
 			upsilon = 1 / (1 + 4*damping/h)
-			sigma += 4 / (h * h) * row.Compliance * upsilon
+			sigma += sigmaScale * row.Compliance * upsilon
 		}
 		p.Sigma[i] = sigma
-		p.B[i] = -4/h*upsilon*row.Violation + upsilon*(gv-row.SpeedBefore) + row.Speed - gpred
+		p.B[i] = bias*upsilon*row.Violation + upsilon*(gv-row.SpeedBefore) + row.Speed - gpred
 		p.Lo[i] = row.Lo
 		p.Hi[i] = row.Hi
 	}
@@ -223,10 +233,11 @@ func (w *World) integrate(h float64) {
 			continue
 		}
 		pr := &p.Rows[i]
+		f := l / h
 		for k, b := range pr.Bodies {
 			j := pr.J[k]
-			b.ConstraintForce = b.ConstraintForce.AddScaled(l/h, j.Lin)
-			b.ConstraintTorque = b.ConstraintTorque.AddScaled(l/h, j.Ang)
+			b.ConstraintForce = b.ConstraintForce.AddScaled(f, j.Lin)
+			b.ConstraintTorque = b.ConstraintTorque.AddScaled(f, j.Ang)
 			if b.Kind == Dynamic {
 				m := pr.MinvJ[k]
 				b.Vel = b.Vel.AddScaled(l, m.Lin)
