@@ -100,8 +100,3 @@ func invOrZero(x float64) float64 {
 	}
 	return 1 / x
 }
-
-// mulInvMass returns M⁻¹ applied to the 6-vector (lin, ang).
-func (b *Body) mulInvMass(j Jacobian) Jacobian {
-	return Jacobian{Lin: j.Lin.Scale(b.invMass), Ang: b.invI.MulVec(j.Ang)}
-}

@@ -184,13 +184,17 @@ func (w *World) assemble(h float64) {
 		pr := &p.Rows[i]
 		gv, gpred, d := 0.0, 0.0, 0.0
 		for k, b := range pr.Bodies {
-			j := row.J[k]
+			j := &row.J[k]
 			switch b.Kind {
 			case Dynamic:
 				gv += j.Lin.Dot(b.Vel) + j.Ang.Dot(b.AngVel)
 				gpred += j.Lin.Dot(b.predVel) + j.Ang.Dot(b.predAng)
-				pr.MinvJ[k] = b.mulInvMass(j)
-				d += j.Dot(pr.MinvJ[k])
+				// M⁻¹J by its parts: a whole Jacobian made in a temporary
+				// and copied stalls the copy on store forwarding.
+				lin, ang := j.Lin.Scale(b.invMass), b.invI.MulVec(j.Ang)
+				d += j.Lin.Dot(lin) + j.Ang.Dot(ang) // J·M⁻¹J
+				m := &pr.MinvJ[k]
+				m.Lin, m.Ang = lin, ang
 			case Kinematic:
 				kv := j.Lin.Dot(b.Vel) + j.Ang.Dot(b.AngVel)
 				gv += kv
