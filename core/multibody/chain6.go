@@ -12,20 +12,15 @@ import "math"
 type block6 = [36]float64
 
 // schurUpdate6 subtracts the lower triangle of bᵀ g from a (Ďₖ = Aₖ −
-// Bₖ₋₁ᵀ Gₖ₋₁), each product summed over the rows r in order.
+// Bₖ₋₁ᵀ Gₖ₋₁), each product summed from zero over the rows r in order.
 func schurUpdate6(a, b, g *block6) {
-	var bg block6
-	for r := 0; r < 6; r++ {
-		for i := 0; i < 6; i++ {
-			bri := b[r*6+i]
-			for j := 0; j <= i; j++ {
-				bg[i*6+j] += bri * g[r*6+j]
-			}
-		}
-	}
 	for i := 0; i < 6; i++ {
 		for j := 0; j <= i; j++ {
-			a[i*6+j] -= bg[i*6+j]
+			s := 0.0
+			for r := 0; r < 6; r++ {
+				s += b[r*6+i] * g[r*6+j]
+			}
+			a[i*6+j] -= s
 		}
 	}
 }

@@ -207,9 +207,10 @@ func (j *Joint) Update(h float64, rows []multibody.Row) {
 	axes := [3]geom.Vec3{{X: 1}, {Y: 1}, {Z: 1}}
 	for k, e := range axes {
 		row := &rows[k]
-		// d/dt (x + r)·e = v·e + ω·(r × e)
-		row.J[0] = multibody.Jacobian{Lin: e, Ang: ra.Cross(e)}
-		row.J[1] = multibody.Jacobian{Lin: e.Scale(-1), Ang: rb.Cross(e).Scale(-1)}
+		// d/dt (x + r)·e = v·e + ω·(r × e); set by parts, as a whole
+		// Jacobian would be copied from a temporary.
+		row.J[0].Lin, row.J[0].Ang = e, ra.Cross(e)
+		row.J[1].Lin, row.J[1].Ang = e.Scale(-1), rb.Cross(e).Scale(-1)
 		row.Violation = g[k]
 		row.Compliance = 1 / j.Stretch
 		row.Damping = j.Damping
