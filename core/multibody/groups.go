@@ -70,7 +70,8 @@ func (gs *GaussSeidel) Solve(p *Problem) error {
 			g.factored = true
 		}
 	}
-	// A group alone needs no coupling: dv is left out.
+	// A group alone needs no coupling: dv and the convergence measure
+	// are left out.
 	gs.coupled = active > 1
 	for pass := 0; pass <= gs.Iterations; pass++ {
 		change, size := 0.0, 0.0
@@ -135,7 +136,8 @@ func (gs *GaussSeidel) setup(p *Problem) error {
 
 // solveGroup solves S_αα λ_α = b_α − Σ_{β≠α} S_αβ λ_β, with the coupling
 // read off the accumulated velocity changes M⁻¹Gᵀλ of the other groups.
-// It returns the largest change of an impulse and the largest impulse.
+// It returns the largest change of an impulse and the largest impulse
+// (zeros when the group is alone).
 func (gs *GaussSeidel) solveGroup(p *Problem, g *group, coupled bool) (change, size float64, err error) {
 	gs.accumulate(p, g, -1) // take the group's own part out
 	for r := g.first; r < g.last; r++ {
@@ -160,9 +162,11 @@ func (gs *GaussSeidel) solveGroup(p *Problem, g *group, coupled bool) (change, s
 	} else if err := g.solver.Solve(&g.sub); err != nil {
 		return 0, 0, err
 	}
-	for k, l := range g.sub.Lambda {
-		change = math.Max(change, math.Abs(l-p.Lambda[g.first+k]))
-		size = math.Max(size, math.Abs(l))
+	if gs.coupled { // a group alone stops after one pass anyway
+		for k, l := range g.sub.Lambda {
+			change = math.Max(change, math.Abs(l-p.Lambda[g.first+k]))
+			size = math.Max(size, math.Abs(l))
+		}
 	}
 	copy(p.Lambda[g.first:g.last], g.sub.Lambda)
 	gs.accumulate(p, g, 1)
