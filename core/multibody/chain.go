@@ -11,19 +11,21 @@ import (
 
 // Chain solves the Schur complement of a chain of constraints — constraint
 // k shares bodies only with constraints k−1 and k+1, as the joints of a
-// cable added in order do — by block LDLᵀ factorization of the
+// cable added in order do — by block factorization of the
 // block-tridiagonal matrix ([SL08] eqs. 29–32):
 //
-//	Ď₁ = A₁,  Gₖ = Ďₖ⁻¹ Bₖ,  Ďₖ₊₁ = Aₖ₊₁ − Bₖᵀ Gₖ,
+//	Ď₁ = A₁,  Ďₖ = Lₖ Lₖᵀ,  Wₖ = Lₖ⁻¹ Bₖ,  Ďₖ₊₁ = Aₖ₊₁ − Wₖᵀ Wₖ,
 //
-// with Aₖ the diagonal blocks and Bₖ the blocks coupling k to k+1. Cost
-// and memory are linear in the number of constraints. Rows must be
-// unbounded; bounded rows (contacts) belong in a group solved by Dense.
+// with Aₖ the diagonal blocks and Bₖ the blocks coupling k to k+1. This is
+// [SL08]'s Gₖ = Ďₖ⁻¹ Bₖ = Lₖ⁻ᵀ Wₖ, Bₖᵀ Gₖ = Wₖᵀ Wₖ, with one triangular
+// solve less per block. Cost and memory are linear in the number of
+// constraints. Rows must be unbounded; bounded rows (contacts) belong in a
+// group solved by Dense.
 type Chain struct {
 	layout  int
 	starts  []int // row offset of each block
 	sizes   []int
-	a, b, g [][]float64 // per block: A (m×m, then Ď's Cholesky factor), B and G (m_k × m_{k+1})
+	a, b, w [][]float64 // per block: A (m×m, then Ď's Cholesky factor L), B and W (m_k × m_{k+1})
 	ab      []float64   // backing array of all A and B, cleared at once
 	inv     []float64   // per row: 1 / the diagonal of Ď's Cholesky factor
 	// pairs lists, per dynamic body slot, where J_x·M⁻¹J_y of each pair
@@ -33,7 +35,6 @@ type Chain struct {
 	notChain bool
 	minvJ    []Jacobian // scratch: one body's M⁻¹Jᵀ blocks
 	angular  []bool     // scratch: which of them have J.Lin = 0
-	bg       []float64  // scratch: Bₖ₋₁ᵀ Gₖ₋₁
 	z        []float64
 	// Timing, when set, accumulates the time spent in each phase.
 	Timing *ChainTiming
@@ -117,15 +118,14 @@ func (c *Chain) setup(p *Problem) {
 	c.layout = p.Layout
 	c.starts, c.sizes = make([]int, nb), make([]int, nb)
 	blockOfRow := make([]int, len(p.Rows))
-	c.a, c.b, c.g = make([][]float64, nb), make([][]float64, nb), make([][]float64, nb)
-	size, maxM := 0, 0
+	c.a, c.b, c.w = make([][]float64, nb), make([][]float64, nb), make([][]float64, nb)
+	size := 0
 	for k := 0; k < nb; k++ {
 		c.starts[k], c.sizes[k] = p.Groups[k], p.Groups[k+1]-p.Groups[k]
 		for r := p.Groups[k]; r < p.Groups[k+1]; r++ {
 			blockOfRow[r] = k
 		}
 		m := c.sizes[k]
-		maxM = max(maxM, m)
 		size += m * m
 		if k+1 < nb {
 			size += m * (p.Groups[k+2] - p.Groups[k+1])
@@ -142,11 +142,10 @@ func (c *Chain) setup(p *Problem) {
 			next := c.sizes[k+1]
 			c.b[k], off[2*k+1] = c.ab[at:at+m*next:at+m*next], at
 			at += m * next
-			c.g[k] = make([]float64, m*next)
+			c.w[k] = make([]float64, m*next)
 		}
 	}
 	c.inv = make([]float64, len(p.Rows))
-	c.bg = make([]float64, maxM*maxM)
 	// ByBody lists rows in ascending order, so for y after x the block of
 	// y is x's or the next: each unordered pair goes once, into A's lower
 	// triangle or into B.
@@ -217,7 +216,8 @@ func (c *Chain) assemble(p *Problem) error {
 	return nil
 }
 
-// factor overwrites each Aₖ with the Cholesky factor of Ďₖ and fills Gₖ.
+// factor overwrites each Aₖ with the Cholesky factor Lₖ of Ďₖ and fills
+// Wₖ.
 func (c *Chain) factor() error {
 	for k, a := range c.a {
 		m := c.sizes[k]
@@ -225,37 +225,27 @@ func (c *Chain) factor() error {
 		last := k+1 == len(c.a)
 		if m == 6 && (k == 0 || c.sizes[k-1] == 6) && (last || c.sizes[k+1] == 6) {
 			if k > 0 {
-				schurUpdate6((*block6)(a), (*block6)(c.b[k-1]), (*block6)(c.g[k-1]))
+				gram6((*block6)(a), (*block6)(c.w[k-1]))
 			}
 			if !cholesky6((*block6)(a), (*[6]float64)(inv)) {
 				return c.notPositive(k)
 			}
 			if !last {
-				copy(c.g[k], c.b[k])
-				solveRows6((*block6)(a), (*[6]float64)(inv), (*block6)(c.g[k]))
+				copy(c.w[k], c.b[k])
+				forwardRows6((*block6)(a), (*[6]float64)(inv), (*block6)(c.w[k]))
 			}
 			continue
 		}
 		if k > 0 {
-			// Ďₖ = Aₖ − Bₖ₋₁ᵀ Gₖ₋₁, the products summed over the rows r of
-			// Bₖ₋₁ and Gₖ₋₁ in order.
-			mp := c.sizes[k-1]
-			bp, gp := c.b[k-1], c.g[k-1]
-			bg := c.bg[:m*m]
-			clear(bg)
-			for r := 0; r < mp; r++ {
-				br, gr := bp[r*m:r*m+m], gp[r*m:r*m+m]
-				for i, bri := range br {
-					row := bg[i*m : i*m+i+1]
-					for j := range row {
-						row[j] += bri * gr[j]
-					}
-				}
-			}
+			// Ďₖ = Aₖ − Wₖ₋₁ᵀ Wₖ₋₁, lower triangle.
+			mp, wp := c.sizes[k-1], c.w[k-1]
 			for i := 0; i < m; i++ {
-				ai, bgi := a[i*m:i*m+i+1], bg[i*m:i*m+i+1]
-				for j := range ai {
-					ai[j] -= bgi[j]
+				for j := 0; j <= i; j++ {
+					s := 0.0
+					for r := 0; r < mp; r++ {
+						s += wp[r*m+i] * wp[r*m+j]
+					}
+					a[i*m+j] -= s
 				}
 			}
 		}
@@ -263,9 +253,9 @@ func (c *Chain) factor() error {
 			return c.notPositive(k)
 		}
 		if !last {
-			// Gₖ = Ďₖ⁻¹ Bₖ
-			copy(c.g[k], c.b[k])
-			choleskySolveRows(a, inv, m, c.g[k], c.sizes[k+1])
+			// Wₖ = Lₖ⁻¹ Bₖ
+			copy(c.w[k], c.b[k])
+			forwardRows(a, inv, m, c.w[k], c.sizes[k+1])
 		}
 	}
 	return nil
@@ -275,8 +265,8 @@ func (c *Chain) notPositive(k int) error {
 	return fmt.Errorf("chain block %d (rows %d–%d) is not positive definite", k, c.starts[k], c.starts[k]+c.sizes[k]-1)
 }
 
-// substitute solves with the factors: forward yₖ₊₁ = bₖ₊₁ − Bₖᵀ zₖ,
-// zₖ = Ďₖ⁻¹ yₖ, then back xₖ = zₖ − Gₖ xₖ₊₁.
+// substitute solves with the factors: forward uₖ = Lₖ⁻¹ (bₖ − Wₖ₋₁ᵀ uₖ₋₁),
+// then back xₖ = Lₖ⁻ᵀ (uₖ − Wₖ xₖ₊₁).
 func (c *Chain) substitute(p *Problem) {
 	z := c.z
 	copy(z, p.B)
@@ -285,36 +275,44 @@ func (c *Chain) substitute(p *Problem) {
 		zk, inv := z[s:s+m], c.inv[s:s+m]
 		if k > 0 {
 			mp, sp := c.sizes[k-1], c.starts[k-1]
-			b, zp := c.b[k-1], z[sp:sp+mp]
+			w, zp := c.w[k-1], z[sp:sp+mp]
 			if m == 6 && mp == 6 {
-				subtractTransposed6((*[6]float64)(zk), (*block6)(b), (*[6]float64)(zp))
+				subtractTransposed6((*[6]float64)(zk), (*block6)(w), (*[6]float64)(zp))
 			} else {
 				for i := range zk {
 					for r, zr := range zp {
-						zk[i] -= b[r*m+i] * zr
+						zk[i] -= w[r*m+i] * zr
 					}
 				}
 			}
 		}
 		if m == 6 {
-			solve6((*block6)(a), (*[6]float64)(inv), (*[6]float64)(zk))
+			forward6((*block6)(a), (*[6]float64)(inv), (*[6]float64)(zk))
 		} else {
-			choleskySolve(a, inv, zk)
+			forward(a, inv, zk)
 		}
 	}
-	for k := len(c.a) - 2; k >= 0; k-- {
+	for k := len(c.a) - 1; k >= 0; k-- {
 		m, s := c.sizes[k], c.starts[k]
-		mn, sn := c.sizes[k+1], c.starts[k+1]
-		g, zk, zn := c.g[k], z[s:s+m], z[sn:sn+mn]
-		if m == 6 && mn == 6 {
-			subtract6((*[6]float64)(zk), (*block6)(g), (*[6]float64)(zn))
-			continue
-		}
-		for i := range zk {
-			gi := g[i*mn : i*mn+mn]
-			for j, zj := range zn {
-				zk[i] -= gi[j] * zj
+		zk, inv := z[s:s+m], c.inv[s:s+m]
+		if k+1 < len(c.a) {
+			mn, sn := c.sizes[k+1], c.starts[k+1]
+			w, zn := c.w[k], z[sn:sn+mn]
+			if m == 6 && mn == 6 {
+				subtract6((*[6]float64)(zk), (*block6)(w), (*[6]float64)(zn))
+			} else {
+				for i := range zk {
+					wi := w[i*mn : i*mn+mn]
+					for j, zj := range zn {
+						zk[i] -= wi[j] * zj
+					}
+				}
 			}
+		}
+		if m == 6 {
+			backward6((*block6)(c.a[k]), (*[6]float64)(inv), (*[6]float64)(zk))
+		} else {
+			backward(c.a[k], inv, zk)
 		}
 	}
 	copy(p.Lambda, z)
@@ -348,10 +346,9 @@ func cholesky(a []float64, m int, inv []float64) bool {
 	return true
 }
 
-// choleskySolveRows solves L Lᵀ X = B in place for the m×n row-major B:
-// row operations over contiguous rows, all columns at once. inv holds
-// 1/Lᵢᵢ.
-func choleskySolveRows(l, inv []float64, m int, b []float64, n int) {
+// forwardRows solves L X = B in place for the m×n row-major B: row
+// operations over contiguous rows, all columns at once. inv holds 1/Lᵢᵢ.
+func forwardRows(l, inv []float64, m int, b []float64, n int) {
 	for i := 0; i < m; i++ {
 		bi := b[i*n : i*n+n]
 		for k := 0; k < i; k++ {
@@ -365,32 +362,23 @@ func choleskySolveRows(l, inv []float64, m int, b []float64, n int) {
 			bi[c] *= inv[i]
 		}
 	}
-	for i := m - 1; i >= 0; i-- {
-		bi := b[i*n : i*n+n]
-		for k := i + 1; k < m; k++ {
-			f := l[k*m+i]
-			bk := b[k*n : k*n+n]
-			for c := range bi {
-				bi[c] -= f * bk[c]
-			}
-		}
-		for c := range bi {
-			bi[c] *= inv[i]
-		}
-	}
 }
 
-// choleskySolve is choleskySolveRows for one column, x = b.
-func choleskySolve(l, inv, x []float64) {
+// forward solves L y = x in place; inv holds 1/Lᵢᵢ.
+func forward(l, inv, x []float64) {
 	m := len(x)
 	for i := range x {
-		li := l[i*m : i*m+i]
 		s := x[i]
-		for k, f := range li {
+		for k, f := range l[i*m : i*m+i] {
 			s -= f * x[k]
 		}
 		x[i] = s * inv[i]
 	}
+}
+
+// backward solves Lᵀ y = x in place; inv holds 1/Lᵢᵢ.
+func backward(l, inv, x []float64) {
+	m := len(x)
 	for i := m - 1; i >= 0; i-- {
 		s := x[i]
 		for k := i + 1; k < m; k++ {

@@ -4,21 +4,21 @@ import "math"
 
 // Fixed-size kernels for the blocks of six rows that make up most of a
 // cable's chain (a joint's ball, bend and twist rows). They repeat the
-// arithmetic of the generic kernels in chain.go operation for operation, so
+// arithmetic of the generic code in chain.go operation for operation, so
 // that results are bitwise the same; with the sizes known the compiler
 // drops the bounds checks and the short loops cost little.
 
 // block6 is a 6×6 block, row-major.
 type block6 = [36]float64
 
-// schurUpdate6 subtracts the lower triangle of bᵀ g from a (Ďₖ = Aₖ −
-// Bₖ₋₁ᵀ Gₖ₋₁), each product summed from zero over the rows r in order.
-func schurUpdate6(a, b, g *block6) {
+// gram6 subtracts the lower triangle of wᵀ w from a (Ďₖ = Aₖ −
+// Wₖ₋₁ᵀ Wₖ₋₁), each product summed from zero over the rows r in order.
+func gram6(a, w *block6) {
 	for i := 0; i < 6; i++ {
 		for j := 0; j <= i; j++ {
 			s := 0.0
 			for r := 0; r < 6; r++ {
-				s += b[r*6+i] * g[r*6+j]
+				s += w[r*6+i] * w[r*6+j]
 			}
 			a[i*6+j] -= s
 		}
@@ -49,8 +49,8 @@ func cholesky6(a *block6, inv *[6]float64) bool {
 	return true
 }
 
-// solveRows6 is choleskySolveRows for m = n = 6.
-func solveRows6(l *block6, inv *[6]float64, b *block6) {
+// forwardRows6 is forwardRows for m = n = 6.
+func forwardRows6(l *block6, inv *[6]float64, b *block6) {
 	for i := 0; i < 6; i++ {
 		for k := 0; k < i; k++ {
 			f := l[i*6+k]
@@ -62,21 +62,10 @@ func solveRows6(l *block6, inv *[6]float64, b *block6) {
 			b[i*6+c] *= inv[i]
 		}
 	}
-	for i := 5; i >= 0; i-- {
-		for k := i + 1; k < 6; k++ {
-			f := l[k*6+i]
-			for c := 0; c < 6; c++ {
-				b[i*6+c] -= f * b[k*6+c]
-			}
-		}
-		for c := 0; c < 6; c++ {
-			b[i*6+c] *= inv[i]
-		}
-	}
 }
 
-// solve6 is choleskySolve for m = 6.
-func solve6(l *block6, inv, x *[6]float64) {
+// forward6 is forward for m = 6.
+func forward6(l *block6, inv, x *[6]float64) {
 	for i := 0; i < 6; i++ {
 		s := x[i]
 		for k := 0; k < i; k++ {
@@ -84,6 +73,10 @@ func solve6(l *block6, inv, x *[6]float64) {
 		}
 		x[i] = s * inv[i]
 	}
+}
+
+// backward6 is backward for m = 6.
+func backward6(l *block6, inv, x *[6]float64) {
 	for i := 5; i >= 0; i-- {
 		s := x[i]
 		for k := i + 1; k < 6; k++ {
@@ -93,7 +86,7 @@ func solve6(l *block6, inv, x *[6]float64) {
 	}
 }
 
-// subtractTransposed6 sets z −= bᵀ y, each product summed over r in order.
+// subtractTransposed6 sets z −= bᵀ y, summed over r in order.
 func subtractTransposed6(z *[6]float64, b *block6, y *[6]float64) {
 	for i := 0; i < 6; i++ {
 		s := z[i]
@@ -104,7 +97,7 @@ func subtractTransposed6(z *[6]float64, b *block6, y *[6]float64) {
 	}
 }
 
-// subtract6 sets z −= g y, each product summed over j in order.
+// subtract6 sets z −= g y, summed over j in order.
 func subtract6(z *[6]float64, g *block6, y *[6]float64) {
 	for i := 0; i < 6; i++ {
 		s := z[i]
