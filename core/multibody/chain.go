@@ -190,19 +190,27 @@ func (c *Chain) assemble(p *Problem) error {
 			ang[i] = p.Rows[y.Row].J[y.K].Lin == geom.Vec3{}
 		}
 		dst := c.pairs[slot]
-		n := 0
 		for ix, x := range blocks {
+			// An angular row (bend, twist) has J.Lin = 0 and so M⁻¹J.Lin
+			// = 0: leaving out the linear part only can turn a −0 into +0,
+			// which the sum, starting from +0, does not see.
 			jx := &p.Rows[x.Row].J[x.K]
-			for iy := ix; iy < len(mj); iy++ {
-				// An angular row (bend, twist) has J.Lin = 0 and so M⁻¹J.Lin
-				// = 0: leaving out the linear part only can turn a −0 into
-				// +0, which the sum, starting from +0, does not see.
-				if ang[ix] || ang[iy] {
-					ab[dst[n]] += jx.Ang.Dot(mj[iy].Ang)
-				} else {
-					ab[dst[n]] += jx.Dot(mj[iy])
+			lin, rot := jx.Lin, jx.Ang
+			d := dst[:len(mj)-ix]
+			dst = dst[len(d):]
+			if ang[ix] {
+				for iy, to := range d {
+					ab[to] += rot.Dot(mj[ix+iy].Ang)
 				}
-				n++
+				continue
+			}
+			for iy, to := range d {
+				my := &mj[ix+iy]
+				if ang[ix+iy] {
+					ab[to] += rot.Dot(my.Ang)
+				} else {
+					ab[to] += lin.Dot(my.Lin) + rot.Dot(my.Ang)
+				}
 			}
 		}
 	}

@@ -179,6 +179,11 @@ func (w *World) assemble(h float64) {
 	// The step's constants, divided once: the same values as in the
 	// expressions of every row.
 	bias, sigmaScale := -4/h, 4/(h*h)
+	// Rows mostly share their compliance and damping with the row before,
+	// and divisions are a good part of a row's cost: the last quotients
+	// are kept (same operands, same results).
+	lastCompliance, stiffness := math.NaN(), 0.0
+	lastDamping, lastUpsilon := math.NaN(), 0.0
 	for i := range w.rows {
 		row := &w.rows[i]
 		pr := &p.Rows[i]
@@ -204,15 +209,25 @@ func (w *World) assemble(h float64) {
 				pr.MinvJ[k] = Jacobian{}
 			}
 		}
-		upsilon := 0.0
-		sigma := row.Slip / h
+		upsilon, sigma := 0.0, 0.0
+		if row.Slip != 0 {
+			sigma = row.Slip / h
+		}
 		if row.Holonomic {
 			damping := row.Damping
-			if row.Compliance > 0 && stability.Unresolved(1/row.Compliance+row.Geometric, d, h) {
-				damping = stability.Damping(damping, h, true, row.Geometric > 0)
-				w.relaxed++
+			if c := row.Compliance; c > 0 {
+				if c != lastCompliance {
+					lastCompliance, stiffness = c, 1/c
+				}
+				if stability.Unresolved(stiffness+row.Geometric, d, h) {
+					damping = stability.Damping(damping, h, true, row.Geometric > 0)
+					w.relaxed++
+				}
 			}
-			upsilon = 1 / (1 + 4*damping/h)
+			if damping != lastDamping {
+				lastDamping, lastUpsilon = damping, 1/(1+4*damping/h)
+			}
+			upsilon = lastUpsilon
 			sigma += sigmaScale * row.Compliance * upsilon
 		}
 		p.Sigma[i] = sigma
