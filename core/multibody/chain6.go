@@ -12,15 +12,12 @@ import "math"
 type block6 = [36]float64
 
 // gram6 subtracts the lower triangle of wᵀ w from a (Ďₖ = Aₖ −
-// Wₖ₋₁ᵀ Wₖ₋₁), each product summed from zero over the rows r in order.
+// Wₖ₋₁ᵀ Wₖ₋₁), each product summed from zero over the rows of w in order.
 func gram6(a, w *block6) {
 	for i := 0; i < 6; i++ {
 		for j := 0; j <= i; j++ {
-			s := 0.0
-			for r := 0; r < 6; r++ {
-				s += w[r*6+i] * w[r*6+j]
-			}
-			a[i*6+j] -= s
+			a[i*6+j] -= 0 + w[i]*w[j] + w[6+i]*w[6+j] + w[12+i]*w[12+j] +
+				w[18+i]*w[18+j] + w[24+i]*w[24+j] + w[30+i]*w[30+j]
 		}
 	}
 }
@@ -49,18 +46,19 @@ func cholesky6(a *block6, inv *[6]float64) bool {
 	return true
 }
 
-// forwardRows6 is forwardRows for m = n = 6.
+// forwardRows6 is forwardRows for m = n = 6, with row i held in locals
+// (registers) while the rows above are subtracted from it.
 func forwardRows6(l *block6, inv *[6]float64, b *block6) {
 	for i := 0; i < 6; i++ {
+		bi := (*[6]float64)(b[i*6 : i*6+6])
+		b0, b1, b2, b3, b4, b5 := bi[0], bi[1], bi[2], bi[3], bi[4], bi[5]
 		for k := 0; k < i; k++ {
-			f := l[i*6+k]
-			for c := 0; c < 6; c++ {
-				b[i*6+c] -= f * b[k*6+c]
-			}
+			f, bk := l[i*6+k], (*[6]float64)(b[k*6:k*6+6])
+			b0, b1, b2 = b0-f*bk[0], b1-f*bk[1], b2-f*bk[2]
+			b3, b4, b5 = b3-f*bk[3], b4-f*bk[4], b5-f*bk[5]
 		}
-		for c := 0; c < 6; c++ {
-			b[i*6+c] *= inv[i]
-		}
+		s := inv[i]
+		bi[0], bi[1], bi[2], bi[3], bi[4], bi[5] = b0*s, b1*s, b2*s, b3*s, b4*s, b5*s
 	}
 }
 

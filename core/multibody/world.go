@@ -184,6 +184,7 @@ func (w *World) assemble(h float64) {
 	// are kept (same operands, same results).
 	lastCompliance, stiffness := math.NaN(), 0.0
 	lastDamping, lastUpsilon := math.NaN(), 0.0
+	lastSlip, slipRate := 0.0, 0.0 // 0/h = 0
 	for i := range w.rows {
 		row := &w.rows[i]
 		pr := &p.Rows[i]
@@ -209,10 +210,10 @@ func (w *World) assemble(h float64) {
 				pr.MinvJ[k] = Jacobian{}
 			}
 		}
-		upsilon, sigma := 0.0, 0.0
-		if row.Slip != 0 {
-			sigma = row.Slip / h
+		if row.Slip != lastSlip {
+			lastSlip, slipRate = row.Slip, row.Slip/h
 		}
+		upsilon, sigma := 0.0, slipRate
 		if row.Holonomic {
 			damping := row.Damping
 			if c := row.Compliance; c > 0 {
