@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
-# Benchmarks: cost of internal steps (go test -bench) and of one FMI round
-# trip through the C ABI (fmi2SetReal + fmi2DoStep + fmi2GetReal, timed by a
-# C program). Prints a table; nothing is asserted.
+# Benchmarks: cost of internal steps and of the whole RigidHoist step at 20,
+# 100 and 1000 segments (go test -bench), and of one FMI round trip through
+# the C ABI (fmi2SetReal + fmi2DoStep + fmi2GetReal, timed by a C program).
+# Prints a table; nothing is asserted.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh >/dev/null
 mkdir -p out
-go test -run '^$' -bench . -benchmem ./core/... ./fmu/pyplugin/ | tee out/bench-go.txt
+go test -run '^$' -bench . -benchmem ./core/... ./fmu/pyplugin/ ./fmu/plugins/rigidbodycable/ | tee out/bench-go.txt
 go run ./build -o out/Hoist.fmu examples/hoist >/dev/null
 rm -rf out/bench-fmu && mkdir -p out/bench-fmu && (cd out/bench-fmu && python3 -m zipfile -e ../Hoist.fmu .)
 gcc -O2 -Wall -o out/roundtrip scripts/bench/roundtrip.c -ldl

@@ -80,7 +80,7 @@ func (c *Contact) Update(h float64, rows []multibody.Row) {
 	}
 	axes := [3]geom.Vec3{{Z: 1}, {X: 1}, {Y: 1}}
 	for i, e := range axes {
-		rows[i].J[0] = multibody.Jacobian{Lin: e, Ang: r.Cross(e)}
+		rows[i].J[0].Lin, rows[i].J[0].Ang = e, r.Cross(e)
 	}
 	rows[0].Violation = gap
 	rows[0].Compliance = normalCompliance

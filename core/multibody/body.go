@@ -37,6 +37,7 @@ type Body struct {
 
 	slot    int       // index among the world's dynamic bodies, or -1
 	invI    geom.Mat3 // world-frame inverse inertia, refreshed every step
+	invMass float64   // 1/Mass, refreshed with invI
 	predVel geom.Vec3 // v + h M⁻¹ f
 	predAng geom.Vec3
 }
@@ -82,8 +83,10 @@ func (b *Body) KineticEnergy() float64 {
 	return 0.5*b.Mass*b.Vel.Dot(b.Vel) + 0.5*rot
 }
 
-// refreshInertia recomputes the world-frame inverse inertia R I₀⁻¹ Rᵀ.
+// refreshInertia recomputes the world-frame inverse inertia R I₀⁻¹ Rᵀ and
+// the inverse mass.
 func (b *Body) refreshInertia() {
+	b.invMass = 1 / b.Mass
 	r := b.Rot.Matrix()
 	inv := geom.Diag(invOrZero(b.Inertia.X), invOrZero(b.Inertia.Y), invOrZero(b.Inertia.Z))
 	rt := r.T()
@@ -96,9 +99,4 @@ func invOrZero(x float64) float64 {
 		return 0
 	}
 	return 1 / x
-}
-
-// mulInvMass returns M⁻¹ applied to the 6-vector (lin, ang).
-func (b *Body) mulInvMass(j Jacobian) Jacobian {
-	return Jacobian{Lin: j.Lin.Scale(1 / b.Mass), Ang: b.invI.MulVec(j.Ang)}
 }

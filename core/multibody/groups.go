@@ -27,9 +27,10 @@ type GaussSeidel struct {
 	// Iterations is N_it, the number of Gauss–Seidel sweeps.
 	Iterations int
 
-	layout int
-	groups []group
-	dv     [][2][3]float64 // per dynamic body slot: M⁻¹Gᵀλ summed, (lin, ang)
+	layout  int
+	groups  []group
+	dv      [][2][3]float64 // per dynamic body slot: M⁻¹Gᵀλ summed, (lin, ang)
+	coupled bool            // this step: more than one group active, dv needed
 }
 
 type group struct {
@@ -69,6 +70,9 @@ func (gs *GaussSeidel) Solve(p *Problem) error {
 			g.factored = true
 		}
 	}
+	// A group alone needs no coupling: dv and the convergence measure
+	// are left out.
+	gs.coupled = active > 1
 	for pass := 0; pass <= gs.Iterations; pass++ {
 		change, size := 0.0, 0.0
 		for i := range gs.groups {
@@ -132,7 +136,8 @@ func (gs *GaussSeidel) setup(p *Problem) error {
 
 // solveGroup solves S_αα λ_α = b_α − Σ_{β≠α} S_αβ λ_β, with the coupling
 // read off the accumulated velocity changes M⁻¹Gᵀλ of the other groups.
-// It returns the largest change of an impulse and the largest impulse.
+// It returns the largest change of an impulse and the largest impulse
+// (zeros when the group is alone).
 func (gs *GaussSeidel) solveGroup(p *Problem, g *group, coupled bool) (change, size float64, err error) {
 	gs.accumulate(p, g, -1) // take the group's own part out
 	for r := g.first; r < g.last; r++ {
@@ -160,9 +165,11 @@ func (gs *GaussSeidel) solveGroup(p *Problem, g *group, coupled bool) (change, s
 	if err != nil {
 		return 0, 0, err
 	}
-	for k, l := range g.sub.Lambda {
-		change = math.Max(change, math.Abs(l-p.Lambda[g.first+k]))
-		size = math.Max(size, math.Abs(l))
+	if gs.coupled { // a group alone stops after one pass anyway
+		for k, l := range g.sub.Lambda {
+			change = math.Max(change, math.Abs(l-p.Lambda[g.first+k]))
+			size = math.Max(size, math.Abs(l))
+		}
 	}
 	copy(p.Lambda[g.first:g.last], g.sub.Lambda)
 	gs.accumulate(p, g, 1)
@@ -171,6 +178,9 @@ func (gs *GaussSeidel) solveGroup(p *Problem, g *group, coupled bool) (change, s
 
 // accumulate adds sign × M⁻¹Gᵀλ of the group's rows to the bodies' sums.
 func (gs *GaussSeidel) accumulate(p *Problem, g *group, sign float64) {
+	if !gs.coupled {
+		return
+	}
 	for r := g.first; r < g.last; r++ {
 		l := sign * p.Lambda[r]
 		if l == 0 {

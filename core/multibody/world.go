@@ -81,15 +81,22 @@ func (w *World) layout() error {
 	}
 	w.rows = make([]Row, n)
 	w.prob.resize(n, len(w.dynamic))
+	// All rows' blocks in two arrays, in row order: every phase of a step
+	// walks them in that order.
+	blocks := 0
+	for _, c := range w.constraints {
+		blocks += c.Rows() * len(c.Bodies())
+	}
+	js, minvJs := make([]Jacobian, blocks), make([]Jacobian, blocks)
 	for i, c := range w.constraints {
 		nb := len(c.Bodies())
 		for r := 0; r < c.Rows(); r++ {
 			row := &w.rows[w.rowStart[i]+r]
-			row.J = make([]Jacobian, nb)
+			row.J, js = js[:nb:nb], js[nb:]
 			pr := &w.prob.Rows[w.rowStart[i]+r]
 			pr.Bodies = c.Bodies()
 			pr.J = row.J
-			pr.MinvJ = make([]Jacobian, nb)
+			pr.MinvJ, minvJs = minvJs[:nb:nb], minvJs[nb:]
 		}
 	}
 	w.prob.Groups = append(append(w.prob.Groups[:0], w.rowStart...), n)
@@ -169,18 +176,31 @@ func (w *World) update(h float64) error {
 func (w *World) assemble(h float64) {
 	p := &w.prob
 	w.relaxed = 0
+	// The step's constants, divided once: the same values as in the
+	// expressions of every row.
+	bias, sigmaScale := -4/h, 4/(h*h)
+	// Rows mostly share their compliance and damping with the row before,
+	// and divisions are a good part of a row's cost: the last quotients
+	// are kept (same operands, same results).
+	lastCompliance, stiffness := math.NaN(), 0.0
+	lastDamping, lastUpsilon := math.NaN(), 0.0
+	lastSlip, slipRate := 0.0, 0.0 // 0/h = 0
 	for i := range w.rows {
 		row := &w.rows[i]
 		pr := &p.Rows[i]
 		gv, gpred, d := 0.0, 0.0, 0.0
 		for k, b := range pr.Bodies {
-			j := row.J[k]
+			j := &row.J[k]
 			switch b.Kind {
 			case Dynamic:
 				gv += j.Lin.Dot(b.Vel) + j.Ang.Dot(b.AngVel)
 				gpred += j.Lin.Dot(b.predVel) + j.Ang.Dot(b.predAng)
-				pr.MinvJ[k] = b.mulInvMass(j)
-				d += j.Dot(pr.MinvJ[k])
+				// M⁻¹J by its parts: a whole Jacobian made in a temporary
+				// and copied stalls the copy on store forwarding.
+				lin, ang := j.Lin.Scale(b.invMass), b.invI.MulVec(j.Ang)
+				d += j.Lin.Dot(lin) + j.Ang.Dot(ang) // J·M⁻¹J
+				m := &pr.MinvJ[k]
+				m.Lin, m.Ang = lin, ang
 			case Kinematic:
 				kv := j.Lin.Dot(b.Vel) + j.Ang.Dot(b.AngVel)
 				gv += kv
@@ -190,19 +210,29 @@ func (w *World) assemble(h float64) {
 				pr.MinvJ[k] = Jacobian{}
 			}
 		}
-		upsilon := 0.0
-		sigma := row.Slip / h
+		if row.Slip != lastSlip {
+			lastSlip, slipRate = row.Slip, row.Slip/h
+		}
+		upsilon, sigma := 0.0, slipRate
 		if row.Holonomic {
 			damping := row.Damping
-			if row.Compliance > 0 && stability.Unresolved(1/row.Compliance+row.Geometric, d, h) {
-				damping = stability.Damping(damping, h, true, row.Geometric > 0)
-				w.relaxed++
+			if c := row.Compliance; c > 0 {
+				if c != lastCompliance {
+					lastCompliance, stiffness = c, 1/c
+				}
+				if stability.Unresolved(stiffness+row.Geometric, d, h) {
+					damping = stability.Damping(damping, h, true, row.Geometric > 0)
+					w.relaxed++
+				}
 			}
-			upsilon = 1 / (1 + 4*damping/h)
-			sigma += 4 / (h * h) * row.Compliance * upsilon
+			if damping != lastDamping {
+				lastDamping, lastUpsilon = damping, 1/(1+4*damping/h)
+			}
+			upsilon = lastUpsilon
+			sigma += sigmaScale * row.Compliance * upsilon
 		}
 		p.Sigma[i] = sigma
-		p.B[i] = -4/h*upsilon*row.Violation + upsilon*(gv-row.SpeedBefore) + row.Speed - gpred
+		p.B[i] = bias*upsilon*row.Violation + upsilon*(gv-row.SpeedBefore) + row.Speed - gpred
 		p.Lo[i] = row.Lo
 		p.Hi[i] = row.Hi
 	}
@@ -223,10 +253,11 @@ func (w *World) integrate(h float64) {
 			continue
 		}
 		pr := &p.Rows[i]
+		f := l / h
 		for k, b := range pr.Bodies {
 			j := pr.J[k]
-			b.ConstraintForce = b.ConstraintForce.AddScaled(l/h, j.Lin)
-			b.ConstraintTorque = b.ConstraintTorque.AddScaled(l/h, j.Ang)
+			b.ConstraintForce = b.ConstraintForce.AddScaled(f, j.Lin)
+			b.ConstraintTorque = b.ConstraintTorque.AddScaled(f, j.Ang)
 			if b.Kind == Dynamic {
 				m := pr.MinvJ[k]
 				b.Vel = b.Vel.AddScaled(l, m.Lin)

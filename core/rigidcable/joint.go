@@ -205,13 +205,15 @@ func (j *Joint) Update(h float64, rows []multibody.Row) {
 	w := [3]float64{-drift.X, -drift.Y, -drift.Z}
 	g = [3]float64{gap.X - h*drift.X, gap.Y - h*drift.Y, gap.Z - h*drift.Z}
 	axes := [3]geom.Vec3{{X: 1}, {Y: 1}, {Z: 1}}
+	compliance := 1 / j.Stretch
 	for k, e := range axes {
 		row := &rows[k]
-		// d/dt (x + r)·e = v·e + ω·(r × e)
-		row.J[0] = multibody.Jacobian{Lin: e, Ang: ra.Cross(e)}
-		row.J[1] = multibody.Jacobian{Lin: e.Scale(-1), Ang: rb.Cross(e).Scale(-1)}
+		// d/dt (x + r)·e = v·e + ω·(r × e); set by parts, as a whole
+		// Jacobian would be copied from a temporary.
+		row.J[0].Lin, row.J[0].Ang = e, ra.Cross(e)
+		row.J[1].Lin, row.J[1].Ang = e.Scale(-1), rb.Cross(e).Scale(-1)
 		row.Violation = g[k]
-		row.Compliance = 1 / j.Stretch
+		row.Compliance = compliance
 		row.Damping = j.Damping
 		row.Speed, row.SpeedBefore = w[k], w[k]
 	}
@@ -223,13 +225,14 @@ func (j *Joint) Update(h float64, rows []multibody.Row) {
 	next := ballRows
 	if j.bends {
 		j.bendK = j.bendStiffness(h)
+		compliance := 1 / j.bendK
 		for k, e := range [2]geom.Vec3{m.e1, m.e2} {
 			row := &rows[next+k]
 			// θ̇ n = (ω_B − ω_A)·n n for the bend part (eqs. 27, 25–26).
 			row.J[0].Ang = e.Scale(-1)
 			row.J[1].Ang = e
 			row.Violation = m.bendVec.Dot(e)
-			row.Compliance = 1 / j.bendK
+			row.Compliance = compliance
 			row.Damping = j.Damping
 			// Tension resists a kink like a bend stiffness T·l that the
 			// step sees only explicitly.

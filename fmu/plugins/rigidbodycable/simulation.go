@@ -47,6 +47,11 @@ type simulation struct {
 	// rate is the pay-out rate of the last step (m/s).
 	commanded     bool
 	command, rate float64
+	// nodes caches the segment ends' positions for the node outputs, which
+	// read three coordinates each and are read twice a communication step;
+	// valid until the state changes.
+	nodes      []geom.Vec3
+	nodesValid bool
 }
 
 // NewSimulation implements fmu.Configured: the cable hangs straight down
@@ -141,17 +146,24 @@ func (s *simulation) build(p *params) error {
 
 // node returns the world position of segment end k (0 = suspension point).
 func (s *simulation) node(k int) geom.Vec3 {
-	l := s.cable.SegmentLength
-	if k < len(s.cable.Segments) {
-		return s.cable.Segments[k].PointWorld(geom.Vec3{X: -l / 2})
+	if !s.nodesValid {
+		segs := s.cable.Segments
+		s.nodes = s.nodes[:0]
+		l := s.cable.SegmentLength
+		for _, b := range segs {
+			s.nodes = append(s.nodes, b.PointWorld(geom.Vec3{X: -l / 2}))
+		}
+		s.nodes = append(s.nodes, segs[len(segs)-1].PointWorld(geom.Vec3{X: l / 2}))
+		s.nodesValid = true
 	}
-	return s.cable.Segments[len(s.cable.Segments)-1].PointWorld(geom.Vec3{X: l / 2})
+	return s.nodes[k]
 }
 
 // Step implements fmu.Simulation: the hoist moves with the mean velocity
 // input (placed at its position inputs when those changed), the winch
 // changes the cable length, and the world takes one step.
 func (s *simulation) Step(h, lead float64, from, to []float64, first bool) error {
+	s.nodesValid = false
 	s.m.ReadInputs(&s.from, from)
 	s.m.ReadInputs(&s.to, to)
 	if first && s.from.pos != s.placed {
@@ -214,6 +226,7 @@ func (s *simulation) SaveState(dst []float64) []float64 {
 
 // LoadState implements fmu.Simulation.
 func (s *simulation) LoadState(src []float64) error {
+	s.nodesValid = false
 	src, err := s.world.LoadState(src)
 	if err != nil {
 		return err

@@ -1,0 +1,37 @@
+package multibody
+
+import (
+	"math"
+	"reflect"
+	"testing"
+)
+
+// Reset leaves a row as a fresh unbounded rigid holonomic row, whatever
+// its fields held (set here through reflection, so that a field added to
+// Row and forgotten in Reset fails), with its Jacobian kept and cleared.
+func TestRowResetClearsEveryField(t *testing.T) {
+	j := make([]Jacobian, 2)
+	j[1].Ang.Y = 1
+	r := Row{J: j}
+	v := reflect.ValueOf(&r).Elem()
+	for i := 0; i < v.NumField(); i++ {
+		switch f := v.Field(i); f.Kind() {
+		case reflect.Float64:
+			f.SetFloat(7)
+		case reflect.Bool:
+			f.SetBool(false)
+		case reflect.Slice:
+		default:
+			t.Fatalf("field %s of kind %v: extend this test", v.Type().Field(i).Name, f.Kind())
+		}
+	}
+	r.Reset()
+	got := r
+	got.J = nil
+	if want := (Row{Holonomic: true, Lo: math.Inf(-1), Hi: math.Inf(1)}); !reflect.DeepEqual(got, want) {
+		t.Errorf("reset row %+v, want %+v", got, want)
+	}
+	if len(r.J) != 2 || &r.J[0] != &j[0] || j[1] != (Jacobian{}) {
+		t.Errorf("reset row's Jacobian %v, want the same two blocks cleared", r.J)
+	}
+}
