@@ -40,6 +40,8 @@ type Body struct {
 	invMass float64   // 1/Mass, refreshed with invI
 	predVel geom.Vec3 // v + h M⁻¹ f
 	predAng geom.Vec3
+	// A kinematic body's velocities in the last step (see World.assemble).
+	lastVel, lastAngVel geom.Vec3
 }
 
 // NewBody returns a dynamic body at rest at pos with identity orientation.

@@ -21,17 +21,18 @@ type Stateful interface {
 var errShortState = errors.New("state vector too short")
 
 // bodyStateLen is the number of floats of one body's state.
-const bodyStateLen = 29
+const bodyStateLen = 35
 
 // SaveState appends the world's state to dst: every body's mass, inertia,
-// position, orientation, velocities, external and constraint loads, then
+// position, orientation, velocities, external and constraint loads, a
+// kinematic body's velocities in the last step, then
 // the state of every Stateful constraint, in insertion order.
 func (w *World) SaveState(dst []float64) []float64 {
 	for _, b := range w.bodies {
 		dst = append(dst, b.Mass)
 		dst = appendVec(dst, b.Inertia, b.Pos)
 		dst = append(dst, b.Rot.W, b.Rot.X, b.Rot.Y, b.Rot.Z)
-		dst = appendVec(dst, b.Vel, b.AngVel, b.Force, b.Torque, b.ConstraintForce, b.ConstraintTorque)
+		dst = appendVec(dst, b.Vel, b.AngVel, b.Force, b.Torque, b.ConstraintForce, b.ConstraintTorque, b.lastVel, b.lastAngVel)
 	}
 	for _, c := range w.constraints {
 		if s, ok := c.(Stateful); ok {
@@ -53,7 +54,7 @@ func (w *World) LoadState(src []float64) ([]float64, error) {
 		src = readVec(src, &b.Inertia, &b.Pos)
 		b.Rot = geom.Quat{W: src[0], X: src[1], Y: src[2], Z: src[3]}
 		src = src[4:]
-		src = readVec(src, &b.Vel, &b.AngVel, &b.Force, &b.Torque, &b.ConstraintForce, &b.ConstraintTorque)
+		src = readVec(src, &b.Vel, &b.AngVel, &b.Force, &b.Torque, &b.ConstraintForce, &b.ConstraintTorque, &b.lastVel, &b.lastAngVel)
 	}
 	var err error
 	for i, c := range w.constraints {

@@ -188,7 +188,7 @@ func (w *World) assemble(h float64) {
 	for i := range w.rows {
 		row := &w.rows[i]
 		pr := &p.Rows[i]
-		gv, gpred, d := 0.0, 0.0, 0.0
+		gv, gpred, d, jump := 0.0, 0.0, 0.0, 0.0
 		for k, b := range pr.Bodies {
 			j := &row.J[k]
 			switch b.Kind {
@@ -205,6 +205,7 @@ func (w *World) assemble(h float64) {
 				kv := j.Lin.Dot(b.Vel) + j.Ang.Dot(b.AngVel)
 				gv += kv
 				gpred += kv
+				jump += j.Lin.Dot(b.lastVel) + j.Ang.Dot(b.lastAngVel) - kv
 				pr.MinvJ[k] = Jacobian{}
 			default:
 				pr.MinvJ[k] = Jacobian{}
@@ -216,14 +217,27 @@ func (w *World) assemble(h float64) {
 		upsilon, sigma := 0.0, slipRate
 		if row.Holonomic {
 			damping := row.Damping
+			unresolved := true // a rigid row vibrates infinitely fast
 			if c := row.Compliance; c > 0 {
 				if c != lastCompliance {
 					lastCompliance, stiffness = c, 1/c
 				}
-				if stability.Unresolved(stiffness+row.Geometric, d, h) {
+				if unresolved = stability.Unresolved(stiffness+row.Geometric, d, h); unresolved {
 					damping = stability.Damping(damping, h, true, row.Geometric > 0)
 					w.relaxed++
 				}
+			}
+			// A kinematic body whose velocity changed since the last step
+			// (a crane jerked into motion) opens the row at the new
+			// relative speed. A row the step resolves carries that speed
+			// into its spring and damper, as the rope does; a row stiffer
+			// than the step resolves would, in the rope, take it up within
+			// a small fraction of the step (its own vibration, of amplitude
+			// v/ω, is below what the step shows), while the relaxed row
+			// would keep Υ of it and open by about Υ v h (14 mm at 1 m/s):
+			// it sees the jump as already taken up.
+			if unresolved {
+				gv += jump
 			}
 			if damping != lastDamping {
 				lastDamping, lastUpsilon = damping, 1/(1+4*damping/h)
@@ -271,6 +285,9 @@ func (w *World) integrate(h float64) {
 		}
 		b.Pos = b.Pos.AddScaled(h, b.Vel)
 		b.Rot = b.Rot.Integrate(b.AngVel, h)
+		if b.Kind == Kinematic {
+			b.lastVel, b.lastAngVel = b.Vel, b.AngVel
+		}
 	}
 }
 
