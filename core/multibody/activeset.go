@@ -29,7 +29,7 @@ type ActiveSet struct {
 	state   []int8    // per row: 0 free, −1 at Lo, +1 at Hi
 	bounded []int     // rows with a finite bound
 	diag    []float64 // S_ii of the bounded rows
-	dv      [][2][3]float64
+	dv      []velocityChange
 }
 
 // pinScale is how much stiffer than the row itself a pinned row's
@@ -200,20 +200,12 @@ func (a *ActiveSet) update(p *Problem) bool {
 // order of a.bounded.
 func (a *ActiveSet) residuals(p *Problem) []float64 {
 	if len(a.dv) != len(p.ByBody) {
-		a.dv = make([][2][3]float64, len(p.ByBody))
+		a.dv = make([]velocityChange, len(p.ByBody))
 	}
 	clear(a.dv)
 	for slot, blocks := range p.ByBody {
 		for _, rb := range blocks {
-			m := p.Rows[rb.Row].MinvJ[rb.K]
-			l := p.Lambda[rb.Row]
-			d := &a.dv[slot]
-			d[0][0] += l * m.Lin.X
-			d[0][1] += l * m.Lin.Y
-			d[0][2] += l * m.Lin.Z
-			d[1][0] += l * m.Ang.X
-			d[1][1] += l * m.Ang.Y
-			d[1][2] += l * m.Ang.Z
+			a.dv[slot].add(p.Lambda[rb.Row], &p.Rows[rb.Row].MinvJ[rb.K])
 		}
 	}
 	w := make([]float64, len(a.bounded))
@@ -224,9 +216,7 @@ func (a *ActiveSet) residuals(p *Problem) []float64 {
 			if b.Kind != Dynamic {
 				continue
 			}
-			d := a.dv[b.slot]
-			j := row.J[kb]
-			s += j.Lin.X*d[0][0] + j.Lin.Y*d[0][1] + j.Lin.Z*d[0][2] + j.Ang.X*d[1][0] + j.Ang.Y*d[1][1] + j.Ang.Z*d[1][2]
+			s += a.dv[b.slot].rate(&row.J[kb])
 		}
 		w[k] = s
 	}

@@ -29,8 +29,8 @@ type GaussSeidel struct {
 
 	layout  int
 	groups  []group
-	dv      [][2][3]float64 // per dynamic body slot: M⁻¹Gᵀλ summed, (lin, ang)
-	coupled bool            // this step: more than one group active, dv needed
+	dv      []velocityChange // per dynamic body slot: M⁻¹Gᵀλ summed
+	coupled bool             // this step: more than one group active, dv needed
 }
 
 type group struct {
@@ -48,7 +48,7 @@ func (gs *GaussSeidel) Solve(p *Problem) error {
 		}
 	}
 	for i := range gs.dv {
-		gs.dv[i] = [2][3]float64{}
+		gs.dv[i] = velocityChange{}
 	}
 	clear(p.Lambda)
 	active := 0
@@ -103,7 +103,7 @@ func (gs *GaussSeidel) setup(p *Problem) error {
 		return fmt.Errorf("Gauss–Seidel groups hold %d constraints, the world has %d", total, len(p.Groups)-1)
 	}
 	gs.layout = p.Layout
-	gs.dv = make([][2][3]float64, len(p.ByBody))
+	gs.dv = make([]velocityChange, len(p.ByBody))
 	gs.groups = gs.groups[:0]
 	c := 0
 	for i, size := range gs.Sizes {
@@ -151,9 +151,7 @@ func (gs *GaussSeidel) solveGroup(p *Problem, g *group, coupled bool) (change, s
 			if b.Kind != Dynamic {
 				continue
 			}
-			d := &gs.dv[b.slot]
-			j := row.J[k]
-			coupling += j.Lin.X*d[0][0] + j.Lin.Y*d[0][1] + j.Lin.Z*d[0][2] + j.Ang.X*d[1][0] + j.Ang.Y*d[1][1] + j.Ang.Z*d[1][2]
+			coupling += gs.dv[b.slot].rate(&row.J[k])
 		}
 		g.sub.B[r-g.first] = p.B[r] - coupling
 	}
@@ -191,14 +189,7 @@ func (gs *GaussSeidel) accumulate(p *Problem, g *group, sign float64) {
 			if b.Kind != Dynamic {
 				continue
 			}
-			m := row.MinvJ[k]
-			d := &gs.dv[b.slot]
-			d[0][0] += l * m.Lin.X
-			d[0][1] += l * m.Lin.Y
-			d[0][2] += l * m.Lin.Z
-			d[1][0] += l * m.Ang.X
-			d[1][1] += l * m.Ang.Y
-			d[1][2] += l * m.Ang.Z
+			gs.dv[b.slot].add(l, &row.MinvJ[k])
 		}
 	}
 }

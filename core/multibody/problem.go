@@ -84,3 +84,23 @@ func (p *Problem) Schur(s []float64) {
 		s[i*n+i] += p.Sigma[i]
 	}
 }
+
+// velocityChange is a dynamic body's accumulated M⁻¹Gᵀλ, linear then
+// angular: what impulses of some rows do to its velocity.
+type velocityChange [2][3]float64
+
+// add adds the velocity change of impulse l through a row's M⁻¹-weighted
+// Jacobian block m.
+func (d *velocityChange) add(l float64, m *Jacobian) {
+	d[0][0] += l * m.Lin.X
+	d[0][1] += l * m.Lin.Y
+	d[0][2] += l * m.Lin.Z
+	d[1][0] += l * m.Ang.X
+	d[1][1] += l * m.Ang.Y
+	d[1][2] += l * m.Ang.Z
+}
+
+// rate returns the row rate J·Δv of a Jacobian block j for the change.
+func (d *velocityChange) rate(j *Jacobian) float64 {
+	return j.Lin.X*d[0][0] + j.Lin.Y*d[0][1] + j.Lin.Z*d[0][2] + j.Ang.X*d[1][0] + j.Ang.Y*d[1][1] + j.Ang.Z*d[1][2]
+}

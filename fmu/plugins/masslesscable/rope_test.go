@@ -1,11 +1,11 @@
 package masslesscable_test
 
 import (
-	"fmt"
 	"math"
 	"testing"
 
 	"github.com/cablefmu/cablefmu/core/closedform"
+	"github.com/cablefmu/cablefmu/core/oscillation"
 )
 
 // winchStop runs the Hoist scenario through the FMU with the master
@@ -42,35 +42,6 @@ var axialRuns = []struct {
 	{"h = 1/60 s, communication step 1/60 s", 1.0 / 60, 1.0 / 60, false},
 	{"h = 1/60 s, communication step 1 ms", 0.001, 1.0 / 60, false},
 	{"h = 1 ms, communication step 1 ms", 0.001, 0.001, true},
-}
-
-// bounce returns the frequency (Hz) and damping ratio of a tension trace
-// sampled every dt seconds about its mean mg: zero crossings give the
-// period, the decay of successive peaks the logarithmic decrement.
-func bounce(trace []float64, mg, dt float64) (freq, zeta float64, err error) {
-	var ups []float64
-	var peaks []float64
-	peak := 0.0
-	for k := 1; k < len(trace); k++ {
-		a, b := trace[k-1]-mg, trace[k]-mg
-		peak = math.Max(peak, b)
-		if a < 0 && b >= 0 {
-			ups = append(ups, (float64(k-1)+a/(a-b))*dt)
-			if len(ups) > 1 {
-				peaks = append(peaks, peak)
-			}
-			peak = 0
-		}
-	}
-	if len(ups) < 6 {
-		return 0, 0, fmt.Errorf("%d upward crossings of the static tension, want 6 or more", len(ups))
-	}
-	n := len(ups) - 1
-	freq = float64(n) / (ups[n] - ups[0])
-	m := len(peaks) - 1
-	delta := math.Log(peaks[0]/peaks[m]) / float64(m)
-	zeta = delta / math.Sqrt(4*math.Pi*math.Pi+delta*delta)
-	return freq, zeta, nil
 }
 
 // ea is the axial stiffness of the scenario's 20 mm rope at E = 100 GPa (N).
@@ -136,7 +107,7 @@ func TestBounceFrequencyAndDamping(t *testing.T) {
 		length, trace := winchStop(t, run.comm, run.h, v)
 		omega := math.Sqrt(ea / length / mass)
 		want := omega * math.Sqrt(1-omega*omega*tau*tau/4) / (2 * math.Pi)
-		freq, zeta, err := bounce(trace, mass*g, run.comm)
+		freq, zeta, err := oscillation.Measure(trace, mass*g, run.comm)
 		if err != nil {
 			t.Fatalf("%s: %v", run.name, err)
 		}

@@ -1,11 +1,11 @@
 package rigidbodycable_test
 
 import (
-	"fmt"
 	"math"
 	"testing"
 
 	"github.com/cablefmu/cablefmu/core/closedform"
+	"github.com/cablefmu/cablefmu/core/oscillation"
 	"github.com/cablefmu/cablefmu/fmu"
 )
 
@@ -121,7 +121,7 @@ func TestRigidBounceFrequencyAndDamping(t *testing.T) {
 		length, trace := rigidWinchStop(t, run.comm, run.h, v)
 		omega := closedform.Bounce(ropeEA, length, ropeMu, lightM)
 		want := omega / (2 * math.Pi)
-		freq, zeta, err := crossings(trace, (lightM+ropeMu*length)*gravity, run.comm)
+		freq, zeta, err := oscillation.Measure(trace, (lightM+ropeMu*length)*gravity, run.comm)
 		if err != nil {
 			t.Fatalf("%s: %v", run.name, err)
 		}
@@ -138,31 +138,4 @@ func TestRigidBounceFrequencyAndDamping(t *testing.T) {
 			t.Errorf("%s: damping ratio %.4f, want the material's %.4f within %g", run.name, zeta, omega*dampTime/2, ztol)
 		}
 	}
-}
-
-// crossings returns the frequency (Hz) and damping ratio of a trace
-// sampled every dt seconds about its mean: upward crossings give the
-// period, the decay of successive peaks the logarithmic decrement.
-func crossings(trace []float64, mean, dt float64) (freq, zeta float64, err error) {
-	var ups, peaks []float64
-	peak := 0.0
-	for k := 1; k < len(trace); k++ {
-		a, b := trace[k-1]-mean, trace[k]-mean
-		peak = math.Max(peak, b)
-		if a < 0 && b >= 0 {
-			ups = append(ups, (float64(k-1)+a/(a-b))*dt)
-			if len(ups) > 1 {
-				peaks = append(peaks, peak)
-			}
-			peak = 0
-		}
-	}
-	if len(ups) < 6 {
-		return 0, 0, fmt.Errorf("%d upward crossings of the static tension, want 6 or more", len(ups))
-	}
-	n := len(ups) - 1
-	freq = float64(n) / (ups[n] - ups[0])
-	m := len(peaks) - 1
-	delta := math.Log(peaks[0]/peaks[m]) / float64(m)
-	return freq, delta / math.Sqrt(4*math.Pi*math.Pi+delta*delta), nil
 }
