@@ -27,7 +27,7 @@ const rigLength = 10.0
 func newHoistRig(t testing.TB, rope material.Rope, n int, ratio float64, hook EndKind) *hoistRig {
 	t.Helper()
 	w := multibody.NewWorld(geom.V(0, 0, -9.81))
-	w.Solver = &multibody.Chain{}
+	w.Solver = &multibody.ActiveSet{Solver: &multibody.Chain{}}
 	top := geom.V(0, 0, 20)
 	c, err := NewStraight(top, top.Sub(geom.V(0, 0, rigLength)), Options{Section: FromRope(rope), Segments: n, Damping: rope.DampingTime})
 	if err != nil {

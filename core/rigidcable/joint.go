@@ -33,6 +33,10 @@ const (
 	twistRows = 1
 )
 
+// slideLimit is how much of the first segment slack rope may slide
+// through a sheave joint (see NewSheaveJoint).
+const slideLimit = 0.9
+
 // eps0 keeps the bend direction finite at d_x → 0 (the substitution
 // d_x⁻¹ → (ε₀ + d_x)⁻¹ below eq. 28).
 const eps0 = 1e-12
@@ -74,6 +78,7 @@ type Joint struct {
 	// inverted.
 	sheave  bool
 	restRel geom.Quat
+	slide   float64 // slack rope slid through the sheave at the last update, m
 
 	// Stiffness of the joint: c_s (N/m), c_b and c_t (N·m/rad) of the
 	// rope's material (eqs. 34–36).
@@ -140,6 +145,16 @@ func NewBallJoint(a *multibody.Body, pa, da geom.Vec3, b *multibody.Body, pb, db
 // twist part of the swing–twist decomposition of B's rotation relative to
 // A since rest, about B's cable axis (as the massless cable's twist, [SL07]
 // eq. 17): unchanged by any swing short of a half turn.
+//
+// A rope cannot push: where the cable would push the sheave (a load
+// thrown up after a winch stop, a winch paying out faster than the load
+// can fall) the rope goes slack at the sheave, and the slack slides
+// through it, as rope runs over a groove: the joint pulls along the rope
+// only, and holds the rope across it where it passes the sheave. The
+// slack is stored there rather than in loops of the hanging rope, like
+// the massless cable's, up to slideLimit of the first segment; beyond it
+// the joint holds (and a cable paid out further onto a load at rest
+// pushes).
 func NewSheaveJoint(a *multibody.Body, pa, da geom.Vec3, b *multibody.Body, pb, db geom.Vec3, def TwistDefinition) *Joint {
 	j := NewJoint(a, pa, da, b, pb, db, def)
 	j.bends = false
@@ -197,14 +212,23 @@ func (j *Joint) Update(h float64, rows []multibody.Row) {
 	a, b := j.bodies[0], j.bodies[1]
 	ra, rb := a.Rot.Rotate(j.pointA), b.Rot.Rotate(j.pointB)
 	gap := a.Pos.Add(ra).Sub(b.Pos.Add(rb))
-	g := [3]float64{gap.X, gap.Y, gap.Z}
 	// While the cable pays out, the points sit where they will be at the
 	// end of the step and move at ∂φ/∂t = drift: the violation at the start
 	// of the step is the gap less h·drift, and the rate is prescribed.
 	drift := a.Rot.Rotate(j.rateA).Sub(b.Rot.Rotate(j.rateB))
-	w := [3]float64{-drift.X, -drift.Y, -drift.Z}
-	g = [3]float64{gap.X - h*drift.X, gap.Y - h*drift.Y, gap.Z - h*drift.Z}
+	g := gap.AddScaled(-h, drift)
 	axes := [3]geom.Vec3{{X: 1}, {Y: 1}, {Z: 1}}
+	limit := slideLimit * 2 * j.Length // an end joint stands for half a segment
+	if j.sheave {
+		// Rows along the rope and across it; across, the sheave holds the
+		// rope where it runs through, slack rope slid in (see NewSheaveJoint).
+		d := b.Rot.Rotate(j.axisB)
+		e1 := geom.Perpendicular(d)
+		axes = [3]geom.Vec3{d, e1, d.Cross(e1)}
+		j.slide = math.Max(0, math.Min(g.Dot(d), limit))
+		rb = rb.AddScaled(j.slide, d)
+		g = g.AddScaled(-j.slide, d)
+	}
 	compliance := 1 / j.Stretch
 	for k, e := range axes {
 		row := &rows[k]
@@ -212,10 +236,22 @@ func (j *Joint) Update(h float64, rows []multibody.Row) {
 		// Jacobian would be copied from a temporary.
 		row.J[0].Lin, row.J[0].Ang = e, ra.Cross(e)
 		row.J[1].Lin, row.J[1].Ang = e.Scale(-1), rb.Cross(e).Scale(-1)
-		row.Violation = g[k]
+		row.Violation = g.Dot(e)
 		row.Compliance = compliance
 		row.Damping = j.Damping
-		row.Speed, row.SpeedBefore = w[k], w[k]
+		row.Speed = -drift.Dot(e)
+		row.SpeedBefore = row.Speed
+	}
+	if j.sheave {
+		// λ·d/h is the rope's pull on the sheave: the tension. A rope
+		// cannot push, so the row only pulls while the slack is within
+		// the limit; there it holds.
+		if along := g.Dot(axes[0]) + j.slide; along < limit {
+			rows[0].Violation = along
+			rows[0].Lo = 0
+		} else {
+			rows[0].Violation = along - limit
+		}
 	}
 	if !j.bends && !j.twists {
 		return
@@ -309,8 +345,13 @@ func (j *Joint) measure() geometry {
 
 // Apply implements multibody.Constraint: the tension is the ball force on
 // body A along the cable axis (towards B), negative when the joint is
-// pushed together.
+// pushed together; a sheave joint's first row is along the rope, and
+// never pushes.
 func (j *Joint) Apply(h float64, lambda []float64) {
+	if j.sheave {
+		j.force = lambda[0] / h
+		return
+	}
 	d := j.bodies[0].Rot.Rotate(j.axisA)
 	if j.axisA == (geom.Vec3{}) {
 		d = j.bodies[1].Rot.Rotate(j.axisB)
@@ -403,3 +444,7 @@ func (j *Joint) BallForce(p, v geom.Vec3) geom.Vec3 {
 	rate := v.Sub(b.Vel.Add(b.AngVel.Cross(rb)))
 	return gap.Add(rate.Scale(j.Damping)).Scale(-j.Stretch)
 }
+
+// Slide returns the slack rope slid through a sheave joint at the last
+// update (m): 0 while the rope is taut.
+func (j *Joint) Slide() float64 { return j.slide }

@@ -339,7 +339,7 @@ type rope struct {
 func newHangingRope(t *testing.T, r material.Rope, n int, load float64, physical bool) *rope {
 	t.Helper()
 	w := multibody.NewWorld(geom.V(0, 0, -gravity))
-	w.Solver = &multibody.Chain{}
+	w.Solver = &multibody.ActiveSet{Solver: &multibody.Chain{}}
 	top := geom.V(0, 0, rigLength)
 	c, err := NewStraight(top, geom.Vec3{}, Options{Section: FromRope(r), Segments: n, Damping: r.DampingTime, PhysicalBending: physical})
 	if err != nil {
@@ -488,7 +488,7 @@ func TestHangingRopeModes(t *testing.T) {
 func newTautRope(t *testing.T, r material.Rope, n int, tension float64) *rope {
 	t.Helper()
 	w := multibody.NewWorld(geom.Vec3{})
-	w.Solver = &multibody.Chain{}
+	w.Solver = &multibody.ActiveSet{Solver: &multibody.Chain{}}
 	strain := tension / r.AxialStiffness()
 	c, err := NewStraight(geom.Vec3{}, geom.V(rigLength/(1+strain), 0, 0), Options{Section: FromRope(r), Segments: n, Damping: r.DampingTime})
 	if err != nil {
@@ -630,7 +630,7 @@ type boxPendulum struct {
 func newBoxPendulum(t *testing.T, r material.Rope, n int, mass, side float64, physical bool) *boxPendulum {
 	t.Helper()
 	w := multibody.NewWorld(geom.V(0, 0, -gravity))
-	w.Solver = &multibody.Chain{}
+	w.Solver = &multibody.ActiveSet{Solver: &multibody.Chain{}}
 	top := geom.V(0, 0, rigLength+side)
 	c, err := NewStraight(top, top.Sub(geom.V(0, 0, rigLength)), Options{Section: FromRope(r), Segments: n, Damping: r.DampingTime, PhysicalBending: physical})
 	if err != nil {
@@ -886,7 +886,7 @@ func TestCantileverBow(t *testing.T) {
 	deflection := func(x float64) float64 { return w * x * x * (6*length*length - 4*length*x + x*x) / (24 * ei) }
 	for _, n := range []int{20, 50} {
 		world := multibody.NewWorld(geom.V(0, 0, -gravity))
-		world.Solver = &multibody.Chain{}
+		world.Solver = &multibody.ActiveSet{Solver: &multibody.Chain{}}
 		c, err := NewStraight(geom.Vec3{}, geom.V(length, 0, 0), Options{Section: FromRope(r), Segments: n, Damping: r.DampingTime})
 		if err != nil {
 			t.Fatal(err)

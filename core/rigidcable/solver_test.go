@@ -47,7 +47,7 @@ func TestChainSolversMatchDense(t *testing.T) {
 	sec := PaperSquare(2e9, 0.3, 1e-2, 0)
 	dense := newHangingCable(t, sec, 11, 10, TwistPerpendicular, &multibody.Dense{})
 	others := map[string]*hangingCable{
-		"chain":  newHangingCable(t, sec, 11, 10, TwistPerpendicular, &multibody.Chain{}),
+		"chain":  newHangingCable(t, sec, 11, 10, TwistPerpendicular, &multibody.ActiveSet{Solver: &multibody.Chain{}}),
 		"banded": newHangingCable(t, sec, 11, 10, TwistPerpendicular, &multibody.Banded{}),
 	}
 	all := []*hangingCable{dense, others["chain"], others["banded"]}

@@ -117,7 +117,7 @@ func TestTableIIStableAtMassRatio1e5(t *testing.T) {
 		ratio float64
 	}{{TwistPerpendicular, 1e5}, {TwistAligned, 1e5}, {TwistPerpendicular, 1e7}, {TwistAligned, 1e7}} {
 		def := c.def
-		gap, growth, err := tableII(t, sec, 24, c.ratio, def, &multibody.Chain{})
+		gap, growth, err := tableII(t, sec, 24, c.ratio, def, &multibody.ActiveSet{Solver: &multibody.Chain{}})
 		name := fmt.Sprintf("twist definition %d, ratio %g", def, c.ratio)
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
@@ -139,18 +139,18 @@ func TestTableIIStableAtMassRatio1e5(t *testing.T) {
 func TestTableIIBendingStiffening(t *testing.T) {
 	sec := Round(1e11, 0.3, 0.02, 0)
 	for _, n := range []int{10, 20, 50} {
-		gap, growth, err := tableIIStiffened(t, sec, n-1, 1e3, TwistAligned, &multibody.Chain{}, false)
+		gap, growth, err := tableIIStiffened(t, sec, n-1, 1e3, TwistAligned, &multibody.ActiveSet{Solver: &multibody.Chain{}}, false)
 		if err != nil || gap > 0.01 || growth > 0.01 {
 			t.Errorf("N = %d, ratio 1e3, physical bending: gap %.3g l, growth %.3g, %v: want stable", n, gap, growth, err)
 		}
 		if n < 50 {
-			gap, growth, err = tableIIStiffened(t, sec, n-1, 1e4, TwistAligned, &multibody.Chain{}, false)
+			gap, growth, err = tableIIStiffened(t, sec, n-1, 1e4, TwistAligned, &multibody.ActiveSet{Solver: &multibody.Chain{}}, false)
 			if err == nil && gap < 0.01 && growth < 0.01 {
 				t.Errorf("N = %d, ratio 1e4, physical bending: stable (gap %.3g l), want the instability the stiffening exists for", n, gap)
 			}
 		}
 		for _, def := range []TwistDefinition{TwistPerpendicular, TwistAligned} {
-			gap, growth, err := tableIIStiffened(t, sec, n-1, 1e5, def, &multibody.Chain{}, true)
+			gap, growth, err := tableIIStiffened(t, sec, n-1, 1e5, def, &multibody.ActiveSet{Solver: &multibody.Chain{}}, true)
 			if err != nil || gap > 0.01 || growth > 0.01 {
 				t.Errorf("N = %d, twist definition %d, ratio 1e5, stiffened where needed: gap %.3g l, growth %.3g, %v: want gap below 1 %% and no energy growth", n, def, gap, growth, err)
 			}
@@ -163,7 +163,7 @@ func TestTableIIBendingStiffening(t *testing.T) {
 // first second the load, which hangs 6 cm lower than the unstretched cable
 // would put it, moves less than 1e-9 m.
 func TestPrestretchIsStatic(t *testing.T) {
-	s := newHangingCable(t, Round(1e11, 0.3, 0.02, 0), 19, 1e5, TwistAligned, &multibody.Chain{})
+	s := newHangingCable(t, Round(1e11, 0.3, 0.02, 0), 19, 1e5, TwistAligned, &multibody.ActiveSet{Solver: &multibody.Chain{}})
 	for _, j := range s.cable.Joints {
 		j.Stiffen = true
 	}
@@ -195,7 +195,7 @@ func hookAndLoad(s *hangingCable, iterations int) *multibody.GaussSeidel {
 	s.world.AddConstraint(j)
 	gs := &multibody.GaussSeidel{
 		Sizes:      []int{len(s.cable.Joints), 1},
-		Solvers:    []multibody.Solver{&multibody.Chain{}, nil},
+		Solvers:    []multibody.Solver{&multibody.ActiveSet{Solver: &multibody.Chain{}}, nil},
 		Iterations: iterations,
 	}
 	s.world.Solver = gs

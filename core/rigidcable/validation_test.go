@@ -196,7 +196,7 @@ func fitCircle(bodies []*multibody.Body) float64 {
 func TestSetLengthPaysOut(t *testing.T) {
 	const h = 1.0 / 60
 	w := multibody.NewWorld(geom.V(0, 0, -9.81))
-	w.Solver = &multibody.Chain{}
+	w.Solver = &multibody.ActiveSet{Solver: &multibody.Chain{}}
 	top := geom.V(0, 0, 20)
 	c, err := NewStraight(top, geom.V(0, 0, 10), Options{Section: Round(1e11, 0.3, 0.02, 7850), Segments: 20, Damping: 2 * h})
 	if err != nil {

@@ -65,12 +65,15 @@ func (s *simulation) hoistInputs(ref [2]geom.Vec3, values []float64, changed []b
 
 // Feedthrough implements fmu.FeedthroughSimulation: the change of the top
 // joint's spring and damper force when the suspension point moves to the
-// new inputs, the cable held. The communication point lies back seconds
+// new inputs, the cable held (none while the rope is slack there). The communication point lies back seconds
 // before the end of the last step of h seconds, where the cable is: the
 // inputs are compared with the path the hoist followed over that step
 // (the mean velocity input, the velocity input running linearly to
 // refVel), and the deviation is applied at the step's end.
 func (s *simulation) Feedthrough(values []float64, changed []bool, back, h float64) {
+	if s.slackAtSheave() {
+		return
+	}
 	mean := s.hoist.Vel
 	pathVel := s.refVel.AddScaled(-2*back/h, s.refVel.Sub(mean))
 	x, v := s.hoistInputs([2]geom.Vec3{s.refPos.AddScaled(-back, mean), pathVel}, values, changed)
@@ -84,9 +87,21 @@ func (s *simulation) Feedthrough(values []float64, changed []bool, back, h float
 	}
 }
 
+// slackAtSheave reports whether the rope went slack at the sheave in the
+// last step: it then exerts no force that a small move of the suspension
+// point would change.
+func (s *simulation) slackAtSheave() bool {
+	top := s.cable.Joints[0]
+	return top.Force() <= 0 || top.Slide() > 0
+}
+
 // Partial implements fmu.FeedthroughSimulation: ∂F/∂x = −c_s I and
-// ∂F/∂v = −c_s γ I of the top joint (see rigidcable.Joint.BallForce).
+// ∂F/∂v = −c_s γ I of the top joint (see rigidcable.Joint.BallForce);
+// zero while the rope is slack at the sheave.
 func (s *simulation) Partial(values []float64, out, in int) float64 {
+	if s.slackAtSheave() {
+		return 0
+	}
 	top := s.cable.Joints[0]
 	for a := 0; a < 3; a++ {
 		if s.ports.force[a] != out {

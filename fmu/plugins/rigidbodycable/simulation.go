@@ -135,11 +135,11 @@ func (s *simulation) build(p *params) error {
 		}
 		s.world.Solver = &multibody.GaussSeidel{
 			Sizes:      sizes,
-			Solvers:    []multibody.Solver{&multibody.Chain{}},
+			Solvers:    []multibody.Solver{&multibody.ActiveSet{Solver: &multibody.Chain{}}},
 			Iterations: c.Iterations,
 		}
 	} else {
-		s.world.Solver = &multibody.Chain{}
+		s.world.Solver = &multibody.ActiveSet{Solver: &multibody.Chain{}}
 	}
 	return s.world.Prime(p.h)
 }
