@@ -64,13 +64,15 @@ func (in *Instance) DirectionalDerivative(fn string, unknowns, knowns []uint32, 
 		}
 	}
 	ft, _ := in.sim.(FeedthroughSimulation)
+	h := in.model.InternalStep(in.values)
+	back := in.behind(h)
 	for k, u := range unknowns {
 		out[k] = 0
 		if ft == nil {
 			continue
 		}
 		for j, kn := range knowns {
-			out[k] += ft.Partial(in.values, int(u), int(kn)) * seed[j]
+			out[k] += ft.Partial(in.values, in.changed, back, h, int(u), int(kn)) * seed[j]
 		}
 	}
 	return OK

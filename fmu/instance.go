@@ -77,7 +77,7 @@ type Instance struct {
 	// master's communication points: the simulation stands at the first
 	// grid point at or after the communication point, and outputs between
 	// grid points are interpolated (see DoStep).
-	gridK   int64     // internal steps taken: the simulation is at start + gridK·h
+	ahead   float64   // s, 0 ≤ ahead < h: the simulation's time less the communication point's
 	prev    []float64 // outputs one internal step before the simulation's time
 	cur     []float64 // outputs at the simulation's time
 	rates   []float64 // outputs' first derivatives at the communication point
@@ -311,7 +311,7 @@ func (in *Instance) build() error {
 	}
 	in.sim, in.dirty = sim, false
 	sim.Outputs(in.values)
-	in.gridK = 0
+	in.ahead = 0
 	copy(in.cur, in.values)
 	copy(in.prev, in.values)
 	clear(in.rates)
@@ -514,38 +514,51 @@ func (in *Instance) DoStep(t, H float64) Status {
 		return in.fail("fmi2DoStep: step to %g s goes past the stop time %g s set in fmi2SetupExperiment", t+H, in.stop)
 	}
 	h := in.model.InternalStep(in.values)
-	end := t + H
-	// Grid steps to take: up to the first grid point at or after end.
-	steps := math.Ceil((end-in.start)/h-gridTolerance) - float64(in.gridK)
+	// Internal steps up to the first grid point at or after t+H, counted
+	// from the simulation's time, ahead of t by in.ahead: a master that
+	// adds up t += H drifts from start + k·h in absolute time, so the
+	// grid is kept relative to the last grid point.
+	steps := 0.0
+	if rest := H - in.ahead; rest > gridTolerance*h {
+		steps = math.Ceil(rest/h - gridTolerance)
+	}
 	if steps > maxInternalSteps {
 		return in.fail("fmi2DoStep: a step of %g s needs %g internal steps of %g s; at most %d are allowed per call", H, steps, h, maxInternalSteps)
 	}
 	copy(in.from, in.values)
 	copy(in.to, in.values)
 	for k := 0; k < int(steps); k++ {
-		at := in.start + float64(in.gridK)*h
-		lead := math.Max(at-t, 0) // from the communication point to this step's start
-		in.interpolate(in.from, lead)
-		in.interpolate(in.to, lead+h)
+		start := in.ahead + float64(k)*h // from the communication point to this step's start
+		// The first step gets the inputs at the communication point, where
+		// the master set them, and lead = start (Simulation.Step); the
+		// others those at their start.
+		lead := start
+		if k > 0 {
+			lead = 0
+		}
+		in.interpolate(in.from, start-lead)
+		in.interpolate(in.to, start+h)
 		in.prev, in.cur = in.cur, in.prev
 		if err := in.sim.Step(h, lead, in.from, in.to, k == 0); err != nil {
 			// The world is broken now: outputs keep the values of the last
 			// communication point, and only Reset or FreeInstance help.
 			in.drainEvents(in.sim)
 			in.state = Failed
-			return in.fail("fmi2DoStep: at t = %g s: %v; reset or free the instance", at, err)
+			return in.fail("fmi2DoStep: at t = %g s: %v; reset or free the instance", t+start, err)
 		}
-		in.gridK++
 		in.sim.Outputs(in.cur)
 	}
-	in.time = end
+	in.ahead += steps*h - H
+	if in.ahead < gridTolerance*h {
+		in.ahead = 0
+	}
+	in.time = t + H
 	if cp, ok := in.sim.(CommunicationPointer); ok {
 		if err := cp.CommunicationPoint(in.time); err != nil {
 			in.drainEvents(in.sim)
 			in.state = Failed
 			return in.fail("fmi2DoStep: at the communication point t = %g s: %v; reset or free the instance", in.time, err)
 		}
-		in.sim.Outputs(in.cur) // plugins may have set outputs
 	}
 	in.outputsAt(h)
 	for _, i := range in.inputs {
@@ -559,7 +572,8 @@ func (in *Instance) DoStep(t, H float64) Status {
 // outputsAt sets the outputs at the communication point: those of the
 // simulation where the point is on the grid, else interpolated linearly
 // between the last two grid points; their rates are the slope between
-// those points.
+// those points. Outputs that a simulation sets at communication points
+// (PointOutputter) are taken as set.
 func (in *Instance) outputsAt(h float64) {
 	back := in.behind(h) / h // in steps, 0 … 1
 	for i, v := range in.vars {
@@ -572,16 +586,18 @@ func (in *Instance) outputsAt(h float64) {
 			in.values[i] = in.cur[i] + (in.prev[i]-in.cur[i])*back
 		}
 	}
+	if po, ok := in.sim.(PointOutputter); ok {
+		po.PointOutputs(in.values)
+	}
 }
 
 // behind returns how far (s) the communication point lies behind the
 // simulation's grid time: 0 on the grid, less than h between.
 func (in *Instance) behind(h float64) float64 {
-	back := in.start + float64(in.gridK)*h - in.time
-	if back < gridTolerance*h {
+	if in.ahead < gridTolerance*h {
 		return 0
 	}
-	return back
+	return in.ahead
 }
 
 // interpolate writes the inputs τ seconds after the communication point

@@ -49,10 +49,13 @@ type Simulation interface {
 	// variable values at the start and end of the step, inputs
 	// extrapolated by the runtime from the master's values with their
 	// derivatives. first marks the first internal step after a
-	// communication point; it starts lead ≥ 0 seconds after that point
+	// communication point: it starts lead ≥ 0 seconds after that point
 	// (internal steps keep a fixed grid whatever the master's
-	// communication points), so a position the master set there is
-	// carried over the lead with its velocity.
+	// communication points), and from holds the values at the
+	// communication point itself, as the master set them; the inputs at
+	// the step's start are from + (to − from)·lead/(lead + h), and a
+	// position the master set is carried over the lead with the mean
+	// velocity. After the first step lead is 0.
 	Step(h, lead float64, from, to []float64, first bool) error
 	// Outputs writes the output variables into values.
 	Outputs(values []float64)
@@ -82,8 +85,19 @@ type FeedthroughSimulation interface {
 	// simulation's time: the inputs are compared with those the
 	// simulation followed at that point.
 	Feedthrough(values []float64, changed []bool, back, h float64)
-	// Partial returns ∂y_out/∂u_in at the current inputs in values.
-	Partial(values []float64, out, in int) float64
+	// Partial returns ∂y_out/∂u_in where Feedthrough evaluates the
+	// outputs (same arguments).
+	Partial(values []float64, changed []bool, back, h float64, out, in int) float64
+}
+
+// PointOutputter is implemented by simulations some of whose outputs are
+// set at communication points (CommunicationPointer) rather than by the
+// internal steps: the runtime reports those as set, not interpolated
+// between grid points.
+type PointOutputter interface {
+	// PointOutputs writes the outputs set at the last communication point
+	// into values.
+	PointOutputs(values []float64)
 }
 
 // EventSource is implemented by simulations that report events (a cable

@@ -20,8 +20,9 @@ type Snapshot struct {
 	start, stop   float64
 	hasEnd, dirty bool
 	values, deriv []float64
-	gridK         int64     // internal steps taken (Instance.gridK)
+	ahead         float64   // s, the simulation's time less the communication point's
 	prev          []float64 // outputs one internal step before the simulation's time
+	changed       []bool    // inputs set since the last step
 	sim           []float64 // nil when no simulation was built yet
 	extra         []byte    // the simulation's ExtraState
 }
@@ -43,7 +44,8 @@ func (in *Instance) GetState(s *Snapshot) (*Snapshot, Status) {
 	s.guid, s.state, s.time, s.start, s.stop, s.hasEnd, s.dirty = in.scenario.GUID(), in.state, in.time, in.start, in.stop, in.hasEnd, in.dirty
 	s.values = append(s.values[:0], in.values...)
 	s.deriv = append(s.deriv[:0], in.deriv...)
-	s.gridK, s.prev = in.gridK, append(s.prev[:0], in.prev...)
+	s.ahead, s.prev = in.ahead, append(s.prev[:0], in.prev...)
+	s.changed = append(s.changed[:0], in.changed...)
 	s.sim, s.extra = s.sim[:0], s.extra[:0]
 	if in.sim == nil {
 		s.sim, s.extra = nil, nil
@@ -101,8 +103,9 @@ func (in *Instance) SetState(s *Snapshot) Status {
 	in.state, in.time, in.start, in.stop, in.hasEnd, in.dirty = s.state, s.time, s.start, s.stop, s.hasEnd, s.dirty
 	copy(in.values, s.values)
 	copy(in.deriv, s.deriv)
-	in.gridK = s.gridK
+	in.ahead = s.ahead
 	copy(in.prev, s.prev)
+	copy(in.changed, s.changed)
 	if in.sim != nil {
 		in.sim.Outputs(in.cur)
 		in.outputsAt(in.model.InternalStep(in.values))
@@ -117,8 +120,11 @@ func (in *Instance) compatible(s *Snapshot) error {
 	if s.guid != in.scenario.GUID() {
 		return fmt.Errorf("the state belongs to the FMU with GUID %s, this one is %s", s.guid, in.scenario.GUID())
 	}
-	if len(s.values) != len(in.values) || len(s.deriv) != len(in.deriv) || len(s.prev) != len(in.prev) {
+	if len(s.values) != len(in.values) || len(s.deriv) != len(in.deriv) || len(s.prev) != len(in.prev) || len(s.changed) != len(in.changed) {
 		return fmt.Errorf("the state has %d variables, this FMU %d", len(s.values), len(in.values))
+	}
+	if h := in.model.InternalStep(s.values); !(s.ahead >= 0 && s.ahead < h) {
+		return fmt.Errorf("the state's simulation is %g s ahead of its time, outside [0, %g s): damaged", s.ahead, h)
 	}
 	return nil
 }
@@ -136,7 +142,7 @@ func (in *Instance) paramValues(values []float64) []float64 {
 // stateMagic opens every serialized state; stateFormat versions the layout.
 const (
 	stateMagic  = "cablefmu-state\x00"
-	stateFormat = 3
+	stateFormat = 4
 )
 
 // Serialize returns the snapshot as bytes: a header naming the format, the
@@ -152,7 +158,9 @@ func (s *Snapshot) Serialize() []byte {
 	w(int32(s.state))
 	w([3]bool{s.hasEnd, s.dirty, s.sim != nil})
 	w([3]float64{s.time, s.start, s.stop})
-	w(s.gridK)
+	w(s.ahead)
+	w(uint32(len(s.changed)))
+	w(s.changed)
 	for _, xs := range [][]float64{s.values, s.deriv, s.prev, s.sim} {
 		w(uint32(len(xs)))
 		w(xs)
@@ -201,11 +209,16 @@ func (in *Instance) Deserialize(data []byte) (*Snapshot, error) {
 	var st int32
 	var flags [3]bool
 	var times [3]float64
-	if !rd(&st) || !rd(&flags) || !rd(&times) || !rd(&s.gridK) {
+	if !rd(&st) || !rd(&flags) || !rd(&times) || !rd(&s.ahead) {
 		return fail("truncated header")
 	}
-	if s.gridK < 0 {
-		return fail(fmt.Sprintf("%d internal steps taken", s.gridK))
+	var nc uint32
+	if !rd(&nc) || int(nc) > r.Len() {
+		return fail("truncated header")
+	}
+	s.changed = make([]bool, nc)
+	if !rd(s.changed) {
+		return fail("truncated header")
 	}
 	s.state, s.hasEnd, s.dirty = State(st), flags[0], flags[1]
 	s.time, s.start, s.stop = times[0], times[1], times[2]

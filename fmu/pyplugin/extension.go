@@ -177,8 +177,11 @@ type simulation struct {
 	events  []string
 	// initialized is set once init ran (or a state was loaded).
 	initialized bool
-	inputs      []int // value indices of the plugins' inputs
-	outputs     []int // and of their outputs
+	// stepped is set by an internal step, cleared at every communication
+	// point (so it is false at each, and needs no saving).
+	stepped bool
+	inputs  []int // value indices of the plugins' inputs
+	outputs []int // and of their outputs
 }
 
 // NewSimulation implements fmu.Configured: builds the model's simulation,
@@ -250,9 +253,11 @@ func (s *simulation) call(p *plugin, hook string) error {
 // the start of the step and the inputs there; the forces they apply act
 // during this step only.
 func (s *simulation) Step(h, lead float64, from, to []float64, first bool) error {
+	frac := lead / (lead + h) // where the step starts between from and to
 	for _, i := range s.inputs {
-		s.values[i] = from[i]
+		s.values[i] = from[i] + (to[i]-from[i])*frac
 	}
+	s.stepped = true
 	s.plant.h = h
 	for _, p := range s.plugins {
 		if err := s.call(p, hookStep); err != nil {
@@ -281,6 +286,15 @@ func (s *simulation) CommunicationPoint(t float64) error {
 	if !s.initialized {
 		grid = t
 	}
+	if !s.stepped {
+		// Forces a hook applied at the last communication point act in the
+		// first internal step after it; with no step since, these hooks
+		// apply them anew rather than on top.
+		for _, b := range s.bodies {
+			b.Force, b.Torque = b.Force.Scale(0), b.Torque.Scale(0)
+		}
+	}
+	s.stepped = false
 	s.plant.t, s.plant.h = t, 0
 	defer func() { s.plant.t = grid }()
 	if !s.initialized {
@@ -302,6 +316,12 @@ func (s *simulation) CommunicationPoint(t float64) error {
 // Outputs implements fmu.Simulation.
 func (s *simulation) Outputs(values []float64) {
 	s.inner.Outputs(values)
+	s.PointOutputs(values)
+}
+
+// PointOutputs implements fmu.PointOutputter: the plugins' outputs are
+// what they set last, at a step or a communication point.
+func (s *simulation) PointOutputs(values []float64) {
 	for _, i := range s.outputs {
 		values[i] = s.values[i]
 	}
@@ -346,9 +366,9 @@ func (s *simulation) Feedthrough(values []float64, changed []bool, back, h float
 }
 
 // Partial passes the model's partial derivatives on.
-func (s *simulation) Partial(values []float64, out, in int) float64 {
+func (s *simulation) Partial(values []float64, changed []bool, back, h float64, out, in int) float64 {
 	if f, ok := s.inner.(fmu.FeedthroughSimulation); ok && out < s.c.n && in < s.c.n {
-		return f.Partial(values, out, in)
+		return f.Partial(values, changed, back, h, out, in)
 	}
 	return 0
 }

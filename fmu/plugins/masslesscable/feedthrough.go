@@ -90,11 +90,8 @@ func (k kinematicPorts) inputsOf(ref [2]geom.Vec3, values []float64, changed []b
 func (s *simulation) Feedthrough(values []float64, changed []bool, back, h float64) {
 	for _, k := range s.kin {
 		b := s.bodies[k.body]
-		refPos, refVel := s.refPos[k.body], s.refVel[k.body]
-		pathVel := refVel.AddScaled(-2*back/h, refVel.Sub(b.Vel))
-		x, v := k.inputsOf([2]geom.Vec3{refPos.AddScaled(-back, b.Vel), pathVel}, values, changed)
-		x, v = x.AddScaled(back, b.Vel), v.Add(refVel.Sub(pathVel))
-		df := s.elastic(b, x, v).force.Sub(s.elastic(b, refPos, refVel).force)
+		x, v := s.shifted(k, values, changed, back, h)
+		df := s.elastic(b, x, v).force.Sub(s.elastic(b, s.refPos[k.body], s.refVel[k.body]).force)
 		for a := 0; a < 3; a++ {
 			if i := k.force[a]; i >= 0 {
 				values[i] += port.Comp(df, a)
@@ -103,15 +100,29 @@ func (s *simulation) Feedthrough(values []float64, changed []bool, back, h float
 	}
 }
 
+// shifted returns the position and velocity at which Feedthrough
+// evaluates a kinematic body's force: its inputs set since the step, the
+// path it followed otherwise, moved to the step's end (see Feedthrough).
+func (s *simulation) shifted(k kinematicPorts, values []float64, changed []bool, back, h float64) (x, v geom.Vec3) {
+	b := s.bodies[k.body]
+	refPos, refVel := s.refPos[k.body], s.refVel[k.body]
+	pathVel := refVel.AddScaled(-2*back/h, refVel.Sub(b.Vel))
+	x, v = k.inputsOf([2]geom.Vec3{refPos.AddScaled(-back, b.Vel), pathVel}, values, changed)
+	return x.AddScaled(back, b.Vel), v.Add(refVel.Sub(pathVel))
+}
+
 // Partial implements fmu.FeedthroughSimulation: ∂F/∂x is the stiffness K
-// and ∂F/∂v the damping C of the cables at the body (see elastic).
-func (s *simulation) Partial(values []float64, out, in int) float64 {
+// and ∂F/∂v the damping C of the cables at the body (see elastic), where
+// Feedthrough evaluates the force once the input in is set.
+func (s *simulation) Partial(values []float64, changed []bool, back, h float64, out, in int) float64 {
+	s.set = append(s.set[:0], changed...)
+	s.set[in] = true
 	for _, k := range s.kin {
 		for a := 0; a < 3; a++ {
 			if k.force[a] != out {
 				continue
 			}
-			x, v := k.inputsOf([2]geom.Vec3{}, values, nil)
+			x, v := s.shifted(k, values, s.set, back, h)
 			e := s.elastic(s.bodies[k.body], x, v)
 			for c := 0; c < 3; c++ {
 				if k.pos[c] == in {

@@ -1,8 +1,10 @@
 package masslesscable_test
 
 import (
+	"encoding/binary"
 	"math"
 	"math/rand"
+	"strings"
 	"testing"
 
 	"github.com/cablefmu/cablefmu/fmu"
@@ -158,5 +160,43 @@ func TestStateBetweenGridPointsRestores(t *testing.T) {
 		if got[i] != want[i] {
 			t.Fatalf("value %d after restoring: %.17g, the original run %.17g", i, got[i], want[i])
 		}
+	}
+}
+
+// A serialized state whose simulation would stand a whole internal step
+// or more ahead of its time, or behind it, is refused as damaged, and the
+// instance goes on unchanged.
+func TestDamagedGridOffsetRefused(t *testing.T) {
+	r := newRig(t, hoistScenario, false).start(nil)
+	r.step(0.007)
+	snap, st := r.in.GetState(nil)
+	if st != fmu.OK {
+		t.Fatalf("GetState: %v", st)
+	}
+	sc, err := fmu.ParseScenario([]byte(hoistScenario))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// magic, format, version, GUID, state, flags, three times, then the offset.
+	at := len("cablefmu-state\x00") + 4 + 4 + len(fmu.Version) + 4 + len(sc.GUID()) + 4 + 3 + 3*8
+	before := r.get("load.x")
+	// The field is where the offset is: 1/60 − 7 ms, a valid offset, reads.
+	if got := math.Float64frombits(binary.LittleEndian.Uint64(snap.Serialize()[at:])); math.Abs(got-(1.0/60-0.007)) > 1e-12 {
+		t.Fatalf("offset field reads %g, want 1/60 − 0.007 s", got)
+	}
+	for _, ahead := range []float64{1.0 / 60, 1, -1e-3, math.NaN()} {
+		data := snap.Serialize()
+		binary.LittleEndian.PutUint64(data[at:], math.Float64bits(ahead))
+		s, err := r.in.Deserialize(data)
+		if err == nil {
+			if st := r.in.SetState(s); st == fmu.OK {
+				t.Errorf("a state %g s ahead of its time was restored", ahead)
+			}
+		} else if !strings.Contains(err.Error(), "ahead") && !strings.Contains(err.Error(), "NaN") {
+			t.Errorf("offset %g: refused with %q, want the reason", ahead, err)
+		}
+	}
+	if after := r.get("load.x"); after != before {
+		t.Errorf("load.x %g after the refused states, %g before", after, before)
 	}
 }

@@ -56,6 +56,7 @@ type simulation struct {
 	// the end of the last step: the inputs the step's outputs belong to.
 	refPos, refVel []geom.Vec3
 	kin            []kinematicPorts
+	set            []bool // scratch of Partial: the inputs taken as set
 }
 
 func (m *configured) newDrive() drive {
@@ -225,26 +226,30 @@ func (s *simulation) addCable(j int, cb *cableConfig, h float64) error {
 }
 
 // Step implements fmu.Simulation. Kinematic bodies move with the mean of
-// their velocity inputs over the step; at the first internal step of a
-// communication step they are placed at their position inputs if those
+// their velocity inputs over the step; at the first internal step after a
+// communication point they are placed at their position inputs if those
 // changed since they were last applied (a master that drives only the
-// velocity leaves the position to the integration).
+// velocity leaves the position to the integration), carried from the
+// communication point to the step's start with the mean velocity.
 func (s *simulation) Step(h, lead float64, from, to []float64, first bool) error {
 	s.m.ReadInputs(&s.from, from)
 	s.m.ReadInputs(&s.to, to)
+	frac := lead / (lead + h) // where the step starts between from and to
 	for i, b := range s.bodies {
 		if b.Kind != multibody.Kinematic {
 			continue
 		}
+		start := s.from.vel[i].Add(s.to.vel[i].Sub(s.from.vel[i]).Scale(frac))
 		if first && s.from.pos[i] != s.placed[i] {
-			b.Pos = s.from.pos[i].AddScaled(lead, s.from.vel[i])
+			b.Pos = s.from.pos[i].AddScaled(lead, s.from.vel[i].Add(start).Scale(0.5))
 			s.placed[i] = s.from.pos[i]
 		}
-		b.Vel = s.from.vel[i].Add(s.to.vel[i]).Scale(0.5)
+		b.Vel = start.Add(s.to.vel[i]).Scale(0.5)
 	}
 	for j, c := range s.cables {
 		if c.winch != nil {
-			c.winch.Speed = 0.5 * (s.from.winch[j] + s.to.winch[j])
+			start := s.from.winch[j] + (s.to.winch[j]-s.from.winch[j])*frac
+			c.winch.Speed = 0.5 * (start + s.to.winch[j])
 			if c.commanded {
 				c.winch.Speed = c.command
 			}

@@ -98,7 +98,7 @@ func (s *simulation) slackAtSheave() bool {
 // Partial implements fmu.FeedthroughSimulation: ∂F/∂x = −c_s I and
 // ∂F/∂v = −c_s γ I of the top joint (see rigidcable.Joint.BallForce);
 // zero while the rope is slack at the sheave.
-func (s *simulation) Partial(values []float64, out, in int) float64 {
+func (s *simulation) Partial(values []float64, changed []bool, back, h float64, out, in int) float64 {
 	if s.slackAtSheave() {
 		return 0
 	}
