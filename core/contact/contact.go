@@ -63,13 +63,28 @@ func (c *Contact) Bodies() []*multibody.Body { return c.bodies[:] }
 // Rows implements multibody.Constraint.
 func (c *Contact) Rows() int { return 3 }
 
+// clearance returns the contact point's offset from the body's centre
+// (world frame) and its gap to the ground (m), and whether it is so far
+// from the ground that it cannot reach it within a step of h seconds.
+func (c *Contact) clearance(h float64) (r geom.Vec3, gap float64, far bool) {
+	b := c.point.Body
+	r = b.Rot.Rotate(c.point.Offset)
+	gap = b.Pos.Z + r.Z - c.ground.Height - c.point.Radius
+	return r, gap, gap > margin+math.Abs(b.Vel.Z+b.AngVel.Cross(r).Z)*h
+}
+
+// Off implements multibody.Switched: the rows are off far from the ground.
+func (c *Contact) Off(h float64) bool {
+	_, _, far := c.clearance(h)
+	return far
+}
+
 // Update implements multibody.Constraint.
 func (c *Contact) Update(h float64, rows []multibody.Row) {
-	b := c.point.Body
-	r := b.Rot.Rotate(c.point.Offset)
-	gap := b.Pos.Z + r.Z - c.ground.Height - c.point.Radius
-	if gap > margin+math.Abs(b.Vel.Z+b.AngVel.Cross(r).Z)*h {
-		// Far from the ground: rows that decouple and carry no impulse.
+	r, gap, far := c.clearance(h)
+	if far {
+		// Rows that decouple and carry no impulse, the same in every state
+		// (multibody.Switched).
 		for i := range rows {
 			rows[i].Holonomic = false
 			rows[i].Slip = 1

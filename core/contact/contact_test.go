@@ -91,3 +91,63 @@ func TestStickAndSlide(t *testing.T) {
 		}
 	}
 }
+
+// unswitched hides a contact's Off, so that the world evaluates and
+// assembles its rows every step.
+type unswitched struct{ multibody.Constraint }
+
+// A box bouncing off the ground moves bitwise as it does when the world
+// evaluates its contacts every step, and every step's problem is bitwise
+// the same: rows kept off are the rows Update sets, also across a change
+// of step size.
+func TestSwitchedOffRowsUnchanged(t *testing.T) {
+	drop := func(switched bool) []geom.Vec3 {
+		w := multibody.NewWorld(geom.V(0, 0, -9.81))
+		size := geom.V(1, 1, 0.5)
+		b := w.AddBody(multibody.NewBody("box", 100, multibody.BoxInertia(100, 1, 1, 0.5), geom.V(0, 0, 0.8)))
+		b.AngVel = geom.V(0.7, -0.3, 0.2)
+		g := &Ground{Friction: 0.5}
+		for _, p := range BoxCorners(b, size) {
+			c := New(g, p)
+			c.Damping = 2 * h
+			if switched {
+				w.AddConstraint(c)
+			} else {
+				w.AddConstraint(unswitched{c})
+			}
+		}
+		var path []geom.Vec3
+		for i := 0; i < 180; i++ {
+			step := h
+			if i >= 90 && i < 100 {
+				step = h / 2
+			}
+			if i%40 == 0 {
+				b.Vel.Z = 3 // thrown up again
+			}
+			p, err := w.Assemble(step)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for r := range p.Rows {
+				for _, x := range [][]float64{p.Sigma, p.B, p.Lo, p.Hi} {
+					path = append(path, geom.V(x[r], math.Copysign(1, x[r]), 0))
+				}
+				for _, j := range [][]multibody.Jacobian{p.Rows[r].J, p.Rows[r].MinvJ} {
+					path = append(path, j[0].Lin, j[0].Ang)
+				}
+			}
+			if err := w.Step(step); err != nil {
+				t.Fatal(err)
+			}
+			path = append(path, b.Pos, b.Vel, b.AngVel, b.ConstraintForce)
+		}
+		return path
+	}
+	want, got := drop(false), drop(true)
+	for i := range want {
+		if got[i] != want[i] {
+			t.Fatalf("value %d: %v with switched-off rows kept, %v evaluated every step", i, got[i], want[i])
+		}
+	}
+}

@@ -74,6 +74,20 @@ type Constraint interface {
 	Apply(h float64, lambda []float64)
 }
 
+// Switched is implemented by constraints whose rows are often all off, such
+// as a contact far from the ground: zero Jacobians, bounds [0, 0], and
+// every other field the same whatever the state, so that they carry no
+// impulse and couple nothing. While a constraint stays off, the world keeps
+// its rows and their part of the problem from the step that switched it
+// off instead of evaluating and assembling them again each step.
+type Switched interface {
+	Constraint
+	// Off reports whether Update would set the rows off for a step of h
+	// seconds at the current state; it must not change the constraint.
+	// Update is not called while the rows stay off (Apply still is).
+	Off(h float64) bool
+}
+
 // Energy is implemented by constraints that store elastic energy (J).
 type Energy interface {
 	PotentialEnergy() float64

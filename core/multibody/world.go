@@ -29,11 +29,26 @@ type World struct {
 	rowStart    []int // first row of each constraint
 	rows        []Row
 	prob        Problem
-	dirty       bool
+	// switched holds each constraint as a Switched, or nil; off says where
+	// a switched constraint's rows stand (rowsOn, …), offH the step size
+	// of the last assembly, for which rowsOff rows hold.
+	switched []Switched
+	off      []rowState
+	offH     float64
+	dirty    bool
 	// relaxed counts the rows of the last step that the step could not
 	// resolve and that got numerical relaxation (stability.Damping).
 	relaxed int
 }
+
+// rowState says whether a constraint's rows need evaluating and assembling.
+type rowState int8
+
+const (
+	rowsOn        rowState = iota // evaluated by Update
+	rowsSwitching                 // off, evaluated by Update, not yet assembled
+	rowsOff                       // off, left as the last assembly made them
+)
 
 // Relaxed returns how many compliant rows of the last step vibrate faster
 // than the step resolves and were given the numerical relaxation time
@@ -81,6 +96,10 @@ func (w *World) layout() error {
 	}
 	w.rows = make([]Row, n)
 	w.prob.resize(n, len(w.dynamic))
+	w.switched, w.off = make([]Switched, len(w.constraints)), make([]rowState, len(w.constraints))
+	for i, c := range w.constraints {
+		w.switched[i], _ = c.(Switched)
+	}
 	// All rows' blocks in two arrays, in row order: every phase of a step
 	// walks them in that order.
 	blocks := 0
@@ -158,6 +177,14 @@ func (w *World) update(h float64) error {
 		b.refreshInertia()
 	}
 	for i, c := range w.constraints {
+		if s := w.switched[i]; s != nil && s.Off(h) {
+			if w.off[i] == rowsOff && h == w.offH {
+				continue // the same rows as in the last step
+			}
+			w.off[i] = rowsSwitching
+		} else {
+			w.off[i] = rowsOn
+		}
 		rows := w.rows[w.rowStart[i] : w.rowStart[i]+c.Rows()]
 		for r := range rows {
 			rows[r].Reset()
@@ -172,7 +199,8 @@ func (w *World) update(h float64) error {
 // relaxation time is its own damping, raised to stability.Relaxation·h
 // only where the row vibrates faster than h resolves (stability.Unresolved,
 // judged by its stiffness 1/ε plus its geometric stiffness and by its
-// diagonal J M⁻¹ Jᵀ).
+// diagonal J M⁻¹ Jᵀ). The rows of a switched constraint that stays off
+// keep what the step that switched it off assembled.
 func (w *World) assemble(h float64) {
 	p := &w.prob
 	w.relaxed = 0
@@ -185,70 +213,80 @@ func (w *World) assemble(h float64) {
 	lastCompliance, stiffness := math.NaN(), 0.0
 	lastDamping, lastUpsilon := math.NaN(), 0.0
 	lastSlip, slipRate := 0.0, 0.0 // 0/h = 0
-	for i := range w.rows {
-		row := &w.rows[i]
-		pr := &p.Rows[i]
-		gv, gpred, d, jump := 0.0, 0.0, 0.0, 0.0
-		for k, b := range pr.Bodies {
-			j := &row.J[k]
-			switch b.Kind {
-			case Dynamic:
-				gv += j.Lin.Dot(b.Vel) + j.Ang.Dot(b.AngVel)
-				gpred += j.Lin.Dot(b.predVel) + j.Ang.Dot(b.predAng)
-				// M⁻¹J by its parts: a whole Jacobian made in a temporary
-				// and copied stalls the copy on store forwarding.
-				lin, ang := j.Lin.Scale(b.invMass), b.invI.MulVec(j.Ang)
-				d += j.Lin.Dot(lin) + j.Ang.Dot(ang) // J·M⁻¹J
-				m := &pr.MinvJ[k]
-				m.Lin, m.Ang = lin, ang
-			case Kinematic:
-				kv := j.Lin.Dot(b.Vel) + j.Ang.Dot(b.AngVel)
-				gv += kv
-				gpred += kv
-				jump += j.Lin.Dot(b.lastVel) + j.Ang.Dot(b.lastAngVel) - kv
-				pr.MinvJ[k] = Jacobian{}
-			default:
-				pr.MinvJ[k] = Jacobian{}
-			}
+	// Rows kept off hold for h: update evaluates them again for any other.
+	w.offH = h
+	for ci, state := range w.off {
+		switch state {
+		case rowsOff:
+			continue // Σ, B and bounds as the step that switched them off left them
+		case rowsSwitching:
+			w.off[ci] = rowsOff
 		}
-		if row.Slip != lastSlip {
-			lastSlip, slipRate = row.Slip, row.Slip/h
-		}
-		upsilon, sigma := 0.0, slipRate
-		if row.Holonomic {
-			damping := row.Damping
-			unresolved := true // a rigid row vibrates infinitely fast
-			if c := row.Compliance; c > 0 {
-				if c != lastCompliance {
-					lastCompliance, stiffness = c, 1/c
-				}
-				if unresolved = stability.Unresolved(stiffness+row.Geometric, d, h); unresolved {
-					damping = stability.Damping(damping, h, true, row.Geometric > 0)
-					w.relaxed++
+		for i := p.Groups[ci]; i < p.Groups[ci+1]; i++ {
+			row := &w.rows[i]
+			pr := &p.Rows[i]
+			gv, gpred, d, jump := 0.0, 0.0, 0.0, 0.0
+			for k, b := range pr.Bodies {
+				j := &row.J[k]
+				switch b.Kind {
+				case Dynamic:
+					gv += j.Lin.Dot(b.Vel) + j.Ang.Dot(b.AngVel)
+					gpred += j.Lin.Dot(b.predVel) + j.Ang.Dot(b.predAng)
+					// M⁻¹J by its parts: a whole Jacobian made in a temporary
+					// and copied stalls the copy on store forwarding.
+					lin, ang := j.Lin.Scale(b.invMass), b.invI.MulVec(j.Ang)
+					d += j.Lin.Dot(lin) + j.Ang.Dot(ang) // J·M⁻¹J
+					m := &pr.MinvJ[k]
+					m.Lin, m.Ang = lin, ang
+				case Kinematic:
+					kv := j.Lin.Dot(b.Vel) + j.Ang.Dot(b.AngVel)
+					gv += kv
+					gpred += kv
+					jump += j.Lin.Dot(b.lastVel) + j.Ang.Dot(b.lastAngVel) - kv
+					pr.MinvJ[k] = Jacobian{}
+				default:
+					pr.MinvJ[k] = Jacobian{}
 				}
 			}
-			// A kinematic body whose velocity changed since the last step
-			// (a crane jerked into motion) opens the row at the new
-			// relative speed. A row the step resolves carries that speed
-			// into its spring and damper, as the rope does; a row stiffer
-			// than the step resolves would, in the rope, take it up within
-			// a small fraction of the step (its own vibration, of amplitude
-			// v/ω, is below what the step shows), while the relaxed row
-			// would keep Υ of it and open by about Υ v h (14 mm at 1 m/s):
-			// it sees the jump as already taken up.
-			if unresolved {
-				gv += jump
+			if row.Slip != lastSlip {
+				lastSlip, slipRate = row.Slip, row.Slip/h
 			}
-			if damping != lastDamping {
-				lastDamping, lastUpsilon = damping, 1/(1+4*damping/h)
+			upsilon, sigma := 0.0, slipRate
+			if row.Holonomic {
+				damping := row.Damping
+				unresolved := true // a rigid row vibrates infinitely fast
+				if c := row.Compliance; c > 0 {
+					if c != lastCompliance {
+						lastCompliance, stiffness = c, 1/c
+					}
+					if unresolved = stability.Unresolved(stiffness+row.Geometric, d, h); unresolved {
+						damping = stability.Damping(damping, h, true, row.Geometric > 0)
+						w.relaxed++
+					}
+				}
+				// A kinematic body whose velocity changed since the last step
+				// (a crane jerked into motion) opens the row at the new
+				// relative speed. A row the step resolves carries that speed
+				// into its spring and damper, as the rope does; a row stiffer
+				// than the step resolves would, in the rope, take it up within
+				// a small fraction of the step (its own vibration, of amplitude
+				// v/ω, is below what the step shows), while the relaxed row
+				// would keep Υ of it and open by about Υ v h (14 mm at 1 m/s):
+				// it sees the jump as already taken up.
+				if unresolved {
+					gv += jump
+				}
+				if damping != lastDamping {
+					lastDamping, lastUpsilon = damping, 1/(1+4*damping/h)
+				}
+				upsilon = lastUpsilon
+				sigma += sigmaScale * row.Compliance * upsilon
 			}
-			upsilon = lastUpsilon
-			sigma += sigmaScale * row.Compliance * upsilon
+			p.Sigma[i] = sigma
+			p.B[i] = bias*upsilon*row.Violation + upsilon*(gv-row.SpeedBefore) + row.Speed - gpred
+			p.Lo[i] = row.Lo
+			p.Hi[i] = row.Hi
 		}
-		p.Sigma[i] = sigma
-		p.B[i] = bias*upsilon*row.Violation + upsilon*(gv-row.SpeedBefore) + row.Speed - gpred
-		p.Lo[i] = row.Lo
-		p.Hi[i] = row.Hi
 	}
 }
 
