@@ -230,13 +230,24 @@ func (w *World) assemble(h float64) {
 				j := &row.J[k]
 				switch b.Kind {
 				case Dynamic:
+					m := &pr.MinvJ[k]
+					if j.Lin == (geom.Vec3{}) {
+						// An angular block (bend, twist): its linear
+						// terms are zeros, which sums that start from +0
+						// and stay finite do not see.
+						ang := b.invI.MulVec(j.Ang)
+						gv += j.Ang.Dot(b.AngVel)
+						gpred += j.Ang.Dot(b.predAng)
+						d += j.Ang.Dot(ang)
+						m.Lin, m.Ang = geom.Vec3{}, ang
+						continue
+					}
 					gv += j.Lin.Dot(b.Vel) + j.Ang.Dot(b.AngVel)
 					gpred += j.Lin.Dot(b.predVel) + j.Ang.Dot(b.predAng)
 					// M⁻¹J by its parts: a whole Jacobian made in a temporary
 					// and copied stalls the copy on store forwarding.
 					lin, ang := j.Lin.Scale(b.invMass), b.invI.MulVec(j.Ang)
 					d += j.Lin.Dot(lin) + j.Ang.Dot(ang) // J·M⁻¹J
-					m := &pr.MinvJ[k]
 					m.Lin, m.Ang = lin, ang
 				case Kinematic:
 					kv := j.Lin.Dot(b.Vel) + j.Ang.Dot(b.AngVel)
@@ -307,12 +318,21 @@ func (w *World) integrate(h float64) {
 		pr := &p.Rows[i]
 		f := l / h
 		for k, b := range pr.Bodies {
-			j := pr.J[k]
-			b.ConstraintForce = b.ConstraintForce.AddScaled(f, j.Lin)
+			j := &pr.J[k]
+			// An angular block's linear part (zero, and zero in M⁻¹J) would
+			// add zeros that change nothing: the force sums start from +0,
+			// and a predicted velocity is −0 only where the velocity was,
+			// which no step leaves.
+			linear := j.Lin != (geom.Vec3{})
+			if linear {
+				b.ConstraintForce = b.ConstraintForce.AddScaled(f, j.Lin)
+			}
 			b.ConstraintTorque = b.ConstraintTorque.AddScaled(f, j.Ang)
 			if b.Kind == Dynamic {
-				m := pr.MinvJ[k]
-				b.Vel = b.Vel.AddScaled(l, m.Lin)
+				m := &pr.MinvJ[k]
+				if linear {
+					b.Vel = b.Vel.AddScaled(l, m.Lin)
+				}
 				b.AngVel = b.AngVel.AddScaled(l, m.Ang)
 			}
 		}
