@@ -22,6 +22,10 @@ echo "== massless Hoist: winch stopped dead from 0.5 m/s (peak, slack) and 0.1 m
 run 'TestWinchStopPeak$|TestBounceFrequencyAndDamping$' ./fmu/plugins/masslesscable/
 echo "== rigid-body cable (RigidHoist, N = 20): the same winch stops, rope mass included"
 run 'TestRigidWinchStopPeak$|TestRigidBounceFrequencyAndDamping$' ./fmu/plugins/rigidbodycable/
+echo "== rigid-body cable (RigidHoist, 12.3 t): winch jumped from rest to ±1 m/s: slack at the sheave and snap loads"
+run 'TestWinchJumpsGoSlackAndSnap$' ./fmu/plugins/rigidbodycable/
+echo "== rigid-body cable: hoist jerked from rest to 1 m/s: joint openings (the rope's own v/ω is below 0.1 mm)"
+run 'TestHoistJumpDoesNotOpenJoints$' ./core/rigidcable/
 echo "== rigid-body cable: torsion pendulum of the box load (N = 20, load 1e3 segments)"
 run 'TestTorsionPendulum$' ./core/rigidcable/
 echo "== rigid-body cable: hoist jerked to 1 m/s for 2 s, 120 s at h = 1/60 s"
