@@ -28,7 +28,7 @@ type ActiveSet struct {
 	inf     []float64 // n times −∞, then n times +∞: the free problem's limits
 	state   []int8    // per row: 0 free, −1 at Lo, +1 at Hi
 	bounded []int     // rows with a finite bound
-	diag    []float64 // S_ii of the bounded rows
+	diag    []float64 // S_ii of the bounded rows, found when a row is pinned
 	dv      []velocityChange
 }
 
@@ -112,7 +112,7 @@ func (a *ActiveSet) prepare(p *Problem) {
 	for i := 0; i < n; i++ {
 		if !math.IsInf(p.Lo[i], -1) || !math.IsInf(p.Hi[i], 1) {
 			a.bounded = append(a.bounded, i)
-			a.diag = append(a.diag, p.rowDiagonal(i)+p.Sigma[i])
+			a.diag = append(a.diag, 0)
 		}
 	}
 	if cap(a.state) < n {
@@ -182,6 +182,9 @@ func (a *ActiveSet) update(p *Problem) bool {
 				a.state[i], moved = -1, true
 			} else if l > p.Hi[i] {
 				a.state[i], moved = 1, true
+			}
+			if a.state[i] != 0 && a.diag[k] == 0 {
+				a.diag[k] = p.rowDiagonal(i) + p.Sigma[i]
 			}
 		default:
 			if w == nil {

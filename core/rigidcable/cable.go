@@ -121,7 +121,7 @@ func NewStraight(p0, p1 geom.Vec3, opt Options) (*Cable, error) {
 
 func (c *Cable) stiffen(j *Joint, l float64) {
 	j.Stretch, j.Bend, j.Twist = c.opt.Section.Stiffness(l)
-	j.Length = l
+	j.Length, j.Link = l, c.SegmentLength
 	j.Stiffen = !c.opt.PhysicalBending
 	j.Damping = c.opt.Damping
 }
@@ -212,7 +212,7 @@ func (c *Cable) SetLength(length, rate float64) error {
 		}
 		// New stiffnesses for the new length; damping stays as set.
 		j.Stretch, j.Bend, j.Twist = c.opt.Section.Stiffness(jl)
-		j.Length = jl
+		j.Length, j.Link = jl, l
 	}
 	c.SegmentLength = l
 	return nil

@@ -48,7 +48,7 @@ func TestChainSolversMatchDense(t *testing.T) {
 	dense := newHangingCable(t, sec, 11, 10, TwistPerpendicular, &multibody.Dense{})
 	others := map[string]*hangingCable{
 		"chain":  newHangingCable(t, sec, 11, 10, TwistPerpendicular, &multibody.ActiveSet{Solver: &multibody.Chain{}}),
-		"banded": newHangingCable(t, sec, 11, 10, TwistPerpendicular, &multibody.Banded{}),
+		"banded": newHangingCable(t, sec, 11, 10, TwistPerpendicular, &multibody.ActiveSet{Solver: &multibody.Banded{}}),
 	}
 	all := []*hangingCable{dense, others["chain"], others["banded"]}
 	for _, s := range all {
