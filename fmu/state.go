@@ -142,7 +142,7 @@ func (in *Instance) paramValues(values []float64) []float64 {
 // stateMagic opens every serialized state; stateFormat versions the layout.
 const (
 	stateMagic  = "cablefmu-state\x00"
-	stateFormat = 4
+	stateFormat = 5
 )
 
 // Serialize returns the snapshot as bytes: a header naming the format, the

@@ -29,3 +29,26 @@ func TestQuaternionRotationMatchesMatrix(t *testing.T) {
 		t.Errorf("rotation changed the length to %g", n)
 	}
 }
+
+func TestInverse(t *testing.T) {
+	m := Mat3{{4, 1, -2}, {1, 3, 0.5}, {-2, 0.5, 5}}
+	inv, ok := m.Inverse()
+	if !ok {
+		t.Fatal("a regular matrix found singular")
+	}
+	p := m.Mul(&inv)
+	for i := range p {
+		for j := range p[i] {
+			want := 0.0
+			if i == j {
+				want = 1
+			}
+			if math.Abs(p[i][j]-want) > 1e-14 {
+				t.Errorf("m·m⁻¹ [%d][%d] = %g, want %g", i, j, p[i][j], want)
+			}
+		}
+	}
+	if _, ok := (&Mat3{{1, 2, 3}, {2, 4, 6}, {0, 1, 1}}).Inverse(); ok {
+		t.Error("a singular matrix inverted")
+	}
+}

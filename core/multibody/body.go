@@ -1,6 +1,9 @@
 package multibody
 
-import "github.com/cablefmu/cablefmu/core/geom"
+import (
+	"github.com/cablefmu/cablefmu/core/geom"
+	"github.com/cablefmu/cablefmu/core/stability"
+)
 
 // Kind says how a body moves.
 type Kind int
@@ -40,6 +43,11 @@ type Body struct {
 	invMass float64   // 1/Mass, refreshed with invI
 	predVel geom.Vec3 // v + h M⁻¹ f
 	predAng geom.Vec3
+	// turnK is the constraints' geometric stiffness against turning the
+	// body (N·m/rad, world frame) from their last forces (TurnStiffness);
+	// turning says whether the step takes it in (see World.update).
+	turnK   geom.Mat3
+	turning bool
 	// A kinematic body's velocities in the last step (see World.assemble).
 	lastVel, lastAngVel geom.Vec3
 }
@@ -94,6 +102,39 @@ func (b *Body) refreshInertia() {
 	rt := r.T()
 	m := r.Mul(&inv)
 	b.invI = m.Mul(&rt)
+	b.turning = false
+}
+
+// takeTurnStiffness decides whether a step of h seconds takes the body's
+// geometric stiffness turnK in implicitly, and if so replaces the inverse
+// inertia by (R I₀ Rᵀ + h² K)⁻¹ (see World.update). The criterion is
+// stability.TurnUnresolved on the sum of the turning modes' ω², tr(I⁻¹K),
+// an upper bound of the fastest.
+func (b *Body) takeTurnStiffness(h float64) {
+	if b.Inertia.X == 0 || b.Inertia.Y == 0 || b.Inertia.Z == 0 {
+		return // a particle does not turn
+	}
+	k := &b.turnK
+	r := b.Rot.Matrix()
+	rt := r.T()
+	kr := k.Mul(&r)
+	body := rt.Mul(&kr) // Rᵀ K R: K in the body's principal frame
+	omega2 := body[0][0]/b.Inertia.X + body[1][1]/b.Inertia.Y + body[2][2]/b.Inertia.Z
+	share := stability.TurnShare(omega2, h)
+	if share == 0 {
+		return
+	}
+	d := geom.Diag(b.Inertia.X, b.Inertia.Y, b.Inertia.Z)
+	rd := r.Mul(&d)
+	iw := rd.Mul(&rt)
+	for i := range iw {
+		for j := range iw[i] {
+			iw[i][j] += share * h * h * k[i][j]
+		}
+	}
+	if inv, ok := iw.Inverse(); ok {
+		b.invI, b.turning = inv, true
+	}
 }
 
 func invOrZero(x float64) float64 {

@@ -31,8 +31,9 @@ type Row struct {
 	// Geometric is stiffness along the row (same unit as 1/Compliance) that
 	// forces outside the row add and that the linearly implicit step does
 	// not see, such as a tension's resistance to bending a cable. It counts
-	// only in judging whether the step resolves the row
-	// (stability.Unresolved).
+	// in judging whether the step resolves the row (stability.Unresolved)
+	// and sets the row's damping where the step takes the turning of its
+	// bodies in (stability.TurnDamping, World.takeTurnStiffness).
 	Geometric float64
 	// Speed is the prescribed rate w of the row over the step (the
 	// constraint is G v − w); SpeedBefore is w over the previous step. For a
@@ -91,4 +92,19 @@ type Switched interface {
 // Energy is implemented by constraints that store elastic energy (J).
 type Energy interface {
 	PotentialEnergy() float64
+}
+
+// Turning is implemented by constraints whose forces act at points off
+// their bodies' centres of mass. When a body turns by δθ, the lever arm r
+// of a force F turns with it and the torque r × F changes by −K δθ, K the
+// geometric stiffness (for a force along r, K = (F·r)(I − r̂r̂ᵀ): a tension
+// pulling a segment's ends straightens it). SPOOK evaluates the Jacobians at
+// the start of the step, so it sees that change only explicitly, a step
+// late; where the step cannot resolve the turning vibration it drives (a
+// light segment under a heavy load), World takes K into the step.
+type Turning interface {
+	// TurnStiffness adds to k[i] the stiffness K (N·m/rad, world frame,
+	// symmetric positive semi-definite) of the constraint's forces of the
+	// last step against a turn of its i-th body, at the current positions.
+	TurnStiffness(k []geom.Mat3)
 }

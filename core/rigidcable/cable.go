@@ -22,20 +22,17 @@ type Options struct {
 	// InertiaScale multiplies the segments' moments of inertia (1 if 0):
 	// [SL08] §VIII scales them by 20 to stabilize its crane.
 	InertiaScale float64
-	// PhysicalBending turns the bend stiffening off: every joint bends
-	// with the rope's own stiffness, wherever the step resolves it or not.
-	PhysicalBending bool
 }
 
 // A cable whose segments are much lighter than its load goes unstable at
-// dt = 1/60 s: the transverse vibration of light segments under large
-// tension is too fast for the step. [SL08] §VII-D stiffens the bending with
-// the tension everywhere, which turns the rope into a beam (a box load's
-// rocking mode +140 %, the rope's higher modes +30 … +170 %). The joints
-// here stiffen only where stability.BendStiffness finds that the step
-// cannot resolve the vibration, and only by what it needs; everywhere
-// else, and whenever the joint is slack, the rope bends with its own
-// stiffness.
+// dt = 1/60 s: the light segments turn across the cable under the large
+// tension faster than the step resolves. [SL08] §VII-D stiffens the bending
+// with the tension everywhere, which turns the rope into a beam (a box
+// load's rocking mode +140 %, the rope's higher modes +30 … +170 %). Here
+// the joints bend with the rope's own stiffness everywhere; the joints
+// report the tension's geometric stiffness (Joint.TurnStiffness), which the
+// stepper takes into the step where it cannot resolve the turning (package
+// stability).
 
 // EndKind says which angles a cable end's joint holds besides the ball and
 // socket.
@@ -113,16 +110,17 @@ func NewStraight(p0, p1 geom.Vec3, opt Options) (*Cable, error) {
 	half := geom.Vec3{X: l / 2}
 	for i := 0; i+1 < n; i++ {
 		j := NewJoint(c.Segments[i], half, axis, c.Segments[i+1], half.Scale(-1), axis, opt.Twist)
-		c.stiffen(j, l) // the joint stands for half of each neighbour
+		c.setStiffness(j, l) // the joint stands for half of each neighbour
 		c.Joints = append(c.Joints, j)
 	}
 	return c, nil
 }
 
-func (c *Cable) stiffen(j *Joint, l float64) {
+// setStiffness gives j the rope's stiffness and damping for a joint that
+// stands for l metres of cable.
+func (c *Cable) setStiffness(j *Joint, l float64) {
 	j.Stretch, j.Bend, j.Twist = c.opt.Section.Stiffness(l)
 	j.Length, j.Link = l, c.SegmentLength
-	j.Stiffen = !c.opt.PhysicalBending
 	j.Damping = c.opt.Damping
 }
 
@@ -153,7 +151,10 @@ func (c *Cable) AttachStart(b *multibody.Body, pb, db geom.Vec3, kind EndKind) *
 	first := c.Segments[0]
 	start := geom.Vec3{X: -c.SegmentLength / 2}
 	j := c.endJoint(kind, b, pb, db, first, start, axis, false)
-	c.stiffen(j, c.SegmentLength/2)
+	c.setStiffness(j, c.SegmentLength/2)
+	if (kind == Clamped || kind == Swivel) && len(c.Segments) > 1 {
+		j.rope = c.Joints[0]
+	}
 	c.Joints = append([]*Joint{j}, c.Joints...)
 	return j
 }
@@ -165,7 +166,10 @@ func (c *Cable) AttachEnd(b *multibody.Body, pb, db geom.Vec3, kind EndKind) *Jo
 	last := c.Segments[len(c.Segments)-1]
 	end := geom.Vec3{X: c.SegmentLength / 2}
 	j := c.endJoint(kind, last, end, axis, b, pb, db, true)
-	c.stiffen(j, c.SegmentLength/2)
+	c.setStiffness(j, c.SegmentLength/2)
+	if (kind == Clamped || kind == Swivel) && len(c.Segments) > 1 {
+		j.rope = c.Joints[len(c.Joints)-1]
+	}
 	c.Joints = append(c.Joints, j)
 	return j
 }
@@ -252,7 +256,7 @@ func (c *Cable) Stretch() float64 {
 // attachment into static equilibrium under gravity g (m/s², world): each
 // joint is opened by the weight below it over its stretch stiffness, the
 // bodies below shifted down accordingly, and the joints start with that
-// tension, so that the bend stiffening holds from the first step. The
+// tension, so that its geometric stiffness holds from the first step. The
 // end attachment's body, if dynamic, counts as load.
 func (c *Cable) Prestretch(g geom.Vec3) {
 	down, gn := g.Unit()

@@ -59,8 +59,8 @@ type jerkResult struct {
 	period      float64 // swing period after the stop, s
 	pendulum    float64 // period of the rigid compound pendulum, s
 	energyDrift float64 // peak swing energy of the last period over the first, less 1
-	stiffened   int     // joints stiffened at some step
-	atRest      int     // joints stiffened at the end, the load swinging
+	turned      int     // most bodies whose turning the step took in, in any step
+	atRest      int     // bodies whose turning the step took in at the end, the load swinging
 }
 
 // compoundPeriod returns the small-swing period (s) of the cable and load
@@ -87,7 +87,6 @@ func (r *hoistRig) jerk(seconds float64) (jerkResult, error) {
 	for k := range static {
 		static[k] = r.gap(k)
 	}
-	ever := make([]bool, len(r.cable.Joints))
 	var crossings []float64
 	var peaks []float64 // peak swing energy between crossings
 	peak := 0.0
@@ -102,16 +101,13 @@ func (r *hoistRig) jerk(seconds float64) (jerkResult, error) {
 		if err := r.world.Step(h); err != nil {
 			return res, fmt.Errorf("t = %.2f s: %w", tm, err)
 		}
-		for k, j := range r.cable.Joints {
+		res.turned = max(res.turned, r.world.Turned())
+		for k := range r.cable.Joints {
 			d := math.Abs(r.gap(k)-static[k]) / r.cable.SegmentLength
 			if tm < 5 {
 				res.transient = math.Max(res.transient, d)
 			} else {
 				res.settled = math.Max(res.settled, d)
-			}
-			if j.Stiffened() && !ever[k] {
-				ever[k] = true
-				res.stiffened++
 			}
 		}
 		if tm > 5 {
@@ -131,26 +127,21 @@ func (r *hoistRig) jerk(seconds float64) (jerkResult, error) {
 		res.period = (crossings[n-1] - crossings[0]) / float64(n-1)
 		res.energyDrift = peaks[len(peaks)-1]/peaks[0] - 1
 	}
-	for _, j := range r.cable.Joints {
-		if j.Stiffened() {
-			res.atRest++
-		}
-	}
+	res.atRest = r.world.Turned()
 	return res, nil
 }
 
-// The trolley-jerk scenario at the defaults (material damping, bending
-// stiffened only where the step needs it), N = 10, 20, 50, 100 segments
-// and loads of 10 to 1e5 times a segment's mass, 120 s at h = 1/60 s: no
-// divergence; every joint gap within 1 % of the segment length of its
-// static value, through the velocity jumps (measured at most 0.41 %) and
-// from 5 s on; the swing period within 2 % of the rigid compound
-// pendulum; the peak swing energy of the last period not above the first's
-// by more than 1 %; no joint stiffened in the swing after the transient for
-// loads up to 1e2 times a segment, N ≥ 20. (With the rope's own bending of a
-// tenth of a solid bar, N = 10 at r = 1e2 stiffens its joints by up to 2×,
-// and the tension peaks of the jerk stiffen N = 20 at r = 1e2 for a moment;
-// both cells are stable without it too.)
+// The trolley-jerk scenario at the defaults (material damping, the rope's
+// own bending everywhere, the segments' turning stiffness taken into the
+// step where it cannot resolve it), N = 10, 20, 50, 100 segments and loads
+// of 10 to 1e5 times a segment's mass, 120 s at h = 1/60 s: no divergence;
+// every joint gap within 1 % of the segment length of its static value,
+// through the velocity jumps and from 5 s on; the swing period within 2 %
+// of the rigid compound pendulum; the peak swing energy of the last period
+// not above the first's by more than 1 %. The log gives how many bodies had
+// their turning taken in (none for N ≤ 20 at r = 10, where the step
+// resolves it; every segment from r = 1e2 on, and for N ≥ 50 already at 10,
+// whose short segments turn faster).
 func TestTrolleyJerkStableEverywhere(t *testing.T) {
 	if testing.Short() {
 		t.Skip("120 s runs of 20 cables; run without -short")
@@ -164,8 +155,8 @@ func TestTrolleyJerkStableEverywhere(t *testing.T) {
 				t.Errorf("%s: %v", name, err)
 				continue
 			}
-			t.Logf("%s: transient gap %.3g l, settled %.2g l, period %.3f s (rigid pendulum %.3f s, %+.2f %%), energy drift %+.2g, joints stiffened %d (in the swing %d)",
-				name, res.transient, res.settled, res.period, res.pendulum, 100*(res.period/res.pendulum-1), res.energyDrift, res.stiffened, res.atRest)
+			t.Logf("%s: transient gap %.3g l, settled %.2g l, period %.3f s (rigid pendulum %.3f s, %+.2f %%), energy drift %+.2g, turning taken in for %d bodies (in the swing %d)",
+				name, res.transient, res.settled, res.period, res.pendulum, 100*(res.period/res.pendulum-1), res.energyDrift, res.turned, res.atRest)
 			if res.settled > 0.01 {
 				t.Errorf("%s: joint gap moved %.3g l from its static value after 5 s, want below 1 %%", name, res.settled)
 			}
@@ -177,9 +168,6 @@ func TestTrolleyJerkStableEverywhere(t *testing.T) {
 			}
 			if res.energyDrift > 0.01 {
 				t.Errorf("%s: swing energy grew by %.3g over the run, want at most 1 %%", name, res.energyDrift)
-			}
-			if r <= 1e2 && n > 10 && res.atRest > 0 {
-				t.Errorf("%s: %d joints stiffened in the swing, want none at this load", name, res.atRest)
 			}
 		}
 	}

@@ -334,14 +334,13 @@ type rope struct {
 // newHangingRope returns the 10 m rope of material r in n segments hanging
 // from a static point by a pinned (ball) joint, in static equilibrium
 // (Prestretch), g = 9.81 m/s²; with a point load of load kg on a pinned
-// joint at its end unless load is zero. physical turns the bend stiffening
-// off.
-func newHangingRope(t *testing.T, r material.Rope, n int, load float64, physical bool) *rope {
+// joint at its end unless load is zero.
+func newHangingRope(t *testing.T, r material.Rope, n int, load float64) *rope {
 	t.Helper()
 	w := multibody.NewWorld(geom.V(0, 0, -gravity))
 	w.Solver = &multibody.ActiveSet{Solver: &multibody.Chain{}}
 	top := geom.V(0, 0, rigLength)
-	c, err := NewStraight(top, geom.Vec3{}, Options{Section: FromRope(r), Segments: n, Damping: r.DampingTime, PhysicalBending: physical})
+	c, err := NewStraight(top, geom.Vec3{}, Options{Section: FromRope(r), Segments: n, Damping: r.DampingTime})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -432,12 +431,12 @@ func hangingReference(r material.Rope, load float64) continuum {
 // and +31 %. So the rope is measured twice:
 //   - a nearly limp rope (EI = 1e-4 of a solid bar, 0.08 N·m²; the
 //     continuum with that EI is within 0.2 % of Bessel) against the Bessel
-//     closed form; its joints at the top are stiffened (β h² T²/m exceeds
-//     its EI/l), which this test therefore also bounds (in a trial with
-//     the stiffening off, N = 20 moved by 0.02 % at most and N = 50 went
-//     unstable);
-//   - the default rope against the string–beam continuum with its EI (no
-//     joint stiffened: β h² T²/m ≤ 7 N·m/rad against EI/l ≥ 157).
+//     closed form;
+//   - the default rope against the string–beam continuum with its EI.
+//
+// At N = 50 the short upper segments turn faster under the rope's weight
+// than the step resolves, and the step takes their turning stiffness in
+// (the log gives how many); this test therefore also bounds its effect.
 //
 // Each mode is excited alone (its shape's velocities, 1 cm amplitude) and
 // measured by projecting the segments' sideways displacement on the shape
@@ -465,15 +464,9 @@ func TestHangingRopeModes(t *testing.T) {
 		}
 		for _, n := range []int{20, 50} {
 			for k := range freqs {
-				r := newHangingRope(t, tc.rope, n, 0, false)
+				r := newHangingRope(t, tc.rope, n, 0)
 				got := r.modeFrequency(t, shapes[k], freqs[k], 0.01, 40)
-				stiff := 0
-				for _, j := range r.cable.Joints {
-					if j.Stiffened() {
-						stiff++
-					}
-				}
-				checkMode(t, fmt.Sprintf("%s, N = %d, mode %d (%d joints stiffened)", tc.name, n, k+1, stiff), got, freqs[k], ref)
+				checkMode(t, fmt.Sprintf("%s, N = %d, mode %d (turning taken in: %d bodies)", tc.name, n, k+1, r.world.Turned()), got, freqs[k], ref)
 			}
 		}
 	}
@@ -523,10 +516,10 @@ func newTautRope(t *testing.T, r material.Rope, n int, tension float64) *rope {
 // (EA/T)(A nπ/L)²/4 = 0.036 n² at 1 cm), which would raise the
 // frequencies by percents; at 0.1 mm it is 4e-6 n².
 //
-// This tension is above what the step resolves for the rope's own bending
-// (β h² T²/m = 222 and 555 N·m/rad for N = 20 and 50 against EI/l = 157
-// and 393): every joint is stiffened by 1.41, as the log shows with the
-// beam formula for the stiffened k_b l.
+// At this tension every segment turns faster than the step resolves, and
+// the step takes its turning stiffness in (stability.TurnShare): its
+// inertia lowers the modes by about (ωh)² s/2, the largest shift of all
+// the mode tests (mode 3, ωh = 0.47: −1.8 %).
 func TestTautStringModes(t *testing.T) {
 	start := time.Now()
 	r := material.DefaultSteelRope()
@@ -540,16 +533,7 @@ func TestTautStringModes(t *testing.T) {
 			want := str * math.Sqrt(1+r.Bending()/tension*k*k)
 			s := newTautRope(t, r, n, tension)
 			got := s.modeFrequency(t, func(x float64) float64 { return math.Sin(k * x) }, want, 1e-4, 10)
-			stiff, ei := 0, 0.0 // joints stiffened; their largest k_b l
-			for _, j := range s.cable.Joints[1 : len(s.cable.Joints)-1] {
-				if j.Stiffened() {
-					stiff++
-				}
-				ei = math.Max(ei, j.BendStiffness()*j.Length)
-			}
-			stiffened := str * math.Sqrt(1+ei/tension*k*k)
-			checkMode(t, fmt.Sprintf("N = %d, mode %d (string %.3f Hz; %d joints stiffened to k_b l = %.0f N·m², beam formula with it %.3f Hz, %+.2f %%)",
-				n, mode, str, stiff, ei, stiffened, 100*(got/stiffened-1)), got, want, "string–beam closed form")
+			checkMode(t, fmt.Sprintf("N = %d, mode %d (string %.3f Hz; turning taken in: %d bodies)", n, mode, str, s.world.Turned()), got, want, "string–beam closed form")
 		}
 	}
 	t.Logf("runtime %.1f s", time.Since(start).Seconds())
@@ -587,8 +571,7 @@ func chainWithMass(mu, length, m, g float64, k int) []float64 {
 // of the heavy chain with an end mass (chainWithMass) for N = 20 and 50.
 // The rope's bending adds +0.0, +1.2 and +4.6 % (string–beam continuum with
 // the end mass, which reproduces the closed form at EI = 0): the continuum
-// with EI is what is asserted, the closed form is logged beside it. No
-// joint is stiffened (β h² T²/m ≤ 27 N·m/rad against EI/l ≥ 157). 1 cm
+// with EI is what is asserted, the closed form is logged beside it. 1 cm
 // amplitude, 40 s.
 func TestHeavyRopePendulumModes(t *testing.T) {
 	start := time.Now()
@@ -602,15 +585,9 @@ func TestHeavyRopePendulumModes(t *testing.T) {
 	}
 	for _, n := range []int{20, 50} {
 		for k := range freqs {
-			s := newHangingRope(t, r, n, load, false)
+			s := newHangingRope(t, r, n, load)
 			got := s.modeFrequency(t, shapes[k], freqs[k], 0.01, 40)
-			stiff := 0
-			for _, j := range s.cable.Joints {
-				if j.Stiffened() {
-					stiff++
-				}
-			}
-			checkMode(t, fmt.Sprintf("N = %d, mode %d (closed form with EI = 0: %.4f Hz, %+.2f %%; %d joints stiffened)", n, k+1, closed[k], 100*(got/closed[k]-1), stiff), got, freqs[k], "string–beam continuum")
+			checkMode(t, fmt.Sprintf("N = %d, mode %d (closed form with EI = 0: %.4f Hz, %+.2f %%; turning taken in: %d bodies)", n, k+1, closed[k], 100*(got/closed[k]-1), s.world.Turned()), got, freqs[k], "string–beam continuum")
 		}
 	}
 	t.Logf("runtime %.1f s", time.Since(start).Seconds())
@@ -627,12 +604,12 @@ type boxPendulum struct {
 	ropeLimit float64 // stretched rope length at rest, m
 }
 
-func newBoxPendulum(t *testing.T, r material.Rope, n int, mass, side float64, physical bool) *boxPendulum {
+func newBoxPendulum(t *testing.T, r material.Rope, n int, mass, side float64) *boxPendulum {
 	t.Helper()
 	w := multibody.NewWorld(geom.V(0, 0, -gravity))
 	w.Solver = &multibody.ActiveSet{Solver: &multibody.Chain{}}
 	top := geom.V(0, 0, rigLength+side)
-	c, err := NewStraight(top, top.Sub(geom.V(0, 0, rigLength)), Options{Section: FromRope(r), Segments: n, Damping: r.DampingTime, PhysicalBending: physical})
+	c, err := NewStraight(top, top.Sub(geom.V(0, 0, rigLength)), Options{Section: FromRope(r), Segments: n, Damping: r.DampingTime})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -689,24 +666,14 @@ func (p *boxPendulum) kick(w1, w2 float64) {
 // which raises mode 2 from 0.880 to 0.958 Hz (+8.8 %); this corrected
 // closed form is asserted, the plain one logged.
 //
-// The corrected closed form is the model's own continuum limit: in a trial
-// at h = 1/600 s, where no joint is stiffened, mode 2 came out −5.3, −2.7,
-// −1.1 and −0.4 % from it for N = 20, 50, 100, 200 (segments of 0.5 m
-// resolve a 9 cm bending length poorly).
-//
-// At h = 1/60 s the bend stiffening the step needs under this load
-// (β h² T²/m = 4300 and 10800 N·m/rad for N = 20 and 50 against EI/l = 157
-// and 393) acts as a bending stiffness k_b l = β h² T²/μ = 2170 N·m²,
-// independent of N: it lengthens the boundary layer to λ = 47 cm and moves
-// mode 2 towards 1.24 Hz (+29 %). The log gives the closed form with the
-// joints' k_b l at the clamp. Without the stiffening (PhysicalBending) the
-// rope is unstable at this load and step.
-//
-// So: mode 1 is asserted within 3 % at the default step; mode 2 within
-// 3 % at h = 1/600 s, N = 50, where the step needs no stiffening (the
-// model's physics), and at the default step only within the 25 % that
-// the stiffening costs today (measured +15.5 % at N = 20, +22.7 % at
-// N = 50; the 3 % aim is not met there).
+// Segments of 0.5 m cannot resolve the 9 cm boundary layer; the clamp
+// joint carries it (Joint.bendStiffness; with the plain end-joint
+// stiffness EI/(l/2) mode 2 came out −5.3 % at N = 20 and −2.7 % at
+// N = 50, at any step). Under the 1 t load every segment turns faster than
+// h = 1/60 s resolves, and the step takes its turning stiffness in. Mode 1
+// and mode 2 are asserted within 3 % at the default step and mode 2 also
+// at h = 1/600 s; the bend stiffening of earlier versions (β h² T²/m at
+// every joint) put mode 2 at +15.5 % (N = 20) and +22.7 % (N = 50).
 func TestBoxDoublePendulumModes(t *testing.T) {
 	start := time.Now()
 	r := material.DefaultSteelRope()
@@ -714,11 +681,11 @@ func TestBoxDoublePendulumModes(t *testing.T) {
 	ic := mass * side * side / 6
 	mr := r.LinearDensity() * rigLength
 	for _, run := range []struct {
-		n      int
-		h, tol float64 // s; tolerance of mode 2
-	}{{20, modeH, 0.25}, {50, modeH, 0.25}, {50, modeH / 10, modeTol}} {
+		n int
+		h float64 // s
+	}{{20, modeH}, {50, modeH}, {20, modeH / 10}, {50, modeH / 10}} {
 		n, h := run.n, run.h
-		probe := newBoxPendulum(t, r, n, mass, side, false)
+		probe := newBoxPendulum(t, r, n, mass, side)
 		length, tension := probe.ropeLimit, mass*gravity
 		lambda := math.Sqrt(r.Bending() / tension)
 		want, phi := doublePendulum(length-lambda, mr, mass, ic, side/2+lambda, gravity)
@@ -730,12 +697,12 @@ func TestBoxDoublePendulumModes(t *testing.T) {
 			if h != modeH && k == 0 {
 				continue // mode 1 is asserted at the default step
 			}
-			p := newBoxPendulum(t, r, n, mass, side, false)
+			p := newBoxPendulum(t, r, n, mass, side)
 			scale := 0.01 / math.Max(math.Abs(phi[k][0])*length, math.Abs(phi[k][1])*side/2)
 			w := 2 * math.Pi * want[k] * scale
 			p.kick(w*phi[k][0], w*phi[k][1])
 			q := make([]float64, int(40/modeH))
-			ei := 0.0 // the clamp joint's bending stiffness k_b l, largest
+			turned := 0
 			sub := int(math.Round(modeH / h))
 			for i := range q {
 				for range sub {
@@ -745,23 +712,12 @@ func TestBoxDoublePendulumModes(t *testing.T) {
 				}
 				th1, th2 := p.angles()
 				q[i] = inv[k][0]*th1 + inv[k][1]*th2
-				clamp := p.cable.Joints[len(p.cable.Joints)-2] // the last joint between segments
-				ei = math.Max(ei, clamp.BendStiffness()*clamp.Length)
+				turned = max(turned, p.world.Turned())
 			}
 			got := peakFrequency(q, modeH)
-			lk := math.Sqrt(ei / tension)
-			stiffened, _ := doublePendulum(length-lk, mr, mass, ic, side/2+lk, gravity)
-			name := fmt.Sprintf("N = %d, h = %.4g s, mode %d (plain closed form, λ = 0: %.4f Hz, %+.2f %%; with the stiffened k_b l = %.0f N·m², λ = %.2f m: %.4f Hz, %+.2f %%)",
-				n, h, k+1, plain[k], 100*(got/plain[k]-1), ei, lk, stiffened[k], 100*(got/stiffened[k]-1))
-			if k == 0 {
-				checkMode(t, name, got, want[k], "closed form with the rope's λ")
-				continue
-			}
-			dev := got/want[k] - 1
-			t.Logf("%s: %.4f Hz, closed form with the rope's λ %.4f Hz (%+.2f %%, asserted within %.0f %%)", name, got, want[k], 100*dev, 100*run.tol)
-			if math.Abs(dev) > run.tol {
-				t.Errorf("%s: %.4f Hz, closed form with the rope's λ %.4f Hz (%+.2f %%), want within %.0f %%", name, got, want[k], 100*dev, 100*run.tol)
-			}
+			name := fmt.Sprintf("N = %d, h = %.4g s, mode %d (plain closed form, λ = 0: %.4f Hz, %+.2f %%; turning taken in: %d bodies)",
+				n, h, k+1, plain[k], 100*(got/plain[k]-1), turned)
+			checkMode(t, name, got, want[k], "closed form with the rope's λ")
 		}
 	}
 	t.Logf("runtime %.1f s", time.Since(start).Seconds())
@@ -796,12 +752,10 @@ func catenary(sigma, length, w, v0, h, ea float64) geom.Vec3 {
 // the closed form (the tolerance of these checks; the log shows how much
 // closer they are). The rope's bending changes the shape only in boundary
 // layers of √(EI/T) ≈ 0.5 m at the pinned ends, by about κλ² ≈ 1 cm
-// (κ = Hw/T² the catenary's curvature); no joint is stiffened
-// (β h² T²/m ≤ 33 N·m/rad against EI/l ≥ 157). The nearly limp rope of
+// (κ = Hw/T² the catenary's curvature). The nearly limp rope of
 // TestHangingRopeModes (EI 1e-4 of a solid bar, 0.08 N·m²) is the closed
 // form's own case; its nodes must lie within 0.1 % (6 mm), a bound on the
-// rigid segments' discretization and the solver's static error. Its joints
-// are stiffened, which adds at most β h² T²/μ ≈ 7 N·m² of bending.
+// rigid segments' discretization and the solver's static error.
 //
 // To reach the static state in a short run every body gets a drag force
 // −2 m v (s⁻¹) while settling for 40 s; the run asserts that the bodies
@@ -821,7 +775,7 @@ func TestSidewaysPullCatenary(t *testing.T) {
 			mu := r.LinearDensity()
 			load := mu * rigLength
 			pull := (load + mu*rigLength) * gravity / 2
-			s := newHangingRope(t, r, n, load, false)
+			s := newHangingRope(t, r, n, load)
 			top := geom.V(0, 0, rigLength)
 			for i := 0; i < int(40/modeH); i++ {
 				for _, b := range s.bodies() {
@@ -832,14 +786,9 @@ func TestSidewaysPullCatenary(t *testing.T) {
 					t.Fatalf("%s, N = %d: %v", c.name, n, err)
 				}
 			}
-			speed, stiff := 0.0, 0
+			speed := 0.0
 			for _, b := range s.bodies() {
 				speed = math.Max(speed, b.Vel.Norm())
-			}
-			for _, j := range s.cable.Joints {
-				if j.Stiffened() {
-					stiff++
-				}
 			}
 			if speed > 1e-3 {
 				t.Errorf("%s, N = %d: bodies still move at %.3g m/s after settling, want below 1 mm/s", c.name, n, speed)
@@ -856,8 +805,8 @@ func TestSidewaysPullCatenary(t *testing.T) {
 				check(float64(i+1)*l, b.PointWorld(geom.V(l/2, 0, 0)))
 			}
 			check(rigLength, s.load.Pos)
-			name := fmt.Sprintf("%s, N = %d: load %.4f m out (closed form %.4f m), largest deviation %.2f mm at %.2f m from the top, %.3f %% of the load's sideways displacement; %d joints stiffened, residual speed %.1e m/s",
-				c.name, n, s.load.Pos.X, end.X, 1e3*worst, at, 100*worst/end.X, stiff, speed)
+			name := fmt.Sprintf("%s, N = %d: load %.4f m out (closed form %.4f m), largest deviation %.2f mm at %.2f m from the top, %.3f %% of the load's sideways displacement; residual speed %.1e m/s",
+				c.name, n, s.load.Pos.X, end.X, 1e3*worst, at, 100*worst/end.X, speed)
 			if worst > c.tol*end.X {
 				t.Errorf("%s: want within %.1f %%", name, 100*c.tol)
 			} else {
@@ -868,14 +817,12 @@ func TestSidewaysPullCatenary(t *testing.T) {
 	t.Logf("runtime %.1f s", time.Since(start).Seconds())
 }
 
-// Bow of the rope's own bending: where no joint is stiffened, the rope
-// must bend with its own EI. A 1 m piece of the default rope clamped
+// Bow of the rope's own bending: the rope bends with its own EI. A 1 m piece of the default rope clamped
 // horizontally at one end (EI = 78.5 N·m², weight w = 24.2 N/m) sags under
 // its weight as the cantilever y(x) = w x² (6L² − 4Lx + x²)/(24 EI)
 // (Euler–Bernoulli; tip w L⁴/(8 EI) = 3.9 cm, small enough to be linear).
 // For N = 20 and 50 the segments' end points lie within 3 % of the tip
-// deflection of the closed form, and no joint is stiffened (the rope
-// carries no tension). Settled with the drag of TestSidewaysPullCatenary
+// deflection of the closed form. Settled with the drag of TestSidewaysPullCatenary
 // over 20 s.
 func TestCantileverBow(t *testing.T) {
 	start := time.Now()
@@ -894,18 +841,12 @@ func TestCantileverBow(t *testing.T) {
 		wall := world.AddBody(multibody.NewStatic("wall", geom.Vec3{}))
 		c.AttachStart(wall, geom.Vec3{}, axis, Clamped)
 		c.AddTo(world)
-		stiff := 0
 		for i := 0; i < int(20/modeH); i++ {
 			for _, b := range c.Segments {
 				b.Force = b.Vel.Scale(-drag * b.Mass)
 			}
 			if err := world.Step(modeH); err != nil {
 				t.Fatalf("N = %d: %v", n, err)
-			}
-			for _, j := range c.Joints {
-				if j.Stiffened() {
-					stiff++
-				}
 			}
 		}
 		l := c.SegmentLength
@@ -915,13 +856,11 @@ func TestCantileverBow(t *testing.T) {
 			worst = math.Max(worst, math.Abs(-p.Z-deflection(float64(i+1)*l)))
 			tip = -p.Z
 		}
-		name := fmt.Sprintf("N = %d: tip deflection %.2f mm, closed form %.2f mm (%+.2f %%), largest deviation %.3f mm (%.2f %% of the tip's); joint-steps stiffened %d",
-			n, 1e3*tip, 1e3*deflection(length), 100*(tip/deflection(length)-1), 1e3*worst, 100*worst/deflection(length), stiff)
+		name := fmt.Sprintf("N = %d: tip deflection %.2f mm, closed form %.2f mm (%+.2f %%), largest deviation %.3f mm (%.2f %% of the tip's)",
+			n, 1e3*tip, 1e3*deflection(length), 100*(tip/deflection(length)-1), 1e3*worst, 100*worst/deflection(length))
 		switch {
 		case worst > 0.03*deflection(length):
 			t.Errorf("%s: want within 3 %% of the tip deflection", name)
-		case stiff > 0:
-			t.Errorf("%s: want no joint stiffened", name)
 		default:
 			t.Logf("%s", name)
 		}

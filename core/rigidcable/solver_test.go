@@ -27,7 +27,7 @@ func newHangingCable(t testing.TB, sec Section, nJoints int, ratio float64, def 
 	top := geom.V(0, 0, length)
 	l := length / float64(n)
 	sec.Density = 1 / (sec.Area * l) // light segments of 1 kg
-	c, err := NewStraight(top, geom.Vec3{}, Options{Section: sec, Segments: n, Damping: 2.0 / 60, Twist: def, PhysicalBending: true})
+	c, err := NewStraight(top, geom.Vec3{}, Options{Section: sec, Segments: n, Damping: 2.0 / 60, Twist: def})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -37,7 +37,7 @@ func newValidationCable(t testing.TB, e float64, n int, full bool) *validationCa
 	}
 	w := multibody.NewWorld(geom.Vec3{})
 	c, err := NewStraight(geom.Vec3{}, geom.V(valLength, 0, 0), Options{
-		Section: PaperSquare(e, 0.3, valArea, 1000), Segments: n, Damping: 2 * valH, PhysicalBending: true,
+		Section: PaperSquare(e, 0.3, valArea, 1000), Segments: n, Damping: 2 * valH,
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -133,7 +133,7 @@ func TestBendMatchesFlexuralRigidity(t *testing.T) {
 			n := tc.joints + 1
 			w := multibody.NewWorld(geom.Vec3{})
 			c, err := NewStraight(geom.Vec3{}, geom.V(valLength, 0, 0), Options{
-				Section: PaperSquare(2e9, 0.3, valArea, 1000), Segments: n, Damping: 2 * valH, PhysicalBending: true,
+				Section: PaperSquare(2e9, 0.3, valArea, 1000), Segments: n, Damping: 2 * valH,
 			})
 			if err != nil {
 				t.Fatal(err)

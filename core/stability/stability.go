@@ -14,18 +14,25 @@
 //     Relaxation·h (Unresolved, Damping); rows the step resolves keep the
 //     material's damping alone.
 //
-//   - A segment (or node) of mass m (kg) and length l (m) under tension T (N)
-//     vibrates across the cable at ω ≈ √(T/(m l)): the tension's transverse
-//     stiffness T/l is not in the linearly implicit constraint Jacobian, so
-//     the step sees it explicitly and resolves it only while the Courant
-//     number C = h√(T/(m l)) stays below ½ ([SLNB11] eq. 25: a node is
-//     stable below f_crit = l m/(4h²), i.e. C < ½). Above it the rigid-body
-//     cable stiffens the joint's bending (BendStiffness): an implicit bend
-//     row of stiffness k_b ≥ β h² T²/m = β C² T l couples a segment's
-//     transverse motion to its neighbours within the step. The rope's own
-//     bending, EI/l, does the same wherever it is larger, so no stiffening
-//     happens there (light loads, short steps, many segments with light
-//     loads). The HMR wire coarsens its light nodes by the same C instead.
+//   - A segment of mass m (kg) and length l (m) under tension T (N)
+//     turns across the cable at ω ≈ √(12 T/(m l)): the tension pulling its
+//     ends resists the turn with the geometric stiffness K = T l (the lever
+//     arms turn under the pull), which SPOOK, linearizing the Jacobians at
+//     the start of the step, sees only explicitly, a step late. It resolves
+//     that only while ωh stays small ([SLNB11] eq. 25 states the same for a
+//     node: stable below f_crit = l m/(4h²), i.e. Courant number
+//     C = h√(T/(m l)) < ½). Where the step cannot (TurnUnresolved: a light
+//     segment under a heavy load), package multibody takes K into the step
+//     as the linearized torque change over it: (I + h²K) turns the body
+//     within the step like the rope's tension would, and its turning
+//     relative to its neighbours, the vibration the step cannot follow, is
+//     damped by backward Euler's h·K (TurnDamping). A body that turns with
+//     the rope's line (a swinging rope) keeps its motion: its neighbours
+//     turn with it, and the added inertia h²K changes a mode of angular
+//     frequency ω by O((ωh)²) of K's share in it. Bodies the step resolves
+//     keep their own inertia, and the rope bends with its own stiffness
+//     everywhere, stiffened nowhere. The HMR wire's particle nodes do not
+//     turn; it coarsens its light nodes by the Courant number instead.
 package stability
 
 import "math"
@@ -41,12 +48,6 @@ const ResolvedLimit = 2.0
 // more than ζ = ωh·0.05 (at ωh = 0.9: 0.045).
 const Relaxation = 0.05
 
-// Beta is β of BendStiffness: the smallest factor that kept a 10 m, 20 mm
-// steel rope of 10 to 100 segments stable under loads of 10 to 1e5 times a
-// segment's mass at h = 1/60 s after a hoist jerk (tested in package
-// rigidcable); at 0.1 the light-segment vibration of N = 100 grows.
-const Beta = 0.2
-
 // Unresolved reports whether a row of stiffness k (N/m or N·m/rad) on the
 // effective inverse mass d (1/kg or 1/(kg·m²)) vibrates faster than the step
 // h (s) resolves: h√(k d) > ResolvedLimit.
@@ -54,21 +55,12 @@ func Unresolved(k, d, h float64) bool {
 	return h*h*k*d > ResolvedLimit*ResolvedLimit
 }
 
-// TransverseRelaxation is the relaxation time, in steps, of unresolved rows
-// that carry geometric stiffness (bend rows under tension).
-const TransverseRelaxation = 0.5
-
 // Damping returns the relaxation time (s) of a row with the material
 // damping time tau (s): tau where the step resolves the row, at least
-// Relaxation·h where it does not (see Unresolved), and at least
-// TransverseRelaxation·h where the unresolved row also carries geometric
-// stiffness.
-func Damping(tau, h float64, unresolved, geometric bool) float64 {
-	switch {
-	case !unresolved:
+// Relaxation·h where it does not (see Unresolved).
+func Damping(tau, h float64, unresolved bool) float64 {
+	if !unresolved {
 		return tau
-	case geometric:
-		return math.Max(tau, TransverseRelaxation*h)
 	}
 	return math.Max(tau, Relaxation*h)
 }
@@ -82,13 +74,44 @@ func Courant(h, tension, mass, length float64) float64 {
 	return h * math.Sqrt(tension/(mass*length))
 }
 
-// BendStiffness returns the bend stiffness (N·m/rad) of a joint whose rope
-// alone gives material (EI/l), between segments of which the lighter has
-// mass m (kg), under tension T (N) at step h (s): max(material, β h² T²/m).
-// The second term is the numerical remedy; see the package doc.
-func BendStiffness(material, h, tension, mass float64) float64 {
-	if tension <= 0 || !(mass > 0) {
-		return material
+// TurnLimit is the largest ωh (rad per step) of a body's turning vibration
+// under its constraints' geometric stiffness that the step leaves as it is
+// (TurnUnresolved), and where TurnShare holds the faster ones: the
+// stability limit of one explicitly stepped oscillator. The coupled chain
+// stays stable there through the relative damping (TurnDamping): a 20 mm
+// rope of 10 to 100 segments under loads up to 1e5 times a segment's mass
+// after a hoist jerk, where 2.5 diverges at 1e5 (tested in package
+// rigidcable). The inertia it adds lowers the rope's own resolved modes by
+// about (ωh)²·s/2: a taut string's third mode (ωh = 0.47) by 1.8 % at 2,
+// 3.8 % at 1.5, 8.9 % with the whole h²K.
+const TurnLimit = 2.0
+
+// TurnUnresolved reports whether a body whose turning vibrations have
+// angular frequencies summing to omega2 (ω², rad²/s², an upper bound of the
+// fastest one's) turns faster than the step h (s) resolves: h²ω² > TurnLimit².
+func TurnUnresolved(omega2, h float64) bool {
+	return h*h*omega2 > TurnLimit*TurnLimit
+}
+
+// TurnDamping returns the relaxation time (s) of a row that holds the
+// relative turning of two bodies, of compliance c (rad/(N·m)) and material
+// damping time tau (s), carrying the geometric stiffness g (N·m/rad) of the
+// tension across it, when the step takes that stiffness in (TurnUnresolved):
+// at least h·g·c, so that the row damps the relative turning by h·g, what
+// backward Euler gives a stiffness g at step h.
+func TurnDamping(tau, h, g, c float64) float64 {
+	return math.Max(tau, h*g*c)
+}
+
+// TurnShare returns the share s of the geometric stiffness's h²K that a
+// body turning at omega2 (the sum of its turning modes' ω², rad²/s²) gets
+// as inertia at step h (s): the least that brings the fastest turning
+// down to ωh = TurnLimit, s = 1/TurnLimit² − 1/(h²ω²), and 0 where the step
+// resolves it (TurnUnresolved false). It grows continuously from 0 at the
+// limit.
+func TurnShare(omega2, h float64) float64 {
+	if !TurnUnresolved(omega2, h) {
+		return 0
 	}
-	return math.Max(material, Beta*h*h*tension*tension/mass)
+	return 1/(TurnLimit*TurnLimit) - 1/(h*h*omega2)
 }

@@ -38,10 +38,6 @@ type cableConfig struct {
 	Rope     ropeConfig `json:"rope"`
 	// Twist is "aligned" (default) or "perpendicular" (eq. 22).
 	Twist string `json:"twist"`
-	// PhysicalBending turns the bend stiffening off everywhere (see
-	// rigidcable): the rope bends with its own stiffness even where the
-	// step cannot resolve its light segments.
-	PhysicalBending bool `json:"physicalBending"`
 	// MinLength (m) is where the winch stops hauling in (default 1 m).
 	MinLength float64 `json:"minLength"`
 	// Hook is "fixed" (default: the rope's torsion reaches the load) or

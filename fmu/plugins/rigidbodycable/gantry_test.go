@@ -77,7 +77,8 @@ func (g *gantry) energy() float64 {
 // cable goes slack, and lifted again.
 //   - Swing energy lost in 15 s below 5 % (the paper: 20 %).
 //   - Set down: load resting on the ground (centre within 1 cm of 0.5 m
-//     above it), tension at the sheave below the hanging cable's weight.
+//     above it), mean tension at the sheave over the third second below
+//     the weight of the cable paid out (part of the rope rests on the load).
 //   - Lifted: tension back to (M + m_cable) g within 10 % on average over
 //     the last second (the lift-off snap leaves a bounce that the rope's
 //     material damping, ζ ≈ 1 % at this bounce, lets ring for a while), load
@@ -108,12 +109,17 @@ func TestGantryCycle(t *testing.T) {
 
 	cableWeight := g.sim.cable.Mass() * 9.81
 	g.run(8, 0, 0.5, nil) // lower 4 m: the load (bottom at 3 m) lands after 6 s
-	g.run(3, 0, 0, nil)
+	g.run(2, 0, 0, nil)
+	down, n := 0.0, 0
+	g.run(1, 0, 0, func() { down += g.sim.cable.Joints[0].Force(); n++ })
 	if z := g.sim.load.Pos.Z; math.Abs(z-0.5) > 0.01 {
 		t.Errorf("load centre at z = %.4f m after setting down, want 0.5 m within 1 cm", z)
 	}
-	if tension := g.sim.cable.Joints[0].Force(); tension > cableWeight {
-		t.Errorf("tension at the sheave %.0f N with the load on the ground, want below the cable's weight %.0f N", tension, cableWeight)
+	paidOut := g.sim.cable.Mass() * 9.81
+	if tension := down / float64(n); tension > paidOut {
+		t.Errorf("mean tension at the sheave %.0f N with the load on the ground, want below the weight of the cable paid out, %.0f N", tension, paidOut)
+	} else {
+		t.Logf("set down: mean tension at the sheave %.0f N, below the weight of the %.1f m of cable paid out, %.0f N (part of it rests on the load)", tension, g.sim.cable.Length(), paidOut)
 	}
 	g.run(8, 0, -0.5, nil)
 	g.run(3, 0, 0, nil)

@@ -96,7 +96,6 @@ func (s *simulation) build(p *params) error {
 	bottom := top.Sub(geom.V(0, 0, p.length0))
 	cable, err := rigidcable.NewStraight(top, bottom, rigidcable.Options{
 		Section: rigidcable.FromRope(rope), Segments: c.Cable.Segments, Damping: rope.DampingTime, Twist: twist,
-		PhysicalBending: c.Cable.PhysicalBending,
 	})
 	if err != nil {
 		return fmt.Errorf("cable: %w", err)
