@@ -39,13 +39,14 @@ type Body struct {
 	ConstraintForce, ConstraintTorque geom.Vec3
 
 	slot    int       // index among the world's dynamic bodies, or -1
+	rot     geom.Mat3 // Rot as a matrix, refreshed with invI
 	invI    geom.Mat3 // world-frame inverse inertia, refreshed every step
 	invMass float64   // 1/Mass, refreshed with invI
 	predVel geom.Vec3 // v + h M⁻¹ f
 	predAng geom.Vec3
 	// turnK is the constraints' geometric stiffness against turning the
-	// body (N·m/rad, world frame) from their last forces (TurnStiffness);
-	// turning says whether the step takes it in (see World.update).
+	// body (N·m/rad, world frame) from their last forces (AddPull);
+	// turning says whether the step takes it in (World.takeTurnStiffness).
 	turnK   geom.Mat3
 	turning bool
 	// A kinematic body's velocities in the last step (see World.assemble).
@@ -97,39 +98,63 @@ func (b *Body) KineticEnergy() float64 {
 // the inverse mass.
 func (b *Body) refreshInertia() {
 	b.invMass = 1 / b.Mass
-	r := b.Rot.Matrix()
+	b.rot = b.Rot.Matrix()
 	inv := geom.Diag(invOrZero(b.Inertia.X), invOrZero(b.Inertia.Y), invOrZero(b.Inertia.Z))
-	rt := r.T()
-	m := r.Mul(&inv)
+	rt := b.rot.T()
+	m := b.rot.Mul(&inv)
 	b.invI = m.Mul(&rt)
 	b.turning = false
 }
 
-// takeTurnStiffness decides whether a step of h seconds takes the body's
-// geometric stiffness turnK in implicitly, and if so replaces the inverse
-// inertia by (R I₀ Rᵀ + h² K)⁻¹ (see World.update). The criterion is
-// stability.TurnUnresolved on the sum of the turning modes' ω², tr(I⁻¹K),
-// an upper bound of the fastest.
-func (b *Body) takeTurnStiffness(h float64) {
-	if b.Inertia.X == 0 || b.Inertia.Y == 0 || b.Inertia.Z == 0 {
-		return // a particle does not turn
+// AddPull adds to a dynamic body's turning stiffness (see Turning) that of
+// a constraint force f (N, world) of the last step acting at the lever arm
+// r (m, world, from the centre of mass): turning the body by δθ swings r
+// across f and changes the torque r × f by −K δθ, K = (f·r)(I − r̂r̂ᵀ) for a
+// force along r. A pull that straightens the body along it (f·r > 0) is
+// counted with its part along r; a push, whose stiffness would be
+// negative, is not. Other bodies ignore it.
+func (b *Body) AddPull(r, f geom.Vec3) {
+	fr, r2 := f.Dot(r), r.Dot(r)
+	if b.Kind != Dynamic || !(fr > 0) || r2 == 0 {
+		return
 	}
+	u := [3]float64{r.X, r.Y, r.Z}
 	k := &b.turnK
-	r := b.Rot.Matrix()
-	rt := r.T()
-	kr := k.Mul(&r)
-	body := rt.Mul(&kr) // Rᵀ K R: K in the body's principal frame
-	omega2 := body[0][0]/b.Inertia.X + body[1][1]/b.Inertia.Y + body[2][2]/b.Inertia.Z
+	for i := range u {
+		k[i][i] += fr
+		for c := range u {
+			k[i][c] -= fr * u[i] * u[c] / r2
+		}
+	}
+}
+
+// takeTurnStiffness decides whether a step of h seconds takes the body's
+// geometric stiffness turnK in, and if so replaces the inverse inertia by
+// (R I₀ Rᵀ + s h² K)⁻¹, s = stability.TurnShare (see
+// World.takeTurnStiffness). The criterion is on the sum of the turning
+// modes' ω², tr(I₀⁻¹ Rᵀ K R), an upper bound of the fastest.
+func (b *Body) takeTurnStiffness(h float64) {
+	in := [3]float64{b.Inertia.X, b.Inertia.Y, b.Inertia.Z}
+	if in[0] == 0 || in[1] == 0 || in[2] == 0 || b.turnK == (geom.Mat3{}) {
+		return // a particle does not turn; no pull, no stiffness
+	}
+	k, r := &b.turnK, &b.rot
+	omega2 := 0.0
+	for i := range in {
+		c := geom.Vec3{X: r[0][i], Y: r[1][i], Z: r[2][i]} // body axis i, world
+		omega2 += c.Dot(k.MulVec(c)) / in[i]
+	}
 	share := stability.TurnShare(omega2, h)
 	if share == 0 {
 		return
 	}
-	d := geom.Diag(b.Inertia.X, b.Inertia.Y, b.Inertia.Z)
-	rd := r.Mul(&d)
-	iw := rd.Mul(&rt)
-	for i := range iw {
-		for j := range iw[i] {
-			iw[i][j] += share * h * h * k[i][j]
+	var iw geom.Mat3 // R I₀ Rᵀ + s h² K
+	sh2 := share * h * h
+	for a := 0; a < 3; a++ {
+		for c := a; c < 3; c++ {
+			v := r[a][0]*in[0]*r[c][0] + r[a][1]*in[1]*r[c][1] + r[a][2]*in[2]*r[c][2]
+			iw[a][c] = v + sh2*k[a][c]
+			iw[c][a] = v + sh2*k[c][a]
 		}
 	}
 	if inv, ok := iw.Inverse(); ok {

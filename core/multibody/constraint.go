@@ -103,8 +103,7 @@ type Energy interface {
 // late; where the step cannot resolve the turning vibration it drives (a
 // light segment under a heavy load), World takes K into the step.
 type Turning interface {
-	// TurnStiffness adds to k[i] the stiffness K (N·m/rad, world frame,
-	// symmetric positive semi-definite) of the constraint's forces of the
-	// last step against a turn of its i-th body, at the current positions.
-	TurnStiffness(k []geom.Mat3)
+	// TurnStiffness reports the constraint's forces of the last step, at
+	// the current positions, with Body.AddPull on each body they act on.
+	TurnStiffness()
 }

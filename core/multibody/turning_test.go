@@ -21,8 +21,11 @@ func (p *pull) Bodies() []*Body          { return []*Body{p.body} }
 func (p *pull) Rows() int                { return 0 }
 func (p *pull) Update(float64, []Row)    {}
 func (p *pull) Apply(float64, []float64) {}
-func (p *pull) TurnStiffness(k []geom.Mat3) {
-	k[0] = geom.Diag(0, p.tension*p.length, p.tension*p.length)
+func (p *pull) TurnStiffness() {
+	// Both ends pulled outwards along the body's x axis.
+	for _, s := range []float64{1, -1} {
+		p.body.AddPull(geom.V(s*p.length/2, 0, 0), geom.V(s*p.tension, 0, 0))
+	}
 }
 func (p *pull) turnOmega2(inertia float64) float64 { return 2 * p.tension * p.length / inertia }
 

@@ -38,10 +38,8 @@ type World struct {
 	// a switched constraint's rows stand (rowsOn, …), offH the step size
 	// of the last assembly, for which rowsOff rows hold.
 	switched []Switched
-	// turning holds each constraint as a Turning, or nil; turnK is room
-	// for one constraint's stiffness blocks.
+	// turning holds the constraints that are Turning.
 	turning []Turning
-	turnK   []geom.Mat3
 	off     []rowState
 	offH    float64
 	dirty   bool
@@ -114,12 +112,11 @@ func (w *World) layout() error {
 	w.rows = make([]Row, n)
 	w.prob.resize(n, len(w.dynamic))
 	w.switched, w.off = make([]Switched, len(w.constraints)), make([]rowState, len(w.constraints))
-	w.turning = make([]Turning, len(w.constraints))
+	w.turning = w.turning[:0]
 	for i, c := range w.constraints {
 		w.switched[i], _ = c.(Switched)
-		w.turning[i], _ = c.(Turning)
-		if nb := len(c.Bodies()); nb > len(w.turnK) {
-			w.turnK = make([]geom.Mat3, nb)
+		if t, ok := c.(Turning); ok {
+			w.turning = append(w.turning, t)
 		}
 	}
 	// All rows' blocks in two arrays, in row order: every phase of a step
@@ -235,36 +232,14 @@ func (w *World) update(h float64) error {
 // Bodies the step resolves keep their inertia, and the stiffness acts a
 // step late as SPOOK has it.
 func (w *World) takeTurnStiffness(h float64) {
-	some := false
-	for _, t := range w.turning {
-		some = some || t != nil
-	}
-	if !some {
+	if len(w.turning) == 0 {
 		return
 	}
 	for _, b := range w.dynamic {
 		b.turnK = geom.Mat3{}
 	}
-	for i, t := range w.turning {
-		if t == nil {
-			continue
-		}
-		bodies := w.constraints[i].Bodies()
-		k := w.turnK[:len(bodies)]
-		for j := range k {
-			k[j] = geom.Mat3{}
-		}
-		t.TurnStiffness(k)
-		for j, b := range bodies {
-			if b.Kind != Dynamic {
-				continue
-			}
-			for r := range k[j] {
-				for c := range k[j][r] {
-					b.turnK[r][c] += k[j][r][c]
-				}
-			}
-		}
+	for _, t := range w.turning {
+		t.TurnStiffness()
 	}
 	for _, b := range w.dynamic {
 		b.takeTurnStiffness(h)

@@ -395,13 +395,10 @@ func (j *Joint) Apply(h float64, lambda []float64) {
 }
 
 // TurnStiffness implements multibody.Turning: the tension of the last step
-// pulls each body at its attachment point along the rope, and turning a
-// body swings that lever arm r across the pull F, K = (F·r)(I − r̂r̂ᵀ) for
-// F·r > 0 (a pull that straightens the body along the rope). A push, whose
-// stiffness would be negative, adds nothing.
-func (j *Joint) TurnStiffness(k []geom.Mat3) {
-	force := j.force
-	if force <= 0 {
+// pulls each body at its attachment point along the rope (a push adds
+// nothing; see Body.AddPull).
+func (j *Joint) TurnStiffness() {
+	if j.force <= 0 {
 		return
 	}
 	a, b := j.bodies[0], j.bodies[1]
@@ -418,25 +415,8 @@ func (j *Joint) TurnStiffness(k []geom.Mat3) {
 	if j.sheave {
 		rb = rb.AddScaled(j.slide, d)
 	}
-	addTurnStiffness(&k[0], a.Rot.Rotate(j.pointA), d.Scale(force))
-	addTurnStiffness(&k[1], rb, d.Scale(-force))
-}
-
-// addTurnStiffness adds to k the geometric stiffness of the force f at the
-// lever arm r, (f·r)(I − r̂r̂ᵀ), where f·r > 0.
-func addTurnStiffness(k *geom.Mat3, r, f geom.Vec3) {
-	fr := f.Dot(r)
-	r2 := r.Dot(r)
-	if !(fr > 0) || r2 == 0 {
-		return
-	}
-	u := [3]float64{r.X, r.Y, r.Z}
-	for i := range u {
-		k[i][i] += fr
-		for c := range u {
-			k[i][c] -= fr * u[i] * u[c] / r2
-		}
-	}
+	a.AddPull(a.Rot.Rotate(j.pointA), d.Scale(j.force))
+	b.AddPull(rb, d.Scale(-j.force))
 }
 
 // Force returns the ball-and-socket force of the last step (N): the cable
