@@ -16,3 +16,31 @@ echo
 printf '%-52s %12s\n' "benchmark" "ns/op"
 awk '/^Benchmark/ { printf "%-52s %12s\n", $1, $3 }' out/bench-go.txt
 printf '%-52s %12s\n' "C ABI: SetReal(7)+DoStep(1/60 s)+GetReal(11)" "$(echo "$trip" | sed -E 's/.*: ([0-9]+) ns.*/\1/')"
+
+# Where the time of the whole RigidHoist step goes: the cumulative share of
+# each phase in a CPU profile of BenchmarkRigidHoistDoStep (function|label).
+phases=(
+	'rigidcable.(*Joint).Update|constraints evaluate their rows (Joint.Update)'
+	'multibody.(*World).takeTurnStiffness|turning stiffness (AddPull, criterion, inertia)'
+	'multibody.(*World).assemble|rows: M⁻¹J, Σ, right-hand side (World.assemble)'
+	'multibody.(*Chain).assemble|chain: Schur complement blocks (Chain.assemble)'
+	'multibody.(*Chain).factor|chain: block Cholesky (Chain.factor)'
+	'multibody.(*Chain).substitute|chain: substitution (Chain.substitute)'
+	'multibody.(*World).integrate|impulses applied, bodies moved (World.integrate)'
+)
+echo
+printf '%-58s %8s %8s %8s\n' "RigidHoist step, share of the time" "N=20" "N=100" "N=1000"
+declare -A share
+for n in 20 100 1000; do
+	go test -run '^$' -bench "BenchmarkRigidHoistDoStep/N=$n\$" -benchtime=2s -cpuprofile "out/cpu-$n.prof" \
+		-o out/rigidbodycable.test ./fmu/plugins/rigidbodycable/ >/dev/null
+	top=$(go tool pprof -top -cum -nodecount=300 out/rigidbodycable.test "out/cpu-$n.prof" 2>/dev/null)
+	for p in "${phases[@]}"; do
+		fn=${p%%|*}
+		pct=$(echo "$top" | awk -v f="$fn" '{ n = length($NF); m = length(f) } n >= m && substr($NF, n - m + 1) == f { print $5; exit }')
+		share["$p,$n"]=${pct:-0%}
+	done
+done
+for p in "${phases[@]}"; do
+	printf '%-58s %8s %8s %8s\n' "${p#*|}" "${share["$p,20"]}" "${share["$p,100"]}" "${share["$p,1000"]}"
+done
