@@ -52,3 +52,26 @@ func TestInverse(t *testing.T) {
 		t.Error("a singular matrix inverted")
 	}
 }
+
+// The largest eigenvalue of symmetric matrices with known spectra, rotated:
+// within 1e-12 relative, and 1e-7 where it is double (the cubic's double
+// root costs half the digits).
+func TestSymMaxEigen(t *testing.T) {
+	q := AxisAngle(V(0.36, 0.48, 0.8), 0.7)
+	r := q.Matrix()
+	rt := r.T()
+	for _, c := range []struct {
+		d    Mat3
+		want float64
+	}{{Diag(1, 3, 2), 3}, {Diag(5, 2, -1), 5}, {Diag(4, 4, 1), 4}, {Diag(0, 1e6, 1e6), 1e6}} {
+		m := r.Mul(&c.d)
+		m = m.Mul(&rt)
+		tol := 1e-12
+		if c.d[0][0] == c.d[1][1] || c.d[1][1] == c.d[2][2] {
+			tol = 1e-7
+		}
+		if got := m.SymMaxEigen(); math.Abs(got-c.want) > tol*c.want {
+			t.Errorf("largest eigenvalue of R %v Rᵀ: %g, want %g", c.d, got, c.want)
+		}
+	}
+}

@@ -1,6 +1,8 @@
 package multibody
 
 import (
+	"math"
+
 	"github.com/cablefmu/cablefmu/core/geom"
 	"github.com/cablefmu/cablefmu/core/stability"
 )
@@ -131,20 +133,25 @@ func (b *Body) AddPull(r, f geom.Vec3) {
 // takeTurnStiffness decides whether a step of h seconds takes the body's
 // geometric stiffness turnK in, and if so replaces the inverse inertia by
 // (R I₀ Rᵀ + s h² K)⁻¹, s = stability.TurnShare (see
-// World.takeTurnStiffness). The criterion is on the sum of the turning
-// modes' ω², tr(I₀⁻¹ Rᵀ K R), an upper bound of the fastest.
+// World.takeTurnStiffness). The criterion is on the fastest turning mode,
+// ω² the largest eigenvalue of I₀^(−½) Rᵀ K R I₀^(−½).
 func (b *Body) takeTurnStiffness(h float64) {
 	in := [3]float64{b.Inertia.X, b.Inertia.Y, b.Inertia.Z}
 	if in[0] == 0 || in[1] == 0 || in[2] == 0 || b.turnK == (geom.Mat3{}) {
 		return // a particle does not turn; no pull, no stiffness
 	}
 	k, r := &b.turnK, &b.rot
-	omega2 := 0.0
+	var kc [3]geom.Vec3 // K times the body's axes (R's columns), world
 	for i := range in {
-		c := geom.Vec3{X: r[0][i], Y: r[1][i], Z: r[2][i]} // body axis i, world
-		omega2 += c.Dot(k.MulVec(c)) / in[i]
+		kc[i] = k.MulVec(geom.Vec3{X: r[0][i], Y: r[1][i], Z: r[2][i]})
 	}
-	share := stability.TurnShare(omega2, h)
+	var scaled geom.Mat3 // I₀^(−½) Rᵀ K R I₀^(−½), upper triangle
+	for i := range in {
+		for j := i; j < 3; j++ {
+			scaled[i][j] = (r[0][i]*kc[j].X + r[1][i]*kc[j].Y + r[2][i]*kc[j].Z) / math.Sqrt(in[i]*in[j])
+		}
+	}
+	share := stability.TurnShare(scaled.SymMaxEigen(), h)
 	if share == 0 {
 		return
 	}

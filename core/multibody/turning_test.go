@@ -27,12 +27,12 @@ func (p *pull) TurnStiffness() {
 		p.body.AddPull(geom.V(s*p.length/2, 0, 0), geom.V(s*p.tension, 0, 0))
 	}
 }
-func (p *pull) turnOmega2(inertia float64) float64 { return 2 * p.tension * p.length / inertia }
+func (p *pull) turnOmega2(inertia float64) float64 { return p.tension * p.length / inertia }
 
 // A rod of 1.23 kg and 0.5 m (transverse inertia 0.0256 kg·m²) given a
 // torque of 1 N·m across its axis for one step of 1/60 s: under a tension
-// the step resolves (60 N: ωh = 0.81 by the sum of both axes) it turns as
-// its inertia says, h τ/I; under one it does not (1.2 kN) it turns as
+// the step resolves (60 N: ωh = 0.57 across the axis) it turns as
+// its inertia says, h τ/I; under one it does not (1.2 kN, ωh = 2.6) it turns as
 // the inertia I + s h² K with s = stability.TurnShare, which brings its
 // fastest turning to ωh = TurnLimit; along its axis, where the tension
 // adds no stiffness, it turns as its inertia says. World.Turned counts it;

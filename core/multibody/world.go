@@ -255,7 +255,8 @@ func (w *World) takeTurnStiffness(h float64) {
 // only where the row vibrates faster than h resolves (stability.Unresolved,
 // judged by its stiffness 1/ε plus its geometric stiffness and by its
 // diagonal J M⁻¹ Jᵀ), and to stability.TurnDamping where it carries
-// geometric stiffness between bodies whose turning the step took in. The
+// geometric stiffness between bodies whose turning the step took in, all
+// of them. The
 // rows of a switched constraint that stays off keep what the step that
 // switched it off assembled.
 func (w *World) assemble(h float64) {
@@ -283,12 +284,14 @@ func (w *World) assemble(h float64) {
 			row := &w.rows[i]
 			pr := &p.Rows[i]
 			gv, gpred, d, jump := 0.0, 0.0, 0.0, 0.0
-			turning := false
+			// turning: every dynamic body of the row had its turning
+			// taken into the step (and there is one).
+			turning, dynamic := true, false
 			for k, b := range pr.Bodies {
 				j := &row.J[k]
 				switch b.Kind {
 				case Dynamic:
-					turning = turning || b.turning
+					turning, dynamic = turning && b.turning, true
 					m := &pr.MinvJ[k]
 					if j.Lin == (geom.Vec3{}) {
 						// An angular block (bend, twist): its linear
@@ -333,9 +336,12 @@ func (w *World) assemble(h float64) {
 						damping = stability.Damping(damping, h, true)
 						w.relaxed++
 					}
-					if turning && row.Geometric > 0 {
+					if turning && dynamic && row.Geometric > 0 {
 						// The turning the step took in is damped relative
-						// to the neighbours (see takeTurnStiffness).
+						// to the neighbours (see takeTurnStiffness); not
+						// between a turned segment and a body whose
+						// turning the step resolves (a load), whose
+						// motion, such as a rocking load, is resolved.
 						damping = stability.TurnDamping(damping, h, row.Geometric, c)
 					}
 				}

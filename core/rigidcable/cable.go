@@ -272,6 +272,6 @@ func (c *Cable) Prestretch(g geom.Vec3) {
 	for k, j := range c.Joints {
 		offset += tension[k] / j.Stretch
 		j.bodies[1].Pos = j.bodies[1].Pos.AddScaled(offset, down)
-		j.force = tension[k]
+		j.force, j.held = tension[k], tension[k]
 	}
 }

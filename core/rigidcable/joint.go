@@ -5,6 +5,7 @@ import (
 
 	"github.com/cablefmu/cablefmu/core/geom"
 	"github.com/cablefmu/cablefmu/core/multibody"
+	"github.com/cablefmu/cablefmu/core/stability"
 )
 
 // TwistDefinition selects how a joint measures twist (eq. 22).
@@ -103,6 +104,10 @@ type Joint struct {
 	unwound float64 // accumulated twist, rad
 	bend    float64 // bend angle at the last update, rad
 	force   float64 // tension of the last step: the pull along the cable, N
+	// held is the largest tension of the last seconds (N), decaying with
+	// the time constant stability.TurnHold: the tension whose geometric
+	// stiffness the joint reports (TurnStiffness).
+	held float64
 }
 
 // NewJoint returns the angular constraint between body a at its body-frame
@@ -154,8 +159,8 @@ func NewBallJoint(a *multibody.Body, pa, da geom.Vec3, b *multibody.Body, pb, db
 // only, and holds the rope across it where it passes the sheave. The
 // slack is stored there rather than in loops of the hanging rope, like
 // the massless cable's, up to slideLimit of the first segment; beyond it
-// the joint holds (and a cable paid out further onto a load at rest
-// pushes).
+// the joint holds, pushing at most the rope's buckling load (Buckling):
+// beyond it the rope gives way, as it does inside.
 func NewSheaveJoint(a *multibody.Body, pa, da geom.Vec3, b *multibody.Body, pb, db geom.Vec3, def TwistDefinition) *Joint {
 	j := NewJoint(a, pa, da, b, pb, db, def)
 	j.bends = false
@@ -259,6 +264,7 @@ func (j *Joint) Update(h float64, rows []multibody.Row) {
 			rows[0].Lo = 0
 		} else {
 			rows[0].Violation = along - limit
+			rows[0].Lo = -j.Buckling() * h
 		}
 	} else if j.bends {
 		rows[0].Lo = -j.Buckling() * h // λ·d/h is the pull on A: the tension
@@ -319,8 +325,9 @@ func (j *Joint) Update(h float64, rows []multibody.Row) {
 //
 //	k_c = λ(1−ρ)(k_i(1−ρ) + T l) / (l − λ(1−ρ)),
 //
-// which tends to the plain 2EI/l as l/λ → 0 (the chain resolves the layer)
-// and to √(EI T) l/(l − λ) for l ≫ λ. T is the last step's tension of the
+// which tends to the plain 2EI/l as l/λ → 0 (the chain resolves the layer;
+// relatively, k_c l/(2EI) = 1 + l/(4λ) + O((l/λ)²)) and to √(EI T) l/(l − λ)
+// for l ≫ λ. T is the last step's tension of the
 // rope next to the clamp; a slack rope bends with the plain 2EI/l.
 func (j *Joint) bendStiffness() float64 {
 	if j.rope == nil || !(j.Link > 0) {
@@ -336,8 +343,8 @@ func (j *Joint) bendStiffness() float64 {
 	l := j.Link
 	ki := ei / l
 	a := tension * l / ki // (l/λ)²
-	if a < 1e-6 {
-		return j.Bend // the chain resolves the layer: k_c = 2EI/l to O(a)
+	if a < 1e-12 {
+		return j.Bend // k_c = 2EI/l within l/(4λ) = √a/4 < 3e-7
 	}
 	s := math.Sqrt(a+a*a/4) - a/2 // 1 − ρ
 	lambda := math.Sqrt(ei / tension)
@@ -383,6 +390,7 @@ func (j *Joint) measure() geometry {
 // pushed together (a joint that bends by at most Buckling, a sheave joint
 // never).
 func (j *Joint) Apply(h float64, lambda []float64) {
+	defer func() { j.held = math.Max(j.force, j.held*math.Exp(-h/stability.TurnHold)) }()
 	if j.sheave || j.bends {
 		j.force = lambda[0] / h // the first row is along the rope
 		return
@@ -394,11 +402,15 @@ func (j *Joint) Apply(h float64, lambda []float64) {
 	j.force = (lambda[0]*d.X + lambda[1]*d.Y + lambda[2]*d.Z) / h
 }
 
-// TurnStiffness implements multibody.Turning: the tension of the last step
-// pulls each body at its attachment point along the rope (a push adds
-// nothing; see Body.AddPull).
+// TurnStiffness implements multibody.Turning: the tension pulls each body
+// at its attachment point along the rope (a push adds nothing; see
+// Body.AddPull). The tension is the largest of the last seconds (held):
+// a rope that snaps taut after slack carries, within a step, a tension
+// that the last step did not see, and the next snap comes while the last
+// one rings.
 func (j *Joint) TurnStiffness() {
-	if j.force <= 0 {
+	force := j.held
+	if force <= 0 {
 		return
 	}
 	a, b := j.bodies[0], j.bodies[1]
@@ -415,8 +427,8 @@ func (j *Joint) TurnStiffness() {
 	if j.sheave {
 		rb = rb.AddScaled(j.slide, d)
 	}
-	a.AddPull(a.Rot.Rotate(j.pointA), d.Scale(j.force))
-	b.AddPull(rb, d.Scale(-j.force))
+	a.AddPull(a.Rot.Rotate(j.pointA), d.Scale(force))
+	b.AddPull(rb, d.Scale(-force))
 }
 
 // Force returns the ball-and-socket force of the last step (N): the cable
@@ -460,7 +472,7 @@ func remainder2Pi(d float64) float64 {
 // tension (its geometric stiffness enters the next step), and what
 // SetLength changed.
 func (j *Joint) SaveState(dst []float64) []float64 {
-	dst = append(dst, j.psi, j.unwound, j.bend, j.force, j.Stretch, j.Bend, j.Twist, j.Length, j.Link)
+	dst = append(dst, j.psi, j.unwound, j.bend, j.force, j.held, j.Stretch, j.Bend, j.Twist, j.Length, j.Link)
 	for _, v := range [4]geom.Vec3{j.pointA, j.pointB, j.rateA, j.rateB} {
 		dst = append(dst, v.X, v.Y, v.Z)
 	}
@@ -469,13 +481,14 @@ func (j *Joint) SaveState(dst []float64) []float64 {
 
 // LoadState implements multibody.Stateful.
 func (j *Joint) LoadState(src []float64) ([]float64, error) {
-	v, rest, err := multibody.Take(src, 21)
+	v, rest, err := multibody.Take(src, 22)
 	if err != nil {
 		return nil, err
 	}
-	j.psi, j.unwound, j.bend, j.force, j.Stretch, j.Bend, j.Twist, j.Length, j.Link = v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7], v[8]
+	j.psi, j.unwound, j.bend, j.force, j.held = v[0], v[1], v[2], v[3], v[4]
+	j.Stretch, j.Bend, j.Twist, j.Length, j.Link = v[5], v[6], v[7], v[8], v[9]
 	for k, p := range [4]*geom.Vec3{&j.pointA, &j.pointB, &j.rateA, &j.rateB} {
-		*p = geom.Vec3{X: v[9+3*k], Y: v[10+3*k], Z: v[11+3*k]}
+		*p = geom.Vec3{X: v[10+3*k], Y: v[11+3*k], Z: v[12+3*k]}
 	}
 	return rest, nil
 }
@@ -493,17 +506,18 @@ func (j *Joint) BallForce(p, v geom.Vec3) geom.Vec3 {
 	return gap.Add(rate.Scale(j.Damping)).Scale(-j.Stretch)
 }
 
-// Buckling returns the largest compression (N) a joint that bends carries
-// before the rope buckles instead of pushing: that of two links of length
-// Link hinged by a rotational spring of its bend stiffness c_b, 2 c_b/Link
-// (each link's moment P·δ balances the spring's c_b·2δ/Link); 0 for a
-// joint free to bend. For the default 20 mm rope at 0.5 m segments:
-// 0.63 kN.
+// Buckling returns the largest compression (N) the rope carries at a
+// joint before it buckles instead of pushing: that of two links of length
+// Link hinged by a rotational spring of the rope's bend stiffness over a
+// link, EI/Link, 2 EI/Link² (each link's moment P·δ balances the spring's
+// c_b·2δ/Link). For the default 20 mm rope at 0.5 m segments: 0.63 kN. It
+// bounds the push of a joint that bends, and of a sheave joint whose slack
+// store is full; 0 for the other joints.
 func (j *Joint) Buckling() float64 {
-	if !j.bends || !(j.Link > 0) {
+	if !(j.bends || j.sheave) || !(j.Link > 0) {
 		return 0
 	}
-	return 2 * j.Bend / j.Link
+	return 2 * j.Bend * j.Length / (j.Link * j.Link) // Bend·Length = EI
 }
 
 // Slide returns the slack rope slid through a sheave joint at the last

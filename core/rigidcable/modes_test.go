@@ -675,6 +675,7 @@ func (p *boxPendulum) kick(w1, w2 float64) {
 // at h = 1/600 s; the bend stiffening of earlier versions (β h² T²/m at
 // every joint) put mode 2 at +15.5 % (N = 20) and +22.7 % (N = 50).
 func TestBoxDoublePendulumModes(t *testing.T) {
+	const boxModeKept = 0.7
 	start := time.Now()
 	r := material.DefaultSteelRope()
 	const mass, side = 1000.0, 1.0
@@ -715,9 +716,21 @@ func TestBoxDoublePendulumModes(t *testing.T) {
 				turned = max(turned, p.world.Turned())
 			}
 			got := peakFrequency(q, modeH)
-			name := fmt.Sprintf("N = %d, h = %.4g s, mode %d (plain closed form, λ = 0: %.4f Hz, %+.2f %%; turning taken in: %d bodies)",
-				n, h, k+1, plain[k], 100*(got/plain[k]-1), turned)
+			// The amplitude of the last 5 s against the first 5 s.
+			early, late := 0.0, 0.0
+			for i, v := range q {
+				if float64(i)*modeH < 5 {
+					early = math.Max(early, math.Abs(v))
+				} else if float64(i)*modeH >= 35 {
+					late = math.Max(late, math.Abs(v))
+				}
+			}
+			name := fmt.Sprintf("N = %d, h = %.4g s, mode %d (plain closed form, λ = 0: %.4f Hz, %+.2f %%; amplitude after 35 s %.2f of the first; turning taken in: %d bodies)",
+				n, h, k+1, plain[k], 100*(got/plain[k]-1), late/early, turned)
 			checkMode(t, name, got, want[k], "closed form with the rope's λ")
+			if late < boxModeKept*early {
+				t.Errorf("%s: amplitude after 35 s %.3f of the first 5 s', want at least %.2f", name, late/early, boxModeKept)
+			}
 		}
 	}
 	t.Logf("runtime %.1f s", time.Since(start).Seconds())

@@ -10,9 +10,10 @@ import (
 // h = 1/60 s: a 1 t bounce (k = 3.14e6 N/m on 1000 kg, ωh = 0.93) is
 // resolved, a joint's stretch row (k = 6.3e7 N/m on two segments) is not;
 // the stretch row gets 0.05h only where tau is smaller. A segment's turning
-// under 60 N (K = T l on two axes: ωh = 0.81 by the sum of both) is
-// resolved, under 1.2 kN (ωh = 3.6) it is not; the turn damping gives a
-// bend row of EI/l = 157 N·m/rad carrying T l = 600 N·m/rad the time h·T l/c.
+// under 60 N (K = T l: ωh = 0.57) is resolved, under 1.2 kN (ωh = 2.6) it
+// is not; the turn damping gives a
+// bend row of EI/l = 157 N·m/rad carrying T l = 600 N·m/rad the time
+// TurnDampingFactor·h·T l·c.
 func TestCriteria(t *testing.T) {
 	const h = 1.0 / 60
 	if Unresolved(3.14e6, 1.0/1000, h) {
@@ -31,15 +32,15 @@ func TestCriteria(t *testing.T) {
 		t.Errorf("resolved row: γ = %g s, want τ", got)
 	}
 	const inertia, l = 0.0256, 0.5
-	turn := func(tension float64) float64 { return 2 * tension * l / inertia }
+	turn := func(tension float64) float64 { return tension * l / inertia }
 	if TurnUnresolved(turn(60), h) {
 		t.Errorf("a segment turning at ωh = %.2f judged unresolved", h*math.Sqrt(turn(60)))
 	}
 	if !TurnUnresolved(turn(1200), h) {
 		t.Errorf("a segment turning at ωh = %.2f judged resolved", h*math.Sqrt(turn(1200)))
 	}
-	if got, want := TurnDamping(1e-3, h, 1200*l, 1.0/157), h*1200*l/157; math.Abs(got/want-1) > 1e-12 {
-		t.Errorf("turn damping of a bend row under 1.2 kN: γ = %g s, want h·T·l·c = %g s", got, want)
+	if got, want := TurnDamping(1e-3, h, 1200*l, 1.0/157), TurnDampingFactor*h*1200*l/157; math.Abs(got/want-1) > 1e-12 {
+		t.Errorf("turn damping of a bend row under 1.2 kN: γ = %g s, want %g·h·T·l·c = %g s", got, TurnDampingFactor, want)
 	}
 	if got := TurnDamping(1e-3, h, 0, 1.0/157); got != 1e-3 {
 		t.Errorf("turn damping without tension: γ = %g s, want τ", got)

@@ -40,6 +40,9 @@ type cableConfig struct {
 	Twist string `json:"twist"`
 	// MinLength (m) is where the winch stops hauling in (default 1 m).
 	MinLength float64 `json:"minLength"`
+	// PhysicalBending was the switch of the bend stiffening, which is
+	// gone; read only to refuse it with the reason.
+	PhysicalBending *bool `json:"physicalBending"`
 	// Hook is "fixed" (default: the rope's torsion reaches the load) or
 	// "swivel" (the load turns freely about the rope below the hook).
 	Hook string `json:"hook"`
@@ -129,6 +132,9 @@ func parseConfig(raw json.RawMessage) (*config, error) {
 	}
 	if c.Cable.MinLength < 0 {
 		add("cable minLength %g m: must be non-negative", c.Cable.MinLength)
+	}
+	if c.Cable.PhysicalBending != nil {
+		add("cable physicalBending: no longer a setting: the rope bends with its own stiffness everywhere, and the step takes a light segment's turning stiffness in where it cannot resolve it (see the README); remove the key")
 	}
 	if g := c.Ground; g != nil && !(g.Friction >= 0) {
 		add("ground friction %g: must be non-negative", g.Friction)
