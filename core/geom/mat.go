@@ -60,8 +60,11 @@ func (m *Mat3) Inverse() (Mat3, bool) {
 // and to about 1e-8 relative where it is a double root.
 func (m *Mat3) SymMaxEigen() float64 {
 	p1 := m[0][1]*m[0][1] + m[0][2]*m[0][2] + m[1][2]*m[1][2]
-	if p1 == 0 {
-		return math.Max(m[0][0], math.Max(m[1][1], m[2][2]))
+	d := math.Max(m[0][0], math.Max(m[1][1], m[2][2]))
+	if p1 <= 1e-24*d*d {
+		// Diagonal to rounding (a pull along a principal axis): the
+		// largest diagonal element, within |off-diagonal| ≤ 1e-12 of it.
+		return d
 	}
 	q := (m[0][0] + m[1][1] + m[2][2]) / 3
 	d0, d1, d2 := m[0][0]-q, m[1][1]-q, m[2][2]-q

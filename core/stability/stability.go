@@ -80,10 +80,11 @@ func Courant(h, tension, mass, length float64) float64 {
 // stability limit of one explicitly stepped oscillator. The coupled chain
 // stays stable there through the relative damping (TurnDamping): a 20 mm
 // rope of 10 to 100 segments under loads up to 1e5 times a segment's mass
-// after a hoist jerk, where 2.5 diverges at 1e5 (tested in package
-// rigidcable). The inertia it adds lowers the rope's own resolved modes by
-// about (ωh)²·s/2: a taut string's third mode (ωh = 0.47) by 1.8 % at 2,
-// 3.8 % at 1.5, 8.9 % with the whole h²K.
+// after a hoist jerk, where 2.5 diverges (N = 50 and 100 under 1e4 and
+// 1e5; tested in package rigidcable). The inertia it adds lowers the
+// rope's own resolved modes by about (ωh)²·s/2: a taut string's third mode
+// (ωh = 0.47) by 0.7 % at N = 20 and 1.7 % at N = 50 (3.8 % at a limit of
+// 1.5, 8.9 % with the whole h²K).
 const TurnLimit = 2.0
 
 // TurnUnresolved reports whether a body whose fastest turning vibration
