@@ -103,7 +103,11 @@ type Joint struct {
 	psi     float64 // last raw twist angle, rad
 	unwound float64 // accumulated twist, rad
 	bend    float64 // bend angle at the last update, rad
-	force   float64 // tension of the last step: the pull along the cable, N
+	// leverA and leverB are the attachment points relative to the bodies'
+	// centres (world, m) and pull the direction of the tension's pull on A,
+	// all at the last update, for TurnStiffness.
+	leverA, leverB, pull geom.Vec3
+	force                float64 // tension of the last step: the pull along the cable, N
 	// held is the largest tension of the last seconds (N), decaying with
 	// the time constant stability.TurnHold: the tension whose geometric
 	// stiffness the joint reports (TurnStiffness).
@@ -221,7 +225,10 @@ func (j *Joint) Update(h float64, rows []multibody.Row) {
 	// While the cable pays out, the points sit where they will be at the
 	// end of the step and move at ∂φ/∂t = drift: the violation at the start
 	// of the step is the gap less h·drift, and the rate is prescribed.
-	drift := a.Rot.Rotate(j.rateA).Sub(b.Rot.Rotate(j.rateB))
+	var drift geom.Vec3
+	if j.rateA != (geom.Vec3{}) || j.rateB != (geom.Vec3{}) {
+		drift = a.Rot.Rotate(j.rateA).Sub(b.Rot.Rotate(j.rateB))
+	}
 	g := gap.AddScaled(-h, drift)
 	axes := [3]geom.Vec3{{X: 1}, {Y: 1}, {Z: 1}}
 	limit := slideLimit * 2 * j.Length // an end joint stands for half a segment
@@ -231,6 +238,7 @@ func (j *Joint) Update(h float64, rows []multibody.Row) {
 		d := a.Rot.Rotate(j.axisA)
 		e1 := geom.Perpendicular(d)
 		axes = [3]geom.Vec3{d, e1, d.Cross(e1)}
+		j.pull = d
 	}
 	if j.sheave {
 		// Rows along the rope and across it; across, the sheave holds the
@@ -241,7 +249,9 @@ func (j *Joint) Update(h float64, rows []multibody.Row) {
 		j.slide = math.Max(0, math.Min(g.Dot(d), limit))
 		rb = rb.AddScaled(j.slide, d)
 		g = g.AddScaled(-j.slide, d)
+		j.pull = d
 	}
+	j.leverA, j.leverB = ra, rb
 	compliance := 1 / j.Stretch
 	for k, e := range axes {
 		row := &rows[k]
@@ -414,21 +424,14 @@ func (j *Joint) TurnStiffness() {
 		return
 	}
 	a, b := j.bodies[0], j.bodies[1]
-	var d geom.Vec3 // the pull on A, per newton of tension
-	switch {
-	case j.sheave:
-		d = b.Rot.Rotate(j.axisB)
-	case j.axisA != (geom.Vec3{}):
-		d = a.Rot.Rotate(j.axisA)
-	default:
-		d = b.Rot.Rotate(j.axisB)
+	d := j.pull // the pull on A, per newton of tension
+	if !j.bends && !j.sheave {
+		if d = a.Rot.Rotate(j.axisA); j.axisA == (geom.Vec3{}) {
+			d = b.Rot.Rotate(j.axisB)
+		}
 	}
-	rb := b.Rot.Rotate(j.pointB)
-	if j.sheave {
-		rb = rb.AddScaled(j.slide, d)
-	}
-	a.AddPull(a.Rot.Rotate(j.pointA), d.Scale(force))
-	b.AddPull(rb, d.Scale(-force))
+	a.AddPull(j.leverA, d.Scale(force))
+	b.AddPull(j.leverB, d.Scale(-force))
 }
 
 // Force returns the ball-and-socket force of the last step (N): the cable
