@@ -101,10 +101,14 @@ func (b *Body) KineticEnergy() float64 {
 func (b *Body) refreshInertia() {
 	b.invMass = 1 / b.Mass
 	b.rot = b.Rot.Matrix()
-	inv := geom.Diag(invOrZero(b.Inertia.X), invOrZero(b.Inertia.Y), invOrZero(b.Inertia.Z))
-	rt := b.rot.T()
-	m := b.rot.Mul(&inv)
-	b.invI = m.Mul(&rt)
+	r := &b.rot
+	in := [3]float64{invOrZero(b.Inertia.X), invOrZero(b.Inertia.Y), invOrZero(b.Inertia.Z)}
+	for i := 0; i < 3; i++ { // Σ_k I_k⁻¹ c_k c_kᵀ over R's columns, symmetric
+		for j := i; j < 3; j++ {
+			v := r[i][0]*in[0]*r[j][0] + r[i][1]*in[1]*r[j][1] + r[i][2]*in[2]*r[j][2]
+			b.invI[i][j], b.invI[j][i] = v, v
+		}
+	}
 	b.turning = false
 }
 

@@ -112,6 +112,8 @@ type Joint struct {
 	// the time constant stability.TurnHold: the tension whose geometric
 	// stiffness the joint reports (TurnStiffness).
 	held float64
+	// decay is held's decay over a step of decayStep seconds.
+	decay, decayStep float64
 }
 
 // NewJoint returns the angular constraint between body a at its body-frame
@@ -400,7 +402,10 @@ func (j *Joint) measure() geometry {
 // pushed together (a joint that bends by at most Buckling, a sheave joint
 // never).
 func (j *Joint) Apply(h float64, lambda []float64) {
-	defer func() { j.held = math.Max(j.force, j.held*math.Exp(-h/stability.TurnHold)) }()
+	if h != j.decayStep {
+		j.decayStep, j.decay = h, math.Exp(-h/stability.TurnHold)
+	}
+	defer func() { j.held = math.Max(j.force, j.held*j.decay) }()
 	if j.sheave || j.bends {
 		j.force = lambda[0] / h // the first row is along the rope
 		return
