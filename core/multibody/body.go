@@ -128,8 +128,12 @@ func (b *Body) AddPull(r, f geom.Vec3) {
 	k := &b.turnK
 	for i := range u {
 		k[i][i] += fr
-		for c := range u {
-			k[i][c] -= fr * u[i] * u[c] / r2
+		for c := i; c < 3; c++ { // the same number on both sides: K symmetric
+			v := fr / r2 * (u[i] * u[c])
+			k[i][c] -= v
+			if c != i {
+				k[c][i] -= v
+			}
 		}
 	}
 }

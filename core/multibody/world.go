@@ -221,9 +221,11 @@ func (w *World) update(h float64) error {
 // constraints on every dynamic body and, for a body whose turning
 // vibration under it the step cannot resolve (stability.TurnUnresolved),
 // takes it into the step as the change of the constraint torques over the
-// step: the body turns with the inertia I + h²K, so that within the step a
-// turn meets the resistance that its lever arms will meet at its end,
-// instead of a step late. The resistance is to a change of the turning
+// step: the body turns with the inertia I + s h²K (s = stability.TurnShare,
+// the least share that brings its fastest turning to ωh =
+// stability.TurnLimit), so that within the step a turn meets the
+// resistance that its lever arms will meet at its end, instead of a step
+// late. The resistance is to a change of the turning
 // rate, not to the rate itself: backward Euler's full term, (I + h²K) ω₊ =
 // I ω + …, would also brake a body that turns with the rope's line (a
 // swinging rope loses 80 % of its swing energy in 120 s at h = 1/60 s); its

@@ -61,7 +61,6 @@ type Cable struct {
 	// SegmentLength is the length l of each segment (m).
 	SegmentLength float64
 	opt           Options
-	rate          float64 // pay-out rate of the last SetLength, m/s
 }
 
 // Axis is the segments' body-frame cable axis: body x, from the cable's
@@ -152,7 +151,8 @@ func (c *Cable) AttachStart(b *multibody.Body, pb, db geom.Vec3, kind EndKind) *
 	start := geom.Vec3{X: -c.SegmentLength / 2}
 	j := c.endJoint(kind, b, pb, db, first, start, axis, false)
 	c.setStiffness(j, c.SegmentLength/2)
-	if (kind == Clamped || kind == Swivel) && len(c.Segments) > 1 {
+	j.socket = kind == Clamped || kind == Swivel
+	if j.socket && len(c.Segments) > 1 {
 		j.rope = c.Joints[0]
 	}
 	c.Joints = append([]*Joint{j}, c.Joints...)
@@ -167,11 +167,47 @@ func (c *Cable) AttachEnd(b *multibody.Body, pb, db geom.Vec3, kind EndKind) *Jo
 	end := geom.Vec3{X: c.SegmentLength / 2}
 	j := c.endJoint(kind, last, end, axis, b, pb, db, true)
 	c.setStiffness(j, c.SegmentLength/2)
-	if (kind == Clamped || kind == Swivel) && len(c.Segments) > 1 {
+	j.socket = kind == Clamped || kind == Swivel
+	if j.socket && len(c.Segments) > 1 {
 		j.rope = c.Joints[len(c.Joints)-1]
 	}
 	c.Joints = append(c.Joints, j)
 	return j
+}
+
+// edgeRate returns the speed (m/s) at which the joints' attachment points
+// move along their segments, as the last SetLength set it (or a restored
+// state holds it): read from the joints, which carry it in their state.
+func (c *Cable) edgeRate() float64 {
+	for k, j := range c.Joints {
+		if k > 0 || j.bodies[0] == c.Segments[0] {
+			return j.rateA.X
+		}
+	}
+	return math.NaN()
+}
+
+// KinkLimit is the largest bend angle (rad) between two segments that the
+// cable takes as a rope's shape: beyond it the rope folds back on itself
+// between two joints (a slack rope piling up), which rigid segments cannot
+// represent and eq. 21's bend angle, undefined at π, cannot hold. Runs that
+// stayed right bent their joints by at most 0.9 rad (a load set down and
+// lifted, slack rope, winch jumps); runs that went wrong folded to π.
+const KinkLimit = 2.0
+
+// Kink returns the joint with the largest bend angle at the last update
+// among the joints that hold bending, and that angle (rad); see KinkLimit.
+// (A sheave or a pinned end lets the rope leave at any angle.)
+func (c *Cable) Kink() (joint int, angle float64) {
+	for k, j := range c.Joints {
+		if !j.bends {
+			continue
+		}
+		if a := j.BendAngle(); a > angle {
+			joint, angle = k, a
+		}
+	}
+	return joint, angle
 }
 
 // Length returns the cable's length N·l (m).
@@ -190,15 +226,14 @@ func (c *Cable) SetLength(length, rate float64) error {
 		return fmt.Errorf("cable length %g m: must be positive and finite", length)
 	}
 	l := length / n
-	if l == c.SegmentLength && rate == c.rate {
+	edge := rate / n / 2 // speed of a segment end along the segment
+	if l == c.SegmentLength && edge == c.edgeRate() {
 		return nil // a winch at rest changes nothing
 	}
-	c.rate = rate
 	mass, inertia := c.opt.segmentMass(l)
 	for _, b := range c.Segments {
 		b.Mass, b.Inertia = mass, inertia
 	}
-	edge := rate / n / 2 // speed of a segment end along the segment
 	for k, j := range c.Joints {
 		// The joints run in chain order: only the first and the last can
 		// have a body that is not a segment (an attachment).

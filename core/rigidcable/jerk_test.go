@@ -257,36 +257,90 @@ func TestTorsionPendulum(t *testing.T) {
 	}
 }
 
+// dropPeak returns the largest rope force (N) within until seconds of a
+// load of mass M (kg) hanging in static equilibrium on a rope of stiffness
+// k (N/m) and Kelvin–Voigt time tau (s) from a support that moves down at
+// v (m/s) for s (m) and stops: M z̈ = T − M g, T = max(0, k e + k τ ė) with
+// e the rope's elongation (the rope only pulls), integrated at 1 µs.
+func dropPeak(mass, k, tau, v, s, until float64) float64 {
+	const g, dt = 9.81, 1e-6
+	e, vz, peak := mass*g/k, 0.0, 0.0
+	for t := 0.0; t < until; t += dt {
+		vs := 0.0 // support velocity, up positive
+		if t < s/v {
+			vs = -v
+		}
+		tension := math.Max(0, k*e+k*tau*(vs-vz))
+		peak = math.Max(peak, tension)
+		vz += (tension/mass - g) * dt
+		e += (vs - vz) * dt
+	}
+	return peak
+}
+
 // A hoist dropped by 0.2 m at 1 m/s and stopped dead: the rope goes slack,
 // the load falls after it and snaps it taut, and the snaps ring on, slack
-// between them. At the default step, 20 s: the cells N = 5, 20, 100 × loads
-// of 10, 1e3, 1e5 segments survive except the light loads of 5 and 20
-// segments (10 segments' mass, a rope heavier than its load) and N = 100
-// under 1e5, which diverge after 9–15 s of snapping (README, known limits);
-// those are logged, the others asserted.
+// between them; N = 5, 20, 100 segments, loads of 10, 1e3, 1e5 segments'
+// mass, 20 s at the default step.
+//
+// The first snap's peak tension at the sheave is compared with a load of
+// its mass and a third of the rope's on a massless spring-damper rope
+// (dropPeak, plus two thirds of the rope's weight). Where the step
+// resolves the bounce (ωh < 0.5, ω = √(k/M)) it is asserted within 5 %
+// (measured −3.1…−0.0 %); where it does not, SPOOK's step lowers the snap
+// (ωh = 0.84: −20 %, ωh = 1.85: −37 %; logged, README): a smaller internal
+// step h gives the snap.
+//
+// Over the 20 s every cell must run without divergence and without the
+// rope folding back on itself (KinkLimit), except the light loads of 10
+// segments' mass (the rope 0.5, 2 and 10 times as heavy as its load),
+// whose slack rope folds within 2–9 s: logged as known limits (README).
 func TestHoistDropAndStop(t *testing.T) {
 	const h = 1.0 / 60
-	known := map[[2]float64]bool{{5, 10}: true, {20, 10}: true, {100, 1e5}: true}
+	known := map[[2]float64]bool{{5, 10}: true, {20, 10}: true, {100, 10}: true}
+	r := material.DefaultSteelRope()
 	for _, n := range []int{5, 20, 100} {
-		for _, r := range []float64{10, 1e3, 1e5} {
-			rig := newHoistRig(t, material.DefaultSteelRope(), n, r, Clamped)
+		for _, ratio := range []float64{10, 1e3, 1e5} {
+			rig := newHoistRig(t, r, n, ratio, Clamped)
+			mass := rig.load.Mass + rig.cable.Mass()/3
+			k := r.AxialStiffness() / rigLength
+			weight := (rig.load.Mass + rig.cable.Mass()) * 9.81
+			want := dropPeak(mass, k, r.DampingTime, 1, 0.2, 1.5) + rig.cable.Mass()*9.81*2/3
 			var err error
-			peak := 0.0
+			first := 0.0
 			for i := 0; i < int(20/h) && err == nil; i++ {
+				tm := float64(i+1) * h
 				rig.hoist.Vel = geom.Vec3{}
-				if float64(i+1)*h <= 0.2 {
+				if tm <= 0.2 {
 					rig.hoist.Vel = geom.V(0, 0, -1)
 				}
 				if err = rig.world.Step(h); err != nil {
-					err = fmt.Errorf("t = %.2f s: %w", float64(i+1)*h, err)
+					err = fmt.Errorf("t = %.2f s: %w", tm, err)
+				} else if k, a := rig.cable.Kink(); a > KinkLimit {
+					err = fmt.Errorf("t = %.2f s: the rope folded at joint %d (%.2f rad)", tm, k, a)
 				}
-				peak = math.Max(peak, rig.cable.Joints[0].Force())
+				if tm < 1.5 {
+					first = math.Max(first, rig.cable.Joints[0].Force())
+				}
 			}
-			name := fmt.Sprintf("N = %d, load %g segments", n, r)
+			name := fmt.Sprintf("N = %d, load %g segments", n, ratio)
+			if ratio > 10 {
+				wh := h * math.Sqrt(k/mass)
+				dev := first/want - 1
+				msg := fmt.Sprintf("%s: first snap %.3g × the hanging weight, spring-damper rope %.3g × (%+.1f %%), ωh = %.2f", name, first/weight, want/weight, 100*dev, wh)
+				switch {
+				case wh >= 0.5:
+					t.Logf("%s (the step does not resolve the snap)", msg)
+				case math.Abs(dev) > 0.05:
+					t.Errorf("%s: want within 5 %%", msg)
+				default:
+					t.Log(msg)
+				}
+			}
 			switch {
 			case err == nil:
-				t.Logf("%s: 20 s of snaps, peak tension at the sheave %.3g × the hanging weight", name, peak/((rig.load.Mass+rig.cable.Mass())*9.81))
-			case known[[2]float64{float64(n), r}]:
+				t.Logf("%s: 20 s of snaps", name)
+			case known[[2]float64{float64(n), ratio}]:
 				t.Logf("%s (known limit): %v", name, err)
 			default:
 				t.Errorf("%s: %v", name, err)

@@ -73,6 +73,9 @@ type Joint struct {
 	twistDef   TwistDefinition
 	// Which angles the joint holds besides the ball and socket.
 	bends, twists bool
+	// socket marks a cable end held in bending by a body (Clamped, Swivel):
+	// a rope socket, which pushes as well as it pulls (Buckling).
+	socket bool
 	// rope is, at a cable end held in bending by a body (Clamped, Swivel),
 	// the joint between the first two segments from that end: its tension
 	// sets the end's bend stiffness (bendStiffness). Nil elsewhere.
@@ -278,7 +281,7 @@ func (j *Joint) Update(h float64, rows []multibody.Row) {
 			rows[0].Violation = along - limit
 			rows[0].Lo = -j.Buckling() * h
 		}
-	} else if j.bends {
+	} else if j.bends && !j.socket {
 		rows[0].Lo = -j.Buckling() * h // λ·d/h is the pull on A: the tension
 	}
 	if !j.bends && !j.twists {
@@ -298,7 +301,11 @@ func (j *Joint) Update(h float64, rows []multibody.Row) {
 			row.Compliance = compliance
 			row.Damping = j.Damping
 			// Tension resists a kink like a bend stiffness T·l that the
-			// step sees only explicitly (see TurnStiffness).
+			// step sees only explicitly. The last step's tension, not the
+			// held one of TurnStiffness: the damping it sets
+			// (stability.TurnDamping) follows the rope as it is now, and
+			// held there, it made a slack rope rattle harder after a load
+			// was set down (mean tension at the sheave 18 kN, not 0.1 kN).
 			row.Geometric = math.Max(j.force, 0) * j.Length
 		}
 		next += bendRows
@@ -399,8 +406,8 @@ func (j *Joint) measure() geometry {
 
 // Apply implements multibody.Constraint: the tension is the ball force on
 // body A along the cable axis (towards B), negative when the joint is
-// pushed together (a joint that bends by at most Buckling, a sheave joint
-// never).
+// pushed together (by at most Buckling: a sheave joint only once its slack
+// store is full). It also updates the held tension (TurnStiffness).
 func (j *Joint) Apply(h float64, lambda []float64) {
 	if h != j.decayStep {
 		j.decayStep, j.decay = h, math.Exp(-h/stability.TurnHold)
@@ -477,7 +484,8 @@ func remainder2Pi(d float64) float64 {
 }
 
 // SaveState implements multibody.Stateful: the twist's unwinding, the last
-// tension (its geometric stiffness enters the next step), and what
+// tension and the held tension (its geometric stiffness enters the next
+// step; the last tension also sets the clamp's stiffness), and what
 // SetLength changed.
 func (j *Joint) SaveState(dst []float64) []float64 {
 	dst = append(dst, j.psi, j.unwound, j.bend, j.force, j.held, j.Stretch, j.Bend, j.Twist, j.Length, j.Link)
@@ -519,9 +527,14 @@ func (j *Joint) BallForce(p, v geom.Vec3) geom.Vec3 {
 // Link hinged by a rotational spring of the rope's bend stiffness over a
 // link, EI/Link, 2 EI/Link² (each link's moment P·δ balances the spring's
 // c_b·2δ/Link). For the default 20 mm rope at 0.5 m segments: 0.63 kN. It
-// bounds the push of a joint that bends, and of a sheave joint whose slack
-// store is full; 0 for the other joints.
+// bounds the push of a joint between segments, and of a sheave joint whose
+// slack store is full; a socket at a load holds the rope's end both ways
+// (+Inf: the rope buckles at its joints, not into the load); 0 for the
+// other joints.
 func (j *Joint) Buckling() float64 {
+	if j.socket {
+		return math.Inf(1)
+	}
 	if !(j.bends || j.sheave) || !(j.Link > 0) {
 		return 0
 	}

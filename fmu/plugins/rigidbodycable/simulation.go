@@ -188,6 +188,10 @@ func (s *simulation) Step(h, lead float64, from, to []float64, first bool) error
 	if err != nil {
 		return err
 	}
+	if k, a := s.cable.Kink(); a > rigidcable.KinkLimit {
+		return fmt.Errorf("rope folded back on itself at joint %d (bent by %.0f°, more than %.0f°): a slack rope piling up is beyond the rigid-body cable; keep the slack within the sheave's store (README)",
+			k, a*180/math.Pi, rigidcable.KinkLimit*180/math.Pi)
+	}
 	s.refPos, s.refVel = s.hoist.Pos, s.to.vel
 	s.noteEvents(h)
 	return nil
