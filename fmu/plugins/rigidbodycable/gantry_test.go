@@ -268,3 +268,27 @@ func TestPhysicalBendingRefused(t *testing.T) {
 		t.Fatalf("scenario with physicalBending: %v, want it refused with the reason", err)
 	}
 }
+
+// Paying out 0.8 m beyond the sheave's slack store onto the RigidHoist load
+// resting on the ground (no travel, 0.5 m/s): the slack rope folds back on
+// itself, and the step says so instead of returning what rigid segments
+// cannot represent.
+func TestFoldedRopeStopsWithTheReason(t *testing.T) {
+	g := newGantry(t)
+	h := g.m.Step
+	var err error
+	for i := 0; i < int(math.Round((11+4/0.5+3)/h)) && err == nil; i++ {
+		w := 0.0
+		if tm := float64(i) * h; tm >= 11 && tm < 19 {
+			w = 0.5
+		}
+		from := append([]float64(nil), g.values...)
+		from[g.index["winch.speed"]] = w
+		err = g.sim.Step(h, 0, from, from, true)
+		g.values = from
+	}
+	if err == nil || !strings.Contains(err.Error(), "folded back on itself") {
+		t.Fatalf("paying out 0.8 m beyond the slack store: %v, want the step to stop on the folded rope", err)
+	}
+	t.Log(err)
+}
