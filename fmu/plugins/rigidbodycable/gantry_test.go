@@ -224,7 +224,7 @@ func TestSetDownAndLiftWithinSlackStore(t *testing.T) {
 				})
 				weight := g.sim.load.Mass * 9.81
 				mean := sum / float64(n)
-				t.Logf("hold: load centre %.4f–%.4f m, tension at the sheave mean %.0f N, peak %.0f N (load weight %.0f N)", lowest, highest, mean, peak, weight)
+				t.Logf("travel %g m, winch %g m/s, hold: load centre %.4f–%.4f m, tension at the sheave mean %.0f N, peak %.0f N (load weight %.0f N)", travel, speed, lowest, highest, mean, peak, weight)
 				if math.Abs(lowest-0.5) > 0.01 || math.Abs(highest-0.5) > 0.01 {
 					t.Errorf("load centre between %.4f and %.4f m while set down, want 0.5 m within 1 cm", lowest, highest)
 				}
