@@ -225,12 +225,12 @@ func (w *World) update(h float64) error {
 // the least share that brings its fastest turning to ωh =
 // stability.TurnLimit), so that within the step a turn meets the
 // resistance that its lever arms will meet at its end, instead of a step
-// late. The resistance is to a change of the turning
-// rate, not to the rate itself: backward Euler's full term, (I + h²K) ω₊ =
-// I ω + …, would also brake a body that turns with the rope's line (a
-// swinging rope loses 80 % of its swing energy in 120 s at h = 1/60 s); its
-// damping is given instead to the relative turning, in the rows that carry
-// the geometric stiffness between the bodies (stability.TurnDamping).
+// late. The resistance is to a change of the turning rate, not to the rate
+// itself: backward Euler's full term, (I + h²K) ω₊ = I ω + …, would also
+// brake a body that turns with the rope's line (a swinging rope loses 80 %
+// of its swing energy in 120 s at h = 1/60 s); its damping is given
+// instead to the relative turning, in the rows that carry the geometric
+// stiffness between the bodies (stability.TurnDamping).
 // Bodies the step resolves keep their inertia, and the stiffness acts a
 // step late as SPOOK has it.
 func (w *World) takeTurnStiffness(h float64) {
@@ -258,9 +258,8 @@ func (w *World) takeTurnStiffness(h float64) {
 // judged by its stiffness 1/ε plus its geometric stiffness and by its
 // diagonal J M⁻¹ Jᵀ), and to stability.TurnDamping where it carries
 // geometric stiffness between bodies whose turning the step took in, all
-// of them. The
-// rows of a switched constraint that stays off keep what the step that
-// switched it off assembled.
+// of them. The rows of a switched constraint that stays off keep what the
+// step that switched it off assembled.
 func (w *World) assemble(h float64) {
 	p := &w.prob
 	w.relaxed = 0
