@@ -11,6 +11,25 @@ import (
 	"github.com/cablefmu/cablefmu/fmu/plugins"
 )
 
+// exampleWithCable returns the examples/rigid-hoist scenario with the key
+// of its cable set to value.
+func exampleWithCable(tb testing.TB, key string, value any) []byte {
+	tb.Helper()
+	data, err := os.ReadFile("../../../examples/rigid-hoist/scenario.json")
+	if err != nil {
+		tb.Fatal(err)
+	}
+	var sc map[string]any
+	if err := json.Unmarshal(data, &sc); err != nil {
+		tb.Fatal(err)
+	}
+	sc["config"].(map[string]any)["cable"].(map[string]any)[key] = value
+	if data, err = json.Marshal(sc); err != nil {
+		tb.Fatal(err)
+	}
+	return data
+}
+
 // benchSegments are the segment counts of the RigidHoist benchmarks: the
 // example's 20 and finer cables.
 var benchSegments = []int{20, 100, 1000}
@@ -20,18 +39,7 @@ var benchSegments = []int{20, 100, 1000}
 // the trolley driven at 0.5 m/s along x so that the cable swings.
 func rigidHoistWithSegments(b testing.TB, n int) *fmu.Instance {
 	b.Helper()
-	data, err := os.ReadFile("../../../examples/rigid-hoist/scenario.json")
-	if err != nil {
-		b.Fatal(err)
-	}
-	var sc map[string]any
-	if err := json.Unmarshal(data, &sc); err != nil {
-		b.Fatal(err)
-	}
-	sc["config"].(map[string]any)["cable"].(map[string]any)["segments"] = n
-	if data, err = json.Marshal(sc); err != nil {
-		b.Fatal(err)
-	}
+	data := exampleWithCable(b, "segments", n)
 	dir := b.TempDir()
 	if err := os.WriteFile(filepath.Join(dir, fmu.ScenarioFile), data, 0o644); err != nil {
 		b.Fatal(err)

@@ -1,7 +1,6 @@
 package rigidbodycable
 
 import (
-	"encoding/json"
 	"fmt"
 	"math"
 	"os"
@@ -242,30 +241,6 @@ func TestSetDownAndLiftWithinSlackStore(t *testing.T) {
 				}
 			})
 		}
-	}
-}
-
-// The removed scenario key physicalBending is refused with the reason.
-func TestPhysicalBendingRefused(t *testing.T) {
-	data, err := os.ReadFile("../../../examples/rigid-hoist/scenario.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var doc map[string]any
-	if err := json.Unmarshal(data, &doc); err != nil {
-		t.Fatal(err)
-	}
-	doc["config"].(map[string]any)["cable"].(map[string]any)["physicalBending"] = true
-	if data, err = json.Marshal(doc); err != nil {
-		t.Fatal(err)
-	}
-	sc, err := fmu.ParseScenario(data)
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, err = Model{}.Configure(sc)
-	if err == nil || !strings.Contains(err.Error(), "physicalBending: no longer a setting") {
-		t.Fatalf("scenario with physicalBending: %v, want it refused with the reason", err)
 	}
 }
 

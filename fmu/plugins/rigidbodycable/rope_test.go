@@ -2,11 +2,13 @@ package rigidbodycable_test
 
 import (
 	"math"
+	"strings"
 	"testing"
 
 	"github.com/cablefmu/cablefmu/core/closedform"
 	"github.com/cablefmu/cablefmu/core/oscillation"
 	"github.com/cablefmu/cablefmu/fmu"
+	"github.com/cablefmu/cablefmu/fmu/plugins/rigidbodycable"
 )
 
 // The RigidHoist example's rope: 20 mm steel at E = 100 GPa, and a
@@ -142,5 +144,17 @@ func TestRigidBounceFrequencyAndDamping(t *testing.T) {
 		if math.Abs(zeta-omega*dampTime/2) > ztol {
 			t.Errorf("%s: damping ratio %.4f, want the material's %.4f within %g", run.name, zeta, omega*dampTime/2, ztol)
 		}
+	}
+}
+
+// The removed scenario key physicalBending is refused with the reason.
+func TestPhysicalBendingRefused(t *testing.T) {
+	sc, err := fmu.ParseScenario(exampleWithCable(t, "physicalBending", true))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = rigidbodycable.Model{}.Configure(sc)
+	if err == nil || !strings.Contains(err.Error(), "physicalBending: no longer a setting") {
+		t.Fatalf("scenario with physicalBending: %v, want it refused with the reason", err)
 	}
 }
