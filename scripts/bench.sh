@@ -24,7 +24,7 @@ phases=(
 	'multibody.(*World).takeTurnStiffness|turning stiffness (AddPull, criterion, inertia)'
 	'multibody.(*World).assemble|rows: M⁻¹J, Σ, right-hand side (World.assemble)'
 	'multibody.(*Chain).assemble|chain: Schur complement blocks (Chain.assemble)'
-	'multibody.(*Chain).factor|chain: block Cholesky (Chain.factor)'
+	'multibody.(*Chain).factor|chain: blocks assembled and factored (Chain.factor)'
 	'multibody.(*Chain).substitute|chain: substitution (Chain.substitute)'
 	'multibody.(*World).integrate|impulses applied, bodies moved (World.integrate)'
 )

@@ -37,13 +37,14 @@ func (s *Banded) Solve(p *Problem) error {
 	if err := unbounded(p, "banded"); err != nil {
 		return err
 	}
-	if err := c.assemble(p); err != nil {
-		return err
+	if c.notChain != nil {
+		return c.notChain
 	}
 	// Upper band storage: row i holds S[i][i … i+kd].
 	ld := s.kd + 1
 	clear(s.band)
 	for k, a := range c.a {
+		c.assemble(p, k)
 		m, st := c.sizes[k], c.starts[k]
 		for i := 0; i < m; i++ {
 			for j := i; j < m; j++ {
@@ -54,7 +55,7 @@ func (s *Banded) Solve(p *Problem) error {
 			mn, sn := c.sizes[k+1], c.starts[k+1]
 			for i := 0; i < m; i++ {
 				for j := 0; j < mn; j++ {
-					s.band[(st+i)*ld+(sn+j)-(st+i)] = c.b[k][i*mn+j]
+					s.band[(st+i)*ld+(sn+j)-(st+i)] = c.w[k][i*mn+j] // Bₖ: not factored here
 				}
 			}
 		}

@@ -41,7 +41,7 @@ type Body struct {
 	ConstraintForce, ConstraintTorque geom.Vec3
 
 	slot    int       // index among the world's dynamic bodies, or -1
-	rot     geom.Mat3 // Rot as a matrix, refreshed with invI
+	rot     geom.Mat3 // Rot as a matrix, refreshed before constraints update
 	invI    geom.Mat3 // world-frame inverse inertia, refreshed every step
 	invMass float64   // 1/Mass, refreshed with invI
 	predVel geom.Vec3 // v + h M⁻¹ f
@@ -85,6 +85,13 @@ func BoxInertia(m, a, b, c float64) geom.Vec3 {
 
 // PointWorld returns the world position of the body-frame point d.
 func (b *Body) PointWorld(d geom.Vec3) geom.Vec3 { return b.Pos.Add(b.Rot.Rotate(d)) }
+
+// ToWorld returns the world direction of the body-frame vector v with the
+// orientation matrix the world took at the start of the step: Rot.Rotate(v)
+// to rounding, at a third of its cost. It is for constraints evaluating
+// their rows (Constraint.Update, Turning.TurnStiffness), and wrong
+// elsewhere once the body has turned.
+func (b *Body) ToWorld(v geom.Vec3) geom.Vec3 { return b.rot.MulVec(v) }
 
 // KineticEnergy returns ½ m v² + ½ ωᵀ I ω (J).
 func (b *Body) KineticEnergy() float64 {
@@ -153,10 +160,11 @@ func (b *Body) takeTurnStiffness(h float64) {
 	for i := range in {
 		kc[i] = k.MulVec(geom.Vec3{X: r[0][i], Y: r[1][i], Z: r[2][i]})
 	}
+	isq := [3]float64{1 / math.Sqrt(in[0]), 1 / math.Sqrt(in[1]), 1 / math.Sqrt(in[2])}
 	var scaled geom.Mat3 // I₀^(−½) Rᵀ K R I₀^(−½), upper triangle
 	for i := range in {
 		for j := i; j < 3; j++ {
-			scaled[i][j] = (r[0][i]*kc[j].X + r[1][i]*kc[j].Y + r[2][i]*kc[j].Z) / math.Sqrt(in[i]*in[j])
+			scaled[i][j] = (r[0][i]*kc[j].X + r[1][i]*kc[j].Y + r[2][i]*kc[j].Z) * (isq[i] * isq[j])
 		}
 	}
 	share := stability.TurnShare(scaled.SymMaxEigen(), h)

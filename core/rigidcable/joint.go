@@ -196,7 +196,7 @@ func (j *Joint) sheaveTwist() (float64, geom.Vec3) {
 	j.unwound += remainder2Pi(psi - j.psi)
 	j.psi = psi
 	t := n.Scale(q.W * q.W).Add(n.Cross(v).Scale(q.W)).Add(v.Scale(s)).Scale(1 / rho2)
-	return j.unwound, b.Rot.Rotate(t)
+	return j.unwound, b.ToWorld(t)
 }
 
 // NewSwivelJoint returns the joint of a hook swivel: the load hangs from the
@@ -225,30 +225,33 @@ func (j *Joint) Rows() int {
 // Update implements multibody.Constraint: eqs. 20–28.
 func (j *Joint) Update(h float64, rows []multibody.Row) {
 	a, b := j.bodies[0], j.bodies[1]
-	ra, rb := a.Rot.Rotate(j.pointA), b.Rot.Rotate(j.pointB)
+	ra, rb := a.ToWorld(j.pointA), b.ToWorld(j.pointB)
 	gap := a.Pos.Add(ra).Sub(b.Pos.Add(rb))
 	// While the cable pays out, the points sit where they will be at the
 	// end of the step and move at ∂φ/∂t = drift: the violation at the start
 	// of the step is the gap less h·drift, and the rate is prescribed.
 	var drift geom.Vec3
 	if j.rateA != (geom.Vec3{}) || j.rateB != (geom.Vec3{}) {
-		drift = a.Rot.Rotate(j.rateA).Sub(b.Rot.Rotate(j.rateB))
+		drift = a.ToWorld(j.rateA).Sub(b.ToWorld(j.rateB))
 	}
 	g := gap.AddScaled(-h, drift)
+	var m geometry
+	if j.bends || j.twists {
+		m = j.measure()
+	}
 	axes := [3]geom.Vec3{{X: 1}, {Y: 1}, {Z: 1}}
 	limit := slideLimit * 2 * j.Length // an end joint stands for half a segment
 	if j.bends && !j.sheave {
 		// Rows along the rope, where the joint pushes only as hard as its
-		// bending carries (Buckling), and across it.
-		d := a.Rot.Rotate(j.axisA)
-		e1 := geom.Perpendicular(d)
-		axes = [3]geom.Vec3{d, e1, d.Cross(e1)}
-		j.pull = d
+		// bending carries (Buckling), and across it, along A's
+		// cross-section axes.
+		axes = [3]geom.Vec3{m.da, m.e1, m.e2}
+		j.pull = m.da
 	}
 	if j.sheave {
 		// Rows along the rope and across it; across, the sheave holds the
 		// rope where it runs through, slack rope slid in (see NewSheaveJoint).
-		d := b.Rot.Rotate(j.axisB)
+		d := m.db
 		e1 := geom.Perpendicular(d)
 		axes = [3]geom.Vec3{d, e1, d.Cross(e1)}
 		j.slide = math.Max(0, math.Min(g.Dot(d), limit))
@@ -287,7 +290,6 @@ func (j *Joint) Update(h float64, rows []multibody.Row) {
 	if !j.bends && !j.twists {
 		return
 	}
-	m := j.measure()
 	j.bend = m.theta
 	next := ballRows
 	if j.bends {
@@ -306,7 +308,9 @@ func (j *Joint) Update(h float64, rows []multibody.Row) {
 			// (stability.TurnDamping) follows the rope as it is now, and
 			// held there, it made a slack rope rattle harder after a load
 			// was set down (mean tension at the sheave 18 kN, not 0.1 kN).
-			row.Geometric = math.Max(j.force, 0) * j.Length
+			if j.force > 0 {
+				row.Geometric = j.force * j.Length
+			}
 		}
 		next += bendRows
 	}
@@ -376,6 +380,7 @@ func (j *Joint) bendStiffness() float64 {
 
 // geometry is a joint's bend and twist state at the current orientations.
 type geometry struct {
+	da, db     geom.Vec3 // the cable axes of A and B (world)
 	theta      float64   // bend angle, eq. 21
 	bendVec    geom.Vec3 // θ n
 	e1, e2     geom.Vec3 // body A's cross-section axes
@@ -383,19 +388,20 @@ type geometry struct {
 	psi, twist float64   // raw and unwound twist angle, eq. 22
 }
 
-// measure evaluates eqs. 21–22 without changing the joint.
+// measure evaluates eqs. 21–22 without changing the joint; within a
+// step's update (Body.ToWorld).
 func (j *Joint) measure() geometry {
 	a, b := j.bodies[0], j.bodies[1]
-	da, db := a.Rot.Rotate(j.axisA), b.Rot.Rotate(j.axisB)
+	da, db := a.ToWorld(j.axisA), b.ToWorld(j.axisB)
 	dx := da.Cross(db)
 	sx := dx.Norm()
-	var g geometry
+	g := geometry{da: da, db: db}
 	g.theta = math.Atan2(sx, da.Dot(db)) // eq. 21
 	g.bendVec = dx.Scale(g.theta / (eps0 + sx))
-	g.e1 = a.Rot.Rotate(j.refA)
+	g.e1 = a.ToWorld(j.refA)
 	g.e2 = da.Cross(g.e1)
 	g.t, _ = da.Add(db).Unit()
-	yb := b.Rot.Rotate(j.refB)
+	yb := b.ToWorld(j.refB)
 	g.psi = math.Atan2(g.e1.Cross(yb).Dot(g.t), g.e1.Dot(yb)) // eq. 22, signed by t
 	if j.twistDef == TwistPerpendicular {
 		g.psi -= math.Pi / 2
@@ -412,16 +418,20 @@ func (j *Joint) Apply(h float64, lambda []float64) {
 	if h != j.decayStep {
 		j.decayStep, j.decay = h, math.Exp(-h/stability.TurnHold)
 	}
-	defer func() { j.held = math.Max(j.force, j.held*j.decay) }()
 	if j.sheave || j.bends {
 		j.force = lambda[0] / h // the first row is along the rope
-		return
+	} else {
+		d := j.bodies[0].Rot.Rotate(j.axisA)
+		if j.axisA == (geom.Vec3{}) {
+			d = j.bodies[1].Rot.Rotate(j.axisB)
+		}
+		j.force = (lambda[0]*d.X + lambda[1]*d.Y + lambda[2]*d.Z) / h
 	}
-	d := j.bodies[0].Rot.Rotate(j.axisA)
-	if j.axisA == (geom.Vec3{}) {
-		d = j.bodies[1].Rot.Rotate(j.axisB)
+	if held := j.held * j.decay; held > j.force {
+		j.held = held
+	} else {
+		j.held = j.force
 	}
-	j.force = (lambda[0]*d.X + lambda[1]*d.Y + lambda[2]*d.Z) / h
 }
 
 // TurnStiffness implements multibody.Turning: the tension pulls each body
@@ -438,8 +448,8 @@ func (j *Joint) TurnStiffness() {
 	a, b := j.bodies[0], j.bodies[1]
 	d := j.pull // the pull on A, per newton of tension
 	if !j.bends && !j.sheave {
-		if d = a.Rot.Rotate(j.axisA); j.axisA == (geom.Vec3{}) {
-			d = b.Rot.Rotate(j.axisB)
+		if d = a.ToWorld(j.axisA); j.axisA == (geom.Vec3{}) {
+			d = b.ToWorld(j.axisB)
 		}
 	}
 	a.AddPull(j.leverA, d.Scale(force))
