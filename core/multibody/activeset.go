@@ -30,6 +30,8 @@ type ActiveSet struct {
 	bounded []int     // rows with a finite bound
 	diag    []float64 // S_ii of the bounded rows, found when a row is pinned
 	dv      []velocityChange
+	// residual holds residuals' result, reused.
+	residual []float64
 }
 
 // pinScale is how much stiffer than the row itself a pinned row's
@@ -202,17 +204,17 @@ func (a *ActiveSet) update(p *Problem) bool {
 // residuals returns w = (G M⁻¹ Gᵀ + Σ)λ − B for the bounded rows, in the
 // order of a.bounded.
 func (a *ActiveSet) residuals(p *Problem) []float64 {
-	if len(a.dv) != len(p.ByBody) {
-		a.dv = make([]velocityChange, len(p.ByBody))
+	if len(a.dv) != p.Slots {
+		a.dv = make([]velocityChange, p.Slots)
 	}
-	clear(a.dv)
-	for slot, blocks := range p.ByBody {
-		for _, rb := range blocks {
-			a.dv[slot].add(p.Lambda[rb.Row], &p.Rows[rb.Row].MinvJ[rb.K])
+	for _, e := range p.ByBody {
+		a.dv[e.Slot] = velocityChange{}
+		for _, rb := range e.Blocks {
+			a.dv[e.Slot].add(p.Lambda[rb.Row], &p.Rows[rb.Row].MinvJ[rb.K])
 		}
 	}
-	w := make([]float64, len(a.bounded))
-	for k, i := range a.bounded {
+	w := a.residual[:0]
+	for _, i := range a.bounded {
 		row := &p.Rows[i]
 		s := p.Sigma[i]*p.Lambda[i] - p.B[i]
 		for kb, b := range row.Bodies {
@@ -221,8 +223,9 @@ func (a *ActiveSet) residuals(p *Problem) []float64 {
 			}
 			s += a.dv[b.slot].rate(&row.J[kb])
 		}
-		w[k] = s
+		w = append(w, s)
 	}
+	a.residual = w
 	return w
 }
 

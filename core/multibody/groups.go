@@ -103,7 +103,8 @@ func (gs *GaussSeidel) setup(p *Problem) error {
 		return fmt.Errorf("Gauss–Seidel groups hold %d constraints, the world has %d", total, len(p.Groups)-1)
 	}
 	gs.layout = p.Layout
-	gs.dv = make([]velocityChange, len(p.ByBody))
+	gs.dv = make([]velocityChange, p.Slots)
+	entry := make([]int, p.Slots) // scratch for the groups' index
 	gs.groups = gs.groups[:0]
 	c := 0
 	for i, size := range gs.Sizes {
@@ -119,14 +120,8 @@ func (gs *GaussSeidel) setup(p *Problem) error {
 		for k := c; k <= c+size; k++ {
 			sub.Groups = append(sub.Groups, p.Groups[k]-first)
 		}
-		sub.ByBody = make([][]RowBlock, len(p.ByBody))
-		for slot, blocks := range p.ByBody {
-			for _, rb := range blocks {
-				if rb.Row >= first && rb.Row < last {
-					sub.ByBody[slot] = append(sub.ByBody[slot], RowBlock{rb.Row - first, rb.K})
-				}
-			}
-		}
+		sub.Slots = p.Slots
+		sub.index(entry)
 		sub.Layout = p.Layout
 		gs.groups = append(gs.groups, g)
 		c += size

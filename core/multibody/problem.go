@@ -22,9 +22,14 @@ type Problem struct {
 	Rows             []ProblemRow
 	Sigma, B, Lo, Hi []float64
 	Lambda           []float64
-	// ByBody lists, per dynamic body slot, the (row, block) pairs acting on
-	// it: the coupling pattern of G M⁻¹ Gᵀ.
-	ByBody [][]RowBlock
+	// ByBody lists each dynamic body that rows of the problem act on, with
+	// the (row, block) pairs acting on it: the coupling pattern of
+	// G M⁻¹ Gᵀ. Only those bodies: a group of a few rows in a large world
+	// keeps a short list.
+	ByBody []BodyRows
+	// Slots is the number of the world's dynamic bodies, whose slots
+	// (Body's index among them) run from 0 to Slots − 1.
+	Slots int
 	// Groups holds the first row of each constraint, in the order they
 	// were added, and then the number of rows: constraint k owns rows
 	// Groups[k] to Groups[k+1]−1.
@@ -43,6 +48,12 @@ type ProblemRow struct {
 // RowBlock names block K of row Row.
 type RowBlock struct{ Row, K int }
 
+// BodyRows lists the row blocks acting on the dynamic body of slot Slot.
+type BodyRows struct {
+	Slot   int
+	Blocks []RowBlock
+}
+
 func (p *Problem) resize(rows, dynamic int) {
 	p.Rows = make([]ProblemRow, rows)
 	p.Sigma = make([]float64, rows)
@@ -50,18 +61,29 @@ func (p *Problem) resize(rows, dynamic int) {
 	p.Lo = make([]float64, rows)
 	p.Hi = make([]float64, rows)
 	p.Lambda = make([]float64, rows)
-	p.ByBody = make([][]RowBlock, dynamic)
+	p.Slots = dynamic
 }
 
-func (p *Problem) index() {
-	for i := range p.ByBody {
-		p.ByBody[i] = p.ByBody[i][:0]
-	}
+// index lists the rows' blocks by body (ByBody). entry is scratch of
+// Slots zeros, left zero.
+func (p *Problem) index(entry []int) {
+	defer func() {
+		for _, e := range p.ByBody {
+			entry[e.Slot] = 0
+		}
+	}()
+	p.ByBody = p.ByBody[:0]
 	for r, row := range p.Rows {
 		for k, b := range row.Bodies {
-			if b.Kind == Dynamic {
-				p.ByBody[b.slot] = append(p.ByBody[b.slot], RowBlock{r, k})
+			if b.Kind != Dynamic {
+				continue
 			}
+			if entry[b.slot] == 0 {
+				p.ByBody = append(p.ByBody, BodyRows{Slot: b.slot})
+				entry[b.slot] = len(p.ByBody)
+			}
+			e := &p.ByBody[entry[b.slot]-1]
+			e.Blocks = append(e.Blocks, RowBlock{r, k})
 		}
 	}
 }
@@ -72,10 +94,10 @@ func (p *Problem) Schur(s []float64) {
 	for i := range s[:n*n] {
 		s[i] = 0
 	}
-	for _, blocks := range p.ByBody {
-		for _, a := range blocks {
+	for _, e := range p.ByBody {
+		for _, a := range e.Blocks {
 			ja := p.Rows[a.Row].J[a.K]
-			for _, c := range blocks {
+			for _, c := range e.Blocks {
 				s[a.Row*n+c.Row] += ja.Dot(p.Rows[c.Row].MinvJ[c.K])
 			}
 		}

@@ -138,7 +138,7 @@ func (w *World) layout() error {
 		}
 	}
 	w.prob.Groups = append(append(w.prob.Groups[:0], w.rowStart...), n)
-	w.prob.index()
+	w.prob.index(make([]int, len(w.dynamic)))
 	w.prob.Layout++
 	w.dirty = false
 	return nil
