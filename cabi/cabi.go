@@ -1,7 +1,23 @@
 // Command cabi is the FMU binary: built with -buildmode=c-shared it exports
-// the FMI 2.0 C API of a cablefmu FMU. It is the only package that imports
-// "C" and it is thin: it converts C arguments, finds the instance behind a handle,
-// recovers panics and forwards to package fmu, where every decision lives.
+// the FMI 2.0 or FMI 3.0 C API of a cablefmu FMU (both sets of functions;
+// the model description says which one an FMU declares). It is the only
+// package that imports "C" and it is thin: it converts C arguments, finds
+// the instance behind a handle, recovers panics and forwards to package
+// fmu, where every decision lives.
+//
+// Handles: fmi2Component, fmi2FMUstate, fmi3Instance and fmi3FMUState are
+// void pointers in C. Here they are the addresses of small blocks of the C
+// heap that the library allocates for them, and Go code receives and
+// returns them as integers (C.cablefmu_ref, uintptr_t), never as pointers:
+// the garbage collector aborts the process when a stack slot of pointer
+// type holds a value that is not a valid pointer (a small integer such as
+// a runtime/cgo.Handle), and it ignores integers. A C heap address is also
+// unique in the process while its block lives, so the handles of two FMUs
+// loaded together (each with its own Go runtime) never coincide, and every
+// function refuses a handle that is not a live instance or FMU state of its
+// own (handleTable). On every platform the library is built for (x86-64
+// and arm64: System V and Windows x64 calling conventions) a uintptr_t
+// argument or result travels exactly as a void pointer does.
 //
 // Linking: the library is linked with -z nodelete (the Go linker does so
 // for c-shared on Linux, and the exporter asks for it explicitly), so
@@ -21,7 +37,6 @@ package main
 import "C"
 
 import (
-	"runtime/cgo"
 	"runtime/debug"
 	"strings"
 	"unsafe"
@@ -70,22 +85,8 @@ func (l *cLogger3) Log(status fmu.Status, category, message string) {
 	C.cablefmu_log3(l.fn, l.env, C.fmi3Status(status), cat, msg)
 }
 
-// instance is what a handle names.
-type instance struct {
-	fmu *fmu.Instance
-}
-
-// lookup returns the instance behind a component, nil for NULL; an
-// invalid or freed component panics (cgo.Handle.Value), which the caller's
-// guard turns into fmi2Error.
-func lookup(c C.fmi2Component) *instance {
-	h := C.cablefmu_handle(c)
-	if h == 0 {
-		return nil
-	}
-	inst, _ := cgo.Handle(h).Value().(*instance)
-	return inst
-}
+// lookup returns the live instance behind a handle, or nil.
+func lookup(c C.cablefmu_ref) *instance { return handles.instance(c) }
 
 // guard turns a panic into fmi2Error, so that no Go panic ever unwinds into
 // the importer. The instance, whose world may be half-stepped, goes to the
@@ -99,14 +100,21 @@ func guard(inst **instance, fn string, status *C.fmi2Status) {
 	}
 }
 
-// with runs f on the instance behind c, guarded.
-func with(c C.fmi2Component, fn string, f func(in *fmu.Instance) fmu.Status) (status C.fmi2Status) {
+// with runs f on the instance behind c, guarded. A handle that is not a
+// live instance of this FMU (NULL, freed, an FMU state, another FMU's)
+// gets fmi2Error: there is no instance whose logger could say so.
+func with(c C.cablefmu_ref, fn string, f func(inst *instance) fmu.Status) (status C.fmi2Status) {
 	var inst *instance
 	defer guard(&inst, fn, &status)
 	if inst = lookup(c); inst == nil {
-		return C.fmi2Error // no instance, no logger to tell
+		return C.fmi2Error
 	}
-	return C.fmi2Status(f(inst.fmu))
+	return C.fmi2Status(f(inst))
+}
+
+// withFMU runs f on the fmu.Instance behind c, as with.
+func withFMU(c C.cablefmu_ref, fn string, f func(in *fmu.Instance) fmu.Status) C.fmi2Status {
+	return with(c, fn, func(inst *instance) fmu.Status { return f(inst.fmu) })
 }
 
 func goBool(b C.fmi2Boolean) bool { return b != 0 }
@@ -119,16 +127,22 @@ func cBool(b bool) C.fmi2Boolean {
 }
 
 // view returns the C array p of n elements as a Go slice of T (the Go type
-// of the same size and layout); ok is false when n > 0 and p is NULL.
+// of the same size and layout); ok is false when n > 0 and p is NULL, or
+// when n elements could not be an array in memory (a garbage count).
 func view[T any](p unsafe.Pointer, n C.size_t) (s []T, ok bool) {
 	if n == 0 {
 		return nil, true
 	}
-	if p == nil {
+	var zero T
+	if p == nil || uint64(n) > maxArrayBytes/uint64(max(unsafe.Sizeof(zero), 1)) {
 		return nil, false
 	}
 	return unsafe.Slice((*T)(p), int(n)), true
 }
+
+// maxArrayBytes bounds the size of an array an importer can hand over: no
+// process has more address space (x86-64 and arm64 user space: 2⁴⁷ bytes).
+const maxArrayBytes = 1 << 47
 
 func registry() (*fmu.Registry, error) { return plugins.Builtin() }
 

@@ -8,7 +8,6 @@ import "C"
 
 import (
 	"fmt"
-	"runtime/cgo"
 	"unsafe"
 
 	"github.com/cablefmu/cablefmu/fmu"
@@ -22,14 +21,14 @@ func fmi2GetVersion() *C.char { return (*C.char)(unsafe.Pointer(C.cablefmu_versi
 
 //export fmi2Instantiate
 func fmi2Instantiate(instanceName C.fmi2String, fmuType C.fmi2Type, guid C.fmi2String, resourceLocation C.fmi2String,
-	functions *C.fmi2CallbackFunctions, visible C.fmi2Boolean, loggingOn C.fmi2Boolean) (handle C.fmi2Component) {
+	functions *C.fmi2CallbackFunctions, visible C.fmi2Boolean, loggingOn C.fmi2Boolean) (handle C.cablefmu_ref) {
 	logger := &cLogger{fn: C.cablefmu_callbacks_logger(functions), env: C.cablefmu_callbacks_env(functions)}
 	if instanceName != nil {
 		logger.name = C.GoString(instanceName)
 	}
-	fail := func(format string, args ...any) C.fmi2Component {
+	fail := func(format string, args ...any) C.cablefmu_ref {
 		logger.Log(fmu.Error, "logStatusError", "fmi2Instantiate: "+fmt.Sprintf(format, args...))
-		return nil
+		return 0
 	}
 	defer func() {
 		if r := recover(); r != nil {
@@ -63,21 +62,24 @@ func fmi2Instantiate(instanceName C.fmi2String, fmuType C.fmi2Type, guid C.fmi2S
 	if err != nil {
 		return fail("%v", err)
 	}
-	h := cgo.NewHandle(&instance{fmu: in})
-	return C.cablefmu_component(C.uintptr_t(h))
+	h, err := handles.newInstance(in)
+	if err != nil {
+		return fail("%v", err)
+	}
+	return h
 }
 
 //export fmi2FreeInstance
-func fmi2FreeInstance(c C.fmi2Component) {
-	defer func() { _ = recover() }() // a stale component: nothing to free
-	if h := C.cablefmu_handle(c); h != 0 {
-		cgo.Handle(h).Delete()
-	}
+func fmi2FreeInstance(c C.cablefmu_ref) {
+	defer func() { _ = recover() }() // FreeInstance has no status to report a panic with
+	// A handle that is not a live instance of ours (NULL, freed, an FMU
+	// state, another FMU's) frees nothing: an FMU state passed here stays.
+	handles.freeInstance(c)
 }
 
 //export fmi2SetDebugLogging
-func fmi2SetDebugLogging(c C.fmi2Component, loggingOn C.fmi2Boolean, n C.size_t, categories *C.fmi2String) C.fmi2Status {
-	return with(c, "fmi2SetDebugLogging", func(in *fmu.Instance) fmu.Status {
+func fmi2SetDebugLogging(c C.cablefmu_ref, loggingOn C.fmi2Boolean, n C.size_t, categories *C.fmi2String) C.fmi2Status {
+	return withFMU(c, "fmi2SetDebugLogging", func(in *fmu.Instance) fmu.Status {
 		var cats []string
 		if n > 0 {
 			if categories == nil {
@@ -92,39 +94,39 @@ func fmi2SetDebugLogging(c C.fmi2Component, loggingOn C.fmi2Boolean, n C.size_t,
 }
 
 //export fmi2SetupExperiment
-func fmi2SetupExperiment(c C.fmi2Component, toleranceDefined C.fmi2Boolean, tolerance, start C.fmi2Real, stopDefined C.fmi2Boolean, stop C.fmi2Real) C.fmi2Status {
-	return with(c, "fmi2SetupExperiment", func(in *fmu.Instance) fmu.Status {
+func fmi2SetupExperiment(c C.cablefmu_ref, toleranceDefined C.fmi2Boolean, tolerance, start C.fmi2Real, stopDefined C.fmi2Boolean, stop C.fmi2Real) C.fmi2Status {
+	return withFMU(c, "fmi2SetupExperiment", func(in *fmu.Instance) fmu.Status {
 		return in.SetupExperiment(goBool(toleranceDefined), float64(tolerance), float64(start), goBool(stopDefined), float64(stop))
 	})
 }
 
 //export fmi2EnterInitializationMode
-func fmi2EnterInitializationMode(c C.fmi2Component) C.fmi2Status {
-	return with(c, "fmi2EnterInitializationMode", (*fmu.Instance).EnterInitializationMode)
+func fmi2EnterInitializationMode(c C.cablefmu_ref) C.fmi2Status {
+	return withFMU(c, "fmi2EnterInitializationMode", (*fmu.Instance).EnterInitializationMode)
 }
 
 //export fmi2ExitInitializationMode
-func fmi2ExitInitializationMode(c C.fmi2Component) C.fmi2Status {
-	return with(c, "fmi2ExitInitializationMode", (*fmu.Instance).ExitInitializationMode)
+func fmi2ExitInitializationMode(c C.cablefmu_ref) C.fmi2Status {
+	return withFMU(c, "fmi2ExitInitializationMode", (*fmu.Instance).ExitInitializationMode)
 }
 
 //export fmi2Terminate
-func fmi2Terminate(c C.fmi2Component) C.fmi2Status {
-	return with(c, "fmi2Terminate", (*fmu.Instance).Terminate)
+func fmi2Terminate(c C.cablefmu_ref) C.fmi2Status {
+	return withFMU(c, "fmi2Terminate", (*fmu.Instance).Terminate)
 }
 
 //export fmi2Reset
-func fmi2Reset(c C.fmi2Component) C.fmi2Status {
-	return with(c, "fmi2Reset", (*fmu.Instance).Reset)
+func fmi2Reset(c C.cablefmu_ref) C.fmi2Status {
+	return withFMU(c, "fmi2Reset", (*fmu.Instance).Reset)
 }
 
 func nullArgs(in *fmu.Instance, fn string) fmu.Status {
-	return in.Reject(fn, "an array argument is NULL with a non-zero length")
+	return in.Reject(fn, "an array argument is NULL with a non-zero length, or longer than any array in memory")
 }
 
 //export fmi2GetReal
-func fmi2GetReal(c C.fmi2Component, vr *C.fmi2ValueReference, n C.size_t, value *C.fmi2Real) C.fmi2Status {
-	return with(c, "fmi2GetReal", func(in *fmu.Instance) fmu.Status {
+func fmi2GetReal(c C.cablefmu_ref, vr *C.fmi2ValueReference, n C.size_t, value *C.fmi2Real) C.fmi2Status {
+	return withFMU(c, "fmi2GetReal", func(in *fmu.Instance) fmu.Status {
 		refs, ok1 := view[uint32](unsafe.Pointer(vr), n)
 		out, ok2 := view[float64](unsafe.Pointer(value), n)
 		if !ok1 || !ok2 {
@@ -135,8 +137,8 @@ func fmi2GetReal(c C.fmi2Component, vr *C.fmi2ValueReference, n C.size_t, value 
 }
 
 //export fmi2SetReal
-func fmi2SetReal(c C.fmi2Component, vr *C.fmi2ValueReference, n C.size_t, value *C.fmi2Real) C.fmi2Status {
-	return with(c, "fmi2SetReal", func(in *fmu.Instance) fmu.Status {
+func fmi2SetReal(c C.cablefmu_ref, vr *C.fmi2ValueReference, n C.size_t, value *C.fmi2Real) C.fmi2Status {
+	return withFMU(c, "fmi2SetReal", func(in *fmu.Instance) fmu.Status {
 		refs, ok1 := view[uint32](unsafe.Pointer(vr), n)
 		vals, ok2 := view[float64](unsafe.Pointer(value), n)
 		if !ok1 || !ok2 {
@@ -148,8 +150,8 @@ func fmi2SetReal(c C.fmi2Component, vr *C.fmi2ValueReference, n C.size_t, value 
 
 // The FMU has Real variables only: the typed accessors of the other types
 // accept empty requests and refuse any value reference.
-func noneOfType(c C.fmi2Component, fn string, vr *C.fmi2ValueReference, n C.size_t, mask fmu.State) C.fmi2Status {
-	return with(c, fn, func(in *fmu.Instance) fmu.Status {
+func noneOfType(c C.cablefmu_ref, fn string, vr *C.fmi2ValueReference, n C.size_t, mask fmu.State) C.fmi2Status {
+	return withFMU(c, fn, func(in *fmu.Instance) fmu.Status {
 		refs, ok := view[uint32](unsafe.Pointer(vr), n)
 		if !ok {
 			return nullArgs(in, fn)
@@ -159,103 +161,105 @@ func noneOfType(c C.fmi2Component, fn string, vr *C.fmi2ValueReference, n C.size
 }
 
 //export fmi2GetInteger
-func fmi2GetInteger(c C.fmi2Component, vr *C.fmi2ValueReference, n C.size_t, value *C.fmi2Integer) C.fmi2Status {
+func fmi2GetInteger(c C.cablefmu_ref, vr *C.fmi2ValueReference, n C.size_t, value *C.fmi2Integer) C.fmi2Status {
 	return noneOfType(c, "fmi2GetInteger", vr, n, fmu.Readable)
 }
 
 //export fmi2GetBoolean
-func fmi2GetBoolean(c C.fmi2Component, vr *C.fmi2ValueReference, n C.size_t, value *C.fmi2Boolean) C.fmi2Status {
+func fmi2GetBoolean(c C.cablefmu_ref, vr *C.fmi2ValueReference, n C.size_t, value *C.fmi2Boolean) C.fmi2Status {
 	return noneOfType(c, "fmi2GetBoolean", vr, n, fmu.Readable)
 }
 
 //export fmi2GetString
-func fmi2GetString(c C.fmi2Component, vr *C.fmi2ValueReference, n C.size_t, value *C.fmi2String) C.fmi2Status {
+func fmi2GetString(c C.cablefmu_ref, vr *C.fmi2ValueReference, n C.size_t, value *C.fmi2String) C.fmi2Status {
 	return noneOfType(c, "fmi2GetString", vr, n, fmu.Readable)
 }
 
 //export fmi2SetInteger
-func fmi2SetInteger(c C.fmi2Component, vr *C.fmi2ValueReference, n C.size_t, value *C.fmi2Integer) C.fmi2Status {
+func fmi2SetInteger(c C.cablefmu_ref, vr *C.fmi2ValueReference, n C.size_t, value *C.fmi2Integer) C.fmi2Status {
 	return noneOfType(c, "fmi2SetInteger", vr, n, fmu.Writable)
 }
 
 //export fmi2SetBoolean
-func fmi2SetBoolean(c C.fmi2Component, vr *C.fmi2ValueReference, n C.size_t, value *C.fmi2Boolean) C.fmi2Status {
+func fmi2SetBoolean(c C.cablefmu_ref, vr *C.fmi2ValueReference, n C.size_t, value *C.fmi2Boolean) C.fmi2Status {
 	return noneOfType(c, "fmi2SetBoolean", vr, n, fmu.Writable)
 }
 
 //export fmi2SetString
-func fmi2SetString(c C.fmi2Component, vr *C.fmi2ValueReference, n C.size_t, value *C.fmi2String) C.fmi2Status {
+func fmi2SetString(c C.cablefmu_ref, vr *C.fmi2ValueReference, n C.size_t, value *C.fmi2String) C.fmi2Status {
 	return noneOfType(c, "fmi2SetString", vr, n, fmu.Writable)
 }
 
-func unsupported(c C.fmi2Component, fn, why string) C.fmi2Status {
-	return with(c, fn, func(in *fmu.Instance) fmu.Status { return in.Unsupported(fn, why) })
+func unsupported(c C.cablefmu_ref, fn, why string) C.fmi2Status {
+	return withFMU(c, fn, func(in *fmu.Instance) fmu.Status { return in.Unsupported(fn, why) })
 }
 
 const coSimOnly = "this FMU supports Co-Simulation only (no ModelExchange element)"
 
-// snapshot returns the FMU state behind a handle; an invalid one panics
-// (cgo.Handle.Value), which the caller's guard turns into fmi2Error.
-func snapshot(h C.fmi2FMUstate) *fmu.Snapshot {
-	if C.cablefmu_handle(C.fmi2Component(h)) == 0 {
-		return nil
-	}
-	s, _ := cgo.Handle(C.cablefmu_handle(C.fmi2Component(h))).Value().(*fmu.Snapshot)
-	return s
+// refuseState logs why a handle is not an FMU state of the instance.
+func refuseState(inst *instance, fn string, err error) fmu.Status {
+	return inst.fmu.Reject(fn, "%v", err)
 }
 
 //export fmi2GetFMUstate
-func fmi2GetFMUstate(c C.fmi2Component, state *C.fmi2FMUstate) C.fmi2Status {
-	return with(c, "fmi2GetFMUstate", func(in *fmu.Instance) fmu.Status {
+func fmi2GetFMUstate(c C.cablefmu_ref, state *C.cablefmu_ref) C.fmi2Status {
+	return with(c, "fmi2GetFMUstate", func(inst *instance) fmu.Status {
 		if state == nil {
-			return in.Reject("fmi2GetFMUstate", "FMUstate is NULL")
+			return inst.fmu.Reject("fmi2GetFMUstate", "FMUstate is NULL")
 		}
 		var prev *fmu.Snapshot
-		if *state != nil {
-			if prev = snapshot(*state); prev == nil {
-				return in.Reject("fmi2GetFMUstate", "*FMUstate is not a state of this FMU")
+		if *state != 0 {
+			var err error
+			if prev, err = handles.state(inst, *state); err != nil {
+				return refuseState(inst, "fmi2GetFMUstate", fmt.Errorf("*FMUstate: %w", err))
 			}
 		}
-		s, st := in.GetState(prev)
+		s, st := inst.fmu.GetState(prev)
 		if st == fmu.OK && prev == nil {
-			*state = C.fmi2FMUstate(C.cablefmu_component(C.uintptr_t(cgo.NewHandle(s))))
+			h, err := handles.newState(inst, s)
+			if err != nil {
+				return inst.fmu.Reject("fmi2GetFMUstate", "%v", err)
+			}
+			*state = h
 		}
 		return st
 	})
 }
 
 //export fmi2SetFMUstate
-func fmi2SetFMUstate(c C.fmi2Component, state C.fmi2FMUstate) C.fmi2Status {
-	return with(c, "fmi2SetFMUstate", func(in *fmu.Instance) fmu.Status {
-		s := snapshot(state)
-		if s == nil {
-			return in.Reject("fmi2SetFMUstate", "FMUstate is NULL or not a state of this FMU")
+func fmi2SetFMUstate(c C.cablefmu_ref, state C.cablefmu_ref) C.fmi2Status {
+	return with(c, "fmi2SetFMUstate", func(inst *instance) fmu.Status {
+		s, err := handles.state(inst, state)
+		if err != nil {
+			return refuseState(inst, "fmi2SetFMUstate", err)
 		}
-		return in.SetState(s)
+		return inst.fmu.SetState(s)
 	})
 }
 
 //export fmi2FreeFMUstate
-func fmi2FreeFMUstate(c C.fmi2Component, state *C.fmi2FMUstate) C.fmi2Status {
-	return with(c, "fmi2FreeFMUstate", func(in *fmu.Instance) fmu.Status {
-		if state == nil || *state == nil {
+func fmi2FreeFMUstate(c C.cablefmu_ref, state *C.cablefmu_ref) C.fmi2Status {
+	return with(c, "fmi2FreeFMUstate", func(inst *instance) fmu.Status {
+		if state == nil || *state == 0 {
 			return fmu.OK // nothing to free
 		}
-		if snapshot(*state) == nil {
-			return in.Reject("fmi2FreeFMUstate", "*FMUstate is not a state of this FMU")
+		if err := handles.freeState(inst, *state); err != nil {
+			return refuseState(inst, "fmi2FreeFMUstate", fmt.Errorf("*FMUstate: %w", err))
 		}
-		cgo.Handle(C.cablefmu_handle(C.fmi2Component(*state))).Delete()
-		*state = nil
+		*state = 0
 		return fmu.OK
 	})
 }
 
 //export fmi2SerializedFMUstateSize
-func fmi2SerializedFMUstateSize(c C.fmi2Component, state C.fmi2FMUstate, size *C.size_t) C.fmi2Status {
-	return with(c, "fmi2SerializedFMUstateSize", func(in *fmu.Instance) fmu.Status {
-		s := snapshot(state)
-		if s == nil || size == nil {
-			return in.Reject("fmi2SerializedFMUstateSize", "FMUstate or size is NULL")
+func fmi2SerializedFMUstateSize(c C.cablefmu_ref, state C.cablefmu_ref, size *C.size_t) C.fmi2Status {
+	return with(c, "fmi2SerializedFMUstateSize", func(inst *instance) fmu.Status {
+		if size == nil {
+			return inst.fmu.Reject("fmi2SerializedFMUstateSize", "size is NULL")
+		}
+		s, err := handles.state(inst, state)
+		if err != nil {
+			return refuseState(inst, "fmi2SerializedFMUstateSize", err)
 		}
 		*size = C.size_t(len(s.Serialize()))
 		return fmu.OK
@@ -263,15 +267,18 @@ func fmi2SerializedFMUstateSize(c C.fmi2Component, state C.fmi2FMUstate, size *C
 }
 
 //export fmi2SerializeFMUstate
-func fmi2SerializeFMUstate(c C.fmi2Component, state C.fmi2FMUstate, data *C.fmi2Byte, size C.size_t) C.fmi2Status {
-	return with(c, "fmi2SerializeFMUstate", func(in *fmu.Instance) fmu.Status {
-		s := snapshot(state)
-		if s == nil || data == nil {
-			return in.Reject("fmi2SerializeFMUstate", "FMUstate or the buffer is NULL")
+func fmi2SerializeFMUstate(c C.cablefmu_ref, state C.cablefmu_ref, data *C.fmi2Byte, size C.size_t) C.fmi2Status {
+	return with(c, "fmi2SerializeFMUstate", func(inst *instance) fmu.Status {
+		if data == nil {
+			return inst.fmu.Reject("fmi2SerializeFMUstate", "the buffer is NULL")
+		}
+		s, err := handles.state(inst, state)
+		if err != nil {
+			return refuseState(inst, "fmi2SerializeFMUstate", err)
 		}
 		b := s.Serialize()
-		if int(size) < len(b) {
-			return in.Reject("fmi2SerializeFMUstate", "buffer of %d bytes, the state needs %d (fmi2SerializedFMUstateSize)", int(size), len(b))
+		if uint64(size) < uint64(len(b)) {
+			return inst.fmu.Reject("fmi2SerializeFMUstate", "buffer of %d bytes, the state needs %d (fmi2SerializedFMUstateSize)", uint64(size), len(b))
 		}
 		copy(unsafe.Slice((*byte)(unsafe.Pointer(data)), len(b)), b)
 		return fmu.OK
@@ -279,24 +286,32 @@ func fmi2SerializeFMUstate(c C.fmi2Component, state C.fmi2FMUstate, data *C.fmi2
 }
 
 //export fmi2DeSerializeFMUstate
-func fmi2DeSerializeFMUstate(c C.fmi2Component, data *C.fmi2Byte, size C.size_t, state *C.fmi2FMUstate) C.fmi2Status {
-	return with(c, "fmi2DeSerializeFMUstate", func(in *fmu.Instance) fmu.Status {
+func fmi2DeSerializeFMUstate(c C.cablefmu_ref, data *C.fmi2Byte, size C.size_t, state *C.cablefmu_ref) C.fmi2Status {
+	return with(c, "fmi2DeSerializeFMUstate", func(inst *instance) fmu.Status {
 		if data == nil || state == nil {
-			return in.Reject("fmi2DeSerializeFMUstate", "the buffer or FMUstate is NULL")
+			return inst.fmu.Reject("fmi2DeSerializeFMUstate", "the buffer or FMUstate is NULL")
 		}
-		s, err := in.Deserialize(C.GoBytes(unsafe.Pointer(data), C.int(size)))
+		blob, ok := view[byte](unsafe.Pointer(data), size)
+		if !ok {
+			return inst.fmu.Reject("fmi2DeSerializeFMUstate", "size %d: no array in memory is that large", uint64(size))
+		}
+		s, err := inst.fmu.Deserialize(blob)
 		if err != nil {
-			return in.Reject("fmi2DeSerializeFMUstate", "%v", err)
+			return inst.fmu.Reject("fmi2DeSerializeFMUstate", "%v", err)
 		}
-		*state = C.fmi2FMUstate(C.cablefmu_component(C.uintptr_t(cgo.NewHandle(s))))
+		h, err := handles.newState(inst, s)
+		if err != nil {
+			return inst.fmu.Reject("fmi2DeSerializeFMUstate", "%v", err)
+		}
+		*state = h
 		return fmu.OK
 	})
 }
 
 //export fmi2GetDirectionalDerivative
-func fmi2GetDirectionalDerivative(c C.fmi2Component, unknown *C.fmi2ValueReference, nUnknown C.size_t,
+func fmi2GetDirectionalDerivative(c C.cablefmu_ref, unknown *C.fmi2ValueReference, nUnknown C.size_t,
 	known *C.fmi2ValueReference, nKnown C.size_t, dvKnown *C.fmi2Real, dvUnknown *C.fmi2Real) C.fmi2Status {
-	return with(c, "fmi2GetDirectionalDerivative", func(in *fmu.Instance) fmu.Status {
+	return withFMU(c, "fmi2GetDirectionalDerivative", func(in *fmu.Instance) fmu.Status {
 		u, ok1 := view[uint32](unsafe.Pointer(unknown), nUnknown)
 		k, ok2 := view[uint32](unsafe.Pointer(known), nKnown)
 		seed, ok3 := view[float64](unsafe.Pointer(dvKnown), nKnown)
@@ -309,58 +324,58 @@ func fmi2GetDirectionalDerivative(c C.fmi2Component, unknown *C.fmi2ValueReferen
 }
 
 //export fmi2EnterEventMode
-func fmi2EnterEventMode(c C.fmi2Component) C.fmi2Status {
+func fmi2EnterEventMode(c C.cablefmu_ref) C.fmi2Status {
 	return unsupported(c, "fmi2EnterEventMode", coSimOnly)
 }
 
 //export fmi2NewDiscreteStates
-func fmi2NewDiscreteStates(c C.fmi2Component, info *C.fmi2EventInfo) C.fmi2Status {
+func fmi2NewDiscreteStates(c C.cablefmu_ref, info *C.fmi2EventInfo) C.fmi2Status {
 	return unsupported(c, "fmi2NewDiscreteStates", coSimOnly)
 }
 
 //export fmi2EnterContinuousTimeMode
-func fmi2EnterContinuousTimeMode(c C.fmi2Component) C.fmi2Status {
+func fmi2EnterContinuousTimeMode(c C.cablefmu_ref) C.fmi2Status {
 	return unsupported(c, "fmi2EnterContinuousTimeMode", coSimOnly)
 }
 
 //export fmi2CompletedIntegratorStep
-func fmi2CompletedIntegratorStep(c C.fmi2Component, noSetPrior C.fmi2Boolean, enterEventMode, terminate *C.fmi2Boolean) C.fmi2Status {
+func fmi2CompletedIntegratorStep(c C.cablefmu_ref, noSetPrior C.fmi2Boolean, enterEventMode, terminate *C.fmi2Boolean) C.fmi2Status {
 	return unsupported(c, "fmi2CompletedIntegratorStep", coSimOnly)
 }
 
 //export fmi2SetTime
-func fmi2SetTime(c C.fmi2Component, t C.fmi2Real) C.fmi2Status {
+func fmi2SetTime(c C.cablefmu_ref, t C.fmi2Real) C.fmi2Status {
 	return unsupported(c, "fmi2SetTime", coSimOnly)
 }
 
 //export fmi2SetContinuousStates
-func fmi2SetContinuousStates(c C.fmi2Component, x *C.fmi2Real, n C.size_t) C.fmi2Status {
+func fmi2SetContinuousStates(c C.cablefmu_ref, x *C.fmi2Real, n C.size_t) C.fmi2Status {
 	return unsupported(c, "fmi2SetContinuousStates", coSimOnly)
 }
 
 //export fmi2GetDerivatives
-func fmi2GetDerivatives(c C.fmi2Component, dx *C.fmi2Real, n C.size_t) C.fmi2Status {
+func fmi2GetDerivatives(c C.cablefmu_ref, dx *C.fmi2Real, n C.size_t) C.fmi2Status {
 	return unsupported(c, "fmi2GetDerivatives", coSimOnly)
 }
 
 //export fmi2GetEventIndicators
-func fmi2GetEventIndicators(c C.fmi2Component, z *C.fmi2Real, n C.size_t) C.fmi2Status {
+func fmi2GetEventIndicators(c C.cablefmu_ref, z *C.fmi2Real, n C.size_t) C.fmi2Status {
 	return unsupported(c, "fmi2GetEventIndicators", coSimOnly)
 }
 
 //export fmi2GetContinuousStates
-func fmi2GetContinuousStates(c C.fmi2Component, x *C.fmi2Real, n C.size_t) C.fmi2Status {
+func fmi2GetContinuousStates(c C.cablefmu_ref, x *C.fmi2Real, n C.size_t) C.fmi2Status {
 	return unsupported(c, "fmi2GetContinuousStates", coSimOnly)
 }
 
 //export fmi2GetNominalsOfContinuousStates
-func fmi2GetNominalsOfContinuousStates(c C.fmi2Component, x *C.fmi2Real, n C.size_t) C.fmi2Status {
+func fmi2GetNominalsOfContinuousStates(c C.cablefmu_ref, x *C.fmi2Real, n C.size_t) C.fmi2Status {
 	return unsupported(c, "fmi2GetNominalsOfContinuousStates", coSimOnly)
 }
 
 //export fmi2SetRealInputDerivatives
-func fmi2SetRealInputDerivatives(c C.fmi2Component, vr *C.fmi2ValueReference, n C.size_t, order *C.fmi2Integer, value *C.fmi2Real) C.fmi2Status {
-	return with(c, "fmi2SetRealInputDerivatives", func(in *fmu.Instance) fmu.Status {
+func fmi2SetRealInputDerivatives(c C.cablefmu_ref, vr *C.fmi2ValueReference, n C.size_t, order *C.fmi2Integer, value *C.fmi2Real) C.fmi2Status {
+	return withFMU(c, "fmi2SetRealInputDerivatives", func(in *fmu.Instance) fmu.Status {
 		refs, ok1 := view[uint32](unsafe.Pointer(vr), n)
 		ord, ok2 := view[int32](unsafe.Pointer(order), n)
 		vals, ok3 := view[float64](unsafe.Pointer(value), n)
@@ -372,8 +387,8 @@ func fmi2SetRealInputDerivatives(c C.fmi2Component, vr *C.fmi2ValueReference, n 
 }
 
 //export fmi2GetRealOutputDerivatives
-func fmi2GetRealOutputDerivatives(c C.fmi2Component, vr *C.fmi2ValueReference, n C.size_t, order *C.fmi2Integer, value *C.fmi2Real) C.fmi2Status {
-	return with(c, "fmi2GetRealOutputDerivatives", func(in *fmu.Instance) fmu.Status {
+func fmi2GetRealOutputDerivatives(c C.cablefmu_ref, vr *C.fmi2ValueReference, n C.size_t, order *C.fmi2Integer, value *C.fmi2Real) C.fmi2Status {
+	return withFMU(c, "fmi2GetRealOutputDerivatives", func(in *fmu.Instance) fmu.Status {
 		refs, ok1 := view[uint32](unsafe.Pointer(vr), n)
 		ord, ok2 := view[int32](unsafe.Pointer(order), n)
 		out, ok3 := view[float64](unsafe.Pointer(value), n)
@@ -385,33 +400,33 @@ func fmi2GetRealOutputDerivatives(c C.fmi2Component, vr *C.fmi2ValueReference, n
 }
 
 //export fmi2DoStep
-func fmi2DoStep(c C.fmi2Component, t, h C.fmi2Real, noSetPrior C.fmi2Boolean) C.fmi2Status {
-	return with(c, "fmi2DoStep", func(in *fmu.Instance) fmu.Status { return in.DoStep(float64(t), float64(h)) })
+func fmi2DoStep(c C.cablefmu_ref, t, h C.fmi2Real, noSetPrior C.fmi2Boolean) C.fmi2Status {
+	return withFMU(c, "fmi2DoStep", func(in *fmu.Instance) fmu.Status { return in.DoStep(float64(t), float64(h)) })
 }
 
 //export fmi2CancelStep
-func fmi2CancelStep(c C.fmi2Component) C.fmi2Status {
+func fmi2CancelStep(c C.cablefmu_ref) C.fmi2Status {
 	return unsupported(c, "fmi2CancelStep", "steps run synchronously (canRunAsynchronuously=\"false\"): there is no step to cancel")
 }
 
-func noStatus(c C.fmi2Component, fn string, kind C.fmi2StatusKind) C.fmi2Status {
-	return with(c, fn, func(in *fmu.Instance) fmu.Status {
+func noStatus(c C.cablefmu_ref, fn string, kind C.fmi2StatusKind) C.fmi2Status {
+	return withFMU(c, fn, func(in *fmu.Instance) fmu.Status {
 		in.Log(fmu.Discard, "%s: status kind %d is not available: steps run synchronously", fn, int(kind))
 		return fmu.Discard
 	})
 }
 
 //export fmi2GetStatus
-func fmi2GetStatus(c C.fmi2Component, kind C.fmi2StatusKind, value *C.fmi2Status) C.fmi2Status {
+func fmi2GetStatus(c C.cablefmu_ref, kind C.fmi2StatusKind, value *C.fmi2Status) C.fmi2Status {
 	return noStatus(c, "fmi2GetStatus", kind)
 }
 
 //export fmi2GetRealStatus
-func fmi2GetRealStatus(c C.fmi2Component, kind C.fmi2StatusKind, value *C.fmi2Real) C.fmi2Status {
+func fmi2GetRealStatus(c C.cablefmu_ref, kind C.fmi2StatusKind, value *C.fmi2Real) C.fmi2Status {
 	if kind != C.fmi2LastSuccessfulTime {
 		return noStatus(c, "fmi2GetRealStatus", kind)
 	}
-	return with(c, "fmi2GetRealStatus", func(in *fmu.Instance) fmu.Status {
+	return withFMU(c, "fmi2GetRealStatus", func(in *fmu.Instance) fmu.Status {
 		if value == nil {
 			return in.Reject("fmi2GetRealStatus", "value is NULL")
 		}
@@ -424,16 +439,16 @@ func fmi2GetRealStatus(c C.fmi2Component, kind C.fmi2StatusKind, value *C.fmi2Re
 }
 
 //export fmi2GetIntegerStatus
-func fmi2GetIntegerStatus(c C.fmi2Component, kind C.fmi2StatusKind, value *C.fmi2Integer) C.fmi2Status {
+func fmi2GetIntegerStatus(c C.cablefmu_ref, kind C.fmi2StatusKind, value *C.fmi2Integer) C.fmi2Status {
 	return noStatus(c, "fmi2GetIntegerStatus", kind)
 }
 
 //export fmi2GetBooleanStatus
-func fmi2GetBooleanStatus(c C.fmi2Component, kind C.fmi2StatusKind, value *C.fmi2Boolean) C.fmi2Status {
+func fmi2GetBooleanStatus(c C.cablefmu_ref, kind C.fmi2StatusKind, value *C.fmi2Boolean) C.fmi2Status {
 	if kind != C.fmi2Terminated {
 		return noStatus(c, "fmi2GetBooleanStatus", kind)
 	}
-	return with(c, "fmi2GetBooleanStatus", func(in *fmu.Instance) fmu.Status {
+	return withFMU(c, "fmi2GetBooleanStatus", func(in *fmu.Instance) fmu.Status {
 		if value == nil {
 			return in.Reject("fmi2GetBooleanStatus", "value is NULL")
 		}
@@ -443,6 +458,6 @@ func fmi2GetBooleanStatus(c C.fmi2Component, kind C.fmi2StatusKind, value *C.fmi
 }
 
 //export fmi2GetStringStatus
-func fmi2GetStringStatus(c C.fmi2Component, kind C.fmi2StatusKind, value *C.fmi2String) C.fmi2Status {
+func fmi2GetStringStatus(c C.cablefmu_ref, kind C.fmi2StatusKind, value *C.fmi2String) C.fmi2Status {
 	return noStatus(c, "fmi2GetStringStatus", kind)
 }

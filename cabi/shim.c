@@ -11,8 +11,10 @@ void cablefmu_log(fmi2CallbackLogger logger, fmi2ComponentEnvironment env, fmi2S
 	}
 }
 
-fmi2Component cablefmu_component(uintptr_t handle) { return (fmi2Component)handle; }
-uintptr_t cablefmu_handle(fmi2Component c) { return (uintptr_t)c; }
+/* A block of the process's C heap is unique among all live blocks of every
+ * library loaded in the process, and it is a valid address. */
+cablefmu_ref cablefmu_new_handle(void) { return (cablefmu_ref)malloc(16); }
+void cablefmu_free_handle(cablefmu_ref h) { free((void *)h); }
 
 fmi2CallbackLogger cablefmu_callbacks_logger(const fmi2CallbackFunctions *f) { return f == NULL ? NULL : f->logger; }
 fmi2ComponentEnvironment cablefmu_callbacks_env(const fmi2CallbackFunctions *f) { return f == NULL ? NULL : f->componentEnvironment; }

@@ -155,6 +155,9 @@ func (in *Instance) reset() {
 // Variables returns the instance's variables (value reference = index).
 func (in *Instance) Variables() []Variable { return in.vars }
 
+// Name returns the instance name the importer gave.
+func (in *Instance) Name() string { return in.name }
+
 // logf queues a message for the logger (sent when the lock is released);
 // discards and errors always reach it, the other categories only when
 // enabled.
