@@ -74,6 +74,9 @@ func (in *Instance) DirectionalDerivative(fn string, unknowns, knowns []uint32, 
 		for j, kn := range knowns {
 			out[k] += ft.Partial(in.values, in.changed, back, h, int(u), int(kn)) * seed[j]
 		}
+		if !finite(out[k]) {
+			return in.fail("%s: the derivative of %s is %g for this seed: the seed is too large for the model's stiffness", fn, in.vars[u].Name, out[k])
+		}
 	}
 	return OK
 }
@@ -114,6 +117,9 @@ func (in *Instance) OutputDerivatives(fn string, vrs []uint32, orders []int32, o
 			return in.fail("%s: order %d for %s: only first derivatives are provided (maxOutputDerivativeOrder 1)", fn, orders[k], in.vars[i].Name)
 		}
 		out[k] = in.rates[i]
+		if !finite(out[k]) {
+			return in.fail("%s: the rate of %s over the last internal step is %g", fn, in.vars[i].Name, out[k])
+		}
 	}
 	return OK
 }

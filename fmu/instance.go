@@ -312,8 +312,13 @@ func (in *Instance) build() error {
 			return err
 		}
 	}
+	out := append([]float64(nil), in.values...)
+	sim.Outputs(out)
+	if err := in.checkOutputs(out); err != nil {
+		return fmt.Errorf("%w for these parameters", err)
+	}
+	copy(in.values, out)
 	in.sim, in.dirty = sim, false
-	sim.Outputs(in.values)
 	in.ahead = 0
 	copy(in.cur, in.values)
 	copy(in.prev, in.values)
@@ -550,6 +555,10 @@ func (in *Instance) DoStep(t, H float64) Status {
 			return in.fail("fmi2DoStep: at t = %g s: %v; reset or free the instance", t+start, err)
 		}
 		in.sim.Outputs(in.cur)
+		if err := in.checkOutputs(in.cur); err != nil {
+			in.state = Failed
+			return in.fail("fmi2DoStep: at t = %g s: %v; reset or free the instance", t+start+h, err)
+		}
 	}
 	in.ahead += steps*h - H
 	if in.ahead < gridTolerance*h {
@@ -564,12 +573,27 @@ func (in *Instance) DoStep(t, H float64) Status {
 		}
 	}
 	in.outputsAt(h)
+	if err := in.checkOutputs(in.values); err != nil {
+		in.state = Failed
+		return in.fail("fmi2DoStep: at the communication point t = %g s: %v; reset or free the instance", in.time, err)
+	}
 	for _, i := range in.inputs {
 		in.deriv[i] = 0
 	}
 	clear(in.changed)
 	in.drainEvents(in.sim)
 	return OK
+}
+
+// checkOutputs returns an error naming the first output in values that is
+// not finite: a number the model cannot give, never to be answered with OK.
+func (in *Instance) checkOutputs(values []float64) error {
+	for i, v := range in.vars {
+		if v.Causality == modeldesc.CausalityOutput && !finite(values[i]) {
+			return fmt.Errorf("the model gives %s = %g", v.Name, values[i])
+		}
+	}
+	return nil
 }
 
 // outputsAt sets the outputs at the communication point: those of the

@@ -132,3 +132,26 @@ class StatusAssertions:
         self.assertEqual(first, again, what)
         return state
 
+
+#: The four example FMUs by environment variable, with the command that builds each.
+EXAMPLE_FMUS = {
+    "HOIST_FMU": "go run ./build -o out/Hoist.fmu examples/hoist",
+    "RIGIDHOIST_FMU": "go run ./build -o out/RigidHoist.fmu examples/rigid-hoist",
+    "HOIST3_FMU": "go run ./build -fmi 3 -o out/Hoist3.fmu examples/hoist",
+    "RIGIDHOIST3_FMU": "go run ./build -fmi 3 -o out/RigidHoist3.fmu examples/rigid-hoist",
+}
+
+
+def unpack_examples(prefix):
+    """Unpack the four example FMUs into a new temporary folder.
+
+    Returns the folder (for remove_tmp) and a dict environment variable ->
+    unpacked folder; raises RuntimeError naming a missing FMU and its build.
+    """
+    import fmi2  # the binding's unzip serves both standards
+    for env, build in EXAMPLE_FMUS.items():
+        problem = fmu_path_problem(env, build)
+        if problem:
+            raise RuntimeError(problem)
+    tmp = make_tmp(prefix)
+    return tmp, {env: fmi2.unzip(os.environ[env], os.path.join(tmp, env)) for env in EXAMPLE_FMUS}

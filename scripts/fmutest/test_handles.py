@@ -35,19 +35,8 @@ FOLDERS = {}
 
 def setUpModule():
     global TMP
-    builds = {
-        "HOIST_FMU": "go run ./build -o out/Hoist.fmu examples/hoist",
-        "RIGIDHOIST_FMU": "go run ./build -o out/RigidHoist.fmu examples/rigid-hoist",
-        "HOIST3_FMU": "go run ./build -fmi 3 -o out/Hoist3.fmu examples/hoist",
-        "RIGIDHOIST3_FMU": "go run ./build -fmi 3 -o out/RigidHoist3.fmu examples/rigid-hoist",
-    }
-    for env, build in builds.items():
-        problem = fmutestlib.fmu_path_problem(env, build)
-        if problem:
-            raise RuntimeError(problem)
-    TMP = fmutestlib.make_tmp("handles-fmutest-")
-    for env in builds:
-        FOLDERS[env] = fmi2.unzip(os.environ[env], os.path.join(TMP, env))
+    TMP, folders = fmutestlib.unpack_examples("handles-fmutest-")
+    FOLDERS.update(folders)
 
 
 def tearDownModule():

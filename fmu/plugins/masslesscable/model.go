@@ -48,17 +48,17 @@ func quantities(c *config, step float64) *catalogue {
 	qs := &catalogue{}
 	param, input, output := qs.Param, qs.Input, qs.Output
 	axes := []string{port.Axis(0), port.Axis(1), port.Axis(2)}
-	param("gravity", "m/s2", "Gravitational acceleration, acting along -z", c.Gravity, 0, func(p *params, x float64) { p.gravity = x })
-	param("h", "s", "Internal step of the cable solver: steps on the fixed grid start + k·h whatever the communication steps; outputs between grid points are interpolated", step, 1e-6, func(p *params, x float64) { p.h = x })
+	param("gravity", "m/s2", "Gravitational acceleration, acting along -z", c.Gravity, port.Gravity, func(p *params, x float64) { p.gravity = x })
+	param("h", "s", "Internal step of the cable solver: steps on the fixed grid start + k·h whatever the communication steps; outputs between grid points are interpolated", step, port.Step, func(p *params, x float64) { p.h = x })
 	for i, b := range c.Bodies {
 		switch b.Kind {
 		case "kinematic":
 			for k, ax := range axes {
-				input(b.Name+"."+ax, "m", fmt.Sprintf("World %s position of %s (driven from outside), z up", ax, b.Name), b.Position[k],
+				input(b.Name+"."+ax, "m", fmt.Sprintf("World %s position of %s (driven from outside), z up", ax, b.Name), b.Position[k], port.Position,
 					func(d *drive, x float64) { port.SetComp(&d.pos[i], k, x) })
 			}
 			for k, ax := range axes {
-				input(b.Name+".v"+ax, "m/s", fmt.Sprintf("World %s velocity of %s; within a communication step the body moves with it", ax, b.Name), 0,
+				input(b.Name+".v"+ax, "m/s", fmt.Sprintf("World %s velocity of %s; within a communication step the body moves with it", ax, b.Name), 0, port.Velocity,
 					func(d *drive, x float64) { port.SetComp(&d.vel[i], k, x) })
 			}
 			for k, ax := range axes {
@@ -66,7 +66,7 @@ func quantities(c *config, step float64) *catalogue {
 					func(s *simulation) float64 { return port.Comp(s.bodies[i].ConstraintForce, k) })
 			}
 		case "dynamic":
-			param(b.Name+".mass", "kg", "Mass of "+b.Name, b.Mass, 1e-9, func(p *params, x float64) { p.mass[i] = x })
+			param(b.Name+".mass", "kg", "Mass of "+b.Name, b.Mass, port.Mass, func(p *params, x float64) { p.mass[i] = x })
 			for k, ax := range axes {
 				output(b.Name+"."+ax, "m", fmt.Sprintf("World %s position of the centre of mass of %s", ax, b.Name),
 					func(s *simulation) float64 { return port.Comp(s.bodies[i].Pos, k) })
@@ -78,12 +78,12 @@ func quantities(c *config, step float64) *catalogue {
 		}
 	}
 	for j, cb := range c.Cables {
-		param(cb.Name+".length0", "m", "Initial free (unstretched) length of "+cb.Name, cb.Length0, 1e-6, func(p *params, x float64) { p.cables[j].Length0 = x })
-		param(cb.Name+".E", "Pa", "Effective Young's modulus of the rope (a stranded wire rope is softer than solid steel)", cb.Rope.E, 1, func(p *params, x float64) { p.cables[j].Rope.E = x })
-		param(cb.Name+".diameter", "m", "Nominal rope diameter; the cross-section is pi d^2/4", cb.Rope.Diameter, 1e-6, func(p *params, x float64) { p.cables[j].Rope.Diameter = x })
-		param(cb.Name+".density", "kg/m3", "Rope density; the massless cable neglects the rope's mass (its load is much heavier), so this value only documents the rope", cb.Rope.Density, 0, func(p *params, x float64) { p.cables[j].Rope.Density = x })
-		param(cb.Name+".poisson", "1", "Poisson ratio of the rope, for the twist stiffness", cb.Rope.Poisson, -0.99, func(p *params, x float64) { p.cables[j].Rope.Poisson = x })
-		param(cb.Name+".dampingTime", "s", "Material damping of the rope as a Kelvin-Voigt time constant (damping ratio omega*tau/2 for a mode at omega); 0 is undamped", cb.Rope.Material().DampingTime, 0,
+		param(cb.Name+".length0", "m", "Initial free (unstretched) length of "+cb.Name, cb.Length0, port.Length, func(p *params, x float64) { p.cables[j].Length0 = x })
+		param(cb.Name+".E", "Pa", "Effective Young's modulus of the rope (a stranded wire rope is softer than solid steel)", cb.Rope.E, port.Modulus, func(p *params, x float64) { p.cables[j].Rope.E = x })
+		param(cb.Name+".diameter", "m", "Nominal rope diameter; the cross-section is pi d^2/4", cb.Rope.Diameter, port.Diameter, func(p *params, x float64) { p.cables[j].Rope.Diameter = x })
+		param(cb.Name+".density", "kg/m3", "Rope density; the massless cable neglects the rope's mass (its load is much heavier), so this value only documents the rope", cb.Rope.Density, port.Density, func(p *params, x float64) { p.cables[j].Rope.Density = x })
+		param(cb.Name+".poisson", "1", "Poisson ratio of the rope, for the twist stiffness", cb.Rope.Poisson, port.Poisson, func(p *params, x float64) { p.cables[j].Rope.Poisson = x })
+		param(cb.Name+".dampingTime", "s", "Material damping of the rope as a Kelvin-Voigt time constant (damping ratio omega*tau/2 for a mode at omega); 0 is undamped", cb.Rope.Material().DampingTime, port.Time,
 			func(p *params, x float64) { p.cables[j].Rope.DampingTime = &x })
 		output(cb.Name+".tension", "N", "Tension of "+cb.Name+" (the same along the route: eyes and sheaves are frictionless)",
 			func(s *simulation) float64 { return s.cables[j].stretch.Tension() })
@@ -94,9 +94,9 @@ func quantities(c *config, step float64) *catalogue {
 				func(s *simulation) float64 { return s.cables[j].twist.Angle() })
 		}
 		if w := cb.Winch; w != nil {
-			input(w.Name+".speed", "m/s", "Pay-out rate of "+w.Name+"; positive lengthens the free cable", 0,
+			input(w.Name+".speed", "m/s", "Pay-out rate of "+w.Name+"; positive lengthens the free cable", 0, port.Velocity,
 				func(d *drive, x float64) { d.winch[j] = x })
-			param(w.Name+".slip", "s/kg", "Winch slip: extra pay-out speed per newton of tension, m/(N.s) = s/kg (0: no slip)", w.Slip, 0,
+			param(w.Name+".slip", "s/kg", "Winch slip: extra pay-out speed per newton of tension, m/(N.s) = s/kg (0: no slip)", w.Slip, port.Slip,
 				func(p *params, x float64) { p.cables[j].Winch.Slip = x })
 		}
 	}

@@ -32,16 +32,40 @@ type Catalogue[P, D, S any] struct {
 	List []Quantity[P, D, S]
 }
 
-// Param adds a fixed parameter with a lower bound min.
-func (c *Catalogue[P, D, S]) Param(name, unit, desc string, start, min float64, set func(p *P, x float64)) {
+// Range is the physical range [Min, Max] of a parameter or input, declared
+// in the model description and enforced when it is set.
+type Range struct{ Min, Max float64 }
+
+// The ranges of the cable models' quantities: wider than any crane's, and
+// narrow enough that the models' arithmetic stays finite (squares of
+// positions, products of masses and speeds).
+var (
+	Gravity     = Range{0, 100}         // m/s²: Jupiter's is 25
+	Step        = Range{1e-6, 1}        // s, the internal step
+	Mass        = Range{1e-6, 1e8}      // kg: the heaviest lifts are 2e7
+	Length      = Range{1e-3, 1e5}      // m: deep-sea lowering is 1e4
+	Modulus     = Range{1e3, 1e13}      // Pa: steel is 2e11
+	Diameter    = Range{1e-4, 1}        // m
+	Density     = Range{0, 1e5}         // kg/m³: osmium is 2.3e4
+	Poisson     = Range{-0.99, 0.5}     // 1
+	Time        = Range{0, 100}         // s, damping time constants
+	Bending     = Range{0, 1e9}         // N·m², bending stiffness
+	Slip        = Range{0, 1}           // s/kg, winch slip
+	Position    = Range{-1e6, 1e6}      // m, world coordinates
+	Velocity    = Range{-1e3, 1e3}      // m/s
+	RopeDensity = Range{1, Density.Max} // kg/m³, a rope whose segments have mass
+)
+
+// Param adds a fixed parameter with its range.
+func (c *Catalogue[P, D, S]) Param(name, unit, desc string, start float64, r Range, set func(p *P, x float64)) {
 	c.List = append(c.List, Quantity[P, D, S]{Var: fmu.Variable{Name: name, Unit: unit, Description: desc,
-		Causality: modeldesc.CausalityParameter, Variability: modeldesc.VariabilityFixed, Start: start, Min: &min}, Param: set})
+		Causality: modeldesc.CausalityParameter, Variability: modeldesc.VariabilityFixed, Start: start, Min: &r.Min, Max: &r.Max}, Param: set})
 }
 
-// Input adds a continuous input.
-func (c *Catalogue[P, D, S]) Input(name, unit, desc string, start float64, set func(d *D, x float64)) {
+// Input adds a continuous input with its range.
+func (c *Catalogue[P, D, S]) Input(name, unit, desc string, start float64, r Range, set func(d *D, x float64)) {
 	c.List = append(c.List, Quantity[P, D, S]{Var: fmu.Variable{Name: name, Unit: unit, Description: desc,
-		Causality: modeldesc.CausalityInput, Variability: modeldesc.VariabilityContinuous, Start: start}, Input: set})
+		Causality: modeldesc.CausalityInput, Variability: modeldesc.VariabilityContinuous, Start: start, Min: &r.Min, Max: &r.Max}, Input: set})
 }
 
 // Output adds a continuous output.
