@@ -2,6 +2,7 @@ package fmu
 
 import (
 	"bytes"
+	"crypto/sha256"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -76,27 +77,38 @@ func (in *Instance) SetState(s *Snapshot) Status {
 		return in.fail("fmi2SetFMUstate: %v", err)
 	}
 	if s.sim != nil {
-		// Reuse the simulation when it was built from the same parameters;
-		// otherwise build one from the snapshot's, then load its state.
-		if in.sim == nil || in.dirty || !slices.Equal(in.paramValues(in.values), in.paramValues(s.values)) {
-			sim, err := in.model.NewSimulation(s.values)
-			if err != nil {
+		// Reuse the simulation when it was built from the same parameters
+		// (its own state saved, to go back to if the snapshot's does not
+		// load); otherwise build one from the snapshot's, then load its
+		// state. A refused state leaves the instance as it was.
+		sim := in.sim
+		var backup []float64
+		var backupExtra []byte
+		if sim == nil || in.dirty || !slices.Equal(in.paramValues(in.values), in.paramValues(s.values)) {
+			var err error
+			if sim, err = in.model.NewSimulation(s.values); err != nil {
 				return in.fail("fmi2SetFMUstate: rebuilding the simulation: %v", err)
 			}
-			in.sim = sim
-		}
-		// A state that fails to load leaves no usable simulation: only
-		// Reset or FreeInstance help then.
-		if err := in.sim.LoadState(s.sim); err != nil {
-			in.sim, in.state = nil, Failed
-			return in.fail("fmi2SetFMUstate: %v", err)
-		}
-		if xs, ok := in.sim.(ExtraState); ok {
-			if err := xs.LoadExtra(s.extra); err != nil {
-				in.sim, in.state = nil, Failed
-				return in.fail("fmi2SetFMUstate: %v", err)
+		} else {
+			backup = sim.SaveState(nil)
+			if xs, ok := sim.(ExtraState); ok {
+				var err error
+				if backupExtra, err = xs.SaveExtra(nil); err != nil {
+					return in.fail("fmi2SetFMUstate: %v", err)
+				}
 			}
 		}
+		err := sim.LoadState(s.sim)
+		if xs, ok := sim.(ExtraState); ok && err == nil {
+			err = xs.LoadExtra(s.extra)
+		}
+		if err != nil {
+			if backup != nil && !in.restore(sim, backup, backupExtra) {
+				in.sim, in.state = nil, Failed // the simulation is lost
+			}
+			return in.fail("fmi2SetFMUstate: %v", err)
+		}
+		in.sim = sim
 	} else {
 		in.sim = nil
 	}
@@ -113,6 +125,20 @@ func (in *Instance) SetState(s *Snapshot) Status {
 	return OK
 }
 
+// restore loads a simulation's own saved state back, reporting success.
+func (in *Instance) restore(sim Simulation, state []float64, extra []byte) bool {
+	if sim.LoadState(state) != nil {
+		return false
+	}
+	if xs, ok := sim.(ExtraState); ok {
+		return xs.LoadExtra(extra) == nil
+	}
+	return true
+}
+
+// compatible checks that a snapshot is a whole, undamaged state of this
+// FMU: its GUID and sizes, a state machine value the FMU has, and every
+// variable finite and within its declared range.
 func (in *Instance) compatible(s *Snapshot) error {
 	if s == nil {
 		return errors.New("no state")
@@ -122,6 +148,34 @@ func (in *Instance) compatible(s *Snapshot) error {
 	}
 	if len(s.values) != len(in.values) || len(s.deriv) != len(in.deriv) || len(s.prev) != len(in.prev) || len(s.changed) != len(in.changed) {
 		return fmt.Errorf("the state has %d variables, this FMU %d", len(s.values), len(in.values))
+	}
+	switch s.state {
+	case Instantiated, InitializationMode, Failed:
+	case StepComplete, Terminated:
+		if s.sim == nil {
+			return fmt.Errorf("the state is %s but holds no simulation: damaged", s.state)
+		}
+	default:
+		return fmt.Errorf("state machine value %d is none of the FMU's states: damaged", int(s.state))
+	}
+	for _, x := range []float64{s.time, s.start, s.stop, s.ahead} {
+		if !finite(x) {
+			return fmt.Errorf("a time of the state is %g: damaged", x)
+		}
+	}
+	for i, v := range in.vars {
+		x := s.values[i]
+		switch {
+		case !finite(x) || !finite(s.deriv[i]) || !finite(s.prev[i]):
+			return fmt.Errorf("%s is %g (derivative %g, last step %g) in the state: damaged", v.Name, x, s.deriv[i], s.prev[i])
+		case (v.Min != nil && x < *v.Min) || (v.Max != nil && x > *v.Max):
+			return fmt.Errorf("%s = %g in the state is outside [%s, %s]: damaged", v.Name, x, bound(v.Min, "-inf"), bound(v.Max, "inf"))
+		}
+	}
+	for _, x := range s.sim {
+		if math.IsNaN(x) {
+			return fmt.Errorf("NaN in the simulation's state: damaged")
+		}
 	}
 	if h := in.model.InternalStep(s.values); !(s.ahead >= 0 && s.ahead < h) {
 		return fmt.Errorf("the state's simulation is %g s ahead of its time, outside [0, %g s): damaged", s.ahead, h)
@@ -142,11 +196,13 @@ func (in *Instance) paramValues(values []float64) []float64 {
 // stateMagic opens every serialized state; stateFormat versions the layout.
 const (
 	stateMagic  = "cablefmu-state\x00"
-	stateFormat = 5
+	stateFormat = 6
 )
 
 // Serialize returns the snapshot as bytes: a header naming the format, the
-// engine version and the FMU's GUID, then the numbers, little-endian.
+// engine version and the FMU's GUID, then the numbers, little-endian, and
+// last the SHA-256 of everything before it, so that a damaged copy (a
+// flipped bit that would still read as a plausible number) is refused.
 func (s *Snapshot) Serialize() []byte {
 	var b bytes.Buffer
 	b.WriteString(stateMagic)
@@ -167,16 +223,18 @@ func (s *Snapshot) Serialize() []byte {
 	}
 	w(uint32(len(s.extra)))
 	b.Write(s.extra)
+	sum := sha256.Sum256(b.Bytes())
+	b.Write(sum[:])
 	return b.Bytes()
 }
 
 // Deserialize reads a serialized snapshot for this FMU; a state of another
 // FMU, of another engine version or damaged is refused with the reason.
 func (in *Instance) Deserialize(data []byte) (*Snapshot, error) {
-	r := bytes.NewReader(data)
 	fail := func(what string) (*Snapshot, error) {
 		return nil, fmt.Errorf("serialized state: %s", what)
 	}
+	r := bytes.NewReader(data)
 	magic := make([]byte, len(stateMagic))
 	if _, err := r.Read(magic); err != nil || string(magic) != stateMagic {
 		return fail("not a cablefmu FMU state")
@@ -202,10 +260,24 @@ func (in *Instance) Deserialize(data []byte) (*Snapshot, error) {
 	if version != Version {
 		return fail(fmt.Sprintf("written by engine %s, this FMU runs engine %s", version, Version))
 	}
-	s := &Snapshot{}
-	if s.guid, ok = str(); !ok {
+	guid, ok := str()
+	if !ok {
 		return fail("truncated header")
 	}
+	if guid != in.scenario.GUID() {
+		return fail(fmt.Sprintf("the state belongs to the FMU with GUID %s, this one is %s", guid, in.scenario.GUID()))
+	}
+	// The header is ours: the rest must be as it was written.
+	read := len(data) - r.Len()
+	if len(data) < read+sha256.Size {
+		return fail("truncated data")
+	}
+	body, sum := data[:len(data)-sha256.Size], data[len(data)-sha256.Size:]
+	if want := sha256.Sum256(body); !bytes.Equal(sum, want[:]) {
+		return fail("checksum mismatch: the data was damaged or cut after it was serialized")
+	}
+	r = bytes.NewReader(body[read:])
+	s := &Snapshot{guid: guid}
 	var st int32
 	var flags [3]bool
 	var times [3]float64
@@ -247,11 +319,6 @@ func (in *Instance) Deserialize(data []byte) (*Snapshot, error) {
 	}
 	if r.Len() != 0 {
 		return fail(fmt.Sprintf("%d bytes after the data", r.Len()))
-	}
-	for _, x := range append(append(append([]float64{}, s.values...), s.prev...), times[:]...) {
-		if math.IsNaN(x) {
-			return fail("NaN in the variables")
-		}
 	}
 	if err := in.compatible(s); err != nil {
 		return nil, fmt.Errorf("serialized state: %w", err)

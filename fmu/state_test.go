@@ -2,6 +2,9 @@ package fmu_test
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"encoding/binary"
+	"math"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -136,5 +139,74 @@ func TestForeignStatesAreRefused(t *testing.T) {
 		if _, err := hoist.Deserialize(bad); err == nil {
 			t.Errorf("damaged state of %d bytes accepted", len(bad))
 		}
+	}
+}
+
+// A serialized state damaged anywhere is refused by its checksum, and one
+// whose checksum was made to match is refused by the check of its fields:
+// a variable out of its range or not finite, a state machine value the FMU
+// does not have. The instance stays usable after every refusal.
+func TestDamagedStatesRefused(t *testing.T) {
+	for _, ex := range []string{"hoist", "rigid-hoist"} {
+		in := instantiate(t, ex)
+		initialize(t, in)
+		vr := vrOf(in)
+		drive(t, in, 0, 20)
+		snap, st := in.GetState(nil)
+		if st != fmu.OK {
+			t.Fatal(st)
+		}
+		data := snap.Serialize()
+		reseal := func(d []byte) []byte {
+			sum := sha256.Sum256(d[:len(d)-sha256.Size])
+			return append(d[:len(d)-sha256.Size:len(d)-sha256.Size], sum[:]...)
+		}
+		// where a variable's value sits: after the header, values first
+		at := func(name string) int {
+			v := []float64{0}
+			in.GetReal([]uint32{vr[name]}, v)
+			img := binary.LittleEndian.AppendUint64(nil, math.Float64bits(v[0]))
+			i := bytes.Index(data, img)
+			if i < 0 {
+				t.Fatalf("%s: %s not found in the state", ex, name)
+			}
+			return i
+		}
+		set := func(d []byte, name string, x float64) []byte {
+			d = append([]byte(nil), d...)
+			binary.LittleEndian.PutUint64(d[at(name):], math.Float64bits(x))
+			return d
+		}
+		flipped := append([]byte(nil), data...)
+		flipped[at("load.mass")] ^= 1 // 1000 → 1000.0000000000001
+		cases := map[string]struct {
+			data []byte
+			want string
+		}{
+			"flipped bit":               {flipped, "checksum"},
+			"cut":                       {data[:len(data)-1], "checksum"},
+			"gravity sign, resealed":    {reseal(set(data, "gravity", -9.81)), "gravity"},
+			"hoist.x = +Inf, resealed":  {reseal(set(data, "hoist.x", math.Inf(1))), "hoist.x"},
+			"load.mass 1e300, resealed": {reseal(set(data, "load.mass", 1e300)), "outside"},
+		}
+		// the state machine value follows magic, format, version and GUID
+		state := append([]byte(nil), data...)
+		pos := len("cablefmu-state\x00") + 4 + 4 + len(fmu.Version)
+		pos += 4 + int(binary.LittleEndian.Uint32(state[pos:]))
+		binary.LittleEndian.PutUint32(state[pos:], 3)
+		cases["state machine value, resealed"] = struct {
+			data []byte
+			want string
+		}{reseal(state), "state machine value"}
+		before := drive(t, in, 1, 0)
+		for name, c := range cases {
+			if _, err := in.Deserialize(c.data); err == nil || !strings.Contains(err.Error(), c.want) {
+				t.Errorf("%s, %s: %v, want a refusal naming %q", ex, name, err, c.want)
+			}
+		}
+		if after := drive(t, in, 1, 0); !equalBits(before, after) {
+			t.Errorf("%s: the refusals changed the instance", ex)
+		}
+		drive(t, in, 1, 5) // and it steps on
 	}
 }

@@ -1,6 +1,7 @@
 package masslesscable_test
 
 import (
+	"crypto/sha256"
 	"encoding/binary"
 	"math"
 	"math/rand"
@@ -164,8 +165,9 @@ func TestStateBetweenGridPointsRestores(t *testing.T) {
 }
 
 // A serialized state whose simulation would stand a whole internal step
-// or more ahead of its time, or behind it, is refused as damaged, and the
-// instance goes on unchanged.
+// or more ahead of its time, or behind it, is refused as damaged (by its
+// checksum, and by the field's check where the checksum was made to
+// match), and the instance goes on unchanged.
 func TestDamagedGridOffsetRefused(t *testing.T) {
 	r := newRig(t, hoistScenario, false).start(nil)
 	r.step(0.007)
@@ -187,6 +189,12 @@ func TestDamagedGridOffsetRefused(t *testing.T) {
 	for _, ahead := range []float64{1.0 / 60, 1, -1e-3, math.NaN()} {
 		data := snap.Serialize()
 		binary.LittleEndian.PutUint64(data[at:], math.Float64bits(ahead))
+		if _, err := r.in.Deserialize(data); err == nil || !strings.Contains(err.Error(), "checksum") {
+			t.Errorf("offset %g, checksum not updated: %v, want a checksum refusal", ahead, err)
+		}
+		// A state made so, checksum and all: the field itself is refused.
+		sum := sha256.Sum256(data[:len(data)-sha256.Size])
+		copy(data[len(data)-sha256.Size:], sum[:])
 		s, err := r.in.Deserialize(data)
 		if err == nil {
 			if st := r.in.SetState(s); st == fmu.OK {
