@@ -31,10 +31,13 @@ func (in *Instance) GetFloat64(vrs []uint32, out []float64) Status {
 	}
 	var tmp [1]float64
 	for k, i := range scalars {
-		if i < 0 { // time
+		if i < 0 { // time: readable where every other variable is
 			in.lock()
-			t := in.time
+			t, ok := in.time, in.allowed("fmi3GetFloat64", Readable)
 			in.unlock()
+			if !ok {
+				return Error
+			}
 			out[k] = t
 			continue
 		}

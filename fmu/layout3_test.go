@@ -43,3 +43,18 @@ func TestLayout3GathersNodeArray(t *testing.T) {
 		t.Errorf("setting time: %v, want Error", st)
 	}
 }
+
+// time is readable where every other variable is: not while Instantiated,
+// from initialization mode on.
+func TestTimeReadableWithTheOtherVariables(t *testing.T) {
+	in := instantiate(t, "hoist")
+	in.UseFMI3()
+	out := []float64{0}
+	if st := in.GetFloat64([]uint32{0}, out); st != fmu.Error {
+		t.Errorf("fmi3GetFloat64(time) while Instantiated: %v, want Error", st)
+	}
+	initialize(t, in)
+	if st := in.GetFloat64([]uint32{0}, out); st != fmu.OK || out[0] != 0 {
+		t.Errorf("fmi3GetFloat64(time) after initialization: %v, %g", st, out[0])
+	}
+}
