@@ -17,7 +17,9 @@
 // function refuses a handle that is not a live instance or FMU state of its
 // own (handleTable). On every platform the library is built for (x86-64
 // and arm64: System V and Windows x64 calling conventions) a uintptr_t
-// argument or result travels exactly as a void pointer does.
+// argument or result travels exactly as a void pointer does. The importer's
+// environment values (fmi2ComponentEnvironment, fmi3InstanceEnvironment),
+// which it may fill with anything, are carried the same way.
 //
 // Linking: the library is linked with -z nodelete (the Go linker does so
 // for c-shared on Linux, and the exporter asks for it explicitly), so
@@ -48,7 +50,7 @@ import (
 // cLogger forwards an instance's messages to the importer's logger.
 type cLogger struct {
 	fn   C.fmi2CallbackLogger
-	env  C.fmi2ComponentEnvironment
+	env  C.cablefmu_ref // the importer's value, opaque: never a Go pointer
 	name string
 }
 
@@ -70,7 +72,7 @@ func (l *cLogger) Log(status fmu.Status, category, message string) {
 // cLogger3 forwards an FMI 3.0 instance's messages to its log callback.
 type cLogger3 struct {
 	fn  C.fmi3LogMessageCallback
-	env C.fmi3InstanceEnvironment
+	env C.cablefmu_ref // as cLogger.env
 }
 
 // Log implements fmu.Logger.
@@ -138,6 +140,20 @@ func view[T any](p unsafe.Pointer, n C.size_t) (s []T, ok bool) {
 		return nil, false
 	}
 	return unsafe.Slice((*T)(p), int(n)), true
+}
+
+// cStrings returns the C array p of n C strings as Go strings; ok as for
+// view.
+func cStrings(p unsafe.Pointer, n C.size_t) ([]string, bool) {
+	ptrs, ok := view[*C.char](p, n)
+	if !ok {
+		return nil, false
+	}
+	out := make([]string, len(ptrs))
+	for i, s := range ptrs {
+		out[i] = C.GoString(s)
+	}
+	return out, true
 }
 
 // maxArrayBytes bounds the size of an array an importer can hand over: no

@@ -80,14 +80,9 @@ func fmi2FreeInstance(c C.cablefmu_ref) {
 //export fmi2SetDebugLogging
 func fmi2SetDebugLogging(c C.cablefmu_ref, loggingOn C.fmi2Boolean, n C.size_t, categories *C.fmi2String) C.fmi2Status {
 	return withFMU(c, "fmi2SetDebugLogging", func(in *fmu.Instance) fmu.Status {
-		var cats []string
-		if n > 0 {
-			if categories == nil {
-				return in.Reject("fmi2SetDebugLogging", "categories is NULL with nCategories = %d", int(n))
-			}
-			for _, s := range unsafe.Slice(categories, int(n)) {
-				cats = append(cats, C.GoString(s))
-			}
+		cats, ok := cStrings(unsafe.Pointer(categories), n)
+		if !ok {
+			return in.Reject("fmi2SetDebugLogging", "categories is NULL with nCategories = %d, or longer than any array in memory", uint64(n))
 		}
 		return in.SetDebugLogging(goBool(loggingOn), cats)
 	})

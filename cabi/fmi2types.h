@@ -45,20 +45,21 @@ typedef struct {
 	fmi2Real nextEventTime;
 } fmi2EventInfo;
 
-/* An instance or FMU-state handle as cablefmu's Go code passes it: an
- * integer of pointer size, which the C calling conventions of every
- * supported platform pass and return exactly as fmi2Component, fmi2FMUstate,
- * fmi3Instance and fmi3FMUState (see package cabi's doc comment). */
+/* An instance or FMU-state handle, or the importer's environment value, as
+ * cablefmu's Go code passes it: an integer of pointer size, which the C
+ * calling conventions of every supported platform pass and return exactly
+ * as fmi2Component, fmi2FMUstate, fmi3Instance, fmi3FMUState and the
+ * environments (see package cabi's doc comment). */
 typedef uintptr_t cablefmu_ref;
 
 /* A new handle: the address of a small block of the C heap, or 0 when out
  * of memory; and its release. */
 cablefmu_ref cablefmu_new_handle(void);
 void cablefmu_free_handle(cablefmu_ref h);
-void cablefmu_log(fmi2CallbackLogger logger, fmi2ComponentEnvironment env, fmi2String instanceName,
+void cablefmu_log(fmi2CallbackLogger logger, cablefmu_ref env, fmi2String instanceName,
                   fmi2Status status, fmi2String category, fmi2String message);
 fmi2CallbackLogger cablefmu_callbacks_logger(const fmi2CallbackFunctions *f);
-fmi2ComponentEnvironment cablefmu_callbacks_env(const fmi2CallbackFunctions *f);
+cablefmu_ref cablefmu_callbacks_env(const fmi2CallbackFunctions *f);
 const char *cablefmu_types_platform(void);
 const char *cablefmu_version(void);
 

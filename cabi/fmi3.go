@@ -38,14 +38,9 @@ func fmi3GetVersion() *C.char { return (*C.char)(unsafe.Pointer(C.cablefmu_versi
 //export fmi3SetDebugLogging
 func fmi3SetDebugLogging(c C.cablefmu_ref, loggingOn C.fmi3Boolean, n C.size_t, categories *C.fmi3String) C.fmi3Status {
 	return with3(c, "fmi3SetDebugLogging", func(in *fmu.Instance) fmu.Status {
-		var cats []string
-		if n > 0 {
-			if categories == nil {
-				return in.Reject("fmi3SetDebugLogging", "categories is NULL with nCategories = %d", int(n))
-			}
-			for _, s := range unsafe.Slice(categories, int(n)) {
-				cats = append(cats, C.GoString(s))
-			}
+		cats, ok := cStrings(unsafe.Pointer(categories), n)
+		if !ok {
+			return in.Reject("fmi3SetDebugLogging", "categories is NULL with nCategories = %d, or longer than any array in memory", uint64(n))
 		}
 		return in.SetDebugLogging(bool(loggingOn), cats)
 	})
@@ -53,14 +48,14 @@ func fmi3SetDebugLogging(c C.cablefmu_ref, loggingOn C.fmi3Boolean, n C.size_t, 
 
 //export fmi3InstantiateModelExchange
 func fmi3InstantiateModelExchange(name, token, resources C.fmi3String, visible, loggingOn C.fmi3Boolean,
-	env C.fmi3InstanceEnvironment, logMessage C.fmi3LogMessageCallback) C.cablefmu_ref {
+	env C.cablefmu_ref, logMessage C.fmi3LogMessageCallback) C.cablefmu_ref {
 	(&cLogger3{fn: logMessage, env: env}).Log(fmu.Error, "logStatusError", "fmi3InstantiateModelExchange: "+coSimOnly3)
 	return 0
 }
 
 //export fmi3InstantiateScheduledExecution
 func fmi3InstantiateScheduledExecution(name, token, resources C.fmi3String, visible, loggingOn C.fmi3Boolean,
-	env C.fmi3InstanceEnvironment, logMessage C.fmi3LogMessageCallback, clockUpdate C.fmi3ClockUpdateCallback,
+	env C.cablefmu_ref, logMessage C.fmi3LogMessageCallback, clockUpdate C.fmi3ClockUpdateCallback,
 	lock C.fmi3LockPreemptionCallback, unlock C.fmi3UnlockPreemptionCallback) C.cablefmu_ref {
 	(&cLogger3{fn: logMessage, env: env}).Log(fmu.Error, "logStatusError", "fmi3InstantiateScheduledExecution: "+coSimOnly3)
 	return 0
@@ -69,7 +64,7 @@ func fmi3InstantiateScheduledExecution(name, token, resources C.fmi3String, visi
 //export fmi3InstantiateCoSimulation
 func fmi3InstantiateCoSimulation(instanceName, token, resourcePath C.fmi3String, visible, loggingOn,
 	eventModeUsed, earlyReturnAllowed C.fmi3Boolean, required *C.fmi3ValueReference, nRequired C.size_t,
-	env C.fmi3InstanceEnvironment, logMessage C.fmi3LogMessageCallback, intermediate C.fmi3IntermediateUpdateCallback) (handle C.cablefmu_ref) {
+	env C.cablefmu_ref, logMessage C.fmi3LogMessageCallback, intermediate C.fmi3IntermediateUpdateCallback) (handle C.cablefmu_ref) {
 	logger := &cLogger3{fn: logMessage, env: env}
 	fail := func(format string, args ...any) C.cablefmu_ref {
 		logger.Log(fmu.Error, "logStatusError", "fmi3InstantiateCoSimulation: "+fmt.Sprintf(format, args...))

@@ -8,6 +8,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "fmi2types.h" /* cablefmu_ref */
+
 typedef void *fmi3Instance;
 typedef void *fmi3InstanceEnvironment;
 typedef void *fmi3FMUState;
@@ -43,7 +45,7 @@ typedef void (*fmi3IntermediateUpdateCallback)(fmi3InstanceEnvironment, fmi3Floa
 typedef void (*fmi3LockPreemptionCallback)(void);
 typedef void (*fmi3UnlockPreemptionCallback)(void);
 
-void cablefmu_log3(fmi3LogMessageCallback logger, fmi3InstanceEnvironment env, fmi3Status status,
+void cablefmu_log3(fmi3LogMessageCallback logger, cablefmu_ref env, fmi3Status status,
                    fmi3String category, fmi3String message);
 const char *cablefmu_version3(void);
 

@@ -51,9 +51,12 @@ type handleEntry struct {
 // instance is what an instance handle names.
 type instance struct {
 	fmu *fmu.Instance
-	// states holds the handles of the instance's FMU states (guarded by
-	// the table's lock): freeing the instance frees them.
+	// states holds the handles of the instance's FMU states, and freed
+	// says the instance's handle was released (both guarded by the table's
+	// lock): freeing the instance frees its states, and none are added
+	// after.
 	states map[C.cablefmu_ref]bool
+	freed  bool
 }
 
 var handles = handleTable{live: make(map[C.cablefmu_ref]*handleEntry)}
@@ -66,10 +69,14 @@ func (t *handleTable) add(e *handleEntry) (C.cablefmu_ref, error) {
 	}
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	t.live[h] = e
 	if e.state != nil {
+		if e.inst.freed { // freed by another thread, or by a logger callback, meanwhile
+			C.cablefmu_free_handle(h)
+			return 0, fmt.Errorf("the instance was freed")
+		}
 		e.inst.states[h] = true
 	}
+	t.live[h] = e
 	return h, nil
 }
 
@@ -98,6 +105,11 @@ func (t *handleTable) instance(h C.cablefmu_ref) *instance {
 func (t *handleTable) state(inst *instance, h C.cablefmu_ref) (*fmu.Snapshot, error) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
+	return t.stateLocked(inst, h)
+}
+
+// stateLocked is state for a caller that holds the lock.
+func (t *handleTable) stateLocked(inst *instance, h C.cablefmu_ref) (*fmu.Snapshot, error) {
 	e := t.live[h]
 	switch {
 	case h == 0:
@@ -113,12 +125,14 @@ func (t *handleTable) state(inst *instance, h C.cablefmu_ref) (*fmu.Snapshot, er
 }
 
 // freeState releases the FMU state handle h of inst.
+// The check and the release are one critical section: two threads
+// freeing the same state release it once.
 func (t *handleTable) freeState(inst *instance, h C.cablefmu_ref) error {
-	if _, err := t.state(inst, h); err != nil {
-		return err
-	}
 	t.mu.Lock()
 	defer t.mu.Unlock()
+	if _, err := t.stateLocked(inst, h); err != nil {
+		return err
+	}
 	delete(inst.states, h)
 	t.release(h)
 	return nil
@@ -136,13 +150,18 @@ func (t *handleTable) freeInstance(h C.cablefmu_ref) (*instance, bool) {
 	for s := range e.inst.states {
 		t.release(s)
 	}
-	e.inst.states = nil
+	e.inst.states, e.inst.freed = nil, true
 	t.release(h)
 	return e.inst, true
 }
 
-// release forgets h and retires its block; the caller holds the lock.
+// release forgets the live handle h and retires its block; the caller
+// holds the lock. A handle that is not live is left alone: its block was
+// retired already, and retiring it twice would free it twice.
 func (t *handleTable) release(h C.cablefmu_ref) {
+	if _, ok := t.live[h]; !ok {
+		return
+	}
 	delete(t.live, h)
 	if old := t.retired[t.next]; old != 0 {
 		C.cablefmu_free_handle(old)
