@@ -63,7 +63,8 @@ type Instance struct {
 	values  []float64 // by value reference; inputs as the master set them
 	deriv   []float64 // first derivatives of inputs for the next step
 	sim     Simulation
-	dirty   bool // parameters or inputs changed since sim was built
+	backup  []float64 // scratch: the simulation's state while SetState loads another
+	dirty   bool      // parameters or inputs changed since sim was built
 	time    float64
 	start   float64
 	stop    float64

@@ -90,7 +90,8 @@ func (in *Instance) SetState(s *Snapshot) Status {
 				return in.fail("fmi2SetFMUstate: rebuilding the simulation: %v", err)
 			}
 		} else {
-			backup = sim.SaveState(nil)
+			in.backup = sim.SaveState(in.backup[:0])
+			backup = in.backup
 			if xs, ok := sim.(ExtraState); ok {
 				var err error
 				if backupExtra, err = xs.SaveExtra(nil); err != nil {

@@ -3,6 +3,7 @@ package multibody
 import (
 	"fmt"
 	"math"
+	"slices"
 	"time"
 )
 
@@ -130,7 +131,7 @@ func (c *Chain) setup(p *Problem) {
 		}
 		bodies := p.Rows[c.starts[k]].Bodies
 		for r := c.starts[k] + 1; r < c.starts[k]+m; r++ {
-			if !sameBodies(p.Rows[r].Bodies, bodies) {
+			if !slices.Equal(p.Rows[r].Bodies, bodies) {
 				c.notChain = fmt.Errorf("chain block %d: rows %d and %d act on different bodies", k, c.starts[k], r)
 			}
 		}
@@ -174,18 +175,6 @@ func (c *Chain) setup(p *Problem) {
 	}
 	c.inv = make([]float64, len(p.Rows))
 	c.z = make([]float64, len(p.Rows))
-}
-
-func sameBodies(a, b []*Body) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 // assemble writes block k's lower triangle of Aₖ = Σ J M⁻¹ Jᵀ + Σ and, for
