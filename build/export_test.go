@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/cablefmu/cablefmu/fmu"
+	"github.com/cablefmu/cablefmu/fmu/plugins"
 	"github.com/cablefmu/cablefmu/modeldesc"
 	"github.com/cablefmu/cablefmu/modeldesc/schematest"
 )
@@ -174,5 +175,66 @@ func TestExportRefusesBadScenario(t *testing.T) {
 	}
 	if _, serr := os.Stat(out); !os.IsNotExist(serr) {
 		t.Errorf("an archive was written at %s despite the error (stat: %v)", out, serr)
+	}
+}
+
+// Plugins that would kill or hang the exporter are refused with file:line
+// and the Python exception, never a Go stack trace.
+func TestExportRefusesPluginsThatWouldKillIt(t *testing.T) {
+	scenario, err := os.ReadFile("../examples/hoist-controlled/" + fmu.ScenarioFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wind, err := os.ReadFile("../examples/hoist-controlled/wind.py")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, c := range map[string]struct{ top, want string }{
+		"self-containing str": {"boom = []\nboom.append(boom)\nx = str(boom)\n", "controller.py:3: module in controller.py raised an exception"},
+		"huge list":           {"x = [0.0] * 10**10\n", "MemoryError"},
+		"huge power":          {"x = 10 ** 10 ** 8\n", "controller.py:1:"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			folder := t.TempDir()
+			for file, text := range map[string][]byte{fmu.ScenarioFile: scenario, "wind.py": wind,
+				"controller.py": []byte(c.top + "def step(sim):\n    pass\n")} {
+				if err := os.WriteFile(filepath.Join(folder, file), text, 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			out := filepath.Join(t.TempDir(), "Bad.fmu")
+			_, err := export(folder, out, 2)
+			if err == nil || !strings.Contains(err.Error(), c.want) || strings.Contains(err.Error(), "goroutine") {
+				t.Fatalf("got %v, want an error containing %q", err, c.want)
+			}
+			t.Log(err)
+		})
+	}
+}
+
+// Configuring is bounded on the wall clock: with no slack and a budget of
+// a microsecond, the bound is 3 µs and no check finishes within it.
+func TestConfigureIsBoundedOnTheWallClock(t *testing.T) {
+	data, err := os.ReadFile("../examples/hoist-controlled/" + fmu.ScenarioFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc, err := fmu.ParseScenario(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := sc.LoadPlugins("../examples/hoist-controlled"); err != nil {
+		t.Fatal(err)
+	}
+	for i := range sc.Plugins {
+		sc.Plugins[i].Budget = 1e-6
+	}
+	reg, err := plugins.Builtin()
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = configure(reg, sc, 0)
+	if err == nil || !strings.Contains(err.Error(), "did not finish within") || !strings.Contains(err.Error(), "controller.py") {
+		t.Fatalf("got %v", err)
 	}
 }

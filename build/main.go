@@ -24,6 +24,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
+	"time"
 
 	"github.com/cablefmu/cablefmu/fmu"
 	"github.com/cablefmu/cablefmu/fmu/plugins"
@@ -68,7 +69,7 @@ func export(folder, out string, version int) (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("model registry: %w", err)
 	}
-	model, err := reg.Configure(sc)
+	model, err := configure(reg, sc, configureSlack)
 	if err != nil {
 		return "", fmt.Errorf("%s: %w", folder, err)
 	}
@@ -111,6 +112,49 @@ func export(folder, out string, version int) (string, error) {
 		Resources:        resources,
 	}
 	return out, a.Write(out)
+}
+
+// configureSlack is the wall-clock time configuring a scenario may take
+// beyond three time budgets per plugin.
+const configureSlack = 10 * time.Second
+
+// configure configures the scenario's model as the FMU will, which runs
+// every plugin's top level, init and first communication point. Plugins
+// are bounded by their time and memory budgets; this bounds the whole on
+// the wall clock too (slack plus three budgets per plugin), so that a
+// computation no budget check interrupts ends the export with a message
+// instead of hanging it.
+func configure(reg *fmu.Registry, sc *fmu.Scenario, slack time.Duration) (fmu.Configured, error) {
+	limit := slack
+	var files []string
+	for _, p := range sc.Plugins {
+		budget := p.Budget
+		if budget == 0 {
+			budget = fmu.DefaultBudget
+		}
+		limit += time.Duration(3 * budget * float64(time.Second))
+		files = append(files, p.File)
+	}
+	type result struct {
+		model fmu.Configured
+		err   error
+	}
+	done := make(chan result, 1)
+	go func() {
+		defer func() {
+			if r := recover(); r != nil {
+				done <- result{err: fmt.Errorf("configuring the model failed: %v", r)}
+			}
+		}()
+		m, err := reg.Configure(sc)
+		done <- result{m, err}
+	}()
+	select {
+	case r := <-done:
+		return r.model, r.err
+	case <-time.After(limit):
+		return nil, fmt.Errorf("%s: checking the plugins did not finish within %v: a top level or init(sim) runs a computation that neither the time nor the memory budget interrupts", strings.Join(files, ", "), limit)
+	}
 }
 
 // describe writes the model description of the given FMI version.

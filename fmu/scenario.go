@@ -58,10 +58,22 @@ type PluginRef struct {
 	// Budget is the time one call of the plugin may take (s), the default
 	// of its "<name>.budget" parameter; 0 means DefaultBudget.
 	Budget float64 `json:"budget"`
+	// Memory is how much one call of the plugin may grow the heap (MB),
+	// the default of its "<name>.memory" parameter; 0 means DefaultMemory.
+	Memory float64 `json:"memory"`
 }
 
 // DefaultBudget is a plugin call's time budget when the scenario sets none.
 const DefaultBudget = 0.1 // s
+
+// DefaultMemory is a plugin call's memory budget when the scenario sets
+// none, and MaxMemory the largest one (MB): a plugin computes a
+// controller's or a force law's numbers, not data sets, and a bounded heap
+// also bounds how deeply its values can nest.
+const (
+	DefaultMemory = 64.0  // MB
+	MaxMemory     = 256.0 // MB
+)
 
 var identifier = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
 
@@ -101,6 +113,9 @@ func ParseScenario(data []byte) (*Scenario, error) {
 		}
 		if !(p.Budget >= 0 && p.Budget <= 3600) {
 			errs = append(errs, fmt.Errorf("scenario: plugin %q: budget %g s: must lie in (0, 3600] (0: default)", p.Name, p.Budget))
+		}
+		if !(p.Memory >= 0 && p.Memory <= MaxMemory) {
+			errs = append(errs, fmt.Errorf("scenario: plugin %q: memory %g MB: must lie in (0, %g] (0: default)", p.Name, p.Memory, MaxMemory))
 		}
 	}
 	if err := errors.Join(errs...); err != nil {

@@ -107,6 +107,10 @@ func (b BaseUnit) EffectiveFactor() float64 {
 type Unit struct {
 	Name string
 	Base BaseUnit
+	// NoBase marks a unit of a quantity the SI base units do not measure
+	// (megabytes of memory): it has no BaseUnit element, so that no tool
+	// converts it into anything.
+	NoBase bool
 }
 
 // CoSimulation holds the capability flags of the CoSimulation element.

@@ -299,6 +299,7 @@ func parseUnit(el *etree.Element) (Unit, error) {
 	u := Unit{Name: el.SelectAttrValue("name", "")}
 	be := el.SelectElement("BaseUnit")
 	if be == nil {
+		u.NoBase = true
 		return u, nil
 	}
 	a := attrs{el: be}

@@ -10,7 +10,8 @@ import (
 // SIUnits returns UnitDefinitions entries for the named units, in the order
 // given and without duplicates. Names follow the Modelica/FMI convention
 // ("." multiplies, "/" divides, a trailing digit is an exponent), e.g. "m",
-// "m/s2", "N.m/rad", "kg/m3", "1/s". An unknown name is an error rather than
+// "m/s2", "N.m/rad", "kg/m3", "1/s"; and "MB" (megabytes), which has no
+// base units. An unknown name is an error rather than
 // a guess, because a wrong exponent would silently mislead importers that
 // convert units.
 func SIUnits(names ...string) ([]Unit, error) {
@@ -22,6 +23,10 @@ func SIUnits(names ...string) ([]Unit, error) {
 			continue
 		}
 		seen[n] = true
+		if n == "MB" { // memory: no SI base units measure it
+			units = append(units, Unit{Name: n, NoBase: true})
+			continue
+		}
 		b, ok := siBase(n)
 		if !ok {
 			unknown = append(unknown, fmt.Sprintf("%q", n))

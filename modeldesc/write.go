@@ -208,6 +208,9 @@ func writeCoSimulation(el *etree.Element, cs *CoSimulation) {
 
 func writeUnit(el *etree.Element, u Unit) {
 	el.CreateAttr("name", u.Name)
+	if u.NoBase {
+		return
+	}
 	base := el.CreateElement("BaseUnit")
 	exp := func(key string, v int) {
 		if v != 0 {

@@ -396,7 +396,10 @@ type vocabulary struct {
 
 func newVocabulary() *vocabulary {
 	v := &vocabulary{names: map[string]bool{"__name__": true, "__doc__": true}, attrs: map[string]bool{}}
-	it := newInterp(&source{file: "<vocabulary>"}, 0, (&declarer{}).functions())
+	it, err := newInterp(&source{file: "<vocabulary>"}, 0, 0, (&declarer{}).functions())
+	if err != nil {
+		panic(err) // the interpreter's own modules: a broken build
+	}
 	for name := range it.ctx.Store().Builtins.Globals {
 		if !strings.HasPrefix(name, "__") || name == "__build_class__" {
 			v.names[name] = true

@@ -68,10 +68,10 @@ func TestVariablesArePrefixed(t *testing.T) {
 		t.Fatal(err)
 	}
 	var names []string
-	for _, v := range cfg.Variables()[len(cfg.Variables())-3:] {
+	for _, v := range cfg.Variables()[len(cfg.Variables())-4:] {
 		names = append(names, v.Name+"["+v.Unit+"]")
 	}
-	if got := strings.Join(names, " "); got != "p.budget[s] p.gain[1/s] p.y[m]" {
+	if got := strings.Join(names, " "); got != "p.budget[s] p.memory[MB] p.gain[1/s] p.y[m]" {
 		t.Errorf("plugin variables %s", got)
 	}
 }
@@ -153,7 +153,7 @@ alias = history
 loop = [1]
 loop.append(loop)
 info = {"peak": 0.0, "name": "x", "flags": (True, None)}
-out = output("memory", unit="1")
+out = output("remembered", unit="1")
 outs = [out]
 load = None
 
@@ -277,14 +277,7 @@ def step(sim):
         for j in [1]: total += j
     out.value = total + n
 `
-	cfg, err := withPlugin(t, code)
-	if err != nil {
-		t.Fatal(err)
-	}
-	r := start(t, cfg, nil)
-	if err := r.step(); err != nil {
-		t.Fatal(err)
-	}
+	r := stepOnce(t, code)
 	// 2 + 2 + 2·1 + 1 ("é") + 1 + n = 5
 	if got := r.get(t, "p.y"); got != 13 {
 		t.Errorf("plugin computed %g, want 13", got)

@@ -33,6 +33,7 @@ type spec struct {
 	src    *source
 	decls  []decl
 	budget int // value index of the plugin's budget parameter
+	memory int // value index of its memory parameter
 	first  int // value index of its first declared variable
 	hooks  map[string]bool
 }
@@ -82,6 +83,14 @@ func (e *Extension) Extend(model fmu.Configured, sc *fmu.Scenario) (fmu.Configur
 		sp.budget = len(c.vars)
 		add(fmu.Variable{Name: ref.Name + ".budget", Unit: "s", Causality: modeldesc.CausalityParameter, Variability: modeldesc.VariabilityFixed,
 			Description: "Time one call of plugin " + ref.Name + " may take; a call running longer fails the instance", Start: budget, Min: &lo, Max: &hi}, 1)
+		memory := ref.Memory
+		if memory == 0 {
+			memory = fmu.DefaultMemory
+		}
+		mlo, mhi := 1.0, fmu.MaxMemory
+		sp.memory = len(c.vars)
+		add(fmu.Variable{Name: ref.Name + ".memory", Unit: "MB", Causality: modeldesc.CausalityParameter, Variability: modeldesc.VariabilityFixed,
+			Description: "Megabytes one call of plugin " + ref.Name + " may add to the heap; an operation that would exceed it raises MemoryError in the plugin", Start: memory, Min: &mlo, Max: &mhi}, 1)
 		sp.first = len(c.vars)
 		for _, d := range sp.decls {
 			v := fmu.Variable{Name: ref.Name + "." + d.name, Unit: d.unit, Description: d.description, Causality: d.causality, Start: d.start, Min: d.min, Max: d.max}
@@ -124,7 +133,15 @@ func (e *Extension) check(ref fmu.PluginRef, sc *fmu.Scenario) (*spec, error) {
 		return nil, err
 	}
 	d := &declarer{}
-	it := newInterp(src, time.Duration(fmu.DefaultBudget*float64(time.Second)), d.functions())
+	memory := ref.Memory
+	if memory == 0 {
+		memory = fmu.DefaultMemory
+	}
+	it, err := newInterp(src, time.Duration(fmu.DefaultBudget*float64(time.Second)), megabytesToBytes(memory), d.functions())
+	if err != nil {
+		return nil, err
+	}
+	it.mem.param = ref.Name + ".memory"
 	if err := it.run(); err != nil {
 		return nil, CheckError{{ref.File, it.lastLine(err), err.Error()}}
 	}
@@ -206,7 +223,12 @@ func (c *configured) NewSimulation(values []float64) (fmu.Simulation, error) {
 	for _, sp := range c.specs {
 		d := &declarer{values: &s.values}
 		budget := time.Duration(values[sp.budget] * float64(time.Second))
-		p := &plugin{spec: sp, it: newInterp(sp.src, budget, d.functions()), d: d, hooks: map[string]py.Object{}}
+		it, err := newInterp(sp.src, budget, megabytesToBytes(values[sp.memory]), d.functions())
+		if err != nil {
+			return nil, fmt.Errorf("plugin %s: %w", sp.ref.Name, err)
+		}
+		it.mem.param = sp.ref.Name + ".memory"
+		p := &plugin{spec: sp, it: it, d: d, hooks: map[string]py.Object{}}
 		if err := p.it.run(); err != nil {
 			return nil, fmt.Errorf("plugin %s: %w", sp.ref.Name, err)
 		}
@@ -372,3 +394,6 @@ func (s *simulation) Partial(values []float64, changed []bool, back, h float64, 
 	}
 	return 0
 }
+
+// megabytesToBytes converts a memory budget (MB) to bytes.
+func megabytesToBytes(mb float64) int64 { return int64(mb * 1e6) }

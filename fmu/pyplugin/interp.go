@@ -32,6 +32,7 @@ type interp struct {
 	src     *source
 	module  *py.Module
 	budget  time.Duration
+	mem     memoryLimit
 	started time.Time
 	ticks   uint
 	overrun bool
@@ -41,10 +42,17 @@ type interp struct {
 }
 
 // newInterp prepares a context whose builtins are restricted and carry
-// the budget hooks and the given API functions.
-func newInterp(src *source, budget time.Duration, api map[string]py.Object) *interp {
-	it := &interp{ctx: py.NewContext(py.ContextOpts{}), src: src, budget: budget}
+// the budget hooks, the guards of the instrumentation and the given API
+// functions; memory is the memory budget in bytes.
+func newInterp(src *source, budget time.Duration, memory int64, api map[string]py.Object) (*interp, error) {
+	it := &interp{ctx: py.NewContext(py.ContextOpts{}), src: src, budget: budget, mem: newMemoryLimit(memory)}
+	if err := it.guardMath(); err != nil {
+		return nil, fmt.Errorf("preparing the plugin interpreter: %w", err)
+	}
 	b := it.ctx.Store().Builtins.Globals
+	for name, obj := range it.guards() {
+		b[name] = obj
+	}
 	for _, name := range removedBuiltins {
 		delete(b, name)
 	}
@@ -64,6 +72,9 @@ func newInterp(src *source, budget time.Duration, api map[string]py.Object) *int
 	b["print"] = py.MustNewMethod("print", func(_ py.Object, args py.Tuple) (py.Object, error) {
 		parts := make([]string, len(args))
 		for i, a := range args {
+			if err := deep(a); err != nil {
+				return nil, err
+			}
 			s, err := py.StrAsString(a)
 			if err != nil {
 				return nil, err
@@ -76,22 +87,25 @@ func newInterp(src *source, budget time.Duration, api map[string]py.Object) *int
 	for name, obj := range api {
 		b[name] = obj
 	}
-	return it
+	return it, nil
 }
 
 // errBudget marks a call stopped at its time budget.
 var errBudget = errors.New("time budget exceeded")
 
-// tick counts an iteration or call and looks at the clock now and then.
-// Once over budget every later tick fails too, so that a plugin catching
-// the exception cannot keep running.
+// tick counts an iteration or call and looks at the clock, the stack
+// depth and the heap now and then. Once over the time budget every later
+// tick fails too, so that a plugin catching the exception cannot keep
+// running.
 func (it *interp) tick() error {
 	it.ticks++
 	if !it.overrun && it.ticks%checkEvery == 0 {
 		if time.Since(it.started) > it.budget {
 			it.overrun = true
 		} else if runtime.Callers(maxGoFrames, it.pc[:]) > 0 {
-			return py.ExceptionNewf(py.RuntimeError, "maximum recursion depth exceeded (about %d nested calls)", maxGoFrames/8)
+			return py.ExceptionNewf(recursionError, "maximum recursion depth exceeded (about %d nested calls)", maxGoFrames/8)
+		} else if err := it.mem.check(0, "the values this call built"); err != nil {
+			return err
 		}
 	}
 	if it.overrun {
@@ -124,6 +138,7 @@ func (it *interp) call(name string, fn py.Object, args ...py.Object) (py.Object,
 // with their traceback and a panic inside the interpreter into an error.
 func (it *interp) guard(what string, f func() error) (err error) {
 	it.started, it.ticks, it.overrun = time.Now(), 0, false
+	it.mem.start()
 	defer func() {
 		if r := recover(); r != nil {
 			err = fmt.Errorf("%s in %s: the interpreter failed: %v", what, it.src.file, r)
@@ -212,6 +227,11 @@ func (it *interp) lastLine(err error) int {
 }
 
 func exceptionLine(exc *py.Exception) string {
+	// The arguments print recursively in Go: a self-containing one would
+	// overflow the stack.
+	if deep(exc.Args) != nil {
+		return exc.Base.Name + ": (arguments nested too deeply to print)"
+	}
 	msg, err := py.StrAsString(exc)
 	if err != nil || msg == "" {
 		return exc.Base.Name

@@ -53,17 +53,10 @@ type source struct {
 func declLine(src *source, name string) int { return max(src.decls[name], 1) }
 func defLine(src *source, name string) int  { return max(src.defs[name], 1) }
 
-// insertion is text added to the file: before line (a new line indented
-// like it) or, when col ≥ 0, at that byte column of the line.
-type insertion struct {
-	line, col int
-	text      string
-}
-
-// prepare checks a plugin file and compiles it instrumented: every loop
-// iteration and every function call starts with __tick__(), where the
-// interpreter checks the time budget and the recursion depth (gpython has
-// no interrupt of its own).
+// prepare checks a plugin file and compiles it instrumented (see
+// instrumentModule): the time budget, the recursion depth and the memory
+// budget are checked where gpython, which has no interrupt and no limits
+// of its own, would not.
 func prepare(file string, text []byte, known *vocabulary) (*source, error) {
 	src := string(text)
 	if !strings.HasSuffix(src, "\n") {
@@ -76,18 +69,20 @@ func prepare(file string, text []byte, known *vocabulary) (*source, error) {
 	if _, err := compile.Compile(src, file, py.ExecMode, 0, true); err != nil {
 		return nil, CheckError{syntaxDiagnostic(file, err)}
 	}
-	lines := strings.SplitAfter(src, "\n")
-	v := &visitor{file: file, known: known, defined: map[string]bool{}, lines: lines, decls: map[string]int{}, defs: map[string]int{}}
+	v := &visitor{file: file, known: known, defined: map[string]bool{}, decls: map[string]int{}, defs: map[string]int{}}
 	ast.Walk(mod, v.visit)
 	if diags := v.check(); len(diags) > 0 {
 		return nil, diags
 	}
-	text2, lineMap := instrument(lines, v.inserts)
-	code, err := compile.Compile(text2, file, py.ExecMode, 0, true)
+	text2, lineMap, err := instrumentModule(mod.(*ast.Module))
+	var code *py.Code
+	if err == nil {
+		code, err = compile.Compile(text2, file, py.ExecMode, 0, true)
+	}
 	if err != nil {
 		// The instrumentation keeps the syntax valid; if it did not, say
 		// so rather than blame the user's file.
-		return nil, fmt.Errorf("%s: instrumenting for the time budget: %v", file, err)
+		return nil, fmt.Errorf("%s: instrumenting for the plugin limits: %v", file, err)
 	}
 	return &source{file: file, code: code, lines: lineMap, decls: v.decls, defs: v.defs}, nil
 }
@@ -117,12 +112,10 @@ type use struct {
 type visitor struct {
 	file    string
 	known   *vocabulary
-	lines   []string
 	defined map[string]bool // names bound anywhere in the file
 	loads   []use           // names read
 	attrs   []use           // attribute names used
 	diags   CheckError
-	inserts []insertion
 	decls   map[string]int
 	defs    map[string]int
 }
@@ -197,32 +190,8 @@ func (v *visitor) visit(n ast.Ast) bool {
 		if _, ok := v.defs[string(n.Name)]; !ok {
 			v.defs[string(n.Name)] = n.Lineno
 		}
-		v.tick(n.Body)
-	case *ast.While:
-		v.tick(n.Body)
-	case *ast.For:
-		v.tick(n.Body)
 	}
 	return true
-}
-
-// stmtStart returns where a statement's text begins: a decorated
-// definition begins at its first decorator's "@".
-func stmtStart(st ast.Stmt) (line, col int) {
-	line, col = st.GetLineno(), st.GetColOffset()
-	var decorators []ast.Expr
-	switch d := st.(type) {
-	case *ast.FunctionDef:
-		decorators = d.DecoratorList
-	case *ast.ClassDef:
-		decorators = d.DecoratorList
-	}
-	for _, e := range decorators {
-		if l := e.GetLineno(); l < line || (l == line && e.GetColOffset()-1 < col) {
-			line, col = l, max(e.GetColOffset()-1, 0)
-		}
-	}
-	return line, col
 }
 
 // sharedType reports an expression naming a type every instance shares:
@@ -250,29 +219,14 @@ func (v *visitor) importModule(line int, name string) {
 	v.errorf(line, "import %s: plugins may import only %s", name, strings.Join(allowedModules, ", "))
 }
 
-// tick makes a body start with __tick__(). When the body's first
-// statement begins its line (after indentation, not continuing the line
-// before with a backslash), the call goes on a line of its own before it;
-// otherwise the statement follows the header's colon on the same logical
-// line, where only simple statements can be, and the call goes right
-// before it: "while x: __tick__(); f()".
-func (v *visitor) tick(body []ast.Stmt) {
-	line, col := stmtStart(body[0])
-	text := v.lines[line-1]
-	ownLine := strings.TrimSpace(text[:min(col, len(text))]) == ""
-	if ownLine && line > 1 && strings.HasSuffix(strings.TrimRight(v.lines[line-2], " \t\r\n"), "\\") {
-		ownLine = false
-	}
-	if ownLine {
-		v.inserts = append(v.inserts, insertion{line: line, col: -1, text: "__tick__()"})
-		return
-	}
-	v.inserts = append(v.inserts, insertion{line: line, col: col, text: "__tick__(); "})
-}
-
 // check reports names and attributes the plugin API, the builtins and the
 // file itself do not define: most often a misspelling.
 func (v *visitor) check() CheckError {
+	for name := range v.defined {
+		if strings.HasPrefix(name, reservedPrefix) || name == tickName || name == "RecursionError" {
+			v.errorf(1, "the name %s is reserved for the plugin runtime's checks", name)
+		}
+	}
 	for _, u := range v.loads {
 		if !v.defined[u.name] && !v.known.names[u.name] {
 			v.errorf(u.line, "unknown name %q", u.name)
@@ -285,37 +239,4 @@ func (v *visitor) check() CheckError {
 	}
 	sort.SliceStable(v.diags, func(i, j int) bool { return v.diags[i].Line < v.diags[j].Line })
 	return v.diags
-}
-
-// instrument applies the insertions and returns the new text with the
-// original line of each of its lines.
-func instrument(lines []string, ins []insertion) (string, []int) {
-	sort.SliceStable(ins, func(i, j int) bool {
-		a, b := ins[i], ins[j]
-		if a.line != b.line {
-			return a.line < b.line
-		}
-		if (a.col < 0) != (b.col < 0) {
-			return a.col < 0 // new lines before same-line text
-		}
-		return a.col > b.col // right to left keeps columns valid
-	})
-	var out strings.Builder
-	lineMap := []int{0}
-	k := 0
-	for i, text := range lines {
-		line := i + 1
-		indent := text[:len(text)-len(strings.TrimLeft(text, " \t"))]
-		for ; k < len(ins) && ins[k].line == line && ins[k].col < 0; k++ {
-			out.WriteString(indent + ins[k].text + "\n")
-			lineMap = append(lineMap, line)
-		}
-		for ; k < len(ins) && ins[k].line == line; k++ {
-			c := min(ins[k].col, len(text)) // gpython's columns count bytes
-			text = text[:c] + ins[k].text + text[c:]
-		}
-		out.WriteString(text)
-		lineMap = append(lineMap, line)
-	}
-	return out.String(), lineMap
 }

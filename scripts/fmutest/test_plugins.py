@@ -183,8 +183,8 @@ class FaultsMixin(fmutestlib.StatusAssertions):
             self.assertEqual(err.status, self.FMI.ERROR, self.sname(err.status))
             self.assertAlmostEqual(t, 0.5, delta=0.011, msg="the fault starts at 0.5 s")
             log = self.logged(s)
-            for want in ("Traceback (most recent call last):", 'File "faults.py", line 21, in step',
-                         'File "faults.py", line 12, in divide', "ZeroDivisionError"):
+            for want in ("Traceback (most recent call last):", 'File "faults.py", line 24, in step',
+                         'File "faults.py", line 15, in divide', "ZeroDivisionError"):
                 self.assertIn(want, log)
             with self.assertRaises(self.FMI.FMIError):
                 s.do_step(t, 0.01)  # the instance stays in the error state
@@ -205,6 +205,23 @@ class FaultsMixin(fmutestlib.StatusAssertions):
             self.assertGreaterEqual(took, budget * 0.99, "ran its budget (%.3f s)" % took)
         finally:
             s.free()
+
+    def test_exhausting_stack_or_memory_gives_error_and_the_host_lives_on(self):
+        for mode, line, want in ((3, 31, "RecursionError: a list that contains itself"),
+                                 (4, 33, "MemoryError: the result of * would need about 1.6e+05 MB"),
+                                 (5, 35, "MemoryError: the power would have about 3.32e+08 bits"),
+                                 (6, 39, "MemoryError: the result of * would need about")):
+            with self.subTest(mode=mode):
+                s = self.new(mode)
+                try:
+                    t, err = self.step_until_error(s)
+                    self.assertEqual(err.status, self.FMI.ERROR, self.sname(err.status))
+                    self.assertAlmostEqual(t, 0.5, delta=0.011, msg="the fault starts at 0.5 s")
+                    log = self.logged(s)
+                    self.assertIn('File "faults.py", line %d, in step' % line, log)
+                    self.assertIn(want, log)
+                finally:
+                    s.free()
 
     def test_reset_after_fault_runs_again(self):
         s = self.new(1)

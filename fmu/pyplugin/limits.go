@@ -1,0 +1,484 @@
+package pyplugin
+
+import (
+	"fmt"
+	"math"
+	"math/big"
+	"reflect"
+	"runtime"
+	"runtime/metrics"
+	"strings"
+	"unsafe"
+
+	"github.com/go-python/gpython/py"
+)
+
+// A plugin runs inside the host's process, so what would only end a
+// Python program — running out of memory, recursing without end — must not
+// happen at all: Go's out-of-memory and stack-overflow errors are fatal to
+// the whole process, and gpython neither sizes what it builds nor limits
+// its recursion over containers. The guards below check before the
+// operation runs and raise a Python exception instead (MemoryError,
+// RecursionError), which the plugin may catch and which otherwise fails the
+// call with its traceback.
+
+// MaxIntBits bounds the integers a plugin computes (bits, about 19,700
+// decimal digits): a larger power, shift, product or factorial raises
+// MemoryError. Beyond it the time a single operation takes could not be
+// interrupted by the time budget.
+const MaxIntBits = 1 << 16
+
+// MaxNesting bounds how deeply containers may nest (or contain themselves)
+// when an operation recurses over them: comparisons, repr/str and printing,
+// sorting, hashing.
+const MaxNesting = 1000
+
+// bigValue is the size (bytes) from which an operation's result is checked
+// against the heap's growth and not only against the budget itself.
+const bigValue = 1 << 20
+
+// recursionError is Python's RecursionError (3.5 and later; gpython has
+// only its base, RuntimeError). Created once, never changed.
+var recursionError = py.RuntimeError.NewType("RecursionError", "Recursion or nesting too deep.", nil, nil)
+
+// memoryLimit holds a call's memory budget and what it measures against:
+// the bytes the call has allocated (cheap to read, but garbage counts) and,
+// once those exceed the budget, the live heap after a collection compared
+// with the live heap before the call. So a call that builds a large value
+// is refused, and one that only churns through garbage costs a collection
+// per budget's worth of allocation. Both are read at the call's first
+// check: a call that builds nothing big never reads them.
+type memoryLimit struct {
+	budget int64  // bytes
+	param  string // the FMU parameter that sets it, for messages
+	known  bool   // alloc0 and live0 read in this call
+	alloc0 uint64 // bytes allocated when counting began
+	live0  uint64 // live heap at the collection before the call
+	sample [2]metrics.Sample
+}
+
+func newMemoryLimit(budget int64) memoryLimit {
+	m := memoryLimit{budget: budget}
+	m.sample[0].Name = "/gc/heap/allocs:bytes"
+	m.sample[1].Name = "/gc/heap/live:bytes"
+	return m
+}
+
+// read returns the bytes allocated so far and the live heap at the last
+// collection.
+func (m *memoryLimit) read() (alloc, live uint64) {
+	metrics.Read(m.sample[:])
+	return m.sample[0].Value.Uint64(), m.sample[1].Value.Uint64()
+}
+
+// start begins a call.
+func (m *memoryLimit) start() { m.known = false }
+
+// check fails when the call's live data plus extra bytes about to be
+// allocated would exceed the budget.
+func (m *memoryLimit) check(extra int64, what string) error {
+	if extra > m.budget {
+		return m.refuse(extra, 0, what)
+	}
+	alloc, live := m.read()
+	if !m.known {
+		m.alloc0, m.live0, m.known = alloc, live, true
+	}
+	if int64(alloc-m.alloc0)+extra <= m.budget {
+		return nil
+	}
+	runtime.GC()
+	alloc, live = m.read()
+	grown := int64(0)
+	if live > m.live0 {
+		grown = int64(live - m.live0)
+	}
+	if grown+extra > m.budget {
+		return m.refuse(extra, grown, what)
+	}
+	m.alloc0 = alloc - uint64(grown)
+	return nil
+}
+
+func (m *memoryLimit) refuse(extra, grown int64, what string) error {
+	return py.ExceptionNewf(py.MemoryError, "%s would need about %s; the plugin's memory budget is %s (parameter %s)",
+		what, megabytes(extra+grown), megabytes(m.budget), m.param)
+}
+
+func megabytes(n int64) string { return fmt.Sprintf("%.3g MB", float64(n)/1e6) }
+
+// size estimates the bytes a sequence holds, with ok false for other values.
+func size(o py.Object) (n int64, ok bool) {
+	const slot = 16 // an interface value per item
+	switch o := o.(type) {
+	case py.String:
+		return int64(len(o)), true
+	case py.Bytes:
+		return int64(len(o)), true
+	case *py.List:
+		return slot * int64(len(o.Items)), true
+	case py.Tuple:
+		return slot * int64(len(o)), true
+	}
+	return 0, false
+}
+
+// integer returns an int or bool operand as a big integer.
+func integer(o py.Object) (*big.Int, bool) {
+	switch o := o.(type) {
+	case py.Int:
+		return big.NewInt(int64(o)), true
+	case py.Bool:
+		if o {
+			return big.NewInt(1), true
+		}
+		return big.NewInt(0), true
+	case *py.BigInt:
+		return (*big.Int)(o), true
+	}
+	return nil, false
+}
+
+// bits returns the bit length of |x|.
+func bits(x *big.Int) int64 { return int64(x.BitLen()) }
+
+// intTooBig is the MemoryError of an integer result beyond MaxIntBits.
+func intTooBig(what string, n float64) error {
+	return py.ExceptionNewf(py.MemoryError, "%s would have about %.3g bits; plugins compute with integers up to %d bits", what, n, MaxIntBits)
+}
+
+// sizeOf returns the bytes of a op b's result where it can be large, or 0.
+func (it *interp) sizeOf(op string, a, b py.Object) (int64, error) {
+	switch op {
+	case "*", "*=":
+		if n, ok := size(a); ok {
+			return repeated(n, b), nil
+		}
+		if n, ok := size(b); ok {
+			return repeated(n, a), nil
+		}
+		x, okx := integer(a)
+		y, oky := integer(b)
+		if okx && oky && bits(x)+bits(y) > MaxIntBits {
+			return 0, intTooBig("the product", float64(bits(x)+bits(y)))
+		}
+	case "+", "+=":
+		na, oka := size(a)
+		nb, okb := size(b)
+		if oka && okb {
+			return na + nb, nil
+		}
+	case "**", "**=":
+		x, okx := integer(a)
+		y, oky := integer(b)
+		if okx && oky && y.Sign() > 0 && x.CmpAbs(big.NewInt(1)) > 0 {
+			if n := log2(x) * bigFloat(y); n > MaxIntBits {
+				return 0, intTooBig("the power", n)
+			}
+		}
+	case "<<", "<<=":
+		x, okx := integer(a)
+		y, oky := integer(b)
+		if okx && oky && x.Sign() != 0 && y.Sign() > 0 {
+			if n := float64(bits(x)) + bigFloat(y); n > MaxIntBits {
+				return 0, intTooBig("the shift", n)
+			}
+		}
+	case "%", "%=":
+		if _, ok := a.(py.String); ok {
+			if err := deep(b); err != nil {
+				return 0, err
+			}
+		}
+	}
+	return 0, nil
+}
+
+// repeated is the size of a sequence of n bytes repeated count times.
+func repeated(n int64, count py.Object) int64 {
+	c, ok := integer(count)
+	if !ok || c.Sign() <= 0 || n == 0 {
+		return 0
+	}
+	if !c.IsInt64() || float64(n)*float64(c.Int64()) > math.MaxInt64/2 {
+		return math.MaxInt64 / 2
+	}
+	return n * c.Int64()
+}
+
+// log2 returns log₂|x|.
+func log2(x *big.Int) float64 {
+	if bits(x) < 1000 {
+		return math.Log2(math.Abs(bigFloat(x)))
+	}
+	return float64(bits(x))
+}
+
+func bigFloat(x *big.Int) float64 {
+	f, _ := new(big.Float).SetInt(x).Float64()
+	return f
+}
+
+// binop computes a op b (or a op= b) once the result's size is known to fit.
+func (it *interp) binop(op string, a, b py.Object) (py.Object, error) {
+	n, err := it.sizeOf(op, a, b)
+	if err != nil {
+		return nil, err
+	}
+	if n >= bigValue {
+		if err := it.mem.check(n, "the result of "+op); err != nil {
+			return nil, err
+		}
+	}
+	switch op {
+	case "+":
+		return py.Add(a, b)
+	case "*", "*=":
+		// gpython repeats a string by appending it once per count.
+		if s, ok := a.(py.String); ok {
+			if c, ok := b.(py.Int); ok {
+				return py.String(strings.Repeat(string(s), int(max(c, 0)))), nil
+			}
+		}
+		if op == "*=" {
+			return py.IMul(a, b)
+		}
+		return py.Mul(a, b)
+	case "**":
+		return py.Pow(a, b, py.None)
+	case "<<":
+		return py.Lshift(a, b)
+	case "%":
+		return py.Mod(a, b)
+	case "+=":
+		return py.IAdd(a, b)
+	case "**=":
+		return py.IPow(a, b, py.None)
+	case "<<=":
+		return py.ILshift(a, b)
+	case "%=":
+		return py.IMod(a, b)
+	}
+	return nil, py.ExceptionNewf(py.SystemError, "unknown operator %q", op)
+}
+
+// deep refuses a container nested deeper than MaxNesting or containing
+// itself: gpython recurses over such values on the Go stack, which no
+// recover catches when it overflows. The walk keeps its own stack, visits
+// each container once and costs one look per item.
+func deep(o py.Object) error {
+	switch o.(type) {
+	case *py.List, py.Tuple, py.StringDict, *py.Set, *py.FrozenSet:
+	default:
+		return nil
+	}
+	type frame struct {
+		key   uintptr
+		items []py.Object
+	}
+	const (
+		onPath = 1
+		done   = 2
+	)
+	seen := map[uintptr]uint8{}
+	var stack []frame
+	push := func(o py.Object) error {
+		key, items := containerItems(o)
+		if key == 0 {
+			return nil
+		}
+		switch seen[key] {
+		case onPath:
+			return py.ExceptionNewf(recursionError, "a %s that contains itself cannot be compared, printed or sorted", o.Type().Name)
+		case done:
+			return nil
+		}
+		if len(stack) >= MaxNesting {
+			return py.ExceptionNewf(recursionError, "containers nested more than %d deep cannot be compared, printed or sorted", MaxNesting)
+		}
+		seen[key] = onPath
+		stack = append(stack, frame{key, items})
+		return nil
+	}
+	if err := push(o); err != nil {
+		return err
+	}
+	for len(stack) > 0 {
+		top := &stack[len(stack)-1]
+		if len(top.items) == 0 {
+			seen[top.key] = done
+			stack = stack[:len(stack)-1]
+			continue
+		}
+		next := top.items[0]
+		top.items = top.items[1:]
+		if err := push(next); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// containerItems returns a container's identity and the items it holds,
+// or 0 for other values.
+func containerItems(o py.Object) (uintptr, []py.Object) {
+	switch c := o.(type) {
+	case *py.List:
+		return uintptr(unsafe.Pointer(c)), c.Items
+	case py.Tuple:
+		if len(c) == 0 {
+			return 0, nil
+		}
+		return uintptr(unsafe.Pointer(&c[0])), c
+	case py.StringDict:
+		items := make([]py.Object, 0, len(c))
+		for _, v := range c {
+			items = append(items, v)
+		}
+		return reflect.ValueOf(c).Pointer(), items
+	case *py.Set, *py.FrozenSet:
+		var items []py.Object
+		_ = py.Iterate(o, func(x py.Object) bool { items = append(items, x); return false })
+		return reflect.ValueOf(c).Pointer(), items
+	}
+	return 0, nil
+}
+
+// method calls obj.name(*args, **kwargs) for the methods that can grow a
+// value (replace, extend) or recurse over its items (sort), sized or
+// checked first; other objects' methods of those names are called as
+// they are.
+func (it *interp) method(obj py.Object, name string, args py.Tuple, kwargs py.StringDict) (py.Object, error) {
+	switch name {
+	case "replace":
+		n, ok := size(obj)
+		if _, isList := obj.(*py.List); ok && !isList && len(args) >= 2 {
+			old, _ := size(args[0])
+			repl, _ := size(args[1])
+			count := n + 1 // an empty old string matches between every character
+			if old > 0 {
+				count = n / old
+			}
+			if grow := count * (repl - old); grow > 0 && n+grow >= bigValue {
+				if err := it.mem.check(n+grow, "replace()"); err != nil {
+					return nil, err
+				}
+			}
+		}
+	case "extend":
+		if l, ok := obj.(*py.List); ok && len(args) == 1 {
+			if n, ok := size(args[0]); ok && 16*int64(len(l.Items))+n >= bigValue {
+				if err := it.mem.check(16*int64(len(l.Items))+n, "extend()"); err != nil {
+					return nil, err
+				}
+			}
+		}
+	case "sort":
+		if _, ok := obj.(*py.List); ok {
+			if err := deep(obj); err != nil {
+				return nil, err
+			}
+		}
+	case "add":
+		if _, ok := obj.(*py.Set); ok && len(args) == 1 {
+			if err := deep(args[0]); err != nil {
+				return nil, err
+			}
+		}
+	}
+	fn, err := py.GetAttrString(obj, name)
+	if err != nil {
+		return nil, err
+	}
+	return py.Call(fn, args, kwargs)
+}
+
+// guards returns the builtins the instrumented text calls, and the
+// builtins replaced by sized versions.
+func (it *interp) guards() map[string]py.Object {
+	deepArgs := func(args py.Tuple) error {
+		for _, a := range args {
+			if err := deep(a); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	g := map[string]py.Object{}
+	g[binopName] = py.MustNewMethod(binopName, func(_ py.Object, args py.Tuple) (py.Object, error) {
+		op, ok := args[0].(py.String)
+		if len(args) != 3 || !ok {
+			return nil, py.ExceptionNewf(py.TypeError, "%s(op, a, b)", binopName)
+		}
+		return it.binop(string(op), args[1], args[2])
+	}, 0, "a op b, sized before it is computed")
+	g[deepName] = py.MustNewMethod(deepName, func(_ py.Object, args py.Tuple) (py.Object, error) {
+		if len(args) != 1 {
+			return nil, py.ExceptionNewf(py.TypeError, "%s(x)", deepName)
+		}
+		return args[0], deep(args[0])
+	}, 0, "x, once its nesting is checked")
+	g[methodName] = py.MustNewMethod(methodName, func(_ py.Object, args py.Tuple, kwargs py.StringDict) (py.Object, error) {
+		name, ok := args[1].(py.String)
+		if len(args) < 2 || !ok {
+			return nil, py.ExceptionNewf(py.TypeError, "%s(obj, name, ...)", methodName)
+		}
+		return it.method(args[0], string(name), args[2:], kwargs)
+	}, 0, "obj.name(...), sized first")
+	g[strCallName] = py.MustNewMethod(strCallName, func(_ py.Object, args py.Tuple, kwargs py.StringDict) (py.Object, error) {
+		if err := deepArgs(args); err != nil {
+			return nil, err
+		}
+		return py.Call(py.StringType, args, kwargs)
+	}, 0, "str(x) with x's nesting checked")
+	g[tockName] = py.MustNewMethod(tockName, func(py.Object, py.Tuple) (py.Object, error) {
+		if err := it.tick(); err != nil {
+			return nil, err
+		}
+		return py.True, nil
+	}, 0, "budget check at every iteration of a comprehension")
+	g["RecursionError"] = recursionError
+	// pow(a, b) sizes like a ** b; sum adds numbers (of sequences it
+	// would copy the growing total once per item, in one Go loop).
+	pow := it.ctx.Store().Builtins.Globals["pow"]
+	g["pow"] = py.MustNewMethod("pow", func(_ py.Object, args py.Tuple) (py.Object, error) {
+		if len(args) == 2 {
+			return it.binop("**", args[0], args[1])
+		}
+		return py.Call(pow, args, nil)
+	}, 0, "pow(x, y[, z]): x**y, or x**y % z")
+	sum := it.ctx.Store().Builtins.Globals["sum"]
+	g["sum"] = py.MustNewMethod("sum", func(_ py.Object, args py.Tuple) (py.Object, error) {
+		if len(args) == 2 {
+			if _, ok := size(args[1]); ok {
+				return nil, py.ExceptionNewf(py.TypeError, "sum() adds numbers; join strings with str.join and lists with list.extend")
+			}
+		}
+		return py.Call(sum, args, nil)
+	}, 0, "sum(iterable[, start]): the sum of numbers")
+	return g
+}
+
+// guardMath replaces math.factorial by a version that refuses results
+// beyond MaxIntBits; the module is this interpreter's own.
+func (it *interp) guardMath() error {
+	if err := py.Import(it.ctx, "math"); err != nil {
+		return err
+	}
+	m, err := it.ctx.GetModule("math")
+	if err != nil {
+		return err
+	}
+	factorial := m.Globals["factorial"]
+	m.Globals["factorial"] = py.MustNewMethod("factorial", func(_ py.Object, arg py.Object) (py.Object, error) {
+		if x, ok := integer(arg); ok && x.Sign() > 0 {
+			n := bigFloat(x)
+			lg, _ := math.Lgamma(n + 1)
+			if b := lg / math.Ln2; b > MaxIntBits {
+				return nil, intTooBig("factorial()", b)
+			}
+		}
+		return py.Call(factorial, py.Tuple{arg}, nil)
+	}, 0, "factorial(x): x!")
+	return nil
+}

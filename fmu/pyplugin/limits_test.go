@@ -1,0 +1,232 @@
+package pyplugin_test
+
+import (
+	"strings"
+	"testing"
+	"time"
+)
+
+// What would end a Python program — a value too large for memory, a
+// container printed or compared through itself — must not end the host's
+// process: the plugin gets MemoryError or RecursionError, the call fails
+// with the traceback, and the process goes on. Each case once in step (the
+// FMU at run time) and once at the top level (the exporter's check).
+var limitCases = []struct{ name, code, want string }{
+	{"self-containing str", "boom = []\nboom.append(boom)\nx = str(boom)\n", "RecursionError: a list that contains itself"},
+	{"self-containing repr", "boom = [1]\nboom.append(boom)\nx = repr(boom)\n", "RecursionError"},
+	{"self-containing print", "boom = {'a': None}\nboom['a'] = boom\nprint(boom)\n", "RecursionError"},
+	{"self-containing compare", "boom = []\nboom.append(boom)\nx = boom == boom\n", "RecursionError"},
+	{"self-containing format", "boom = []\nboom.append(boom)\nx = '%s' % (boom,)\n", "RecursionError"},
+	{"self-containing sort", "boom = []\nboom.append(boom)\nx = [boom, boom]\nx.sort()\n", "RecursionError"},
+	{"deep tuple compare", "t = ()\nfor i in range(2000):\n    t = (t,)\nx = t == t\n", "RecursionError: containers nested more than 1000 deep"},
+	{"deep tuple in a set", "t = ()\nfor i in range(2000):\n    t = (t,)\nx = {t}\n", "RecursionError"},
+	{"deep tuple to set()", "t = ()\nfor i in range(2000):\n    t = (t,)\nx = set([t])\n", "RecursionError"},
+	{"sequence repetition", "x = [0.0] * 10**10\n", "MemoryError"},
+	{"string repetition", "x = 'abc' * 10**11\n", "MemoryError"},
+	{"repetition in place", "x = [1, 2]\nx *= 10**10\n", "MemoryError"},
+	{"big power", "x = 10 ** 10 ** 8\n", "MemoryError: the power would have about 3.32e+08 bits"},
+	{"big pow()", "x = pow(10, 10**8)\n", "MemoryError"},
+	{"big shift", "x = 1 << 10**9\n", "MemoryError"},
+	{"big factorial", "import math\nx = math.factorial(10**6)\n", "MemoryError"},
+	{"squaring", "x = 3\nwhile True:\n    x = x * x\n", "MemoryError: the product"},
+	{"string doubling", "s = 'x'\nwhile True:\n    s = s + s\n", "MemoryError"},
+	{"string doubling in place", "s = 'x'\nwhile True:\n    s += s\n", "MemoryError"},
+	{"list extend doubling", "x = [0]\nwhile True:\n    x.extend(x)\n", "MemoryError"},
+	{"replace growth", "s = 'ab' * 100\nwhile True:\n    s = s.replace('', 'xy')\n", "MemoryError"},
+	{"append growth", "x = []\nwhile True:\n    x.append('x' * 4000000)\n", "MemoryError"},
+	{"sum of lists", "x = sum([[1]] * 10, [])\n", "TypeError: sum() adds numbers"},
+	{"exception with itself", "boom = []\nboom.append(boom)\nraise ValueError(boom)\n", "ValueError: (arguments nested too deeply to print)"},
+}
+
+func TestPluginLimitsAtRunTime(t *testing.T) {
+	for _, c := range limitCases {
+		t.Run(c.name, func(t *testing.T) {
+			code := "def step(sim):\n" + indent(c.code)
+			cfg, err := withPlugin(t, code)
+			if err != nil {
+				t.Fatal(err)
+			}
+			r := start(t, cfg, nil)
+			t0 := time.Now()
+			err = r.step()
+			if err == nil || !strings.Contains(err.Error(), c.want) {
+				t.Fatalf("got %v, want an error containing %q", err, c.want)
+			}
+			if !strings.Contains(err.Error(), `File "p.py", line`) {
+				t.Errorf("no traceback in %v", err)
+			}
+			t.Logf("%v after %v", lastLine(err.Error()), time.Since(t0))
+		})
+	}
+}
+
+func TestPluginLimitsInTheExportersCheck(t *testing.T) {
+	for _, c := range limitCases {
+		t.Run(c.name, func(t *testing.T) {
+			_, err := withPlugin(t, c.code+"def step(sim):\n    pass\n")
+			if err == nil || !strings.Contains(err.Error(), c.want) || !strings.HasPrefix(err.Error(), "p.py:") {
+				t.Fatalf("got %v, want p.py:LINE: … %q", err, c.want)
+			}
+			t.Log(lastLine(err.Error()))
+		})
+	}
+}
+
+// A plugin may catch the exceptions and go on.
+func TestPluginCatchesMemoryError(t *testing.T) {
+	code := `out = output("y", unit="1")
+
+def step(sim):
+    try:
+        x = [0.0] * 10**10
+    except MemoryError:
+        x = [1.0]
+    boom = []
+    boom.append(boom)
+    try:
+        s = str(boom)
+    except RecursionError:
+        s = "caught"
+    out.value = x[0] + len(s)
+`
+	r := stepOnce(t, code)
+	if got := r.get(t, "p.y"); got != 7 {
+		t.Errorf("got %g, want 7", got)
+	}
+}
+
+// stepOnce configures the plugin code and runs one step that must succeed.
+func stepOnce(t *testing.T, code string) *run {
+	t.Helper()
+	cfg, err := withPlugin(t, code)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := start(t, cfg, nil)
+	if err := r.step(); err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+func indent(code string) string {
+	lines := strings.SplitAfter(code, "\n")
+	for i, l := range lines {
+		if l != "" {
+			lines[i] = "    " + l
+		}
+	}
+	return strings.Join(lines, "")
+}
+
+func lastLine(s string) string {
+	s = strings.TrimSpace(s)
+	return s[strings.LastIndex(s, "\n")+1:]
+}
+
+// The instrumented text computes what Python computes: augmented
+// assignments on names, attributes, items and slices, operators and
+// their precedence, chained comparisons, comprehensions, generators,
+// calls with every kind of argument, unpacking, try/except/else/finally,
+// loops with else, closures, literals of every kind. The expected value is
+// CPython 3's result for the same code.
+func TestInstrumentedPluginComputesAsPython(t *testing.T) {
+	r := stepOnce(t, kitchenSink)
+	if got := r.get(t, "p.y"); got != 3724 {
+		t.Errorf("plugin computed %g, CPython 3724", got)
+	}
+}
+
+const kitchenSink = `import math
+out = output("y", unit="1")
+from math import sqrt as root
+
+class Box:
+    def __init__(self):
+        self.items = [1, 2]
+        self.n = 3
+        self.d = {"a": 1}
+
+def gen(n):
+    for i in range(n):
+        yield i * 2
+
+def kw(a, b=2, *rest, c=5, **more):
+    return a + b + len(rest) + c + len(more)
+
+def compute():
+    total = 0
+    b = Box()
+    b.n **= 2
+    b.n <<= 1
+    b.items *= 2
+    b.items += [7]
+    b.d["a"] += 41
+    xs = [1, 2, 3, 4]
+    xs[1] *= 10
+    xs[1:3] += []
+    k = 0
+    xs[k + 0] -= 5
+    s = "ab"
+    s *= 3
+    s += "c" % ()
+    s2 = "%s-%d-%.2f" % ("x", 7, 1.5)
+    total += len(s) + len(s2) + b.n + sum(b.items) + b.d["a"] + sum(xs)
+    total += 2 ** 10 + (-2) ** 3 + 2 ** -1 + 7 % 3 + 7.5 % 2 + (1 << 5) + (256 >> 2) + (5 ^ 3) + (5 | 2) + (6 & 3) + 7 // 2
+    total += 10 ** 20 // 10 ** 18
+    for cond in [1 < 2 < 3, 3 < 2 < 4, 1 in [1, 2], "a" not in "bcd", [1, [2]] == [1, [2]], (1, 2) == (1, 2), None is None]:
+        total += 1 if cond else 0
+    total += len([i * j for i in range(3) for j in range(3) if i != j if j > 0])
+    total += sum({i % 3 for i in range(10)}) + len({str(i): i for i in range(4)}) + sum(x for x in gen(4))
+    total += kw(1) + kw(1, 2, 3, 4, c=1, z=2) + kw(*[1, 2], **{"c": 0})
+    a, *rest = [1, 2, 3]
+    (c, d), e = (4, 5), 6
+    total += a + len(rest) + c + d + e
+    total += math.floor(2.7) + root(16.0) + abs(-3) + max([1, 5, 2]) + min(3, 1) + len(sorted([3, 1, 2]))
+    total += len(repr([1, "a"])) + len(str((1, 2))) + len(str(12345678901234567890))
+    t = (1,)
+    total += len(t) + len(()) + [10, 20, 30][-1] + [1, 2, 3, 4][1:3][0] + len("hello"[::2]) if False else len("hello"[::2])
+    try:
+        raise ValueError("x")
+    except (ValueError, KeyError) as err:
+        total += len(str(err))
+    else:
+        total += 1000
+    finally:
+        total += 1
+    x = 0
+    while x < 5:
+        x += 1
+        if x == 2:
+            continue
+        if x == 4:
+            break
+    else:
+        total += 1000
+    for q in []:
+        pass
+    else:
+        total += 2
+    total += 1 if total > 0 else -1
+    total += (1 if not False else 0) + (-(-3)) + (~5) + (+2)
+    total += 0x10 + 0o10 + 0b10 + int(1e3) + int(2.5e-1 * 4) + abs(3j)
+    total += (3 if b'ab\x00' != b'ab' else 0) + len('é\n\t\'"\\')
+    total += 123456789012345678901234567890 % 1000
+    def inner():
+        nonlocal x
+        x += 100
+    inner()
+    total += x
+    calls = [0]
+    def box():
+        calls[0] += 1
+        return b
+    box().n += 1
+    box().items[calls[0]] *= 3
+    total += calls[0] * 100 + b.n + b.items[2]
+    return total
+
+
+def step(sim):
+    out.value = compute()
+`
