@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"unicode/utf8"
 )
 
 // Version is the engine version; it enters every FMU's GUID, so an FMU
@@ -63,17 +64,27 @@ type PluginRef struct {
 	Memory float64 `json:"memory"`
 }
 
-// DefaultBudget is a plugin call's time budget when the scenario sets none.
-const DefaultBudget = 0.1 // s
+// DefaultBudget is a plugin call's time budget when the scenario sets
+// none, MinBudget and MaxBudget its range (s).
+const (
+	DefaultBudget = 0.1    // s
+	MinBudget     = 1e-6   // s
+	MaxBudget     = 3600.0 // s
+)
 
 // DefaultMemory is a plugin call's memory budget when the scenario sets
-// none, and MaxMemory the largest one (MB): a plugin computes a
+// none, MinMemory and MaxMemory its range (MB): a plugin computes a
 // controller's or a force law's numbers, not data sets, and a bounded heap
 // also bounds how deeply its values can nest.
 const (
 	DefaultMemory = 64.0  // MB
+	MinMemory     = 1.0   // MB
 	MaxMemory     = 256.0 // MB
 )
+
+// MaxModelIdentifier bounds a modelIdentifier's length: with a platform's
+// suffix it names the binary, and a file name has at most 255 bytes.
+const MaxModelIdentifier = 200
 
 var identifier = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
 
@@ -81,16 +92,17 @@ var identifier = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
 // so that a misspelt setting is not silently ignored.
 func ParseScenario(data []byte) (*Scenario, error) {
 	var sc Scenario
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&sc); err != nil {
+	if err := DecodeStrict(data, &sc); err != nil {
 		return nil, fmt.Errorf("scenario: %w", err)
 	}
 	var errs []error
 	if sc.Model == "" {
 		errs = append(errs, errors.New(`scenario: "model" is missing`))
 	}
-	if !identifier.MatchString(sc.ModelIdentifier) {
+	switch {
+	case len(sc.ModelIdentifier) > MaxModelIdentifier:
+		errs = append(errs, fmt.Errorf("scenario: modelIdentifier of %d characters: at most %d (it names the binary, and file names have limits)", len(sc.ModelIdentifier), MaxModelIdentifier))
+	case !identifier.MatchString(sc.ModelIdentifier):
 		errs = append(errs, fmt.Errorf("scenario: modelIdentifier %q is not a C identifier", sc.ModelIdentifier))
 	}
 	if !(sc.Step > 0) {
@@ -111,11 +123,11 @@ func ParseScenario(data []byte) (*Scenario, error) {
 		if err := checkPluginPath(p.File); err != nil {
 			errs = append(errs, fmt.Errorf("scenario: plugin %q: %w", p.Name, err))
 		}
-		if !(p.Budget >= 0 && p.Budget <= 3600) {
-			errs = append(errs, fmt.Errorf("scenario: plugin %q: budget %g s: must lie in (0, 3600] (0: default)", p.Name, p.Budget))
+		if !(p.Budget == 0 || p.Budget >= MinBudget && p.Budget <= MaxBudget) {
+			errs = append(errs, fmt.Errorf("scenario: plugin %q: budget %g s: must lie in [%g, %g] (0: default)", p.Name, p.Budget, MinBudget, MaxBudget))
 		}
-		if !(p.Memory >= 0 && p.Memory <= MaxMemory) {
-			errs = append(errs, fmt.Errorf("scenario: plugin %q: memory %g MB: must lie in (0, %g] (0: default)", p.Name, p.Memory, MaxMemory))
+		if !(p.Memory == 0 || p.Memory >= MinMemory && p.Memory <= MaxMemory) {
+			errs = append(errs, fmt.Errorf("scenario: plugin %q: memory %g MB: must lie in [%g, %g] (0: default)", p.Name, p.Memory, MinMemory, MaxMemory))
 		}
 	}
 	if err := errors.Join(errs...); err != nil {
@@ -165,6 +177,17 @@ func (sc *Scenario) LoadPlugins(dir string) error {
 		b, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(p.File)))
 		if err != nil {
 			return fmt.Errorf("plugin %q: %w", p.Name, err)
+		}
+		if !utf8.Valid(b) {
+			bad := 0
+			for len(b[bad:]) > 0 {
+				r, n := utf8.DecodeRune(b[bad:])
+				if r == utf8.RuneError && n == 1 {
+					break
+				}
+				bad += n
+			}
+			return fmt.Errorf("%s:%d: not UTF-8 (byte 0x%02x): save the plugin as UTF-8", p.File, 1+bytes.Count(b[:bad], []byte("\n")), b[bad])
 		}
 		sc.sources[p.File] = b
 	}

@@ -72,7 +72,7 @@ func (e *Extension) Extend(model fmu.Configured, sc *fmu.Scenario) (fmu.Configur
 		if budget == 0 {
 			budget = fmu.DefaultBudget
 		}
-		lo, hi := 1e-6, 3600.0
+		lo, hi := fmu.MinBudget, fmu.MaxBudget
 		add := func(v fmu.Variable, line int) {
 			if taken[v.Name] {
 				diags = append(diags, Diagnostic{ref.File, line, fmt.Sprintf("variable %q is already taken by the model or another plugin", v.Name)})
@@ -87,7 +87,7 @@ func (e *Extension) Extend(model fmu.Configured, sc *fmu.Scenario) (fmu.Configur
 		if memory == 0 {
 			memory = fmu.DefaultMemory
 		}
-		mlo, mhi := 1.0, fmu.MaxMemory
+		mlo, mhi := fmu.MinMemory, fmu.MaxMemory
 		sp.memory = len(c.vars)
 		add(fmu.Variable{Name: ref.Name + ".memory", Unit: "MB", Causality: modeldesc.CausalityParameter, Variability: modeldesc.VariabilityFixed,
 			Description: "Megabytes one call of plugin " + ref.Name + " may add to the heap; an operation that would exceed it raises MemoryError in the plugin", Start: memory, Min: &mlo, Max: &mhi}, 1)

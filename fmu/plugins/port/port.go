@@ -6,7 +6,6 @@
 package port
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -86,8 +85,18 @@ type Ports[P, D, S any] struct {
 // error that lists what the catalogue has.
 func Select[P, D, S any](c *Catalogue[P, D, S], names []string, step float64) (*Ports[P, D, S], error) {
 	byName := make(map[string]Quantity[P, D, S], len(c.List))
+	var errs []error
 	for _, q := range c.List {
 		byName[q.Var.Name] = q
+		// The scenario's values are the start values: one outside its
+		// quantity's range would fail later with a message about its
+		// consequence (two nodes coinciding), or not at all.
+		if v := q.Var; v.Min != nil && v.Max != nil && !(v.Start >= *v.Min && v.Start <= *v.Max) {
+			errs = append(errs, fmt.Errorf("%s = %g %s: outside the range [%g, %g] the model accepts", v.Name, v.Start, v.Unit, *v.Min, *v.Max))
+		}
+	}
+	if err := errors.Join(errs...); err != nil {
+		return nil, err
 	}
 	ps := &Ports[P, D, S]{Step: step, hPort: -1}
 	seen := map[string]bool{}
@@ -207,15 +216,15 @@ func Comp(v geom.Vec3, k int) float64 {
 // Axis names component k (0, 1, 2) for port names: x, y, z.
 func Axis(k int) string { return [3]string{"x", "y", "z"}[k] }
 
-// Decode reads a scenario's model settings into cfg; unknown keys are
-// errors so that a misspelt setting is not silently ignored.
+// Decode reads a scenario's model settings into cfg strictly
+// (fmu.DecodeStrict): unknown keys, null and arrays of the wrong length are
+// errors naming the key, so that a misspelt or incomplete setting is not
+// silently taken as zero.
 func Decode(raw json.RawMessage, cfg any) error {
 	if len(raw) == 0 {
 		return errors.New(`"config" is missing`)
 	}
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(cfg); err != nil {
+	if err := fmu.DecodeStrict(raw, cfg); err != nil {
 		return fmt.Errorf("config: %w", err)
 	}
 	return nil

@@ -3,13 +3,14 @@ package port
 import "github.com/cablefmu/cablefmu/core/material"
 
 // Rope is a scenario's rope material data (SI), as every cable model reads
-// it. DampingTime is optional: absent, it is material.DefaultDampingTime,
-// and 0 is an undamped rope.
+// it. E, poisson, diameter and density are required (fmu.DecodeStrict
+// refuses a scenario without them); DampingTime is optional: absent, it is
+// material.DefaultDampingTime, and 0 is an undamped rope.
 type Rope struct {
-	E           float64  `json:"E"`        // Pa
-	Poisson     float64  `json:"poisson"`  // 1
-	Diameter    float64  `json:"diameter"` // m
-	Density     float64  `json:"density"`  // kg/m³
+	E           float64  `json:"E" required:"true"`        // Pa
+	Poisson     float64  `json:"poisson" required:"true"`  // 1
+	Diameter    float64  `json:"diameter" required:"true"` // m
+	Density     float64  `json:"density" required:"true"`  // kg/m³
 	DampingTime *float64 `json:"dampingTime"`
 }
 

@@ -136,6 +136,13 @@ func parseConfig(raw json.RawMessage) (*config, error) {
 	if c.Cable.PhysicalBending != nil {
 		add("cable physicalBending: no longer a setting: the rope bends with its own stiffness everywhere, and the step takes a light segment's turning stiffness in where it cannot resolve it (see the README); remove the key")
 	}
+	if g := c.Ground; g != nil {
+		// The load starts hanging at rest; below the ground its contacts
+		// would push it out through the cable in the first steps.
+		if bottom := c.Hoist.Position[2] - c.Cable.Length0 - c.Load.Size[2]; bottom < g.Height {
+			add("the load starts below the ground: its bottom at z = %g m (hoist.position z %g m − cable length0 %g m − load height %g m), the ground at %g m", bottom, c.Hoist.Position[2], c.Cable.Length0, c.Load.Size[2], g.Height)
+		}
+	}
 	if g := c.Ground; g != nil && !(g.Friction >= 0) {
 		add("ground friction %g: must be non-negative", g.Friction)
 	}
