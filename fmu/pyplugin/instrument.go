@@ -44,6 +44,7 @@ const (
 	deepName       = "__plugin_deep__"   // __plugin_deep__(x): x, once its nesting is checked
 	methodName     = "__plugin_method__" // __plugin_method__(obj, name, *args, **kwargs): obj.name(...), sized first
 	strCallName    = "__plugin_str__"    // str(...) with its argument checked
+	bytesCallName  = "__plugin_bytes__"  // bytes(...) with its size checked
 	tempPrefix     = "__plugin_t"        // temporaries of augmented assignments
 )
 
@@ -223,10 +224,9 @@ func (p *printer) orelse(body []ast.Stmt, ind, ln int) {
 	p.stmts(body, ind+1, nil)
 }
 
-// augAssign prints t op= v. A guarded operator becomes t = __binop__(op,
-// t, v), its target's parts evaluated once through temporaries (gpython
-// builds a new value for augmented assignments anyway, so nothing is lost
-// of in-place semantics).
+// augAssign prints t op= v. A guarded operator becomes t = __binop__("op=",
+// t, v), which computes in place where Python does (a list's +=), its
+// target's parts evaluated once through temporaries.
 func (p *printer) augAssign(s *ast.AugAssign, ind int) {
 	ln := s.Lineno
 	op, guarded := guardedOps[s.Op]
@@ -235,7 +235,7 @@ func (p *printer) augAssign(s *ast.AugAssign, ind int) {
 		return
 	}
 	call := func(current string) string {
-		return binopName + "(" + strconv.Quote(op) + ", " + current + ", " + p.expr(s.Value) + ")"
+		return binopName + "(" + strconv.Quote(op+"=") + ", " + current + ", " + p.expr(s.Value) + ")"
 	}
 	switch t := s.Target.(type) {
 	case *ast.Name:
@@ -451,6 +451,9 @@ func (p *printer) expr(e ast.Expr) string {
 	case *ast.Ellipsis:
 		return "..."
 	case *ast.Attribute:
+		if _, ok := e.Value.(*ast.Num); ok {
+			return "(" + p.expr(e.Value) + ")." + string(e.Attr) // 5.real would read as a float
+		}
 		return p.expr(e.Value) + "." + string(e.Attr)
 	case *ast.Subscript:
 		return p.expr(e.Value) + "[" + p.slice(e.Slice) + "]"
@@ -514,6 +517,12 @@ func (p *printer) compare(e *ast.Compare) string {
 			deep = true
 		}
 	}
+	// A container compared with a number or None is not walked.
+	for _, x := range append([]ast.Expr{e.Left}, e.Comparators...) {
+		if isScalarLiteral(x) || floatTyped(x) {
+			deep = false
+		}
+	}
 	operand := p.expr
 	if deep {
 		operand = p.deepExpr
@@ -542,6 +551,8 @@ func (p *printer) call(e *ast.Call) string {
 		switch {
 		case n.Id == "str":
 			fn = strCallName
+		case n.Id == "bytes":
+			fn = bytesCallName
 		case deepBuiltins[string(n.Id)]:
 			args := make([]ast.Expr, len(e.Args))
 			for i, a := range e.Args {

@@ -36,7 +36,10 @@ type interp struct {
 	started time.Time
 	ticks   uint
 	overrun bool
-	pc      [1]uintptr // scratch for the stack depth check
+	// limitErr is a memory limit hit at a tick; every later tick of the
+	// call fails with it too.
+	limitErr error
+	pc       [1]uintptr // scratch for the stack depth check
 	// printed collects print() output for the FMU log.
 	printed []string
 }
@@ -105,8 +108,13 @@ func (it *interp) tick() error {
 		} else if runtime.Callers(maxGoFrames, it.pc[:]) > 0 {
 			return py.ExceptionNewf(recursionError, "maximum recursion depth exceeded (about %d nested calls)", maxGoFrames/8)
 		} else if err := it.mem.check(0, "the values this call built"); err != nil {
-			return err
+			// Sticky like the time budget: gpython takes any error of a
+			// for loop's iterator as the loop's end.
+			it.limitErr = err
 		}
+	}
+	if it.limitErr != nil {
+		return it.limitErr
 	}
 	if it.overrun {
 		return py.ExceptionNewf(py.RuntimeError, "plugin stopped: its call ran past the time budget of %v", it.budget)
@@ -137,7 +145,7 @@ func (it *interp) call(name string, fn py.Object, args ...py.Object) (py.Object,
 // guard runs f with a fresh budget, turning Python exceptions into errors
 // with their traceback and a panic inside the interpreter into an error.
 func (it *interp) guard(what string, f func() error) (err error) {
-	it.started, it.ticks, it.overrun = time.Now(), 0, false
+	it.started, it.ticks, it.overrun, it.limitErr = time.Now(), 0, false, nil
 	it.mem.start()
 	defer func() {
 		if r := recover(); r != nil {
@@ -145,6 +153,12 @@ func (it *interp) guard(what string, f func() error) (err error) {
 		}
 	}()
 	err = f()
+	if err == nil && it.limitErr != nil {
+		err = it.limitErr // swallowed by a loop that took it as its end
+	}
+	if err == nil && time.Since(it.started) > it.budget {
+		it.overrun = true // no tick came after the budget ran out
+	}
 	if it.overrun {
 		return &scriptError{fmt.Sprintf("%s in %s ran past its time budget of %v and was stopped%s", what, it.src.file, it.budget, it.where(err)), errBudget}
 	}

@@ -273,18 +273,18 @@ func deep(o py.Object) error {
 		return nil
 	}
 	type frame struct {
-		key   uintptr
+		key   identity
 		items []py.Object
 	}
 	const (
 		onPath = 1
 		done   = 2
 	)
-	seen := map[uintptr]uint8{}
+	seen := map[identity]uint8{}
 	var stack []frame
 	push := func(o py.Object) error {
 		key, items := containerItems(o)
-		if key == 0 {
+		if key.ptr == 0 {
 			return nil
 		}
 		switch seen[key] {
@@ -319,29 +319,36 @@ func deep(o py.Object) error {
 	return nil
 }
 
+// identity names a container: its address, and for tuples, which share
+// their items' array with their slices, also its length.
+type identity struct {
+	ptr uintptr
+	n   int
+}
+
 // containerItems returns a container's identity and the items it holds,
-// or 0 for other values.
-func containerItems(o py.Object) (uintptr, []py.Object) {
+// or a zero identity for other values.
+func containerItems(o py.Object) (identity, []py.Object) {
 	switch c := o.(type) {
 	case *py.List:
-		return uintptr(unsafe.Pointer(c)), c.Items
+		return identity{uintptr(unsafe.Pointer(c)), 0}, c.Items
 	case py.Tuple:
 		if len(c) == 0 {
-			return 0, nil
+			return identity{}, nil
 		}
-		return uintptr(unsafe.Pointer(&c[0])), c
+		return identity{uintptr(unsafe.Pointer(&c[0])), len(c)}, c
 	case py.StringDict:
 		items := make([]py.Object, 0, len(c))
 		for _, v := range c {
 			items = append(items, v)
 		}
-		return reflect.ValueOf(c).Pointer(), items
+		return identity{reflect.ValueOf(c).Pointer(), 0}, items
 	case *py.Set, *py.FrozenSet:
 		var items []py.Object
 		_ = py.Iterate(o, func(x py.Object) bool { items = append(items, x); return false })
-		return reflect.ValueOf(c).Pointer(), items
+		return identity{reflect.ValueOf(c).Pointer(), 0}, items
 	}
-	return 0, nil
+	return identity{}, nil
 }
 
 // method calls obj.name(*args, **kwargs) for the methods that can grow a
@@ -438,6 +445,20 @@ func (it *interp) guards() map[string]py.Object {
 		return py.True, nil
 	}, 0, "budget check at every iteration of a comprehension")
 	g["RecursionError"] = recursionError
+	bytesType := it.ctx.Store().Builtins.Globals["bytes"]
+	g[bytesCallName] = py.MustNewMethod(bytesCallName, func(_ py.Object, args py.Tuple, kwargs py.StringDict) (py.Object, error) {
+		if len(args) == 1 {
+			if n, ok := integer(args[0]); ok && n.Sign() > 0 && (!n.IsInt64() || n.Int64() >= bigValue) {
+				if !n.IsInt64() {
+					return nil, it.mem.refuse(math.MaxInt64/2, 0, "bytes()")
+				}
+				if err := it.mem.check(n.Int64(), "bytes()"); err != nil {
+					return nil, err
+				}
+			}
+		}
+		return py.Call(bytesType, args, kwargs)
+	}, 0, "bytes(x) with its size checked")
 	// pow(a, b) sizes like a ** b; sum adds numbers (of sequences it
 	// would copy the growing total once per item, in one Go loop).
 	pow := it.ctx.Store().Builtins.Globals["pow"]

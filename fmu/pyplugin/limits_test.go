@@ -35,6 +35,8 @@ var limitCases = []struct{ name, code, want string }{
 	{"replace growth", "s = 'ab' * 100\nwhile True:\n    s = s.replace('', 'xy')\n", "MemoryError"},
 	{"append growth", "x = []\nwhile True:\n    x.append('x' * 4000000)\n", "MemoryError"},
 	{"sum of lists", "x = sum([[1]] * 10, [])\n", "TypeError: sum() adds numbers"},
+	{"self-containing behind a tuple slice", "boom = []\nboom.append(boom)\nt = (0, boom)\nx = str((t[:1], t))\n", "RecursionError"},
+	{"bytes of a huge size", "x = bytes(10**12)\n", "MemoryError"},
 	{"exception with itself", "boom = []\nboom.append(boom)\nraise ValueError(boom)\n", "ValueError: (arguments nested too deeply to print)"},
 }
 
@@ -107,6 +109,29 @@ func stepOnce(t *testing.T, code string) *run {
 		t.Fatal(err)
 	}
 	return r
+}
+
+// What the limits must not change: += on a list works in place, a number's
+// attribute, a long tuple-linked list compared with None.
+func TestLimitsKeepPythonMeaning(t *testing.T) {
+	r := stepOnce(t, `out = output("y", unit="1")
+
+def step(sim):
+    a = [1]
+    b = a
+    b += [2]
+    node = None
+    for i in range(2000):
+        node = (i, node)
+    n = 0
+    while node != None:
+        node = node[1]
+        n += 1
+    out.value = len(a) * 10000 + n
+`)
+	if got := r.get(t, "p.y"); got != 22000 {
+		t.Errorf("got %g, want 22000 (len(a) = 2 after b += [2], 2000 nodes)", got)
+	}
 }
 
 func indent(code string) string {
