@@ -151,6 +151,7 @@ func (in *Instance) reset() {
 	in.state = Instantiated
 	in.sim, in.dirty = nil, true
 	in.time, in.start, in.stop, in.hasEnd = 0, 0, 0, false
+	in.ahead = 0 // a stale value would make the FMU's own states look damaged
 }
 
 // Variables returns the instance's variables (value reference = index).
@@ -388,13 +389,16 @@ func (in *Instance) GetReal(vrs []uint32, out []float64) Status {
 			return in.fail("fmi2GetReal: initializing: %v", err)
 		}
 	}
-	in.feedthrough()
-	for k, vr := range vrs {
-		i, ok := in.lookup("fmi2GetReal", vr)
-		if !ok {
+	// Every reference is checked before any value is written: a refused
+	// call leaves the caller's array as it was.
+	for _, vr := range vrs {
+		if _, ok := in.lookup("fmi2GetReal", vr); !ok {
 			return Error
 		}
-		out[k] = in.values[i]
+	}
+	in.feedthrough()
+	for k, vr := range vrs {
+		out[k] = in.values[vr]
 	}
 	return OK
 }

@@ -48,7 +48,12 @@ func (in *Instance) GetState(s *Snapshot) (*Snapshot, Status) {
 	s.ahead, s.prev = in.ahead, append(s.prev[:0], in.prev...)
 	s.changed = append(s.changed[:0], in.changed...)
 	s.sim, s.extra = s.sim[:0], s.extra[:0]
-	if in.sim == nil {
+	// Only a simulation the instance will go on with is saved: after
+	// parameters changed (dirty) it is rebuilt from the values before it is
+	// used, and in the error state it is never used again (and may hold
+	// the non-finite numbers that failed it). Saving it would give a state
+	// whose simulation does not match its parameters.
+	if in.sim == nil || in.dirty || in.state == Failed {
 		s.sim, s.extra = nil, nil
 	} else {
 		s.sim = in.sim.SaveState(s.sim)

@@ -210,3 +210,64 @@ func TestDamagedStatesRefused(t *testing.T) {
 		drive(t, in, 1, 5) // and it steps on
 	}
 }
+
+// TestOwnStatesAlwaysRestore: a state the FMU gave must load again in any
+// state machine state — after a Reset from between grid points (a stale
+// grid offset made it look damaged) and after a failed initialization with
+// changed parameters (the saved simulation did not match them). Both were
+// found by the C-API fuzzer (scripts/reliability/fuzz.py).
+func TestOwnStatesAlwaysRestore(t *testing.T) {
+	for _, example := range []string{"hoist", "rigid-hoist"} {
+		t.Run(example, func(t *testing.T) {
+			in := instantiate(t, example)
+			vr := vrOf(in)
+			in.SetupExperiment(false, 0, 0, false, 0)
+			in.EnterInitializationMode()
+			if st := in.ExitInitializationMode(); st != fmu.OK {
+				t.Fatal(st)
+			}
+			if st := in.DoStep(0, 0.01); st != fmu.OK { // off the grid of 1/60 s
+				t.Fatal(st)
+			}
+			in.Reset()
+			h := 1.0 / 200 // smaller than the offset the last step left, 1/60 − 0.01 s
+			if st := in.SetReal([]uint32{vr["h"]}, []float64{h}); st != fmu.OK {
+				t.Fatal(st)
+			}
+			s, st := in.GetState(nil)
+			if st != fmu.OK {
+				t.Fatal(st)
+			}
+			if st := in.SetState(s); st != fmu.OK {
+				t.Fatalf("state taken after Reset refused: %v", st)
+			}
+
+			if example != "rigid-hoist" {
+				return // the massless cable takes a 1 mm cable
+			}
+			// Initialization fails for parameters changed after a build.
+			in.SetupExperiment(false, 0, 0, false, 0)
+			in.EnterInitializationMode()
+			out := make([]float64, 1)
+			if st := in.GetReal([]uint32{vr["cable.tension"]}, out); st != fmu.OK { // builds
+				t.Fatal(st)
+			}
+			if st := in.SetReal([]uint32{vr["cable.length0"]}, []float64{0.001}); st != fmu.OK {
+				t.Fatal(st)
+			}
+			if st := in.ExitInitializationMode(); st != fmu.Error {
+				t.Fatalf("initialization with a 1 mm cable: %v, want Error", st)
+			}
+			s, st = in.GetState(nil)
+			if st != fmu.OK {
+				t.Fatal(st)
+			}
+			if st := in.SetState(s); st != fmu.OK {
+				t.Fatalf("state taken in the error state refused: %v", st)
+			}
+			if st := in.Reset(); st != fmu.OK {
+				t.Fatal(st)
+			}
+		})
+	}
+}

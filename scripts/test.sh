@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The test suite: formatting, vet, staticcheck, the FMU tested from outside
-# Go (Python ctypes and a C master load the built library), then the Go
+# Go (Python ctypes and a C master load the built library; a fuzzer of the
+# C API with a state-machine oracle), then the Go
 # tests (physics against closed forms and the papers, the runtime, the
 # model descriptions against the official FMI schemas).
 set -euo pipefail
@@ -26,6 +27,11 @@ go run ./build -fmi 3 -o out/PluginFaults3.fmu scripts/fmutest/plugin-faults
 HOIST_FMU=out/Hoist.fmu RIGIDHOIST_FMU=out/RigidHoist.fmu HOIST3_FMU=out/Hoist3.fmu RIGIDHOIST3_FMU=out/RigidHoist3.fmu \
 	HOISTCONTROLLED_FMU=out/HoistControlled.fmu PLUGINFAULTS_FMU=out/PluginFaults.fmu PLUGINFAULTS3_FMU=out/PluginFaults3.fmu \
 	python3 -m unittest discover -s scripts/fmutest -v
+
+echo "== C-API fuzzer: random FMI 2.0/3.0 call sequences against the state-machine oracle"
+# FUZZ_SEEDS=N changes the number of sequences (one process each).
+python3 scripts/reliability/fuzz.py --seeds "${FUZZ_SEEDS:-3000}" out/Hoist.fmu out/RigidHoist.fmu out/Hoist3.fmu \
+	out/RigidHoist3.fmu out/HoistControlled.fmu out/PluginFaults.fmu out/PluginFaults3.fmu
 
 echo "== Go tests"
 go test -count=1 ./...
