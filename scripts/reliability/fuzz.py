@@ -482,10 +482,14 @@ class Fuzzer:
             st, vals = self.get_values(lib, m, [v.vr for v in chosen], n)
             expect = "error" if m.state not in READABLE else ("maybe" if m.state == INIT else "ok")
             self.check(fn, m, st, expect, vals, what="(%s)" % [v.name for v in chosen])
+            # Time, parameters and inputs read back as the oracle has them:
+            # a refused call changed nothing, a restored state restored them.
             at = 0
             for v in chosen:
                 if st == OK and v.causality == "independent" and vals[at] != m.time:
                     raise Violation("%s(time) = %r, the oracle's time is %r" % (fn, vals[at], m.time))
+                if st == OK and v.vr in m.values and vals[at] != m.values[v.vr]:
+                    raise Violation("%s(%s) = %r, the oracle has %r" % (fn, v.name, vals[at], m.values[v.vr]))
                 at += v.size
             return
         vr = rng.choice([len(lib.vars), len(lib.vars) + 100, 2**31, 2**32 - 1])
@@ -775,6 +779,7 @@ class Fuzzer:
         if r < 0.85:
             bad, how = self.damage(blob)
             self.deserialize(lib, m, bad, "error", "(damaged: %s)" % how)
+            self.tally("damaged state", "refused")
             return
         others = [o for o in self.libs if o is not lib and o.blobs and o.spec["token"] != lib.spec["token"]]
         if others:
@@ -816,6 +821,7 @@ class Fuzzer:
         """A call naming something that is not a live instance of lib: Error, nothing logged anywhere it could be."""
         rng = self.rng
         h = self.foreign_handle(lib, lib.instances)
+        self.tally("foreign or freed handle", "refused")
         fn = rng.choice(["Reset", "Terminate", "DoStep", "GetReal", "GetFMUstate", "ExitInitializationMode"])
         what = "(%#x, not an instance of this FMU)" % h
         if fn == "DoStep":
@@ -1039,7 +1045,8 @@ def main():
     steps = sum(v for k, v in totals.items() if "DoStep " in k)
     print("fuzz: %d seeds, %d calls (%d OK, %d Error as predicted), %d FMU(s), %.1f s (%.0f calls/s)" % (
         done, ncalls, oks, errors, len(a.fmus), secs, ncalls / max(secs, 1e-9)))
-    print("fuzz: %d of %d steps OK" % (steps_ok, steps))
+    print("fuzz: %d of %d steps OK; %d damaged states and %d foreign or freed instance handles refused" % (
+        steps_ok, steps, totals.get("damaged state refused", 0), totals.get("foreign or freed handle refused", 0)))
     for seed, problem, lines in failures:
         print("\nFAILED seed %d: %s\n  last calls:\n    %s\n  replay: python3 %s --first %d --seeds 1 -v %s" % (
             seed, problem, "\n    ".join(lines[-15:]), os.path.relpath(__file__), seed, " ".join(a.fmus)))
