@@ -38,14 +38,19 @@ import (
 // A plugin may not bind them (visitor.check).
 const (
 	reservedPrefix = "__plugin_"
-	tickName       = "__tick__"          // __tick__(): None
-	tockName       = "__plugin_tock__"   // __plugin_tock__(): True, a tick inside a comprehension's conditions
-	binopName      = "__plugin_binop__"  // __plugin_binop__(op, a, b): a op b, sized first
-	deepName       = "__plugin_deep__"   // __plugin_deep__(x): x, once its nesting is checked
-	methodName     = "__plugin_method__" // __plugin_method__(obj, name, *args, **kwargs): obj.name(...), sized first
-	strCallName    = "__plugin_str__"    // str(...) with its argument checked
-	bytesCallName  = "__plugin_bytes__"  // bytes(...) with its size checked
-	tempPrefix     = "__plugin_t"        // temporaries of augmented assignments
+	tickName       = "__tick__"           // __tick__(): None
+	tockName       = "__plugin_tock__"    // __plugin_tock__(): True, a tick inside a comprehension's conditions
+	binopName      = "__plugin_binop__"   // __plugin_binop__(op, a, b): a op b, sized first
+	deepName       = "__plugin_deep__"    // __plugin_deep__(x): x, once its nesting is checked
+	methodName     = "__plugin_method__"  // __plugin_method__(obj, name, *args, **kwargs): obj.name(...), sized first
+	strCallName    = "__plugin_str__"     // str(...) with its argument checked
+	bytesCallName  = "__plugin_bytes__"   // bytes(...) with its size checked
+	intCallName    = "__plugin_int__"     // int(...) with a string's length checked
+	typeName       = "__plugin_type__"    // __plugin_type__("str"): a guarded type as a value
+	boundName      = "__plugin_bound__"   // __plugin_bound__(obj, name): a guarded method as a value
+	sizedName      = "__plugin_sized__"   // __plugin_sized__(target, value): value, sized for a slice store
+	deepSeqName    = "__plugin_deepseq__" // __plugin_deepseq__(x): x, checked if a list or tuple (the right of in)
+	tempPrefix     = "__plugin_t"         // temporaries of augmented assignments
 )
 
 // guardedOps are the binary operators whose result can be far larger than
@@ -116,7 +121,15 @@ func (p *printer) stmt(s ast.Stmt, ind int) {
 		for _, d := range s.DecoratorList {
 			p.line(ind, d.GetLineno(), "@"+p.expr(d))
 		}
-		args := p.callArgs(s.Bases, s.Keywords, s.Starargs, s.Kwargs)
+		bases := make([]string, len(s.Bases))
+		for i, b := range s.Bases {
+			bases[i] = p.typeRef(b)
+		}
+		args := strings.Join(bases, ", ")
+		if more := p.callArgs(nil, s.Keywords, s.Starargs, s.Kwargs); more != "" {
+			args += ", " + more
+		}
+		args = strings.TrimPrefix(args, ", ")
 		p.line(ind, ln, "class "+string(s.Name)+"("+args+"):")
 		p.stmts(s.Body, ind+1, nil)
 	case *ast.Return:
@@ -129,10 +142,23 @@ func (p *printer) stmt(s ast.Stmt, ind int) {
 		p.line(ind, ln, "del "+p.exprs(s.Targets))
 	case *ast.Assign:
 		var b strings.Builder
+		value := p.expr(s.Value)
 		for _, t := range s.Targets {
 			b.WriteString(p.target(t) + " = ")
+			if sub, ok := t.(*ast.Subscript); ok {
+				if _, ok := sub.Slice.(*ast.Slice); ok {
+					// xs[len(xs):] = xs doubles a list: the value is
+					// sized against the memory budget first, with the
+					// target's size where reading it has no side effects.
+					target := "None"
+					if _, ok := sub.Value.(*ast.Name); ok {
+						target = p.expr(sub.Value)
+					}
+					value = sizedName + "(" + target + ", " + value + ")"
+				}
+			}
 		}
-		p.line(ind, ln, b.String()+p.expr(s.Value))
+		p.line(ind, ln, b.String()+value)
 	case *ast.AugAssign:
 		p.augAssign(s, ind)
 	case *ast.For:
@@ -376,8 +402,14 @@ func (p *printer) callArgs(args []ast.Expr, kws []*ast.Keyword, star, kwargs ast
 
 // deepBuiltins are the builtins that recurse over their arguments'
 // containers in Go (repr, ordering, hashing): their arguments are checked.
-var deepBuiltins = map[string]bool{"repr": true, "ascii": true, "format": true, "sorted": true, "min": true, "max": true,
-	"hash": true, "set": true, "frozenset": true}
+// The functions among them (repr, sorted, …) are replaced in the
+// builtins by checking versions (interp.guards); the types stay types, so
+// their calls are rewritten here.
+var deepBuiltins = map[string]bool{"set": true, "frozenset": true}
+
+// guardedTypes are the built-in types whose construction is checked: as a
+// value (s = str) such a name becomes its guarded constructor.
+var guardedTypes = map[string]bool{"str": true, "bytes": true, "int": true, "set": true, "frozenset": true}
 
 func (p *printer) expr(e ast.Expr) string {
 	switch e := e.(type) {
@@ -451,6 +483,11 @@ func (p *printer) expr(e ast.Expr) string {
 	case *ast.Ellipsis:
 		return "..."
 	case *ast.Attribute:
+		if guardedMethods[string(e.Attr)] && e.Ctx == ast.Load {
+			// A guarded method taken as a value (e = xs.extend); calls
+			// of it are routed in call.
+			return boundName + "(" + p.expr(e.Value) + ", " + strconv.Quote(string(e.Attr)) + ")"
+		}
 		if _, ok := e.Value.(*ast.Num); ok {
 			return "(" + p.expr(e.Value) + ")." + string(e.Attr) // 5.real would read as a float
 		}
@@ -460,6 +497,12 @@ func (p *printer) expr(e ast.Expr) string {
 	case *ast.Starred:
 		return "*" + p.expr(e.Value)
 	case *ast.Name:
+		if guardedTypes[string(e.Id)] && e.Ctx == ast.Load {
+			// A guarded type taken as a value (s = str; map(int, xs)):
+			// its guarded constructor. Tests of types print it as it is
+			// (typeRef).
+			return typeName + "(" + strconv.Quote(string(e.Id)) + ")"
+		}
 		return string(e.Id)
 	case *ast.List:
 		return "[" + p.exprs(e.Elts) + "]"
@@ -523,18 +566,49 @@ func (p *printer) compare(e *ast.Compare) string {
 			deep = false
 		}
 	}
-	operand := p.expr
+	operand := p.typeRef
 	if deep {
-		operand = p.deepExpr
+		operand = func(x ast.Expr) string {
+			if n, ok := x.(*ast.Name); ok && guardedTypes[string(n.Id)] {
+				return string(n.Id) // type(x) == str
+			}
+			if _, ok := x.(*ast.Tuple); ok {
+				return deepName + "(" + p.typeRef(x) + ")" // type(x) in (str, int)
+			}
+			return p.deepExpr(x)
+		}
 	}
 	cmp := map[ast.CmpOp]string{ast.Eq: "==", ast.NotEq: "!=", ast.Lt: "<", ast.LtE: "<=", ast.Gt: ">", ast.GtE: ">=",
 		ast.Is: "is", ast.IsNot: "is not", ast.In: "in", ast.NotIn: "not in"}
 	var b strings.Builder
 	b.WriteString("(" + operand(e.Left))
 	for i, op := range e.Ops {
-		b.WriteString(" " + cmp[op] + " " + operand(e.Comparators[i]))
+		right := operand(e.Comparators[i])
+		if deep && (op == ast.In || op == ast.NotIn) && strings.HasPrefix(right, deepName+"(") {
+			// A dict or set finds the left operand by its hash: only a
+			// sequence compares it with every item.
+			right = deepSeqName + strings.TrimPrefix(right, deepName)
+		}
+		b.WriteString(" " + cmp[op] + " " + right)
 	}
 	return b.String() + ")"
+}
+
+// typeRef prints an expression that may name a type, as in isinstance's
+// arguments, a comparison (type(x) is str) or a class's bases: names, and
+// tuples of names, as they are; anything else as an expression.
+func (p *printer) typeRef(e ast.Expr) string {
+	switch x := e.(type) {
+	case *ast.Name:
+		return string(x.Id)
+	case *ast.Tuple:
+		parts := make([]string, len(x.Elts))
+		for i, el := range x.Elts {
+			parts[i] = p.typeRef(el)
+		}
+		return "(" + strings.Join(parts, ", ") + ",)"
+	}
+	return p.expr(e)
 }
 
 // call prints a call, routing the guarded ones through their checks.
@@ -546,13 +620,21 @@ func (p *printer) call(e *ast.Call) string {
 		}
 		return methodName + "(" + p.expr(a.Value) + ", " + strconv.Quote(string(a.Attr)) + args + ")"
 	}
-	fn := p.expr(e.Func)
+	fn := p.typeRef(e.Func)
 	if n, ok := e.Func.(*ast.Name); ok {
 		switch {
 		case n.Id == "str":
 			fn = strCallName
 		case n.Id == "bytes":
 			fn = bytesCallName
+		case n.Id == "int":
+			fn = intCallName
+		case n.Id == "isinstance" || n.Id == "issubclass":
+			args := make([]string, len(e.Args))
+			for i, a := range e.Args {
+				args[i] = p.typeRef(a)
+			}
+			return fn + "(" + strings.Join(args, ", ") + ")"
 		case deepBuiltins[string(n.Id)]:
 			args := make([]ast.Expr, len(e.Args))
 			for i, a := range e.Args {

@@ -78,6 +78,9 @@ func newInterp(src *source, budget time.Duration, memory int64, api map[string]p
 			if err := deep(a); err != nil {
 				return nil, err
 			}
+			if err := it.checkPrinted(a, "print()"); err != nil {
+				return nil, err
+			}
 			s, err := py.StrAsString(a)
 			if err != nil {
 				return nil, err

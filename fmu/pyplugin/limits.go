@@ -7,6 +7,7 @@ import (
 	"reflect"
 	"runtime"
 	"runtime/metrics"
+	"strconv"
 	"strings"
 	"unsafe"
 
@@ -36,6 +37,14 @@ const MaxNesting = 1000
 // bigValue is the size (bytes) from which an operation's result is checked
 // against the heap's growth and not only against the budget itself.
 const bigValue = 1 << 20
+
+// maxIntDigits bounds the strings int() reads: a 65,536-bit integer has
+// 19,729 decimal digits, and reading ten million takes minutes.
+const maxIntDigits = 20000
+
+// maxModPowCost bounds pow(x, y, z): bits(y)·bits(z)² (about 4096-bit
+// numbers).
+const maxModPowCost = 1 << 36
 
 // recursionError is Python's RecursionError (3.5 and later; gpython has
 // only its base, RuntimeError). Created once, never changed.
@@ -185,13 +194,74 @@ func (it *interp) sizeOf(op string, a, b py.Object) (int64, error) {
 			}
 		}
 	case "%", "%=":
-		if _, ok := a.(py.String); ok {
+		if f, ok := a.(py.String); ok {
 			if err := deep(b); err != nil {
 				return 0, err
 			}
+			n := formatWidths(string(f), b) + int64(len(f))
+			if p := printedSize(b, map[identity]int64{}); p >= bigValue {
+				n += p // %s of a large value
+			}
+			return n, nil
 		}
 	}
 	return 0, nil
+}
+
+// formatWidths returns the bytes the field widths and precisions of a %
+// format add up to (a width of '*' taken from the arguments), beyond the
+// format's own length: '%999999d' * 10000 % args would build ten billion
+// characters in one Go call.
+func formatWidths(f string, args py.Object) int64 {
+	var items []py.Object
+	if t, ok := args.(py.Tuple); ok {
+		items = t
+	}
+	var total int64
+	next := 0
+	star := func() int64 {
+		if next < len(items) {
+			next++
+			if x, ok := integer(items[next-1]); ok && x.IsInt64() {
+				return max(x.Int64(), -x.Int64())
+			}
+		}
+		return 0
+	}
+	for i := 0; i < len(f); i++ {
+		if f[i] != '%' {
+			continue
+		}
+		i++
+		for i < len(f) && strings.IndexByte("#0- +(", f[i]) >= 0 {
+			if f[i] == '(' { // %(key)s
+				for i < len(f) && f[i] != ')' {
+					i++
+				}
+			}
+			i++
+		}
+		num := func() int64 {
+			if i < len(f) && f[i] == '*' {
+				i++
+				return star()
+			}
+			var n int64
+			for ; i < len(f) && f[i] >= '0' && f[i] <= '9'; i++ {
+				n = min(n*10+int64(f[i]-'0'), math.MaxInt32)
+			}
+			return n
+		}
+		total += num()
+		if i < len(f) && f[i] == '.' {
+			i++
+			total += num()
+		}
+		if i < len(f) && f[i] != '%' {
+			next++
+		}
+	}
+	return total
 }
 
 // repeated is the size of a sequence of n bytes repeated count times.
@@ -268,7 +338,7 @@ func (it *interp) binop(op string, a, b py.Object) (py.Object, error) {
 // each container once and costs one look per item.
 func deep(o py.Object) error {
 	switch o.(type) {
-	case *py.List, py.Tuple, py.StringDict, *py.Set, *py.FrozenSet:
+	case *py.List, py.Tuple, py.StringDict, *py.Set, *py.FrozenSet, *py.Exception:
 	default:
 		return nil
 	}
@@ -347,6 +417,11 @@ func containerItems(o py.Object) (identity, []py.Object) {
 		var items []py.Object
 		_ = py.Iterate(o, func(x py.Object) bool { items = append(items, x); return false })
 		return identity{reflect.ValueOf(c).Pointer(), 0}, items
+	case *py.Exception:
+		// Printing an exception prints its arguments.
+		if args, ok := c.Args.(py.Tuple); ok {
+			return identity{uintptr(unsafe.Pointer(c)), 0}, args
+		}
 	}
 	return identity{}, nil
 }
@@ -425,6 +500,16 @@ func (it *interp) guards() map[string]py.Object {
 		}
 		return args[0], deep(args[0])
 	}, 0, "x, once its nesting is checked")
+	g[deepSeqName] = py.MustNewMethod(deepSeqName, func(_ py.Object, args py.Tuple) (py.Object, error) {
+		if len(args) != 1 {
+			return nil, py.ExceptionNewf(py.TypeError, "%s(x)", deepSeqName)
+		}
+		switch args[0].(type) {
+		case *py.List, py.Tuple:
+			return args[0], deep(args[0])
+		}
+		return args[0], nil
+	}, 0, "x, its nesting checked if it is a list or tuple")
 	g[methodName] = py.MustNewMethod(methodName, func(_ py.Object, args py.Tuple, kwargs py.StringDict) (py.Object, error) {
 		name, ok := args[1].(py.String)
 		if len(args) < 2 || !ok {
@@ -435,6 +520,11 @@ func (it *interp) guards() map[string]py.Object {
 	g[strCallName] = py.MustNewMethod(strCallName, func(_ py.Object, args py.Tuple, kwargs py.StringDict) (py.Object, error) {
 		if err := deepArgs(args); err != nil {
 			return nil, err
+		}
+		if len(args) == 1 {
+			if err := it.checkPrinted(args[0], "str()"); err != nil {
+				return nil, err
+			}
 		}
 		return py.Call(py.StringType, args, kwargs)
 	}, 0, "str(x) with x's nesting checked")
@@ -466,8 +556,136 @@ func (it *interp) guards() map[string]py.Object {
 		if len(args) == 2 {
 			return it.binop("**", args[0], args[1])
 		}
+		if len(args) == 3 {
+			// Modular exponentiation costs bits(y) multiplications of
+			// bits(z)-bit numbers.
+			y, oky := integer(args[1])
+			z, okz := integer(args[2])
+			if oky && okz && float64(bits(y))*float64(bits(z))*float64(bits(z)) > maxModPowCost {
+				return nil, py.ExceptionNewf(py.MemoryError, "pow() with a %d-bit exponent and a %d-bit modulus is beyond what a plugin may compute in one call", bits(y), bits(z))
+			}
+		}
 		return py.Call(pow, args, nil)
 	}, 0, "pow(x, y[, z]): x**y, or x**y % z")
+	// Builtins that recurse over their arguments' containers in Go are
+	// replaced by versions that check them first, so that they are
+	// checked however they are reached (s = repr; map(repr, xs)).
+	builtins := it.ctx.Store().Builtins.Globals
+	deepFn := func(name string, fn py.Object) py.Object {
+		prints := name == "repr" || name == "ascii" || name == "format"
+		return py.MustNewMethod(name, func(_ py.Object, args py.Tuple, kwargs py.StringDict) (py.Object, error) {
+			if err := deepArgs(args); err != nil {
+				return nil, err
+			}
+			if prints && len(args) >= 1 {
+				if err := it.checkPrinted(args[0], name+"()"); err != nil {
+					return nil, err
+				}
+			}
+			return py.Call(fn, args, kwargs)
+		}, 0, name+"(...) with its arguments' nesting checked")
+	}
+	for _, name := range []string{"repr", "ascii", "format", "sorted", "min", "max", "hash"} {
+		if fn, ok := builtins[name]; ok {
+			g[name] = deepFn(name, fn)
+		}
+	}
+	// The types among them (a plugin may test isinstance(x, set)) stay as
+	// they are; the instrumentation routes their calls and their uses as
+	// values through these.
+	intType := builtins["int"]
+	g[intCallName] = py.MustNewMethod(intCallName, func(_ py.Object, args py.Tuple, kwargs py.StringDict) (py.Object, error) {
+		if len(args) >= 1 {
+			if n, ok := size(args[0]); ok && n > maxIntDigits {
+				return nil, py.ExceptionNewf(py.ValueError, "int() of a string of %d characters: plugins read integers of at most %d digits (%d bits)", n, maxIntDigits, MaxIntBits)
+			}
+		}
+		return py.Call(intType, args, kwargs)
+	}, 0, "int(x) with the length of a string x checked")
+	typed := map[string]py.Object{"str": g[strCallName], "bytes": g[bytesCallName], "int": g[intCallName],
+		"set": deepFn("set", builtins["set"]), "frozenset": deepFn("frozenset", builtins["frozenset"])}
+	g[typeName] = py.MustNewMethod(typeName, func(_ py.Object, args py.Tuple) (py.Object, error) {
+		if len(args) == 1 {
+			if name, ok := args[0].(py.String); ok && typed[string(name)] != nil {
+				return typed[string(name)], nil
+			}
+		}
+		return nil, py.ExceptionNewf(py.TypeError, "%s(name): name of a guarded type", typeName)
+	}, 0, "the guarded constructor of a built-in type, as a value")
+	g[boundName] = py.MustNewMethod(boundName, func(_ py.Object, args py.Tuple) (py.Object, error) {
+		name, ok := args[1].(py.String)
+		if len(args) != 2 || !ok {
+			return nil, py.ExceptionNewf(py.TypeError, "%s(obj, name)", boundName)
+		}
+		if _, err := py.GetAttrString(args[0], string(name)); err != nil {
+			return nil, err
+		}
+		obj := args[0]
+		return py.MustNewMethod(string(name), func(_ py.Object, a py.Tuple, kw py.StringDict) (py.Object, error) {
+			return it.method(obj, string(name), a, kw)
+		}, 0, "a method, sized or checked before it runs"), nil
+	}, 0, "obj.name as a value, its calls sized or checked")
+	g[sizedName] = py.MustNewMethod(sizedName, func(_ py.Object, args py.Tuple) (py.Object, error) {
+		if len(args) != 2 {
+			return nil, py.ExceptionNewf(py.TypeError, "%s(target, value)", sizedName)
+		}
+		if n, ok := size(args[1]); ok && n >= bigValue/16 {
+			have, _ := size(args[0])
+			if err := it.mem.check(16*(n+have), "the slice assignment"); err != nil {
+				return nil, err
+			}
+		}
+		return args[1], nil
+	}, 0, "a value stored into a slice, sized first")
+	// round(x, n) with a huge n would compute 10**|n|; rounding to more
+	// digits than a number has changes nothing, to fewer than its
+	// magnitude gives zero, so n is clamped to where it still matters.
+	round := builtins["round"]
+	g["round"] = py.MustNewMethod("round", func(_ py.Object, args py.Tuple, kwargs py.StringDict) (py.Object, error) {
+		if len(args) == 2 {
+			if n, ok := integer(args[1]); ok {
+				if x, ok := args[0].(py.Float); ok {
+					return roundFloat(float64(x), n), nil
+				}
+				limit := int64(400)
+				if x, ok := integer(args[0]); ok {
+					limit = bits(x)/3 + 2
+				}
+				if !n.IsInt64() || n.Int64() > limit || n.Int64() < -limit {
+					c := limit
+					if n.Sign() < 0 {
+						c = -limit
+					}
+					args = py.Tuple{args[0], py.Int(c)}
+				}
+			}
+		}
+		return py.Call(round, args, kwargs)
+	}, 0, "round(number[, ndigits])")
+	// Iterators that wrap iterators recurse on the Go stack when chained:
+	// map(f, map(f, ...)) a million deep overflows it at the first next.
+	for _, name := range []string{"map", "filter", "zip", "enumerate"} {
+		name, fn := name, builtins[name]
+		if fn == nil {
+			continue
+		}
+		g[name] = py.MustNewMethod(name, func(_ py.Object, args py.Tuple, kwargs py.StringDict) (py.Object, error) {
+			depth := 0
+			for _, a := range args {
+				if n, ok := a.(*nestedIterator); ok {
+					depth = max(depth, n.depth)
+				}
+			}
+			if depth >= MaxNesting {
+				return nil, py.ExceptionNewf(recursionError, "%s() over iterators nested more than %d deep", name, MaxNesting)
+			}
+			inner, err := py.Call(fn, args, kwargs)
+			if err != nil {
+				return nil, err
+			}
+			return &nestedIterator{inner: inner, depth: depth + 1}, nil
+		}, 0, name+"(...)")
+	}
 	sum := it.ctx.Store().Builtins.Globals["sum"]
 	g["sum"] = py.MustNewMethod("sum", func(_ py.Object, args py.Tuple) (py.Object, error) {
 		if len(args) == 2 {
@@ -492,6 +710,12 @@ func (it *interp) guardMath() error {
 	}
 	factorial := m.Globals["factorial"]
 	m.Globals["factorial"] = py.MustNewMethod("factorial", func(_ py.Object, arg py.Object) (py.Object, error) {
+		if f, ok := arg.(py.Float); ok && float64(f) > 0 && float64(f) == math.Trunc(float64(f)) {
+			// An integral float computes as that integer.
+			if lg, _ := math.Lgamma(float64(f) + 1); lg/math.Ln2 > MaxIntBits {
+				return nil, intTooBig("factorial()", lg/math.Ln2)
+			}
+		}
 		if x, ok := integer(arg); ok && x.Sign() > 0 {
 			n := bigFloat(x)
 			lg, _ := math.Lgamma(n + 1)
@@ -502,4 +726,92 @@ func (it *interp) guardMath() error {
 		return py.Call(factorial, py.Tuple{arg}, nil)
 	}, 0, "factorial(x): x!")
 	return nil
+}
+
+// nestedIterator is the result of map, filter, zip and enumerate: the
+// builtin's iterator, with how many such iterators it wraps.
+type nestedIterator struct {
+	inner py.Object
+	depth int
+}
+
+var nestedIteratorType = py.NewType("iterator", "an iterator over other iterators")
+
+func (n *nestedIterator) Type() *py.Type                { return nestedIteratorType }
+func (n *nestedIterator) M__iter__() (py.Object, error) { return n, nil }
+func (n *nestedIterator) M__next__() (py.Object, error) { return py.Next(n.inner) }
+
+// roundFloat is round(x, n) for a float: x rounded half to even to n
+// decimal digits (tens, hundreds, … for n < 0), correctly rounded as
+// Python does it (gpython's own gives wrong results for large n).
+func roundFloat(x float64, n *big.Int) py.Float {
+	switch {
+	case math.IsNaN(x) || math.IsInf(x, 0) || x == 0:
+		return py.Float(x)
+	case n.Sign() >= 0:
+		if !n.IsInt64() || n.Int64() > 400 { // beyond the digits of the smallest float
+			return py.Float(x)
+		}
+		y, _ := strconv.ParseFloat(strconv.FormatFloat(x, 'f', int(n.Int64()), 64), 64)
+		return py.Float(y)
+	case !n.IsInt64() || n.Int64() < -400: // beyond the largest float
+		return py.Float(math.Copysign(0, x))
+	}
+	scale := new(big.Int).Exp(big.NewInt(10), big.NewInt(-n.Int64()), nil)
+	q := new(big.Rat).SetFloat64(x)
+	q.Quo(q, new(big.Rat).SetInt(scale))
+	// Half to even on the exact quotient.
+	whole, rest := new(big.Int).QuoRem(q.Num(), q.Denom(), new(big.Int))
+	twice := new(big.Int).Abs(new(big.Int).Lsh(rest, 1))
+	if c := twice.Cmp(q.Denom()); c > 0 || (c == 0 && whole.Bit(0) == 1) {
+		whole.Add(whole, big.NewInt(int64(q.Num().Sign())))
+	}
+	y, _ := new(big.Rat).SetInt(whole.Mul(whole, scale)).Float64()
+	return py.Float(math.Copysign(y, x))
+}
+
+// checkPrinted checks that x prints (str, repr, print, % and format) within
+// the memory budget: a list of a thousand references to one megabyte
+// string prints as a gigabyte in one Go call. x has passed deep, so the
+// walk below ends.
+func (it *interp) checkPrinted(x py.Object, what string) error {
+	if n := printedSize(x, map[identity]int64{}); n >= bigValue {
+		return it.mem.check(n, what)
+	}
+	return nil
+}
+
+// printedSize estimates the characters x prints as, counting a shared
+// container once per reference, as printing does (memo holds the sizes of
+// the containers met).
+func printedSize(x py.Object, memo map[identity]int64) int64 {
+	switch v := x.(type) {
+	case py.String:
+		return int64(len(v)) + 2
+	case py.Bytes:
+		return 4*int64(len(v)) + 3
+	case *py.BigInt:
+		return int64((*big.Int)(v).BitLen())/3 + 2
+	case py.Int, py.Float, py.Bool, py.NoneType:
+		return 24
+	}
+	key, items := containerItems(x)
+	if key.ptr == 0 {
+		return 64 // an object's repr: its type and address
+	}
+	if n, ok := memo[key]; ok {
+		return n
+	}
+	memo[key] = 0 // deep has ruled out cycles; this only guards against surprises
+	var n int64 = 2
+	for _, item := range items {
+		n = min(n+printedSize(item, memo)+2, math.MaxInt64/4)
+	}
+	if d, ok := x.(py.StringDict); ok {
+		for k := range d {
+			n += int64(len(k)) + 4
+		}
+	}
+	memo[key] = n
+	return n
 }

@@ -38,6 +38,28 @@ var limitCases = []struct{ name, code, want string }{
 	{"self-containing behind a tuple slice", "boom = []\nboom.append(boom)\nt = (0, boom)\nx = str((t[:1], t))\n", "RecursionError"},
 	{"bytes of a huge size", "x = bytes(10**12)\n", "MemoryError"},
 	{"exception with itself", "boom = []\nboom.append(boom)\nraise ValueError(boom)\n", "ValueError: (arguments nested too deeply to print)"},
+	// Builtins and methods taken as values are the guarded ones.
+	{"str as a value", "boom = []\nboom.append(boom)\ns = str\nx = s(boom)\n", "RecursionError"},
+	{"str through map", "boom = []\nboom.append(boom)\nx = list(map(str, [boom]))\n", "RecursionError"},
+	{"repr as a value", "boom = []\nboom.append(boom)\nr = repr\nx = r(boom)\n", "RecursionError"},
+	{"sorted as a value", "boom = []\nboom.append(boom)\nf = sorted\nx = f([boom, boom])\n", "RecursionError"},
+	{"extend as a value", "x = [0]\ne = x.extend\nwhile True:\n    e(x)\n", "MemoryError"},
+	{"replace as a value", "s = 'ab' * 100\nwhile True:\n    r = s.replace\n    s = r('', 'xy')\n", "MemoryError"},
+	{"slice store doubling", "x = [0]\nwhile True:\n    x[len(x):] = x\n", "MemoryError"},
+	// Formatting sizes its field widths and walks exceptions.
+	{"format widths", "x = ('%999999d' * 10000) % tuple(range(10000))\n", "MemoryError"},
+	{"format star widths", "x = '%*d' % (10**10, 1)\n", "MemoryError"},
+	{"format an exception with itself", "boom = []\nboom.append(boom)\nx = '%s' % (ValueError(boom),)\n", "RecursionError"},
+	// Numbers whose computation alone would take minutes.
+	{"int of a long string", "x = int('9' * 10**7)\n", "ValueError: int() of a string of 10000000 characters"},
+	{"int as a value", "f = int\nx = f('9' * 10**7)\n", "ValueError"},
+	{"three-argument pow", "x = pow(3, 2**65000, 2**65000 + 1)\n", "MemoryError: pow() with a 65001-bit exponent"},
+	{"factorial of a float", "import math\nx = math.factorial(1e6)\n", "MemoryError"},
+	{"nested map", "m = [1]\nfor i in range(100000):\n    m = map(abs, m)\nx = list(m)\n", "RecursionError: map() over iterators nested more than 1000 deep"},
+	{"str of shared big strings", "s = 'x' * 1000000\nx = str([s] * 2000)\n", "MemoryError"},
+	{"print of shared big lists", "s = ['x' * 100000] * 100\nx = [s] * 100\nprint(x)\n", "MemoryError"},
+	{"format of shared big strings", "s = 'x' * 1000000\nx = '%s' % ([s] * 2000,)\n", "MemoryError"},
+	{"nested zip", "m = [1]\nfor i in range(100000):\n    m = zip(m)\nx = list(m)\n", "RecursionError"},
 }
 
 func TestPluginLimitsAtRunTime(t *testing.T) {
@@ -255,3 +277,55 @@ def compute():
 def step(sim):
     out.value = compute()
 `
+
+// Rounding with a huge number of digits answers as Python does, at once.
+func TestRoundWithHugeDigits(t *testing.T) {
+	code := `out = output("y", unit="1")
+def step(sim):
+    a = round(1, -10**8)
+    b = round(123456, -3)
+    c = round(2.5, 10**8)
+    d = round(-7.25, -10**8)
+    e = round(0.125, 2) + round(1250.0, -2) + round(1350.0, -2) + round(-0.5, 0) + round(2.675, 2)
+    out.value = a + b + c + d + e + (1 if type(d) == float else 0)
+`
+	t0 := time.Now()
+	r := stepOnce(t, code)
+	// CPython 3: 0, 123000, 2.5, -0.0; 0.12 + 1200.0 + 1400.0 + -0.0 + 2.67 (2.675 is
+	// 2.67499999… in binary); type(-0.0) is float.
+	if got, want := r.get(t, "p.y"), 0+123000+2.5+0+(0.12+1200.0+1400.0+0+2.67)+1.0; got != want {
+		t.Errorf("got %v, want %v", got, want)
+	}
+	if d := time.Since(t0); d > time.Second {
+		t.Errorf("took %v", d)
+	}
+}
+
+// The names the checks rely on cannot be rebound, and tests of types keep
+// their meaning although the types as values are the guarded ones.
+func TestProtectedNames(t *testing.T) {
+	for _, code := range []string{"float = list\n", "def f(str):\n    return str\n", "import math as float\n",
+		"from math import sqrt as round\n", "for map in []:\n    pass\n", "class int:\n    pass\n"} {
+		_, err := withPlugin(t, code+"def step(sim):\n    pass\n")
+		if err == nil || !strings.Contains(err.Error(), "is a built-in the plugin runtime's checks rely on") {
+			t.Errorf("%q: got %v, want a refusal", code, err)
+		}
+	}
+	code := `out = output("y", unit="1")
+class Name:
+    pass
+def step(sim):
+    n = 0
+    if isinstance("a", str): n += 1
+    if isinstance(3, (str, int)): n += 2
+    if type("a") == str: n += 4
+    if type({1}) is set: n += 8
+    if str in (int, str): n += 16
+    if len(list(map(int, ["1", "2"]))) == 2: n += 32
+    if not isinstance(Name(), str): n += 64
+    out.value = n
+`
+	if got := stepOnce(t, code).get(t, "p.y"); got != 127 {
+		t.Errorf("type tests gave %v, want 127", got)
+	}
+}

@@ -124,13 +124,30 @@ func (v *visitor) errorf(line int, format string, args ...any) {
 	v.diags = append(v.diags, Diagnostic{v.file, line, fmt.Sprintf(format, args...)})
 }
 
+// protectedNames are the builtins and the module whose meaning the
+// instrumentation relies on (it trusts float() and math.f() to give
+// floats, and routes str, int, set, … through their checks): a plugin
+// may not bind them.
+var protectedNames = map[string]bool{"str": true, "bytes": true, "int": true, "float": true, "math": true,
+	"set": true, "frozenset": true, "repr": true, "ascii": true, "format": true, "sorted": true, "min": true,
+	"max": true, "hash": true, "pow": true, "sum": true, "round": true, "map": true, "filter": true, "zip": true,
+	"enumerate": true, "range": true, "print": true, "isinstance": true, "issubclass": true}
+
+// bind records a name the plugin binds, refusing the protected ones.
+func (v *visitor) bind(name string, line int) {
+	if protectedNames[name] {
+		v.errorf(line, "%s is a built-in the plugin runtime's checks rely on: choose another name", name)
+	}
+	v.defined[name] = true
+}
+
 func (v *visitor) visit(n ast.Ast) bool {
 	switch n := n.(type) {
 	case *ast.Name:
 		if n.Ctx == ast.Load {
 			v.loads = append(v.loads, use{string(n.Id), n.Lineno})
 		} else {
-			v.defined[string(n.Id)] = true
+			v.bind(string(n.Id), n.Lineno)
 		}
 	case *ast.Attribute:
 		if strings.HasPrefix(string(n.Attr), "__") {
@@ -145,15 +162,17 @@ func (v *visitor) visit(n ast.Ast) bool {
 			}
 		}
 	case *ast.Arg:
-		v.defined[string(n.Arg)] = true
+		v.bind(string(n.Arg), n.Lineno)
 	case *ast.ExceptHandler:
-		v.defined[string(n.Name)] = true
+		if n.Name != "" {
+			v.bind(string(n.Name), n.Lineno)
+		}
 	case *ast.Global:
 		for _, id := range n.Names {
-			v.defined[string(id)] = true
+			v.bind(string(id), n.Lineno)
 		}
 	case *ast.ClassDef:
-		v.defined[string(n.Name)] = true
+		v.bind(string(n.Name), n.Lineno)
 	case *ast.Lambda:
 		v.errorf(n.Lineno, "lambda is not available in plugins: use def (the runtime checks the time budget and the recursion depth at the start of every def)")
 	case *ast.Import:
@@ -163,7 +182,11 @@ func (v *visitor) visit(n ast.Ast) bool {
 			if name == "" {
 				name = strings.Split(string(a.Name), ".")[0]
 			}
-			v.defined[name] = true
+			if name == "math" && a.Name == "math" {
+				v.defined[name] = true // import math binds math to math
+			} else {
+				v.bind(name, n.Lineno)
+			}
 		}
 	case *ast.ImportFrom:
 		v.importModule(n.Lineno, string(n.Module))
@@ -176,7 +199,7 @@ func (v *visitor) visit(n ast.Ast) bool {
 			if name == "" {
 				name = string(a.Name)
 			}
-			v.defined[name] = true
+			v.bind(name, n.Lineno)
 			v.attrs = append(v.attrs, use{string(a.Name), n.Lineno})
 		}
 	case *ast.Call:
@@ -186,7 +209,7 @@ func (v *visitor) visit(n ast.Ast) bool {
 			}
 		}
 	case *ast.FunctionDef:
-		v.defined[string(n.Name)] = true
+		v.bind(string(n.Name), n.Lineno)
 		if _, ok := v.defs[string(n.Name)]; !ok {
 			v.defs[string(n.Name)] = n.Lineno
 		}
