@@ -42,6 +42,10 @@ type interp struct {
 	pc       [1]uintptr // scratch for the stack depth check
 	// printed collects print() output for the FMU log.
 	printed []string
+	// calls counts guarded calls; keptMark is the allocation counter when
+	// the values the plugin keeps were last measured (kept).
+	calls    uint
+	keptMark uint64
 }
 
 // newInterp prepares a context whose builtins are restricted and carry
@@ -159,6 +163,9 @@ func (it *interp) guard(what string, f func() error) (err error) {
 	if err == nil && it.limitErr != nil {
 		err = it.limitErr // swallowed by a loop that took it as its end
 	}
+	if err == nil {
+		err = it.kept()
+	}
 	if err == nil && time.Since(it.started) > it.budget {
 		it.overrun = true // no tick came after the budget ran out
 	}
@@ -167,6 +174,39 @@ func (it *interp) guard(what string, f func() error) (err error) {
 	}
 	if err != nil {
 		return &scriptError{fmt.Sprintf("%s in %s raised an exception\n%s", what, it.src.file, it.traceback(err)), err}
+	}
+	return nil
+}
+
+// keptEvery is how many calls pass between two looks at the allocation
+// counter (each look costs about 0.2 µs) when no check of the call
+// looked at it already.
+const keptEvery = 8
+
+// kept bounds what a plugin keeps from call to call (a global list it
+// appends to): the memory budget bounds each call's growth, and without
+// this a plugin could grow the process by its budget on every call. Once
+// a budget's worth has been allocated since the last measurement, the
+// values reachable from the plugin's globals are measured; more than the
+// budget fails the call.
+func (it *interp) kept() error {
+	it.calls++
+	if it.module == nil || (!it.mem.known && it.calls%keptEvery != 0) {
+		return nil
+	}
+	alloc, _ := it.mem.read()
+	if it.keptMark == 0 || alloc < it.keptMark {
+		it.keptMark = alloc
+		return nil
+	}
+	if int64(alloc-it.keptMark) <= it.mem.budget {
+		return nil
+	}
+	it.keptMark = alloc
+	if n := retainedSize(it.module.Globals); n > it.mem.budget {
+		msg := fmt.Sprintf("the plugin keeps about %s in its variables from call to call, more than its memory budget of %s (%s)",
+			megabytes(n), megabytes(it.mem.budget), it.mem.param)
+		return &scriptError{it.src.file + ": " + msg, py.ExceptionNewf(py.MemoryError, "%s", msg)}
 	}
 	return nil
 }

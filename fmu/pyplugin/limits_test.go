@@ -329,3 +329,29 @@ def step(sim):
 		t.Errorf("type tests gave %v, want 127", got)
 	}
 }
+
+// What a plugin keeps from call to call counts against its memory budget
+// too: a global list it appends to fails the call once it holds more
+// than the budget (64 MB), in a global or an object's attribute.
+func TestPluginKeepsWithinItsBudget(t *testing.T) {
+	for _, code := range []string{
+		"kept = []\ndef step(sim):\n    kept.append('x' * 5000000)\n",
+		"class Store:\n    pass\nstore = Store()\nstore.items = []\ndef step(sim):\n    store.items.append('y' * 5000000)\n",
+		"kept = {}\ndef step(sim):\n    kept[str(len(kept))] = 'z' * 400000\n", // below the per-operation check
+	} {
+		cfg, err := withPlugin(t, code)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := start(t, cfg, nil)
+		calls := 0
+		for err == nil && calls < 1000 {
+			err = r.step()
+			calls++
+		}
+		if err == nil || !strings.Contains(err.Error(), "keeps about") {
+			t.Fatalf("%q: %d calls, then %v; want a refusal of what the plugin keeps", code, calls, err)
+		}
+		t.Logf("%d calls: %v", calls, err)
+	}
+}
