@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/cablefmu/cablefmu/fmu"
 )
 
 // What would end a Python program — a value too large for memory, a
@@ -62,11 +64,19 @@ var limitCases = []struct{ name, code, want string }{
 	{"nested zip", "m = [1]\nfor i in range(100000):\n    m = zip(m)\nx = list(m)\n", "RecursionError"},
 }
 
+// withMemoryPlugin is withPlugin with a time budget of 2 s: the limit
+// cases test memory and recursion, and a busy machine must not stop them
+// at the 50 ms budget first.
+func withMemoryPlugin(t testing.TB, code string) (fmu.Configured, error) {
+	sc := strings.Replace(scenario, `"budget": 0.05`, `"budget": 2`, 1)
+	return configureDir(t, writeScenario(t, map[string]string{"scenario.json": sc, "p.py": code}))
+}
+
 func TestPluginLimitsAtRunTime(t *testing.T) {
 	for _, c := range limitCases {
 		t.Run(c.name, func(t *testing.T) {
 			code := "def step(sim):\n" + indent(c.code)
-			cfg, err := withPlugin(t, code)
+			cfg, err := withMemoryPlugin(t, code)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -87,7 +97,7 @@ func TestPluginLimitsAtRunTime(t *testing.T) {
 func TestPluginLimitsInTheExportersCheck(t *testing.T) {
 	for _, c := range limitCases {
 		t.Run(c.name, func(t *testing.T) {
-			_, err := withPlugin(t, c.code+"def step(sim):\n    pass\n")
+			_, err := withMemoryPlugin(t, c.code+"def step(sim):\n    pass\n")
 			if err == nil || !strings.Contains(err.Error(), c.want) || !strings.HasPrefix(err.Error(), "p.py:") {
 				t.Fatalf("got %v, want p.py:LINE: … %q", err, c.want)
 			}
