@@ -46,7 +46,6 @@ const (
 	strCallName    = "__plugin_str__"     // str(...) with its argument checked
 	bytesCallName  = "__plugin_bytes__"   // bytes(...) with its size checked
 	intCallName    = "__plugin_int__"     // int(...) with a string's length checked
-	typeName       = "__plugin_type__"    // __plugin_type__("str"): a guarded type as a value
 	boundName      = "__plugin_bound__"   // __plugin_bound__(obj, name): a guarded method as a value
 	sizedName      = "__plugin_sized__"   // __plugin_sized__(target, value): value, sized for a slice store
 	deepSeqName    = "__plugin_deepseq__" // __plugin_deepseq__(x): x, checked if a list or tuple (the right of in)
@@ -121,15 +120,7 @@ func (p *printer) stmt(s ast.Stmt, ind int) {
 		for _, d := range s.DecoratorList {
 			p.line(ind, d.GetLineno(), "@"+p.expr(d))
 		}
-		bases := make([]string, len(s.Bases))
-		for i, b := range s.Bases {
-			bases[i] = p.typeRef(b)
-		}
-		args := strings.Join(bases, ", ")
-		if more := p.callArgs(nil, s.Keywords, s.Starargs, s.Kwargs); more != "" {
-			args += ", " + more
-		}
-		args = strings.TrimPrefix(args, ", ")
+		args := p.callArgs(s.Bases, s.Keywords, s.Starargs, s.Kwargs)
 		p.line(ind, ln, "class "+string(s.Name)+"("+args+"):")
 		p.stmts(s.Body, ind+1, nil)
 	case *ast.Return:
@@ -403,13 +394,10 @@ func (p *printer) callArgs(args []ast.Expr, kws []*ast.Keyword, star, kwargs ast
 // deepBuiltins are the builtins that recurse over their arguments'
 // containers in Go (repr, ordering, hashing): their arguments are checked.
 // The functions among them (repr, sorted, …) are replaced in the
-// builtins by checking versions (interp.guards); the types stay types, so
-// their calls are rewritten here.
+// builtins by checking versions (interp.guards), and the types' own
+// constructors check too (guardTypes); the calls rewritten here add the
+// instance's memory budget.
 var deepBuiltins = map[string]bool{"set": true, "frozenset": true}
-
-// guardedTypes are the built-in types whose construction is checked: as a
-// value (s = str) such a name becomes its guarded constructor.
-var guardedTypes = map[string]bool{"str": true, "bytes": true, "int": true, "set": true, "frozenset": true}
 
 func (p *printer) expr(e ast.Expr) string {
 	switch e := e.(type) {
@@ -497,12 +485,6 @@ func (p *printer) expr(e ast.Expr) string {
 	case *ast.Starred:
 		return "*" + p.expr(e.Value)
 	case *ast.Name:
-		if guardedTypes[string(e.Id)] && e.Ctx == ast.Load {
-			// A guarded type taken as a value (s = str; map(int, xs)):
-			// its guarded constructor. Tests of types print it as it is
-			// (typeRef).
-			return typeName + "(" + strconv.Quote(string(e.Id)) + ")"
-		}
 		return string(e.Id)
 	case *ast.List:
 		return "[" + p.exprs(e.Elts) + "]"
@@ -560,23 +542,18 @@ func (p *printer) compare(e *ast.Compare) string {
 			deep = true
 		}
 	}
-	// A container compared with a number or None is not walked.
-	for _, x := range append([]ast.Expr{e.Left}, e.Comparators...) {
-		if isScalarLiteral(x) || floatTyped(x) {
-			deep = false
+	// A container compared with a number or None is not walked; in a
+	// chain (a == b == 1) the other comparisons still are.
+	if len(e.Ops) == 1 {
+		for _, x := range []ast.Expr{e.Left, e.Comparators[0]} {
+			if isScalarLiteral(x) || floatTyped(x) {
+				deep = false
+			}
 		}
 	}
-	operand := p.typeRef
+	operand := p.expr
 	if deep {
-		operand = func(x ast.Expr) string {
-			if n, ok := x.(*ast.Name); ok && guardedTypes[string(n.Id)] {
-				return string(n.Id) // type(x) == str
-			}
-			if _, ok := x.(*ast.Tuple); ok {
-				return deepName + "(" + p.typeRef(x) + ")" // type(x) in (str, int)
-			}
-			return p.deepExpr(x)
-		}
+		operand = p.deepExpr
 	}
 	cmp := map[ast.CmpOp]string{ast.Eq: "==", ast.NotEq: "!=", ast.Lt: "<", ast.LtE: "<=", ast.Gt: ">", ast.GtE: ">=",
 		ast.Is: "is", ast.IsNot: "is not", ast.In: "in", ast.NotIn: "not in"}
@@ -594,23 +571,6 @@ func (p *printer) compare(e *ast.Compare) string {
 	return b.String() + ")"
 }
 
-// typeRef prints an expression that may name a type, as in isinstance's
-// arguments, a comparison (type(x) is str) or a class's bases: names, and
-// tuples of names, as they are; anything else as an expression.
-func (p *printer) typeRef(e ast.Expr) string {
-	switch x := e.(type) {
-	case *ast.Name:
-		return string(x.Id)
-	case *ast.Tuple:
-		parts := make([]string, len(x.Elts))
-		for i, el := range x.Elts {
-			parts[i] = p.typeRef(el)
-		}
-		return "(" + strings.Join(parts, ", ") + ",)"
-	}
-	return p.expr(e)
-}
-
 // call prints a call, routing the guarded ones through their checks.
 func (p *printer) call(e *ast.Call) string {
 	if a, ok := e.Func.(*ast.Attribute); ok && guardedMethods[string(a.Attr)] {
@@ -620,7 +580,7 @@ func (p *printer) call(e *ast.Call) string {
 		}
 		return methodName + "(" + p.expr(a.Value) + ", " + strconv.Quote(string(a.Attr)) + args + ")"
 	}
-	fn := p.typeRef(e.Func)
+	fn := p.expr(e.Func)
 	if n, ok := e.Func.(*ast.Name); ok {
 		switch {
 		case n.Id == "str":
@@ -629,12 +589,6 @@ func (p *printer) call(e *ast.Call) string {
 			fn = bytesCallName
 		case n.Id == "int":
 			fn = intCallName
-		case n.Id == "isinstance" || n.Id == "issubclass":
-			args := make([]string, len(e.Args))
-			for i, a := range e.Args {
-				args[i] = p.typeRef(a)
-			}
-			return fn + "(" + strings.Join(args, ", ") + ")"
 		case deepBuiltins[string(n.Id)]:
 			args := make([]ast.Expr, len(e.Args))
 			for i, a := range e.Args {

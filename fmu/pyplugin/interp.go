@@ -40,8 +40,10 @@ type interp struct {
 	// call fails with it too.
 	limitErr error
 	pc       [1]uintptr // scratch for the stack depth check
-	// printed collects print() output for the FMU log.
-	printed []string
+	// printed collects print() output for the FMU log, printedBytes its
+	// size in this call.
+	printed      []string
+	printedBytes int64
 	// calls counts guarded calls; keptMark is the allocation counter when
 	// the values the plugin keeps were last measured (kept).
 	calls    uint
@@ -78,13 +80,22 @@ func newInterp(src *source, budget time.Duration, memory int64, api map[string]p
 	}, 0, "range(stop) or range(start, stop[, step])")
 	b["print"] = py.MustNewMethod("print", func(_ py.Object, args py.Tuple) (py.Object, error) {
 		parts := make([]string, len(args))
-		for i, a := range args {
+		// What the call has printed so far stays in memory until the call
+		// ends (it goes to the FMU's log then): it counts with this line.
+		total := it.printedBytes
+		for _, a := range args {
 			if err := deep(a); err != nil {
 				return nil, err
 			}
-			if err := it.checkPrinted(a, "print()"); err != nil {
+			total += printedSize(a, map[identity]int64{})
+		}
+		if total >= bigValue {
+			if err := it.mem.check(2*total, "print()"); err != nil {
 				return nil, err
 			}
+		}
+		it.printedBytes = total
+		for i, a := range args {
 			s, err := py.StrAsString(a)
 			if err != nil {
 				return nil, err
@@ -152,7 +163,7 @@ func (it *interp) call(name string, fn py.Object, args ...py.Object) (py.Object,
 // guard runs f with a fresh budget, turning Python exceptions into errors
 // with their traceback and a panic inside the interpreter into an error.
 func (it *interp) guard(what string, f func() error) (err error) {
-	it.started, it.ticks, it.overrun, it.limitErr = time.Now(), 0, false, nil
+	it.started, it.ticks, it.overrun, it.limitErr, it.printedBytes = time.Now(), 0, false, nil, 0
 	it.mem.start()
 	defer func() {
 		if r := recover(); r != nil {

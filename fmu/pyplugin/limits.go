@@ -1,6 +1,7 @@
 package pyplugin
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"math/big"
@@ -160,11 +161,15 @@ func intTooBig(what string, n float64) error {
 func (it *interp) sizeOf(op string, a, b py.Object) (int64, error) {
 	switch op {
 	case "*", "*=":
-		if n, ok := size(a); ok {
-			return repeated(n, b), nil
-		}
-		if n, ok := size(b); ok {
-			return repeated(n, a), nil
+		for _, pair := range [2][2]py.Object{{a, b}, {b, a}} {
+			if n, ok := size(pair[0]); ok {
+				if c, ok := integer(pair[1]); ok && n == 0 && c.BitLen() > 20 {
+					// An empty sequence repeated: gpython would loop once
+					// per count.
+					return 0, errEmptyRepeat
+				}
+				return repeated(n, pair[1]), nil
+			}
 		}
 		x, okx := integer(a)
 		y, oky := integer(b)
@@ -264,6 +269,10 @@ func formatWidths(f string, args py.Object) int64 {
 	return total
 }
 
+// errEmptyRepeat marks an empty sequence repeated a huge number of times,
+// which binop answers as the sequence repeated once: empty as well.
+var errEmptyRepeat = errors.New("empty sequence repeated")
+
 // repeated is the size of a sequence of n bytes repeated count times.
 func repeated(n int64, count py.Object) int64 {
 	c, ok := integer(count)
@@ -292,6 +301,14 @@ func bigFloat(x *big.Int) float64 {
 // binop computes a op b (or a op= b) once the result's size is known to fit.
 func (it *interp) binop(op string, a, b py.Object) (py.Object, error) {
 	n, err := it.sizeOf(op, a, b)
+	if err == errEmptyRepeat { // the same empty sequence, at once
+		if _, ok := size(a); ok {
+			b = py.Int(1)
+		} else {
+			a = py.Int(1)
+		}
+		n, err = 0, nil
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -558,9 +575,12 @@ func (it *interp) guards() map[string]py.Object {
 		}
 		if len(args) == 3 {
 			// Modular exponentiation costs bits(y) multiplications of
-			// bits(z)-bit numbers.
+			// bits(z)-bit numbers; Go takes a modulus of 0 as none.
 			y, oky := integer(args[1])
 			z, okz := integer(args[2])
+			if okz && z.Sign() == 0 {
+				return nil, py.ExceptionNewf(py.ValueError, "pow() 3rd argument cannot be 0")
+			}
 			if oky && okz && float64(bits(y))*float64(bits(z))*float64(bits(z)) > maxModPowCost {
 				return nil, py.ExceptionNewf(py.MemoryError, "pow() with a %d-bit exponent and a %d-bit modulus is beyond what a plugin may compute in one call", bits(y), bits(z))
 			}
@@ -596,35 +616,43 @@ func (it *interp) guards() map[string]py.Object {
 	intType := builtins["int"]
 	g[intCallName] = py.MustNewMethod(intCallName, func(_ py.Object, args py.Tuple, kwargs py.StringDict) (py.Object, error) {
 		if len(args) >= 1 {
-			if n, ok := size(args[0]); ok && n > maxIntDigits {
+			if text, ok := args[0].(py.String); ok && len(strings.TrimSpace(string(text))) > maxIntDigits {
+				n := len(strings.TrimSpace(string(text)))
 				return nil, py.ExceptionNewf(py.ValueError, "int() of a string of %d characters: plugins read integers of at most %d digits (%d bits)", n, maxIntDigits, MaxIntBits)
 			}
 		}
 		return py.Call(intType, args, kwargs)
 	}, 0, "int(x) with the length of a string x checked")
-	typed := map[string]py.Object{"str": g[strCallName], "bytes": g[bytesCallName], "int": g[intCallName],
-		"set": deepFn("set", builtins["set"]), "frozenset": deepFn("frozenset", builtins["frozenset"])}
-	g[typeName] = py.MustNewMethod(typeName, func(_ py.Object, args py.Tuple) (py.Object, error) {
-		if len(args) == 1 {
-			if name, ok := args[0].(py.String); ok && typed[string(name)] != nil {
-				return typed[string(name)], nil
-			}
-		}
-		return nil, py.ExceptionNewf(py.TypeError, "%s(name): name of a guarded type", typeName)
-	}, 0, "the guarded constructor of a built-in type, as a value")
 	g[boundName] = py.MustNewMethod(boundName, func(_ py.Object, args py.Tuple) (py.Object, error) {
 		name, ok := args[1].(py.String)
 		if len(args) != 2 || !ok {
 			return nil, py.ExceptionNewf(py.TypeError, "%s(obj, name)", boundName)
 		}
-		if _, err := py.GetAttrString(args[0], string(name)); err != nil {
+		attr, err := py.GetAttrString(args[0], string(name))
+		if err != nil {
 			return nil, err
+		}
+		switch args[0].(type) {
+		case *py.List, py.String, py.Bytes, *py.Set:
+		default:
+			return attr, nil // a plugin object's own attribute of that name
 		}
 		obj := args[0]
 		return py.MustNewMethod(string(name), func(_ py.Object, a py.Tuple, kw py.StringDict) (py.Object, error) {
 			return it.method(obj, string(name), a, kw)
 		}, 0, "a method, sized or checked before it runs"), nil
 	}, 0, "obj.name as a value, its calls sized or checked")
+	getattr := builtins["getattr"]
+	g["getattr"] = py.MustNewMethod("getattr", func(_ py.Object, args py.Tuple) (py.Object, error) {
+		if len(args) >= 2 {
+			if name, ok := args[1].(py.String); ok && guardedMethods[string(name)] {
+				if _, err := py.GetAttrString(args[0], string(name)); err == nil {
+					return py.Call(g[boundName], py.Tuple{args[0], name}, nil)
+				}
+			}
+		}
+		return py.Call(getattr, args, nil)
+	}, 0, "getattr(object, name[, default])")
 	g[sizedName] = py.MustNewMethod(sizedName, func(_ py.Object, args py.Tuple) (py.Object, error) {
 		if len(args) != 2 {
 			return nil, py.ExceptionNewf(py.TypeError, "%s(target, value)", sizedName)
@@ -642,10 +670,17 @@ func (it *interp) guards() map[string]py.Object {
 	// magnitude gives zero, so n is clamped to where it still matters.
 	round := builtins["round"]
 	g["round"] = py.MustNewMethod("round", func(_ py.Object, args py.Tuple, kwargs py.StringDict) (py.Object, error) {
+		if nd, ok := kwargs["ndigits"]; ok && len(args) == 1 && len(kwargs) == 1 {
+			args, kwargs = py.Tuple{args[0], nd}, nil
+		}
 		if len(args) == 2 {
 			if n, ok := integer(args[1]); ok {
 				if x, ok := args[0].(py.Float); ok {
-					return roundFloat(float64(x), n), nil
+					y := roundFloat(float64(x), n)
+					if math.IsInf(float64(y), 0) {
+						return nil, py.ExceptionNewf(py.OverflowError, "rounded value too large to represent")
+					}
+					return y, nil
 				}
 				limit := int64(400)
 				if x, ok := integer(args[0]); ok {
@@ -679,7 +714,14 @@ func (it *interp) guards() map[string]py.Object {
 			if depth >= MaxNesting {
 				return nil, py.ExceptionNewf(recursionError, "%s() over iterators nested more than %d deep", name, MaxNesting)
 			}
-			inner, err := py.Call(fn, args, kwargs)
+			if name == "zip" && len(args) == 0 {
+				args = py.Tuple{py.Tuple{}} // gpython's zip() never ends
+			}
+			made, err := py.Call(fn, args, kwargs)
+			if err != nil {
+				return nil, err
+			}
+			inner, err := py.Iter(made) // enumerate is iterable, not an iterator
 			if err != nil {
 				return nil, err
 			}
@@ -859,4 +901,41 @@ func retainedSize(root py.Object) int64 {
 		stack = append(stack, items...)
 	}
 	return n
+}
+
+// init makes the constructors of str, set and int check their arguments
+// themselves, so that they are checked however a plugin reaches them
+// (s = str; kinds = (str, int); map(str, xs)) while the names stay the
+// types (isinstance, type(x) == str). gpython's types are package-level
+// values shared by every interpreter in the process; they are changed
+// once here, before any interpreter runs, and never again. The checks are
+// pure: nesting (deep) and the digit count of int(); the instance's memory
+// budget is added where the calls are spelled out (__plugin_str__, …).
+func init() {
+	deepNew := func(next py.NewFunc) py.NewFunc {
+		return func(t *py.Type, args py.Tuple, kwargs py.StringDict) (py.Object, error) {
+			for _, a := range args {
+				if err := deep(a); err != nil {
+					return nil, err
+				}
+			}
+			return next(t, args, kwargs)
+		}
+	}
+	for _, t := range []*py.Type{py.StringType, py.SetType, py.FrozenSetType} {
+		if t.New != nil {
+			t.New = deepNew(t.New)
+		}
+	}
+	if next := py.IntType.New; next != nil {
+		py.IntType.New = func(t *py.Type, args py.Tuple, kwargs py.StringDict) (py.Object, error) {
+			if len(args) >= 1 {
+				if text, ok := args[0].(py.String); ok && len(strings.TrimSpace(string(text))) > maxIntDigits {
+					return nil, py.ExceptionNewf(py.ValueError, "int() of a string of %d digits: plugins read integers of at most %d digits (%d bits)",
+						len(strings.TrimSpace(string(text))), maxIntDigits, MaxIntBits)
+				}
+			}
+			return next(t, args, kwargs)
+		}
+	}
 }

@@ -69,7 +69,7 @@ func prepare(file string, text []byte, known *vocabulary) (*source, error) {
 	if _, err := compile.Compile(src, file, py.ExecMode, 0, true); err != nil {
 		return nil, CheckError{syntaxDiagnostic(file, err)}
 	}
-	v := &visitor{file: file, known: known, defined: map[string]bool{}, decls: map[string]int{}, defs: map[string]int{}}
+	v := &visitor{file: file, known: known, defined: map[string]bool{}, decls: map[string]int{}, defs: map[string]int{}, modules: map[string]bool{}}
 	ast.Walk(mod, v.visit)
 	if diags := v.check(); len(diags) > 0 {
 		return nil, diags
@@ -118,6 +118,8 @@ type visitor struct {
 	diags   CheckError
 	decls   map[string]int
 	defs    map[string]int
+	modules map[string]bool // names imports bind to modules
+	stores  []use           // names whose attributes are set
 }
 
 func (v *visitor) errorf(line int, format string, args ...any) {
@@ -157,6 +159,9 @@ func (v *visitor) visit(n ast.Ast) bool {
 		v.attrs = append(v.attrs, use{string(n.Attr), n.Lineno})
 		if n.Ctx != ast.Load {
 			v.defined[string(n.Attr)] = true
+			if name, ok := n.Value.(*ast.Name); ok {
+				v.stores = append(v.stores, use{string(name.Id), n.Lineno})
+			}
 			if sharedType(n.Value) {
 				v.errorf(n.Lineno, "setting %s on a built-in or API type would change it for every FMU instance", n.Attr)
 			}
@@ -182,6 +187,7 @@ func (v *visitor) visit(n ast.Ast) bool {
 			if name == "" {
 				name = strings.Split(string(a.Name), ".")[0]
 			}
+			v.modules[name] = true
 			if name == "math" && a.Name == "math" {
 				v.defined[name] = true // import math binds math to math
 			} else {
@@ -248,6 +254,11 @@ func (v *visitor) check() CheckError {
 	for name := range v.defined {
 		if strings.HasPrefix(name, reservedPrefix) || name == tickName || name == "RecursionError" {
 			v.errorf(1, "the name %s is reserved for the plugin runtime's checks", name)
+		}
+	}
+	for _, u := range v.stores {
+		if v.modules[u.name] {
+			v.errorf(u.line, "setting an attribute of the module %s would change it for every FMU instance", u.name)
 		}
 	}
 	for _, u := range v.loads {
