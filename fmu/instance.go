@@ -72,6 +72,7 @@ type Instance struct {
 	from    []float64 // scratch: values at the start and end of an internal step
 	to      []float64
 	inputs  []int  // value references of the inputs
+	outputs []int  // value references of the outputs
 	trace   bool   // logCalls enabled
 	changed []bool // inputs set since the last step
 	// The internal steps keep a fixed grid, start + k·h, whatever the
@@ -126,8 +127,11 @@ func Instantiate(cfg Config) (*Instance, error) {
 	}
 	inst.scenario, inst.model, inst.vars = sc, model, model.Variables()
 	for i, v := range inst.vars {
-		if v.Causality == modeldesc.CausalityInput {
+		switch v.Causality {
+		case modeldesc.CausalityInput:
 			inst.inputs = append(inst.inputs, i)
+		case modeldesc.CausalityOutput:
+			inst.outputs = append(inst.outputs, i)
 		}
 	}
 	inst.trace = inst.enabled["logCalls"]
@@ -593,9 +597,9 @@ func (in *Instance) DoStep(t, H float64) Status {
 // checkOutputs returns an error naming the first output in values that is
 // not finite: a number the model cannot give, never to be answered with OK.
 func (in *Instance) checkOutputs(values []float64) error {
-	for i, v := range in.vars {
-		if v.Causality == modeldesc.CausalityOutput && !finite(values[i]) {
-			return fmt.Errorf("the model gives %s = %g", v.Name, values[i])
+	for _, i := range in.outputs {
+		if !finite(values[i]) {
+			return fmt.Errorf("the model gives %s = %g", in.vars[i].Name, values[i])
 		}
 	}
 	return nil
@@ -608,10 +612,7 @@ func (in *Instance) checkOutputs(values []float64) error {
 // (PointOutputter) are taken as set.
 func (in *Instance) outputsAt(h float64) {
 	back := in.behind(h) / h // in steps, 0 … 1
-	for i, v := range in.vars {
-		if v.Causality != modeldesc.CausalityOutput {
-			continue
-		}
+	for _, i := range in.outputs {
 		in.rates[i] = (in.cur[i] - in.prev[i]) / h
 		in.values[i] = in.cur[i]
 		if back > 0 {

@@ -393,14 +393,17 @@ func cholesky(a []float64, m int, inv []float64) bool {
 		}
 		d = math.Sqrt(d)
 		aj[j] = d
-		inv[j] = 1 / d
+		// Multiplied by the reciprocal, not divided: divisions were most
+		// of a small block's factorization time.
+		r := 1 / d
+		inv[j] = r
 		for i := j + 1; i < m; i++ {
 			ai := a[i*m : i*m+j+1]
 			s := ai[j]
 			for k, x := range aj[:j] {
 				s -= ai[k] * x
 			}
-			ai[j] = s / d
+			ai[j] = s * r
 		}
 	}
 	return true

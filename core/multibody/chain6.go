@@ -34,13 +34,14 @@ func cholesky6(a *block6, inv *[6]float64) bool {
 		}
 		d = math.Sqrt(d)
 		a[j*6+j] = d
-		inv[j] = 1 / d
+		r := 1 / d
+		inv[j] = r
 		for i := j + 1; i < 6; i++ {
 			s := a[i*6+j]
 			for k := 0; k < j; k++ {
 				s -= a[i*6+k] * a[j*6+k]
 			}
-			a[i*6+j] = s / d
+			a[i*6+j] = s * r
 		}
 	}
 	return true

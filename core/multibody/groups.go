@@ -55,8 +55,8 @@ func (gs *GaussSeidel) Solve(p *Problem) error {
 	for i := range gs.groups {
 		g := &gs.groups[i]
 		g.pinned = true
-		for r := g.first; r < g.last; r++ {
-			g.pinned = g.pinned && p.Lo[r] == 0 && p.Hi[r] == 0
+		for r := g.first; r < g.last && g.pinned; r++ {
+			g.pinned = p.Lo[r] == 0 && p.Hi[r] == 0
 		}
 		if g.pinned {
 			continue
