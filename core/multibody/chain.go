@@ -186,15 +186,26 @@ func (c *Chain) assemble(p *Problem, k int) {
 	last := k+1 == len(c.a)
 	rows := p.Rows[s : s+m]
 	a := c.a[k]
+	angular := false // rows 3–5 of a joint6 block angular (a ball joint's bend and twist)
 	if c.joint6[k] {
-		assembleJoint6((*block6)(a), (*[6]float64)(p.Sigma[s:s+6]), (*[6]ProblemRow)(rows))
+		r6 := (*[6]ProblemRow)(rows)
+		if angular = angularTail(r6); angular {
+			assembleBall6((*block6)(a), (*[6]float64)(p.Sigma[s:s+6]), r6)
+		} else {
+			assembleJoint6((*block6)(a), (*[6]float64)(p.Sigma[s:s+6]), r6)
+		}
 	} else {
 		c.assembleDiagonal(p, k)
 	}
 	switch {
 	case last:
 	case c.link6[k]:
-		coupleJoint6((*block6)(c.w[k]), (*[6]ProblemRow)(rows), (*[6]ProblemRow)(p.Rows[s+6:s+12]))
+		next := (*[6]ProblemRow)(p.Rows[s+6 : s+12])
+		if angular && angularTail(next) {
+			coupleBall6((*block6)(c.w[k]), (*[6]ProblemRow)(rows), next)
+		} else {
+			coupleJoint6((*block6)(c.w[k]), (*[6]ProblemRow)(rows), next)
+		}
 	default:
 		c.assembleCoupling(p, k)
 	}
