@@ -75,10 +75,15 @@ func (c *Catalogue[P, D, S]) Output(name, unit, desc string, get func(s *S) floa
 
 // Ports are a scenario's selected quantities in value-reference order.
 type Ports[P, D, S any] struct {
+	// List is fixed by Select: the index lists below are made from it.
 	List []Quantity[P, D, S]
 	// Step is the scenario's internal step (s), used when "h" is no port.
 	Step  float64
 	hPort int
+	// The indices in List of the inputs and outputs: read and written
+	// every internal step, they are a few of thousands of ports when a
+	// cable's nodes are outputs.
+	inputs, outputs []int
 }
 
 // Select picks the named quantities; an unknown or repeated name is an
@@ -111,6 +116,12 @@ func Select[P, D, S any](c *Catalogue[P, D, S], names []string, step float64) (*
 		seen[name] = true
 		if name == "h" {
 			ps.hPort = len(ps.List)
+		}
+		if q.Input != nil {
+			ps.inputs = append(ps.inputs, len(ps.List))
+		}
+		if q.Output != nil {
+			ps.outputs = append(ps.outputs, len(ps.List))
 		}
 		ps.List = append(ps.List, q)
 	}
@@ -174,19 +185,15 @@ func (ps *Ports[P, D, S]) ApplyParams(p *P, values []float64) {
 
 // ReadInputs sets the input ports' values into d.
 func (ps *Ports[P, D, S]) ReadInputs(d *D, values []float64) {
-	for i, q := range ps.List {
-		if q.Input != nil {
-			q.Input(d, values[i])
-		}
+	for _, i := range ps.inputs {
+		ps.List[i].Input(d, values[i])
 	}
 }
 
 // WriteOutputs writes the output ports of s into values.
 func (ps *Ports[P, D, S]) WriteOutputs(s *S, values []float64) {
-	for i, q := range ps.List {
-		if q.Output != nil {
-			values[i] = q.Output(s)
-		}
+	for _, i := range ps.outputs {
+		values[i] = ps.List[i].Output(s)
 	}
 }
 
