@@ -38,6 +38,9 @@ type Chain struct {
 	// joints), link6 those that share only their second body with the next
 	// block, its first: fixed-size kernels assemble them.
 	joint6, link6 []bool
+	// tail marks, this step, the joint6 blocks whose rows 3–5 are angular
+	// (angularTail), found once per block.
+	tail []bool
 	z             []float64
 	// Timing, when set, accumulates the time spent in each phase.
 	Timing *ChainTiming
@@ -166,7 +169,7 @@ func (c *Chain) setup(p *Problem) {
 			seen[b] = k
 		}
 	}
-	c.joint6, c.link6 = make([]bool, nb), make([]bool, nb)
+	c.joint6, c.link6, c.tail = make([]bool, nb), make([]bool, nb), make([]bool, nb)
 	for k := range c.joint6 {
 		c.joint6[k] = c.sizes[k] == 6 && len(c.own[k]) == 2 && len(p.Rows[c.starts[k]].Bodies) == 2
 	}
@@ -189,7 +192,10 @@ func (c *Chain) assemble(p *Problem, k int) {
 	angular := false // rows 3–5 of a joint6 block angular (a ball joint's bend and twist)
 	if c.joint6[k] {
 		r6 := (*[6]ProblemRow)(rows)
-		if angular = angularTail(r6); angular {
+		if k == 0 || !c.link6[k-1] {
+			c.tail[k] = angularTail(r6) // else found with the coupling before
+		}
+		if angular = c.tail[k]; angular {
 			assembleBall6((*block6)(a), (*[6]float64)(p.Sigma[s:s+6]), r6)
 		} else {
 			assembleJoint6((*block6)(a), (*[6]float64)(p.Sigma[s:s+6]), r6)
@@ -201,7 +207,8 @@ func (c *Chain) assemble(p *Problem, k int) {
 	case last:
 	case c.link6[k]:
 		next := (*[6]ProblemRow)(p.Rows[s+6 : s+12])
-		if angular && angularTail(next) {
+		c.tail[k+1] = angularTail(next)
+		if angular && c.tail[k+1] {
 			coupleBall6((*block6)(c.w[k]), (*[6]ProblemRow)(rows), next)
 		} else {
 			coupleJoint6((*block6)(c.w[k]), (*[6]ProblemRow)(rows), next)
