@@ -103,11 +103,17 @@ func (b *Body) KineticEnergy() float64 {
 	return 0.5*b.Mass*b.Vel.Dot(b.Vel) + 0.5*rot
 }
 
-// refreshInertia recomputes the world-frame inverse inertia R I₀⁻¹ Rᵀ and
-// the inverse mass.
-func (b *Body) refreshInertia() {
+// refreshFrame recomputes the orientation matrix and the inverse mass
+// before the constraints update; the inverse inertia follows once the step
+// has decided whether it takes the body's turning stiffness in.
+func (b *Body) refreshFrame() {
 	b.invMass = 1 / b.Mass
 	b.rot = b.Rot.Matrix()
+	b.turning = false
+}
+
+// refreshInverseInertia sets the world-frame inverse inertia R I₀⁻¹ Rᵀ.
+func (b *Body) refreshInverseInertia() {
 	r := &b.rot
 	in := [3]float64{invOrZero(b.Inertia.X), invOrZero(b.Inertia.Y), invOrZero(b.Inertia.Z)}
 	for i := 0; i < 3; i++ { // Σ_k I_k⁻¹ c_k c_kᵀ over R's columns, symmetric
@@ -116,7 +122,6 @@ func (b *Body) refreshInertia() {
 			b.invI[i][j], b.invI[j][i] = v, v
 		}
 	}
-	b.turning = false
 }
 
 // AddPull adds to a dynamic body's turning stiffness (see Turning) that of
@@ -146,8 +151,8 @@ func (b *Body) AddPull(r, f geom.Vec3) {
 }
 
 // takeTurnStiffness decides whether a step of h seconds takes the body's
-// geometric stiffness turnK in, and if so replaces the inverse inertia by
-// (R I₀ Rᵀ + s h² K)⁻¹, s = stability.TurnShare (see
+// geometric stiffness turnK in, and if so sets the inverse inertia to
+// (R I₀ Rᵀ + s h² K)⁻¹ (else World.update sets the plain one), s = stability.TurnShare (see
 // World.takeTurnStiffness). The criterion is on the fastest turning mode,
 // ω² the largest eigenvalue of I₀^(−½) Rᵀ K R I₀^(−½).
 func (b *Body) takeTurnStiffness(h float64) {

@@ -194,7 +194,7 @@ func (w *World) update(h float64) error {
 	}
 	for _, b := range w.bodies {
 		if b.Kind == Dynamic {
-			b.refreshInertia()
+			b.refreshFrame()
 		} else {
 			b.rot = b.Rot.Matrix() // for Body.ToWorld
 		}
@@ -217,6 +217,11 @@ func (w *World) update(h float64) error {
 	w.turned = 0
 	if !w.ExplicitTurning {
 		w.takeTurnStiffness(h)
+	}
+	for _, b := range w.dynamic {
+		if !b.turning { // a turning body has its stiffened inertia's inverse
+			b.refreshInverseInertia()
+		}
 	}
 	return nil
 }
