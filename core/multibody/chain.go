@@ -41,7 +41,6 @@ type Chain struct {
 	// tail marks, this step, the joint6 blocks whose rows 3–5 are angular
 	// (angularTail), found once per block.
 	tail []bool
-	z             []float64
 	// Timing, when set, accumulates the time spent in each phase.
 	Timing *ChainTiming
 }
@@ -177,7 +176,6 @@ func (c *Chain) setup(p *Problem) {
 		c.link6[k] = c.joint6[k] && c.joint6[k+1] && len(c.shared[k]) == 1 && c.shared[k][0] == [2]int{1, 0}
 	}
 	c.inv = make([]float64, len(p.Rows))
-	c.z = make([]float64, len(p.Rows))
 }
 
 // assemble writes block k's lower triangle of Aₖ = Σ J M⁻¹ Jᵀ + Σ and, for
@@ -346,7 +344,7 @@ func (c *Chain) notPositive(k int) error {
 // substitute solves with the factors: forward uₖ = Lₖ⁻¹ (bₖ − Wₖ₋₁ᵀ uₖ₋₁),
 // then back xₖ = Lₖ⁻ᵀ (uₖ − Wₖ xₖ₊₁).
 func (c *Chain) substitute(p *Problem) {
-	z := c.z
+	z := p.Lambda // solved in place
 	copy(z, p.B)
 	for k, a := range c.a {
 		m, s := c.sizes[k], c.starts[k]
@@ -393,7 +391,6 @@ func (c *Chain) substitute(p *Problem) {
 			backward(c.a[k], inv, zk)
 		}
 	}
-	copy(p.Lambda, z)
 }
 
 // cholesky factors the symmetric positive definite m×m matrix a (lower
