@@ -382,12 +382,12 @@ func (w *World) assemble(h float64) {
 }
 
 // integrate applies the impulses and moves the bodies (symplectic Euler).
-// Each body's impulses are summed first (Gᵀλ), then turned into its
-// velocity change with its own M⁻¹ once: M⁻¹Gᵀλ without a product per row.
 func (w *World) integrate(h float64) {
 	for _, b := range w.bodies {
-		// The impulses (N·s) until they are divided by h below.
 		b.ConstraintForce, b.ConstraintTorque = geom.Vec3{}, geom.Vec3{}
+		if b.Kind == Dynamic {
+			b.Vel, b.AngVel = b.predVel, b.predAng
+		}
 	}
 	p := &w.prob
 	for i := range p.Rows {
@@ -396,26 +396,28 @@ func (w *World) integrate(h float64) {
 			continue
 		}
 		pr := &p.Rows[i]
+		f := l / h
 		for k, b := range pr.Bodies {
 			j := &pr.J[k]
-			// An angular block's linear part (zero) would add zeros that
-			// change nothing: the sums start from +0.
-			if j.Lin != (geom.Vec3{}) {
-				b.ConstraintForce = b.ConstraintForce.AddScaled(l, j.Lin)
+			// An angular block's linear part (zero, and zero in M⁻¹J) would
+			// add zeros that change nothing: the force sums start from +0,
+			// and a predicted velocity is −0 only where the velocity was,
+			// which no step leaves.
+			linear := j.Lin != (geom.Vec3{})
+			if linear {
+				b.ConstraintForce = b.ConstraintForce.AddScaled(f, j.Lin)
 			}
-			b.ConstraintTorque = b.ConstraintTorque.AddScaled(l, j.Ang)
+			b.ConstraintTorque = b.ConstraintTorque.AddScaled(f, j.Ang)
+			if b.Kind == Dynamic {
+				m := &pr.MinvJ[k]
+				if linear {
+					b.Vel = b.Vel.AddScaled(l, m.Lin)
+				}
+				b.AngVel = b.AngVel.AddScaled(l, m.Ang)
+			}
 		}
 	}
-	perSecond := 1 / h
 	for _, b := range w.bodies {
-		linear, angular := b.ConstraintForce, b.ConstraintTorque
-		if b.Kind == Dynamic {
-			// The inverse inertia the rows were assembled with: the
-			// turning stiffness's, where the step took it in.
-			b.Vel = b.predVel.AddScaled(b.invMass, linear)
-			b.AngVel = b.predAng.Add(b.invI.MulVec(angular))
-		}
-		b.ConstraintForce, b.ConstraintTorque = linear.Scale(perSecond), angular.Scale(perSecond)
 		if b.Kind == Static {
 			continue
 		}
