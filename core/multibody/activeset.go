@@ -3,6 +3,7 @@ package multibody
 import (
 	"fmt"
 	"math"
+	"slices"
 )
 
 // ActiveSet solves a problem with bounded rows through a direct solver that
@@ -108,7 +109,8 @@ func (a *ActiveSet) prepare(p *Problem) {
 	sigma, b := a.free.Sigma, a.free.B
 	a.free = *p
 	a.free.Lo, a.free.Hi = a.inf[:n], a.inf[n:]
-	a.free.Sigma, a.free.B = append(sigma[:0], p.Sigma...), append(b[:0], p.B...)
+	// B is copied by pin, which every use of the free problem begins with.
+	a.free.Sigma, a.free.B = append(sigma[:0], p.Sigma...), slices.Grow(b[:0], len(p.B))[:len(p.B)]
 	a.bounded = a.bounded[:0]
 	a.diag = a.diag[:0]
 	for i := 0; i < n; i++ {
