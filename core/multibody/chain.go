@@ -395,30 +395,31 @@ func (c *Chain) substitute(p *Problem) {
 
 // cholesky factors the symmetric positive definite m×m matrix a (lower
 // triangle used) in place into L with a = L Lᵀ, and writes 1/Lⱼⱼ into
-// inv[j] for the solves.
+// inv[j] for the solves. Right-looking: column j's pivot d updates the
+// columns to its right with its entries over d, and is scaled by 1/√d
+// only after; the next pivot waits for a division, not for a square root
+// and a division (a chain's blocks are factored one after another, each
+// waiting for the last, so the pivots' chain of operations is the
+// factorization's time).
 func cholesky(a []float64, m int, inv []float64) bool {
 	for j := 0; j < m; j++ {
-		aj := a[j*m : j*m+j+1]
-		d := aj[j]
-		for _, x := range aj[:j] {
-			d -= x * x
-		}
+		d := a[j*m+j]
 		if !(d > 0) {
 			return false
 		}
-		d = math.Sqrt(d)
-		aj[j] = d
-		// Multiplied by the reciprocal, not divided: divisions were most
-		// of a small block's factorization time.
 		r := 1 / d
-		inv[j] = r
+		s := math.Sqrt(r)
+		inv[j] = s
+		a[j*m+j] = d * s // √d
 		for i := j + 1; i < m; i++ {
-			ai := a[i*m : i*m+j+1]
-			s := ai[j]
-			for k, x := range aj[:j] {
-				s -= ai[k] * x
+			ai := a[i*m : i*m+i+1]
+			f := ai[j] * r
+			for k := j + 1; k <= i; k++ {
+				ai[k] -= f * a[k*m+j]
 			}
-			ai[j] = s * r
+		}
+		for i := j + 1; i < m; i++ {
+			a[i*m+j] *= s
 		}
 	}
 	return true

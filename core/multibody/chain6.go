@@ -30,22 +30,21 @@ func gram6(a, w *block6) {
 func cholesky6(a *block6, inv *[6]float64) bool {
 	for j := 0; j < 6; j++ {
 		d := a[j*6+j]
-		for k := 0; k < j; k++ {
-			d -= a[j*6+k] * a[j*6+k]
-		}
 		if !(d > 0) {
 			return false
 		}
-		d = math.Sqrt(d)
-		a[j*6+j] = d
 		r := 1 / d
-		inv[j] = r
+		s := math.Sqrt(r)
+		inv[j] = s
+		a[j*6+j] = d * s
 		for i := j + 1; i < 6; i++ {
-			s := a[i*6+j]
-			for k := 0; k < j; k++ {
-				s -= a[i*6+k] * a[j*6+k]
+			f := a[i*6+j] * r
+			for k := j + 1; k <= i; k++ {
+				a[i*6+k] -= f * a[k*6+j]
 			}
-			a[i*6+j] = s * r
+		}
+		for i := j + 1; i < 6; i++ {
+			a[i*6+j] *= s
 		}
 	}
 	return true
