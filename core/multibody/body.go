@@ -138,10 +138,11 @@ func (b *Body) AddPull(r, f geom.Vec3) {
 	}
 	u := [3]float64{r.X, r.Y, r.Z}
 	k := &b.turnK
+	q := fr / r2
 	for i := range u {
 		k[i][i] += fr
 		for c := i; c < 3; c++ { // the same number on both sides: K symmetric
-			v := fr / r2 * (u[i] * u[c])
+			v := q * (u[i] * u[c])
 			k[i][c] -= v
 			if c != i {
 				k[c][i] -= v
