@@ -98,7 +98,7 @@ func quantities(c *config, step float64) *catalogue {
 	for n := 1; n <= c.Cable.Segments+1; n++ {
 		for k, ax := range axes {
 			output(fmt.Sprintf("cable.node[%d].%s", n, ax), "m", fmt.Sprintf("World %s position of segment end %d, counted from the suspension point down", ax, n),
-				func(s *simulation) float64 { return port.Comp(s.node(n-1), k) })
+				func(s *simulation) float64 { return s.nodeCoord(n-1, k) })
 		}
 	}
 	return qs

@@ -49,8 +49,9 @@ type simulation struct {
 	command, rate float64
 	// nodes caches the segment ends' positions for the node outputs, which
 	// read three coordinates each and are read twice a communication step;
-	// valid until the state changes.
-	nodes      []geom.Vec3
+	// valid until the state changes. Coordinates in a row: x, y, z of end
+	// 0, then of end 1, …
+	nodes      []float64
 	nodesValid bool
 }
 
@@ -143,19 +144,22 @@ func (s *simulation) build(p *params) error {
 	return s.world.Prime(p.h)
 }
 
-// node returns the world position of segment end k (0 = suspension point).
-func (s *simulation) node(k int) geom.Vec3 {
+// nodeCoord returns coordinate c (0 x, 1 y, 2 z; m, world) of segment end
+// k (0 = suspension point).
+func (s *simulation) nodeCoord(k, c int) float64 {
 	if !s.nodesValid {
 		segs := s.cable.Segments
 		s.nodes = s.nodes[:0]
 		l := s.cable.SegmentLength
 		for _, b := range segs {
-			s.nodes = append(s.nodes, b.PointWorld(geom.Vec3{X: -l / 2}))
+			p := b.PointWorld(geom.Vec3{X: -l / 2})
+			s.nodes = append(s.nodes, p.X, p.Y, p.Z)
 		}
-		s.nodes = append(s.nodes, segs[len(segs)-1].PointWorld(geom.Vec3{X: l / 2}))
+		p := segs[len(segs)-1].PointWorld(geom.Vec3{X: l / 2})
+		s.nodes = append(s.nodes, p.X, p.Y, p.Z)
 		s.nodesValid = true
 	}
-	return s.nodes[k]
+	return s.nodes[3*k+c]
 }
 
 // Step implements fmu.Simulation: the hoist moves with the mean velocity
