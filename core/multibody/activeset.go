@@ -108,7 +108,7 @@ func (a *ActiveSet) prepare(p *Problem) {
 	}
 	sigma, b := a.free.Sigma, a.free.B
 	a.free = *p
-	a.free.Lo, a.free.Hi = a.inf[:n], a.inf[n:]
+	a.free.Lo, a.free.Hi, a.free.free = a.inf[:n], a.inf[n:], true
 	// B is copied by pin, which every use of the free problem begins with.
 	a.free.Sigma, a.free.B = append(sigma[:0], p.Sigma...), slices.Grow(b[:0], len(p.B))[:len(p.B)]
 	a.bounded = a.bounded[:0]

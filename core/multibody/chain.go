@@ -90,6 +90,9 @@ func (c *Chain) Substitute(p *Problem) error {
 // unbounded rejects bounded rows for the direct solvers that cannot take
 // them.
 func unbounded(p *Problem, solver string) error {
+	if p.free {
+		return nil
+	}
 	for i := range p.Rows {
 		if !math.IsInf(p.Lo[i], -1) || !math.IsInf(p.Hi[i], 1) {
 			return fmt.Errorf("row %d has bounds [%g, %g]: the %s solver takes unbounded rows only (wrap it in an ActiveSet)", i, p.Lo[i], p.Hi[i], solver)

@@ -37,6 +37,10 @@ type Problem struct {
 	// Layout changes whenever rows or their coupling pattern change, so
 	// that solvers know when to redo their symbolic work.
 	Layout int
+	// free marks a problem whose rows are all unbounded by construction
+	// (an ActiveSet's free problem): the direct solvers need not check
+	// its bounds, a pass over every row each step.
+	free bool
 }
 
 // ProblemRow is one row's Jacobian and M⁻¹-weighted Jacobian per body.
