@@ -117,3 +117,44 @@ func activeSetMatchesDense(t *testing.T, push float64, inner Solver) {
 	}
 	t.Logf("push %g N, %T inside: %d row-steps on the bound", push, inner, pinned)
 }
+
+// One solver given the problems of two worlds in turn (whose Layouts both
+// count from 1) redoes its set-up for each: the worlds move exactly as
+// with a solver each.
+func TestSolverSharedBetweenWorlds(t *testing.T) {
+	const h, s = 1.0 / 60, 0.25
+	build := func(n int) *World {
+		w := NewWorld(geom.V(0, 0, -9.81))
+		prev := w.AddBody(NewKinematic("top", geom.V(0, 0, 0)))
+		for i := 0; i < n; i++ {
+			b := w.AddBody(NewBody("box", 1, BoxInertia(1, 0.1, 0.1, 2*s), geom.V(0.1*float64(i), 0, -s-2*s*float64(i))))
+			w.AddConstraint(&link{a: prev, b: b, s: s, compliance: 1e-7, push: 0})
+			prev = b
+		}
+		return w
+	}
+	for _, solver := range []func() Solver{
+		func() Solver { return &ActiveSet{Solver: &Chain{}} },
+		func() Solver { return &ActiveSet{Solver: &Banded{}} },
+	} {
+		shared := solver()
+		a, b := build(3), build(5)
+		a.Solver, b.Solver = shared, shared
+		ownA, ownB := build(3), build(5)
+		ownA.Solver, ownB.Solver = solver(), solver()
+		for step := 0; step < 30; step++ {
+			for _, w := range []*World{a, b, ownA, ownB} {
+				if err := w.Step(h); err != nil {
+					t.Fatalf("%T shared, step %d: %v", shared, step, err)
+				}
+			}
+		}
+		for _, pair := range [][2]*World{{a, ownA}, {b, ownB}} {
+			for i, body := range pair[0].Bodies() {
+				if own := pair[1].Bodies()[i].Pos; body.Pos != own {
+					t.Errorf("%T shared: a %d-body world's body %d at %v, with its own solver at %v", shared, len(pair[0].Bodies()), i, body.Pos, own)
+				}
+			}
+		}
+	}
+}

@@ -22,7 +22,7 @@ type Banded struct {
 // Solve implements Solver.
 func (s *Banded) Solve(p *Problem) error {
 	c := &s.chain
-	if c.layout != p.Layout || c.starts == nil {
+	if c.layout != p.structure() || c.starts == nil {
 		c.setup(p)
 		s.kd = 0
 		for k := 0; k+1 < len(c.sizes); k++ {

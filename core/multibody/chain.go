@@ -22,7 +22,7 @@ import (
 // act on the same bodies (as a World's do), and rows must be unbounded;
 // bounded rows (contacts) belong in a group solved by Dense.
 type Chain struct {
-	layout int
+	layout structure
 	starts []int // row offset of each block
 	sizes  []int
 	a, w   [][]float64 // per block: A (m×m, then Ď's Cholesky factor L) and W (B, then Lₖ⁻¹ Bₖ; m_k × m_{k+1})
@@ -62,7 +62,7 @@ func (c *Chain) Solve(p *Problem) error {
 
 // Factor implements Factorizer: assembles and factors S.
 func (c *Chain) Factor(p *Problem) error {
-	if c.layout != p.Layout || c.starts == nil {
+	if c.layout != p.structure() || c.starts == nil {
 		c.setup(p)
 	}
 	if c.notChain != nil {
@@ -119,7 +119,7 @@ func (c *Chain) clock(phase int, t0 time.Time) time.Time {
 
 func (c *Chain) setup(p *Problem) {
 	nb := len(p.Groups) - 1
-	c.layout = p.Layout
+	c.layout = p.structure()
 	c.starts, c.sizes = make([]int, nb), make([]int, nb)
 	c.a, c.w = make([][]float64, nb), make([][]float64, nb)
 	c.own, c.shared = make([][]int, nb), make([][][2]int, nb)
@@ -412,6 +412,12 @@ func cholesky(a []float64, m int, inv []float64) bool {
 		}
 		r := 1 / d
 		s := math.Sqrt(r)
+		if !(r <= math.MaxFloat64 && r >= minNormal) {
+			// d so small or large that 1/d leaves the normal range: the
+			// column is scaled first, as a textbook Cholesky does.
+			choleskyColumn(a, m, j, d, inv)
+			continue
+		}
 		inv[j] = s
 		a[j*m+j] = d * s // √d
 		for i := j + 1; i < m; i++ {
@@ -426,6 +432,28 @@ func cholesky(a []float64, m int, inv []float64) bool {
 		}
 	}
 	return true
+}
+
+// minNormal is the smallest normal float64.
+const minNormal = 0x1p-1022
+
+// choleskyColumn is cholesky's step for column j with pivot d where 1/d
+// is not a normal number: the column is scaled by 1/√d, then it updates
+// the columns to its right.
+func choleskyColumn(a []float64, m, j int, d float64, inv []float64) {
+	sq := math.Sqrt(d)
+	s := 1 / sq
+	inv[j] = s
+	a[j*m+j] = sq
+	for i := j + 1; i < m; i++ {
+		a[i*m+j] *= s
+	}
+	for i := j + 1; i < m; i++ {
+		f := a[i*m+j]
+		for k := j + 1; k <= i; k++ {
+			a[i*m+k] -= f * a[k*m+j]
+		}
+	}
 }
 
 // forwardRows solves L X = B in place for the m×n row-major B: row

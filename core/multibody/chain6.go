@@ -35,6 +35,10 @@ func cholesky6(a *block6, inv *[6]float64) bool {
 		}
 		r := 1 / d
 		s := math.Sqrt(r)
+		if !(r <= math.MaxFloat64 && r >= minNormal) {
+			choleskyColumn(a[:], 6, j, d, inv[:])
+			continue
+		}
 		inv[j] = s
 		a[j*6+j] = d * s
 		for i := j + 1; i < 6; i++ {
@@ -111,7 +115,9 @@ func subtract6(z *[6]float64, g *block6, y *[6]float64) {
 }
 
 // angularTail reports whether rows 3–5 of a six-row block on two bodies
-// are angular (J.Lin = 0 on both, hence M⁻¹J.Lin = 0 too), as a cable
+// are angular (J.Lin = 0 on both, hence M⁻¹J.Lin = 0 too: a body's M⁻¹
+// does not couple its linear and angular parts, and World.assemble
+// writes those zeros), as a cable
 // joint's bend and twist rows are behind its three ball rows. The kernels
 // for such blocks leave out the products with those zeros: 15 of a
 // block's 21 entries and 27 of a coupling's 36 then need only the angular

@@ -27,7 +27,7 @@ type GaussSeidel struct {
 	// Iterations is N_it, the number of Gauss–Seidel sweeps.
 	Iterations int
 
-	layout  int
+	layout  structure
 	groups  []group
 	dv      []velocityChange // per dynamic body slot: M⁻¹Gᵀλ summed
 	coupled bool             // this step: more than one group active, dv needed
@@ -42,7 +42,7 @@ type group struct {
 
 // Solve implements Solver.
 func (gs *GaussSeidel) Solve(p *Problem) error {
-	if gs.layout != p.Layout || gs.groups == nil {
+	if gs.layout != p.structure() || gs.groups == nil {
 		if err := gs.setup(p); err != nil {
 			return err
 		}
@@ -102,7 +102,7 @@ func (gs *GaussSeidel) setup(p *Problem) error {
 	if total != len(p.Groups)-1 {
 		return fmt.Errorf("Gauss–Seidel groups hold %d constraints, the world has %d", total, len(p.Groups)-1)
 	}
-	gs.layout = p.Layout
+	gs.layout = p.structure()
 	gs.dv = make([]velocityChange, p.Slots)
 	entry := make([]int, p.Slots) // scratch for the groups' index
 	gs.groups = gs.groups[:0]

@@ -58,6 +58,23 @@ type BodyRows struct {
 	Blocks []RowBlock
 }
 
+// structure identifies a problem's structure for the solvers that keep
+// work done on it: its Layout, and its rows' storage, since Layout counts
+// from 1 in every World and a solver may be given problems of several.
+type structure struct {
+	layout int
+	rows   *ProblemRow
+	n      int
+}
+
+func (p *Problem) structure() structure {
+	s := structure{layout: p.Layout, n: len(p.Rows)}
+	if len(p.Rows) > 0 {
+		s.rows = &p.Rows[0]
+	}
+	return s
+}
+
 func (p *Problem) resize(rows, dynamic int) {
 	p.Rows = make([]ProblemRow, rows)
 	p.Sigma = make([]float64, rows)

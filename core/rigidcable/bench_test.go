@@ -11,7 +11,7 @@ import (
 
 // BenchmarkCableStep measures one step of a hanging 10 m steel cable of N
 // segments with a 100 times heavier load, swinging, for N = 10 … 10000,
-// with the chain solver (block LDLᵀ) and gonum's banded Cholesky. Metrics:
+// with the chain solver (block Cholesky) and gonum's banded Cholesky. Metrics:
 // ns per segment, and the split of a step into row evaluation (constraint
 // Jacobians, violations, right-hand side), the Schur complement's blocks
 // assembled and factored, substitution, and the rest (integration).
