@@ -190,17 +190,17 @@ func (c *Chain) assemble(p *Problem, k int) {
 	last := k+1 == len(c.a)
 	rows := p.Rows[s : s+m]
 	a := c.a[k]
-	angular := false // rows 3–5 of a joint6 block angular (a ball joint's bend and twist)
+	// Rows from linear on are angular (angularTail): 3 for a cable joint.
+	linear := 6
 	if c.joint6[k] {
 		r6 := (*[6]ProblemRow)(rows)
 		if k == 0 || !c.link6[k-1] {
 			c.tail[k] = angularTail(r6) // else found with the coupling before
 		}
-		if angular = c.tail[k]; angular {
-			assembleBall6((*block6)(a), (*[6]float64)(p.Sigma[s:s+6]), r6)
-		} else {
-			assembleJoint6((*block6)(a), (*[6]float64)(p.Sigma[s:s+6]), r6)
+		if c.tail[k] {
+			linear = 3
 		}
+		assembleJoint6((*block6)(a), (*[6]float64)(p.Sigma[s:s+6]), r6, linear)
 	} else {
 		c.assembleDiagonal(p, k)
 	}
@@ -209,11 +209,11 @@ func (c *Chain) assemble(p *Problem, k int) {
 	case c.link6[k]:
 		next := (*[6]ProblemRow)(p.Rows[s+6 : s+12])
 		c.tail[k+1] = angularTail(next)
-		if angular && c.tail[k+1] {
-			coupleBall6((*block6)(c.w[k]), (*[6]ProblemRow)(rows), next)
-		} else {
-			coupleJoint6((*block6)(c.w[k]), (*[6]ProblemRow)(rows), next)
+		nextLinear := 6
+		if c.tail[k+1] {
+			nextLinear = 3
 		}
+		coupleJoint6((*block6)(c.w[k]), (*[6]ProblemRow)(rows), next, linear, nextLinear)
 	default:
 		c.assembleCoupling(p, k)
 	}
@@ -253,46 +253,6 @@ func (c *Chain) assembleCoupling(p *Problem, k int) {
 				sum += x.Lin.Dot(y.Lin) + x.Ang.Dot(y.Ang)
 			}
 			w[i*n+j] = sum
-		}
-	}
-}
-
-// assembleJoint6 is assemble's Aₖ for a block of six rows on two dynamic
-// bodies (a cable joint). Angular rows (bend, twist) have J.Lin = M⁻¹J.Lin
-// = 0: their zeros add nothing to sums that start from +0, and summing
-// them costs less than telling them apart.
-func assembleJoint6(a *block6, sigma *[6]float64, rows *[6]ProblemRow) {
-	// Body by body, row i's M⁻¹J held in locals (registers) while the
-	// rows j ≤ i are dotted with it: each block is read once per entry.
-	for k := 0; k < 2; k++ {
-		for i := 0; i < 6; i++ {
-			mi := &rows[i].MinvJ[k]
-			m0, m1, m2, m3, m4, m5 := mi.Lin.X, mi.Lin.Y, mi.Lin.Z, mi.Ang.X, mi.Ang.Y, mi.Ang.Z
-			for j := 0; j <= i; j++ {
-				x := &rows[j].J[k]
-				v := x.Lin.X*m0 + x.Lin.Y*m1 + x.Lin.Z*m2 + (x.Ang.X*m3 + x.Ang.Y*m4 + x.Ang.Z*m5)
-				if k == 0 {
-					a[i*6+j] = v
-				} else {
-					a[i*6+j] += v
-				}
-			}
-		}
-	}
-	for i, s := range sigma {
-		a[i*6+i] += s
-	}
-}
-
-// coupleJoint6 is assemble's Bₖ for two such blocks whose only shared body
-// is the second of block k and the first of block k+1.
-func coupleJoint6(w *block6, rows, next *[6]ProblemRow) {
-	for i := 0; i < 6; i++ {
-		x := &rows[i].J[1]
-		x0, x1, x2, x3, x4, x5 := x.Lin.X, x.Lin.Y, x.Lin.Z, x.Ang.X, x.Ang.Y, x.Ang.Z
-		for j := 0; j < 6; j++ {
-			y := &next[j].MinvJ[0]
-			w[i*6+j] = x0*y.Lin.X + x1*y.Lin.Y + x2*y.Lin.Z + (x3*y.Ang.X + x4*y.Ang.Y + x5*y.Ang.Z)
 		}
 	}
 }

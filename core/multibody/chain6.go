@@ -121,7 +121,7 @@ func subtract6(z *[6]float64, g *block6, y *[6]float64) {
 // joint's bend and twist rows are behind its three ball rows. The kernels
 // for such blocks leave out the products with those zeros: 15 of a
 // block's 21 entries and 27 of a coupling's 36 then need only the angular
-// half of the dot product.
+// half of the dot product (assembleJoint6, coupleJoint6).
 func angularTail(rows *[6]ProblemRow) bool {
 	for i := 3; i < 6; i++ {
 		j := rows[i].J
@@ -132,29 +132,23 @@ func angularTail(rows *[6]ProblemRow) bool {
 	return true
 }
 
-// assembleBall6 is assembleJoint6 for a block whose rows 3–5 are angular
-// (angularTail): the same sums without the zero products.
-func assembleBall6(a *block6, sigma *[6]float64, rows *[6]ProblemRow) {
+// assembleJoint6 is assemble's Aₖ for a block of six rows on two dynamic
+// bodies (a cable joint). Rows from linear on are angular (J.Lin = M⁻¹J.Lin
+// = 0, angularTail): their products leave the zero linear halves out; the
+// sums are otherwise those of all six components, in the same order.
+func assembleJoint6(a *block6, sigma *[6]float64, rows *[6]ProblemRow, linear int) {
+	// Body by body, row i's M⁻¹J held in locals (registers) while the
+	// rows j ≤ i are dotted with it: each block is read once per entry.
 	for k := 0; k < 2; k++ {
-		for i := 0; i < 3; i++ {
+		for i := 0; i < 6; i++ {
 			mi := &rows[i].MinvJ[k]
 			m0, m1, m2, m3, m4, m5 := mi.Lin.X, mi.Lin.Y, mi.Lin.Z, mi.Ang.X, mi.Ang.Y, mi.Ang.Z
 			for j := 0; j <= i; j++ {
 				x := &rows[j].J[k]
-				v := x.Lin.X*m0 + x.Lin.Y*m1 + x.Lin.Z*m2 + (x.Ang.X*m3 + x.Ang.Y*m4 + x.Ang.Z*m5)
-				if k == 0 {
-					a[i*6+j] = v
-				} else {
-					a[i*6+j] += v
+				v := x.Ang.X*m3 + x.Ang.Y*m4 + x.Ang.Z*m5
+				if i < linear { // j ≤ i: row j has its linear part too
+					v = x.Lin.X*m0 + x.Lin.Y*m1 + x.Lin.Z*m2 + v
 				}
-			}
-		}
-		for i := 3; i < 6; i++ {
-			mi := &rows[i].MinvJ[k].Ang
-			m3, m4, m5 := mi.X, mi.Y, mi.Z
-			for j := 0; j <= i; j++ {
-				x := &rows[j].J[k].Ang
-				v := x.X*m3 + x.Y*m4 + x.Z*m5
 				if k == 0 {
 					a[i*6+j] = v
 				} else {
@@ -168,27 +162,20 @@ func assembleBall6(a *block6, sigma *[6]float64, rows *[6]ProblemRow) {
 	}
 }
 
-// coupleBall6 is coupleJoint6 for two blocks whose rows 3–5 are angular:
-// only the ball rows' products (i, j < 3) have linear terms.
-func coupleBall6(w *block6, rows, next *[6]ProblemRow) {
-	for i := 0; i < 3; i++ {
+// coupleJoint6 is assemble's Bₖ for two such blocks whose only shared body
+// is the second of block k and the first of block k+1; rows from linear
+// (of block k) and nextLinear (of block k+1) on are angular.
+func coupleJoint6(w *block6, rows, next *[6]ProblemRow, linear, nextLinear int) {
+	for i := 0; i < 6; i++ {
 		x := &rows[i].J[1]
 		x0, x1, x2, x3, x4, x5 := x.Lin.X, x.Lin.Y, x.Lin.Z, x.Ang.X, x.Ang.Y, x.Ang.Z
-		for j := 0; j < 3; j++ {
-			y := &next[j].MinvJ[0]
-			w[i*6+j] = x0*y.Lin.X + x1*y.Lin.Y + x2*y.Lin.Z + (x3*y.Ang.X + x4*y.Ang.Y + x5*y.Ang.Z)
-		}
-		for j := 3; j < 6; j++ {
-			y := &next[j].MinvJ[0].Ang
-			w[i*6+j] = x3*y.X + x4*y.Y + x5*y.Z
-		}
-	}
-	for i := 3; i < 6; i++ {
-		x := &rows[i].J[1].Ang
-		x3, x4, x5 := x.X, x.Y, x.Z
 		for j := 0; j < 6; j++ {
-			y := &next[j].MinvJ[0].Ang
-			w[i*6+j] = x3*y.X + x4*y.Y + x5*y.Z
+			y := &next[j].MinvJ[0]
+			v := x3*y.Ang.X + x4*y.Ang.Y + x5*y.Ang.Z
+			if i < linear && j < nextLinear {
+				v = x0*y.Lin.X + x1*y.Lin.Y + x2*y.Lin.Z + v
+			}
+			w[i*6+j] = v
 		}
 	}
 }
