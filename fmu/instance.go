@@ -524,7 +524,7 @@ func (in *Instance) DoStep(t, H float64) Status {
 	if !(H > 0) || math.IsInf(H, 0) {
 		return in.fail("fmi2DoStep: communication step size %g s: must be positive and finite", H)
 	}
-	if !finite(t) || math.Abs(t-in.time) > 1e-9*math.Max(1, math.Abs(in.time)) {
+	if !finite(t) || math.Abs(t-in.time) > 1e-9*max(1, math.Abs(in.time)) {
 		return in.fail("fmi2DoStep: communication point %.17g s, but the FMU is at %.17g s", t, in.time)
 	}
 	if in.hasEnd && t+H > in.stop*(1+1e-12)+1e-12 {

@@ -60,7 +60,7 @@ func (m *Mat3) Inverse() (Mat3, bool) {
 // and to about 1e-8 relative where it is a double root.
 func (m *Mat3) SymMaxEigen() float64 {
 	p1 := m[0][1]*m[0][1] + m[0][2]*m[0][2] + m[1][2]*m[1][2]
-	d := math.Max(m[0][0], math.Max(m[1][1], m[2][2]))
+	d := max(m[0][0], max(m[1][1], m[2][2]))
 	if p1 <= 1e-24*d*d {
 		// Diagonal to rounding (a pull along a principal axis): the
 		// largest diagonal element, within |off-diagonal| ≤ 1e-12 of it.
@@ -71,6 +71,6 @@ func (m *Mat3) SymMaxEigen() float64 {
 	p := math.Sqrt((d0*d0 + d1*d1 + d2*d2 + 2*p1) / 6)
 	// r = det((m − qI)/p)/2, within [−1, 1] up to rounding.
 	det := d0*(d1*d2-m[1][2]*m[1][2]) - m[0][1]*(m[0][1]*d2-m[1][2]*m[0][2]) + m[0][2]*(m[0][1]*m[1][2]-d1*m[0][2])
-	r := math.Max(-1, math.Min(1, det/(2*p*p*p)))
+	r := max(-1, min(1, det/(2*p*p*p)))
 	return q + 2*p*math.Cos(math.Acos(r)/3)
 }

@@ -86,7 +86,7 @@ func (s *Stretch) Update(h float64, rows []multibody.Row) {
 		// The winch's limit switch: hauling in stops at the minimum length.
 		minLength := total - fall + s.MinFall
 		if floor := (minLength - s.FreeLength) / h; s.speed < 0 && s.speed < floor {
-			s.speed = math.Min(floor, 0)
+			s.speed = min(floor, 0)
 		}
 		row.Speed, row.SpeedBefore = s.speed, s.speed
 		row.Slip = s.Winch.Slip

@@ -194,7 +194,7 @@ func (a *ActiveSet) update(p *Problem) bool {
 			if w == nil {
 				w = a.residuals(p)
 			}
-			tol := 1e-9 * a.diag[k] * math.Max(math.Abs(l), 1e-30)
+			tol := 1e-9 * a.diag[k] * max(math.Abs(l), 1e-30)
 			if (a.state[i] < 0 && w[k] < -tol) || (a.state[i] > 0 && w[k] > tol) {
 				a.state[i], moved = 0, true
 			}

@@ -88,7 +88,7 @@ func (d *Dense) solveFree(p *Problem) error {
 		for c, j := range idx {
 			d.a[r*m+c] = d.s[i*n+j]
 		}
-		maxDiag = math.Max(maxDiag, d.s[i*n+i])
+		maxDiag = max(maxDiag, d.s[i*n+i])
 	}
 	a := blas64.Symmetric{N: m, Stride: m, Data: d.a[:m*m], Uplo: blas.Upper}
 	t, ok := lapack64.Potrf(a)
@@ -99,7 +99,7 @@ func (d *Dense) solveFree(p *Problem) error {
 			for c, j := range idx {
 				d.a[r*m+c] = d.s[i*n+j]
 			}
-			d.a[r*m+r] += 1e-10 * math.Max(maxDiag, 1e-300)
+			d.a[r*m+r] += 1e-10 * max(maxDiag, 1e-300)
 		}
 		t, ok = lapack64.Potrf(a)
 		if !ok {
@@ -165,10 +165,10 @@ func (d *Dense) projectedGaussSeidel(p *Problem) error {
 				return fmt.Errorf("bounded rows: row %d has no stiffness", i)
 			}
 			old := p.Lambda[i]
-			l := math.Min(math.Max(old-d.residual(p, i)/sii, p.Lo[i]), p.Hi[i])
+			l := min(max(old-d.residual(p, i)/sii, p.Lo[i]), p.Hi[i])
 			p.Lambda[i] = l
-			change = math.Max(change, math.Abs(l-old))
-			size = math.Max(size, math.Abs(l))
+			change = max(change, math.Abs(l-old))
+			size = max(size, math.Abs(l))
 		}
 		if change <= 1e-9*size {
 			return nil

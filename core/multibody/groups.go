@@ -85,7 +85,7 @@ func (gs *GaussSeidel) Solve(p *Problem) error {
 			if err != nil {
 				return fmt.Errorf("group %d, pass %d: %w", i, pass, err)
 			}
-			change, size = math.Max(change, c), math.Max(size, s)
+			change, size = max(change, c), max(size, s)
 		}
 		if active <= 1 || (pass > 0 && change <= 1e-12*size) {
 			break
@@ -160,8 +160,8 @@ func (gs *GaussSeidel) solveGroup(p *Problem, g *group, coupled bool) (change, s
 	}
 	if gs.coupled { // a group alone stops after one pass anyway
 		for k, l := range g.sub.Lambda {
-			change = math.Max(change, math.Abs(l-p.Lambda[g.first+k]))
-			size = math.Max(size, math.Abs(l))
+			change = max(change, math.Abs(l-p.Lambda[g.first+k]))
+			size = max(size, math.Abs(l))
 		}
 	}
 	copy(p.Lambda[g.first:g.last], g.sub.Lambda)

@@ -499,7 +499,7 @@ func (w *World) Prime(h float64) error {
 			row := &rows[r]
 			lambda[r] = 0
 			if row.Holonomic && row.Compliance > 0 {
-				lambda[r] = math.Min(math.Max(-h*row.Violation/row.Compliance, row.Lo), row.Hi)
+				lambda[r] = min(max(-h*row.Violation/row.Compliance, row.Lo), row.Hi)
 			}
 			for k, b := range c.Bodies() {
 				b.ConstraintForce = b.ConstraintForce.AddScaled(lambda[r]/h, row.J[k].Lin)

@@ -17,7 +17,7 @@ func Measure(trace []float64, mean, dt float64) (freq, zeta float64, err error) 
 	peak := 0.0
 	for k := 1; k < len(trace); k++ {
 		a, b := trace[k-1]-mean, trace[k]-mean
-		peak = math.Max(peak, b)
+		peak = max(peak, b)
 		if a < 0 && b >= 0 {
 			ups = append(ups, (float64(k-1)+a/(a-b))*dt)
 			if len(ups) > 1 {

@@ -122,7 +122,7 @@ func (c *Chain) Run(seconds, h float64) (float64, error) {
 			return math.Inf(1), err
 		}
 		for _, l := range c.Links {
-			worst = math.Max(worst, math.Abs(l.Violation())/c.D)
+			worst = max(worst, math.Abs(l.Violation())/c.D)
 		}
 		if worst > 1 || math.IsNaN(worst) {
 			return worst, nil

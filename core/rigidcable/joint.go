@@ -254,7 +254,7 @@ func (j *Joint) Update(h float64, rows []multibody.Row) {
 		d := m.db
 		e1 := geom.Perpendicular(d)
 		axes = [3]geom.Vec3{d, e1, d.Cross(e1)}
-		j.slide = math.Max(0, math.Min(g.Dot(d), limit))
+		j.slide = max(0, min(g.Dot(d), limit))
 		rb = rb.AddScaled(j.slide, d)
 		g = g.AddScaled(-j.slide, d)
 		j.pull = d
@@ -375,7 +375,7 @@ func (j *Joint) bendStiffness() float64 {
 	if !(den > 0) {
 		return j.Bend
 	}
-	return math.Max(j.Bend, lambda*s*(ki*s+tension*l)/den)
+	return max(j.Bend, lambda*s*(ki*s+tension*l)/den)
 }
 
 // geometry is a joint's bend and twist state at the current orientations.

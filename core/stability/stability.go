@@ -65,7 +65,7 @@ func Damping(tau, h float64, unresolved bool) float64 {
 	if !unresolved {
 		return tau
 	}
-	return math.Max(tau, Relaxation*h)
+	return max(tau, Relaxation*h)
 }
 
 // Courant returns C = h√(T/(m l)) for a segment of mass m (kg) and length
@@ -115,7 +115,7 @@ const TurnDampingFactor = 0.5
 // turning by TurnDampingFactor·h·g, a share of what backward Euler gives a
 // stiffness g at step h.
 func TurnDamping(tau, h, g, c float64) float64 {
-	return math.Max(tau, TurnDampingFactor*h*g*c)
+	return max(tau, TurnDampingFactor*h*g*c)
 }
 
 // TurnShare returns the share s of the geometric stiffness's h²K that a

@@ -3,7 +3,6 @@ package masslesscable
 import (
 	"errors"
 	"fmt"
-	"math"
 
 	"github.com/cablefmu/cablefmu/core/geom"
 	"github.com/cablefmu/cablefmu/core/massless"
@@ -191,7 +190,7 @@ func (s *simulation) addCable(j int, cb *cableConfig, h float64) error {
 	fall := cb.Length0 - upper
 	gap := cb.MinLength
 	if gap == 0 {
-		gap = math.Min(0.5, fall/2)
+		gap = min(0.5, fall/2)
 	}
 	if !(fall > gap) {
 		return fmt.Errorf("cable %q: length0 %g m leaves %g m below the last fixed node, not more than the minimum %g m", cb.Name, cb.Length0, fall, gap)

@@ -180,7 +180,7 @@ func (s *simulation) Step(h, lead float64, from, to []float64, first bool) error
 	if s.commanded {
 		speed = s.command
 	}
-	next := math.Max(s.minLen, length+h*speed)
+	next := max(s.minLen, length+h*speed)
 	s.rate = (next - length) / h
 	if err := s.cable.SetLength(next, s.rate); err != nil {
 		return err
