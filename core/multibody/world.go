@@ -303,11 +303,18 @@ func (w *World) assemble(h float64) {
 				case Dynamic:
 					turning, dynamic = turning && b.turning, true
 					m := &pr.MinvJ[k]
+					// I⁻¹J written out: Mat3.MulVec is above the inliner's
+					// budget, and the calls cost 3 % of a long cable's step.
+					in := &b.invI
+					ang := geom.Vec3{
+						X: in[0][0]*j.Ang.X + in[0][1]*j.Ang.Y + in[0][2]*j.Ang.Z,
+						Y: in[1][0]*j.Ang.X + in[1][1]*j.Ang.Y + in[1][2]*j.Ang.Z,
+						Z: in[2][0]*j.Ang.X + in[2][1]*j.Ang.Y + in[2][2]*j.Ang.Z,
+					}
 					if j.Lin == (geom.Vec3{}) {
 						// An angular block (bend, twist): its linear
 						// terms are zeros, which sums that start from +0
 						// and stay finite do not see.
-						ang := b.invI.MulVec(j.Ang)
 						gv += j.Ang.Dot(b.AngVel)
 						gpred += j.Ang.Dot(b.predAng)
 						d += j.Ang.Dot(ang)
@@ -318,7 +325,7 @@ func (w *World) assemble(h float64) {
 					gpred += j.Lin.Dot(b.predVel) + j.Ang.Dot(b.predAng)
 					// M⁻¹J by its parts: a whole Jacobian made in a temporary
 					// and copied stalls the copy on store forwarding.
-					lin, ang := j.Lin.Scale(b.invMass), b.invI.MulVec(j.Ang)
+					lin := j.Lin.Scale(b.invMass)
 					d += j.Lin.Dot(lin) + j.Ang.Dot(ang) // J·M⁻¹J
 					m.Lin, m.Ang = lin, ang
 				case Kinematic:
