@@ -93,6 +93,10 @@ func (b *Body) PointWorld(d geom.Vec3) geom.Vec3 { return b.Pos.Add(b.Rot.Rotate
 // elsewhere once the body has turned.
 func (b *Body) ToWorld(v geom.Vec3) geom.Vec3 { return b.rot.MulVec(v) }
 
+// StepFrame returns the orientation matrix the world took at the start of
+// the step, which ToWorld applies; the same restriction holds.
+func (b *Body) StepFrame() geom.Mat3 { return b.rot }
+
 // KineticEnergy returns ½ m v² + ½ ωᵀ I ω (J).
 func (b *Body) KineticEnergy() float64 {
 	if b.Kind != Dynamic {

@@ -167,7 +167,7 @@ func TestTrolleyJerkStableEverywhere(t *testing.T) {
 			if math.Abs(res.period/res.pendulum-1) > 0.02 {
 				t.Errorf("%s: swing period %.3f s, want the rigid compound pendulum's %.3f s within 2 %%", name, res.period, res.pendulum)
 			}
-			if res.energyDrift > 0.01 {
+			if !(res.energyDrift <= 0.01) { // NaN too: no swing energy measured
 				t.Errorf("%s: swing energy grew by %.3g over the run, want at most 1 %%", name, res.energyDrift)
 			}
 		}

@@ -237,7 +237,8 @@ func (j *Joint) Update(h float64, rows []multibody.Row) {
 	g := gap.AddScaled(-h, drift)
 	var m geometry
 	if j.bends || j.twists {
-		m = j.measure()
+		fa, fb := a.StepFrame(), b.StepFrame()
+		m = j.measure(&fa, &fb)
 	}
 	axes := [3]geom.Vec3{{X: 1}, {Y: 1}, {Z: 1}}
 	limit := slideLimit * 2 * j.Length // an end joint stands for half a segment
@@ -388,20 +389,21 @@ type geometry struct {
 	psi, twist float64   // raw and unwound twist angle, eq. 22
 }
 
-// measure evaluates eqs. 21–22 without changing the joint; within a
-// step's update (Body.ToWorld).
-func (j *Joint) measure() geometry {
-	a, b := j.bodies[0], j.bodies[1]
-	da, db := a.ToWorld(j.axisA), b.ToWorld(j.axisB)
+// measure evaluates eqs. 21–22 without changing the joint, with the
+// orientation matrices fa of body A and fb of body B: within a step's
+// update those the step took (Body.StepFrame), elsewhere the bodies'
+// current ones.
+func (j *Joint) measure(fa, fb *geom.Mat3) geometry {
+	da, db := fa.MulVec(j.axisA), fb.MulVec(j.axisB)
 	dx := da.Cross(db)
 	sx := dx.Norm()
 	g := geometry{da: da, db: db}
 	g.theta = math.Atan2(sx, da.Dot(db)) // eq. 21
 	g.bendVec = dx.Scale(g.theta / (eps0 + sx))
-	g.e1 = a.ToWorld(j.refA)
+	g.e1 = fa.MulVec(j.refA)
 	g.e2 = da.Cross(g.e1)
 	g.t, _ = da.Add(db).Unit()
-	yb := b.ToWorld(j.refB)
+	yb := fb.MulVec(j.refB)
 	g.psi = math.Atan2(g.e1.Cross(yb).Dot(g.t), g.e1.Dot(yb)) // eq. 22, signed by t
 	if j.twistDef == TwistPerpendicular {
 		g.psi -= math.Pi / 2
@@ -473,7 +475,8 @@ func (j *Joint) PotentialEnergy() float64 {
 	gap := a.PointWorld(j.pointA).Sub(b.PointWorld(j.pointB))
 	e := 0.5 * j.Stretch * gap.Dot(gap)
 	if j.bends || j.twists {
-		g := j.measure()
+		fa, fb := a.Rot.Matrix(), b.Rot.Matrix()
+		g := j.measure(&fa, &fb)
 		if j.bends {
 			e += 0.5 * j.bendStiffness() * g.theta * g.theta
 		}

@@ -235,3 +235,39 @@ func TestSetLengthPaysOut(t *testing.T) {
 		t.Errorf("load lowered by %.4f m, want 2.0 m within 1 %%", drop)
 	}
 }
+
+// The elastic energy (eq. 33) is that of the bodies' current pose, before
+// the first step and between steps, not of the pose the last step's update
+// read: the puller twisted by φ about the cable axis stores ½ c_t φ² in its
+// clamp alone; bent by φ about z, ½ c_b φ² plus the stretch ½ k |Δ|² of
+// its clamp point swung off the axis, |Δ|² = 2 (l/2)² (1 − cos φ).
+func TestPotentialEnergyOfCurrentPose(t *testing.T) {
+	for _, steps := range []int{0, 3} {
+		v := newValidationCable(t, 2e9, 6, true)
+		v.settle(t, float64(steps)*valH)
+		rest := v.world.ElasticEnergy()
+		if rest > 1e-9 {
+			t.Errorf("after %d steps: straight, untwisted cable stores %.3g J, want 0", steps, rest)
+		}
+		clamp := v.cable.Joints[len(v.cable.Joints)-1]
+		const phi = 0.1
+		half := v.cable.SegmentLength / 2
+		swing := 0.5 * clamp.Stretch * 2 * half * half * (1 - math.Cos(phi))
+		for _, tc := range []struct {
+			name string
+			axis geom.Vec3
+			want float64
+		}{
+			{"twisted", geom.V(1, 0, 0), 0.5 * clamp.Twist * phi * phi},
+			{"bent", geom.V(0, 0, 1), 0.5*clamp.bendStiffness()*phi*phi + swing},
+		} {
+			saved := v.puller.Rot
+			v.puller.Rot = geom.AxisAngle(tc.axis, phi).Mul(saved)
+			got := v.world.ElasticEnergy() - rest
+			v.puller.Rot = saved
+			if math.Abs(got/tc.want-1) > 1e-6 {
+				t.Errorf("after %d steps, puller %s by %.1f rad: elastic energy %.9g J, want %.9g J within 1e-6", steps, tc.name, phi, got, tc.want)
+			}
+		}
+	}
+}
