@@ -241,6 +241,11 @@ func checkMode(t *testing.T, name string, got, want float64, ref string) {
 	t.Helper()
 	dev := got/want - 1
 	switch {
+	case want >= modeLimit && got < want/2:
+		// The spectrum's largest peak is at the drift, not near the
+		// mode: the mode decayed within its first periods (taut string,
+		// N = 20, mode 4: about −30 % amplitude per period at 6.3 Hz).
+		t.Logf("%s: no peak near the %s %.4f Hz (largest at %.4f Hz: the step damps the mode out within its first periods; above 1/(10h), not asserted)", name, ref, want, got)
 	case want >= modeLimit:
 		t.Logf("%s: %.4f Hz, %s %.4f Hz (%+.2f %%; above 1/(10h), not asserted)", name, got, ref, want, 100*dev)
 	case math.Abs(dev) > modeTol:
