@@ -28,7 +28,15 @@ import (
 //     containers (gpython recurses over them on the Go stack, whose
 //     overflow no recover catches);
 //   - calls of the few methods that can multiply a value's size
-//     (str.replace, list.extend, list.sort) go through __method__.
+//     (str.replace, list.extend, list.sort) go through __method__;
+//   - what every for loop and comprehension iterates over goes through
+//     __iter__, whose every next ticks before it resumes the iterator
+//     (generators that wrap generators a million deep resume each other
+//     on the Go stack before any body's tick runs) and keeps the error of
+//     the iterator: gpython's loops take any error as their end. Right
+//     after the loop the error is raised again: in the else branch of a
+//     for statement, around a comprehension's value (__reraise__), and at
+//     the end of a generator expression's values (__lazy__).
 //
 // Every expression is printed fully parenthesized, so that precedence
 // never depends on the printer; every statement starts a line of its own,
@@ -49,6 +57,9 @@ const (
 	boundName      = "__plugin_bound__"   // __plugin_bound__(obj, name): a guarded method as a value
 	sizedName      = "__plugin_sized__"   // __plugin_sized__(target, value): value, sized for a slice store
 	deepSeqName    = "__plugin_deepseq__" // __plugin_deepseq__(x): x, checked if a list or tuple (the right of in)
+	iterName       = "__plugin_iter__"    // __plugin_iter__(x): an iterator over x whose every next ticks and keeps its error
+	reraiseName    = "__plugin_reraise__" // __plugin_reraise__([v]): v, or the error a loop took as its end
+	lazyName       = "__plugin_lazy__"    // __plugin_lazy__(g): generator expression g, ending with the error its loop took as its end
 	tempPrefix     = "__plugin_t"         // temporaries of augmented assignments
 )
 
@@ -153,9 +164,11 @@ func (p *printer) stmt(s ast.Stmt, ind int) {
 	case *ast.AugAssign:
 		p.augAssign(s, ind)
 	case *ast.For:
-		p.line(ind, ln, "for "+p.target(s.Target)+" in "+p.expr(s.Iter)+":")
+		p.line(ind, ln, "for "+p.target(s.Target)+" in "+iterName+"("+p.expr(s.Iter)+"):")
 		p.stmts(s.Body, ind+1, &tickCall)
-		p.orelse(s.Orelse, ind, ln)
+		p.line(ind, ln, "else:")
+		p.line(ind+1, ln, reraiseName+"()")
+		p.stmts(s.Orelse, ind+1, nil)
 	case *ast.While:
 		p.line(ind, ln, "while "+p.expr(s.Test)+":")
 		p.stmts(s.Body, ind+1, &tickCall)
@@ -433,20 +446,20 @@ func (p *printer) expr(e ast.Expr) string {
 		}
 		return "{" + strings.Join(items, ", ") + "}"
 	case *ast.ListComp:
-		return "[" + p.expr(e.Elt) + p.comprehension(e.Generators) + "]"
+		return reraiseName + "([" + p.expr(e.Elt) + p.comprehension(e.Generators) + "])"
 	case *ast.SetComp:
-		return "{" + p.deepExpr(e.Elt) + p.comprehension(e.Generators) + "}"
+		return reraiseName + "({" + p.deepExpr(e.Elt) + p.comprehension(e.Generators) + "})"
 	case *ast.DictComp:
-		return "{" + p.expr(e.Key) + ": " + p.expr(e.Value) + p.comprehension(e.Generators) + "}"
+		return reraiseName + "({" + p.expr(e.Key) + ": " + p.expr(e.Value) + p.comprehension(e.Generators) + "})"
 	case *ast.GeneratorExp:
-		return "(" + p.expr(e.Elt) + p.comprehension(e.Generators) + ")"
+		return lazyName + "((" + p.expr(e.Elt) + p.comprehension(e.Generators) + "))"
 	case *ast.Yield:
 		if e.Value == nil {
 			return "(yield)"
 		}
 		return "(yield " + p.expr(e.Value) + ")"
 	case *ast.YieldFrom:
-		return "(yield from " + p.expr(e.Value) + ")"
+		return "(yield from " + iterName + "(" + p.expr(e.Value) + "))"
 	case *ast.Compare:
 		return p.compare(e)
 	case *ast.Call:
@@ -516,12 +529,13 @@ func (p *printer) deepExpr(x ast.Expr) string {
 	return deepName + "(" + p.expr(x) + ")"
 }
 
-// comprehension prints the for/if clauses; each iteration of each clause
-// ticks through an always-true first condition.
+// comprehension prints the for/if clauses, their iterables through
+// __iter__; each iteration of each clause ticks through an always-true
+// first condition.
 func (p *printer) comprehension(gens []ast.Comprehension) string {
 	var b strings.Builder
 	for _, g := range gens {
-		b.WriteString(" for " + p.target(g.Target) + " in " + p.expr(g.Iter))
+		b.WriteString(" for " + p.target(g.Target) + " in " + iterName + "(" + p.expr(g.Iter) + ")")
 		b.WriteString(" if " + tockName + "()")
 		for _, c := range g.Ifs {
 			b.WriteString(" if " + p.expr(c))

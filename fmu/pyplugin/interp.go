@@ -39,7 +39,10 @@ type interp struct {
 	// limitErr is a memory limit hit at a tick; every later tick of the
 	// call fails with it too.
 	limitErr error
-	pc       [1]uintptr // scratch for the stack depth check
+	// loopErr is the error of an iterator that a loop took as its end,
+	// until the code right after the loop raises it again (__reraise__).
+	loopErr error
+	pc      [1]uintptr // scratch for the stack depth check
 	// printed collects print() output for the FMU log, printedBytes its
 	// size in this call.
 	printed      []string
@@ -163,7 +166,7 @@ func (it *interp) call(name string, fn py.Object, args ...py.Object) (py.Object,
 // guard runs f with a fresh budget, turning Python exceptions into errors
 // with their traceback and a panic inside the interpreter into an error.
 func (it *interp) guard(what string, f func() error) (err error) {
-	it.started, it.ticks, it.overrun, it.limitErr, it.printedBytes = time.Now(), 0, false, nil, 0
+	it.started, it.ticks, it.overrun, it.limitErr, it.loopErr, it.printedBytes = time.Now(), 0, false, nil, nil, 0
 	it.mem.start()
 	defer func() {
 		if r := recover(); r != nil {
@@ -173,6 +176,9 @@ func (it *interp) guard(what string, f func() error) (err error) {
 	err = f()
 	if err == nil && it.limitErr != nil {
 		err = it.limitErr // swallowed by a loop that took it as its end
+	}
+	if err == nil && it.loopErr != nil {
+		err = it.loopErr
 	}
 	if err == nil {
 		err = it.kept()
@@ -351,7 +357,34 @@ func (i *tickingIterator) M__iter__() (py.Object, error) { return i, nil }
 
 func (i *tickingIterator) M__next__() (py.Object, error) {
 	if err := i.it.tick(); err != nil {
+		i.it.loopErr = err
 		return nil, err
 	}
-	return py.Next(i.inner)
+	r, err := py.Next(i.inner)
+	if err != nil && !py.IsException(py.StopIteration, err) {
+		// A loop takes any error of its iterator as its end: kept to be
+		// raised again right after it.
+		i.it.loopErr = err
+	}
+	return r, err
+}
+
+// lazyGenerator is a generator expression whose end raises the error its
+// loop took as its end, if any.
+type lazyGenerator struct {
+	inner py.Object
+	it    *interp
+}
+
+var lazyGeneratorType = py.NewType("generator", "a generator expression")
+
+func (g *lazyGenerator) Type() *py.Type                { return lazyGeneratorType }
+func (g *lazyGenerator) M__iter__() (py.Object, error) { return g, nil }
+
+func (g *lazyGenerator) M__next__() (py.Object, error) {
+	r, err := py.Next(g.inner)
+	if err != nil && g.it.loopErr != nil && py.IsException(py.StopIteration, err) {
+		err, g.it.loopErr = g.it.loopErr, nil
+	}
+	return r, err
 }

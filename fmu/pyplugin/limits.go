@@ -552,6 +552,29 @@ func (it *interp) guards() map[string]py.Object {
 		return py.True, nil
 	}, 0, "budget check at every iteration of a comprehension")
 	g["RecursionError"] = recursionError
+	g[iterName] = py.MustNewMethod(iterName, func(_ py.Object, arg py.Object) (py.Object, error) {
+		inner, err := py.Iter(arg)
+		if err != nil {
+			return nil, err
+		}
+		if t, ok := inner.(*tickingIterator); ok {
+			return t, nil // range()
+		}
+		return &tickingIterator{inner: inner, it: it}, nil
+	}, 0, "an iterator over x whose every next ticks")
+	g[reraiseName] = py.MustNewMethod(reraiseName, func(_ py.Object, args py.Tuple) (py.Object, error) {
+		if err := it.loopErr; err != nil {
+			it.loopErr = nil
+			return nil, err
+		}
+		if len(args) == 1 {
+			return args[0], nil
+		}
+		return py.None, nil
+	}, 0, "the error a loop took as its end, raised again")
+	g[lazyName] = py.MustNewMethod(lazyName, func(_ py.Object, arg py.Object) (py.Object, error) {
+		return &lazyGenerator{inner: arg, it: it}, nil
+	}, 0, "a generator expression that ends with its loop's error")
 	bytesType := it.ctx.Store().Builtins.Globals["bytes"]
 	g[bytesCallName] = py.MustNewMethod(bytesCallName, func(_ py.Object, args py.Tuple, kwargs py.StringDict) (py.Object, error) {
 		if len(args) == 1 {
@@ -927,6 +950,33 @@ func init() {
 			t.New = deepNew(t.New)
 		}
 	}
+	// gpython's classes, their instances and the built-in types are all
+	// *py.Type, and an attribute set on one goes through the
+	// __setattr__ its lookup finds, if any (py.SetAttrString). Every
+	// type's lookup ends in object, an instance's does not look there:
+	// so this one guard sees every way a plugin reaches a type
+	// (ValueError.x = 1, k = type([]); k.x = 1). A class the plugin
+	// defined (a heap type) takes the attribute; a built-in or API type,
+	// shared by every instance in the process, refuses it.
+	py.ObjectType.Dict["__setattr__"] = py.MustNewMethod("__setattr__", func(_ py.Object, args py.Tuple) (py.Object, error) {
+		t, key, err := pluginType(args, 3)
+		if err != nil {
+			return nil, err
+		}
+		t.Dict[key] = args[2]
+		return py.None, nil
+	}, 0, "sets an attribute of a class the plugin defined")
+	py.ObjectType.Dict["__delattr__"] = py.MustNewMethod("__delattr__", func(_ py.Object, args py.Tuple) (py.Object, error) {
+		t, key, err := pluginType(args, 2)
+		if err != nil {
+			return nil, err
+		}
+		if _, ok := t.Dict[key]; !ok {
+			return nil, py.ExceptionNewf(py.AttributeError, "'%s' has no attribute '%s'", t.Name, key)
+		}
+		delete(t.Dict, key)
+		return py.None, nil
+	}, 0, "deletes an attribute of a class the plugin defined")
 	if next := py.IntType.New; next != nil {
 		py.IntType.New = func(t *py.Type, args py.Tuple, kwargs py.StringDict) (py.Object, error) {
 			if len(args) >= 1 {
@@ -938,4 +988,30 @@ func init() {
 			return next(t, args, kwargs)
 		}
 	}
+}
+
+// pluginType checks the arguments (type, name[, value]) of a type's
+// __setattr__ or __delattr__: the type must be a class the plugin defined
+// or an instance of one.
+func pluginType(args py.Tuple, n int) (*py.Type, string, error) {
+	if len(args) != n {
+		return nil, "", py.ExceptionNewf(py.TypeError, "expected %d arguments, got %d", n, len(args))
+	}
+	t, ok := args[0].(*py.Type)
+	if !ok {
+		return nil, "", py.ExceptionNewf(py.TypeError, "expected a type, got %s", args[0].Type().Name)
+	}
+	key, err := py.AttributeName(args[1])
+	if err != nil {
+		return nil, "", err
+	}
+	// An instance of a plugin's class is a *py.Type whose type is that
+	// class; instances of object itself have no attributes.
+	if t.Flags&py.TPFLAGS_HEAPTYPE == 0 && (t.ObjectType == nil || t.ObjectType.Flags&py.TPFLAGS_HEAPTYPE == 0) {
+		if t.Name == "" {
+			return nil, "", py.ExceptionNewf(py.AttributeError, "'%s' object has no attribute '%s'", t.Type().Name, key)
+		}
+		return nil, "", py.ExceptionNewf(py.TypeError, "cannot set or delete attribute '%s' of the built-in type '%s': it is shared by every FMU instance", key, t.Name)
+	}
+	return t, key, nil
 }

@@ -120,6 +120,9 @@ type visitor struct {
 	defs    map[string]int
 	modules map[string]bool // names imports bind to modules
 	stores  []use           // names whose attributes are set
+	// sliceStores are the slice stores the instrumentation sizes: the
+	// whole target of an assignment or augmented assignment.
+	sliceStores map[*ast.Subscript]bool
 }
 
 func (v *visitor) errorf(line int, format string, args ...any) {
@@ -145,6 +148,20 @@ func (v *visitor) bind(name string, line int) {
 
 func (v *visitor) visit(n ast.Ast) bool {
 	switch n := n.(type) {
+	case *ast.Assign:
+		for _, t := range n.Targets {
+			if sub, ok := t.(*ast.Subscript); ok {
+				v.allowSliceStore(sub)
+			}
+		}
+	case *ast.AugAssign:
+		if sub, ok := n.Target.(*ast.Subscript); ok {
+			v.allowSliceStore(sub)
+		}
+	case *ast.Subscript:
+		if _, ok := n.Slice.(*ast.Slice); ok && n.Ctx == ast.Store && !v.sliceStores[n] {
+			v.errorf(n.Lineno, "a slice store inside a tuple, for or with target is not checked against the memory budget: assign the slice in a statement of its own (x[a:b] = value)")
+		}
 	case *ast.Name:
 		if n.Ctx == ast.Load {
 			v.loads = append(v.loads, use{string(n.Id), n.Lineno})
@@ -273,4 +290,11 @@ func (v *visitor) check() CheckError {
 	}
 	sort.SliceStable(v.diags, func(i, j int) bool { return v.diags[i].Line < v.diags[j].Line })
 	return v.diags
+}
+
+func (v *visitor) allowSliceStore(sub *ast.Subscript) {
+	if v.sliceStores == nil {
+		v.sliceStores = map[*ast.Subscript]bool{}
+	}
+	v.sliceStores[sub] = true
 }
