@@ -97,3 +97,16 @@ def step(sim):
 func BenchmarkStepTwentyLines(b *testing.B) {
 	benchStep(b, `{"name": "pi", "file": "pi.py"}`, map[string]string{"pi.py": twentyLines})
 }
+
+// BenchmarkStepLoops: tight loops, 300 iterations each of a for
+// statement, a list comprehension and a generator expression (what the
+// loop guards cost per iteration).
+func BenchmarkStepLoops(b *testing.B) {
+	benchStep(b, `{"name": "loops", "file": "loops.py"}`, map[string]string{"loops.py": `def step(sim):
+    t = 0.0
+    for i in range(300):
+        t += i
+    t += sum([i * 0.5 for i in range(300)])
+    t += sum(i * 0.25 for i in range(300))
+`})
+}

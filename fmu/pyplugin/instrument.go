@@ -35,8 +35,11 @@ import (
 //     on the Go stack before any body's tick runs) and keeps the error of
 //     the iterator: gpython's loops take any error as their end. Right
 //     after the loop the error is raised again: in the else branch of a
-//     for statement, around a comprehension's value (__reraise__), and at
-//     the end of a generator expression's values (__lazy__).
+//     for statement, at the next iteration of a comprehension's outer
+//     clause (__tock__), around a comprehension's value (__reraise__), and
+//     at the end of a generator expression's values (__lazy__). What
+//     yield from iterates over ticks too (__feed__), its errors raised as
+//     they come.
 //
 // Every expression is printed fully parenthesized, so that precedence
 // never depends on the printer; every statement starts a line of its own,
@@ -60,6 +63,7 @@ const (
 	iterName       = "__plugin_iter__"    // __plugin_iter__(x): an iterator over x whose every next ticks and keeps its error
 	reraiseName    = "__plugin_reraise__" // __plugin_reraise__([v]): v, or the error a loop took as its end
 	lazyName       = "__plugin_lazy__"    // __plugin_lazy__(g): generator expression g, ending with the error its loop took as its end
+	feedName       = "__plugin_feed__"    // __plugin_feed__(x): an iterator over x whose every next ticks (yield from)
 	tempPrefix     = "__plugin_t"         // temporaries of augmented assignments
 )
 
@@ -459,7 +463,7 @@ func (p *printer) expr(e ast.Expr) string {
 		}
 		return "(yield " + p.expr(e.Value) + ")"
 	case *ast.YieldFrom:
-		return "(yield from " + iterName + "(" + p.expr(e.Value) + "))"
+		return "(yield from " + feedName + "(" + p.expr(e.Value) + "))"
 	case *ast.Compare:
 		return p.compare(e)
 	case *ast.Call:

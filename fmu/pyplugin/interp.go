@@ -42,7 +42,10 @@ type interp struct {
 	// loopErr is the error of an iterator that a loop took as its end,
 	// until the code right after the loop raises it again (__reraise__).
 	loopErr error
-	pc      [1]uintptr // scratch for the stack depth check
+	// nexts is how many tickingIterator nexts are under way, each inside
+	// the one before: generators resuming the generators they wrap.
+	nexts int
+	pc    [1]uintptr // scratch for the stack depth check
 	// printed collects print() output for the FMU log, printedBytes its
 	// size in this call.
 	printed      []string
@@ -121,12 +124,18 @@ var errBudget = errors.New("time budget exceeded")
 // depth and the heap now and then. Once over the time budget every later
 // tick fails too, so that a plugin catching the exception cannot keep
 // running.
-func (it *interp) tick() error {
+func (it *interp) tick() error { return it.count(true) }
+
+// count is tick, with the stack depth looked at only if stack: an
+// iterator's next counts how deep iterators nest instead
+// (tickingIterator), which costs nothing, where the stack walk of every
+// checkEvery-th tick doubled the cost of a tight loop.
+func (it *interp) count(stack bool) error {
 	it.ticks++
 	if !it.overrun && it.ticks%checkEvery == 0 {
 		if time.Since(it.started) > it.budget {
 			it.overrun = true
-		} else if runtime.Callers(maxGoFrames, it.pc[:]) > 0 {
+		} else if stack && runtime.Callers(maxGoFrames, it.pc[:]) > 0 {
 			return py.ExceptionNewf(recursionError, "maximum recursion depth exceeded (about %d nested calls)", maxGoFrames/8)
 		} else if err := it.mem.check(0, "the values this call built"); err != nil {
 			// Sticky like the time budget: gpython takes any error of a
@@ -166,7 +175,7 @@ func (it *interp) call(name string, fn py.Object, args ...py.Object) (py.Object,
 // guard runs f with a fresh budget, turning Python exceptions into errors
 // with their traceback and a panic inside the interpreter into an error.
 func (it *interp) guard(what string, f func() error) (err error) {
-	it.started, it.ticks, it.overrun, it.limitErr, it.loopErr, it.printedBytes = time.Now(), 0, false, nil, nil, 0
+	it.started, it.ticks, it.overrun, it.limitErr, it.loopErr, it.nexts, it.printedBytes = time.Now(), 0, false, nil, nil, 0, 0
 	it.mem.start()
 	defer func() {
 		if r := recover(); r != nil {
@@ -338,7 +347,7 @@ func (r *tickingRange) M__iter__() (py.Object, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &tickingIterator{inner: inner, it: r.it}, nil
+	return &tickingIterator{inner: inner, it: r.it, loop: true}, nil
 }
 
 func (r *tickingRange) M__len__() (py.Object, error)                { return py.Len(r.r) }
@@ -348,6 +357,10 @@ func (r *tickingRange) M__repr__() (py.Object, error)               { return py.
 type tickingIterator struct {
 	inner py.Object
 	it    *interp
+	// loop: a for loop or comprehension consumes the iterator, taking
+	// any error as its end, so the error is kept for the code right
+	// after the loop; yield from raises it itself.
+	loop bool
 }
 
 var tickingIteratorType = py.NewType("range_iterator", "")
@@ -356,12 +369,20 @@ func (i *tickingIterator) Type() *py.Type                { return tickingIterato
 func (i *tickingIterator) M__iter__() (py.Object, error) { return i, nil }
 
 func (i *tickingIterator) M__next__() (py.Object, error) {
-	if err := i.it.tick(); err != nil {
-		i.it.loopErr = err
+	err := i.it.count(false)
+	if err == nil && i.it.nexts >= MaxNesting {
+		err = py.ExceptionNewf(recursionError, "maximum recursion depth exceeded: generators nested more than %d deep", MaxNesting)
+	}
+	if err != nil {
+		if i.loop {
+			i.it.loopErr = err
+		}
 		return nil, err
 	}
+	i.it.nexts++
 	r, err := py.Next(i.inner)
-	if err != nil && !py.IsException(py.StopIteration, err) {
+	i.it.nexts--
+	if err != nil && i.loop && !py.IsException(py.StopIteration, err) {
 		// A loop takes any error of its iterator as its end: kept to be
 		// raised again right after it.
 		i.it.loopErr = err

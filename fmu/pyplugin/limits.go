@@ -546,6 +546,12 @@ func (it *interp) guards() map[string]py.Object {
 		return py.Call(py.StringType, args, kwargs)
 	}, 0, "str(x) with x's nesting checked")
 	g[tockName] = py.MustNewMethod(tockName, func(py.Object, py.Tuple) (py.Object, error) {
+		// An inner clause of a comprehension ends at its iterator's
+		// error; the next iteration of an outer one raises it.
+		if err := it.loopErr; err != nil {
+			it.loopErr = nil
+			return nil, err
+		}
 		if err := it.tick(); err != nil {
 			return nil, err
 		}
@@ -559,6 +565,13 @@ func (it *interp) guards() map[string]py.Object {
 		}
 		if t, ok := inner.(*tickingIterator); ok {
 			return t, nil // range()
+		}
+		return &tickingIterator{inner: inner, it: it, loop: true}, nil
+	}, 0, "an iterator over x whose every next ticks and keeps its error for the loop's end")
+	g[feedName] = py.MustNewMethod(feedName, func(_ py.Object, arg py.Object) (py.Object, error) {
+		inner, err := py.Iter(arg)
+		if err != nil {
+			return nil, err
 		}
 		return &tickingIterator{inner: inner, it: it}, nil
 	}, 0, "an iterator over x whose every next ticks")
@@ -935,6 +948,13 @@ func retainedSize(root py.Object) int64 {
 // pure: nesting (deep) and the digit count of int(); the instance's memory
 // budget is added where the calls are spelled out (__plugin_str__, …).
 func init() {
+	// gpython readies the types made with py.NewType in its own init,
+	// before this package's exist: ours (the API's, the guards') would
+	// keep no method resolution order, so that the attribute guard below
+	// would not see them.
+	if err := py.TypeMakeReady(); err != nil {
+		panic(fmt.Sprintf("pyplugin: %v", err))
+	}
 	deepNew := func(next py.NewFunc) py.NewFunc {
 		return func(t *py.Type, args py.Tuple, kwargs py.StringDict) (py.Object, error) {
 			for _, a := range args {

@@ -77,11 +77,15 @@ var limitCases = []struct{ name, code, want string }{
 	{"error of a generator in a comprehension", "def gen():\n    yield 1\n    raise ValueError('lost')\nx = [v for v in gen()]\n", "ValueError: lost"},
 	{"error of a generator in a generator expression", "def gen():\n    yield 1\n    raise ValueError('lost')\nx = sum(v for v in gen())\n", "ValueError: lost"},
 	{"error of a generator in a loop of a generator", "def gen():\n    yield 1\n    raise ValueError('lost')\ndef wrap(g):\n    for v in g:\n        yield v\nx = list(wrap(gen()))\n", "ValueError: lost"},
+	{"error of an inner clause of a comprehension", "def maybe(x):\n    if x < 2:\n        raise ValueError('first %d' % x)\n    yield x\nr = [x for x in range(3) for y in maybe(x)]\n", "ValueError: first 0"},
 	// Built-in types are shared by every instance in the process, however
 	// a plugin reaches them.
 	{"attribute of a built-in type by an alias", "k = type([])\nk.x = 1\n", "TypeError: cannot set or delete attribute 'x' of the built-in type 'list'"},
 	{"attribute of a built-in exception", "e = ValueError\ne.hits = 1\n", "TypeError: cannot set or delete attribute 'hits' of the built-in type 'ValueError'"},
 	{"attribute of a type in a container", "ks = [int, str]\nfor k in ks:\n    k.x = 1\n", "TypeError: cannot set or delete attribute 'x' of the built-in type 'int'"},
+	{"attribute of the range type", "k = type(range(3))\nk.x = 1\n", "TypeError: cannot set or delete attribute 'x'"},
+	{"attribute of the generator type", "k = type(x for x in [1])\nk.x = 1\n", "TypeError: cannot set or delete attribute 'x'"},
+	{"attribute of an output's type", "o = output('z', unit='1')\nk = type(o)\nk.value2 = 1\n", "TypeError: cannot set or delete attribute 'value2'"},
 	{"deleting an attribute of a built-in type", "k = type(1.0)\ndel k.fromhex\n", "TypeError: cannot set or delete attribute 'fromhex' of the built-in type 'float'"},
 }
 
@@ -210,8 +214,8 @@ func lastLine(s string) string {
 // CPython 3's result for the same code.
 func TestInstrumentedPluginComputesAsPython(t *testing.T) {
 	r := stepOnce(t, kitchenSink)
-	if got := r.get(t, "p.y"); got != 3766 {
-		t.Errorf("plugin computed %g, CPython 3766", got)
+	if got := r.get(t, "p.y"); got != 4369 {
+		t.Errorf("plugin computed %g, CPython 4369", got)
 	}
 }
 
@@ -314,6 +318,30 @@ def compute():
         total += sum([v for v in failing()])
     except KeyError:
         total += 20
+    def bad():
+        raise ValueError("boom")
+        yield 1
+    def delegate():
+        yield from bad()
+    try:
+        next(delegate())
+    except ValueError:
+        total += 100
+    for i in range(3):
+        total += i
+    def maybe(x):
+        if x == 0:
+            raise ValueError(x)
+        yield x
+    try:
+        total += 1000 if any(True for x in range(3) for y in maybe(x)) else 0
+    except ValueError:
+        total += 200
+    seen = []
+    try:
+        total += len([seen.append(x) for x in range(3) for y in maybe(x)])
+    except ValueError as err:
+        total += 300 + len(seen)
     Box.count = 4
     Box.count += 1
     b.extra = Box.count
@@ -459,5 +487,23 @@ def step(sim):
 	// CPython: x = [1, 4, 7, 8, 3] doubled: sum 46, length 10.
 	if got := r.get(t, "p.y"); got != 56 {
 		t.Errorf("got %g, want 56", got)
+	}
+}
+
+// The API's types are shared by every instance in the process too: a
+// plugin setting an attribute of type(sim) (shadowing sim.body for every
+// other instance) gets TypeError, and sim keeps working.
+func TestAPITypesRefuseAttributes(t *testing.T) {
+	r := stepOnce(t, `out = output("y", unit="1")
+def step(sim):
+    k = type(sim)
+    try:
+        k.body = 5
+        out.value = 1
+    except TypeError:
+        out.value = 2 if sim.body("load") is not None else 3
+`)
+	if got := r.get(t, "p.y"); got != 2 {
+		t.Errorf("got %g, want 2 (TypeError, sim.body still a method)", got)
 	}
 }
