@@ -390,6 +390,19 @@ func (i *tickingIterator) M__next__() (py.Object, error) {
 	return r, err
 }
 
+// ticking returns an iterator over x whose every next ticks; one that a
+// loop consumes (loop) keeps its error for the loop's end.
+func (it *interp) ticking(x py.Object, loop bool) (py.Object, error) {
+	inner, err := py.Iter(x)
+	if err != nil {
+		return nil, err
+	}
+	if t, ok := inner.(*tickingIterator); ok && t.loop == loop {
+		return t, nil // range()'s
+	}
+	return &tickingIterator{inner: inner, it: it, loop: loop}, nil
+}
+
 // lazyGenerator is a generator expression whose end raises the error its
 // loop took as its end, if any.
 type lazyGenerator struct {

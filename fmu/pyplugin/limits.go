@@ -559,21 +559,10 @@ func (it *interp) guards() map[string]py.Object {
 	}, 0, "budget check at every iteration of a comprehension")
 	g["RecursionError"] = recursionError
 	g[iterName] = py.MustNewMethod(iterName, func(_ py.Object, arg py.Object) (py.Object, error) {
-		inner, err := py.Iter(arg)
-		if err != nil {
-			return nil, err
-		}
-		if t, ok := inner.(*tickingIterator); ok {
-			return t, nil // range()
-		}
-		return &tickingIterator{inner: inner, it: it, loop: true}, nil
+		return it.ticking(arg, true)
 	}, 0, "an iterator over x whose every next ticks and keeps its error for the loop's end")
 	g[feedName] = py.MustNewMethod(feedName, func(_ py.Object, arg py.Object) (py.Object, error) {
-		inner, err := py.Iter(arg)
-		if err != nil {
-			return nil, err
-		}
-		return &tickingIterator{inner: inner, it: it}, nil
+		return it.ticking(arg, false)
 	}, 0, "an iterator over x whose every next ticks")
 	g[reraiseName] = py.MustNewMethod(reraiseName, func(_ py.Object, args py.Tuple) (py.Object, error) {
 		if err := it.loopErr; err != nil {
