@@ -27,6 +27,9 @@ import (
 //     through __deep__, which refuses cyclic or too deeply nested
 //     containers (gpython recurses over them on the Go stack, whose
 //     overflow no recover catches);
+//   - the index of a subscript goes through __key__, which checks a
+//     tuple or dict index as __deep__ does (gpython prints a key its
+//     dicts cannot take with Go's fmt, recursively);
 //   - calls of the few methods that can multiply a value's size
 //     (str.replace, list.extend, list.sort) go through __method__;
 //   - what every for loop and comprehension iterates over goes through
@@ -64,6 +67,7 @@ const (
 	reraiseName    = "__plugin_reraise__" // __plugin_reraise__([v]): v, or the error a loop took as its end
 	lazyName       = "__plugin_lazy__"    // __plugin_lazy__(g): generator expression g, ending with the error its loop took as its end
 	feedName       = "__plugin_feed__"    // __plugin_feed__(x): an iterator over x whose every next ticks (yield from)
+	keyName        = "__plugin_key__"     // __plugin_key__(k): k, once a tuple or dict k is checked (a subscript's index)
 	tempPrefix     = "__plugin_t"         // temporaries of augmented assignments
 )
 
@@ -78,9 +82,10 @@ var guardedOps = map[ast.OperatorNumber]string{
 }
 
 // guardedMethods are the methods of built-in types whose result or effect
-// can grow a value far beyond its operands (replace), double it (extend)
-// or recurse over containers (sort compares, a set's add hashes).
-var guardedMethods = map[string]bool{"replace": true, "extend": true, "sort": true, "add": true}
+// can grow a value far beyond its operands (replace), double it (extend),
+// multiply the objects it holds (split) or recurse over containers (sort
+// compares, a set's add hashes).
+var guardedMethods = map[string]bool{"replace": true, "extend": true, "sort": true, "add": true, "split": true}
 
 // printer writes instrumented Python text.
 type printer struct {
@@ -425,7 +430,10 @@ func (p *printer) expr(e ast.Expr) string {
 		}
 		return "(" + strings.Join(p.each(e.Values), op) + ")"
 	case *ast.BinOp:
-		if op, ok := guardedOps[e.Op]; ok && !floatTyped(e.Left) && !floatTyped(e.Right) {
+		// A float operand makes the result a number, except on the
+		// right of %, which formats a string on the left.
+		plainNumber := floatTyped(e.Left) || (floatTyped(e.Right) && e.Op != ast.Modulo)
+		if op, ok := guardedOps[e.Op]; ok && !plainNumber {
 			return binopName + "(" + strconv.Quote(op) + ", " + p.expr(e.Left) + ", " + p.expr(e.Right) + ")"
 		}
 		return "(" + p.expr(e.Left) + " " + operator(e.Op) + " " + p.expr(e.Right) + ")"
@@ -498,6 +506,12 @@ func (p *printer) expr(e ast.Expr) string {
 		}
 		return p.expr(e.Value) + "." + string(e.Attr)
 	case *ast.Subscript:
+		if i, ok := e.Slice.(*ast.Index); ok && !isScalarLiteral(i.Value) && !floatTyped(i.Value) {
+			// gpython's dicts print a key they cannot take (any but a
+			// string) into the KeyError with Go's fmt, which recurses
+			// over a nested tuple or dict on the Go stack.
+			return p.expr(e.Value) + "[" + keyName + "(" + p.expr(i.Value) + ")]"
+		}
 		return p.expr(e.Value) + "[" + p.slice(e.Slice) + "]"
 	case *ast.Starred:
 		return "*" + p.expr(e.Value)
@@ -638,6 +652,10 @@ func (p *printer) slice(s ast.Slicer) string {
 	case *ast.ExtSlice:
 		parts := make([]string, len(s.Dims))
 		for i, d := range s.Dims {
+			if x, ok := d.(*ast.Index); ok && !isScalarLiteral(x.Value) && !floatTyped(x.Value) {
+				parts[i] = keyName + "(" + p.expr(x.Value) + ")"
+				continue
+			}
 			parts[i] = p.slice(d)
 		}
 		return strings.Join(parts, ", ")
@@ -650,7 +668,10 @@ func (p *printer) slice(s ast.Slicer) string {
 func (p *printer) sliceValue(s ast.Slicer) string {
 	switch s := s.(type) {
 	case *ast.Index:
-		return p.expr(s.Value)
+		if isScalarLiteral(s.Value) || floatTyped(s.Value) {
+			return p.expr(s.Value)
+		}
+		return keyName + "(" + p.expr(s.Value) + ")"
 	case *ast.Slice:
 		part := func(e ast.Expr) string {
 			if e == nil {
@@ -764,9 +785,12 @@ func floatTyped(e ast.Expr) bool {
 		switch e.Op {
 		case ast.Div:
 			return true
-		case ast.Add, ast.Sub, ast.Mult, ast.Modulo, ast.Pow, ast.FloorDiv:
+		case ast.Add, ast.Sub, ast.Mult, ast.Pow, ast.FloorDiv:
 			// float op x is a float or an error, never a sequence.
 			return floatTyped(e.Left) || floatTyped(e.Right)
+		case ast.Modulo:
+			return floatTyped(e.Left) // 'text' % 1.5 formats
+
 		}
 	case *ast.Call:
 		switch f := e.Func.(type) {

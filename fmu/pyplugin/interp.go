@@ -90,7 +90,7 @@ func newInterp(src *source, budget time.Duration, memory int64, api map[string]p
 		// ends (it goes to the FMU's log then): it counts with this line.
 		total := it.printedBytes
 		for _, a := range args {
-			if err := deep(a); err != nil {
+			if err := printable(a); err != nil {
 				return nil, err
 			}
 			total += printedSize(a, map[identity]int64{})
@@ -312,7 +312,7 @@ func (it *interp) lastLine(err error) int {
 func exceptionLine(exc *py.Exception) string {
 	// The arguments print recursively in Go: a self-containing one would
 	// overflow the stack.
-	if deep(exc.Args) != nil {
+	if printable(exc.Args) != nil {
 		return exc.Base.Name + ": (arguments nested too deeply to print)"
 	}
 	msg, err := py.StrAsString(exc)

@@ -199,74 +199,12 @@ func (it *interp) sizeOf(op string, a, b py.Object) (int64, error) {
 			}
 		}
 	case "%", "%=":
-		if f, ok := a.(py.String); ok {
-			if err := deep(b); err != nil {
-				return 0, err
-			}
-			n := formatWidths(string(f), b) + int64(len(f))
-			if p := printedSize(b, map[identity]int64{}); p >= bigValue {
-				n += p // %s of a large value
-			}
-			return n, nil
+		if _, ok := a.(py.String); ok {
+			// format sizes each field as it builds it.
+			return 0, printable(b)
 		}
 	}
 	return 0, nil
-}
-
-// formatWidths returns the bytes the field widths and precisions of a %
-// format add up to (a width of '*' taken from the arguments), beyond the
-// format's own length: '%999999d' * 10000 % args would build ten billion
-// characters in one Go call.
-func formatWidths(f string, args py.Object) int64 {
-	var items []py.Object
-	if t, ok := args.(py.Tuple); ok {
-		items = t
-	}
-	var total int64
-	next := 0
-	star := func() int64 {
-		if next < len(items) {
-			next++
-			if x, ok := integer(items[next-1]); ok && x.IsInt64() {
-				return max(x.Int64(), -x.Int64())
-			}
-		}
-		return 0
-	}
-	for i := 0; i < len(f); i++ {
-		if f[i] != '%' {
-			continue
-		}
-		i++
-		for i < len(f) && strings.IndexByte("#0- +(", f[i]) >= 0 {
-			if f[i] == '(' { // %(key)s
-				for i < len(f) && f[i] != ')' {
-					i++
-				}
-			}
-			i++
-		}
-		num := func() int64 {
-			if i < len(f) && f[i] == '*' {
-				i++
-				return star()
-			}
-			var n int64
-			for ; i < len(f) && f[i] >= '0' && f[i] <= '9'; i++ {
-				n = min(n*10+int64(f[i]-'0'), math.MaxInt32)
-			}
-			return n
-		}
-		total += num()
-		if i < len(f) && f[i] == '.' {
-			i++
-			total += num()
-		}
-		if i < len(f) && f[i] != '%' {
-			next++
-		}
-	}
-	return total
 }
 
 // errEmptyRepeat marks an empty sequence repeated a huge number of times,
@@ -335,7 +273,13 @@ func (it *interp) binop(op string, a, b py.Object) (py.Object, error) {
 		return py.Pow(a, b, py.None)
 	case "<<":
 		return py.Lshift(a, b)
-	case "%":
+	case "%", "%=":
+		if f, ok := a.(py.String); ok {
+			return it.format(string(f), b)
+		}
+		if op == "%=" {
+			return py.IMod(a, b)
+		}
 		return py.Mod(a, b)
 	case "+=":
 		return py.IAdd(a, b)
@@ -343,48 +287,92 @@ func (it *interp) binop(op string, a, b py.Object) (py.Object, error) {
 		return py.IPow(a, b, py.None)
 	case "<<=":
 		return py.ILshift(a, b)
-	case "%=":
-		return py.IMod(a, b)
 	}
 	return nil, py.ExceptionNewf(py.SystemError, "unknown operator %q", op)
 }
 
 // deep refuses a container nested deeper than MaxNesting or containing
-// itself: gpython recurses over such values on the Go stack, which no
-// recover catches when it overflows. The walk keeps its own stack, visits
-// each container once and costs one look per item.
-func deep(o py.Object) error {
+// itself, before an operation that compares, orders or hashes it: gpython
+// recurses over such values on the Go stack, which no recover catches when
+// it overflows. It also refuses a value whose walk would visit more than
+// MaxVisits items (see walk).
+func deep(o py.Object) error { return walk(o, true) }
+
+// printable is deep for printing (str, repr, %, print), which visits a
+// set's items once.
+func printable(o py.Object) error { return walk(o, false) }
+
+// MaxItemized bounds the characters (or bytes) of a string that one call
+// turns into a container of its characters: list(s), tuple(s), set(s),
+// sorted(s) make an object of about 50 bytes for each, in one Go loop.
+const MaxItemized = 1 << 20
+
+// itemized refuses a string or bytes longer than MaxItemized as the
+// argument of a call that makes an item of each character.
+func itemized(o py.Object, call string) error {
+	switch o.(type) {
+	case py.String, py.Bytes:
+		if n, _ := size(o); n > MaxItemized {
+			return py.ExceptionNewf(py.MemoryError, "%s() of a string of %d characters would make an object of each; plugins do that for strings of at most %d", call, n, MaxItemized)
+		}
+	}
+	return nil
+}
+
+// MaxVisits bounds the items one operation that recurses over containers
+// may visit. The walk of a value counts a container shared by several
+// references once per reference, as the operation does: a = [a, a] built
+// sixty times is sixty lists that a comparison would visit 2⁶⁰ times, a
+// single Go call the time budget could not interrupt. Compared, a set of n
+// items counts n² (gpython compares sets item by item against each
+// other). 2²⁴ visits take a fraction of a second.
+const MaxVisits = 1 << 24
+
+// walk checks o for deep and printable. It keeps its own stack, looks
+// at each container once, counts the visits of the walk it stands for
+// with the counts of the containers already seen, and costs one look per
+// item.
+func walk(o py.Object, compared bool) error {
 	switch o.(type) {
 	case *py.List, py.Tuple, py.StringDict, *py.Set, *py.FrozenSet, *py.Exception:
 	default:
 		return nil
 	}
 	type frame struct {
-		key   identity
-		items []py.Object
+		key    identity
+		items  []py.Object
+		visits int64 // of the walk below this container
 	}
-	const (
-		onPath = 1
-		done   = 2
-	)
-	seen := map[identity]uint8{}
+	const onPath = -1
+	visits := map[identity]int64{} // onPath, or a finished container's visits
 	var stack []frame
 	push := func(o py.Object) error {
 		key, items := containerItems(o)
 		if key.ptr == 0 {
+			if len(stack) > 0 {
+				stack[len(stack)-1].visits++
+			}
 			return nil
 		}
-		switch seen[key] {
-		case onPath:
-			return py.ExceptionNewf(recursionError, "a %s that contains itself cannot be compared, printed or sorted", o.Type().Name)
-		case done:
+		if n, ok := visits[key]; ok {
+			if n == onPath {
+				return py.ExceptionNewf(recursionError, "a %s that contains itself cannot be compared, printed or sorted", o.Type().Name)
+			}
+			stack[len(stack)-1].visits += n
 			return nil
 		}
 		if len(stack) >= MaxNesting {
 			return py.ExceptionNewf(recursionError, "containers nested more than %d deep cannot be compared, printed or sorted", MaxNesting)
 		}
-		seen[key] = onPath
-		stack = append(stack, frame{key, items})
+		n := int64(1)
+		switch o.(type) {
+		case *py.Set, *py.FrozenSet:
+			if compared {
+				n += int64(len(items)) * int64(len(items))
+			}
+		}
+		visits[key] = onPath
+		stack = append(stack, frame{key, items, n})
 		return nil
 	}
 	if err := push(o); err != nil {
@@ -392,9 +380,15 @@ func deep(o py.Object) error {
 	}
 	for len(stack) > 0 {
 		top := &stack[len(stack)-1]
+		if top.visits > MaxVisits {
+			return py.ExceptionNewf(recursionError, "this %s would take more than %d steps to compare, print or sort: it holds the same containers many times over (or a large set, which gpython compares item by item)", o.Type().Name, MaxVisits)
+		}
 		if len(top.items) == 0 {
-			seen[top.key] = done
+			visits[top.key] = top.visits
 			stack = stack[:len(stack)-1]
+			if len(stack) > 0 {
+				stack[len(stack)-1].visits += top.visits
+			}
 			continue
 		}
 		next := top.items[0]
@@ -464,6 +458,14 @@ func (it *interp) method(obj py.Object, name string, args py.Tuple, kwargs py.St
 				}
 			}
 		}
+	case "split":
+		if text, ok := obj.(py.String); ok && len(args) <= 2 && len(kwargs) == 0 {
+			if n := 48 * splitPieces(string(text), args); n >= bigValue {
+				if err := it.mem.check(n, "split()"); err != nil {
+					return nil, err
+				}
+			}
+		}
 	case "extend":
 		if l, ok := obj.(*py.List); ok && len(args) == 1 {
 			if n, ok := size(args[0]); ok && 16*int64(len(l.Items))+n >= bigValue {
@@ -492,12 +494,41 @@ func (it *interp) method(obj py.Object, name string, args py.Tuple, kwargs py.St
 	return py.Call(fn, args, kwargs)
 }
 
+// splitPieces counts the strings text.split(*args) makes (at most), each
+// a string header and a list slot: a 60 MB string of single letters and
+// spaces splits into 30 million strings in one Go call.
+func splitPieces(text string, args py.Tuple) int64 {
+	var n int64
+	if len(args) >= 1 && args[0] != py.None {
+		sep, ok := args[0].(py.String)
+		if !ok || len(sep) == 0 {
+			return 0 // an error, raised by the call
+		}
+		n = int64(strings.Count(text, string(sep))) + 1
+	} else {
+		inField := false
+		for i := 0; i < len(text); i++ {
+			space := strings.IndexByte(" \t\n\r\v\f", text[i]) >= 0
+			if !space && !inField {
+				n++
+			}
+			inField = !space
+		}
+	}
+	if len(args) == 2 {
+		if m, ok := integer(args[1]); ok && m.Sign() >= 0 && m.IsInt64() {
+			n = min(n, m.Int64()+1)
+		}
+	}
+	return n
+}
+
 // guards returns the builtins the instrumented text calls, and the
 // builtins replaced by sized versions.
 func (it *interp) guards() map[string]py.Object {
-	deepArgs := func(args py.Tuple) error {
+	checkArgs := func(args py.Tuple, check func(py.Object) error) error {
 		for _, a := range args {
-			if err := deep(a); err != nil {
+			if err := check(a); err != nil {
 				return err
 			}
 		}
@@ -535,7 +566,7 @@ func (it *interp) guards() map[string]py.Object {
 		return it.method(args[0], string(name), args[2:], kwargs)
 	}, 0, "obj.name(...), sized first")
 	g[strCallName] = py.MustNewMethod(strCallName, func(_ py.Object, args py.Tuple, kwargs py.StringDict) (py.Object, error) {
-		if err := deepArgs(args); err != nil {
+		if err := checkArgs(args, printable); err != nil {
 			return nil, err
 		}
 		if len(args) == 1 {
@@ -557,6 +588,16 @@ func (it *interp) guards() map[string]py.Object {
 		}
 		return py.True, nil
 	}, 0, "budget check at every iteration of a comprehension")
+	g[keyName] = py.MustNewMethod(keyName, func(_ py.Object, key py.Object) (py.Object, error) {
+		switch key.(type) {
+		case py.Tuple, py.StringDict:
+			if err := deep(key); err != nil {
+				return nil, err
+			}
+			return key, it.checkPrinted(key, "the key")
+		}
+		return key, nil
+	}, 0, "a subscript's index, checked if a tuple or dict")
 	g["RecursionError"] = recursionError
 	g[iterName] = py.MustNewMethod(iterName, func(_ py.Object, arg py.Object) (py.Object, error) {
 		return it.ticking(arg, true)
@@ -618,9 +659,18 @@ func (it *interp) guards() map[string]py.Object {
 	builtins := it.ctx.Store().Builtins.Globals
 	deepFn := func(name string, fn py.Object) py.Object {
 		prints := name == "repr" || name == "ascii" || name == "format"
+		check := deep
+		if prints {
+			check = printable
+		}
 		return py.MustNewMethod(name, func(_ py.Object, args py.Tuple, kwargs py.StringDict) (py.Object, error) {
-			if err := deepArgs(args); err != nil {
+			if err := checkArgs(args, check); err != nil {
 				return nil, err
+			}
+			if name == "sorted" && len(args) >= 1 {
+				if err := itemized(args[0], name); err != nil {
+					return nil, err
+				}
 			}
 			if prints && len(args) >= 1 {
 				if err := it.checkPrinted(args[0], name+"()"); err != nil {
@@ -944,19 +994,32 @@ func init() {
 	if err := py.TypeMakeReady(); err != nil {
 		panic(fmt.Sprintf("pyplugin: %v", err))
 	}
-	deepNew := func(next py.NewFunc) py.NewFunc {
+	deepNew := func(next py.NewFunc, check func(py.Object) error) py.NewFunc {
 		return func(t *py.Type, args py.Tuple, kwargs py.StringDict) (py.Object, error) {
 			for _, a := range args {
-				if err := deep(a); err != nil {
+				if err := check(a); err != nil {
 					return nil, err
 				}
 			}
 			return next(t, args, kwargs)
 		}
 	}
-	for _, t := range []*py.Type{py.StringType, py.SetType, py.FrozenSetType} {
+	if py.StringType.New != nil {
+		py.StringType.New = deepNew(py.StringType.New, printable)
+	}
+	for _, t := range []*py.Type{py.SetType, py.FrozenSetType} {
 		if t.New != nil {
-			t.New = deepNew(t.New)
+			t.New = deepNew(t.New, func(o py.Object) error {
+				if err := itemized(o, t.Name); err != nil {
+					return err
+				}
+				return deep(o)
+			})
+		}
+	}
+	for _, t := range []*py.Type{py.ListType, py.TupleType} {
+		if t.New != nil {
+			t.New = deepNew(t.New, func(o py.Object) error { return itemized(o, t.Name) })
 		}
 	}
 	// gpython's classes, their instances and the built-in types are all
@@ -986,6 +1049,18 @@ func init() {
 		delete(t.Dict, key)
 		return py.None, nil
 	}, 0, "deletes an attribute of a class the plugin defined")
+	// dict.get prints a key it cannot take (any but a string) as a
+	// subscript does (see __plugin_key__).
+	if get, ok := py.StringDictType.Dict["get"].(*py.Method); ok {
+		py.StringDictType.Dict["get"] = py.MustNewMethod("get", func(self py.Object, args py.Tuple) (py.Object, error) {
+			if len(args) >= 1 {
+				if _, ok := args[0].(py.String); !ok {
+					return nil, py.ExceptionNewf(py.KeyError, "dictionaries take string keys, not %s", args[0].Type().Name)
+				}
+			}
+			return get.Call(self, args)
+		}, 0, get.Doc)
+	}
 	if next := py.IntType.New; next != nil {
 		py.IntType.New = func(t *py.Type, args py.Tuple, kwargs py.StringDict) (py.Object, error) {
 			if len(args) >= 1 {

@@ -1,0 +1,381 @@
+package pyplugin
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"math/big"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/go-python/gpython/py"
+)
+
+// format is Python's printf-style formatting, format % args. gpython hands
+// the format to Go's fmt.Sprintf, whose language is not Python's: '%[1]s'
+// reads an argument index, a width pads every item of a container, and
+// %s of a function prints its globals. Here every field is converted as
+// Python does and padded once, and each field's padding and text are
+// sized against the memory budget before they are built.
+func (it *interp) format(f string, args py.Object) (py.Object, error) {
+	var items []py.Object
+	mapping, isMap := args.(py.StringDict)
+	if t, ok := args.(py.Tuple); ok {
+		items = t
+	} else {
+		items = py.Tuple{args}
+	}
+	next := 0
+	arg := func() (py.Object, error) {
+		if next >= len(items) {
+			return nil, py.ExceptionNewf(py.TypeError, "not enough arguments for format string")
+		}
+		next++
+		return items[next-1], nil
+	}
+	usedKey := false
+	var b strings.Builder
+	grow := func(n int64) error {
+		if int64(b.Len())+n >= bigValue {
+			return it.mem.check(int64(b.Len())+n, "the formatted string")
+		}
+		return nil
+	}
+	for i := 0; i < len(f); i++ {
+		c := f[i]
+		if c != '%' {
+			j := strings.IndexByte(f[i:], '%')
+			if j < 0 {
+				j = len(f) - i
+			}
+			b.WriteString(f[i : i+j])
+			i += j - 1
+			continue
+		}
+		i++
+		var spec fieldSpec
+		var value py.Object
+		if i < len(f) && f[i] == '(' {
+			depth, j := 1, i+1
+			for ; j < len(f) && depth > 0; j++ {
+				switch f[j] {
+				case '(':
+					depth++
+				case ')':
+					depth--
+				}
+			}
+			if depth > 0 {
+				return nil, py.ExceptionNewf(py.ValueError, "incomplete format key")
+			}
+			if !isMap {
+				return nil, py.ExceptionNewf(py.TypeError, "format requires a mapping")
+			}
+			key := f[i+1 : j-1]
+			v, ok := mapping[key]
+			if !ok {
+				return nil, py.ExceptionNewf(py.KeyError, "'%s'", key)
+			}
+			value, usedKey, i = v, true, j
+		}
+		for ; i < len(f) && strings.IndexByte("-+ #0", f[i]) >= 0; i++ {
+			switch f[i] {
+			case '-':
+				spec.left = true
+			case '+':
+				spec.sign = '+'
+			case ' ':
+				if spec.sign == 0 {
+					spec.sign = ' '
+				}
+			case '#':
+				spec.alt = true
+			case '0':
+				spec.zero = true
+			}
+		}
+		number := func(what string) (int64, error) {
+			if i < len(f) && f[i] == '*' {
+				i++
+				a, err := arg()
+				if err != nil {
+					return 0, err
+				}
+				n, ok := integer(a)
+				if !ok {
+					return 0, py.ExceptionNewf(py.TypeError, "* wants int")
+				}
+				// Sized like any other field: a width of 10**10 is a
+				// MemoryError, beyond an int64 an OverflowError.
+				if !n.IsInt64() || n.Int64() > math.MaxInt64/4 || n.Int64() < -math.MaxInt64/4 {
+					return 0, py.ExceptionNewf(py.OverflowError, "%s too big", what)
+				}
+				return n.Int64(), nil
+			}
+			var n int64
+			for ; i < len(f) && f[i] >= '0' && f[i] <= '9'; i++ {
+				n = n*10 + int64(f[i]-'0')
+				if n > math.MaxInt32 {
+					return 0, py.ExceptionNewf(py.ValueError, "%s too big", what)
+				}
+			}
+			return n, nil
+		}
+		w, err := number("width")
+		if err != nil {
+			return nil, err
+		}
+		if w < 0 { // a negative * width pads on the right
+			spec.left, w = true, -w
+		}
+		spec.width = w
+		spec.prec = -1
+		if i < len(f) && f[i] == '.' {
+			i++
+			p, err := number("precision")
+			if err != nil {
+				return nil, err
+			}
+			spec.prec = max(p, 0)
+		}
+		for i < len(f) && strings.IndexByte("hlL", f[i]) >= 0 {
+			i++
+		}
+		if i >= len(f) {
+			return nil, py.ExceptionNewf(py.ValueError, "incomplete format")
+		}
+		spec.verb = f[i]
+		if spec.verb == '%' {
+			b.WriteByte('%')
+			continue
+		}
+		if value == nil {
+			if value, err = arg(); err != nil {
+				return nil, err
+			}
+		}
+		if err := grow(max(spec.width, spec.prec)); err != nil {
+			return nil, err
+		}
+		text, err := it.convert(spec, value)
+		if err == errUnsupportedVerb {
+			r, _ := utf8.DecodeRuneInString(f[i:])
+			return nil, py.ExceptionNewf(py.ValueError, "unsupported format character '%c' (0x%x) at index %d", r, r, i)
+		}
+		if err != nil {
+			return nil, err
+		}
+		if n := utf8.RuneCountInString(text); int64(n) < spec.width {
+			text = spec.pad(text, int(spec.width)-n)
+		}
+		if err := grow(int64(len(text))); err != nil {
+			return nil, err
+		}
+		b.WriteString(text)
+	}
+	if next < len(items) && !isMap && !usedKey {
+		return nil, py.ExceptionNewf(py.TypeError, "not all arguments converted during string formatting")
+	}
+	return py.String(b.String()), nil
+}
+
+// fieldSpec is one conversion specifier: %[flags][width][.precision]verb.
+type fieldSpec struct {
+	left, alt, zero bool
+	sign            byte // 0, '+' or ' '
+	width, prec     int64
+	verb            byte
+}
+
+// numeric reports whether the conversion pads with zeros after the sign.
+func (s fieldSpec) numeric() bool { return strings.IndexByte("diuoxXeEfFgG", s.verb) >= 0 }
+
+// pad widens text by n characters: spaces on the left or right, or zeros
+// after the sign and base prefix of a number.
+func (s fieldSpec) pad(text string, n int) string {
+	switch {
+	case s.left:
+		return text + strings.Repeat(" ", n)
+	case s.zero && s.numeric() && !strings.ContainsAny(text, "naNA"): // not inf or nan
+		head := 0
+		if head < len(text) && strings.IndexByte("+- ", text[head]) >= 0 {
+			head++
+		}
+		if s.alt && len(text) >= head+2 && text[head] == '0' && strings.IndexByte("xXo", text[head+1]) >= 0 {
+			head += 2
+		}
+		return text[:head] + strings.Repeat("0", n) + text[head:]
+	}
+	return strings.Repeat(" ", n) + text
+}
+
+// convert formats one value by the specifier, without its width.
+func (it *interp) convert(s fieldSpec, v py.Object) (string, error) {
+	switch s.verb {
+	case 's', 'r', 'a':
+		var text string
+		var err error
+		if err = it.checkPrinted(v, "%"+string(s.verb)); err != nil {
+			return "", err
+		}
+		switch s.verb {
+		case 's':
+			var o py.Object
+			o, err = py.Str(v)
+			if err == nil {
+				text = string(o.(py.String))
+			}
+		default:
+			var o py.Object
+			o, err = py.Repr(v)
+			if err == nil {
+				text = string(o.(py.String))
+				if s.verb == 'a' {
+					text = asciiEscaped(text)
+				}
+			}
+		}
+		if err != nil {
+			return "", err
+		}
+		if s.prec >= 0 && int64(utf8.RuneCountInString(text)) > s.prec {
+			n := 0
+			for i := range text {
+				if int64(n) == s.prec {
+					text = text[:i]
+					break
+				}
+				n++
+			}
+		}
+		return text, nil
+	case 'c':
+		if t, ok := v.(py.String); ok {
+			if utf8.RuneCountInString(string(t)) != 1 {
+				return "", py.ExceptionNewf(py.TypeError, "%%c requires int or char")
+			}
+			return string(t), nil
+		}
+		n, ok := integer(v)
+		if !ok {
+			return "", py.ExceptionNewf(py.TypeError, "%%c requires int or char")
+		}
+		if !n.IsInt64() || n.Int64() < 0 || n.Int64() > utf8.MaxRune {
+			return "", py.ExceptionNewf(py.OverflowError, "%%c arg not in range(0x110000)")
+		}
+		return string(rune(n.Int64())), nil
+	case 'd', 'i', 'u', 'o', 'x', 'X':
+		n, ok := integer(v)
+		if !ok {
+			x, isFloat := v.(py.Float)
+			switch {
+			case isFloat && strings.IndexByte("oxX", s.verb) >= 0:
+				return "", py.ExceptionNewf(py.TypeError, "%%%c format: an integer is required, not float", s.verb)
+			case isFloat && math.IsNaN(float64(x)):
+				return "", py.ExceptionNewf(py.ValueError, "cannot convert float NaN to integer")
+			case isFloat && math.IsInf(float64(x), 0):
+				return "", py.ExceptionNewf(py.OverflowError, "cannot convert float infinity to integer")
+			case isFloat:
+				n, _ = new(big.Float).SetFloat64(math.Trunc(float64(x))).Int(nil)
+			default:
+				return "", py.ExceptionNewf(py.TypeError, "%%%c format: a number is required, not %s", s.verb, v.Type().Name)
+			}
+		}
+		return s.integer(n), nil
+	case 'e', 'E', 'f', 'F', 'g', 'G':
+		x, err := py.MakeFloat(v)
+		if err != nil {
+			return "", py.ExceptionNewf(py.TypeError, "a float is required, not %s", v.Type().Name)
+		}
+		return s.float(float64(x.(py.Float))), nil
+	}
+	return "", errUnsupportedVerb
+}
+
+// errUnsupportedVerb is a conversion character Python does not know.
+var errUnsupportedVerb = errors.New("unsupported format character")
+
+// integer formats n for %d, %o, %x or %X with sign, precision (minimum
+// digits) and the alternate form's base prefix.
+func (s fieldSpec) integer(n *big.Int) string {
+	base, prefix := 10, ""
+	switch s.verb {
+	case 'o':
+		base, prefix = 8, "0o"
+	case 'x', 'X':
+		base, prefix = 16, "0x"
+	}
+	digits := new(big.Int).Abs(n).Text(base)
+	if s.verb == 'X' {
+		digits, prefix = strings.ToUpper(digits), "0X"
+	}
+	if int64(len(digits)) < s.prec {
+		digits = strings.Repeat("0", int(s.prec)-len(digits)) + digits
+	}
+	if s.alt && base != 10 {
+		digits = prefix + digits
+	}
+	return s.signed(n.Sign() < 0, digits)
+}
+
+// float formats x for %e, %f or %g (and their upper-case forms) as Python
+// does: precision 6 by default, inf and nan spelled out.
+func (s fieldSpec) float(x float64) string {
+	upper := s.verb == 'E' || s.verb == 'F' || s.verb == 'G'
+	var digits string
+	switch {
+	case math.IsNaN(x):
+		digits = "nan"
+	case math.IsInf(x, 0):
+		digits = "inf"
+	default:
+		prec := s.prec
+		if prec < 0 {
+			prec = 6
+		}
+		verb := s.verb | 0x20 // lower case
+		if verb == 'g' && prec == 0 {
+			prec = 1
+		}
+		if s.alt {
+			digits = fmt.Sprintf("%#.*"+string(verb), prec, math.Abs(x))
+		} else {
+			digits = strconv.FormatFloat(math.Abs(x), verb, int(prec), 64)
+		}
+	}
+	if upper {
+		digits = strings.ToUpper(digits)
+	}
+	return s.signed(math.Signbit(x) && !math.IsNaN(x), digits)
+}
+
+// signed puts the sign (or the flag's '+' or ' ') before digits.
+func (s fieldSpec) signed(negative bool, digits string) string {
+	switch {
+	case negative:
+		return "-" + digits
+	case s.sign != 0:
+		return string(s.sign) + digits
+	}
+	return digits
+}
+
+// asciiEscaped escapes the characters of a repr beyond ASCII as ascii()
+// does: \xhh, \uhhhh or \Uhhhhhhhh.
+func asciiEscaped(text string) string {
+	var b strings.Builder
+	for _, r := range text {
+		switch {
+		case r < 0x80:
+			b.WriteRune(r)
+		case r <= 0xff:
+			fmt.Fprintf(&b, `\x%02x`, r)
+		case r <= 0xffff:
+			fmt.Fprintf(&b, `\u%04x`, r)
+		default:
+			fmt.Fprintf(&b, `\U%08x`, r)
+		}
+	}
+	return b.String()
+}
