@@ -3,7 +3,6 @@ package main
 import (
 	"archive/zip"
 	"bytes"
-	"debug/elf"
 	"io"
 	"os"
 	"path/filepath"
@@ -44,18 +43,21 @@ func readZip(t *testing.T, path string) map[string][]byte {
 	return entries
 }
 
-// Exporting examples/hoist compiles the FMU binary and writes an archive
-// with exactly the model description, the linux64 library and the
-// scenario; the description parses, passes the FMI rules and the official
-// schema and carries the scenario's GUID; the library is a shared object
-// exporting the FMI functions.
+// Exporting examples/hoist compiles the FMU binary for every platform and
+// writes an archive with exactly the model description, one library per
+// platform and the scenario, every entry with the fixed date and a
+// regular file's mode; the description parses, passes the FMI rules and
+// the official schema and carries the scenario's GUID; each library
+// exports the FMI functions and nothing else, the Linux one needs glibc
+// 2.17 at most, the Windows one only system DLLs.
 func TestExportHoist(t *testing.T) {
 	if testing.Short() {
-		t.Skip("compiles the c-shared FMU binary (up to about 30 s with a cold build cache); skipped with -short")
+		t.Skip("compiles the c-shared FMU binaries (up to about a minute with a cold build cache); skipped with -short")
 	}
 	const folder = "../examples/hoist"
 	out := filepath.Join(t.TempDir(), "sub", "Hoist.fmu")
-	got, err := export(folder, out, 2)
+	tgs := allTargets(t)
+	got, err := export(folder, out, 2, tgs)
 	if err != nil {
 		t.Fatalf("export(%s): %v", folder, err)
 	}
@@ -68,10 +70,15 @@ func TestExportHoist(t *testing.T) {
 		names = append(names, n)
 	}
 	slices.Sort(names)
-	want := []string{"binaries/linux64/Hoist.so", "modelDescription.xml", "resources/scenario.json"}
+	want := []string{"modelDescription.xml", "resources/scenario.json"}
+	for _, tg := range tgs {
+		want = append(want, "binaries/"+tg.name+"/Hoist"+tg.ext)
+	}
+	slices.Sort(want)
 	if !slices.Equal(names, want) {
 		t.Fatalf("archive entries %q, want exactly %q", names, want)
 	}
+	checkZipMetadata(t, out)
 
 	scenario, err := os.ReadFile(filepath.Join(folder, fmu.ScenarioFile))
 	if err != nil {
@@ -108,31 +115,59 @@ func TestExportHoist(t *testing.T) {
 	}
 	schematest.Validate(t, xmlPath)
 
-	lib, err := elf.NewFile(bytes.NewReader(entries["binaries/linux64/Hoist.so"]))
-	if err != nil {
-		t.Fatalf("binaries/linux64/Hoist.so is not an ELF file: %v", err)
-	}
-	defer lib.Close()
-	if lib.Type != elf.ET_DYN || lib.Machine != elf.EM_X86_64 {
-		t.Errorf("binaries/linux64/Hoist.so: type %v, machine %v; want ET_DYN, EM_X86_64", lib.Type, lib.Machine)
-	}
-	syms, err := lib.DynamicSymbols()
-	if err != nil {
-		t.Fatalf("dynamic symbols: %v", err)
-	}
-	exported := map[string]bool{}
-	for _, s := range syms {
-		if strings.HasPrefix(s.Name, "fmi2") && s.Section != elf.SHN_UNDEF {
-			exported[s.Name] = true
+	for _, tg := range tgs {
+		name := "binaries/" + tg.name + "/Hoist" + tg.ext
+		if tg.goos == "windows" {
+			checkPE(t, name, entries[name])
+		} else {
+			checkELF(t, name, entries[name])
 		}
 	}
-	for _, fn := range []string{"fmi2Instantiate", "fmi2FreeInstance", "fmi2DoStep", "fmi2GetReal", "fmi2SetReal", "fmi2GetVersion"} {
-		if !exported[fn] {
-			t.Errorf("binaries/linux64/Hoist.so does not export %s", fn)
+}
+
+// An FMI 3.0 export puts the same binaries into the 3.0 platform folders.
+func TestExportHoist3(t *testing.T) {
+	if testing.Short() {
+		t.Skip("compiles the c-shared FMU binaries; skipped with -short")
+	}
+	out := filepath.Join(t.TempDir(), "Hoist3.fmu")
+	tgs := allTargets(t)
+	if _, err := export("../examples/hoist", out, 3, tgs); err != nil {
+		t.Fatal(err)
+	}
+	entries := readZip(t, out)
+	for _, tg := range tgs {
+		name := "binaries/" + tg.fmi3Folder + "/Hoist" + tg.ext
+		if _, ok := entries[name]; !ok {
+			t.Errorf("no %s in the FMI 3.0 archive", name)
 		}
 	}
-	if len(exported) != 44 {
-		t.Errorf("binaries/linux64/Hoist.so exports %d fmi2* functions, want the 44 of FMI 2.0", len(exported))
+	md, err := modeldesc.Parse3(entries["modelDescription.xml"])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := md.Check(); err != nil {
+		t.Errorf("the model description breaks FMI rules: %v", err)
+	}
+	checkZipMetadata(t, out)
+}
+
+// checkZipMetadata checks every entry's time (archiveTime, as a DOS date
+// too) and mode (a regular file).
+func checkZipMetadata(t *testing.T, path string) {
+	t.Helper()
+	z, err := zip.OpenReader(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer z.Close()
+	for _, f := range z.File {
+		if !f.Modified.Equal(fmu.ArchiveTime) || f.ModifiedDate == 0 {
+			t.Errorf("%s: modified %v (DOS date %#x), want %v", f.Name, f.Modified, f.ModifiedDate, fmu.ArchiveTime)
+		}
+		if m := f.Mode(); !m.IsRegular() || m.Perm()&0o444 != 0o444 {
+			t.Errorf("%s: mode %v, want a readable regular file", f.Name, m)
+		}
 	}
 }
 
@@ -141,7 +176,7 @@ func TestExportHoist(t *testing.T) {
 func TestExportRefusesFolderWithoutScenario(t *testing.T) {
 	folder := t.TempDir()
 	out := filepath.Join(t.TempDir(), "Nothing.fmu")
-	_, err := export(folder, out, 2)
+	_, err := export(folder, out, 2, targets[:1])
 	if err == nil {
 		t.Fatal("export of an empty folder succeeded")
 	}
@@ -169,7 +204,7 @@ func TestExportRefusesBadScenario(t *testing.T) {
 		t.Fatal(err)
 	}
 	out := filepath.Join(t.TempDir(), "Bad.fmu")
-	_, err = export(folder, out, 2)
+	_, err = export(folder, out, 2, targets[:1])
 	if err == nil || !strings.Contains(err.Error(), folder) || !strings.Contains(err.Error(), `"lenght0"`) {
 		t.Errorf("export of a scenario with \"lenght0\": error %v, want one naming %s and \"lenght0\"", err, folder)
 	}
@@ -203,7 +238,7 @@ func TestExportRefusesPluginsThatWouldKillIt(t *testing.T) {
 				}
 			}
 			out := filepath.Join(t.TempDir(), "Bad.fmu")
-			_, err := export(folder, out, 2)
+			_, err := export(folder, out, 2, targets[:1])
 			if err == nil || !strings.Contains(err.Error(), c.want) || strings.Contains(err.Error(), "goroutine") {
 				t.Fatalf("got %v, want an error containing %q", err, c.want)
 			}

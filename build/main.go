@@ -1,18 +1,24 @@
 // Command build is the FMU exporter: it turns a scenario folder into an
-// FMI 2.0 Co-Simulation FMU.
+// FMI 2.0 or 3.0 Co-Simulation FMU.
 //
 //	go run ./build -o out/Hoist.fmu examples/hoist
 //	go run ./build -fmi 3 -o out/Hoist3.fmu examples/hoist
+//	go run ./build -platforms linux64 -o out/Hoist.fmu examples/hoist
 //
 // It reads <folder>/scenario.json, configures the scenario's cable model
 // from the same plugin registry the FMU binary contains, writes and checks
 // the model description (FMI 2.0 by default, 3.0 with -fmi 3), compiles the
-// C ABI with -buildmode=c-shared and zips modelDescription.xml, the binary
-// (binaries/linux64/<id>.so for 2.0, binaries/x86_64-linux/<id>.so for 3.0)
-// and the folder's resources (the scenario, its Python plugins and anything
-// under <folder>/resources). One binary serves both standards. Plugins are
-// checked as the FMU will run them; a broken one is refused with
-// file:line messages.
+// C ABI with -buildmode=c-shared for every platform and zips
+// modelDescription.xml, the binaries and the folder's resources (the
+// scenario, its Python plugins and anything under <folder>/resources). One
+// binary serves both standards. Plugins are checked as the FMU will run
+// them; a broken one is refused with file:line messages.
+//
+// Platforms (see targets): linux64 (binaries/linux64/<id>.so in FMI 2.0,
+// binaries/x86_64-linux/<id>.so in 3.0), built with the host's gcc, and
+// win64 (binaries/win64/<id>.dll, binaries/x86_64-windows/<id>.dll),
+// cross-compiled with mingw-w64. By default the FMU holds every platform
+// whose C compiler is installed; -platforms names them.
 package main
 
 import (
@@ -22,7 +28,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"time"
 
@@ -33,6 +38,7 @@ import (
 func main() {
 	out := flag.String("o", "", "output .fmu path (default out/<modelIdentifier>.fmu)")
 	version := flag.Int("fmi", 2, "FMI version of the FMU: 2 or 3")
+	platforms := flag.String("platforms", "", "comma-separated platforms to build (linux64, win64); default: every one whose C compiler is installed")
 	flag.Usage = func() {
 		fmt.Fprintf(flag.CommandLine.Output(), "usage: go run ./build [-o out/NAME.fmu] SCENARIO_FOLDER\n")
 		flag.PrintDefaults()
@@ -42,7 +48,12 @@ func main() {
 		flag.Usage()
 		os.Exit(2)
 	}
-	path, err := export(flag.Arg(0), *out, *version)
+	targets, err := chooseTargets(*platforms)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "build:", err)
+		os.Exit(2)
+	}
+	path, err := export(flag.Arg(0), *out, *version, targets)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "build:", err)
 		os.Exit(1)
@@ -50,7 +61,7 @@ func main() {
 	fmt.Println("wrote", path)
 }
 
-func export(folder, out string, version int) (string, error) {
+func export(folder, out string, version int, targets []target) (string, error) {
 	if version != 2 && version != 3 {
 		return "", fmt.Errorf("-fmi %d: the exporter writes FMI 2 or 3", version)
 	}
@@ -80,17 +91,18 @@ func export(folder, out string, version int) (string, error) {
 	if out == "" {
 		out = filepath.Join("out", sc.ModelIdentifier+".fmu")
 	}
-	if runtime.GOOS != "linux" || runtime.GOARCH != "amd64" {
-		return "", fmt.Errorf("building on %s/%s: only linux64 binaries are built so far", runtime.GOOS, runtime.GOARCH)
-	}
 	tmp, err := os.MkdirTemp("", "cablefmu-build-")
 	if err != nil {
 		return "", fmt.Errorf("build folder: %w", err)
 	}
 	defer os.RemoveAll(tmp)
-	lib := filepath.Join(tmp, sc.ModelIdentifier+".so")
-	if err := compile(lib); err != nil {
-		return "", err
+	binaries := map[string]string{}
+	for _, t := range targets {
+		lib := filepath.Join(tmp, t.name, sc.ModelIdentifier+t.ext)
+		if err := t.compile(lib); err != nil {
+			return "", err
+		}
+		binaries[t.folder(version)] = lib
 	}
 	resources, err := readResources(folder, data)
 	if err != nil {
@@ -107,7 +119,7 @@ func export(folder, out string, version int) (string, error) {
 	}
 	a := fmu.Archive{
 		ModelDescription: xml,
-		Binaries:         map[string]string{platform(version): lib},
+		Binaries:         binaries,
 		ModelIdentifier:  sc.ModelIdentifier,
 		Resources:        resources,
 	}
@@ -171,32 +183,6 @@ func describe(sc *fmu.Scenario, model fmu.Configured, version int) ([]byte, erro
 		return nil, err
 	}
 	return md.Marshal()
-}
-
-// platform names the binaries folder of Linux x86-64 in each standard.
-func platform(version int) string {
-	if version == 3 {
-		return "x86_64-linux"
-	}
-	return "linux64"
-}
-
-// compile builds the C ABI as a shared library. -z nodelete keeps the
-// library mapped after dlclose: a Go runtime cannot be unloaded.
-func compile(lib string) error {
-	root, err := moduleRoot()
-	if err != nil {
-		return err
-	}
-	cmd := exec.Command("go", "build", "-buildmode=c-shared", "-trimpath",
-		"-ldflags=-s -w -extldflags=-Wl,-z,nodelete", "-o", lib, "./cabi")
-	cmd.Dir = root
-	cmd.Env = append(os.Environ(), "CGO_ENABLED=1")
-	cmd.Stdout, cmd.Stderr = os.Stderr, os.Stderr
-	if err := cmd.Run(); err != nil {
-		return fmt.Errorf("compiling the FMU binary: %w", err)
-	}
-	return os.Remove(strings.TrimSuffix(lib, ".so") + ".h") // cgo's header is not part of an FMU
 }
 
 func moduleRoot() (string, error) {

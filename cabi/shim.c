@@ -33,3 +33,22 @@ void cablefmu_log3(fmi3LogMessageCallback logger, cablefmu_ref env, fmi3Status s
 }
 
 const char *cablefmu_version3(void) { return "3.0"; }
+
+#ifdef _WIN32
+#include <windows.h>
+
+/* A Go runtime cannot be unloaded: once started (as this DLL loads) its
+ * threads run the DLL's code until the process ends. FreeLibrary of the
+ * last reference would unmap that code under them. Pinning the module
+ * (GetModuleHandleEx with GET_MODULE_HANDLE_EX_FLAG_PIN, found from the
+ * address of this function) makes the loader keep it loaded until the
+ * process exits, whatever FreeLibrary calls follow: the counterpart of
+ * -z nodelete on Linux. It runs as a constructor, from the C runtime's
+ * DllMain at load, before any FMI function can be called. Pinning takes
+ * no new reference to another library, which DllMain must not do. */
+__attribute__((constructor)) static void cablefmu_pin(void) {
+	HMODULE self;
+	GetModuleHandleExW(GET_MODULE_HANDLE_EX_FLAG_PIN | GET_MODULE_HANDLE_EX_FLAG_FROM_ADDRESS,
+	                   (LPCWSTR)(void *)&cablefmu_pin, &self);
+}
+#endif

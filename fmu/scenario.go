@@ -11,6 +11,7 @@ import (
 	"path"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"strings"
 	"unicode/utf8"
 )
@@ -218,27 +219,62 @@ func (sc *Scenario) GUID() string {
 	return fmt.Sprintf("{%x-%x-%x-%x-%x}", sum[0:4], sum[4:6], sum[6:8], sum[8:10], sum[10:16])
 }
 
-// ResourceDir turns the fmuResourceLocation URI an importer passes
-// (file:///path, file:/path, or a plain path from lax importers) into a
-// folder path, and checks that it exists.
-func ResourceDir(location string) (string, error) {
+// resourcePath is the folder path a resource location names, in the
+// form of Windows when windows is set. A file URI's path is
+// percent-decoded; on Windows file:///C:/a%20b is C:\a b (the slash before
+// the drive letter belongs to the URI, not to the path), file://host/share
+// is the UNC path \\host\share, and backslashes that lax importers put
+// into URIs are read as slashes.
+func resourcePath(location string, windows bool) (string, error) {
 	if location == "" {
 		return "", errors.New("no resource location given")
 	}
-	path := location
-	if strings.HasPrefix(location, "file:") {
-		u, err := url.Parse(location)
-		if err != nil {
+	if !strings.HasPrefix(strings.ToLower(location), "file:") {
+		return location, nil
+	}
+	uri := location
+	if windows {
+		uri = strings.ReplaceAll(uri, `\`, "/")
+	}
+	u, err := url.Parse(uri)
+	if err != nil {
+		return "", fmt.Errorf("resource location %q: %w", location, err)
+	}
+	path := u.Path
+	if u.Opaque != "" { // file:C:/dir
+		if path, err = url.PathUnescape(u.Opaque); err != nil {
 			return "", fmt.Errorf("resource location %q: %w", location, err)
 		}
-		if u.Host != "" && u.Host != "localhost" {
+	}
+	remote := u.Host != "" && !strings.EqualFold(u.Host, "localhost")
+	if !windows {
+		if remote {
 			return "", fmt.Errorf("resource location %q: remote host %q not supported", location, u.Host)
 		}
-		path = u.Path
+		return path, nil
+	}
+	if remote {
+		return `\\` + u.Host + strings.ReplaceAll(path, "/", `\`), nil
+	}
+	if len(path) >= 3 && path[0] == '/' && path[2] == ':' && isLetter(path[1]) {
+		path = path[1:]
+	}
+	return strings.ReplaceAll(path, "/", `\`), nil
+}
+
+func isLetter(c byte) bool { return ('a' <= c && c <= 'z') || ('A' <= c && c <= 'Z') }
+
+// ResourceDir turns the fmuResourceLocation URI an importer passes
+// (file:///path, file:/path, or a plain path from lax importers; FMI 3.0
+// passes a plain path) into a folder path, and checks that it exists.
+func ResourceDir(location string) (string, error) {
+	path, err := resourcePath(location, runtime.GOOS == "windows")
+	if err != nil {
+		return "", err
 	}
 	st, err := os.Stat(path)
 	if err != nil {
-		return "", fmt.Errorf("resource folder: %w", err)
+		return "", fmt.Errorf("resource folder %q (from %q): %w", path, location, err)
 	}
 	if !st.IsDir() {
 		return "", fmt.Errorf("resource location %q is not a folder", path)

@@ -776,7 +776,7 @@ class TestProcesses(FMUTestCase):
         if not gcc:
             self.skipTest("gcc not found")
         exe = os.path.join(TMP, "master")
-        build = subprocess.run([gcc, "-O2", "-Wall", "-Wextra", "-o", exe, C_MASTER, "-ldl", "-lpthread"],
+        build = subprocess.run([gcc, "-O2", "-Wall", "-Wextra", "-o", exe, C_MASTER, "-ldl", "-lpthread", "-lm"],
                                capture_output=True, text=True, timeout=120)
         self.assertEqual(build.returncode, 0, "gcc failed:\n%s" % build.stderr)
         self.assertEqual(build.stderr.strip(), "", "gcc warnings:\n%s" % build.stderr)

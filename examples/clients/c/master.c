@@ -1,47 +1,60 @@
 /*
- * Minimal FMI 2.0 Co-Simulation master for the Hoist FMU (Linux x86-64)
- * =====================================================================
+ * Minimal FMI 2.0 Co-Simulation master for the Hoist FMUs (Linux and Windows x86-64)
+ * ==================================================================================
  *
- * Build and run:
+ * Build and run on Linux:
  *
- *     gcc -O2 -o out/master examples/clients/c/master.c -ldl -lpthread
+ *     gcc -O2 -o out/master examples/clients/c/master.c -ldl -lpthread -lm
  *     python3 -m zipfile -e out/Hoist.fmu out/Hoist_fmu     # unpack once
  *     out/master out/Hoist_fmu
  *
- * The only argument is the folder of an unpacked FMU (an optional second
- * argument sets the simulated time, default 10 s).  The master
+ * and for Windows (run it there, or under Wine):
  *
- *   1. loads <folder>/binaries/linux64/Hoist.so with dlopen and looks up all
- *      44 fmi2* functions of FMI 2.0 (it fails and names every function that
- *      is missing);
- *   2. reads the GUID, the value references and the start values of
- *      load.mass and gravity from <folder>/modelDescription.xml with a plain
- *      string scan (no XML library);
+ *     x86_64-w64-mingw32-gcc -O2 -o out/master.exe examples/clients/c/master.c
+ *
+ * The argument is the folder of an unpacked FMU (Hoist, RigidHoist or any
+ * FMU with the Hoist ports); an optional second argument sets the simulated
+ * time, default 10 s; "--trace FILE" adds a trolley move, below.  The master
+ *
+ *   1. reads the GUID, the modelIdentifier, the value references and the
+ *      start values of load.mass and gravity from
+ *      <folder>/modelDescription.xml with a plain string scan (no XML
+ *      library);
+ *   2. loads <folder>/binaries/<platform>/<modelIdentifier>.so (or .dll)
+ *      and looks up all 44 fmi2* functions of FMI 2.0 (it fails and names
+ *      every function that is missing);
  *   3. instantiates, initializes and steps 10 s with a communication step of
  *      0.01 s while holding the suspension point still at (0, 0, 20) m;
  *   4. prints the cable tension and the height of the load and checks that
  *      the tension is within 0.5 % of load.mass * gravity (the defaults are
  *      1000 kg and 9.81 m/s^2 when the description gives no start value);
- *   5. frees the instance, dlcloses the library, dlopens it again,
+ *   5. frees the instance, unloads the library, loads it again,
  *      instantiates once more, steps 1 s and checks that a zero step size is
- *      refused with fmi2Error and a message through the variadic logger.
+ *      refused with fmi2Error and a message through the variadic logger;
+ *   6. runs two instances at once on two threads for 2 s and checks that
+ *      both give the same tension;
+ *   7. with --trace FILE: moves the trolley 4 m in 30 s (a smooth S-curve,
+ *      its speed as hoist.vx) and writes time, cable.tension, load.x,
+ *      load.z, hoist.fx and hoist.fz after every step to FILE (CSV, 17
+ *      digits), so that runs on two platforms can be compared.
  *
  * It exits with 0 only if every step above passed.  The FMI 2.0 types are
  * declared below; the standard's headers are not needed.
  *
- * Note: an FMU binary built from Go cannot be unloaded.  dlclose is then a
- * no-op and the second dlopen returns the same, still running library.
+ * Note: an FMU binary built from Go cannot be unloaded.  dlclose and
+ * FreeLibrary are then no-ops and the second load returns the same, still
+ * running library.
  */
 
 #define _GNU_SOURCE
-#include <dlfcn.h>
-#include <limits.h>
-#include <math.h> /* isfinite only: no -lm needed */
+#include <math.h> /* isfinite and cos */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "platform.h"
 
 /* ---- FMI 2.0 types ------------------------------------------------------ */
 
@@ -118,7 +131,7 @@ static const char *const fmi2FunctionNames[] = {
 #define N_FUNCTIONS ((int)(sizeof fmi2FunctionNames / sizeof fmi2FunctionNames[0]))
 
 typedef struct {
-    void *handle;
+    Library handle;
     void *sym[N_FUNCTIONS];
     fmi2GetVersionTYPE getVersion;
     fmi2InstantiateTYPE instantiate;
@@ -156,7 +169,7 @@ static void logger(fmi2ComponentEnvironment env, fmi2String instanceName, fmi2St
     va_start(ap, message);
     vsnprintf(text, sizeof text, message ? message : "", ap);
     va_end(ap);
-    nMessages++;
+    countUp(&nMessages);
     printf("  log [%s] %s %s: %s\n", statusName(status), instanceName ? instanceName : "?",
            category ? category : "", text);
     fflush(stdout);
@@ -175,7 +188,7 @@ static int findIndex(const char *name) {
     return -1;
 }
 
-/* Converts an object pointer from dlsym to a function pointer (POSIX idiom). */
+/* Converts the object pointer of a looked-up symbol to a function pointer. */
 #define BIND(b, field, name)                                                                       \
     do {                                                                                           \
         void *p_ = (b)->sym[findIndex(name)];                                                      \
@@ -184,15 +197,14 @@ static int findIndex(const char *name) {
 
 static int loadBinary(Binary *b, const char *path) {
     memset(b, 0, sizeof *b);
-    b->handle = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+    b->handle = libraryOpen(path);
     if (!b->handle) {
-        fprintf(stderr, "FAIL: dlopen %s: %s\n", path, dlerror());
+        fprintf(stderr, "FAIL: loading %s: %s\n", path, libraryError());
         return 0;
     }
     int missing = 0;
     for (int i = 0; i < N_FUNCTIONS; i++) {
-        dlerror();
-        b->sym[i] = dlsym(b->handle, fmi2FunctionNames[i]);
+        b->sym[i] = librarySymbol(b->handle, fmi2FunctionNames[i]);
         if (!b->sym[i]) {
             fprintf(stderr, "FAIL: %s does not export %s\n", path, fmi2FunctionNames[i]);
             missing++;
@@ -200,7 +212,7 @@ static int loadBinary(Binary *b, const char *path) {
     }
     if (missing) {
         fprintf(stderr, "FAIL: %d of %d FMI 2.0 functions missing\n", missing, N_FUNCTIONS);
-        dlclose(b->handle);
+        libraryClose(b->handle);
         b->handle = NULL;
         return 0;
     }
@@ -291,33 +303,11 @@ static int scanVariable(const char *xml, Var *v) {
     return 0;
 }
 
-/* Writes file://<dir><suffix> with every byte outside [A-Za-z0-9/._~-]
- * percent-encoded. */
-static void fileURI(const char *dir, const char *suffix, char *out, size_t outLen) {
-    static const char hex[] = "0123456789ABCDEF";
-    size_t n = (size_t)snprintf(out, outLen, "file://");
-    for (int part = 0; part < 2; part++) {
-        for (const unsigned char *p = (const unsigned char *)(part ? suffix : dir); *p; p++) {
-            int plain = (*p >= 'A' && *p <= 'Z') || (*p >= 'a' && *p <= 'z') ||
-                        (*p >= '0' && *p <= '9') || strchr("/._~-", *p) != NULL;
-            if (n + 4 >= outLen) break;
-            if (plain) {
-                out[n++] = (char)*p;
-            } else {
-                out[n++] = '%';
-                out[n++] = hex[*p >> 4];
-                out[n++] = hex[*p & 15];
-            }
-        }
-    }
-    out[n] = '\0';
-}
-
 /* ---- simulation --------------------------------------------------------- */
 
 enum {
     HOIST_X, HOIST_Y, HOIST_Z, HOIST_VX, HOIST_VY, HOIST_VZ, WINCH_SPEED,
-    CABLE_TENSION, LOAD_Z, LOAD_X, CABLE_LENGTH, HOIST_FZ, LOAD_MASS, GRAVITY,
+    CABLE_TENSION, LOAD_Z, LOAD_X, CABLE_LENGTH, HOIST_FX, HOIST_FZ, LOAD_MASS, GRAVITY,
     N_VARS
 };
 
@@ -327,7 +317,8 @@ static Var vars[N_VARS] = {
     [HOIST_VY] = {"hoist.vy", 0, 0, 0, 0}, [HOIST_VZ] = {"hoist.vz", 0, 0, 0, 0},
     [WINCH_SPEED] = {"winch.speed", 0, 0, 0, 0}, [CABLE_TENSION] = {"cable.tension", 0, 0, 0, 0},
     [LOAD_Z] = {"load.z", 0, 0, 0, 0}, [LOAD_X] = {"load.x", 0, 0, 0, 0},
-    [CABLE_LENGTH] = {"cable.length", 0, 0, 0, 0}, [HOIST_FZ] = {"hoist.fz", 0, 0, 0, 0},
+    [CABLE_LENGTH] = {"cable.length", 0, 0, 0, 0}, [HOIST_FX] = {"hoist.fx", 0, 0, 0, 0},
+    [HOIST_FZ] = {"hoist.fz", 0, 0, 0, 0},
     [LOAD_MASS] = {"load.mass", 0, 0, 0, 0}, [GRAVITY] = {"gravity", 0, 0, 0, 0},
 };
 
@@ -346,7 +337,7 @@ static char resourceURI[3 * PATH_MAX + 32];
 /* Instantiates, holds the trolley still for `seconds`, prints and checks the
  * tension.  With checkError, finally checks that fmi2DoStep with a zero step
  * size returns fmi2Error and logs why.  Returns 1 on success. */
-static int simulate(Binary *b, const char *instanceName, double seconds, int checkError) {
+static int simulate(Binary *b, const char *instanceName, double seconds, int checkError, double *tension) {
     const fmi2CallbackFunctions callbacks = {logger, calloc, free, stepFinished, NULL};
     const double h = 0.01;
     const fmi2ValueReference inVr[7] = {vars[HOIST_X].vr,  vars[HOIST_Y].vr,  vars[HOIST_Z].vr,
@@ -389,6 +380,7 @@ static int simulate(Binary *b, const char *instanceName, double seconds, int che
     }
 
     double mass = out[4], g = out[5], mg = mass * g;
+    if (tension) *tension = out[0];
     double rel = (out[0] - mg) / mg;
     printf("%s after %.2f s: cable.tension = %.3f N, load.z = %.4f m, load.x = %.3g m, "
            "cable.length = %.4f m\n",
@@ -431,33 +423,104 @@ fail:
     return 0;
 }
 
+/* Moves the trolley 4 m along x in 30 s, x(t) = 2 (1 - cos(pi t / 20)) m
+ * for t < 20 s (a smooth start and stop) and 4 m after, with its speed as
+ * hoist.vx, and writes the outputs after every step of 0.01 s to trace. */
+static int trolleyMove(Binary *b, FILE *trace) {
+    const fmi2CallbackFunctions callbacks = {logger, calloc, free, stepFinished, NULL};
+    const double h = 0.01, pi = 3.14159265358979323846;
+    const fmi2ValueReference inVr[7] = {vars[HOIST_X].vr,  vars[HOIST_Y].vr,  vars[HOIST_Z].vr,
+                                        vars[HOIST_VX].vr, vars[HOIST_VY].vr, vars[HOIST_VZ].vr,
+                                        vars[WINCH_SPEED].vr};
+    const fmi2ValueReference outVr[5] = {vars[CABLE_TENSION].vr, vars[LOAD_X].vr, vars[LOAD_Z].vr,
+                                         vars[HOIST_FX].vr, vars[HOIST_FZ].vr};
+    fmi2Real in[7] = {0.0, 0.0, 20.0, 0.0, 0.0, 0.0, 0.0}, out[5];
+    fmi2Component c = b->instantiate("trolley", fmi2CoSimulation, guid, resourceURI, &callbacks,
+                                     fmi2False, fmi2False);
+    if (!c) {
+        fprintf(stderr, "FAIL: fmi2Instantiate(trolley) returned NULL\n");
+        return 0;
+    }
+    CHECK(b->setupExperiment(c, fmi2False, 0.0, 0.0, fmi2True, 30.0), "fmi2SetupExperiment");
+    CHECK(b->enterInitializationMode(c), "fmi2EnterInitializationMode");
+    CHECK(b->setReal(c, inVr, 7, in), "fmi2SetReal(inputs)");
+    CHECK(b->exitInitializationMode(c), "fmi2ExitInitializationMode");
+    fprintf(trace, "time,cable.tension,load.x,load.z,hoist.fx,hoist.fz\n");
+    for (int i = 0; i < 3000; i++) {
+        double t = i * h;
+        in[0] = t < 20.0 ? 2.0 * (1.0 - cos(pi * t / 20.0)) : 4.0;
+        in[3] = t < 20.0 ? 2.0 * pi / 20.0 * sin(pi * t / 20.0) : 0.0;
+        CHECK(b->setReal(c, inVr, 7, in), "fmi2SetReal(inputs)");
+        CHECK(b->doStep(c, t, h, fmi2True), "fmi2DoStep");
+        CHECK(b->getReal(c, outVr, 5, out), "fmi2GetReal(outputs)");
+        fprintf(trace, "%.17g,%.17g,%.17g,%.17g,%.17g,%.17g\n", (i + 1) * h, out[0], out[1], out[2],
+                out[3], out[4]);
+    }
+    printf("trolley moved 4 m in 30 s: load.x = %.4f m, cable.tension = %.3f N\n", out[1], out[0]);
+    CHECK(b->terminate(c), "fmi2Terminate");
+    b->freeInstance(c);
+    return 1;
+
+fail:
+    b->freeInstance(c);
+    return 0;
+}
+
+/* One of the instances run at once on their own threads. */
+typedef struct {
+    Binary *b;
+    const char *name;
+    int ok;
+    double tension;
+} Job;
+
+static void *runJob(void *p) {
+    Job *j = p;
+    j->ok = simulate(j->b, j->name, 2.0, 0, &j->tension);
+    return NULL;
+}
+
 int main(int argc, char **argv) {
-    if (argc < 2 || argc > 3) {
-        fprintf(stderr, "usage: %s <unpacked FMU folder> [seconds]\n", argv[0]);
+    const char *folder = NULL, *tracePath = NULL;
+    double seconds = 10.0;
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--trace") == 0 && i + 1 < argc) {
+            tracePath = argv[++i];
+        } else if (!folder) {
+            folder = argv[i];
+        } else {
+            seconds = atof(argv[i]);
+        }
+    }
+    if (!folder) {
+        fprintf(stderr, "usage: %s <unpacked FMU folder> [seconds] [--trace FILE]\n", argv[0]);
         return 2;
     }
-    double seconds = argc == 3 ? atof(argv[2]) : 10.0;
     if (!(seconds > 0)) {
         fprintf(stderr, "seconds must be positive\n");
         return 2;
     }
     char root[PATH_MAX];
-    if (!realpath(argv[1], root)) {
-        perror(argv[1]);
+    if (!absolutePath(folder, root, sizeof root)) {
+        perror(folder);
         return 1;
     }
 
-    char path[PATH_MAX + 64];
-    snprintf(path, sizeof path, "%s/modelDescription.xml", root);
+    char path[PATH_MAX + 320];
+    snprintf(path, sizeof path, "%s%cmodelDescription.xml", root, PATH_SEP);
     char *xml = readFile(path);
     if (!xml) {
         fprintf(stderr, "FAIL: cannot read %s\n", path);
         return 1;
     }
+    char identifier[256];
     const char *md = strstr(xml, "<fmiModelDescription");
     const char *mdEnd = md ? strchr(md, '>') : NULL;
-    if (!mdEnd || !attribute(md, mdEnd, "guid", guid, sizeof guid)) {
-        fprintf(stderr, "FAIL: no guid in %s\n", path);
+    const char *cs = strstr(xml, "<CoSimulation");
+    const char *csEnd = cs ? strchr(cs, '>') : NULL;
+    if (!mdEnd || !attribute(md, mdEnd, "guid", guid, sizeof guid) || !csEnd ||
+        !attribute(cs, csEnd, "modelIdentifier", identifier, sizeof identifier)) {
+        fprintf(stderr, "FAIL: no guid or <CoSimulation modelIdentifier=...> in %s\n", path);
         free(xml);
         return 1;
     }
@@ -472,24 +535,63 @@ int main(int argc, char **argv) {
     if (!ok) return 1;
     if (!vars[LOAD_MASS].hasStart) vars[LOAD_MASS].start = 1000.0;
     if (!vars[GRAVITY].hasStart) vars[GRAVITY].start = 9.81;
-    printf("guid %s; load.mass start %g kg, gravity start %g m/s^2\n", guid, vars[LOAD_MASS].start,
-           vars[GRAVITY].start);
+    printf("modelIdentifier %s, guid %s; load.mass start %g kg, gravity start %g m/s^2\n", identifier, guid,
+           vars[LOAD_MASS].start, vars[GRAVITY].start);
     fileURI(root, "/resources", resourceURI, sizeof resourceURI);
-    snprintf(path, sizeof path, "%s/binaries/linux64/Hoist.so", root);
+    printf("resources at %s\n", resourceURI);
+    if ((size_t)snprintf(path, sizeof path, "%s%cbinaries%c" PLATFORM_FMI2 "%c%s" LIBRARY_EXT, root, PATH_SEP,
+                         PATH_SEP, PATH_SEP, identifier) >= sizeof path) {
+        fprintf(stderr, "FAIL: path of the binary too long\n");
+        return 1;
+    }
 
     Binary b;
     if (!loadBinary(&b, path)) return 1;
-    if (!simulate(&b, "hoist1", seconds, 0)) ok = 0;
-    if (dlclose(b.handle) != 0) {
-        fprintf(stderr, "FAIL: dlclose: %s\n", dlerror());
+    if (!simulate(&b, "hoist1", seconds, 0, NULL)) ok = 0;
+    if (libraryClose(b.handle) != 0) {
+        fprintf(stderr, "FAIL: unloading: %s\n", libraryError());
         ok = 0;
     }
 
-    printf("reloading after dlclose\n");
+    printf("reloading after unloading\n");
     if (!loadBinary(&b, path)) return 1;
-    if (!simulate(&b, "hoist2", 1.0, 1)) ok = 0;
-    if (dlclose(b.handle) != 0) {
-        fprintf(stderr, "FAIL: dlclose: %s\n", dlerror());
+    if (!simulate(&b, "hoist2", 1.0, 1, NULL)) ok = 0;
+
+    Job jobs[2] = {{&b, "thread1", 0, 0.0}, {&b, "thread2", 0, 0.0}};
+    Thread threads[2];
+    int started = 0;
+    for (; started < 2; started++) {
+        if (!threadStart(&threads[started], runJob, &jobs[started])) {
+            fprintf(stderr, "FAIL: cannot start thread %d\n", started + 1);
+            ok = 0;
+            break;
+        }
+    }
+    for (int i = 0; i < started; i++) threadJoin(&threads[i]);
+    if (started == 2) {
+        if (!jobs[0].ok || !jobs[1].ok || jobs[0].tension != jobs[1].tension) {
+            fprintf(stderr, "FAIL: two instances on two threads: ok %d/%d, tension %.17g/%.17g\n", jobs[0].ok,
+                    jobs[1].ok, jobs[0].tension, jobs[1].tension);
+            ok = 0;
+        } else {
+            printf("two instances on two threads gave the same tension\n");
+        }
+    }
+
+    if (tracePath) {
+        FILE *trace = fopen(tracePath, "w");
+        if (!trace) {
+            perror(tracePath);
+            return 1;
+        }
+        if (!trolleyMove(&b, trace)) ok = 0;
+        if (fclose(trace) != 0) {
+            perror(tracePath);
+            ok = 0;
+        }
+    }
+    if (libraryClose(b.handle) != 0) {
+        fprintf(stderr, "FAIL: unloading: %s\n", libraryError());
         ok = 0;
     }
 

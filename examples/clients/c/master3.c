@@ -1,21 +1,26 @@
 /*
- * Minimal FMI 3.0 Co-Simulation master for the Hoist FMU (Linux x86-64)
- * =====================================================================
+ * Minimal FMI 3.0 Co-Simulation master for the Hoist FMUs (Linux and Windows x86-64)
+ * ==================================================================================
  *
- * Build and run:
+ * Build and run on Linux:
  *
- *     gcc -O2 -o out/master3 examples/clients/c/master3.c -ldl
+ *     gcc -O2 -o out/master3 examples/clients/c/master3.c -ldl -lpthread -lm
  *     python3 -m zipfile -e out/Hoist3.fmu out/Hoist3_fmu     # unpack once
  *     out/master3 out/Hoist3_fmu
  *
- * The only argument is the folder of an unpacked FMI 3.0 FMU (an optional
- * second argument sets the simulated time, default 10 s).  The master
+ * and for Windows (run it there, or under Wine):
+ *
+ *     x86_64-w64-mingw32-gcc -O2 -o out/master3.exe examples/clients/c/master3.c
+ *
+ * The argument is the folder of an unpacked FMI 3.0 FMU (an optional
+ * second argument sets the simulated time, default 10 s; "--trace FILE"
+ * adds a trolley move, below).  The master
  *
  *   1. reads the instantiationToken, the modelIdentifier of <CoSimulation>
  *      and the value references and start values of the Float64 variables it
  *      uses from <folder>/modelDescription.xml with a plain string scan (no
  *      XML library);
- *   2. loads <folder>/binaries/x86_64-linux/<modelIdentifier>.so with dlopen
+ *   2. loads <folder>/binaries/<platform>/<modelIdentifier>.so (or .dll)
  *      and looks up all 75 fmi3* functions of FMI 3.0 (it fails and names
  *      every function that is missing);
  *   3. instantiates with fmi3InstantiateCoSimulation, initializes
@@ -31,7 +36,13 @@
  *      state, steps the same second again and checks that the outputs are
  *      bitwise identical;
  *   6. checks that fmi3DoStep with a zero step size returns fmi3Error with a
- *      message through the log callback, terminates and frees the instance.
+ *      message through the log callback, terminates and frees the instance;
+ *   7. unloads the library, loads it again and runs 3.-6. for 1 s, then on
+ *      two threads at once;
+ *   8. with --trace FILE: moves the trolley 4 m in 30 s (a smooth S-curve,
+ *      its speed as hoist.vx) and writes time, cable.tension, load.x,
+ *      load.z, hoist.fx and hoist.fz after every step to FILE (CSV, 17
+ *      digits), so that runs on two platforms can be compared.
  *
  * It exits with 0 only if every step above passed.  The FMI 3.0 types are
  * declared below; the standard's headers are not needed.  Unlike FMI 2.0, the
@@ -39,15 +50,15 @@
  */
 
 #define _GNU_SOURCE
-#include <dlfcn.h>
-#include <limits.h>
-#include <math.h> /* isfinite only: no -lm needed */
+#include <math.h> /* isfinite, cos and sin */
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "platform.h"
 
 /* ---- FMI 3.0 types (fmi3PlatformTypes.h, fmi3FunctionTypes.h) ----------- */
 
@@ -136,7 +147,7 @@ static const char *const fmi3FunctionNames[] = {
 #define N_FUNCTIONS ((int)(sizeof fmi3FunctionNames / sizeof fmi3FunctionNames[0]))
 
 typedef struct {
-    void *handle;
+    Library handle;
     void *sym[N_FUNCTIONS];
     fmi3GetVersionTYPE *getVersion;
     fmi3InstantiateCoSimulationTYPE *instantiate;
@@ -172,8 +183,8 @@ static const char *statusName(fmi3Status s) {
 
 /* instanceEnvironment is the instance name given to fmi3InstantiateCoSimulation. */
 static void logMessage(fmi3InstanceEnvironment env, fmi3Status status, fmi3String category, fmi3String message) {
-    nMessages++;
-    if (status >= fmi3Error) nErrorMessages++;
+    countUp(&nMessages);
+    if (status >= fmi3Error) countUp(&nErrorMessages);
     printf("  log [%s] %s %s: %s\n", statusName(status), env ? (const char *)env : "?", category ? category : "",
            message ? message : "");
     fflush(stdout);
@@ -258,7 +269,7 @@ static int scanFloat64(const char *xml, Var *v) {
 
 /* ---- loading ------------------------------------------------------------ */
 
-/* Converts an object pointer from dlsym to a function pointer (POSIX idiom). */
+/* Converts the object pointer of a looked-up symbol to a function pointer. */
 #define BIND(b, field, index)                                                                      \
     do {                                                                                           \
         void *p_ = (b)->sym[index];                                                                \
@@ -274,14 +285,14 @@ static int indexOf(const char *name) {
 
 static int loadBinary(Binary *b, const char *path) {
     memset(b, 0, sizeof *b);
-    b->handle = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+    b->handle = libraryOpen(path);
     if (!b->handle) {
-        fprintf(stderr, "FAIL: dlopen %s: %s\n", path, dlerror());
+        fprintf(stderr, "FAIL: loading %s: %s\n", path, libraryError());
         return 0;
     }
     int missing = 0;
     for (int i = 0; i < N_FUNCTIONS; i++) {
-        b->sym[i] = dlsym(b->handle, fmi3FunctionNames[i]);
+        b->sym[i] = librarySymbol(b->handle, fmi3FunctionNames[i]);
         if (!b->sym[i]) {
             fprintf(stderr, "FAIL: %s does not export %s\n", path, fmi3FunctionNames[i]);
             missing++;
@@ -384,7 +395,7 @@ fail:
     return 0;
 }
 
-#define OUT(i) out[(i) - N_INPUTS]
+#define OUTPUT(i) out[(i) - N_INPUTS]
 
 static int simulate(Binary *b, const char *token, const char *resources, double seconds) {
     static const char name[] = "hoist";
@@ -412,13 +423,13 @@ static int simulate(Binary *b, const char *token, const char *resources, double 
 
     /* at rest */
     if (!run(b, c, 0.0, n, h, vars[HOIST_X].start, 0.0, out)) goto fail;
-    double mg = OUT(LOAD_MASS) * OUT(GRAVITY);
-    double rel = (OUT(CABLE_TENSION) - mg) / mg;
+    double mg = OUTPUT(LOAD_MASS) * OUTPUT(GRAVITY);
+    double rel = (OUTPUT(CABLE_TENSION) - mg) / mg;
     printf("after %.2f s at rest: cable.tension = %.3f N, load.z = %.4f m, cable.length = %.4f m, "
-           "hoist.fz = %.3f N\n", (double)n * h, OUT(CABLE_TENSION), OUT(LOAD_Z), OUT(CABLE_LENGTH), OUT(HOIST_FZ));
+           "hoist.fz = %.3f N\n", (double)n * h, OUTPUT(CABLE_TENSION), OUTPUT(LOAD_Z), OUTPUT(CABLE_LENGTH), OUTPUT(HOIST_FZ));
     printf("load.mass * gravity = %.3f N, deviation %+.4f %% (limit 0.5 %%)\n", mg, 100.0 * rel);
     if (!(absd(rel) <= 0.005)) {
-        fprintf(stderr, "FAIL: cable.tension %.3f N is not within 0.5 %% of m*g = %.3f N\n", OUT(CABLE_TENSION), mg);
+        fprintf(stderr, "FAIL: cable.tension %.3f N is not within 0.5 %% of m*g = %.3f N\n", OUTPUT(CABLE_TENSION), mg);
         ok = 0;
     }
 
@@ -468,24 +479,91 @@ fail:
     return 0;
 }
 
+/* Moves the trolley 4 m along x in 30 s, x(t) = x0 + 2 (1 - cos(pi t / 20)) m
+ * for t < 20 s (a smooth start and stop) and x0 + 4 m after, with its speed
+ * as hoist.vx, and writes the outputs after every step of 0.01 s to trace. */
+static int trolleyMove(Binary *b, const char *token, const char *resources, FILE *trace) {
+    static const char name[] = "trolley";
+    const double h = 0.01, pi = 3.14159265358979323846;
+    fmi3ValueReference inVr[N_INPUTS];
+    fmi3Float64 in[N_INPUTS], out[5];
+    const fmi3ValueReference outVr[5] = {vars[CABLE_TENSION].vr, vars[LOAD_X].vr, vars[LOAD_Z].vr,
+                                         vars[HOIST_FX].vr, vars[HOIST_FZ].vr};
+    for (int i = 0; i < N_INPUTS; i++) {
+        inVr[i] = vars[i].vr;
+        in[i] = vars[i].start;
+    }
+    fmi3Instance c = b->instantiate(name, token, resources, false, false, false, false, NULL, 0, (void *)name,
+                                    logMessage, NULL);
+    if (!c) {
+        fprintf(stderr, "FAIL: fmi3InstantiateCoSimulation(trolley) returned NULL\n");
+        return 0;
+    }
+    CHECK(b->enterInitializationMode(c, false, 0.0, 0.0, true, 30.0), "fmi3EnterInitializationMode");
+    CHECK(b->setFloat64(c, inVr, N_INPUTS, in, N_INPUTS), "fmi3SetFloat64(inputs)");
+    CHECK(b->exitInitializationMode(c), "fmi3ExitInitializationMode");
+    fprintf(trace, "time,cable.tension,load.x,load.z,hoist.fx,hoist.fz\n");
+    for (int i = 0; i < 3000; i++) {
+        double t = i * h;
+        in[HOIST_X] = vars[HOIST_X].start + (t < 20.0 ? 2.0 * (1.0 - cos(pi * t / 20.0)) : 4.0);
+        in[HOIST_VX] = t < 20.0 ? 2.0 * pi / 20.0 * sin(pi * t / 20.0) : 0.0;
+        CHECK(b->setFloat64(c, inVr, N_INPUTS, in, N_INPUTS), "fmi3SetFloat64(inputs)");
+        if (!step(b, c, t, h)) goto fail;
+        CHECK(b->getFloat64(c, outVr, 5, out, 5), "fmi3GetFloat64(outputs)");
+        fprintf(trace, "%.17g,%.17g,%.17g,%.17g,%.17g,%.17g\n", (i + 1) * h, out[0], out[1], out[2], out[3],
+                out[4]);
+    }
+    printf("trolley moved 4 m in 30 s: load.x = %.4f m, cable.tension = %.3f N\n", out[1], out[0]);
+    CHECK(b->terminate(c), "fmi3Terminate");
+    b->freeInstance(c);
+    return 1;
+
+fail:
+    b->freeInstance(c);
+    return 0;
+}
+
+/* One of the instances run at once on their own threads. */
+typedef struct {
+    Binary *b;
+    const char *token, *resources;
+    int ok;
+} Job;
+
+static void *runJob(void *p) {
+    Job *j = p;
+    j->ok = simulate(j->b, j->token, j->resources, 1.0);
+    return NULL;
+}
+
 int main(int argc, char **argv) {
-    if (argc < 2 || argc > 3) {
-        fprintf(stderr, "usage: %s <unpacked FMU folder> [seconds]\n", argv[0]);
+    const char *folder = NULL, *tracePath = NULL;
+    double seconds = 10.0;
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--trace") == 0 && i + 1 < argc) {
+            tracePath = argv[++i];
+        } else if (!folder) {
+            folder = argv[i];
+        } else {
+            seconds = atof(argv[i]);
+        }
+    }
+    if (!folder) {
+        fprintf(stderr, "usage: %s <unpacked FMU folder> [seconds] [--trace FILE]\n", argv[0]);
         return 2;
     }
-    double seconds = argc == 3 ? atof(argv[2]) : 10.0;
     if (!(seconds > 0)) {
         fprintf(stderr, "seconds must be positive\n");
         return 2;
     }
     char root[PATH_MAX];
-    if (!realpath(argv[1], root)) {
-        perror(argv[1]);
+    if (!absolutePath(folder, root, sizeof root)) {
+        perror(folder);
         return 1;
     }
 
     char path[PATH_MAX + 320];
-    snprintf(path, sizeof path, "%s/modelDescription.xml", root);
+    snprintf(path, sizeof path, "%s%cmodelDescription.xml", root, PATH_SEP);
     char *xml = readFile(path);
     if (!xml) {
         fprintf(stderr, "FAIL: cannot read %s\n", path);
@@ -519,14 +597,58 @@ int main(int argc, char **argv) {
     printf("fmiVersion %s, modelIdentifier %s, instantiationToken %s\n", version, identifier, token);
 
     char resources[PATH_MAX + 16];
-    snprintf(resources, sizeof resources, "%s/resources/", root); /* FMI 3.0: a path, not a URI */
-    if ((size_t)snprintf(path, sizeof path, "%s/binaries/x86_64-linux/%s.so", root, identifier) >= sizeof path) {
+    /* FMI 3.0: a path, not a URI, ending in a separator */
+    snprintf(resources, sizeof resources, "%s%cresources%c", root, PATH_SEP, PATH_SEP);
+    if ((size_t)snprintf(path, sizeof path, "%s%cbinaries%c" PLATFORM_FMI3 "%c%s" LIBRARY_EXT, root, PATH_SEP,
+                         PATH_SEP, PATH_SEP, identifier) >= sizeof path) {
         fprintf(stderr, "FAIL: path of the binary too long\n");
         return 1;
     }
     Binary b;
     if (!loadBinary(&b, path)) return 1;
     if (!simulate(&b, token, resources, seconds)) ok = 0;
+    if (libraryClose(b.handle) != 0) {
+        fprintf(stderr, "FAIL: unloading: %s\n", libraryError());
+        ok = 0;
+    }
+    printf("reloading after unloading\n");
+    if (!loadBinary(&b, path)) return 1;
+    if (!simulate(&b, token, resources, 1.0)) ok = 0;
+
+    Job jobs[2] = {{&b, token, resources, 0}, {&b, token, resources, 0}};
+    Thread threads[2];
+    int started = 0;
+    for (; started < 2; started++) {
+        if (!threadStart(&threads[started], runJob, &jobs[started])) {
+            fprintf(stderr, "FAIL: cannot start thread %d\n", started + 1);
+            ok = 0;
+            break;
+        }
+    }
+    for (int i = 0; i < started; i++) threadJoin(&threads[i]);
+    if (started == 2 && (!jobs[0].ok || !jobs[1].ok)) {
+        fprintf(stderr, "FAIL: two instances on two threads: ok %d/%d\n", jobs[0].ok, jobs[1].ok);
+        ok = 0;
+    } else if (started == 2) {
+        printf("two instances on two threads passed\n");
+    }
+
+    if (tracePath) {
+        FILE *trace = fopen(tracePath, "w");
+        if (!trace) {
+            perror(tracePath);
+            return 1;
+        }
+        if (!trolleyMove(&b, token, resources, trace)) ok = 0;
+        if (fclose(trace) != 0) {
+            perror(tracePath);
+            ok = 0;
+        }
+    }
+    if (libraryClose(b.handle) != 0) {
+        fprintf(stderr, "FAIL: unloading: %s\n", libraryError());
+        ok = 0;
+    }
     printf("%s (%d log messages)\n", ok ? "PASS" : "FAIL", nMessages);
     return ok ? 0 : 1;
 }
