@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/cablefmu/cablefmu/fmu"
 	"github.com/cablefmu/cablefmu/fmu/plugins"
@@ -247,10 +248,25 @@ func TestExportRefusesPluginsThatWouldKillIt(t *testing.T) {
 	}
 }
 
-// Configuring is bounded on the wall clock: with no slack and a budget of
-// a microsecond, the bound is 3 µs and no check finishes within it.
+// Configuring is bounded on the wall clock: a top level that loops within
+// its budget of 2 s is stopped by the bound of 0.2 s (a slack that takes
+// back all but 0.2 s of the three budgets).
 func TestConfigureIsBoundedOnTheWallClock(t *testing.T) {
-	data, err := os.ReadFile("../examples/hoist-controlled/" + fmu.ScenarioFile)
+	folder := t.TempDir()
+	for _, f := range []string{fmu.ScenarioFile, "wind.py"} {
+		data, err := os.ReadFile(filepath.Join("../examples/hoist-controlled", f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(folder, f), data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	loop := "while True:\n    pass\ndef step(sim):\n    pass\n"
+	if err := os.WriteFile(filepath.Join(folder, "controller.py"), []byte(loop), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(filepath.Join(folder, fmu.ScenarioFile))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -258,17 +274,19 @@ func TestConfigureIsBoundedOnTheWallClock(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := sc.LoadPlugins("../examples/hoist-controlled"); err != nil {
+	if err := sc.LoadPlugins(folder); err != nil {
 		t.Fatal(err)
 	}
+	slack := 200 * time.Millisecond
 	for i := range sc.Plugins {
-		sc.Plugins[i].Budget = 1e-6
+		sc.Plugins[i].Budget = 2
+		slack -= 6 * time.Second
 	}
 	reg, err := plugins.Builtin()
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, err = configure(reg, sc, 0)
+	_, err = configure(reg, sc, slack)
 	if err == nil || !strings.Contains(err.Error(), "did not finish within") || !strings.Contains(err.Error(), "controller.py") {
 		t.Fatalf("got %v", err)
 	}

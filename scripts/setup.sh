@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# Installs what cablefmu needs besides Go: gcc (cgo builds the FMU binary),
-# python3 (the ctypes client and the FMU tests), xmllint (schema checks of
-# model descriptions). Debian/Ubuntu packages; runs apt only when a tool is
-# missing.
+# Installs what cablefmu needs besides Go: gcc (cgo builds the FMU's Linux
+# binary), mingw-w64 (cross-compiles its Windows DLL), python3 (the ctypes
+# client and the FMU tests), xmllint (schema checks of model descriptions);
+# with --test also Wine, under which the test suite runs the Windows DLL.
+# Debian/Ubuntu packages; runs apt only when a tool is missing.
 set -euo pipefail
 
 if ! command -v go >/dev/null 2>&1; then
@@ -13,6 +14,10 @@ need=()
 command -v gcc >/dev/null 2>&1 || need+=(gcc libc6-dev)
 command -v python3 >/dev/null 2>&1 || need+=(python3)
 command -v xmllint >/dev/null 2>&1 || need+=(libxml2-utils)
+command -v x86_64-w64-mingw32-gcc >/dev/null 2>&1 || need+=(gcc-mingw-w64-x86-64)
+if [ "${1:-}" = --test ]; then
+	command -v wine >/dev/null 2>&1 || need+=(wine wine64)
+fi
 if ((${#need[@]})); then
 	sudo=""
 	if [ "$(id -u)" -ne 0 ]; then sudo=sudo; fi

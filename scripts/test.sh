@@ -6,7 +6,7 @@
 # model descriptions against the official FMI schemas).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-bash scripts/setup.sh
+bash scripts/setup.sh --test
 
 echo "== gofmt, go vet, staticcheck"
 unformatted=$(gofmt -l $(find . -name '*.go' -not -path './out/*'))

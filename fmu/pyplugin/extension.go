@@ -137,7 +137,12 @@ func (e *Extension) check(ref fmu.PluginRef, sc *fmu.Scenario) (*spec, error) {
 	if memory == 0 {
 		memory = fmu.DefaultMemory
 	}
-	it, err := newInterp(src, time.Duration(fmu.DefaultBudget*float64(time.Second)), megabytesToBytes(memory), d.functions())
+	// The top level runs with the plugin's own budget, as in the FMU.
+	budget := ref.Budget
+	if budget == 0 {
+		budget = fmu.DefaultBudget
+	}
+	it, err := newInterp(src, time.Duration(budget*float64(time.Second)), megabytesToBytes(memory), d.functions())
 	if err != nil {
 		return nil, err
 	}

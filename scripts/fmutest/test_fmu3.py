@@ -685,7 +685,7 @@ class TestHoist(CommonTests, FMU3Case):
                 self.fail("CI=true but gcc not found")
             self.skipTest("gcc not found")
         exe = os.path.join(TMP, "master3")
-        build = subprocess.run([gcc, "-O2", "-Wall", "-Wextra", "-o", exe, C_MASTER, "-ldl"],
+        build = subprocess.run([gcc, "-O2", "-Wall", "-Wextra", "-o", exe, C_MASTER, "-ldl", "-lpthread", "-lm"],
                                capture_output=True, text=True, timeout=120)
         self.assertEqual(build.returncode, 0, "gcc failed:\n%s" % build.stderr)
         self.assertEqual(build.stderr.strip(), "", "gcc warnings:\n%s" % build.stderr)

@@ -23,7 +23,7 @@
  *   2. loads <folder>/binaries/<platform>/<modelIdentifier>.so (or .dll)
  *      and looks up all 44 fmi2* functions of FMI 2.0 (it fails and names
  *      every function that is missing);
- *   3. instantiates, initializes and steps 10 s with a communication step of
+ *   3. checks that a wrong GUID is refused with a message; instantiates, initializes and steps 10 s with a communication step of
  *      0.01 s while holding the suspension point still at (0, 0, 20) m;
  *   4. prints the cable tension and the height of the load and checks that
  *      the tension is within 0.5 % of load.mass * gravity (the defaults are
@@ -547,6 +547,21 @@ int main(int argc, char **argv) {
 
     Binary b;
     if (!loadBinary(&b, path)) return 1;
+    {
+        /* The GUID of another FMU is refused: no instance, and a message why. */
+        const fmi2CallbackFunctions callbacks = {logger, calloc, free, stepFinished, NULL};
+        int before = nMessages;
+        fmi2Component c = b.instantiate("wrong", fmi2CoSimulation, "{not-this-fmu}", resourceURI, &callbacks,
+                                        fmi2False, fmi2False);
+        if (c || nMessages == before) {
+            fprintf(stderr, "FAIL: fmi2Instantiate with a wrong GUID returned %p with %d messages\n", c,
+                    nMessages - before);
+            if (c) b.freeInstance(c);
+            ok = 0;
+        } else {
+            printf("a wrong GUID is refused with a message\n");
+        }
+    }
     if (!simulate(&b, "hoist1", seconds, 0, NULL)) ok = 0;
     if (libraryClose(b.handle) != 0) {
         fprintf(stderr, "FAIL: unloading: %s\n", libraryError());

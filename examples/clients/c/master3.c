@@ -23,7 +23,8 @@
  *   2. loads <folder>/binaries/<platform>/<modelIdentifier>.so (or .dll)
  *      and looks up all 75 fmi3* functions of FMI 3.0 (it fails and names
  *      every function that is missing);
- *   3. instantiates with fmi3InstantiateCoSimulation, initializes
+ *   3. checks that a wrong instantiationToken is refused with a message;
+ *      instantiates with fmi3InstantiateCoSimulation, initializes
  *      (fmi3EnterInitializationMode with start and stop time, inputs set in
  *      Initialization Mode, fmi3ExitInitializationMode goes straight to Step
  *      Mode since eventModeUsed is false) and steps with a communication step
@@ -606,6 +607,21 @@ int main(int argc, char **argv) {
     }
     Binary b;
     if (!loadBinary(&b, path)) return 1;
+    {
+        /* The token of another FMU is refused: no instance, and a message why. */
+        static const char wrong[] = "wrong";
+        int before = nErrorMessages;
+        fmi3Instance c = b.instantiate(wrong, "{not-this-fmu}", resources, false, false, false, false, NULL, 0,
+                                       (void *)wrong, logMessage, NULL);
+        if (c || nErrorMessages == before) {
+            fprintf(stderr, "FAIL: fmi3InstantiateCoSimulation with a wrong token returned %p with %d messages\n",
+                    c, nErrorMessages - before);
+            if (c) b.freeInstance(c);
+            ok = 0;
+        } else {
+            printf("a wrong instantiationToken is refused with a message\n");
+        }
+    }
     if (!simulate(&b, token, resources, seconds)) ok = 0;
     if (libraryClose(b.handle) != 0) {
         fprintf(stderr, "FAIL: unloading: %s\n", libraryError());
