@@ -20,7 +20,17 @@ import (
 // sized against the memory budget before they are built.
 func (it *interp) format(f string, args py.Object) (py.Object, error) {
 	var items []py.Object
-	mapping, isMap := args.(py.StringDict)
+	// As in CPython, any argument but a tuple or a string that has items
+	// (a dict, a list, bytes) may leave the format's arguments unused, and
+	// %(key) looks keys up in it.
+	isMap := false
+	switch args.(type) {
+	case py.Tuple, py.String:
+	case py.StringDict, *py.List, py.Bytes:
+		isMap = true
+	default:
+		_, isMap = args.(py.I__getitem__)
+	}
 	if t, ok := args.(py.Tuple); ok {
 		items = t
 	} else {
@@ -34,7 +44,12 @@ func (it *interp) format(f string, args py.Object) (py.Object, error) {
 		next++
 		return items[next-1], nil
 	}
-	usedKey := false
+	// Each field's printing is counted against the memory budget as if it
+	// were kept (a precision may cut it), every container measured once
+	// per call: '%(a).0s' * 10000 would print a large value ten thousand
+	// times.
+	var printed int64
+	memo := map[identity]int64{}
 	var b strings.Builder
 	grow := func(n int64) error {
 		if int64(b.Len())+n >= bigValue {
@@ -73,11 +88,19 @@ func (it *interp) format(f string, args py.Object) (py.Object, error) {
 				return nil, py.ExceptionNewf(py.TypeError, "format requires a mapping")
 			}
 			key := f[i+1 : j-1]
-			v, ok := mapping[key]
-			if !ok {
-				return nil, py.ExceptionNewf(py.KeyError, "'%s'", key)
+			if d, ok := args.(py.StringDict); ok {
+				if value, ok = d[key]; !ok {
+					return nil, py.ExceptionNewf(py.KeyError, "'%s'", key)
+				}
+			} else {
+				v, err := py.GetItem(args, py.String(key))
+				if err != nil {
+					return nil, err
+				}
+				value = v
 			}
-			value, usedKey, i = v, true, j
+			// After a key, positional fields have no arguments left.
+			next, i = len(items), j
 		}
 		for ; i < len(f) && strings.IndexByte("-+ #0", f[i]) >= 0; i++ {
 			switch f[i] {
@@ -139,14 +162,16 @@ func (it *interp) format(f string, args py.Object) (py.Object, error) {
 			}
 			spec.prec = max(p, 0)
 		}
-		for i < len(f) && strings.IndexByte("hlL", f[i]) >= 0 {
-			i++
+		if i < len(f) && strings.IndexByte("hlL", f[i]) >= 0 {
+			i++ // one length modifier, ignored as in C's printf
 		}
 		if i >= len(f) {
 			return nil, py.ExceptionNewf(py.ValueError, "incomplete format")
 		}
 		spec.verb = f[i]
-		if spec.verb == '%' {
+		// Only a bare %% is a '%'; with flags or a width it takes an
+		// argument and is refused (as CPython does).
+		if spec.verb == '%' && f[i-1] == '%' {
 			b.WriteByte('%')
 			continue
 		}
@@ -157,6 +182,13 @@ func (it *interp) format(f string, args py.Object) (py.Object, error) {
 		}
 		if err := grow(max(spec.width, spec.prec)); err != nil {
 			return nil, err
+		}
+		if strings.IndexByte("sra", spec.verb) >= 0 {
+			if printed += printedSize(value, memo); printed >= bigValue {
+				if err := it.mem.check(printed, "the formatted string"); err != nil {
+					return nil, err
+				}
+			}
 		}
 		text, err := it.convert(spec, value)
 		if err == errUnsupportedVerb {
@@ -174,7 +206,7 @@ func (it *interp) format(f string, args py.Object) (py.Object, error) {
 		}
 		b.WriteString(text)
 	}
-	if next < len(items) && !isMap && !usedKey {
+	if next < len(items) && !isMap {
 		return nil, py.ExceptionNewf(py.TypeError, "not all arguments converted during string formatting")
 	}
 	return py.String(b.String()), nil
@@ -197,7 +229,7 @@ func (s fieldSpec) pad(text string, n int) string {
 	switch {
 	case s.left:
 		return text + strings.Repeat(" ", n)
-	case s.zero && s.numeric() && !strings.ContainsAny(text, "naNA"): // not inf or nan
+	case s.zero && s.numeric(): // inf and nan too, as CPython
 		head := 0
 		if head < len(text) && strings.IndexByte("+- ", text[head]) >= 0 {
 			head++
@@ -216,11 +248,10 @@ func (it *interp) convert(s fieldSpec, v py.Object) (string, error) {
 	case 's', 'r', 'a':
 		var text string
 		var err error
-		if err = it.checkPrinted(v, "%"+string(s.verb)); err != nil {
-			return "", err
-		}
-		switch s.verb {
-		case 's':
+		switch x, isFloat := v.(py.Float); {
+		case isFloat:
+			text = floatRepr(float64(x))
+		case s.verb == 's':
 			var o py.Object
 			o, err = py.Str(v)
 			if err == nil {
@@ -284,9 +315,16 @@ func (it *interp) convert(s fieldSpec, v py.Object) (string, error) {
 		}
 		return s.integer(n), nil
 	case 'e', 'E', 'f', 'F', 'g', 'G':
+		if n, ok := integer(v); ok {
+			x, _ := new(big.Float).SetInt(n).Float64()
+			if math.IsInf(x, 0) {
+				return "", py.ExceptionNewf(py.OverflowError, "int too large to convert to float")
+			}
+			return s.float(x), nil
+		}
 		x, err := py.MakeFloat(v)
 		if err != nil {
-			return "", py.ExceptionNewf(py.TypeError, "a float is required, not %s", v.Type().Name)
+			return "", py.ExceptionNewf(py.TypeError, "must be real number, not %s", v.Type().Name)
 		}
 		return s.float(float64(x.(py.Float))), nil
 	}
@@ -338,16 +376,68 @@ func (s fieldSpec) float(x float64) string {
 		if verb == 'g' && prec == 0 {
 			prec = 1
 		}
+		digits = strconv.FormatFloat(math.Abs(x), verb, int(prec), 64)
 		if s.alt {
-			digits = fmt.Sprintf("%#.*"+string(verb), prec, math.Abs(x))
-		} else {
-			digits = strconv.FormatFloat(math.Abs(x), verb, int(prec), 64)
+			digits = alternateForm(math.Abs(x), verb, int(prec), digits)
 		}
 	}
 	if upper {
 		digits = strings.ToUpper(digits)
 	}
 	return s.signed(math.Signbit(x) && !math.IsNaN(x), digits)
+}
+
+// alternateForm is digits (x formatted by verb e, f or g and prec) in the
+// alternate form of '#': always a decimal point, and for g the trailing
+// zeros kept.
+func alternateForm(x float64, verb byte, prec int, digits string) string {
+	if verb == 'g' {
+		// g is e with prec-1 digits where the exponent is below -4 or
+		// at least prec, else f with prec-1-exponent digits.
+		e := strconv.FormatFloat(x, 'e', prec-1, 64)
+		exp, _ := strconv.Atoi(e[strings.IndexByte(e, 'e')+1:])
+		if exp < -4 || exp >= prec {
+			digits, verb = e, 'e'
+		} else {
+			digits, verb = strconv.FormatFloat(x, 'f', prec-1-exp, 64), 'f'
+		}
+	}
+	if strings.IndexByte(digits, '.') >= 0 {
+		return digits
+	}
+	if i := strings.IndexByte(digits, 'e'); verb == 'e' && i >= 0 {
+		return digits[:i] + "." + digits[i:]
+	}
+	return digits + "."
+}
+
+// floatRepr is Python's repr (and str) of a float: the shortest digits
+// that read back as x, in exponent form below 1e-4 and from 1e16 on.
+func floatRepr(x float64) string {
+	switch {
+	case math.IsNaN(x):
+		return "nan"
+	case math.IsInf(x, 1):
+		return "inf"
+	case math.IsInf(x, -1):
+		return "-inf"
+	}
+	e := strconv.FormatFloat(x, 'e', -1, 64)
+	exp, _ := strconv.Atoi(e[strings.IndexByte(e, 'e')+1:])
+	if exp < -4 || exp >= 16 {
+		mant, rest, _ := strings.Cut(e, "e")
+		sign := rest[0]
+		digits := strings.TrimLeft(rest[1:], "0")
+		if len(digits) < 2 {
+			digits = strings.Repeat("0", 2-len(digits)) + digits
+		}
+		return mant + "e" + string(sign) + digits
+	}
+	f := strconv.FormatFloat(x, 'f', -1, 64)
+	if !strings.ContainsAny(f, ".") {
+		f += ".0"
+	}
+	return f
 }
 
 // signed puts the sign (or the flag's '+' or ' ') before digits.

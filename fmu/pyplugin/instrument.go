@@ -27,9 +27,11 @@ import (
 //     through __deep__, which refuses cyclic or too deeply nested
 //     containers (gpython recurses over them on the Go stack, whose
 //     overflow no recover catches);
-//   - the index of a subscript goes through __key__, which checks a
-//     tuple or dict index as __deep__ does (gpython prints a key its
-//     dicts cannot take with Go's fmt, recursively);
+//   - the object of a subscript goes through __keyed__, which shows a
+//     dict through a view that refuses keys other than strings, and
+//     the keys of dict displays through __strkey__ (gpython prints a key
+//     its dicts cannot take into the KeyError with Go's fmt,
+//     recursively);
 //   - calls of the few methods that can multiply a value's size
 //     (str.replace, list.extend, list.sort) go through __method__;
 //   - what every for loop and comprehension iterates over goes through
@@ -56,6 +58,7 @@ const (
 	tockName       = "__plugin_tock__"    // __plugin_tock__(): True, a tick inside a comprehension's conditions
 	binopName      = "__plugin_binop__"   // __plugin_binop__(op, a, b): a op b, sized first
 	deepName       = "__plugin_deep__"    // __plugin_deep__(x): x, once its nesting is checked
+	cmpName        = "__plugin_cmp__"     // __plugin_cmp__(x): x, checked as __deep__ does for a comparison (sets count n²)
 	methodName     = "__plugin_method__"  // __plugin_method__(obj, name, *args, **kwargs): obj.name(...), sized first
 	strCallName    = "__plugin_str__"     // str(...) with its argument checked
 	bytesCallName  = "__plugin_bytes__"   // bytes(...) with its size checked
@@ -67,7 +70,8 @@ const (
 	reraiseName    = "__plugin_reraise__" // __plugin_reraise__([v]): v, or the error a loop took as its end
 	lazyName       = "__plugin_lazy__"    // __plugin_lazy__(g): generator expression g, ending with the error its loop took as its end
 	feedName       = "__plugin_feed__"    // __plugin_feed__(x): an iterator over x whose every next ticks (yield from)
-	keyName        = "__plugin_key__"     // __plugin_key__(k): k, once a tuple or dict k is checked (a subscript's index)
+	keyedName      = "__plugin_keyed__"   // __plugin_keyed__(obj): obj, a dict seen through a key check (the object of a subscript)
+	strKeyName     = "__plugin_strkey__"  // __plugin_strkey__(k): k, once it is a string (a key of a dict display)
 	tempPrefix     = "__plugin_t"         // temporaries of augmented assignments
 )
 
@@ -286,7 +290,7 @@ func (p *printer) augAssign(s *ast.AugAssign, ind int) {
 		p.line(ind, ln, ref+" = "+call(ref))
 	case *ast.Subscript:
 		obj, key := p.temp(), p.temp()
-		p.line(ind, ln, obj+" = "+p.expr(t.Value))
+		p.line(ind, ln, obj+" = "+keyedName+"("+p.expr(t.Value)+")")
 		p.line(ind, ln, key+" = "+p.sliceValue(t.Slice))
 		ref := obj + "[" + key + "]"
 		p.line(ind, ln, ref+" = "+call(ref))
@@ -447,7 +451,7 @@ func (p *printer) expr(e ast.Expr) string {
 	case *ast.Dict:
 		parts := make([]string, len(e.Keys))
 		for i := range e.Keys {
-			parts[i] = p.expr(e.Keys[i]) + ": " + p.expr(e.Values[i])
+			parts[i] = p.strKey(e.Keys[i]) + ": " + p.expr(e.Values[i])
 		}
 		return "{" + strings.Join(parts, ", ") + "}"
 	case *ast.Set:
@@ -462,7 +466,7 @@ func (p *printer) expr(e ast.Expr) string {
 	case *ast.SetComp:
 		return reraiseName + "({" + p.deepExpr(e.Elt) + p.comprehension(e.Generators) + "})"
 	case *ast.DictComp:
-		return reraiseName + "({" + p.expr(e.Key) + ": " + p.expr(e.Value) + p.comprehension(e.Generators) + "})"
+		return reraiseName + "({" + p.strKey(e.Key) + ": " + p.expr(e.Value) + p.comprehension(e.Generators) + "})"
 	case *ast.GeneratorExp:
 		return lazyName + "((" + p.expr(e.Elt) + p.comprehension(e.Generators) + "))"
 	case *ast.Yield:
@@ -506,13 +510,14 @@ func (p *printer) expr(e ast.Expr) string {
 		}
 		return p.expr(e.Value) + "." + string(e.Attr)
 	case *ast.Subscript:
-		if i, ok := e.Slice.(*ast.Index); ok && !isScalarLiteral(i.Value) && !floatTyped(i.Value) {
-			// gpython's dicts print a key they cannot take (any but a
-			// string) into the KeyError with Go's fmt, which recurses
-			// over a nested tuple or dict on the Go stack.
-			return p.expr(e.Value) + "[" + keyName + "(" + p.expr(i.Value) + ")]"
+		if i, ok := e.Slice.(*ast.Index); ok && (isScalarLiteral(i.Value) || floatTyped(i.Value)) {
+			return p.expr(e.Value) + "[" + p.slice(e.Slice) + "]"
 		}
-		return p.expr(e.Value) + "[" + p.slice(e.Slice) + "]"
+		// gpython's dicts print a key they cannot take (any but a
+		// string) into the KeyError with Go's fmt, which recurses over a
+		// nested tuple, list or object on the Go stack: a dict is
+		// subscripted through a view that refuses such keys first.
+		return keyedName + "(" + p.expr(e.Value) + ")[" + p.slice(e.Slice) + "]"
 	case *ast.Starred:
 		return "*" + p.expr(e.Value)
 	case *ast.Name:
@@ -536,6 +541,15 @@ func (p *printer) each(es []ast.Expr) []string {
 		parts[i] = p.expr(e)
 	}
 	return parts
+}
+
+// strKey prints the key of a dict display or comprehension through the
+// string check, unless it is a string literal.
+func (p *printer) strKey(k ast.Expr) string {
+	if _, ok := k.(*ast.Str); ok {
+		return p.expr(k)
+	}
+	return strKeyName + "(" + p.expr(k) + ")"
 }
 
 // deepExpr prints x through the nesting check unless it is plainly a
@@ -585,7 +599,12 @@ func (p *printer) compare(e *ast.Compare) string {
 	}
 	operand := p.expr
 	if deep {
-		operand = p.deepExpr
+		operand = func(x ast.Expr) string {
+			if floatTyped(x) || isScalarLiteral(x) {
+				return p.expr(x)
+			}
+			return cmpName + "(" + p.expr(x) + ")"
+		}
 	}
 	cmp := map[ast.CmpOp]string{ast.Eq: "==", ast.NotEq: "!=", ast.Lt: "<", ast.LtE: "<=", ast.Gt: ">", ast.GtE: ">=",
 		ast.Is: "is", ast.IsNot: "is not", ast.In: "in", ast.NotIn: "not in"}
@@ -593,10 +612,10 @@ func (p *printer) compare(e *ast.Compare) string {
 	b.WriteString("(" + operand(e.Left))
 	for i, op := range e.Ops {
 		right := operand(e.Comparators[i])
-		if deep && (op == ast.In || op == ast.NotIn) && strings.HasPrefix(right, deepName+"(") {
+		if deep && (op == ast.In || op == ast.NotIn) && strings.HasPrefix(right, cmpName+"(") {
 			// A dict or set finds the left operand by its hash: only a
 			// sequence compares it with every item.
-			right = deepSeqName + strings.TrimPrefix(right, deepName)
+			right = deepSeqName + strings.TrimPrefix(right, cmpName)
 		}
 		b.WriteString(" " + cmp[op] + " " + right)
 	}
@@ -652,10 +671,6 @@ func (p *printer) slice(s ast.Slicer) string {
 	case *ast.ExtSlice:
 		parts := make([]string, len(s.Dims))
 		for i, d := range s.Dims {
-			if x, ok := d.(*ast.Index); ok && !isScalarLiteral(x.Value) && !floatTyped(x.Value) {
-				parts[i] = keyName + "(" + p.expr(x.Value) + ")"
-				continue
-			}
 			parts[i] = p.slice(d)
 		}
 		return strings.Join(parts, ", ")
@@ -668,10 +683,7 @@ func (p *printer) slice(s ast.Slicer) string {
 func (p *printer) sliceValue(s ast.Slicer) string {
 	switch s := s.(type) {
 	case *ast.Index:
-		if isScalarLiteral(s.Value) || floatTyped(s.Value) {
-			return p.expr(s.Value)
-		}
-		return keyName + "(" + p.expr(s.Value) + ")"
+		return p.expr(s.Value)
 	case *ast.Slice:
 		part := func(e ast.Expr) string {
 			if e == nil {
@@ -790,7 +802,6 @@ func floatTyped(e ast.Expr) bool {
 			return floatTyped(e.Left) || floatTyped(e.Right)
 		case ast.Modulo:
 			return floatTyped(e.Left) // 'text' % 1.5 formats
-
 		}
 	case *ast.Call:
 		switch f := e.Func.(type) {

@@ -10,6 +10,7 @@ import (
 	"runtime/metrics"
 	"strconv"
 	"strings"
+	"unicode"
 	"unsafe"
 
 	"github.com/go-python/gpython/py"
@@ -292,15 +293,22 @@ func (it *interp) binop(op string, a, b py.Object) (py.Object, error) {
 }
 
 // deep refuses a container nested deeper than MaxNesting or containing
-// itself, before an operation that compares, orders or hashes it: gpython
+// itself, before an operation that orders, hashes or prints it: gpython
 // recurses over such values on the Go stack, which no recover catches when
 // it overflows. It also refuses a value whose walk would visit more than
 // MaxVisits items (see walk).
-func deep(o py.Object) error { return walk(o, true) }
+func deep(o py.Object) error { return walk(o, false) }
 
-// printable is deep for printing (str, repr, %, print), which visits a
-// set's items once.
+// compared is deep for the operands of == and != and the sequence right of
+// in, where a set inside costs n² (gpython compares sets item by item).
+func compared(o py.Object) error { return walk(o, true) }
+
+// printable is deep for printing (str, repr, %, print).
 func printable(o py.Object) error { return walk(o, false) }
+
+// maxPrintedStr bounds what str() prints when a plugin calls it through a
+// name other than str (the named calls are sized against the budget).
+const maxPrintedStr = 1 << 26
 
 // MaxItemized bounds the characters (or bytes) of a string that one call
 // turns into a container of its characters: list(s), tuple(s), set(s),
@@ -328,10 +336,10 @@ func itemized(o py.Object, call string) error {
 // other). 2²⁴ visits take a fraction of a second.
 const MaxVisits = 1 << 24
 
-// walk checks o for deep and printable. It keeps its own stack, looks
-// at each container once, counts the visits of the walk it stands for
-// with the counts of the containers already seen, and costs one look per
-// item.
+// walk checks o for deep, compared and printable. It keeps its own stack,
+// looks at each container once (copying the items of dicts and sets) and
+// counts the visits of the walk it stands for with the counts of the
+// containers already seen.
 func walk(o py.Object, compared bool) error {
 	switch o.(type) {
 	case *py.List, py.Tuple, py.StringDict, *py.Set, *py.FrozenSet, *py.Exception:
@@ -459,8 +467,19 @@ func (it *interp) method(obj py.Object, name string, args py.Tuple, kwargs py.St
 			}
 		}
 	case "split":
-		if text, ok := obj.(py.String); ok && len(args) <= 2 && len(kwargs) == 0 {
-			if n := 48 * splitPieces(string(text), args); n >= bigValue {
+		if text, ok := obj.(py.String); ok && len(args) <= 2 {
+			var sep, maxsplit py.Object = py.None, py.None
+			if len(args) >= 1 {
+				sep = args[0]
+			} else if v, ok := kwargs["sep"]; ok {
+				sep = v
+			}
+			if len(args) == 2 {
+				maxsplit = args[1]
+			} else if v, ok := kwargs["maxsplit"]; ok {
+				maxsplit = v
+			}
+			if n := 48 * splitPieces(string(text), sep, maxsplit); n >= bigValue {
 				if err := it.mem.check(n, "split()"); err != nil {
 					return nil, err
 				}
@@ -494,31 +513,29 @@ func (it *interp) method(obj py.Object, name string, args py.Tuple, kwargs py.St
 	return py.Call(fn, args, kwargs)
 }
 
-// splitPieces counts the strings text.split(*args) makes (at most), each
-// a string header and a list slot: a 60 MB string of single letters and
-// spaces splits into 30 million strings in one Go call.
-func splitPieces(text string, args py.Tuple) int64 {
+// splitPieces counts the strings text.split(sep, maxsplit) makes (at
+// most), each a string header and a list slot: a 60 MB string of single
+// letters and spaces splits into 30 million strings in one Go call.
+// Without a separator, gpython splits at runs of Unicode white space.
+func splitPieces(text string, sep, maxsplit py.Object) int64 {
 	var n int64
-	if len(args) >= 1 && args[0] != py.None {
-		sep, ok := args[0].(py.String)
-		if !ok || len(sep) == 0 {
+	if s, ok := sep.(py.String); ok {
+		if len(s) == 0 {
 			return 0 // an error, raised by the call
 		}
-		n = int64(strings.Count(text, string(sep))) + 1
+		n = int64(strings.Count(text, string(s))) + 1
 	} else {
 		inField := false
-		for i := 0; i < len(text); i++ {
-			space := strings.IndexByte(" \t\n\r\v\f", text[i]) >= 0
+		for _, r := range text {
+			space := unicode.IsSpace(r)
 			if !space && !inField {
 				n++
 			}
 			inField = !space
 		}
 	}
-	if len(args) == 2 {
-		if m, ok := integer(args[1]); ok && m.Sign() >= 0 && m.IsInt64() {
-			n = min(n, m.Int64()+1)
-		}
+	if m, ok := integer(maxsplit); ok && m.Sign() >= 0 && m.IsInt64() {
+		n = min(n, m.Int64()+1)
 	}
 	return n
 }
@@ -548,16 +565,19 @@ func (it *interp) guards() map[string]py.Object {
 		}
 		return args[0], deep(args[0])
 	}, 0, "x, once its nesting is checked")
+	g[cmpName] = py.MustNewMethod(cmpName, func(_ py.Object, x py.Object) (py.Object, error) {
+		return x, compared(x)
+	}, 0, "x, once it is checked for a comparison")
 	g[deepSeqName] = py.MustNewMethod(deepSeqName, func(_ py.Object, args py.Tuple) (py.Object, error) {
 		if len(args) != 1 {
 			return nil, py.ExceptionNewf(py.TypeError, "%s(x)", deepSeqName)
 		}
 		switch args[0].(type) {
 		case *py.List, py.Tuple:
-			return args[0], deep(args[0])
+			return args[0], compared(args[0])
 		}
 		return args[0], nil
-	}, 0, "x, its nesting checked if it is a list or tuple")
+	}, 0, "x, checked for a comparison if it is a list or tuple")
 	g[methodName] = py.MustNewMethod(methodName, func(_ py.Object, args py.Tuple, kwargs py.StringDict) (py.Object, error) {
 		name, ok := args[1].(py.String)
 		if len(args) < 2 || !ok {
@@ -588,16 +608,15 @@ func (it *interp) guards() map[string]py.Object {
 		}
 		return py.True, nil
 	}, 0, "budget check at every iteration of a comprehension")
-	g[keyName] = py.MustNewMethod(keyName, func(_ py.Object, key py.Object) (py.Object, error) {
-		switch key.(type) {
-		case py.Tuple, py.StringDict:
-			if err := deep(key); err != nil {
-				return nil, err
-			}
-			return key, it.checkPrinted(key, "the key")
+	g[keyedName] = py.MustNewMethod(keyedName, func(_ py.Object, obj py.Object) (py.Object, error) {
+		if d, ok := obj.(py.StringDict); ok {
+			return keyedDict{d}, nil
 		}
-		return key, nil
-	}, 0, "a subscript's index, checked if a tuple or dict")
+		return obj, nil
+	}, 0, "obj, a dict seen through a view that refuses keys other than strings")
+	g[strKeyName] = py.MustNewMethod(strKeyName, func(_ py.Object, key py.Object) (py.Object, error) {
+		return key, stringKey(key)
+	}, 0, "a key of a dict display, once it is a string")
 	g["RecursionError"] = recursionError
 	g[iterName] = py.MustNewMethod(iterName, func(_ py.Object, arg py.Object) (py.Object, error) {
 		return it.ticking(arg, true)
@@ -845,6 +864,53 @@ func (it *interp) guardMath() error {
 	return nil
 }
 
+// keyedDict is a dict as the object of a subscript: a key gpython's dicts
+// cannot take (any but a string) raises KeyError here, named by its repr
+// if it is a number or None and by its type otherwise, instead of being
+// printed with Go's fmt, which recurses over a nested tuple, list or
+// object without limit.
+type keyedDict struct{ d py.StringDict }
+
+var keyedDictType = py.NewType("dict", "a dict seen through a key check")
+
+func (k keyedDict) Type() *py.Type { return keyedDictType }
+
+func (k keyedDict) M__getitem__(key py.Object) (py.Object, error) {
+	if err := stringKey(key); err != nil {
+		return nil, err
+	}
+	return k.d.M__getitem__(key)
+}
+
+func (k keyedDict) M__setitem__(key, value py.Object) (py.Object, error) {
+	if err := stringKey(key); err != nil {
+		return nil, err
+	}
+	return k.d.M__setitem__(key, value)
+}
+
+func (k keyedDict) M__delitem__(key py.Object) (py.Object, error) {
+	if err := stringKey(key); err != nil {
+		return nil, err
+	}
+	return k.d.M__delitem__(key)
+}
+
+// stringKey is the KeyError of a dict key that is not a string.
+func stringKey(key py.Object) error {
+	switch key.(type) {
+	case py.String:
+		return nil
+	case py.Int, *py.BigInt, py.Float, py.Bool, py.NoneType:
+		r, err := py.ReprAsString(key)
+		if err != nil {
+			return err
+		}
+		return py.ExceptionNewf(py.KeyError, "%s", r)
+	}
+	return py.ExceptionNewf(py.KeyError, "dictionaries in plugins take string keys, not %s", key.Type().Name)
+}
+
 // nestedIterator is the result of map, filter, zip and enumerate: the
 // builtin's iterator, with how many such iterators it wraps.
 type nestedIterator struct {
@@ -1005,7 +1071,18 @@ func init() {
 		}
 	}
 	if py.StringType.New != nil {
-		py.StringType.New = deepNew(py.StringType.New, printable)
+		// Reached as a value (k = str), str() has no instance's memory
+		// budget at hand: it refuses what prints as more than
+		// maxPrintedStr.
+		py.StringType.New = deepNew(py.StringType.New, func(o py.Object) error {
+			if err := printable(o); err != nil {
+				return err
+			}
+			if n := printedSize(o, map[identity]int64{}); n > maxPrintedStr {
+				return py.ExceptionNewf(py.MemoryError, "str() of a value that prints as %s; str reached as a value prints at most %s", megabytes(n), megabytes(maxPrintedStr))
+			}
+			return nil
+		})
 	}
 	for _, t := range []*py.Type{py.SetType, py.FrozenSetType} {
 		if t.New != nil {
@@ -1050,12 +1127,15 @@ func init() {
 		return py.None, nil
 	}, 0, "deletes an attribute of a class the plugin defined")
 	// dict.get prints a key it cannot take (any but a string) as a
-	// subscript does (see __plugin_key__).
+	// subscript does (see keyedDict); no such key is in the dict.
 	if get, ok := py.StringDictType.Dict["get"].(*py.Method); ok {
 		py.StringDictType.Dict["get"] = py.MustNewMethod("get", func(self py.Object, args py.Tuple) (py.Object, error) {
-			if len(args) >= 1 {
+			if len(args) == 1 || len(args) == 2 {
 				if _, ok := args[0].(py.String); !ok {
-					return nil, py.ExceptionNewf(py.KeyError, "dictionaries take string keys, not %s", args[0].Type().Name)
+					if len(args) == 2 {
+						return args[1], nil
+					}
+					return py.None, nil
 				}
 			}
 			return get.Call(self, args)

@@ -42,6 +42,7 @@ var limitCases = []struct{ name, code, want string }{
 	{"exception with itself", "boom = []\nboom.append(boom)\nraise ValueError(boom)\n", "ValueError: (arguments nested too deeply to print)"},
 	// Builtins and methods taken as values are the guarded ones.
 	{"str as a value", "boom = []\nboom.append(boom)\ns = str\nx = s(boom)\n", "RecursionError"},
+	{"str as a value of shared big strings", "s = 'x' * 1000000\nk = str\nx = k([s] * 1000)\n", "MemoryError: str() of a value that prints as"},
 	{"str through map", "boom = []\nboom.append(boom)\nx = list(map(str, [boom]))\n", "RecursionError"},
 	{"repr as a value", "boom = []\nboom.append(boom)\nr = repr\nx = r(boom)\n", "RecursionError"},
 	{"sorted as a value", "boom = []\nboom.append(boom)\nf = sorted\nx = f([boom, boom])\n", "RecursionError"},
@@ -56,13 +57,20 @@ var limitCases = []struct{ name, code, want string }{
 	{"format doubling", "s = 'x'\nwhile True:\n    s = '%s%s' % (s, s)\n", "MemoryError: the formatted string"},
 	{"format doubling in place", "s = 'x'\nwhile True:\n    f = '%s%s'\n    f %= (s, s)\n    s = f\n", "MemoryError"},
 	{"format an exception with itself", "boom = []\nboom.append(boom)\nx = '%s' % (ValueError(boom),)\n", "RecursionError"},
-	// Keys gpython's dicts cannot take are printed into the KeyError.
-	{"deep tuple as a key", "t = ()\nfor i in range(2000):\n    t = (t,)\nd = {}\nx = d[t]\n", "RecursionError: containers nested more than 1000 deep"},
-	{"deep tuple stored as a key", "t = ()\nfor i in range(2000):\n    t = (t,)\nd = {}\nd[t] = 1\n", "RecursionError"},
-	{"deep tuple deleted as a key", "t = ()\nfor i in range(2000):\n    t = (t,)\nd = {}\ndel d[t]\n", "RecursionError"},
-	{"deep dict as a key", "t = {}\nfor i in range(2000):\n    t = {'k': t}\nd = {}\nx = d[t]\n", "RecursionError"},
-	{"deep tuple to dict.get", "t = ()\nfor i in range(2000):\n    t = (t,)\nd = {}\nx = d.get(t)\n", "KeyError: dictionaries take string keys, not tuple"},
-	{"key in an augmented assignment", "t = ()\nfor i in range(2000):\n    t = (t,)\nd = {}\nd[t] += 1\n", "RecursionError"},
+	// Keys gpython's dicts cannot take (any but a string) are printed
+	// into the KeyError with Go's fmt, recursively.
+	{"deep tuple as a key", "t = ()\nfor i in range(2000):\n    t = (t,)\nd = {}\nx = d[t]\n", "KeyError: dictionaries in plugins take string keys, not tuple"},
+	{"deep tuple stored as a key", "t = ()\nfor i in range(2000):\n    t = (t,)\nd = {}\nd[t] = 1\n", "KeyError: dictionaries in plugins take string keys, not tuple"},
+	{"deep tuple deleted as a key", "t = ()\nfor i in range(2000):\n    t = (t,)\nd = {}\ndel d[t]\n", "KeyError: dictionaries in plugins take string keys"},
+	{"key in an augmented assignment", "t = ()\nfor i in range(2000):\n    t = (t,)\nd = {}\nd[t] += 1\n", "KeyError: dictionaries in plugins take string keys"},
+	{"deep tuple in a list as a key", "t = ()\nfor i in range(2000):\n    t = (t,)\nd = {}\nx = d[[t]]\n", "KeyError: dictionaries in plugins take string keys, not list"},
+	{"deep tuple as a slice", "t = ()\nfor i in range(2000):\n    t = (t,)\nd = {}\nx = d[t:]\n", "KeyError: dictionaries in plugins take string keys, not slice"},
+	{"deep tuple in slice()", "t = ()\nfor i in range(2000):\n    t = (t,)\nd = {}\nx = d[slice(t)]\n", "KeyError: dictionaries in plugins take string keys, not slice"},
+	{"deep tuple in an exception as a key", "t = ()\nfor i in range(2000):\n    t = (t,)\nd = {}\nx = d[ValueError(t)]\n", "KeyError: dictionaries in plugins take string keys, not ValueError"},
+	{"deep tuple as a key of a display", "t = ()\nfor i in range(2000):\n    t = (t,)\nd = {}\nx = {t: 1}\n", "KeyError: dictionaries in plugins take string keys, not tuple"},
+	{"deep tuple as a key of a comprehension", "t = ()\nfor i in range(2000):\n    t = (t,)\nd = {}\nx = {[t]: 1 for i in range(1)}\n", "KeyError: dictionaries in plugins take string keys, not list"},
+	{"deep dict as a key", "t = {}\nfor i in range(2000):\n    t = {'k': t}\nd = {}\nx = d[t]\n", "KeyError: dictionaries in plugins take string keys, not dict"},
+	{"number as a key", "d = {}\nx = d[5]\n", "KeyError: 5"},
 	// Single calls that would run for hours on a small value.
 	{"compare a doubled list", "a = []\nfor i in range(60):\n    a = [a, a]\nx = a == a\n", "RecursionError: this list would take more than 16777216 steps"},
 	{"doubled tuple in a set", "t = (1,)\nfor i in range(40):\n    t = (t, t)\nx = {t}\n", "RecursionError: this tuple would take more than"},
@@ -72,6 +80,8 @@ var limitCases = []struct{ name, code, want string }{
 	{"compare large sets", "a = set(range(20000))\nb = set(range(20000))\nx = a == b\n", "RecursionError: this set would take more than"},
 	{"split a long string", "s = 'a ' * 30000000\nx = s.split()\n", "MemoryError: split() would need"},
 	{"split a long string by a separator", "s = 'a,' * 30000000\nx = s.split(',')\n", "MemoryError: split() would need"},
+	{"split a long string by a keyword separator", "s = 'a,' * 20000000\nx = s.split(sep=',')\n", "MemoryError: split() would need"},
+	{"split at Unicode spaces", "s = 'a\\xa0' * 15000000\nx = s.split()\n", "MemoryError: split() would need"},
 	{"sorted of a long string", "s = 'ab' * 2000000\nx = sorted(s)\n", "MemoryError: sorted() of a string of 4000000 characters"},
 	{"list of a long string", "s = 'ab' * 2000000\nx = list(s)\n", "MemoryError: list() of a string"},
 	{"tuple of a long string as a value", "s = 'ab' * 2000000\nk = tuple\nx = k(s)\n", "MemoryError: tuple() of a string"},
@@ -211,6 +221,25 @@ def step(sim):
 `)
 	if got := r.get(t, "p.y"); got != 22000 {
 		t.Errorf("got %g, want 22000 (len(a) = 2 after b += [2], 2000 nodes)", got)
+	}
+}
+
+// What the guards must not refuse: large sets sorted, copied and passed
+// to min and max (only comparing two sets counts their size squared), and
+// dict.get of a key a dict cannot hold, which is absent.
+func TestGuardsLeaveOrdinaryPython(t *testing.T) {
+	r := stepOnce(t, `out = output("y", unit="1")
+
+def step(sim):
+    s = set(range(5000))
+    n = len(sorted(s)) + min(s) + max(s) + len(set(s))
+    d = {"a": 1}
+    if d.get(5) is None and d.get((1, 2), 7) == 7 and d.get("a") == 1:
+        n += 1
+    out.value = n
+`)
+	if got := r.get(t, "p.y"); got != 5000+0+4999+5000+1 {
+		t.Errorf("got %g, want %d", got, 5000+0+4999+5000+1)
 	}
 }
 
