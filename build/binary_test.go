@@ -96,6 +96,9 @@ func checkELF(t *testing.T, name string, data []byte) {
 		if v, ok := strings.CutPrefix(s.Version, "GLIBC_"); ok && s.Section == elf.SHN_UNDEF && newerGlibc(v) {
 			t.Errorf("%s needs %s@GLIBC_%s: newer than glibc %d.%d", name, s.Name, v, glibcLimit[0], glibcLimit[1])
 		}
+		if slices.Contains(inLibpthread, s.Name) && s.Section == elf.SHN_UNDEF && s.Library != "libpthread.so.0" {
+			t.Errorf("%s needs %s@%s from %q: glibc before 2.34 defines it in libpthread.so.0, and its loader before 2.30 looks only there", name, s.Name, s.Version, s.Library)
+		}
 	}
 	checkExports(t, name, exported)
 	libs, err := f.ImportedLibraries()
@@ -111,6 +114,11 @@ func checkELF(t *testing.T, name string, data []byte) {
 		t.Errorf("%s is not marked NODELETE (DT_FLAGS_1 %v, %v)", name, flags, err)
 	}
 }
+
+// inLibpthread are functions the binaries import that glibc before 2.34
+// defines in libpthread.so.0 only.
+var inLibpthread = []string{"pthread_attr_getstack", "pthread_attr_getstacksize", "pthread_create",
+	"pthread_getattr_np", "pthread_key_create", "pthread_setspecific", "pthread_sigmask"}
 
 // newerGlibc reports a version "2.34" newer than glibcLimit.
 func newerGlibc(v string) bool {

@@ -96,6 +96,9 @@ func export(folder, out string, version int, targets []target) (string, error) {
 		return "", fmt.Errorf("build folder: %w", err)
 	}
 	defer os.RemoveAll(tmp)
+	if len(targets) == 0 {
+		return "", fmt.Errorf("no platform to build")
+	}
 	binaries := map[string]string{}
 	for _, t := range targets {
 		lib := filepath.Join(tmp, t.name, sc.ModelIdentifier+t.ext)

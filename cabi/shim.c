@@ -48,7 +48,10 @@ const char *cablefmu_version3(void) { return "3.0"; }
  * no new reference to another library, which DllMain must not do. */
 __attribute__((constructor)) static void cablefmu_pin(void) {
 	HMODULE self;
-	GetModuleHandleExW(GET_MODULE_HANDLE_EX_FLAG_PIN | GET_MODULE_HANDLE_EX_FLAG_FROM_ADDRESS,
-	                   (LPCWSTR)(void *)&cablefmu_pin, &self);
+	/* It fails only for an address outside every module, which this
+	 * function's own is not; there would be nothing better to do at load
+	 * than to go on unpinned. */
+	(void)GetModuleHandleExW(GET_MODULE_HANDLE_EX_FLAG_PIN | GET_MODULE_HANDLE_EX_FLAG_FROM_ADDRESS,
+	                         (LPCWSTR)(void *)&cablefmu_pin, &self);
 }
 #endif

@@ -241,10 +241,22 @@ func resourcePath(location string, windows bool) (string, error) {
 		return "", fmt.Errorf("resource location %q: %w", location, err)
 	}
 	path := u.Path
+	// An unencoded '?' or '#' is part of a lax importer's path, not a
+	// query or a fragment of the file.
+	if u.ForceQuery || u.RawQuery != "" {
+		path += "?" + u.RawQuery
+	}
+	if u.Fragment != "" || strings.HasSuffix(location, "#") {
+		path += "#" + u.Fragment
+	}
 	if u.Opaque != "" { // file:C:/dir
 		if path, err = url.PathUnescape(u.Opaque); err != nil {
 			return "", fmt.Errorf("resource location %q: %w", location, err)
 		}
+	}
+	if windows && len(u.Host) == 2 && u.Host[1] == ':' && isLetter(u.Host[0]) {
+		// file://C:/dir, two slashes only: the drive is no host.
+		path, u.Host = u.Host+path, ""
 	}
 	remote := u.Host != "" && !strings.EqualFold(u.Host, "localhost")
 	if !windows {
@@ -274,7 +286,7 @@ func ResourceDir(location string) (string, error) {
 	}
 	st, err := os.Stat(path)
 	if err != nil {
-		return "", fmt.Errorf("resource folder %q (from %q): %w", path, location, err)
+		return "", fmt.Errorf("resource folder %s (from %s): %w", path, location, err)
 	}
 	if !st.IsDir() {
 		return "", fmt.Errorf("resource location %q is not a folder", path)

@@ -25,6 +25,7 @@ except under CI=true, where the setup script has installed both.
 """
 
 import csv
+import math
 import os
 import shutil
 import subprocess
@@ -63,7 +64,8 @@ def wine_env():
 
 
 def tools():
-    """The compilers and Wine, the masters built, the prefix made (once)."""
+    """The compilers and Wine, the masters built, the prefix made (once:
+    TOOLS is filled only when all of it succeeded)."""
     if TOOLS:
         return TOOLS
     missing = [t for t in ("gcc", MINGW) if not shutil.which(t)]
@@ -71,9 +73,8 @@ def tools():
     if not wine:
         missing.append("wine")
     if missing:
-        TOOLS["skip"] = "not installed: %s (bash scripts/setup.sh installs them)" % ", ".join(missing)
-        return TOOLS
-    TOOLS["wine"] = wine
+        return {"skip": "not installed: %s (bash scripts/setup.sh --test installs them)" % ", ".join(missing)}
+    found = {"wine": wine}
     build = os.path.join(TMP, "masters")
     os.makedirs(build, exist_ok=True)
     for name in ("master", "master3"):
@@ -84,14 +85,14 @@ def tools():
                                capture_output=True, text=True, timeout=300)
             if p.returncode != 0 or p.stderr.strip():
                 raise AssertionError("%s %s:\n%s" % (cc, src, p.stderr))
-            TOOLS[exe] = out
+            found[exe] = out
+    os.makedirs(os.path.dirname(PREFIX), exist_ok=True)
     system32 = os.path.join(PREFIX, "drive_c", "windows", "system32")
     if not os.path.isdir(system32):
         t0 = time.monotonic()
         p = subprocess.run([shutil.which("wineboot") or "wineboot", "-i"], env=wine_env(),
                            capture_output=True, text=True, timeout=900)
-        TOOLS["wineboot"] = time.monotonic() - t0
-        sys.stderr.write("\n  first Wine start (wineboot -i) took %.1f s\n" % TOOLS["wineboot"])
+        sys.stderr.write("\n  first Wine start (wineboot -i) took %.1f s\n" % (time.monotonic() - t0))
         if not os.path.isdir(system32):
             raise AssertionError("wineboot made no prefix:\n%s" % p.stderr[-3000:])
     dll = os.path.join(system32, "bcryptprimitives.dll")
@@ -99,6 +100,7 @@ def tools():
                        capture_output=True, text=True, timeout=300)
     if p.returncode != 0:
         raise AssertionError("building the stand-in bcryptprimitives.dll:\n%s" % p.stderr)
+    TOOLS.update(found)
     return TOOLS
 
 
@@ -147,6 +149,9 @@ class WindowsUnderWine(unittest.TestCase):
         self.assertEqual(h1, h2)
         self.assertEqual(len(linux), 3000)
         self.assertEqual(len(windows), len(linux))
+        for rows, platform in ((linux, "Linux"), (windows, "Windows")):
+            bad = [r for r in rows if not all(math.isfinite(x) for x in r)]
+            self.assertFalse(bad, "%s on %s: non-finite outputs, first at t = %s" % (name, platform, bad[:1]))
         differing = 0
         for c, col in enumerate(h1):
             scale = max(abs(r[c]) for r in linux) or 1.0
