@@ -246,29 +246,12 @@ func (s fieldSpec) pad(text string, n int) string {
 func (it *interp) convert(s fieldSpec, v py.Object) (string, error) {
 	switch s.verb {
 	case 's', 'r', 'a':
-		var text string
-		var err error
-		switch x, isFloat := v.(py.Float); {
-		case isFloat:
-			text = floatRepr(float64(x))
-		case s.verb == 's':
-			var o py.Object
-			o, err = py.Str(v)
-			if err == nil {
-				text = string(o.(py.String))
-			}
-		default:
-			var o py.Object
-			o, err = py.Repr(v)
-			if err == nil {
-				text = string(o.(py.String))
-				if s.verb == 'a' {
-					text = asciiEscaped(text)
-				}
-			}
-		}
+		text, err := pyText(v, s.verb != 's')
 		if err != nil {
 			return "", err
+		}
+		if s.verb == 'a' {
+			text = asciiEscaped(text)
 		}
 		if s.prec >= 0 && int64(utf8.RuneCountInString(text)) > s.prec {
 			n := 0
@@ -468,4 +451,101 @@ func asciiEscaped(text string) string {
 		}
 	}
 	return b.String()
+}
+
+// pyText is Python's str of v, or its repr if repr. gpython prints floats
+// its own way (1.23456789123e+08, +Inf, 0.0 for -0.0), a one-item tuple
+// without its comma and an empty set as {}, also inside containers, and
+// dicts and sets in a random order (see order.go). The caller has checked
+// v's nesting (printable).
+func pyText(v py.Object, repr bool) (string, error) {
+	var b strings.Builder
+	err := writeText(&b, v, repr)
+	return b.String(), err
+}
+
+func writeText(b *strings.Builder, v py.Object, repr bool) error {
+	items := func(xs []py.Object) error {
+		for i, x := range xs {
+			if i > 0 {
+				b.WriteString(", ")
+			}
+			if err := writeText(b, x, true); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	switch x := v.(type) {
+	case py.Float:
+		b.WriteString(floatRepr(float64(x)))
+		return nil
+	case *py.List:
+		b.WriteByte('[')
+		err := items(x.Items)
+		b.WriteByte(']')
+		return err
+	case py.Tuple:
+		b.WriteByte('(')
+		err := items(x)
+		if len(x) == 1 {
+			b.WriteByte(',')
+		}
+		b.WriteByte(')')
+		return err
+	case py.StringDict:
+		b.WriteByte('{')
+		for i, k := range dictKeys(x) {
+			if i > 0 {
+				b.WriteString(", ")
+			}
+			key, err := py.ReprAsString(py.String(k))
+			if err != nil {
+				return err
+			}
+			b.WriteString(key + ": ")
+			if err := writeText(b, x[k], true); err != nil {
+				return err
+			}
+		}
+		b.WriteByte('}')
+		return nil
+	case *py.Set, *py.FrozenSet:
+		xs, err := setItems(x)
+		if err != nil {
+			return err
+		}
+		_, frozen := x.(*py.FrozenSet)
+		switch {
+		case len(xs) == 0 && frozen:
+			b.WriteString("frozenset()")
+		case len(xs) == 0:
+			b.WriteString("set()")
+		case frozen:
+			b.WriteString("frozenset({")
+			err = items(xs)
+			b.WriteString("})")
+		default:
+			b.WriteByte('{')
+			err = items(xs)
+			b.WriteByte('}')
+		}
+		return err
+	}
+	var o py.Object
+	var err error
+	if repr {
+		o, err = py.Repr(v)
+	} else {
+		o, err = py.Str(v)
+	}
+	if err != nil {
+		return err
+	}
+	s, ok := o.(py.String)
+	if !ok {
+		return py.ExceptionNewf(py.TypeError, "__str__ returned non-string (type %s)", o.Type().Name)
+	}
+	b.WriteString(string(s))
+	return nil
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/big"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -72,7 +73,9 @@ const (
 	feedName       = "__plugin_feed__"    // __plugin_feed__(x): an iterator over x whose every next ticks (yield from)
 	keyedName      = "__plugin_keyed__"   // __plugin_keyed__(obj): obj, a dict seen through a key check (the object of a subscript)
 	strKeyName     = "__plugin_strkey__"  // __plugin_strkey__(k): k, once it is a string (a key of a dict display)
-	tempPrefix     = "__plugin_t"         // temporaries of augmented assignments
+	unpackName     = "__plugin_unpack__"  // __plugin_unpack__(v): v for a pattern with a starred item, a str iterated in one pass
+	starName       = "__plugin_star__"    // __plugin_star__(x): x spread into a call's arguments, a str's length checked
+	tempPrefix     = "__plugin_t"         // temporaries of augmented assignments and starred patterns
 )
 
 // guardedOps are the binary operators whose result can be far larger than
@@ -156,8 +159,26 @@ func (p *printer) stmt(s ast.Stmt, ind int) {
 	case *ast.Delete:
 		p.line(ind, ln, "del "+p.exprs(s.Targets))
 	case *ast.Assign:
+		if slices.ContainsFunc(s.Targets, starred) {
+			// Each target takes the value from a temporary, the starred
+			// patterns through unpackName.
+			tmp := p.temp()
+			p.line(ind, ln, tmp+" = "+p.expr(s.Value))
+			for _, t := range s.Targets {
+				if starred(t) {
+					p.unpackLines(ind, ln, t, tmp)
+					continue
+				}
+				p.stmt(&ast.Assign{StmtBase: s.StmtBase, Targets: []ast.Expr{t}, Value: &ast.Name{Id: ast.Identifier(tmp), Ctx: ast.Load}}, ind)
+			}
+			return
+		}
 		var b strings.Builder
 		value := p.expr(s.Value)
+		if len(s.Targets) == 1 && pattern(s.Targets[0]) && !pattern(s.Value) {
+			// a, b = d unpacks a dict in the order of order.go.
+			value = unpackName + "(" + value + ")"
+		}
 		for _, t := range s.Targets {
 			b.WriteString(p.target(t) + " = ")
 			if sub, ok := t.(*ast.Subscript); ok {
@@ -177,7 +198,13 @@ func (p *printer) stmt(s ast.Stmt, ind int) {
 	case *ast.AugAssign:
 		p.augAssign(s, ind)
 	case *ast.For:
-		p.line(ind, ln, "for "+p.target(s.Target)+" in "+iterName+"("+p.expr(s.Iter)+"):")
+		if starred(s.Target) {
+			tmp := p.temp()
+			p.line(ind, ln, "for "+tmp+" in "+iterName+"("+p.expr(s.Iter)+"):")
+			p.unpackLines(ind+1, ln, s.Target, tmp)
+		} else {
+			p.line(ind, ln, "for "+p.target(s.Target)+" in "+iterName+"("+p.expr(s.Iter)+"):")
+		}
 		p.stmts(s.Body, ind+1, &tickCall)
 		p.line(ind, ln, "else:")
 		p.line(ind+1, ln, reraiseName+"()")
@@ -192,13 +219,26 @@ func (p *printer) stmt(s ast.Stmt, ind int) {
 		p.orelse(s.Orelse, ind, ln)
 	case *ast.With:
 		items := make([]string, len(s.Items))
+		type later struct {
+			target ast.Expr
+			tmp    string
+		}
+		var unpack []later
 		for i, it := range s.Items {
 			items[i] = p.expr(it.ContextExpr)
-			if it.OptionalVars != nil {
+			switch {
+			case it.OptionalVars != nil && starred(it.OptionalVars):
+				tmp := p.temp()
+				items[i] += " as " + tmp
+				unpack = append(unpack, later{it.OptionalVars, tmp})
+			case it.OptionalVars != nil:
 				items[i] += " as " + p.target(it.OptionalVars)
 			}
 		}
 		p.line(ind, ln, "with "+strings.Join(items, ", ")+":")
+		for _, u := range unpack {
+			p.unpackLines(ind+1, ln, u.target, u.tmp)
+		}
 		p.stmts(s.Body, ind+1, nil)
 	case *ast.Raise:
 		text := "raise"
@@ -351,6 +391,89 @@ func (p *printer) target(e ast.Expr) string {
 	return p.expr(e)
 }
 
+// starred reports whether target e is a tuple or list pattern with a
+// starred item at any depth. gpython unpacks a str into such a pattern
+// by indexing it, and each index counts the characters from the start:
+// quadratic in one Go call, hours for a few megabytes. The value of each
+// such pattern passes through unpackName, which iterates a str in one
+// pass; nested ones are unpacked from temporaries, one pattern at a time
+// (so attribute and subscript targets inside are assigned pattern by
+// pattern, not strictly left to right).
+func starred(e ast.Expr) bool {
+	var elts []ast.Expr
+	switch t := e.(type) {
+	case *ast.Tuple:
+		elts = t.Elts
+	case *ast.List:
+		elts = t.Elts
+	default:
+		return false
+	}
+	for _, x := range elts {
+		if _, ok := x.(*ast.Starred); ok || starred(x) {
+			return true
+		}
+	}
+	return false
+}
+
+// pattern reports whether e is a tuple or list (a target pattern, or a
+// display as a value).
+func pattern(e ast.Expr) bool {
+	switch e.(type) {
+	case *ast.Tuple, *ast.List:
+		return true
+	}
+	return false
+}
+
+// unpacking is one pattern with a starred item and the name of its value.
+type unpacking struct{ target, value string }
+
+// unpackings flattens starred pattern t, whose value is in the variable
+// value, into patterns without nested starred ones.
+func (p *printer) unpackings(t ast.Expr, value string) []unpacking {
+	var elts []ast.Expr
+	open, end := "(", ")"
+	switch t := t.(type) {
+	case *ast.Tuple:
+		elts = t.Elts
+	case *ast.List:
+		elts, open, end = t.Elts, "[", "]"
+	}
+	parts := make([]string, len(elts))
+	type nested struct {
+		target ast.Expr
+		tmp    string
+	}
+	var inner []nested
+	for i, e := range elts {
+		if starred(e) {
+			parts[i] = p.temp()
+			inner = append(inner, nested{e, parts[i]})
+			continue
+		}
+		parts[i] = p.target(e)
+	}
+	text := strings.Join(parts, ", ")
+	if len(elts) == 1 {
+		text += ","
+	}
+	out := []unpacking{{open + text + end, value}}
+	for _, n := range inner {
+		out = append(out, p.unpackings(n.target, n.tmp)...)
+	}
+	return out
+}
+
+// unpackLines prints the assignments of variable value to starred
+// pattern t.
+func (p *printer) unpackLines(ind, ln int, t ast.Expr, value string) {
+	for _, u := range p.unpackings(t, value) {
+		p.line(ind, ln, u.target+" = "+unpackName+"("+u.value+")")
+	}
+}
+
 func (p *printer) targets(es []ast.Expr) string {
 	parts := make([]string, len(es))
 	for i, e := range es {
@@ -409,7 +532,7 @@ func (p *printer) callArgs(args []ast.Expr, kws []*ast.Keyword, star, kwargs ast
 		parts = append(parts, string(k.Arg)+"="+p.expr(k.Value))
 	}
 	if star != nil {
-		parts = append(parts, "*"+p.expr(star))
+		parts = append(parts, "*"+starName+"("+p.expr(star)+")")
 	}
 	if kwargs != nil {
 		parts = append(parts, "**"+p.expr(kwargs))
@@ -567,8 +690,18 @@ func (p *printer) deepExpr(x ast.Expr) string {
 func (p *printer) comprehension(gens []ast.Comprehension) string {
 	var b strings.Builder
 	for _, g := range gens {
-		b.WriteString(" for " + p.target(g.Target) + " in " + iterName + "(" + p.expr(g.Iter) + ")")
-		b.WriteString(" if " + tockName + "()")
+		if starred(g.Target) {
+			// A clause over a one-item tuple assigns each pattern.
+			tmp := p.temp()
+			b.WriteString(" for " + tmp + " in " + iterName + "(" + p.expr(g.Iter) + ")")
+			b.WriteString(" if " + tockName + "()")
+			for _, u := range p.unpackings(g.Target, tmp) {
+				b.WriteString(" for " + u.target + " in (" + unpackName + "(" + u.value + "),)")
+			}
+		} else {
+			b.WriteString(" for " + p.target(g.Target) + " in " + iterName + "(" + p.expr(g.Iter) + ")")
+			b.WriteString(" if " + tockName + "()")
+		}
 		for _, c := range g.Ifs {
 			b.WriteString(" if " + p.expr(c))
 		}

@@ -6,6 +6,7 @@ import (
 	"runtime"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/go-python/gpython/py"
 	_ "github.com/go-python/gpython/stdlib" // the interpreter's builtins, math and the compiler
@@ -102,7 +103,7 @@ func newInterp(src *source, budget time.Duration, memory int64, api map[string]p
 		}
 		it.printedBytes = total
 		for i, a := range args {
-			s, err := py.StrAsString(a)
+			s, err := pyText(a, false)
 			if err != nil {
 				return nil, err
 			}
@@ -393,6 +394,12 @@ func (i *tickingIterator) M__next__() (py.Object, error) {
 // ticking returns an iterator over x whose every next ticks; one that a
 // loop consumes (loop) keeps its error for the loop's end.
 func (it *interp) ticking(x py.Object, loop bool) (py.Object, error) {
+	if s, ok := x.(py.String); ok {
+		return &tickingIterator{inner: &runeIterator{s: string(s)}, it: it, loop: loop}, nil
+	}
+	if items, ok, err := ordered(x); ok || err != nil {
+		return &tickingIterator{inner: py.NewIterator(items), it: it, loop: loop}, err
+	}
 	inner, err := py.Iter(x)
 	if err != nil {
 		return nil, err
@@ -401,6 +408,46 @@ func (it *interp) ticking(x py.Object, loop bool) (py.Object, error) {
 		return t, nil // range()'s
 	}
 	return &tickingIterator{inner: inner, it: it, loop: loop}, nil
+}
+
+// linear is x for a Go loop to consume (map, min, unpacking): a str as
+// an iterator over its characters in one pass whose every next ticks;
+// with inOrder a dict or set as an iterator in the order of order.go
+// (min, max, any and all do not depend on the order); anything else as
+// it is.
+func (it *interp) linear(x py.Object, inOrder bool) (py.Object, error) {
+	if s, ok := x.(py.String); ok {
+		return &tickingIterator{inner: &runeIterator{s: string(s)}, it: it}, nil
+	}
+	if !inOrder {
+		return x, nil
+	}
+	if items, ok, err := ordered(x); ok || err != nil {
+		return &tickingIterator{inner: py.NewIterator(items), it: it}, err
+	}
+	return x, nil
+}
+
+// runeIterator iterates a str's characters in one pass. gpython iterates
+// a str by index, and each index counts the characters from the start:
+// a Go loop over a string of n characters (map, min, x, *y = s) costs n²
+// in one call the time budget cannot interrupt. A character is what
+// gpython's index gives: a rune's bytes, or one byte of invalid UTF-8.
+type runeIterator struct{ s string }
+
+var runeIteratorType = py.NewType("str_iterator", "")
+
+func (r *runeIterator) Type() *py.Type                { return runeIteratorType }
+func (r *runeIterator) M__iter__() (py.Object, error) { return r, nil }
+
+func (r *runeIterator) M__next__() (py.Object, error) {
+	if r.s == "" {
+		return nil, py.StopIteration
+	}
+	_, n := utf8.DecodeRuneInString(r.s)
+	c := r.s[:n]
+	r.s = r.s[n:]
+	return py.String(c), nil
 }
 
 // lazyGenerator is a generator expression whose end raises the error its

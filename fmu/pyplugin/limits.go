@@ -8,6 +8,7 @@ import (
 	"reflect"
 	"runtime"
 	"runtime/metrics"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode"
@@ -593,6 +594,10 @@ func (it *interp) guards() map[string]py.Object {
 			if err := it.checkPrinted(args[0], "str()"); err != nil {
 				return nil, err
 			}
+			if len(kwargs) == 0 {
+				text, err := pyText(args[0], false)
+				return py.String(text), err
+			}
 		}
 		return py.Call(py.StringType, args, kwargs)
 	}, 0, "str(x) with x's nesting checked")
@@ -691,10 +696,24 @@ func (it *interp) guards() map[string]py.Object {
 					return nil, err
 				}
 			}
+			if (name == "min" || name == "max") && len(args) == 1 {
+				x, err := it.linear(args[0], false)
+				if err != nil {
+					return nil, err
+				}
+				args = py.Tuple{x}
+			}
 			if prints && len(args) >= 1 {
 				if err := it.checkPrinted(args[0], name+"()"); err != nil {
 					return nil, err
 				}
+			}
+			if (name == "repr" || name == "ascii") && len(args) == 1 && len(kwargs) == 0 {
+				text, err := pyText(args[0], true)
+				if name == "ascii" {
+					text = asciiEscaped(text)
+				}
+				return py.String(text), err
 			}
 			return py.Call(fn, args, kwargs)
 		}, 0, name+"(...) with its arguments' nesting checked")
@@ -811,6 +830,18 @@ func (it *interp) guards() map[string]py.Object {
 			if name == "zip" && len(args) == 0 {
 				args = py.Tuple{py.Tuple{}} // gpython's zip() never ends
 			}
+			// The iterables among the arguments: all of zip's, the
+			// first of enumerate's, the others of map's and filter's.
+			args = slices.Clone(args)
+			for i := range args {
+				if name == "zip" || (name == "enumerate") == (i == 0) {
+					x, err := it.linear(args[i], true)
+					if err != nil {
+						return nil, err
+					}
+					args[i] = x
+				}
+			}
 			made, err := py.Call(fn, args, kwargs)
 			if err != nil {
 				return nil, err
@@ -819,9 +850,37 @@ func (it *interp) guards() map[string]py.Object {
 			if err != nil {
 				return nil, err
 			}
-			return &nestedIterator{inner: inner, depth: depth + 1}, nil
+			return &nestedIterator{inner: inner, depth: depth + 1, it: it}, nil
 		}, 0, name+"(...)")
 	}
+	for _, name := range []string{"any", "all"} {
+		fn := builtins[name]
+		if fn == nil {
+			continue
+		}
+		g[name] = py.MustNewMethod(name, func(_ py.Object, arg py.Object) (py.Object, error) {
+			x, err := it.linear(arg, false)
+			if err != nil {
+				return nil, err
+			}
+			return py.Call(fn, py.Tuple{x}, nil)
+		}, 0, name+"(iterable)")
+	}
+	g[unpackName] = py.MustNewMethod(unpackName, func(_ py.Object, arg py.Object) (py.Object, error) {
+		return it.linear(arg, true)
+	}, 0, "the value of a pattern, a str iterated in one pass, a dict or set in order")
+	g[starName] = py.MustNewMethod(starName, func(_ py.Object, arg py.Object) (py.Object, error) {
+		switch arg.(type) {
+		case py.String, py.Bytes:
+			if n, _ := size(arg); n > MaxItemized {
+				return nil, py.ExceptionNewf(py.MemoryError, "a string of %d characters spread into a call's arguments would make an object of each; plugins do that for strings of at most %d", n, MaxItemized)
+			}
+		}
+		if items, ok, err := ordered(arg); ok || err != nil {
+			return items, err
+		}
+		return arg, nil
+	}, 0, "x spread into a call's arguments, a str's length checked")
 	sum := it.ctx.Store().Builtins.Globals["sum"]
 	g["sum"] = py.MustNewMethod("sum", func(_ py.Object, args py.Tuple) (py.Object, error) {
 		if len(args) == 2 {
@@ -916,13 +975,22 @@ func stringKey(key py.Object) error {
 type nestedIterator struct {
 	inner py.Object
 	depth int
+	it    *interp
 }
 
 var nestedIteratorType = py.NewType("iterator", "an iterator over other iterators")
 
 func (n *nestedIterator) Type() *py.Type                { return nestedIteratorType }
 func (n *nestedIterator) M__iter__() (py.Object, error) { return n, nil }
-func (n *nestedIterator) M__next__() (py.Object, error) { return py.Next(n.inner) }
+
+// M__next__ ticks: list(zip(*rows)) builds its items in one Go loop,
+// which the memory budget stops.
+func (n *nestedIterator) M__next__() (py.Object, error) {
+	if err := n.it.count(false); err != nil {
+		return nil, err
+	}
+	return py.Next(n.inner)
+}
 
 // roundFloat is round(x, n) for a float: x rounded half to even to n
 // decimal digits (tens, hundreds, … for n < 0), correctly rounded as
@@ -1070,11 +1138,11 @@ func init() {
 			return next(t, args, kwargs)
 		}
 	}
-	if py.StringType.New != nil {
+	if next := py.StringType.New; next != nil {
 		// Reached as a value (k = str), str() has no instance's memory
 		// budget at hand: it refuses what prints as more than
-		// maxPrintedStr.
-		py.StringType.New = deepNew(py.StringType.New, func(o py.Object) error {
+		// maxPrintedStr. It prints as the str guard does (pyText).
+		checked := deepNew(next, func(o py.Object) error {
 			if err := printable(o); err != nil {
 				return err
 			}
@@ -1083,6 +1151,14 @@ func init() {
 			}
 			return nil
 		})
+		py.StringType.New = func(t *py.Type, args py.Tuple, kwargs py.StringDict) (py.Object, error) {
+			r, err := checked(t, args, kwargs)
+			if err != nil || t != py.StringType || len(args) != 1 || len(kwargs) != 0 {
+				return r, err
+			}
+			text, err := pyText(args[0], false)
+			return py.String(text), err
+		}
 	}
 	for _, t := range []*py.Type{py.SetType, py.FrozenSetType} {
 		if t.New != nil {
@@ -1095,9 +1171,43 @@ func init() {
 		}
 	}
 	for _, t := range []*py.Type{py.ListType, py.TupleType} {
-		if t.New != nil {
-			t.New = deepNew(t.New, func(o py.Object) error { return itemized(o, t.Name) })
+		if next := t.New; next != nil {
+			checked := deepNew(next, func(o py.Object) error { return itemized(o, t.Name) })
+			t.New = func(t *py.Type, args py.Tuple, kwargs py.StringDict) (py.Object, error) {
+				if len(args) == 1 {
+					if items, ok, err := ordered(args[0]); ok || err != nil {
+						if err != nil {
+							return nil, err
+						}
+						args = py.Tuple{items}
+					}
+				}
+				return checked(t, args, kwargs)
+			}
 		}
+	}
+	// A dict's keys, values and items in the order of order.go.
+	for _, name := range []string{"keys", "values", "items"} {
+		name := name
+		py.StringDictType.Dict[name] = py.MustNewMethod(name, func(self py.Object, args py.Tuple) (py.Object, error) {
+			if len(args) != 0 {
+				return nil, py.ExceptionNewf(py.TypeError, "%s() takes no arguments (%d given)", name, len(args))
+			}
+			d := self.(py.StringDict)
+			keys := dictKeys(d)
+			out := make(py.Tuple, len(keys))
+			for i, k := range keys {
+				switch name {
+				case "keys":
+					out[i] = py.String(k)
+				case "values":
+					out[i] = d[k]
+				default:
+					out[i] = py.Tuple{py.String(k), d[k]}
+				}
+			}
+			return py.NewIterator(out), nil
+		}, 0, name+"() of the dict, in key order")
 	}
 	// gpython's classes, their instances and the built-in types are all
 	// *py.Type, and an attribute set on one goes through the

@@ -1,6 +1,7 @@
 package pyplugin_test
 
 import (
+	"math"
 	"strings"
 	"testing"
 	"time"
@@ -99,6 +100,9 @@ var limitCases = []struct{ name, code, want string }{
 	{"print of many big arguments", "s = 'x' * 1000000\nprint(*([s] * 10000))\n", "MemoryError"},
 	{"print in a loop", "s = 'x' * 1000000\nfor i in range(10000):\n    print(s)\n", "MemoryError"},
 	{"pow with modulus 0", "x = pow(3, 10**12, 0)\n", "ValueError: pow() 3rd argument cannot be 0"},
+	{"spread a long string", "s = 'ab' * 2000000\ndef f(*a):\n    return len(a)\nx = f(*s)\n", "MemoryError: a string of 4000000 characters spread into a call's arguments"},
+	{"zip of many long rows", "rows = [[0.0] * 100000] * 2000\nx = list(zip(*rows))\n", "MemoryError"},
+	{"unpack a long string into a starred list", "s = 'ab' * 20000000\na, *b = s\n", "MemoryError"},
 	{"nested zip", "m = [1]\nfor i in range(100000):\n    m = zip(m)\nx = list(m)\n", "RecursionError"},
 	// Generators resume the generators they wrap on the Go stack.
 	{"nested generator expressions", "g = (i for i in [1])\nfor i in range(20000):\n    g = (x for x in g)\nx = list(g)\n", "RecursionError: maximum recursion depth exceeded"},
@@ -410,6 +414,140 @@ def compute():
 def step(sim):
     out.value = compute()
 `
+
+// Starred patterns, for loops and the builtins that iterate a str in Go
+// take it in one pass (unpackName, runeIterator) and compute what Python
+// computes; the expected value is CPython 3's.
+func TestStarredUnpackingAsPython(t *testing.T) {
+	computesAsCPython(t, `def compute():
+    total = 0
+    a, *b = "héllo"
+    total += len(b) * 100 + ord(a)
+    *c, d = [1, 2, 3]
+    total += sum(c) * 7 + d
+    (e, *f), g = "xyz", 5
+    total += len(f) + g + ord(e)
+    [h, [i, *j]] = [1, "abc"]
+    total += h + len(j) + ord(i)
+    k = l, *m = "pq"
+    total += len(k) + ord(l) + len(m)
+    for p, *q in ["ab", "cde", [1]]:
+        total += len(q)
+    else:
+        total += 1000
+    total += sum(len(r) for s, *r in ["uvw", "xy"])
+    total += sum([len(t) + len(w) for (u, *t), *w in [("ab", 1, 2), ("c", 3)]])
+    total += sum({len(v) for *v, _ in [[1, 2], [3]]})
+    n = 0
+    for ch in "añb":
+        n += ord(ch)
+    total += n
+    total += len(list(map(ord, "hello"))) + len(max("zebra")) + ord(min("zebra"))
+    total += len(list(zip("ab", "cde"))) + len(list(enumerate("xyz", 5)))
+    total += len(list(filter(None, "a b"))) + all("abc") + any("")
+    def f(*args):
+        return len(args)
+    total += f(*"hello") + f(1, *[1, 2])
+    return total
+`, 2437)
+}
+
+// Go loops over a string of a million characters (unpacking, map, zip,
+// min, all, a for loop, a call's spread arguments) finish within the
+// time budget: indexed as gpython does, each would take 10^12 steps.
+func TestLongStringsInOnePass(t *testing.T) {
+	code := `out = output("y", unit="1")
+def step(sim):
+    s = "ab" * 500000
+    a, *b = s
+    n = len(b)
+    del b
+    n += len(list(map(ord, s))) + len(list(zip(s, s))) + len(list(enumerate(s)))
+    n += len(list(filter(None, s))) + all(s) + any(s) + len(min(s)) + len(max(s))
+    for c in s:
+        pass
+    n += len([x for x, *y in [s]])
+    def f(*args):
+        return len(args)
+    n += f(*s)
+    out.value = n
+`
+	sc := strings.Replace(scenario, `"budget": 0.05`, `"budget": 20, "memory": 256`, 1)
+	cfg, err := configureDir(t, writeScenario(t, map[string]string{"scenario.json": sc, "p.py": code}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := start(t, cfg, nil)
+	if err := r.step(); err != nil {
+		t.Fatal(err)
+	}
+	want := 999999.0 + 4*1000000 + 1 + 1 + 2 + 1 + 1000000
+	if got := r.get(t, "p.y"); got != want {
+		t.Errorf("got %g, want %g", got, want)
+	}
+}
+
+// str, repr, ascii and % print floats, one-item tuples, empty sets, dicts
+// and sets inside containers as CPython does (gpython printed 1.23e+08,
+// +Inf, (1) and {}); the expected value is CPython 3's hash of the text.
+func TestPrintsAsPython(t *testing.T) {
+	computesAsCPython(t, `def compute():
+    vals = [-0.0, 1e16, 1.5e-7, 123456789.123, float("inf"), -float("inf"), (1,), (), set(), {"a": 1, "b": 2.5}, [0.1, 1/3, 2.0**70], {3.0}, {"x", "y"}, 1e-5, 0.0001, 12345678901234567.0, True, None, "q'", (1.5, "s")]
+    text = str(vals) + repr(vals) + "%s|%r|%a" % (vals, vals, ["é", 2.5]) + str(1e22) + repr(-1e-7) + ascii({"é": 1})
+    h = 0
+    for i, c in enumerate(text):
+        h = (h * 31 + ord(c) * (i % 7 + 1)) % 1000003
+    return h * 1000 + len(text) % 1000
+`, 133929933)
+}
+
+// computesAsCPython runs a plugin whose compute() CPython 3 computes as
+// want (the code run by /usr/bin/python3 with print(compute())).
+func computesAsCPython(t *testing.T, code string, want float64) {
+	t.Helper()
+	r := stepOnce(t, "out = output(\"y\", unit=\"1\")\n"+code+"\ndef step(sim):\n    out.value = compute()\n")
+	if got := r.get(t, "p.y"); got != want {
+		t.Errorf("plugin computed %g, CPython %g", got, want)
+	}
+}
+
+// Dicts and sets iterate in one order (keys in string order, set items by
+// value) wherever a plugin can iterate them, so that a sum of floats over
+// them, whose last bit depends on the order, is the same in every run
+// (gpython's dicts are Go maps, which iterate in a random order).
+func TestDictAndSetOrderIsFixed(t *testing.T) {
+	code := `out = output("y", unit="1")
+def step(sim):
+    d = {}
+    xs = []
+    for i in range(40):
+        d["k%d" % i] = 0.1 * i * (i % 7) + 1e-3 / (i + 1)
+        xs.append(0.1 * i + 1e-3 / (i + 1))
+    s = set(xs)
+    a = 0.0
+    for k in d:
+        a += d[k]
+    b = sum(d.values()) + sum(v for k, v in d.items()) + sum(map(len, d)) + sum(s) + sum(x for x in s)
+    c = sum([d[k] for k in list(d)]) + sum(tuple(s)) + sum(x for x, *_ in zip(s, d))
+    e, *f = d
+    g = 0.0
+    for j, k in enumerate(d.keys()):
+        g += j * d[k]
+    out.value = a + b + c + g + len(e) + len(f)
+`
+	var first float64
+	for run := range 20 {
+		r := stepOnce(t, code)
+		got := r.get(t, "p.y")
+		if run == 0 {
+			first = got
+			continue
+		}
+		if math.Float64bits(got) != math.Float64bits(first) {
+			t.Fatalf("run %d computed %v, run 0 %v", run, got, first)
+		}
+	}
+}
 
 // Rounding with a huge number of digits answers as Python does, at once.
 func TestRoundWithHugeDigits(t *testing.T) {
