@@ -44,6 +44,7 @@ func TestActiveSetMatchesDense(t *testing.T) {
 	for _, push := range []float64{0, 20} {
 		activeSetMatchesDense(t, push, &Chain{})
 		activeSetMatchesDense(t, push, &Dense{})
+		activeSetMatchesDense(t, push, &Sparse{})
 	}
 }
 
@@ -136,6 +137,7 @@ func TestSolverSharedBetweenWorlds(t *testing.T) {
 	for _, solver := range []func() Solver{
 		func() Solver { return &ActiveSet{Solver: &Chain{}} },
 		func() Solver { return &ActiveSet{Solver: &Banded{}} },
+		func() Solver { return &ActiveSet{Solver: &Sparse{}} },
 	} {
 		shared := solver()
 		a, b := build(3), build(5)
