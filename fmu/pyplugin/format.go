@@ -480,6 +480,9 @@ func writeText(b *strings.Builder, v py.Object, repr bool) error {
 	case py.Float:
 		b.WriteString(floatRepr(float64(x)))
 		return nil
+	case py.Complex:
+		b.WriteString(complexRepr(complex128(x)))
+		return nil
 	case *py.List:
 		b.WriteByte('[')
 		err := items(x.Items)
@@ -548,4 +551,22 @@ func writeText(b *strings.Builder, v py.Object, repr bool) error {
 	}
 	b.WriteString(string(s))
 	return nil
+}
+
+// complexRepr is Python's repr of a complex number: its parts as floats
+// without a trailing .0, the real part left out when it is +0.
+func complexRepr(z complex128) string {
+	part := func(x float64) string { return strings.TrimSuffix(floatRepr(x), ".0") }
+	re, im := real(z), imag(z)
+	sign := "+"
+	if math.Signbit(im) && !math.IsNaN(im) {
+		sign, im = "-", -im
+	}
+	if re == 0 && !math.Signbit(re) {
+		if sign == "-" {
+			return "-" + part(im) + "j"
+		}
+		return part(im) + "j"
+	}
+	return "(" + part(re) + sign + part(im) + "j)"
 }

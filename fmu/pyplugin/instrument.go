@@ -159,18 +159,22 @@ func (p *printer) stmt(s ast.Stmt, ind int) {
 	case *ast.Delete:
 		p.line(ind, ln, "del "+p.exprs(s.Targets))
 	case *ast.Assign:
-		if slices.ContainsFunc(s.Targets, starred) {
-			// Each target takes the value from a temporary, the starred
-			// patterns through unpackName.
+		if slices.ContainsFunc(s.Targets, flattened) || len(s.Targets) > 1 && slices.ContainsFunc(s.Targets, pattern) && !pattern(s.Value) {
+			// Each target takes the value from a temporary, the patterns
+			// through unpackName.
 			tmp := p.temp()
 			p.line(ind, ln, tmp+" = "+p.expr(s.Value))
 			for _, t := range s.Targets {
-				if starred(t) {
+				switch {
+				case flattened(t):
 					p.unpackLines(ind, ln, t, tmp)
-					continue
+				case pattern(t):
+					p.line(ind, ln, p.target(t)+" = "+unpackName+"("+tmp+")")
+				default:
+					p.stmt(&ast.Assign{StmtBase: s.StmtBase, Targets: []ast.Expr{t}, Value: &ast.Name{Id: ast.Identifier(tmp), Ctx: ast.Load}}, ind)
 				}
-				p.stmt(&ast.Assign{StmtBase: s.StmtBase, Targets: []ast.Expr{t}, Value: &ast.Name{Id: ast.Identifier(tmp), Ctx: ast.Load}}, ind)
 			}
+			p.line(ind, ln, "del "+tmp)
 			return
 		}
 		var b strings.Builder
@@ -198,12 +202,12 @@ func (p *printer) stmt(s ast.Stmt, ind int) {
 	case *ast.AugAssign:
 		p.augAssign(s, ind)
 	case *ast.For:
-		if starred(s.Target) {
+		if flattened(s.Target) {
 			tmp := p.temp()
 			p.line(ind, ln, "for "+tmp+" in "+iterName+"("+p.expr(s.Iter)+"):")
 			p.unpackLines(ind+1, ln, s.Target, tmp)
 		} else {
-			p.line(ind, ln, "for "+p.target(s.Target)+" in "+iterName+"("+p.expr(s.Iter)+"):")
+			p.line(ind, ln, "for "+p.target(s.Target)+" in "+p.loopIter(s.Target, s.Iter)+":")
 		}
 		p.stmts(s.Body, ind+1, &tickCall)
 		p.line(ind, ln, "else:")
@@ -227,7 +231,7 @@ func (p *printer) stmt(s ast.Stmt, ind int) {
 		for i, it := range s.Items {
 			items[i] = p.expr(it.ContextExpr)
 			switch {
-			case it.OptionalVars != nil && starred(it.OptionalVars):
+			case it.OptionalVars != nil && flattened(it.OptionalVars):
 				tmp := p.temp()
 				items[i] += " as " + tmp
 				unpack = append(unpack, later{it.OptionalVars, tmp})
@@ -417,6 +421,36 @@ func starred(e ast.Expr) bool {
 	return false
 }
 
+// loopIter prints the iterator of a loop over iter into target: a
+// pattern target unpacks each item, so the items that are strs, dicts or
+// sets come in one pass and in order (unpackName's work, done by the
+// iterator).
+func (p *printer) loopIter(target, iter ast.Expr) string {
+	if pattern(target) {
+		return iterName + "(" + p.expr(iter) + ", True)"
+	}
+	return iterName + "(" + p.expr(iter) + ")"
+}
+
+// flattened reports whether target e is unpacked pattern by pattern
+// through temporaries (unpackings): a pattern with a starred item, or
+// with a nested pattern, whose value gpython's unpacking would take as
+// it is (a str indexed from the start for each character, a dict or set
+// in a random order).
+func flattened(e ast.Expr) bool {
+	if starred(e) {
+		return true
+	}
+	var elts []ast.Expr
+	switch t := e.(type) {
+	case *ast.Tuple:
+		elts = t.Elts
+	case *ast.List:
+		elts = t.Elts
+	}
+	return slices.ContainsFunc(elts, pattern)
+}
+
 // pattern reports whether e is a tuple or list (a target pattern, or a
 // display as a value).
 func pattern(e ast.Expr) bool {
@@ -427,11 +461,25 @@ func pattern(e ast.Expr) bool {
 	return false
 }
 
-// unpacking is one pattern with a starred item and the name of its value.
-type unpacking struct{ target, value string }
+// unpacking is one assignment of a flattened starred pattern: target =
+// value, through unpackName if unpack.
+type unpacking struct {
+	target, value string
+	unpack        bool
+}
+
+func (u unpacking) text() string {
+	if u.unpack {
+		return unpackName + "(" + u.value + ")"
+	}
+	return u.value
+}
 
 // unpackings flattens starred pattern t, whose value is in the variable
-// value, into patterns without nested starred ones.
+// value: the pattern is unpacked into one temporary per item, then each
+// item's target is assigned from its temporary in order, nested patterns
+// likewise, so that targets are assigned left to right, depth first, as
+// Python assigns them.
 func (p *printer) unpackings(t ast.Expr, value string) []unpacking {
 	var elts []ast.Expr
 	open, end := "(", ")"
@@ -442,36 +490,47 @@ func (p *printer) unpackings(t ast.Expr, value string) []unpacking {
 		elts, open, end = t.Elts, "[", "]"
 	}
 	parts := make([]string, len(elts))
-	type nested struct {
-		target ast.Expr
-		tmp    string
-	}
-	var inner []nested
+	items := make([]ast.Expr, len(elts))
 	for i, e := range elts {
-		if starred(e) {
-			parts[i] = p.temp()
-			inner = append(inner, nested{e, parts[i]})
-			continue
+		parts[i] = p.temp()
+		items[i] = e
+		if st, ok := e.(*ast.Starred); ok {
+			items[i] = st.Value
+			parts[i] = "*" + parts[i]
 		}
-		parts[i] = p.target(e)
 	}
 	text := strings.Join(parts, ", ")
 	if len(elts) == 1 {
 		text += ","
 	}
-	out := []unpacking{{open + text + end, value}}
-	for _, n := range inner {
-		out = append(out, p.unpackings(n.target, n.tmp)...)
+	out := []unpacking{{open + text + end, value, true}}
+	for i, e := range items {
+		tmp := strings.TrimPrefix(parts[i], "*")
+		switch {
+		case flattened(e):
+			out = append(out, p.unpackings(e, tmp)...)
+		case pattern(e):
+			out = append(out, unpacking{p.target(e), tmp, true})
+		default:
+			out = append(out, unpacking{p.target(e), tmp, false})
+		}
 	}
 	return out
 }
 
 // unpackLines prints the assignments of variable value to starred
-// pattern t.
+// pattern t, and deletes the temporaries (a top-level one would keep the
+// whole value).
 func (p *printer) unpackLines(ind, ln int, t ast.Expr, value string) {
-	for _, u := range p.unpackings(t, value) {
-		p.line(ind, ln, u.target+" = "+unpackName+"("+u.value+")")
+	us := p.unpackings(t, value)
+	var temps []string
+	for _, u := range us {
+		p.line(ind, ln, u.target+" = "+u.text())
+		if u.value != value {
+			temps = append(temps, u.value)
+		}
 	}
+	p.line(ind, ln, "del "+strings.Join(temps, ", "))
 }
 
 func (p *printer) targets(es []ast.Expr) string {
@@ -690,16 +749,16 @@ func (p *printer) deepExpr(x ast.Expr) string {
 func (p *printer) comprehension(gens []ast.Comprehension) string {
 	var b strings.Builder
 	for _, g := range gens {
-		if starred(g.Target) {
+		if flattened(g.Target) {
 			// A clause over a one-item tuple assigns each pattern.
 			tmp := p.temp()
 			b.WriteString(" for " + tmp + " in " + iterName + "(" + p.expr(g.Iter) + ")")
 			b.WriteString(" if " + tockName + "()")
 			for _, u := range p.unpackings(g.Target, tmp) {
-				b.WriteString(" for " + u.target + " in (" + unpackName + "(" + u.value + "),)")
+				b.WriteString(" for " + u.target + " in (" + u.text() + ",)")
 			}
 		} else {
-			b.WriteString(" for " + p.target(g.Target) + " in " + iterName + "(" + p.expr(g.Iter) + ")")
+			b.WriteString(" for " + p.target(g.Target) + " in " + p.loopIter(g.Target, g.Iter))
 			b.WriteString(" if " + tockName + "()")
 		}
 		for _, c := range g.Ifs {

@@ -362,6 +362,10 @@ type tickingIterator struct {
 	// any error as its end, so the error is kept for the code right
 	// after the loop; yield from raises it itself.
 	loop bool
+	// unpacks: the loop unpacks each item into a pattern, so an item
+	// that is a str, dict or set is given as an iterator over it in one
+	// pass and in order (linear).
+	unpacks bool
 }
 
 var tickingIteratorType = py.NewType("range_iterator", "")
@@ -387,6 +391,9 @@ func (i *tickingIterator) M__next__() (py.Object, error) {
 		// A loop takes any error of its iterator as its end: kept to be
 		// raised again right after it.
 		i.it.loopErr = err
+	}
+	if err == nil && i.unpacks {
+		r, err = i.it.linear(r, true)
 	}
 	return r, err
 }

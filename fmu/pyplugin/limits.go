@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 	"unsafe"
 
 	"github.com/go-python/gpython/py"
@@ -319,13 +320,22 @@ const MaxItemized = 1 << 20
 // itemized refuses a string or bytes longer than MaxItemized as the
 // argument of a call that makes an item of each character.
 func itemized(o py.Object, call string) error {
-	switch o.(type) {
-	case py.String, py.Bytes:
-		if n, _ := size(o); n > MaxItemized {
-			return py.ExceptionNewf(py.MemoryError, "%s() of a string of %d characters would make an object of each; plugins do that for strings of at most %d", call, n, MaxItemized)
-		}
+	if n := characters(o); n > MaxItemized {
+		return py.ExceptionNewf(py.MemoryError, "%s() of a string of %d characters would make an object of each; plugins do that for strings of at most %d", call, n, MaxItemized)
 	}
 	return nil
+}
+
+// characters is the length of a str (in characters) or bytes, 0 for
+// anything else.
+func characters(o py.Object) int64 {
+	switch o := o.(type) {
+	case py.String:
+		return int64(utf8.RuneCountInString(string(o)))
+	case py.Bytes:
+		return int64(len(o))
+	}
+	return 0
 }
 
 // MaxVisits bounds the items one operation that recurses over containers
@@ -623,9 +633,16 @@ func (it *interp) guards() map[string]py.Object {
 		return key, stringKey(key)
 	}, 0, "a key of a dict display, once it is a string")
 	g["RecursionError"] = recursionError
-	g[iterName] = py.MustNewMethod(iterName, func(_ py.Object, arg py.Object) (py.Object, error) {
-		return it.ticking(arg, true)
-	}, 0, "an iterator over x whose every next ticks and keeps its error for the loop's end")
+	g[iterName] = py.MustNewMethod(iterName, func(_ py.Object, args py.Tuple) (py.Object, error) {
+		if len(args) < 1 || len(args) > 2 {
+			return nil, py.ExceptionNewf(py.TypeError, "%s(x[, unpacks])", iterName)
+		}
+		t, err := it.ticking(args[0], true)
+		if err == nil && len(args) == 2 {
+			t.(*tickingIterator).unpacks = true
+		}
+		return t, err
+	}, 0, "an iterator over x whose every next ticks and keeps its error for the loop's end; with unpacks its items are unpacked in one pass and in order")
 	g[feedName] = py.MustNewMethod(feedName, func(_ py.Object, arg py.Object) (py.Object, error) {
 		return it.ticking(arg, false)
 	}, 0, "an iterator over x whose every next ticks")
@@ -652,6 +669,14 @@ func (it *interp) guards() map[string]py.Object {
 				if err := it.mem.check(n.Int64(), "bytes()"); err != nil {
 					return nil, err
 				}
+			}
+		}
+		if len(args) == 1 {
+			if items, ok, err := ordered(args[0]); ok || err != nil {
+				if err != nil {
+					return nil, err
+				}
+				args = py.Tuple{items}
 			}
 		}
 		return py.Call(bytesType, args, kwargs)
@@ -695,9 +720,18 @@ func (it *interp) guards() map[string]py.Object {
 				if err := itemized(args[0], name); err != nil {
 					return nil, err
 				}
+				// Equal keys keep the order they come in (a stable sort).
+				if items, ok, err := ordered(args[0]); ok || err != nil {
+					if err != nil {
+						return nil, err
+					}
+					args = append(py.Tuple{items}, args[1:]...)
+				}
 			}
 			if (name == "min" || name == "max") && len(args) == 1 {
-				x, err := it.linear(args[0], false)
+				// The first of equal items (under a key, or 1 and 1.0)
+				// wins: dicts and sets in their fixed order.
+				x, err := it.linear(args[0], true)
 				if err != nil {
 					return nil, err
 				}
@@ -775,6 +809,9 @@ func (it *interp) guards() map[string]py.Object {
 			if err := it.mem.check(16*(n+have), "the slice assignment"); err != nil {
 				return nil, err
 			}
+		}
+		if items, ok, err := ordered(args[1]); ok || err != nil {
+			return items, err
 		}
 		return args[1], nil
 	}, 0, "a value stored into a slice, sized first")
@@ -870,11 +907,8 @@ func (it *interp) guards() map[string]py.Object {
 		return it.linear(arg, true)
 	}, 0, "the value of a pattern, a str iterated in one pass, a dict or set in order")
 	g[starName] = py.MustNewMethod(starName, func(_ py.Object, arg py.Object) (py.Object, error) {
-		switch arg.(type) {
-		case py.String, py.Bytes:
-			if n, _ := size(arg); n > MaxItemized {
-				return nil, py.ExceptionNewf(py.MemoryError, "a string of %d characters spread into a call's arguments would make an object of each; plugins do that for strings of at most %d", n, MaxItemized)
-			}
+		if n := characters(arg); n > MaxItemized {
+			return nil, py.ExceptionNewf(py.MemoryError, "a string of %d characters spread into a call's arguments would make an object of each; plugins do that for strings of at most %d", n, MaxItemized)
 		}
 		if items, ok, err := ordered(arg); ok || err != nil {
 			return items, err
@@ -887,6 +921,14 @@ func (it *interp) guards() map[string]py.Object {
 			if _, ok := size(args[1]); ok {
 				return nil, py.ExceptionNewf(py.TypeError, "sum() adds numbers; join strings with str.join and lists with list.extend")
 			}
+		}
+		if len(args) >= 1 {
+			// A float sum's last bits depend on the order.
+			x, err := it.linear(args[0], true)
+			if err != nil {
+				return nil, err
+			}
+			args = append(py.Tuple{x}, args[1:]...)
 		}
 		return py.Call(sum, args, nil)
 	}, 0, "sum(iterable[, start]): the sum of numbers")
@@ -1159,6 +1201,10 @@ func init() {
 			text, err := pyText(args[0], false)
 			return py.String(text), err
 		}
+	}
+	// dict(s) makes a list of s's characters before it fails.
+	if py.StringDictType.New != nil {
+		py.StringDictType.New = deepNew(py.StringDictType.New, func(o py.Object) error { return itemized(o, "dict") })
 	}
 	for _, t := range []*py.Type{py.SetType, py.FrozenSetType} {
 		if t.New != nil {

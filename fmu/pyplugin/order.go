@@ -17,7 +17,7 @@ import (
 // comprehensions, the builtins that loop in Go, keys/values/items,
 // unpacking, printing) it gets the order below instead: a dict's keys in
 // string order, a set's items ordered by value (numbers, then strings,
-// bytes, tuples, the rest by their repr). CPython keeps a dict's insertion
+// bytes, tuples, other objects by their type's name). CPython keeps a dict's insertion
 // order; a plugin must not rely on it here.
 
 // dictKeys returns d's keys in order.
@@ -84,14 +84,35 @@ func rank(x py.Object) int {
 	return 4
 }
 
-// compareItems is a total order of the items a set can hold.
+// numberKind breaks ties between equal numbers of different types
+// (gpython keeps 1, 1.0 and True apart in a set).
+func numberKind(x py.Object) int {
+	switch x.(type) {
+	case py.Bool:
+		return 0
+	case py.Int:
+		return 1
+	case *py.BigInt:
+		return 2
+	}
+	return 3
+}
+
+// compareItems is an order of the items a set can hold: total on numbers,
+// strings, bytes and tuples of them. Other objects (exceptions, instances
+// of plugin classes) are ordered by their type's name only: printing them
+// to compare could run for long or fail, so a set of such objects keeps
+// an unspecified order among those of one type.
 func compareItems(a, b py.Object) int {
 	if c := cmp.Compare(rank(a), rank(b)); c != 0 {
 		return c
 	}
 	switch a := a.(type) {
 	case py.Bool, py.Int, *py.BigInt, py.Float:
-		return compareNumbers(a, b)
+		if c := compareNumbers(a, b); c != 0 {
+			return c
+		}
+		return cmp.Compare(numberKind(a), numberKind(b))
 	case py.String:
 		return strings.Compare(string(a), string(b.(py.String)))
 	case py.Bytes:
@@ -105,12 +126,11 @@ func compareItems(a, b py.Object) int {
 		}
 		return cmp.Compare(len(a), len(t))
 	}
-	ra, _ := py.ReprAsString(a)
-	rb, _ := py.ReprAsString(b)
-	return strings.Compare(ra, rb)
+	return strings.Compare(a.Type().Name, b.Type().Name)
 }
 
-// compareNumbers orders numbers by value, NaN last.
+// compareNumbers orders numbers by value, NaN last, without allocating
+// where both are ints or both floats.
 func compareNumbers(a, b py.Object) int {
 	switch a := a.(type) {
 	case py.Int:
@@ -120,6 +140,11 @@ func compareNumbers(a, b py.Object) int {
 	case py.Float:
 		if b, ok := b.(py.Float); ok {
 			return compareFloats(float64(a), float64(b))
+		}
+	}
+	if x, ok := integer(a); ok {
+		if y, ok := integer(b); ok {
+			return x.Cmp(y)
 		}
 	}
 	x, y := numberValue(a), numberValue(b)
