@@ -400,25 +400,25 @@ func (p *printer) target(e ast.Expr) string {
 // by indexing it, and each index counts the characters from the start:
 // quadratic in one Go call, hours for a few megabytes. The value of each
 // such pattern passes through unpackName, which iterates a str in one
-// pass; nested ones are unpacked from temporaries, one pattern at a time
-// (so attribute and subscript targets inside are assigned pattern by
-// pattern, not strictly left to right).
+// pass (see flattened).
 func starred(e ast.Expr) bool {
-	var elts []ast.Expr
-	switch t := e.(type) {
-	case *ast.Tuple:
-		elts = t.Elts
-	case *ast.List:
-		elts = t.Elts
-	default:
-		return false
-	}
-	for _, x := range elts {
+	for _, x := range elements(e) {
 		if _, ok := x.(*ast.Starred); ok || starred(x) {
 			return true
 		}
 	}
 	return false
+}
+
+// elements returns the items of a tuple or list, nil for anything else.
+func elements(e ast.Expr) []ast.Expr {
+	switch t := e.(type) {
+	case *ast.Tuple:
+		return t.Elts
+	case *ast.List:
+		return t.Elts
+	}
+	return nil
 }
 
 // loopIter prints the iterator of a loop over iter into target: a
@@ -438,17 +438,7 @@ func (p *printer) loopIter(target, iter ast.Expr) string {
 // it is (a str indexed from the start for each character, a dict or set
 // in a random order).
 func flattened(e ast.Expr) bool {
-	if starred(e) {
-		return true
-	}
-	var elts []ast.Expr
-	switch t := e.(type) {
-	case *ast.Tuple:
-		elts = t.Elts
-	case *ast.List:
-		elts = t.Elts
-	}
-	return slices.ContainsFunc(elts, pattern)
+	return starred(e) || slices.ContainsFunc(elements(e), pattern)
 }
 
 // pattern reports whether e is a tuple or list (a target pattern, or a
