@@ -110,3 +110,21 @@ type Turning interface {
 	// the current positions, with Body.AddPull on each body they act on.
 	TurnStiffness()
 }
+
+// Rebounding is implemented by constraints whose bounds depend on the
+// step's own impulses: friction bounded by μ times a normal force that
+// the same solve finds. After each solve the world hands the constraint
+// its rows' impulses; Rebound writes the bounds they imply into lo and hi
+// and reports whether any moved by more than the constraint's tolerance,
+// in which case the world solves the step again (World.solve). Bounds set
+// in Update from the last step make the first solve a good guess.
+type Rebounding interface {
+	Constraint
+	Rebound(h float64, lambda, lo, hi []float64) bool
+}
+
+// reboundingAt is a Rebounding constraint and its first row.
+type reboundingAt struct {
+	Rebounding
+	start int
+}

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 
 	"github.com/cablefmu/cablefmu/core/geom"
 	"github.com/cablefmu/cablefmu/core/stability"
@@ -38,8 +39,10 @@ type World struct {
 	// a switched constraint's rows stand (rowsOn, …), offH the step size
 	// of the last assembly, for which rowsOff rows hold.
 	switched []Switched
-	// turning holds the constraints that are Turning.
-	turning []Turning
+	// turning holds the constraints that are Turning, rebounding those
+	// that are Rebounding with their first row.
+	turning    []Turning
+	rebounding []reboundingAt
 	off     []rowState
 	offH    float64
 	dirty   bool
@@ -96,6 +99,29 @@ func (w *World) AddConstraint(c Constraint) {
 // Bodies returns the world's bodies in insertion order.
 func (w *World) Bodies() []*Body { return w.bodies }
 
+// Remove takes out of the world the bodies for which dropBody and the
+// constraints for which dropConstraint report true (either may be nil);
+// the others keep their order. A model that changes its resolution (the
+// HMR wire's nodes and segments) removes and adds as it goes; the rows
+// are laid out again at the next step.
+func (w *World) Remove(dropBody func(*Body) bool, dropConstraint func(Constraint) bool) {
+	if dropBody != nil {
+		w.bodies = slices.DeleteFunc(w.bodies, dropBody)
+		w.dynamic = w.dynamic[:0]
+		for _, b := range w.bodies {
+			b.slot = -1
+			if b.Kind == Dynamic {
+				b.slot = len(w.dynamic)
+				w.dynamic = append(w.dynamic, b)
+			}
+		}
+	}
+	if dropConstraint != nil {
+		w.constraints = slices.DeleteFunc(w.constraints, dropConstraint)
+	}
+	w.dirty = true
+}
+
 // layout sizes the row buffers after bodies or constraints changed.
 func (w *World) layout() error {
 	n := 0
@@ -112,11 +138,14 @@ func (w *World) layout() error {
 	w.rows = make([]Row, n)
 	w.prob.resize(n, len(w.dynamic))
 	w.switched, w.off = make([]Switched, len(w.constraints)), make([]rowState, len(w.constraints))
-	w.turning = w.turning[:0]
+	w.turning, w.rebounding = w.turning[:0], w.rebounding[:0]
 	for i, c := range w.constraints {
 		w.switched[i], _ = c.(Switched)
 		if t, ok := c.(Turning); ok {
 			w.turning = append(w.turning, t)
+		}
+		if r, ok := c.(Rebounding); ok {
+			w.rebounding = append(w.rebounding, reboundingAt{r, w.rowStart[i]})
 		}
 	}
 	// All rows' blocks in two arrays, in row order: every phase of a step
@@ -153,7 +182,7 @@ func (w *World) Step(h float64) error {
 		return err
 	}
 	if len(w.rows) > 0 {
-		if err := w.Solver.Solve(&w.prob); err != nil {
+		if err := w.solve(h); err != nil {
 			return fmt.Errorf("constraint solve: %w", err)
 		}
 	}
@@ -162,6 +191,35 @@ func (w *World) Step(h float64) error {
 		c.Apply(h, w.prob.Lambda[w.rowStart[i]:w.rowStart[i]+c.Rows()])
 	}
 	return w.check()
+}
+
+// MaxRebounds bounds the solves of one step that Rebounding constraints
+// ask for after the first.
+const MaxRebounds = 8
+
+// solve solves the step's problem, again as long as a Rebounding
+// constraint moves its bounds (at most MaxRebounds times; the last
+// solution stands, within the bounds it was solved for).
+func (w *World) solve(h float64) error {
+	p := &w.prob
+	for again := 0; ; again++ {
+		if err := w.Solver.Solve(p); err != nil {
+			return err
+		}
+		if again == MaxRebounds {
+			return nil
+		}
+		moved := false
+		for _, r := range w.rebounding {
+			n := r.Rows()
+			if r.Rebound(h, p.Lambda[r.start:r.start+n], p.Lo[r.start:r.start+n], p.Hi[r.start:r.start+n]) {
+				moved = true
+			}
+		}
+		if !moved {
+			return nil
+		}
+	}
 }
 
 // Assemble evaluates the constraints and builds the step's Schur

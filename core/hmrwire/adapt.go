@@ -1,0 +1,209 @@
+package hmrwire
+
+import (
+	"math"
+	"slices"
+
+	"github.com/cablefmu/cablefmu/core/geom"
+	"github.com/cablefmu/cablefmu/core/multibody"
+)
+
+// refineMargin is how far inside the stability region (as a share of
+// f_crit) a refinement must leave every node it touches: the tension may
+// double before the new node is coarsened again, so the two transitions
+// do not alternate.
+const refineMargin = 0.5
+
+// refineClearance is how close (m) to a geometry refinement does not put
+// a new mass node: it would sink in and be merged again.
+const refineClearance = 0.05
+
+// critical returns f_crit = min(l_a, l_c)·m_b/(4h²) ([SLNB11] eq. 25),
+// the tension (N) a node of mass m (kg) between sub-segments la and lc
+// (m) carries stably at step h (s).
+func critical(la, lc, m, h float64) float64 { return math.Min(la, lc) * m / (4 * h * h) }
+
+// adapt coarsens every free mass node whose tension exceeds f_crit (eq.
+// 25), then refines each segment whose tension is low enough that the
+// node it adds and its neighbours stay within refineMargin of f_crit
+// ([SLNB11] §II-D), within the Resolution's bounds.
+func (w *Wire) adapt(h float64) {
+	if !w.Resolution.Adaptive {
+		return
+	}
+	// Coarsen: the lengths are to the nearest nodes, massless or not.
+	for i := 1; i < len(w.nodes)-1; i++ {
+		n := w.nodes[i]
+		if n.kind != MassNode {
+			continue
+		}
+		p := n.body.Pos
+		la := w.nodes[i-1].position().Sub(p).Norm()
+		lc := w.nodes[i+1].position().Sub(p).Norm()
+		f := math.Max(w.nodes[i-1].tension, n.tension)
+		if f > critical(la, lc, n.body.Mass, h) {
+			w.merge(i)
+			i--
+		}
+	}
+	// Refine, one split per segment and step.
+	mass, _, _ := w.Counts()
+	for i := 0; i < len(w.nodes)-1 && mass < w.Resolution.MaxMassNodes; i++ {
+		if w.nodes[i].kind != MassNode {
+			continue
+		}
+		if w.split(i, h) {
+			mass++
+			i++ // past the new node's segment start
+		}
+	}
+}
+
+// merge removes the free mass node i by the coarsening rules of
+// [SLNB11] eqs. 27–30: its mass goes to the mass nodes a and c before and
+// after it in the shares Δ_c = L_c/(L_a + L_c) and Δ_a = 1 − Δ_c (L the
+// rest lengths of its two segments: most to the nearer), each with its
+// momentum, so mass, rest length and momentum are kept and the kinetic
+// energy can only drop (the merge is inelastic).
+func (w *Wire) merge(i int) {
+	b := w.nodes[i]
+	ia := i - 1
+	for w.nodes[ia].kind != MassNode {
+		ia--
+	}
+	ic := i + 1
+	for w.nodes[ic].kind != MassNode {
+		ic++
+	}
+	a, c := w.nodes[ia], w.nodes[ic]
+	La, Lc := a.rest, b.rest
+	toA := b.body.Mass * Lc / (La + Lc)
+	toC := b.body.Mass - toA
+	give(a.body, b.body, toA)
+	give(c.body, b.body, toC)
+	a.rest = La + Lc
+	w.nodes = slices.Delete(w.nodes, i, i+1)
+	w.sys.World.Remove(func(x *multibody.Body) bool { return x == b.body }, nil)
+	w.changed = true
+	w.resetStick(ia)
+	w.Coarsened++
+}
+
+// give moves mass dm (kg) with the velocity of from into to, keeping the
+// momentum: v_to ← (m_to v_to + dm v_from)/(m_to + dm) (eqs. 29–30).
+func give(to, from *multibody.Body, dm float64) {
+	m := to.Mass + dm
+	to.Vel = to.Vel.Scale(to.Mass).AddScaled(dm, from.Vel).Scale(1 / m)
+	to.Mass = m
+}
+
+// split refines the segment starting at mass node i if its tension allows
+// (see adapt): a new mass node b at the middle of the segment's length
+// splits its rest length in half; b takes from the end nodes a and c the
+// mass of wire that their halves of the segment no longer hold, ρL/4 each
+// (at most half of theirs), with that mass's momentum, so that b moves
+// with v_b = (Δm_a v_a + Δm_c v_c)/(Δm_a + Δm_c) and a and c keep their
+// velocities. This keeps mass, rest length and momentum, and cannot add
+// kinetic energy (½Δm_a v_a² + ½Δm_c v_c² ≥ ½ m_b v_b²). [SLNB11] eqs.
+// 31–36 state the same split of mass; their eq. 35 for v_b is not a
+// velocity and is replaced by this one.
+func (w *Wire) split(i int, h float64) bool {
+	ic := i + 1
+	for w.nodes[ic].kind != MassNode {
+		ic++
+	}
+	a, c := w.nodes[i], w.nodes[ic]
+	L := a.rest
+	if L/2 < w.Resolution.MinSegment {
+		return false
+	}
+	// The point at half the segment's length now.
+	pts := make([]geom.Vec3, ic-i+1)
+	total := 0.0
+	for k := i; k <= ic; k++ {
+		pts[k-i] = w.nodes[k].position()
+		if k > i {
+			total += pts[k-i].Sub(pts[k-i-1]).Norm()
+		}
+	}
+	half, run := total/2, 0.0
+	k := 0
+	for ; k < len(pts)-2; k++ {
+		if l := pts[k+1].Sub(pts[k]).Norm(); run+l >= half {
+			break
+		} else {
+			run += l
+		}
+	}
+	dir, l := pts[k+1].Sub(pts[k]).Unit()
+	along := math.Min(math.Max(half-run, 0), l)
+	p := pts[k].AddScaled(along, dir)
+	lb, lc := along, l-along // to the new node's nearest nodes
+	f := 0.0
+	for q := i; q < ic; q++ {
+		f = math.Max(f, w.nodes[q].tension)
+	}
+	rho := w.Rope.LinearDensity
+	dA := math.Min(rho*L/4, a.body.Mass/2)
+	dC := math.Min(rho*L/4, c.body.Mass/2)
+	mb := dA + dC
+	if !(mb > 0) || f > refineMargin*critical(lb, lc, mb, h) {
+		return false
+	}
+	// a and c keep their stability with less mass and, next to b, a
+	// shorter reach.
+	la := pts[1].Sub(pts[0]).Norm()
+	if k == 0 {
+		la = lb
+	}
+	if w.endFree(i) && f > refineMargin*critical(la, w.reachBefore(i), a.body.Mass-dA, h) {
+		return false
+	}
+	lcEnd := pts[len(pts)-1].Sub(pts[len(pts)-2]).Norm()
+	if k == len(pts)-2 {
+		lcEnd = lc
+	}
+	if w.endFree(ic) && f > refineMargin*critical(lcEnd, w.reachAfter(ic), c.body.Mass-dC, h) {
+		return false
+	}
+	for _, g := range w.sys.Geometries {
+		if g.near(p, refineClearance) {
+			return false
+		}
+	}
+	b := &node{kind: MassNode, body: multibody.NewParticle(w.Name, mb, p)}
+	b.body.Vel = a.body.Vel.Scale(dA).AddScaled(dC, c.body.Vel).Scale(1 / mb)
+	a.body.Mass -= dA
+	c.body.Mass -= dC
+	b.rest, a.rest = L-L/2, L/2
+	b.tension = w.nodes[i+k].tension
+	w.nodes = slices.Insert(w.nodes, i+k+1, b)
+	w.sys.World.AddBody(b.body)
+	w.changed = true
+	w.resetStick(i)
+	w.resetStick(i + k + 1)
+	w.Refined++
+	return true
+}
+
+// endFree reports whether mass node i is subject to the stability
+// criterion: not an end held by a lock.
+func (w *Wire) endFree(i int) bool { return w.nodes[i].lock == nil }
+
+// reachBefore returns the length (m) of the sub-segment ending at node i,
+// +Inf at the wire's start.
+func (w *Wire) reachBefore(i int) float64 {
+	if i == 0 {
+		return math.Inf(1)
+	}
+	return w.nodes[i].position().Sub(w.nodes[i-1].position()).Norm()
+}
+
+// reachAfter returns the length (m) of the sub-segment starting at node
+// i, +Inf at the wire's end.
+func (w *Wire) reachAfter(i int) float64 {
+	if i == len(w.nodes)-1 {
+		return math.Inf(1)
+	}
+	return w.nodes[i+1].position().Sub(w.nodes[i].position()).Norm()
+}

@@ -1,0 +1,330 @@
+package hmrwire
+
+import (
+	"fmt"
+	"math"
+	"slices"
+
+	"github.com/cablefmu/cablefmu/core/geom"
+)
+
+// maxContactPasses bounds the passes of removal and insertion in one step
+// until the wire lies on or outside every geometry ([SLNB11] §II-C).
+const maxContactPasses = 8
+
+// updateContacts manages the contact nodes at the start of a step
+// ([SLNB11] §II-C, Algorithm 1 steps 4 and 11):
+//
+//  1. every contact node moves along its edge to where the wire's pull
+//     on it has no component along the edge (the length minimum of eq.
+//     18, for equal tensions on its sides), or, with friction, only as
+//     far as Coulomb's bound lets the edge hold it; Gauss–Seidel sweeps
+//     forward and back;
+//  2. a node that slid off its edge, that the wire pulls away from the
+//     geometry (N ≥ 0, eq. 20), or whose neighbours see each other past
+//     the geometry is removed;
+//  3. where the straight wire between two nodes cuts a geometry, contact
+//     nodes are inserted on its edges;
+//  4. a mass node that a geometry swallowed merges into its neighbours,
+//     and the wire around it wraps the geometry instead;
+//
+// repeating 2–4 until nothing changes, so that no node lies inside a
+// geometry and the wire passes through none.
+func (w *Wire) updateContacts() error {
+	if len(w.sys.Geometries) == 0 {
+		return nil
+	}
+	w.follow(false)
+	w.follow(true)
+	for pass := 0; ; pass++ {
+		if pass == maxContactPasses {
+			return nil // the rest settles in the next step
+		}
+		changed := w.detach()
+		if w.swallowed() {
+			changed = true
+		}
+		inserted, err := w.insert()
+		if err != nil {
+			return err
+		}
+		if !changed && !inserted {
+			return nil
+		}
+	}
+}
+
+// follow moves each contact node along its edge (one Gauss–Seidel sweep,
+// backward when back is set).
+func (w *Wire) follow(back bool) {
+	n := len(w.nodes)
+	for j := 1; j < n-1; j++ {
+		i := j
+		if back {
+			i = n - 1 - j
+		}
+		c := w.nodes[i]
+		if c.kind != ContactNode {
+			continue
+		}
+		a, b := w.nodes[i-1].position(), w.nodes[i+1].position()
+		ta, tb := w.nodes[i-1].tension, c.tension
+		if !(ta > 0 && tb > 0) {
+			ta, tb = 1, 1 // no tension known: the shortest wire
+		}
+		start, dir, length := c.geo.edgeLine(c.edge)
+		s := balance(start, dir, a, b, ta, tb, c.s, c.geo.Friction)
+		tol := c.geo.tol
+		switch {
+		case s < -tol || s > length+tol:
+			c.s = math.NaN() // slid off its edge: detach removes it
+			continue
+		default:
+			s = min(max(s, 0), length)
+		}
+		if s != c.s {
+			c.s, c.local = s, c.geo.local(start.AddScaled(s, dir))
+		}
+	}
+}
+
+// balance returns where along the line start + s·dir a massless node
+// pulled by tensions ta towards a and tb towards b comes to rest, starting
+// from s0: where the pull's component along the line vanishes (for ta =
+// tb the shortest path a → node → b, eq. 18), or, with friction μ, s0
+// itself if the component is within μ times the pull across the line
+// (stick), else the nearest point towards that balance where it is
+// (slide at Coulomb's bound). The along-line pull φ(s) = −d/ds (ta|a − p|
+// + tb|b − p|) decreases with s (the weighted length is convex), so the
+// points are found by bisection.
+func balance(start, dir, a, b geom.Vec3, ta, tb, s0, mu float64) float64 {
+	pull := func(s float64) (along, across float64) {
+		p := start.AddScaled(s, dir)
+		ua, _ := a.Sub(p).Unit()
+		ub, _ := b.Sub(p).Unit()
+		f := ua.Scale(ta).Add(ub.Scale(tb))
+		along = f.Dot(dir)
+		return along, f.Sub(dir.Scale(along)).Norm()
+	}
+	along, across := pull(s0)
+	if math.Abs(along) <= mu*across {
+		return s0
+	}
+	// Bracket the balance φ = 0 on the side the pull points to.
+	if math.IsNaN(along) {
+		return s0
+	}
+	step := math.Max(a.Sub(b).Norm(), 1e-3)
+	lo, hi := s0, s0
+	for it := 0; it < 64; it++ {
+		if along > 0 {
+			hi += step
+			if f, _ := pull(hi); !(f > 0) {
+				break
+			}
+		} else {
+			lo -= step
+			if f, _ := pull(lo); !(f < 0) {
+				break
+			}
+		}
+		step *= 2
+	}
+	// Bisect for |φ| = μ·across between s0 (|φ| above it) and the
+	// balance side: ψ(s) = |φ(s)| − μ·across(s) changes sign.
+	sign := math.Copysign(1, along)
+	for it := 0; it < 60; it++ {
+		mid := (lo + hi) / 2
+		f, x := pull(mid)
+		// Slide continues while the pull still points the same way and
+		// exceeds friction.
+		if sign*f > mu*x {
+			if sign > 0 {
+				lo = mid
+			} else {
+				hi = mid
+			}
+		} else {
+			if sign > 0 {
+				hi = mid
+			} else {
+				lo = mid
+			}
+		}
+	}
+	if sign > 0 {
+		return hi
+	}
+	return lo
+}
+
+// detach removes the contact nodes that slid off their edge, that the
+// wire pulls away from their geometry, or that the wire no longer needs
+// (its neighbours see each other past the geometry). It reports whether
+// any went.
+func (w *Wire) detach() bool {
+	removed := false
+	for i := 1; i < len(w.nodes)-1; i++ {
+		c := w.nodes[i]
+		if c.kind != ContactNode {
+			continue
+		}
+		drop := math.IsNaN(c.s)
+		if !drop {
+			p := c.position()
+			a, b := w.nodes[i-1].position(), w.nodes[i+1].position()
+			ua, _ := a.Sub(p).Unit()
+			ub, _ := b.Sub(p).Unit()
+			ta, tb := w.nodes[i-1].tension, c.tension
+			if !(ta > 0 && tb > 0) {
+				ta, tb = 1, 1
+			}
+			// N ≥ 0: the wire pulls the node out of the geometry (eq. 20).
+			pull := ua.Scale(ta).Add(ub.Scale(tb))
+			drop = pull.Dot(c.geo.edgeNormal(c.edge)) >= 0 || !c.geo.Cuts(a, b)
+		}
+		if drop {
+			w.removeNode(i)
+			removed = true
+			i--
+		}
+	}
+	return removed
+}
+
+// removeNode takes the massless node i out of the wire.
+func (w *Wire) removeNode(i int) {
+	w.nodes = slices.Delete(w.nodes, i, i+1)
+	w.changed = true
+	w.resetStick(i - 1)
+}
+
+// resetStick sets the held material point of every frictional contact
+// node in the segment holding node i to where it is now: the wire's
+// route changed, and the stick rows start from it.
+func (w *Wire) resetStick(i int) { w.hold(i, true) }
+
+// hold sets the held material point σ = L·S₁/S of contact node i (of
+// every contact node in its segment, with all) to where the wire is now.
+func (w *Wire) hold(i int, all bool) {
+	first := i
+	for first > 0 && w.nodes[first].kind != MassNode {
+		first--
+	}
+	last := first + 1
+	for last < len(w.nodes)-1 && w.nodes[last].kind != MassNode {
+		last++
+	}
+	total := 0.0
+	for k := first + 1; k <= last; k++ {
+		total += w.nodes[k].position().Sub(w.nodes[k-1].position()).Norm()
+	}
+	if total == 0 {
+		return
+	}
+	L, s := w.nodes[first].rest, 0.0
+	for k := first + 1; k < last; k++ {
+		s += w.nodes[k].position().Sub(w.nodes[k-1].position()).Norm()
+		if n := w.nodes[k]; n.kind == ContactNode && (all || k == i) {
+			n.sigma = L * s / total
+			n.sliding = false
+		}
+	}
+}
+
+// maxInsertions bounds the contact nodes inserted into one wire in one
+// step.
+const maxInsertions = 4096
+
+// insert adds contact nodes where the straight wire between two nodes
+// cuts a geometry, and reports whether it added any.
+func (w *Wire) insert() (bool, error) {
+	added := 0
+	for i := 0; i < len(w.nodes)-1; i++ {
+		a, b := w.nodes[i].position(), w.nodes[i+1].position()
+		for _, g := range w.sys.Geometries {
+			if !g.Cuts(a, b) {
+				continue
+			}
+			n := w.wrapNode(g, i, a, b)
+			if n == nil {
+				continue
+			}
+			if added++; added > maxInsertions {
+				return true, fmt.Errorf("more than %d contact nodes needed in one step", maxInsertions)
+			}
+			w.nodes = slices.Insert(w.nodes, i+1, n)
+			w.changed = true
+			w.resetStick(i + 1)
+			i-- // test the two new pieces again
+			break
+		}
+	}
+	return added > 0, nil
+}
+
+// wrapNode returns the contact node on an edge of g through which the
+// wire from a (node i) to b (node i+1) is shortest, preferring an edge
+// through which it passes g on both sides; nil if every edge is taken by
+// the two nodes themselves.
+func (w *Wire) wrapNode(g *Geometry, i int, a, b geom.Vec3) *node {
+	best, bestFree := -1, false
+	var bestS, bestCost float64
+	for e := range g.Shape.edges {
+		if w.onEdge(i, g, e) || w.onEdge(i+1, g, e) {
+			continue
+		}
+		start, dir, length := g.edgeLine(e)
+		s := balance(start, dir, a, b, 1, 1, 0, 0)
+		s = min(max(s, 0), length)
+		p := start.AddScaled(s, dir)
+		cost := p.Sub(a).Norm() + b.Sub(p).Norm()
+		free := !g.Cuts(a, p) && !g.Cuts(p, b)
+		if best < 0 || (free && !bestFree) || (free == bestFree && cost < bestCost) {
+			best, bestFree, bestS, bestCost = e, free, s, cost
+		}
+	}
+	if best < 0 {
+		return nil
+	}
+	return g.contactAt(best, bestS)
+}
+
+// onEdge reports whether node i is a contact node on edge e of g.
+func (w *Wire) onEdge(i int, g *Geometry, e int) bool {
+	n := w.nodes[i]
+	return n.kind == ContactNode && n.geo == g && n.edge == e
+}
+
+// swallowed merges every free mass node inside a geometry into its
+// neighbours and reports whether there was one. The wire's ends stay
+// where their bodies hold them.
+func (w *Wire) swallowed() bool {
+	merged := false
+	for i := 1; i < len(w.nodes)-1; i++ {
+		n := w.nodes[i]
+		if n.kind != MassNode {
+			continue
+		}
+		for _, g := range w.sys.Geometries {
+			if g.Inside(n.body.Pos) {
+				w.merge(i)
+				merged = true
+				i--
+				break
+			}
+		}
+	}
+	return merged
+}
+
+// slide moves the held material point of every contact node that slid
+// along the wire in the last step to where the wire is now (a stick row
+// at its bound let the wire through).
+func (w *Wire) slide() {
+	for i, n := range w.nodes {
+		if n.kind == ContactNode && n.sliding {
+			w.hold(i, false)
+		}
+	}
+}

@@ -1,0 +1,125 @@
+package hmrwire
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/cablefmu/cablefmu/core/geom"
+	"github.com/cablefmu/cablefmu/core/multibody"
+)
+
+// Geometry is a Shape fixed on a body (static, kinematic or dynamic) that
+// wires touch through contact nodes on its edges.
+type Geometry struct {
+	Name  string
+	Body  *multibody.Body
+	Shape *Shape
+	// Offset (m) and Rot place the shape's frame in the body's frame.
+	Offset geom.Vec3
+	Rot    geom.Quat
+	// Friction is the Coulomb coefficient μ between wire and shape.
+	Friction float64
+
+	// The shape in the world at the start of the step (refresh).
+	verts []geom.Vec3
+	faces []plane
+	tol   float64 // m: how far inside a point must be to count as inside
+}
+
+// surfaceTolerance is the depth (relative to a shape's size, and at
+// least 1 µm) below which a point or a wire counts as on the surface,
+// not inside: a wire lying on a face between two of its edges.
+const surfaceTolerance = 1e-7
+
+// NewGeometry returns the shape s on body b, its frame at offset with
+// orientation rot in the body's frame.
+func NewGeometry(name string, b *multibody.Body, s *Shape, offset geom.Vec3, rot geom.Quat, friction float64) (*Geometry, error) {
+	if b == nil || s == nil {
+		return nil, fmt.Errorf("geometry %q needs a body and a shape", name)
+	}
+	if !(friction >= 0) || math.IsInf(friction, 0) {
+		return nil, fmt.Errorf("geometry %q: friction coefficient %g must be finite and not negative", name, friction)
+	}
+	g := &Geometry{Name: name, Body: b, Shape: s, Offset: offset, Rot: rot.Normalize(), Friction: friction}
+	g.tol = math.Max(surfaceTolerance*s.radius, 1e-6)
+	g.refresh()
+	return g, nil
+}
+
+// refresh places the shape where its body is now.
+func (g *Geometry) refresh() {
+	s := g.Shape
+	if len(g.verts) != len(s.verts) {
+		g.verts, g.faces = make([]geom.Vec3, len(s.verts)), make([]plane, len(s.faces))
+	}
+	for i, v := range s.verts {
+		g.verts[i] = g.Body.PointWorld(g.Offset.Add(g.Rot.Rotate(v)))
+	}
+	// x_w = R x + t moves the plane N·x = D to (R N)·x_w = D + (R N)·t.
+	rot, origin := g.Body.Rot.Mul(g.Rot), g.Body.PointWorld(g.Offset)
+	for i, f := range s.faces {
+		n := rot.Rotate(f.N)
+		g.faces[i] = plane{N: n, D: f.D + n.Dot(origin)}
+	}
+}
+
+// Inside reports whether the world point p lies inside the geometry by
+// more than its surface tolerance.
+func (g *Geometry) Inside(p geom.Vec3) bool { return g.depth(p) > g.tol }
+
+// depth returns how far inside p lies (m; negative outside, a lower
+// bound of the distance outside).
+func (g *Geometry) depth(p geom.Vec3) float64 {
+	d := math.Inf(1)
+	for _, f := range g.faces {
+		d = math.Min(d, f.D-f.N.Dot(p))
+	}
+	return d
+}
+
+// near reports whether p lies within clearance (m) of the geometry (or
+// inside it), judged by the faces' planes.
+func (g *Geometry) near(p geom.Vec3, clearance float64) bool { return g.depth(p) > -clearance }
+
+// Cuts reports whether the straight wire from a to b passes through the
+// geometry deeper than its surface tolerance.
+func (g *Geometry) Cuts(a, b geom.Vec3) bool {
+	t0, t1 := 0.0, 1.0
+	for _, f := range g.faces {
+		// Inside the shape shrunk by tol: N·x < D − tol.
+		da, db := f.N.Dot(a)-(f.D-g.tol), f.N.Dot(b)-(f.D-g.tol)
+		switch {
+		case da >= 0 && db >= 0:
+			return false
+		case da >= 0:
+			t0 = math.Max(t0, da/(da-db))
+		case db >= 0:
+			t1 = math.Min(t1, da/(da-db))
+		}
+		if t0 >= t1 {
+			return false
+		}
+	}
+	return true
+}
+
+// edgeLine returns the world start, unit direction and length of edge e.
+func (g *Geometry) edgeLine(e int) (start, dir geom.Vec3, length float64) {
+	ed := g.Shape.edges[e]
+	start = g.verts[ed.A]
+	dir, length = g.verts[ed.B].Sub(start).Unit()
+	return start, dir, length
+}
+
+// edgeNormal returns edge e's outward normal in the world: the mean of its
+// two faces' normals ([SLNB11] below eq. 19).
+func (g *Geometry) edgeNormal(e int) geom.Vec3 {
+	ed := g.Shape.edges[e]
+	n, _ := g.faces[ed.F[0]].N.Add(g.faces[ed.F[1]].N).Unit()
+	return n
+}
+
+// local returns the body-frame point of the world point p.
+func (g *Geometry) local(p geom.Vec3) geom.Vec3 {
+	return g.Body.Rot.Conj().Rotate(p.Sub(g.Body.Pos))
+}

@@ -1,0 +1,101 @@
+package hmrwire
+
+import (
+	"fmt"
+
+	"github.com/cablefmu/cablefmu/core/geom"
+	"github.com/cablefmu/cablefmu/core/multibody"
+)
+
+// System is a world of bodies, the geometries on them and the HMR wires
+// among them, stepped by Algorithm 1 of [SLNB11].
+type System struct {
+	World      *multibody.World
+	Geometries []*Geometry
+	Wires      []*Wire
+	// Timing, when set, accumulates the time of the phases of Step.
+	Timing *multibody.SparseTiming
+	sparse *multibody.Sparse
+}
+
+// NewSystem returns an empty system under gravity (m/s²), solving each
+// step by the sparse LDLᵀ of the whole system (eq. 7) under an active set
+// for the bounded rows (slack, friction).
+func NewSystem(gravity geom.Vec3) *System {
+	w := multibody.NewWorld(gravity)
+	sp := &multibody.Sparse{}
+	w.Solver = &multibody.ActiveSet{Solver: sp}
+	return &System{World: w, sparse: sp}
+}
+
+// AddGeometry adds g; its body must be in the world.
+func (sys *System) AddGeometry(g *Geometry) { sys.Geometries = append(sys.Geometries, g) }
+
+// Step advances the system by h seconds: contact nodes follow their
+// edges, detach and appear where the wire meets a geometry (Algorithm 1
+// steps 4 and 11), the resolution adapts (step 5), then the SPOOK step
+// solves every constraint at once (steps 6–10).
+func (sys *System) Step(h float64) error {
+	if !(h > 0) {
+		return fmt.Errorf("step size %g s: must be positive", h)
+	}
+	for _, g := range sys.Geometries {
+		g.refresh()
+	}
+	for _, w := range sys.Wires {
+		if err := w.updateContacts(); err != nil {
+			return fmt.Errorf("wire %q: %w", w.Name, err)
+		}
+		if w.known {
+			w.adapt(h)
+		}
+		if w.changed {
+			w.rebuild()
+		}
+	}
+	if err := sys.World.Step(h); err != nil {
+		return err
+	}
+	for _, w := range sys.Wires {
+		w.known = true
+		w.slide()
+	}
+	return nil
+}
+
+// lock holds a wire's end particle on a point of a body: three rigid
+// rows p − (x + R d) = 0.
+type lock struct {
+	particle, body *multibody.Body
+	local          geom.Vec3 // d in the body's frame (m)
+	bodies         [2]*multibody.Body
+	force          geom.Vec3 // on the body, N, last step
+}
+
+// Bodies implements multibody.Constraint.
+func (l *lock) Bodies() []*multibody.Body {
+	l.bodies = [2]*multibody.Body{l.particle, l.body}
+	return l.bodies[:]
+}
+
+// Rows implements multibody.Constraint.
+func (l *lock) Rows() int { return 3 }
+
+// Update implements multibody.Constraint.
+func (l *lock) Update(h float64, rows []multibody.Row) {
+	r := l.body.ToWorld(l.local)
+	gap := l.particle.Pos.Sub(l.body.Pos.Add(r))
+	axes := [3]geom.Vec3{{X: 1}, {Y: 1}, {Z: 1}}
+	g := [3]float64{gap.X, gap.Y, gap.Z}
+	for i, e := range axes {
+		rows[i].J[0].Lin = e
+		rows[i].J[1].Lin, rows[i].J[1].Ang = e.Scale(-1), r.Cross(e).Scale(-1)
+		rows[i].Violation = g[i]
+		rows[i].Damping = rigidDamping * h
+	}
+}
+
+// Apply implements multibody.Constraint.
+func (l *lock) Apply(h float64, lambda []float64) {
+	l.force = geom.V(-lambda[0], -lambda[1], -lambda[2]).Scale(1 / h)
+}

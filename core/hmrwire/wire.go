@@ -1,0 +1,400 @@
+package hmrwire
+
+import (
+	"errors"
+	"fmt"
+	"math"
+
+	"github.com/cablefmu/cablefmu/core/geom"
+	"github.com/cablefmu/cablefmu/core/multibody"
+)
+
+// Kind says what a wire node is.
+type Kind int8
+
+const (
+	// MassNode is a particle of the wire carrying the wire's mass; the
+	// wire's ends are mass nodes, locked to a body or free.
+	MassNode Kind = iota
+	// EyeNode is a massless node fixed on a body (a fairlead, a sheave's
+	// pin) that the wire slides through like a bead on a thread.
+	EyeNode
+	// ContactNode is a massless node on an edge of a Geometry, inserted
+	// where the wire meets it and removed when the wire leaves.
+	ContactNode
+)
+
+// node is one node of a wire.
+type node struct {
+	kind Kind
+	// body is a mass node's particle, or the body carrying the node.
+	body *multibody.Body
+	// local is an eye or contact node's point in its body's frame (m).
+	local geom.Vec3
+	// A contact node's geometry, edge and position along it (m from the
+	// edge's start).
+	geo  *Geometry
+	edge int
+	s    float64
+	// rest is the rest length (m) of the segment that starts at this mass
+	// node; zero at the last node.
+	rest float64
+	// lock holds an end mass node on a body, or is nil.
+	lock *lock
+	// tension (N) of the sub-segment from this node to the next, from the
+	// last solve.
+	tension float64
+	// A frictional contact node's rest length of wire (m) from its
+	// segment's first node (the material point held while it sticks),
+	// its normal force (N) and whether it slid in the last step.
+	sigma   float64
+	normal  float64
+	sliding bool
+}
+
+// position returns the node's world position now.
+func (n *node) position() geom.Vec3 {
+	if n.kind == MassNode {
+		return n.body.Pos
+	}
+	return n.body.PointWorld(n.local)
+}
+
+// Rope is the wire's material as the model needs it.
+type Rope struct {
+	// AxialStiffness is EA (N).
+	AxialStiffness float64
+	// LinearDensity is the mass per length (kg/m).
+	LinearDensity float64
+	// DampingTime is the material relaxation time of the stretch (s).
+	DampingTime float64
+}
+
+// Resolution bounds the adaptive resolution ([SLNB11] §II-D).
+type Resolution struct {
+	// Adaptive turns coarsening and refinement on; off, the wire keeps its
+	// mass nodes (the paper's multibody chain, MBC), merging only those
+	// that a geometry swallows.
+	Adaptive bool
+	// MaxMassNodes bounds the mass nodes (ends included).
+	MaxMassNodes int
+	// MinSegment is the shortest rest length (m) refinement makes.
+	MinSegment float64
+}
+
+// Wire is one HMR wire: a chain of nodes from one end to the other.
+type Wire struct {
+	Name       string
+	Rope       Rope
+	Resolution Resolution
+
+	sys   *System
+	nodes []*node
+	// segs and locks are the constraints in the world, rebuilt when the
+	// nodes change (changed).
+	segs    []*segment
+	locks   []*lock
+	changed bool
+	// known says whether a solve has given tensions yet.
+	known bool
+	// Transitions counts coarsenings and refinements.
+	Coarsened, Refined int
+}
+
+// RouteKind says what a route point makes.
+type RouteKind int8
+
+const (
+	// End is a wire end: a mass node locked to Body at Point, or free if
+	// Body is nil. A route starts and ends with one.
+	End RouteKind = iota
+	// Via is a free mass node at Point.
+	Via
+	// Eye is an eye node on Body at Point.
+	Eye
+	// Wrap is a contact node on Geometry's edge nearest to Point.
+	Wrap
+)
+
+// RoutePoint is a point of a wire's initial route, in world coordinates.
+type RoutePoint struct {
+	Kind     RouteKind
+	Point    geom.Vec3
+	Body     *multibody.Body
+	Geometry *Geometry
+}
+
+// ErrWire reports an invalid wire.
+var ErrWire = errors.New("invalid wire")
+
+// AddWire adds a wire along route, unstretched (its rest length is the
+// route's length), with mass nodes at most spacing (m) apart along straight
+// runs between route points (spacing ≤ 0: only at the route's mass
+// points). The wire's mass is spread over its mass nodes, each carrying
+// half the rest length of its segments.
+func (sys *System) AddWire(name string, rope Rope, res Resolution, route []RoutePoint, spacing float64) (*Wire, error) {
+	if !(rope.AxialStiffness > 0) || !(rope.LinearDensity > 0) || !(rope.DampingTime >= 0) ||
+		math.IsInf(rope.AxialStiffness, 0) || math.IsInf(rope.LinearDensity, 0) || math.IsInf(rope.DampingTime, 0) {
+		return nil, fmt.Errorf("wire %q: EA %g N, density %g kg/m and damping time %g s must be positive and finite: %w",
+			name, rope.AxialStiffness, rope.LinearDensity, rope.DampingTime, ErrWire)
+	}
+	if len(route) < 2 || route[0].Kind != End || route[len(route)-1].Kind != End {
+		return nil, fmt.Errorf("wire %q: a route starts and ends with an End and has at least two points: %w", name, ErrWire)
+	}
+	w := &Wire{Name: name, Rope: rope, Resolution: res, sys: sys, changed: true}
+	if w.Resolution.MaxMassNodes <= 0 {
+		w.Resolution.MaxMassNodes = 1 << 16
+	}
+	var prev geom.Vec3
+	for i, rp := range route {
+		if !rp.Point.IsFinite() {
+			return nil, fmt.Errorf("wire %q: route point %d is not finite: %w", name, i, ErrWire)
+		}
+		if i > 0 && spacing > 0 {
+			// Mass nodes along the straight run from the last point.
+			d, l := rp.Point.Sub(prev).Unit()
+			for k, n := 1, int(math.Ceil(l/spacing)); k < n; k++ {
+				w.nodes = append(w.nodes, w.newMass(prev.AddScaled(l*float64(k)/float64(n), d)))
+			}
+		}
+		prev = rp.Point
+		switch rp.Kind {
+		case End:
+			if i != 0 && i != len(route)-1 {
+				return nil, fmt.Errorf("wire %q: route point %d: an End must be first or last: %w", name, i, ErrWire)
+			}
+			n := w.newMass(rp.Point)
+			if rp.Body != nil {
+				n.lock = &lock{particle: n.body, body: rp.Body, local: rp.Body.Rot.Conj().Rotate(rp.Point.Sub(rp.Body.Pos))}
+			}
+			w.nodes = append(w.nodes, n)
+		case Via:
+			w.nodes = append(w.nodes, w.newMass(rp.Point))
+		case Eye:
+			if rp.Body == nil {
+				return nil, fmt.Errorf("wire %q: eye at route point %d needs a body: %w", name, i, ErrWire)
+			}
+			w.nodes = append(w.nodes, &node{kind: EyeNode, body: rp.Body, local: rp.Body.Rot.Conj().Rotate(rp.Point.Sub(rp.Body.Pos))})
+		case Wrap:
+			if rp.Geometry == nil {
+				return nil, fmt.Errorf("wire %q: wrap at route point %d needs a geometry: %w", name, i, ErrWire)
+			}
+			n := rp.Geometry.nearestEdgeNode(rp.Point)
+			w.nodes = append(w.nodes, n)
+			prev = n.position()
+		default:
+			return nil, fmt.Errorf("wire %q: route point %d has unknown kind %d: %w", name, i, rp.Kind, ErrWire)
+		}
+	}
+	// Rest lengths: the route's length between mass nodes; masses: half
+	// of each adjacent segment.
+	first := 0
+	for i := 1; i < len(w.nodes); i++ {
+		if w.nodes[i].kind != MassNode {
+			continue
+		}
+		L := 0.0
+		for k := first; k < i; k++ {
+			L += w.nodes[k+1].position().Sub(w.nodes[k].position()).Norm()
+		}
+		if !(L > 0) {
+			return nil, fmt.Errorf("wire %q: two mass nodes at one point: %w", name, ErrWire)
+		}
+		w.nodes[first].rest = L
+		half := rope.LinearDensity * L / 2
+		w.nodes[first].body.Mass += half
+		w.nodes[i].body.Mass += half
+		first = i
+	}
+	for _, n := range w.nodes {
+		if n.kind == MassNode {
+			sys.World.AddBody(n.body)
+		}
+	}
+	sys.Wires = append(sys.Wires, w)
+	return w, nil
+}
+
+// newMass returns a mass node at p without mass; AddWire gives it its
+// share.
+func (w *Wire) newMass(p geom.Vec3) *node {
+	return &node{kind: MassNode, body: multibody.NewParticle(w.Name, 0, p)}
+}
+
+// nearestEdgeNode returns a contact node on the edge of g nearest to p.
+func (g *Geometry) nearestEdgeNode(p geom.Vec3) *node {
+	best, bestD := 0, math.Inf(1)
+	var bestS float64
+	for e := range g.Shape.edges {
+		start, dir, length := g.edgeLine(e)
+		s := min(max(p.Sub(start).Dot(dir), 0), length)
+		if d := start.AddScaled(s, dir).Sub(p).Norm(); d < bestD {
+			best, bestD, bestS = e, d, s
+		}
+	}
+	return g.contactAt(best, bestS)
+}
+
+// contactAt returns a contact node at s (m) along edge e.
+func (g *Geometry) contactAt(e int, s float64) *node {
+	start, dir, _ := g.edgeLine(e)
+	return &node{kind: ContactNode, body: g.Body, geo: g, edge: e, s: s, local: g.local(start.AddScaled(s, dir))}
+}
+
+// rebuild replaces the wire's constraints in the world after its nodes
+// changed: the locks of its ends, then each segment.
+func (w *Wire) rebuild() {
+	old := make(map[multibody.Constraint]bool, len(w.segs)+len(w.locks))
+	for _, s := range w.segs {
+		old[s] = true
+	}
+	for _, l := range w.locks {
+		old[l] = true
+	}
+	w.sys.World.Remove(nil, func(c multibody.Constraint) bool { return old[c] })
+	w.segs, w.locks = w.segs[:0], w.locks[:0]
+	for _, n := range w.nodes {
+		if n.lock != nil {
+			w.locks = append(w.locks, n.lock)
+			w.sys.World.AddConstraint(n.lock)
+		}
+	}
+	for i, n := range w.nodes {
+		if n.kind == MassNode && i < len(w.nodes)-1 {
+			s := newSegment(w, i)
+			w.segs = append(w.segs, s)
+			w.sys.World.AddConstraint(s)
+		}
+	}
+	w.changed = false
+}
+
+// Mass returns the wire's mass (kg): the sum of its mass nodes'.
+func (w *Wire) Mass() float64 {
+	m := 0.0
+	for _, n := range w.nodes {
+		if n.kind == MassNode {
+			m += n.body.Mass
+		}
+	}
+	return m
+}
+
+// Momentum returns the wire's linear momentum (kg·m/s).
+func (w *Wire) Momentum() geom.Vec3 {
+	var p geom.Vec3
+	for _, n := range w.nodes {
+		if n.kind == MassNode {
+			p = p.AddScaled(n.body.Mass, n.body.Vel)
+		}
+	}
+	return p
+}
+
+// KineticEnergy returns the wire's kinetic energy (J).
+func (w *Wire) KineticEnergy() float64 {
+	e := 0.0
+	for _, n := range w.nodes {
+		if n.kind == MassNode {
+			e += n.body.KineticEnergy()
+		}
+	}
+	return e
+}
+
+// RestLength returns the wire's rest length (m).
+func (w *Wire) RestLength() float64 {
+	l := 0.0
+	for _, n := range w.nodes {
+		l += n.rest
+	}
+	return l
+}
+
+// Length returns the wire's length now (m).
+func (w *Wire) Length() float64 {
+	l := 0.0
+	for i := 1; i < len(w.nodes); i++ {
+		l += w.nodes[i].position().Sub(w.nodes[i-1].position()).Norm()
+	}
+	return l
+}
+
+// Counts returns the numbers of mass, eye and contact nodes.
+func (w *Wire) Counts() (mass, eye, contact int) {
+	for _, n := range w.nodes {
+		switch n.kind {
+		case MassNode:
+			mass++
+		case EyeNode:
+			eye++
+		default:
+			contact++
+		}
+	}
+	return mass, eye, contact
+}
+
+// Points returns the world positions of the wire's nodes, end to end.
+func (w *Wire) Points() []geom.Vec3 {
+	p := make([]geom.Vec3, len(w.nodes))
+	for i, n := range w.nodes {
+		p[i] = n.position()
+	}
+	return p
+}
+
+// Ends returns the particles of the wire's two ends.
+func (w *Wire) Ends() (first, last *multibody.Body) {
+	return w.nodes[0].body, w.nodes[len(w.nodes)-1].body
+}
+
+// Tensions returns the tension (N) of each sub-segment of the last step,
+// from the first node to the last.
+func (w *Wire) Tensions() []float64 {
+	t := make([]float64, len(w.nodes)-1)
+	for i := range t {
+		t[i] = w.nodes[i].tension
+	}
+	return t
+}
+
+// Contact is a contact node as the last step left it.
+type Contact struct {
+	Geometry *Geometry
+	Point    geom.Vec3 // world, m
+	// Force is the wire's pull on the geometry at the node (N).
+	Force geom.Vec3
+	// Sliding says whether the wire slid through the node at its
+	// friction bound in the last step.
+	Sliding bool
+}
+
+// Contacts returns the wire's contact nodes from its first end to its
+// last.
+func (w *Wire) Contacts() []Contact {
+	var cs []Contact
+	for i, n := range w.nodes {
+		if n.kind != ContactNode {
+			continue
+		}
+		p := n.position()
+		a, _ := w.nodes[i-1].position().Sub(p).Unit()
+		b, _ := w.nodes[i+1].position().Sub(p).Unit()
+		f := a.Scale(w.nodes[i-1].tension).AddScaled(n.tension, b)
+		cs = append(cs, Contact{Geometry: n.geo, Point: p, Force: f, Sliding: n.sliding})
+	}
+	return cs
+}
+
+// ContactForce returns the force (N) the wire exerted on geometry g in
+// the last step, summed over its contact nodes.
+func (w *Wire) ContactForce(g *Geometry) geom.Vec3 {
+	var f geom.Vec3
+	for _, c := range w.Contacts() {
+		if c.Geometry == g {
+			f = f.Add(c.Force)
+		}
+	}
+	return f
+}
