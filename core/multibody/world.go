@@ -43,9 +43,9 @@ type World struct {
 	// that are Rebounding with their first row.
 	turning    []Turning
 	rebounding []reboundingAt
-	off     []rowState
-	offH    float64
-	dirty   bool
+	off        []rowState
+	offH       float64
+	dirty      bool
 	// relaxed counts the rows of the last step that the step could not
 	// resolve and that got numerical relaxation (stability.Damping).
 	relaxed int
