@@ -24,6 +24,12 @@ type atwood struct {
 }
 
 func newAtwood(t testing.TB, m1, m2, mu float64, tilt float64) *atwood {
+	return newAtwoodHanging(t, m1, m2, mu, tilt, geom.V(0, 0, -1))
+}
+
+// newAtwoodHanging builds the rig with the boxes hanging from the edges
+// along the unit vector down.
+func newAtwoodHanging(t testing.TB, m1, m2, mu float64, tilt float64, down geom.Vec3) *atwood {
 	t.Helper()
 	sys := NewSystem(geom.V(0, 0, -g0))
 	hw := 0.1
@@ -47,16 +53,20 @@ func newAtwood(t testing.TB, m1, m2, mu float64, tilt float64) *atwood {
 	e1 := up.Scale(hw).Sub(side.Scale(hw))
 	e2 := up.Scale(hw).Add(side.Scale(hw))
 	size := 0.3
-	b1 := sys.World.AddBody(multibody.NewBody("m1", m1, multibody.BoxInertia(m1, size, size, size), e1.Add(geom.V(0, 0, -hang-size/2))))
-	b2 := sys.World.AddBody(multibody.NewBody("m2", m2, multibody.BoxInertia(m2, size, size, size), e2.Add(geom.V(0, 0, -hang-size/2))))
+	hook1, hook2 := e1.AddScaled(hang, down), e2.AddScaled(hang, down)
+	b1 := sys.World.AddBody(multibody.NewBody("m1", m1, multibody.BoxInertia(m1, size, size, size), hook1.AddScaled(size/2, down)))
+	b2 := sys.World.AddBody(multibody.NewBody("m2", m2, multibody.BoxInertia(m2, size, size, size), hook2.AddScaled(size/2, down)))
 	rope := Rope{AxialStiffness: 1e7, LinearDensity: 0.001, DampingTime: 0.01}
 	route := []RoutePoint{
-		{Kind: End, Point: e1.Add(geom.V(0, 0, -hang)), Body: b1},
+		{Kind: End, Point: hook1, Body: b1},
 		{Kind: Wrap, Point: e1, Geometry: beam},
 		{Kind: Wrap, Point: e2, Geometry: beam},
-		{Kind: End, Point: e2.Add(geom.V(0, 0, -hang)), Body: b2},
+		{Kind: End, Point: hook2, Body: b2},
 	}
-	w, err := sys.AddWire("wire", rope, Resolution{Adaptive: true, MaxMassNodes: 40, MinSegment: 0.05}, route, 0)
+	// Laid with the tension of the boxes' mean weight, as if lowered onto
+	// the beam.
+	w, err := sys.AddWire(WireSpec{Name: "wire", Rope: rope, Resolution: Resolution{Adaptive: true, MaxMassNodes: 40, MinSegment: 0.05},
+		Route: route, Tension: (m1 + m2) / 2 * g0 * -down.Z})
 	if err != nil {
 		t.Fatal(err)
 	}

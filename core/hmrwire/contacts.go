@@ -30,12 +30,15 @@ const maxContactPasses = 8
 //
 // repeating 2–4 until nothing changes, so that no node lies inside a
 // geometry and the wire passes through none.
-func (w *Wire) updateContacts() error {
+func (w *Wire) updateContacts(h float64) error {
 	if len(w.sys.Geometries) == 0 {
 		return nil
 	}
-	w.follow(false)
-	w.follow(true)
+	for sweep := 0; sweep < maxSweeps; sweep++ {
+		if moved := w.follow(sweep%2 == 1); moved <= followTolerance || math.IsInf(moved, 1) {
+			break // still, or a node slid off and the route changes
+		}
+	}
 	for pass := 0; ; pass++ {
 		if pass == maxContactPasses {
 			return nil // the rest settles in the next step
@@ -54,9 +57,20 @@ func (w *Wire) updateContacts() error {
 	}
 }
 
+// Gauss–Seidel sweeps of the contact nodes along their edges alternate in
+// direction until no node moves by more than followTolerance (m), at
+// most maxSweeps: the paper's two sweeps leave nodes that slide with the
+// wire (a wire slipping along a beam) behind it by a share of each step's
+// motion, which pulls the wire back.
+const (
+	maxSweeps       = 64
+	followTolerance = 1e-9
+)
+
 // follow moves each contact node along its edge (one Gauss–Seidel sweep,
-// backward when back is set).
-func (w *Wire) follow(back bool) {
+// backward when back is set) and returns the largest move (m).
+func (w *Wire) follow(back bool) float64 {
+	moved := 0.0
 	n := len(w.nodes)
 	for j := 1; j < n-1; j++ {
 		i := j
@@ -64,28 +78,33 @@ func (w *Wire) follow(back bool) {
 			i = n - 1 - j
 		}
 		c := w.nodes[i]
-		if c.kind != ContactNode {
+		if c.kind != ContactNode || math.IsNaN(c.s) {
 			continue
 		}
 		a, b := w.nodes[i-1].position(), w.nodes[i+1].position()
-		ta, tb := w.nodes[i-1].tension, c.tension
-		if !(ta > 0 && tb > 0) {
-			ta, tb = 1, 1 // no tension known: the shortest wire
-		}
+		// The pull's direction for equal tensions on both sides: the
+		// difference that friction along the wire makes between them is
+		// left out. Fed back through the stiff wire (a node moved by δ
+		// stretches its spans by about δ·sin φ), it made the node's place
+		// unstable: a 10 % tension difference moved a node by centimetres
+		// along a 2 m span, which slackened or overstretched the wire.
 		start, dir, length := c.geo.edgeLine(c.edge)
-		s := balance(start, dir, a, b, ta, tb, c.s, c.geo.Friction)
+		s := balance(start, dir, a, b, 1, 1, c.s, c.geo.Friction)
 		tol := c.geo.tol
 		switch {
 		case s < -tol || s > length+tol:
 			c.s = math.NaN() // slid off its edge: detach removes it
+			moved = math.Inf(1)
 			continue
 		default:
 			s = min(max(s, 0), length)
 		}
 		if s != c.s {
+			moved = math.Max(moved, math.Abs(s-c.s))
 			c.s, c.local = s, c.geo.local(start.AddScaled(s, dir))
 		}
 	}
+	return moved
 }
 
 // balance returns where along the line start + s·dir a massless node

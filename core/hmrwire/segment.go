@@ -20,8 +20,16 @@ import (
 // Each frictional contact node adds a stick row along the wire (§II-C2):
 // the rest length σ of wire between the segment's first node and the
 // contact node is held, g_f = S₁ − (σ/L)·S with S₁ the length up to the
-// node and S the whole, a rigid row whose impulse β is the difference of
-// the tensions on either side of the node. Coulomb bounds it by
+// node and S the whole, a row whose impulse β is the difference of the
+// tensions on either side of the node. With the wire stuck at every
+// frictional node, its stretch energy is that of the segment row,
+// EA/(2L)·g², plus Σ EA/(2ℓ)(g_f − g_{f−1})² over the spans ℓ between
+// consecutive frictional nodes: the stick rows are springs of the wire's
+// own stiffness. Each gets the compliance of its two spans in parallel,
+// ℓ_f ℓ_{f+1}/((ℓ_f + ℓ_{f+1}) EA), leaving out their coupling (a share
+// of the stretch, itself of order T/EA, placed on the wrong span); rigid
+// rows would be dependent wherever two frictional nodes sit on one
+// body (a wire stuck over both edges of a beam). Coulomb bounds it by
 // |β| ≤ μ·N·h, N the node's normal force from the same solve (Rebound),
 // where the paper reduced the node's slide by 1 − μ after the solve
 // (eq. 22) and needed μ = 1 for stick at 30°.
@@ -159,9 +167,19 @@ func (s *segment) Update(h float64, rows []multibody.Row) {
 			s.addBlock(row, i, c)
 		}
 		row.Violation = s1 - alpha*s.total
-		row.Damping = rigidDamping * h
-		bound := n.geo.Friction * n.normal * h
-		row.Lo, row.Hi = -bound, bound
+		before, after := n.sigma, L-n.sigma
+		if f > 0 {
+			before -= s.nodes[s.fric[f-1]].sigma
+		}
+		if f+1 < len(s.fric) {
+			after = s.nodes[s.fric[f+1]].sigma - n.sigma
+		}
+		if before > 0 && after > 0 {
+			row.Compliance = before * after / ((before + after) * w.Rope.AxialStiffness)
+		}
+		row.Damping = w.Rope.DampingTime
+		n.bound = n.geo.Friction * n.normal * h
+		row.Lo, row.Hi = -n.bound, n.bound
 	}
 }
 
@@ -195,7 +213,9 @@ func (s *segment) normalForce(k int) float64 {
 }
 
 // Rebound implements multibody.Rebounding: each stick row's bound is μ
-// times its node's normal force from the solve's tensions.
+// times its node's normal force from the solve's tensions. The bounds
+// change only if one moved, so that a solve that stands was solved with
+// the bounds the nodes keep.
 func (s *segment) Rebound(h float64, lambda, lo, hi []float64) bool {
 	if len(s.fric) == 0 {
 		return false
@@ -205,15 +225,21 @@ func (s *segment) Rebound(h float64, lambda, lo, hi []float64) bool {
 	for f, k := range s.fric {
 		n := s.nodes[k]
 		n.normal = s.normalForce(k)
-		bound := n.geo.Friction * n.normal * h
+		bound, old := n.geo.Friction*n.normal*h, hi[1+f]
 		// A bound that the row's impulse does not reach changes nothing.
-		old := hi[1+f]
-		if math.Abs(bound-old) > 1e-6*math.Max(bound, old) && (math.Abs(lambda[1+f]) >= math.Min(bound, old)*(1-1e-9)) {
+		if math.Abs(bound-old) > 1e-6*math.Max(bound, old) && math.Abs(lambda[1+f]) >= math.Min(bound, old)*(1-1e-9) {
 			moved = true
 		}
-		lo[1+f], hi[1+f] = -bound, bound
 	}
-	return moved
+	if !moved {
+		return false
+	}
+	for f, k := range s.fric {
+		n := s.nodes[k]
+		n.bound = n.geo.Friction * n.normal * h
+		lo[1+f], hi[1+f] = -n.bound, n.bound
+	}
+	return true
 }
 
 // Apply implements multibody.Constraint.
@@ -223,7 +249,8 @@ func (s *segment) Apply(h float64, lambda []float64) {
 	for f, k := range s.fric {
 		n := s.nodes[k]
 		n.normal = s.normalForce(k)
-		n.sliding = math.Abs(lambda[1+f]) >= n.geo.Friction*n.normal*h*(1-1e-6)
+		// At the bound it was solved with: the wire slid through.
+		n.sliding = math.Abs(lambda[1+f]) >= n.bound*(1-1e-9)
 	}
 }
 

@@ -43,7 +43,7 @@ func (sys *System) Step(h float64) error {
 		g.refresh()
 	}
 	for _, w := range sys.Wires {
-		if err := w.updateContacts(); err != nil {
+		if err := w.updateContacts(h); err != nil {
 			return fmt.Errorf("wire %q: %w", w.Name, err)
 		}
 		if w.known {

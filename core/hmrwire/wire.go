@@ -46,9 +46,11 @@ type node struct {
 	tension float64
 	// A frictional contact node's rest length of wire (m) from its
 	// segment's first node (the material point held while it sticks),
-	// its normal force (N) and whether it slid in the last step.
+	// its normal force (N), the bound of its stick row's impulse in the
+	// last solve (N·s) and whether the row reached it (the wire slid).
 	sigma   float64
 	normal  float64
+	bound   float64
 	sliding bool
 }
 
@@ -127,12 +129,30 @@ type RoutePoint struct {
 // ErrWire reports an invalid wire.
 var ErrWire = errors.New("invalid wire")
 
-// AddWire adds a wire along route, unstretched (its rest length is the
-// route's length), with mass nodes at most spacing (m) apart along straight
-// runs between route points (spacing ≤ 0: only at the route's mass
-// points). The wire's mass is spread over its mass nodes, each carrying
-// half the rest length of its segments.
-func (sys *System) AddWire(name string, rope Rope, res Resolution, route []RoutePoint, spacing float64) (*Wire, error) {
+// WireSpec describes a wire to add.
+type WireSpec struct {
+	Name       string
+	Rope       Rope
+	Resolution Resolution
+	Route      []RoutePoint
+	// Spacing is the largest distance (m) between the mass nodes laid
+	// along straight runs between route points; 0 puts mass nodes only
+	// at the route's End and Via points.
+	Spacing float64
+	// Tension is the wire's initial tension (N): its rest length is the
+	// route's length shortened by the strain T/EA. A wire laid over
+	// geometry with friction keeps whatever tension it was laid with
+	// where it sticks.
+	Tension float64
+}
+
+// AddWire adds the wire of spec. The wire's mass is spread over its mass
+// nodes, each carrying half the rest length of its segments.
+func (sys *System) AddWire(spec WireSpec) (*Wire, error) {
+	name, rope, res, route, spacing := spec.Name, spec.Rope, spec.Resolution, spec.Route, spec.Spacing
+	if !(spec.Tension >= 0) || math.IsInf(spec.Tension, 0) {
+		return nil, fmt.Errorf("wire %q: initial tension %g N must be finite and not negative: %w", name, spec.Tension, ErrWire)
+	}
 	if !(rope.AxialStiffness > 0) || !(rope.LinearDensity > 0) || !(rope.DampingTime >= 0) ||
 		math.IsInf(rope.AxialStiffness, 0) || math.IsInf(rope.LinearDensity, 0) || math.IsInf(rope.DampingTime, 0) {
 		return nil, fmt.Errorf("wire %q: EA %g N, density %g kg/m and damping time %g s must be positive and finite: %w",
@@ -200,15 +220,19 @@ func (sys *System) AddWire(name string, rope Rope, res Resolution, route []Route
 		if !(L > 0) {
 			return nil, fmt.Errorf("wire %q: two mass nodes at one point: %w", name, ErrWire)
 		}
+		L /= 1 + spec.Tension/rope.AxialStiffness
 		w.nodes[first].rest = L
 		half := rope.LinearDensity * L / 2
 		w.nodes[first].body.Mass += half
 		w.nodes[i].body.Mass += half
 		first = i
 	}
-	for _, n := range w.nodes {
+	for i, n := range w.nodes {
+		n.tension = spec.Tension // until the first solve
 		if n.kind == MassNode {
 			sys.World.AddBody(n.body)
+		} else if n.kind == ContactNode {
+			w.hold(i, false)
 		}
 	}
 	sys.Wires = append(sys.Wires, w)
