@@ -17,30 +17,43 @@ import (
 // push (λ ≤ 0: the wire goes slack). Its Jacobian has one block per body
 // that carries a node (eqs. 13–17), the blocks of nodes on one body summed.
 //
-// Each frictional contact node adds a stick row along the wire (§II-C2):
-// the rest length σ of wire between the segment's first node and the
-// contact node is held, g_f = S₁ − (σ/L)·S with S₁ the length up to the
-// node and S the whole, a row whose impulse β is the difference of the
-// tensions on either side of the node. With the wire stuck at every
-// frictional node, its stretch energy is that of the segment row,
+// Friction along the wire (§II-C2) acts where the wire runs over a
+// frictional geometry: each run of consecutive contact nodes on one
+// geometry gets a stick row. It holds the rest length σ of wire between
+// the segment's first node and the run's first node, g_f = S₁ − (σ/L)·S
+// with S₁ the length up to that node and S the whole; its impulse β is
+// the difference of the tensions before and after the run. While the wire
+// slides over the run's corners, each corner turning it by Δ passes the
+// tension on in the ratio q of q − 1 = μ√(q² + 1 − 2q cos Δ) (Coulomb at
+// the corner, its normal force the resultant of the two tensions), so the
+// run passes at most the ratio Q = Π q: |β| ≤ c·T_m·h with T_m the mean
+// of the tensions before and after the run and c = 2(Q − 1)/(Q + 1)
+// (T_high = Q·T_low written symmetrically), the tensions from the same
+// solve (Rebound). Of the forms of that bound, this one's fixed point is
+// an attracting one whichever side of the run pulls (the bound (Q−1)·T_low
+// fed back with a gain of Q − 1 when the high side was pulled); a secant
+// step per row finds it in a few solves. The paper
+// instead reduced each node's slide by 1 − μ after the solve (eq. 22) and
+// needed μ = 1 for stick at 30°. One row per run rather than per node:
+// the nodes of a run sit on one body, their rows would all act on the
+// same two mass nodes, and an active set over such nearly dependent rows
+// cycles; the run's interior tensions follow the ratios geometrically.
+//
+// With the wire stuck, its stretch energy is that of the segment row,
 // EA/(2L)·g², plus Σ EA/(2ℓ)(g_f − g_{f−1})² over the spans ℓ between
-// consecutive frictional nodes: the stick rows are springs of the wire's
-// own stiffness. Each gets the compliance of its two spans in parallel,
-// ℓ_f ℓ_{f+1}/((ℓ_f + ℓ_{f+1}) EA), leaving out their coupling (a share
-// of the stretch, itself of order T/EA, placed on the wrong span); rigid
-// rows would be dependent wherever two frictional nodes sit on one
-// body (a wire stuck over both edges of a beam). Coulomb bounds it by
-// |β| ≤ μ·N·h, N the node's normal force from the same solve (Rebound),
-// where the paper reduced the node's slide by 1 − μ after the solve
-// (eq. 22) and needed μ = 1 for stick at 30°.
+// stick points: the stick rows are springs of the wire's own stiffness.
+// Each gets the compliance of its two spans in parallel, ℓ_f ℓ_{f+1}/
+// ((ℓ_f + ℓ_{f+1}) EA), leaving out their coupling (a share of the
+// stretch, itself of order T/EA, placed on the wrong span).
 type segment struct {
 	wire  *Wire
 	nodes []*node
 	// bodies lists each body carrying a node once; at gives each node's.
 	bodies []*multibody.Body
 	at     []int
-	// fric lists the frictional contact nodes by index in nodes.
-	fric []int
+	// fric lists the runs of frictional contact nodes on one geometry,
+	// by the indices in nodes of their first and last node.
+	fric []run
 	// Evaluated by Update: positions, sub-segment unit vectors and
 	// lengths, the total length.
 	pos    []geom.Vec3
@@ -49,7 +62,16 @@ type segment struct {
 	total  float64
 	// lambda holds the impulses of the last solve (N·s).
 	lambda []float64
+	// The last bound of each stick row tried in this step's solves and
+	// the bound its solution implied (N·s), for the secant steps of
+	// Rebound; tried counts them.
+	lastBound, lastImplied []float64
+	tried                  int
 }
+
+// run is a run of frictional contact nodes on one geometry: nodes first
+// to last of a segment.
+type run struct{ first, last int }
 
 // rigidDamping is the SPOOK relaxation time of the rigid rows (end locks,
 // stick), in steps: an ideal constraint has no material damping, and its
@@ -80,13 +102,19 @@ func newSegment(w *Wire, first int) *segment {
 			s.bodies = append(s.bodies, n.body)
 		}
 		s.at = append(s.at, idx)
-		if n.kind == ContactNode && n.geo.Friction > 0 {
-			s.fric = append(s.fric, k)
+		if n.kind != ContactNode || n.geo.Friction == 0 {
+			continue
+		}
+		if f := len(s.fric) - 1; f >= 0 && s.fric[f].last == k-1 && s.nodes[k-1].geo == n.geo {
+			s.fric[f].last = k
+		} else {
+			s.fric = append(s.fric, run{k, k})
 		}
 	}
 	m := len(s.nodes)
 	s.pos, s.dir, s.length = make([]geom.Vec3, m), make([]geom.Vec3, m-1), make([]float64, m-1)
 	s.lambda = make([]float64, 1+len(s.fric))
+	s.lastBound, s.lastImplied = make([]float64, len(s.fric)), make([]float64, len(s.fric))
 	return s
 }
 
@@ -151,48 +179,49 @@ func (s *segment) Update(h float64, rows []multibody.Row) {
 	row.Compliance = L / w.Rope.AxialStiffness
 	row.Damping = w.Rope.DampingTime
 	row.Hi = 0 // a wire pulls, never pushes
-	for f, k := range s.fric {
-		n := s.nodes[k]
+	for f, r := range s.fric {
+		n := s.nodes[r.first]
 		row := &rows[1+f]
 		alpha := n.sigma / L
 		s1 := 0.0
-		for i := 0; i < k; i++ {
+		for i := 0; i < r.first; i++ {
 			s1 += s.length[i]
 		}
 		for i := range s.nodes {
 			c := s.coefficient(i, last).Scale(-alpha)
-			if i <= k {
-				c = c.Add(s.coefficient(i, k))
+			if i <= r.first {
+				c = c.Add(s.coefficient(i, r.first))
 			}
 			s.addBlock(row, i, c)
 		}
 		row.Violation = s1 - alpha*s.total
 		before, after := n.sigma, L-n.sigma
 		if f > 0 {
-			before -= s.nodes[s.fric[f-1]].sigma
+			before -= s.nodes[s.fric[f-1].first].sigma
 		}
 		if f+1 < len(s.fric) {
-			after = s.nodes[s.fric[f+1]].sigma - n.sigma
+			after = s.nodes[s.fric[f+1].first].sigma - n.sigma
 		}
 		if before > 0 && after > 0 {
 			row.Compliance = before * after / ((before + after) * w.Rope.AxialStiffness)
 		}
 		row.Damping = w.Rope.DampingTime
-		n.bound = n.geo.Friction * n.normal * h
 		row.Lo, row.Hi = -n.bound, n.bound
 	}
+	s.tried = 0
 }
 
 // tensions writes the tension (N) of every sub-segment for the impulses
 // lambda into the nodes that start them: the segment row's −λ/h plus the
-// share of each stick row's β (module doc of segment).
+// share of each stick row's β (type segment), and within a run of
+// frictional nodes the tensions before and after it in geometric steps.
 func (s *segment) tensions(h float64, lambda []float64) {
 	L := s.rest()
 	for i := 0; i < len(s.nodes)-1; i++ {
 		l := lambda[0]
-		for f, k := range s.fric {
-			alpha := s.nodes[k].sigma / L
-			if i < k {
+		for f, r := range s.fric {
+			alpha := s.nodes[r.first].sigma / L
+			if i < r.first {
 				l += lambda[1+f] * (1 - alpha)
 			} else {
 				l -= lambda[1+f] * alpha
@@ -200,21 +229,54 @@ func (s *segment) tensions(h float64, lambda []float64) {
 		}
 		s.nodes[i].tension = -l / h
 	}
+	for _, r := range s.fric {
+		ta, tb := s.nodes[r.first-1].tension, s.nodes[r.last].tension
+		for i := r.first; i < r.last; i++ {
+			x := float64(i-r.first+1) / float64(r.last-r.first+1)
+			if ta > 0 && tb > 0 {
+				s.nodes[i].tension = ta * math.Pow(tb/ta, x)
+			} else {
+				s.nodes[i].tension = ta + (tb-ta)*x
+			}
+		}
+	}
 }
 
-// normalForce returns the force (N) perpendicular to its edge with which
-// the wire presses the contact node k onto its edge at the tensions in
-// the nodes and the directions of the last Update.
-func (s *segment) normalForce(k int) float64 {
-	n := s.nodes[k]
-	f := s.dir[k].Scale(n.tension).Sub(s.dir[k-1].Scale(s.nodes[k-1].tension))
-	_, t, _ := n.geo.edgeLine(n.edge)
-	return f.Sub(t.Scale(t.Dot(f))).Norm()
+// capstanRatio returns the ratio q > 1 of the tensions on either side of
+// a corner that turns a wire sliding over it by the angle whose cosine is
+// cosTurn, at friction μ: the tension difference reaches μ times the
+// normal force √(T₁² + T₂² − 2T₁T₂ cos Δ), q − 1 = μ√(q² + 1 − 2q cos Δ),
+// the root above 1 of (1 − μ²)q² − 2(1 − μ² cos Δ)q + 1 − μ² = 0; +Inf
+// where friction holds the wire at any tension (μ ≥ 1 at a right angle).
+func capstanRatio(mu, cosTurn float64) float64 {
+	a, b := 1-mu*mu, 1-mu*mu*cosTurn
+	d := b*b - a*a
+	if a <= 0 || d < 0 {
+		return math.Inf(1)
+	}
+	return (b + math.Sqrt(d)) / a
 }
 
-// Rebound implements multibody.Rebounding: each stick row's bound is μ
-// times its node's normal force from the solve's tensions. The bounds
-// change only if one moved, so that a solve that stands was solved with
+// runBound returns the bound (N·s) of run r's stick row implied by the
+// tensions in the nodes and the directions of the last Update.
+func (s *segment) runBound(r run, h float64) float64 {
+	mu := s.nodes[r.first].geo.Friction
+	q := 1.0
+	for k := r.first; k <= r.last; k++ {
+		q *= capstanRatio(mu, math.Max(-1, math.Min(1, s.dir[k-1].Dot(s.dir[k]))))
+	}
+	c := 2.0 // Q = ∞: the wire holds at any ratio of tensions
+	if !math.IsInf(q, 1) {
+		c = 2 * (q - 1) / (q + 1)
+	}
+	ta, tb := math.Max(s.nodes[r.first-1].tension, 0), math.Max(s.nodes[r.last].tension, 0)
+	return c * (ta + tb) / 2 * h
+}
+
+// Rebound implements multibody.Rebounding: each stick row's bound follows
+// the tensions of the solve, by a secant step on the bound's fixed point
+// from the second solve on. The bounds change only if one moved where the
+// row's impulse reaches it, so that a solve that stands was solved with
 // the bounds the nodes keep.
 func (s *segment) Rebound(h float64, lambda, lo, hi []float64) bool {
 	if len(s.fric) == 0 {
@@ -222,34 +284,52 @@ func (s *segment) Rebound(h float64, lambda, lo, hi []float64) bool {
 	}
 	s.tensions(h, lambda)
 	moved := false
-	for f, k := range s.fric {
-		n := s.nodes[k]
-		n.normal = s.normalForce(k)
-		bound, old := n.geo.Friction*n.normal*h, hi[1+f]
-		// A bound that the row's impulse does not reach changes nothing.
-		if math.Abs(bound-old) > 1e-6*math.Max(bound, old) && math.Abs(lambda[1+f]) >= math.Min(bound, old)*(1-1e-9) {
+	next := make([]float64, len(s.fric))
+	for f, r := range s.fric {
+		cur, implied := hi[1+f], s.runBound(r, h)
+		next[f] = implied
+		if s.tried > 0 && cur != s.lastBound[f] {
+			// implied ≈ A + K·bound near the fixed point bound = implied.
+			if k := (implied - s.lastImplied[f]) / (cur - s.lastBound[f]); k < 0.9 {
+				next[f] = math.Max((implied-k*cur)/(1-k), 0)
+			}
+		}
+		s.lastBound[f], s.lastImplied[f] = cur, implied
+		if changed(next[f], cur, lambda[1+f]) || changed(-next[f], lo[1+f], lambda[1+f]) {
 			moved = true
 		}
 	}
+	s.tried++
 	if !moved {
 		return false
 	}
-	for f, k := range s.fric {
-		n := s.nodes[k]
-		n.bound = n.geo.Friction * n.normal * h
+	for f, r := range s.fric {
+		n := s.nodes[r.first]
+		n.bound = next[f]
 		lo[1+f], hi[1+f] = -n.bound, n.bound
 	}
 	return true
+}
+
+// changed reports whether a bound moved from old to bound where the
+// impulse b reaches one of them (at the old bound, or past the new one).
+func changed(bound, old, b float64) bool {
+	if bound == old || !math.IsInf(bound, 0) && !math.IsInf(old, 0) &&
+		math.Abs(bound-old) <= 1e-6*math.Max(math.Abs(bound), math.Abs(old)) {
+		return false
+	}
+	atOld := !math.IsInf(old, 0) && (old >= 0 && b >= old*(1-1e-9) || old <= 0 && b <= old*(1-1e-9))
+	past := bound >= 0 && b > bound || bound <= 0 && b < bound
+	return atOld || past
 }
 
 // Apply implements multibody.Constraint.
 func (s *segment) Apply(h float64, lambda []float64) {
 	copy(s.lambda, lambda)
 	s.tensions(h, lambda)
-	for f, k := range s.fric {
-		n := s.nodes[k]
-		n.normal = s.normalForce(k)
-		// At the bound it was solved with: the wire slid through.
+	for f, r := range s.fric {
+		n := s.nodes[r.first]
+		// At a bound it was solved with: the wire slid through.
 		n.sliding = math.Abs(lambda[1+f]) >= n.bound*(1-1e-9)
 	}
 }

@@ -24,7 +24,7 @@ type System struct {
 func NewSystem(gravity geom.Vec3) *System {
 	w := multibody.NewWorld(gravity)
 	sp := &multibody.Sparse{}
-	w.Solver = &multibody.ActiveSet{Solver: sp}
+	w.Solver = &multibody.ActiveSet{Solver: sp, WarmStart: true}
 	return &System{World: w, sparse: sp}
 }
 

@@ -44,12 +44,12 @@ type node struct {
 	// tension (N) of the sub-segment from this node to the next, from the
 	// last solve.
 	tension float64
-	// A frictional contact node's rest length of wire (m) from its
-	// segment's first node (the material point held while it sticks),
-	// its normal force (N), the bound of its stick row's impulse in the
-	// last solve (N·s) and whether the row reached it (the wire slid).
+	// The first node of a run of frictional contact nodes holds the rest
+	// length of wire (m) from its segment's first node (the material
+	// point held while the wire sticks), the bound of the run's stick
+	// row's impulse in the last solve (N·s) and whether the row reached
+	// it (the wire slid).
 	sigma   float64
-	normal  float64
 	bound   float64
 	sliding bool
 }

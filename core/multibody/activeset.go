@@ -24,6 +24,11 @@ type ActiveSet struct {
 	// MaxSolves bounds the solves of one step (3 + 2 × the bounded rows if
 	// 0); a step that needs more fails with an error.
 	MaxSolves int
+	// WarmStart starts each solve from the rows pinned at the end of the
+	// last one, as long as the problem's layout holds: frictional contacts
+	// that slid in the last step mostly slide in this one.
+	WarmStart bool
+	last      structure
 
 	free    Problem   // the problem as the inner solver sees it
 	inf     []float64 // n times −∞, then n times +∞: the free problem's limits
@@ -34,6 +39,14 @@ type ActiveSet struct {
 	// residual holds residuals' result, reused.
 	residual []float64
 }
+
+// blockSolves is how many solves move every row found on the wrong side
+// at once; after them, a solve moves only the first such row (Murty's
+// least-index rule), which cannot cycle for the positive definite S + Σ.
+// Many rows coupled nearly dependently (a wire stuck over the corners of
+// a drum, whose stick rows all act on the same two end nodes) made the
+// moves of whole sets cycle.
+const blockSolves = 8
 
 // pinScale is how much stiffer than the row itself a pinned row's
 // compliance holds it at its bound.
@@ -53,7 +66,7 @@ func (a *ActiveSet) Solve(p *Problem) error {
 		if err := a.Solver.Solve(&a.free); err != nil {
 			return err
 		}
-		if !a.settle(p) {
+		if !a.settle(p, solve >= blockSolves) {
 			return nil
 		}
 	}
@@ -82,7 +95,7 @@ func (a *ActiveSet) Substitute(p *Problem) error {
 		if err := f.Substitute(&a.free); err != nil {
 			return err
 		}
-		if !a.settle(p) {
+		if !a.settle(p, solve >= blockSolves) {
 			return nil
 		}
 		a.pin(p, true)
@@ -119,6 +132,23 @@ func (a *ActiveSet) prepare(p *Problem) {
 			a.diag = append(a.diag, 0)
 		}
 	}
+	if a.WarmStart && a.last == p.structure() && len(a.state) == n {
+		for k, i := range a.bounded {
+			switch {
+			case a.state[i] < 0 && math.IsInf(p.Lo[i], -1), a.state[i] > 0 && math.IsInf(p.Hi[i], 1):
+				a.state[i] = 0
+			case a.state[i] != 0:
+				a.diag[k] = p.rowDiagonal(i) + p.Sigma[i]
+			}
+		}
+		for i := range a.state { // rows no longer bounded
+			if a.state[i] != 0 && math.IsInf(p.Lo[i], -1) && math.IsInf(p.Hi[i], 1) {
+				a.state[i] = 0
+			}
+		}
+		return
+	}
+	a.last = p.structure()
 	if cap(a.state) < n {
 		a.state = make([]int8, n)
 	}
@@ -158,8 +188,9 @@ func (a *ActiveSet) pin(p *Problem, sigma bool) {
 }
 
 // settle sets the pinned rows' impulses to their bounds exactly and moves
-// rows between free and pinned (update); it reports whether any moved.
-func (a *ActiveSet) settle(p *Problem) bool {
+// rows between free and pinned (update; only the first with single); it
+// reports whether any moved.
+func (a *ActiveSet) settle(p *Problem, single bool) bool {
 	for _, i := range a.bounded {
 		switch a.state[i] {
 		case -1:
@@ -168,17 +199,21 @@ func (a *ActiveSet) settle(p *Problem) bool {
 			p.Lambda[i] = p.Hi[i]
 		}
 	}
-	return a.update(p)
+	return a.update(p, single)
 }
 
 // update moves rows between free and pinned after a solve of p (whose
 // Lambda holds the solution with pinned rows at their bounds): free rows
 // outside their bounds get pinned, pinned rows whose residual pulls them
-// off their bound get freed. It reports whether anything moved.
-func (a *ActiveSet) update(p *Problem) bool {
+// off their bound get freed. It reports whether anything moved; with
+// single, only the first row that should move does.
+func (a *ActiveSet) update(p *Problem, single bool) bool {
 	moved := false
 	var w []float64
 	for k, i := range a.bounded {
+		if moved && single {
+			break
+		}
 		l := p.Lambda[i]
 		switch a.state[i] {
 		case 0:

@@ -195,7 +195,7 @@ func (w *World) Step(h float64) error {
 
 // MaxRebounds bounds the solves of one step that Rebounding constraints
 // ask for after the first.
-const MaxRebounds = 8
+const MaxRebounds = 16
 
 // solve solves the step's problem, again as long as a Rebounding
 // constraint moves its bounds (at most MaxRebounds times; the last
