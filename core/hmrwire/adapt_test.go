@@ -1,0 +1,70 @@
+package hmrwire
+
+import (
+	"math"
+	"math/rand"
+	"testing"
+
+	"github.com/cablefmu/cablefmu/core/geom"
+)
+
+// TestTransitionsConserve drives thousands of random coarsenings (eqs.
+// 27–30) and refinements (eqs. 31–34 with the momentum-keeping velocity)
+// of a free wire whose nodes move at random: each keeps the wire's mass,
+// rest length and linear momentum to 1e-12 relative and never adds
+// kinetic energy.
+func TestTransitionsConserve(t *testing.T) {
+	sys := NewSystem(geom.V(0, 0, -g0))
+	var route []RoutePoint
+	route = append(route, RoutePoint{Kind: End, Point: geom.V(0, 0, 0)})
+	for k := 1; k < 20; k++ {
+		route = append(route, RoutePoint{Kind: Via, Point: geom.V(float64(k), 0.3*math.Sin(float64(k)), 0)})
+	}
+	route = append(route, RoutePoint{Kind: End, Point: geom.V(20, 0, 0)})
+	w, err := sys.AddWire(WireSpec{Name: "w", Rope: Rope{AxialStiffness: 1e7, LinearDensity: 1.5, DampingTime: 0.01},
+		Resolution: Resolution{Adaptive: true, MaxMassNodes: 64, MinSegment: 1e-3}, Route: route})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rng := rand.New(rand.NewSource(1))
+	for _, n := range w.nodes {
+		n.body.Vel = geom.V(rng.NormFloat64(), rng.NormFloat64(), rng.NormFloat64())
+	}
+	mass, rest := w.Mass(), w.RestLength()
+	merges, splits := 0, 0
+	for it := 0; it < 5000; it++ {
+		p0, e0 := w.Momentum(), w.KineticEnergy()
+		scale := 0.0 // Σ m|v|: the momentum's rounding scale
+		for _, n := range w.nodes {
+			scale += n.body.Mass * n.body.Vel.Norm()
+		}
+		count, _, _ := w.Counts()
+		if count > 2 && (rng.Intn(2) == 0 || count >= 60) {
+			i := 1 + rng.Intn(count-2) // an interior mass node
+			w.merge(i)
+			merges++
+		} else {
+			i := rng.Intn(len(w.nodes) - 1)
+			if !w.split(i, 1) { // h = 1 s: no tension, always stable
+				continue
+			}
+			splits++
+		}
+		if d := math.Abs(w.Mass()-mass) / mass; d > 1e-12 {
+			t.Fatalf("transition %d: mass off by %.3g relative", it, d)
+		}
+		if d := math.Abs(w.RestLength()-rest) / rest; d > 1e-12 {
+			t.Fatalf("transition %d: rest length off by %.3g relative", it, d)
+		}
+		if d := w.Momentum().Sub(p0).Norm() / scale; d > 1e-12 {
+			t.Fatalf("transition %d: momentum off by %.3g relative", it, d)
+		}
+		if e := w.KineticEnergy(); e > e0*(1+1e-12) {
+			t.Fatalf("transition %d: kinetic energy grew from %.6g J to %.6g J", it, e0, e)
+		}
+	}
+	t.Logf("%d merges, %d splits", merges, splits)
+	if merges < 1000 || splits < 1000 {
+		t.Errorf("only %d merges and %d splits", merges, splits)
+	}
+}
