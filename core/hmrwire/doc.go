@@ -9,9 +9,11 @@
 // edge to where the wire's pull has no component along it (eq. 18) or,
 // with friction, as far as Coulomb's bound lets them, and go when the
 // wire pulls them off (eq. 20) or slides them off their edge. Friction
-// along the wire is a stick row per frictional contact node, bounded by μ
-// times the node's normal force of the same solve, rather than the
-// paper's after-the-solve reduction of the slide (eq. 22).
+// along the wire is a stick row per run of contact nodes on one
+// frictional geometry, bounded by the tension ratio Coulomb lets its
+// corners pass (from the tensions of the same solve), rather than the
+// paper's after-the-solve reduction of the slide (eq. 22); friction
+// across an edge is Coulomb's bound on the massless node's balance.
 //
 // The resolution adapts to the tension ([SLNB11] §II-D): a mass node
 // whose tension exceeds the critical f_crit = min(l_a, l_c) m_b/(4h²) of
