@@ -67,6 +67,7 @@ type segment struct {
 	// Rebound; tried counts them.
 	lastBound, lastImplied []float64
 	tried                  int
+	next                   []float64 // Rebound's new bounds, reused
 }
 
 // run is a run of frictional contact nodes on one geometry: nodes first
@@ -114,7 +115,7 @@ func newSegment(w *Wire, first int) *segment {
 	m := len(s.nodes)
 	s.pos, s.dir, s.length = make([]geom.Vec3, m), make([]geom.Vec3, m-1), make([]float64, m-1)
 	s.lambda = make([]float64, 1+len(s.fric))
-	s.lastBound, s.lastImplied = make([]float64, len(s.fric)), make([]float64, len(s.fric))
+	s.lastBound, s.lastImplied, s.next = make([]float64, len(s.fric)), make([]float64, len(s.fric)), make([]float64, len(s.fric))
 	return s
 }
 
@@ -284,7 +285,7 @@ func (s *segment) Rebound(h float64, lambda, lo, hi []float64) bool {
 	}
 	s.tensions(h, lambda)
 	moved := false
-	next := make([]float64, len(s.fric))
+	next := s.next
 	for f, r := range s.fric {
 		cur, implied := hi[1+f], s.runBound(r, h)
 		next[f] = implied
