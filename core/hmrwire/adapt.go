@@ -108,82 +108,115 @@ func give(to, from *multibody.Body, dm float64) {
 // 31–36 state the same split of mass; their eq. 35 for v_b is not a
 // velocity and is replaced by this one.
 func (w *Wire) split(i int, h float64) bool {
-	ic := i + 1
-	for w.nodes[ic].kind != MassNode {
-		ic++
-	}
-	a, c := w.nodes[i], w.nodes[ic]
-	L := a.rest
-	if L/2 < w.Resolution.MinSegment {
+	sp := w.splitPoint(i)
+	if sp.rest/2 < w.Resolution.MinSegment {
 		return false
 	}
-	// The point at half the segment's length now.
-	pts := make([]geom.Vec3, ic-i+1)
-	total := 0.0
-	for k := i; k <= ic; k++ {
-		pts[k-i] = w.nodes[k].position()
-		if k > i {
-			total += pts[k-i].Sub(pts[k-i-1]).Norm()
-		}
-	}
-	half, run := total/2, 0.0
-	k := 0
-	for ; k < len(pts)-2; k++ {
-		if l := pts[k+1].Sub(pts[k]).Norm(); run+l >= half {
-			break
-		} else {
-			run += l
-		}
-	}
-	dir, l := pts[k+1].Sub(pts[k]).Unit()
-	along := math.Min(math.Max(half-run, 0), l)
-	p := pts[k].AddScaled(along, dir)
-	lb, lc := along, l-along // to the new node's nearest nodes
+	a, c, pts, k := w.nodes[i], w.nodes[sp.ic], sp.pts, sp.k
 	f := 0.0
-	for q := i; q < ic; q++ {
+	for q := i; q < sp.ic; q++ {
 		f = math.Max(f, w.nodes[q].tension)
 	}
-	rho := w.Rope.LinearDensity
-	dA := math.Min(rho*L/4, a.body.Mass/2)
-	dC := math.Min(rho*L/4, c.body.Mass/2)
+	dA, dC := sp.shares(w.Rope.LinearDensity, a, c)
 	mb := dA + dC
-	if !(mb > 0) || f > refineMargin*critical(lb, lc, mb, h) {
+	if !(mb > 0) || f > refineMargin*critical(sp.lb, sp.lc, mb, h) {
 		return false
 	}
 	// a and c keep their stability with less mass and, next to b, a
 	// shorter reach.
 	la := pts[1].Sub(pts[0]).Norm()
 	if k == 0 {
-		la = lb
+		la = sp.lb
 	}
 	if w.endFree(i) && f > refineMargin*critical(la, w.reachBefore(i), a.body.Mass-dA, h) {
 		return false
 	}
 	lcEnd := pts[len(pts)-1].Sub(pts[len(pts)-2]).Norm()
 	if k == len(pts)-2 {
-		lcEnd = lc
+		lcEnd = sp.lc
 	}
-	if w.endFree(ic) && f > refineMargin*critical(lcEnd, w.reachAfter(ic), c.body.Mass-dC, h) {
+	if w.endFree(sp.ic) && f > refineMargin*critical(lcEnd, w.reachAfter(sp.ic), c.body.Mass-dC, h) {
 		return false
 	}
 	for _, g := range w.sys.Geometries {
-		if g.near(p, refineClearance) {
+		if g.near(sp.p, refineClearance) {
 			return false
 		}
 	}
-	b := &node{kind: MassNode, body: multibody.NewParticle(w.Name, mb, p)}
+	w.insertSplit(i, sp)
+	return true
+}
+
+// splitAt splits the segment starting at mass node i at the middle of its
+// length, whatever its tension (the winch putting out wire at its
+// spacing, without adaptive resolution).
+func (w *Wire) splitAt(i int) { w.insertSplit(i, w.splitPoint(i)) }
+
+// splitting is where a segment would be split.
+type splitting struct {
+	ic   int         // index of the segment's last (mass) node
+	rest float64     // the segment's rest length L (m)
+	pts  []geom.Vec3 // the segment's node positions
+	k    int         // the new node goes between pts[k] and pts[k+1]
+	p    geom.Vec3   // at p, the middle of the segment's length
+	lb   float64     // from pts[k] to p (m)
+	lc   float64     // from p to pts[k+1] (m)
+}
+
+// splitPoint returns where the segment starting at mass node i splits.
+func (w *Wire) splitPoint(i int) splitting {
+	ic := i + 1
+	for w.nodes[ic].kind != MassNode {
+		ic++
+	}
+	sp := splitting{ic: ic, rest: w.nodes[i].rest, pts: make([]geom.Vec3, ic-i+1)}
+	total := 0.0
+	for k := i; k <= ic; k++ {
+		sp.pts[k-i] = w.nodes[k].position()
+		if k > i {
+			total += sp.pts[k-i].Sub(sp.pts[k-i-1]).Norm()
+		}
+	}
+	half, run := total/2, 0.0
+	k := 0
+	for ; k < len(sp.pts)-2; k++ {
+		if l := sp.pts[k+1].Sub(sp.pts[k]).Norm(); run+l >= half {
+			break
+		} else {
+			run += l
+		}
+	}
+	dir, l := sp.pts[k+1].Sub(sp.pts[k]).Unit()
+	along := math.Min(math.Max(half-run, 0), l)
+	sp.k, sp.p, sp.lb, sp.lc = k, sp.pts[k].AddScaled(along, dir), along, l-along
+	return sp
+}
+
+// shares returns the masses (kg) the new node takes from the end nodes a
+// and c: ρL/4 each, at most half of theirs.
+func (sp *splitting) shares(rho float64, a, c *node) (dA, dC float64) {
+	return math.Min(rho*sp.rest/4, a.body.Mass/2), math.Min(rho*sp.rest/4, c.body.Mass/2)
+}
+
+// insertSplit puts the new mass node of sp into the segment starting at
+// mass node i (see split).
+func (w *Wire) insertSplit(i int, sp splitting) {
+	a, c := w.nodes[i], w.nodes[sp.ic]
+	dA, dC := sp.shares(w.Rope.LinearDensity, a, c)
+	mb := dA + dC
+	b := &node{kind: MassNode, body: multibody.NewParticle(w.Name, mb, sp.p)}
 	b.body.Vel = a.body.Vel.Scale(dA).AddScaled(dC, c.body.Vel).Scale(1 / mb)
 	a.body.Mass -= dA
 	c.body.Mass -= dC
+	L := sp.rest
 	b.rest, a.rest = L-L/2, L/2
-	b.tension = w.nodes[i+k].tension
-	w.nodes = slices.Insert(w.nodes, i+k+1, b)
+	b.tension = w.nodes[i+sp.k].tension
+	w.nodes = slices.Insert(w.nodes, i+sp.k+1, b)
 	w.sys.World.AddBody(b.body)
 	w.changed = true
 	w.resetStick(i)
-	w.resetStick(i + k + 1)
+	w.resetStick(i + sp.k + 1)
 	w.Refined++
-	return true
 }
 
 // endFree reports whether mass node i is subject to the stability

@@ -209,6 +209,9 @@ func (s *segment) Update(h float64, rows []multibody.Row) {
 		row.Damping = w.Rope.DampingTime
 		row.Lo, row.Hi = -n.bound, n.bound
 	}
+	if w.Winch != nil && s.nodes[0] == w.nodes[0] {
+		s.winchRows(h, rows)
+	}
 	s.tried = 0
 }
 

@@ -47,6 +47,9 @@ func (sys *System) Step(h float64) error {
 			return fmt.Errorf("wire %q: %w", w.Name, err)
 		}
 		if w.known {
+			if w.Winch != nil {
+				w.winchNodes(h)
+			}
 			w.adapt(h)
 		}
 		if w.changed {
@@ -58,6 +61,9 @@ func (sys *System) Step(h float64) error {
 	}
 	for _, w := range sys.Wires {
 		w.known = true
+		if w.Winch != nil {
+			w.reel(h)
+		}
 		w.slide()
 	}
 	return nil

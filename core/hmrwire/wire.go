@@ -89,6 +89,8 @@ type Wire struct {
 	Name       string
 	Rope       Rope
 	Resolution Resolution
+	// Winch, if set, pays the wire out of its first end.
+	Winch *Winch
 
 	sys   *System
 	nodes []*node
@@ -139,6 +141,9 @@ type WireSpec struct {
 	// along straight runs between route points; 0 puts mass nodes only
 	// at the route's End and Via points.
 	Spacing float64
+	// Winch, if set, pays the wire out of (or hauls it in at) its first
+	// end, which must be on a body: the winch point.
+	Winch *Winch
 	// Tension is the wire's initial tension (N): its rest length is the
 	// route's length shortened by the strain T/EA. A wire laid over
 	// geometry with friction keeps whatever tension it was laid with
@@ -162,6 +167,16 @@ func (sys *System) AddWire(spec WireSpec) (*Wire, error) {
 		return nil, fmt.Errorf("wire %q: a route starts and ends with an End and has at least two points: %w", name, ErrWire)
 	}
 	w := &Wire{Name: name, Rope: rope, Resolution: res, sys: sys, changed: true}
+	if spec.Winch != nil {
+		if route[0].Body == nil {
+			return nil, fmt.Errorf("wire %q: a winch needs the wire's first end on a body: %w", name, ErrWire)
+		}
+		if err := spec.Winch.validate(); err != nil {
+			return nil, fmt.Errorf("wire %q: %w: %w", name, err, ErrWire)
+		}
+		wi := *spec.Winch
+		w.Winch = &wi
+	}
 	if w.Resolution.MaxMassNodes <= 0 {
 		w.Resolution.MaxMassNodes = 1 << 16
 	}
