@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"github.com/cablefmu/cablefmu/core/geom"
+	"github.com/cablefmu/cablefmu/core/multibody"
 )
 
 // maxContactPasses bounds the passes of removal and insertion in one step
@@ -22,7 +23,9 @@ const maxContactPasses = 8
 //     forward and back;
 //  2. a node that slid off its edge, that the wire pulls away from the
 //     geometry (N ≥ 0, eq. 20), or whose neighbours see each other past
-//     the geometry is removed;
+//     the geometry (with the geometry not between the node and their
+//     chord) is removed, or, where the wire is slack, released as a mass
+//     node;
 //  3. where the straight wire between two nodes cuts a geometry, contact
 //     nodes are inserted on its edges;
 //  4. a mass node that a geometry swallowed merges into its neighbours,
@@ -93,9 +96,20 @@ func (w *Wire) follow(back bool) float64 {
 		tol := c.geo.tol
 		switch {
 		case s < -tol || s > length+tol:
-			c.s = math.NaN() // slid off its edge: detach removes it
-			moved = math.Inf(1)
-			continue
+			// Slid off its edge: detach removes it, unless the
+			// geometry reaches into the wire's angle at the edge's
+			// end. Then the wire runs over that vertex on, and the
+			// node waits there while insertion wraps the next edge.
+			end := min(max(s, 0), length)
+			p := start.AddScaled(end, dir)
+			ua, _ := a.Sub(p).Unit()
+			ub, _ := b.Sub(p).Unit()
+			if !c.geo.wraps(c.edge, ua, ub) {
+				c.s = math.NaN()
+				moved = math.Inf(1)
+				continue
+			}
+			s = end
 		default:
 			s = min(max(s, 0), length)
 		}
@@ -200,15 +214,87 @@ func (w *Wire) detach() bool {
 			}
 			// N ≥ 0: the wire pulls the node out of the geometry (eq. 20).
 			pull := ua.Scale(ta).Add(ub.Scale(tb))
-			drop = pull.Dot(c.geo.edgeNormal(c.edge)) >= 0 || !c.geo.Cuts(a, b)
+			// Either way, the wire straightening to the chord a–b must
+			// not sweep through the geometry (a box hung on a wire from
+			// two posts has the posts' chord above it; a box tipping on
+			// the corner it hangs from turns that edge's mean normal up):
+			// the geometry must not reach into the wire's angle at the
+			// node.
+			drop = (pull.Dot(c.geo.edgeNormal(c.edge)) >= 0 || !c.geo.Cuts(a, b)) && !c.geo.wraps(c.edge, ua, ub)
 		}
-		if drop {
-			w.removeNode(i)
-			removed = true
-			i--
+		if !drop {
+			continue
 		}
+		removed = true
+		// A slack wire has no straight shape to fall back to: removing
+		// the node would move the wire to the straight line between its
+		// neighbours, maybe to the geometry's far side. The paper
+		// releases it as a mass node instead, where it is.
+		if !math.IsNaN(c.s) && !(w.nodes[i-1].tension > 0 && c.tension > 0) && w.release(i) {
+			continue
+		}
+		w.removeNode(i)
+		i--
 	}
 	return removed
+}
+
+// release turns the contact node i into a mass node where it is, as a
+// refinement of its segment at that point: with the segment's mass nodes
+// a and c and the rest lengths L₁, L₂ the node splits it into (in
+// proportion to the lengths now), a gives it ρL₂/2 and c gives ρL₁/2
+// (at most half of theirs) with their momentum, so mass, rest length and
+// momentum are kept and kinetic energy cannot grow. It reports false
+// (nothing done) when the resolution's bounds forbid the new node.
+func (w *Wire) release(i int) bool {
+	if mass, _, _ := w.Counts(); mass >= w.Resolution.MaxMassNodes {
+		return false
+	}
+	ia := i - 1
+	for w.nodes[ia].kind != MassNode {
+		ia--
+	}
+	ic := i + 1
+	for w.nodes[ic].kind != MassNode {
+		ic++
+	}
+	s1, s := 0.0, 0.0
+	for k := ia + 1; k <= ic; k++ {
+		l := w.nodes[k].position().Sub(w.nodes[k-1].position()).Norm()
+		if k <= i {
+			s1 += l
+		}
+		s += l
+	}
+	a, c := w.nodes[ia], w.nodes[ic]
+	L := a.rest
+	if !(s > 0) {
+		return false
+	}
+	L1 := L * s1 / s
+	L2 := L - L1
+	if L1 < w.Resolution.MinSegment || L2 < w.Resolution.MinSegment {
+		return false
+	}
+	rho := w.Rope.LinearDensity
+	dA, dC := math.Min(rho*L2/2, a.body.Mass/2), math.Min(rho*L1/2, c.body.Mass/2)
+	mb := dA + dC
+	if !(mb > 0) {
+		return false
+	}
+	n := w.nodes[i]
+	b := &node{kind: MassNode, body: multibody.NewParticle(w.Name, mb, n.position()), tension: n.tension}
+	b.body.Vel = a.body.Vel.Scale(dA).AddScaled(dC, c.body.Vel).Scale(1 / mb)
+	a.body.Mass -= dA
+	c.body.Mass -= dC
+	a.rest, b.rest = L1, L2
+	w.nodes[i] = b
+	w.sys.World.AddBody(b.body)
+	w.changed = true
+	w.resetStick(ia)
+	w.resetStick(i)
+	w.Released++
+	return true
 }
 
 // removeNode takes the massless node i out of the wire.

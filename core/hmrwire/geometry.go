@@ -119,6 +119,31 @@ func (g *Geometry) edgeNormal(e int) geom.Vec3 {
 	return n
 }
 
+// wraps reports whether the geometry reaches into the angle a wire makes
+// at a point of edge e, its arms along the unit vectors ua and ub: some
+// direction between them, (1 − t)ua + t·ub with 0 ≤ t ≤ 1, points into
+// both faces of the edge. Then the wire is bent around the edge, and
+// straightening it would sweep through the geometry.
+func (g *Geometry) wraps(e int, ua, ub geom.Vec3) bool {
+	const eps = 1e-9
+	lo, hi := 0.0, 1.0
+	for _, f := range g.Shape.edges[e].F {
+		n := g.faces[f].N
+		// n·d(t) = x + t(y − x) < −eps on an interval of [0, 1].
+		x, y := n.Dot(ua), n.Dot(ub)
+		switch {
+		case x < -eps && y < -eps:
+		case x >= -eps && y >= -eps:
+			return false
+		case x < -eps:
+			hi = math.Min(hi, (-eps-x)/(y-x))
+		default:
+			lo = math.Max(lo, (-eps-x)/(y-x))
+		}
+	}
+	return hi-lo > eps
+}
+
 // local returns the body-frame point of the world point p.
 func (g *Geometry) local(p geom.Vec3) geom.Vec3 {
 	return g.Body.Rot.Conj().Rotate(p.Sub(g.Body.Pos))

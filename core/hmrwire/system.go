@@ -16,6 +16,10 @@ type System struct {
 	// Timing, when set, accumulates the time of the phases of Step.
 	Timing *multibody.SparseTiming
 	sparse *multibody.Sparse
+	active *multibody.ActiveSet
+	// afterContacts, if set, runs in Step once the contact nodes are
+	// updated (tests check there that no node is inside a geometry).
+	afterContacts func()
 }
 
 // NewSystem returns an empty system under gravity (m/s²), solving each
@@ -24,8 +28,9 @@ type System struct {
 func NewSystem(gravity geom.Vec3) *System {
 	w := multibody.NewWorld(gravity)
 	sp := &multibody.Sparse{}
-	w.Solver = &multibody.ActiveSet{Solver: sp, WarmStart: true}
-	return &System{World: w, sparse: sp}
+	as := &multibody.ActiveSet{Solver: sp, WarmStart: true}
+	w.Solver = as
+	return &System{World: w, sparse: sp, active: as}
 }
 
 // AddGeometry adds g; its body must be in the world.
@@ -45,6 +50,9 @@ func (sys *System) Step(h float64) error {
 	for _, w := range sys.Wires {
 		if err := w.updateContacts(h); err != nil {
 			return fmt.Errorf("wire %q: %w", w.Name, err)
+		}
+		if sys.afterContacts != nil {
+			sys.afterContacts()
 		}
 		if w.known {
 			if w.Winch != nil {
@@ -99,6 +107,20 @@ func (l *lock) Update(h float64, rows []multibody.Row) {
 		rows[i].Violation = g[i]
 		rows[i].Damping = rigidDamping * h
 	}
+}
+
+// SaveState implements multibody.Stateful: the force of the last step.
+func (l *lock) SaveState(dst []float64) []float64 {
+	return append(dst, l.force.X, l.force.Y, l.force.Z)
+}
+
+// LoadState implements multibody.Stateful.
+func (l *lock) LoadState(src []float64) ([]float64, error) {
+	if len(src) < 3 {
+		return nil, ErrState
+	}
+	l.force = geom.V(src[0], src[1], src[2])
+	return src[3:], nil
 }
 
 // Apply implements multibody.Constraint.

@@ -101,8 +101,9 @@ type Wire struct {
 	changed bool
 	// known says whether a solve has given tensions yet.
 	known bool
-	// Transitions counts coarsenings and refinements.
-	Coarsened, Refined int
+	// Transitions counts coarsenings and refinements, and the contact
+	// nodes released as mass nodes.
+	Coarsened, Refined, Released int
 }
 
 // RouteKind says what a route point makes.

@@ -277,3 +277,50 @@ func (p *Problem) rowDiagonal(i int) float64 {
 	}
 	return d
 }
+
+// SaveWarm appends to dst the rows a warm-started ActiveSet will start
+// the next solve of w from: a world saved and restored (its constraints
+// rebuilt, its rows laid out again) then continues bitwise identically.
+// Without WarmStart, or when w's rows change before the next solve, the
+// next solve starts cold and only that is saved.
+func (a *ActiveSet) SaveWarm(dst []float64, w *World) []float64 {
+	if !a.WarmStart || w.dirty || a.last != w.prob.structure() || len(a.state) != len(w.prob.Rows) {
+		return append(dst, -1)
+	}
+	dst = append(dst, float64(len(a.state)))
+	for _, s := range a.state {
+		dst = append(dst, float64(s))
+	}
+	return dst
+}
+
+// LoadWarm restores what SaveWarm saved for w, whose bodies and
+// constraints are those it had then, and returns the rest of src.
+func (a *ActiveSet) LoadWarm(src []float64, w *World) ([]float64, error) {
+	if len(src) == 0 {
+		return nil, errShortState
+	}
+	n := src[0]
+	src = src[1:]
+	if n < 0 {
+		a.last = structure{}
+		return src, nil
+	}
+	if w.dirty {
+		if err := w.layout(); err != nil {
+			return nil, err
+		}
+	}
+	if int(n) != len(w.prob.Rows) || len(src) < int(n) {
+		return nil, fmt.Errorf("active set of %g rows for a world of %d rows: %w", n, len(w.prob.Rows), errShortState)
+	}
+	a.state = slices.Grow(a.state[:0], int(n))[:int(n)]
+	for i := range a.state {
+		if s := src[i]; s != -1 && s != 0 && s != 1 {
+			return nil, fmt.Errorf("active set row %d has state %g, want −1, 0 or 1", i, s)
+		}
+		a.state[i] = int8(src[i])
+	}
+	a.last = w.prob.structure()
+	return src[int(n):], nil
+}

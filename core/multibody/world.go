@@ -99,6 +99,9 @@ func (w *World) AddConstraint(c Constraint) {
 // Bodies returns the world's bodies in insertion order.
 func (w *World) Bodies() []*Body { return w.bodies }
 
+// Constraints returns the world's constraints in insertion order.
+func (w *World) Constraints() []Constraint { return w.constraints }
+
 // Remove takes out of the world the bodies for which dropBody and the
 // constraints for which dropConstraint report true (either may be nil);
 // the others keep their order. A model that changes its resolution (the
