@@ -438,3 +438,56 @@ func (w *Wire) ContactForce(g *Geometry) geom.Vec3 {
 	}
 	return f
 }
+
+// Sample returns k ≥ 2 points of the wire at equal rest arc length from
+// its first end to its last (world, m), whatever its resolution: within
+// a segment the rest length maps to the route through its eye and
+// contact nodes in proportion to length (the segment's strain is
+// uniform).
+func (w *Wire) Sample(k int) []geom.Vec3 {
+	out := make([]geom.Vec3, 0, k)
+	total := w.RestLength()
+	first, from := 0, 0.0 // the segment's first node and rest arc there
+	for q := 0; q < k; q++ {
+		s := total * float64(q) / float64(k-1)
+		// On to the segment holding s; the last one holds the rest.
+		for {
+			last := first + 1
+			for w.nodes[last].kind != MassNode {
+				last++
+			}
+			if last == len(w.nodes)-1 || s <= from+w.nodes[first].rest {
+				break
+			}
+			from += w.nodes[first].rest
+			first = last
+		}
+		out = append(out, w.pointIn(first, (s-from)/w.nodes[first].rest))
+	}
+	return out
+}
+
+// pointIn returns the point at fraction t (0…1) of the length of the
+// segment starting at mass node first.
+func (w *Wire) pointIn(first int, t float64) geom.Vec3 {
+	last := first + 1
+	for w.nodes[last].kind != MassNode {
+		last++
+	}
+	total := 0.0
+	for k := first; k < last; k++ {
+		total += w.nodes[k+1].position().Sub(w.nodes[k].position()).Norm()
+	}
+	want := min(max(t, 0), 1) * total
+	for k := first; k < last; k++ {
+		a, b := w.nodes[k].position(), w.nodes[k+1].position()
+		if l := b.Sub(a).Norm(); want <= l || k == last-1 {
+			if l == 0 {
+				return a
+			}
+			return a.AddScaled(min(want/l, 1), b.Sub(a))
+		}
+		want -= b.Sub(a).Norm()
+	}
+	return w.nodes[last].position()
+}

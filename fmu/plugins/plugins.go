@@ -6,6 +6,7 @@ package plugins
 
 import (
 	"github.com/cablefmu/cablefmu/fmu"
+	"github.com/cablefmu/cablefmu/fmu/plugins/hmrwire"
 	"github.com/cablefmu/cablefmu/fmu/plugins/masslesscable"
 	"github.com/cablefmu/cablefmu/fmu/plugins/rigidbodycable"
 	"github.com/cablefmu/cablefmu/fmu/pyplugin"
@@ -13,7 +14,7 @@ import (
 
 // Builtin returns a new registry of every model this build contains.
 func Builtin() (*fmu.Registry, error) {
-	r, err := fmu.NewRegistry(masslesscable.Model{}, rigidbodycable.Model{})
+	r, err := fmu.NewRegistry(masslesscable.Model{}, rigidbodycable.Model{}, hmrwire.Model{})
 	if err != nil {
 		return nil, err
 	}

@@ -1,0 +1,139 @@
+package hmrwire
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/cablefmu/cablefmu/core/geom"
+	"github.com/cablefmu/cablefmu/fmu"
+	"github.com/cablefmu/cablefmu/fmu/plugins/port"
+)
+
+// Model is the HMR wire plugin.
+type Model struct{}
+
+// Name implements fmu.Model.
+func (Model) Name() string { return "hmr-wire" }
+
+// Configure implements fmu.Model. A port "WIRE.node[*]" expands to
+// WIRE.node[k].x|y|z for k = 1 … K, the wire's outputNodes.
+func (Model) Configure(sc *fmu.Scenario) (fmu.Configured, error) {
+	cfg, err := parseConfig(sc.Config)
+	if err != nil {
+		return nil, err
+	}
+	ports, err := port.Select(quantities(cfg, sc.Step), expand(sc.Ports, cfg), sc.Step)
+	if err != nil {
+		return nil, err
+	}
+	m := &configured{Ports: ports, cfg: cfg}
+	if _, err := m.NewSimulation(m.Starts()); err != nil {
+		return nil, fmt.Errorf("building the scenario's world: %w", err)
+	}
+	return m, nil
+}
+
+func expand(ports []string, c *config) []string {
+	var out []string
+	for _, p := range ports {
+		name, ok := strings.CutSuffix(p, ".node[*]")
+		k := 0
+		for _, w := range c.Wires {
+			if w.Name == name {
+				k = w.outputNodes()
+			}
+		}
+		if !ok || k == 0 {
+			out = append(out, p)
+			continue
+		}
+		for n := 1; n <= k; n++ {
+			for a := 0; a < 3; a++ {
+				out = append(out, fmt.Sprintf("%s.node[%d].%s", name, n, port.Axis(a)))
+			}
+		}
+	}
+	return out
+}
+
+// configured implements fmu.Configured.
+type configured struct {
+	*port.Ports[params, drive, simulation]
+	cfg *config
+}
+
+type catalogue = port.Catalogue[params, drive, simulation]
+
+// params holds the parameters: gravity, the step, the dynamic bodies'
+// masses (by body index).
+type params struct {
+	gravity, h float64
+	mass       []float64
+}
+
+// drive holds the inputs at one instant: the kinematic bodies' positions
+// and velocities and the winches' speeds (by body and wire index).
+type drive struct {
+	pos, vel []geom.Vec3
+	winch    []float64
+}
+
+func quantities(c *config, step float64) *catalogue {
+	qs := &catalogue{}
+	axes := []string{port.Axis(0), port.Axis(1), port.Axis(2)}
+	qs.Param("gravity", "m/s2", "Gravitational acceleration, acting along -z", c.Gravity, port.Gravity, func(p *params, x float64) { p.gravity = x })
+	qs.Param("h", "s", "Internal step of the wire solver: steps on the fixed grid start + k·h whatever the communication steps; outputs between grid points are interpolated", step, port.Step, func(p *params, x float64) { p.h = x })
+	for i, b := range c.Bodies {
+		switch b.Kind {
+		case "dynamic":
+			qs.Param(b.Name+".mass", "kg", fmt.Sprintf("Mass of body %s", b.Name), b.Mass, port.Mass, func(p *params, x float64) { p.mass[i] = x })
+			for k, ax := range axes {
+				qs.Output(b.Name+"."+ax, "m", fmt.Sprintf("World %s position of body %s's centre of mass", ax, b.Name), func(s *simulation) float64 { return port.Comp(s.bodies[i].Pos, k) })
+			}
+			for k, ax := range axes {
+				qs.Output(b.Name+".v"+ax, "m/s", fmt.Sprintf("World %s velocity of body %s's centre of mass", ax, b.Name), func(s *simulation) float64 { return port.Comp(s.bodies[i].Vel, k) })
+			}
+		case "kinematic":
+			for k, ax := range axes {
+				qs.Input(b.Name+"."+ax, "m", fmt.Sprintf("World %s position of body %s (driven)", ax, b.Name), b.Position[k], port.Position,
+					func(d *drive, x float64) { port.SetComp(&d.pos[i], k, x) })
+			}
+			for k, ax := range axes {
+				qs.Input(b.Name+".v"+ax, "m/s", fmt.Sprintf("World %s velocity of body %s; within a communication step it moves with it", ax, b.Name), 0, port.Velocity,
+					func(d *drive, x float64) { port.SetComp(&d.vel[i], k, x) })
+			}
+			for k, ax := range axes {
+				qs.Output(b.Name+".f"+ax, "N", fmt.Sprintf("World %s component of the force the wires exert on body %s", ax, b.Name),
+					func(s *simulation) float64 { return port.Comp(s.bodies[i].ConstraintForce, k) })
+			}
+		}
+	}
+	for j, g := range c.Geometries {
+		for k, ax := range axes {
+			qs.Output(g.Name+".f"+ax, "N", fmt.Sprintf("World %s component of the wires' contact force on geometry %s", ax, g.Name),
+				func(s *simulation) float64 { return port.Comp(s.contactForce(j), k) })
+		}
+	}
+	for j, w := range c.Wires {
+		end := "first end"
+		if w.Winch != nil {
+			qs.Input(w.Name+".winch.speed", "m/s", fmt.Sprintf("Pay-out rate of wire %s's winch at its first end; positive lengthens the wire", w.Name), 0, port.Velocity,
+				func(d *drive, x float64) { d.winch[j] = x })
+			end = "winch"
+		}
+		qs.Output(w.Name+".tension", "N", fmt.Sprintf("Tension of wire %s at its %s", w.Name, end), func(s *simulation) float64 { return s.sys.Wires[j].Tensions()[0] })
+		qs.Output(w.Name+".length", "m", fmt.Sprintf("Rest (unstretched) length of wire %s", w.Name), func(s *simulation) float64 { return s.sys.Wires[j].RestLength() })
+		qs.Output(w.Name+".massNodes", "1", fmt.Sprintf("Number of mass nodes of wire %s, its ends included (the adaptive resolution)", w.Name),
+			func(s *simulation) float64 { m, _, _ := s.sys.Wires[j].Counts(); return float64(m) })
+		qs.Output(w.Name+".contactNodes", "1", fmt.Sprintf("Number of contact nodes of wire %s on the geometries' edges", w.Name),
+			func(s *simulation) float64 { _, _, c := s.sys.Wires[j].Counts(); return float64(c) })
+		for n := 1; n <= w.outputNodes(); n++ {
+			for k, ax := range axes {
+				qs.Output(fmt.Sprintf("%s.node[%d].%s", w.Name, n, ax), "m",
+					fmt.Sprintf("World %s position of wire %s at %d/%d of its rest length from its first end", ax, w.Name, n-1, w.outputNodes()-1),
+					func(s *simulation) float64 { return s.nodeCoord(j, n-1, k) })
+			}
+		}
+	}
+	return qs
+}

@@ -1,0 +1,231 @@
+package hmrwire
+
+import (
+	"errors"
+	"fmt"
+	"math"
+
+	"github.com/cablefmu/cablefmu/core/geom"
+	"github.com/cablefmu/cablefmu/core/hmrwire"
+	"github.com/cablefmu/cablefmu/core/multibody"
+	"github.com/cablefmu/cablefmu/fmu"
+)
+
+type simulation struct {
+	m      *configured
+	sys    *hmrwire.System
+	bodies []*multibody.Body // by the config's body index
+	geos   []*hmrwire.Geometry
+	// kinematic lists the kinematic bodies' indices.
+	kinematic []int
+	from, to  drive
+	// placed holds the position inputs last applied to each kinematic
+	// body.
+	placed []geom.Vec3
+	// nodes caches each wire's sampled points (x, y, z in a row), valid
+	// until the state changes.
+	nodes      [][]float64
+	nodesValid []bool
+}
+
+func newDrive(c *config) drive {
+	return drive{pos: make([]geom.Vec3, len(c.Bodies)), vel: make([]geom.Vec3, len(c.Bodies)), winch: make([]float64, len(c.Wires))}
+}
+
+// NewSimulation implements fmu.Configured: the bodies at their places at
+// rest, each wire along its route with its initial tension.
+func (m *configured) NewSimulation(values []float64) (fmu.Simulation, error) {
+	c := m.cfg
+	p := params{gravity: c.Gravity, h: m.Step, mass: make([]float64, len(c.Bodies))}
+	for i, b := range c.Bodies {
+		p.mass[i] = b.Mass
+	}
+	m.ApplyParams(&p, values)
+	s := &simulation{m: m, from: newDrive(c), to: newDrive(c)}
+	for i, b := range c.Bodies {
+		s.from.pos[i] = geom.V(b.Position[0], b.Position[1], b.Position[2])
+	}
+	m.ReadInputs(&s.from, values)
+	s.to = copyDrive(s.from)
+	if err := s.build(&p); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+func copyDrive(d drive) drive {
+	return drive{pos: append([]geom.Vec3(nil), d.pos...), vel: append([]geom.Vec3(nil), d.vel...), winch: append([]float64(nil), d.winch...)}
+}
+
+func vec(a [3]float64) geom.Vec3 { return geom.V(a[0], a[1], a[2]) }
+
+func (s *simulation) build(p *params) error {
+	c := s.m.cfg
+	s.sys = hmrwire.NewSystem(geom.V(0, 0, -p.gravity))
+	byName := map[string]*multibody.Body{}
+	for i, b := range c.Bodies {
+		var body *multibody.Body
+		switch b.Kind {
+		case "static":
+			body = multibody.NewStatic(b.Name, vec(b.Position))
+		case "kinematic":
+			body = multibody.NewKinematic(b.Name, s.from.pos[i])
+			body.Vel = s.from.vel[i]
+			s.kinematic = append(s.kinematic, i)
+		default:
+			size := vec(b.Size)
+			body = multibody.NewBody(b.Name, p.mass[i], multibody.BoxInertia(p.mass[i], size.X, size.Y, size.Z), vec(b.Position))
+		}
+		s.sys.World.AddBody(body)
+		s.bodies = append(s.bodies, body)
+		s.placed = append(s.placed, body.Pos)
+		byName[b.Name] = body
+	}
+	geoByName := map[string]*hmrwire.Geometry{}
+	for _, g := range c.Geometries {
+		var shape *hmrwire.Shape
+		var err error
+		if g.Box != nil {
+			shape, err = hmrwire.Box(vec(*g.Box))
+		} else {
+			shape, err = hmrwire.Prism(g.Prism.Sides, g.Prism.Radius, g.Prism.Length)
+		}
+		if err != nil {
+			return fmt.Errorf("geometry %q: %w", g.Name, err)
+		}
+		rot := geom.Quat{W: 1}
+		if r := g.Rotation; r != nil {
+			axis, n := geom.V(r[0], r[1], r[2]).Unit()
+			if !(n > 0) || math.IsNaN(r[3]) || math.IsInf(r[3], 0) {
+				return fmt.Errorf("geometry %q: rotation %v: want a non-zero axis and a finite angle (rad)", g.Name, *r)
+			}
+			rot = geom.AxisAngle(axis, r[3])
+		}
+		geo, err := hmrwire.NewGeometry(g.Name, byName[g.Body], shape, vec(g.Offset), rot, g.Friction)
+		if err != nil {
+			return fmt.Errorf("geometry %q: %w", g.Name, err)
+		}
+		s.sys.AddGeometry(geo)
+		s.geos = append(s.geos, geo)
+		geoByName[g.Name] = geo
+	}
+	for j, wc := range c.Wires {
+		rope := wc.Rope.Material()
+		spec := hmrwire.WireSpec{
+			Name: wc.Name,
+			Rope: hmrwire.Rope{AxialStiffness: rope.AxialStiffness(), LinearDensity: rope.LinearDensity(), DampingTime: rope.DampingTime},
+			Resolution: hmrwire.Resolution{Adaptive: wc.adaptive(), MaxMassNodes: wc.Resolution.MaxMassNodes,
+				MinSegment: wc.Resolution.MinSegment},
+			Spacing: wc.Spacing, Tension: wc.Tension,
+		}
+		for _, rp := range wc.Route {
+			pt := hmrwire.RoutePoint{Point: vec(rp.Point)}
+			switch {
+			case rp.End != nil:
+				pt.Kind, pt.Body = hmrwire.End, byName[*rp.End] // nil for "free"
+			case rp.Via:
+				pt.Kind = hmrwire.Via
+			case rp.Eye != "":
+				pt.Kind, pt.Body = hmrwire.Eye, byName[rp.Eye]
+			default:
+				pt.Kind, pt.Geometry = hmrwire.Wrap, geoByName[rp.Wrap]
+			}
+			spec.Route = append(spec.Route, pt)
+		}
+		if wi := wc.Winch; wi != nil {
+			spec.Winch = &hmrwire.Winch{Speed: s.from.winch[j], Slip: wi.Slip, ForceLimit: wi.ForceLimit, Spacing: wi.Spacing, MinLength: wi.MinLength}
+		}
+		if _, err := s.sys.AddWire(spec); err != nil {
+			return err
+		}
+	}
+	s.nodes, s.nodesValid = make([][]float64, len(c.Wires)), make([]bool, len(c.Wires))
+	return nil
+}
+
+// contactForce returns the force (N) the wires exerted on geometry j in
+// the last step.
+func (s *simulation) contactForce(j int) geom.Vec3 {
+	var f geom.Vec3
+	for _, w := range s.sys.Wires {
+		f = f.Add(w.ContactForce(s.geos[j]))
+	}
+	return f
+}
+
+// nodeCoord returns coordinate c (0 x, 1 y, 2 z; m) of wire j's sample
+// point k.
+func (s *simulation) nodeCoord(j, k, c int) float64 {
+	if !s.nodesValid[j] {
+		pts := s.sys.Wires[j].Sample(s.m.cfg.Wires[j].outputNodes())
+		s.nodes[j] = s.nodes[j][:0]
+		for _, p := range pts {
+			s.nodes[j] = append(s.nodes[j], p.X, p.Y, p.Z)
+		}
+		s.nodesValid[j] = true
+	}
+	return s.nodes[j][3*k+c]
+}
+
+func (s *simulation) invalidate() { clear(s.nodesValid) }
+
+// Step implements fmu.Simulation: the kinematic bodies move with the mean
+// of their velocity inputs over the step (placed at their position
+// inputs when the master changed those), the winches run at their speed
+// inputs, and the system takes one step.
+func (s *simulation) Step(h, lead float64, from, to []float64, first bool) error {
+	s.invalidate()
+	s.m.ReadInputs(&s.from, from)
+	s.m.ReadInputs(&s.to, to)
+	frac := lead / (lead + h)
+	for _, i := range s.kinematic {
+		b := s.bodies[i]
+		start := s.from.vel[i].Add(s.to.vel[i].Sub(s.from.vel[i]).Scale(frac))
+		if first && s.from.pos[i] != s.placed[i] {
+			b.Pos, s.placed[i] = s.from.pos[i].AddScaled(lead, s.from.vel[i].Add(start).Scale(0.5)), s.from.pos[i]
+		}
+		b.Vel = start.Add(s.to.vel[i]).Scale(0.5)
+	}
+	for j, w := range s.sys.Wires {
+		if w.Winch != nil {
+			w.Winch.Speed = 0.5 * (s.from.winch[j] + (s.to.winch[j]-s.from.winch[j])*frac + s.to.winch[j])
+		}
+	}
+	err := s.sys.Step(h)
+	if errors.Is(err, multibody.ErrDiverged) {
+		return fmt.Errorf("%w (check the inputs and the step h)", err)
+	}
+	return err
+}
+
+// SaveState implements fmu.Simulation.
+func (s *simulation) SaveState(dst []float64) []float64 {
+	dst = s.sys.SaveState(dst)
+	for _, p := range s.placed {
+		dst = append(dst, p.X, p.Y, p.Z)
+	}
+	return dst
+}
+
+// LoadState implements fmu.Simulation.
+func (s *simulation) LoadState(src []float64) error {
+	s.invalidate()
+	backup := s.sys.SaveState(nil)
+	rest, err := s.sys.LoadState(src)
+	if err != nil {
+		return err
+	}
+	if len(rest) != 3*len(s.placed) {
+		if _, err := s.sys.LoadState(backup); err != nil {
+			return fmt.Errorf("restoring the state before a refused one: %w", err)
+		}
+		return fmt.Errorf("state has %d values after the wires, want %d", len(rest), 3*len(s.placed))
+	}
+	for i := range s.placed {
+		s.placed[i] = geom.V(rest[3*i], rest[3*i+1], rest[3*i+2])
+	}
+	return nil
+}
+
+// Outputs implements fmu.Simulation.
+func (s *simulation) Outputs(values []float64) { s.m.WriteOutputs(s, values) }
