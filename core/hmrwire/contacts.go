@@ -348,7 +348,7 @@ func (w *Wire) insert() (bool, error) {
 	for i := 0; i < len(w.nodes)-1; i++ {
 		a, b := w.nodes[i].position(), w.nodes[i+1].position()
 		for _, g := range w.sys.Geometries {
-			if !g.Cuts(a, b) {
+			if !g.Cuts(a, b) || w.pinnedInside(i, g) || w.pinnedInside(i+1, g) {
 				continue
 			}
 			n := w.wrapNode(g, i, a, b)
@@ -366,6 +366,16 @@ func (w *Wire) insert() (bool, error) {
 		}
 	}
 	return added > 0, nil
+}
+
+// pinnedInside reports whether node i is an eye or a wire end (which
+// no geometry swallows) and lies inside g: no contact node can take the
+// wire around g from there (an end on a sheave's pin, an eye inside a
+// hook block's shape, a free end swung into a box), so that piece passes
+// through g.
+func (w *Wire) pinnedInside(i int, g *Geometry) bool {
+	n := w.nodes[i]
+	return (n.kind == EyeNode || i == 0 || i == len(w.nodes)-1) && g.Inside(n.position())
 }
 
 // wrapNode returns the contact node on an edge of g through which the

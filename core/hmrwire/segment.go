@@ -24,8 +24,8 @@ import (
 // with S₁ the length up to that node and S the whole; its impulse β is
 // the difference of the tensions before and after the run. While the wire
 // slides over the run's corners, each corner turning it by Δ passes the
-// tension on in the ratio q of q − 1 = μ√(q² + 1 − 2q cos Δ) (Coulomb at
-// the corner, its normal force the resultant of the two tensions), so the
+// tension on in the ratio q = (1 + μ tan(Δ/2))/(1 − μ tan(Δ/2)) (Coulomb
+// at the corner, its normal along the turn's bisector), so the
 // run passes at most the ratio Q = Π q: |β| ≤ c·T_m·h with T_m the mean
 // of the tensions before and after the run and c = 2(Q − 1)/(Q + 1)
 // (T_high = Q·T_low written symmetrically), the tensions from the same
@@ -247,18 +247,21 @@ func (s *segment) tensions(h float64, lambda []float64) {
 }
 
 // capstanRatio returns the ratio q > 1 of the tensions on either side of
-// a corner that turns a wire sliding over it by the angle whose cosine is
-// cosTurn, at friction μ: the tension difference reaches μ times the
-// normal force √(T₁² + T₂² − 2T₁T₂ cos Δ), q − 1 = μ√(q² + 1 − 2q cos Δ),
-// the root above 1 of (1 − μ²)q² − 2(1 − μ² cos Δ)q + 1 − μ² = 0; +Inf
-// where friction holds the wire at any tension (μ ≥ 1 at a right angle).
+// a corner that turns a wire sliding over it by the angle Δ whose cosine
+// is cosTurn, at friction μ. The corner's normal is the bisector of the
+// turn (eq. 20 takes the edge's normal n·f): the normal force is
+// (T₁ + T₂) sin(Δ/2) and the tangential one (T₂ − T₁) cos(Δ/2), so at
+// Coulomb's bound q = (1 + μ tan(Δ/2))/(1 − μ tan(Δ/2)); the product
+// over a polygon's corners tends to the capstan's e^{μθ} as the polygon
+// gets finer. +Inf where friction holds the wire at any tension
+// (μ tan(Δ/2) ≥ 1).
 func capstanRatio(mu, cosTurn float64) float64 {
-	a, b := 1-mu*mu, 1-mu*mu*cosTurn
-	d := b*b - a*a
-	if a <= 0 || d < 0 {
+	c := math.Max(-1, math.Min(1, cosTurn))
+	t := mu * math.Sqrt((1-c)/(1+c)) // μ tan(Δ/2)
+	if !(t < 1) {
 		return math.Inf(1)
 	}
-	return (b + math.Sqrt(d)) / a
+	return (1 + t) / (1 - t)
 }
 
 // runBound returns the bound (N·s) of run r's stick row implied by the

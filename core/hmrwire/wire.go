@@ -72,13 +72,18 @@ type Rope struct {
 	DampingTime float64
 }
 
+// defaultMaxMassNodes is the least bound on a wire's mass nodes when its
+// Resolution gives none (four times those it is laid with otherwise).
+const defaultMaxMassNodes = 64
+
 // Resolution bounds the adaptive resolution ([SLNB11] §II-D).
 type Resolution struct {
 	// Adaptive turns coarsening and refinement on; off, the wire keeps its
 	// mass nodes (the paper's multibody chain, MBC), merging only those
 	// that a geometry swallows.
 	Adaptive bool
-	// MaxMassNodes bounds the mass nodes (ends included).
+	// MaxMassNodes bounds the mass nodes (ends included); 0 is four times
+	// those the wire is laid with, at least defaultMaxMassNodes.
 	MaxMassNodes int
 	// MinSegment is the shortest rest length (m) refinement makes.
 	MinSegment float64
@@ -178,9 +183,7 @@ func (sys *System) AddWire(spec WireSpec) (*Wire, error) {
 		wi := *spec.Winch
 		w.Winch = &wi
 	}
-	if w.Resolution.MaxMassNodes <= 0 {
-		w.Resolution.MaxMassNodes = 1 << 16
-	}
+
 	var prev geom.Vec3
 	for i, rp := range route {
 		if !rp.Point.IsFinite() {
@@ -242,6 +245,12 @@ func (sys *System) AddWire(spec WireSpec) (*Wire, error) {
 		w.nodes[first].body.Mass += half
 		w.nodes[i].body.Mass += half
 		first = i
+	}
+	if w.Resolution.MaxMassNodes <= 0 {
+		// A slack wire refines every step; unbounded, it doubles its
+		// nodes each step until MinSegment stops it.
+		mass, _, _ := w.Counts()
+		w.Resolution.MaxMassNodes = max(4*mass, defaultMaxMassNodes)
 	}
 	for i, n := range w.nodes {
 		n.tension = spec.Tension // until the first solve

@@ -114,4 +114,3 @@ func TestWireBeamAtwood(t *testing.T) {
 		t.Errorf("first sample at x = %.4f, z = %.4f m: not m1's hook", x1, z1)
 	}
 }
-

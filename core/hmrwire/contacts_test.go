@@ -1,0 +1,73 @@
+package hmrwire
+
+import (
+	"math"
+	"testing"
+
+	"github.com/cablefmu/cablefmu/core/geom"
+	"github.com/cablefmu/cablefmu/core/multibody"
+)
+
+// TestWireOverTwoBeamsKeepsItsContacts: a wire laid over two beams 2 m
+// apart, 10 kg and 30 kg at its ends. The line between the neighbours of
+// beam 2's outer node passes under beam 2; the node stays (the beam
+// reaches into the wire's angle there) and the wire keeps its length
+// instead of cutting under the beam and going slack.
+func TestWireOverTwoBeamsKeepsItsContacts(t *testing.T) {
+	sys := NewSystem(geom.V(0, 0, -g0))
+	sb := sys.World.AddBody(multibody.NewStatic("s", geom.Vec3{}))
+	shape, err := Box(geom.V(0.2, 2, 0.2))
+	if err != nil {
+		t.Fatal(err)
+	}
+	g1, _ := NewGeometry("b1", sb, shape, geom.V(-1, 0, 0), geom.Identity, 0)
+	g2, _ := NewGeometry("b2", sb, shape, geom.V(1, 0, 0), geom.Identity, 0)
+	sys.AddGeometry(g1)
+	sys.AddGeometry(g2)
+	l1 := sys.World.AddBody(multibody.NewParticle("l1", 10, geom.V(-1.1, 0, -2)))
+	l2 := sys.World.AddBody(multibody.NewParticle("l2", 30, geom.V(1.1, 0, -2)))
+	w, err := sys.AddWire(WireSpec{Name: "w", Rope: Rope{AxialStiffness: 1e7, LinearDensity: 0.01, DampingTime: 0.01}, Tension: 20 * g0,
+		Route: []RoutePoint{{Kind: End, Point: geom.V(-1.1, 0, -2), Body: l1},
+			{Kind: Wrap, Point: geom.V(-1.1, 0, 0.1), Geometry: g1}, {Kind: Wrap, Point: geom.V(-0.9, 0, 0.1), Geometry: g1},
+			{Kind: Wrap, Point: geom.V(0.9, 0, 0.1), Geometry: g2}, {Kind: Wrap, Point: geom.V(1.1, 0, 0.1), Geometry: g2},
+			{Kind: End, Point: geom.V(1.1, 0, -2), Body: l2}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for k := 0; k < 30; k++ {
+		if err := sys.Step(1.0 / 60); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// The frictionless machine: T = 2·m1·m2·g/(m1 + m2).
+	want := 2 * 10 * 30 * g0 / 40
+	if _, _, c := w.Counts(); c < 2 || w.Length() < w.RestLength() || math.Abs(w.Tensions()[0]/want-1) > 0.02 {
+		t.Errorf("%d contact nodes, length %.4f m for rest %.4f m, tension %.2f N (want %.2f N)", c, w.Length(), w.RestLength(), w.Tensions()[0], want)
+	}
+}
+
+// TestEndOrEyeInsideGeometry: a wire end fixed inside a sheave's shape,
+// an eye at the sheave's pin, and a free end swung into a box step
+// without trying to wrap what cannot be wrapped from inside.
+func TestEndOrEyeInsideGeometry(t *testing.T) {
+	for _, eye := range []bool{false, true} {
+		sys := NewSystem(geom.V(0, 0, -g0))
+		sb := sys.World.AddBody(multibody.NewStatic("s", geom.Vec3{}))
+		shape, _ := Prism(24, 0.5, 0.2)
+		g, _ := NewGeometry("sheave", sb, shape, geom.Vec3{}, geom.AxisAngle(geom.V(1, 0, 0), math.Pi/2), 0)
+		sys.AddGeometry(g)
+		load := sys.World.AddBody(multibody.NewParticle("load", 10, geom.V(2, 0, -3)))
+		route := []RoutePoint{{Kind: End, Point: geom.V(0.1, 0, 0.1), Body: sb}, {Kind: End, Point: geom.V(2, 0, -3), Body: load}}
+		if eye {
+			route = []RoutePoint{{Kind: End, Point: geom.V(-2, 0, -3), Body: sb}, {Kind: Eye, Point: geom.V(0, 0, 0), Body: sb}, route[1]}
+		}
+		if _, err := sys.AddWire(WireSpec{Name: "w", Rope: Rope{AxialStiffness: 1e7, LinearDensity: 0.1, DampingTime: 0.01}, Route: route}); err != nil {
+			t.Fatal(err)
+		}
+		for k := 0; k < 30; k++ {
+			if err := sys.Step(1.0 / 60); err != nil {
+				t.Fatalf("eye %v, step %d: %v", eye, k, err)
+			}
+		}
+	}
+}
