@@ -67,43 +67,66 @@ func capstanRig(t testing.TB, sides int, wrap, mu, m, speed float64) (*System, *
 	return sys, w
 }
 
-// TestCapstan: a wire pulled over a fixed drum lifts a box; while it
-// slides, the ratio of its end tensions is the polygon's exact ratio
+// TestCapstan: a wire pulled over a fixed drum (16-, 32- and 64-gon,
+// wraps of 90°, 180°, 360° and 720°, μ = 0.3) lifts a box. At the onset
+// of slip (the highest ratio up to the first step the box rises at half
+// the pull's speed) the ratio of the end tensions is the polygon's exact ratio
 // (polygonRatio) within 1 %, and Euler–Eytelwein's e^{μθ} within 1 % for
-// the 64-gon (5 % asked) (the polygon's own error reported). Wraps of 90° and 180°:
-// at 360° and more (ratios above 7 at μ = 0.3) the wire sticks and slips
-// in turn and the bounds' fixed point is not reached within the step's
-// solves (measured: 6.1 for 7.2 at 360°, 29 for 52 at 720°), which this
-// test does not yet hold.
+// the 64-gon (5 % asked; the polygon's own error is logged); it never
+// exceeds the polygon's ratio by more than 1 %. Up to 360° the wire then
+// slides steadily, at the polygon's ratio within 1 % on average. At 720°
+// it sticks and slips in turn (logged, not held): one stick row holds a
+// run of contact nodes at its first node, so while the wire sticks the
+// whole wrap beyond it carries the pulled side's tension, where a real
+// wire would creep from the pulled end with the tension rising at most
+// by the capstan law; the stretch the wrap releases when it slips (some
+// 20 mm at 42 kN over 6.3 m of wrap) jerks the box up at five times the
+// pull's speed, and the wire sticks until the ratio is reached again.
 func TestCapstan(t *testing.T) {
 	mu := 0.3
+	const speed = 0.05
 	for _, sides := range []int{16, 32, 64} {
-		for _, deg := range []float64{90, 180} {
+		for _, deg := range []float64{90, 180, 360, 720} {
 			wrap := deg * math.Pi / 180
-			sys, w := capstanRig(t, sides, wrap, mu, 100, 0.05)
+			sys, w := capstanRig(t, sides, wrap, mu, 100, speed)
+			load, _ := w.Ends()
+			poly, euler := polygonRatio(mu, wrap, sides), math.Exp(mu*wrap)
 			h := 1.0 / 60
-			var ratio float64
+			onset, peak, mean, rose := 0.0, 0.0, 0.0, false
 			n := 0
-			for i := 0; i < 90; i++ {
+			for i := 0; i < 150; i++ {
 				if err := sys.Step(h); err != nil {
 					t.Fatalf("%d-gon %g°: step %d: %v", sides, deg, i, err)
 				}
-				if i >= 45 {
-					ts := w.Tensions()
-					ratio += ts[len(ts)-1] / ts[0]
+				ts := w.Tensions()
+				ratio := ts[len(ts)-1] / ts[0]
+				peak = math.Max(peak, ratio)
+				if !rose {
+					onset = math.Max(onset, ratio)
+					rose = load.Vel.Z > speed/2
+				}
+				if i >= 75 {
+					mean += ratio
 					n++
 				}
 			}
-			ratio /= float64(n)
-			poly, euler := polygonRatio(mu, wrap, sides), math.Exp(mu*wrap)
+			mean /= float64(n)
 			_, _, contacts := w.Counts()
-			t.Logf("%2d-gon %3g°: T_pull/T_load = %.4f, polygon %.4f (%+.2f %%), e^μθ %.4f (%+.2f %%; polygon's own %+.2f %%), %d contact nodes",
-				sides, deg, ratio, poly, 100*(ratio/poly-1), euler, 100*(ratio/euler-1), 100*(poly/euler-1), contacts)
-			if math.Abs(ratio/poly-1) > 0.01 {
-				t.Errorf("%d-gon %g°: ratio %.4f, polygon's %.4f: beyond 1 %%", sides, deg, ratio, poly)
+			t.Logf("%2d-gon %3g°: T_pull/T_load at the onset of slip %.4f, polygon %.4f (%+.2f %%), e^μθ %.4f (%+.2f %%; polygon's own %+.2f %%); highest %.4f, mean sliding %.4f; %d contact nodes",
+				sides, deg, onset, poly, 100*(onset/poly-1), euler, 100*(onset/euler-1), 100*(poly/euler-1), peak, mean, contacts)
+			switch {
+			case !rose:
+				t.Errorf("%d-gon %g°: the box never rose", sides, deg)
+			case math.Abs(onset/poly-1) > 0.01:
+				t.Errorf("%d-gon %g°: ratio at the onset of slip %.4f, polygon's %.4f: beyond 1 %%", sides, deg, onset, poly)
+			case sides == 64 && math.Abs(onset/euler-1) > 0.01:
+				t.Errorf("64-gon %g°: ratio at the onset of slip %.4f, e^μθ = %.4f: beyond 1 %%", deg, onset, euler)
 			}
-			if sides == 64 && math.Abs(ratio/euler-1) > 0.01 {
-				t.Errorf("64-gon %g°: ratio %.4f, e^μθ = %.4f: beyond 1 %%", deg, ratio, euler)
+			if peak > poly*1.01 {
+				t.Errorf("%d-gon %g°: ratio reached %.4f, above the polygon's %.4f", sides, deg, peak, poly)
+			}
+			if deg <= 360 && math.Abs(mean/poly-1) > 0.01 {
+				t.Errorf("%d-gon %g°: mean sliding ratio %.4f, polygon's %.4f: beyond 1 %%", sides, deg, mean, poly)
 			}
 		}
 	}

@@ -309,8 +309,15 @@ func (w *Wire) removeNode(i int) {
 // route changed, and the stick rows start from it.
 func (w *Wire) resetStick(i int) { w.hold(i, true) }
 
-// hold sets the held material point σ = L·S₁/S of contact node i (of
-// every contact node in its segment, with all) to where the wire is now.
+// hold sets the held material point σ of contact node i (of every
+// contact node in its segment, with all) to where the wire is now: the
+// rest length up to the node, each sub-segment's length l_k taken back to
+// rest by its tension of the last solve, l_k/(1 + T_k/EA), and scaled so
+// that they sum to the segment's rest length L. Taking the strain as
+// uniform instead (σ = L·S₁/S) would hold the point where the stick row
+// sees no tension difference: a wire that had slid under a tension ratio
+// would be pulled back towards equal tensions in the step it sticks, and
+// a wire sliding steadily over a drum stuck and slid in turn.
 func (w *Wire) hold(i int, all bool) {
 	first := i
 	for first > 0 && w.nodes[first].kind != MassNode {
@@ -320,16 +327,21 @@ func (w *Wire) hold(i int, all bool) {
 	for last < len(w.nodes)-1 && w.nodes[last].kind != MassNode {
 		last++
 	}
+	ea := w.Rope.AxialStiffness
+	restOf := func(k int) float64 { // sub-segment k−1…k at rest
+		l := w.nodes[k].position().Sub(w.nodes[k-1].position()).Norm()
+		return l / (1 + math.Max(w.nodes[k-1].tension, 0)/ea)
+	}
 	total := 0.0
 	for k := first + 1; k <= last; k++ {
-		total += w.nodes[k].position().Sub(w.nodes[k-1].position()).Norm()
+		total += restOf(k)
 	}
 	if total == 0 {
 		return
 	}
 	L, s := w.nodes[first].rest, 0.0
 	for k := first + 1; k < last; k++ {
-		s += w.nodes[k].position().Sub(w.nodes[k-1].position()).Norm()
+		s += restOf(k)
 		if n := w.nodes[k]; n.kind == ContactNode && (all || k == i) {
 			n.sigma = L * s / total
 			n.sliding = false
@@ -358,6 +370,7 @@ func (w *Wire) insert() (bool, error) {
 			if added++; added > maxInsertions {
 				return true, fmt.Errorf("more than %d contact nodes needed in one step", maxInsertions)
 			}
+			n.tension = w.nodes[i].tension // the sub-segment it splits
 			w.nodes = slices.Insert(w.nodes, i+1, n)
 			w.changed = true
 			w.resetStick(i + 1)
