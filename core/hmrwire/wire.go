@@ -104,7 +104,10 @@ type Wire struct {
 	segs    []*segment
 	locks   []*lock
 	changed bool
-	// known says whether a solve has given tensions yet.
+	// known says whether the nodes' tensions are known: from a solve, or
+	// the initial tension the wire was laid with, if any (the resolution
+	// adapts to it before the first step, so a wire laid finely under a
+	// heavy load does not take one unstable step).
 	known bool
 	// Transitions counts coarsenings and refinements, and the contact
 	// nodes released as mass nodes.
@@ -172,7 +175,7 @@ func (sys *System) AddWire(spec WireSpec) (*Wire, error) {
 	if len(route) < 2 || route[0].Kind != End || route[len(route)-1].Kind != End {
 		return nil, fmt.Errorf("wire %q: a route starts and ends with an End and has at least two points: %w", name, ErrWire)
 	}
-	w := &Wire{Name: name, Rope: rope, Resolution: res, sys: sys, changed: true}
+	w := &Wire{Name: name, Rope: rope, Resolution: res, sys: sys, changed: true, known: spec.Tension > 0}
 	if spec.Winch != nil {
 		if route[0].Body == nil {
 			return nil, fmt.Errorf("wire %q: a winch needs the wire's first end on a body: %w", name, ErrWire)

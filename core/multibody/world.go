@@ -232,13 +232,11 @@ func (w *World) Assemble(h float64) (*Problem, error) {
 	if err := w.update(h); err != nil {
 		return nil, err
 	}
-	// Unconstrained prediction v + h M⁻¹ f, gyroscopic term explicit.
+	// Unconstrained prediction v + h M⁻¹ f, the gyroscopic term implicit.
 	for _, b := range w.dynamic {
 		f := b.Force.AddScaled(b.Mass, w.Gravity)
-		iw := b.Rot.Rotate(hadamard(b.Inertia, b.Rot.Conj().Rotate(b.AngVel)))
-		tau := b.Torque.Sub(b.AngVel.Cross(iw))
 		b.predVel = b.Vel.AddScaled(h/b.Mass, f)
-		b.predAng = b.AngVel.Add(b.invI.MulVec(tau).Scale(h))
+		b.predAng = b.AngVel.Add(b.invI.MulVec(b.Torque.Scale(h).Add(b.gyroscopicImpulse(h))))
 	}
 	w.assemble(h)
 	return &w.prob, nil

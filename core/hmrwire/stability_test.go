@@ -1,0 +1,178 @@
+package hmrwire
+
+import (
+	"fmt"
+	"math"
+	"strings"
+	"testing"
+
+	"github.com/cablefmu/cablefmu/core/geom"
+	"github.com/cablefmu/cablefmu/core/multibody"
+)
+
+// The stability chart of [SLNB11] Figs. 10–11: a wire of mass m_w hung
+// over a fixed cylinder (a 32-gon of radius 0.5 m, μ = 0.3) carries a box
+// of mass m_b at each end, 4.5 m below the cylinder's axis and swung
+// 0.3 m out of the plane, the two in opposite directions (without it the
+// uniform chain hangs exactly straight and its unstable transverse modes
+// are never excited); both masses range over 1 … 1e5 kg, the step is
+// 1/60 s and each cell runs 60 s.
+const (
+	chartRadius  = 0.5
+	chartDrop    = 4.5
+	chartEA      = 1e9 // N: the heaviest load stretches the wire 0.1 %
+	chartSeconds = 60.0
+)
+
+var chartMasses = []float64{1, 10, 100, 1e3, 1e4, 1e5}
+
+// chartLength is the wire's length (m): two hanging runs and half the
+// 32-gon's perimeter.
+func chartLength() float64 {
+	return 2*chartDrop + 16*2*chartRadius*math.Sin(math.Pi/32)
+}
+
+// chartCell is one run of the stability chart's scenario.
+type chartCell struct {
+	sys  *System
+	wire *Wire
+}
+
+// newChartCell lays the wire with segments uniform segments (adaptive:
+// the resolution then adapts from there).
+func newChartCell(t testing.TB, mw, mb float64, segments int, adaptive bool) *chartCell {
+	t.Helper()
+	sys := NewSystem(geom.V(0, 0, -g0))
+	drumBody := sys.World.AddBody(multibody.NewStatic("drum", geom.Vec3{}))
+	shape, err := Prism(32, chartRadius, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	drum, err := NewGeometry("drum", drumBody, shape, geom.Vec3{}, geom.AxisAngle(geom.V(1, 0, 0), -math.Pi/2), 0.3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sys.AddGeometry(drum)
+	const box, swing = 0.5, 0.3
+	left := sys.World.AddBody(multibody.NewBody("left", mb, multibody.BoxInertia(mb, box, box, box), geom.V(-chartRadius, swing, -chartDrop-box/2)))
+	right := sys.World.AddBody(multibody.NewBody("right", mb, multibody.BoxInertia(mb, box, box, box), geom.V(chartRadius, -swing, -chartDrop-box/2)))
+	route := []RoutePoint{{Kind: End, Point: geom.V(-chartRadius, swing, -chartDrop), Body: left}}
+	for k := 16; k >= 0; k-- { // over the top, left to right
+		psi := math.Pi * float64(k) / 16
+		route = append(route, RoutePoint{Kind: Wrap, Point: geom.V(chartRadius*math.Cos(psi), 0, chartRadius*math.Sin(psi)), Geometry: drum})
+	}
+	route = append(route, RoutePoint{Kind: End, Point: geom.V(chartRadius, -swing, -chartDrop), Body: right})
+	L := chartLength()
+	w, err := sys.AddWire(WireSpec{
+		Name: "wire", Rope: Rope{AxialStiffness: chartEA, LinearDensity: mw / L, DampingTime: 0.01},
+		Spacing:    L / float64(segments),
+		Resolution: Resolution{Adaptive: adaptive, MaxMassNodes: 64, MinSegment: 0.05},
+		Route:      route, Tension: mb * g0,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &chartCell{sys: sys, wire: w}
+}
+
+// run steps the cell for chartSeconds and returns "" if it stayed
+// stable, or why not: a failed step, a constraint violation of 5 % (the
+// wire's length beyond its rest length by more than its elastic stretch)
+// or energy growth (kinetic plus gravity energy above its start by more
+// than 1 % of the loads' weight times 1 m). It also returns the mass
+// nodes the wire has at the end.
+func (c *chartCell) run(mb float64) (string, int) {
+	const h = 1.0 / 60
+	w := c.wire
+	energy := func() float64 { return c.sys.World.KineticEnergy() + c.sys.World.GravityEnergy() }
+	e0, slack := energy(), 0.01*2*mb*g0
+	nodes := 0
+	for i := 0; i < int(chartSeconds/h); i++ {
+		if err := c.sys.Step(h); err != nil {
+			return fmt.Sprintf("step %d: %v", i, err), nodes
+		}
+		nodes, _, _ = w.Counts()
+		elastic := 2 * mb * g0 / chartEA
+		if v := w.Length()/w.RestLength() - 1 - elastic; math.Abs(v) > 0.05 || math.IsNaN(v) {
+			return fmt.Sprintf("t = %.2f s: constraint violation %.1f %%", float64(i+1)*h, 100*v), nodes
+		}
+		if e := energy(); e > e0+slack || math.IsNaN(e) {
+			return fmt.Sprintf("t = %.2f s: energy grew by %.3g J", float64(i+1)*h, e-e0), nodes
+		}
+	}
+	return "", nodes
+}
+
+// chartSegments are the uniform chain's resolutions tried, coarsest
+// first: f_crit falls with the square of the segment count, so a chain
+// unstable at one count is unstable at every finer one.
+var chartSegments = []int{4, 8, 16, 30}
+
+// TestStabilityChart: the adaptive wire, laid with 30 segments, is stable
+// in every cell of the chart. The uniform chain (adaptivity off) shows
+// the paper's Fig. 11a: it is unstable at every resolution tried wherever
+// m_b ≥ 1000 m_w, stable only at the coarsest (4 segments) at m_b =
+// 100 m_w, and stable at the finest (30) wherever m_b ≤ m_w; and its
+// finest stable resolution depends on m_b/m_w alone, as eq. 25 says (the
+// tension grows with m_b, f_crit with the node mass). Both charts are
+// logged: the adaptive wire's mass nodes at the end, the uniform chain's
+// finest stable resolution (× none).
+func TestStabilityChart(t *testing.T) {
+	if testing.Short() {
+		t.Skip("the stability chart runs 60 s in each of 36 cells, once adaptive and up to four times uniform: skipped in -short")
+	}
+	var adaptive, uniform strings.Builder
+	header := func(b *strings.Builder, title string) {
+		fmt.Fprintf(b, "\n%s\n%12s", title, "m_w \\ m_b")
+		for _, mb := range chartMasses {
+			fmt.Fprintf(b, "%8.0e", mb)
+		}
+		b.WriteString("\n")
+	}
+	header(&adaptive, "Fig. 11b: adaptive wire, mass nodes after 60 s (× unstable)")
+	header(&uniform, "Fig. 11a: uniform chain, finest stable resolution in segments (× none of 4, 8, 16, 30)")
+	byRatio := map[float64]int{} // m_b/m_w → the uniform chain's finest stable resolution
+	for _, mw := range chartMasses {
+		fmt.Fprintf(&adaptive, "%12.0e", mw)
+		fmt.Fprintf(&uniform, "%12.0e", mw)
+		for _, mb := range chartMasses {
+			why, nodes := newChartCell(t, mw, mb, 30, true).run(mb)
+			if why != "" {
+				t.Errorf("adaptive, m_w = %g kg, m_b = %g kg: unstable: %s", mw, mb, why)
+				fmt.Fprintf(&adaptive, "%8s", "×")
+			} else {
+				fmt.Fprintf(&adaptive, "%8d", nodes)
+			}
+			finest := 0
+			for _, n := range chartSegments {
+				if why, _ := newChartCell(t, mw, mb, n, false).run(mb); why != "" {
+					t.Logf("uniform, %d segments, m_w = %g kg, m_b = %g kg: %s", n, mw, mb, why)
+					break
+				}
+				finest = n
+			}
+			if finest == 0 {
+				fmt.Fprintf(&uniform, "%8s", "×")
+			} else {
+				fmt.Fprintf(&uniform, "%8d", finest)
+			}
+			ratio := math.Round(mb/mw*1e6) / 1e6
+			switch {
+			case ratio >= 1000 && finest != 0:
+				t.Errorf("uniform chain, m_w = %g kg, m_b = %g kg: stable at %d segments, where the paper finds none", mw, mb, finest)
+			case ratio == 100 && finest > chartSegments[0]:
+				t.Errorf("uniform chain, m_w = %g kg, m_b = %g kg: stable at %d segments, beyond eq. 25", mw, mb, finest)
+			case ratio <= 1 && finest != chartSegments[len(chartSegments)-1]:
+				t.Errorf("uniform chain, m_w = %g kg, m_b = %g kg: unstable at %d segments, where eq. 25 allows them", mw, mb, chartSegments[len(chartSegments)-1])
+			}
+			if was, ok := byRatio[ratio]; ok && was != finest {
+				t.Errorf("uniform chain at m_b/m_w = %g: finest stable resolution %d at m_w = %g kg, %d at a lighter wire", ratio, finest, mw, was)
+			}
+			byRatio[ratio] = finest
+		}
+		adaptive.WriteString("\n")
+		uniform.WriteString("\n")
+	}
+	t.Log(adaptive.String())
+	t.Log(uniform.String())
+}
