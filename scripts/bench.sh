@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Benchmarks: cost of internal steps and of the whole RigidHoist step at 20,
-# 100 and 1000 segments (go test -bench), and of one FMI round trip through
-# the C ABI (fmi2SetReal + fmi2DoStep + fmi2GetReal, timed by a C program).
-# Prints a table; nothing is asserted.
+# 100 and 1000 segments (go test -bench), of the HMR wire's step on a
+# chain, a net and a wire over an n-gon cylinder split into its phases,
+# and of one FMI round trip through the C ABI (fmi2SetReal + fmi2DoStep +
+# fmi2GetReal, timed by a C program). Prints tables; nothing is asserted.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh >/dev/null
@@ -16,6 +17,21 @@ echo
 printf '%-52s %12s\n' "benchmark" "ns/op"
 awk '/^Benchmark/ { printf "%-52s %12s\n", $1, $3 }' out/bench-go.txt
 printf '%-52s %12s\n' "C ABI: SetReal(7)+DoStep(1/60 s)+GetReal(11)" "$(echo "$trip" | sed -E 's/.*: ([0-9]+) ns.*/\1/')"
+
+# The HMR wire's step (seed 002 Figs. 7–9) split into its phases, µs per
+# step: contact update, resolution (coarsen, refine, rebuild), the sparse
+# solver's symbolic analysis, assembly, numeric factorization and
+# substitution, and the rest of the world's step (rows, integration).
+echo
+printf '%-40s %7s %8s %8s %8s %8s %8s %8s %8s %8s %8s\n' "HMR wire step (µs)" nodes "ns/node" total contact resol symbol assem numeric solve rows+int
+awk '/^BenchmarkWire/ {
+	delete m
+	for (i = 3; i < NF; i += 2) m[$(i + 1)] = $i
+	name = $1; sub(/^Benchmark/, "", name); sub(/-[0-9]+$/, "", name)
+	printf "%-40s %7d %8.0f %8.1f %8.1f %8.1f %8.1f %8.1f %8.1f %8.1f %8.1f\n", name, m["nodes"], m["ns/node"], m["ns/op"] / 1000,
+		m["ns-contacts"] / 1000, m["ns-resolution"] / 1000, m["ns-symbolic"] / 1000, m["ns-assembly"] / 1000,
+		m["ns-numeric"] / 1000, m["ns-solve"] / 1000, m["ns-rows+integration"] / 1000
+}' out/bench-go.txt
 
 # Where the time of the whole RigidHoist step goes: the cumulative share of
 # each phase in a CPU profile of BenchmarkRigidHoistDoStep (function|label).

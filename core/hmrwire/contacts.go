@@ -220,7 +220,9 @@ func (w *Wire) detach() bool {
 			// the corner it hangs from turns that edge's mean normal up):
 			// the geometry must not reach into the wire's angle at the
 			// node.
-			drop = (pull.Dot(c.geo.edgeNormal(c.edge)) >= 0 || !c.geo.Cuts(a, b)) && !c.geo.wraps(c.edge, ua, ub)
+			// (wraps first: it is local to the edge, Cuts is linear in
+			// the geometry's faces.)
+			drop = !c.geo.wraps(c.edge, ua, ub) && (pull.Dot(c.geo.edgeNormal(c.edge)) >= 0 || !c.geo.Cuts(a, b))
 		}
 		if !drop {
 			continue
@@ -360,7 +362,7 @@ func (w *Wire) insert() (bool, error) {
 	for i := 0; i < len(w.nodes)-1; i++ {
 		a, b := w.nodes[i].position(), w.nodes[i+1].position()
 		for _, g := range w.sys.Geometries {
-			if !g.Cuts(a, b) || w.pinnedInside(i, g) || w.pinnedInside(i+1, g) {
+			if w.onOneFace(i, g) || !g.Cuts(a, b) || w.pinnedInside(i, g) || w.pinnedInside(i+1, g) {
 				continue
 			}
 			n := w.wrapNode(g, i, a, b)
@@ -379,6 +381,19 @@ func (w *Wire) insert() (bool, error) {
 		}
 	}
 	return added > 0, nil
+}
+
+// onOneFace reports whether nodes i and i+1 are contact nodes of g on
+// edges of one face: the straight wire between them lies on that face of
+// the convex shape and cannot cut it (without the test, a wire wrapped
+// over an n-gon made insert cost O(n²) per step).
+func (w *Wire) onOneFace(i int, g *Geometry) bool {
+	a, b := w.nodes[i], w.nodes[i+1]
+	if a.kind != ContactNode || b.kind != ContactNode || a.geo != g || b.geo != g {
+		return false
+	}
+	fa, fb := g.Shape.edges[a.edge].F, g.Shape.edges[b.edge].F
+	return fa[0] == fb[0] || fa[0] == fb[1] || fa[1] == fb[0] || fa[1] == fb[1]
 }
 
 // pinnedInside reports whether node i is an eye or a wire end (which

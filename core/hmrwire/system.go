@@ -2,6 +2,7 @@ package hmrwire
 
 import (
 	"fmt"
+	"time"
 
 	"github.com/cablefmu/cablefmu/core/geom"
 	"github.com/cablefmu/cablefmu/core/multibody"
@@ -14,12 +15,28 @@ type System struct {
 	Geometries []*Geometry
 	Wires      []*Wire
 	// Timing, when set, accumulates the time of the phases of Step.
-	Timing *multibody.SparseTiming
+	Timing *StepTiming
 	sparse *multibody.Sparse
 	active *multibody.ActiveSet
 	// afterContacts, if set, runs in Step once the contact nodes are
 	// updated (tests check there that no node is inside a geometry).
 	afterContacts func()
+}
+
+// StepTiming splits the time of System.Step for benchmarks.
+type StepTiming struct {
+	// Contacts: contact nodes follow their edges, detach and appear
+	// (Algorithm 1 steps 4 and 11).
+	Contacts time.Duration
+	// Resolution: coarsening, refinement, the winch's nodes and the
+	// constraints rebuilt where the nodes changed (step 5).
+	Resolution time.Duration
+	// World: the SPOOK step (steps 6–10): rows evaluated, the system
+	// assembled and solved under the active set, bodies moved.
+	World time.Duration
+	// Solver splits the sparse solver's share of World: ordering and
+	// analysis (symbolic), assembly, numeric factorization, substitution.
+	Solver multibody.SparseTiming
 }
 
 // NewSystem returns an empty system under gravity (m/s²), solving each
@@ -44,6 +61,19 @@ func (sys *System) Step(h float64) error {
 	if !(h > 0) {
 		return fmt.Errorf("step size %g s: must be positive", h)
 	}
+	tm := sys.Timing
+	if tm != nil {
+		sys.sparse.Timing = &tm.Solver
+	}
+	lap := func(d *time.Duration, since time.Time) time.Time {
+		now := time.Now()
+		*d += now.Sub(since)
+		return now
+	}
+	var start time.Time
+	if tm != nil {
+		start = time.Now()
+	}
 	for _, g := range sys.Geometries {
 		g.refresh()
 	}
@@ -54,6 +84,9 @@ func (sys *System) Step(h float64) error {
 		if sys.afterContacts != nil {
 			sys.afterContacts()
 		}
+		if tm != nil {
+			start = lap(&tm.Contacts, start)
+		}
 		if w.known {
 			if w.Winch != nil {
 				w.winchNodes(h)
@@ -63,9 +96,15 @@ func (sys *System) Step(h float64) error {
 		if w.changed {
 			w.rebuild()
 		}
+		if tm != nil {
+			start = lap(&tm.Resolution, start)
+		}
 	}
 	if err := sys.World.Step(h); err != nil {
 		return err
+	}
+	if tm != nil {
+		lap(&tm.World, start)
 	}
 	for _, w := range sys.Wires {
 		w.known = true
