@@ -67,14 +67,7 @@ func (w *Wire) adapt(h float64) {
 // energy can only drop (the merge is inelastic).
 func (w *Wire) merge(i int) {
 	b := w.nodes[i]
-	ia := i - 1
-	for w.nodes[ia].kind != MassNode {
-		ia--
-	}
-	ic := i + 1
-	for w.nodes[ic].kind != MassNode {
-		ic++
-	}
+	ia, ic := w.massBefore(i), w.massAfter(i)
 	a, c := w.nodes[ia], w.nodes[ic]
 	La, Lc := a.rest, b.rest
 	toA := b.body.Mass * Lc / (La + Lc)
@@ -165,10 +158,7 @@ type splitting struct {
 
 // splitPoint returns where the segment starting at mass node i splits.
 func (w *Wire) splitPoint(i int) splitting {
-	ic := i + 1
-	for w.nodes[ic].kind != MassNode {
-		ic++
-	}
+	ic := w.massAfter(i)
 	sp := splitting{ic: ic, rest: w.nodes[i].rest, pts: make([]geom.Vec3, ic-i+1)}
 	total := 0.0
 	for k := i; k <= ic; k++ {

@@ -252,14 +252,7 @@ func (w *Wire) release(i int) bool {
 	if mass, _, _ := w.Counts(); mass >= w.Resolution.MaxMassNodes {
 		return false
 	}
-	ia := i - 1
-	for w.nodes[ia].kind != MassNode {
-		ia--
-	}
-	ic := i + 1
-	for w.nodes[ic].kind != MassNode {
-		ic++
-	}
+	ia, ic := w.massBefore(i), w.massAfter(i)
 	s1, s := 0.0, 0.0
 	for k := ia + 1; k <= ic; k++ {
 		l := w.nodes[k].position().Sub(w.nodes[k-1].position()).Norm()
@@ -322,13 +315,10 @@ func (w *Wire) resetStick(i int) { w.hold(i, true) }
 // a wire sliding steadily over a drum stuck and slid in turn.
 func (w *Wire) hold(i int, all bool) {
 	first := i
-	for first > 0 && w.nodes[first].kind != MassNode {
-		first--
+	if w.nodes[i].kind != MassNode {
+		first = w.massBefore(i)
 	}
-	last := first + 1
-	for last < len(w.nodes)-1 && w.nodes[last].kind != MassNode {
-		last++
-	}
+	last := w.massAfter(first)
 	ea := w.Rope.AxialStiffness
 	restOf := func(k int) float64 { // sub-segment k−1…k at rest
 		l := w.nodes[k].position().Sub(w.nodes[k-1].position()).Norm()

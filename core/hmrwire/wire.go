@@ -267,6 +267,22 @@ func (sys *System) AddWire(spec WireSpec) (*Wire, error) {
 	return w, nil
 }
 
+// massBefore returns the index of the last mass node before node i
+// (i > 0: the wire's first node is a mass node).
+func (w *Wire) massBefore(i int) int {
+	for i--; w.nodes[i].kind != MassNode; i-- {
+	}
+	return i
+}
+
+// massAfter returns the index of the first mass node after node i
+// (i < the last: the wire's last node is a mass node).
+func (w *Wire) massAfter(i int) int {
+	for i++; w.nodes[i].kind != MassNode; i++ {
+	}
+	return i
+}
+
 // newMass returns a mass node at p without mass; AddWire gives it its
 // share.
 func (w *Wire) newMass(p geom.Vec3) *node {
@@ -464,10 +480,7 @@ func (w *Wire) Sample(k int) []geom.Vec3 {
 		s := total * float64(q) / float64(k-1)
 		// On to the segment holding s; the last one holds the rest.
 		for {
-			last := first + 1
-			for w.nodes[last].kind != MassNode {
-				last++
-			}
+			last := w.massAfter(first)
 			if last == len(w.nodes)-1 || s <= from+w.nodes[first].rest {
 				break
 			}
@@ -482,10 +495,7 @@ func (w *Wire) Sample(k int) []geom.Vec3 {
 // pointIn returns the point at fraction t (0…1) of the length of the
 // segment starting at mass node first.
 func (w *Wire) pointIn(first int, t float64) geom.Vec3 {
-	last := first + 1
-	for w.nodes[last].kind != MassNode {
-		last++
-	}
+	last := w.massAfter(first)
 	total := 0.0
 	for k := first; k < last; k++ {
 		total += w.nodes[k+1].position().Sub(w.nodes[k].position()).Norm()
