@@ -67,7 +67,10 @@ type segment struct {
 	// Rebound; tried counts them.
 	lastBound, lastImplied []float64
 	tried                  int
-	next                   []float64 // Rebound's new bounds, reused
+	// below and above bracket each stick row's fixed-point bound in this
+	// step's solves (N·s).
+	below, above []float64
+	next         []float64 // Rebound's new bounds, reused
 }
 
 // run is a run of frictional contact nodes on one geometry: nodes first
@@ -115,7 +118,9 @@ func newSegment(w *Wire, first int) *segment {
 	m := len(s.nodes)
 	s.pos, s.dir, s.length = make([]geom.Vec3, m), make([]geom.Vec3, m-1), make([]float64, m-1)
 	s.lambda = make([]float64, 1+len(s.fric))
-	s.lastBound, s.lastImplied, s.next = make([]float64, len(s.fric)), make([]float64, len(s.fric)), make([]float64, len(s.fric))
+	nf := len(s.fric)
+	s.lastBound, s.lastImplied, s.next = make([]float64, nf), make([]float64, nf), make([]float64, nf)
+	s.below, s.above = make([]float64, nf), make([]float64, nf)
 	return s
 }
 
@@ -281,10 +286,15 @@ func (s *segment) runBound(r run, h float64) float64 {
 }
 
 // Rebound implements multibody.Rebounding: each stick row's bound follows
-// the tensions of the solve, by a secant step on the bound's fixed point
-// from the second solve on. The bounds change only if one moved where the
-// row's impulse reaches it, so that a solve that stands was solved with
-// the bounds the nodes keep.
+// the tensions of the solve towards the fixed point bound = implied(bound).
+// The solves bracket it (a bound that implied more lies below it, one that
+// implied less above it); within the bracket a secant step finds it in a
+// few solves, and where the secant leaves it (the implied bound follows
+// the bound almost one to one: the span past the run pushes whatever the
+// bound, and only a slack wire, bound 0, is consistent) the bracket is
+// halved, or, with nothing below it, the bound goes to 0. The bounds
+// change only if one moved where the row's impulse reaches it, so that a
+// solve that stands was solved with the bounds the nodes keep.
 func (s *segment) Rebound(h float64, lambda, lo, hi []float64) bool {
 	if len(s.fric) == 0 {
 		return false
@@ -294,11 +304,30 @@ func (s *segment) Rebound(h float64, lambda, lo, hi []float64) bool {
 	next := s.next
 	for f, r := range s.fric {
 		cur, implied := hi[1+f], s.runBound(r, h)
+		if s.tried == 0 {
+			s.below[f], s.above[f] = 0, math.Inf(1)
+		}
+		switch {
+		case implied > cur:
+			s.below[f] = math.Max(s.below[f], cur)
+		case implied < cur:
+			s.above[f] = math.Min(s.above[f], cur)
+		}
 		next[f] = implied
 		if s.tried > 0 && cur != s.lastBound[f] {
 			// implied ≈ A + K·bound near the fixed point bound = implied.
-			if k := (implied - s.lastImplied[f]) / (cur - s.lastBound[f]); k < 0.9 {
-				next[f] = math.Max((implied-k*cur)/(1-k), 0)
+			if k := (implied - s.lastImplied[f]) / (cur - s.lastBound[f]); k < 1 {
+				next[f] = (implied - k*cur) / (1 - k)
+			}
+		}
+		if low, high := s.below[f], s.above[f]; !(next[f] > low && next[f] < high) {
+			switch {
+			case math.IsInf(high, 1):
+				next[f] = math.Max(implied, low)
+			case low == 0 && high > 0 && next[f] <= 0:
+				next[f] = 0
+			default:
+				next[f] = (low + high) / 2
 			}
 		}
 		s.lastBound[f], s.lastImplied[f] = cur, implied
