@@ -40,6 +40,14 @@ func NewGeometry(name string, b *multibody.Body, s *Shape, offset geom.Vec3, rot
 	if !(friction >= 0) || math.IsInf(friction, 0) {
 		return nil, fmt.Errorf("geometry %q: friction coefficient %g must be finite and not negative", name, friction)
 	}
+	if !offset.IsFinite() {
+		return nil, fmt.Errorf("geometry %q: offset %v m must be finite", name, offset)
+	}
+	// A rotation is a unit quaternion; any nonzero finite one is scaled
+	// to it, a zero one gives no rotation at all.
+	if n := math.Sqrt(rot.W*rot.W + rot.X*rot.X + rot.Y*rot.Y + rot.Z*rot.Z); !(n > 1e-12) || math.IsInf(n, 0) {
+		return nil, fmt.Errorf("geometry %q: rotation %v is not a rotation (its norm %g must be positive and finite)", name, rot, n)
+	}
 	g := &Geometry{Name: name, Body: b, Shape: s, Offset: offset, Rot: rot.Normalize(), Friction: friction}
 	g.tol = math.Max(surfaceTolerance*s.radius, 1e-6)
 	g.refresh()

@@ -200,6 +200,11 @@ func (sys *System) AddWire(spec WireSpec) (*Wire, error) {
 			}
 		}
 		prev = rp.Point
+		if rp.Kind != Wrap {
+			if g := sys.swallowing(rp.Point, rp.Body); g != nil {
+				return nil, fmt.Errorf("wire %q: route point %d %v m lies inside geometry %q: %w", name, i, rp.Point, g.Name, ErrWire)
+			}
+		}
 		switch rp.Kind {
 		case End:
 			if i != 0 && i != len(route)-1 {
@@ -265,6 +270,18 @@ func (sys *System) AddWire(spec WireSpec) (*Wire, error) {
 	}
 	sys.Wires = append(sys.Wires, w)
 	return w, nil
+}
+
+// swallowing returns a geometry that p lies inside, other than those on
+// body (an end or eye on a sheave's pin or inside a hook block's shape
+// is where the wire leaves that body), or nil.
+func (sys *System) swallowing(p geom.Vec3, body *multibody.Body) *Geometry {
+	for _, g := range sys.Geometries {
+		if (body == nil || g.Body != body) && g.Inside(p) {
+			return g
+		}
+	}
+	return nil
 }
 
 // massBefore returns the index of the last mass node before node i

@@ -10,7 +10,29 @@ type Graph struct {
 }
 
 // Nodes returns the number of nodes.
-func (g Graph) Nodes() int { return len(g.Start) - 1 }
+func (g Graph) Nodes() int { return max(len(g.Start)-1, 0) }
+
+// check reports a graph whose lists do not hold together.
+func (g Graph) check() error {
+	n := g.Nodes()
+	if len(g.Start) == 0 {
+		return nil // no nodes
+	}
+	if g.Start[0] != 0 || g.Start[n] != len(g.Adj) {
+		return fmt.Errorf("graph: lists span %d…%d of %d neighbours", g.Start[0], g.Start[n], len(g.Adj))
+	}
+	for i := 0; i < n; i++ {
+		if g.Start[i+1] < g.Start[i] {
+			return fmt.Errorf("graph: node %d's list ends before it starts", i)
+		}
+		for _, j := range g.Adj[g.Start[i]:g.Start[i+1]] {
+			if j < 0 || j >= n || j == i {
+				return fmt.Errorf("graph: node %d has neighbour %d (%d nodes)", i, j, n)
+			}
+		}
+	}
+	return nil
+}
 
 // Order returns an elimination order of g's nodes (perm[k] is the node
 // eliminated k-th) that keeps the fill of a Cholesky or LDLᵀ factor low:
@@ -30,6 +52,9 @@ func (g Graph) Nodes() int { return len(g.Start) - 1 }
 // bodies it couples, so that its pivot is the (nonzero) Schur complement.
 // wait may be nil.
 func Order(g Graph, size []int, wait []bool) ([]int, error) {
+	if err := g.check(); err != nil {
+		return nil, fmt.Errorf("order: %w", err)
+	}
 	n := g.Nodes()
 	if wait != nil && len(wait) != n {
 		return nil, fmt.Errorf("order: %d wait flags for %d nodes", len(wait), n)

@@ -272,3 +272,25 @@ func TestWaitingRowsFactorWithZeroDiagonal(t *testing.T) {
 		t.Errorf("waiting node 0 ordered %v", perm)
 	}
 }
+
+// TestOrderRefusesBrokenGraphs: no nodes orders to nothing; lists that do
+// not hold together are refused, not a panic.
+func TestOrderRefusesBrokenGraphs(t *testing.T) {
+	for _, g := range []Graph{{}, {Start: []int{0}}} {
+		if perm, err := Order(g, nil, nil); err != nil || len(perm) != 0 {
+			t.Errorf("empty graph %+v: %v, %v", g, perm, err)
+		}
+	}
+	for name, g := range map[string]Graph{
+		"neighbour out of range": {Start: []int{0, 1, 2}, Adj: []int{1, 2}},
+		"negative neighbour":     {Start: []int{0, 1, 2}, Adj: []int{-1, 0}},
+		"self loop":              {Start: []int{0, 1, 2}, Adj: []int{0, 0}},
+		"lists past the end":     {Start: []int{0, 1, 3}, Adj: []int{1, 0}},
+		"list ends before start": {Start: []int{0, 2, 1, 2}, Adj: []int{1, 2}},
+		"lists not from 0":       {Start: []int{1, 2, 2}, Adj: []int{1, 0}},
+	} {
+		if _, err := Order(g, nil, nil); err == nil {
+			t.Errorf("%s: %+v accepted", name, g)
+		}
+	}
+}
