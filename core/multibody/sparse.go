@@ -6,6 +6,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/cablefmu/cablefmu/core/geom"
 	"github.com/cablefmu/cablefmu/core/sparse"
 )
 
@@ -38,7 +39,7 @@ type Sparse struct {
 	layout    structure
 	rigid     []bool // rows with Σ = 0 when the ordering was made
 	bodyStart []int  // per ByBody entry: its first unknown
-	bodyDofs  []int  // per ByBody entry: 3 (particle) or 6
+	bodyDofs  []int  // per ByBody entry: 3 (particle) to 6 (see turnable)
 	rows      int    // unknown of row 0
 	mat       *sparse.Matrix
 	fac       *sparse.Factor
@@ -81,7 +82,7 @@ func (s *Sparse) Factor(p *Problem) error {
 		return err
 	}
 	t0 := time.Now()
-	if s.layout != p.structure() || s.mat == nil || s.rigidChanged(p) {
+	if s.layout != p.structure() || s.mat == nil || s.rigidChanged(p) || s.turningChanged(p) {
 		if err := s.setup(p); err != nil {
 			return err
 		}
@@ -171,6 +172,17 @@ func (s *Sparse) rigidChanged(p *Problem) bool {
 	return false
 }
 
+// turningChanged reports whether a body's number of axes it can turn
+// about differs from the layout's.
+func (s *Sparse) turningChanged(p *Problem) bool {
+	for ei, e := range p.ByBody {
+		if 3+turnable(p.Rows[e.Blocks[0].Row].Bodies[e.Blocks[0].K]) != s.bodyDofs[ei] {
+			return true
+		}
+	}
+	return false
+}
+
 // setup lays out the unknowns, orders them and analyzes the structure.
 func (s *Sparse) setup(p *Problem) error {
 	t0 := time.Now()
@@ -178,11 +190,8 @@ func (s *Sparse) setup(p *Problem) error {
 	s.bodyStart, s.bodyDofs = s.bodyStart[:0], s.bodyDofs[:0]
 	n := 0
 	for _, e := range p.ByBody {
-		dofs := 6
-		if b := p.Rows[e.Blocks[0].Row].Bodies[e.Blocks[0].K]; b.invI == ([3][3]float64{}) {
-			dofs = 3 // a particle, or a body that cannot turn
-		}
 		s.bodyStart = append(s.bodyStart, n)
+		dofs := 3 + turnable(p.Rows[e.Blocks[0].Row].Bodies[e.Blocks[0].K])
 		s.bodyDofs = append(s.bodyDofs, dofs)
 		n += dofs
 	}
@@ -289,7 +298,12 @@ func (s *Sparse) assemble(p *Problem) error {
 		for d := 0; d < 3; d++ {
 			val[s.diag[st+d]] = b.Mass
 		}
-		if s.bodyDofs[ei] == 6 {
+		// The angular unknowns: ω itself under the world inertia for a
+		// rigid body, else ω along the principal axes it can turn about,
+		// each with its moment.
+		axes := [3]geom.Vec3{{X: 1}, {Y: 1}, {Z: 1}}
+		switch dofs := s.bodyDofs[ei]; {
+		case dofs == 6:
 			inertia, ok := b.invI.Inverse()
 			if !ok {
 				return fmt.Errorf("sparse solve: body %q has an inertia that cannot be inverted", b.Name)
@@ -299,11 +313,17 @@ func (s *Sparse) assemble(p *Problem) error {
 					val[s.mat.Index(st+3+i, st+3+j)] = inertia[i][j]
 				}
 			}
+		case dofs > 3:
+			mu, vec := turningAxes(b)
+			for k := 0; k < dofs-3; k++ {
+				axes[k] = vec[k]
+				val[s.diag[st+3+k]] = 1 / mu[k]
+			}
 		}
 		q := s.posStart[ei]
 		for _, rb := range e.Blocks {
 			j := &p.Rows[rb.Row].J[rb.K]
-			g := [6]float64{j.Lin.X, j.Lin.Y, j.Lin.Z, j.Ang.X, j.Ang.Y, j.Ang.Z}
+			g := [6]float64{j.Lin.X, j.Lin.Y, j.Lin.Z, j.Ang.Dot(axes[0]), j.Ang.Dot(axes[1]), j.Ang.Dot(axes[2])}
 			for d := 0; d < s.bodyDofs[ei]; d++ {
 				val[s.pos[q]] += g[d]
 				val[s.pos[q+1]] += g[d]
@@ -329,4 +349,38 @@ func (s *Sparse) assemble(p *Problem) error {
 		sc[k] = v
 	}
 	return nil
+}
+
+// turnable returns the number of axes b can turn about: 0 for a
+// particle, 3 for a rigid body, 1 or 2 where principal moments are zero,
+// which the bodies take as no turning about those axes (their inverse
+// inertia is zero there, and the turning stiffness leaves them plain).
+func turnable(b *Body) int {
+	if b.invI == (geom.Mat3{}) {
+		return 0
+	}
+	n := 0
+	for _, m := range [3]float64{b.Inertia.X, b.Inertia.Y, b.Inertia.Z} {
+		if m != 0 {
+			n++
+		}
+	}
+	return n
+}
+
+// turningAxes returns, for a body that cannot turn about every axis, the
+// inverse moments 1/I_k of the principal axes it can turn about and those
+// axes (world frame): its inverse inertia is Σ_k (1/I_k) a_k a_kᵀ.
+func turningAxes(b *Body) ([3]float64, [3]geom.Vec3) {
+	var mu [3]float64
+	var axes [3]geom.Vec3
+	k := 0
+	for i, m := range [3]float64{b.Inertia.X, b.Inertia.Y, b.Inertia.Z} {
+		if m != 0 {
+			mu[k] = 1 / m
+			axes[k] = geom.V(b.rot[0][i], b.rot[1][i], b.rot[2][i])
+			k++
+		}
+	}
+	return mu, axes
 }

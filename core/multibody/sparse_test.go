@@ -157,3 +157,59 @@ func TestSparseDependentRows(t *testing.T) {
 	}
 	t.Logf("dependent rows refused: %v", err)
 }
+
+// A body with a zero principal moment, which the bodies take as one that
+// cannot turn about that axis (an inverse inertia of rank 2 or 1), solves
+// as the dense solver does: its angular unknowns are taken along the axes
+// it can turn about. (The 3×3 world inertia block cannot be formed.)
+func TestSparseZeroPrincipalMoment(t *testing.T) {
+	const h = 1.0 / 60
+	for _, inertia := range []geom.Vec3{geom.V(0.5, 0, 0.8), geom.V(0, 0, 0.8), geom.V(0.5, 0.6, 0.8)} {
+		build := func() *World {
+			w := NewWorld(geom.V(0, 0, -9.81))
+			top := w.AddBody(NewKinematic("top", geom.Vec3{}))
+			b := w.AddBody(NewBody("rod", 10, inertia, geom.V(0.3, 0.2, -1)))
+			b.Rot = geom.Quat{W: 0.9, X: 0.3, Y: -0.2, Z: 0.25}.Normalize()
+			b.AngVel = geom.V(0.4, -1.1, 0.7)
+			for _, c := range []struct {
+				at, ra geom.Vec3
+				sigma  float64
+			}{{geom.V(-0.5, 0, 0), geom.V(-0.2, 0.1, 0.3), 0}, {geom.V(0.5, 0.3, 0), geom.V(0.25, -0.1, 0.2), 1e-5}} {
+				pa := b.PointWorld(c.ra)
+				w.AddConstraint(&pointLink{a: b, b: top, ra: c.ra, rb: c.at, length: c.at.Sub(pa).Norm(), compliance: c.sigma})
+			}
+			return w
+		}
+		ws, wd := build(), build()
+		ws.Solver = &Sparse{}
+		for step := 0; step < 60; step++ {
+			ps, err := ws.Assemble(h)
+			if err != nil {
+				t.Fatal(err)
+			}
+			pd, err := wd.Assemble(h)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := ws.Solver.Solve(ps); err != nil {
+				t.Fatalf("inertia %v, step %d: sparse: %v", inertia, step, err)
+			}
+			if err := wd.Solver.Solve(pd); err != nil {
+				t.Fatalf("inertia %v, step %d: dense: %v", inertia, step, err)
+			}
+			scale := 0.0
+			for _, l := range pd.Lambda {
+				scale = math.Max(scale, math.Abs(l))
+			}
+			for i := range ps.Lambda {
+				if math.Abs(ps.Lambda[i]-pd.Lambda[i]) > 1e-9*scale {
+					t.Fatalf("inertia %v, step %d row %d: sparse λ = %.12g, dense %.12g", inertia, step, i, ps.Lambda[i], pd.Lambda[i])
+				}
+			}
+			copy(ps.Lambda, pd.Lambda)
+			for _, w := range []*World{ws, wd} {
+				w.integrate(h)
+			}
+		}
+	}
+}
