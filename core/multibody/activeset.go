@@ -229,7 +229,10 @@ func (a *ActiveSet) update(p *Problem, single bool) bool {
 			if w == nil {
 				w = a.residuals(p)
 			}
-			tol := 1e-9 * a.diag[k] * max(math.Abs(l), 1e-30)
+			// Rounding in w is relative to its terms: the pinned
+			// impulse's S_ii·λ, or, at a zero bound (a slack wire), the
+			// right-hand side.
+			tol := 1e-9 * max(a.diag[k]*math.Abs(l), math.Abs(p.B[i]), math.SmallestNonzeroFloat64)
 			if (a.state[i] < 0 && w[k] < -tol) || (a.state[i] > 0 && w[k] > tol) {
 				a.state[i], moved = 0, true
 			}
