@@ -287,8 +287,8 @@ func (s *segment) runBound(r run, h float64) float64 {
 
 // Rebound implements multibody.Rebounding: each stick row's bound follows
 // the tensions of the solve towards the fixed point bound = implied(bound).
-// The solves bracket it (a bound that implied more lies below it, one that
-// implied less above it); within the bracket a secant step finds it in a
+// The solves that reach a bound bracket it (a bound that implied more lies
+// below it, one that implied less above it); within the bracket a secant step finds it in a
 // few solves, and where the secant leaves it (the implied bound follows
 // the bound almost one to one: the span past the run pushes whatever the
 // bound, and only a slack wire, bound 0, is consistent) the bracket is
@@ -307,11 +307,23 @@ func (s *segment) Rebound(h float64, lambda, lo, hi []float64) bool {
 		if s.tried == 0 {
 			s.below[f], s.above[f] = 0, math.Inf(1)
 		}
-		switch {
-		case implied > cur:
-			s.below[f] = math.Max(s.below[f], cur)
-		case implied < cur:
-			s.above[f] = math.Min(s.above[f], cur)
+		// Only a solve whose impulse reached the bound says on which
+		// side of it the fixed point lies; the implied bound moves with
+		// the other rows' bounds, so a side that a newer solve
+		// contradicts is dropped.
+		if math.Abs(lambda[1+f]) >= cur*(1-1e-9) {
+			switch {
+			case implied > cur:
+				s.below[f] = math.Max(s.below[f], cur)
+				if s.above[f] <= cur {
+					s.above[f] = math.Inf(1)
+				}
+			case implied < cur:
+				s.above[f] = math.Min(s.above[f], cur)
+				if s.below[f] >= cur {
+					s.below[f] = 0
+				}
+			}
 		}
 		next[f] = implied
 		if s.tried > 0 && cur != s.lastBound[f] {

@@ -15,7 +15,9 @@ type System struct {
 	World      *multibody.World
 	Geometries []*Geometry
 	Wires      []*Wire
-	// Substeps counts the steps solved, substeps included (see maxTurn).
+	// Substeps counts the steps solved since the system was built,
+	// substeps included (see maxTurn): a diagnostic, not part of the
+	// saved state.
 	Substeps int
 	// Timing, when set, accumulates the time of the phases of Step.
 	Timing *StepTiming
@@ -62,7 +64,8 @@ func (sys *System) AddGeometry(g *Geometry) { sys.Geometries = append(sys.Geomet
 // solves every constraint at once (steps 6–10).
 //
 // Where a body turns faster than maxTurn per step, the step is cut into
-// equal substeps that each turn it at most that far (see maxTurn).
+// equal substeps that each turn it at most that far (see maxTurn); the
+// forces and tensions the wires report are then those of the last one.
 func (sys *System) Step(h float64) error {
 	if !(h > 0) {
 		return fmt.Errorf("step size %g s: must be positive", h)
