@@ -1,6 +1,7 @@
 package multibody
 
 import (
+	"fmt"
 	"math"
 	"math/rand"
 	"testing"
@@ -84,7 +85,6 @@ func net(side int, rigidBodies bool) *World {
 // nets of particles and of rigid bodies, with rigid and compliant rows and
 // a 1e4 mass ratio, at every step of a second of their fall and swing.
 func TestSparseMatchesDense(t *testing.T) {
-	const h = 1.0 / 60
 	for _, rigidBodies := range []bool{false, true} {
 		ws, wd := net(6, rigidBodies), net(6, rigidBodies)
 		sp := &Sparse{Timing: &SparseTiming{}}
@@ -96,35 +96,7 @@ func TestSparseMatchesDense(t *testing.T) {
 				b.Vel, wd.Bodies()[i].Vel = v, v
 			}
 		}
-		for step := 0; step < 60; step++ {
-			ps, err := ws.Assemble(h)
-			if err != nil {
-				t.Fatal(err)
-			}
-			pd, err := wd.Assemble(h)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if err := ws.Solver.Solve(ps); err != nil {
-				t.Fatalf("step %d: sparse: %v", step, err)
-			}
-			if err := wd.Solver.Solve(pd); err != nil {
-				t.Fatalf("step %d: dense: %v", step, err)
-			}
-			scale := 0.0
-			for _, l := range pd.Lambda {
-				scale = math.Max(scale, math.Abs(l))
-			}
-			for i := range ps.Lambda {
-				if math.Abs(ps.Lambda[i]-pd.Lambda[i]) > 1e-9*scale {
-					t.Fatalf("rigid bodies %v, step %d row %d: sparse λ = %.12g, dense %.12g (scale %.3g)", rigidBodies, step, i, ps.Lambda[i], pd.Lambda[i], scale)
-				}
-			}
-			copy(ps.Lambda, pd.Lambda)
-			for _, w := range []*World{ws, wd} {
-				w.integrate(h)
-			}
-		}
+		matchDense(t, fmt.Sprintf("rigid bodies %v", rigidBodies), ws, wd, 60)
 		if sp.fac.Perturbed != 0 {
 			t.Errorf("rigid bodies %v: %d pivots perturbed on independent rows", rigidBodies, sp.fac.Perturbed)
 		}
@@ -163,7 +135,6 @@ func TestSparseDependentRows(t *testing.T) {
 // as the dense solver does: its angular unknowns are taken along the axes
 // it can turn about. (The 3×3 world inertia block cannot be formed.)
 func TestSparseZeroPrincipalMoment(t *testing.T) {
-	const h = 1.0 / 60
 	for _, inertia := range []geom.Vec3{geom.V(0.5, 0, 0.8), geom.V(0, 0, 0.8), geom.V(0.5, 0.6, 0.8)} {
 		build := func() *World {
 			w := NewWorld(geom.V(0, 0, -9.81))
@@ -182,34 +153,43 @@ func TestSparseZeroPrincipalMoment(t *testing.T) {
 		}
 		ws, wd := build(), build()
 		ws.Solver = &Sparse{}
-		for step := 0; step < 60; step++ {
-			ps, err := ws.Assemble(h)
-			if err != nil {
-				t.Fatal(err)
+		matchDense(t, fmt.Sprintf("inertia %v", inertia), ws, wd, 60)
+	}
+}
+
+// matchDense steps the twin worlds ws (solved by Sparse) and wd (by the
+// dense solver) at 1/60 s, both moved by the dense impulses, and fails
+// where their impulses differ by more than 1e-9 of the largest.
+func matchDense(t *testing.T, what string, ws, wd *World, steps int) {
+	t.Helper()
+	const h = 1.0 / 60
+	for step := 0; step < steps; step++ {
+		ps, err := ws.Assemble(h)
+		if err != nil {
+			t.Fatal(err)
+		}
+		pd, err := wd.Assemble(h)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := ws.Solver.Solve(ps); err != nil {
+			t.Fatalf("%s, step %d: sparse: %v", what, step, err)
+		}
+		if err := wd.Solver.Solve(pd); err != nil {
+			t.Fatalf("%s, step %d: dense: %v", what, step, err)
+		}
+		scale := 0.0
+		for _, l := range pd.Lambda {
+			scale = math.Max(scale, math.Abs(l))
+		}
+		for i := range ps.Lambda {
+			if math.Abs(ps.Lambda[i]-pd.Lambda[i]) > 1e-9*scale {
+				t.Fatalf("%s, step %d row %d: sparse λ = %.12g, dense %.12g (scale %.3g)", what, step, i, ps.Lambda[i], pd.Lambda[i], scale)
 			}
-			pd, err := wd.Assemble(h)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if err := ws.Solver.Solve(ps); err != nil {
-				t.Fatalf("inertia %v, step %d: sparse: %v", inertia, step, err)
-			}
-			if err := wd.Solver.Solve(pd); err != nil {
-				t.Fatalf("inertia %v, step %d: dense: %v", inertia, step, err)
-			}
-			scale := 0.0
-			for _, l := range pd.Lambda {
-				scale = math.Max(scale, math.Abs(l))
-			}
-			for i := range ps.Lambda {
-				if math.Abs(ps.Lambda[i]-pd.Lambda[i]) > 1e-9*scale {
-					t.Fatalf("inertia %v, step %d row %d: sparse λ = %.12g, dense %.12g", inertia, step, i, ps.Lambda[i], pd.Lambda[i])
-				}
-			}
-			copy(ps.Lambda, pd.Lambda)
-			for _, w := range []*World{ws, wd} {
-				w.integrate(h)
-			}
+		}
+		copy(ps.Lambda, pd.Lambda)
+		for _, w := range []*World{ws, wd} {
+			w.integrate(h)
 		}
 	}
 }
