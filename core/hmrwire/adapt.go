@@ -21,7 +21,7 @@ const refineClearance = 0.05
 // critical returns f_crit = min(l_a, l_c)·m_b/(4h²) ([SLNB11] eq. 25),
 // the tension (N) a node of mass m (kg) between sub-segments la and lc
 // (m) carries stably at step h (s).
-func critical(la, lc, m, h float64) float64 { return math.Min(la, lc) * m / (4 * h * h) }
+func critical(la, lc, m, h float64) float64 { return min(la, lc) * m / (4 * h * h) }
 
 // adapt coarsens every free mass node whose tension exceeds f_crit (eq.
 // 25), then refines each segment whose tension is low enough that the
@@ -40,7 +40,7 @@ func (w *Wire) adapt(h float64) {
 		p := n.body.Pos
 		la := w.nodes[i-1].position().Sub(p).Norm()
 		lc := w.nodes[i+1].position().Sub(p).Norm()
-		f := math.Max(w.nodes[i-1].tension, n.tension)
+		f := max(w.nodes[i-1].tension, n.tension)
 		if f > critical(la, lc, n.body.Mass, h) {
 			w.merge(i)
 			i--
@@ -108,7 +108,7 @@ func (w *Wire) split(i int, h float64) bool {
 	a, c, pts, k := w.nodes[i], w.nodes[sp.ic], sp.pts, sp.k
 	f := 0.0
 	for q := i; q < sp.ic; q++ {
-		f = math.Max(f, w.nodes[q].tension)
+		f = max(f, w.nodes[q].tension)
 	}
 	dA, dC := sp.shares(w.Rope.LinearDensity, a, c)
 	mb := dA + dC
@@ -177,7 +177,7 @@ func (w *Wire) splitPoint(i int) splitting {
 		}
 	}
 	dir, l := sp.pts[k+1].Sub(sp.pts[k]).Unit()
-	along := math.Min(math.Max(half-run, 0), l)
+	along := min(max(half-run, 0), l)
 	sp.k, sp.p, sp.lb, sp.lc = k, sp.pts[k].AddScaled(along, dir), along, l-along
 	return sp
 }
@@ -185,7 +185,7 @@ func (w *Wire) splitPoint(i int) splitting {
 // shares returns the masses (kg) the new node takes from the end nodes a
 // and c: ρL/4 each, at most half of theirs.
 func (sp *splitting) shares(rho float64, a, c *node) (dA, dC float64) {
-	return math.Min(rho*sp.rest/4, a.body.Mass/2), math.Min(rho*sp.rest/4, c.body.Mass/2)
+	return min(rho*sp.rest/4, a.body.Mass/2), min(rho*sp.rest/4, c.body.Mass/2)
 }
 
 // insertSplit puts the new mass node of sp into the segment starting at

@@ -52,6 +52,7 @@ func benchStep(b *testing.B, sys *System, nodes func() int) {
 	if s.Nonzeros > 0 { // analysed again while timed
 		nnz, unknowns = s.Nonzeros, s.Unknowns
 	}
+	b.ReportMetric(float64(s.Factorizations)/n, "factorizations/step")
 	b.ReportMetric(float64(unknowns), "unknowns")
 	b.ReportMetric(float64(nnz), "nnz(L)")
 	rest := tm.World - s.Ordering - s.Analysis - s.Assembly - s.Factorization - s.Substitution

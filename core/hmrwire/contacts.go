@@ -114,7 +114,7 @@ func (w *Wire) follow(back bool) float64 {
 			s = min(max(s, 0), length)
 		}
 		if s != c.s {
-			moved = math.Max(moved, math.Abs(s-c.s))
+			moved = max(moved, math.Abs(s-c.s))
 			c.s, c.local = s, c.geo.local(start.AddScaled(s, dir))
 		}
 	}
@@ -147,7 +147,7 @@ func balance(start, dir, a, b geom.Vec3, ta, tb, s0, mu float64) float64 {
 	if math.IsNaN(along) {
 		return s0
 	}
-	step := math.Max(a.Sub(b).Norm(), 1e-3)
+	step := max(a.Sub(b).Norm(), 1e-3)
 	lo, hi := s0, s0
 	for it := 0; it < 64; it++ {
 		if along > 0 {
@@ -272,7 +272,7 @@ func (w *Wire) release(i int) bool {
 		return false
 	}
 	rho := w.Rope.LinearDensity
-	dA, dC := math.Min(rho*L2/2, a.body.Mass/2), math.Min(rho*L1/2, c.body.Mass/2)
+	dA, dC := min(rho*L2/2, a.body.Mass/2), min(rho*L1/2, c.body.Mass/2)
 	mb := dA + dC
 	if !(mb > 0) {
 		return false
@@ -322,7 +322,7 @@ func (w *Wire) hold(i int, all bool) {
 	ea := w.Rope.AxialStiffness
 	restOf := func(k int) float64 { // sub-segment k−1…k at rest
 		l := w.nodes[k].position().Sub(w.nodes[k-1].position()).Norm()
-		return l / (1 + math.Max(w.nodes[k-1].tension, 0)/ea)
+		return l / (1 + max(w.nodes[k-1].tension, 0)/ea)
 	}
 	total := 0.0
 	for k := first + 1; k <= last; k++ {

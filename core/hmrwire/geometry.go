@@ -20,10 +20,19 @@ type Geometry struct {
 	// Friction is the Coulomb coefficient μ between wire and shape.
 	Friction float64
 
-	// The shape in the world at the start of the step (refresh).
-	verts []geom.Vec3
-	faces []plane
-	tol   float64 // m: how far inside a point must be to count as inside
+	// The shape in the world at the start of the step (refresh), and the
+	// placement it was computed for.
+	verts  []geom.Vec3
+	faces  []plane
+	placed placement
+	tol    float64 // m: how far inside a point must be to count as inside
+}
+
+// placement is what puts a shape in the world: its body's pose and its
+// place on the body.
+type placement struct {
+	pos, offset geom.Vec3
+	rot, shape  geom.Quat
 }
 
 // surfaceTolerance is the depth (relative to a shape's size, and at
@@ -49,7 +58,7 @@ func NewGeometry(name string, b *multibody.Body, s *Shape, offset geom.Vec3, rot
 		return nil, fmt.Errorf("geometry %q: rotation %v is not a rotation (its norm %g must be positive and finite)", name, rot, n)
 	}
 	g := &Geometry{Name: name, Body: b, Shape: s, Offset: offset, Rot: rot.Normalize(), Friction: friction}
-	g.tol = math.Max(surfaceTolerance*s.radius, 1e-6)
+	g.tol = max(surfaceTolerance*s.radius, 1e-6)
 	g.refresh()
 	return g, nil
 }
@@ -57,6 +66,11 @@ func NewGeometry(name string, b *multibody.Body, s *Shape, offset geom.Vec3, rot
 // refresh places the shape where its body is now.
 func (g *Geometry) refresh() {
 	s := g.Shape
+	now := placement{pos: g.Body.Pos, offset: g.Offset, rot: g.Body.Rot, shape: g.Rot}
+	if len(g.verts) == len(s.verts) && now == g.placed {
+		return // a body at rest: a drum's, a beam's (O(faces) each step)
+	}
+	g.placed = now
 	if len(g.verts) != len(s.verts) {
 		g.verts, g.faces = make([]geom.Vec3, len(s.verts)), make([]plane, len(s.faces))
 	}
@@ -80,7 +94,7 @@ func (g *Geometry) Inside(p geom.Vec3) bool { return g.depth(p) > g.tol }
 func (g *Geometry) depth(p geom.Vec3) float64 {
 	d := math.Inf(1)
 	for _, f := range g.faces {
-		d = math.Min(d, f.D-f.N.Dot(p))
+		d = min(d, f.D-f.N.Dot(p))
 	}
 	return d
 }
@@ -100,9 +114,9 @@ func (g *Geometry) Cuts(a, b geom.Vec3) bool {
 		case da >= 0 && db >= 0:
 			return false
 		case da >= 0:
-			t0 = math.Max(t0, da/(da-db))
+			t0 = max(t0, da/(da-db))
 		case db >= 0:
-			t1 = math.Min(t1, da/(da-db))
+			t1 = min(t1, da/(da-db))
 		}
 		if t0 >= t1 {
 			return false
@@ -144,9 +158,9 @@ func (g *Geometry) wraps(e int, ua, ub geom.Vec3) bool {
 		case x >= -eps && y >= -eps:
 			return false
 		case x < -eps:
-			hi = math.Min(hi, (-eps-x)/(y-x))
+			hi = min(hi, (-eps-x)/(y-x))
 		default:
-			lo = math.Max(lo, (-eps-x)/(y-x))
+			lo = max(lo, (-eps-x)/(y-x))
 		}
 	}
 	return hi-lo > eps

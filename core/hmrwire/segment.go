@@ -240,13 +240,17 @@ func (s *segment) tensions(h float64, lambda []float64) {
 	}
 	for _, r := range s.fric {
 		ta, tb := s.nodes[r.first-1].tension, s.nodes[r.last].tension
-		for i := r.first; i < r.last; i++ {
-			x := float64(i-r.first+1) / float64(r.last-r.first+1)
-			if ta > 0 && tb > 0 {
-				s.nodes[i].tension = ta * math.Pow(tb/ta, x)
-			} else {
-				s.nodes[i].tension = ta + (tb-ta)*x
+		steps := float64(r.last - r.first + 1)
+		if ta > 0 && tb > 0 { // geometric: the same ratio at each corner
+			q, t := math.Pow(tb/ta, 1/steps), ta
+			for i := r.first; i < r.last; i++ {
+				t *= q
+				s.nodes[i].tension = t
 			}
+			continue
+		}
+		for i := r.first; i < r.last; i++ {
+			s.nodes[i].tension = ta + (tb-ta)*float64(i-r.first+1)/steps
 		}
 	}
 }
@@ -261,7 +265,7 @@ func (s *segment) tensions(h float64, lambda []float64) {
 // gets finer. +Inf where friction holds the wire at any tension
 // (μ tan(Δ/2) ≥ 1).
 func capstanRatio(mu, cosTurn float64) float64 {
-	c := math.Max(-1, math.Min(1, cosTurn))
+	c := max(-1, min(1, cosTurn))
 	t := mu * math.Sqrt((1-c)/(1+c)) // μ tan(Δ/2)
 	if !(t < 1) {
 		return math.Inf(1)
@@ -275,13 +279,13 @@ func (s *segment) runBound(r run, h float64) float64 {
 	mu := s.nodes[r.first].geo.Friction
 	q := 1.0
 	for k := r.first; k <= r.last; k++ {
-		q *= capstanRatio(mu, math.Max(-1, math.Min(1, s.dir[k-1].Dot(s.dir[k]))))
+		q *= capstanRatio(mu, max(-1, min(1, s.dir[k-1].Dot(s.dir[k]))))
 	}
 	c := 2.0 // Q = ∞: the wire holds at any ratio of tensions
 	if !math.IsInf(q, 1) {
 		c = 2 * (q - 1) / (q + 1)
 	}
-	ta, tb := math.Max(s.nodes[r.first-1].tension, 0), math.Max(s.nodes[r.last].tension, 0)
+	ta, tb := max(s.nodes[r.first-1].tension, 0), max(s.nodes[r.last].tension, 0)
 	return c * (ta + tb) / 2 * h
 }
 
@@ -314,12 +318,12 @@ func (s *segment) Rebound(h float64, lambda, lo, hi []float64) bool {
 		if math.Abs(lambda[1+f]) >= cur*(1-1e-9) {
 			switch {
 			case implied > cur:
-				s.below[f] = math.Max(s.below[f], cur)
+				s.below[f] = max(s.below[f], cur)
 				if s.above[f] <= cur {
 					s.above[f] = math.Inf(1)
 				}
 			case implied < cur:
-				s.above[f] = math.Min(s.above[f], cur)
+				s.above[f] = min(s.above[f], cur)
 				if s.below[f] >= cur {
 					s.below[f] = 0
 				}
@@ -335,7 +339,7 @@ func (s *segment) Rebound(h float64, lambda, lo, hi []float64) bool {
 		if low, high := s.below[f], s.above[f]; !(next[f] > low && next[f] < high) {
 			switch {
 			case math.IsInf(high, 1):
-				next[f] = math.Max(implied, low)
+				next[f] = max(implied, low)
 			case low == 0 && high > 0 && next[f] <= 0:
 				next[f] = 0
 			default:
@@ -363,7 +367,7 @@ func (s *segment) Rebound(h float64, lambda, lo, hi []float64) bool {
 // impulse b reaches one of them (at the old bound, or past the new one).
 func changed(bound, old, b float64) bool {
 	if bound == old || !math.IsInf(bound, 0) && !math.IsInf(old, 0) &&
-		math.Abs(bound-old) <= 1e-6*math.Max(math.Abs(bound), math.Abs(old)) {
+		math.Abs(bound-old) <= 1e-6*max(math.Abs(bound), math.Abs(old)) {
 		return false
 	}
 	atOld := !math.IsInf(old, 0) && (old >= 0 && b >= old*(1-1e-9) || old <= 0 && b <= old*(1-1e-9))

@@ -95,7 +95,7 @@ func Prism(sides int, radius, length float64) (*Shape, error) {
 func newShape(verts []geom.Vec3, faces [][]int) (*Shape, error) {
 	s := &Shape{verts: verts}
 	for _, v := range verts {
-		s.radius = math.Max(s.radius, v.Norm())
+		s.radius = max(s.radius, v.Norm())
 	}
 	for fi, f := range faces {
 		a, b, c := verts[f[0]], verts[f[1]], verts[f[2]]

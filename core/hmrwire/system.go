@@ -99,13 +99,13 @@ const maxSubsteps = 64
 func (sys *System) substeps(h float64) int {
 	fastest := 0.0
 	for _, b := range sys.World.Bodies() {
-		fastest = math.Max(fastest, b.AngVel.Norm())
+		fastest = max(fastest, b.AngVel.Norm())
 	}
 	n := math.Ceil(fastest * h / maxTurn)
 	if !(n > 1) {
 		return 1
 	}
-	return int(math.Min(n, maxSubsteps))
+	return int(min(n, maxSubsteps))
 }
 
 // step is one step of Algorithm 1.

@@ -80,7 +80,7 @@ func (s *segment) winchRows(h float64, rows []multibody.Row) {
 	// mass node is left to take in.
 	if speed < 0 && s.wire.lastFree() < 0 {
 		if floor := (wi.MinLength - L) / h; speed < floor {
-			speed = math.Min(floor, 0)
+			speed = min(floor, 0)
 		}
 	}
 	wi.speed = speed

@@ -23,9 +23,11 @@ import (
 // bodies, so a net of segments, whose Schur complement couples every two
 // rows sharing a body, stays as sparse as the net itself ([SLNB11] §II-A,
 // Fig. 8). The ordering (minimum degree on the graph of bodies and rows,
-// rigid rows after their bodies) and the symbolic analysis are redone only
-// when the problem's layout or its set of rigid rows changes; each step
-// factors the new values.
+// rigid rows after their bodies; from 2,000 unknowns also nested
+// dissection, kept where it factors in fewer operations, as it does for
+// nets) and the symbolic analysis are redone only when the problem's
+// layout or its set of rigid rows changes; each step factors the new
+// values.
 //
 // A pivot that comes out below 1e-13 of its node's scale, or of the wrong
 // sign (rows that depend on each other, a rigid row on no dynamic body), is
@@ -37,6 +39,7 @@ type Sparse struct {
 	Timing *SparseTiming
 
 	layout    structure
+	dissected bool   // the order is a nested dissection
 	rigid     []bool // rows with Σ = 0 when the ordering was made
 	bodyStart []int  // per ByBody entry: its first unknown
 	bodyDofs  []int  // per ByBody entry: 3 (particle) to 6 (see turnable)
@@ -59,6 +62,9 @@ type SparseTiming struct {
 	Ordering, Analysis, Assembly, Factorization, Substitution time.Duration
 	// Nonzeros of L at the last analysis, and unknowns.
 	Nonzeros, Unknowns int
+	// Factorizations and Substitutions count the numeric factorizations
+	// and the solves with a factor (an active set makes several a step).
+	Factorizations, Substitutions int
 }
 
 // pivotEps is the smallest pivot, relative to its node's scale, taken as
@@ -95,6 +101,7 @@ func (s *Sparse) Factor(p *Problem) error {
 		return err
 	}
 	s.clock(&s.timing().Factorization, t0)
+	s.timing().Factorizations++
 	return nil
 }
 
@@ -102,6 +109,7 @@ func (s *Sparse) Factor(p *Problem) error {
 func (s *Sparse) Substitute(p *Problem) error {
 	t0 := time.Now()
 	defer s.clock(&s.timing().Substitution, t0)
+	s.timing().Substitutions++
 	clear(s.rhs[:s.rows])
 	copy(s.rhs[s.rows:], p.B)
 	copy(s.x, s.rhs)
@@ -197,42 +205,6 @@ func (s *Sparse) setup(p *Problem) error {
 	}
 	s.rows = n
 	n += nr
-	// The graph of bodies and rows, ordered; rigid rows wait for their
-	// bodies.
-	blocks := sparse.NewBuilder(nb + nr)
-	for ei, e := range p.ByBody {
-		for _, rb := range e.Blocks {
-			blocks.Couple(ei, nb+rb.Row)
-		}
-	}
-	s.rigid = slices.Grow(s.rigid[:0], nr)[:nr]
-	wait := make([]bool, nb+nr)
-	sizes := make([]int, nb+nr)
-	for i := range sizes {
-		sizes[i] = 1
-		if i < nb {
-			sizes[i] = s.bodyDofs[i]
-		}
-	}
-	for i, sg := range p.Sigma {
-		s.rigid[i] = sg == 0
-		wait[nb+i] = sg == 0
-	}
-	order, err := sparse.Order(blocks.Matrix().Graph(), sizes, wait)
-	if err != nil {
-		return fmt.Errorf("sparse solve: %w", err)
-	}
-	perm := make([]int, 0, n)
-	for _, node := range order {
-		if node < nb {
-			for d := 0; d < s.bodyDofs[node]; d++ {
-				perm = append(perm, s.bodyStart[node]+d)
-			}
-		} else {
-			perm = append(perm, s.rows+node-nb)
-		}
-	}
-	t0 = s.clock(&s.timing().Ordering, t0)
 	// The scalar structure: each rigid body's inertia block, each row's
 	// couplings to its bodies' unknowns.
 	b := sparse.NewBuilder(n)
@@ -266,9 +238,49 @@ func (s *Sparse) setup(p *Problem) error {
 	for i := range s.diag {
 		s.diag[i] = s.mat.Index(i, i)
 	}
-	sym, err := sparse.Analyze(s.mat, perm)
+	t0 = s.clock(&s.timing().Analysis, t0)
+	// The graph of bodies and rows, ordered; rigid rows wait for their
+	// bodies.
+	blocks := sparse.NewBuilder(nb + nr)
+	for ei, e := range p.ByBody {
+		for _, rb := range e.Blocks {
+			blocks.Couple(ei, nb+rb.Row)
+		}
+	}
+	graph := blocks.Matrix().Graph()
+	s.rigid = slices.Grow(s.rigid[:0], nr)[:nr]
+	nodes := sparse.Nodes{Size: make([]int, nb+nr), Wait: make([]bool, nb+nr)}
+	for i := range nodes.Size {
+		nodes.Size[i] = 1
+		if i < nb {
+			nodes.Size[i] = s.bodyDofs[i]
+		}
+	}
+	for i, sg := range p.Sigma {
+		s.rigid[i] = sg == 0
+		nodes.Wait[nb+i] = sg == 0
+	}
+	sym, err := s.analyze(graph, nodes, &t0)
 	if err != nil {
-		return fmt.Errorf("sparse solve: %w", err)
+		return err
+	}
+	s.dissected = false
+	if n >= dissectFrom {
+		// A large net factors cheaper in nested dissection; a chain or a
+		// tree does not, and keeps minimum degree.
+		stage, err := sparse.Dissect(graph, nodes, dissectLeaf)
+		if err != nil {
+			return fmt.Errorf("sparse solve: %w", err)
+		}
+		nodes.Stage = stage
+		nd, err := s.analyze(graph, nodes, &t0)
+		if err != nil {
+			return err
+		}
+		if nd.Operations() < sym.Operations() {
+			sym = nd
+		}
+		s.dissected = sym == nd
 	}
 	s.fac = sparse.NewFactor(sym)
 	s.pivot = sparse.Pivot{Sign: make([]int8, n), Scale: make([]float64, n), Eps: pivotEps}
@@ -285,6 +297,40 @@ func (s *Sparse) setup(p *Problem) error {
 	}
 	s.clock(&s.timing().Analysis, t0)
 	return nil
+}
+
+// Nested dissection is tried from dissectFrom unknowns, down to parts of
+// dissectLeaf unknowns, which minimum degree orders.
+const (
+	dissectFrom = 2000
+	dissectLeaf = 64
+)
+
+// analyze orders the graph of bodies and rows under nodes' constraints and
+// analyzes the scalar matrix in that order, the body's unknowns together.
+func (s *Sparse) analyze(graph sparse.Graph, nodes sparse.Nodes, t0 *time.Time) (*sparse.Symbolic, error) {
+	order, err := sparse.Order(graph, nodes)
+	if err != nil {
+		return nil, fmt.Errorf("sparse solve: %w", err)
+	}
+	nb := len(s.bodyStart)
+	perm := make([]int, 0, s.mat.N)
+	for _, node := range order {
+		if node < nb {
+			for d := 0; d < s.bodyDofs[node]; d++ {
+				perm = append(perm, s.bodyStart[node]+d)
+			}
+		} else {
+			perm = append(perm, s.rows+node-nb)
+		}
+	}
+	*t0 = s.clock(&s.timing().Ordering, *t0)
+	sym, err := sparse.Analyze(s.mat, perm)
+	if err != nil {
+		return nil, fmt.Errorf("sparse solve: %w", err)
+	}
+	*t0 = s.clock(&s.timing().Analysis, *t0)
+	return sym, nil
 }
 
 // assemble writes the step's values: the bodies' mass and inertia, the

@@ -104,6 +104,75 @@ func TestSparseMatchesDense(t *testing.T) {
 	}
 }
 
+// ballLink is a test ball joint between two particles: three rigid rows.
+type ballLink struct{ a, b *Body }
+
+func (l *ballLink) Bodies() []*Body { return []*Body{l.a, l.b} }
+func (l *ballLink) Rows() int       { return 3 }
+func (l *ballLink) Update(h float64, rows []Row) {
+	d := l.b.Pos.Sub(l.a.Pos)
+	for i, axis := range []geom.Vec3{geom.V(1, 0, 0), geom.V(0, 1, 0), geom.V(0, 0, 1)} {
+		rows[i].J[0] = Jacobian{Lin: axis.Scale(-1)}
+		rows[i].J[1] = Jacobian{Lin: axis}
+		rows[i].Violation = d.Dot(axis)
+		rows[i].Holonomic = true
+		rows[i].Damping = 2.0 / 60
+	}
+}
+func (l *ballLink) Apply(float64, []float64) {}
+
+// lockedNet is a side×side net of 1 kg knots hung by its top row from a
+// kinematic beam, each pair of neighbours joined by a compliant link
+// between two 0.1 kg end particles ball-jointed to the knots: the
+// structure of a net of wires (hmrwire's BenchmarkWireNet), whose rigid
+// joints minimum degree must leave until both their bodies are gone.
+func lockedNet(side int) *World {
+	w := NewWorld(geom.V(0, 0, -9.81))
+	top := w.AddBody(NewKinematic("beam", geom.V(0, 0, 0)))
+	knots := make([]*Body, side*side)
+	const gap = 0.5
+	for y := 0; y < side; y++ {
+		for x := 0; x < side; x++ {
+			knots[y*side+x] = w.AddBody(NewParticle("knot", 1, geom.V(gap*float64(x), 0.01*float64(x*y), -gap*float64(y+1))))
+		}
+	}
+	link := func(a, b *Body) {
+		ea, eb := w.AddBody(NewParticle("end", 0.1, a.Pos)), w.AddBody(NewParticle("end", 0.1, b.Pos))
+		w.AddConstraint(&ballLink{a: a, b: ea})
+		w.AddConstraint(&ballLink{a: b, b: eb})
+		w.AddConstraint(&pointLink{a: ea, b: eb, length: eb.Pos.Sub(ea.Pos).Norm(), compliance: 1e-6})
+	}
+	for x := 0; x < side; x++ {
+		ra := geom.V(gap*float64(x), 0, 0)
+		w.AddConstraint(&pointLink{a: top, b: knots[x], ra: ra, length: knots[x].Pos.Sub(ra).Norm(), compliance: 1e-6})
+	}
+	for y := 0; y < side; y++ {
+		for x := 0; x < side; x++ {
+			if x+1 < side {
+				link(knots[y*side+x], knots[y*side+x+1])
+			}
+			if y+1 < side {
+				link(knots[y*side+x], knots[(y+1)*side+x])
+			}
+		}
+	}
+	return w
+}
+
+// A net of wires large enough for nested dissection (2,650 unknowns) is
+// ordered by it, factored by the multifrontal kernel, and solves as the
+// dense solver does.
+func TestSparseDissectedNetMatchesDense(t *testing.T) {
+	ws, wd := lockedNet(10), lockedNet(10)
+	sp := &Sparse{Timing: &SparseTiming{}}
+	ws.Solver = sp
+	matchDense(t, "net 10×10", ws, wd, 3)
+	if !sp.dissected || !sp.fac.Symbolic().Multifrontal() {
+		t.Errorf("net 10×10: dissected %v, multifrontal %v; want both", sp.dissected, sp.fac.Symbolic().Multifrontal())
+	}
+	t.Logf("net 10×10: %d unknowns, %d entries in L", sp.Timing.Unknowns, sp.Timing.Nonzeros)
+}
+
 // Two rigid rows that say the same thing (a link given twice) make the
 // system singular: the perturbed pivot and refinement still hold the
 // particle with the right total impulse, or the solve fails with a

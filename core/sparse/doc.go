@@ -1,8 +1,11 @@
 // Package sparse holds symmetric sparse matrices and their LDLᵀ
-// factorization: a fill-reducing ordering (minimum degree on a quotient
-// graph, with approximate degrees), a symbolic analysis (elimination tree
-// and column counts of L) kept while the matrix's structure stays the
-// same, and an up-looking numeric factorization redone for new values.
+// factorization: fill-reducing orderings (minimum degree on a quotient
+// graph, with approximate degrees, optionally constrained to the stages of
+// a nested dissection), a symbolic analysis (postordered elimination tree,
+// structure of L, supernodes) kept while the matrix's structure stays the
+// same, and a numeric factorization redone for new values: up-looking for
+// factors without dense blocks (chains), multifrontal for those with them
+// (nets).
 //
 // It is the direct solver of [SLNB11] §II-B: the paper factored the
 // block-sparse matrix H of eq. 7 with SuperLU; H is symmetric
@@ -17,5 +20,6 @@
 //
 // Cost: the ordering and the analysis are near linear in the nonzeros of L
 // for the graphs of cables, chains and nets; the numeric factorization
-// costs Σ_k |L_{:,k}|² operations, linear in the size for a chain.
+// costs Σ_k |L_{:,k}|²/2 operations (Symbolic.Operations), linear in the
+// size for a chain.
 package sparse

@@ -4,23 +4,32 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 )
 
 // Symbolic is the analysis of a matrix structure under an ordering: the
-// elimination tree and the column counts of L. It holds while the
-// structure stays the same; new values need only Factor.
+// elimination tree, the structure of L and its supernodes. It holds while
+// the structure stays the same; new values need only Factor.
 type Symbolic struct {
 	n     int
 	perm  []int // perm[k]: the node eliminated k-th
 	iperm []int // iperm[perm[k]] = k
-	// parent is the elimination tree of P A Pᵀ (−1 at a root); colStart
-	// the start of each column of L in the factor's arrays.
+	// parent is the elimination tree of P A Pᵀ (−1 at a root), whose
+	// nodes are numbered in postorder; L's column k holds the rows
+	// rowIdx[colStart[k]:colStart[k+1]], ascending.
 	parent   []int
 	colStart []int
+	rowIdx   []int
+	// frontal: Factor uses the multifrontal kernel (see frontal.go),
+	// whose supernodes and maps are then set.
+	frontal bool
+	front   *fronts
 }
 
 // Analyze computes the symbolic factorization of a's structure in the
-// order perm (from Order, or nil for the natural order).
+// order perm (from Order, or nil for the natural order). The order is
+// refined to a postorder of its elimination tree, which has the same
+// fill and keeps each subtree's columns together.
 func Analyze(a *Matrix, perm []int) (*Symbolic, error) {
 	n := a.N
 	if perm == nil {
@@ -32,24 +41,64 @@ func Analyze(a *Matrix, perm []int) (*Symbolic, error) {
 	if len(perm) != n {
 		return nil, fmt.Errorf("analyze: an ordering of %d nodes for a %d×%d matrix", len(perm), n, n)
 	}
-	s := &Symbolic{n: n, perm: perm, iperm: make([]int, n), parent: make([]int, n), colStart: make([]int, n+1)}
+	s := &Symbolic{n: n, perm: slices.Clone(perm), iperm: make([]int, n), parent: make([]int, n), colStart: make([]int, n+1)}
 	for i := range s.iperm {
 		s.iperm[i] = -1
 	}
-	for k, i := range perm {
+	for k, i := range s.perm {
 		if i < 0 || i >= n || s.iperm[i] >= 0 {
 			return nil, fmt.Errorf("analyze: the ordering is not a permutation (node %d)", i)
 		}
 		s.iperm[i] = k
 	}
-	// Row k of L is the set of nodes reached from the entries of row k of
-	// P A Pᵀ left of the diagonal by walking up the elimination tree
-	// until node k, whose tree it joins (Liu).
 	flag := make([]int, n)
-	count := make([]int, n)
+	s.tree(a, flag)
+	s.postorder()
+	count := s.tree(a, flag)
 	for k := 0; k < n; k++ {
+		s.colStart[k+1] = s.colStart[k] + count[k]
+	}
+	// L's structure: row k's entries, found as in tree, appended to their
+	// columns in increasing k.
+	s.rowIdx = make([]int, s.colStart[n])
+	fill := count[:n]
+	clear(fill)
+	for k := 0; k < n; k++ {
+		flag[k] = k
+		col := s.perm[k]
+		for q := a.Col[col]; q < a.Col[col+1]; q++ {
+			for i := s.iperm[a.Row[q]]; i < k && flag[i] != k; i = s.parent[i] {
+				s.rowIdx[s.colStart[i]+fill[i]] = k
+				fill[i]++
+				flag[i] = k
+			}
+		}
+	}
+	if s.Operations() > frontalFrom*s.Nonzeros() {
+		s.frontal = true
+		s.front = newFronts(s, a)
+	}
+	return s, nil
+}
+
+// Multifrontal reports whether Factor uses the multifrontal kernel.
+func (s *Symbolic) Multifrontal() bool { return s.frontal }
+
+// frontalFrom is the operations per entry of L above which the
+// multifrontal kernel is used: where L has dense blocks (a net's
+// separators) its dense updates are faster than the up-looking kernel's
+// scattered ones; for a chain (about 1.5) the up-looking one is.
+const frontalFrom = 3
+
+// tree computes the elimination tree of P A Pᵀ and returns the number of
+// entries of each column of L below the diagonal: row k of L is the set of
+// nodes reached from the entries of row k of P A Pᵀ left of the diagonal
+// by walking up the tree until node k, whose tree it joins (Liu).
+func (s *Symbolic) tree(a *Matrix, flag []int) []int {
+	count := make([]int, s.n+1)
+	for k := 0; k < s.n; k++ {
 		s.parent[k], flag[k] = -1, k
-		col := perm[k]
+		col := s.perm[k]
 		for q := a.Col[col]; q < a.Col[col+1]; q++ {
 			for i := s.iperm[a.Row[q]]; i < k && flag[i] != k; i = s.parent[i] {
 				if s.parent[i] < 0 {
@@ -60,31 +109,82 @@ func Analyze(a *Matrix, perm []int) (*Symbolic, error) {
 			}
 		}
 	}
-	for k := 0; k < n; k++ {
-		s.colStart[k+1] = s.colStart[k] + count[k]
+	return count
+}
+
+// postorder renumbers perm so that each subtree of the elimination tree
+// is a contiguous run of columns ending at its root (children in their
+// old order), which leaves the tree the same up to the numbering.
+func (s *Symbolic) postorder() {
+	n := s.n
+	head, next := make([]int, n), make([]int, n)
+	for i := range head {
+		head[i] = -1
 	}
-	return s, nil
+	for k := n - 1; k >= 0; k-- { // children lists, ascending
+		if p := s.parent[k]; p >= 0 {
+			next[k], head[p] = head[p], k
+		}
+	}
+	post := make([]int, 0, n)
+	stack := make([]int, 0, 16)
+	for root := 0; root < n; root++ {
+		if s.parent[root] >= 0 {
+			continue
+		}
+		stack = append(stack, root)
+		for len(stack) > 0 {
+			top := stack[len(stack)-1]
+			if c := head[top]; c >= 0 {
+				head[top] = next[c]
+				stack = append(stack, c)
+				continue
+			}
+			stack = stack[:len(stack)-1]
+			post = append(post, top)
+		}
+	}
+	old := slices.Clone(s.perm)
+	for k, p := range post {
+		s.perm[k] = old[p]
+		s.iperm[old[p]] = k
+	}
 }
 
 // Nonzeros returns the number of entries of L below its diagonal.
 func (s *Symbolic) Nonzeros() int { return s.colStart[s.n] }
 
+// Operations returns the multiply-adds of a numeric factorization,
+// Σ_k c_k (c_k + 1)/2 for the c_k entries of column k of L: what an
+// ordering is judged by.
+func (s *Symbolic) Operations() int {
+	ops := 0
+	for k := 0; k < s.n; k++ {
+		c := s.colStart[k+1] - s.colStart[k]
+		ops += c * (c + 1) / 2
+	}
+	return ops
+}
+
 // Factor is the numeric LDLᵀ factorization P A Pᵀ = L D Lᵀ of a matrix,
 // L unit lower triangular in compressed columns.
 type Factor struct {
 	sym *Symbolic
-	// rowIdx and val are L's entries below the diagonal, by column; d its
-	// diagonal D.
-	rowIdx []int
-	val    []float64
-	d      []float64
+	// val holds L's entries below the diagonal, in the symbolic
+	// structure's positions; d its diagonal D.
+	val []float64
+	d   []float64
 	// Perturbed counts the pivots of the last factorization that were
 	// below the threshold and were replaced (see Options.Pivot).
 	Perturbed int
-	// scratch
+	// scratch of the up-looking kernel
 	y, x          []float64
 	pattern, flag []int
 	fill          []int
+	// scratch of the multifrontal kernel: the dense front, the stack of
+	// update matrices and their places on it
+	front, stack []float64
+	updates      []update
 }
 
 // Pivot says how Factor treats a pivot d_k too small to divide by. With
@@ -106,21 +206,51 @@ var ErrSingular = errors.New("matrix is singular")
 // NewFactor allocates a factorization for the analysis s.
 func NewFactor(s *Symbolic) *Factor {
 	nnz := s.Nonzeros()
-	return &Factor{sym: s, rowIdx: make([]int, nnz), val: make([]float64, nnz), d: make([]float64, s.n),
+	return &Factor{sym: s, val: make([]float64, nnz), d: make([]float64, s.n),
 		y: make([]float64, s.n), x: make([]float64, s.n), pattern: make([]int, s.n), flag: make([]int, s.n), fill: make([]int, s.n)}
 }
 
+// Symbolic returns the analysis f factors for.
+func (f *Factor) Symbolic() *Symbolic { return f.sym }
+
 // Factor computes L and D for a's values (a's structure must be the one
-// analyzed), row by row (up-looking): row k of L solves
-// L₁₁ D₁₁ yᵀ = A₁₂ on the pattern the elimination tree gives, and
-// d_k = a_kk − Σ_j l_kj y_j.
+// analyzed), with the kernel the analysis chose: multifrontal where L has
+// dense blocks, up-looking otherwise.
 func (f *Factor) Factor(a *Matrix, piv Pivot) error {
-	s := f.sym
-	n := s.n
-	if a.N != n {
-		return fmt.Errorf("factor: a %d×%d matrix for an analysis of %d", a.N, a.N, n)
+	if a.N != f.sym.n {
+		return fmt.Errorf("factor: a %d×%d matrix for an analysis of %d", a.N, a.N, f.sym.n)
 	}
 	f.Perturbed = 0
+	if f.sym.frontal {
+		return f.multifrontal(a, piv)
+	}
+	return f.upLooking(a, piv)
+}
+
+// pivot returns the pivot to divide by at position k for the computed
+// dk, perturbed as piv says.
+func (f *Factor) pivot(dk float64, k int, piv Pivot) (float64, error) {
+	col := f.sym.perm[k]
+	switch {
+	case piv.Sign != nil:
+		sign := float64(piv.Sign[col])
+		least := max(piv.Eps*piv.Scale[col], math.SmallestNonzeroFloat64)
+		if !(dk*sign >= least) {
+			dk = sign * least
+			f.Perturbed++
+		}
+	case dk == 0 || math.IsNaN(dk):
+		return 0, fmt.Errorf("factor: pivot %d (node %d): %w", k, col, ErrSingular)
+	}
+	return dk, nil
+}
+
+// upLooking computes L row by row: row k of L solves
+// L₁₁ D₁₁ yᵀ = A₁₂ on the pattern the elimination tree gives, and
+// d_k = a_kk − Σ_j l_kj y_j.
+func (f *Factor) upLooking(a *Matrix, piv Pivot) error {
+	s := f.sym
+	n := s.n
 	y, pattern, flag, fill := f.y, f.pattern, f.flag, f.fill
 	for k := 0; k < n; k++ {
 		// Scatter row k of P A Pᵀ (left of and on the diagonal) into y
@@ -154,24 +284,16 @@ func (f *Factor) Factor(a *Matrix, piv Pivot) error {
 			y[i] = 0
 			start := s.colStart[i]
 			for q := start; q < start+fill[i]; q++ {
-				y[f.rowIdx[q]] -= f.val[q] * yi
+				y[s.rowIdx[q]] -= f.val[q] * yi
 			}
 			lki := yi / f.d[i]
 			dk -= lki * yi
-			q := start + fill[i]
-			f.rowIdx[q], f.val[q] = k, lki
+			f.val[start+fill[i]] = lki
 			fill[i]++
 		}
-		switch {
-		case piv.Sign != nil:
-			sign := float64(piv.Sign[col])
-			least := max(piv.Eps*piv.Scale[col], math.SmallestNonzeroFloat64)
-			if !(dk*sign >= least) {
-				dk = sign * least
-				f.Perturbed++
-			}
-		case dk == 0 || math.IsNaN(dk):
-			return fmt.Errorf("factor: pivot %d (node %d): %w", k, col, ErrSingular)
+		dk, err := f.pivot(dk, k, piv)
+		if err != nil {
+			return err
 		}
 		f.d[k] = dk
 	}
@@ -188,7 +310,7 @@ func (f *Factor) Solve(b []float64) {
 	for j := 0; j < s.n; j++ { // L x = b
 		xj := x[j]
 		for q := s.colStart[j]; q < s.colStart[j+1]; q++ {
-			x[f.rowIdx[q]] -= f.val[q] * xj
+			x[s.rowIdx[q]] -= f.val[q] * xj
 		}
 	}
 	for j := range x[:s.n] {
@@ -197,7 +319,7 @@ func (f *Factor) Solve(b []float64) {
 	for j := s.n - 1; j >= 0; j-- { // Lᵀ x = y
 		xj := x[j]
 		for q := s.colStart[j]; q < s.colStart[j+1]; q++ {
-			xj -= f.val[q] * x[f.rowIdx[q]]
+			xj -= f.val[q] * x[s.rowIdx[q]]
 		}
 		x[j] = xj
 	}

@@ -1,6 +1,9 @@
 package sparse
 
-import "fmt"
+import (
+	"fmt"
+	"slices"
+)
 
 // Graph is an undirected graph in adjacency lists: node i's neighbours are
 // Adj[Start[i]:Start[i+1]], each edge listed at both ends, no self loops.
@@ -34,28 +37,39 @@ func (g Graph) check() error {
 	return nil
 }
 
+// Nodes describes a graph's nodes to Order beyond its edges; a nil field
+// takes its default.
+type Nodes struct {
+	// Size[i] is the number of unknowns node i stands for (default one):
+	// a body's three or six velocities, a constraint row's one, the block
+	// graph of [SLNB11] eq. 7. Degrees count unknowns, so that a body,
+	// whose elimination couples its rows, goes before a row, whose
+	// elimination couples its bodies' blocks.
+	Size []int
+	// Wait[i] set: node i is eliminated only after every neighbour that
+	// does not wait. A rigid constraint row, whose diagonal is zero, goes
+	// after the bodies it couples, so that its pivot is the (nonzero)
+	// Schur complement.
+	Wait []bool
+	// Stage[i] ≥ 0: every node of a lower stage is eliminated before any
+	// node of a higher one (constrained minimum degree), as Dissect's
+	// separators come after the parts they separate. Default: one stage.
+	Stage []int
+}
+
 // Order returns an elimination order of g's nodes (perm[k] is the node
 // eliminated k-th) that keeps the fill of a Cholesky or LDLᵀ factor low:
 // minimum degree on the quotient graph, where eliminated nodes become
 // elements standing for the clique they leave, with the approximate
 // external degree of Amestoy, Davis and Duff (an upper bound computed in
-// time proportional to the element lists) and element absorption.
-//
-// A node stands for size[i] unknowns of the matrix (a body's three or six
-// velocities, a constraint row's one: the block graph of [SLNB11] eq. 7);
-// degrees count unknowns, so that a body, whose elimination couples its
-// rows, goes before a row, whose elimination couples its bodies' blocks.
-// size may be nil (every node one unknown).
-//
-// A node with wait[i] set is eliminated only after every neighbour that
-// does not wait: a rigid constraint row, whose diagonal is zero, after the
-// bodies it couples, so that its pivot is the (nonzero) Schur complement.
-// wait may be nil.
-func Order(g Graph, size []int, wait []bool) ([]int, error) {
+// time proportional to the element lists) and element absorption, under
+// the constraints of nodes (see Nodes).
+func Order(g Graph, nodes Nodes) ([]int, error) {
 	if err := g.check(); err != nil {
 		return nil, fmt.Errorf("order: %w", err)
 	}
 	n := g.Nodes()
+	size, wait, stage := nodes.Size, nodes.Wait, nodes.Stage
 	if wait != nil && len(wait) != n {
 		return nil, fmt.Errorf("order: %d wait flags for %d nodes", len(wait), n)
 	}
@@ -68,12 +82,31 @@ func Order(g Graph, size []int, wait []bool) ([]int, error) {
 	if len(size) != n {
 		return nil, fmt.Errorf("order: %d sizes for %d nodes", len(size), n)
 	}
-	o := newOrdering(g, size, wait)
+	for i, s := range size {
+		if s < 1 {
+			return nil, fmt.Errorf("order: node %d stands for %d unknowns", i, s)
+		}
+	}
+	if stage == nil {
+		stage = make([]int, n)
+	}
+	if len(stage) != n {
+		return nil, fmt.Errorf("order: %d stages for %d nodes", len(stage), n)
+	}
+	for i, s := range stage {
+		if s < 0 {
+			return nil, fmt.Errorf("order: node %d in stage %d", i, s)
+		}
+	}
+	o := newOrdering(g, size, wait, stage)
 	perm := make([]int, 0, n)
 	for len(perm) < n {
 		p := o.pop()
+		if p < 0 && o.nextStage() {
+			continue
+		}
 		if p < 0 {
-			return nil, fmt.Errorf("order: %d nodes wait on each other", n-len(perm))
+			return nil, fmt.Errorf("order: %d nodes wait on each other or on a later stage", n-len(perm))
 		}
 		o.eliminate(p)
 		perm = append(perm, p)
@@ -83,9 +116,14 @@ func Order(g Graph, size []int, wait []bool) ([]int, error) {
 
 // ordering is the quotient graph of a minimum degree elimination.
 type ordering struct {
-	g    Graph
-	size []int
-	wait []bool
+	g     Graph
+	size  []int
+	wait  []bool
+	stage []int
+	// cur is the stage being eliminated; later[s] lists the nodes of
+	// stage s above cur, from the highest-numbered node down.
+	cur   int
+	later map[int][]int
 	// vars[i] are i's uneliminated neighbours not covered by an element;
 	// elems[i] the elements adjacent to variable i; members[e] the
 	// variables of element e (an eliminated node).
@@ -102,13 +140,13 @@ type ordering struct {
 	wStamp           []int
 }
 
-func newOrdering(g Graph, size []int, wait []bool) *ordering {
+func newOrdering(g Graph, size []int, wait []bool, stage []int) *ordering {
 	n := g.Nodes()
 	total := 0
 	for _, s := range size {
 		total += s
 	}
-	o := &ordering{g: g, size: size, wait: wait,
+	o := &ordering{g: g, size: size, wait: wait, stage: stage, later: map[int][]int{},
 		vars: make([][]int, n), elems: make([][]int, n), members: make([][]int, n),
 		eliminated: make([]bool, n), dead: make([]bool, n), waiting: make([]int, n),
 		degree: make([]int, n), head: make([]int, total+1), next: make([]int, n), prev: make([]int, n),
@@ -132,12 +170,39 @@ func newOrdering(g Graph, size []int, wait []bool) *ordering {
 	}
 	// Inserted from the last node down, so that among equal degrees the
 	// lowest-numbered node comes first: the natural order of a chain.
+	if n > 0 {
+		o.cur = slices.Min(stage)
+	}
 	for i := n - 1; i >= 0; i-- {
-		if o.waiting[i] == 0 {
+		if stage[i] != o.cur {
+			o.later[stage[i]] = append(o.later[stage[i]], i)
+		} else if o.waiting[i] == 0 {
 			o.insert(i)
 		}
 	}
 	return o
+}
+
+// nextStage moves on to the lowest stage above the current one and makes
+// its nodes that wait on nothing eligible; false when no stage is left.
+func (o *ordering) nextStage() bool {
+	if len(o.later) == 0 {
+		return false
+	}
+	next := -1
+	for s := range o.later {
+		if next < 0 || s < next {
+			next = s
+		}
+	}
+	o.cur = next
+	for _, i := range o.later[next] {
+		if o.waiting[i] == 0 {
+			o.insert(i)
+		}
+	}
+	delete(o.later, next)
+	return true
 }
 
 func (o *ordering) waits(i int) bool { return o.wait != nil && o.wait[i] }
@@ -189,7 +254,9 @@ func (o *ordering) weight(e int) int {
 }
 
 // eligible reports whether variable i sits in a degree bucket.
-func (o *ordering) eligible(i int) bool { return !o.eliminated[i] && o.waiting[i] == 0 }
+func (o *ordering) eligible(i int) bool {
+	return !o.eliminated[i] && o.waiting[i] == 0 && o.stage[i] == o.cur
+}
 
 func (o *ordering) eliminate(p int) {
 	o.stamp++
@@ -223,7 +290,7 @@ func (o *ordering) eliminate(p int) {
 	if !o.waits(p) {
 		for _, r := range o.g.Adj[o.g.Start[p]:o.g.Start[p+1]] {
 			if o.waits(r) && !o.eliminated[r] {
-				if o.waiting[r]--; o.waiting[r] == 0 {
+				if o.waiting[r]--; o.waiting[r] == 0 && o.stage[r] == o.cur {
 					o.insert(r)
 				}
 			}

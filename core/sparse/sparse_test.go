@@ -3,6 +3,7 @@ package sparse
 import (
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
@@ -60,25 +61,25 @@ func dense(m *Matrix) *mat.Dense {
 
 // LDLᵀ with the minimum degree order solves as gonum's dense LU does, for
 // positive definite and quasi-definite matrices, with the expected
-// inertia.
+// inertia, by both kernels; the nested dissection order too.
 func TestFactorSolvesAsDense(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
-	for trial := 0; trial < 40; trial++ {
-		n := 2 + rng.IntN(120)
+	for trial := 0; trial < 60; trial++ {
+		n := 2 + rng.IntN(160)
 		rows := 0
 		if trial%2 == 1 {
 			rows = rng.IntN(n / 2)
 		}
 		m, sign := randomMatrix(rng, n, 1+rng.IntN(4), rows)
-		perm, err := Order(m.Graph(), nil, nil)
-		if err != nil {
-			t.Fatal(err)
+		leaf := 0
+		if trial%3 == 2 {
+			leaf = 8
 		}
+		perm := order(t, m.Graph(), Nodes{}, leaf)
 		sym, err := Analyze(m, perm)
 		if err != nil {
 			t.Fatal(err)
 		}
-		f := NewFactor(sym)
 		// With the expected signs, no pivot of these well-conditioned
 		// matrices is perturbed.
 		piv := Pivot{}
@@ -88,15 +89,6 @@ func TestFactorSolvesAsDense(t *testing.T) {
 				piv.Scale[i] = 1
 			}
 		}
-		if err := f.Factor(m, piv); err != nil {
-			t.Fatal(err)
-		}
-		if f.Perturbed != 0 {
-			t.Errorf("trial %d: %d pivots perturbed", trial, f.Perturbed)
-		}
-		if pos, neg := f.Inertia(); pos != n-rows || neg != rows {
-			t.Errorf("trial %d: inertia (%d, %d), want (%d, %d)", trial, pos, neg, n-rows, rows)
-		}
 		b := make([]float64, n)
 		for i := range b {
 			b[i] = rng.Float64()*2 - 1
@@ -105,12 +97,53 @@ func TestFactorSolvesAsDense(t *testing.T) {
 		if err := want.SolveVec(dense(m), mat.NewVecDense(n, append([]float64(nil), b...))); err != nil {
 			t.Fatal(err)
 		}
-		f.Solve(b)
-		for i := range b {
-			if d := math.Abs(b[i] - want.AtVec(i)); d > 1e-10*(1+math.Abs(want.AtVec(i))) {
-				t.Fatalf("trial %d (n = %d): x[%d] = %g, dense %g", trial, n, i, b[i], want.AtVec(i))
+		for _, frontal := range []bool{false, true} {
+			kernel(sym, m, frontal)
+			f := NewFactor(sym)
+			if err := f.Factor(m, piv); err != nil {
+				t.Fatal(err)
+			}
+			if f.Perturbed != 0 {
+				t.Errorf("trial %d (frontal %v): %d pivots perturbed", trial, frontal, f.Perturbed)
+			}
+			if pos, neg := f.Inertia(); pos != n-rows || neg != rows {
+				t.Errorf("trial %d (frontal %v): inertia (%d, %d), want (%d, %d)", trial, frontal, pos, neg, n-rows, rows)
+			}
+			x := slices.Clone(b)
+			f.Solve(x)
+			for i := range x {
+				if d := math.Abs(x[i] - want.AtVec(i)); d > 1e-10*(1+math.Abs(want.AtVec(i))) {
+					t.Fatalf("trial %d (n = %d, frontal %v): x[%d] = %g, dense %g", trial, n, frontal, i, x[i], want.AtVec(i))
+				}
 			}
 		}
+	}
+}
+
+// order orders g by minimum degree under nodes' constraints, in the stages
+// of a nested dissection down to leaf unknowns if leaf > 0.
+func order(t *testing.T, g Graph, nodes Nodes, leaf int) []int {
+	t.Helper()
+	if leaf > 0 {
+		stage, err := Dissect(g, nodes, leaf)
+		if err != nil {
+			t.Fatal(err)
+		}
+		nodes.Stage = stage
+	}
+	perm, err := Order(g, nodes)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return perm
+}
+
+// kernel makes s factor with the multifrontal kernel or the up-looking one,
+// whichever the analysis chose.
+func kernel(s *Symbolic, a *Matrix, frontal bool) {
+	s.frontal, s.front = frontal, nil
+	if frontal {
+		s.front = newFronts(s, a)
 	}
 }
 
@@ -191,7 +224,7 @@ func TestOrderKeepsFillLow(t *testing.T) {
 	for i := 0; i+1 < 1000; i++ {
 		chain.Couple(i, i+1)
 	}
-	perm, err := Order(chain.Matrix().Graph(), nil, nil)
+	perm, err := Order(chain.Matrix().Graph(), Nodes{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -202,7 +235,7 @@ func TestOrderKeepsFillLow(t *testing.T) {
 	for _, side := range []int{10, 30, 60} {
 		m := grid(side)
 		natural, _ := Analyze(m, nil)
-		perm, err := Order(m.Graph(), nil, nil)
+		perm, err := Order(m.Graph(), Nodes{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -231,10 +264,7 @@ func TestWaitingRowsFactorWithZeroDiagonal(t *testing.T) {
 			m.Val[m.Index(i, i)] = 0
 			wait[i] = true
 		}
-		perm, err := Order(m.Graph(), nil, wait)
-		if err != nil {
-			t.Fatal(err)
-		}
+		perm := order(t, m.Graph(), Nodes{Wait: wait}, 4*(trial%2)) // the stages of a dissection keep the waits
 		pos := make([]int, n)
 		for k, i := range perm {
 			pos[i] = k
@@ -248,14 +278,26 @@ func TestWaitingRowsFactorWithZeroDiagonal(t *testing.T) {
 			}
 		}
 		sym, _ := Analyze(m, perm)
-		f := NewFactor(sym)
-		err = f.Factor(m, Pivot{})
-		// Random rows may be dependent; independent ones must factor.
-		if err != nil {
-			continue
+		for k, i := range sym.perm { // the postorder keeps rows after their neighbours
+			pos[i] = k
 		}
-		if _, neg := f.Inertia(); neg != rows {
-			t.Errorf("trial %d: %d negative pivots, want %d", trial, neg, rows)
+		for r := n - rows; r < n; r++ {
+			for _, j := range g.Adj[g.Start[r]:g.Start[r+1]] {
+				if !wait[j] && pos[j] > pos[r] {
+					t.Fatalf("analysis: row %d eliminated before its neighbour %d", r, j)
+				}
+			}
+		}
+		for _, frontal := range []bool{false, true} {
+			kernel(sym, m, frontal)
+			f := NewFactor(sym)
+			// Random rows may be dependent; independent ones must factor.
+			if err := f.Factor(m, Pivot{}); err != nil {
+				continue
+			}
+			if _, neg := f.Inertia(); neg != rows {
+				t.Errorf("trial %d (frontal %v): %d negative pivots, want %d", trial, frontal, neg, rows)
+			}
 		}
 	}
 	// Without waiting, the natural order meets the zero pivot first.
@@ -267,7 +309,7 @@ func TestWaitingRowsFactorWithZeroDiagonal(t *testing.T) {
 	if err := NewFactor(sym).Factor(m, Pivot{}); err == nil {
 		t.Error("a zero first pivot factored")
 	}
-	perm, _ := Order(m.Graph(), nil, []bool{true, false})
+	perm, _ := Order(m.Graph(), Nodes{Wait: []bool{true, false}})
 	if perm[0] != 1 {
 		t.Errorf("waiting node 0 ordered %v", perm)
 	}
@@ -275,9 +317,9 @@ func TestWaitingRowsFactorWithZeroDiagonal(t *testing.T) {
 
 // TestOrderRefusesBrokenGraphs: no nodes orders to nothing; lists that do
 // not hold together are refused, not a panic.
-func TestOrderRefusesBrokenGraphs(t *testing.T) {
+func TestOrderRefusesBrokenInput(t *testing.T) {
 	for _, g := range []Graph{{}, {Start: []int{0}}} {
-		if perm, err := Order(g, nil, nil); err != nil || len(perm) != 0 {
+		if perm, err := Order(g, Nodes{}); err != nil || len(perm) != 0 {
 			t.Errorf("empty graph %+v: %v, %v", g, perm, err)
 		}
 	}
@@ -289,8 +331,160 @@ func TestOrderRefusesBrokenGraphs(t *testing.T) {
 		"list ends before start": {Start: []int{0, 2, 1, 2}, Adj: []int{1, 2}},
 		"lists not from 0":       {Start: []int{1, 2, 2}, Adj: []int{1, 0}},
 	} {
-		if _, err := Order(g, nil, nil); err == nil {
+		if _, err := Order(g, Nodes{}); err == nil {
 			t.Errorf("%s: %+v accepted", name, g)
 		}
+		if _, err := Dissect(g, Nodes{}, 1); err == nil {
+			t.Errorf("%s: %+v dissected", name, g)
+		}
+	}
+	if stage, err := Dissect(Graph{}, Nodes{}, 1); err != nil || len(stage) != 0 {
+		t.Errorf("empty graph dissected into %v, %v", stage, err)
+	}
+	pair := Graph{Start: []int{0, 1, 2}, Adj: []int{1, 0}}
+	for name, nodes := range map[string]Nodes{
+		"sizes short":      {Size: []int{1}},
+		"zero size":        {Size: []int{1, 0}},
+		"wait flags short": {Wait: []bool{true}},
+		"stages short":     {Stage: []int{0}},
+		"negative stage":   {Stage: []int{0, -1}},
+		"waits on a stage": {Wait: []bool{true, false}, Stage: []int{0, 1}},
+	} {
+		if _, err := Order(pair, nodes); err == nil {
+			t.Errorf("%s: %+v accepted", name, nodes)
+		}
+	}
+}
+
+// netGraph is the block graph of a side×side net of knots (3 unknowns,
+// the border fixed and left out), each pair of neighbours joined by a
+// wire of per segments: constraint rows (1 unknown) between particles (3),
+// its end particles locked to the knots by three rigid rows each, which
+// wait for their bodies: the net of BenchmarkWireNet.
+func netGraph(side, per int) (*Matrix, Nodes) {
+	var nodes Nodes
+	add := func(size int, wait bool) int {
+		nodes.Size = append(nodes.Size, size)
+		nodes.Wait = append(nodes.Wait, wait)
+		return len(nodes.Size) - 1
+	}
+	knot := map[[2]int]int{}
+	for i := 1; i < side-1; i++ {
+		for j := 1; j < side-1; j++ {
+			knot[[2]int{i, j}] = add(3, false)
+		}
+	}
+	var edges [][2]int
+	lock := func(particle, body int) {
+		for d := 0; d < 3; d++ {
+			r := add(1, true)
+			edges = append(edges, [2]int{r, particle})
+			if body >= 0 {
+				edges = append(edges, [2]int{r, body})
+			}
+		}
+	}
+	link := func(a, b int) {
+		prev := add(3, false)
+		lock(prev, a)
+		for s := 0; s < per; s++ {
+			r, p := add(1, false), add(3, false)
+			edges = append(edges, [2]int{prev, r}, [2]int{r, p})
+			prev = p
+		}
+		lock(prev, b)
+	}
+	at := func(i, j int) int {
+		if k, ok := knot[[2]int{i, j}]; ok {
+			return k
+		}
+		return -1
+	}
+	for i := 0; i < side; i++ {
+		for j := 0; j < side; j++ {
+			if i+1 < side && (at(i, j) >= 0 || at(i+1, j) >= 0) {
+				link(at(i, j), at(i+1, j))
+			}
+			if j+1 < side && (at(i, j) >= 0 || at(i, j+1) >= 0) {
+				link(at(i, j), at(i, j+1))
+			}
+		}
+	}
+	b := NewBuilder(len(nodes.Size))
+	for _, e := range edges {
+		b.Couple(e[0], e[1])
+	}
+	return b.Matrix(), nodes
+}
+
+// scalarAnalysis analyzes the scalar matrix of the block graph m (node i
+// standing for size[i] unknowns, coupled to all of its neighbours') in the
+// block order perm.
+func scalarAnalysis(t *testing.T, m *Matrix, size []int, perm []int) *Symbolic {
+	start := make([]int, len(size)+1)
+	for i, s := range size {
+		start[i+1] = start[i] + s
+	}
+	b := NewBuilder(start[len(size)])
+	for j := 0; j < m.N; j++ {
+		for q := m.Col[j]; q < m.Col[j+1]; q++ {
+			if i := m.Row[q]; i != j {
+				for u := start[i]; u < start[i+1]; u++ {
+					for v := start[j]; v < start[j+1]; v++ {
+						b.Couple(u, v)
+					}
+				}
+			}
+		}
+	}
+	var unknowns []int
+	for _, k := range perm {
+		for u := start[k]; u < start[k+1]; u++ {
+			unknowns = append(unknowns, u)
+		}
+	}
+	s, err := Analyze(b.Matrix(), unknowns)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// Nested dissection cuts the factorization of a net whose wires are
+// locked to its knots by rigid rows (which minimum degree must leave
+// until their bodies are gone) to a fraction; a chain, which minimum
+// degree factors without fill, it makes a little dearer (so the solver
+// compares the two).
+func TestDissectCutsNetCost(t *testing.T) {
+	analyze := func(m *Matrix, nodes Nodes, dissect bool) *Symbolic {
+		leaf := 0
+		if dissect {
+			leaf = 64
+		}
+		return scalarAnalysis(t, m, nodes.Size, order(t, m.Graph(), nodes, leaf))
+	}
+	for _, side := range []int{16, 32} {
+		for _, per := range []int{1, 4} {
+			m, nodes := netGraph(side, per)
+			md, nd := analyze(m, nodes, false), analyze(m, nodes, true)
+			t.Logf("net %d×%d, %d segments a link: minimum degree %d entries, %d operations; nested dissection %d, %d",
+				side, side, per, md.Nonzeros(), md.Operations(), nd.Nonzeros(), nd.Operations())
+			if side == 32 && nd.Operations() > md.Operations()/4 {
+				t.Errorf("net %d×%d, %d segments: nested dissection takes %d operations, minimum degree %d", side, side, per, nd.Operations(), md.Operations())
+			}
+		}
+	}
+	chain := NewBuilder(2001)
+	nodes := Nodes{Size: make([]int, 2001), Wait: make([]bool, 2001)}
+	for i := range nodes.Size {
+		nodes.Size[i] = 3 - 2*(i%2) // particles and rows
+		if i+1 < 2001 {
+			chain.Couple(i, i+1)
+		}
+	}
+	md, nd := analyze(chain.Matrix(), nodes, false), analyze(chain.Matrix(), nodes, true)
+	t.Logf("chain of 1,000 particles: minimum degree %d operations, nested dissection %d", md.Operations(), nd.Operations())
+	if md.Nonzeros() > 7*1000 || nd.Operations() > 5*md.Operations()/4 { // a fill entry between the rows of each particle
+		t.Errorf("chain: minimum degree %d entries, %d operations; nested dissection %d operations", md.Nonzeros(), md.Operations(), nd.Operations())
 	}
 }
