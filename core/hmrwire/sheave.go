@@ -1,0 +1,223 @@
+package hmrwire
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/cablefmu/cablefmu/core/geom"
+	"github.com/cablefmu/cablefmu/core/multibody"
+)
+
+// Sheave is a pulley that turns: a dynamic body carrying a cylinder (an
+// n-gon prism whose circumradius is the groove's, at the wire's axis) and
+// held by a hinge on an axle fixed to another body (a boom tip, a hook
+// block). The wire grips it through its contact nodes and their friction
+// rows, so the sheave turns with the wire while the wire sticks, and the
+// wire slips over it only when the friction the bearing and the sheave's
+// inertia ask for exceeds the capstan limit.
+type Sheave struct {
+	Name     string
+	Body     *multibody.Body // the turning sheave; its body z axis is the axle
+	Geometry *Geometry
+	hinge    *hinge
+}
+
+// SheaveSpec describes a sheave.
+type SheaveSpec struct {
+	Name string
+	// Axle is the body that carries the axle (static, kinematic or
+	// dynamic); Center (m) and Axis are the sheave's centre and its axle's
+	// direction in the world when it is added.
+	Axle         *multibody.Body
+	Center, Axis geom.Vec3
+	// Radius (m) is the groove's radius at the wire's axis, Width (m) the
+	// prism's length along the axle, Sides its polygon's corners.
+	Radius, Width float64
+	Sides         int
+	// Mass (kg) and Inertia (kg·m², about the axle; 0 takes a solid
+	// disc's m r²/2).
+	Mass, Inertia float64
+	// Friction is μ between wire and groove.
+	Friction float64
+	// BearingFriction (N·m) is the Coulomb torque of the bearing: the
+	// bearing turns only when the wire's pull exceeds it.
+	BearingFriction float64
+	// Locked holds the bearing: the sheave does not turn on its axle (a
+	// seized sheave; the wire then slides over it as over a fixed drum).
+	Locked bool
+}
+
+// AddSheave adds a turning sheave: its body, its cylinder and its hinge.
+func (sys *System) AddSheave(spec SheaveSpec) (*Sheave, error) {
+	if spec.Axle == nil {
+		return nil, fmt.Errorf("sheave %q needs an axle body", spec.Name)
+	}
+	axis, n := spec.Axis.Unit()
+	if !(n > 0) || !axis.IsFinite() || !spec.Center.IsFinite() {
+		return nil, fmt.Errorf("sheave %q: centre %v m and axis %v must be finite, the axis not zero", spec.Name, spec.Center, spec.Axis)
+	}
+	for _, v := range []struct {
+		name string
+		x    float64
+	}{{"mass (kg)", spec.Mass}, {"inertia (kg·m²)", spec.Inertia}, {"bearing friction (N·m)", spec.BearingFriction}} {
+		if !(v.x >= 0) || math.IsInf(v.x, 0) {
+			return nil, fmt.Errorf("sheave %q: %s %g must be finite and not negative", spec.Name, v.name, v.x)
+		}
+	}
+	if !(spec.Mass > 0) {
+		return nil, fmt.Errorf("sheave %q: mass %g kg must be positive", spec.Name, spec.Mass)
+	}
+	shape, err := Prism(spec.Sides, spec.Radius, spec.Width)
+	if err != nil {
+		return nil, fmt.Errorf("sheave %q: %w", spec.Name, err)
+	}
+	r, w := spec.Radius, spec.Width
+	polar := spec.Inertia
+	if polar == 0 {
+		polar = spec.Mass * r * r / 2
+	}
+	diametral := spec.Mass * (3*r*r + w*w) / 12
+	body := multibody.NewBody(spec.Name, spec.Mass, geom.V(diametral, diametral, polar), spec.Center)
+	body.Rot, body.AngVel = zTo(axis), spec.Axle.AngVel
+	body.Vel = spec.Axle.Vel.Add(spec.Axle.AngVel.Cross(spec.Center.Sub(spec.Axle.Pos)))
+	g, err := NewGeometry(spec.Name, body, shape, geom.Vec3{}, geom.Identity, spec.Friction)
+	if err != nil {
+		return nil, err
+	}
+	sys.World.AddBody(body)
+	sys.AddGeometry(g)
+	inv := spec.Axle.Rot.Conj()
+	h := &hinge{sheave: body, axle: spec.Axle,
+		pin: inv.Rotate(spec.Center.Sub(spec.Axle.Pos)), axis: inv.Rotate(axis),
+		friction: spec.BearingFriction, locked: spec.Locked}
+	sys.World.AddConstraint(h)
+	return &Sheave{Name: spec.Name, Body: body, Geometry: g, hinge: h}, nil
+}
+
+// zTo returns the rotation that turns the z axis onto the unit vector a.
+func zTo(a geom.Vec3) geom.Quat {
+	z := geom.V(0, 0, 1)
+	c := z.Dot(a)
+	if c < -1+1e-12 {
+		return geom.AxisAngle(geom.V(1, 0, 0), math.Pi)
+	}
+	axis, s := z.Cross(a).Unit()
+	if s < 1e-12 {
+		return geom.Identity
+	}
+	return geom.AxisAngle(axis, math.Atan2(s, c))
+}
+
+// Omega returns the sheave's angular speed on its axle (rad/s, positive
+// about the axle's direction).
+func (s *Sheave) Omega() float64 { return s.hinge.relativeSpin() }
+
+// Force returns the force of the last step the sheave puts on its axle
+// (N): the wire's pull over it and its weight, through the bearing.
+func (s *Sheave) Force() geom.Vec3 { return s.hinge.force }
+
+// BearingTorque returns the bearing's friction torque of the last step
+// on the sheave about its axle (N·m).
+func (s *Sheave) BearingTorque() float64 { return s.hinge.torque }
+
+// hinge holds a sheave on its axle ([SL07]'s hinge as rows): the sheave's
+// centre on the axle's pin, p_s − (x_a + R_a d) = 0 (three rows), its axis
+// along the axle's, u_s·t₁ = u_s·t₂ = 0 for t₁, t₂ across the axle (two
+// rows), and, with bearing friction, the velocity row (ω_s − ω_a)·u_a = 0
+// bounded by ± the friction torque's impulse τh (unbounded when locked).
+type hinge struct {
+	sheave, axle *multibody.Body
+	pin, axis    geom.Vec3 // in the axle's frame
+	friction     float64   // N·m
+	locked       bool
+	bodies       [2]*multibody.Body
+	force        geom.Vec3 // on the axle, N, last step
+	torque       float64   // bearing friction on the sheave, N·m, last step
+}
+
+// Bodies implements multibody.Constraint.
+func (hg *hinge) Bodies() []*multibody.Body {
+	hg.bodies = [2]*multibody.Body{hg.sheave, hg.axle}
+	return hg.bodies[:]
+}
+
+// bearing reports whether the hinge has the bearing's row.
+func (hg *hinge) bearing() bool { return hg.locked || hg.friction > 0 }
+
+// Rows implements multibody.Constraint.
+func (hg *hinge) Rows() int {
+	if hg.bearing() {
+		return 6
+	}
+	return 5
+}
+
+// Update implements multibody.Constraint.
+func (hg *hinge) Update(h float64, rows []multibody.Row) {
+	r := hg.axle.ToWorld(hg.pin)
+	gap := hg.sheave.Pos.Sub(hg.axle.Pos.Add(r))
+	g := [3]float64{gap.X, gap.Y, gap.Z}
+	for i, e := range [3]geom.Vec3{{X: 1}, {Y: 1}, {Z: 1}} {
+		rows[i].J[0].Lin = e
+		rows[i].J[1].Lin, rows[i].J[1].Ang = e.Scale(-1), r.Cross(e).Scale(-1)
+		rows[i].Violation = g[i]
+		rows[i].Damping = rigidDamping * h
+	}
+	ua := hg.axle.ToWorld(hg.axis)
+	us := hg.sheave.ToWorld(geom.V(0, 0, 1))
+	t1, t2 := across(ua)
+	for i, t := range [2]geom.Vec3{t1, t2} {
+		row := &rows[3+i]
+		j := us.Cross(t) // d/dt (u_s·t) = (ω_s − ω_a)·(u_s × t)
+		row.J[0].Ang, row.J[1].Ang = j, j.Scale(-1)
+		row.Violation = us.Dot(t)
+		row.Damping = rigidDamping * h
+	}
+	if hg.bearing() {
+		row := &rows[5]
+		row.J[0].Ang, row.J[1].Ang = ua, ua.Scale(-1)
+		row.Holonomic = false
+		if !hg.locked {
+			row.Lo, row.Hi = -hg.friction*h, hg.friction*h
+		}
+	}
+}
+
+// across returns two unit vectors perpendicular to the unit vector u and
+// to each other.
+func across(u geom.Vec3) (geom.Vec3, geom.Vec3) {
+	a := geom.V(1, 0, 0)
+	if math.Abs(u.X) > 0.6 {
+		a = geom.V(0, 1, 0)
+	}
+	t1, _ := u.Cross(a).Unit()
+	return t1, u.Cross(t1)
+}
+
+// Apply implements multibody.Constraint.
+func (hg *hinge) Apply(h float64, lambda []float64) {
+	hg.force = geom.V(-lambda[0], -lambda[1], -lambda[2]).Scale(1 / h)
+	hg.torque = 0
+	if hg.bearing() {
+		hg.torque = lambda[5] / h
+	}
+}
+
+// relativeSpin returns (ω_s − ω_a)·u_a (rad/s).
+func (hg *hinge) relativeSpin() float64 {
+	return hg.sheave.AngVel.Sub(hg.axle.AngVel).Dot(hg.axle.Rot.Rotate(hg.axis))
+}
+
+// SaveState implements multibody.Stateful: the loads of the last step.
+func (hg *hinge) SaveState(dst []float64) []float64 {
+	return append(dst, hg.force.X, hg.force.Y, hg.force.Z, hg.torque)
+}
+
+// LoadState implements multibody.Stateful.
+func (hg *hinge) LoadState(src []float64) ([]float64, error) {
+	if len(src) < 4 {
+		return nil, ErrState
+	}
+	hg.force, hg.torque = geom.V(src[0], src[1], src[2]), src[3]
+	return src[4:], nil
+}
