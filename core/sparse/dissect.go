@@ -33,6 +33,9 @@ func Dissect(g Graph, nodes Nodes, leaf int) ([]int, error) {
 			size[i] = 1
 		}
 	}
+	if leaf < 0 {
+		return nil, fmt.Errorf("dissect: parts of at most %d unknowns", leaf)
+	}
 	if len(size) != n || (nodes.Wait != nil && len(nodes.Wait) != n) {
 		return nil, fmt.Errorf("dissect: %d sizes and %d wait flags for %d nodes", len(size), len(nodes.Wait), n)
 	}
@@ -76,6 +79,12 @@ func Dissect(g Graph, nodes Nodes, leaf int) ([]int, error) {
 	return stage, nil
 }
 
+// maxDepth bounds the dissection's depth: a graph whose separators cut
+// off a node or two each (a node joined to every later one) would
+// otherwise be dissected n/2 levels deep, each level costing a search of
+// what is left; below it, minimum degree orders the rest.
+const maxDepth = 64
+
 // subset is a set of nodes to dissect, at a depth of the dissection tree.
 type subset struct {
 	nodes []int
@@ -101,7 +110,7 @@ func (d *dissection) split(s subset, leaf int) []subset {
 	for _, i := range s.nodes {
 		weight += d.size[i]
 	}
-	if weight <= leaf {
+	if weight <= leaf || s.depth >= maxDepth {
 		return nil
 	}
 	d.parts++

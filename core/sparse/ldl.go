@@ -220,6 +220,9 @@ func (f *Factor) Factor(a *Matrix, piv Pivot) error {
 	if a.N != f.sym.n {
 		return fmt.Errorf("factor: a %d×%d matrix for an analysis of %d", a.N, a.N, f.sym.n)
 	}
+	if piv.Sign != nil && (len(piv.Sign) != a.N || len(piv.Scale) != a.N) {
+		return fmt.Errorf("factor: %d pivot signs and %d scales for %d unknowns", len(piv.Sign), len(piv.Scale), a.N)
+	}
 	f.Perturbed = 0
 	if f.sym.frontal {
 		return f.multifrontal(a, piv)
@@ -234,6 +237,9 @@ func (f *Factor) pivot(dk float64, k int, piv Pivot) (float64, error) {
 	switch {
 	case piv.Sign != nil:
 		sign := float64(piv.Sign[col])
+		if sign != 1 && sign != -1 {
+			return 0, fmt.Errorf("factor: pivot sign %v of node %d: must be ±1", sign, col)
+		}
 		least := max(piv.Eps*piv.Scale[col], math.SmallestNonzeroFloat64)
 		if !(dk*sign >= least) {
 			dk = sign * least

@@ -121,9 +121,13 @@ type ordering struct {
 	wait  []bool
 	stage []int
 	// cur is the stage being eliminated; later[s] lists the nodes of
-	// stage s above cur, from the highest-numbered node down.
-	cur   int
-	later map[int][]int
+	// stage s above cur, from the highest-numbered node down, and stages
+	// the stages above cur, descending.
+	cur    int
+	later  map[int][]int
+	stages []int
+	// queued counts the variables in the degree buckets.
+	queued int
 	// vars[i] are i's uneliminated neighbours not covered by an element;
 	// elems[i] the elements adjacent to variable i; members[e] the
 	// variables of element e (an eliminated node).
@@ -175,26 +179,27 @@ func newOrdering(g Graph, size []int, wait []bool, stage []int) *ordering {
 	}
 	for i := n - 1; i >= 0; i-- {
 		if stage[i] != o.cur {
+			if o.later[stage[i]] == nil {
+				o.stages = append(o.stages, stage[i])
+			}
 			o.later[stage[i]] = append(o.later[stage[i]], i)
 		} else if o.waiting[i] == 0 {
 			o.insert(i)
 		}
 	}
+	slices.Sort(o.stages)
+	slices.Reverse(o.stages)
 	return o
 }
 
 // nextStage moves on to the lowest stage above the current one and makes
 // its nodes that wait on nothing eligible; false when no stage is left.
 func (o *ordering) nextStage() bool {
-	if len(o.later) == 0 {
+	if len(o.stages) == 0 {
 		return false
 	}
-	next := -1
-	for s := range o.later {
-		if next < 0 || s < next {
-			next = s
-		}
-	}
+	next := o.stages[len(o.stages)-1]
+	o.stages = o.stages[:len(o.stages)-1]
 	o.cur = next
 	for _, i := range o.later[next] {
 		if o.waiting[i] == 0 {
@@ -208,6 +213,7 @@ func (o *ordering) nextStage() bool {
 func (o *ordering) waits(i int) bool { return o.wait != nil && o.wait[i] }
 
 func (o *ordering) insert(i int) {
+	o.queued++
 	d := o.degree[i]
 	o.least = min(o.least, d)
 	o.prev[i], o.next[i] = -1, o.head[d]
@@ -218,6 +224,7 @@ func (o *ordering) insert(i int) {
 }
 
 func (o *ordering) remove(i int) {
+	o.queued--
 	if o.prev[i] >= 0 {
 		o.next[o.prev[i]] = o.next[i]
 	} else {
@@ -231,6 +238,10 @@ func (o *ordering) remove(i int) {
 // pop removes and returns an eligible variable of least degree, −1 if
 // none is eligible.
 func (o *ordering) pop() int {
+	if o.queued == 0 {
+		return -1 // without scanning every bucket (once per stage)
+	}
+	o.queued--
 	for d := o.least; d < len(o.head); d++ {
 		o.least = d
 		if i := o.head[d]; i >= 0 {

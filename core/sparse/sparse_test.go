@@ -341,6 +341,23 @@ func TestOrderRefusesBrokenInput(t *testing.T) {
 	if stage, err := Dissect(Graph{}, Nodes{}, 1); err != nil || len(stage) != 0 {
 		t.Errorf("empty graph dissected into %v, %v", stage, err)
 	}
+	if _, err := Dissect(Graph{Start: []int{0}}, Nodes{}, -1); err == nil {
+		t.Error("a negative leaf size accepted")
+	}
+	// Pivot signs must be ±1, one with a scale per unknown.
+	b := NewBuilder(2)
+	b.Couple(0, 1)
+	m := b.Matrix()
+	m.Val[m.Index(0, 0)], m.Val[m.Index(1, 0)], m.Val[m.Index(0, 1)], m.Val[m.Index(1, 1)] = 2, 1, 1, -1
+	sym, _ := Analyze(m, nil)
+	for name, piv := range map[string]Pivot{
+		"zero sign":    {Sign: []int8{1, 0}, Scale: []float64{1, 1}, Eps: 1e-13},
+		"scales short": {Sign: []int8{1, -1}, Scale: []float64{1}, Eps: 1e-13},
+	} {
+		if err := NewFactor(sym).Factor(m, piv); err == nil {
+			t.Errorf("%s: factored", name)
+		}
+	}
 	pair := Graph{Start: []int{0, 1, 2}, Adj: []int{1, 0}}
 	for name, nodes := range map[string]Nodes{
 		"sizes short":      {Size: []int{1}},
@@ -486,5 +503,31 @@ func TestDissectCutsNetCost(t *testing.T) {
 	t.Logf("chain of 1,000 particles: minimum degree %d operations, nested dissection %d", md.Operations(), nd.Operations())
 	if md.Nonzeros() > 7*1000 || nd.Operations() > 5*md.Operations()/4 { // a fill entry between the rows of each particle
 		t.Errorf("chain: minimum degree %d entries, %d operations; nested dissection %d operations", md.Nonzeros(), md.Operations(), nd.Operations())
+	}
+}
+
+// A graph whose separators cut off a node or two each (a_k – b_k, every
+// b_k joined to all later nodes) is dissected at most maxDepth levels
+// deep, and still ordered.
+func TestDissectDepthBounded(t *testing.T) {
+	const pairs = 300
+	b := NewBuilder(2 * pairs)
+	for k := 0; k < pairs; k++ {
+		b.Couple(2*k, 2*k+1)
+		for j := 2 * (k + 1); j < 2*pairs; j++ {
+			b.Couple(2*k+1, j)
+		}
+	}
+	g := b.Matrix().Graph()
+	stage, err := Dissect(g, Nodes{}, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if top := slices.Max(stage); top > 65 { // maxDepth + 1; unbounded, 299
+		t.Errorf("%d stages, at most 65 wanted", top)
+	}
+	perm, err := Order(g, Nodes{Stage: stage})
+	if err != nil || len(perm) != 2*pairs {
+		t.Errorf("order of the dissection: %d nodes, %v", len(perm), err)
 	}
 }
