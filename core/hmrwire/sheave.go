@@ -154,15 +154,7 @@ func (hg *hinge) Rows() int {
 
 // Update implements multibody.Constraint.
 func (hg *hinge) Update(h float64, rows []multibody.Row) {
-	r := hg.axle.ToWorld(hg.pin)
-	gap := hg.sheave.Pos.Sub(hg.axle.Pos.Add(r))
-	g := [3]float64{gap.X, gap.Y, gap.Z}
-	for i, e := range [3]geom.Vec3{{X: 1}, {Y: 1}, {Z: 1}} {
-		rows[i].J[0].Lin = e
-		rows[i].J[1].Lin, rows[i].J[1].Ang = e.Scale(-1), r.Cross(e).Scale(-1)
-		rows[i].Violation = g[i]
-		rows[i].Damping = rigidDamping * h
-	}
+	pinRows(h, rows, hg.sheave.Pos, hg.axle, hg.pin)
 	ua := hg.axle.ToWorld(hg.axis)
 	us := hg.sheave.ToWorld(geom.V(0, 0, 1))
 	t1, t2 := across(ua)

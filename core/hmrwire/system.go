@@ -185,11 +185,17 @@ func (l *lock) Rows() int { return 3 }
 
 // Update implements multibody.Constraint.
 func (l *lock) Update(h float64, rows []multibody.Row) {
-	r := l.body.ToWorld(l.local)
-	gap := l.particle.Pos.Sub(l.body.Pos.Add(r))
-	axes := [3]geom.Vec3{{X: 1}, {Y: 1}, {Z: 1}}
+	pinRows(h, rows, l.particle.Pos, l.body, l.local)
+}
+
+// pinRows sets the three rigid rows p − (x + R d) = 0 that hold the
+// centre p of the rows' first body on the point d (body frame) of body,
+// their second.
+func pinRows(h float64, rows []multibody.Row, p geom.Vec3, body *multibody.Body, d geom.Vec3) {
+	r := body.ToWorld(d)
+	gap := p.Sub(body.Pos.Add(r))
 	g := [3]float64{gap.X, gap.Y, gap.Z}
-	for i, e := range axes {
+	for i, e := range [3]geom.Vec3{{X: 1}, {Y: 1}, {Z: 1}} {
 		rows[i].J[0].Lin = e
 		rows[i].J[1].Lin, rows[i].J[1].Ang = e.Scale(-1), r.Cross(e).Scale(-1)
 		rows[i].Violation = g[i]
