@@ -52,6 +52,13 @@ func (w *Wire) adapt(h float64) {
 		if w.nodes[i].kind != MassNode {
 			continue
 		}
+		// The winch takes in the first free node when its segment is
+		// shorter than half its spacing: a split into halves shorter than
+		// that would be merged again next step (and the limit switch,
+		// which waits for no free node, would never hold).
+		if wi := w.Winch; i == 0 && wi != nil && w.nodes[0].rest < wi.Spacing {
+			continue
+		}
 		if w.split(i, h) {
 			mass++
 			i++ // past the new node's segment start
@@ -72,7 +79,11 @@ func (w *Wire) merge(i int) {
 	La, Lc := a.rest, b.rest
 	toA := b.body.Mass * Lc / (La + Lc)
 	toC := b.body.Mass - toA
-	give(a.body, b.body, toA)
+	if d := w.drum(); d != nil && ia == 0 {
+		d.takeIn(b.body, toA)
+	} else {
+		give(a.body, b.body, toA)
+	}
 	give(c.body, b.body, toC)
 	a.rest = La + Lc
 	w.nodes = slices.Delete(w.nodes, i, i+1)
@@ -80,6 +91,26 @@ func (w *Wire) merge(i int) {
 	w.changed = true
 	w.resetStick(ia)
 	w.Coarsened++
+}
+
+// drum returns the drum the wire is paid out from, or nil.
+func (w *Wire) drum() *Drum {
+	if w.Winch == nil {
+		return nil
+	}
+	return w.Winch.Drum
+}
+
+// materialVel returns the velocity of the wire's material at mass node
+// i: the node's, but at the end paid out from a drum, where the node
+// stays at the tangent point, the wire's running out along the lead.
+func (w *Wire) materialVel(i int) geom.Vec3 {
+	v := w.nodes[i].body.Vel
+	if d := w.drum(); d != nil && i == 0 {
+		lead, _ := w.nodes[1].position().Sub(w.nodes[0].position()).Unit()
+		v = v.AddScaled(d.Radius*d.Omega(), lead)
+	}
+	return v
 }
 
 // give moves mass dm (kg) with the velocity of from into to, keeping the
@@ -195,7 +226,7 @@ func (w *Wire) insertSplit(i int, sp splitting) {
 	dA, dC := sp.shares(w.Rope.LinearDensity, a, c)
 	mb := dA + dC
 	b := &node{kind: MassNode, body: multibody.NewParticle(w.Name, mb, sp.p)}
-	b.body.Vel = a.body.Vel.Scale(dA).AddScaled(dC, c.body.Vel).Scale(1 / mb)
+	b.body.Vel = w.materialVel(i).Scale(dA).AddScaled(dC, c.body.Vel).Scale(1 / mb)
 	a.body.Mass -= dA
 	c.body.Mass -= dC
 	L := sp.rest

@@ -51,6 +51,9 @@ type segment struct {
 	// bodies lists each body carrying a node once; at gives each node's.
 	bodies []*multibody.Body
 	at     []int
+	// drumAt and axleAt are the indices in bodies of the winch's drum
+	// and its axle's body on the wire's first segment, or −1.
+	drumAt, axleAt int
 	// fric lists the runs of frictional contact nodes on one geometry,
 	// by the indices in nodes of their first and last node.
 	fric []run
@@ -94,18 +97,7 @@ func newSegment(w *Wire, first int) *segment {
 		}
 	}
 	for k, n := range s.nodes {
-		idx := -1
-		for j, b := range s.bodies {
-			if b == n.body {
-				idx = j
-				break
-			}
-		}
-		if idx < 0 {
-			idx = len(s.bodies)
-			s.bodies = append(s.bodies, n.body)
-		}
-		s.at = append(s.at, idx)
+		s.at = append(s.at, s.bodyIndex(n.body))
 		if n.kind != ContactNode || n.geo.Friction == 0 {
 			continue
 		}
@@ -115,6 +107,11 @@ func newSegment(w *Wire, first int) *segment {
 			s.fric = append(s.fric, run{k, k})
 		}
 	}
+	s.drumAt, s.axleAt = -1, -1
+	if wi := w.Winch; wi != nil && wi.Drum != nil && first == 0 {
+		// The drum's spin sets the rest length (see Winch).
+		s.drumAt, s.axleAt = s.bodyIndex(wi.Drum.Body), s.bodyIndex(wi.Drum.axle)
+	}
 	m := len(s.nodes)
 	s.pos, s.dir, s.length = make([]geom.Vec3, m), make([]geom.Vec3, m-1), make([]float64, m-1)
 	s.lambda = make([]float64, 1+len(s.fric))
@@ -122,6 +119,17 @@ func newSegment(w *Wire, first int) *segment {
 	s.lastBound, s.lastImplied, s.next = make([]float64, nf), make([]float64, nf), make([]float64, nf)
 	s.below, s.above = make([]float64, nf), make([]float64, nf)
 	return s
+}
+
+// bodyIndex returns b's index in s.bodies, adding it if it is not there.
+func (s *segment) bodyIndex(b *multibody.Body) int {
+	for j, c := range s.bodies {
+		if c == b {
+			return j
+		}
+	}
+	s.bodies = append(s.bodies, b)
+	return len(s.bodies) - 1
 }
 
 // rest returns the segment's rest length L (m).

@@ -15,6 +15,7 @@ type System struct {
 	World      *multibody.World
 	Geometries []*Geometry
 	Wires      []*Wire
+	drums      []*Drum
 	// Substeps counts the steps solved since the system was built,
 	// substeps included (see maxTurn): a diagnostic, not part of the
 	// saved state.
@@ -99,13 +100,26 @@ const maxSubsteps = 64
 func (sys *System) substeps(h float64) int {
 	fastest := 0.0
 	for _, b := range sys.World.Bodies() {
-		fastest = max(fastest, b.AngVel.Norm())
+		if !sys.isDrum(b) {
+			fastest = max(fastest, b.AngVel.Norm())
+		}
 	}
 	n := math.Ceil(fastest * h / maxTurn)
 	if !(n > 1) {
 		return 1
 	}
 	return int(min(n, maxSubsteps))
+}
+
+// isDrum reports whether b is a winch drum's body: the wire leaves a
+// drum at a point fixed on its axle, so its turning moves no node.
+func (sys *System) isDrum(b *multibody.Body) bool {
+	for _, d := range sys.drums {
+		if d.Body == b {
+			return true
+		}
+	}
+	return false
 }
 
 // step is one step of Algorithm 1.
@@ -148,6 +162,9 @@ func (sys *System) step(h float64) error {
 		if tm != nil {
 			start = lap(&tm.Resolution, start)
 		}
+	}
+	for _, d := range sys.drums {
+		d.prepare(sys.World.Gravity)
 	}
 	if err := sys.World.Step(h); err != nil {
 		return err

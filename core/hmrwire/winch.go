@@ -39,6 +39,12 @@ type Winch struct {
 	// MinLength (m) is the shortest first segment the winch leaves out
 	// when no mass node is left to take in (its limit switch).
 	MinLength float64
+	// Drum, if set, is the drum the wire is paid out from: its spin
+	// sets the pay-out rate (L̇ = R ω, in the rows instead of a prescribed
+	// rate), and Speed, Slip and ForceLimit are not used (the drum's
+	// motor and brake take their place). The wire's first end must be
+	// on the drum's axle body at a point of its rim.
+	Drum *Drum
 
 	// speed is the rate the last solve assumed, rate L̇ of the last step
 	// (m/s).
@@ -61,6 +67,9 @@ func (wi *Winch) validate() error {
 	if !(wi.Spacing > 0) {
 		return fmt.Errorf("winch spacing %g m: must be positive", wi.Spacing)
 	}
+	if wi.Drum != nil && (wi.Slip != 0 || wi.ForceLimit != 0) {
+		return fmt.Errorf("winch on drum %q: slip and force limit are the drum's motor and brake: give them there", wi.Drum.Name)
+	}
 	return nil
 }
 
@@ -75,6 +84,20 @@ func (wi *Winch) Rate() float64 { return wi.rate }
 func (s *segment) winchRows(h float64, rows []multibody.Row) {
 	wi := s.wire.Winch
 	L := s.rest()
+	if d := wi.Drum; d != nil {
+		// L̇ = R ω with ω = (ω_d − ω_a)·u: the rate the rows would have
+		// been given becomes the drum's spin in their Jacobian.
+		ru := d.axisWorld().Scale(d.Radius)
+		spin := func(row *multibody.Row, c float64) {
+			row.J[s.drumAt].Ang = row.J[s.drumAt].Ang.AddScaled(-c, ru)
+			row.J[s.axleAt].Ang = row.J[s.axleAt].Ang.AddScaled(c, ru)
+		}
+		spin(&rows[0], 1)
+		for f, r := range s.fric {
+			spin(&rows[1+f], s.total*(L-s.nodes[r.first].sigma)/(L*L))
+		}
+		return
+	}
 	speed := wi.Speed
 	// The limit switch: hauling in stops at the minimum length when no
 	// mass node is left to take in.
@@ -113,12 +136,15 @@ func (w *Wire) reel(h float64) {
 	wi := w.Winch
 	seg := w.segs[0]
 	wi.rate = wi.speed + wi.Slip*seg.Tension(h)
+	if wi.Drum != nil {
+		wi.rate = wi.Drum.Radius * wi.Drum.Omega()
+	}
 	a := w.nodes[0]
 	before := a.rest
 	a.rest += h * wi.rate
 	// At its force limit the brake slipped: it paid out the wire that
 	// leaves the segment stretched by F, L = EA·S/(EA + F).
-	if f := wi.ForceLimit; f > 0 && seg.Tension(h) >= f*(1-1e-9) {
+	if f := wi.ForceLimit; f > 0 && wi.Drum == nil && seg.Tension(h) >= f*(1-1e-9) {
 		seg.measure()
 		if slipped := w.Rope.AxialStiffness * seg.total / (w.Rope.AxialStiffness + f); slipped > a.rest {
 			a.rest = slipped
@@ -137,6 +163,9 @@ func (w *Wire) reel(h float64) {
 	dm := w.Rope.LinearDensity * dL / 2
 	a.body.Mass += dm
 	c.body.Mass += dm
+	if d := wi.Drum; d != nil {
+		d.setInertia(d.Wound())
+	}
 }
 
 // winchNodes puts out a mass node when the first segment is longer than

@@ -185,6 +185,9 @@ func (sys *System) AddWire(spec WireSpec) (*Wire, error) {
 		}
 		wi := *spec.Winch
 		w.Winch = &wi
+		if d := wi.Drum; d != nil && route[0].Body != d.axle {
+			return nil, fmt.Errorf("wire %q: paid out from drum %q, its first end must be on the drum's axle body %q: %w", name, d.Name, d.axle.Name, ErrWire)
+		}
 	}
 
 	var prev geom.Vec3
@@ -259,6 +262,11 @@ func (sys *System) AddWire(spec WireSpec) (*Wire, error) {
 		// nodes each step until MinSegment stops it.
 		mass, _, _ := w.Counts()
 		w.Resolution.MaxMassNodes = max(4*mass, defaultMaxMassNodes)
+	}
+	if d := spec.Winch; d != nil && d.Drum != nil {
+		if err := d.Drum.attach(w, w.nodes[0].position(), w.nodes[1].position()); err != nil {
+			return nil, fmt.Errorf("wire %q: %w: %w", name, err, ErrWire)
+		}
 	}
 	for i, n := range w.nodes {
 		n.tension = spec.Tension // until the first solve

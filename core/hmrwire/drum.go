@@ -1,0 +1,366 @@
+package hmrwire
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/cablefmu/cablefmu/core/geom"
+	"github.com/cablefmu/cablefmu/core/multibody"
+)
+
+// Drum is a winch drum: a dynamic body held on an axle by a hinge and
+// turned by a motor, from whose rim the wire's first end is paid out.
+// The wire wound on it is not simulated turn by turn: the wire leaves
+// the drum at a tangent point fixed on the axle's body (the first end's
+// lock), and the drum's turning sets the rest length L of the wire's
+// first segment, L̇ = R·ω with ω the drum's spin on its axle, positive
+// paying out. That kinematic relation enters the first segment's rows
+// (see Winch), so the wire's tension turns the drum (torque R·T) and the
+// drum's inertia pulls on the wire within one solve. The wound length
+// (wire on the drum) and its mass ride on the drum: its mass and its
+// polar inertia grow by ρ·ℓ and ρ·ℓ·R² with the wound length ℓ.
+//
+// The motor runs in speed mode (the drum's rim follows the commanded
+// wire speed with at most TorqueLimit) or torque mode (it applies the
+// commanded torque). The holding brake, when engaged, replaces the
+// motor: it holds the drum with at most BrakeTorque and slips beyond it.
+type Drum struct {
+	Name string
+	// Body is the turning drum; its body z axis is the axle.
+	Body *multibody.Body
+	// Radius (m) is the drum's radius at the wire's axis.
+	Radius float64
+	// Mode selects the motor's control: SpeedMode or TorqueMode.
+	Mode DriveMode
+	// Speed is the commanded wire speed at the rim in speed mode (m/s,
+	// positive pays out).
+	Speed float64
+	// Torque is the commanded motor torque in torque mode (N·m, positive
+	// pays out).
+	Torque float64
+	// TorqueLimit (N·m) is the most torque the motor gives in speed
+	// mode; 0 is no limit.
+	TorqueLimit float64
+	// Brake engages the holding brake, BrakeTorque (N·m) the most it
+	// holds.
+	Brake       bool
+	BrakeTorque float64
+
+	axle *multibody.Body
+	// hinge holds the drum on its axle; its axis (axle frame) is turned
+	// so that positive spin pays out once a wire is attached.
+	hinge *hinge
+	drive *drive
+	// ownMass (kg) and ownInertia (kg·m², polar) are the empty drum's;
+	// wound0 (m) the wound length when the wire was attached, paid0 (m)
+	// the first segment's rest length then; density ρ (kg/m).
+	ownMass, ownInertia float64
+	width               float64 // m
+	wound0, paid0       float64
+	density             float64
+	wire                *Wire
+	// endPull is the pull of the end node's weight along the lead (N)
+	// as prepare found it.
+	endPull float64
+}
+
+// DriveMode is a drum motor's control mode.
+type DriveMode int8
+
+const (
+	// SpeedMode: the motor turns the drum at the commanded wire speed,
+	// with at most its torque limit.
+	SpeedMode DriveMode = iota
+	// TorqueMode: the motor applies the commanded torque.
+	TorqueMode
+)
+
+// DrumSpec describes a drum.
+type DrumSpec struct {
+	Name string
+	// Axle is the body carrying the drum's axle (the crane's base or
+	// upper structure); Center (m) and Axis the drum's centre and axle
+	// direction in the world when it is added.
+	Axle         *multibody.Body
+	Center, Axis geom.Vec3
+	// Radius (m) at the wire's axis, Width (m) along the axle (for the
+	// drum's diametral inertia).
+	Radius, Width float64
+	// Mass (kg) and Inertia (kg·m² about the axle; 0 takes a thin-walled
+	// drum's m r²) of the empty drum.
+	Mass, Inertia float64
+	// Wound (m) is the wire on the drum at the start.
+	Wound float64
+	// TorqueLimit and BrakeTorque (N·m): see Drum.
+	TorqueLimit, BrakeTorque float64
+}
+
+// AddDrum adds a winch drum on its axle. A wire whose Winch names the
+// drum is paid out from it.
+func (sys *System) AddDrum(spec DrumSpec) (*Drum, error) {
+	if spec.Axle == nil {
+		return nil, fmt.Errorf("drum %q needs an axle body", spec.Name)
+	}
+	axis, n := spec.Axis.Unit()
+	if !(n > 0) || !axis.IsFinite() || !spec.Center.IsFinite() {
+		return nil, fmt.Errorf("drum %q: centre %v m and axis %v must be finite, the axis not zero", spec.Name, spec.Center, spec.Axis)
+	}
+	for _, v := range []struct {
+		name string
+		x    float64
+	}{{"radius (m)", spec.Radius}, {"width (m)", spec.Width}, {"mass (kg)", spec.Mass}} {
+		if !(v.x > 0) || math.IsInf(v.x, 0) {
+			return nil, fmt.Errorf("drum %q: %s %g must be positive and finite", spec.Name, v.name, v.x)
+		}
+	}
+	for _, v := range []struct {
+		name string
+		x    float64
+	}{{"inertia (kg·m²)", spec.Inertia}, {"wound length (m)", spec.Wound}, {"torque limit (N·m)", spec.TorqueLimit}, {"brake torque (N·m)", spec.BrakeTorque}} {
+		if !(v.x >= 0) || math.IsInf(v.x, 0) {
+			return nil, fmt.Errorf("drum %q: %s %g must be finite and not negative", spec.Name, v.name, v.x)
+		}
+	}
+	r := spec.Radius
+	polar := spec.Inertia
+	if polar == 0 {
+		polar = spec.Mass * r * r
+	}
+	body := multibody.NewBody(spec.Name, spec.Mass, geom.Vec3{}, spec.Center)
+	body.Rot, body.AngVel = zTo(axis), spec.Axle.AngVel
+	body.Vel = spec.Axle.Vel.Add(spec.Axle.AngVel.Cross(spec.Center.Sub(spec.Axle.Pos)))
+	d := &Drum{Name: spec.Name, Body: body, Radius: r, TorqueLimit: spec.TorqueLimit, BrakeTorque: spec.BrakeTorque,
+		axle: spec.Axle, ownMass: spec.Mass, ownInertia: polar, width: spec.Width, wound0: spec.Wound}
+	d.setInertia(spec.Wound)
+	sys.World.AddBody(body)
+	inv := spec.Axle.Rot.Conj()
+	d.hinge = &hinge{sheave: body, axle: spec.Axle, pin: inv.Rotate(spec.Center.Sub(spec.Axle.Pos)), axis: inv.Rotate(axis)}
+	sys.World.AddConstraint(d.hinge)
+	d.drive = &drive{drum: d}
+	sys.World.AddConstraint(d.drive)
+	sys.drums = append(sys.drums, d)
+	return d, nil
+}
+
+// setInertia sets the drum's mass and inertia for the wound length ℓ
+// (m), before a wire is attached (ρ = 0) or after: the polar inertia
+// includes the wire's end node's m_e R² (see prepare).
+func (d *Drum) setInertia(wound float64) {
+	r := d.Radius
+	m := d.ownMass + d.density*max(wound, 0)
+	polar := d.ownInertia + d.density*max(wound, 0)*r*r
+	if d.wire != nil {
+		polar += d.wire.nodes[0].body.Mass * r * r
+	}
+	diametral := m * (3*r*r + d.width*d.width) / 12
+	d.Body.Mass, d.Body.Inertia = m, geom.V(diametral, diametral, polar)
+}
+
+// prepare readies the drum for a step once the wire's resolution is
+// set. The wire's end mass node stays at the tangent point, yet its mass
+// (half the first segment's) is wire that runs along the wire's lead at
+// the rim's speed: its inertia along the lead, m_e R², and the pull of
+// its weight along the lead, R m_e g·d (d the lead's direction), are
+// the drum's. Without them the drum held the wire with the tension in
+// the segment's middle, short of the tension at the drum by half the
+// segment's weight, and the motor's work fell short of the potential
+// energy the wire gains as it is hauled in by as much; the node's mass
+// across the lead stays on the lock. In torque mode the motor's torque
+// adds to the drum's.
+func (d *Drum) prepare(gravity geom.Vec3) {
+	d.setInertia(d.Wound())
+	u := d.axisWorld()
+	torque := geom.Vec3{}
+	if !d.Brake && d.Mode == TorqueMode {
+		torque = u.Scale(d.Torque)
+	}
+	if w := d.wire; w != nil {
+		end := w.nodes[0].body
+		lead, _ := w.nodes[1].position().Sub(end.Pos).Unit()
+		torque = torque.AddScaled(d.Radius*end.Mass*gravity.Dot(lead), u)
+		d.endPull = end.Mass * gravity.Dot(lead)
+	}
+	d.Body.Torque = torque
+}
+
+// takeIn moves mass dm (kg) of the wire's node from into the wire's
+// end node at the tangent point (a coarsening next to the drum): its
+// momentum along the lead, relative to the tangent point, goes into the
+// drum's spin (the end node's mass runs with the rim), the rest into the
+// end node, which its lock holds.
+func (d *Drum) takeIn(from *multibody.Body, dm float64) {
+	end := d.wire.nodes[0].body
+	lead, _ := d.wire.nodes[1].position().Sub(end.Pos).Unit()
+	r := d.Radius
+	j := d.Body.Inertia.Z
+	run := from.Vel.Sub(end.Vel).Dot(lead)
+	spin := (j*d.Omega() + r*dm*run) / (j + dm*r*r)
+	u := d.axisWorld()
+	d.Body.AngVel = d.Body.AngVel.AddScaled(spin-d.Omega(), u)
+	end.Mass += dm
+	d.setInertia(d.Wound())
+}
+
+// Tension returns the wire's tension at the drum in the last step (N):
+// its first segment's and the pull of the end node's weight along the
+// lead (see prepare).
+func (d *Drum) Tension() float64 {
+	if d.wire == nil || len(d.wire.segs) == 0 {
+		return 0
+	}
+	return d.wire.nodes[0].tension + d.endPull
+}
+
+// attach pays wire w out from the drum: its first end must be locked to
+// the drum's axle body at a point of the rim (the tangent point). The
+// drum's positive spin is made the one whose rim runs along the wire
+// there, paying out.
+func (d *Drum) attach(w *Wire, tangent, next geom.Vec3) error {
+	if d.wire != nil {
+		return fmt.Errorf("drum %q already pays out wire %q", d.Name, d.wire.Name)
+	}
+	u := d.axle.ToWorld(d.hinge.axis)
+	c := d.Body.Pos
+	arm := tangent.Sub(c)
+	radial := arm.Sub(u.Scale(arm.Dot(u)))
+	if dist := radial.Norm(); math.Abs(dist-d.Radius) > 1e-3*d.Radius+1e-6 {
+		return fmt.Errorf("drum %q: the wire's first end %v m is %.4g m from the axle, not on the rim (radius %g m)", d.Name, tangent, dist, d.Radius)
+	}
+	lead, _ := next.Sub(tangent).Unit()
+	if math.Abs(lead.Dot(radial.Scale(1/radial.Norm()))) > 0.2 {
+		return fmt.Errorf("drum %q: the wire leaves the rim at %v m towards %v m, not along a tangent", d.Name, tangent, next)
+	}
+	if u.Cross(radial).Dot(lead) < 0 {
+		d.hinge.axis = d.hinge.axis.Scale(-1)
+	}
+	d.wire, d.density = w, w.Rope.LinearDensity
+	d.paid0 = w.nodes[0].rest
+	d.setInertia(d.wound0)
+	return nil
+}
+
+// axisWorld returns the drum's axle direction in the world, positive
+// spin paying out.
+func (d *Drum) axisWorld() geom.Vec3 { return d.axle.ToWorld(d.hinge.axis) }
+
+// Omega returns the drum's spin on its axle (rad/s, positive paying
+// out).
+func (d *Drum) Omega() float64 { return d.hinge.relativeSpin() }
+
+// Paid returns the wire paid out since it was attached (m): the drum's
+// angle times its radius.
+func (d *Drum) Paid() float64 {
+	if d.wire == nil {
+		return 0
+	}
+	return d.wire.nodes[0].rest - d.paid0
+}
+
+// Angle returns the angle (rad) the drum turned since the wire was
+// attached, positive paying out.
+func (d *Drum) Angle() float64 { return d.Paid() / d.Radius }
+
+// Wound returns the wire wound on the drum (m).
+func (d *Drum) Wound() float64 { return d.wound0 - d.Paid() }
+
+// MotorTorque returns the motor's torque of the last step (N·m, positive
+// paying out): the speed row's in speed mode, the command in torque
+// mode, 0 with the brake engaged.
+func (d *Drum) MotorTorque() float64 { return d.drive.motor }
+
+// BrakeTorqueApplied returns the brake's torque of the last step (N·m,
+// positive paying out).
+func (d *Drum) BrakeTorqueApplied() float64 { return d.drive.brake }
+
+// Force returns the force of the last step the drum puts on its axle
+// (N): its weight, the wound wire's, and what the hinge passes on.
+func (d *Drum) Force() geom.Vec3 { return d.hinge.force }
+
+// drive is the drum's motor and brake as rows on the drum's spin
+// ω = (ω_d − ω_a)·u: the motor's speed row ω = v/R bounded by the
+// torque limit's impulse ±τ_m h (speed mode), the brake's row ω = 0
+// bounded by ±τ_b h (engaged), and, in torque mode, the limit switch's
+// row, which keeps ω ≥ (L_min − L)/(h R) once no mass node is left to
+// haul in (it can only push towards paying out; in speed mode the
+// switch cuts the commanded speed instead). A row not in use is off
+// (zero Jacobian, bounds [0, 0]). In torque mode the motor's torque is
+// an external torque on the drum (see Drum.prepare).
+type drive struct {
+	drum   *Drum
+	bodies [2]*multibody.Body
+	// motor and brake are the torques of the last step (N·m).
+	motor, brake float64
+}
+
+// Bodies implements multibody.Constraint.
+func (dr *drive) Bodies() []*multibody.Body {
+	dr.bodies = [2]*multibody.Body{dr.drum.Body, dr.drum.axle}
+	return dr.bodies[:]
+}
+
+// Rows implements multibody.Constraint.
+func (dr *drive) Rows() int { return 3 }
+
+// Update implements multibody.Constraint.
+func (dr *drive) Update(h float64, rows []multibody.Row) {
+	d := dr.drum
+	u := d.axisWorld()
+	for i := range rows {
+		// Off: no coupling, no impulse; the slip keeps its pivot regular.
+		rows[i].Holonomic, rows[i].Slip = false, 1
+		rows[i].Lo, rows[i].Hi = 0, 0
+	}
+	on := func(row *multibody.Row, omega, lo, hi float64) {
+		row.J[0].Ang, row.J[1].Ang = u, u.Scale(-1)
+		row.Speed, row.SpeedBefore, row.Slip = omega, omega, 0
+		row.Lo, row.Hi = lo, hi
+	}
+	limit := func(tau float64) float64 {
+		if tau == 0 {
+			return math.Inf(1)
+		}
+		return tau * h
+	}
+	// The limit switch's least spin (rad/s).
+	floor := math.Inf(-1)
+	if w := d.wire; w != nil && w.lastFree() < 0 {
+		floor = (w.Winch.MinLength - w.nodes[0].rest) / (h * d.Radius)
+	}
+	switch {
+	case d.Brake:
+		on(&rows[1], 0, -d.BrakeTorque*h, d.BrakeTorque*h)
+	case d.Mode == SpeedMode:
+		// The switch cuts the command (a row of its own would repeat the
+		// speed row's).
+		l := limit(d.TorqueLimit)
+		on(&rows[0], max(d.Speed/d.Radius, min(floor, 0)), -l, l)
+	case !math.IsInf(floor, -1):
+		on(&rows[2], floor, 0, math.Inf(1))
+	}
+}
+
+// Apply implements multibody.Constraint.
+func (dr *drive) Apply(h float64, lambda []float64) {
+	d := dr.drum
+	dr.brake = lambda[1] / h
+	switch {
+	case d.Brake:
+		dr.motor = 0
+	case d.Mode == SpeedMode:
+		dr.motor = lambda[0] / h
+	default:
+		dr.motor = d.Torque
+	}
+}
+
+// SaveState implements multibody.Stateful: the torques of the last step.
+func (dr *drive) SaveState(dst []float64) []float64 { return append(dst, dr.motor, dr.brake) }
+
+// LoadState implements multibody.Stateful.
+func (dr *drive) LoadState(src []float64) ([]float64, error) {
+	if len(src) < 2 {
+		return nil, ErrState
+	}
+	dr.motor, dr.brake = src[0], src[1]
+	return src[2:], nil
+}

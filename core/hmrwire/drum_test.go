@@ -1,0 +1,255 @@
+package hmrwire
+
+import (
+	"math"
+	"strings"
+	"testing"
+
+	"github.com/cablefmu/cablefmu/core/geom"
+	"github.com/cablefmu/cablefmu/core/multibody"
+)
+
+// drumRig hangs a load of mass M straight down from the rim of a drum
+// (radius R, axle along y at the origin) on L m of wire; the drum holds
+// wound m of wire.
+type drumRig struct {
+	sys  *System
+	drum *Drum
+	wire *Wire
+	load *multibody.Body
+}
+
+const (
+	drumR, drumMass, drumInertia = 0.5, 200.0, 40.0
+	drumRope                     = 2.0 // kg/m
+)
+
+func newDrumRig(t testing.TB, M, L, wound float64, spec func(*DrumSpec)) *drumRig {
+	t.Helper()
+	sys := NewSystem(geom.V(0, 0, -g0))
+	base := sys.World.AddBody(multibody.NewStatic("base", geom.Vec3{}))
+	ds := DrumSpec{Name: "drum", Axle: base, Axis: geom.V(0, 1, 0), Radius: drumR, Width: 1, Mass: drumMass, Inertia: drumInertia, Wound: wound}
+	if spec != nil {
+		spec(&ds)
+	}
+	d, err := sys.AddDrum(ds)
+	if err != nil {
+		t.Fatal(err)
+	}
+	load := sys.World.AddBody(multibody.NewBody("load", M, multibody.BoxInertia(M, 1, 1, 1), geom.V(drumR, 0, -L-0.5)))
+	w, err := sys.AddWire(WireSpec{Name: "wire", Rope: Rope{AxialStiffness: 5e7, LinearDensity: drumRope, DampingTime: 0.01},
+		Tension: M * g0, Winch: &Winch{Drum: d, Spacing: 2, MinLength: 0.5},
+		Resolution: Resolution{Adaptive: true, MinSegment: 0.05},
+		Route:      []RoutePoint{{Kind: End, Point: geom.V(drumR, 0, 0), Body: base}, {Kind: End, Point: geom.V(drumR, 0, -L), Body: load}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &drumRig{sys: sys, drum: d, wire: w, load: load}
+}
+
+func (r *drumRig) run(t testing.TB, seconds, h float64) {
+	t.Helper()
+	for k := 0; k < int(math.Round(seconds/h)); k++ {
+		if err := r.sys.Step(h); err != nil {
+			t.Fatalf("step %d: %v", k, err)
+		}
+	}
+}
+
+// inertia returns the drum's polar inertia about its axle with the wound
+// wire now (kg·m²).
+func (r *drumRig) inertia() float64 {
+	return drumInertia + drumRope*r.drum.Wound()*drumR*drumR
+}
+
+// fall returns the load's mean acceleration down (m/s²) over one second
+// after half a second of the drum's settings, and the closed form's
+// a = R(m g R − τ)/(J + m R²) averaged over the same steps, with m the
+// load's and the hanging wire's mass and J the drum's with its wound
+// wire.
+func (r *drumRig) fall(t *testing.T, M, tau, h float64) (a, want float64) {
+	r.run(t, 0.5, h)
+	v0 := r.load.Vel.Z
+	n := int(math.Round(1 / h))
+	for k := 0; k < n; k++ {
+		m := M + drumRope*r.wire.RestLength()
+		want += drumR * (m*g0*drumR - tau) / (r.inertia() + m*drumR*drumR) / float64(n)
+		r.run(t, h, h)
+	}
+	return -(r.load.Vel.Z - v0) / (float64(n) * h), want
+}
+
+// TestDrumSpeedMode: the motor hauls the wire in at the commanded speed.
+// The load rises at v (0.1 %), the drum turns at v/R (0.1 %), its angle
+// is the wire taken in over R, the wound length grows by it and the drum
+// carries its mass; the motor holds the load's weight and the hanging
+// wire's, τ = −R·(M + ρL)·g, within 0.5 %.
+func TestDrumSpeedMode(t *testing.T) {
+	const M, L, h, v = 1000.0, 10.0, 1.0 / 60, 0.5
+	r := newDrumRig(t, M, L, 50, nil)
+	r.run(t, 1, h)
+	r.drum.Speed = -v
+	r.run(t, 2, h)
+	z0, wound0, angle0 := r.load.Pos.Z, r.drum.Wound(), r.drum.Angle()
+	r.run(t, 4, h)
+	rise := (r.load.Pos.Z - z0) / 4
+	omega := r.drum.Omega()
+	hanging := r.wire.RestLength()
+	wantTau := -drumR * (M + drumRope*hanging) * g0
+	t.Logf("hauling at %.2f m/s: load rises at %.5f m/s, ω R = %.5f m/s, wound %.4f m more, angle %.4f rad (ΔL/R %.4f), motor %.1f N·m (−R(M + ρL)g = %.1f, %+.3f %%)",
+		v, rise, omega*drumR, r.drum.Wound()-wound0, r.drum.Angle()-angle0, -(r.drum.Wound()-wound0)/drumR, r.drum.MotorTorque(), wantTau, 100*(r.drum.MotorTorque()/wantTau-1))
+	if math.Abs(rise/v-1) > 1e-3 || math.Abs(-omega*drumR/v-1) > 1e-3 {
+		t.Errorf("load rises at %.5f m/s, rim at %.5f m/s, want %g within 0.1 %%", rise, -omega*drumR, v)
+	}
+	if got := r.drum.Wound() - wound0; math.Abs(got-4*v) > 1e-3*4*v {
+		t.Errorf("wound %.5f m more in 4 s, want %.5f", got, 4*v)
+	}
+	if got := r.drum.Angle() - angle0; math.Abs(got+(r.drum.Wound()-wound0)/drumR) > 1e-12 {
+		t.Errorf("angle turned %.9f rad, wound %.9f m: not over R", got, r.drum.Wound()-wound0)
+	}
+	if math.Abs(r.drum.MotorTorque()/wantTau-1) > 5e-3 {
+		t.Errorf("motor torque %.1f N·m, want %.1f within 0.5 %%", r.drum.MotorTorque(), wantTau)
+	}
+	// The wire's end node, at the tangent point, runs with the rim.
+	wantMass, wantInertia := drumMass+drumRope*r.drum.Wound(), r.inertia()+r.wire.nodes[0].body.Mass*drumR*drumR
+	if math.Abs(r.drum.Body.Mass-wantMass) > 1e-9*wantMass || math.Abs(r.drum.Body.Inertia.Z-wantInertia) > 1e-9*wantInertia {
+		t.Errorf("drum mass %.6f kg and inertia %.6f kg·m², want %.6f and %.6f", r.drum.Body.Mass, r.drum.Body.Inertia.Z, wantMass, wantInertia)
+	}
+	// The mass in the system: the drum's wound wire and the wire's
+	// nodes together stay ρ times the wire's whole length.
+	total := r.wire.Mass() + r.drum.Body.Mass - drumMass
+	if want := drumRope * (r.wire.RestLength() + r.drum.Wound()); math.Abs(total-want) > 1e-9*want {
+		t.Errorf("wire on the drum and off it %.9f kg, want %.9f", total, want)
+	}
+}
+
+// TestDrumTorqueModeAndBrake: the load falls, turning the drum against
+// the motor's torque τ, at a = R(M g R − τ)/(J + M R²) with J the
+// drum's inertia and its wound wire's (the hanging wire's mass, 0.2 %
+// of the load's, is added to M); a brake that holds more than the load's
+// moment holds it, and its torque is that moment; a weaker brake slips
+// at the same law with τ its torque. Within 0.2 % (the end node's mass
+// runs with the drum, see Drum.prepare: without, 0.5–1.6 % short).
+func TestDrumTorqueModeAndBrake(t *testing.T) {
+	const M, L, h = 1000.0, 10.0, 1.0 / 60
+	fall := func(r *drumRig, tau float64) (a, want float64) { return r.fall(t, M, tau, h) }
+	const tau = 3000.0 // N·m, below M g R = 4905
+	r := newDrumRig(t, M, L, 50, nil)
+	r.drum.Mode, r.drum.Torque = TorqueMode, -tau
+	a, want := fall(r, tau)
+	t.Logf("torque mode, %g N·m hauling: the load falls at %.4f m/s², closed form %.4f (%+.2f %%)", tau, a, want, 100*(a/want-1))
+	if math.Abs(a/want-1) > 2e-3 {
+		t.Errorf("torque mode: a = %.4f m/s², want %.4f", a, want)
+	}
+
+	r = newDrumRig(t, M, L, 50, func(s *DrumSpec) { s.BrakeTorque = 6000 })
+	r.drum.Brake = true
+	r.run(t, 2, h)
+	moment := drumR * (M + drumRope*r.wire.RestLength()) * g0
+	t.Logf("brake of 6000 N·m engaged: load speed %.2g m/s, brake torque %.1f N·m (−R(M + ρL)g = %.1f)", r.load.Vel.Z, r.drum.BrakeTorqueApplied(), -moment)
+	if math.Abs(r.load.Vel.Z) > 1e-4 || math.Abs(r.drum.BrakeTorqueApplied()/-moment-1) > 0.01 {
+		t.Errorf("brake holding: load at %.3g m/s, brake torque %.1f N·m, want 0 and %.1f", r.load.Vel.Z, r.drum.BrakeTorqueApplied(), -moment)
+	}
+
+	r = newDrumRig(t, M, L, 50, func(s *DrumSpec) { s.BrakeTorque = tau })
+	r.drum.Brake = true
+	a, want = fall(r, tau)
+	t.Logf("brake of %g N·m, overloaded: the load falls at %.4f m/s², closed form %.4f (%+.2f %%); brake torque %.1f N·m", tau, a, want, 100*(a/want-1), r.drum.BrakeTorqueApplied())
+	if math.Abs(a/want-1) > 2e-3 || math.Abs(r.drum.BrakeTorqueApplied()+tau) > 1e-6*tau {
+		t.Errorf("slipping brake: a = %.4f m/s², want %.4f; brake torque %.1f N·m, want %g", a, want, r.drum.BrakeTorqueApplied(), -tau)
+	}
+
+	// The motor's torque limit below the load's moment: hauling in at
+	// speed, the motor gives its limit and the load still falls.
+	r = newDrumRig(t, M, L, 50, func(s *DrumSpec) { s.TorqueLimit = tau })
+	r.drum.Speed = -0.5
+	a, want = fall(r, tau)
+	t.Logf("speed mode limited to %g N·m: the load falls at %.4f m/s², closed form %.4f (%+.2f %%); motor %.1f N·m", tau, a, want, 100*(a/want-1), r.drum.MotorTorque())
+	if math.Abs(a/want-1) > 2e-3 || math.Abs(r.drum.MotorTorque()+tau) > 1e-6*tau {
+		t.Errorf("torque limit: a = %.4f m/s², want %.4f; motor %.1f N·m, want %g", a, want, r.drum.MotorTorque(), -tau)
+	}
+}
+
+// TestDrumLimitSwitch: hauling in until no mass node is left to take in,
+// the drum stops with the first segment at the winch's minimum length.
+func TestDrumLimitSwitch(t *testing.T) {
+	const h = 1.0 / 60
+	for _, mode := range []DriveMode{SpeedMode, TorqueMode} {
+		r := newDrumRig(t, 500, 3, 50, nil)
+		r.drum.Mode, r.drum.Speed, r.drum.Torque = mode, -1, -4000
+		r.run(t, 6, h)
+		if got := r.wire.RestLength(); math.Abs(got-0.5) > 0.02 {
+			t.Errorf("mode %d: after hauling in 6 m of 3: rest length %.4f m, want the minimum 0.5 m", mode, got)
+		}
+		if math.Abs(r.drum.Omega()) > 1e-3 {
+			t.Errorf("mode %d: at the limit the drum still turns at %.4g rad/s", mode, r.drum.Omega())
+		}
+	}
+}
+
+// TestDrumState: a state saved while the drum hauls in continues bitwise.
+func TestDrumState(t *testing.T) {
+	const h = 1.0 / 60
+	r := newDrumRig(t, 1000, 10, 50, nil)
+	r.drum.Speed = -0.8
+	snapshot := func() []float64 {
+		return []float64{r.drum.Omega(), r.drum.Angle(), r.drum.Wound(), r.drum.MotorTorque(), r.drum.Body.Inertia.Z, r.load.Pos.Z, r.load.Vel.Z}
+	}
+	r.run(t, 0.5, h)
+	saved := r.sys.SaveState(nil)
+	var ref [][]float64
+	for k := 0; k < 60; k++ {
+		r.run(t, h, h)
+		ref = append(ref, snapshot())
+	}
+	if _, err := r.sys.LoadState(saved); err != nil {
+		t.Fatal(err)
+	}
+	for k := 0; k < 60; k++ {
+		r.run(t, h, h)
+		for i, v := range snapshot() {
+			if math.Float64bits(v) != math.Float64bits(ref[k][i]) {
+				t.Fatalf("step %d: value %d is %.17g, want %.17g", k, i, v, ref[k][i])
+			}
+		}
+	}
+}
+
+// A drum that cannot be simulated, or a wire that cannot leave it, is
+// refused with an error naming what is wrong.
+func TestDrumRefused(t *testing.T) {
+	for _, c := range []struct {
+		name  string
+		edit  func(*DrumSpec)
+		point geom.Vec3
+		winch Winch
+		want  string
+	}{
+		{"zero radius", func(s *DrumSpec) { s.Radius = 0 }, geom.V(drumR, 0, 0), Winch{Spacing: 1}, "radius"},
+		{"negative wound", func(s *DrumSpec) { s.Wound = -1 }, geom.V(drumR, 0, 0), Winch{Spacing: 1}, "wound"},
+		{"NaN brake", func(s *DrumSpec) { s.BrakeTorque = math.NaN() }, geom.V(drumR, 0, 0), Winch{Spacing: 1}, "brake"},
+		{"end off the rim", nil, geom.V(2*drumR, 0, 0), Winch{Spacing: 1}, "rim"},
+		{"end not tangent", nil, geom.V(0, 0, -drumR), Winch{Spacing: 1}, "tangent"},
+		{"slip on a drum", nil, geom.V(drumR, 0, 0), Winch{Spacing: 1, Slip: 1e-6}, "slip"},
+	} {
+		sys := NewSystem(geom.V(0, 0, -g0))
+		base := sys.World.AddBody(multibody.NewStatic("base", geom.Vec3{}))
+		spec := DrumSpec{Name: "drum", Axle: base, Axis: geom.V(0, 1, 0), Radius: drumR, Width: 1, Mass: drumMass}
+		if c.edit != nil {
+			c.edit(&spec)
+		}
+		d, err := sys.AddDrum(spec)
+		if err == nil {
+			c.winch.Drum = d
+			load := sys.World.AddBody(multibody.NewBody("load", 10, geom.V(1, 1, 1), geom.V(drumR, 0, -5.5)))
+			_, err = sys.AddWire(WireSpec{Name: "wire", Rope: Rope{AxialStiffness: 1e6, LinearDensity: 1}, Winch: &c.winch,
+				Route: []RoutePoint{{Kind: End, Point: c.point, Body: base}, {Kind: End, Point: geom.V(drumR, 0, -5), Body: load}}})
+			if err == nil || len(sys.Wires) != 0 {
+				t.Errorf("%s: wire added (error %v)", c.name, err)
+			}
+		}
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: error %v, want one saying %q", c.name, err, c.want)
+		}
+	}
+}
