@@ -1,0 +1,330 @@
+package hmrwire
+
+import (
+	"errors"
+	"fmt"
+	"math"
+
+	"github.com/cablefmu/cablefmu/core/contact"
+	"github.com/cablefmu/cablefmu/core/geom"
+	"github.com/cablefmu/cablefmu/core/multibody"
+)
+
+// Hoist is a crane's hoisting system on one HMR wire: the wire runs from
+// a winch drum on the crane's base over the boom tip's sheaves and under
+// the hook block's, n falls in all, to a dead end; the hook block carries
+// the load rigidly (a hook and a short, taut sling act as one body while
+// the wire holds the load; set down, the block rests with the load), and
+// the load can be set down on the ground and lifted again.
+//
+// The reeving lies in the boom tip's xz-plane with every axle along y:
+// boom sheave k at x = 4kr, hook sheave k at x = (4k + 2)r from the first
+// boom sheave's centre, r the sheaves' radius, so that each fall hangs
+// plumb; the dead end is on the boom tip for an even number of falls and
+// on the hook block for an odd one, at x = (2n − 1)r. (Real reevings
+// stack the sheaves along their axle, the falls crossing at small fleet
+// angles; in the plane the wire cannot run off a sheave's edge, which
+// the n-gon prisms, having no flanges, would not stop.)
+type Hoist struct {
+	Sys *System
+	// BoomTip is the kinematic body the crane moves; Base the static
+	// body of the drum's axle.
+	BoomTip, Base *multibody.Body
+	Drum          *Drum
+	// Sheaves in the wire's order: the boom tip's first, then hook and
+	// boom sheaves alternately.
+	Sheaves []*Sheave
+	// Block is the hook block and the load as one body.
+	Block *multibody.Body
+	Wire  *Wire
+	// Contacts are the load's bottom corners against the ground, if
+	// there is one.
+	Contacts []*contact.Contact
+	spec     HoistSpec
+	// hook and load are the hook sheaves' axle centre and the load's
+	// bottom centre in the block's frame (m).
+	hook, load geom.Vec3
+}
+
+// HoistSpec describes a Hoist.
+type HoistSpec struct {
+	// Gravity (m/s²) acts along −z.
+	Gravity float64
+	// BoomTip (m) is the first boom sheave's centre.
+	BoomTip geom.Vec3
+	// Drum: its Center is given here, its Axle is the base the builder
+	// makes, its Axis is y.
+	Drum DrumSpec
+	// Falls is the number of falls the hook block hangs on, 1 to 12.
+	Falls int
+	Rope  Rope
+	// Sheave is every sheave's make: Radius, Width, Sides, Mass, Inertia,
+	// Friction, BearingFriction, Locked (Name, Axle, Center and Axis are
+	// set by the builder).
+	Sheave SheaveSpec
+	// Drop (m) is the hook sheaves' axles' depth below the boom sheaves'
+	// at the start: the falls' length.
+	Drop float64
+	// BlockMass (kg) and BlockSize (m, a box centred on the hook
+	// sheaves' axle line) are the hook block's, its sheaves not
+	// included.
+	BlockMass float64
+	BlockSize geom.Vec3
+	// LoadMass (kg) and LoadSize (m) are the load's box, hung with its top
+	// Sling (m) below the hook sheaves' axles.
+	LoadMass float64
+	LoadSize geom.Vec3
+	Sling    float64
+	// Ground, if set, is the ground the load can be set down on.
+	Ground *contact.Ground
+	// Resolution of the wire; Spacing (m) of the mass nodes the wire is
+	// laid with and the winch puts out; MinLength (m) the limit switch's
+	// shortest first segment.
+	Resolution         Resolution
+	Spacing, MinLength float64
+}
+
+// ErrHoist reports a hoist that cannot be built.
+var ErrHoist = errors.New("invalid hoist")
+
+// Hooked returns the weight (N) the falls carry at rest with the load
+// hanging: the hook block's, its sheaves' and the load's.
+func (s *HoistSpec) Hooked() float64 {
+	return s.Gravity * (s.BlockMass + s.LoadMass + float64(s.Falls/2)*s.Sheave.Mass)
+}
+
+func (s *HoistSpec) validate() error {
+	var errs []error
+	add := func(format string, args ...any) { errs = append(errs, fmt.Errorf(format, args...)) }
+	if s.Falls < 1 || s.Falls > 12 {
+		add("%d falls: want 1 to 12", s.Falls)
+	}
+	if !(s.Gravity >= 0) || math.IsInf(s.Gravity, 0) {
+		add("gravity %g m/s² must be finite and not negative", s.Gravity)
+	}
+	for _, v := range []struct {
+		name string
+		x    float64
+	}{{"drop (m)", s.Drop}, {"block mass (kg)", s.BlockMass}, {"load mass (kg)", s.LoadMass}, {"spacing (m)", s.Spacing},
+		{"sheave radius (m)", s.Sheave.Radius}} {
+		if !(v.x > 0) || math.IsInf(v.x, 0) {
+			add("%s %g must be positive and finite", v.name, v.x)
+		}
+	}
+	if !(s.Sling >= 0) || math.IsInf(s.Sling, 0) {
+		add("sling %g m must be finite and not negative", s.Sling)
+	}
+	for _, v := range []struct {
+		name string
+		x    geom.Vec3
+	}{{"block size (m)", s.BlockSize}, {"load size (m)", s.LoadSize}} {
+		if !(v.x.X > 0 && v.x.Y > 0 && v.x.Z > 0) || !v.x.IsFinite() {
+			add("%s %v must be positive", v.name, v.x)
+		}
+	}
+	if !s.BoomTip.IsFinite() || !s.Drum.Center.IsFinite() {
+		add("boom tip %v m and drum centre %v m must be finite", s.BoomTip, s.Drum.Center)
+	}
+	if s.Drop <= s.Sheave.Radius*2 {
+		add("drop %g m: the hook sheaves must hang clear of the boom's (more than 2r = %g m)", s.Drop, 2*s.Sheave.Radius)
+	}
+	if s.BlockSize.Z/2 > s.Sling+s.Drop && s.Sling >= 0 {
+		add("block height %g m reaches the boom sheaves", s.BlockSize.Z)
+	}
+	if d := s.BoomTip.Sub(s.Drum.Center); d.X <= 0 || d.Z <= 0 {
+		add("the drum at %v m must be below the boom tip %v m and behind it (smaller x): the wire leads up to the first sheave's top", s.Drum.Center, s.BoomTip)
+	} else if dist := math.Hypot(d.X, d.Z); dist <= s.Drum.Radius+s.Sheave.Radius {
+		add("drum and first sheave overlap")
+	}
+	if g := s.Ground; g != nil {
+		if !(g.Friction >= 0) || math.IsInf(g.Friction, 0) || math.IsNaN(g.Height) || math.IsInf(g.Height, 0) {
+			add("ground height %g m and friction %g must be finite, friction not negative", g.Height, g.Friction)
+		} else if bottom := s.BoomTip.Z - s.Drop - s.Sling - s.LoadSize.Z; bottom < g.Height {
+			add("the load's bottom at %.4g m starts below the ground at %g m", bottom, g.Height)
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// NewHoist builds the hoist of spec with the load hanging at rest and the
+// wire laid with the tension that holds it.
+func NewHoist(spec HoistSpec) (*Hoist, error) {
+	if err := spec.validate(); err != nil {
+		return nil, fmt.Errorf("%w: %w", ErrHoist, err)
+	}
+	n, r := spec.Falls, spec.Sheave.Radius
+	sys := NewSystem(geom.V(0, 0, -spec.Gravity))
+	ho := &Hoist{Sys: sys, spec: spec}
+	ho.BoomTip = sys.World.AddBody(multibody.NewKinematic("boom tip", spec.BoomTip))
+	ho.Base = sys.World.AddBody(multibody.NewStatic("base", spec.Drum.Center))
+
+	// The block and the load: one body, its frame at their centre of
+	// mass, the hook sheaves' axle line at x = n r from the first boom
+	// sheave, the falls' centre.
+	axle := spec.BoomTip.Add(geom.V(float64(n)*r, 0, -spec.Drop))
+	loadCentre := axle.Add(geom.V(0, 0, -spec.Sling-spec.LoadSize.Z/2))
+	mb, ml := spec.BlockMass, spec.LoadMass
+	m := mb + ml
+	com := axle.Scale(mb / m).Add(loadCentre.Scale(ml / m))
+	ib := multibody.BoxInertia(mb, spec.BlockSize.X, spec.BlockSize.Y, spec.BlockSize.Z)
+	il := multibody.BoxInertia(ml, spec.LoadSize.X, spec.LoadSize.Y, spec.LoadSize.Z)
+	db, dl := axle.Z-com.Z, loadCentre.Z-com.Z
+	inertia := ib.Add(il).Add(geom.V(1, 1, 0).Scale(mb*db*db + ml*dl*dl))
+	ho.Block = sys.World.AddBody(multibody.NewBody("hook block", m, inertia, com))
+	ho.hook = axle.Sub(com)
+	ho.load = loadCentre.Sub(com).Add(geom.V(0, 0, -spec.LoadSize.Z/2))
+	if g := spec.Ground; g != nil {
+		for _, p := range contact.BoxCorners(ho.Block, spec.LoadSize) {
+			p.Offset = p.Offset.Add(loadCentre.Sub(com))
+			c := contact.New(g, p)
+			sys.World.AddConstraint(c)
+			ho.Contacts = append(ho.Contacts, c)
+		}
+	}
+
+	ds := spec.Drum
+	ds.Axle, ds.Axis = ho.Base, geom.V(0, 1, 0)
+	if ds.Name == "" {
+		ds.Name = "drum"
+	}
+	drum, err := sys.AddDrum(ds)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %w", ErrHoist, err)
+	}
+	ho.Drum = drum
+
+	// Sheaves in the wire's order.
+	for k := 0; k < n; k++ {
+		ss := spec.Sheave
+		ss.Axis = geom.V(0, 1, 0)
+		if k%2 == 0 {
+			ss.Name, ss.Axle, ss.Center = fmt.Sprintf("boom sheave %d", k/2+1), ho.BoomTip, spec.BoomTip.Add(geom.V(float64(2*k)*r, 0, 0))
+		} else {
+			ss.Name, ss.Axle, ss.Center = fmt.Sprintf("hook sheave %d", k/2+1), ho.Block, axle.Add(geom.V(float64(2*k-n)*r, 0, 0))
+		}
+		sh, err := sys.AddSheave(ss)
+		if err != nil {
+			return nil, fmt.Errorf("%w: %w", ErrHoist, err)
+		}
+		ho.Sheaves = append(ho.Sheaves, sh)
+	}
+
+	// The route: the lead from the drum's top over the first sheave's
+	// (their outer tangent), then over and under the sheaves.
+	c1, cd := spec.BoomTip, spec.Drum.Center
+	d, dist := c1.Sub(cd).Unit()
+	up := geom.V(-d.Z, 0, d.X) // d turned a quarter towards +z
+	sinPhi := (spec.Drum.Radius - r) / dist
+	normal := up.Scale(math.Sqrt(1-sinPhi*sinPhi)).AddScaled(sinPhi, d)
+	route := []RoutePoint{{Kind: End, Point: cd.AddScaled(spec.Drum.Radius, normal), Body: ho.Base}}
+	for k, sh := range ho.Sheaves {
+		switch {
+		case k == 0:
+			route = ho.wrap(route, sh, math.Atan2(normal.Z, normal.X), 0)
+		case k%2 == 1:
+			route = ho.wrap(route, sh, math.Pi, 2*math.Pi)
+		default:
+			route = ho.wrap(route, sh, math.Pi, 0)
+		}
+	}
+	deadEnd := RoutePoint{Kind: End, Point: spec.BoomTip.Add(geom.V(float64(2*n-1)*r, 0, 0)), Body: ho.BoomTip}
+	if n%2 == 1 {
+		deadEnd.Point, deadEnd.Body = axle.Add(geom.V(float64(n-1)*r, 0, 0)), ho.Block
+	}
+	route = append(route, deadEnd)
+	w, err := sys.AddWire(WireSpec{Name: "hoist wire", Rope: spec.Rope, Resolution: spec.Resolution, Route: route,
+		Spacing: spec.Spacing, Tension: spec.Hooked() / float64(n),
+		Winch: &Winch{Drum: drum, Spacing: spec.Spacing, MinLength: spec.MinLength}})
+	if err != nil {
+		return nil, fmt.Errorf("%w: %w", ErrHoist, err)
+	}
+	ho.Wire = w
+	return ho, nil
+}
+
+// wrap appends the corners of sheave s from angle a0 to a1 (rad, in the
+// xz-plane from +x towards +z) to route.
+func (ho *Hoist) wrap(route []RoutePoint, s *Sheave, a0, a1 float64) []RoutePoint {
+	r, sides := ho.spec.Sheave.Radius, ho.spec.Sheave.Sides
+	c := s.Body.Pos
+	step := 2 * math.Pi / float64(sides)
+	k0, k1 := int(math.Round(a0/step)), int(math.Round(a1/step))
+	for k := k0; ; {
+		a := float64(k) * step
+		route = append(route, RoutePoint{Kind: Wrap, Point: c.Add(geom.V(r*math.Cos(a), 0, r*math.Sin(a))), Geometry: s.Geometry})
+		if k == k1 {
+			return route
+		}
+		if k1 > k0 {
+			k++
+		} else {
+			k--
+		}
+	}
+}
+
+// Spec returns the specification the hoist was built from.
+func (ho *Hoist) Spec() HoistSpec { return ho.spec }
+
+// Hook returns the hook sheaves' axle centre (m, world): the hook's
+// position (the boom tip's for a single fall's hook, which has no
+// sheave).
+func (ho *Hoist) Hook() geom.Vec3 { return ho.Block.PointWorld(ho.hook) }
+
+// LoadBottom returns the centre of the load's bottom face (m, world).
+func (ho *Hoist) LoadBottom() geom.Vec3 { return ho.Block.PointWorld(ho.load) }
+
+// GroundForce returns the ground's normal force on the load in the last
+// step (N).
+func (ho *Hoist) GroundForce(h float64) float64 {
+	f := 0.0
+	for _, c := range ho.Contacts {
+		f += c.Force(h)
+	}
+	return f
+}
+
+// FallTensions returns each fall's tension in the last step (N), from
+// the fall leaving the first boom sheave to the dead end's: the mean
+// over the fall's straight run of the tensions of its sub-segments,
+// weighted by their lengths.
+func (ho *Hoist) FallTensions() []float64 {
+	n := len(ho.Sheaves)
+	out := make([]float64, n)
+	weight := make([]float64, n)
+	sheave := make(map[*Geometry]int, n)
+	for k, s := range ho.Sheaves {
+		sheave[s.Geometry] = k
+	}
+	// fall is the fall the node's sub-segment lies on: the one leaving
+	// the last sheave whose contact node came before, −1 on the lead.
+	fall := -1
+	nodes := ho.Wire.nodes
+	for i := 0; i < len(nodes)-1; i++ {
+		if nd := nodes[i]; nd.kind == ContactNode {
+			k, ok := sheave[nd.geo]
+			if !ok {
+				continue
+			}
+			fall = k
+			if next := nodes[i+1]; next.kind == ContactNode && next.geo == nd.geo {
+				continue // on the sheave
+			}
+		}
+		if fall < 0 {
+			continue
+		}
+		l := nodes[i+1].position().Sub(nodes[i].position()).Norm()
+		out[fall] += l * nodes[i].tension
+		weight[fall] += l
+	}
+	for k := range out {
+		if weight[k] > 0 {
+			out[k] /= weight[k]
+		}
+	}
+	return out
+}
+
+// Step advances the hoist by h seconds.
+func (ho *Hoist) Step(h float64) error { return ho.Sys.Step(h) }
