@@ -127,14 +127,11 @@ func (sys *System) AddDrum(spec DrumSpec) (*Drum, error) {
 		polar = spec.Mass * r * r
 	}
 	body := multibody.NewBody(spec.Name, spec.Mass, geom.Vec3{}, spec.Center)
-	body.Rot, body.AngVel = zTo(axis), spec.Axle.AngVel
-	body.Vel = spec.Axle.Vel.Add(spec.Axle.AngVel.Cross(spec.Center.Sub(spec.Axle.Pos)))
 	d := &Drum{Name: spec.Name, Body: body, Radius: r, TorqueLimit: spec.TorqueLimit, BrakeTorque: spec.BrakeTorque,
 		axle: spec.Axle, ownMass: spec.Mass, ownInertia: polar, width: spec.Width, wound0: spec.Wound}
 	d.setInertia(spec.Wound)
+	d.hinge = mount(body, spec.Axle, axis)
 	sys.World.AddBody(body)
-	inv := spec.Axle.Rot.Conj()
-	d.hinge = &hinge{sheave: body, axle: spec.Axle, pin: inv.Rotate(spec.Center.Sub(spec.Axle.Pos)), axis: inv.Rotate(axis)}
 	sys.World.AddConstraint(d.hinge)
 	d.drive = &drive{drum: d}
 	sys.World.AddConstraint(d.drive)

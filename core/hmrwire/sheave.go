@@ -78,20 +78,26 @@ func (sys *System) AddSheave(spec SheaveSpec) (*Sheave, error) {
 	}
 	diametral := spec.Mass * (3*r*r + w*w) / 12
 	body := multibody.NewBody(spec.Name, spec.Mass, geom.V(diametral, diametral, polar), spec.Center)
-	body.Rot, body.AngVel = zTo(axis), spec.Axle.AngVel
-	body.Vel = spec.Axle.Vel.Add(spec.Axle.AngVel.Cross(spec.Center.Sub(spec.Axle.Pos)))
+	h := mount(body, spec.Axle, axis)
 	g, err := NewGeometry(spec.Name, body, shape, geom.Vec3{}, geom.Identity, spec.Friction)
 	if err != nil {
 		return nil, err
 	}
+	h.friction, h.locked = spec.BearingFriction, spec.Locked
 	sys.World.AddBody(body)
 	sys.AddGeometry(g)
-	inv := spec.Axle.Rot.Conj()
-	h := &hinge{sheave: body, axle: spec.Axle,
-		pin: inv.Rotate(spec.Center.Sub(spec.Axle.Pos)), axis: inv.Rotate(axis),
-		friction: spec.BearingFriction, locked: spec.Locked}
 	sys.World.AddConstraint(h)
 	return &Sheave{Name: spec.Name, Body: body, Geometry: g, hinge: h}, nil
+}
+
+// mount turns body, centred on its axle, so that its z axis lies along
+// the unit vector axis, sets it moving with the axle's body, and returns
+// the hinge that holds it there (not yet in the world).
+func mount(body, axle *multibody.Body, axis geom.Vec3) *hinge {
+	body.Rot, body.AngVel = zTo(axis), axle.AngVel
+	body.Vel = axle.Vel.Add(axle.AngVel.Cross(body.Pos.Sub(axle.Pos)))
+	inv := axle.Rot.Conj()
+	return &hinge{sheave: body, axle: axle, pin: inv.Rotate(body.Pos.Sub(axle.Pos)), axis: inv.Rotate(axis)}
 }
 
 // zTo returns the rotation that turns the z axis onto the unit vector a.
