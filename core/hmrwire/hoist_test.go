@@ -306,3 +306,116 @@ func TestHoistSwing(t *testing.T) {
 		t.Errorf("energy grew from %.1f J: at most %.1f J, at the end %.1f J", e0, most, end)
 	}
 }
+
+// TestHoistSetDownAndLift: on four falls, the load is lowered at 1.2 m/s
+// (0.3 m/s at the hook) onto the ground, the drum pays out 1 s more and
+// stops. The load rests on the ground within 1 cm and the ground carries
+// the hooked weight but the falls' own pull (their weight and the sagging
+// lead's): over 3 s at rest, at least 95 % of it on the mean. The wire
+// goes slack without a node below the ground or a mass node inside a
+// sheave, and
+// stays reeved: every sheave keeps contact nodes. Hauled in again, the
+// load lifts off, and its bounce on the falls (hardly damped) is averaged
+// out over 3 s: each fall's mean tension is W/n + ρgL/2 within 2 %.
+func TestHoistSetDownAndLift(t *testing.T) {
+	const n, v, h = 4, 1.2, 1.0 / 60
+	const rope = 0.02        // m, the rope's diameter
+	spec := craneSpec(n, 45) // the load's bottom 2 m above the ground
+	ho := newCrane(t, spec)
+	W := spec.Hooked()
+	deepest := 0.0
+	check := func() {
+		for _, nd := range ho.Wire.nodes {
+			p := nd.position()
+			if p.Z < spec.Ground.Height {
+				t.Fatalf("a wire node at %v m is below the ground", p)
+			}
+			for _, s := range ho.Sheaves {
+				s.Geometry.refresh() // where the sheave is now
+				if nd.kind == MassNode {
+					deepest = max(deepest, s.Geometry.depth(p))
+				}
+			}
+		}
+		for k, c := range ho.perSheave() {
+			if c == 0 {
+				t.Fatalf("the wire ran off sheave %d", k+1)
+			}
+		}
+	}
+	ho.run(t, 1, nil)
+	ho.ramp(t, v, 0.5)
+	for ho.LoadBottom().Z > 0.05 {
+		ho.run(t, h, check)
+	}
+	ho.run(t, 1, check)
+	ho.ramp(t, 0, 0.2)
+	ho.run(t, 1, check)
+	ground, pull, steps := 0.0, 0.0, 0.0
+	ho.run(t, 3, func() {
+		check()
+		ground += ho.GroundForce(h)
+		for _, T := range ho.FallTensions() {
+			pull += T
+		}
+		steps++
+	})
+	ground, pull = ground/steps, pull/steps
+	m, _, _ := ho.Wire.Counts()
+	bottom := ho.LoadBottom().Z
+	t.Logf("set down: load bottom at %.5f m, mean ground force %.0f N (%.2f %% of the hooked %.0f N), the falls' mean pull %.0f N, %d mass nodes",
+		bottom, ground, 100*ground/W, W, pull, m)
+	if math.Abs(bottom-spec.Ground.Height) > 0.01 {
+		t.Errorf("set down: load bottom at %.4f m, want the ground within 1 cm", bottom)
+	}
+	if ground < 0.95*W {
+		t.Errorf("set down: the ground carries %.0f N of the hooked %.0f N", ground, W)
+	}
+	t.Logf("deepest a mass node went into a sheave in a step: %.4f m", deepest)
+	if deepest > rope {
+		t.Errorf("a mass node went %.4f m into a sheave in a step, more than the rope's diameter", deepest)
+	}
+	peak := 0.0
+	ho.ramp(t, -v, 0.5)
+	ho.run(t, 3, func() {
+		check()
+		for _, T := range ho.FallTensions() {
+			peak = max(peak, T)
+		}
+	})
+	ho.ramp(t, 0, 0.5)
+	ho.run(t, 3, check)
+	mean := make([]float64, n)
+	steps = 0
+	ho.run(t, 3, func() {
+		for k, T := range ho.FallTensions() {
+			mean[k] += T
+		}
+		steps++
+	})
+	want := W/n + spec.Rope.LinearDensity*spec.Gravity*(ho.BoomTip.Pos.Z-ho.Hook().Z)/2
+	t.Logf("lifted to %.3f m: peak fall tension %.0f N while lifting (%.2f × the static)", ho.LoadBottom().Z, peak, peak/want)
+	for k := range mean {
+		mean[k] /= steps
+		t.Logf("lifted: fall %d carries %.0f N on the mean, closed form %.0f N (%+.2f %%)", k+1, mean[k], want, 100*(mean[k]/want-1))
+		if math.Abs(mean[k]/want-1) > 0.02 {
+			t.Errorf("lifted again: fall %d carries %.0f N, want %.0f within 2 %%", k+1, mean[k], want)
+		}
+	}
+}
+
+// perSheave counts the wire's contact nodes on each sheave.
+func (ho *Hoist) perSheave() []int {
+	out := make([]int, len(ho.Sheaves))
+	for _, nd := range ho.Wire.nodes {
+		if nd.kind != ContactNode {
+			continue
+		}
+		for k, s := range ho.Sheaves {
+			if nd.geo == s.Geometry {
+				out[k]++
+			}
+		}
+	}
+	return out
+}
