@@ -312,11 +312,13 @@ func TestHoistSwing(t *testing.T) {
 // stops. The load rests on the ground within 1 cm and the ground carries
 // the hooked weight but the falls' own pull (their weight and the sagging
 // lead's): over 3 s at rest, at least 95 % of it on the mean. The wire
-// goes slack without a node below the ground or a mass node inside a
-// sheave, and
-// stays reeved: every sheave keeps contact nodes. Hauled in again, the
-// load lifts off, and its bounce on the falls (hardly damped) is averaged
-// out over 3 s: each fall's mean tension is W/n + ρgL/2 within 2 %.
+// goes slack (the lead sags, the falls keep their own weight's tension)
+// without a node below the ground, and stays reeved: every sheave keeps
+// contact nodes. A mass node moving into a sheave in a step is swallowed
+// at the start of the next ([SLNB11] §II-C); none goes deeper than the
+// rope's diameter. Hauled in again, the load lifts off, and its bounce on
+// the falls (damped by the rope alone, ζ ≈ 0.05) is averaged out over
+// 3 s: each fall's mean tension is W/n + ρgL/2 within 2 %.
 func TestHoistSetDownAndLift(t *testing.T) {
 	const n, v, h = 4, 1.2, 1.0 / 60
 	const rope = 0.02        // m, the rope's diameter
