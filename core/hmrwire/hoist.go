@@ -328,3 +328,14 @@ func (ho *Hoist) FallTensions() []float64 {
 
 // Step advances the hoist by h seconds.
 func (ho *Hoist) Step(h float64) error { return ho.Sys.Step(h) }
+
+// LoadCentre returns the centre of the load's box (m, world).
+func (ho *Hoist) LoadCentre() geom.Vec3 {
+	return ho.Block.PointWorld(ho.load.Add(geom.V(0, 0, ho.spec.LoadSize.Z/2)))
+}
+
+// HookVelocity returns the velocity (m/s, world) of the hook sheaves'
+// axle centre.
+func (ho *Hoist) HookVelocity() geom.Vec3 {
+	return ho.Block.Vel.Add(ho.Block.AngVel.Cross(ho.Hook().Sub(ho.Block.Pos)))
+}

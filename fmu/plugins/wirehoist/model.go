@@ -1,0 +1,167 @@
+package wirehoist
+
+import (
+	"fmt"
+
+	"github.com/cablefmu/cablefmu/core/geom"
+	"github.com/cablefmu/cablefmu/fmu"
+	"github.com/cablefmu/cablefmu/fmu/plugins/port"
+)
+
+// Model is the wire hoist plugin.
+type Model struct{}
+
+// Name implements fmu.Model.
+func (Model) Name() string { return "wire-hoist" }
+
+// Configure implements fmu.Model. The ports "cable.node[*]",
+// "fall[*].tension" and "sheave[*].omega" expand to every sample point,
+// fall and sheave.
+func (Model) Configure(sc *fmu.Scenario) (fmu.Configured, error) {
+	cfg, err := parseConfig(sc.Config)
+	if err != nil {
+		return nil, err
+	}
+	ports, err := port.Select(quantities(cfg, sc.Step), expand(sc.Ports, cfg), sc.Step)
+	if err != nil {
+		return nil, err
+	}
+	m := &configured{Ports: ports, cfg: cfg}
+	m.hoist = m.hoistPorts()
+	if _, err := m.NewSimulation(m.Starts()); err != nil {
+		return nil, fmt.Errorf("building the hoist: %w", err)
+	}
+	return m, nil
+}
+
+func expand(ports []string, c *config) []string {
+	var out []string
+	for _, p := range ports {
+		switch p {
+		case "cable.node[*]":
+			for n := 1; n <= c.outputNodes(); n++ {
+				for a := 0; a < 3; a++ {
+					out = append(out, fmt.Sprintf("cable.node[%d].%s", n, port.Axis(a)))
+				}
+			}
+		case "fall[*].tension":
+			for k := 1; k <= c.Falls; k++ {
+				out = append(out, fmt.Sprintf("fall[%d].tension", k))
+			}
+		case "sheave[*].omega":
+			for k := 1; k <= c.Falls; k++ {
+				out = append(out, fmt.Sprintf("sheave[%d].omega", k))
+			}
+		default:
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// configured implements fmu.Configured.
+type configured struct {
+	*port.Ports[params, drive, simulation]
+	cfg   *config
+	hoist hoistPorts
+}
+
+type catalogue = port.Catalogue[params, drive, simulation]
+
+// params holds the parameters.
+type params struct {
+	gravity, h, loadMass, drop float64
+	torqueLimit, brakeTorque   float64 // N·m
+	bearingFriction            float64 // N·m
+}
+
+// drive holds the inputs at one instant: the boom tip's position and
+// velocity, the winch's command and its brake.
+type drive struct {
+	pos, vel      geom.Vec3
+	speed, torque float64
+	brake         float64
+}
+
+// Ranges of the drum's torques and the brake switch.
+var (
+	torqueRange = port.Range{Min: 0, Max: 1e9} // N·m
+	driveTorque = port.Range{Min: -1e9, Max: 1e9}
+	switchRange = port.Range{Min: 0, Max: 1}
+)
+
+func quantities(c *config, step float64) *catalogue {
+	qs := &catalogue{}
+	axes := []string{port.Axis(0), port.Axis(1), port.Axis(2)}
+	qs.Param("gravity", "m/s2", "Gravitational acceleration, acting along -z", c.Gravity, port.Gravity, func(p *params, x float64) { p.gravity = x })
+	qs.Param("h", "s", "Internal step of the wire solver: steps on the fixed grid start + k·h whatever the communication steps; outputs between grid points are interpolated", step, port.Step, func(p *params, x float64) { p.h = x })
+	qs.Param("load.mass", "kg", "Mass of the load (the hook block's is the scenario's)", c.Load.Mass, port.Mass, func(p *params, x float64) { p.loadMass = x })
+	qs.Param("cable.drop", "m", "Length of each fall at the start: the hook sheaves' axles below the boom sheaves'", c.Drop, port.Length, func(p *params, x float64) { p.drop = x })
+	qs.Param("motor.torqueLimit", "N.m", "Most torque the winch motor gives in speed mode (0: no limit)", c.Drum.TorqueLimit, torqueRange, func(p *params, x float64) { p.torqueLimit = x })
+	qs.Param("brake.holdingTorque", "N.m", "Most torque the holding brake holds; it slips beyond", c.Drum.BrakeTorque, torqueRange, func(p *params, x float64) { p.brakeTorque = x })
+	qs.Param("sheave.bearingFriction", "N.m", "Coulomb friction torque of every sheave's bearing", c.Sheave.BearingFriction, torqueRange, func(p *params, x float64) { p.bearingFriction = x })
+
+	for k, ax := range axes {
+		qs.Input("hoist."+ax, "m", fmt.Sprintf("World %s position of the boom tip (the first boom sheave's centre; driven)", ax), c.BoomTip[k], port.Position,
+			func(d *drive, x float64) { port.SetComp(&d.pos, k, x) })
+	}
+	for k, ax := range axes {
+		qs.Input("hoist.v"+ax, "m/s", fmt.Sprintf("World %s velocity of the boom tip; within a communication step it moves with it", ax), 0, port.Velocity,
+			func(d *drive, x float64) { port.SetComp(&d.vel, k, x) })
+	}
+	if c.torqueDrive() {
+		qs.Input("winch.torque", "N.m", "Torque of the winch motor on the drum; positive pays out", 0, driveTorque, func(d *drive, x float64) { d.torque = x })
+	} else {
+		qs.Input("winch.speed", "m/s", "Commanded wire speed at the drum's rim; positive pays out (the motor gives at most motor.torqueLimit)", 0, port.Velocity,
+			func(d *drive, x float64) { d.speed = x })
+	}
+	qs.Input("winch.brake", "1", "Holding brake: 1 engaged (it replaces the motor and holds up to brake.holdingTorque), 0 released; engaged from 0.5", 0, switchRange,
+		func(d *drive, x float64) { d.brake = x })
+
+	for k, ax := range axes {
+		qs.Output("hoist.f"+ax, "N", fmt.Sprintf("World %s component of the force of the whole hoisting system (wire, sheaves, block and load) on the boom tip", ax),
+			func(s *simulation) float64 { return port.Comp(s.ho.BoomTip.ConstraintForce, k) })
+	}
+	qs.Output("cable.tension", "N", "Tension of the wire where it leaves the drum", func(s *simulation) float64 { return s.ho.Drum.Tension() })
+	qs.Output("cable.length", "m", "Paid-out rest (unstretched) length of the wire, drum to dead end", func(s *simulation) float64 { return s.ho.Wire.RestLength() })
+	qs.Output("cable.massNodes", "1", "Number of mass nodes of the wire, its ends included (the adaptive resolution)",
+		func(s *simulation) float64 { m, _, _ := s.ho.Wire.Counts(); return float64(m) })
+	qs.Output("cable.contactNodes", "1", "Number of contact nodes of the wire on the sheaves' grooves",
+		func(s *simulation) float64 { _, _, n := s.ho.Wire.Counts(); return float64(n) })
+	qs.Output("drum.angle", "rad", "Angle the drum turned from the start, positive paying out", func(s *simulation) float64 { return s.ho.Drum.Angle() })
+	qs.Output("drum.omega", "rad/s", "Spin of the drum on its axle, positive paying out", func(s *simulation) float64 { return s.ho.Drum.Omega() })
+	qs.Output("drum.motorTorque", "N.m", "Torque of the winch motor on the drum in the last step, positive paying out", func(s *simulation) float64 { return s.ho.Drum.MotorTorque() })
+	qs.Output("drum.brakeTorque", "N.m", "Torque of the holding brake on the drum in the last step", func(s *simulation) float64 { return s.ho.Drum.BrakeTorqueApplied() })
+	qs.Output("drum.wound", "m", "Length of wire wound on the drum", func(s *simulation) float64 { return s.ho.Drum.Wound() })
+	for k, ax := range axes {
+		qs.Output("hook."+ax, "m", fmt.Sprintf("World %s position of the hook (the hook sheaves' axle centre)", ax), func(s *simulation) float64 { return port.Comp(s.ho.Hook(), k) })
+	}
+	for k, ax := range axes {
+		qs.Output("hook.v"+ax, "m/s", fmt.Sprintf("World %s velocity of the hook", ax), func(s *simulation) float64 { return port.Comp(s.ho.HookVelocity(), k) })
+	}
+	for k, ax := range axes {
+		qs.Output("load."+ax, "m", fmt.Sprintf("World %s position of the load's centre", ax), func(s *simulation) float64 { return port.Comp(s.ho.LoadCentre(), k) })
+	}
+	qs.Output("ground.force", "N", "Normal force of the ground on the load", func(s *simulation) float64 { return s.groundForce() })
+	for k := 1; k <= c.Falls; k++ {
+		qs.Output(fmt.Sprintf("fall[%d].tension", k), "N", fmt.Sprintf("Mean tension of fall %d of %d, counted from the drum's side", k, c.Falls),
+			func(s *simulation) float64 { return s.fallTension(k - 1) })
+	}
+	for k := 1; k <= c.Falls; k++ {
+		name := fmt.Sprintf("boom sheave %d", (k+1)/2)
+		if k%2 == 0 {
+			name = fmt.Sprintf("hook sheave %d", k/2)
+		}
+		qs.Output(fmt.Sprintf("sheave[%d].omega", k), "rad/s", fmt.Sprintf("Spin of sheave %d in the wire's order (%s) on its axle", k, name),
+			func(s *simulation) float64 { return s.ho.Sheaves[k-1].Omega() })
+	}
+	K := c.outputNodes()
+	for n := 1; n <= K; n++ {
+		for k, ax := range axes {
+			qs.Output(fmt.Sprintf("cable.node[%d].%s", n, ax), "m",
+				fmt.Sprintf("World %s position of the wire at %d/%d of its rest length from the drum", ax, n-1, K-1),
+				func(s *simulation) float64 { return s.nodeCoord(n-1, k) })
+		}
+	}
+	return qs
+}

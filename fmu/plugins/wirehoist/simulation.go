@@ -1,0 +1,192 @@
+package wirehoist
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/cablefmu/cablefmu/core/geom"
+	"github.com/cablefmu/cablefmu/core/hmrwire"
+	"github.com/cablefmu/cablefmu/core/multibody"
+	"github.com/cablefmu/cablefmu/fmu"
+	"github.com/cablefmu/cablefmu/fmu/plugins/port"
+)
+
+type simulation struct {
+	m  *configured
+	ho *hmrwire.Hoist
+	// h is the internal step (s), for the ground's force.
+	h        float64
+	from, to drive
+	// placed is the position input last applied to the boom tip; refPos
+	// and refVel its position and velocity input at the end of the last
+	// step, which Feedthrough compares new inputs with.
+	placed, refPos, refVel geom.Vec3
+	// grounded: the load stood on the ground after the last step.
+	grounded bool
+	port.Events
+	// falls and nodes cache the fall tensions and the wire's sample points
+	// (x, y, z in a row), valid until the state changes.
+	falls      []float64
+	nodes      []float64
+	fallsValid bool
+	nodesValid bool
+}
+
+// NewSimulation implements fmu.Configured: the hoist with the load
+// hanging at rest from the boom tip at its position input.
+func (m *configured) NewSimulation(values []float64) (fmu.Simulation, error) {
+	c := m.cfg
+	p := params{gravity: c.Gravity, h: m.Step, loadMass: c.Load.Mass, drop: c.Drop,
+		torqueLimit: c.Drum.TorqueLimit, brakeTorque: c.Drum.BrakeTorque, bearingFriction: c.Sheave.BearingFriction}
+	m.ApplyParams(&p, values)
+	s := &simulation{m: m, h: m.InternalStep(values)}
+	s.from.pos = vec(c.BoomTip)
+	m.ReadInputs(&s.from, values)
+	s.to = s.from
+	spec := c.spec(&p)
+	// The boom tip's position input places the whole hoist: the drum
+	// stays on the crane's base, so only a boom tip above and ahead of it
+	// can be reeved.
+	spec.BoomTip = s.from.pos
+	ho, err := hmrwire.NewHoist(spec)
+	if err != nil {
+		return nil, err
+	}
+	s.ho, s.placed = ho, ho.BoomTip.Pos
+	ho.BoomTip.Vel = s.from.vel
+	s.refPos, s.refVel = s.from.pos, s.from.vel
+	s.command(s.from, s.from, 0)
+	return s, nil
+}
+
+// command sets the drum's motor and brake for a step: the mean of the
+// speed or torque input over the step (it runs linearly from a to b, the
+// step starting frac of the way), the brake as at the step's start.
+func (s *simulation) command(a, b drive, frac float64) {
+	d := s.ho.Drum
+	start := func(x, y float64) float64 { return x + (y-x)*frac }
+	if s.m.cfg.torqueDrive() {
+		d.Mode, d.Torque = hmrwire.TorqueMode, 0.5*(start(a.torque, b.torque)+b.torque)
+	} else {
+		d.Mode, d.Speed = hmrwire.SpeedMode, 0.5*(start(a.speed, b.speed)+b.speed)
+	}
+	d.Brake = a.brake >= 0.5
+}
+
+func (s *simulation) invalidate() { s.fallsValid, s.nodesValid = false, false }
+
+// Step implements fmu.Simulation: the boom tip moves with the mean of its
+// velocity input over the step (placed at its position input when the
+// master changed it), the drum follows its command, and the hoist takes
+// one step.
+func (s *simulation) Step(h, lead float64, from, to []float64, first bool) error {
+	s.invalidate()
+	s.m.ReadInputs(&s.from, from)
+	s.m.ReadInputs(&s.to, to)
+	frac := lead / (lead + h)
+	b := s.ho.BoomTip
+	start := s.from.vel.Add(s.to.vel.Sub(s.from.vel).Scale(frac))
+	if first && s.from.pos != s.placed {
+		b.Pos, s.placed = s.from.pos.AddScaled(lead, s.from.vel.Add(start).Scale(0.5)), s.from.pos
+	}
+	b.Vel = start.Add(s.to.vel).Scale(0.5)
+	s.command(s.from, s.to, frac)
+	err := s.ho.Step(h)
+	if errors.Is(err, multibody.ErrDiverged) {
+		return fmt.Errorf("%w (check the inputs and the step h)", err)
+	}
+	if err != nil {
+		return err
+	}
+	s.refPos, s.refVel = b.Pos, s.to.vel
+	if grounded := s.groundForce() > 0; grounded != s.grounded {
+		s.grounded = grounded
+		if grounded {
+			s.Add("load set down on the ground")
+		} else {
+			s.Add("load lifted off the ground")
+		}
+	}
+	return nil
+}
+
+// SaveState implements fmu.Simulation: the hoist's system (its wire at
+// any resolution) and the boom tip's last position input.
+func (s *simulation) SaveState(dst []float64) []float64 {
+	dst = s.ho.Sys.SaveState(dst)
+	for _, p := range [3]geom.Vec3{s.placed, s.refPos, s.refVel} {
+		dst = append(dst, p.X, p.Y, p.Z)
+	}
+	return append(dst, port.Flag(s.grounded))
+}
+
+// stateTail is the number of values SaveState appends after the hoist's.
+const stateTail = 10
+
+// LoadState implements fmu.Simulation; a refused state changes nothing.
+func (s *simulation) LoadState(src []float64) error {
+	s.invalidate()
+	backup := s.ho.Sys.SaveState(nil)
+	rest, err := s.ho.Sys.LoadState(src)
+	if err != nil {
+		return err
+	}
+	if len(rest) != stateTail || (rest[9] != 0 && rest[9] != 1) {
+		if _, err := s.ho.Sys.LoadState(backup); err != nil {
+			return fmt.Errorf("restoring the state before a refused one: %w", err)
+		}
+		return fmt.Errorf("state has %d values after the hoist's, want %d ending in a flag", len(rest), stateTail)
+	}
+	s.placed, s.refPos, s.refVel = geom.V(rest[0], rest[1], rest[2]), geom.V(rest[3], rest[4], rest[5]), geom.V(rest[6], rest[7], rest[8])
+	s.grounded = rest[9] == 1
+	return nil
+}
+
+// Outputs implements fmu.Simulation.
+func (s *simulation) Outputs(values []float64) { s.m.WriteOutputs(s, values) }
+
+func (s *simulation) groundForce() float64 { return s.ho.GroundForce(s.h) }
+
+func (s *simulation) fallTension(k int) float64 {
+	if !s.fallsValid {
+		s.falls, s.fallsValid = s.ho.FallTensions(), true
+	}
+	return s.falls[k]
+}
+
+// nodeCoord returns coordinate c (0 x, 1 y, 2 z; m) of the wire's sample
+// point k.
+func (s *simulation) nodeCoord(k, c int) float64 {
+	if !s.nodesValid {
+		s.nodes = s.nodes[:0]
+		for _, p := range s.ho.Wire.Sample(s.m.cfg.outputNodes()) {
+			s.nodes = append(s.nodes, p.X, p.Y, p.Z)
+		}
+		s.nodesValid = true
+	}
+	return s.nodes[3*k+c]
+}
+
+// hoistPorts are the port indices (−1 when not a port) of the boom tip's
+// position and velocity inputs and force outputs.
+type hoistPorts struct{ pos, vel, force [3]int }
+
+func (m *configured) hoistPorts() hoistPorts {
+	index := map[string]int{}
+	for i, v := range m.Variables() {
+		index[v.Name] = i
+	}
+	find := func(name string) int {
+		if i, ok := index[name]; ok {
+			return i
+		}
+		return -1
+	}
+	var h hoistPorts
+	for a := 0; a < 3; a++ {
+		h.pos[a] = find("hoist." + port.Axis(a))
+		h.vel[a] = find("hoist.v" + port.Axis(a))
+		h.force[a] = find("hoist.f" + port.Axis(a))
+	}
+	return h
+}
