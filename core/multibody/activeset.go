@@ -160,7 +160,7 @@ func (a *ActiveSet) limit() int {
 	if a.MaxSolves > 0 {
 		return a.MaxSolves
 	}
-	return 3 + 2*len(a.bounded)
+	return 3 + 20*len(a.bounded)
 }
 
 // pin writes the free problem's right-hand side (and, with sigma, its
@@ -226,6 +226,12 @@ func (a *ActiveSet) update(p *Problem, single bool) bool {
 				a.diag[k] = p.rowDiagonal(i) + p.Sigma[i]
 			}
 		default:
+			if p.Lo[i] == p.Hi[i] {
+				// Bounds that meet (friction under a zero normal
+				// force) leave one impulse whatever the residual's
+				// sign: freeing the row would pin it again.
+				continue
+			}
 			if w == nil {
 				w = a.residuals(p)
 			}
