@@ -24,10 +24,12 @@ go run ./build -fmi 3 -o out/RigidHoist3.fmu examples/rigid-hoist
 go run ./build -o out/HoistControlled.fmu examples/hoist-controlled
 go run ./build -o out/WireBeam.fmu examples/wire-beam
 go run ./build -fmi 3 -o out/WireBeam3.fmu examples/wire-beam
+go run ./build -o out/WireHoist.fmu examples/wire-hoist
+go run ./build -fmi 3 -o out/WireHoist3.fmu examples/wire-hoist
 go run ./build -o out/PluginFaults.fmu scripts/fmutest/plugin-faults
 go run ./build -fmi 3 -o out/PluginFaults3.fmu scripts/fmutest/plugin-faults
 HOIST_FMU=out/Hoist.fmu RIGIDHOIST_FMU=out/RigidHoist.fmu HOIST3_FMU=out/Hoist3.fmu RIGIDHOIST3_FMU=out/RigidHoist3.fmu \
-	WIREBEAM_FMU=out/WireBeam.fmu WIREBEAM3_FMU=out/WireBeam3.fmu \
+	WIREBEAM_FMU=out/WireBeam.fmu WIREBEAM3_FMU=out/WireBeam3.fmu WIREHOIST_FMU=out/WireHoist.fmu WIREHOIST3_FMU=out/WireHoist3.fmu \
 	HOISTCONTROLLED_FMU=out/HoistControlled.fmu PLUGINFAULTS_FMU=out/PluginFaults.fmu PLUGINFAULTS3_FMU=out/PluginFaults3.fmu \
 	python3 -m unittest discover -s scripts/fmutest -v
 

@@ -3,8 +3,8 @@
 Directional derivatives of the crane force with respect to the suspension
 point's position and velocity must match central finite differences taken
 through the state functions (save, set input ± delta, read, restore) within
-1e-6 of the matrix's size. Needs HOIST_FMU, RIGIDHOIST_FMU, HOIST3_FMU and
-RIGIDHOIST3_FMU (see scripts/test.sh).
+1e-6 of the matrix's size. Needs HOIST_FMU, RIGIDHOIST_FMU, WIREHOIST_FMU,
+HOIST3_FMU, RIGIDHOIST3_FMU and WIREHOIST3_FMU (see scripts/test.sh).
 """
 import ctypes
 import math
@@ -27,7 +27,7 @@ DELTA = 1e-6
 
 def setUpModule():
     global TMP
-    for env in ("HOIST_FMU", "RIGIDHOIST_FMU", "HOIST3_FMU", "RIGIDHOIST3_FMU"):
+    for env in ("HOIST_FMU", "RIGIDHOIST_FMU", "WIREHOIST_FMU", "HOIST3_FMU", "RIGIDHOIST3_FMU", "WIREHOIST3_FMU"):
         if not os.path.isfile(os.environ.get(env, "")):
             raise RuntimeError("set %s to the built FMU (see scripts/test.sh)" % env)
     TMP = tempfile.mkdtemp(prefix="derivatives-test-")
@@ -129,6 +129,12 @@ class TestDirectionalDerivatives(unittest.TestCase):
 
     def test_rigidhoist_fmi3(self):
         self.check(3, "RIGIDHOIST3_FMU", "rigid3")
+
+    def test_wirehoist_fmi2(self):
+        self.check(2, "WIREHOIST_FMU", "wire2")
+
+    def test_wirehoist_fmi3(self):
+        self.check(3, "WIREHOIST3_FMU", "wire3")
 
 
 class TestInputDerivatives(unittest.TestCase):
