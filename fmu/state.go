@@ -91,7 +91,7 @@ func (in *Instance) SetState(s *Snapshot) Status {
 		var backupExtra []byte
 		if sim == nil || in.dirty || !slices.Equal(in.paramValues(in.values), in.paramValues(s.values)) {
 			var err error
-			if sim, err = in.model.NewSimulation(s.values); err != nil {
+			if sim, err = in.rebuild(s.values); err != nil {
 				return in.fail("fmi2SetFMUstate: rebuilding the simulation: %v", err)
 			}
 		} else {
@@ -197,6 +197,30 @@ func (in *Instance) paramValues(values []float64) []float64 {
 		}
 	}
 	return p
+}
+
+// rebuild builds a simulation for a snapshot's values, whose state is
+// then loaded into it. A simulation's state is everything it carries from
+// step to step, so it needs only the parameters to be built alike
+// (Simulation's contract); the inputs place the world at the start. The
+// snapshot's inputs may have been set after its last step to values the
+// world cannot start from (a boom tip moved beyond reeving, never stepped
+// to): then the inputs' start values build it.
+func (in *Instance) rebuild(values []float64) (Simulation, error) {
+	sim, err := in.model.NewSimulation(values)
+	if err == nil {
+		return sim, nil
+	}
+	starts := slices.Clone(values)
+	for i, v := range in.vars {
+		if v.Causality == modeldesc.CausalityInput {
+			starts[i] = v.Start
+		}
+	}
+	if sim, err2 := in.model.NewSimulation(starts); err2 == nil {
+		return sim, nil
+	}
+	return nil, err
 }
 
 // stateMagic opens every serialized state; stateFormat versions the layout.

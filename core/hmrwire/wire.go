@@ -160,6 +160,39 @@ type WireSpec struct {
 	Tension float64
 }
 
+// maxLaidMassNodes bounds the mass nodes a wire is laid with when its
+// resolution sets no bound: a route thousands of times longer than its
+// spacing is a mistake (a point off by orders of magnitude), and laying
+// it would take minutes and gigabytes before any error could tell.
+const maxLaidMassNodes = 100000
+
+// checkLaid refuses a route whose spacing lays more mass nodes than the
+// resolution's bound (or maxLaidMassNodes).
+func checkLaid(name string, route []RoutePoint, spacing float64, bound int) error {
+	if spacing <= 0 {
+		return nil
+	}
+	if bound <= 0 {
+		bound = maxLaidMassNodes
+	}
+	laid, length := 0.0, 0.0
+	for i, rp := range route {
+		if rp.Kind == End || rp.Kind == Via {
+			laid++
+		}
+		if i > 0 {
+			l := rp.Point.Sub(route[i-1].Point).Norm()
+			length += l
+			laid += max(math.Ceil(l/spacing)-1, 0) // as AddWire lays them
+		}
+	}
+	if !(laid <= float64(bound)) {
+		return fmt.Errorf("wire %q: %.4g m of route at %g m spacing lays %.4g mass nodes, more than the resolution's bound %d (check the route's points, or raise the spacing or the bound): %w",
+			name, length, spacing, laid, bound, ErrWire)
+	}
+	return nil
+}
+
 // AddWire adds the wire of spec. The wire's mass is spread over its mass
 // nodes, each carrying half the rest length of its segments.
 func (sys *System) AddWire(spec WireSpec) (*Wire, error) {
@@ -190,6 +223,9 @@ func (sys *System) AddWire(spec WireSpec) (*Wire, error) {
 		}
 	}
 
+	if err := checkLaid(name, route, spacing, res.MaxMassNodes); err != nil {
+		return nil, err
+	}
 	var prev geom.Vec3
 	for i, rp := range route {
 		if !rp.Point.IsFinite() {
