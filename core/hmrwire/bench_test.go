@@ -21,19 +21,39 @@ var benchRope = Rope{AxialStiffness: 1.5e7, LinearDensity: 0.4, DampingTime: 0.0
 // benchStep steps sys b.N times after a settling second and reports the
 // cost per node and the split.
 func benchStep(b *testing.B, sys *System, nodes func() int) {
-	const h = 1.0 / 60
-	tm := &StepTiming{}
-	sys.Timing = tm // from the start: the analysis counts L's nonzeros
+	sys.Timing = &StepTiming{} // from the start: the analysis counts L's nonzeros
 	for i := 0; i < 60; i++ {
-		if err := sys.Step(h); err != nil {
+		if err := sys.Step(benchH); err != nil {
 			b.Fatal(err)
 		}
 	}
+	benchSteps(b, sys, nodes, 0, nil)
+}
+
+// benchH is the step the benchmarks take (s): the co-simulation's.
+const benchH = 1.0 / 60
+
+// benchSteps times b.N steps of sys, settled with its Timing set, and
+// reports the cost per step and per node, the split into the phases of
+// StepTiming and how many times faster than real time a step of benchH
+// runs (x-realtime). If cycle > 0, every cycle steps restart puts the
+// system back where the timing began, untimed and uncounted in the split:
+// a phase that cannot go on for ever (a winch hauling in) is measured
+// over windows of cycle steps.
+func benchSteps(b *testing.B, sys *System, nodes func() int, cycle int, restart func()) {
+	tm := sys.Timing
 	nnz, unknowns := tm.Solver.Nonzeros, tm.Solver.Unknowns
 	*tm = StepTiming{}
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		if err := sys.Step(h); err != nil {
+		if cycle > 0 && i > 0 && i%cycle == 0 {
+			b.StopTimer()
+			kept := *tm
+			restart()
+			*tm = kept
+			b.StartTimer()
+		}
+		if err := sys.Step(benchH); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -42,6 +62,7 @@ func benchStep(b *testing.B, sys *System, nodes func() int) {
 	per := float64(b.Elapsed().Nanoseconds()) / n
 	b.ReportMetric(float64(nodes()), "nodes")
 	b.ReportMetric(per/float64(nodes()), "ns/node")
+	b.ReportMetric(benchH*1e9/per, "x-realtime")
 	s := &tm.Solver
 	b.ReportMetric(float64(tm.Contacts.Nanoseconds())/n, "ns-contacts")
 	b.ReportMetric(float64(tm.Resolution.Nanoseconds())/n, "ns-resolution")
@@ -182,4 +203,82 @@ func BenchmarkWireOverCylinder(b *testing.B) {
 			benchStep(b, sys, func() int { m, _, c := w.Counts(); return m + c })
 		})
 	}
+}
+
+// BenchmarkWireHoist steps the example crane (craneSpec(4, 40): four
+// falls of 40 m, a 20 t load, some 220 m of 20 mm rope from the drum to
+// the dead end) in the phases of the example's co-simulation, each after
+// settling: hanging at rest (the drum held in speed mode), hauling in at
+// 1.2 m/s at the drum (speed mode, ramped up as TestHoistKinematics
+// does), the boom tip moving at 0.5 m/s (along x, in the reeving's plane,
+// as TestHoistSwing moves it) and the load set down on the ground with
+// the wire slack (as TestHoistSetDownAndLift sets it down, then 3 s
+// more). Hauling and the boom's move cannot go on for ever, and the slack
+// wire's resolution does not settle (it coarsens and refines some 20 to
+// 70 times a second, unevenly): those three are timed over windows of
+// 10 s, each from the state they were settled in.
+func BenchmarkWireHoist(b *testing.B) {
+	const window = 600 // steps of benchH: 10 s
+	// crane settles the example crane for a second, Timing set.
+	crane := func(b *testing.B) *Hoist {
+		ho := newCrane(b, craneSpec(4, 40))
+		ho.Sys.Timing = &StepTiming{}
+		ho.run(b, 1, nil)
+		return ho
+	}
+	nodes := func(ho *Hoist) func() int {
+		return func() int { m, _, c := ho.Wire.Counts(); return m + c }
+	}
+	// windowed times ho from its present state over windows, move (the
+	// inputs of the phase) set again at each window's start.
+	windowed := func(b *testing.B, ho *Hoist, move func()) {
+		saved := ho.Sys.SaveState(nil)
+		benchSteps(b, ho.Sys, nodes(ho), window, func() {
+			if _, err := ho.Sys.LoadState(saved); err != nil {
+				b.Fatal(err)
+			}
+			move()
+			// The first step after a restore lays the rows out anew:
+			// taken untimed, as a step of the window's start.
+			if err := ho.Step(benchH); err != nil {
+				b.Fatal(err)
+			}
+		})
+	}
+	b.Run("rest", func(b *testing.B) {
+		ho := crane(b)
+		ho.run(b, 2, nil)
+		benchSteps(b, ho.Sys, nodes(ho), 0, nil)
+	})
+	b.Run("haul", func(b *testing.B) {
+		const v = 1.2 // m/s at the drum, 0.3 m/s at the hook
+		ho := crane(b)
+		ho.ramp(b, -v, 1)
+		ho.run(b, 2, nil)
+		windowed(b, ho, func() { ho.Drum.Speed = -v })
+	})
+	b.Run("slew", func(b *testing.B) {
+		vel := geom.V(0.5, 0, 0)
+		ho := crane(b)
+		ho.BoomTip.Vel = vel
+		ho.run(b, 2, nil)
+		windowed(b, ho, func() { ho.BoomTip.Vel = vel })
+	})
+	b.Run("ground", func(b *testing.B) {
+		const v = 1.2 // m/s paid out at the drum
+		ho := crane(b)
+		ho.ramp(b, v, 0.5)
+		for t := 0.0; ho.LoadBottom().Z > 0.05; t += benchH {
+			if t > 60 {
+				b.Fatalf("the load did not reach the ground in 60 s: its bottom at %.3f m", ho.LoadBottom().Z)
+			}
+			ho.run(b, benchH, nil)
+		}
+		ho.run(b, 1, nil) // paying out 1 s more: the wire goes slack
+		ho.ramp(b, 0, 0.2)
+		ho.run(b, 3, nil)
+		// Windows keep the figure from depending on how long the
+		// benchmark runs while the slack wire's resolution changes.
+		windowed(b, ho, func() { ho.Drum.Speed = 0 })
+	})
 }

@@ -131,14 +131,7 @@ func (w *Wire) follow(back bool) float64 {
 // + tb|b − p|) decreases with s (the weighted length is convex), so the
 // points are found by bisection.
 func balance(start, dir, a, b geom.Vec3, ta, tb, s0, mu float64) float64 {
-	pull := func(s float64) (along, across float64) {
-		p := start.AddScaled(s, dir)
-		ua, _ := a.Sub(p).Unit()
-		ub, _ := b.Sub(p).Unit()
-		f := ua.Scale(ta).Add(ub.Scale(tb))
-		along = f.Dot(dir)
-		return along, f.Sub(dir.Scale(along)).Norm()
-	}
+	pull := func(s float64) (along, across float64) { return pullAt(start, dir, a, b, ta, tb, s) }
 	along, across := pull(s0)
 	if math.Abs(along) <= mu*across {
 		return s0
@@ -189,6 +182,18 @@ func balance(start, dir, a, b geom.Vec3, ta, tb, s0, mu float64) float64 {
 		return hi
 	}
 	return lo
+}
+
+// pullAt returns the pull on a massless node at start + s·dir by tensions
+// ta towards a and tb towards b: its component along the unit dir and the
+// size of the rest.
+func pullAt(start, dir, a, b geom.Vec3, ta, tb, s float64) (along, across float64) {
+	p := start.AddScaled(s, dir)
+	ua, _ := a.Sub(p).Unit()
+	ub, _ := b.Sub(p).Unit()
+	f := ua.Scale(ta).Add(ub.Scale(tb))
+	along = f.Dot(dir)
+	return along, f.Sub(dir.Scale(along)).Norm()
 }
 
 // detach removes the contact nodes that slid off their edge, that the
@@ -408,7 +413,14 @@ func (w *Wire) wrapNode(g *Geometry, i int, a, b geom.Vec3) *node {
 			continue
 		}
 		start, dir, length := g.edgeLine(e)
-		s := balance(start, dir, a, b, 1, 1, 0, 0)
+		// Where the pull at the edge's start does not point along the
+		// edge, the balance lies at or before the start (balance from
+		// s0 = 0 only moves the way the pull points) and clamps to it:
+		// the bisection is needed only where the pull points along.
+		s := 0.0
+		if along, _ := pullAt(start, dir, a, b, 1, 1, 0); along > 0 {
+			s = balance(start, dir, a, b, 1, 1, 0, 0)
+		}
 		s = min(max(s, 0), length)
 		p := start.AddScaled(s, dir)
 		cost := p.Sub(a).Norm() + b.Sub(p).Norm()

@@ -25,9 +25,9 @@ import (
 // Fig. 8). The ordering (minimum degree on the graph of bodies and rows,
 // rigid rows after their bodies; from 2,000 unknowns also nested
 // dissection, kept where it factors in fewer operations, as it does for
-// nets) and the symbolic analysis are redone only when the problem's
-// layout or its set of rigid rows changes; each step factors the new
-// values.
+// nets) and the symbolic analysis are redone only when the rows' coupling
+// to the bodies (not merely the problem's layout) or the set of rigid
+// rows changes; each step factors the new values.
 //
 // A pivot that comes out below 1e-13 of its node's scale, or of the wrong
 // sign (rows that depend on each other, a rigid row on no dynamic body), is
@@ -55,6 +55,10 @@ type Sparse struct {
 	diag     []int // position of each unknown's diagonal
 	rhs, x   []float64
 	res, dx  []float64
+	// pattern is the coupling the analysis was made for: the number of
+	// rows and of ByBody entries, then per entry its number of blocks and
+	// each block's row and body index.
+	pattern []int
 }
 
 // SparseTiming splits a sparse solve's time for benchmarks.
@@ -88,10 +92,17 @@ func (s *Sparse) Factor(p *Problem) error {
 		return err
 	}
 	t0 := time.Now()
+	if s.layout != p.structure() && s.mat != nil && s.samePattern(p) {
+		// Rows rebuilt with the same coupling (a wire's contact node
+		// moved to another edge of the same sheave): the analysis,
+		// a function of the pattern alone, holds.
+		s.layout = p.structure()
+	}
 	if s.layout != p.structure() || s.mat == nil || s.rigidChanged(p) || s.turningChanged(p) {
 		if err := s.setup(p); err != nil {
 			return err
 		}
+		t0 = time.Now() // setup times itself (ordering, analysis)
 	}
 	if err := s.assemble(p); err != nil {
 		return err
@@ -169,6 +180,31 @@ func (s *Sparse) clock(d *time.Duration, t0 time.Time) time.Time {
 	return now
 }
 
+// samePattern reports whether p's rows couple to its bodies as those of
+// the problem the analysis was made for did: the same ByBody entries,
+// blocks for blocks. With the same rigid rows and turning bodies (checked
+// apart), setup would lay out, order and analyze p exactly as it did.
+func (s *Sparse) samePattern(p *Problem) bool {
+	q := s.pattern
+	if len(q) < 2 || q[0] != len(p.Rows) || q[1] != len(p.ByBody) {
+		return false
+	}
+	q = q[2:]
+	for _, e := range p.ByBody {
+		if len(q) < 1+2*len(e.Blocks) || q[0] != len(e.Blocks) {
+			return false
+		}
+		q = q[1:]
+		for _, b := range e.Blocks {
+			if q[0] != b.Row || q[1] != b.K {
+				return false
+			}
+			q = q[2:]
+		}
+	}
+	return len(q) == 0
+}
+
 // rigidChanged reports whether the set of rows with Σ = 0 differs from the
 // one the ordering was made for.
 func (s *Sparse) rigidChanged(p *Problem) bool {
@@ -194,6 +230,7 @@ func (s *Sparse) turningChanged(p *Problem) bool {
 // setup lays out the unknowns, orders them and analyzes the structure.
 func (s *Sparse) setup(p *Problem) error {
 	t0 := time.Now()
+	s.pattern = s.pattern[:0] // none until the analysis is done
 	nb, nr := len(p.ByBody), len(p.Rows)
 	s.bodyStart, s.bodyDofs = s.bodyStart[:0], s.bodyDofs[:0]
 	n := 0
@@ -292,6 +329,13 @@ func (s *Sparse) setup(p *Problem) error {
 	}
 	s.rhs, s.x, s.res, s.dx = make([]float64, n), make([]float64, n), make([]float64, n), make([]float64, n)
 	s.layout = p.structure()
+	s.pattern = append(s.pattern[:0], nr, nb)
+	for _, e := range p.ByBody {
+		s.pattern = append(s.pattern, len(e.Blocks))
+		for _, b := range e.Blocks {
+			s.pattern = append(s.pattern, b.Row, b.K)
+		}
+	}
 	if s.Timing != nil {
 		s.Timing.Nonzeros, s.Timing.Unknowns = sym.Nonzeros(), n
 	}

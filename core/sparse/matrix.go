@@ -44,22 +44,49 @@ func (b *Builder) Couple(i, j int) {
 
 // Matrix returns the structure built, with zero values.
 func (b *Builder) Matrix() *Matrix {
-	// Sorted by column then row, duplicates removed.
-	slices.SortFunc(b.pairs, func(x, y [2]int) int {
-		if x[1] != y[1] {
-			return x[1] - y[1]
+	// Sorted by column then row, duplicates removed: a counting sort by
+	// row, then a stable one by column (linear; a comparison sort of the
+	// pairs was most of the time of a symbolic analysis).
+	n := b.n
+	at := make([]int, n+1)
+	for _, p := range b.pairs {
+		at[p[0]+1]++
+	}
+	for i := 0; i < n; i++ {
+		at[i+1] += at[i]
+	}
+	byRow := make([][2]int, len(b.pairs))
+	for _, p := range b.pairs {
+		byRow[at[p[0]]] = p
+		at[p[0]]++
+	}
+	clear(at)
+	for _, p := range byRow {
+		at[p[1]+1]++
+	}
+	for j := 0; j < n; j++ {
+		at[j+1] += at[j]
+	}
+	rows := make([]int, len(byRow))
+	for _, p := range byRow {
+		rows[at[p[1]]] = p[0]
+		at[p[1]]++
+	}
+	// at[j] is now column j's end; compact each column in place.
+	m := &Matrix{N: n, Col: make([]int, n+1)}
+	k, from := 0, 0
+	for j := 0; j < n; j++ {
+		for q := from; q < at[j]; q++ {
+			if q == from || rows[q] != rows[q-1] {
+				rows[k] = rows[q]
+				k++
+			}
 		}
-		return x[0] - y[0]
-	})
-	b.pairs = slices.Compact(b.pairs)
-	m := &Matrix{N: b.n, Col: make([]int, b.n+1), Row: make([]int, len(b.pairs)), Val: make([]float64, len(b.pairs))}
-	for k, p := range b.pairs {
-		m.Row[k] = p[0]
-		m.Col[p[1]+1]++
+		from = at[j]
+		m.Col[j+1] = k
 	}
-	for j := 0; j < b.n; j++ {
-		m.Col[j+1] += m.Col[j]
-	}
+	m.Row = slices.Clip(rows[:k])
+	m.Val = make([]float64, k)
 	return m
 }
 
