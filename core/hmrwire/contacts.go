@@ -404,35 +404,73 @@ func (w *Wire) pinnedInside(i int, g *Geometry) bool {
 // wrapNode returns the contact node on an edge of g through which the
 // wire from a (node i) to b (node i+1) is shortest, preferring an edge
 // through which it passes g on both sides; nil if every edge is taken by
-// the two nodes themselves.
+// the two nodes themselves. The edges are tried in the order of the
+// length through them, so that the test of passing g, the costly part,
+// runs on the few shortest only.
 func (w *Wire) wrapNode(g *Geometry, i int, a, b geom.Vec3) *node {
-	best, bestFree := -1, false
-	var bestS, bestCost float64
+	c := w.candidates[:0]
 	for e := range g.Shape.edges {
 		if w.onEdge(i, g, e) || w.onEdge(i+1, g, e) {
 			continue
 		}
 		start, dir, length := g.edgeLine(e)
-		// Where the pull at the edge's start does not point along the
-		// edge, the balance lies at or before the start (balance from
-		// s0 = 0 only moves the way the pull points) and clamps to it:
-		// the bisection is needed only where the pull points along.
-		s := 0.0
-		if along, _ := pullAt(start, dir, a, b, 1, 1, 0); along > 0 {
-			s = balance(start, dir, a, b, 1, 1, 0, 0)
-		}
-		s = min(max(s, 0), length)
+		s := min(max(shortestOnLine(start, dir, a, b), 0), length)
 		p := start.AddScaled(s, dir)
-		cost := p.Sub(a).Norm() + b.Sub(p).Norm()
-		free := !g.Cuts(a, p) && !g.Cuts(p, b)
-		if best < 0 || (free && !bestFree) || (free == bestFree && cost < bestCost) {
-			best, bestFree, bestS, bestCost = e, free, s, cost
-		}
+		c = append(c, candidate{e: e, s: s, cost: p.Sub(a).Norm() + b.Sub(p).Norm()})
 	}
-	if best < 0 {
+	w.candidates = c
+	if len(c) == 0 {
 		return nil
 	}
-	return g.contactAt(best, bestS)
+	// The shortest first (the first edge of equal ones), until one
+	// passes g: mostly the first.
+	shortest := -1
+	for range c {
+		k := -1
+		for j := range c {
+			if !math.IsInf(c[j].cost, 1) && (k < 0 || c[j].cost < c[k].cost) {
+				k = j
+			}
+		}
+		if k < 0 {
+			break
+		}
+		start, dir, _ := g.edgeLine(c[k].e)
+		if p := start.AddScaled(c[k].s, dir); !g.Cuts(a, p) && !g.Cuts(p, b) {
+			return g.contactAt(c[k].e, c[k].s)
+		}
+		if shortest < 0 {
+			shortest = k
+		}
+		c[k].cost = math.Inf(1) // tried
+	}
+	if shortest < 0 {
+		shortest = 0 // every length non-finite
+	}
+	return g.contactAt(c[shortest].e, c[shortest].s)
+}
+
+// candidate is an edge a new contact node could take: edge e, at s (m)
+// along it, the wire's length through it cost (m).
+type candidate struct {
+	e       int
+	s, cost float64
+}
+
+// shortestOnLine returns s where a → start + s·dir → b is shortest (dir a
+// unit vector): turning b about the line into a's plane, on the far side,
+// keeps its distances to the line's points, and the shortest path is then
+// straight, s = (s_a d_b + s_b d_a)/(d_a + d_b) with s_a, s_b the points'
+// positions along the line and d_a, d_b their distances from it (eq. 18
+// for equal tensions).
+func shortestOnLine(start, dir, a, b geom.Vec3) float64 {
+	ra, rb := a.Sub(start), b.Sub(start)
+	sa, sb := ra.Dot(dir), rb.Dot(dir)
+	da, db := ra.Sub(dir.Scale(sa)).Norm(), rb.Sub(dir.Scale(sb)).Norm()
+	if da+db == 0 {
+		return (sa + sb) / 2 // both on the line: any point between
+	}
+	return (sa*db + sb*da) / (da + db)
 }
 
 // onEdge reports whether node i is a contact node on edge e of g.

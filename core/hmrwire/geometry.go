@@ -26,6 +26,10 @@ type Geometry struct {
 	faces  []plane
 	placed placement
 	tol    float64 // m: how far inside a point must be to count as inside
+	// centre (world) and the shape's radius bound it by a sphere: most
+	// pieces of wire and points pass far from a sheave, and the sphere
+	// tells so without its faces.
+	centre geom.Vec3
 }
 
 // placement is what puts a shape in the world: its body's pose and its
@@ -79,6 +83,7 @@ func (g *Geometry) refresh() {
 	}
 	// x_w = R x + t moves the plane N·x = D to (R N)·x_w = D + (R N)·t.
 	rot, origin := g.Body.Rot.Mul(g.Rot), g.Body.PointWorld(g.Offset)
+	g.centre = origin
 	for i, f := range s.faces {
 		n := rot.Rotate(f.N)
 		g.faces[i] = plane{N: n, D: f.D + n.Dot(origin)}
@@ -87,7 +92,12 @@ func (g *Geometry) refresh() {
 
 // Inside reports whether the world point p lies inside the geometry by
 // more than its surface tolerance.
-func (g *Geometry) Inside(p geom.Vec3) bool { return g.depth(p) > g.tol }
+func (g *Geometry) Inside(p geom.Vec3) bool {
+	if p.Sub(g.centre).Norm() > g.Shape.radius {
+		return false // outside the bounding sphere: the same answer as the faces'
+	}
+	return g.depth(p) > g.tol
+}
 
 // depth returns how far inside p lies (m; negative outside, a lower
 // bound of the distance outside).
@@ -106,6 +116,9 @@ func (g *Geometry) near(p geom.Vec3, clearance float64) bool { return g.depth(p)
 // Cuts reports whether the straight wire from a to b passes through the
 // geometry deeper than its surface tolerance.
 func (g *Geometry) Cuts(a, b geom.Vec3) bool {
+	if segmentDistance(g.centre, a, b) > g.Shape.radius {
+		return false // the shape, shrunk by tol, lies inside the sphere
+	}
 	t0, t1 := 0.0, 1.0
 	for _, f := range g.faces {
 		// Inside the shape shrunk by tol: N·x < D − tol.
@@ -123,6 +136,16 @@ func (g *Geometry) Cuts(a, b geom.Vec3) bool {
 		}
 	}
 	return true
+}
+
+// segmentDistance returns the distance (m) from p to the segment a–b.
+func segmentDistance(p, a, b geom.Vec3) float64 {
+	ab := b.Sub(a)
+	t := 0.0
+	if l2 := ab.Dot(ab); l2 > 0 {
+		t = min(max(p.Sub(a).Dot(ab)/l2, 0), 1)
+	}
+	return p.Sub(a.AddScaled(t, ab)).Norm()
 }
 
 // edgeLine returns the world start, unit direction and length of edge e.

@@ -109,6 +109,8 @@ type Wire struct {
 	// adapts to it before the first step, so a wire laid finely under a
 	// heavy load does not take one unstable step).
 	known bool
+	// candidates is wrapNode's buffer.
+	candidates []candidate
 	// Transitions counts coarsenings and refinements, and the contact
 	// nodes released as mass nodes.
 	Coarsened, Refined, Released int

@@ -75,6 +75,43 @@ func (p *Problem) structure() structure {
 	return s
 }
 
+// pattern appends p's coupling of rows to bodies to dst: the number of
+// rows and of ByBody entries, then per entry its number of blocks and
+// each block's row and body index. Rows rebuilt with the same coupling (a
+// wire's contact node moved to another edge of the same sheave) keep the
+// sparse solver's ordering and analysis.
+func (p *Problem) pattern(dst []int) []int {
+	dst = append(dst, len(p.Rows), len(p.ByBody))
+	for _, e := range p.ByBody {
+		dst = append(dst, len(e.Blocks))
+		for _, b := range e.Blocks {
+			dst = append(dst, b.Row, b.K)
+		}
+	}
+	return dst
+}
+
+// hasPattern reports whether p's coupling is q (pattern).
+func (p *Problem) hasPattern(q []int) bool {
+	if len(q) < 2 || q[0] != len(p.Rows) || q[1] != len(p.ByBody) {
+		return false
+	}
+	q = q[2:]
+	for _, e := range p.ByBody {
+		if len(q) < 1+2*len(e.Blocks) || q[0] != len(e.Blocks) {
+			return false
+		}
+		q = q[1:]
+		for _, b := range e.Blocks {
+			if q[0] != b.Row || q[1] != b.K {
+				return false
+			}
+			q = q[2:]
+		}
+	}
+	return len(q) == 0
+}
+
 func (p *Problem) resize(rows, dynamic int) {
 	p.Rows = make([]ProblemRow, rows)
 	p.Sigma = make([]float64, rows)

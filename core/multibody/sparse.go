@@ -55,9 +55,7 @@ type Sparse struct {
 	diag     []int // position of each unknown's diagonal
 	rhs, x   []float64
 	res, dx  []float64
-	// pattern is the coupling the analysis was made for: the number of
-	// rows and of ByBody entries, then per entry its number of blocks and
-	// each block's row and body index.
+	// pattern is the coupling the analysis was made for (Problem.pattern).
 	pattern []int
 }
 
@@ -92,7 +90,7 @@ func (s *Sparse) Factor(p *Problem) error {
 		return err
 	}
 	t0 := time.Now()
-	if s.layout != p.structure() && s.mat != nil && s.samePattern(p) {
+	if s.layout != p.structure() && s.mat != nil && p.hasPattern(s.pattern) {
 		// Rows rebuilt with the same coupling (a wire's contact node
 		// moved to another edge of the same sheave): the analysis,
 		// a function of the pattern alone, holds.
@@ -178,31 +176,6 @@ func (s *Sparse) clock(d *time.Duration, t0 time.Time) time.Time {
 	now := time.Now()
 	*d += now.Sub(t0)
 	return now
-}
-
-// samePattern reports whether p's rows couple to its bodies as those of
-// the problem the analysis was made for did: the same ByBody entries,
-// blocks for blocks. With the same rigid rows and turning bodies (checked
-// apart), setup would lay out, order and analyze p exactly as it did.
-func (s *Sparse) samePattern(p *Problem) bool {
-	q := s.pattern
-	if len(q) < 2 || q[0] != len(p.Rows) || q[1] != len(p.ByBody) {
-		return false
-	}
-	q = q[2:]
-	for _, e := range p.ByBody {
-		if len(q) < 1+2*len(e.Blocks) || q[0] != len(e.Blocks) {
-			return false
-		}
-		q = q[1:]
-		for _, b := range e.Blocks {
-			if q[0] != b.Row || q[1] != b.K {
-				return false
-			}
-			q = q[2:]
-		}
-	}
-	return len(q) == 0
 }
 
 // rigidChanged reports whether the set of rows with Σ = 0 differs from the
@@ -329,13 +302,7 @@ func (s *Sparse) setup(p *Problem) error {
 	}
 	s.rhs, s.x, s.res, s.dx = make([]float64, n), make([]float64, n), make([]float64, n), make([]float64, n)
 	s.layout = p.structure()
-	s.pattern = append(s.pattern[:0], nr, nb)
-	for _, e := range p.ByBody {
-		s.pattern = append(s.pattern, len(e.Blocks))
-		for _, b := range e.Blocks {
-			s.pattern = append(s.pattern, b.Row, b.K)
-		}
-	}
+	s.pattern = p.pattern(s.pattern[:0])
 	if s.Timing != nil {
 		s.Timing.Nonzeros, s.Timing.Unknowns = sym.Nonzeros(), n
 	}
