@@ -38,6 +38,13 @@ type ActiveSet struct {
 	dv      []velocityChange
 	// residual holds residuals' result, reused.
 	residual []float64
+	// What the inner solver last factored: the problem, its values' count
+	// and the rows pinned then. A solve of the same values and pins
+	// (again after a Rebounding constraint moved only bounds) substitutes
+	// in that factor; the inner solver is the ActiveSet's own.
+	factored       *Problem
+	factoredValues uint64
+	factoredState  []int8
 }
 
 // blockSolves is how many solves move every row found on the wrong side
@@ -82,7 +89,21 @@ func (a *ActiveSet) Factor(p *Problem) error {
 	}
 	a.prepare(p)
 	a.pin(p, true)
-	return f.Factor(&a.free)
+	if a.factored == p && p.values != 0 && a.factoredValues == p.values && slices.Equal(a.factoredState, a.state) {
+		return nil // the same matrix as factored: only bounds moved
+	}
+	return a.factor(f, p)
+}
+
+// factor has f factor the free problem of p with the current pins, and
+// notes what it factored.
+func (a *ActiveSet) factor(f Factorizer, p *Problem) error {
+	a.factored = nil
+	if err := f.Factor(&a.free); err != nil {
+		return err
+	}
+	a.factored, a.factoredValues, a.factoredState = p, p.values, append(a.factoredState[:0], a.state...)
+	return nil
 }
 
 // Substitute implements Factorizer: solves for p.B, factoring again only
@@ -99,7 +120,7 @@ func (a *ActiveSet) Substitute(p *Problem) error {
 			return nil
 		}
 		a.pin(p, true)
-		if err := f.Factor(&a.free); err != nil {
+		if err := a.factor(f, p); err != nil {
 			return err
 		}
 	}

@@ -41,6 +41,11 @@ type Problem struct {
 	// (an ActiveSet's free problem): the direct solvers need not check
 	// its bounds, a pass over every row each step.
 	free bool
+	// values counts the assemblies of the rows' numbers (Jacobians,
+	// compliances) by the world: solves within one step that move only
+	// bounds (Rebounding constraints) see the same count, and an active
+	// set keeps its factorization. Zero: not counted.
+	values uint64
 }
 
 // ProblemRow is one row's Jacobian and M⁻¹-weighted Jacobian per body.

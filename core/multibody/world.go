@@ -330,6 +330,7 @@ func (w *World) takeTurnStiffness(h float64) {
 // step that switched it off assembled.
 func (w *World) assemble(h float64) {
 	p := &w.prob
+	p.values++
 	w.relaxed = 0
 	// The step's constants, divided once: the same values as in the
 	// expressions of every row.
