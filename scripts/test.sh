@@ -36,11 +36,13 @@ HOIST_FMU=out/Hoist.fmu RIGIDHOIST_FMU=out/RigidHoist.fmu HOIST3_FMU=out/Hoist3.
 echo "== C-API fuzzer: random FMI 2.0/3.0 call sequences against the state-machine oracle"
 # FUZZ_SEEDS=N changes the number of sequences (one process each).
 python3 scripts/reliability/fuzz.py --seeds "${FUZZ_SEEDS:-3000}" out/Hoist.fmu out/RigidHoist.fmu out/Hoist3.fmu \
-	out/RigidHoist3.fmu out/HoistControlled.fmu out/PluginFaults.fmu out/PluginFaults3.fmu
+	out/RigidHoist3.fmu out/HoistControlled.fmu out/PluginFaults.fmu out/PluginFaults3.fmu \
+	out/WireBeam.fmu out/WireBeam3.fmu out/WireHoist.fmu out/WireHoist3.fmu
 
 echo "== Soak: long runs with state replays, memory flat"
 python3 scripts/reliability/soak.py --steps 1000000 out/Hoist.fmu out/Hoist3.fmu
 python3 scripts/reliability/soak.py --steps 100000 out/RigidHoist.fmu out/RigidHoist3.fmu
+python3 scripts/reliability/soak.py --steps 60000 out/WireHoist.fmu out/WireHoist3.fmu
 
 echo "== Go tests"
 go test -count=1 ./...

@@ -414,6 +414,8 @@ class Fuzzer:
 
     def pick_vars(self, lib, causalities, k=None):
         pool = [v for v in lib.vars if v.causality in causalities]
+        if not pool:
+            return []  # an FMU without inputs (WireBeam's bodies are not driven)
         k = k or self.rng.randint(1, min(4, len(pool)))
         return [self.rng.choice(pool) for _ in range(k)]
 
@@ -445,6 +447,8 @@ class Fuzzer:
         kind = rng.random()
         if kind < 0.75:
             chosen = self.pick_vars(lib, ("input",) if m.state == STEP or rng.random() < 0.5 else ("parameter",))
+            if not chosen:
+                return
             good = rng.random() < 0.8
             vals, ok = [], True
             for v in chosen:
@@ -637,7 +641,11 @@ class Fuzzer:
         scalar_outs = [v for v in outs if v.size == 1]
         good = rng.random() < 0.8
         u = [rng.choice(scalar_outs).vr for _ in range(rng.randint(1, 3))]
-        k = [rng.choice(ins).vr for _ in range(rng.randint(1, 3))]
+        if not ins:
+            good = False  # with respect to what is no input: refused
+            k = [rng.choice(outs + lib.of("parameter")).vr]
+        else:
+            k = [rng.choice(ins).vr for _ in range(rng.randint(1, 3))]
         if not good:
             k[0] = rng.choice(outs + lib.of("parameter")).vr
         seed = (ctypes.c_double * len(k))(*[rng.uniform(-1, 1) for _ in k])
@@ -663,7 +671,7 @@ class Fuzzer:
             self.check("fmi2SetRealInputDerivatives", m, st, "ok" if legal else "error",
                        what="(%s, order %d, %r)" % (v.name, order, x))
             return
-        v = rng.choice(outs if good else ins)
+        v = rng.choice(outs if good or not ins else ins)
         order = 1 if good else rng.choice([1, 2, 0])
         n = v.size
         res = (ctypes.c_double * n)()
