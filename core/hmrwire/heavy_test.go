@@ -311,9 +311,8 @@ type heavyResult struct {
 	top, hook, stretch, rest float64
 	// depth is the hook's mean depth below the fall's top over the swing
 	// (m), amplitude the swing's largest excursion from its mean (m),
-	// period its period (s); bounce the hook's vertical period in the
-	// statics window (s).
-	depth, amplitude, period, bounce float64
+	// period its period (s).
+	depth, amplitude, period float64
 	// violation is the largest after any step, at the time when (s);
 	// phase the largest at rest from 1 s on, from the move's start to 1 s
 	// after its stop, and from then on.
@@ -342,7 +341,7 @@ func (m *heavyModel) run(t testing.TB) heavyResult {
 	t.Helper()
 	const h = heavyH
 	var res heavyResult
-	var zs, xs []float64
+	var xs []float64
 	statics := 0
 	for k := 1; k <= int(math.Round(heavyEnd/h)); k++ {
 		tm := float64(k) * h
@@ -377,7 +376,6 @@ func (m *heavyModel) run(t testing.TB) heavyResult {
 				T, H := m.tensions()
 				s, r := m.stretch()
 				res.top, res.hook, res.stretch, res.rest = res.top+T, res.hook+H, res.stretch+s, res.rest+r
-				zs = append(zs, hook.Z)
 				statics++
 			}
 		default:
@@ -389,7 +387,7 @@ func (m *heavyModel) run(t testing.TB) heavyResult {
 	n := float64(statics)
 	res.top, res.hook, res.stretch, res.rest = res.top/n, res.hook/n, res.stretch/n, res.rest/n
 	res.depth /= float64(len(xs))
-	res.period, res.bounce = period(xs, h), period(zs, h)
+	res.period = period(xs, h)
 	mean := 0.0
 	for _, x := range xs {
 		mean += x / float64(len(xs))
@@ -452,10 +450,8 @@ func peaks(es []float64, window int) []float64 {
 //     ω h of the swing's energy, 80 J peak to peak here).
 //
 // For the HMR wire also its stability: no error, and after every step a
-// constraint violation (heavyHMR) below 1 % of the static stretch; and
-// its axial bounce, which the wire's own weight starts (NewHoist lays the
-// wire at the uniform tension W), at heavyBounce's period for the whole
-// wire's rest length within 1 % (the sheave's inertia, below, left out).
+// constraint violation (heavyHMR) below 1 % of the static stretch
+// (TestHeavyHoistBounce measures its axial bounce).
 //
 // Where the models differ dynamically, and why:
 //   - the fall's mass: the 2.4 t of the HMR wire's and the rigid-body
@@ -511,15 +507,10 @@ func TestHeavyHoist(t *testing.T) {
 			md.name, r.top, top, 100*(r.top/top-1), r.hook, W, 100*(r.hook/W-1), r.stretch, load, W*r.rest/ea, 100*(load/(W*r.rest/ea)-1),
 			r.period, r.depth, want, 100*(r.period/want-1), 2*math.Pi*math.Sqrt(r.depth/g), rise[0], rise[1], es)
 		if md.violation != nil {
-			L := ho.Wire.RestLength()
-			b := heavyBounce(m, L, ea, rho)
-			line += fmt.Sprintf("; violation at most %.3f %% (at %.2f s; at rest from 1 s %.3f %%, boom move %.3f %%, swinging %.3f %%); bounce %.3f s on %.1f m of wire (closed form %.3f s, %+.2f %%; on the 200 m fall %.3f s)",
-				100*r.violation, r.when, 100*r.phase[0], 100*r.phase[1], 100*r.phase[2], r.bounce, L, b, 100*(r.bounce/b-1), heavyBounce(m, r.rest, ea, rho))
+			line += fmt.Sprintf("; violation at most %.3f %% (at %.2f s; at rest from 1 s %.3f %%, boom move %.3f %%, swinging %.3f %%)",
+				100*r.violation, r.when, 100*r.phase[0], 100*r.phase[1], 100*r.phase[2])
 			if !(r.violation < 0.01) {
 				t.Errorf("%s: constraint violation %.3f %% of the static stretch at %.2f s, want below 1 %%", md.name, 100*r.violation, r.when)
-			}
-			if !(math.Abs(r.bounce/b-1) <= 0.01) {
-				t.Errorf("%s: bounce period %.4f s, want %.4f s within 1 %%", md.name, r.bounce, b)
 			}
 		}
 		t.Log(line)
@@ -549,6 +540,29 @@ func TestHeavyHoist(t *testing.T) {
 	t.Logf("swing periods %.4f s (HMR, massless, rigid): they differ by %.3f %%", periods, 100*(hi/lo-1))
 	if !(hi/lo-1 <= 0.01) {
 		t.Errorf("swing periods %.4f s differ by %.2f %%, want within 1 %%", periods, 100*(hi/lo-1))
+	}
+}
+
+// TestHeavyHoistBounce: the HMR hoist of TestHeavyHoist, at rest after
+// 2 s, its block given 5 cm/s upwards, bounces on the whole wire from the
+// drum (the drum held by its motor, a rigid row below its torque limit)
+// at heavyBounce's period for the wire's rest length with its mass,
+// within 1 % (the sheave's inertia, I/r² = 250 kg where the wire moves at
+// half the load's axial speed, adds 0.03 %); on the 200 m fall alone it
+// would be 30 % shorter.
+func TestHeavyHoistBounce(t *testing.T) {
+	spec := heavySpec()
+	_, ho := heavyHMR(t, spec)
+	ho.run(t, 2, nil)
+	ho.Block.Vel.Z += 0.05
+	var zs []float64
+	ho.run(t, 15, func() { zs = append(zs, ho.Hook().Z) })
+	M, L := ho.Block.Mass, ho.Wire.RestLength()
+	want := heavyBounce(M, L, spec.Rope.AxialStiffness, spec.Rope.LinearDensity)
+	got := period(zs, 1.0/60)
+	t.Logf("bounce %.4f s on %.1f m of wire, closed form %.4f s (%+.2f %%)", got, L, want, 100*(got/want-1))
+	if !(math.Abs(got/want-1) <= 0.01) {
+		t.Errorf("bounce period %.4f s, want %.4f s within 1 %%", got, want)
 	}
 }
 

@@ -160,6 +160,14 @@ type WireSpec struct {
 	// geometry with friction keeps whatever tension it was laid with
 	// where it sticks.
 	Tension float64
+	// TensionRise (N/m) and TensionHeight (m) lay a hanging wire in its
+	// static equilibrium, its tension rising with height by its weight
+	// per length: the tension at height z (world) is Tension +
+	// TensionRise·(z − TensionHeight), at least 0 (ρg for a wire of ρ
+	// kg/m under gravity g along −z, in any shape: a catenary's tension
+	// less its weight above a level is the same everywhere). Zero lays
+	// the wire at one tension.
+	TensionRise, TensionHeight float64
 }
 
 // maxLaidMassNodes bounds the mass nodes a wire is laid with when its
@@ -201,6 +209,14 @@ func (sys *System) AddWire(spec WireSpec) (*Wire, error) {
 	name, rope, res, route, spacing := spec.Name, spec.Rope, spec.Resolution, spec.Route, spec.Spacing
 	if !(spec.Tension >= 0) || math.IsInf(spec.Tension, 0) {
 		return nil, fmt.Errorf("wire %q: initial tension %g N must be finite and not negative: %w", name, spec.Tension, ErrWire)
+	}
+	if math.IsNaN(spec.TensionRise) || math.IsInf(spec.TensionRise, 0) || math.IsNaN(spec.TensionHeight) || math.IsInf(spec.TensionHeight, 0) {
+		return nil, fmt.Errorf("wire %q: tension rise %g N/m from height %g m must be finite: %w", name, spec.TensionRise, spec.TensionHeight, ErrWire)
+	}
+	// tension is the laid tension (N) of the piece from a to b: at its
+	// middle's height.
+	tension := func(a, b geom.Vec3) float64 {
+		return max(spec.Tension+spec.TensionRise*((a.Z+b.Z)/2-spec.TensionHeight), 0)
 	}
 	if !(rope.AxialStiffness > 0) || !(rope.LinearDensity > 0) || !(rope.DampingTime >= 0) ||
 		math.IsInf(rope.AxialStiffness, 0) || math.IsInf(rope.LinearDensity, 0) || math.IsInf(rope.DampingTime, 0) {
@@ -281,14 +297,16 @@ func (sys *System) AddWire(spec WireSpec) (*Wire, error) {
 		if w.nodes[i].kind != MassNode {
 			continue
 		}
-		L := 0.0
+		L, length := 0.0, 0.0
 		for k := first; k < i; k++ {
-			L += w.nodes[k+1].position().Sub(w.nodes[k].position()).Norm()
+			a, b := w.nodes[k].position(), w.nodes[k+1].position()
+			l := b.Sub(a).Norm()
+			length += l
+			L += l / (1 + tension(a, b)/rope.AxialStiffness)
 		}
-		if !(L > 0) {
+		if !(length > 0) {
 			return nil, fmt.Errorf("wire %q: two mass nodes at one point: %w", name, ErrWire)
 		}
-		L /= 1 + spec.Tension/rope.AxialStiffness
 		w.nodes[first].rest = L
 		half := rope.LinearDensity * L / 2
 		w.nodes[first].body.Mass += half
@@ -307,7 +325,8 @@ func (sys *System) AddWire(spec WireSpec) (*Wire, error) {
 		}
 	}
 	for i, n := range w.nodes {
-		n.tension = spec.Tension // until the first solve
+		// The sub-segment's tension until the first solve.
+		n.tension = tension(n.position(), w.nodes[min(i+1, len(w.nodes)-1)].position())
 		if n.kind == MassNode {
 			sys.World.AddBody(n.body)
 		} else if n.kind == ContactNode {
