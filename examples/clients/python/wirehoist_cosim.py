@@ -172,7 +172,8 @@ def run(args):
     peak_fall = max(max(column("fall[%d].tension" % k)) for k in range(1, FALLS + 1))
     nodes = column("cable.massNodes")
     print("WireHoist co-simulation: %d steps of %g s to t = %g s" % (n_steps, h, n_steps * h))
-    print("  load %.0f kg on %d falls: fall tensions at the start %s N (W/n = %.0f N)" % (
+    print("  load %.0f kg on %d falls: fall tensions at the start %s N (the load's share m g/n = %.0f N; the block, "
+          "its sheaves and the falls' own weight the rest)" % (
         mass, FALLS, ", ".join("%.0f" % rows[0][c["fall[%d].tension" % k]] for k in range(1, FALLS + 1)),
         weight / FALLS))
     print("  hook height          %8.3f m at the start, %8.3f m highest, %8.3f m lowest" % (
