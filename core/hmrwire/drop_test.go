@@ -121,7 +121,7 @@ func TestStateAcrossResolutionChanges(t *testing.T) {
 	compare("new system", newDropScene(t, true))
 	// A state that does not fit is refused and changes nothing.
 	before := d.snapshot()
-	for _, bad := range [][]float64{nil, saved[:len(saved)/2], append([]float64{2}, saved[1:]...)} {
+	for _, bad := range [][]float64{nil, saved[:len(saved)/2], append([]float64{stateVersion + 1}, saved[1:]...)} {
 		if _, err := d.sys.LoadState(bad); err == nil {
 			t.Errorf("a state of %d values was taken", len(bad))
 		}

@@ -52,11 +52,12 @@ type Drum struct {
 	hinge *hinge
 	drive *drive
 	// ownMass (kg) and ownInertia (kg·m², polar) are the empty drum's;
-	// wound0 (m) the wound length when the wire was attached, paid0 (m)
-	// the first segment's rest length then; density ρ (kg/m).
+	// wound0 (m) the wound length when the wire was attached, paid (m)
+	// the wire paid out since (the first segment's rest length grows by
+	// it, but is split and merged by the resolution); density ρ (kg/m).
 	ownMass, ownInertia float64
 	width               float64 // m
-	wound0, paid0       float64
+	wound0, paid        float64
 	density             float64
 	wire                *Wire
 	// endPull is the pull of the end node's weight along the lead (N)
@@ -200,9 +201,10 @@ func (d *Drum) takeIn(from *multibody.Body, dm float64) {
 
 // Tension returns the wire's tension at the drum in the last step (N):
 // its first segment's and the pull of the end node's weight along the
-// lead (see prepare).
+// lead (see prepare); before the first step, the tension the wire was
+// laid with there.
 func (d *Drum) Tension() float64 {
-	if d.wire == nil || len(d.wire.segs) == 0 {
+	if d.wire == nil {
 		return 0
 	}
 	return d.wire.nodes[0].tension + d.endPull
@@ -231,7 +233,7 @@ func (d *Drum) attach(w *Wire, tangent, next geom.Vec3) error {
 		d.hinge.axis = d.hinge.axis.Scale(-1)
 	}
 	d.wire, d.density = w, w.Rope.LinearDensity
-	d.paid0 = w.nodes[0].rest
+	d.paid = 0
 	d.setInertia(d.wound0)
 	return nil
 }
@@ -246,12 +248,7 @@ func (d *Drum) Omega() float64 { return d.hinge.relativeSpin() }
 
 // Paid returns the wire paid out since it was attached (m): the drum's
 // angle times its radius.
-func (d *Drum) Paid() float64 {
-	if d.wire == nil {
-		return 0
-	}
-	return d.wire.nodes[0].rest - d.paid0
-}
+func (d *Drum) Paid() float64 { return d.paid }
 
 // Angle returns the angle (rad) the drum turned since the wire was
 // attached, positive paying out.
@@ -350,14 +347,17 @@ func (dr *drive) Apply(h float64, lambda []float64) {
 	}
 }
 
-// SaveState implements multibody.Stateful: the torques of the last step.
-func (dr *drive) SaveState(dst []float64) []float64 { return append(dst, dr.motor, dr.brake) }
+// SaveState implements multibody.Stateful: the torques of the last step
+// and the wire paid out.
+func (dr *drive) SaveState(dst []float64) []float64 {
+	return append(dst, dr.motor, dr.brake, dr.drum.paid)
+}
 
 // LoadState implements multibody.Stateful.
 func (dr *drive) LoadState(src []float64) ([]float64, error) {
-	if len(src) < 2 {
+	if len(src) < 3 || math.IsNaN(src[2]) || math.IsInf(src[2], 0) {
 		return nil, ErrState
 	}
-	dr.motor, dr.brake = src[0], src[1]
-	return src[2:], nil
+	dr.motor, dr.brake, dr.drum.paid = src[0], src[1], src[2]
+	return src[3:], nil
 }

@@ -253,3 +253,53 @@ func TestDrumRefused(t *testing.T) {
 		}
 	}
 }
+
+// TestDrumPaysOutAcrossSplits: the drum pays out 20 m at 2 m/s, ten times
+// the winch's spacing, so the adaptive resolution splits the first
+// segment again and again: the wire's rest length grows by what the drum
+// paid out (its angle times R) to 1e-9, the wound length shrinks by it,
+// and the wire's mass on and off the drum stays ρ times its whole length.
+func TestDrumPaysOutAcrossSplits(t *testing.T) {
+	const M, L, h, v = 1000.0, 5.0, 1.0 / 60, 2.0
+	r := newDrumRig(t, M, L, 100, nil)
+	r.run(t, 0.5, h)
+	L0, angle0 := r.wire.RestLength(), r.drum.Angle()
+	r.drum.Speed = v
+	m0, _, _ := r.wire.Counts()
+	r.run(t, 10, h)
+	m1, _, _ := r.wire.Counts()
+	paid := r.wire.RestLength() - L0
+	t.Logf("paid out %.6f m (drum angle × R %.6f m), wound %.6f m, mass nodes %d → %d", paid, (r.drum.Angle()-angle0)*drumR, r.drum.Wound(), m0, m1)
+	if m1 <= m0+2 {
+		t.Errorf("mass nodes %d → %d: the first segment was not split", m0, m1)
+	}
+	if got := (r.drum.Angle() - angle0) * drumR; math.Abs(got-paid) > 1e-9*paid {
+		t.Errorf("the drum turned %.9f m of rim, the wire grew %.9f m", got, paid)
+	}
+	if got := r.drum.Wound(); math.Abs(got-(100-r.drum.Paid())) > 1e-12 {
+		t.Errorf("wound %.9f m, paid %.9f m", got, r.drum.Paid())
+	}
+	total := r.wire.Mass() + r.drum.Body.Mass - drumMass
+	if want := drumRope * (r.wire.RestLength() + r.drum.Wound()); math.Abs(total-want) > 1e-9*want {
+		t.Errorf("wire on the drum and off it %.9f kg, want %.9f", total, want)
+	}
+}
+
+// TestDrumRunsOut: paying out beyond the wire wound on the drum is an
+// error that says so (the wire's end is anchored on the drum), not wire
+// made from nothing.
+func TestDrumRunsOut(t *testing.T) {
+	const h = 1.0 / 60
+	r := newDrumRig(t, 1000, 5, 3, nil)
+	r.drum.Speed = 2
+	for k := 0; k < 240; k++ {
+		if err := r.sys.Step(h); err != nil {
+			if !strings.Contains(err.Error(), "ran out of wire") {
+				t.Fatalf("step %d: %v, want the drum running out of wire", k, err)
+			}
+			t.Logf("after %d steps: %v", k+1, err)
+			return
+		}
+	}
+	t.Errorf("paid out %.3f m of the 3 m wound without an error", r.drum.Paid())
+}

@@ -281,8 +281,12 @@ func (ho *Hoist) Hook() geom.Vec3 { return ho.Block.PointWorld(ho.hook) }
 func (ho *Hoist) LoadBottom() geom.Vec3 { return ho.Block.PointWorld(ho.load) }
 
 // GroundForce returns the ground's normal force on the load in the last
-// step (N).
-func (ho *Hoist) GroundForce(h float64) float64 {
+// step (N); 0 before the first.
+func (ho *Hoist) GroundForce() float64 {
+	h := ho.Sys.LastStep()
+	if h == 0 {
+		return 0
+	}
 	f := 0.0
 	for _, c := range ho.Contacts {
 		f += c.Force(h)

@@ -356,7 +356,7 @@ func TestHoistSetDownAndLift(t *testing.T) {
 	ground, pull, steps := 0.0, 0.0, 0.0
 	ho.run(t, 3, func() {
 		check()
-		ground += ho.GroundForce(h)
+		ground += ho.GroundForce()
 		for _, T := range ho.FallTensions() {
 			pull += T
 		}
@@ -436,7 +436,7 @@ func TestHoistSetDownFast(t *testing.T) {
 	ho := newCrane(t, spec)
 	ho.run(t, 1, nil)
 	ho.ramp(t, v, 0.5)
-	for ho.GroundForce(h) < 0.5*spec.Hooked() {
+	for ho.GroundForce() < 0.5*spec.Hooked() {
 		if ho.LoadBottom().Z < -0.01 {
 			t.Fatalf("the load went %.3f m into the ground", -ho.LoadBottom().Z)
 		}
@@ -446,7 +446,7 @@ func TestHoistSetDownFast(t *testing.T) {
 	ho.ramp(t, 0, 0.5)
 	ho.run(t, 2, nil)
 	mean, steps := 0.0, 0.0
-	ho.run(t, 3, func() { mean, steps = mean+ho.GroundForce(h), steps+1 })
+	ho.run(t, 3, func() { mean, steps = mean+ho.GroundForce(), steps+1 })
 	mean /= steps
 	t.Logf("landed at 0.5 m/s: the ground carries %.0f N of the hooked %.0f N on the mean over 3 s", mean, spec.Hooked())
 	if mean < 0.95*spec.Hooked() {

@@ -16,7 +16,7 @@ import (
 // state, and the active set's rows for the next solve.
 
 // stateVersion starts every saved state.
-const stateVersion = 1
+const stateVersion = 2
 
 // Codes of the world's bodies and constraints in a saved state: an
 // external one (not the wires') by its index among those, a wire's by
@@ -35,7 +35,7 @@ var ErrState = errors.New("invalid HMR wire state")
 // into a system built the same way (the same bodies, geometries and
 // wires added in the same order), at any resolution.
 func (sys *System) SaveState(dst []float64) []float64 {
-	dst = append(dst, stateVersion, float64(len(sys.Wires)))
+	dst = append(dst, stateVersion, sys.lastH, float64(len(sys.Wires)))
 	geoIndex := make(map[*Geometry]int, len(sys.Geometries))
 	for i, g := range sys.Geometries {
 		geoIndex[g] = i
@@ -155,6 +155,10 @@ func (sys *System) LoadState(src []float64) ([]float64, error) {
 	r := &stateReader{src: src}
 	if v := r.next(); r.err == nil && v != stateVersion {
 		return nil, fmt.Errorf("state version %g, want %d: %w", v, stateVersion, ErrState)
+	}
+	lastH := r.next()
+	if r.err == nil && !(lastH >= 0 && lastH < math.Inf(1)) {
+		return nil, fmt.Errorf("last step %g s: %w", lastH, ErrState)
 	}
 	if nw := r.next(); r.err == nil && nw != float64(len(sys.Wires)) {
 		return nil, fmt.Errorf("state of %g wires for a system of %d: %w", nw, len(sys.Wires), ErrState)
@@ -332,6 +336,7 @@ func (sys *System) LoadState(src []float64) ([]float64, error) {
 		old.restore(sys)
 		return nil, fmt.Errorf("%w: %w", err, ErrState)
 	}
+	sys.lastH = lastH
 	return rest, nil
 }
 

@@ -22,6 +22,10 @@ type System struct {
 	Substeps int
 	// Timing, when set, accumulates the time of the phases of Step.
 	Timing *StepTiming
+	// lastH is the length (s) of the last step solved, a substep's when
+	// Step cut one (see maxTurn): the impulses the constraints keep are
+	// that step's.
+	lastH float64
 	sparse *multibody.Sparse
 	active *multibody.ActiveSet
 	// afterContacts, if set, runs in Step once the contact nodes are
@@ -81,6 +85,11 @@ func (sys *System) Step(h float64) error {
 	return nil
 }
 
+// LastStep returns the length (s) of the last step solved: a substep's
+// when Step cut the step (the forces the constraints report are the
+// impulses of that step over it), 0 before the first.
+func (sys *System) LastStep() float64 { return sys.lastH }
+
 // maxTurn is the largest angle (rad) a body may turn in one step of the
 // solve. The rows are linear in the bodies' velocities: a node on a body
 // turning by ωh moves along its chord, not its arc, and the wire's length
@@ -124,6 +133,7 @@ func (sys *System) isDrum(b *multibody.Body) bool {
 
 // step is one step of Algorithm 1.
 func (sys *System) step(h float64) error {
+	sys.lastH = h
 	tm := sys.Timing
 	if tm != nil {
 		sys.sparse.Timing = &tm.Solver
@@ -175,7 +185,9 @@ func (sys *System) step(h float64) error {
 	for _, w := range sys.Wires {
 		w.known = true
 		if w.Winch != nil {
-			w.reel(h)
+			if err := w.reel(h); err != nil {
+				return fmt.Errorf("wire %q: %w", w.Name, err)
+			}
 		}
 		w.slide()
 	}

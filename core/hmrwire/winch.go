@@ -132,7 +132,7 @@ func (w *Wire) lastFree() int {
 // reel moves the first segment's rest length by the winch's rate of the
 // last solve and the mass of wire with it (after the step), then puts
 // out or takes in mass nodes (before the next).
-func (w *Wire) reel(h float64) {
+func (w *Wire) reel(h float64) error {
 	wi := w.Winch
 	seg := w.segs[0]
 	wi.rate = wi.speed + wi.Slip*seg.Tension(h)
@@ -164,8 +164,15 @@ func (w *Wire) reel(h float64) {
 	a.body.Mass += dm
 	c.body.Mass += dm
 	if d := wi.Drum; d != nil {
+		d.paid += dL
+		if d.Wound() < 0 {
+			// The wire's end is anchored on the drum: paying out more
+			// than is wound would make wire from nothing.
+			return fmt.Errorf("drum %q ran out of wire: %.4g m paid out of the %.4g m wound on it (give the drum more wire, or stop paying out before it is empty)", d.Name, d.paid, d.wound0)
+		}
 		d.setInertia(d.Wound())
 	}
+	return nil
 }
 
 // winchNodes puts out a mass node when the first segment is longer than

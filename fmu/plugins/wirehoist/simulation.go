@@ -12,10 +12,8 @@ import (
 )
 
 type simulation struct {
-	m  *configured
-	ho *hmrwire.Hoist
-	// h is the internal step (s), for the ground's force.
-	h        float64
+	m        *configured
+	ho       *hmrwire.Hoist
 	from, to drive
 	// placed is the position input last applied to the boom tip; refPos
 	// and refVel its position and velocity input at the end of the last
@@ -39,7 +37,7 @@ func (m *configured) NewSimulation(values []float64) (fmu.Simulation, error) {
 	p := params{gravity: c.Gravity, h: m.Step, loadMass: c.Load.Mass, drop: c.Drop,
 		torqueLimit: c.Drum.TorqueLimit, brakeTorque: c.Drum.BrakeTorque, bearingFriction: c.Sheave.BearingFriction}
 	m.ApplyParams(&p, values)
-	s := &simulation{m: m, h: m.InternalStep(values)}
+	s := &simulation{m: m}
 	s.from.pos = vec(c.BoomTip)
 	m.ReadInputs(&s.from, values)
 	s.to = s.from
@@ -145,7 +143,7 @@ func (s *simulation) LoadState(src []float64) error {
 // Outputs implements fmu.Simulation.
 func (s *simulation) Outputs(values []float64) { s.m.WriteOutputs(s, values) }
 
-func (s *simulation) groundForce() float64 { return s.ho.GroundForce(s.h) }
+func (s *simulation) groundForce() float64 { return s.ho.GroundForce() }
 
 func (s *simulation) fallTension(k int) float64 {
 	if !s.fallsValid {

@@ -1,0 +1,227 @@
+package wirehoist_test
+
+import (
+	"encoding/json"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/cablefmu/cablefmu/fmu"
+	"github.com/cablefmu/cablefmu/fmu/plugins"
+)
+
+type logger struct{ t *testing.T }
+
+func (l logger) Log(s fmu.Status, cat, msg string) { l.t.Logf("%v %s: %s", s, cat, msg) }
+
+// example returns the WireHoist example's scenario as JSON objects, to be
+// changed and written with scenarioDir.
+func example(t *testing.T) map[string]any {
+	t.Helper()
+	data, err := os.ReadFile("../../../examples/wire-hoist/scenario.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var sc map[string]any
+	if err := json.Unmarshal(data, &sc); err != nil {
+		t.Fatal(err)
+	}
+	return sc
+}
+
+// scenarioDir writes sc as a scenario folder and returns its path.
+func scenarioDir(t *testing.T, sc map[string]any) string {
+	t.Helper()
+	dir := t.TempDir()
+	data, err := json.Marshal(sc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, fmu.ScenarioFile), data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+// instance instantiates and initializes the scenario in dir.
+func instance(t *testing.T, dir string) (*fmu.Instance, map[string]uint32) {
+	t.Helper()
+	sc, err := fmu.ReadScenario(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	reg, err := plugins.Builtin()
+	if err != nil {
+		t.Fatal(err)
+	}
+	in, err := fmu.Instantiate(fmu.Config{InstanceName: "hoist", GUID: sc.GUID(), ResourceLocation: dir, Logger: logger{t}, Registry: reg})
+	if err != nil {
+		t.Fatal(err)
+	}
+	vr := map[string]uint32{}
+	for i, v := range in.Variables() {
+		vr[v.Name] = uint32(i)
+	}
+	for _, st := range []fmu.Status{in.SetupExperiment(false, 0, 0, false, 0), in.EnterInitializationMode(), in.ExitInitializationMode()} {
+		if st != fmu.OK {
+			t.Fatalf("initialization: %v", st)
+		}
+	}
+	return in, vr
+}
+
+type driver struct {
+	t  *testing.T
+	in *fmu.Instance
+	vr map[string]uint32
+	tm float64
+}
+
+func (d *driver) get(name string) float64 {
+	out := []float64{0}
+	if st := d.in.GetReal([]uint32{d.vr[name]}, out); st != fmu.OK {
+		d.t.Fatalf("GetReal(%s): %v", name, st)
+	}
+	return out[0]
+}
+
+func (d *driver) set(name string, x float64) {
+	if st := d.in.SetReal([]uint32{d.vr[name]}, []float64{x}); st != fmu.OK {
+		d.t.Fatalf("SetReal(%s = %g): %v", name, x, st)
+	}
+}
+
+func (d *driver) run(seconds float64) {
+	const h = 1.0 / 60
+	for k := 0; k < int(math.Round(seconds/h)); k++ {
+		if st := d.in.DoStep(d.tm, h); st != fmu.OK {
+			d.t.Fatalf("t = %.3f s: %v", d.tm, st)
+		}
+		d.tm += h
+	}
+}
+
+// torqueScenario returns the example with the drum's motor in torque
+// mode, its input winch.torque in place of winch.speed.
+func torqueScenario(t *testing.T) string {
+	sc := example(t)
+	cfg := sc["config"].(map[string]any)
+	cfg["drum"].(map[string]any)["drive"] = "torque"
+	var ports []any
+	for _, p := range sc["ports"].([]any) {
+		if p == "winch.speed" {
+			p = "winch.torque"
+		}
+		ports = append(ports, p)
+	}
+	sc["ports"] = ports
+	return scenarioDir(t, sc)
+}
+
+// TestTorqueDrive: the example with the drum's motor in torque mode. The
+// holding brake engaged, the drum stands (|ω| < 1e-3 rad/s) and the
+// brake holds the wire's moment R·T within 2 %; the brake released and
+// the motor giving the torque the brake held (its mean over a second),
+// the load stays (the hook moves less than 5 mm in 1 s); 20 % more
+// hauls it up, and the motor's torque is the input.
+func TestTorqueDrive(t *testing.T) {
+	in, vr := instance(t, torqueScenario(t))
+	d := &driver{t: t, in: in, vr: vr}
+	const R = 0.4
+	d.set("winch.brake", 1)
+	d.run(2)
+	// The brake's torque over a second: the load still bounces a little
+	// on its falls from the start.
+	hold := 0.0
+	for k := 0; k < 60; k++ {
+		d.run(1.0 / 60)
+		hold += d.get("drum.brakeTorque") / 60
+	}
+	omega, T := d.get("drum.omega"), d.get("cable.tension")
+	t.Logf("braked: ω = %.2g rad/s, brake %.0f N·m, wire's moment R·T = %.0f N·m", omega, hold, R*T)
+	if math.Abs(omega) > 1e-3 || math.Abs(-hold/(R*T)-1) > 0.02 {
+		t.Errorf("braked: ω = %.3g rad/s, brake %.0f N·m against R·T = %.0f N·m", omega, hold, R*T)
+	}
+	d.set("winch.brake", 0)
+	d.set("winch.torque", hold)
+	z0 := d.get("hook.z")
+	d.run(1)
+	if dz := d.get("hook.z") - z0; math.Abs(dz) > 5e-3 {
+		t.Errorf("torque %.0f N·m: the hook moved %.4f m in 1 s", hold, dz)
+	}
+	d.set("winch.torque", 1.2*hold)
+	d.run(2)
+	if dz := d.get("hook.z") - z0; !(dz > 0.05) {
+		t.Errorf("torque 1.2 × %.0f N·m: the hook rose only %.4f m in 2 s", hold, dz)
+	}
+	if tau := d.get("drum.motorTorque"); math.Abs(tau/(1.2*hold)-1) > 1e-9 {
+		t.Errorf("motor torque %.1f N·m, want the input %.1f", tau, 1.2*hold)
+	}
+}
+
+// TestConfigRefused: scenarios the wire hoist cannot build are refused by
+// the exporter's registry with a message naming the setting.
+func TestConfigRefused(t *testing.T) {
+	reg, err := plugins.Builtin()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		change func(cfg map[string]any)
+		want   string
+	}{
+		{func(cfg map[string]any) { cfg["drum"].(map[string]any)["drive"] = "sideways" }, `drive "sideways"`},
+		{func(cfg map[string]any) { cfg["falls"] = 0.0 }, "falls 0"},
+		{func(cfg map[string]any) { cfg["falls"] = 13.0 }, "falls 13"},
+		{func(cfg map[string]any) { cfg["sheave"].(map[string]any)["sides"] = 2.0 }, "2 sides"},
+		{func(cfg map[string]any) { cfg["drop"] = -1.0 }, "drop -1"},
+		{func(cfg map[string]any) { cfg["boomTip"] = []any{-40.0, 0.0, 50.0} }, "drum"},
+		{func(cfg map[string]any) { cfg["load"].(map[string]any)["mass"] = 0.0 }, "load: mass 0"},
+		{func(cfg map[string]any) { cfg["spacing"] = 0.0 }, "spacing"},
+		{func(cfg map[string]any) { cfg["outputNodes"] = 1.0 }, "outputNodes 1"},
+		{func(cfg map[string]any) { cfg["sheave"].(map[string]any)["groove"] = 1.0 }, "groove"},
+		{func(cfg map[string]any) { delete(cfg, "spacing") }, "spacing"},
+	} {
+		sc := example(t)
+		c.change(sc["config"].(map[string]any))
+		data, err := json.Marshal(sc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		parsed, err := fmu.ParseScenario(data)
+		if err == nil {
+			_, err = reg.Configure(parsed)
+		}
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("error %v, want one saying %q", err, c.want)
+		}
+	}
+}
+
+// TestDroppedLoad: the motor off in torque mode and no brake, the 20 t
+// load falls 7 m onto the ground, the drum spinning the wire out at
+// 87 rad/s (the sheaves so fast that each step is cut into substeps):
+// every step solves, the load comes to rest on the ground, which carries
+// the hooked weight within 5 % (the slack wire hanging from the hook
+// sheaves adds to it), and the drum, now braked, stops.
+func TestDroppedLoad(t *testing.T) {
+	in, vr := instance(t, torqueScenario(t))
+	d := &driver{t: t, in: in, vr: vr}
+	const hooked = (20000 + 500 + 2*80) * 9.81
+	d.run(4)
+	t.Logf("after 4 s: load at %.3f m, ground %.0f N, drum ω %.1f rad/s, %g mass nodes", d.get("load.z"), d.get("ground.force"), d.get("drum.omega"), d.get("cable.massNodes"))
+	d.set("winch.brake", 1)
+	d.run(4)
+	t.Logf("braked 4 s: load at %.3f m, ground %.0f N of the hooked %.0f N, drum ω %.3f rad/s", d.get("load.z"), d.get("ground.force"), hooked, d.get("drum.omega"))
+	if z := d.get("load.z"); math.Abs(z-1) > 0.01 {
+		t.Errorf("the load's centre at %.3f m, want resting on the ground at 1 m", z)
+	}
+	if f := d.get("ground.force"); math.Abs(f/hooked-1) > 0.05 {
+		t.Errorf("the ground carries %.0f N, want the hooked %.0f N within 5 %%", f, hooked)
+	}
+	if w := d.get("drum.omega"); math.Abs(w) > 1e-3 {
+		t.Errorf("the braked drum turns at %.3g rad/s", w)
+	}
+}
