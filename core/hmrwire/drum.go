@@ -218,7 +218,7 @@ func (d *Drum) attach(w *Wire, tangent, next geom.Vec3) error {
 	if d.wire != nil {
 		return fmt.Errorf("drum %q already pays out wire %q", d.Name, d.wire.Name)
 	}
-	u := d.axle.ToWorld(d.hinge.axis)
+	u := d.axisWorld()
 	c := d.Body.Pos
 	arm := tangent.Sub(c)
 	radial := arm.Sub(u.Scale(arm.Dot(u)))
@@ -239,8 +239,13 @@ func (d *Drum) attach(w *Wire, tangent, next geom.Vec3) error {
 }
 
 // axisWorld returns the drum's axle direction in the world, positive
-// spin paying out.
-func (d *Drum) axisWorld() geom.Vec3 { return d.axle.ToWorld(d.hinge.axis) }
+// spin paying out. From the axle's orientation itself: the drum needs it
+// before the world's first step (attach, prepare), when the frame that
+// Body.ToWorld applies is not yet set (an axis of zero there left the
+// end node's pull off the drum in the first step after a start or a
+// restored state, and would not have turned a drum paying out the other
+// way).
+func (d *Drum) axisWorld() geom.Vec3 { return d.axle.Rot.Rotate(d.hinge.axis) }
 
 // Omega returns the drum's spin on its axle (rad/s, positive paying
 // out).

@@ -76,6 +76,14 @@ type segment struct {
 	next         []float64 // Rebound's new bounds, reused
 }
 
+// minStickSpan (m) is the shortest span (the two spans around a stick
+// point in parallel) a stick row holds compliantly; a shorter one is held
+// rigidly. The row of a run whose held point sat 1e-15 m from the
+// segment's first node (a slack wire snapping taut over a sheave) had a
+// compliance 1e-16 of its neighbours', and the solver, eliminating it as
+// compliant before its bodies, lost their pivots to cancellation.
+const minStickSpan = 1e-6
+
 // run is a run of frictional contact nodes on one geometry: nodes first
 // to last of a segment.
 type run struct{ first, last int }
@@ -216,8 +224,8 @@ func (s *segment) Update(h float64, rows []multibody.Row) {
 		if f+1 < len(s.fric) {
 			after = s.nodes[s.fric[f+1].first].sigma - n.sigma
 		}
-		if before > 0 && after > 0 {
-			row.Compliance = before * after / ((before + after) * w.Rope.AxialStiffness)
+		if span := before * after / (before + after); span > minStickSpan {
+			row.Compliance = span / w.Rope.AxialStiffness
 		}
 		row.Damping = w.Rope.DampingTime
 		row.Lo, row.Hi = -n.bound, n.bound

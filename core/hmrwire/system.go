@@ -25,7 +25,7 @@ type System struct {
 	// lastH is the length (s) of the last step solved, a substep's when
 	// Step cut one (see maxTurn): the impulses the constraints keep are
 	// that step's.
-	lastH float64
+	lastH  float64
 	sparse *multibody.Sparse
 	active *multibody.ActiveSet
 	// afterContacts, if set, runs in Step once the contact nodes are
