@@ -90,7 +90,8 @@ class Slave:
 
 
 OUTPUTS = (["hoist.fx", "hoist.fy", "hoist.fz", "cable.tension", "cable.length", "cable.massNodes",
-            "cable.contactNodes", "drum.angle", "drum.omega", "hook.z", "hook.vz", "load.z", "ground.force"]
+            "cable.contactNodes", "drum.angle", "drum.omega", "drum.motorTorque", "drum.brakeTorque", "drum.wound",
+            "hook.z", "hook.vz", "load.z", "ground.force"]
            + ["fall[%d].tension" % k for k in range(1, FALLS + 1)]
            + ["sheave[%d].omega" % k for k in range(1, FALLS + 1)])
 # The wire's shape: 41 scalars x|y|z in FMI 2.0, one 41 x 3 array in FMI 3.0.
