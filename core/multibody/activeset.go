@@ -181,7 +181,7 @@ func (a *ActiveSet) limit() int {
 	if a.MaxSolves > 0 {
 		return a.MaxSolves
 	}
-	return 3 + 20*len(a.bounded)
+	return 3 + 2*len(a.bounded)
 }
 
 // pin writes the free problem's right-hand side (and, with sigma, its
