@@ -207,7 +207,9 @@ func (d *Drum) Tension() float64 {
 	if d.wire == nil {
 		return 0
 	}
-	return d.wire.nodes[0].tension + d.endPull
+	// Slack, the end node's weight would make it negative: a wire does
+	// not push.
+	return max(d.wire.nodes[0].tension+d.endPull, 0)
 }
 
 // attach pays wire w out from the drum: its first end must be locked to
@@ -352,17 +354,22 @@ func (dr *drive) Apply(h float64, lambda []float64) {
 	}
 }
 
-// SaveState implements multibody.Stateful: the torques of the last step
-// and the wire paid out.
+// SaveState implements multibody.Stateful: the torques of the last step,
+// the wire paid out and the end node's pull (Tension reads it).
 func (dr *drive) SaveState(dst []float64) []float64 {
-	return append(dst, dr.motor, dr.brake, dr.drum.paid)
+	return append(dst, dr.motor, dr.brake, dr.drum.paid, dr.drum.endPull)
 }
 
 // LoadState implements multibody.Stateful.
 func (dr *drive) LoadState(src []float64) ([]float64, error) {
-	if len(src) < 3 || math.IsNaN(src[2]) || math.IsInf(src[2], 0) {
+	if len(src) < 4 {
 		return nil, ErrState
 	}
-	dr.motor, dr.brake, dr.drum.paid = src[0], src[1], src[2]
-	return src[3:], nil
+	for _, x := range src[:4] {
+		if math.IsNaN(x) || math.IsInf(x, 0) {
+			return nil, ErrState
+		}
+	}
+	dr.motor, dr.brake, dr.drum.paid, dr.drum.endPull = src[0], src[1], src[2], src[3]
+	return src[4:], nil
 }

@@ -84,6 +84,10 @@ type HoistSpec struct {
 	Spacing, MinLength float64
 }
 
+// maxStrain is the largest strain T/EA a hoist's falls are laid with:
+// steel wire ropes break near 2 %, fibre ropes near 10 %.
+const maxStrain = 0.1
+
 // ErrHoist reports a hoist that cannot be built.
 var ErrHoist = errors.New("invalid hoist")
 
@@ -99,8 +103,13 @@ func (s *HoistSpec) validate() error {
 	if s.Falls < 1 || s.Falls > 12 {
 		add("%d falls: want 1 to 12", s.Falls)
 	}
-	if !(s.Gravity >= 0) || math.IsInf(s.Gravity, 0) {
-		add("gravity %g m/s² must be finite and not negative", s.Gravity)
+	if !(s.Gravity > 0) || math.IsInf(s.Gravity, 0) {
+		add("gravity %g m/s²: a hoist hangs its load by gravity, it must be positive and finite", s.Gravity)
+	} else if ea := s.Rope.AxialStiffness; s.Falls >= 1 && ea > 0 {
+		if strain := s.Hooked() / float64(s.Falls) / ea; strain > maxStrain {
+			add("the hooked %.4g kg on %d falls stretch the rope by %.3g %% (T/EA): beyond %g %% no rope holds and the model's straight segments do not hold either; give a stiffer rope or more falls",
+				s.Hooked()/s.Gravity, s.Falls, 100*strain, 100*maxStrain)
+		}
 	}
 	for _, v := range []struct {
 		name string
@@ -125,11 +134,8 @@ func (s *HoistSpec) validate() error {
 	if !s.BoomTip.IsFinite() || !s.Drum.Center.IsFinite() {
 		add("boom tip %v m and drum centre %v m must be finite", s.BoomTip, s.Drum.Center)
 	}
-	if s.Drop <= s.Sheave.Radius*2 {
-		add("drop %g m: the hook sheaves must hang clear of the boom's (more than 2r = %g m)", s.Drop, 2*s.Sheave.Radius)
-	}
-	if s.BlockSize.Z/2 > s.Sling+s.Drop && s.Sling >= 0 {
-		add("block height %g m reaches the boom sheaves", s.BlockSize.Z)
+	if clear := max(s.BlockSize.Z/2+s.Sheave.Radius, 2*s.Sheave.Radius); s.Drop <= clear {
+		add("drop %g m: the hook block must hang clear of the boom sheaves (its top and sheaves: more than %g m below their axles)", s.Drop, clear)
 	}
 	if d := s.BoomTip.Sub(s.Drum.Center); d.X <= 0 || d.Z <= 0 {
 		add("the drum at %v m must be below the boom tip %v m and behind it (smaller x): the wire leads up to the first sheave's top", s.Drum.Center, s.BoomTip)
@@ -336,8 +342,23 @@ func (ho *Hoist) FallTensions() []float64 {
 	return out
 }
 
-// Step advances the hoist by h seconds.
-func (ho *Hoist) Step(h float64) error { return ho.Sys.Step(h) }
+// ErrTwoBlock reports a hook block hauled into the boom tip's sheaves.
+var ErrTwoBlock = errors.New("the hook block reached the boom tip (two-blocking)")
+
+// Step advances the hoist by h seconds. A hook block hauled up into the
+// boom tip's sheaves (its top, or its sheaves, touching them) is an error:
+// a crane's anti-two-block switch stops the winch before; hauled on, the
+// wire's pieces between the sheaves would shrink to nothing.
+func (ho *Hoist) Step(h float64) error {
+	if err := ho.Sys.Step(h); err != nil {
+		return err
+	}
+	r := ho.spec.Sheave.Radius
+	if gap := ho.BoomTip.Pos.Z - ho.Hook().Z; gap < max(ho.spec.BlockSize.Z/2+r, 2*r) {
+		return fmt.Errorf("%w: its sheaves' axles %.3g m below the boom sheaves' (stop hauling in before)", ErrTwoBlock, gap)
+	}
+	return nil
+}
 
 // LoadCentre returns the centre of the load's box (m, world).
 func (ho *Hoist) LoadCentre() geom.Vec3 {

@@ -1,7 +1,9 @@
 package hmrwire
 
 import (
+	"errors"
 	"math"
+	"strings"
 	"testing"
 
 	"github.com/cablefmu/cablefmu/core/contact"
@@ -452,4 +454,38 @@ func TestHoistSetDownFast(t *testing.T) {
 	if mean < 0.95*spec.Hooked() {
 		t.Errorf("the ground carries %.0f N of the hooked %.0f N", mean, spec.Hooked())
 	}
+}
+
+// TestHoistRefusals: a hoist without gravity, or whose load would stretch
+// its falls by more than 10 %, is refused saying why; a block hauled into
+// the boom tip stops the step with ErrTwoBlock before the sheaves meet.
+func TestHoistRefusals(t *testing.T) {
+	spec := craneSpec(4, 40)
+	spec.Gravity = 0
+	if _, err := NewHoist(spec); err == nil || !strings.Contains(err.Error(), "gravity") {
+		t.Errorf("no gravity: error %v", err)
+	}
+	spec = craneSpec(4, 40)
+	spec.LoadMass = 1e8
+	if _, err := NewHoist(spec); err == nil || !strings.Contains(err.Error(), "stretch the rope") {
+		t.Errorf("a 100,000 t load: error %v", err)
+	}
+	spec = craneSpec(2, 5)
+	ho := newCrane(t, spec)
+	ho.Drum.Speed = -2
+	for k := 0; k < 600; k++ {
+		err := ho.Step(1.0 / 60)
+		if err == nil {
+			continue
+		}
+		if !errors.Is(err, ErrTwoBlock) {
+			t.Fatalf("step %d: %v, want two-blocking", k, err)
+		}
+		if gap := ho.BoomTip.Pos.Z - ho.Hook().Z; gap < 2*spec.Sheave.Radius {
+			t.Errorf("stopped with the sheaves %.3f m apart: they overlap", gap)
+		}
+		t.Logf("after %d steps: %v", k+1, err)
+		return
+	}
+	t.Error("hauled in for 10 s at 2 m/s without reaching the boom tip")
 }

@@ -30,12 +30,7 @@ import (
 // Mass nodes locked to a carried body count as carried.
 func (w *Wire) PullStiffness(carried func(*multibody.Body) bool) (K, C geom.Mat3) {
 	ea, tau := w.Rope.AxialStiffness, w.Rope.DampingTime
-	moves := func(n *node) bool {
-		if n.kind == MassNode && n.lock != nil {
-			return carried(n.lock.body)
-		}
-		return n.kind != MassNode && carried(n.body)
-	}
+	moves := w.carriedBy(carried)
 	for _, s := range w.segs {
 		s.measure()
 		L := s.rest()
@@ -81,6 +76,46 @@ func (w *Wire) PullStiffness(carried func(*multibody.Body) bool) (K, C geom.Mat3
 	return K, C
 }
 
+// carriedBy returns whether a node is carried by the bodies carried
+// reports true for: a contact or eye node on one, or a mass node locked
+// to one.
+func (w *Wire) carriedBy(carried func(*multibody.Body) bool) func(*node) bool {
+	return func(n *node) bool {
+		if n.kind == MassNode && n.lock != nil {
+			return carried(n.lock.body)
+		}
+		return n.kind != MassNode && carried(n.body)
+	}
+}
+
+// Pull returns the force (N) the wire puts on the bodies carried reports
+// true for, from its nodes' tensions as they are (as laid, before the
+// first step): each piece of wire leaving a carried node pulls it along
+// the piece, and a mass node locked to a carried body hangs its weight on
+// it (gravity, m/s²).
+func (w *Wire) Pull(carried func(*multibody.Body) bool, gravity geom.Vec3) geom.Vec3 {
+	moves := w.carriedBy(carried)
+	var f geom.Vec3
+	for k := 0; k+1 < len(w.nodes); k++ {
+		a, b := w.nodes[k], w.nodes[k+1]
+		ma, mb := moves(a), moves(b)
+		if ma == mb {
+			continue
+		}
+		u, _ := b.position().Sub(a.position()).Unit()
+		if mb {
+			u = u.Scale(-1)
+		}
+		f = f.AddScaled(max(a.tension, 0), u)
+	}
+	for _, n := range w.nodes {
+		if n.kind == MassNode && n.lock != nil && carried(n.lock.body) {
+			f = f.AddScaled(n.body.Mass, gravity)
+		}
+	}
+	return f
+}
+
 // addOuter adds c u uᵀ to m.
 func addOuter(m *geom.Mat3, u geom.Vec3, c float64) {
 	v := [3]float64{u.X, u.Y, u.Z}
@@ -96,11 +131,37 @@ func addOuter(m *geom.Mat3, u geom.Vec3, c float64) {
 // its sheaves moving with it (Wire.PullStiffness): the direct response
 // before the block, the wire's mass nodes and the sheaves' spin follow.
 func (ho *Hoist) BoomTipStiffness() (K, C geom.Mat3) {
-	carried := map[*multibody.Body]bool{ho.BoomTip: true}
+	return ho.Wire.PullStiffness(ho.onBoomTip)
+}
+
+// onBoomTip reports whether b is the boom tip or one of its sheaves.
+func (ho *Hoist) onBoomTip(b *multibody.Body) bool {
+	if b == ho.BoomTip {
+		return true
+	}
 	for _, s := range ho.Sheaves {
-		if s.hinge.axle == ho.BoomTip {
-			carried[s.Body] = true
+		if s.Body == b && s.hinge.axle == ho.BoomTip {
+			return true
 		}
 	}
-	return ho.Wire.PullStiffness(func(b *multibody.Body) bool { return carried[b] })
+	return false
+}
+
+// BoomTipForce returns the force (N) of the whole hoisting system on the
+// boom tip: the constraints' of the last step, and before the first the
+// force of the system as laid, in its static equilibrium (the wire's pull
+// on the boom sheaves and the dead end, the boom sheaves' weight), so
+// that a crane coupled at the start feels the load.
+func (ho *Hoist) BoomTipForce() geom.Vec3 {
+	if ho.Sys.LastStep() > 0 {
+		return ho.BoomTip.ConstraintForce
+	}
+	g := ho.Sys.World.Gravity
+	f := ho.Wire.Pull(ho.onBoomTip, g)
+	for _, s := range ho.Sheaves {
+		if s.hinge.axle == ho.BoomTip {
+			f = f.AddScaled(s.Body.Mass, g)
+		}
+	}
+	return f
 }

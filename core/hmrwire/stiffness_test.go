@@ -87,3 +87,20 @@ func TestBoomTipStiffness(t *testing.T) {
 		t.Errorf("C_zz = %.4g N·s/m, want τ K_zz = %.4g within 1 %%", C[2][2], tau*K[2][2])
 	}
 }
+
+// TestBoomTipForceAtStart: before the first step the boom tip's force is
+// the system's as laid in its static equilibrium, within 0.5 % of the
+// force the first steps solve (and not zero: a crane coupled at the start
+// feels the load), on 1, 2 and 4 falls.
+func TestBoomTipForceAtStart(t *testing.T) {
+	for _, n := range []int{1, 2, 4} {
+		ho := newCrane(t, craneSpec(n, 40))
+		laid := ho.BoomTipForce()
+		ho.run(t, 1, nil)
+		solved := ho.BoomTipForce()
+		t.Logf("%d falls: laid %.0f N, after 1 s %.0f N", n, laid, solved)
+		if d := laid.Sub(solved).Norm(); !(d <= 5e-3*solved.Norm()) {
+			t.Errorf("%d falls: the force as laid %.0f N, after 1 s %.0f N (%.2f %% off)", n, laid, solved, 100*d/solved.Norm())
+		}
+	}
+}

@@ -170,21 +170,20 @@ type WireSpec struct {
 	TensionRise, TensionHeight float64
 }
 
-// maxLaidMassNodes bounds the mass nodes a wire is laid with when its
-// resolution sets no bound: a route thousands of times longer than its
-// spacing is a mistake (a point off by orders of magnitude), and laying
-// it would take minutes and gigabytes before any error could tell.
+// maxLaidMassNodes bounds the mass nodes a wire is laid with: a route
+// of 100,000 spacings is a mistake (a point off by orders of magnitude),
+// and laying it would take minutes and gigabytes before any error could
+// tell. Below, a wire laid with more nodes than its resolution's bound
+// coarsens to it.
 const maxLaidMassNodes = 100000
 
-// checkLaid refuses a route whose spacing lays more mass nodes than the
-// resolution's bound (or maxLaidMassNodes).
-func checkLaid(name string, route []RoutePoint, spacing float64, bound int) error {
+// checkLaid refuses a route whose spacing lays more than maxLaidMassNodes
+// mass nodes.
+func checkLaid(name string, route []RoutePoint, spacing float64) error {
 	if spacing <= 0 {
 		return nil
 	}
-	if bound <= 0 {
-		bound = maxLaidMassNodes
-	}
+	bound := maxLaidMassNodes
 	laid, length := 0.0, 0.0
 	for i, rp := range route {
 		if rp.Kind == End || rp.Kind == Via {
@@ -196,8 +195,8 @@ func checkLaid(name string, route []RoutePoint, spacing float64, bound int) erro
 			laid += max(math.Ceil(l/spacing)-1, 0) // as AddWire lays them
 		}
 	}
-	if !(laid <= float64(bound)) {
-		return fmt.Errorf("wire %q: %.4g m of route at %g m spacing lays %.4g mass nodes, more than the resolution's bound %d (check the route's points, or raise the spacing or the bound): %w",
+	if laid > float64(bound) { // a non-finite point is refused where it is laid
+		return fmt.Errorf("wire %q: %.4g m of route at %g m spacing lays %.4g mass nodes, more than %d (check the route's points, or raise the spacing): %w",
 			name, length, spacing, laid, bound, ErrWire)
 	}
 	return nil
@@ -241,7 +240,7 @@ func (sys *System) AddWire(spec WireSpec) (*Wire, error) {
 		}
 	}
 
-	if err := checkLaid(name, route, spacing, res.MaxMassNodes); err != nil {
+	if err := checkLaid(name, route, spacing); err != nil {
 		return nil, err
 	}
 	var prev geom.Vec3

@@ -19,7 +19,9 @@ import (
 // so that the inner solver keeps its structure; the impulse is then set to
 // the bound exactly.
 type ActiveSet struct {
-	// Solver solves the unbounded problems.
+	// Solver solves the unbounded problems. It is the ActiveSet's own: a
+	// solve again within a step substitutes in the factorization the
+	// Solver holds from the last, which another user would overwrite.
 	Solver Solver
 	// MaxSolves bounds the solves of one step (3 + 2 × the bounded rows if
 	// 0); a step that needs more fails with an error.

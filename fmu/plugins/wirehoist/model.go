@@ -120,7 +120,7 @@ func quantities(c *config, step float64) *catalogue {
 
 	for k, ax := range axes {
 		qs.Output("hoist.f"+ax, "N", fmt.Sprintf("World %s component of the force of the whole hoisting system (wire, sheaves, block and load) on the boom tip", ax),
-			func(s *simulation) float64 { return port.Comp(s.ho.BoomTip.ConstraintForce, k) })
+			func(s *simulation) float64 { return port.Comp(s.ho.BoomTipForce(), k) })
 	}
 	qs.Output("cable.tension", "N", "Tension of the wire where it leaves the drum", func(s *simulation) float64 { return s.ho.Drum.Tension() })
 	qs.Output("cable.length", "m", "Paid-out rest (unstretched) length of the wire, drum to dead end", func(s *simulation) float64 { return s.ho.Wire.RestLength() })
