@@ -7,37 +7,20 @@ import (
 	"github.com/cablefmu/cablefmu/fmu/plugins/port"
 )
 
-// kinematicPorts are the port indices (−1 when not a port) of one
-// kinematic body's position and velocity inputs and force outputs.
+// kinematicPorts are the ports of one kinematic body (its index in the
+// configuration's bodies).
 type kinematicPorts struct {
-	body            int
-	pos, vel, force [3]int
+	body int
+	port.Driven
 }
 
 // kinematicPorts finds the ports of every kinematic body.
 func (m *configured) kinematicPorts() []kinematicPorts {
-	index := map[string]int{}
-	for i, v := range m.Variables() {
-		index[v.Name] = i
-	}
-	find := func(name string) int {
-		if i, ok := index[name]; ok {
-			return i
-		}
-		return -1
-	}
 	var ks []kinematicPorts
 	for i, b := range m.cfg.Bodies {
-		if b.Kind != "kinematic" {
-			continue
+		if b.Kind == "kinematic" {
+			ks = append(ks, kinematicPorts{body: i, Driven: port.FindDriven(m.Variables(), b.Name)})
 		}
-		k := kinematicPorts{body: i}
-		for a := 0; a < 3; a++ {
-			k.pos[a] = find(b.Name + "." + port.Axis(a))
-			k.vel[a] = find(b.Name + ".v" + port.Axis(a))
-			k.force[a] = find(b.Name + ".f" + port.Axis(a))
-		}
-		ks = append(ks, k)
 	}
 	return ks
 }
@@ -47,36 +30,9 @@ func (m *configured) kinematicPorts() []kinematicPorts {
 func (m *configured) Direct() map[int][]int {
 	d := map[int][]int{}
 	for _, k := range m.kinematicPorts() {
-		var ins []int
-		for a := 0; a < 3; a++ {
-			for _, i := range []int{k.pos[a], k.vel[a]} {
-				if i >= 0 {
-					ins = append(ins, i)
-				}
-			}
-		}
-		for a := 0; a < 3; a++ {
-			if k.force[a] >= 0 && len(ins) > 0 {
-				d[k.force[a]] = ins
-			}
-		}
+		k.AddDirect(d)
 	}
 	return d
-}
-
-// inputsOf returns a kinematic body's position and velocity for the
-// inputs in values that changed since the step, ref's otherwise.
-func (k kinematicPorts) inputsOf(ref [2]geom.Vec3, values []float64, changed []bool) (x, v geom.Vec3) {
-	x, v = ref[0], ref[1]
-	for a := 0; a < 3; a++ {
-		if i := k.pos[a]; i >= 0 && (changed == nil || changed[i]) {
-			port.SetComp(&x, a, values[i])
-		}
-		if i := k.vel[a]; i >= 0 && (changed == nil || changed[i]) {
-			port.SetComp(&v, a, values[i])
-		}
-	}
-	return x, v
 }
 
 // Feedthrough implements fmu.FeedthroughSimulation: a kinematic body moved
@@ -93,7 +49,7 @@ func (s *simulation) Feedthrough(values []float64, changed []bool, back, h float
 		x, v := s.shifted(k, values, changed, back, h)
 		df := s.elastic(b, x, v).force.Sub(s.elastic(b, s.refPos[k.body], s.refVel[k.body]).force)
 		for a := 0; a < 3; a++ {
-			if i := k.force[a]; i >= 0 {
+			if i := k.Force[a]; i >= 0 {
 				values[i] += port.Comp(df, a)
 			}
 		}
@@ -107,7 +63,7 @@ func (s *simulation) shifted(k kinematicPorts, values []float64, changed []bool,
 	b := s.bodies[k.body]
 	refPos, refVel := s.refPos[k.body], s.refVel[k.body]
 	pathVel := refVel.AddScaled(-2*back/h, refVel.Sub(b.Vel))
-	x, v = k.inputsOf([2]geom.Vec3{refPos.AddScaled(-back, b.Vel), pathVel}, values, changed)
+	x, v = k.Inputs([2]geom.Vec3{refPos.AddScaled(-back, b.Vel), pathVel}, values, changed)
 	return x.AddScaled(back, b.Vel), v.Add(refVel.Sub(pathVel))
 }
 
@@ -119,16 +75,16 @@ func (s *simulation) Partial(values []float64, changed []bool, back, h float64, 
 	s.set[in] = true
 	for _, k := range s.kin {
 		for a := 0; a < 3; a++ {
-			if k.force[a] != out {
+			if k.Force[a] != out {
 				continue
 			}
 			x, v := s.shifted(k, values, s.set, back, h)
 			e := s.elastic(s.bodies[k.body], x, v)
 			for c := 0; c < 3; c++ {
-				if k.pos[c] == in {
+				if k.Pos[c] == in {
 					return e.stiffness[a][c]
 				}
-				if k.vel[c] == in {
+				if k.Vel[c] == in {
 					return e.damping[a][c]
 				}
 			}

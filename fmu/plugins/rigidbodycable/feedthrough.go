@@ -5,62 +5,12 @@ import (
 	"github.com/cablefmu/cablefmu/fmu/plugins/port"
 )
 
-// hoistPorts are the port indices (−1 when not a port) of the suspension
-// point's position and velocity inputs and force outputs.
-type hoistPorts struct{ pos, vel, force [3]int }
-
-func (m *configured) hoistPorts() hoistPorts {
-	index := map[string]int{}
-	for i, v := range m.Variables() {
-		index[v.Name] = i
-	}
-	find := func(name string) int {
-		if i, ok := index[name]; ok {
-			return i
-		}
-		return -1
-	}
-	var h hoistPorts
-	for a := 0; a < 3; a++ {
-		h.pos[a] = find("hoist." + port.Axis(a))
-		h.vel[a] = find("hoist.v" + port.Axis(a))
-		h.force[a] = find("hoist.f" + port.Axis(a))
-	}
-	return h
-}
-
 // Direct implements fmu.Feedthrough: the force on the crane depends at
 // once on the suspension point's position and velocity.
 func (m *configured) Direct() map[int][]int {
-	h := m.hoistPorts()
-	var ins []int
-	for a := 0; a < 3; a++ {
-		for _, i := range []int{h.pos[a], h.vel[a]} {
-			if i >= 0 {
-				ins = append(ins, i)
-			}
-		}
-	}
 	d := map[int][]int{}
-	for a := 0; a < 3; a++ {
-		if h.force[a] >= 0 && len(ins) > 0 {
-			d[h.force[a]] = ins
-		}
-	}
+	port.FindDriven(m.Variables(), "hoist").AddDirect(d)
 	return d
-}
-
-func (s *simulation) hoistInputs(ref [2]geom.Vec3, values []float64, changed []bool) (x, v geom.Vec3) {
-	x, v = ref[0], ref[1]
-	for a := 0; a < 3; a++ {
-		if i := s.ports.pos[a]; i >= 0 && (changed == nil || changed[i]) {
-			port.SetComp(&x, a, values[i])
-		}
-		if i := s.ports.vel[a]; i >= 0 && (changed == nil || changed[i]) {
-			port.SetComp(&v, a, values[i])
-		}
-	}
-	return x, v
 }
 
 // Feedthrough implements fmu.FeedthroughSimulation: the change of the top
@@ -76,12 +26,12 @@ func (s *simulation) Feedthrough(values []float64, changed []bool, back, h float
 	}
 	mean := s.hoist.Vel
 	pathVel := s.refVel.AddScaled(-2*back/h, s.refVel.Sub(mean))
-	x, v := s.hoistInputs([2]geom.Vec3{s.refPos.AddScaled(-back, mean), pathVel}, values, changed)
+	x, v := s.ports.Inputs([2]geom.Vec3{s.refPos.AddScaled(-back, mean), pathVel}, values, changed)
 	x, v = x.AddScaled(back, mean), v.Add(s.refVel.Sub(pathVel))
 	top := s.cable.Joints[0]
 	df := top.BallForce(x, v).Sub(top.BallForce(s.refPos, s.refVel))
 	for a := 0; a < 3; a++ {
-		if i := s.ports.force[a]; i >= 0 {
+		if i := s.ports.Force[a]; i >= 0 {
 			values[i] += port.Comp(df, a)
 		}
 	}
@@ -104,13 +54,13 @@ func (s *simulation) Partial(values []float64, changed []bool, back, h float64, 
 	}
 	top := s.cable.Joints[0]
 	for a := 0; a < 3; a++ {
-		if s.ports.force[a] != out {
+		if s.ports.Force[a] != out {
 			continue
 		}
-		if s.ports.pos[a] == in {
+		if s.ports.Pos[a] == in {
 			return -top.Stretch
 		}
-		if s.ports.vel[a] == in {
+		if s.ports.Vel[a] == in {
 			return -top.Stretch * top.Damping
 		}
 	}

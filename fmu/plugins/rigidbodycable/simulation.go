@@ -39,7 +39,7 @@ type simulation struct {
 	// refPos and refVel are the hoist's position and velocity input at the
 	// end of the last step: the inputs the step's outputs belong to.
 	refPos, refVel geom.Vec3
-	ports          hoistPorts
+	ports          port.Driven
 	slack          bool
 	grounded       bool
 	port.Events
@@ -68,7 +68,7 @@ func (m *configured) NewSimulation(values []float64) (fmu.Simulation, error) {
 	s.from.pos = geom.V(c.Hoist.Position[0], c.Hoist.Position[1], c.Hoist.Position[2])
 	m.ReadInputs(&s.from, values)
 	s.placed = s.from.pos
-	s.refPos, s.refVel, s.ports = s.from.pos, s.from.vel, m.hoistPorts()
+	s.refPos, s.refVel, s.ports = s.from.pos, s.from.vel, port.FindDriven(m.Variables(), "hoist")
 	if err := s.build(&p); err != nil {
 		return nil, err
 	}

@@ -27,7 +27,7 @@ func (Model) Configure(sc *fmu.Scenario) (fmu.Configured, error) {
 		return nil, err
 	}
 	m := &configured{Ports: ports, cfg: cfg}
-	m.hoist = m.hoistPorts()
+	m.hoist = port.FindDriven(m.Variables(), "hoist")
 	if _, err := m.NewSimulation(m.Starts()); err != nil {
 		return nil, fmt.Errorf("building the hoist: %w", err)
 	}
@@ -63,7 +63,7 @@ func expand(ports []string, c *config) []string {
 type configured struct {
 	*port.Ports[params, drive, simulation]
 	cfg   *config
-	hoist hoistPorts
+	hoist port.Driven
 }
 
 type catalogue = port.Catalogue[params, drive, simulation]

@@ -164,27 +164,3 @@ func (s *simulation) nodeCoord(k, c int) float64 {
 	}
 	return s.nodes[3*k+c]
 }
-
-// hoistPorts are the port indices (−1 when not a port) of the boom tip's
-// position and velocity inputs and force outputs.
-type hoistPorts struct{ pos, vel, force [3]int }
-
-func (m *configured) hoistPorts() hoistPorts {
-	index := map[string]int{}
-	for i, v := range m.Variables() {
-		index[v.Name] = i
-	}
-	find := func(name string) int {
-		if i, ok := index[name]; ok {
-			return i
-		}
-		return -1
-	}
-	var h hoistPorts
-	for a := 0; a < 3; a++ {
-		h.pos[a] = find("hoist." + port.Axis(a))
-		h.vel[a] = find("hoist.v" + port.Axis(a))
-		h.force[a] = find("hoist.f" + port.Axis(a))
-	}
-	return h
-}
