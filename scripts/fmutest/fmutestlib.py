@@ -27,6 +27,35 @@ DECLARED = [(n, "input") for n in INPUTS] + [(n, "output") for n in OUTPUTS] + \
            [(n, "parameter") for n in PARAMETERS]
 
 
+class Slave:
+    """An FMI 2.0 or 3.0 Co-Simulation instance of an FMU unpacked in ``folder``, behind the same calls."""
+
+    def __init__(self, version, folder, name):
+        import fmi2
+        import fmi3
+        self.version = version
+        if version == 2:
+            self.s = fmi2.FMU2Slave(folder, name)
+            self.s.instantiate()
+        else:
+            self.s = fmi3.FMU3Slave(folder, instance_name=name)
+            self.s.instantiate_co_simulation()
+        self.error = fmi2.FMIError if version == 2 else fmi3.FMIError
+
+    def initialize(self, parameters=None):
+        self.s.initialize(parameters=parameters)
+        return self
+
+    def get(self, names):
+        return self.s.get_real(names) if self.version == 2 else self.s.get_float64(names)
+
+    def set(self, names, values):
+        return self.s.set_real(names, values) if self.version == 2 else self.s.set_float64(names, values)
+
+    def free(self):
+        self.s.free()
+
+
 def bits(values):
     """Exact byte image of a list of floats, for bitwise comparisons."""
     return struct.pack("<%dd" % len(values), *values)

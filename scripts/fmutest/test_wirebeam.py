@@ -38,35 +38,13 @@ def tearDownModule():
     fmutestlib.remove_tmp(TMP)
 
 
-class Slave:
-    """The same calls for an FMI 2.0 and an FMI 3.0 instance."""
-
+class Slave(fmutestlib.Slave):
     def __init__(self, version, name="wire"):
-        self.version = version
-        if version == 2:
-            self.s = fmi2.FMU2Slave(FOLDERS[2], name)
-            self.s.instantiate()
-        else:
-            self.s = fmi3.FMU3Slave(FOLDERS[3], instance_name=name)
-            self.s.instantiate_co_simulation()
-        self.error = fmi2.FMIError if version == 2 else fmi3.FMIError
-
-    def initialize(self, parameters=None):
-        self.s.initialize(parameters=parameters)
-        return self
-
-    def get(self, names):
-        return self.s.get_real(names) if self.version == 2 else self.s.get_float64(names)
-
-    def set(self, names, values):
-        return self.s.set_real(names, values) if self.version == 2 else self.s.set_float64(names, values)
+        super().__init__(version, FOLDERS[version], name)
 
     def step(self, t, h=H):
         self.s.do_step(t, h)
         return t + h
-
-    def free(self):
-        self.s.free()
 
 
 class WireBeamCase(fmutestlib.StatusAssertions, unittest.TestCase):

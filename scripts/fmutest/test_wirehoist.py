@@ -45,28 +45,12 @@ def tearDownModule():
     fmutestlib.remove_tmp(TMP)
 
 
-class Slave:
-    """The same calls for an FMI 2.0 and an FMI 3.0 instance."""
+class Slave(fmutestlib.Slave):
+    """A WireHoist instance that keeps its time."""
 
     def __init__(self, version, name="hoist"):
-        self.version = version
-        if version == 2:
-            self.s = fmi2.FMU2Slave(FOLDERS[2], name)
-            self.s.instantiate()
-        else:
-            self.s = fmi3.FMU3Slave(FOLDERS[3], instance_name=name)
-            self.s.instantiate_co_simulation()
+        super().__init__(version, FOLDERS[version], name)
         self.t = 0.0
-
-    def initialize(self, parameters=None):
-        self.s.initialize(parameters=parameters)
-        return self
-
-    def get(self, names):
-        return self.s.get_real(names) if self.version == 2 else self.s.get_float64(names)
-
-    def set(self, names, values):
-        return self.s.set_real(names, values) if self.version == 2 else self.s.set_float64(names, values)
 
     def run(self, seconds, h=H, **inputs):
         """Steps for the given seconds with the inputs held."""
@@ -84,9 +68,6 @@ class Slave:
             self.set(["winch.speed"], [v0 + (speed - v0) * k / n])
             self.s.do_step(self.t, h)
             self.t += h
-
-    def free(self):
-        self.s.free()
 
 
 OUTPUTS = (["hoist.fx", "hoist.fy", "hoist.fz", "cable.tension", "cable.length", "cable.massNodes",
