@@ -228,6 +228,14 @@ func (s *segment) Update(h float64, rows []multibody.Row) {
 			row.Compliance = span / w.Rope.AxialStiffness
 		}
 		row.Damping = w.Rope.DampingTime
+		if n.bound == 0 {
+			// A run just formed (its first node new, or the run's
+			// first node moved to a new one) starts from the bound its
+			// tensions imply, as Rebound would give it after a solve at
+			// zero: a zero bound is the fixed point of a slack wire
+			// only, and cost the step a solve more.
+			n.bound = s.runBound(r, h)
+		}
 		row.Lo, row.Hi = -n.bound, n.bound
 	}
 	if w.Winch != nil && s.nodes[0] == w.nodes[0] {
