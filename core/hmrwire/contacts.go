@@ -354,8 +354,17 @@ const maxInsertions = 4096
 // cuts a geometry, and reports whether it added any.
 func (w *Wire) insert() (bool, error) {
 	added := 0
+	// b, the next node's position, is the following piece's a: a node's
+	// position turns its body's offset (the test of every piece against
+	// every geometry is most of the contact update).
+	var b geom.Vec3
+	known := false
 	for i := 0; i < len(w.nodes)-1; i++ {
-		a, b := w.nodes[i].position(), w.nodes[i+1].position()
+		a := b
+		if !known {
+			a = w.nodes[i].position()
+		}
+		b, known = w.nodes[i+1].position(), true
 		for _, g := range w.sys.Geometries {
 			if w.onOneFace(i, g) || !g.Cuts(a, b) || w.pinnedInside(i, g) || w.pinnedInside(i+1, g) {
 				continue
@@ -372,6 +381,7 @@ func (w *Wire) insert() (bool, error) {
 			w.changed = true
 			w.resetStick(i + 1)
 			i-- // test the two new pieces again
+			known = false
 			break
 		}
 	}

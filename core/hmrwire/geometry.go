@@ -116,8 +116,13 @@ func (g *Geometry) near(p geom.Vec3, clearance float64) bool { return g.depth(p)
 // Cuts reports whether the straight wire from a to b passes through the
 // geometry deeper than its surface tolerance.
 func (g *Geometry) Cuts(a, b geom.Vec3) bool {
-	if segmentDistance(g.centre, a, b) > g.Shape.radius {
-		return false // the shape, shrunk by tol, lies inside the sphere
+	// The shape, shrunk by tol, lies inside its bounding sphere: a piece
+	// of wire whose box misses the sphere's box, or that passes the sphere
+	// by, does not cut it (most pieces, a few comparisons each).
+	c, r := g.centre, g.Shape.radius
+	if min(a.X, b.X) > c.X+r || max(a.X, b.X) < c.X-r || min(a.Y, b.Y) > c.Y+r || max(a.Y, b.Y) < c.Y-r ||
+		min(a.Z, b.Z) > c.Z+r || max(a.Z, b.Z) < c.Z-r || segmentDistance(c, a, b) > r {
+		return false
 	}
 	t0, t1 := 0.0, 1.0
 	for _, f := range g.faces {
