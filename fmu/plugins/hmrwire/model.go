@@ -47,11 +47,7 @@ func expand(ports []string, c *config) []string {
 			out = append(out, p)
 			continue
 		}
-		for n := 1; n <= k; n++ {
-			for a := 0; a < 3; a++ {
-				out = append(out, fmt.Sprintf("%s.node[%d].%s", name, n, port.Axis(a)))
-			}
-		}
+		out = append(out, port.NodeNames(name+".node", k)...)
 	}
 	return out
 }

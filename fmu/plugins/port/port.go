@@ -261,3 +261,16 @@ func (e *Events) DrainEvents() []string {
 	e.list = e.list[:0]
 	return l
 }
+
+// NodeNames returns the names of the ports of k points of a curve: base[1].x,
+// base[1].y, base[1].z, … base[k].z (FMI 3.0 gathers them into one k×3
+// array).
+func NodeNames(base string, k int) []string {
+	out := make([]string, 0, 3*k)
+	for n := 1; n <= k; n++ {
+		for a := 0; a < 3; a++ {
+			out = append(out, fmt.Sprintf("%s[%d].%s", base, n, Axis(a)))
+		}
+	}
+	return out
+}

@@ -41,11 +41,7 @@ func expand(ports []string, n int) []string {
 			out = append(out, p)
 			continue
 		}
-		for k := 1; k <= n+1; k++ {
-			for a := 0; a < 3; a++ {
-				out = append(out, fmt.Sprintf("cable.node[%d].%s", k, port.Axis(a)))
-			}
-		}
+		out = append(out, port.NodeNames("cable.node", n+1)...)
 	}
 	return out
 }

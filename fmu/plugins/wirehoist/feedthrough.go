@@ -27,7 +27,7 @@ func (s *simulation) Feedthrough(values []float64, changed []bool, back, h float
 	pathVel := s.refVel.AddScaled(-2*back/h, s.refVel.Sub(mean))
 	x, v := s.m.hoist.Inputs([2]geom.Vec3{s.refPos.AddScaled(-back, mean), pathVel}, values, changed)
 	x, v = x.AddScaled(back, mean), v.Add(s.refVel.Sub(pathVel))
-	K, C := s.ho.BoomTipStiffness()
+	K, C := s.boomTipStiffness()
 	dx, dv := x.Sub(s.refPos), v.Sub(s.refVel)
 	df := K.MulVec(dx).Add(C.MulVec(dv))
 	for a := 0; a < 3; a++ {
@@ -45,7 +45,7 @@ func (s *simulation) Partial(values []float64, changed []bool, back, h float64, 
 		if hp.Force[a] != out {
 			continue
 		}
-		K, C := s.ho.BoomTipStiffness()
+		K, C := s.boomTipStiffness()
 		for b := 0; b < 3; b++ {
 			if hp.Pos[b] == in {
 				return K[a][b]

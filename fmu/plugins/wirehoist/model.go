@@ -39,11 +39,7 @@ func expand(ports []string, c *config) []string {
 	for _, p := range ports {
 		switch p {
 		case "cable.node[*]":
-			for n := 1; n <= c.outputNodes(); n++ {
-				for a := 0; a < 3; a++ {
-					out = append(out, fmt.Sprintf("cable.node[%d].%s", n, port.Axis(a)))
-				}
-			}
+			out = append(out, port.NodeNames("cable.node", c.outputNodes())...)
 		case "fall[*].tension":
 			for k := 1; k <= c.Falls; k++ {
 				out = append(out, fmt.Sprintf("fall[%d].tension", k))

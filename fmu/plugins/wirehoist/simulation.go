@@ -28,6 +28,10 @@ type simulation struct {
 	nodes      []float64
 	fallsValid bool
 	nodesValid bool
+	// stiffness and damping cache Hoist.BoomTipStiffness: the runtime asks
+	// Partial for each pair of output and input.
+	stiffness, damping geom.Mat3
+	stiffValid         bool
 }
 
 // NewSimulation implements fmu.Configured: the hoist with the load
@@ -71,7 +75,16 @@ func (s *simulation) command(a, b drive, frac float64) {
 	d.Brake = a.brake >= 0.5
 }
 
-func (s *simulation) invalidate() { s.fallsValid, s.nodesValid = false, false }
+func (s *simulation) invalidate() { s.fallsValid, s.nodesValid, s.stiffValid = false, false, false }
+
+// boomTipStiffness returns Hoist.BoomTipStiffness for the state now.
+func (s *simulation) boomTipStiffness() (K, C geom.Mat3) {
+	if !s.stiffValid {
+		s.stiffness, s.damping = s.ho.BoomTipStiffness()
+		s.stiffValid = true
+	}
+	return s.stiffness, s.damping
+}
 
 // Step implements fmu.Simulation: the boom tip moves with the mean of its
 // velocity input over the step (placed at its position input when the
