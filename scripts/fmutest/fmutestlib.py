@@ -56,6 +56,25 @@ class Slave:
         self.s.free()
 
 
+def unpack_standards(prefix, example, identifier):
+    """Unpack the FMI 2.0 and 3.0 builds of an example, named by IDENTIFIER_FMU and IDENTIFIER3_FMU.
+
+    ``example`` is its scenario folder and ``identifier`` its model identifier.
+    Returns a new temporary folder (for remove_tmp) and {2: folder, 3: folder};
+    raises RuntimeError naming a missing FMU and the command that builds it.
+    """
+    import fmi2  # the binding's unzip serves both standards
+    env = identifier.upper() + "_FMU"
+    builds = {env: "go run ./build -o out/%s.fmu %s" % (identifier, example),
+              env.replace("_FMU", "3_FMU"): "go run ./build -fmi 3 -o out/%s3.fmu %s" % (identifier, example)}
+    problems = [p for p in (fmu_path_problem(e, b) for e, b in builds.items()) if p]
+    if problems:
+        raise RuntimeError("\n".join(problems))
+    tmp = make_tmp(prefix)
+    return tmp, {version: fmi2.unzip(os.environ[e], os.path.join(tmp, "fmi%d" % version))
+                 for version, e in zip((2, 3), builds)}
+
+
 def bits(values):
     """Exact byte image of a list of floats, for bitwise comparisons."""
     return struct.pack("<%dd" % len(values), *values)

@@ -24,14 +24,8 @@ FOLDERS = {}
 
 def setUpModule():
     global TMP
-    builds = {"WIREBEAM_FMU": "go run ./build -o out/WireBeam.fmu examples/wire-beam",
-              "WIREBEAM3_FMU": "go run ./build -fmi 3 -o out/WireBeam3.fmu examples/wire-beam"}
-    problems = [p for p in (fmutestlib.fmu_path_problem(env, b) for env, b in builds.items()) if p]
-    if problems:
-        raise RuntimeError("\n".join(problems))
-    TMP = fmutestlib.make_tmp("wirebeam-test-")
-    FOLDERS[2] = fmi2.unzip(os.environ["WIREBEAM_FMU"], os.path.join(TMP, "fmi2"))
-    FOLDERS[3] = fmi3.unzip(os.environ["WIREBEAM3_FMU"], os.path.join(TMP, "fmi3"))
+    TMP, folders = fmutestlib.unpack_standards("wirebeam-test-", "examples/wire-beam", "WireBeam")
+    FOLDERS.update(folders)
 
 
 def tearDownModule():

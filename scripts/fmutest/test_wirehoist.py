@@ -31,14 +31,8 @@ FOLDERS = {}
 
 def setUpModule():
     global TMP
-    builds = {"WIREHOIST_FMU": "go run ./build -o out/WireHoist.fmu examples/wire-hoist",
-              "WIREHOIST3_FMU": "go run ./build -fmi 3 -o out/WireHoist3.fmu examples/wire-hoist"}
-    problems = [p for p in (fmutestlib.fmu_path_problem(env, b) for env, b in builds.items()) if p]
-    if problems:
-        raise RuntimeError("\n".join(problems))
-    TMP = fmutestlib.make_tmp("wirehoist-test-")
-    FOLDERS[2] = fmi2.unzip(os.environ["WIREHOIST_FMU"], os.path.join(TMP, "fmi2"))
-    FOLDERS[3] = fmi3.unzip(os.environ["WIREHOIST3_FMU"], os.path.join(TMP, "fmi3"))
+    TMP, folders = fmutestlib.unpack_standards("wirehoist-test-", "examples/wire-hoist", "WireHoist")
+    FOLDERS.update(folders)
 
 
 def tearDownModule():
