@@ -201,6 +201,9 @@ func (s *segment) Update(h float64, rows []multibody.Row) {
 	row.Compliance = L / w.Rope.AxialStiffness
 	row.Damping = w.Rope.DampingTime
 	row.Hi = 0 // a wire pulls, never pushes
+	if s.slack() {
+		row.Start = 1 // slack in the last solve: likely slack again
+	}
 	for f, r := range s.fric {
 		n := s.nodes[r.first]
 		row := &rows[1+f]
@@ -242,6 +245,17 @@ func (s *segment) Update(h float64, rows []multibody.Row) {
 		s.winchRows(h, rows)
 	}
 	s.tried = 0
+}
+
+// slack reports whether every sub-segment was slack (no tension) in the
+// last solve.
+func (s *segment) slack() bool {
+	for _, n := range s.nodes[:len(s.nodes)-1] {
+		if n.tension > 0 {
+			return false
+		}
+	}
+	return true
 }
 
 // tensions writes the tension (N) of every sub-segment for the impulses

@@ -177,6 +177,25 @@ func (a *ActiveSet) prepare(p *Problem) {
 	}
 	a.state = a.state[:n]
 	clear(a.state)
+	// A cold start holds each bounded row where its constraint expects it
+	// (Row.Start), and a row whose bounds meet at them: that row has one
+	// impulse only, and a solve with it free would be one too many.
+	for k, i := range a.bounded {
+		st := int8(0)
+		if len(p.Start) == n {
+			st = p.Start[i]
+		}
+		switch {
+		case p.Lo[i] == p.Hi[i]:
+			st = -1
+		case st < 0 && math.IsInf(p.Lo[i], -1), st > 0 && math.IsInf(p.Hi[i], 1):
+			st = 0
+		}
+		if st != 0 {
+			a.state[i] = st
+			a.diag[k] = p.rowDiagonal(i) + p.Sigma[i]
+		}
+	}
 }
 
 func (a *ActiveSet) limit() int {

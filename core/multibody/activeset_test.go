@@ -160,3 +160,74 @@ func TestSolverSharedBetweenWorlds(t *testing.T) {
 		}
 	}
 }
+
+// tether is a test rope from a fixed point to a particle: one row that
+// pulls only (Hi = 0), started by a cold active set at start; with meet,
+// a second row along x whose bounds meet at zero.
+type tether struct {
+	anchor, p *Body
+	length    float64
+	start     int8
+	meet      bool
+	lambda    []float64
+}
+
+func (c *tether) Bodies() []*Body { return []*Body{c.anchor, c.p} }
+func (c *tether) Rows() int {
+	if c.meet {
+		return 2
+	}
+	return 1
+}
+func (c *tether) Update(h float64, rows []Row) {
+	d, l := c.p.Pos.Sub(c.anchor.Pos).Unit()
+	rows[0].J[0] = Jacobian{Lin: d.Scale(-1)}
+	rows[0].J[1] = Jacobian{Lin: d}
+	rows[0].Violation = l - c.length
+	rows[0].Compliance = 1e-8
+	rows[0].Hi, rows[0].Start = 0, c.start
+	if c.meet {
+		rows[1].J[1] = Jacobian{Lin: geom.V(1, 0, 0)}
+		rows[1].Holonomic = false
+		rows[1].Lo, rows[1].Hi = 0, 0
+	}
+}
+func (c *tether) Apply(_ float64, lambda []float64) { c.lambda = append(c.lambda[:0], lambda...) }
+
+// A cold active set holds a row first where Row.Start says, and a row
+// whose bounds meet at them: a slack tether (the particle above its
+// length, falling) started at its bound factors once, started free
+// twice; a taut one started at the bound wrongly is freed and pulls the
+// same impulse as started free; the row with meeting bounds never costs
+// a factorization.
+func TestActiveSetStart(t *testing.T) {
+	const h = 1.0 / 60
+	step := func(length float64, start int8, meet bool) (int, float64) {
+		w := NewWorld(geom.V(0, 0, -9.81))
+		a := w.AddBody(NewStatic("anchor", geom.V(0, 0, 0)))
+		p := w.AddBody(NewParticle("p", 2, geom.V(0.3, 0, -1)))
+		c := &tether{anchor: a, p: p, length: length, start: start, meet: meet}
+		w.AddConstraint(c)
+		sp := &Sparse{Timing: &SparseTiming{}}
+		w.Solver = &ActiveSet{Solver: sp}
+		if err := w.Step(h); err != nil {
+			t.Fatal(err)
+		}
+		return sp.Timing.Factorizations, c.lambda[0]
+	}
+	l := math.Hypot(0.3, 1)
+	for _, meet := range []bool{false, true} {
+		if n, lam := step(l+0.5, 1, meet); n != 1 || lam != 0 {
+			t.Errorf("slack, started at the bound (meet %v): %d factorizations, impulse %g; want 1 and 0", meet, n, lam)
+		}
+		if n, lam := step(l+0.5, 0, meet); n != 2 || lam != 0 {
+			t.Errorf("slack, started free (meet %v): %d factorizations, impulse %g; want 2 and 0", meet, n, lam)
+		}
+		n1, pinned := step(l, 1, meet)
+		n0, free := step(l, 0, meet)
+		if n1 != 2 || n0 != 1 || !(free < 0) || math.Abs(pinned-free) > 1e-12*math.Abs(free) {
+			t.Errorf("taut (meet %v): started at the bound %d factorizations, impulse %g; started free %d, %g; want 2 and 1, the same pull",
+				meet, n1, pinned, n0, free)
+		}
+	}
+}

@@ -44,6 +44,12 @@ type Row struct {
 	// Lo and Hi bound the row's impulse λ (N·s): a cable that cannot push
 	// has Hi = 0. Use math.Inf for unbounded rows.
 	Lo, Hi float64
+	// Start is where an active set with no solve of the same rows to
+	// start from (the rows changed, or the first step) first holds the
+	// row: 0 free, −1 at Lo, +1 at Hi. It is a hint the solves correct,
+	// saving the solve that would find a row where its constraint knows
+	// it to be (a wire slack in the last step at Hi = 0).
+	Start int8
 }
 
 // Reset clears a row to an unbounded rigid holonomic row with zero Jacobian.
@@ -59,7 +65,7 @@ func (r *Row) Reset() {
 	// A field added to Row must be reset here.
 	r.Holonomic, r.Violation, r.Compliance, r.Damping, r.Geometric = true, 0, 0, 0, 0
 	r.Speed, r.SpeedBefore, r.Slip = 0, 0, 0
-	r.Lo, r.Hi = math.Inf(-1), math.Inf(1)
+	r.Lo, r.Hi, r.Start = math.Inf(-1), math.Inf(1), 0
 }
 
 // Constraint is anything that restricts the motion of bodies through rows.

@@ -117,6 +117,9 @@ func (gs *GaussSeidel) setup(p *Problem) error {
 		sub.Rows = p.Rows[first:last]
 		sub.Sigma, sub.B = p.Sigma[first:last], make([]float64, last-first)
 		sub.Lo, sub.Hi, sub.Lambda = p.Lo[first:last], p.Hi[first:last], make([]float64, last-first)
+		if len(p.Start) == len(p.Rows) {
+			sub.Start = p.Start[first:last]
+		}
 		for k := c; k <= c+size; k++ {
 			sub.Groups = append(sub.Groups, p.Groups[k]-first)
 		}

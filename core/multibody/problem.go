@@ -22,6 +22,8 @@ type Problem struct {
 	Rows             []ProblemRow
 	Sigma, B, Lo, Hi []float64
 	Lambda           []float64
+	// Start holds each row's Row.Start.
+	Start []int8
 	// ByBody lists each dynamic body that rows of the problem act on, with
 	// the (row, block) pairs acting on it: the coupling pattern of
 	// G M⁻¹ Gᵀ. Only those bodies: a group of a few rows in a large world
@@ -123,6 +125,7 @@ func (p *Problem) resize(rows, dynamic int) {
 	p.B = make([]float64, rows)
 	p.Lo = make([]float64, rows)
 	p.Hi = make([]float64, rows)
+	p.Start = make([]int8, rows)
 	p.Lambda = make([]float64, rows)
 	p.Slots = dynamic
 }

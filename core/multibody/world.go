@@ -444,6 +444,7 @@ func (w *World) assemble(h float64) {
 			p.B[i] = bias*upsilon*row.Violation + upsilon*(gv-row.SpeedBefore) + row.Speed - gpred
 			p.Lo[i] = row.Lo
 			p.Hi[i] = row.Hi
+			p.Start[i] = row.Start
 		}
 	}
 }
