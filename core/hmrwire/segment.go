@@ -97,13 +97,14 @@ const rigidDamping = 2
 // index first of w (a mass node) and ends at the next mass node.
 func newSegment(w *Wire, first int) *segment {
 	s := &segment{wire: w}
-	for i := first; ; i++ {
-		n := w.nodes[i]
-		s.nodes = append(s.nodes, n)
-		if i > first && n.kind == MassNode {
-			break
-		}
+	last := first + 1
+	for w.nodes[last].kind != MassNode {
+		last++
 	}
+	// Sized once: the lists would grow in several steps each.
+	m := last - first + 1
+	s.nodes = append(make([]*node, 0, m), w.nodes[first:last+1]...) // its own: w.nodes changes
+	s.at, s.bodies = make([]int, 0, m), make([]*multibody.Body, 0, m+2)
 	for k, n := range s.nodes {
 		s.at = append(s.at, s.bodyIndex(n.body))
 		if n.kind != ContactNode || n.geo.Friction == 0 {
@@ -120,12 +121,20 @@ func newSegment(w *Wire, first int) *segment {
 		// The drum's spin sets the rest length (see Winch).
 		s.drumAt, s.axleAt = s.bodyIndex(wi.Drum.Body), s.bodyIndex(wi.Drum.axle)
 	}
-	m := len(s.nodes)
-	s.pos, s.dir, s.length = make([]geom.Vec3, m), make([]geom.Vec3, m-1), make([]float64, m-1)
-	s.lambda = make([]float64, 1+len(s.fric))
+	// Two arrays cut into the working slices: a wire makes its segments
+	// anew whenever its nodes change, many times a second.
 	nf := len(s.fric)
-	s.lastBound, s.lastImplied, s.next = make([]float64, nf), make([]float64, nf), make([]float64, nf)
-	s.below, s.above = make([]float64, nf), make([]float64, nf)
+	vecs := make([]geom.Vec3, 2*m-1)
+	s.pos, s.dir = vecs[:m:m], vecs[m:]
+	nums := make([]float64, m-1+1+6*nf)
+	cut := func(k int) []float64 {
+		out := nums[:k:k]
+		nums = nums[k:]
+		return out
+	}
+	s.length, s.lambda = cut(m-1), cut(1+nf)
+	s.lastBound, s.lastImplied, s.next = cut(nf), cut(nf), cut(nf)
+	s.below, s.above = cut(nf), cut(nf)
 	return s
 }
 

@@ -120,13 +120,13 @@ func (p *Problem) hasPattern(q []int) bool {
 }
 
 func (p *Problem) resize(rows, dynamic int) {
-	p.Rows = make([]ProblemRow, rows)
-	p.Sigma = make([]float64, rows)
-	p.B = make([]float64, rows)
-	p.Lo = make([]float64, rows)
-	p.Hi = make([]float64, rows)
-	p.Start = make([]int8, rows)
-	p.Lambda = make([]float64, rows)
+	p.Rows = reuse(p.Rows, rows)
+	p.Sigma = reuse(p.Sigma, rows)
+	p.B = reuse(p.B, rows)
+	p.Lo = reuse(p.Lo, rows)
+	p.Hi = reuse(p.Hi, rows)
+	p.Start = reuse(p.Start, rows)
+	p.Lambda = reuse(p.Lambda, rows)
 	p.Slots = dynamic
 }
 
@@ -145,7 +145,14 @@ func (p *Problem) index(entry []int) {
 				continue
 			}
 			if entry[b.slot] == 0 {
-				p.ByBody = append(p.ByBody, BodyRows{Slot: b.slot})
+				// An entry's block list of the last index is reused.
+				if len(p.ByBody) < cap(p.ByBody) {
+					p.ByBody = p.ByBody[:len(p.ByBody)+1]
+					e := &p.ByBody[len(p.ByBody)-1]
+					e.Slot, e.Blocks = b.slot, e.Blocks[:0]
+				} else {
+					p.ByBody = append(p.ByBody, BodyRows{Slot: b.slot})
+				}
 				entry[b.slot] = len(p.ByBody)
 			}
 			e := &p.ByBody[entry[b.slot]-1]

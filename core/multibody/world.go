@@ -35,6 +35,10 @@ type World struct {
 	rowStart    []int // first row of each constraint
 	rows        []Row
 	prob        Problem
+	// js and minvJs hold every row's blocks (Row.J, ProblemRow.MinvJ);
+	// entry is scratch of the layout.
+	js, minvJs []Jacobian
+	entry      []int
 	// switched holds each constraint as a Switched, or nil; off says where
 	// a switched constraint's rows stand (rowsOn, …), offH the step size
 	// of the last assembly, for which rowsOff rows hold.
@@ -138,9 +142,11 @@ func (w *World) layout() error {
 		w.rowStart = append(w.rowStart, n)
 		n += c.Rows()
 	}
-	w.rows = make([]Row, n)
+	// The arrays of the last layout are reused: a wire changes its rows
+	// many times a second, and each new set of arrays is garbage soon.
+	w.rows = reuse(w.rows, n)
 	w.prob.resize(n, len(w.dynamic))
-	w.switched, w.off = make([]Switched, len(w.constraints)), make([]rowState, len(w.constraints))
+	w.switched, w.off = reuse(w.switched, len(w.constraints)), reuse(w.off, len(w.constraints))
 	w.turning, w.rebounding = w.turning[:0], w.rebounding[:0]
 	for i, c := range w.constraints {
 		w.switched[i], _ = c.(Switched)
@@ -157,7 +163,8 @@ func (w *World) layout() error {
 	for _, c := range w.constraints {
 		blocks += c.Rows() * len(c.Bodies())
 	}
-	js, minvJs := make([]Jacobian, blocks), make([]Jacobian, blocks)
+	w.js, w.minvJs = reuse(w.js, blocks), reuse(w.minvJs, blocks)
+	js, minvJs := w.js, w.minvJs
 	for i, c := range w.constraints {
 		nb := len(c.Bodies())
 		for r := 0; r < c.Rows(); r++ {
@@ -170,10 +177,22 @@ func (w *World) layout() error {
 		}
 	}
 	w.prob.Groups = append(append(w.prob.Groups[:0], w.rowStart...), n)
-	w.prob.index(make([]int, len(w.dynamic)))
+	w.entry = reuse(w.entry, len(w.dynamic))
+	w.prob.index(w.entry)
 	w.prob.Layout++
 	w.dirty = false
 	return nil
+}
+
+// reuse returns s resized to n zero elements, in its own array when that
+// is large enough.
+func reuse[T any](s []T, n int) []T {
+	if cap(s) < n {
+		return make([]T, n)
+	}
+	s = s[:n]
+	clear(s)
+	return s
 }
 
 // Step advances the world by h seconds.
