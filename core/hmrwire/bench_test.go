@@ -205,27 +205,39 @@ func BenchmarkWireOverCylinder(b *testing.B) {
 	}
 }
 
-// BenchmarkWireHoist steps the example crane (craneSpec(4, 40): four
-// falls of 40 m, a 20 t load, some 220 m of 20 mm rope from the drum to
-// the dead end) in the phases of the example's co-simulation, each after
+// exampleCrane is the example scenario's crane (examples/wire-hoist):
+// craneSpec(4, 40), its slack wire refining to at most 50 mass nodes
+// (see TestHoistResolutionConvergence).
+func exampleCrane() HoistSpec {
+	spec := craneSpec(4, 40)
+	spec.Resolution.MaxMassNodes = 50
+	return spec
+}
+
+// BenchmarkWireHoist steps the example crane (exampleCrane: four falls
+// of 40 m, a 20 t load, some 220 m of 20 mm rope from the drum to the
+// dead end) in the phases of the example's co-simulation, each after
 // settling: hanging at rest (the drum held in speed mode), hauling in at
 // 1.2 m/s at the drum (speed mode, ramped up as TestHoistKinematics
 // does), the boom tip moving at 0.5 m/s (along x, in the reeving's plane,
 // as TestHoistSwing moves it) and the load set down on the ground with
 // the wire slack (as TestHoistSetDownAndLift sets it down, then 3 s
-// more). Hauling and the boom's move cannot go on for ever, and the slack
-// wire's resolution does not settle (it coarsens and refines some 20 to
-// 70 times a second, unevenly): those three are timed over windows of
+// more); and set down with the slack wire refining to at most 200 mass
+// nodes, which it reaches and leaves some 200 times a second as the
+// slack falls swing. Hauling and the boom's move cannot go on for ever,
+// and the slack wire moves unevenly: those are timed over windows of
 // 10 s, each from the state they were settled in.
 func BenchmarkWireHoist(b *testing.B) {
 	const window = 600 // steps of benchH: 10 s
-	// crane settles the example crane for a second, Timing set.
-	crane := func(b *testing.B) *Hoist {
-		ho := newCrane(b, craneSpec(4, 40))
+	// settled settles the crane of spec for a second, Timing set; crane
+	// the example's.
+	settled := func(b *testing.B, spec HoistSpec) *Hoist {
+		ho := newCrane(b, spec)
 		ho.Sys.Timing = &StepTiming{}
 		ho.run(b, 1, nil)
 		return ho
 	}
+	crane := func(b *testing.B) *Hoist { return settled(b, exampleCrane()) }
 	nodes := func(ho *Hoist) func() int {
 		return func() int { m, _, c := ho.Wire.Counts(); return m + c }
 	}
@@ -264,9 +276,8 @@ func BenchmarkWireHoist(b *testing.B) {
 		ho.run(b, 2, nil)
 		windowed(b, ho, func() { ho.BoomTip.Vel = vel })
 	})
-	b.Run("ground", func(b *testing.B) {
+	ground := func(b *testing.B, ho *Hoist) {
 		const v = 1.2 // m/s paid out at the drum
-		ho := crane(b)
 		ho.ramp(b, v, 0.5)
 		for t := 0.0; ho.LoadBottom().Z > 0.05; t += benchH {
 			if t > 60 {
@@ -280,5 +291,11 @@ func BenchmarkWireHoist(b *testing.B) {
 		// Windows keep the figure from depending on how long the
 		// benchmark runs while the slack wire's resolution changes.
 		windowed(b, ho, func() { ho.Drum.Speed = 0 })
+	}
+	b.Run("ground", func(b *testing.B) { ground(b, crane(b)) })
+	b.Run("ground/maxMassNodes=200", func(b *testing.B) {
+		spec := exampleCrane()
+		spec.Resolution.MaxMassNodes = 200
+		ground(b, settled(b, spec))
 	})
 }

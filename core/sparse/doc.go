@@ -3,9 +3,10 @@
 // graph, with approximate degrees, optionally constrained to the stages of
 // a nested dissection), a symbolic analysis (postordered elimination tree,
 // structure of L, supernodes) kept while the matrix's structure stays the
-// same, and a numeric factorization redone for new values: up-looking for
-// factors without dense blocks (chains), multifrontal for those with them
-// (nets).
+// same, and a numeric factorization redone for new values: up-looking
+// (on row patterns laid out by the analysis) for factors without large
+// dense blocks (chains, a hoist's wire, small nets), multifrontal for
+// those with them (large nets).
 //
 // It is the direct solver of [SLNB11] §II-B: the paper factored the
 // block-sparse matrix H of eq. 7 with SuperLU; H is symmetric

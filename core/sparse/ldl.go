@@ -24,6 +24,13 @@ type Symbolic struct {
 	// whose supernodes and maps are then set.
 	frontal bool
 	front   *fronts
+	// For the up-looking kernel: row k of L (left of the diagonal) has
+	// its entries in the columns rowCol[rowStart[k]:rowStart[k+1]],
+	// ascending (an order in which its triangular solve may go), and row
+	// k of P A Pᵀ on and left of the diagonal is a.Val[scatterPos[q]] in
+	// column scatterCol[q], q in scatterStart[k]…scatterStart[k+1]−1.
+	rowStart, rowCol                     []int
+	scatterStart, scatterPos, scatterCol []int
 }
 
 // Analyze computes the symbolic factorization of a's structure in the
@@ -77,18 +84,55 @@ func Analyze(a *Matrix, perm []int) (*Symbolic, error) {
 	if s.Operations() > frontalFrom*s.Nonzeros() {
 		s.frontal = true
 		s.front = newFronts(s, a)
+		return s, nil
 	}
+	s.rows(a)
 	return s, nil
+}
+
+// rows lays out the up-looking kernel's row patterns of L and the scatter
+// of a's entries, so that a factorization walks neither the elimination
+// tree nor the permutation.
+func (s *Symbolic) rows(a *Matrix) {
+	n := s.n
+	s.rowStart = make([]int, n+1)
+	for _, k := range s.rowIdx {
+		s.rowStart[k+1]++
+	}
+	for k := 0; k < n; k++ {
+		s.rowStart[k+1] += s.rowStart[k]
+	}
+	s.rowCol = make([]int, len(s.rowIdx))
+	next := slices.Clone(s.rowStart[:n])
+	for j := 0; j < n; j++ { // columns ascending: each row's list ascends
+		for _, k := range s.rowIdx[s.colStart[j]:s.colStart[j+1]] {
+			s.rowCol[next[k]] = j
+			next[k]++
+		}
+	}
+	s.scatterStart = make([]int, n+1)
+	for k := 0; k < n; k++ {
+		col := s.perm[k]
+		for q := a.Col[col]; q < a.Col[col+1]; q++ {
+			if i := s.iperm[a.Row[q]]; i <= k {
+				s.scatterPos = append(s.scatterPos, q)
+				s.scatterCol = append(s.scatterCol, i)
+			}
+		}
+		s.scatterStart[k+1] = len(s.scatterPos)
+	}
 }
 
 // Multifrontal reports whether Factor uses the multifrontal kernel.
 func (s *Symbolic) Multifrontal() bool { return s.frontal }
 
 // frontalFrom is the operations per entry of L above which the
-// multifrontal kernel is used: where L has dense blocks (a net's
-// separators) its dense updates are faster than the up-looking kernel's
-// scattered ones; for a chain (about 1.5) the up-looking one is.
-const frontalFrom = 3
+// multifrontal kernel is used: where L has large dense blocks (a net's
+// separators: 13 and more from a net of 1,000 unknowns) its dense
+// updates are faster than the up-looking kernel's scattered ones; for a
+// chain (about 1.5), a wire's hoist with its hub bodies (2 to 4) and a
+// small net (7) the up-looking one is as fast or faster.
+const frontalFrom = 8
 
 // tree computes the elimination tree of P A Pᵀ and returns the number of
 // entries of each column of L below the diagonal: row k of L is the set of
@@ -252,49 +296,30 @@ func (f *Factor) pivot(dk float64, k int, piv Pivot) (float64, error) {
 }
 
 // upLooking computes L row by row: row k of L solves
-// L₁₁ D₁₁ yᵀ = A₁₂ on the pattern the elimination tree gives, and
-// d_k = a_kk − Σ_j l_kj y_j.
+// L₁₁ D₁₁ yᵀ = A₁₂ on the row's pattern (from the analysis, ascending),
+// and d_k = a_kk − Σ_j l_kj y_j.
 func (f *Factor) upLooking(a *Matrix, piv Pivot) error {
 	s := f.sym
-	n := s.n
-	y, pattern, flag, fill := f.y, f.pattern, f.flag, f.fill
-	for k := 0; k < n; k++ {
-		// Scatter row k of P A Pᵀ (left of and on the diagonal) into y
-		// and find the pattern of row k of L in topological order.
-		y[k], flag[k], fill[k] = 0, k, 0
-		top := n
-		col := s.perm[k]
-		for q := a.Col[col]; q < a.Col[col+1]; q++ {
-			i := s.iperm[a.Row[q]]
-			if i > k {
-				continue
-			}
-			y[i] += a.Val[q]
-			m := 0
-			for ; flag[i] != k; i = s.parent[i] {
-				pattern[m] = i
-				m++
-				flag[i] = k
-			}
-			for m > 0 {
-				top--
-				m--
-				pattern[top] = pattern[m]
-			}
+	y, fill := f.y, f.fill
+	clear(fill)
+	for k := 0; k < s.n; k++ {
+		// Row k of P A Pᵀ, left of and on the diagonal, into y.
+		for q := s.scatterStart[k]; q < s.scatterStart[k+1]; q++ {
+			y[s.scatterCol[q]] += a.Val[s.scatterPos[q]]
 		}
 		dk := y[k]
 		y[k] = 0
-		for t := top; t < n; t++ {
-			i := pattern[t]
+		for _, i := range s.rowCol[s.rowStart[k]:s.rowStart[k+1]] {
 			yi := y[i]
 			y[i] = 0
 			start := s.colStart[i]
-			for q := start; q < start+fill[i]; q++ {
-				y[s.rowIdx[q]] -= f.val[q] * yi
+			end := start + fill[i]
+			for q, r := range s.rowIdx[start:end] {
+				y[r] -= f.val[start+q] * yi
 			}
 			lki := yi / f.d[i]
 			dk -= lki * yi
-			f.val[start+fill[i]] = lki
+			f.val[end] = lki
 			fill[i]++
 		}
 		dk, err := f.pivot(dk, k, piv)

@@ -144,6 +144,8 @@ func kernel(s *Symbolic, a *Matrix, frontal bool) {
 	s.frontal, s.front = frontal, nil
 	if frontal {
 		s.front = newFronts(s, a)
+	} else if s.rowStart == nil {
+		s.rows(a)
 	}
 }
 
