@@ -61,3 +61,137 @@ func Bounce(ea, l, mu, m float64) float64 {
 	beta := 0.5 * (lo + hi)
 	return beta / l * math.Sqrt(ea/mu)
 }
+
+// HeavyCantilever returns the static shape of a heavy elastica: a rod of
+// length l (m), bending stiffness ei (N·m²) and weight w (N/m), clamped
+// horizontally at one end and free at the other, without stretching or
+// shear. With θ(s) the tangent's angle below the horizontal at arc length
+// s from the clamp and M(s) the moment of the rod beyond s,
+//
+//	EI θ' = M,   M' = −w (l − s) cos θ,   θ(0) = 0, M(l) = 0,
+//
+// solved by shooting from the free end on its angle θ(l) ∈ [0, π/2]
+// (bisection on θ(0) = 0; RK4 over n steps), a trial whose θ crosses zero
+// before the clamp counting as too small an angle.
+// It returns the points (x along the clamp, z up; m) at s = k·l/n,
+// k = 0…n. For small deflection the tip sinks by w l⁴/(8 EI).
+//
+// A floppy rod hangs nearly vertical from close to the clamp, and θ(l)
+// then lies within e^(−(2/3)√(w l³/EI)) of π/2: rods floppier than
+// √(w l³/EI) = 40 are refused.
+func HeavyCantilever(ei, w, l float64, n int) ([][2]float64, error) {
+	if !(ei > 0 && w >= 0 && l > 0) || n < 1 {
+		return nil, fmt.Errorf("heavy cantilever: EI %g N·m², w %g N/m, l %g m, %d steps: need EI > 0, w ≥ 0, l > 0, n ≥ 1", ei, w, l, n)
+	}
+	if f := math.Sqrt(w * l * l * l / ei); f > 40 {
+		return nil, fmt.Errorf("heavy cantilever: √(w l³/EI) = %.3g: too floppy to resolve (at most 40)", f)
+	}
+	ds := l / float64(n)
+	// shoot integrates from the free end at angle tipAngle back to the
+	// clamp and returns θ(0); with shape, it records x and z from the
+	// free end (shifted to the clamp by the caller).
+	shoot := func(tipAngle float64, shape [][2]float64) float64 {
+		theta, m, x, z := tipAngle, 0.0, 0.0, 0.0
+		rate := func(s, theta, m float64) (float64, float64, float64, float64) {
+			return m / ei, -w * (l - s) * math.Cos(theta), math.Cos(theta), -math.Sin(theta)
+		}
+		if shape != nil {
+			shape[n] = [2]float64{}
+		}
+		h := -ds
+		for k := n; k > 0; k-- {
+			s := float64(k) * ds
+			t1, m1, x1, z1 := rate(s, theta, m)
+			t2, m2, x2, z2 := rate(s+h/2, theta+h/2*t1, m+h/2*m1)
+			t3, m3, x3, z3 := rate(s+h/2, theta+h/2*t2, m+h/2*m2)
+			t4, m4, x4, z4 := rate(s+h, theta+h*t3, m+h*m3)
+			theta += h / 6 * (t1 + 2*t2 + 2*t3 + t4)
+			m += h / 6 * (m1 + 2*m2 + 2*m3 + m4)
+			x += h / 6 * (x1 + 2*x2 + 2*x3 + x4)
+			z += h / 6 * (z1 + 2*z2 + 2*z3 + z4)
+			if shape != nil {
+				shape[k-1] = [2]float64{x, z}
+			}
+			if theta < 0 && k > 1 {
+				return theta // bent up before the clamp: θ(l) too small
+			}
+		}
+		return theta
+	}
+	// The rod's θ falls from θ(l) towards the clamp; too small a θ(l)
+	// makes it cross zero before the clamp (and, carried on, loop), too
+	// large leaves θ(0) > 0 (at θ(l) = π/2 a vertical rod carries no
+	// moment and θ(0) = π/2).
+	lo, hi := 0.0, math.Pi/2
+	for i := 0; i < 200 && lo < hi; i++ {
+		mid := 0.5 * (lo + hi)
+		if mid == lo || mid == hi {
+			break
+		}
+		if shoot(mid, nil) < 0 {
+			lo = mid
+		} else {
+			hi = mid
+		}
+	}
+	shape := make([][2]float64, n+1)
+	shoot(0.5*(lo+hi), shape)
+	origin := shape[0]
+	for k := range shape {
+		shape[k] = [2]float64{shape[k][0] - origin[0], shape[k][1] - origin[1]}
+	}
+	return shape, nil
+}
+
+// HangingModes returns the angular frequencies (rad/s) of the first n
+// transverse modes of a heavy chain of length l (m) and mass per length
+// mu (kg/m) hanging in gravity g (m/s²) from a fixed point, with a point
+// mass m (kg, ≥ 0) at its lower end. With y the height above the point
+// where the tension T = μ g y would vanish (the load at y₀ = m/μ, the top
+// at y₁ = y₀ + l), −ω² u = g (y u')' gives u = A J₀(z) + B Y₀(z),
+// z = 2ω √(y/g); the top holds u(y₁) = 0 and the load −m ω² u = T u' at
+// y₀, which is A (J₀ − 2J₁/z) + B (Y₀ − 2Y₁/z) = 0 at z₀. Without a load
+// ω_k = (j₀,k/2) √(g/l), j₀,k the zeros of J₀.
+func HangingModes(l, mu, m, g float64, n int) ([]float64, error) {
+	if !(l > 0 && mu > 0 && m >= 0 && g > 0) || n < 1 {
+		return nil, fmt.Errorf("hanging modes: l %g m, μ %g kg/m, m %g kg, g %g m/s², %d modes: need l, μ, g > 0, m ≥ 0, n ≥ 1", l, mu, m, g, n)
+	}
+	y0 := m / mu
+	y1 := y0 + l
+	det := func(w float64) float64 {
+		z1 := 2 * w * math.Sqrt(y1/g)
+		if y0 == 0 {
+			return math.J0(z1)
+		}
+		z0 := 2 * w * math.Sqrt(y0/g)
+		return (math.J0(z0)-2*math.J1(z0)/z0)*math.Y0(z1) - (math.Y0(z0)-2*math.Y1(z0)/z0)*math.J0(z1)
+	}
+	// Scan in steps well below the roots' spacing: π √g/(2(√y₁ − √y₀))
+	// between string modes (z₁ − z₀ grows by about π from one to the
+	// next), and the first (pendulum) mode near √(g/l) or below.
+	spacing := math.Pi * math.Sqrt(g) / (2 * (math.Sqrt(y1) - math.Sqrt(y0)))
+	step := 0.02 * min(spacing, math.Sqrt(g/l))
+	var out []float64
+	w, f := step, det(step)
+	for len(out) < n {
+		if w > 1e6*math.Sqrt(g/l) {
+			return out, fmt.Errorf("hanging modes: found %d of %d", len(out), n)
+		}
+		w2 := w + step
+		f2 := det(w2)
+		if (f < 0) != (f2 < 0) {
+			lo, hi, flo := w, w2, f
+			for i := 0; i < 100; i++ {
+				mid := 0.5 * (lo + hi)
+				if fm := det(mid); (fm < 0) == (flo < 0) {
+					lo, flo = mid, fm
+				} else {
+					hi = mid
+				}
+			}
+			out = append(out, 0.5*(lo+hi))
+		}
+		w, f = w2, f2
+	}
+	return out, nil
+}

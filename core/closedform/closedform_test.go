@@ -48,3 +48,63 @@ func TestBounce(t *testing.T) {
 		t.Errorf("massless rope: %g rad/s, want √(EA/(l m)) = %g", w, math.Sqrt(ea/1e4))
 	}
 }
+
+// The heavy elastica's tip sinks by w l⁴/(8 EI) for small deflection
+// (within 0.1 % at δ = 0.1 % of l, the deflection's own nonlinearity
+// being of order δ²/l²), keeps its length, and a floppy rod hangs close
+// to the vertical; one floppier than shooting can resolve is refused.
+func TestHeavyCantilever(t *testing.T) {
+	const ei, l = 2.0, 1.0
+	w := 8 * ei * 1e-3 * l / (l * l * l * l) // tip 1 mm down
+	shape, err := HeavyCantilever(ei, w, l, 400)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tip := shape[len(shape)-1]
+	if want := w * l * l * l * l / (8 * ei); math.Abs(-tip[1]/want-1) > 1e-3 {
+		t.Errorf("small deflection: tip at %.6g m down, want %.6g", -tip[1], want)
+	}
+	if _, err := HeavyCantilever(ei, 2e3*ei, l, 2000); err == nil {
+		t.Error("a rod with √(w l³/EI) = 45 was not refused")
+	}
+	floppy, err := HeavyCantilever(ei, 300*ei, l, 2000)
+	if err != nil {
+		t.Fatal(err)
+	}
+	length := 0.0
+	for k := 1; k < len(floppy); k++ {
+		length += math.Hypot(floppy[k][0]-floppy[k-1][0], floppy[k][1]-floppy[k-1][1])
+	}
+	end := floppy[len(floppy)-1]
+	if math.Abs(length-l) > 1e-6 || end[1] > -0.8*l || end[0] > 0.3*l {
+		t.Errorf("floppy rod: chords %.9g m long, tip at (%.3f, %.3f) m; want the length %g within 1e-6 and the tip hanging below the clamp", length, end[0], end[1], l)
+	}
+}
+
+// Hanging modes: without a load the zeros of J₀; with a load much
+// heavier than the chain the first mode is the pendulum √(g/l) (its
+// correction for the chain's mass μl/m = 1e-4 below 1e-4) and the next
+// ones the chain's strings between the load and the top.
+func TestHangingModes(t *testing.T) {
+	const l, mu, g = 10.0, 2.0, 9.81
+	free, err := HangingModes(l, mu, 0, g, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for k, j := range []float64{2.404825557695773, 5.520078110286311, 8.653727912911013} {
+		if want := j / 2 * math.Sqrt(g/l); math.Abs(free[k]/want-1) > 1e-12 {
+			t.Errorf("free chain mode %d: %.12g rad/s, want %.12g", k+1, free[k], want)
+		}
+	}
+	loaded, err := HangingModes(l, mu, 2e5, g, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := math.Sqrt(g / l); math.Abs(loaded[0]/want-1) > 1e-4 {
+		t.Errorf("loaded chain: pendulum mode %.9g rad/s, want %.9g within 1e-4", loaded[0], want)
+	}
+	// The string between the load and the top, at tension m g: π/l √(m g/μ).
+	if want := math.Pi / l * math.Sqrt(2e5*g/mu); math.Abs(loaded[1]/want-1) > 1e-3 {
+		t.Errorf("loaded chain: first string mode %.6g rad/s, want %.6g within 0.1 %%", loaded[1], want)
+	}
+}

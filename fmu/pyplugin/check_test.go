@@ -26,8 +26,17 @@ const scenario = `{
   "plugins": [{"name": "p", "file": "p.py", "budget": 0.05}]
 }`
 
+// withPlugin configures the scenario with p.py and a time budget of 2 s:
+// the tests of what plugins compute must not depend on how busy the
+// machine is. withBudget sets the budget (s), as the tests of the budget
+// itself do.
 func withPlugin(t testing.TB, code string) (fmu.Configured, error) {
-	return configureDir(t, writeScenario(t, map[string]string{"scenario.json": scenario, "p.py": code}))
+	return withBudget(t, code, "2")
+}
+
+func withBudget(t testing.TB, code, budget string) (fmu.Configured, error) {
+	sc := strings.Replace(scenario, `"budget": 0.05`, `"budget": `+budget, 1)
+	return configureDir(t, writeScenario(t, map[string]string{"scenario.json": sc, "p.py": code}))
 }
 
 // The exporter's checks refuse broken plugins with file:line messages.
@@ -115,7 +124,7 @@ func TestEndlessPluginStoppedWithinBudget(t *testing.T) {
 	}
 	for name, code := range cases {
 		t.Run(name, func(t *testing.T) {
-			cfg, err := withPlugin(t, "def init(sim):\n    pass\n"+code)
+			cfg, err := withBudget(t, "def init(sim):\n    pass\n"+code, "0.05")
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -293,7 +302,7 @@ func TestEndlessAwkwardLoopsStopped(t *testing.T) {
 		"decorated def": "    while True:\n        @deco\n        def g():\n            pass\n",
 	} {
 		t.Run(name, func(t *testing.T) {
-			cfg, err := withPlugin(t, "def deco(f):\n    return f\n\ndef step(sim):\n"+body)
+			cfg, err := withBudget(t, "def deco(f):\n    return f\n\ndef step(sim):\n"+body, "0.05")
 			if err != nil {
 				t.Fatal(err)
 			}

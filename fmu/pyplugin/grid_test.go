@@ -3,6 +3,7 @@ package pyplugin_test
 import (
 	"math"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/cablefmu/cablefmu/fmu"
@@ -14,10 +15,11 @@ type nolog struct{}
 func (nolog) Log(fmu.Status, string, string) {}
 
 // instWithPlugin initializes an instance of the test scenario with the
-// plugin file p.py holding code.
+// plugin file p.py holding code, its time budget 2 s (see withPlugin).
 func instWithPlugin(t *testing.T, code string) (*fmu.Instance, map[string]uint32) {
 	t.Helper()
-	dir := writeScenario(t, map[string]string{"scenario.json": scenario, "p.py": code})
+	relaxed := strings.Replace(scenario, `"budget": 0.05`, `"budget": 2`, 1)
+	dir := writeScenario(t, map[string]string{"scenario.json": relaxed, "p.py": code})
 	sc, err := fmu.ReadScenario(dir)
 	if err != nil {
 		t.Fatal(err)
