@@ -40,6 +40,11 @@ func (in *Instance) DirectionalDerivative(fn string, unknowns, knowns []uint32, 
 	if !in.allowed(fn, StepComplete|Terminated) {
 		return Error
 	}
+	if directInputs(in.model) == nil {
+		// The model description says providesDirectionalDerivative(s)
+		// false: no derivatives, rather than zeros a master would trust.
+		return in.fail("%s: this model provides no directional derivatives (its outputs do not respond at once to its inputs)", fn)
+	}
 	for _, vr := range knowns {
 		i, ok := in.lookup(fn, vr)
 		if !ok {

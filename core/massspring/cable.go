@@ -191,10 +191,21 @@ func (c *Cable) SetLength(L float64) error {
 	return nil
 }
 
-func (c *Cable) setLength(L float64) {
+// SetRest sets every segment's rest length l (m) as SetLength does: a
+// saved state restores l itself, bitwise.
+func (c *Cable) SetRest(l float64) error {
+	if !(l > 0) || math.IsInf(l, 0) {
+		return fmt.Errorf("segment rest length %g m: must be positive and finite", l)
+	}
+	c.setRest(l)
+	return nil
+}
+
+func (c *Cable) setLength(L float64) { c.setRest(L / float64(len(c.Mass)-1)) }
+
+func (c *Cable) setRest(l float64) {
 	s := &c.spec
 	n := len(c.Mass) - 1
-	l := L / float64(n)
 	m := s.LinearDensity * l
 	for i := range c.Mass {
 		c.Mass[i] = m

@@ -8,6 +8,7 @@ import (
 	"github.com/cablefmu/cablefmu/fmu"
 	"github.com/cablefmu/cablefmu/fmu/plugins/hmrwire"
 	"github.com/cablefmu/cablefmu/fmu/plugins/masslesscable"
+	"github.com/cablefmu/cablefmu/fmu/plugins/massspringcable"
 	"github.com/cablefmu/cablefmu/fmu/plugins/rigidbodycable"
 	"github.com/cablefmu/cablefmu/fmu/plugins/wirehoist"
 	"github.com/cablefmu/cablefmu/fmu/pyplugin"
@@ -15,7 +16,7 @@ import (
 
 // Builtin returns a new registry of every model this build contains.
 func Builtin() (*fmu.Registry, error) {
-	r, err := fmu.NewRegistry(masslesscable.Model{}, rigidbodycable.Model{}, hmrwire.Model{}, wirehoist.Model{})
+	r, err := fmu.NewRegistry(masslesscable.Model{}, rigidbodycable.Model{}, hmrwire.Model{}, wirehoist.Model{}, massspringcable.Model{})
 	if err != nil {
 		return nil, err
 	}

@@ -181,17 +181,19 @@ class StatusAssertions:
         return state
 
 
-#: The four example FMUs by environment variable, with the command that builds each.
+#: The example hoist FMUs by environment variable, with the command that builds each.
 EXAMPLE_FMUS = {
     "HOIST_FMU": "go run ./build -o out/Hoist.fmu examples/hoist",
     "RIGIDHOIST_FMU": "go run ./build -o out/RigidHoist.fmu examples/rigid-hoist",
     "HOIST3_FMU": "go run ./build -fmi 3 -o out/Hoist3.fmu examples/hoist",
     "RIGIDHOIST3_FMU": "go run ./build -fmi 3 -o out/RigidHoist3.fmu examples/rigid-hoist",
+    "MASSSPRINGHOIST_FMU": "go run ./build -o out/MassSpringHoist.fmu examples/mass-spring-hoist",
+    "MASSSPRINGHOIST3_FMU": "go run ./build -fmi 3 -o out/MassSpringHoist3.fmu examples/mass-spring-hoist",
 }
 
 
 def unpack_examples(prefix):
-    """Unpack the four example FMUs into a new temporary folder.
+    """Unpack the example hoist FMUs into a new temporary folder.
 
     Returns the folder (for remove_tmp) and a dict environment variable ->
     unpacked folder; raises RuntimeError naming a missing FMU and its build.

@@ -1,10 +1,11 @@
-"""FMI 3.0 Co-Simulation tests for the Hoist and RigidHoist FMUs.
+"""FMI 3.0 Co-Simulation tests for the Hoist, RigidHoist and MassSpringHoist FMUs.
 
 Run from the repository root:
 
     go run ./build -fmi 3 -o out/Hoist3.fmu examples/hoist
     go run ./build -fmi 3 -o out/RigidHoist3.fmu examples/rigid-hoist
-    HOIST3_FMU=out/Hoist3.fmu RIGIDHOIST3_FMU=out/RigidHoist3.fmu \\
+    go run ./build -fmi 3 -o out/MassSpringHoist3.fmu examples/mass-spring-hoist
+    HOIST3_FMU=out/Hoist3.fmu RIGIDHOIST3_FMU=out/RigidHoist3.fmu MASSSPRINGHOIST3_FMU=out/MassSpringHoist3.fmu \\
         python3 -m unittest -v scripts/fmutest/test_fmu3.py
 
 The tests drive the FMU binaries through the ctypes binding in
@@ -49,6 +50,8 @@ FMUS = {
     "hoist": ("HOIST3_FMU", "go run ./build -fmi 3 -o out/Hoist3.fmu examples/hoist", "examples/hoist"),
     "rigid": ("RIGIDHOIST3_FMU", "go run ./build -fmi 3 -o out/RigidHoist3.fmu examples/rigid-hoist",
               "examples/rigid-hoist"),
+    "massspring": ("MASSSPRINGHOIST3_FMU", "go run ./build -fmi 3 -o out/MassSpringHoist3.fmu examples/mass-spring-hoist",
+                   "examples/mass-spring-hoist"),
 }
 
 TMP = None
@@ -71,8 +74,9 @@ def setUpModule():
         if problem:
             problems.append(problem)
     if problems:
-        raise RuntimeError("the FMI 3.0 tests need both FMUs:\n    " + "\n    ".join(problems) +
+        raise RuntimeError("the FMI 3.0 tests need every FMU:\n    " + "\n    ".join(problems) +
                            "\nthen run: HOIST3_FMU=out/Hoist3.fmu RIGIDHOIST3_FMU=out/RigidHoist3.fmu "
+                           "MASSSPRINGHOIST3_FMU=out/MassSpringHoist3.fmu "
                            "python3 -m unittest -v scripts/fmutest/test_fmu3.py")
     TMP = fmutestlib.make_tmp("fmi3-fmutest-")
     for key, (env, _, _) in FMUS.items():
@@ -162,7 +166,7 @@ class FMU3Case(fmutestlib.StatusAssertions, unittest.TestCase):
 
 
 class CommonTests:
-    """Tests run for both FMUs (mixed into a FMU3Case with KEY set)."""
+    """Tests run for every FMU (mixed into a FMU3Case with KEY set)."""
 
     # -- description and binary ----------------------------------------------
 
@@ -774,6 +778,12 @@ class TestRigidHoist(CommonTests, FMU3Case):
         slave = self.ready_slave()
         self.assertFails(lambda: slave.set_float64(["cable.node"], [0.0] * var.size),
                          "fmi3SetFloat64 of the output cable.node")
+
+
+class TestMassSpringHoist(TestRigidHoist):
+    """The mass-spring cable through the rigid-body cable's tests: the same ports, statics and node array."""
+    KEY = "massspring"
+    FZ_TOL = 0.001
 
 
 if __name__ == "__main__":

@@ -1,0 +1,140 @@
+// Package massspringcable is the model plugin of the mass–spring cable
+// (Loock & Schömer, package core/massspring): a hoisting cable of N mass
+// points joined by linear and torsion springs from a crane's suspension
+// point down to a load, a point mass at its end, paid out by a winch that
+// changes the segments' rest length.
+package massspringcable
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+
+	"github.com/cablefmu/cablefmu/core/massspring"
+	"github.com/cablefmu/cablefmu/core/material"
+	"github.com/cablefmu/cablefmu/fmu/plugins/port"
+)
+
+type config struct {
+	// Gravity (m/s²) along −z.
+	Gravity float64 `json:"gravity"`
+	// Hoist is the suspension point (sheave on the trolley), driven by
+	// inputs.
+	Hoist struct {
+		Position [3]float64 `json:"position"`
+	} `json:"hoist"`
+	// Load is a point mass at the cable's end (kg): hook and payload.
+	Load struct {
+		Mass float64 `json:"mass"`
+	} `json:"load"`
+	Cable cableConfig `json:"cable"`
+}
+
+type cableConfig struct {
+	Length0  float64    `json:"length0"`  // m
+	Segments int        `json:"segments"` // N
+	Rope     ropeConfig `json:"rope"`
+	// PerMass gives the springs per mass of a point (the paper's Fig. 5
+	// table) instead of the rope's stiffnesses: k_L/m, k_D/m, k_B/m.
+	PerMass *struct {
+		KL float64 `json:"kL"`
+		KD float64 `json:"kD"`
+		KB float64 `json:"kB"`
+	} `json:"perMass"`
+	// Solver: "direct" (banded Cholesky, default) or "cg"; Rebuilds of
+	// the system a step (default 1 direct, 10 cg); CG's iterations per
+	// rebuild at most and its relative tolerance.
+	Solver       string  `json:"solver"`
+	Rebuilds     int     `json:"rebuilds"`
+	CGIterations int     `json:"cgIterations"`
+	CGTolerance  float64 `json:"cgTolerance"`
+	// MinLength (m) is where the winch stops hauling in (default 1 m).
+	MinLength float64 `json:"minLength"`
+}
+
+// ropeConfig is the rope's material data (SI) with its bending stiffness
+// (N·m²), optional: absent, material.DefaultBendingFraction of a solid
+// bar's.
+type ropeConfig struct {
+	port.Rope
+	BendingStiffness *float64 `json:"bendingStiffness"`
+}
+
+func (r ropeConfig) rope() material.Rope {
+	m := r.Material()
+	if r.BendingStiffness != nil {
+		m.BendingStiffness = *r.BendingStiffness
+	}
+	return m
+}
+
+func (c *cableConfig) solver() (massspring.Solver, error) {
+	switch c.Solver {
+	case "", "direct":
+		return massspring.Direct, nil
+	case "cg":
+		return massspring.CG, nil
+	}
+	return 0, fmt.Errorf("cable solver %q: want direct or cg", c.Solver)
+}
+
+func (c *cableConfig) minLength() float64 {
+	if c.MinLength > 0 {
+		return c.MinLength
+	}
+	return 1
+}
+
+func parseConfig(raw json.RawMessage) (*config, error) {
+	var c config
+	if err := port.Decode(raw, &c); err != nil {
+		return nil, err
+	}
+	var errs []error
+	add := func(format string, args ...any) { errs = append(errs, fmt.Errorf(format, args...)) }
+	if !(c.Gravity >= 0) || math.IsInf(c.Gravity, 0) {
+		add("gravity %g m/s²: must be non-negative and finite", c.Gravity)
+	}
+	for _, x := range c.Hoist.Position {
+		if math.IsNaN(x) || math.IsInf(x, 0) {
+			add("hoist position %v m: must be finite", c.Hoist.Position)
+			break
+		}
+	}
+	if !(c.Load.Mass >= 0) || math.IsInf(c.Load.Mass, 0) {
+		add("load mass %g kg: must be non-negative and finite", c.Load.Mass)
+	}
+	if c.Cable.Segments < 2 || c.Cable.Segments > 10000 {
+		add("cable segments %d: want 2 to 10000", c.Cable.Segments)
+	}
+	if !(c.Cable.Length0 > c.Cable.minLength()) || math.IsInf(c.Cable.Length0, 0) {
+		add("cable length0 %g m: must be finite and exceed minLength %g m", c.Cable.Length0, c.Cable.minLength())
+	}
+	if c.Cable.MinLength < 0 {
+		add("cable minLength %g m: must be non-negative", c.Cable.MinLength)
+	}
+	rope := c.Cable.Rope.rope()
+	if err := rope.Validate(); err != nil {
+		add("cable: %w", err)
+	}
+	if !(rope.Density > 0) {
+		add("cable rope density %g kg/m³: must be positive (the mass points need mass)", rope.Density)
+	}
+	if p := c.Cable.PerMass; p != nil && (!(p.KL > 0 && p.KD >= 0 && p.KB >= 0) || math.IsInf(p.KL+p.KD+p.KB, 0)) {
+		add("cable perMass kL %g, kD %g, kB %g: kL must be positive, kD and kB non-negative, all finite", p.KL, p.KD, p.KB)
+	}
+	if _, err := c.Cable.solver(); err != nil {
+		add("%w", err)
+	}
+	if c.Cable.Rebuilds < 0 || c.Cable.Rebuilds > 100 {
+		add("cable rebuilds %d: want 0 (the solver's default) to 100", c.Cable.Rebuilds)
+	}
+	if c.Cable.CGIterations < 0 || c.Cable.CGIterations > 1000000 {
+		add("cable cgIterations %d: want 0 (3 × the unknowns) to 1000000", c.Cable.CGIterations)
+	}
+	if !(c.Cable.CGTolerance >= 0 && c.Cable.CGTolerance < 1) {
+		add("cable cgTolerance %g: want 0 (1e-10) or a value below 1", c.Cable.CGTolerance)
+	}
+	return &c, errors.Join(errs...)
+}
