@@ -1,0 +1,111 @@
+package spline
+
+import (
+	"fmt"
+	"math"
+)
+
+// band is a square matrix of n rows with kl sub- and ku super-diagonals,
+// factored in place by Gaussian elimination with partial pivoting (the
+// scheme of LAPACK's dgbtrf, which gonum does not provide; the indefinite
+// systems of the Lagrange multipliers need the pivoting). Entry (i, j),
+// |i − j| within the bands, lives at a[i*w + j − i + kl + ku]: row i holds
+// columns i − kl … i + ku + kl, the extra kl for the fill that row
+// exchanges bring.
+type band struct {
+	n, kl, ku int
+	w         int // row width: 2kl + ku + 1
+	a         []float64
+	piv       []int
+}
+
+func newBand(n, kl, ku int) *band {
+	w := 2*kl + ku + 1
+	return &band{n: n, kl: kl, ku: ku, w: w, a: make([]float64, n*w), piv: make([]int, n)}
+}
+
+// zero clears the matrix.
+func (b *band) zero() { clear(b.a) }
+
+// at returns the storage index of (i, j); it panics outside the bands.
+func (b *band) at(i, j int) int {
+	d := j - i + b.kl
+	if d < 0 || d >= b.w {
+		panic(fmt.Sprintf("band: (%d, %d) outside %d/%d bands", i, j, b.kl, b.ku))
+	}
+	return i*b.w + d
+}
+
+// add adds v to entry (i, j).
+func (b *band) add(i, j int, v float64) { b.a[b.at(i, j)] += v }
+
+// get returns entry (i, j), zero outside the stored bands.
+func (b *band) get(i, j int) float64 {
+	d := j - i + b.kl
+	if d < 0 || d >= b.w {
+		return 0
+	}
+	return b.a[i*b.w+d]
+}
+
+// factor computes P A = L U in place; it fails on a zero pivot column
+// (a singular matrix: in the static system, rigid motions no constraint
+// holds).
+func (b *band) factor() error {
+	n, kl, w := b.n, b.kl, b.w
+	scale := 0.0
+	for _, v := range b.a {
+		scale = math.Max(scale, math.Abs(v))
+	}
+	for k := 0; k < n; k++ {
+		// Pivot: the largest of column k in rows k … k+kl.
+		p, best := k, math.Abs(b.a[k*w+kl])
+		for i := k + 1; i <= min(k+kl, n-1); i++ {
+			if v := math.Abs(b.a[i*w+k-i+kl]); v > best {
+				p, best = i, v
+			}
+		}
+		if !(best > 1e-14*scale) {
+			return fmt.Errorf("singular matrix: no pivot in column %d of %d", k, n)
+		}
+		b.piv[k] = p
+		last := min(k+w-1-kl, n-1) // the last column row k may reach
+		if p != k {
+			for j := k; j <= last; j++ {
+				b.a[k*w+j-k+kl], b.a[p*w+j-p+kl] = b.a[p*w+j-p+kl], b.a[k*w+j-k+kl]
+			}
+		}
+		pivot := b.a[k*w+kl]
+		for i := k + 1; i <= min(k+kl, n-1); i++ {
+			l := b.a[i*w+k-i+kl] / pivot
+			b.a[i*w+k-i+kl] = l
+			if l == 0 {
+				continue
+			}
+			for j := k + 1; j <= last; j++ {
+				b.a[i*w+j-i+kl] -= l * b.a[k*w+j-k+kl]
+			}
+		}
+	}
+	return nil
+}
+
+// solve overwrites x (the right-hand side) with the solution.
+func (b *band) solve(x []float64) {
+	n, kl, w := b.n, b.kl, b.w
+	for k := 0; k < n; k++ {
+		if p := b.piv[k]; p != k {
+			x[k], x[p] = x[p], x[k]
+		}
+		for i := k + 1; i <= min(k+kl, n-1); i++ {
+			x[i] -= b.a[i*w+k-i+kl] * x[k]
+		}
+	}
+	for k := n - 1; k >= 0; k-- {
+		s := x[k]
+		for j := k + 1; j <= min(k+w-1-kl, n-1); j++ {
+			s -= b.a[k*w+j-k+kl] * x[j]
+		}
+		x[k] = s / b.a[k*w+kl]
+	}
+}

@@ -1,0 +1,447 @@
+package spline
+
+import (
+	"errors"
+	"fmt"
+	"math"
+
+	"github.com/cablefmu/cablefmu/core/geom"
+)
+
+// Spec describes a spline cable laid straight from Start along Dir.
+type Spec struct {
+	// Start is where the cable starts (m) and Dir the direction it is laid
+	// in (normalized here). The start is held: its position and roll
+	// follow StartTarget and StartRoll (Lagrange multipliers, [TGDM07]
+	// §4.3); ClampStart holds its tangent along Dir as well (a clamp).
+	Start, Dir geom.Vec3
+	ClampStart bool
+	// Length is the rest length ℓ (m) and Controls the number of control
+	// points n ≥ 4 (n − 3 spans).
+	Length   float64
+	Controls int
+	// Rope: mass per length μ (kg/m), roll inertia per length I₀ (kg·m,
+	// the polar moment of the cross-section's mass), and H's stiffnesses:
+	// axial EA (N), torsional GJ (N·m²), bending EI (N·m²) (eq. 3).
+	LinearDensity, RollInertia                float64
+	AxialStiffness, Torsion, BendingStiffness float64
+	// The far end is free, carries a point mass Load (kg), or with EndHeld
+	// follows EndTarget and EndRoll (ClampEnd: its tangent along −Dir
+	// reversed, i.e. the laid direction).
+	Load              float64
+	EndHeld, ClampEnd bool
+	Gravity           geom.Vec3
+	// Ceiling (m), when positive, bounds every control point's move in a
+	// step ([TGDM07] §4.4): a step that would move one farther is scaled
+	// down whole, so that the linearization is not left far behind.
+	Ceiling float64
+}
+
+// Spline is a geometrically exact dynamic spline cable ([TGDM07]).
+type Spline struct {
+	// Q holds the control points (x, y, z in m, the roll θ in rad) and V
+	// their rates (V = Δq/h of the last step, in the static mode too).
+	Q, V [][4]float64
+	// The load's position and velocity, with a load.
+	LoadPos, LoadVel geom.Vec3
+	// Targets of the held ends at the end of the next step.
+	StartTarget, EndTarget geom.Vec3
+	StartRoll, EndRoll     float64
+	// Budget is the cost (operations, see Cost) a step may take; 0 is
+	// no limit. Algorithm 2 switches to the static system when a step's
+	// cost exceeds 95 % of it and back below 90 %.
+	Budget float64
+	// Static says whether the last step solved the static system (6).
+	Static bool
+	// StartForce is the force (N) the cable exerts on what holds its
+	// start (the multipliers of the start's position rows), StartTorque
+	// its roll moment (N·m); EndForce and EndTorque alike at a held end,
+	// or the load's pull at a load.
+	StartForce, EndForce   geom.Vec3
+	StartTorque, EndTorque float64
+
+	spec    Spec
+	dir     geom.Vec3
+	knots   knots
+	samples []sample // of the unit spline, scaled by the length
+	length  float64
+	// The system: unknowns laid out as the start's constraint rows, the
+	// control points' four coordinates each, then the end's rows (and
+	// the load's three coordinates).
+	startRows, endRows int
+	n                  int // unknowns
+	mat                *band
+	rhs                []float64
+	sigma              float64 // the constraint rows' scale
+}
+
+// halfBand is the system's bandwidth: a control point couples to the
+// three on either side (4 coordinates each), 4·3 + 3; the constraint rows
+// at the ends reach no farther.
+const halfBand = 15
+
+// New lays a spline out straight and at rest.
+func New(spec Spec) (*Spline, error) {
+	if err := spec.validate(); err != nil {
+		return nil, err
+	}
+	dir, _ := spec.Dir.Unit()
+	n := spec.Controls
+	s := &Spline{spec: spec, dir: dir, Q: make([][4]float64, n), V: make([][4]float64, n)}
+	s.knots = newKnots(n, 1)
+	s.samples = s.knots.samples()
+	s.length = spec.Length
+	// Control points of a straight clamped cubic: the Greville abscissae
+	// (the mean of three knots) make r(u) = Start + u·Dir exactly.
+	for i := range s.Q {
+		g := (s.knots.t[i+1] + s.knots.t[i+2] + s.knots.t[i+3]) / 3 * spec.Length
+		p := spec.Start.AddScaled(g, dir)
+		s.Q[i] = [4]float64{p.X, p.Y, p.Z, 0}
+	}
+	s.StartTarget = spec.Start
+	s.EndTarget = spec.Start.AddScaled(spec.Length, dir)
+	s.LoadPos = s.EndTarget
+	s.startRows = 4
+	if spec.ClampStart {
+		s.startRows += 2
+	}
+	switch {
+	case spec.EndHeld:
+		s.endRows = 4
+		if spec.ClampEnd {
+			s.endRows += 2
+		}
+	case spec.Load > 0:
+		s.endRows = 6 // three rows, three coordinates
+	}
+	s.n = s.startRows + 4*n + s.endRows
+	s.mat = newBand(s.n, halfBand, halfBand)
+	s.rhs = make([]float64, s.n)
+	return s, nil
+}
+
+func (s *Spec) validate() error {
+	var errs []error
+	add := func(format string, args ...any) { errs = append(errs, fmt.Errorf(format, args...)) }
+	pos := func(name string, v float64) {
+		if !(v > 0) || math.IsInf(v, 0) {
+			add("%s %g: must be positive and finite", name, v)
+		}
+	}
+	if !s.Start.IsFinite() || !s.Gravity.IsFinite() {
+		add("start %v m and gravity %v m/s²: must be finite", s.Start, s.Gravity)
+	}
+	if d := s.Dir.Norm(); !(d > 0) || math.IsInf(d, 0) {
+		add("direction %v: must be a finite nonzero vector", s.Dir)
+	}
+	pos("length (m)", s.Length)
+	if s.Controls < 4 || s.Controls > 100000 {
+		add("control points %d: want 4 to 100000", s.Controls)
+	}
+	pos("linear density (kg/m)", s.LinearDensity)
+	pos("roll inertia (kg·m)", s.RollInertia)
+	pos("axial stiffness EA (N)", s.AxialStiffness)
+	pos("torsional stiffness GJ (N·m²)", s.Torsion)
+	if !(s.BendingStiffness >= 0) || math.IsInf(s.BendingStiffness, 0) {
+		add("bending stiffness EI %g N·m²: must be non-negative and finite", s.BendingStiffness)
+	}
+	if !(s.Load >= 0) || math.IsInf(s.Load, 0) {
+		add("load %g kg: must be non-negative and finite", s.Load)
+	}
+	if s.EndHeld && s.Load > 0 {
+		add("a held end carries no load")
+	}
+	if s.ClampEnd && !s.EndHeld {
+		add("a clamped end must be held")
+	}
+	if !(s.Ceiling >= 0) || math.IsInf(s.Ceiling, 0) {
+		add("ceiling %g m: must be non-negative (0: none) and finite", s.Ceiling)
+	}
+	return errors.Join(errs...)
+}
+
+// Length returns the rest length ℓ (m).
+func (s *Spline) Length() float64 { return s.length }
+
+// SetLength sets the rest length ℓ (m): the control points stay, the
+// material stretches or relaxes along the whole cable (a winch).
+func (s *Spline) SetLength(l float64) error {
+	if !(l > 0) || math.IsInf(l, 0) {
+		return fmt.Errorf("spline length %g m: must be positive and finite", l)
+	}
+	s.length = l
+	return nil
+}
+
+// Point returns the centreline r(u) (m) and roll θ(u) at rest arc length
+// u ∈ [0, ℓ].
+func (s *Spline) Point(u float64) (geom.Vec3, float64) {
+	val, _, _, first := s.knots.basis(min(max(u/s.length, 0), 1))
+	var p [4]float64
+	for a := 0; a < 4; a++ {
+		for d := 0; d < 4; d++ {
+			p[d] += val[a] * s.Q[first+a][d]
+		}
+	}
+	return geom.V(p[0], p[1], p[2]), p[3]
+}
+
+// Tangent returns r'(u) at rest arc length u: its length is the stretch
+// 1 + ε_s there.
+func (s *Spline) Tangent(u float64) geom.Vec3 {
+	_, d1, _, first := s.knots.basis(min(max(u/s.length, 0), 1))
+	var p geom.Vec3
+	for a := 0; a < 4; a++ {
+		q := s.Q[first+a]
+		p = p.AddScaled(d1[a]/s.length, geom.V(q[0], q[1], q[2]))
+	}
+	return p
+}
+
+// Tension returns the axial force EA ε_s (N) at rest arc length u.
+func (s *Spline) Tension(u float64) float64 {
+	return s.spec.AxialStiffness * (s.Tangent(u).Norm() - 1)
+}
+
+// Constrained reports whether the held ends remove the rigid motions
+// ([TGDM07] §5.2): four coordinates of a point and its tangent, or four
+// coordinates of two points. Without, the static system is singular and
+// Algorithm 2 keeps the dynamic one.
+func (s *Spline) Constrained() bool {
+	return s.spec.ClampStart || s.spec.EndHeld
+}
+
+// Cost returns a step's cost (operations): the banded factorization's
+// n·kl·(kl + ku), its substitution and the assembly at the quadrature
+// points; the same for the static and the dynamic system, and a function
+// of the structure alone, so that Algorithm 2's decisions replay bitwise.
+func (s *Spline) Cost() float64 {
+	const assembly = 1200 // operations a quadrature point takes
+	return float64(s.n)*float64(halfBand*(2*halfBand)+4*halfBand) + float64(len(s.samples))*assembly
+}
+
+// Step advances the spline by h (s): Algorithm 2 picks the static or the
+// dynamic system, Algorithm 1 assembles it at the quadrature points and
+// solves it by the banded LU, the ceiling bounds the move.
+func (s *Spline) Step(h float64) error {
+	if !(h > 0) || math.IsInf(h, 0) {
+		return fmt.Errorf("step %g s: must be positive and finite", h)
+	}
+	// Algorithm 2: the static system only where it is not singular, and
+	// when the budget calls for it (with hysteresis).
+	switch cost := s.Cost(); {
+	case !s.Constrained():
+		s.Static = false
+	case s.Budget > 0 && cost > 0.95*s.Budget:
+		s.Static = true
+	case s.Budget <= 0 || cost < 0.9*s.Budget:
+		s.Static = false
+	}
+	if err := s.assemble(h); err != nil {
+		return err
+	}
+	if err := s.mat.factor(); err != nil {
+		mode := "dynamic"
+		if s.Static {
+			mode = "static"
+		}
+		return fmt.Errorf("spline: the %s system: %w", mode, err)
+	}
+	x := s.rhs
+	s.mat.solve(x)
+	// The ceiling (§4.4).
+	scale := 1.0
+	if c := s.spec.Ceiling; c > 0 {
+		far := 0.0
+		for i := range s.Q {
+			k := s.at(i)
+			far = max(far, math.Sqrt(x[k]*x[k]+x[k+1]*x[k+1]+x[k+2]*x[k+2]))
+		}
+		if far > c {
+			scale = c / far
+		}
+	}
+	for i := range s.Q {
+		k := s.at(i)
+		for d := 0; d < 4; d++ {
+			dq := scale * x[k+d]
+			s.Q[i][d] += dq
+			s.V[i][d] = dq / h
+		}
+	}
+	// Multipliers: A Δq + Cᵀλ = b, so the rows apply −Cᵀλ to the cable
+	// and λ is the cable's pull on what holds it.
+	sg := s.sigma
+	s.StartForce, s.StartTorque = geom.V(x[0], x[1], x[2]).Scale(sg), sg*x[3]
+	e := s.startRows + 4*len(s.Q)
+	switch {
+	case s.spec.EndHeld:
+		s.EndForce, s.EndTorque = geom.V(x[e], x[e+1], x[e+2]).Scale(sg), sg*x[e+3]
+	case s.spec.Load > 0:
+		s.EndForce = geom.V(x[e], x[e+1], x[e+2]).Scale(sg)
+		d := geom.V(x[e+3], x[e+4], x[e+5]).Scale(scale)
+		s.LoadPos = s.LoadPos.Add(d)
+		s.LoadVel = d.Scale(1 / h)
+	}
+	for i := range s.Q {
+		for d := 0; d < 4; d++ {
+			if math.IsNaN(s.Q[i][d]) || math.IsInf(s.Q[i][d], 0) {
+				return fmt.Errorf("spline: control point %d diverged (reduce the step, or set a ceiling)", i)
+			}
+		}
+	}
+	return nil
+}
+
+// at returns the first unknown of control point i.
+func (s *Spline) at(i int) int { return s.startRows + 4*i }
+
+// assemble writes the system of the chosen mode: (M/h² + K) Δq =
+// M V/h + F + P (eq. 5) or K Δq = F + P (eq. 6), K the Hessian of the
+// strain energy and P = −∂U/∂q, F gravity; with the held ends' rows.
+func (s *Spline) assemble(h float64) error {
+	sp := &s.spec
+	m, b := s.mat, s.rhs
+	m.zero()
+	clear(b)
+	L := s.length
+	ea, gj, ei := sp.AxialStiffness, sp.Torsion, sp.BendingStiffness
+	dyn := !s.Static
+	ih2, ih := 1/(h*h), 1/h
+	for _, sm := range s.samples {
+		w := sm.w * L // the quadrature weight in rest length (m)
+		var d1, d2 [4]float64
+		for a := 0; a < 4; a++ {
+			d1[a], d2[a] = sm.d1[a]/L, sm.d2[a]/(L*L)
+		}
+		var a, c geom.Vec3
+		roll := 0.0
+		for k := 0; k < 4; k++ {
+			q := s.Q[sm.first+k]
+			p := geom.V(q[0], q[1], q[2])
+			a = a.AddScaled(d1[k], p)
+			c = c.AddScaled(d2[k], p)
+			roll += d1[k] * q[3]
+		}
+		if a.Norm() < 1e-9 {
+			return fmt.Errorf("spline: the centreline's tangent vanishes (a control polygon collapsed)")
+		}
+		_, gs, hs := stretch(ea, a)
+		bd := bend(ei, a, c)
+		ga := gs.Add(bd.ga)
+		var haa geom.Mat3
+		for i := 0; i < 3; i++ {
+			for j := 0; j < 3; j++ {
+				haa[i][j] = hs[i][j] + bd.haa[i][j]
+			}
+		}
+		for k := 0; k < 4; k++ {
+			rk := s.at(sm.first + k)
+			// P = −∂U/∂q and gravity F, with the inertia terms.
+			f := ga.Scale(-d1[k]).AddScaled(-d2[k], bd.gc).AddScaled(sm.val[k]*sp.LinearDensity, sp.Gravity)
+			b[rk] += w * f.X
+			b[rk+1] += w * f.Y
+			b[rk+2] += w * f.Z
+			b[rk+3] += w * (-d1[k] * gj * roll)
+			for l := 0; l < 4; l++ {
+				rl := s.at(sm.first + l)
+				for i := 0; i < 3; i++ {
+					for j := 0; j < 3; j++ {
+						v := d1[k]*d1[l]*haa[i][j] + d1[k]*d2[l]*bd.hac[i][j] + d2[k]*d1[l]*bd.hac[j][i] + d2[k]*d2[l]*bd.hcc[i][j]
+						m.add(rk+i, rl+j, w*v)
+					}
+				}
+				m.add(rk+3, rl+3, w*d1[k]*d1[l]*gj)
+				if dyn {
+					mm := w * sm.val[k] * sm.val[l]
+					ql := s.V[sm.first+l]
+					for d := 0; d < 3; d++ {
+						m.add(rk+d, rl+d, mm*sp.LinearDensity*ih2)
+						b[rk+d] += mm * sp.LinearDensity * ih * ql[d]
+					}
+					m.add(rk+3, rl+3, mm*sp.RollInertia*ih2)
+					b[rk+3] += mm * sp.RollInertia * ih * ql[3]
+				}
+			}
+		}
+	}
+	// The constraint rows and columns are scaled by the largest diagonal
+	// entry: with unit entries next to stiffnesses of 1e8 the multipliers'
+	// pivots (compliances of 1e-8) would look like zeros. λ = σ λ'.
+	sigma := 0.0
+	for k := s.startRows; k < s.startRows+4*len(s.Q); k++ {
+		sigma = max(sigma, math.Abs(m.get(k, k)))
+	}
+	s.sigma = sigma
+	// The start's rows: q₀ + Δq₀ = target (r(0) = q₀, θ(0) = θ₀), and with
+	// the clamp e_j·(q₁ + Δq₁ − q₀ − Δq₀) = 0 for the two directions e_j
+	// across the clamp's.
+	q0 := s.Q[0]
+	c0 := s.at(0)
+	target := [4]float64{s.StartTarget.X, s.StartTarget.Y, s.StartTarget.Z, s.StartRoll}
+	for d := 0; d < 4; d++ {
+		m.add(d, c0+d, sigma)
+		m.add(c0+d, d, sigma)
+		b[d] = sigma * (target[d] - q0[d])
+	}
+	if sp.ClampStart {
+		s.clampRows(4, 0, 1, s.dir)
+	}
+	e := s.startRows + 4*len(s.Q)
+	last := len(s.Q) - 1
+	cl := s.at(last)
+	switch {
+	case sp.EndHeld:
+		target := [4]float64{s.EndTarget.X, s.EndTarget.Y, s.EndTarget.Z, s.EndRoll}
+		for d := 0; d < 4; d++ {
+			m.add(e+d, cl+d, sigma)
+			m.add(cl+d, e+d, sigma)
+			b[e+d] = sigma * (target[d] - s.Q[last][d])
+		}
+		if sp.ClampEnd {
+			s.clampRows(e+4, last-1, last, s.dir)
+		}
+	case sp.Load > 0:
+		// The load's point on the cable's end: q_last + Δq_last =
+		// load + Δload, the load's coordinates after the three rows.
+		lp := [3]float64{s.LoadPos.X, s.LoadPos.Y, s.LoadPos.Z}
+		lv := [3]float64{s.LoadVel.X, s.LoadVel.Y, s.LoadVel.Z}
+		g := [3]float64{sp.Gravity.X, sp.Gravity.Y, sp.Gravity.Z}
+		for d := 0; d < 3; d++ {
+			row, col := e+d, e+3+d
+			m.add(row, cl+d, sigma)
+			m.add(cl+d, row, sigma)
+			m.add(row, col, -sigma)
+			m.add(col, row, -sigma)
+			b[row] = sigma * (lp[d] - s.Q[last][d])
+			b[col] = sp.Load * g[d]
+			if dyn {
+				m.add(col, col, sp.Load*ih2)
+				b[col] += sp.Load * ih * lv[d]
+			}
+		}
+	}
+	return nil
+}
+
+// clampRows writes the two rows (from row) that hold the control polygon
+// leg from control point i to j along dir: e·(q_j − q_i) = 0 after the
+// step for the two directions e across dir.
+func (s *Spline) clampRows(row, i, j int, dir geom.Vec3) {
+	e1 := geom.Perpendicular(dir)
+	e2 := dir.Cross(e1)
+	ci, cj := s.at(i), s.at(j)
+	qi, qj := s.Q[i], s.Q[j]
+	leg := geom.V(qj[0]-qi[0], qj[1]-qi[1], qj[2]-qi[2])
+	for k, e := range [2]geom.Vec3{e1, e2} {
+		r := row + k
+		for d := 0; d < 3; d++ {
+			v := s.sigma * comp(e, d)
+			s.mat.add(r, cj+d, v)
+			s.mat.add(cj+d, r, v)
+			s.mat.add(r, ci+d, -v)
+			s.mat.add(ci+d, r, -v)
+		}
+		s.rhs[r] = -s.sigma * e.Dot(leg)
+	}
+}
