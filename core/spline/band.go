@@ -17,6 +17,7 @@ type band struct {
 	w         int // row width: 2kl + ku + 1
 	a         []float64
 	piv       []int
+	reach     []int // per row: its last nonzero column, while factoring
 }
 
 func newBand(n, kl, ku int) *band {
@@ -50,13 +51,24 @@ func (b *band) get(i, j int) float64 {
 
 // factor computes P A = L U in place; it fails on a zero pivot column
 // (a singular matrix: in the static system, rigid motions no constraint
-// holds).
+// holds). Each row's reach (its last nonzero column) is tracked, so that
+// where no rows are exchanged (the mass and stiffness part, positive
+// definite) the elimination spans ku columns rather than kl + ku.
 func (b *band) factor() error {
-	n, kl, w := b.n, b.kl, b.w
+	n, kl, ku, w := b.n, b.kl, b.ku, b.w
 	scale := 0.0
 	for _, v := range b.a {
-		scale = math.Max(scale, math.Abs(v))
+		if v > scale {
+			scale = v
+		} else if -v > scale {
+			scale = -v
+		}
 	}
+	reach := b.reach[:0]
+	for i := 0; i < n; i++ {
+		reach = append(reach, min(i+ku, n-1))
+	}
+	b.reach = reach
 	for k := 0; k < n; k++ {
 		// Pivot: the largest of column k in rows k … k+kl.
 		p, best := k, math.Abs(b.a[k*w+kl])
@@ -69,28 +81,34 @@ func (b *band) factor() error {
 			return fmt.Errorf("singular matrix: no pivot in column %d of %d", k, n)
 		}
 		b.piv[k] = p
-		last := min(k+w-1-kl, n-1) // the last column row k may reach
 		if p != k {
+			last := max(reach[k], reach[p])
 			for j := k; j <= last; j++ {
 				b.a[k*w+j-k+kl], b.a[p*w+j-p+kl] = b.a[p*w+j-p+kl], b.a[k*w+j-k+kl]
 			}
+			reach[k], reach[p] = last, last
 		}
+		last := reach[k]
 		pivot := b.a[k*w+kl]
+		row := b.a[k*w-k+kl : k*w-k+kl+last+1] // row k by column
 		for i := k + 1; i <= min(k+kl, n-1); i++ {
 			l := b.a[i*w+k-i+kl] / pivot
 			b.a[i*w+k-i+kl] = l
 			if l == 0 {
 				continue
 			}
+			other := b.a[i*w-i+kl : i*w-i+kl+last+1]
 			for j := k + 1; j <= last; j++ {
-				b.a[i*w+j-i+kl] -= l * b.a[k*w+j-k+kl]
+				other[j] -= l * row[j]
 			}
+			reach[i] = max(reach[i], last)
 		}
 	}
 	return nil
 }
 
-// solve overwrites x (the right-hand side) with the solution.
+// solve overwrites x (the right-hand side) with the solution; the matrix
+// must have been factored.
 func (b *band) solve(x []float64) {
 	n, kl, w := b.n, b.kl, b.w
 	for k := 0; k < n; k++ {
@@ -103,9 +121,10 @@ func (b *band) solve(x []float64) {
 	}
 	for k := n - 1; k >= 0; k-- {
 		s := x[k]
-		for j := k + 1; j <= min(k+w-1-kl, n-1); j++ {
-			s -= b.a[k*w+j-k+kl] * x[j]
+		row := b.a[k*w-k+kl : k*w-k+kl+b.reach[k]+1] // by column, up to its reach
+		for j := k + 1; j < len(row); j++ {
+			s -= row[j] * x[j]
 		}
-		x[k] = s / b.a[k*w+kl]
+		x[k] = s / row[k]
 	}
 }

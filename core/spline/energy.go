@@ -53,21 +53,26 @@ func bend(ei float64, a, c geom.Vec3) bending {
 	b.e = k * q / p3
 	b.ga = qa.Scale(k/p3).AddScaled(-3*k*q/p4, pa)
 	b.gc = qc.Scale(k / p3)
+	av, cv := [3]float64{a.X, a.Y, a.Z}, [3]float64{c.X, c.Y, c.Z}
+	qav, qcv, pav := [3]float64{qa.X, qa.Y, qa.Z}, [3]float64{qc.X, qc.Y, qc.Z}, [3]float64{pa.X, pa.Y, pa.Z}
+	k3, k4, k5 := k/p3, k/p4, k/p5
 	for i := 0; i < 3; i++ {
+		ai, ci, qai, pai := av[i], cv[i], qav[i], pav[i]
 		for j := 0; j < 3; j++ {
-			ai, aj, ci, cj := comp(a, i), comp(a, j), comp(c, i), comp(c, j)
-			id := 0.0
+			aj, cj := av[j], cv[j]
+			qaa := -2 * ci * cj
+			qcc := -2 * ai * aj
+			qac := 4*ai*cj - 2*ci*aj
+			diag := 0.0
 			if i == j {
-				id = 1
+				qaa += 2 * cc
+				qcc += 2 * aa
+				qac -= 2 * ac
+				diag = 6 * q * k4
 			}
-			qaa := 2*cc*id - 2*ci*cj
-			qcc := 2*aa*id - 2*ai*aj
-			qac := 4*ai*cj - 2*ci*aj - 2*ac*id
-			pai, paj := comp(pa, i), comp(pa, j)
-			qai, qaj, qcj := comp(qa, i), comp(qa, j), comp(qc, j)
-			b.haa[i][j] = k * (qaa/p3 - 3*(qai*paj+pai*qaj)/p4 + 12*q*pai*paj/p5 - 3*q*2*id/p4)
-			b.hac[i][j] = k * (qac/p3 - 3*pai*qcj/p4)
-			b.hcc[i][j] = k * qcc / p3
+			b.haa[i][j] = qaa*k3 - 3*(qai*pav[j]+pai*qav[j])*k4 + 12*q*pai*pav[j]*k5 - diag
+			b.hac[i][j] = qac*k3 - 3*pai*qcv[j]*k4
+			b.hcc[i][j] = qcc * k3
 		}
 	}
 	return b

@@ -308,61 +308,108 @@ func (s *Spline) assemble(h float64) error {
 	ea, gj, ei := sp.AxialStiffness, sp.Torsion, sp.BendingStiffness
 	dyn := !s.Static
 	ih2, ih := 1/(h*h), 1/h
-	for _, sm := range s.samples {
-		w := sm.w * L // the quadrature weight in rest length (m)
-		var d1, d2 [4]float64
-		for a := 0; a < 4; a++ {
-			d1[a], d2[a] = sm.d1[a]/L, sm.d2[a]/(L*L)
-		}
-		var a, c geom.Vec3
-		roll := 0.0
-		for k := 0; k < 4; k++ {
-			q := s.Q[sm.first+k]
-			p := geom.V(q[0], q[1], q[2])
-			a = a.AddScaled(d1[k], p)
-			c = c.AddScaled(d2[k], p)
-			roll += d1[k] * q[3]
-		}
-		if a.Norm() < 1e-9 {
-			return fmt.Errorf("spline: the centreline's tangent vanishes (a control polygon collapsed)")
-		}
-		_, gs, hs := stretch(ea, a)
-		bd := bend(ei, a, c)
-		ga := gs.Add(bd.ga)
-		var haa geom.Mat3
-		for i := 0; i < 3; i++ {
-			for j := 0; j < 3; j++ {
-				haa[i][j] = hs[i][j] + bd.haa[i][j]
+	// Span by span: its four quadrature points summed into the 16 × 16
+	// element matrix of its four control points (upper blocks, k ≤ l),
+	// then added into the band once.
+	var loc [16][16]float64
+	var locB [16]float64
+	var mloc [4][4]float64
+	for at := 0; at < len(s.samples); at += len(gauss4) {
+		loc, locB, mloc = [16][16]float64{}, [16]float64{}, [4][4]float64{}
+		first := s.samples[at].first
+		for _, sm := range s.samples[at : at+len(gauss4)] {
+			w := sm.w * L // the quadrature weight in rest length (m)
+			var d1, d2 [4]float64
+			for a := 0; a < 4; a++ {
+				d1[a], d2[a] = sm.d1[a]/L, sm.d2[a]/(L*L)
 			}
-		}
-		for k := 0; k < 4; k++ {
-			rk := s.at(sm.first + k)
-			// P = −∂U/∂q and gravity F, with the inertia terms.
-			f := ga.Scale(-d1[k]).AddScaled(-d2[k], bd.gc).AddScaled(sm.val[k]*sp.LinearDensity, sp.Gravity)
-			b[rk] += w * f.X
-			b[rk+1] += w * f.Y
-			b[rk+2] += w * f.Z
-			b[rk+3] += w * (-d1[k] * gj * roll)
-			for l := 0; l < 4; l++ {
-				rl := s.at(sm.first + l)
-				for i := 0; i < 3; i++ {
-					for j := 0; j < 3; j++ {
-						v := d1[k]*d1[l]*haa[i][j] + d1[k]*d2[l]*bd.hac[i][j] + d2[k]*d1[l]*bd.hac[j][i] + d2[k]*d2[l]*bd.hcc[i][j]
-						m.add(rk+i, rl+j, w*v)
-					}
-				}
-				m.add(rk+3, rl+3, w*d1[k]*d1[l]*gj)
-				if dyn {
-					mm := w * sm.val[k] * sm.val[l]
-					ql := s.V[sm.first+l]
-					for d := 0; d < 3; d++ {
-						m.add(rk+d, rl+d, mm*sp.LinearDensity*ih2)
-						b[rk+d] += mm * sp.LinearDensity * ih * ql[d]
-					}
-					m.add(rk+3, rl+3, mm*sp.RollInertia*ih2)
-					b[rk+3] += mm * sp.RollInertia * ih * ql[3]
+			var a, c geom.Vec3
+			roll := 0.0
+			for k := 0; k < 4; k++ {
+				q := s.Q[first+k]
+				p := geom.V(q[0], q[1], q[2])
+				a = a.AddScaled(d1[k], p)
+				c = c.AddScaled(d2[k], p)
+				roll += d1[k] * q[3]
+			}
+			if a.Norm() < 1e-9 {
+				return fmt.Errorf("spline: the centreline's tangent vanishes (a control polygon collapsed)")
+			}
+			_, gs, hs := stretch(ea, a)
+			bd := bend(ei, a, c)
+			ga := gs.Add(bd.ga)
+			var haa geom.Mat3
+			for i := 0; i < 3; i++ {
+				for j := 0; j < 3; j++ {
+					haa[i][j] = w * (hs[i][j] + bd.haa[i][j])
+					bd.hac[i][j] *= w
+					bd.hcc[i][j] *= w
 				}
 			}
+			for k := 0; k < 4; k++ {
+				// P = −∂U/∂q and gravity F.
+				f := ga.Scale(-d1[k]).AddScaled(-d2[k], bd.gc).AddScaled(sm.val[k]*sp.LinearDensity, sp.Gravity)
+				locB[4*k] += w * f.X
+				locB[4*k+1] += w * f.Y
+				locB[4*k+2] += w * f.Z
+				locB[4*k+3] -= w * d1[k] * gj * roll
+				for l := k; l < 4; l++ {
+					al, be, ga2, de := d1[k]*d1[l], d1[k]*d2[l], d2[k]*d1[l], d2[k]*d2[l]
+					for i := 0; i < 3; i++ {
+						row := &loc[4*k+i]
+						for j := 0; j < 3; j++ {
+							row[4*l+j] += al*haa[i][j] + be*bd.hac[i][j] + ga2*bd.hac[j][i] + de*bd.hcc[i][j]
+						}
+					}
+					loc[4*k+3][4*l+3] += w * al * gj
+				}
+				for l := 0; l < 4; l++ {
+					mloc[k][l] += w * sm.val[k] * sm.val[l]
+				}
+			}
+		}
+		if dyn {
+			// M/h² into the element, M V/h into its right-hand side
+			// (∫ b_k b_l times μ for x, y, z and I₀ for the roll).
+			for k := 0; k < 4; k++ {
+				for l := 0; l < 4; l++ {
+					vl := s.V[first+l]
+					for d := 0; d < 4; d++ {
+						mass := mloc[k][l] * sp.LinearDensity
+						if d == 3 {
+							mass = mloc[k][l] * sp.RollInertia
+						}
+						if l >= k {
+							loc[4*k+d][4*l+d] += mass * ih2
+						}
+						locB[4*k+d] += mass * ih * vl[d]
+					}
+				}
+			}
+		}
+		// The element into the band: upper blocks as computed, lower ones
+		// mirrored; M V/h with the full element's mass.
+		g0 := s.at(first)
+		for k := 0; k < 4; k++ {
+			for l := k; l < 4; l++ {
+				for i := 0; i < 4; i++ {
+					r := g0 + 4*k + i
+					for j := 0; j < 4; j++ {
+						v := loc[4*k+i][4*l+j]
+						if v == 0 {
+							continue
+						}
+						c := g0 + 4*l + j
+						m.a[r*m.w+c-r+m.kl] += v
+						if l != k {
+							m.a[c*m.w+r-c+m.kl] += v
+						}
+					}
+				}
+			}
+		}
+		for r := 0; r < 16; r++ {
+			b[g0+r] += locB[r]
 		}
 	}
 	// The constraint rows and columns are scaled by the largest diagonal

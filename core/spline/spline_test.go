@@ -7,6 +7,7 @@ import (
 	"github.com/cablefmu/cablefmu/core/closedform"
 	"github.com/cablefmu/cablefmu/core/geom"
 	"github.com/cablefmu/cablefmu/core/material"
+	"github.com/cablefmu/cablefmu/core/oscillation"
 )
 
 const g0 = 9.81
@@ -139,5 +140,103 @@ func TestHangingStretch(t *testing.T) {
 	}
 	if w := (M + r.LinearDensity()*L) * g0; math.Abs(-s.StartForce.Z/w-1) > 1e-3 {
 		t.Errorf("the start carries %.1f N, want %.1f", -s.StartForce.Z, w)
+	}
+}
+
+// Algorithm 2 on a scripted budget: a 10 m cable held at both ends
+// 10 m apart (not clamped: the two held points make the static system
+// regular), released in gravity from straight, sags by stretching (some
+// 7 cm) and swings; with the budget at twice a step's
+// cost it runs dynamic, at the cost static, at 1.08 × the cost (between
+// the thresholds 1/0.95 and 1/0.9) it keeps the mode it had (hysteresis),
+// and back at twice dynamic. Switching to static moves the end force by
+// no more than its dynamic part (its distance from the static
+// equilibrium's force) within 1 %, and switching back does not jump.
+func TestQuasiDynamicSwitch(t *testing.T) {
+	r := rope20()
+	spec := ropeSpec(r, 10, 12, geom.V(1, 0, 0))
+	spec.EndHeld = true
+	s := newSpline(t, spec)
+	s.EndTarget = geom.V(10, 0, 0)
+	// The static equilibrium, for the forces' dynamic part.
+	eq := newSpline(t, spec)
+	eq.EndTarget, eq.Budget = s.EndTarget, 1
+	eq.run(t, 1.0/60, 200, nil)
+	cost := s.Cost()
+	phases := []struct {
+		budget float64
+		steps  int
+		static bool
+	}{{2 * cost, 12, false}, {cost, 100, true}, {1.08 * cost, 100, true}, {2 * cost, 100, false}, {1.08 * cost, 100, false}}
+	prev := geom.Vec3{}
+	for p, ph := range phases {
+		s.Budget = ph.budget
+		for k := 0; k < ph.steps; k++ {
+			before := prev
+			if err := s.Step(1.0 / 60); err != nil {
+				t.Fatal(err)
+			}
+			if s.Static != ph.static {
+				t.Fatalf("phase %d (budget %.2f × cost), step %d: static %v, want %v", p, ph.budget/cost, k, s.Static, ph.static)
+			}
+			prev = s.EndForce
+			if k == 0 && p > 0 && phases[p-1].static != ph.static {
+				jump := s.EndForce.Sub(before).Norm()
+				dyn := before.Sub(eq.EndForce).Norm()
+				t.Logf("switch to static %v: the end force moves by %.1f N; its dynamic part before %.1f N (of %.0f N)", ph.static, jump, dyn, before.Norm())
+				if ph.static && jump > 1.01*dyn+1e-6*before.Norm() {
+					t.Errorf("to static: the end force jumps by %.1f N, more than its dynamic part %.1f N", jump, dyn)
+				}
+				if !ph.static && jump > 0.01*before.Norm() {
+					t.Errorf("to dynamic: the end force jumps by %.1f N of %.0f N", jump, before.Norm())
+				}
+			}
+		}
+	}
+}
+
+// A 1 t load on 10 m of 20 mm rope (12 control points, 1/60 s), pushed
+// sideways, swings at the first mode of the hanging chain with that end
+// mass within 0.5 %; the linearly implicit step does not let its energy
+// grow over 60 s.
+func TestPendulum(t *testing.T) {
+	r := rope20()
+	const L, M, h = 10.0, 1000.0, 1.0 / 60
+	spec := ropeSpec(r, L, 12, geom.V(0, 0, -1))
+	spec.Load = M
+	s := newSpline(t, spec)
+	s.run(t, h, 600, nil) // settle the stretch
+	s.LoadVel = geom.V(0.3, 0, 0)
+	for i := range s.V {
+		s.V[i][0] = 0.3 * float64(i) / float64(len(s.V)-1)
+	}
+	modes, err := closedform.HangingModes(L, r.LinearDensity(), M, g0, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var trace []float64
+	peak, late := 0.0, 0.0
+	for k := 0; k < 3600; k++ {
+		if err := s.Step(h); err != nil {
+			t.Fatal(err)
+		}
+		trace = append(trace, s.LoadPos.X)
+		if k < 600 {
+			peak = max(peak, math.Abs(s.LoadPos.X))
+		} else {
+			late = max(late, math.Abs(s.LoadPos.X))
+		}
+	}
+	f, _, err := oscillation.Measure(trace, 0, h)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := 2 * math.Pi * f
+	t.Logf("swing %.5f rad/s, closed form %.5f (%+.3f %%); amplitude %.4f m in the first 10 s, %.4f m after", w, modes[0], 100*(w/modes[0]-1), peak, late)
+	if math.Abs(w/modes[0]-1) > 0.005 {
+		t.Errorf("swing %.5f rad/s, want %.5f within 0.5 %%", w, modes[0])
+	}
+	if late > peak*1.0001 {
+		t.Errorf("the swing grew from %.4f m to %.4f m", peak, late)
 	}
 }
