@@ -28,11 +28,14 @@ go run ./build -o out/WireHoist.fmu examples/wire-hoist
 go run ./build -fmi 3 -o out/WireHoist3.fmu examples/wire-hoist
 go run ./build -o out/MassSpringHoist.fmu examples/mass-spring-hoist
 go run ./build -fmi 3 -o out/MassSpringHoist3.fmu examples/mass-spring-hoist
+go run ./build -o out/SplineHoist.fmu examples/spline-hoist
+go run ./build -fmi 3 -o out/SplineHoist3.fmu examples/spline-hoist
 go run ./build -o out/PluginFaults.fmu scripts/fmutest/plugin-faults
 go run ./build -fmi 3 -o out/PluginFaults3.fmu scripts/fmutest/plugin-faults
 HOIST_FMU=out/Hoist.fmu RIGIDHOIST_FMU=out/RigidHoist.fmu HOIST3_FMU=out/Hoist3.fmu RIGIDHOIST3_FMU=out/RigidHoist3.fmu \
 	WIREBEAM_FMU=out/WireBeam.fmu WIREBEAM3_FMU=out/WireBeam3.fmu WIREHOIST_FMU=out/WireHoist.fmu WIREHOIST3_FMU=out/WireHoist3.fmu \
 	MASSSPRINGHOIST_FMU=out/MassSpringHoist.fmu MASSSPRINGHOIST3_FMU=out/MassSpringHoist3.fmu \
+	SPLINEHOIST_FMU=out/SplineHoist.fmu SPLINEHOIST3_FMU=out/SplineHoist3.fmu \
 	HOISTCONTROLLED_FMU=out/HoistControlled.fmu PLUGINFAULTS_FMU=out/PluginFaults.fmu PLUGINFAULTS3_FMU=out/PluginFaults3.fmu \
 	python3 -m unittest discover -s scripts/fmutest -v
 
@@ -40,13 +43,15 @@ echo "== C-API fuzzer: random FMI 2.0/3.0 call sequences against the state-machi
 # FUZZ_SEEDS=N changes the number of sequences (one process each).
 python3 scripts/reliability/fuzz.py --seeds "${FUZZ_SEEDS:-3000}" out/Hoist.fmu out/RigidHoist.fmu out/Hoist3.fmu \
 	out/RigidHoist3.fmu out/HoistControlled.fmu out/PluginFaults.fmu out/PluginFaults3.fmu \
-	out/WireBeam.fmu out/WireBeam3.fmu out/WireHoist.fmu out/WireHoist3.fmu out/MassSpringHoist.fmu out/MassSpringHoist3.fmu
+	out/WireBeam.fmu out/WireBeam3.fmu out/WireHoist.fmu out/WireHoist3.fmu out/MassSpringHoist.fmu out/MassSpringHoist3.fmu \
+	out/SplineHoist.fmu out/SplineHoist3.fmu
 
 echo "== Soak: long runs with state replays, memory flat"
 python3 scripts/reliability/soak.py --steps 1000000 out/Hoist.fmu out/Hoist3.fmu
 python3 scripts/reliability/soak.py --steps 100000 out/RigidHoist.fmu out/RigidHoist3.fmu
 python3 scripts/reliability/soak.py --steps 60000 out/WireHoist.fmu out/WireHoist3.fmu
 python3 scripts/reliability/soak.py --steps 100000 out/MassSpringHoist.fmu out/MassSpringHoist3.fmu
+python3 scripts/reliability/soak.py --steps 100000 out/SplineHoist.fmu out/SplineHoist3.fmu
 
 echo "== Go tests"
 go test -count=1 ./...

@@ -160,6 +160,37 @@ func (s *Spec) validate() error {
 	return errors.Join(errs...)
 }
 
+// Hang stretches a spline laid straight down (Dir along gravity) into its
+// static equilibrium: at rest arc length u the cable carries the load and
+// the cable below, T(u) = g (M + μ (ℓ − u)), so it lies at
+// p(u) = u + g (M u + μ (ℓ u − u²/2))/EA along Dir; the control points of
+// that quadratic (Marsden's identity: u ↦ ξ_i and u² ↦ σ_i, the means of
+// the products of a control point's knots) make the cubic spline exactly
+// it, and the load hangs at its end.
+func (s *Spline) Hang() error {
+	g := s.spec.Gravity
+	gn := g.Norm()
+	if gn == 0 || s.dir.Sub(g.Scale(1/gn)).Norm() > 1e-12 {
+		return fmt.Errorf("hang: the cable is not laid along gravity")
+	}
+	L, mu, M, ea := s.length, s.spec.LinearDensity, s.spec.Load, s.spec.AxialStiffness
+	t := s.knots.t
+	for i := range s.Q {
+		xi := (t[i+1] + t[i+2] + t[i+3]) / 3 * L
+		sigma := (t[i+1]*t[i+2] + t[i+1]*t[i+3] + t[i+2]*t[i+3]) / 3 * L * L
+		along := xi + gn*(M*xi+mu*(L*xi-sigma/2))/ea
+		p := s.StartTarget.AddScaled(along, s.dir)
+		s.Q[i] = [4]float64{p.X, p.Y, p.Z, s.Q[i][3]}
+		s.V[i] = [4]float64{}
+	}
+	last := s.Q[len(s.Q)-1]
+	s.LoadPos, s.LoadVel = geom.V(last[0], last[1], last[2]), geom.Vec3{}
+	w := (M + mu*L) * gn
+	s.StartForce = g.Scale(w / gn)
+	s.EndForce = g.Scale(M)
+	return nil
+}
+
 // Length returns the rest length ℓ (m).
 func (s *Spline) Length() float64 { return s.length }
 

@@ -10,13 +10,14 @@ import (
 	"github.com/cablefmu/cablefmu/fmu/plugins/masslesscable"
 	"github.com/cablefmu/cablefmu/fmu/plugins/massspringcable"
 	"github.com/cablefmu/cablefmu/fmu/plugins/rigidbodycable"
+	"github.com/cablefmu/cablefmu/fmu/plugins/splinecable"
 	"github.com/cablefmu/cablefmu/fmu/plugins/wirehoist"
 	"github.com/cablefmu/cablefmu/fmu/pyplugin"
 )
 
 // Builtin returns a new registry of every model this build contains.
 func Builtin() (*fmu.Registry, error) {
-	r, err := fmu.NewRegistry(masslesscable.Model{}, rigidbodycable.Model{}, hmrwire.Model{}, wirehoist.Model{}, massspringcable.Model{})
+	r, err := fmu.NewRegistry(masslesscable.Model{}, rigidbodycable.Model{}, hmrwire.Model{}, wirehoist.Model{}, massspringcable.Model{}, splinecable.Model{})
 	if err != nil {
 		return nil, err
 	}

@@ -189,6 +189,8 @@ EXAMPLE_FMUS = {
     "RIGIDHOIST3_FMU": "go run ./build -fmi 3 -o out/RigidHoist3.fmu examples/rigid-hoist",
     "MASSSPRINGHOIST_FMU": "go run ./build -o out/MassSpringHoist.fmu examples/mass-spring-hoist",
     "MASSSPRINGHOIST3_FMU": "go run ./build -fmi 3 -o out/MassSpringHoist3.fmu examples/mass-spring-hoist",
+    "SPLINEHOIST_FMU": "go run ./build -o out/SplineHoist.fmu examples/spline-hoist",
+    "SPLINEHOIST3_FMU": "go run ./build -fmi 3 -o out/SplineHoist3.fmu examples/spline-hoist",
 }
 
 

@@ -1,11 +1,13 @@
-"""FMI 3.0 Co-Simulation tests for the Hoist, RigidHoist and MassSpringHoist FMUs.
+"""FMI 3.0 Co-Simulation tests for the Hoist, RigidHoist, MassSpringHoist and SplineHoist FMUs.
 
 Run from the repository root:
 
     go run ./build -fmi 3 -o out/Hoist3.fmu examples/hoist
     go run ./build -fmi 3 -o out/RigidHoist3.fmu examples/rigid-hoist
     go run ./build -fmi 3 -o out/MassSpringHoist3.fmu examples/mass-spring-hoist
+    go run ./build -fmi 3 -o out/SplineHoist3.fmu examples/spline-hoist
     HOIST3_FMU=out/Hoist3.fmu RIGIDHOIST3_FMU=out/RigidHoist3.fmu MASSSPRINGHOIST3_FMU=out/MassSpringHoist3.fmu \\
+        SPLINEHOIST3_FMU=out/SplineHoist3.fmu \\
         python3 -m unittest -v scripts/fmutest/test_fmu3.py
 
 The tests drive the FMU binaries through the ctypes binding in
@@ -52,6 +54,8 @@ FMUS = {
               "examples/rigid-hoist"),
     "massspring": ("MASSSPRINGHOIST3_FMU", "go run ./build -fmi 3 -o out/MassSpringHoist3.fmu examples/mass-spring-hoist",
                    "examples/mass-spring-hoist"),
+    "spline": ("SPLINEHOIST3_FMU", "go run ./build -fmi 3 -o out/SplineHoist3.fmu examples/spline-hoist",
+               "examples/spline-hoist"),
 }
 
 TMP = None
@@ -76,7 +80,7 @@ def setUpModule():
     if problems:
         raise RuntimeError("the FMI 3.0 tests need every FMU:\n    " + "\n    ".join(problems) +
                            "\nthen run: HOIST3_FMU=out/Hoist3.fmu RIGIDHOIST3_FMU=out/RigidHoist3.fmu "
-                           "MASSSPRINGHOIST3_FMU=out/MassSpringHoist3.fmu "
+                           "MASSSPRINGHOIST3_FMU=out/MassSpringHoist3.fmu SPLINEHOIST3_FMU=out/SplineHoist3.fmu "
                            "python3 -m unittest -v scripts/fmutest/test_fmu3.py")
     TMP = fmutestlib.make_tmp("fmi3-fmutest-")
     for key, (env, _, _) in FMUS.items():
@@ -728,6 +732,10 @@ class TestRigidHoist(CommonTests, FMU3Case):
         self.run_steps(slave, 120)
         self.assertCarriesLoadAndCable(slave, "after 120 steps of 1/60 s at rest")
 
+    def node_count(self):
+        """The nodes cable.node holds: the segment ends."""
+        return scenario(FMUS[self.KEY][2])["config"]["cable"]["segments"] + 1
+
     def node_variable(self):
         arrays = [v for v in self.md.variables.values() if v.is_array]
         self.assertIn("cable.node", self.md.variables,
@@ -738,16 +746,16 @@ class TestRigidHoist(CommonTests, FMU3Case):
         var = self.node_variable()
         self.assertEqual(var.type, "Float64")
         self.assertEqual(var.causality, "output")
-        segments = scenario(FMUS[self.KEY][2])["config"]["cable"]["segments"]
-        self.assertEqual(var.shape, (segments + 1, 3),
-                         "cable.node dimensions %s, want (segments + 1) x 3 = (%d, 3)" % (var.shape, segments + 1))
+        count = self.node_count()
+        self.assertEqual(var.shape, (count, 3),
+                         "cable.node dimensions %s, want %d x 3 (one row a node)" % (var.shape, count))
         slave = self.ready_slave()
         t = self.run_steps(slave, 60)
         flat = slave.get_float64(["cable.node"])
         self.assertEqual(len(flat), var.size)
         self.assertFinite(flat, "cable.node after 60 steps")
         nodes = slave.get_array("cable.node")
-        self.assertEqual(len(nodes), segments + 1)
+        self.assertEqual(len(nodes), count)
         x, y, z = slave.get_float64(["hoist.x", "hoist.y", "hoist.z"])
         top, bottom = nodes[0], nodes[-1]
         for k, (got, want) in enumerate(zip(top, (x, y, z))):
@@ -784,6 +792,15 @@ class TestMassSpringHoist(TestRigidHoist):
     """The mass-spring cable through the rigid-body cable's tests: the same ports, statics and node array."""
     KEY = "massspring"
     FZ_TOL = 0.001
+
+
+class TestSplineHoist(TestRigidHoist):
+    """The spline cable through the rigid-body cable's tests; its nodes sample the centreline."""
+    KEY = "spline"
+    FZ_TOL = 1e-6
+
+    def node_count(self):
+        return scenario(FMUS[self.KEY][2])["config"]["cable"]["outputNodes"]
 
 
 if __name__ == "__main__":

@@ -1,0 +1,119 @@
+// Package splinecable is the model plugin of the quasi-dynamic spline
+// cable (Theetten et al., package core/spline): a hoisting cable as a
+// cubic B-spline with roll from a crane's suspension point down to a load
+// (a point mass held to its end by Lagrange multipliers), switching
+// between its dynamic and static systems on an operations budget, paid
+// out by a winch that changes its rest length.
+package splinecable
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+
+	"github.com/cablefmu/cablefmu/core/material"
+	"github.com/cablefmu/cablefmu/fmu/plugins/port"
+)
+
+type config struct {
+	// Gravity (m/s²) along −z.
+	Gravity float64 `json:"gravity"`
+	// Hoist is the suspension point (sheave on the trolley), driven by
+	// inputs.
+	Hoist struct {
+		Position [3]float64 `json:"position"`
+	} `json:"hoist"`
+	// Load is a point mass at the cable's end (kg): hook and payload.
+	Load struct {
+		Mass float64 `json:"mass"`
+	} `json:"load"`
+	Cable cableConfig `json:"cable"`
+}
+
+type cableConfig struct {
+	Length0  float64    `json:"length0"`  // m
+	Controls int        `json:"controls"` // control points n ≥ 4
+	Rope     ropeConfig `json:"rope"`
+	// Ceiling (m) bounds a control point's move in a step (0: none).
+	Ceiling float64 `json:"ceiling"`
+	// OutputNodes is how many points cable.node[k] samples at equal rest
+	// arc length, the ends included (default 21).
+	OutputNodes int `json:"outputNodes"`
+	// MinLength (m) is where the winch stops hauling in (default 1 m).
+	MinLength float64 `json:"minLength"`
+}
+
+// ropeConfig is the rope's material data (SI) with its bending stiffness
+// (N·m²), optional: absent, material.DefaultBendingFraction of a solid
+// bar's.
+type ropeConfig struct {
+	port.Rope
+	BendingStiffness *float64 `json:"bendingStiffness"`
+}
+
+func (r ropeConfig) rope() material.Rope {
+	m := r.Material()
+	if r.BendingStiffness != nil {
+		m.BendingStiffness = *r.BendingStiffness
+	}
+	return m
+}
+
+func (c *cableConfig) minLength() float64 {
+	if c.MinLength > 0 {
+		return c.MinLength
+	}
+	return 1
+}
+
+func (c *cableConfig) outputNodes() int {
+	if c.OutputNodes > 0 {
+		return c.OutputNodes
+	}
+	return 21
+}
+
+func parseConfig(raw json.RawMessage) (*config, error) {
+	var c config
+	if err := port.Decode(raw, &c); err != nil {
+		return nil, err
+	}
+	var errs []error
+	add := func(format string, args ...any) { errs = append(errs, fmt.Errorf(format, args...)) }
+	if !(c.Gravity >= 0) || math.IsInf(c.Gravity, 0) {
+		add("gravity %g m/s²: must be non-negative and finite", c.Gravity)
+	}
+	for _, x := range c.Hoist.Position {
+		if math.IsNaN(x) || math.IsInf(x, 0) {
+			add("hoist position %v m: must be finite", c.Hoist.Position)
+			break
+		}
+	}
+	if !(c.Load.Mass >= 0) || math.IsInf(c.Load.Mass, 0) {
+		add("load mass %g kg: must be non-negative and finite", c.Load.Mass)
+	}
+	if c.Cable.Controls < 4 || c.Cable.Controls > 10000 {
+		add("cable controls %d: want 4 to 10000 control points", c.Cable.Controls)
+	}
+	if !(c.Cable.Length0 > c.Cable.minLength()) || math.IsInf(c.Cable.Length0, 0) {
+		add("cable length0 %g m: must be finite and exceed minLength %g m", c.Cable.Length0, c.Cable.minLength())
+	}
+	if c.Cable.MinLength < 0 {
+		add("cable minLength %g m: must be non-negative", c.Cable.MinLength)
+	}
+	if !(c.Cable.Ceiling >= 0) || math.IsInf(c.Cable.Ceiling, 0) {
+		add("cable ceiling %g m: must be non-negative (0: none) and finite", c.Cable.Ceiling)
+	}
+	if c.Cable.OutputNodes < 0 || c.Cable.OutputNodes == 1 || c.Cable.OutputNodes > 10000 {
+		add("cable outputNodes %d: want 0 (21) or 2 to 10000", c.Cable.OutputNodes)
+	}
+	rope := c.Cable.Rope.rope()
+	if err := rope.Validate(); err != nil {
+		add("cable: %w", err)
+	}
+	if !(rope.Density > 0) {
+		add("cable rope density %g kg/m³: must be positive (the spline needs mass)", rope.Density)
+	}
+	return &c, errors.Join(errs...)
+}
