@@ -3,6 +3,8 @@ package spline
 import (
 	"math"
 	"testing"
+
+	"github.com/cablefmu/cablefmu/core/geom"
 )
 
 // The clamped cubic basis is a partition of unity with derivatives
@@ -57,5 +59,20 @@ func TestBasis(t *testing.T) {
 	}
 	if math.Abs(total-3) > 1e-13 {
 		t.Errorf("Σ ∫ b_i = %.15g, want the length 3", total)
+	}
+}
+
+// Points samples the centreline where Point does.
+func TestPointsMatchPoint(t *testing.T) {
+	r := rope20()
+	spec := ropeSpec(r, 7, 9, geom.V(0.3, 0, -1))
+	s := newSpline(t, spec)
+	s.run(t, 1.0/60, 30, nil)
+	pts := s.Points(11, nil)
+	for k, p := range pts {
+		q, _ := s.Point(7 * float64(k) / 10)
+		if p.Sub(q).Norm() > 1e-12 {
+			t.Errorf("point %d: %v, Point gives %v", k, p, q)
+		}
 	}
 }

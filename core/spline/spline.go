@@ -72,7 +72,8 @@ type Spline struct {
 	n                  int // unknowns
 	mat                *band
 	rhs                []float64
-	sigma              float64 // the constraint rows' scale
+	sigma              float64  // the constraint rows' scale
+	grid               []sample // the basis at the points Points samples
 }
 
 // halfBand is the system's bandwidth: a control point couples to the
@@ -215,6 +216,27 @@ func (s *Spline) Point(u float64) (geom.Vec3, float64) {
 		}
 	}
 	return geom.V(p[0], p[1], p[2]), p[3]
+}
+
+// Points appends to dst the centreline at n ≥ 2 points of equal rest arc
+// length, the ends included (the basis there is computed once for n).
+func (s *Spline) Points(n int, dst []geom.Vec3) []geom.Vec3 {
+	if len(s.grid) != n {
+		s.grid = s.grid[:0]
+		for k := 0; k < n; k++ {
+			val, _, _, first := s.knots.basis(float64(k) / float64(n-1))
+			s.grid = append(s.grid, sample{val: val, first: first})
+		}
+	}
+	for _, g := range s.grid {
+		var p geom.Vec3
+		for a := 0; a < 4; a++ {
+			q := s.Q[g.first+a]
+			p = p.AddScaled(g.val[a], geom.V(q[0], q[1], q[2]))
+		}
+		dst = append(dst, p)
+	}
+	return dst
 }
 
 // Tangent returns r'(u) at rest arc length u: its length is the stretch

@@ -80,12 +80,7 @@ func (m *configured) NewSimulation(values []float64) (fmu.Simulation, error) {
 // j/(n−1) of the cable).
 func (s *simulation) node(j, n, k int) float64 {
 	if !s.nodesValid {
-		s.nodes = s.nodes[:0]
-		L := s.spline.Length()
-		for i := 0; i < n; i++ {
-			p, _ := s.spline.Point(L * float64(i) / float64(n-1))
-			s.nodes = append(s.nodes, p)
-		}
+		s.nodes = s.spline.Points(n, s.nodes[:0])
 		s.nodesValid = true
 	}
 	v := s.nodes[j]
