@@ -3,7 +3,7 @@
 # 100 and 1000 segments (go test -bench), of the HMR wire's step on a
 # chain, a net, a wire over an n-gon cylinder and the example crane's
 # hoist (at rest, hauling, the boom tip moving, set down) split into its
-# phases, and of one FMI round trip through the C ABI (fmi2SetReal +
+# phases, of the mass–spring and spline cables per degree of freedom, and of one FMI round trip through the C ABI (fmi2SetReal +
 # fmi2DoStep + fmi2GetReal, timed by a C program). Prints tables; nothing
 # is asserted.
 set -euo pipefail
@@ -36,6 +36,15 @@ awk '/^BenchmarkWire/ {
 		m["ns-contacts"] / 1000, m["ns-resolution"] / 1000, m["ns-symbolic"] / 1000, m["ns-assembly"] / 1000,
 		m["ns-numeric"] / 1000, m["ns-solve"] / 1000, m["ns-rows+integration"] / 1000, m["x-realtime"]
 }' out/bench-go.txt
+
+# The comparison models per degree of freedom: the mass–spring cable's
+# direct solve (3 a point) and the spline's dynamic system (4 a control
+# point), and the spline's cost over the mass–spring cable's (target: 3).
+echo
+printf '%-10s %22s %22s %8s\n' "N" "mass-spring ns/dof" "spline ns/dof" "ratio"
+awk '/^BenchmarkHoistCable\/N=[0-9]+\/direct/ { split($1, a, /[=\/]/); for (i = 3; i < NF; i += 2) if ($(i + 1) == "ns/node") ms[a[3]] = $i / 3 }
+	/^BenchmarkSpline\/N=[0-9]+\/dynamic/ { split($1, a, /[=\/]/); for (i = 3; i < NF; i += 2) if ($(i + 1) == "ns/dof") sp[a[3]] = $i }
+	END { for (n in sp) if (n in ms) printf "%-10s %22.0f %22.0f %8.2f\n", n, ms[n], sp[n], sp[n] / ms[n] }' out/bench-go.txt | sort -n
 
 # Where the time of the whole RigidHoist step goes: the cumulative share of
 # each phase in a CPU profile of BenchmarkRigidHoistDoStep (function|label).

@@ -56,13 +56,11 @@ func (b *band) get(i, j int) float64 {
 // definite) the elimination spans ku columns rather than kl + ku.
 func (b *band) factor() error {
 	n, kl, ku, w := b.n, b.kl, b.ku, b.w
+	// The pivots are judged against the largest diagonal entry: a pass
+	// over n entries rather than the whole band.
 	scale := 0.0
-	for _, v := range b.a {
-		if v > scale {
-			scale = v
-		} else if -v > scale {
-			scale = -v
-		}
+	for i := 0; i < n; i++ {
+		scale = max(scale, math.Abs(b.a[i*w+kl]))
 	}
 	reach := b.reach[:0]
 	for i := 0; i < n; i++ {

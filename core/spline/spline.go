@@ -399,6 +399,17 @@ func (s *Spline) assemble(h float64) error {
 					bd.hcc[i][j] *= w
 				}
 			}
+			// The stiffness block (k, l) is d1_k T_l + d2_k U_l with
+			// T_l = H_aa d1_l + H_ac d2_l and U_l = H_acᵀ d1_l + H_cc d2_l.
+			var tl, ul [4]geom.Mat3
+			for l := 0; l < 4; l++ {
+				for i := 0; i < 3; i++ {
+					for j := 0; j < 3; j++ {
+						tl[l][i][j] = haa[i][j]*d1[l] + bd.hac[i][j]*d2[l]
+						ul[l][i][j] = bd.hac[j][i]*d1[l] + bd.hcc[i][j]*d2[l]
+					}
+				}
+			}
 			for k := 0; k < 4; k++ {
 				// P = −∂U/∂q and gravity F.
 				f := ga.Scale(-d1[k]).AddScaled(-d2[k], bd.gc).AddScaled(sm.val[k]*sp.LinearDensity, sp.Gravity)
@@ -406,15 +417,16 @@ func (s *Spline) assemble(h float64) error {
 				locB[4*k+1] += w * f.Y
 				locB[4*k+2] += w * f.Z
 				locB[4*k+3] -= w * d1[k] * gj * roll
+				dk1, dk2 := d1[k], d2[k]
 				for l := k; l < 4; l++ {
-					al, be, ga2, de := d1[k]*d1[l], d1[k]*d2[l], d2[k]*d1[l], d2[k]*d2[l]
+					t, u := &tl[l], &ul[l]
 					for i := 0; i < 3; i++ {
 						row := &loc[4*k+i]
 						for j := 0; j < 3; j++ {
-							row[4*l+j] += al*haa[i][j] + be*bd.hac[i][j] + ga2*bd.hac[j][i] + de*bd.hcc[i][j]
+							row[4*l+j] += dk1*t[i][j] + dk2*u[i][j]
 						}
 					}
-					loc[4*k+3][4*l+3] += w * al * gj
+					loc[4*k+3][4*l+3] += w * dk1 * d1[l] * gj
 				}
 				for l := 0; l < 4; l++ {
 					mloc[k][l] += w * sm.val[k] * sm.val[l]
