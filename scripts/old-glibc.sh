@@ -22,11 +22,11 @@ if [ ! -x "$root/usr/bin/python3" ]; then
 fi
 rm -rf "$root/fmu" && mkdir -p "$root/fmu"
 python3 -m zipfile -e "$fmu" "$root/fmu/unpacked"
-cp examples/clients/python/*.py "$root/fmu/"
+cp -r python/cablefmu "$root/fmu/"
 cat >"$root/fmu/run.py" <<'PY'
 import platform, sys
 sys.path.insert(0, "/fmu")
-import fmi2
+from cablefmu import fmi2
 s = fmi2.FMU2Slave("/fmu/unpacked")
 s.instantiate()
 s.initialize(0.0, 10.0)

@@ -1,7 +1,8 @@
 """Helpers shared by the FMI 2.0 and FMI 3.0 tests (test_fmu2.py, test_fmu3.py).
 
-Importing this module puts the ctypes bindings (examples/clients/python)
-on ``sys.path``, so that ``import fmi2`` and ``import fmi3`` work.
+Importing this module puts the Python package (python/cablefmu, with the
+ctypes bindings) on ``sys.path``, so that ``from cablefmu import fmi2, fmi3``
+works without installing it.
 """
 
 import os
@@ -12,7 +13,7 @@ import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(os.path.dirname(HERE))
-BINDING_DIR = os.path.join(REPO, "examples", "clients", "python")
+BINDING_DIR = os.path.join(REPO, "python")
 if BINDING_DIR not in sys.path:
     sys.path.insert(0, BINDING_DIR)
 
@@ -31,8 +32,8 @@ class Slave:
     """An FMI 2.0 or 3.0 Co-Simulation instance of an FMU unpacked in ``folder``, behind the same calls."""
 
     def __init__(self, version, folder, name):
-        import fmi2
-        import fmi3
+        from cablefmu import fmi2
+        from cablefmu import fmi3
         self.version = version
         if version == 2:
             self.s = fmi2.FMU2Slave(folder, name)
@@ -63,7 +64,7 @@ def unpack_standards(prefix, example, identifier):
     Returns a new temporary folder (for remove_tmp) and {2: folder, 3: folder};
     raises RuntimeError naming a missing FMU and the command that builds it.
     """
-    import fmi2  # the binding's unzip serves both standards
+    from cablefmu import fmi2  # the binding's unzip serves both standards
     env = identifier.upper() + "_FMU"
     builds = {env: "go run ./build -o out/%s.fmu %s" % (identifier, example),
               env.replace("_FMU", "3_FMU"): "go run ./build -fmi 3 -o out/%s3.fmu %s" % (identifier, example)}
@@ -200,7 +201,7 @@ def unpack_examples(prefix):
     Returns the folder (for remove_tmp) and a dict environment variable ->
     unpacked folder; raises RuntimeError naming a missing FMU and its build.
     """
-    import fmi2  # the binding's unzip serves both standards
+    from cablefmu import fmi2  # the binding's unzip serves both standards
     for env, build in EXAMPLE_FMUS.items():
         problem = fmu_path_problem(env, build)
         if problem:

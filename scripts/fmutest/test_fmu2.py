@@ -28,11 +28,11 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 from fmutestlib import BINDING_DIR, INPUTS, OUTPUTS, REPO, bits  # noqa: E402
 import fmutestlib  # noqa: E402
-import fmi2  # noqa: E402
+from cablefmu import fmi2  # noqa: E402
 
 sname = functools.partial(fmutestlib.status_name, fmi2)  # name of an fmi2Status (None: NULL)
 C_MASTER = os.path.join(REPO, "examples", "clients", "c", "master.c")
-COSIM_SCRIPT = os.path.join(BINDING_DIR, "hoist_cosim.py")
+COSIM_SCRIPT = os.path.join(REPO, "examples", "clients", "python", "hoist_cosim.py")
 REST = [0.0, 0.0, 20.0, 0.0, 0.0, 0.0, 0.0]  # suspension point still at z = 20 m
 TENSION_TOL = 0.005  # relative tolerance of tension at rest against m*g
 
@@ -516,7 +516,7 @@ class TestErrors(FMUTestCase):
         script = textwrap.dedent("""
             import ctypes, sys
             sys.path.insert(0, %(binding)r)
-            import fmi2
+            from cablefmu import fmi2
             md = fmi2.read_model_description(%(folder)r)
             lib = fmi2.load_library(fmi2.binary_path(%(folder)r, md.model_identifier))
             vr = (fmi2.fmi2ValueReference * 1)(md.vr("cable.tension"))
@@ -575,7 +575,7 @@ class TestErrors(FMUTestCase):
         script = textwrap.dedent("""
             import ctypes, sys
             sys.path.insert(0, %(binding)r)
-            import fmi2
+            from cablefmu import fmi2
             folder = %(folder)r
             md = fmi2.read_model_description(folder)
             inputs = ["hoist.x", "hoist.y", "hoist.z", "hoist.vx", "hoist.vy", "hoist.vz", "winch.speed"]
@@ -733,7 +733,7 @@ class TestProcesses(FMUTestCase):
         script = textwrap.dedent("""
             import _ctypes, ctypes, sys
             sys.path.insert(0, %(binding)r)
-            import fmi2
+            from cablefmu import fmi2
             folder = %(folder)r
             md = fmi2.read_model_description(folder)
             path = fmi2.binary_path(folder, md.model_identifier)

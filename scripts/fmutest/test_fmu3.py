@@ -37,7 +37,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 from fmutestlib import BINDING_DIR, INPUTS, OUTPUTS, REPO, bits  # noqa: E402
 import fmutestlib  # noqa: E402
-import fmi3  # noqa: E402
+from cablefmu import fmi3  # noqa: E402
 
 sname = functools.partial(fmutestlib.status_name, fmi3)  # name of an fmi3Status (None: NULL)
 C_MASTER = os.path.join(REPO, "examples", "clients", "c", "master3.c")
@@ -161,7 +161,7 @@ class FMU3Case(fmutestlib.StatusAssertions, unittest.TestCase):
 
     def run_script(self, body, timeout=120):
         """Run a Python snippet in a subprocess with the binding importable; returns stdout."""
-        script = "import ctypes, sys\nsys.path.insert(0, %r)\nimport fmi3\nFOLDER = %r\n" % (
+        script = "import ctypes, sys\nsys.path.insert(0, %r)\nfrom cablefmu import fmi3\nFOLDER = %r\n" % (
             BINDING_DIR, self.fx.folder) + textwrap.dedent(body)
         proc = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=timeout)
         self.assertEqual(proc.returncode, 0, "subprocess exit code %d\nstdout:\n%s\nstderr:\n%s"

@@ -25,8 +25,8 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 from fmutestlib import BINDING_DIR, INPUTS  # noqa: E402
 import fmutestlib  # noqa: E402
-import fmi2  # noqa: E402
-import fmi3  # noqa: E402
+from cablefmu import fmi2  # noqa: E402
+from cablefmu import fmi3  # noqa: E402
 
 REST = [0.0, 0.0, 20.0, 0.0, 0.0, 0.0, 0.0]
 TMP = None
@@ -166,7 +166,7 @@ class TestHandles(unittest.TestCase):
         script = textwrap.dedent("""
             import sys
             sys.path.insert(0, %(binding)r)
-            import fmi2, fmi3
+            from cablefmu import fmi2, fmi3
             folders = %(folders)r
             inputs = %(inputs)r
             rest = [0.0, 0.0, 20.0, 0.0, 0.0, 0.0, 0.0]

@@ -36,7 +36,7 @@ import unittest
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from fmutestlib import REPO  # noqa: E402
 import fmutestlib  # noqa: E402
-import fmi2  # noqa: E402
+from cablefmu import fmi2  # noqa: E402
 
 MINGW = "x86_64-w64-mingw32-gcc"
 CLIENTS = os.path.join(REPO, "examples", "clients", "c")

@@ -12,8 +12,8 @@ import unittest
 
 import fmutestlib
 from fmutestlib import bits
-import fmi2  # noqa: E402  (fmutestlib put the bindings on sys.path)
-import fmi3  # noqa: E402
+from cablefmu import fmi2  # noqa: E402  (fmutestlib put the bindings on sys.path)
+from cablefmu import fmi3  # noqa: E402
 
 TMP = None
 FOLDERS = {}

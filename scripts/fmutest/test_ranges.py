@@ -18,8 +18,8 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 from fmutestlib import INPUTS  # noqa: E402
 import fmutestlib  # noqa: E402
-import fmi2  # noqa: E402
-import fmi3  # noqa: E402
+from cablefmu import fmi2  # noqa: E402
+from cablefmu import fmi3  # noqa: E402
 
 REST = [0.0, 0.0, 20.0, 0.0, 0.0, 0.0, 0.0]
 ENVS = tuple(fmutestlib.EXAMPLE_FMUS)

@@ -11,10 +11,10 @@ import sys
 import unittest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(HERE)), "examples", "clients", "python"))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(HERE)), "python"))
 sys.path.insert(0, HERE)
-import fmi2  # noqa: E402
-import fmi3  # noqa: E402
+from cablefmu import fmi2  # noqa: E402
+from cablefmu import fmi3  # noqa: E402
 import fmutestlib  # noqa: E402
 
 G, M1, M2, H = 9.81, 10.0, 20.0, 1.0 / 60

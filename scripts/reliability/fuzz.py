@@ -47,11 +47,11 @@ import xml.etree.ElementTree as ET
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(os.path.dirname(HERE))
-sys.path.insert(0, os.path.join(REPO, "examples", "clients", "python"))
+sys.path.insert(0, os.path.join(REPO, "python"))
 
-import fmucommon  # noqa: E402  (the bindings load no FMU binary on import)
-import fmi2  # noqa: E402
-import fmi3  # noqa: E402
+from cablefmu import fmucommon  # noqa: E402  (the bindings load no FMU binary on import)
+from cablefmu import fmi2  # noqa: E402
+from cablefmu import fmi3  # noqa: E402
 
 OK, WARNING, DISCARD, ERROR = 0, 1, 2, 3
 NAMES = {0: "OK", 1: "Warning", 2: "Discard", 3: "Error", 4: "Fatal", 5: "Pending"}

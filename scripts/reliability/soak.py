@@ -24,11 +24,11 @@ import tempfile
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(HERE)), "examples", "clients", "python"))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(HERE)), "python"))
 
-import fmucommon  # noqa: E402
-import fmi2  # noqa: E402
-import fmi3  # noqa: E402
+from cablefmu import fmucommon  # noqa: E402
+from cablefmu import fmi2  # noqa: E402
+from cablefmu import fmi3  # noqa: E402
 
 INPUTS = ["hoist.x", "hoist.y", "hoist.z", "hoist.vx", "hoist.vy", "hoist.vz", "winch.speed"]
 

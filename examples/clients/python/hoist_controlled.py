@@ -15,9 +15,9 @@ import argparse
 import os
 import sys
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "python"))
 
-import fmi2  # noqa: E402
+from cablefmu import fmi2  # noqa: E402
 
 OUTPUTS = ["load.x", "load.z", "cable.tension", "cable.length",
            "controller.reference", "controller.error", "controller.overload", "wind.force"]

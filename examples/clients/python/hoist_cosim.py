@@ -30,9 +30,9 @@ import os
 import sys
 import time
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "python"))
 
-import fmi2  # noqa: E402
+from cablefmu import fmi2  # noqa: E402
 
 INPUTS = ["hoist.x", "hoist.y", "hoist.z", "hoist.vx", "hoist.vy", "hoist.vz", "winch.speed"]
 OUTPUTS = ["load.x", "load.y", "load.z", "load.vx", "load.vy", "load.vz",

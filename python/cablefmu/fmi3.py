@@ -60,8 +60,8 @@ import ctypes
 import math
 import os
 
-import fmucommon
-from fmucommon import unzip  # noqa: F401 (part of this module's interface)
+from . import fmucommon
+from .fmucommon import unzip  # noqa: F401 (part of this module's interface)
 
 __all__ = [
     "OK", "WARNING", "DISCARD", "ERROR", "FATAL", "STATUS_NAMES",

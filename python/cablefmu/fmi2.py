@@ -47,8 +47,8 @@ import math
 import os
 import urllib.request
 
-import fmucommon
-from fmucommon import unzip  # noqa: F401 (part of this module's interface)
+from . import fmucommon
+from .fmucommon import unzip  # noqa: F401 (part of this module's interface)
 
 __all__ = [
     "OK", "WARNING", "DISCARD", "ERROR", "FATAL", "PENDING", "STATUS_NAMES",
