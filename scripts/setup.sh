@@ -2,8 +2,10 @@
 # Installs what cablefmu needs besides Go: gcc (cgo builds the FMU's Linux
 # binary), mingw-w64 (cross-compiles its Windows DLL), python3 (the ctypes
 # client and the FMU tests), xmllint (schema checks of model descriptions);
-# with --test also Wine, under which the test suite runs the Windows DLL.
-# Debian/Ubuntu packages; runs apt only when a tool is missing.
+# with --studies Debian's Dask (python3-distributed), pandas and Matplotlib
+# for the studies of the cablefmu Python package (/usr/bin/python3 sees
+# them); with --test both and Wine, under which the test suite runs the
+# Windows DLL. Debian/Ubuntu packages; runs apt only when a tool is missing.
 set -euo pipefail
 
 if ! command -v go >/dev/null 2>&1; then
@@ -17,6 +19,11 @@ command -v xmllint >/dev/null 2>&1 || need+=(libxml2-utils)
 command -v x86_64-w64-mingw32-gcc >/dev/null 2>&1 || need+=(gcc-mingw-w64-x86-64)
 if [ "${1:-}" = --test ]; then
 	command -v wine >/dev/null 2>&1 || need+=(wine wine64)
+fi
+if [ "${1:-}" = --test ] || [ "${1:-}" = --studies ]; then
+	if ! /usr/bin/python3 -c 'import distributed, pandas, matplotlib' >/dev/null 2>&1; then
+		need+=(python3 python3-distributed python3-dask python3-pandas python3-matplotlib)
+	fi
 fi
 if ((${#need[@]})); then
 	sudo=""

@@ -39,6 +39,10 @@ HOIST_FMU=out/Hoist.fmu RIGIDHOIST_FMU=out/RigidHoist.fmu HOIST3_FMU=out/Hoist3.
 	HOISTCONTROLLED_FMU=out/HoistControlled.fmu PLUGINFAULTS_FMU=out/PluginFaults.fmu PLUGINFAULTS3_FMU=out/PluginFaults3.fmu \
 	python3 -m unittest discover -s scripts/fmutest -v
 
+echo "== The cablefmu Python package: simulate, studies serially and on a Dask LocalCluster"
+go run ./build -o out/HoistWind.fmu examples/studies/payload-sweep/hoist-wind
+HOIST_FMU=out/Hoist.fmu HOISTWIND_FMU=out/HoistWind.fmu /usr/bin/python3 -m unittest discover -s python/tests -v
+
 echo "== C-API fuzzer: random FMI 2.0/3.0 call sequences against the state-machine oracle"
 # FUZZ_SEEDS=N changes the number of sequences (one process each).
 python3 scripts/reliability/fuzz.py --seeds "${FUZZ_SEEDS:-3000}" out/Hoist.fmu out/RigidHoist.fmu out/Hoist3.fmu \
