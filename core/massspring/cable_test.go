@@ -51,8 +51,8 @@ func (c *Cable) run(t testing.TB, h, seconds float64, top geom.Vec3, each func()
 }
 
 // ∂f/∂x and ∂f/∂v as the steps assemble them agree with central
-// differences of the forces to 1e-6 of their scale on a bent, moving
-// cable, clamped and pinned at the top (∂f/∂x without damping: its
+// differences of the forces to 1e-6 of their scale on a bent, moving,
+// taut cable, clamped and pinned at the top (∂f/∂x without damping: its
 // derivative by the positions is left out, see the package doc).
 func TestForceDerivatives(t *testing.T) {
 	rng := rand.New(rand.NewSource(2))
@@ -65,7 +65,10 @@ func TestForceDerivatives(t *testing.T) {
 			}
 			c := newCable(t, spec)
 			for i := 1; i < len(c.X); i++ {
-				c.X[i] = c.X[i].Add(geom.V(rng.NormFloat64(), rng.NormFloat64(), rng.NormFloat64()).Scale(0.1))
+				// Stretched by 30 % and shaken: every spring taut (a
+				// compressed one's matrix leaves out its negative transverse
+				// stiffness, TestCompressedSpringMatrix).
+				c.X[i] = c.X[i].Scale(1.3).Add(geom.V(rng.NormFloat64(), rng.NormFloat64(), rng.NormFloat64()).Scale(0.05))
 				c.V[i] = geom.V(rng.NormFloat64(), rng.NormFloat64(), rng.NormFloat64())
 			}
 			if err := c.evaluate(c.X, c.V); err != nil {
@@ -421,5 +424,62 @@ func TestSuddenStop(t *testing.T) {
 	t.Logf("peak %.0f N over the static %.0f: %.0f N, closed form %.0f (%+.2f %%)", peak, static, peak-static, want, 100*((peak-static)/want-1))
 	if math.Abs((peak-static)/want-1) > 0.02 {
 		t.Errorf("dynamic peak %.0f N, want %.0f within 2 %%", peak-static, want)
+	}
+}
+
+// A compressed spring's block in the step's matrix keeps its axial
+// stiffness k_L along it and nothing across it (eq. 8's negative
+// k_L(1 − l/L) left out), while its force stays the exact −k_L(L − l)u; a
+// taut spring's block is eq. 8's.
+func TestCompressedSpringMatrix(t *testing.T) {
+	for _, stretch := range []float64{0.8, 1.2} {
+		spec := Spec{Dir: geom.V(1, 0, 0), Length: 2, Segments: 2, LinearDensity: 1, AxialStiffness: 100, Gravity: geom.Vec3{}}
+		c := newCable(t, spec)
+		c.X[1], c.X[2] = geom.V(stretch, 0, 0), geom.V(2*stretch, 0, 0)
+		if err := c.evaluate(c.X, c.V); err != nil {
+			t.Fatal(err)
+		}
+		k := c.sys.k[2][0] // ∂f_2/∂x_2: the second spring's alone
+		kl := c.KL
+		wantAxial, wantAcross := -kl, -kl*(1-1/stretch)
+		if stretch < 1 {
+			wantAcross = 0
+		}
+		if math.Abs(k[0][0]-wantAxial) > 1e-9*kl || math.Abs(k[1][1]-wantAcross) > 1e-9*kl || math.Abs(k[2][2]-wantAcross) > 1e-9*kl {
+			t.Errorf("stretch %g: block diagonal (%g, %g, %g), want (%g, %g, %g)", stretch, k[0][0], k[1][1], k[2][2], wantAxial, wantAcross, wantAcross)
+		}
+		if f, want := c.sys.f[2].X, -kl*(stretch-1); math.Abs(f-want) > 1e-9*kl {
+			t.Errorf("stretch %g: force %g, want %g", stretch, f, want)
+		}
+	}
+}
+
+// The winch stopping dead at the end of a haul-in and a pay-out speed
+// stepped to 1 m/s slacken the rope for a moment: the steps go on (they
+// failed with an indefinite matrix while compressed springs kept their
+// negative transverse stiffness), and the load comes to rest hanging.
+func TestWinchJerksSlackenTheRope(t *testing.T) {
+	const h = 1.0 / 60
+	c := newCable(t, hoistSpec(10, 20, 12330))
+	if err := c.Hang(); err != nil {
+		t.Fatal(err)
+	}
+	length := 10.0
+	for k := 0; k < 600; k++ {
+		speed := -0.5
+		if k >= 300 {
+			speed = 1.0 // a step from hauling in to paying out
+		}
+		length = max(9, length+h*speed)
+		if err := c.SetLength(length); err != nil {
+			t.Fatal(err)
+		}
+		if err := c.Step(h, geom.Vec3{}); err != nil {
+			t.Fatalf("t = %.3f s (length %.3f m): %v", float64(k)*h, length, err)
+		}
+	}
+	c.run(t, h, 20, geom.Vec3{}, nil)
+	if w := (12330 + c.spec.LinearDensity*c.Length()) * g0; math.Abs(-c.TopForce.Z/w-1) > 0.01 {
+		t.Errorf("after 20 s the crane carries %.0f N, want %.0f within 1 %%", -c.TopForce.Z, w)
 	}
 }

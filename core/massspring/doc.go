@@ -22,6 +22,16 @@
 // (it stands for half a segment's curvature; see Cable.bendStiffness), the
 // one choice here beyond the paper, which does not say.
 //
+// Where a spring is compressed (shorter than its rest length: a slack
+// rope), the step's matrix leaves out the negative transverse stiffness
+// eq. 8 gives it, k_L (1 − l/L) < 0 across the spring: with it the matrix
+// turns indefinite whenever the compression outweighs the points' inertia
+// (about ρl²/(EA h²) of the rest length, 5e-5 for a 20 mm rope at 1/60 s),
+// and neither CG nor the Cholesky factorization can step. The forces stay
+// exact; only the linearization of a compressed spring changes, and with
+// rebuilds the step converges to the same implicit Euler step. A taut cable
+// is stepped exactly as before.
+//
 // The damping force's derivative with respect to the positions is left
 // out of ∂f/∂x, as Baraff & Witkin leave it out: it is not symmetric (CG
 // needs a symmetric matrix) and vanishes where the cable is at rest.

@@ -67,8 +67,13 @@ func (c *Cable) evaluate(x, v []geom.Vec3) error {
 		s.f[i] = s.f[i].Add(f)
 		s.f[j] = s.f[j].Sub(f)
 		// ∂f_i/∂x_i = k_L(−I + l/L I − l/L u uᵀ) (eq. 8); ∂f_i/∂v_i = −k_D u uᵀ.
+		// A compressed spring (L < l) turns its transverse part
+		// −k_L (1 − l/L)(I − u uᵀ) positive, a negative stiffness that
+		// makes the step's matrix indefinite as soon as it outweighs the
+		// points' inertia (a slack rope, the winch stopped dead): the
+		// matrix takes it as zero, the forces stay exact (see Cable).
 		var kk, dd geom.Mat3
-		lo := c.Rest / L
+		lo := min(c.Rest/L, 1)
 		for r := 0; r < 3; r++ {
 			for q := 0; q < 3; q++ {
 				uu := comp(u, r) * comp(u, q)
@@ -298,7 +303,7 @@ func (c *Cable) direct() error {
 	band := blas64.SymmetricBand{N: 3 * n, K: halfBand, Data: s.band, Stride: stride, Uplo: 'U'}
 	t, ok := lapack64.Pbtrf(band)
 	if !ok {
-		return fmt.Errorf("the step's matrix M − h ∂f/∂v − h² ∂f/∂x is not positive definite (springs compressed or bent so far that their stiffness turns negative beyond the points' inertia at this step): reduce the step")
+		return fmt.Errorf("the step's matrix M − h ∂f/∂v − h² ∂f/∂x is not positive definite (torsion springs bent so far that their stiffness turns negative beyond the points' inertia at this step): reduce the step")
 	}
 	copy(s.sol, s.rhs)
 	lapack64.Pbtrs(t, blas64.General{Rows: 3 * n, Cols: 1, Data: s.sol, Stride: 1})

@@ -17,7 +17,8 @@ type band struct {
 	w         int // row width: 2kl + ku + 1
 	a         []float64
 	piv       []int
-	reach     []int // per row: its last nonzero column, while factoring
+	reach     []int     // per row: its last nonzero column, while factoring
+	scale     []float64 // per row: its largest entry before the elimination
 }
 
 func newBand(n, kl, ku int) *band {
@@ -56,12 +57,22 @@ func (b *band) get(i, j int) float64 {
 // definite) the elimination spans ku columns rather than kl + ku.
 func (b *band) factor() error {
 	n, kl, ku, w := b.n, b.kl, b.ku, b.w
-	// The pivots are judged against the largest diagonal entry: a pass
-	// over n entries rather than the whole band.
-	scale := 0.0
+	// Each pivot is judged against its row's largest entry before the
+	// elimination: unknowns of very different scales (a thin rope's roll
+	// next to a heavy load's position) each have theirs.
+	scale := b.scale[:0]
 	for i := 0; i < n; i++ {
-		scale = max(scale, math.Abs(b.a[i*w+kl]))
+		m := 0.0
+		for _, v := range b.a[i*w : i*w+w] {
+			if v > m {
+				m = v
+			} else if -v > m {
+				m = -v
+			}
+		}
+		scale = append(scale, m)
 	}
+	b.scale = scale
 	reach := b.reach[:0]
 	for i := 0; i < n; i++ {
 		reach = append(reach, min(i+ku, n-1))
@@ -75,11 +86,12 @@ func (b *band) factor() error {
 				p, best = i, v
 			}
 		}
-		if !(best > 1e-14*scale) {
+		if !(best > 1e-14*scale[p]) {
 			return fmt.Errorf("singular matrix: no pivot in column %d of %d", k, n)
 		}
 		b.piv[k] = p
 		if p != k {
+			scale[k], scale[p] = scale[p], scale[k]
 			last := max(reach[k], reach[p])
 			for j := k; j <= last; j++ {
 				b.a[k*w+j-k+kl], b.a[p*w+j-p+kl] = b.a[p*w+j-p+kl], b.a[k*w+j-k+kl]

@@ -31,9 +31,11 @@ type Spec struct {
 	Load              float64
 	EndHeld, ClampEnd bool
 	Gravity           geom.Vec3
-	// Ceiling (m), when positive, bounds every control point's move in a
-	// step ([TGDM07] §4.4): a step that would move one farther is scaled
-	// down whole, so that the linearization is not left far behind.
+	// Ceiling (m), when positive, bounds every free control point's move
+	// in a step relative to the held start's ([TGDM07] §4.4): a step that
+	// would move one farther is scaled down, so that the linearization is
+	// not left far behind. It is a speed limit on the cable's deformation,
+	// an artificial damping where it engages (Spline.Ceiled).
 	Ceiling float64
 }
 
@@ -51,12 +53,14 @@ type Spline struct {
 	// no limit. Algorithm 2 switches to the static system when a step's
 	// cost exceeds 95 % of it and back below 90 %.
 	Budget float64
-	// Static says whether the last step solved the static system (6).
-	Static bool
+	// Static says whether the last step solved the static system (6);
+	// Ceiled whether the ceiling shortened it (its multipliers, the forces
+	// below, are then those of the step it shortened).
+	Static, Ceiled bool
 	// StartForce is the force (N) the cable exerts on what holds its
 	// start (the multipliers of the start's position rows), StartTorque
-	// its roll moment (N·m); EndForce and EndTorque alike at a held end,
-	// or the load's pull at a load.
+	// its roll moment (N·m); EndForce and EndTorque alike at a held end;
+	// with a load, EndForce is the cable's pull on the load.
 	StartForce, EndForce   geom.Vec3
 	StartTorque, EndTorque float64
 
@@ -188,7 +192,7 @@ func (s *Spline) Hang() error {
 	s.LoadPos, s.LoadVel = geom.V(last[0], last[1], last[2]), geom.Vec3{}
 	w := (M + mu*L) * gn
 	s.StartForce = g.Scale(w / gn)
-	s.EndForce = g.Scale(M)
+	s.EndForce = g.Scale(-M) // the cable's pull on the load, as Step gives it
 	return nil
 }
 
@@ -302,22 +306,37 @@ func (s *Spline) Step(h float64) error {
 	}
 	x := s.rhs
 	s.mat.solve(x)
-	// The ceiling (§4.4).
+	// The ceiling (§4.4) bounds the free control points' moves relative
+	// to the held start's: the held points follow their targets, and a
+	// cable carried along by its crane is no move away from the
+	// linearization (bounding the absolute moves, the ceiling held the
+	// rope back while the crane ran and stretched it 16-fold).
+	held := func(i int) bool { return i == 0 || (s.spec.EndHeld && i == len(s.Q)-1) }
+	k0 := s.at(0)
+	carried := [4]float64{x[k0], x[k0+1], x[k0+2], 0}
 	scale := 1.0
 	if c := s.spec.Ceiling; c > 0 {
 		far := 0.0
 		for i := range s.Q {
+			if held(i) {
+				continue
+			}
 			k := s.at(i)
-			far = max(far, math.Sqrt(x[k]*x[k]+x[k+1]*x[k+1]+x[k+2]*x[k+2]))
+			dx, dy, dz := x[k]-carried[0], x[k+1]-carried[1], x[k+2]-carried[2]
+			far = max(far, math.Sqrt(dx*dx+dy*dy+dz*dz))
 		}
 		if far > c {
 			scale = c / far
 		}
 	}
+	s.Ceiled = scale < 1
 	for i := range s.Q {
 		k := s.at(i)
 		for d := 0; d < 4; d++ {
-			dq := scale * x[k+d]
+			dq := x[k+d]
+			if !held(i) {
+				dq = carried[d] + scale*(dq-carried[d])
+			}
 			s.Q[i][d] += dq
 			s.V[i][d] = dq / h
 		}
@@ -332,7 +351,8 @@ func (s *Spline) Step(h float64) error {
 		s.EndForce, s.EndTorque = geom.V(x[e], x[e+1], x[e+2]).Scale(sg), sg*x[e+3]
 	case s.spec.Load > 0:
 		s.EndForce = geom.V(x[e], x[e+1], x[e+2]).Scale(sg)
-		d := geom.V(x[e+3], x[e+4], x[e+5]).Scale(scale)
+		c := geom.V(carried[0], carried[1], carried[2])
+		d := c.AddScaled(scale, geom.V(x[e+3], x[e+4], x[e+5]).Sub(c))
 		s.LoadPos = s.LoadPos.Add(d)
 		s.LoadVel = d.Scale(1 / h)
 	}

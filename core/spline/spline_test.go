@@ -267,3 +267,60 @@ func TestHang(t *testing.T) {
 		t.Errorf("the start carries %.3f N, want %.3f", -s.StartForce.Z, w)
 	}
 }
+
+// Unknowns of very different scales factor: a 0.1 mm rope's roll (its
+// polar inertia 1e-17 kg·m) next to a 12 t load's position, and a 1 mm
+// rope under 1e8 kg; each pivot is judged against its own row (judged
+// against the largest entry of all, the roll's looked singular).
+func TestThinRopeHeavyLoad(t *testing.T) {
+	for _, c := range []struct{ d, load float64 }{{1e-4, 12330}, {1e-3, 1e8}} {
+		r := material.Rope{E: 1e11, Poisson: 0.3, Diameter: c.d, Density: 7850}
+		spec := ropeSpec(r, 10, 12, geom.V(0, 0, -1))
+		spec.Load = c.load
+		s := newSpline(t, spec)
+		if err := s.Hang(); err != nil {
+			t.Fatal(err)
+		}
+		s.StartTarget = geom.V(0.01, 0, 0)
+		s.run(t, 1.0/60, 60, nil)
+		if w := (c.load + r.LinearDensity()*10) * g0; math.Abs(-s.StartForce.Z/w-1) > 0.01 {
+			t.Errorf("d = %g m, load %g kg: the start carries %.4g N, want %.4g", c.d, c.load, -s.StartForce.Z, w)
+		}
+	}
+}
+
+// A ceiling of 5 mm a step (0.3 m/s) while the crane runs at 1 m/s: the
+// held start follows the crane, the rope is carried along (the ceiling
+// bounds moves relative to the start: as absolute moves it held the rope
+// back, and the crane's force grew to 16 times the weight) and the crane
+// carries the weight and what the start of the swing adds, within 10 %.
+func TestCeilingKeepsTheHeldStart(t *testing.T) {
+	r := rope20()
+	spec := ropeSpec(r, 10, 12, geom.V(0, 0, -1))
+	spec.Load, spec.Ceiling = 12330, 0.005
+	s := newSpline(t, spec)
+	if err := s.Hang(); err != nil {
+		t.Fatal(err)
+	}
+	const h = 1.0 / 60
+	ceiled, most := 0, 0.0
+	w := (12330 + r.LinearDensity()*10) * g0
+	for k := 1; k <= 180; k++ {
+		s.StartTarget = geom.V(float64(k)*h, 0, 0)
+		if err := s.Step(h); err != nil {
+			t.Fatal(err)
+		}
+		if s.Ceiled {
+			ceiled++
+		}
+		most = max(most, s.StartForce.Norm())
+	}
+	t.Logf("the crane's force up to %.3g times the weight; the ceiling engaged in %d of 180 steps", most/w, ceiled)
+	if most > 1.1*w {
+		t.Errorf("the crane carries up to %.4g N, the weight is %.4g", most, w)
+	}
+	top, _ := s.Point(0)
+	if math.Abs(top.X-3) > 1e-6 {
+		t.Errorf("after 3 s at 1 m/s the top is at x = %.6f m, the crane at 3", top.X)
+	}
+}

@@ -6,7 +6,7 @@
 // internal step, the errors against closed forms (static stretch, swing,
 // bounce, the hanging chain's modes) and the largest stable ratio of load
 // to element mass at 1/60 s. It writes the loads' trajectories of the
-// first scenario to a CSV file and a plot.
+// first scenario to PREFIX.csv, which scripts/compare-models.sh plots.
 //
 //	go run ./scripts/atlas -o out/atlas
 package main
@@ -261,7 +261,7 @@ type result struct {
 }
 
 func main() {
-	out := flag.String("o", "out/atlas", "output path prefix: PREFIX.csv and PREFIX.png")
+	out := flag.String("o", "out/atlas", "output path prefix: PREFIX.csv")
 	flag.Parse()
 	reg, err := plugins.Builtin()
 	if err != nil {
@@ -278,6 +278,7 @@ func main() {
 		{Name: "10 m hanging cable without load: free swing modes", Length: 10, Load: 0, Element: 0.25, Chain: true},
 	}
 	var traces [][]float64
+	var traced []string
 	for k, sc := range scenarios {
 		fmt.Printf("\n### %s\n\n", sc.Name)
 		if sc.Load > 0 {
@@ -294,12 +295,12 @@ func main() {
 				continue
 			}
 			if k == 0 {
-				traces = append(traces, res.trace)
+				traces, traced = append(traces, res.trace), append(traced, column(m.Name))
 			}
 			printRow(m, sc, res)
 		}
 	}
-	if err := writeTraces(*out, traces); err != nil {
+	if err := writeTraces(*out, traced, traces); err != nil {
 		log.Fatal(err)
 	}
 }
@@ -567,19 +568,22 @@ func modes(reg *fmu.Registry, dir string, m model, sc scenario, load float64) (r
 	return res, nil
 }
 
-// columns names the models' columns in the CSV file.
-var columns = []string{"massless", "rigid", "hmr", "massspring", "spline"}
+// column names a model's column in the CSV file.
+func column(model string) string {
+	return map[string]string{"massless": "massless", "rigid-body": "rigid", "HMR wire": "hmr",
+		"mass–spring": "massspring", "spline": "spline"}[model]
+}
 
 // writeTraces writes the loads' x in the first scenario (a column per
-// model, by time) to PREFIX.csv.
-func writeTraces(prefix string, traces [][]float64) error {
+// model that ran it, by time) to PREFIX.csv.
+func writeTraces(prefix string, names []string, traces [][]float64) error {
 	if err := os.MkdirAll(filepath.Dir(prefix), 0o755); err != nil {
 		return err
 	}
 	var b strings.Builder
 	b.WriteString("time")
-	for i := range traces {
-		b.WriteString("," + columns[i])
+	for _, n := range names {
+		b.WriteString("," + n)
 	}
 	b.WriteString("\n")
 	rows := 0

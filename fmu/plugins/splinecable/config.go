@@ -37,6 +37,11 @@ type cableConfig struct {
 	Rope     ropeConfig `json:"rope"`
 	// Ceiling (m) bounds a control point's move in a step (0: none).
 	Ceiling float64 `json:"ceiling"`
+	// ClampStart holds the cable's tangent at the suspension point
+	// vertical: the point and its tangent then remove the rigid motions,
+	// and Algorithm 2 may take the static system (a cable held at one
+	// point alone always runs dynamic).
+	ClampStart bool `json:"clampStart"`
 	// OutputNodes is how many points cable.node[k] samples at equal rest
 	// arc length, the ends included (default 21).
 	OutputNodes int `json:"outputNodes"`

@@ -74,7 +74,7 @@ func quantities(c *config, step float64) *catalogue {
 			func(d *drive, x float64) { port.SetComp(&d.vel, k, x) })
 	}
 	input("winch.speed", "m/s", "Pay-out rate of the winch; positive lengthens the cable (its rest length, along the whole spline)", 0, port.Velocity, func(d *drive, x float64) { d.winch = x })
-	input("cable.budget", "1", "Operations a step may take (0: no limit): above 95 % of it the spline takes the static system where its held points allow (Algorithm 2), below 90 % the dynamic one again", 0, port.Range{Min: 0, Max: 1e15}, func(d *drive, x float64) { d.budget = x })
+	input("cable.budget", "1", "Operations a step may take (0: no limit): above 95 % of it the spline takes the static system where its held points allow (Algorithm 2: with config clampStart; a cable held at one point stays dynamic), below 90 % the dynamic one again", 0, port.Range{Min: 0, Max: 1e15}, func(d *drive, x float64) { d.budget = x })
 	for k, ax := range axes {
 		output("hoist.f"+ax, "N", fmt.Sprintf("World %s component of the force the cable exerts on the crane (the multiplier of its held start)", ax),
 			func(s *simulation) float64 { return port.Comp(s.spline.StartForce, k) })

@@ -59,7 +59,7 @@ func (m *configured) NewSimulation(values []float64) (fmu.Simulation, error) {
 	sp, err := spline.New(spline.Spec{Start: s.from.pos, Dir: geom.V(0, 0, -1), Length: p.length0, Controls: c.Cable.Controls,
 		LinearDensity: mat.LinearDensity(), RollInertia: p.density * math.Pi * d * d * d * d / 32,
 		AxialStiffness: mat.AxialStiffness(), Torsion: mat.TorsionalRigidity(), BendingStiffness: mat.Bending(),
-		Load: p.loadMass, Gravity: geom.V(0, 0, -p.gravity), Ceiling: c.Cable.Ceiling})
+		Load: p.loadMass, Gravity: geom.V(0, 0, -p.gravity), Ceiling: c.Cable.Ceiling, ClampStart: c.Cable.ClampStart})
 	if err != nil {
 		return nil, fmt.Errorf("cable: %w", err)
 	}

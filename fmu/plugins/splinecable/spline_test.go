@@ -271,3 +271,42 @@ func TestConfigRefusals(t *testing.T) {
 		}
 	}
 }
+
+// With the start clamped (config clampStart), the hoist's budget input
+// drives Algorithm 2: a budget below a step's cost switches the spline to
+// its static system (cable.static 1), one at 1.08 times the cost keeps it
+// there (hysteresis), twice the cost switches it back; the crane still
+// carries the load and the cable within 0.1 % in the static system.
+func TestBudgetSwitchesWithClampedStart(t *testing.T) {
+	raw, err := os.ReadFile(filepath.Join(example, "scenario.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc := strings.Replace(string(raw), `"controls": 12,`, `"controls": 12, "clampStart": true,`, 1)
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "scenario.json"), []byte(sc), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	in, vr := newHoist(t, dir, nil)
+	cost := get(t, in, vr["cable.cost"])
+	tm := 0.0
+	for _, ph := range []struct {
+		budget float64
+		static float64
+	}{{2 * cost, 0}, {cost, 1}, {1.08 * cost, 1}, {2 * cost, 0}, {1.08 * cost, 0}} {
+		set(t, in, vr["cable.budget"], ph.budget)
+		for k := 0; k < 30; k++ {
+			if st := in.DoStep(tm, 1.0/60); st != fmu.OK {
+				t.Fatalf("t = %.2f: %v", tm, st)
+			}
+			tm += 1.0 / 60
+		}
+		if st := get(t, in, vr["cable.static"]); st != ph.static {
+			t.Errorf("budget %.2f × the cost: cable.static %g, want %g", ph.budget/cost, st, ph.static)
+		}
+		want := -(12330 + 7850*math.Pi*0.01*0.01*10) * 9.81
+		if fz := get(t, in, vr["hoist.fz"]); math.Abs(fz/want-1) > 1e-3 {
+			t.Errorf("budget %.2f × the cost: hoist.fz %.1f N, want %.1f", ph.budget/cost, fz, want)
+		}
+	}
+}
