@@ -73,3 +73,13 @@ done
 for p in "${phases[@]}"; do
 	printf '%-58s %8s %8s %8s\n' "${p#*|}" "${share["$p,20"]}" "${share["$p,100"]}" "${share["$p,1000"]}"
 done
+
+# Studies with the cablefmu Python package: runs per second of the
+# payload-sweep example serially, in local worker processes and on a
+# LocalCluster, with the short runs of the example and runs ten times as
+# long (Debian's python3-distributed: setup.sh --studies).
+bash scripts/setup.sh --studies >/dev/null
+echo
+/usr/bin/python3 scripts/bench_studies.py 2>/dev/null
+echo
+/usr/bin/python3 scripts/bench_studies.py --stop 400 2>/dev/null

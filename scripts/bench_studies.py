@@ -4,7 +4,7 @@ LocalCluster the study starts) and on a LocalCluster started beforehand and
 reached by its scheduler's address (as a remote cluster would be), with the
 overhead per run of Dask against the simulation time of a run.
 
-    /usr/bin/python3 scripts/bench_studies.py [--workers 2]
+    /usr/bin/python3 scripts/bench_studies.py [--workers 2] [--stop SECONDS]
 """
 import argparse
 import os
@@ -21,8 +21,11 @@ from cablefmu import study as studies  # noqa: E402
 def main():
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--workers", type=int, default=2)
+    p.add_argument("--stop", type=float, help="stop time of each run (s; default the study's 40)")
     args = p.parse_args()
     s = studies.Study.from_file(os.path.join(REPO, "examples", "studies", "payload-sweep", "study.json"))
+    if args.stop:
+        s.spec["stop_time"] = args.stop
     tmp = tempfile.mkdtemp(prefix="bench-studies-")
     try:
         studies.run(s, os.path.join(tmp, "warm"), serial=True, progress=False, limit=2)  # build, unpack, warm

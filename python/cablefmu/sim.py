@@ -104,10 +104,21 @@ class FMU:
         return "FMU(%r, FMI %d.0)" % (self.name, self.version)
 
 
+_seen = {}  # (path, size, mtime) -> SHA-256: an unchanged file is not hashed again
+
+
 def load(path):
-    """The FMU at ``path`` (an .fmu archive), unpacked once per process."""
-    digest = _sha256(path)
+    """The FMU at ``path`` (an .fmu archive), unpacked once per process: a
+    second call with the same archive, at this path or another, returns the
+    same FMU."""
+    st = os.stat(path)
+    key = (os.path.abspath(path), st.st_size, st.st_mtime_ns)
     with _lock:
+        digest = _seen.get(key)
+    if digest is None:
+        digest = _sha256(path)
+    with _lock:
+        _seen[key] = digest
         fmu = _loaded.get(digest)
         if fmu is None:
             fmu = FMU(path)

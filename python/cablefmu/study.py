@@ -366,7 +366,7 @@ def run(study, out, client=None, scheduler=None, workers=None, serial=False, ser
     """
     stream = stream or sys.stderr
     os.makedirs(os.path.join(out, "runs"), exist_ok=True)
-    fmu_path = study.fmu_path(build_dir=os.path.join(out, "fmu"))
+    fmu_path = study.fmu_path()  # built once next to the study, whatever the output folder
     cases = study.cases()
     have = set()
     for name in os.listdir(os.path.join(out, "runs")):
