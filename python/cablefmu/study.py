@@ -18,7 +18,9 @@ A study file (JSON, or TOML where the standard library reads it) says:
   (a CSV of time, value), ``{"profile": "trapezoid", "start", "distance",
   "speed", "acceleration", "velocity": NAME}`` (a rest-to-rest move: the
   input gets the position, NAME the velocity, and the move's end time is
-  ``NAME.end`` for the reductions);
+  ``NAME.end`` for the reductions); ``{"profile": "speed", …}`` the same
+  move's speed alone (a winch paying out ``distance`` of rope; ``"sign":
+  -1`` hauls in);
 - ``outputs``: the outputs to keep; ``sway``: optional
   ``{"hoist": [x, z], "load": [x, z]}`` naming the variables of a sway
   angle (degrees from the vertical) called ``sway``;
@@ -233,15 +235,18 @@ def _inputs(spec, case, base):
                 ts, vs = p["time"], p["values"]
             scale = _value(p.get("scale", 1.0), case, where)
             signals[name] = Table(ts, [scale * v for v in vs])
-        elif kind == "trapezoid":
+        elif kind in ("trapezoid", "speed"):
             move = Trapezoid(*(_value(p[k], case, where) for k in ("start", "distance", "speed", "acceleration")))
-            offset = _value(p.get("from", 0.0), case, where)
-            signals[name] = lambda t, m=move, o=offset: o + m.position(t)
-            if "velocity" in p:
-                signals[p["velocity"]] = move.velocity
+            if kind == "speed":  # a winch paying out (or, negative distance, in)
+                signals[name] = move.velocity if p.get("sign", 1) > 0 else (lambda t, m=move: -m.velocity(t))
+            else:
+                offset = _value(p.get("from", 0.0), case, where)
+                signals[name] = lambda t, m=move, o=offset: o + m.position(t)
+                if "velocity" in p:
+                    signals[p["velocity"]] = move.velocity
             times[name + ".end"] = move.end
         else:
-            raise StudyError("%s: profile %r: want constant, table or trapezoid" % (where, kind))
+            raise StudyError("%s: profile %r: want constant, table, trapezoid or speed" % (where, kind))
     return signals, times
 
 

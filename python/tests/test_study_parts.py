@@ -1,0 +1,97 @@
+"""The study's parts without an FMU: designs, input profiles, reductions."""
+import math
+import os
+import sys
+import unittest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.dirname(HERE))  # python/, the package's folder
+from cablefmu import study as st  # noqa: E402
+
+
+def spec(**kw):
+    s = {"fmu": "x.fmu", "stop_time": 1, "reductions": {}}
+    s.update(kw)
+    return st.Study(s)
+
+
+class TestDesigns(unittest.TestCase):
+    def test_grid_is_every_combination_in_order(self):
+        s = spec(vary={"a": {"values": [1, 2]}, "b": {"range": [0, 1, 3]}})
+        self.assertEqual(s.cases(), [{"a": 1.0, "b": 0.0}, {"a": 1.0, "b": 0.5}, {"a": 1.0, "b": 1.0},
+                                     {"a": 2.0, "b": 0.0}, {"a": 2.0, "b": 0.5}, {"a": 2.0, "b": 1.0}])
+
+    def test_latin_hypercube_fills_every_stratum_once(self):
+        s = spec(design="lhs", runs=20, seed=3, vary={"a": {"uniform": [0, 10]}, "b": {"uniform": [-1, 1]}})
+        cases = s.cases()
+        self.assertEqual(len(cases), 20)
+        for name, lo, hi in (("a", 0, 10), ("b", -1, 1)):
+            strata = sorted(int((c[name] - lo) / (hi - lo) * 20) for c in cases)
+            self.assertEqual(strata, list(range(20)), name)
+        self.assertEqual(cases, s.cases(), "the same seed, the same cases")
+
+    def test_random_design_within_bounds_and_seeded(self):
+        s = spec(design="random", runs=50, seed=1, vary={"a": {"uniform": [2, 3]}, "w": {"values": [0, 15]}})
+        cases = s.cases()
+        self.assertTrue(all(2 <= c["a"] <= 3 and c["w"] in (0.0, 15.0) for c in cases))
+        other = spec(design="random", runs=50, seed=2, vary={"a": {"uniform": [2, 3]}, "w": {"values": [0, 15]}})
+        self.assertNotEqual(cases, other.cases())
+
+    def test_bad_designs_refused(self):
+        for bad in ({"design": "grid", "vary": {"a": {"uniform": [0, 1]}}},
+                    {"design": "lhs", "vary": {"a": {"uniform": [0, 1]}}},
+                    {"design": "sobol", "runs": 3, "vary": {"a": {"uniform": [0, 1]}}},
+                    {"vary": {"a": [1, 2]}}):
+            with self.assertRaises(st.StudyError):
+                spec(**bad).cases()
+
+
+class TestProfiles(unittest.TestCase):
+    def test_trapezoid_reaches_its_distance_at_rest(self):
+        for a, v in ((0.5, 1.0), (0.2, 1.0), (1.0, 0.5)):  # 0.2 m/s²: no cruise, a triangle
+            m = st.Trapezoid(1.0, 10.0, v, a)
+            self.assertAlmostEqual(m.position(m.end), 10.0, places=12)
+            self.assertEqual(m.velocity(m.end + 1), 0.0)
+            peak = max(m.velocity(1.0 + k * 0.001) for k in range(int((m.end - 1) / 0.001)))
+            self.assertLessEqual(peak, v + 1e-12)
+            # The position is the integral of the velocity.
+            h, x = 1e-3, 0.0
+            t = 0.0
+            while t < m.end + 1:
+                x += h * 0.5 * (m.velocity(t) + m.velocity(t + h))
+                t += h
+            self.assertAlmostEqual(x, 10.0, delta=1e-3)
+
+    def test_table_and_constant_and_variables(self):
+        sig, _ = st._inputs({"inputs": {"w": {"profile": "table", "time": [0, 10], "values": [0, 20], "scale": "$k"},
+                                        "c": {"profile": "constant", "value": "$k"}}}, {"k": 0.5}, ".")
+        self.assertAlmostEqual(sig["w"](5), 5.0)
+        self.assertEqual(sig["c"], 0.5)
+        with self.assertRaises(st.StudyError):
+            st._inputs({"inputs": {"c": {"profile": "constant", "value": "$nope"}}}, {}, ".")
+
+
+class TestReductions(unittest.TestCase):
+    series = {"time": [0, 1, 2, 3, 4], "x": [2.0, 3.0, -4.0, 1.0, 2.5]}
+
+    def red(self, **r):
+        return st._reduce("r", r, self.series, {"move.end": 2.0}, 1.0)
+
+    def test_ops(self):
+        self.assertEqual(self.red(of="x", op="max"), 3.0)
+        self.assertEqual(self.red(of="x", op="min"), -4.0)
+        self.assertEqual(self.red(of="x", op="max_abs"), 4.0)
+        self.assertEqual(self.red(of="x", op="final"), 2.5)
+        self.assertAlmostEqual(self.red(of="x", op="rms"), math.sqrt((4 + 9 + 16 + 1 + 6.25) / 5))
+        self.assertEqual(self.red(of="x", op="time_above", threshold=2.0), 2.0)  # the steps ending at 1 and 4
+        self.assertEqual(self.red(of="x", op="daf"), 1.5)  # peak 3 over the start's 2
+        self.assertEqual(self.red(of="x", op="max_abs", after="move.end"), 4.0)
+        self.assertEqual(self.red(of="x", op="max", after=3), 2.5)
+        with self.assertRaises(st.StudyError):
+            self.red(of="y", op="max")
+        with self.assertRaises(st.StudyError):
+            self.red(of="x", op="median")
+
+
+if __name__ == "__main__":
+    unittest.main()
