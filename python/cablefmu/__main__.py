@@ -21,6 +21,8 @@ def main(argv=None):
     r.add_argument("--workers", type=int, help="local worker processes (default: all cores)")
     r.add_argument("--series", action="store_true", help="keep each run's time series (OUT/series/ID.csv)")
     r.add_argument("--limit", type=int, help="run at most this many of the missing runs")
+    r.add_argument("--retry-failed", action="store_true", help="run the failed runs again")
+    r.add_argument("--fresh", action="store_true", help="forget the runs in the output folder")
     r.add_argument("--quiet", action="store_true", help="no progress line")
     pl = verbs.add_parser("plot", help="draw the summary plots of a study's results as PNG")
     pl.add_argument("study")
@@ -31,7 +33,8 @@ def main(argv=None):
         out = args.out or os.path.join(s.base, "out", s.name)
         if args.verb == "run":
             path, rows = run(s, out, scheduler=args.scheduler, workers=args.workers, serial=args.serial,
-                             series=args.series, limit=args.limit, progress=not args.quiet)
+                             series=args.series, limit=args.limit, progress=not args.quiet,
+                             retry_failed=args.retry_failed, fresh=args.fresh)
             print("wrote %s" % path)
             for line in report(s, rows):
                 print(line)
@@ -42,6 +45,12 @@ def main(argv=None):
                 print("wrote %s" % path)
     except StudyError as e:
         print("study: %s" % e, file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("\nstudy: stopped; the finished runs are kept, run it again to go on", file=sys.stderr)
+        return 130
+    except (OSError, ValueError, TypeError, KeyError, RuntimeError, ImportError) as e:
+        print("study: %s: %s" % (type(e).__name__, e), file=sys.stderr)
         return 2
     return 0
 

@@ -48,8 +48,11 @@ def plot(study, rows, out):
     plt.close(fig)
     series_dir = os.path.join(out, "series")
     if os.path.isdir(series_dir) and "sway" in study.spec:
-        times, lo, hi = None, None, None
+        times, lo, hi, count = None, None, None, 0
         for name in sorted(os.listdir(series_dir)):
+            if not name.endswith(".csv"):
+                continue
+            count += 1
             with open(os.path.join(series_dir, name), newline="") as f:
                 data = list(csv.reader(f))
             head = data[0]
@@ -65,7 +68,7 @@ def plot(study, rows, out):
             ax.fill_between(times[:len(lo)], lo, hi, alpha=0.4)
             ax.set_xlabel("time (s)")
             ax.set_ylabel("sway (deg)")
-            ax.set_title("%s: sway envelope over all runs" % study.name)
+            ax.set_title("%s: sway envelope over the %d of %d runs that kept their series" % (study.name, count, len(rows)))
             ax.grid(True, alpha=0.3)
             fig.tight_layout()
             paths.append(os.path.join(out, "sway-envelope.png"))

@@ -52,8 +52,9 @@ class FMU:
     the machine while the archive is the same): every instance loads the
     same binary from the same path, so the process holds one Go runtime.
 
-    Attributes: ``path`` (the archive), ``folder`` (where it is unpacked),
-    ``version`` (2 or 3), ``md`` (the model description), ``name``.
+    Attributes: ``path`` (the archive), ``sha256`` (its digest), ``folder``
+    (where it is unpacked), ``version`` (2 or 3), ``md`` (the model
+    description), ``name``.
     """
 
     def __init__(self, path):
@@ -61,6 +62,7 @@ class FMU:
         if not zipfile.is_zipfile(self.path):
             raise FMUError("%s: not an FMU (a zip archive)" % path)
         digest = _sha256(self.path)
+        self.sha256 = digest
         self.folder = fmucommon.unzip(self.path, os.path.join(_cache_root(), digest[:20]))
         root = ET.parse(os.path.join(self.folder, "modelDescription.xml")).getroot()
         version = root.get("fmiVersion", "")
@@ -217,7 +219,7 @@ def _signal(name, spec):
         return lambda t: value
     if isinstance(spec, dict) and "time" in spec:
         return Table(spec["time"], spec["values"])
-    if isinstance(spec, (tuple, list)) and len(spec) == 2:
+    if isinstance(spec, (tuple, list)) and len(spec) == 2 and all(isinstance(x, (tuple, list)) for x in spec):
         return Table(spec[0], spec[1])
     raise TypeError("input %s: want a number, a callable of t, a (times, values) pair or "
                     "{'time': [...], 'values': [...]}, got %r" % (name, type(spec).__name__))

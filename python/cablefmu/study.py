@@ -18,9 +18,9 @@ A study file (JSON, or TOML where the standard library reads it) says:
   (a CSV of time, value), ``{"profile": "trapezoid", "start", "distance",
   "speed", "acceleration", "velocity": NAME}`` (a rest-to-rest move: the
   input gets the position, NAME the velocity, and the move's end time is
-  ``NAME.end`` for the reductions); ``{"profile": "speed", …}`` the same
-  move's speed alone (a winch paying out ``distance`` of rope; ``"sign":
-  -1`` hauls in);
+  ``NAME.end`` for the reductions; a negative distance moves back);
+  ``{"profile": "speed", …}`` the same move's speed alone (a winch paying
+  out ``distance`` of rope, hauling in a negative one);
 - ``outputs``: the outputs to keep; ``sway``: optional
   ``{"hoist": [x, z], "load": [x, z]}`` naming the variables of a sway
   angle (degrees from the vertical) called ``sway``;
@@ -48,6 +48,7 @@ import json
 import math
 import os
 import random
+import shutil
 import subprocess
 import sys
 import time
@@ -68,7 +69,10 @@ def _read(path):
         try:
             import tomllib
         except ImportError:
-            raise StudyError("%s: TOML needs Python 3.11 (tomllib); write the study as JSON" % path)
+            try:
+                import tomli as tomllib
+            except ImportError:
+                raise StudyError("%s: TOML needs Python 3.11 (tomllib) or tomli; write the study as JSON" % path)
         return tomllib.loads(data.decode())
     return json.loads(data.decode())
 
@@ -103,10 +107,12 @@ class Study:
                 raise StudyError("study: FMU %s not found" % path)
             return path
         folder = os.path.join(self.base, self.spec["scenario"])
+        if not os.path.isfile(os.path.join(folder, "scenario.json")):
+            raise StudyError("study: scenario folder %s has no scenario.json" % folder)
         with open(os.path.join(folder, "scenario.json")) as f:
             ident = json.load(f).get("modelIdentifier", "Study")
         out = os.path.join(build_dir or os.path.join(self.base, "out"), ident + ".fmu")
-        newest = max(os.path.getmtime(os.path.join(folder, n)) for n in os.listdir(folder))
+        newest = max(os.path.getmtime(os.path.join(d, n)) for d, _, names in os.walk(folder) for n in names)
         if os.path.isfile(out) and os.path.getmtime(out) >= newest:
             return out
         repo = folder
@@ -120,6 +126,95 @@ class Study:
         if proc.returncode != 0:
             raise StudyError("building %s failed:\n%s" % (folder, proc.stderr[-2000:]))
         return out
+
+    def validate(self, fmu):
+        """Check the study against its FMU before any run: every name, op
+        and profile; raises StudyError with the first problem found."""
+        sp = self.spec
+        md = fmu.md.variables
+
+        def causality(name):
+            v = md.get(name)
+            return v.causality if v is not None else None
+
+        for key in ("stop_time", "step"):
+            if key in sp and not (isinstance(sp[key], (int, float)) and not isinstance(sp[key], bool)
+                                  and sp[key] > 0 and math.isfinite(sp[key])):
+                raise StudyError("%s %r: must be a positive number (s)" % (key, sp[key]))
+        for key, kind in (("vary", dict), ("fixed", dict), ("inputs", dict), ("reductions", dict),
+                          ("outputs", list), ("report", dict)):
+            if key in sp and not isinstance(sp[key], kind):
+                raise StudyError("%s: must be a%s %s" % (key, "n" if kind is list else "", "list" if kind is list else "table"))
+        for name, value in sp.get("fixed", {}).items():
+            if causality(name) != "parameter":
+                raise StudyError("fixed %s: not a parameter of %s" % (name, fmu.name))
+            if not isinstance(value, (int, float)) or isinstance(value, bool):
+                raise StudyError("fixed %s = %r: must be a number" % (name, value))
+        profiles = sp.get("inputs", {})
+        used = set()
+        for name, p in profiles.items():
+            if not isinstance(p, dict):
+                raise StudyError("input %s: a profile is a table, got %r" % (name, p))
+            if causality(name) != "input":
+                raise StudyError("input %s: not an input of %s" % (name, fmu.name))
+            if p.get("velocity") is not None and causality(p["velocity"]) != "input":
+                raise StudyError("input %s: velocity %s is not an input of %s" % (name, p["velocity"], fmu.name))
+            for v in p.values():
+                if isinstance(v, str) and v.startswith("$"):
+                    used.add(v[1:])
+        names = set(sp.get("vary", {}))
+        for name in sorted(used - names):
+            raise StudyError("an input profile uses $%s, which is not varied" % name)
+        for name, v in sp.get("vary", {}).items():
+            if causality(name) != "parameter" and name not in used:
+                raise StudyError("vary %s: neither a parameter of %s nor used by an input profile as $%s"
+                                 % (name, fmu.name, name))
+            if not isinstance(v, dict):
+                raise StudyError("vary %s: give {values: [...]}, {range: [from, to, count]} or {uniform: [low, high]}" % name)
+            if "values" in v and not (isinstance(v["values"], list) and v["values"] and all(
+                    isinstance(x, (int, float)) and not isinstance(x, bool) for x in v["values"])):
+                raise StudyError("vary %s: values must be a list of numbers" % name)
+            if "range" in v and not (isinstance(v["range"], list) and len(v["range"]) == 3
+                                     and int(v["range"][2]) >= 1):
+                raise StudyError("vary %s: range is [from, to, count]" % name)
+            if "uniform" in v and not (isinstance(v["uniform"], list) and len(v["uniform"]) == 2):
+                raise StudyError("vary %s: uniform is [low, high]" % name)
+        signals = set(sp.get("outputs", [])) | set(profiles) | {
+            p["velocity"] for p in profiles.values() if p.get("velocity")}
+        for name in sp.get("outputs", []):
+            if name not in md:
+                raise StudyError("outputs: %s has no variable %s" % (fmu.name, name))
+        if "sway" in sp:
+            sw = sp["sway"]
+            if not (isinstance(sw, dict) and len(sw.get("hoist", [])) == 2 and len(sw.get("load", [])) == 2):
+                raise StudyError('sway: give {"hoist": [x, z], "load": [x, z]}')
+            for name in sw["hoist"] + sw["load"]:
+                if name not in signals:
+                    raise StudyError("sway: %s is neither a kept output nor an input profile" % name)
+            signals.add("sway")
+        ops = ("max", "min", "max_abs", "rms", "final", "time_above", "daf")
+        for name, r in sp["reductions"].items():
+            if not isinstance(r, dict):
+                raise StudyError("reduction %s: give {of: SIGNAL, op: OP}" % name)
+            if r.get("op") not in ops:
+                raise StudyError("reduction %s: op %r: want one of %s" % (name, r.get("op"), ", ".join(ops)))
+            if r.get("of") not in signals:
+                raise StudyError("reduction %s: %r is no kept output, input profile or sway" % (name, r.get("of")))
+            if r["op"] == "time_above" and not isinstance(r.get("threshold"), (int, float)):
+                raise StudyError("reduction %s: time_above needs a numeric threshold" % name)
+        rep = sp.get("report", {})
+        for name in [rep.get("worst")] + list(rep.get("above", {})):
+            if name is not None and name not in sp["reductions"]:
+                raise StudyError("report: %s is no reduction" % name)
+        for name in rep.get("by", []):
+            if name not in sp.get("vary", {}):
+                raise StudyError("report by: %s is not varied" % name)
+
+    def fingerprint(self, fmu):
+        """What a run's row depends on: the study without its report, and
+        the FMU's SHA-256 (the same study of another FMU is another study)."""
+        spec = {k: v for k, v in self.spec.items() if k != "report"}
+        return {"study": spec, "fmu": fmu.sha256}
 
     def cases(self):
         """The runs' case variables, in run order."""
@@ -139,7 +234,8 @@ class Study:
                 elif "range" in v:
                     lo, hi, count = v["range"]
                     count = int(count)
-                    axes.append([lo + (hi - lo) * k / (count - 1) if count > 1 else lo for k in range(count)])
+                    axes.append([_clean(lo * (1 - k / (count - 1)) + hi * k / (count - 1)) if count > 1 else lo
+                                 for k in range(count)])
                 else:
                     raise StudyError("vary %s: a grid takes values or range, not uniform" % n)
             return [dict(zip(names, combo)) for combo in itertools.product(*axes)]
@@ -165,6 +261,11 @@ class Study:
         return [{n: cols[n][k] for n in names} for k in range(runs)]
 
 
+def _clean(x):
+    """x to 12 significant digits: a range's 0.6, not 0.6000000000000001."""
+    return float("%.12g" % x)
+
+
 def _value(x, case, where):
     if isinstance(x, str) and x.startswith("$"):
         name = x[1:]
@@ -175,12 +276,16 @@ def _value(x, case, where):
 
 
 class Trapezoid:
-    """A rest-to-rest move over ``distance`` (m) from ``start`` (s) at most
-    ``speed`` (m/s) with ``acceleration`` (m/s²): position and velocity."""
+    """A rest-to-rest move over ``distance`` (m; negative moves back) from
+    ``start`` (s) at most ``speed`` (m/s) with ``acceleration`` (m/s²):
+    position and velocity."""
 
     def __init__(self, start, distance, speed, acceleration):
-        if not (distance > 0 and speed > 0 and acceleration > 0):
-            raise StudyError("trapezoid: distance, speed and acceleration must be positive")
+        if not (distance != 0 and speed > 0 and acceleration > 0) or any(
+                math.isinf(x) or math.isnan(x) for x in (start, distance, speed, acceleration)):
+            raise StudyError("trapezoid: distance must be nonzero, speed and acceleration positive, all finite")
+        self.sign = 1.0 if distance > 0 else -1.0
+        distance = abs(distance)
         self.t0, self.a = start, acceleration
         t_acc = speed / acceleration
         if acceleration * t_acc * t_acc > distance:  # no cruise: a triangle
@@ -193,6 +298,12 @@ class Trapezoid:
         self.end = self.t2 + t_acc
 
     def position(self, t):
+        return self.sign * self._position(t)
+
+    def velocity(self, t):
+        return self.sign * self._velocity(t)
+
+    def _position(self, t):
         if t < self.t0:
             return 0.0
         if t < self.t1:
@@ -204,7 +315,7 @@ class Trapezoid:
             return self.distance - self.d_acc + self.v * tau - 0.5 * self.a * tau * tau
         return self.distance
 
-    def velocity(self, t):
+    def _velocity(self, t):
         if t < self.t0 or t >= self.end:
             return 0.0
         if t < self.t1:
@@ -214,8 +325,13 @@ class Trapezoid:
         return self.v - self.a * (t - self.t2)
 
 
-def _inputs(spec, case, base):
-    """The input signals of a case and the named times (moves' ends)."""
+def _inputs(spec, case, base, step=None):
+    """The input signals of a case and the named times (moves' ends). With
+    the step (s), a move's velocity input is its mean over the step from
+    each time on, (x(t + h) − x(t))/h: the FMU moves a driven point with the
+    velocity over the step and places it at the position at the next, so
+    that the velocity at the step's start would run it off the position
+    (the peak tension depended on the step)."""
     signals, times = {}, {}
     for name, p in spec.get("inputs", {}).items():
         kind = p.get("profile")
@@ -237,13 +353,18 @@ def _inputs(spec, case, base):
             signals[name] = Table(ts, [scale * v for v in vs])
         elif kind in ("trapezoid", "speed"):
             move = Trapezoid(*(_value(p[k], case, where) for k in ("start", "distance", "speed", "acceleration")))
-            if kind == "speed":  # a winch paying out (or, negative distance, in)
-                signals[name] = move.velocity if p.get("sign", 1) > 0 else (lambda t, m=move: -m.velocity(t))
+            if step:
+                def mean(t, m=move, h=step):
+                    return (m.position(t + h) - m.position(t)) / h
+            else:
+                mean = move.velocity
+            if kind == "speed":  # a winch paying out (negative distance: in)
+                signals[name] = mean
             else:
                 offset = _value(p.get("from", 0.0), case, where)
                 signals[name] = lambda t, m=move, o=offset: o + m.position(t)
                 if "velocity" in p:
-                    signals[p["velocity"]] = move.velocity
+                    signals[p["velocity"]] = mean
             times[name + ".end"] = move.end
         else:
             raise StudyError("%s: profile %r: want constant, table, trapezoid or speed" % (where, kind))
@@ -272,13 +393,23 @@ def _reduce(name, r, series, times, step):
         return max(abs(x) for x in xs)
     if op == "final":
         return xs[-1]
-    if op == "rms":
-        return math.sqrt(sum(x * x for x in xs) / len(xs))
-    if op == "time_above":
-        return step * sum(1 for x in xs[1:] if x > float(r["threshold"]))
-    if op == "daf":
-        static = series[of][0]
-        return max(xs) / static if static else float("nan")
+    if op == "rms":  # over time: the trapezoid rule on x²
+        if len(xs) < 2:
+            return abs(xs[0])
+        area = sum(0.5 * (a * a + b * b) * (t1 - t0) for a, b, t0, t1 in zip(xs, xs[1:], ts, ts[1:]))
+        return math.sqrt(area / (ts[-1] - ts[0]))
+    if op == "time_above":  # the signal linear between samples
+        limit = float(r["threshold"])
+        total = 0.0
+        for a, b, t0, t1 in zip(xs, xs[1:], ts, ts[1:]):
+            if a > limit and b > limit:
+                total += t1 - t0
+            elif (a > limit) != (b > limit):
+                total += (max(a, b) - limit) / abs(b - a) * (t1 - t0)
+        return total
+    if op == "daf":  # the largest magnitude over the start's (a force may be negative)
+        static = abs(series[of][0])
+        return max(abs(x) for x in xs) / static if static else float("nan")
     raise StudyError("reduction %s: op %r: want max, min, max_abs, rms, final, time_above or daf" % (name, op))
 
 
@@ -294,8 +425,8 @@ def run_case(spec, base, fmu_path, run_id, case, keep_series=False):
         for n, v in case.items():
             if n in fmu.md.variables and fmu.md.variables[n].causality == "parameter":
                 params[n] = v
-        signals, times = _inputs(spec, case, base)
         step = float(spec.get("step") or fmu.default_step())
+        signals, times = _inputs(spec, case, base, step)
         outputs = list(spec.get("outputs") or [])
         result = simulate(fmu, inputs=signals, parameters=params, stop_time=float(spec["stop_time"]),
                           step=step, outputs=outputs)
@@ -313,7 +444,7 @@ def run_case(spec, base, fmu_path, run_id, case, keep_series=False):
         row["status"], row["error"] = "ok", ""
         if keep_series:
             row["_series"] = series
-    except (FMUError, StudyError, ValueError, KeyError, OSError) as e:
+    except Exception as e:  # a run's failure, whatever it is, is its row's
         log = getattr(e, "log", [])
         tail = " | ".join(text for _, _, text in log[-3:])
         row["status"], row["error"] = "failed", ("%s: %s" % (type(e).__name__, e)) + (" [log: %s]" % tail if tail else "")
@@ -331,6 +462,8 @@ def _write_json(path, obj):
     tmp = path + ".tmp-%d" % os.getpid()
     with open(tmp, "w") as f:
         json.dump(obj, f, allow_nan=True)
+        f.flush()
+        os.fsync(f.fileno())
     os.replace(tmp, path)
 
 
@@ -349,6 +482,31 @@ def _save(out, row):
     _write_json(os.path.join(out, "runs", "%06d.json" % row["run"]), row)
 
 
+def _runs(out, cases):
+    """The finished runs' rows by run, read from OUT/runs: files that are
+    not a run's (damaged, cut, another case's) are moved aside and run
+    again."""
+    rows = {}
+    folder = os.path.join(out, "runs")
+    for name in sorted(os.listdir(folder)):
+        if len(name) != 11 or not name.endswith(".json") or not name[:6].isdigit():
+            continue
+        path = os.path.join(folder, name)
+        k = int(name[:6])
+        try:
+            with open(path) as f:
+                row = json.load(f)
+            ok = (isinstance(row, dict) and row.get("run") == k and k < len(cases)
+                  and all(row.get(n) == v for n, v in cases[k].items()))
+        except (OSError, ValueError):
+            ok = False
+        if ok:
+            rows[k] = row
+        else:
+            os.replace(path, path + ".bad")
+    return rows
+
+
 def _progress(done, total, started, t0, stream):
     rate = started and started / max(time.perf_counter() - t0, 1e-9)
     left = (total - done) / rate if rate else float("nan")
@@ -357,8 +515,17 @@ def _progress(done, total, started, t0, stream):
     stream.flush()
 
 
+def _failed(run_id, case, spec, why):
+    row = {"run": run_id}
+    row.update(case)
+    for name in spec["reductions"]:
+        row[name] = float("nan")
+    row["status"], row["error"] = "failed", why
+    return row
+
+
 def run(study, out, client=None, scheduler=None, workers=None, serial=False, series=False, limit=None,
-        progress=True, stream=None):
+        progress=True, stream=None, retry_failed=False, fresh=False):
     """Run the study's missing runs and write the result table; returns
     ``(path of the table, rows)``.
 
@@ -367,16 +534,36 @@ def run(study, out, client=None, scheduler=None, workers=None, serial=False, ser
     ``tcp://host:8786``), or a local cluster of ``workers`` processes (all
     cores by default). ``series``: keep each run's time series as
     ``OUT/series/ID.csv``. ``limit``: run at most this many of the missing
-    runs (a study may be run in parts).
+    runs (a study may be run in parts). ``retry_failed``: run the failed
+    runs again. ``fresh``: forget the runs in OUT. A folder of runs of
+    another study (the study file or the FMU changed) is refused unless
+    ``fresh``.
     """
     stream = stream or sys.stderr
-    os.makedirs(os.path.join(out, "runs"), exist_ok=True)
     fmu_path = study.fmu_path()  # built once next to the study, whatever the output folder
+    fmu = load(fmu_path)
+    study.validate(fmu)
     cases = study.cases()
-    have = set()
-    for name in os.listdir(os.path.join(out, "runs")):
-        if name.endswith(".json"):
-            have.add(int(name[:-5]))
+    runs_dir = os.path.join(out, "runs")
+    if fresh and os.path.isdir(runs_dir):
+        shutil.rmtree(runs_dir)
+    os.makedirs(runs_dir, exist_ok=True)
+    stamp = os.path.join(out, "study.json")
+    mark = json.loads(json.dumps(study.fingerprint(fmu)))
+    if os.path.isfile(stamp):
+        with open(stamp) as f:
+            try:
+                had = json.load(f)
+            except ValueError:
+                had = None
+        if had != mark and os.listdir(runs_dir):
+            raise StudyError("%s holds the runs of another study (the study file or its FMU changed since): "
+                             "write to another folder, or start afresh (--fresh)" % out)
+    _write_json(stamp, mark)
+    have = _runs(out, cases)
+    if retry_failed:
+        for k in [k for k, r in have.items() if r.get("status") != "ok"]:
+            del have[k]
     todo = [(k, c) for k, c in enumerate(cases) if k not in have]
     if limit is not None:
         todo = todo[:limit]
@@ -394,7 +581,11 @@ def run(study, out, client=None, scheduler=None, workers=None, serial=False, ser
             if progress:
                 _progress(done, total, started, t0, stream)
     else:
-        from distributed import Client, LocalCluster, as_completed
+        try:
+            from distributed import Client, LocalCluster, as_completed
+        except ImportError:
+            raise StudyError("running on Dask needs distributed (Debian: python3-distributed, for /usr/bin/python3); "
+                             "or run with --serial")
         own = None
         if client is None:
             if scheduler:
@@ -405,8 +596,14 @@ def run(study, out, client=None, scheduler=None, workers=None, serial=False, ser
                 client = own = Client(cluster)
         try:
             futures = client.map(_task, args, pure=False, retries=3)
+            which = {f.key: a for f, a in zip(futures, args)}
             for fut in as_completed(futures):
-                _save(out, fut.result())
+                if fut.status == "finished":
+                    row = fut.result()
+                else:  # the task itself failed again and again (a worker it kills, say)
+                    a = which[fut.key]
+                    row = _failed(a[3], a[4], study.spec, "%s: %s" % (type(fut.exception()).__name__, fut.exception()))
+                _save(out, row)
                 done += 1
                 started += 1
                 if progress:
@@ -424,12 +621,10 @@ def run(study, out, client=None, scheduler=None, workers=None, serial=False, ser
 
 def table(out, study):
     """Assemble OUT/results.csv (or .parquet) from the finished runs."""
-    rows = []
-    for name in sorted(os.listdir(os.path.join(out, "runs"))):
-        if name.endswith(".json"):
-            with open(os.path.join(out, "runs", name)) as f:
-                rows.append(json.load(f))
-    rows.sort(key=lambda r: r["run"])
+    cases = study.cases()
+    if not os.path.isdir(os.path.join(out, "runs")):
+        raise StudyError("%s holds no runs of the study: run it first" % out)
+    rows = [r for _, r in sorted(_runs(out, cases).items())]
     columns = ["run"] + list(study.spec.get("vary", {})) + list(study.spec["reductions"]) + ["status", "error"]
     try:
         import pyarrow  # noqa: F401
@@ -460,7 +655,8 @@ def report(study, rows):
     names = list(study.spec.get("vary", {}))
     if "worst" in spec and ok:
         key = spec["worst"]
-        w = max(ok, key=lambda r: r[key])
+        finite = [r for r in ok if isinstance(r.get(key), float) and math.isfinite(r[key])] or ok
+        w = max(finite, key=lambda r: (r[key], -r["run"]))
         lines.append("worst %s = %.4g at %s" % (key, w[key], ", ".join("%s = %g" % (n, w[n]) for n in names)))
     by = spec.get("by") or names
     for key, limit in spec.get("above", {}).items():

@@ -173,6 +173,46 @@ class TestStudies(unittest.TestCase):
             self.assertEqual(os.path.getmtime(os.path.join(out, "runs", n)), m, "run %s ran again" % n)
         self.assertEqual(read(path), read(self.serial_table))
 
+    def test_study_checked_before_any_run(self):
+        bad = [({"inputs": {"hoist.xx": {"profile": "constant", "value": 1}}}, "not an input"),
+               ({"inputs": {"wind.speed": {"profile": "constant", "value": "$windd"}}}, "not varied"),
+               ({"vary": {"load.mas": {"values": [1000]}}}, "neither a parameter"),
+               ({"reductions": {"p": {"of": "cable.tension", "op": "peak"}}}, "op 'peak'"),
+               ({"reductions": {"p": {"of": "cable.tension", "op": "time_above"}}}, "threshold"),
+               ({"fixed": {"no.such": 1}}, "not a parameter"),
+               ({"step": -1}, "positive number")]
+        for change, message in bad:
+            spec = small_study(self.fmu, runs=2)
+            for k, v in change.items():
+                if isinstance(v, dict) and isinstance(spec.get(k), dict) and k != "reductions" and k != "fixed":
+                    spec[k] = dict(spec[k], **v)
+                else:
+                    spec[k] = v
+            out = os.path.join(self.tmp, "bad")
+            with self.assertRaises(studies.StudyError) as e:
+                studies.run(studies.Study(spec, self.tmp), out, serial=True, progress=False, fresh=True)
+            self.assertIn(message, str(e.exception))
+            self.assertFalse(os.listdir(os.path.join(out, "runs")) if os.path.isdir(os.path.join(out, "runs")) else [],
+                             "a refused study ran")
+
+    def test_changed_study_and_damaged_runs(self):
+        out = os.path.join(self.tmp, "changed")
+        studies.run(self.study, out, serial=True, limit=5, progress=False)
+        # A damaged run file is run again; a foreign file is left alone.
+        with open(os.path.join(out, "runs", "000001.json"), "w") as f:
+            f.write("{")
+        with open(os.path.join(out, "runs", "notes.json"), "w") as f:
+            f.write("notes")
+        path, rows = studies.run(self.study, out, serial=True, progress=False)
+        self.assertEqual(read(path), read(self.serial_table))
+        # The same folder for a changed study is refused, afresh it runs.
+        spec = small_study(self.fmu)
+        spec["stop_time"] = 11
+        with self.assertRaises(studies.StudyError):
+            studies.run(studies.Study(spec, self.tmp), out, serial=True, progress=False)
+        _, rows = studies.run(studies.Study(spec, self.tmp), out, serial=True, progress=False, fresh=True)
+        self.assertEqual(len(rows), 50)
+
     def test_killed_worker_loses_no_run(self):
         if not have_dask():
             self.skipTest("distributed not importable by %s" % sys.executable)

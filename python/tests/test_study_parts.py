@@ -82,13 +82,24 @@ class TestReductions(unittest.TestCase):
         self.assertEqual(self.red(of="x", op="min"), -4.0)
         self.assertEqual(self.red(of="x", op="max_abs"), 4.0)
         self.assertEqual(self.red(of="x", op="final"), 2.5)
-        self.assertAlmostEqual(self.red(of="x", op="rms"), math.sqrt((4 + 9 + 16 + 1 + 6.25) / 5))
-        self.assertEqual(self.red(of="x", op="time_above", threshold=2.0), 2.0)  # the steps ending at 1 and 4
-        self.assertEqual(self.red(of="x", op="daf"), 1.5)  # peak 3 over the start's 2
+        # Over time by the trapezoid rule on x²: (6.5 + 12.5 + 8.5 + 3.625)/4.
+        self.assertAlmostEqual(self.red(of="x", op="rms"), math.sqrt(31.125 / 4))
+        # Linear between samples: above 2 from 0.0 to 1.0 (but at 0 itself), 1.0 → 1.14 and 3.8 → 4.
+        self.assertAlmostEqual(self.red(of="x", op="time_above", threshold=2.0), 1.0 + 1 / 7 + 1 / 3)
+        self.assertEqual(self.red(of="x", op="daf"), 2.0)  # its magnitude's peak 4 over the start's 2
         self.assertEqual(self.red(of="x", op="max_abs", after="move.end"), 4.0)
         self.assertEqual(self.red(of="x", op="max", after=3), 2.5)
         with self.assertRaises(st.StudyError):
             self.red(of="y", op="max")
+        # A ramp 0 → 10 over 10 s sampled every 0.3 s and at its end: above 5
+        # for 5 s (the crossing inside a step, the last step 0.1 s), its RMS
+        # 10/√3.
+        ts = [0.3 * k for k in range(34)] + [10.0]
+        ramp = {"time": ts, "x": list(ts), "f": [-t - 1 for t in ts]}
+        self.assertAlmostEqual(st._reduce("r", {"of": "x", "op": "time_above", "threshold": 5}, ramp, {}, 0.3), 5.0)
+        self.assertAlmostEqual(st._reduce("r", {"of": "x", "op": "rms"}, ramp, {}, 0.3), 10 / math.sqrt(3), delta=0.01)
+        # The DAF of a negative force: its magnitude's peak over the start's.
+        self.assertAlmostEqual(st._reduce("r", {"of": "f", "op": "daf"}, ramp, {}, 0.3), 11.0)
         with self.assertRaises(st.StudyError):
             self.red(of="x", op="median")
 
