@@ -59,26 +59,36 @@ func (b *band) factor() error {
 	n, kl, ku, w := b.n, b.kl, b.ku, b.w
 	// Each pivot is judged against its row's largest entry before the
 	// elimination: unknowns of very different scales (a thin rope's roll
-	// next to a heavy load's position) each have theirs.
-	scale := b.scale[:0]
-	for i := 0; i < n; i++ {
+	// next to a heavy load's position) each have theirs. A row's scale is
+	// taken as it enters the elimination's window (row i at step i − kl,
+	// before any step touches it), while it is about to be read anyway.
+	if cap(b.scale) < n {
+		b.scale = make([]float64, n)
+	}
+	scale := b.scale[:n]
+	rowScale := func(i int) float64 {
 		m := 0.0
-		for _, v := range b.a[i*w : i*w+w] {
+		for _, v := range b.a[i*w+max(kl-i, 0) : i*w+kl+min(ku, n-1-i)+1] {
 			if v > m {
 				m = v
 			} else if -v > m {
 				m = -v
 			}
 		}
-		scale = append(scale, m)
+		return m
 	}
-	b.scale = scale
+	for i := 0; i < min(kl, n); i++ {
+		scale[i] = rowScale(i)
+	}
 	reach := b.reach[:0]
 	for i := 0; i < n; i++ {
 		reach = append(reach, min(i+ku, n-1))
 	}
 	b.reach = reach
 	for k := 0; k < n; k++ {
+		if i := k + kl; i < n {
+			scale[i] = rowScale(i)
+		}
 		// Pivot: the largest of column k in rows k … k+kl.
 		p, best := k, math.Abs(b.a[k*w+kl])
 		for i := k + 1; i <= min(k+kl, n-1); i++ {
