@@ -14,7 +14,7 @@ import tempfile
 import time
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-sys.path.insert(0, os.path.join(REPO, "python"))
+sys.path.insert(0, os.path.join(REPO, "examples", "clients", "python"))
 from cablefmu import study as studies  # noqa: E402
 
 

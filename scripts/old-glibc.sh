@@ -22,7 +22,7 @@ if [ ! -x "$root/usr/bin/python3" ]; then
 fi
 rm -rf "$root/fmu" && mkdir -p "$root/fmu"
 python3 -m zipfile -e "$fmu" "$root/fmu/unpacked"
-cp -r python/cablefmu "$root/fmu/"
+cp -r examples/clients/python/cablefmu "$root/fmu/"
 cat >"$root/fmu/run.py" <<'PY'
 import platform, sys
 sys.path.insert(0, "/fmu")

@@ -41,7 +41,7 @@ HOIST_FMU=out/Hoist.fmu RIGIDHOIST_FMU=out/RigidHoist.fmu HOIST3_FMU=out/Hoist3.
 
 echo "== The cablefmu Python package: simulate, studies serially and on a Dask LocalCluster"
 go run ./build -o out/HoistWind.fmu examples/studies/payload-sweep/hoist-wind
-HOIST_FMU=out/Hoist.fmu HOISTWIND_FMU=out/HoistWind.fmu /usr/bin/python3 -m unittest discover -s python/tests -v
+HOIST_FMU=out/Hoist.fmu HOISTWIND_FMU=out/HoistWind.fmu /usr/bin/python3 -m unittest discover -s examples/clients/python/tests -v
 
 echo "== C-API fuzzer: random FMI 2.0/3.0 call sequences against the state-machine oracle"
 # FUZZ_SEEDS=N changes the number of sequences (one process each).

@@ -1,7 +1,7 @@
 """Helpers shared by the FMI 2.0 and FMI 3.0 tests (test_fmu2.py, test_fmu3.py).
 
-Importing this module puts the Python package (python/cablefmu, with the
-ctypes bindings) on ``sys.path``, so that ``from cablefmu import fmi2, fmi3``
+Importing this module puts the Python package (examples/clients/python/cablefmu,
+with the ctypes bindings) on ``sys.path``, so that ``from cablefmu import fmi2, fmi3``
 works without installing it.
 """
 
@@ -13,7 +13,7 @@ import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(os.path.dirname(HERE))
-BINDING_DIR = os.path.join(REPO, "python")
+BINDING_DIR = os.path.join(REPO, "examples", "clients", "python")
 if BINDING_DIR not in sys.path:
     sys.path.insert(0, BINDING_DIR)
 

@@ -6,7 +6,7 @@ Run from the repository root:
     HOIST_FMU=out/Hoist.fmu python3 -m unittest discover -s scripts/fmutest -v
 
 The tests drive the FMU binary through the ctypes binding in
-python/cablefmu/fmi2.py.  The FMU is unpacked once into a temporary
+examples/clients/python/cablefmu/fmi2.py.  The FMU is unpacked once into a temporary
 folder and its binary is loaded once for the whole test process (each load
 from a new path would start another Go runtime in the process).  Tests that
 must survive a crash of the binary, or that unload it, run in a subprocess.

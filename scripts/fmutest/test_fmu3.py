@@ -11,7 +11,7 @@ Run from the repository root:
         python3 -m unittest -v scripts/fmutest/test_fmu3.py
 
 The tests drive the FMU binaries through the ctypes binding in
-python/cablefmu/fmi3.py.  Each FMU is unpacked once into a temporary
+examples/clients/python/cablefmu/fmi3.py.  Each FMU is unpacked once into a temporary
 folder and its binary is loaded once for the whole test process (each load
 from a new path would start another Go runtime in the process).  Tests that
 pass NULL where the FMU must not crash run in a subprocess.

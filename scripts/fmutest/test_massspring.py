@@ -12,7 +12,7 @@ import threading
 import unittest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(HERE)), "python"))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(HERE)), "examples", "clients", "python"))
 sys.path.insert(0, HERE)
 from cablefmu import fmi2  # noqa: E402
 from cablefmu import fmi3  # noqa: E402

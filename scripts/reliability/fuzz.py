@@ -47,7 +47,7 @@ import xml.etree.ElementTree as ET
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(os.path.dirname(HERE))
-sys.path.insert(0, os.path.join(REPO, "python"))
+sys.path.insert(0, os.path.join(REPO, "examples", "clients", "python"))
 
 from cablefmu import fmucommon  # noqa: E402  (the bindings load no FMU binary on import)
 from cablefmu import fmi2  # noqa: E402

@@ -15,7 +15,7 @@ import argparse
 import os
 import sys
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "python"))
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))  # the cablefmu package beside it
 
 from cablefmu import fmi2  # noqa: E402
 

@@ -30,7 +30,7 @@ import os
 import sys
 import time
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "python"))
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))  # the cablefmu package beside it
 
 from cablefmu import fmi2  # noqa: E402
 

@@ -5,7 +5,7 @@ import sys
 import unittest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.dirname(HERE))  # python/, the package's folder
+sys.path.insert(0, os.path.dirname(HERE))  # examples/clients/python, the package's folder
 from cablefmu import study as st  # noqa: E402
 
 

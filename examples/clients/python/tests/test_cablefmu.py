@@ -3,7 +3,7 @@ result, and studies run serially and on a Dask LocalCluster (bitwise the
 same table, a failed run recorded, a stopped study resumed, a killed worker
 losing no run).
 
-    HOIST_FMU=out/Hoist.fmu HOISTWIND_FMU=out/HoistWind.fmu /usr/bin/python3 -m unittest discover -s python/tests
+    HOIST_FMU=out/Hoist.fmu HOISTWIND_FMU=out/HoistWind.fmu /usr/bin/python3 -m unittest discover -s examples/clients/python/tests
 
 The Dask tests need Debian's python3-distributed (``/usr/bin/python3`` sees
 it); where it is missing they fail under CI=true and are skipped otherwise.
@@ -22,8 +22,9 @@ import time
 import unittest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-REPO = os.path.dirname(os.path.dirname(HERE))
-sys.path.insert(0, os.path.join(REPO, "python"))
+PKG = os.path.dirname(HERE)  # examples/clients/python: the cablefmu package's folder
+REPO = os.path.abspath(os.path.join(PKG, "..", "..", ".."))
+sys.path.insert(0, PKG)
 import cablefmu  # noqa: E402
 from cablefmu import study as studies  # noqa: E402
 
@@ -51,8 +52,7 @@ class TestSimulate(unittest.TestCase):
     def test_reference_result(self):
         """The trolley move of hoist_cosim.py through simulate(): every column of
         examples/hoist/Hoist_ref.csv (sampled every 0.1 s) within 1e-6 of its scale."""
-        sys.path.insert(0, os.path.join(REPO, "examples", "clients", "python"))
-        import hoist_cosim as cosim
+        import hoist_cosim as cosim  # beside the package
         profile, h = cosim.TrapezoidProfile(), 0.01
         fmu = cablefmu.load(fmu_path("HOIST_FMU"))
         r = cablefmu.simulate(
