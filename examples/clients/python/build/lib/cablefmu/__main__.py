@@ -1,0 +1,59 @@
+"""Command line: ``python3 -m cablefmu study run STUDY`` and ``study plot STUDY``."""
+
+import argparse
+import os
+import sys
+
+from .study import Study, StudyError, report, run, table
+
+
+def main(argv=None):
+    p = argparse.ArgumentParser(prog="python3 -m cablefmu", description="Run and plot studies of cablefmu FMUs.")
+    sub = p.add_subparsers(dest="command", required=True)
+    study = sub.add_parser("study", help="parameter sweeps and load cases")
+    verbs = study.add_subparsers(dest="verb", required=True)
+    r = verbs.add_parser("run", help="run the study's missing runs and write its result table")
+    r.add_argument("study", help="the study file (JSON, or TOML with Python 3.11)")
+    r.add_argument("--out", help="output folder (default: out/NAME next to the study file)")
+    where = r.add_mutually_exclusive_group()
+    where.add_argument("--serial", action="store_true", help="run in this process, one run after the other")
+    where.add_argument("--scheduler", help="address of a Dask scheduler, e.g. tcp://host:8786")
+    r.add_argument("--workers", type=int, help="local worker processes (default: all cores)")
+    r.add_argument("--series", action="store_true", help="keep each run's time series (OUT/series/ID.csv)")
+    r.add_argument("--limit", type=int, help="run at most this many of the missing runs")
+    r.add_argument("--retry-failed", action="store_true", help="run the failed runs again")
+    r.add_argument("--fresh", action="store_true", help="forget the runs in the output folder")
+    r.add_argument("--quiet", action="store_true", help="no progress line")
+    pl = verbs.add_parser("plot", help="draw the summary plots of a study's results as PNG")
+    pl.add_argument("study")
+    pl.add_argument("--out", help="the study's output folder (default: out/NAME next to the study file)")
+    args = p.parse_args(argv)
+    try:
+        s = Study.from_file(args.study)
+        out = args.out or os.path.join(s.base, "out", s.name)
+        if args.verb == "run":
+            path, rows = run(s, out, scheduler=args.scheduler, workers=args.workers, serial=args.serial,
+                             series=args.series, limit=args.limit, progress=not args.quiet,
+                             retry_failed=args.retry_failed, fresh=args.fresh)
+            print("wrote %s" % path)
+            for line in report(s, rows):
+                print(line)
+        else:
+            from .plot import plot
+            _, rows = table(out, s)
+            for path in plot(s, rows, out):
+                print("wrote %s" % path)
+    except StudyError as e:
+        print("study: %s" % e, file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("\nstudy: stopped; the finished runs are kept, run it again to go on", file=sys.stderr)
+        return 130
+    except (OSError, ValueError, TypeError, KeyError, RuntimeError, ImportError) as e:
+        print("study: %s: %s" % (type(e).__name__, e), file=sys.stderr)
+        return 2
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

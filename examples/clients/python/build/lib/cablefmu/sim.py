@@ -1,0 +1,331 @@
+"""Loading FMUs and simulating them: :func:`load`, :func:`simulate`, :class:`Result`."""
+
+import bisect
+import hashlib
+import math
+import os
+import tempfile
+import threading
+import xml.etree.ElementTree as ET
+import zipfile
+
+from . import fmi2, fmi3, fmucommon
+
+__all__ = ["FMU", "FMUError", "Result", "Table", "load", "simulate"]
+
+
+class FMUError(Exception):
+    """A simulation that failed: the FMU refused a call or a step.
+
+    ``log`` holds the messages the FMU logged during the failed call, as
+    ``(status, category, text)`` tuples; ``time`` is the simulation time
+    (s) of the failure, or None before the first step.
+    """
+
+    def __init__(self, message, log=(), time=None):
+        super().__init__(message)
+        self.log = list(log)
+        self.time = time
+
+
+_lock = threading.Lock()
+_loaded = {}  # SHA-256 of the archive -> FMU, once per process
+
+
+def _sha256(path):
+    h = hashlib.sha256()
+    with open(path, "rb") as f:
+        for chunk in iter(lambda: f.read(1 << 20), b""):
+            h.update(chunk)
+    return h.hexdigest()
+
+
+def _cache_root():
+    root = os.environ.get("CABLEFMU_CACHE") or os.path.join(
+        tempfile.gettempdir(), "cablefmu-%s" % (os.getuid() if hasattr(os, "getuid") else "user"))
+    os.makedirs(root, exist_ok=True)
+    return root
+
+
+class FMU:
+    """An FMU unpacked once per process (and reused by later processes on
+    the machine while the archive is the same): every instance loads the
+    same binary from the same path, so the process holds one Go runtime.
+
+    Attributes: ``path`` (the archive), ``sha256`` (its digest), ``folder``
+    (where it is unpacked), ``version`` (2 or 3), ``md`` (the model
+    description), ``name``.
+    """
+
+    def __init__(self, path):
+        self.path = os.path.abspath(path)
+        if not zipfile.is_zipfile(self.path):
+            raise FMUError("%s: not an FMU (a zip archive)" % path)
+        digest = _sha256(self.path)
+        self.sha256 = digest
+        self.folder = fmucommon.unzip(self.path, os.path.join(_cache_root(), digest[:20]))
+        root = ET.parse(os.path.join(self.folder, "modelDescription.xml")).getroot()
+        version = root.get("fmiVersion", "")
+        if version.startswith("2."):
+            self.version, self._binding = 2, fmi2
+        elif version.startswith("3."):
+            self.version, self._binding = 3, fmi3
+        else:
+            raise FMUError("%s: fmiVersion %r: want 2.0 or 3.0" % (path, version))
+        self.md = self._binding.read_model_description(self.folder)
+        self.name = self.md.model_name
+        self._count = 0
+
+    def variables(self, causality=None):
+        """The scalar variables' names, of one causality if given."""
+        out = []
+        for v in self.md.variables.values():
+            if getattr(v, "is_array", False):
+                continue
+            if causality is None or v.causality == causality:
+                out.append(v.name)
+        return out
+
+    def default_step(self):
+        """The FMU's default communication step (s): its default
+        experiment's step size, else its internal step parameter h."""
+        step = self.md.default_experiment.get("stepSize")
+        if step:
+            return step
+        h = self.md.variables.get("h")
+        return h.start if h is not None and h.start else 1.0 / 60
+
+    def instance(self, name=None):
+        """A new instance (see :class:`Instance`)."""
+        with _lock:
+            self._count += 1
+            n = self._count
+        return Instance(self, name or "cablefmu-%d" % n)
+
+    def __repr__(self):
+        return "FMU(%r, FMI %d.0)" % (self.name, self.version)
+
+
+_seen = {}  # (path, size, mtime) -> SHA-256: an unchanged file is not hashed again
+
+
+def load(path):
+    """The FMU at ``path`` (an .fmu archive), unpacked once per process: a
+    second call with the same archive, at this path or another, returns the
+    same FMU."""
+    st = os.stat(path)
+    key = (os.path.abspath(path), st.st_size, st.st_mtime_ns)
+    with _lock:
+        digest = _seen.get(key)
+    if digest is None:
+        digest = _sha256(path)
+    with _lock:
+        _seen[key] = digest
+        fmu = _loaded.get(digest)
+        if fmu is None:
+            fmu = FMU(path)
+            _loaded[digest] = fmu
+        return fmu
+
+
+class Instance:
+    """One co-simulation instance, the same calls in FMI 2.0 and 3.0."""
+
+    def __init__(self, fmu, name):
+        self.fmu = fmu
+        b = fmu._binding
+        try:
+            if fmu.version == 2:
+                self.s = b.FMU2Slave(fmu.folder, name, model_description=fmu.md)
+                self.s.instantiate()
+            else:
+                self.s = b.FMU3Slave(fmu.folder, instance_name=name, model_description=fmu.md)
+                self.s.instantiate_co_simulation()
+        except fmucommon.FMIError as e:
+            raise FMUError(str(e), e.messages) from e
+
+    def initialize(self, parameters=None, inputs=None, start_time=0.0):
+        """Set parameters (and inputs at the start), then initialize."""
+        try:
+            if self.fmu.version == 2:
+                self.s.setup_experiment(start_time=start_time)
+                if parameters:
+                    self.set(list(parameters), list(parameters.values()))
+                self.s.enter_initialization_mode()
+                if inputs:
+                    self.set(list(inputs), list(inputs.values()))
+                self.s.exit_initialization_mode()
+            else:
+                if parameters:
+                    self.set(list(parameters), list(parameters.values()))
+                self.s.enter_initialization_mode(start_time=start_time)
+                if inputs:
+                    self.set(list(inputs), list(inputs.values()))
+                self.s.exit_initialization_mode()
+        except fmucommon.FMIError as e:
+            raise FMUError(str(e), e.messages) from e
+
+    def set(self, names, values):
+        if self.fmu.version == 2:
+            self.s.set_real(names, values)
+        else:
+            self.s.set_float64(names, values)
+
+    def get(self, names):
+        if self.fmu.version == 2:
+            return self.s.get_real(names)
+        return self.s.get_float64(names)
+
+    def step(self, t, h):
+        self.s.do_step(t, h)
+
+    def free(self):
+        try:
+            self.s.free()
+        except fmucommon.FMIError:
+            pass
+
+
+class Table:
+    """An input signal from samples: linear between them, held before the
+    first and after the last. ``Table(times, values)``."""
+
+    def __init__(self, times, values):
+        times, values = [float(t) for t in times], [float(v) for v in values]
+        if not times or len(times) != len(values):
+            raise ValueError("Table: %d times for %d values" % (len(times), len(values)))
+        if any(b < a for a, b in zip(times, times[1:])):
+            raise ValueError("Table: times must not decrease")
+        self.times, self.values = times, values
+
+    def __call__(self, t):
+        ts, vs = self.times, self.values
+        if t <= ts[0]:
+            return vs[0]
+        if t >= ts[-1]:
+            return vs[-1]
+        k = bisect.bisect_right(ts, t)
+        t0, t1 = ts[k - 1], ts[k]
+        if t1 == t0:
+            return vs[k]
+        return vs[k - 1] + (vs[k] - vs[k - 1]) * (t - t0) / (t1 - t0)
+
+
+def _signal(name, spec):
+    if callable(spec):
+        return spec
+    if isinstance(spec, (int, float)):
+        value = float(spec)
+        return lambda t: value
+    if isinstance(spec, dict) and "time" in spec:
+        return Table(spec["time"], spec["values"])
+    if isinstance(spec, (tuple, list)) and len(spec) == 2 and all(isinstance(x, (tuple, list)) for x in spec):
+        return Table(spec[0], spec[1])
+    raise TypeError("input %s: want a number, a callable of t, a (times, values) pair or "
+                    "{'time': [...], 'values': [...]}, got %r" % (name, type(spec).__name__))
+
+
+class Result(dict):
+    """A simulation's columns: ``result["time"]`` and one list per output,
+    one row per communication point (the start included). ``to_numpy()``
+    gives a NumPy structured array and ``to_pandas()`` a DataFrame where
+    those packages are installed."""
+
+    def names(self):
+        return list(self)
+
+    def rows(self):
+        cols = list(self.values())
+        return [list(r) for r in zip(*cols)]
+
+    def to_numpy(self):
+        import numpy as np
+        dtype = [(n, "f8") for n in self]
+        arr = np.empty(len(self["time"]), dtype=dtype)
+        for n, col in self.items():
+            arr[n] = col
+        return arr
+
+    def to_pandas(self):
+        import pandas as pd
+        return pd.DataFrame({n: list(c) for n, c in self.items()})
+
+    def write_csv(self, path):
+        import csv
+        with open(path, "w", newline="") as f:
+            w = csv.writer(f, lineterminator="\n")
+            w.writerow(self.names())
+            for r in self.rows():
+                w.writerow([repr(x) for x in r])
+
+
+def simulate(fmu, inputs=None, parameters=None, stop_time=10.0, step=None, outputs=None, start_time=0.0,
+             instance_name=None, derivatives=None):
+    """Simulate an FMU and return its outputs as a :class:`Result`.
+
+    ``fmu``: an :class:`FMU` or the path of an .fmu archive (loaded once per
+    process). ``inputs``: name -> a number, a callable of the time (s), a
+    ``(times, values)`` pair or ``{"time": [...], "values": [...]}`` (linear
+    between samples); each communication step starts with the inputs at its
+    start. ``parameters``: name -> value, set before initialization.
+    ``step``: the communication step (s; default the FMU's). ``outputs``:
+    the names to record (default every scalar output). ``derivatives``:
+    input name -> a callable of the step's start time giving the input's
+    first derivative over the step, passed to an FMI 2.0 FMU that can
+    interpolate inputs (a velocity input's acceleration). Raises
+    :class:`FMUError` with the FMU's log when a call fails.
+    """
+    if not isinstance(fmu, FMU):
+        fmu = load(fmu)
+    h = float(step) if step else fmu.default_step()
+    if not (h > 0 and math.isfinite(h)):
+        raise ValueError("step %r: must be positive and finite" % step)
+    if not (stop_time > start_time):
+        raise ValueError("stop_time %r must exceed start_time %r" % (stop_time, start_time))
+    signals = {n: _signal(n, s) for n, s in (inputs or {}).items()}
+    known = set(fmu.md.variables)
+    for n in list(signals) + list(parameters or {}):
+        if n not in known:
+            raise FMUError("%s has no variable %r" % (fmu.name, n))
+    derivs = dict(derivatives or {})
+    if derivs and not (fmu.version == 2 and fmu.md.can_interpolate_inputs):
+        raise FMUError("%s cannot take input derivatives (FMI %d.0, canInterpolateInputs %s)"
+                       % (fmu.name, fmu.version, getattr(fmu.md, "can_interpolate_inputs", False)))
+    names = list(outputs) if outputs else fmu.variables("output")
+    for n in names:
+        if n not in known:
+            raise FMUError("%s has no variable %r" % (fmu.name, n))
+    inst = fmu.instance(instance_name)
+    result = Result(time=[])
+    for n in names:
+        result[n] = []
+    t = float(start_time)
+    try:
+        inst.initialize(parameters, {n: s(t) for n, s in signals.items()}, start_time=t)
+
+        def record(at):
+            result["time"].append(at)
+            for n, v in zip(names, inst.get(names)):
+                result[n].append(v)
+
+        record(t)
+        k = 0
+        steps = int(math.ceil((stop_time - start_time) / h - 1e-9))
+        while k < steps:
+            if signals:
+                inst.set(list(signals), [s(t) for s in signals.values()])
+            if derivs:
+                inst.s.set_real_input_derivatives(list(derivs), [1] * len(derivs), [d(t) for d in derivs.values()])
+            dt = min(h, stop_time - t)
+            try:
+                inst.step(t, dt)
+            except fmucommon.FMIError as e:
+                raise FMUError("%s: step at t = %.6g s failed: %s" % (fmu.name, t, e), e.messages, t) from e
+            k += 1
+            t = start_time + k * h if k < steps else stop_time
+            record(t)
+    except fmucommon.FMIError as e:
+        raise FMUError("%s: %s" % (fmu.name, e), e.messages, t) from e
+    finally:
+        inst.free()
+    return result
