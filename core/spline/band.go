@@ -19,15 +19,18 @@ type band struct {
 	piv       []int
 	reach     []int     // per row: its last nonzero column, while factoring
 	scale     []float64 // per row: its largest entry before the elimination
+	rhs       []float64 // eliminated along, when not nil
+	done      int       // elimination steps carried out
+	// deferred holds every elimination back until the last row is in
+	// (eliminate(n)): the whole matrix assembled, then factored, which
+	// the frontal scheme must match bitwise.
+	deferred bool
 }
 
 func newBand(n, kl, ku int) *band {
 	w := 2*kl + ku + 1
 	return &band{n: n, kl: kl, ku: ku, w: w, a: make([]float64, n*w), piv: make([]int, n)}
 }
-
-// zero clears the matrix.
-func (b *band) zero() { clear(b.a) }
 
 // at returns the storage index of (i, j); it panics outside the bands.
 func (b *band) at(i, j int) int {
@@ -56,16 +59,45 @@ func (b *band) get(i, j int) float64 {
 // where no rows are exchanged (the mass and stiffness part, positive
 // definite) the elimination spans ku columns rather than kl + ku.
 func (b *band) factor() error {
-	n, kl, ku, w := b.n, b.kl, b.ku, b.w
-	// Each pivot is judged against its row's largest entry before the
-	// elimination: unknowns of very different scales (a thin rope's roll
-	// next to a heavy load's position) each have theirs. A row's scale is
-	// taken as it enters the elimination's window (row i at step i − kl,
-	// before any step touches it), while it is about to be read anyway.
+	b.begin(nil)
+	return b.eliminate(b.n)
+}
+
+// begin starts a factorization that eliminate carries out in stages, as
+// the rows are assembled (a frontal scheme): step k reads and changes
+// rows k … k + kl alone, so that rows farther down may still be zero or
+// incomplete, and the whole elimination runs over rows that are in the
+// cache. rhs, when not nil, is eliminated along (the forward
+// substitution), and back then solves.
+func (b *band) begin(rhs []float64) {
+	n := b.n
 	if cap(b.scale) < n {
 		b.scale = make([]float64, n)
 	}
-	scale := b.scale[:n]
+	b.reach = b.reach[:0]
+	for i := 0; i < n; i++ {
+		b.reach = append(b.reach, min(i+b.ku, n-1))
+	}
+	b.rhs, b.done = rhs, 0
+}
+
+// zeroRows clears rows from … to − 1 (a frontal assembly clears a row
+// before it adds the first entry to it).
+func (b *band) zeroRows(from, to int) { clear(b.a[from*b.w : to*b.w]) }
+
+// eliminate carries out elimination steps up to (not including) to:
+// rows up to to + kl − 1 must be complete. Each pivot is judged against
+// its row's largest entry before the elimination: unknowns of very
+// different scales (a thin rope's roll next to a heavy load's position)
+// each have theirs. A row's scale is taken as it enters the elimination's
+// window (row i at step i − kl, before any step touches it), while it is
+// about to be read anyway.
+func (b *band) eliminate(to int) error {
+	n, kl, ku, w := b.n, b.kl, b.ku, b.w
+	if to <= b.done || (b.deferred && to < n) {
+		return nil
+	}
+	scale, reach, x := b.scale[:n], b.reach, b.rhs
 	rowScale := func(i int) float64 {
 		m := 0.0
 		for _, v := range b.a[i*w+max(kl-i, 0) : i*w+kl+min(ku, n-1-i)+1] {
@@ -77,15 +109,12 @@ func (b *band) factor() error {
 		}
 		return m
 	}
-	for i := 0; i < min(kl, n); i++ {
-		scale[i] = rowScale(i)
+	if b.done == 0 {
+		for i := 0; i < min(kl, n); i++ {
+			scale[i] = rowScale(i)
+		}
 	}
-	reach := b.reach[:0]
-	for i := 0; i < n; i++ {
-		reach = append(reach, min(i+ku, n-1))
-	}
-	b.reach = reach
-	for k := 0; k < n; k++ {
+	for k := b.done; k < min(to, n); k++ {
 		if i := k + kl; i < n {
 			scale[i] = rowScale(i)
 		}
@@ -107,6 +136,9 @@ func (b *band) factor() error {
 				b.a[k*w+j-k+kl], b.a[p*w+j-p+kl] = b.a[p*w+j-p+kl], b.a[k*w+j-k+kl]
 			}
 			reach[k], reach[p] = last, last
+			if x != nil {
+				x[k], x[p] = x[p], x[k]
+			}
 		}
 		last := reach[k]
 		pivot := b.a[k*w+kl]
@@ -122,7 +154,11 @@ func (b *band) factor() error {
 				other[j] -= l * row[j]
 			}
 			reach[i] = max(reach[i], last)
+			if x != nil {
+				x[i] -= l * x[k]
+			}
 		}
+		b.done = k + 1
 	}
 	return nil
 }
@@ -139,7 +175,14 @@ func (b *band) solve(x []float64) {
 			x[i] -= b.a[i*w+k-i+kl] * x[k]
 		}
 	}
-	for k := n - 1; k >= 0; k-- {
+	b.back(x)
+}
+
+// back completes the solve of x, forward-eliminated already, by back
+// substitution through U.
+func (b *band) back(x []float64) {
+	kl, w := b.kl, b.w
+	for k := b.n - 1; k >= 0; k-- {
 		s := x[k]
 		row := b.a[k*w-k+kl : k*w-k+kl+b.reach[k]+1] // by column, up to its reach
 		for j := k + 1; j < len(row); j++ {

@@ -10,7 +10,8 @@ import (
 
 // The banded LU with partial pivoting solves banded systems, indefinite
 // ones with zero diagonals among them (the Lagrange multipliers' rows),
-// as gonum's dense LU does, to 1e-10; a singular one is refused.
+// as gonum's dense LU does, to 1e-10, in one go and in stages; a
+// singular one is refused.
 func TestBandSolvesAsDense(t *testing.T) {
 	rng := rand.New(rand.NewSource(4))
 	for trial := 0; trial < 50; trial++ {
@@ -40,6 +41,34 @@ func TestBandSolvesAsDense(t *testing.T) {
 		}
 		x := append([]float64(nil), rhs...)
 		b.solve(x)
+		// In stages as the rows come (a frontal assembly), rows below the
+		// window not yet written, the right-hand side eliminated along:
+		// bitwise the same solution.
+		staged := newBand(n, kl, ku)
+		y := append([]float64(nil), rhs...)
+		staged.begin(y)
+		filled := 0
+		stages := rand.New(rand.NewSource(int64(trial)))
+		for to := 0; ; to += 1 + stages.Intn(5) {
+			to = min(to, n)
+			for ; filled < min(n, to+kl); filled++ {
+				for j := max(0, filled-kl); j <= min(n-1, filled+ku); j++ {
+					staged.add(filled, j, dense.At(filled, j))
+				}
+			}
+			if err := staged.eliminate(to); err != nil {
+				t.Fatalf("trial %d: staged: %v", trial, err)
+			}
+			if to == n {
+				break
+			}
+		}
+		staged.back(y)
+		for i := range x {
+			if y[i] != x[i] {
+				t.Fatalf("trial %d: staged x[%d] = %g, in one go %g", trial, i, y[i], x[i])
+			}
+		}
 		scale := mat.Norm(&want, math.Inf(1))
 		for i := range x {
 			if math.Abs(x[i]-want.AtVec(i)) > 1e-10*scale {

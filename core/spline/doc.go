@@ -10,7 +10,8 @@
 //	(M/h² + K) Δq = M V/h + F + P,
 //
 // or the static one (eq. 6), K Δq = F + P, K the Hessian of U and
-// P = −∂U/∂q, by a banded LU with partial pivoting; held ends enter by
+// P = −∂U/∂q, by a banded LU with partial pivoting (each row eliminated
+// as soon as the assembly has completed it); held ends enter by
 // Lagrange multipliers (§4.3), and Algorithm 2 switches between the two
 // systems with hysteresis. Two choices differ from the paper, each for a
 // stated reason:
