@@ -1,6 +1,7 @@
 package spline
 
 import (
+	"errors"
 	"fmt"
 	"math"
 )
@@ -21,11 +22,19 @@ type band struct {
 	scale     []float64 // per row: its largest entry before the elimination
 	rhs       []float64 // eliminated along, when not nil
 	done      int       // elimination steps carried out
+	// floor, when not nil, holds per row the least scale its pivot is
+	// judged against: what a row of its kind holds (a stiffness), so that
+	// a row whose entries cancelled to rounding noise (no stiffness at
+	// all) is found singular rather than judged against its own noise.
+	floor []float64
 	// deferred holds every elimination back until the last row is in
 	// (eliminate(n)): the whole matrix assembled, then factored, which
 	// the frontal scheme must match bitwise.
 	deferred bool
 }
+
+// errSingular is a factorization's failure for want of a pivot.
+var errSingular = errors.New("singular matrix")
 
 func newBand(n, kl, ku int) *band {
 	w := 2*kl + ku + 1
@@ -100,6 +109,9 @@ func (b *band) eliminate(to int) error {
 	scale, reach, x := b.scale[:n], b.reach, b.rhs
 	rowScale := func(i int) float64 {
 		m := 0.0
+		if b.floor != nil {
+			m = b.floor[i]
+		}
 		for _, v := range b.a[i*w+max(kl-i, 0) : i*w+kl+min(ku, n-1-i)+1] {
 			if v > m {
 				m = v
@@ -126,7 +138,7 @@ func (b *band) eliminate(to int) error {
 			}
 		}
 		if !(best > 1e-14*scale[p]) {
-			return fmt.Errorf("singular matrix: no pivot in column %d of %d", k, n)
+			return fmt.Errorf("%w: no pivot in column %d of %d", errSingular, k, n)
 		}
 		b.piv[k] = p
 		if p != k {

@@ -38,6 +38,9 @@ func BenchmarkSpline(b *testing.B) {
 						b.Fatal(err)
 					}
 				}
+				if s.Static != static {
+					b.Fatalf("static %v, want %v", s.Static, static)
+				}
 				per := float64(b.Elapsed().Nanoseconds()) / float64(b.N) / float64(n)
 				b.ReportMetric(per, "ns/control-point")
 				b.ReportMetric(per/4, "ns/dof")

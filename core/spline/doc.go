@@ -13,7 +13,8 @@
 // P = −∂U/∂q, by a banded LU with partial pivoting (each row eliminated
 // as soon as the assembly has completed it); held ends enter by
 // Lagrange multipliers (§4.3), and Algorithm 2 switches between the two
-// systems with hysteresis. Two choices differ from the paper, each for a
+// systems with hysteresis (and steps dynamic where the static system is
+// singular: no equilibrium to go to). Two choices differ from the paper, each for a
 // stated reason:
 //
 //   - The twisting strain is θ' alone, the roll measured from a frame

@@ -51,7 +51,8 @@ type Spline struct {
 	StartRoll, EndRoll     float64
 	// Budget is the cost (operations, see Cost) a step may take; 0 is
 	// no limit. Algorithm 2 switches to the static system when a step's
-	// cost exceeds 95 % of it and back below 90 %.
+	// cost exceeds 95 % of it and back below 90 %; a step whose static
+	// system has no solution (singular: no stable equilibrium) is dynamic.
 	Budget float64
 	// Static says whether the last step solved the static system (6);
 	// Ceiled whether the ceiling shortened it (its multipliers, the forces
@@ -79,8 +80,9 @@ type Spline struct {
 	n                  int // unknowns
 	mat                *band
 	rhs                []float64
-	sigma              float64  // the constraint rows' scale
-	grid               []sample // the basis at the points Points samples
+	sigma              float64   // the constraint rows' scale
+	floor              []float64 // the rows' least pivot scales (pivotFloors)
+	grid               []sample  // the basis at the points Points samples
 }
 
 // halfBand is the system's bandwidth: a control point couples to the
@@ -309,7 +311,18 @@ func (s *Spline) Step(h float64) error {
 		s.Static = false
 	}
 	if err := s.assemble(h); err != nil {
-		return err
+		// The static system only where it has a solution: where it is
+		// singular (a straight cable without bending stiffness and without
+		// tension has no stiffness across it: no equilibrium to go to, and
+		// a solution of rounding errors moved the cable by 1e11 m), the
+		// step is the dynamic one.
+		if !s.Static || !errors.Is(err, errSingular) {
+			return err
+		}
+		s.Static = false
+		if err := s.assemble(h); err != nil {
+			return err
+		}
 	}
 	x := s.rhs
 	s.mat.back(x)
@@ -393,6 +406,7 @@ func (s *Spline) assemble(h float64) error {
 	if s.Static {
 		mode = "static"
 	}
+	s.pivotFloors(h)
 	eliminate := func(to int) error {
 		if err := m.eliminate(to); err != nil {
 			return fmt.Errorf("spline: the %s system: %w", mode, err)
@@ -414,7 +428,6 @@ func (s *Spline) assemble(h float64) error {
 	var kxx [4][4][9]float64
 	var krr [4][4]float64
 	var locB [16]float64
-	iL, iL2 := 1/L, 1/(L*L)
 	for at := 0; at < len(s.samples); at += len(gauss4) {
 		kxx, krr, locB = [4][4][9]float64{}, [4][4]float64{}, [16]float64{}
 		first := s.samples[at].first
@@ -426,7 +439,7 @@ func (s *Spline) assemble(h float64) error {
 			w := sm.w * L // the quadrature weight in rest length (m)
 			var d1, d2 [4]float64
 			for a := range d1 {
-				d1[a], d2[a] = sm.d1[a]*iL, sm.d2[a]*iL2
+				d1[a], d2[a] = sm.d1[a]/L, sm.d2[a]/(L*L)
 			}
 			var a, c geom.Vec3
 			roll := 0.0
@@ -587,6 +600,29 @@ func (s *Spline) assemble(h float64) error {
 		}
 	}
 	return eliminate(s.n)
+}
+
+// pivotFloors sets the scales a control point's pivots are judged
+// against at least: a span's axial and bending stiffness EA/Δs + EI/Δs³
+// and, in the dynamic system, its mass μΔs/h² for the positions, GJ/Δs
+// and I₀Δs/h² for the roll (Δs the span's rest length). The constraint
+// and load rows are judged against their own entries.
+func (s *Spline) pivotFloors(h float64) {
+	sp := &s.spec
+	if len(s.floor) != s.n {
+		s.floor = make([]float64, s.n)
+	}
+	ds := s.length / float64(len(s.Q)-3)
+	pos, roll := sp.AxialStiffness/ds+sp.BendingStiffness/(ds*ds*ds), sp.Torsion/ds
+	if !s.Static {
+		pos += sp.LinearDensity * ds / (h * h)
+		roll += sp.RollInertia * ds / (h * h)
+	}
+	for i := range s.Q {
+		k := s.at(i)
+		s.floor[k], s.floor[k+1], s.floor[k+2], s.floor[k+3] = pos, pos, pos, roll
+	}
+	s.mat.floor = s.floor
 }
 
 // startRowsIn writes the start's rows once the first span's control

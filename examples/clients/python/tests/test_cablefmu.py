@@ -1,7 +1,7 @@
 """Tests of the cablefmu package: simulate against the Hoist's reference
 result, and studies run serially and on a Dask LocalCluster (bitwise the
 same table, a failed run recorded, a stopped study resumed, a killed worker
-losing no run).
+losing no run, a run that kills every worker it runs on recorded as failed).
 
     HOIST_FMU=out/Hoist.fmu HOISTWIND_FMU=out/HoistWind.fmu /usr/bin/python3 -m unittest discover -s examples/clients/python/tests
 
@@ -15,6 +15,7 @@ import math
 import os
 import shutil
 import signal
+import subprocess
 import sys
 import tempfile
 import threading
@@ -244,6 +245,74 @@ class TestStudies(unittest.TestCase):
         self.assertTrue(all(r["status"] == "ok" for r in rows), [r["error"] for r in rows if r["status"] != "ok"])
         _, serial = studies.run(s, os.path.join(self.tmp, "killed-serial"), serial=True, progress=False)
         self.assertEqual(json.dumps(rows), json.dumps(serial), "the rescheduled runs differ from a serial study")
+
+    def test_run_that_kills_its_worker_is_a_failed_row(self):
+        """A run that kills every worker it runs on (an FMU that crashes the
+        process) becomes a failed row naming the killed workers, after
+        Dask's allowed failures; the other runs finish."""
+        if not have_dask():
+            self.skipTest("distributed not importable by %s" % sys.executable)
+        gcc = shutil.which("gcc")
+        if gcc is None:
+            if IN_CI:
+                raise AssertionError("CI=true but gcc is not on the PATH")
+            self.skipTest("gcc not on the PATH")
+        fmu = crashing_fmu(self.fmu, os.path.join(self.tmp, "crash"), gcc, crash_mass=13000.0)
+        spec = {"name": "crash", "fmu": fmu, "stop_time": 0.1, "step": 0.02, "design": "grid",
+                "vary": {"load.mass": {"values": [1000.0, 13000.0, 2000.0]}},
+                "outputs": ["load.x"], "reductions": {"final_x": {"of": "load.x", "op": "final"}}}
+        from distributed import Client, LocalCluster
+        with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster, \
+                Client(cluster) as client:
+            _, rows = studies.run(studies.Study(spec, self.tmp), os.path.join(self.tmp, "crash-out"), client=client,
+                                  progress=False)
+        self.assertEqual([r["status"] for r in rows], ["ok", "failed", "ok"], [r["error"] for r in rows])
+        self.assertEqual(rows[1]["load.mass"], 13000.0)
+        self.assertIn("KilledWorker", rows[1]["error"])
+        self.assertTrue(math.isnan(rows[1]["final_x"]))
+        self.assertEqual([rows[0]["final_x"], rows[2]["final_x"]], [0.0, 0.0])
+
+
+def crashing_fmu(fmu, folder, gcc, crash_mass):
+    """A copy of FMU (its model description) whose binary is a C stand-in:
+    every function succeeds and outputs zeros, and a step kills the
+    process (SIGKILL: a native crash, without a core file) when a parameter
+    was set to crash_mass."""
+    import zipfile
+    from cablefmu import fmi2
+    os.makedirs(folder, exist_ok=True)
+    with zipfile.ZipFile(fmu) as z:
+        z.extractall(folder)
+    lib = [os.path.join(d, f) for d, _, fs in os.walk(os.path.join(folder, "binaries", "linux64")) for f in fs]
+    assert len(lib) == 1, lib
+    special = {
+        "fmi2GetTypesPlatform": 'const char *fmi2GetTypesPlatform(void) { return "default"; }',
+        "fmi2GetVersion": 'const char *fmi2GetVersion(void) { return "2.0"; }',
+        "fmi2Instantiate": "void *fmi2Instantiate() { crash = 0; return &crash; }",
+        "fmi2FreeInstance": "void fmi2FreeInstance() {}",
+        "fmi2SetReal": ("int fmi2SetReal(void *c, const unsigned *vr, size_t n, const double *v) {\n"
+                        "\tfor (size_t i = 0; i < n; i++) if (v[i] == %r) crash = 1;\n\treturn 0;\n}" % crash_mass),
+        "fmi2GetReal": ("int fmi2GetReal(void *c, const unsigned *vr, size_t n, double *v) {\n"
+                        "\tmemset(v, 0, n * sizeof *v);\n\treturn 0;\n}"),
+        "fmi2GetInteger": ("int fmi2GetInteger(void *c, const unsigned *vr, size_t n, int *v) {\n"
+                           "\tmemset(v, 0, n * sizeof *v);\n\treturn 0;\n}"),
+        "fmi2GetBoolean": ("int fmi2GetBoolean(void *c, const unsigned *vr, size_t n, int *v) {\n"
+                           "\tmemset(v, 0, n * sizeof *v);\n\treturn 0;\n}"),
+        "fmi2DoStep": "int fmi2DoStep() {\n\tif (crash) abort();\n\treturn 0;\n}",
+    }
+    src = ["#include <signal.h>", "#include <string.h>", "static int crash;"]
+    src += [special.get(name, "int %s() { return 0; }" % name) for name in fmi2.FUNCTION_NAMES]
+    c = os.path.join(folder, "stand_in.c")
+    with open(c, "w") as f:
+        f.write("\n".join(src) + "\n")
+    subprocess.run([gcc, "-shared", "-fPIC", "-o", lib[0], c], check=True)
+    os.remove(c)
+    out = folder + ".fmu"
+    with zipfile.ZipFile(out, "w") as z:
+        for d, _, fs in os.walk(folder):
+            for f in fs:
+                z.write(os.path.join(d, f), os.path.relpath(os.path.join(d, f), folder))
+    return out
 
 
 if __name__ == "__main__":
