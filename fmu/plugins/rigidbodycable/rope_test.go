@@ -8,6 +8,7 @@ import (
 	"github.com/cablefmu/cablefmu/core/closedform"
 	"github.com/cablefmu/cablefmu/core/oscillation"
 	"github.com/cablefmu/cablefmu/fmu"
+	"github.com/cablefmu/cablefmu/fmu/plugins/plugintest"
 	"github.com/cablefmu/cablefmu/fmu/plugins/rigidbodycable"
 )
 
@@ -29,7 +30,7 @@ const (
 // and the tension at the suspension point every comm seconds for 3 s
 // after the stop.
 func rigidWinchStop(t *testing.T, comm, h, v float64) (length float64, trace []float64) {
-	in, vr := newRigidHoistWith(t, map[string]float64{"load.mass": lightM, "h": h})
+	in, vr := plugintest.New(t, rigidHoist, map[string]float64{"load.mass": lightM, "h": h})
 	tm := 0.0
 	step := func() {
 		t.Helper()
@@ -49,10 +50,10 @@ func rigidWinchStop(t *testing.T, comm, h, v float64) (length float64, trace []f
 	if st := in.SetReal([]uint32{vr["winch.speed"]}, []float64{0}); st != fmu.OK {
 		t.Fatalf("SetReal(winch.speed): %v", st)
 	}
-	length = get(t, in, vr["cable.length"])
+	length = plugintest.Get(t, in, vr["cable.length"])
 	for k := 0; k < int(math.Round(3/comm)); k++ {
 		step()
-		trace = append(trace, get(t, in, vr["cable.tension"]))
+		trace = append(trace, plugintest.Get(t, in, vr["cable.tension"]))
 	}
 	return length, trace
 }

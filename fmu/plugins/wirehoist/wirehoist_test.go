@@ -10,11 +10,8 @@ import (
 
 	"github.com/cablefmu/cablefmu/fmu"
 	"github.com/cablefmu/cablefmu/fmu/plugins"
+	"github.com/cablefmu/cablefmu/fmu/plugins/plugintest"
 )
-
-type logger struct{ t *testing.T }
-
-func (l logger) Log(s fmu.Status, cat, msg string) { l.t.Logf("%v %s: %s", s, cat, msg) }
 
 // example returns the WireHoist example's scenario as JSON objects, to be
 // changed and written with scenarioDir.
@@ -43,33 +40,6 @@ func scenarioDir(t *testing.T, sc map[string]any) string {
 		t.Fatal(err)
 	}
 	return dir
-}
-
-// instance instantiates and initializes the scenario in dir.
-func instance(t *testing.T, dir string) (*fmu.Instance, map[string]uint32) {
-	t.Helper()
-	sc, err := fmu.ReadScenario(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	reg, err := plugins.Builtin()
-	if err != nil {
-		t.Fatal(err)
-	}
-	in, err := fmu.Instantiate(fmu.Config{InstanceName: "hoist", GUID: sc.GUID(), ResourceLocation: dir, Logger: logger{t}, Registry: reg})
-	if err != nil {
-		t.Fatal(err)
-	}
-	vr := map[string]uint32{}
-	for i, v := range in.Variables() {
-		vr[v.Name] = uint32(i)
-	}
-	for _, st := range []fmu.Status{in.SetupExperiment(false, 0, 0, false, 0), in.EnterInitializationMode(), in.ExitInitializationMode()} {
-		if st != fmu.OK {
-			t.Fatalf("initialization: %v", st)
-		}
-	}
-	return in, vr
 }
 
 type driver struct {
@@ -127,7 +97,7 @@ func torqueScenario(t *testing.T) string {
 // the load stays (the hook moves less than 5 mm in 1 s); 20 % more
 // hauls it up, and the motor's torque is the input.
 func TestTorqueDrive(t *testing.T) {
-	in, vr := instance(t, torqueScenario(t))
+	in, vr := plugintest.New(t, torqueScenario(t), nil)
 	d := &driver{t: t, in: in, vr: vr}
 	const R = 0.4
 	d.set("winch.brake", 1)
@@ -207,7 +177,7 @@ func TestConfigRefused(t *testing.T) {
 // the hooked weight within 5 % (the slack wire hanging from the hook
 // sheaves adds to it), and the drum, now braked, stops.
 func TestDroppedLoad(t *testing.T) {
-	in, vr := instance(t, torqueScenario(t))
+	in, vr := plugintest.New(t, torqueScenario(t), nil)
 	d := &driver{t: t, in: in, vr: vr}
 	const hooked = (20000 + 500 + 2*80) * 9.81
 	d.run(4)

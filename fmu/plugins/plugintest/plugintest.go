@@ -1,0 +1,258 @@
+// Package plugintest holds what the model plugins' tests share: an
+// example scenario instantiated through the built-in registry and
+// initialized, its variables by name, scenarios edited into refusals, and
+// the checks every cable model with the Hoist ports passes (a trolley
+// move's swing against the hanging chain, the winch with a state rolled
+// back).
+package plugintest
+
+import (
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/cablefmu/cablefmu/core/closedform"
+	"github.com/cablefmu/cablefmu/core/oscillation"
+	"github.com/cablefmu/cablefmu/fmu"
+	"github.com/cablefmu/cablefmu/fmu/plugins"
+)
+
+// Logger logs an instance's messages to the test.
+type Logger struct{ TB testing.TB }
+
+// Log implements fmu.Logger.
+func (l Logger) Log(s fmu.Status, cat, msg string) { l.TB.Logf("%v %s: %s", s, cat, msg) }
+
+// New instantiates the scenario in dir, sets the given parameters and
+// initializes it; it returns the instance and the value references by
+// variable name.
+func New(t testing.TB, dir string, params map[string]float64) (*fmu.Instance, map[string]uint32) {
+	t.Helper()
+	dir, err := filepath.Abs(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc, err := fmu.ReadScenario(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	reg, err := plugins.Builtin()
+	if err != nil {
+		t.Fatal(err)
+	}
+	in, err := fmu.Instantiate(fmu.Config{InstanceName: filepath.Base(dir), GUID: sc.GUID(), ResourceLocation: dir,
+		Logger: Logger{t}, Registry: reg})
+	if err != nil {
+		t.Fatal(err)
+	}
+	vr := map[string]uint32{}
+	for i, v := range in.Variables() {
+		vr[v.Name] = uint32(i)
+	}
+	if st := in.SetupExperiment(false, 0, 0, false, 0); st != fmu.OK {
+		t.Fatalf("SetupExperiment: %v", st)
+	}
+	for name, x := range params {
+		if st := in.SetReal([]uint32{vr[name]}, []float64{x}); st != fmu.OK {
+			t.Fatalf("SetReal(%s = %g): %v", name, x, st)
+		}
+	}
+	for _, st := range []fmu.Status{in.EnterInitializationMode(), in.ExitInitializationMode()} {
+		if st != fmu.OK {
+			t.Fatalf("initialization: %v", st)
+		}
+	}
+	return in, vr
+}
+
+// Get returns the real variable vr.
+func Get(t testing.TB, in *fmu.Instance, vr uint32) float64 {
+	t.Helper()
+	out := []float64{0}
+	if st := in.GetReal([]uint32{vr}, out); st != fmu.OK {
+		t.Fatalf("GetReal(%d): %v", vr, st)
+	}
+	return out[0]
+}
+
+// Set sets the real variable vr to x.
+func Set(t testing.TB, in *fmu.Instance, vr uint32, x float64) {
+	t.Helper()
+	if st := in.SetReal([]uint32{vr}, []float64{x}); st != fmu.OK {
+		t.Fatalf("SetReal(%d = %g): %v", vr, x, st)
+	}
+}
+
+// Edited writes the scenario in dir, with the first occurrence of each
+// old text replaced by its new one (oldNew in pairs), into a temporary
+// folder and returns it; a text not in the scenario fails the test.
+func Edited(t testing.TB, dir string, oldNew ...string) string {
+	t.Helper()
+	raw, err := os.ReadFile(filepath.Join(dir, fmu.ScenarioFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc := string(raw)
+	for i := 0; i+1 < len(oldNew); i += 2 {
+		if !strings.Contains(sc, oldNew[i]) {
+			t.Fatalf("%s: not in the scenario", oldNew[i])
+		}
+		sc = strings.Replace(sc, oldNew[i], oldNew[i+1], 1)
+	}
+	out := t.TempDir()
+	if err := os.WriteFile(filepath.Join(out, fmu.ScenarioFile), []byte(sc), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// Refused checks that the exporter refuses the scenario in dir with each
+// edit (old, new) made, each error logged.
+func Refused(t *testing.T, dir string, edits [][2]string) {
+	t.Helper()
+	reg, err := plugins.Builtin()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range edits {
+		parsed, err := fmu.ReadScenario(Edited(t, dir, e[0], e[1]))
+		if err == nil {
+			_, err = reg.Configure(parsed)
+		}
+		if err == nil {
+			t.Errorf("%s: accepted", e[1])
+		} else {
+			t.Logf("%s: %v", e[1], err)
+		}
+	}
+}
+
+// Hoist is an example of a cable model with the Hoist ports: a load Mass
+// (kg) hanging from the sheave on Length (m) of solid rope of Diameter
+// (m), Density (kg/m³) and Young's modulus E (Pa).
+type Hoist struct {
+	Dir                                string
+	Mass, Length, Diameter, Density, E float64
+}
+
+// TrolleyMoveSwing checks that a trolley move of 2 m in 4 s (a smooth
+// ramp of speed up and down) sets the load swinging at the first mode of
+// the hanging chain with the load at its end (closedform.HangingModes:
+// the pendulum with the rope's mass, of the stretched rope; lowered by
+// θ₀²/16 for the swing's amplitude θ₀) within 0.1 %, the same within
+// 0.1 % however the master cuts its communication steps (1/60 s, 0.1 s
+// and 0.25 s).
+func TrolleyMoveSwing(t *testing.T, h Hoist) {
+	const g = 9.81
+	area := math.Pi * h.Diameter * h.Diameter / 4
+	rho := h.Density * area
+	stretch := (h.Mass*g*h.Length + rho*g*h.Length*h.Length/2) / (h.E * area)
+	modes, err := closedform.HangingModes(h.Length+stretch, rho, h.Mass, g, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var first []float64
+	for _, comm := range []float64{1.0 / 60, 0.1, 0.25} {
+		in, vr := New(t, h.Dir, nil)
+		var trace []float64
+		tm := 0.0
+		for tm < 64-1e-9 {
+			x, v := 2.0, 0.0
+			if tm < 4 {
+				x, v = 0.5*(tm-2/math.Pi*math.Sin(math.Pi*tm/2)), 0.5*(1-math.Cos(math.Pi*tm/2))
+			}
+			Set(t, in, vr["hoist.x"], x)
+			Set(t, in, vr["hoist.vx"], v)
+			if st := in.DoStep(tm, comm); st != fmu.OK {
+				t.Fatalf("t = %.2f: %v", tm, st)
+			}
+			tm += comm
+			if tm > 8 {
+				trace = append(trace, Get(t, in, vr["load.x"])-2)
+			}
+		}
+		f, _, err := oscillation.Measure(trace, 0, comm)
+		if err != nil {
+			t.Fatal(err)
+		}
+		amp := 0.0
+		for _, x := range trace {
+			amp = max(amp, math.Abs(x))
+		}
+		theta := math.Asin(amp / h.Length)
+		want := modes[0] * (1 - theta*theta/16)
+		w := 2 * math.Pi * f
+		t.Logf("communication step %.3f s: swing %.5f rad/s at %.1f°, closed form %.5f (%+.3f %%)", comm, w, theta*180/math.Pi, want, 100*(w/want-1))
+		if math.Abs(w/want-1) > 0.001 {
+			t.Errorf("communication step %.3f s: swing %.5f rad/s, want %.5f within 0.1 %%", comm, w, want)
+		}
+		if comm == 1.0/60 {
+			first = append(first, w)
+		} else if math.Abs(w/first[0]-1) > 1e-3 {
+			t.Errorf("communication step %.3f s: swing %.6f rad/s, %.6f with 1/60 s", comm, w, first[0])
+		}
+	}
+}
+
+// WinchAndStateRollback checks that the winch paying out at 0.5 m/s
+// lengthens cable.length by v t (1e-9 m after 2 s), and that a state saved
+// midway, restored in the same instance and serialized into a fresh one,
+// continues bitwise in every variable.
+func WinchAndStateRollback(t *testing.T, dir string) {
+	in, vr := New(t, dir, nil)
+	const h = 1.0 / 60
+	Set(t, in, vr["winch.speed"], 0.5)
+	l0 := Get(t, in, vr["cable.length"])
+	tm := 0.0
+	run := func(in *fmu.Instance, steps int) []float64 {
+		for k := 0; k < steps; k++ {
+			Set(t, in, vr["hoist.vx"], 0.3*math.Sin(tm))
+			if st := in.DoStep(tm, h); st != fmu.OK {
+				t.Fatalf("t = %.2f: %v", tm, st)
+			}
+			tm += h
+		}
+		out := make([]float64, len(in.Variables()))
+		all := make([]uint32, len(out))
+		for i := range all {
+			all[i] = uint32(i)
+		}
+		if st := in.GetReal(all, out); st != fmu.OK {
+			t.Fatal(st)
+		}
+		return out
+	}
+	run(in, 120)
+	if l := Get(t, in, vr["cable.length"]); math.Abs(l-l0-1) > 1e-9 {
+		t.Errorf("cable.length %.12g m after 2 s at 0.5 m/s from %.12g, want 1 m more", l, l0)
+	}
+	snap, st := in.GetState(nil)
+	if st != fmu.OK {
+		t.Fatal(st)
+	}
+	t0 := tm
+	a := run(in, 90)
+	if st := in.SetState(snap); st != fmu.OK {
+		t.Fatal(st)
+	}
+	tm = t0
+	b := run(in, 90)
+	fresh, _ := New(t, dir, nil)
+	restored, err := fresh.Deserialize(snap.Serialize())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st := fresh.SetState(restored); st != fmu.OK {
+		t.Fatal(st)
+	}
+	Set(t, fresh, vr["winch.speed"], 0.5)
+	tm = t0
+	c := run(fresh, 90)
+	for i := range a {
+		if math.Float64bits(a[i]) != math.Float64bits(b[i]) || math.Float64bits(a[i]) != math.Float64bits(c[i]) {
+			t.Errorf("%s: %v, restored %v, in a fresh instance %v", in.Variables()[i].Name, a[i], b[i], c[i])
+		}
+	}
+}
