@@ -5,11 +5,13 @@ with the ctypes bindings) on ``sys.path``, so that ``from cablefmu import fmi2, 
 works without installing it.
 """
 
+import math
 import os
 import shutil
 import struct
 import sys
 import tempfile
+import threading
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(os.path.dirname(HERE))
@@ -52,6 +54,11 @@ class Slave:
 
     def set(self, names, values):
         return self.s.set_real(names, values) if self.version == 2 else self.s.set_float64(names, values)
+
+    def step(self, t, h):
+        """One communication step from t; returns t + h."""
+        self.s.do_step(t, h)
+        return t + h
 
     def free(self):
         self.s.free()
@@ -208,3 +215,116 @@ def unpack_examples(prefix):
             raise RuntimeError(problem)
     tmp = make_tmp(prefix)
     return tmp, {env: fmi2.unzip(os.environ[env], os.path.join(tmp, env)) for env in EXAMPLE_FMUS}
+
+
+class CableHoistChecks(StatusAssertions):
+    """The checks every cable model with the Hoist ports passes from outside Go, mixed into a unittest.TestCase.
+
+    The class sets VERSION (2 or 3), FMI (the binding), FOLDERS ({version: the unpacked FMU}), INSTANCE (the
+    instances' name), EXTRA_OUTPUTS (the model's own outputs compared bitwise with OUTPUTS), FZ_TOLERANCE (of
+    the crane's static force, relative) and DRIVE (the inputs set before each step: a function of t returning
+    names and values).
+    """
+
+    VERSION = FMI = FOLDERS = INSTANCE = DRIVE = None
+    EXTRA_OUTPUTS = []
+    FZ_TOLERANCE = 1e-3
+    H = 1.0 / 60
+
+    def slave(self, name=None, parameters=None, initialize=True):
+        s = Slave(self.VERSION, self.FOLDERS[self.VERSION], name or self.INSTANCE)
+        self.addCleanup(s.free)
+        return s.initialize(parameters) if initialize else s
+
+    def outputs(self, s):
+        return bits(s.get(OUTPUTS + self.EXTRA_OUTPUTS))
+
+    def drive(self, s, t, steps):
+        for _ in range(steps):
+            s.set(*type(self).DRIVE(t))
+            t = s.step(t, self.H)
+        return t
+
+    def test_statics_and_load_mass_parameter(self):
+        """At rest the crane carries -(M + rho A L) g within FZ_TOLERANCE, for the scenario's load and a 2 t one."""
+        for mass in (None, 2000.0):
+            s = self.slave(parameters=None if mass is None else {"load.mass": mass})
+            t = 0.0
+            for _ in range(60):
+                t = s.step(t, self.H)
+            fz, m, rho, d, l0 = s.get(["hoist.fz", "load.mass", "cable.density", "cable.diameter", "cable.length0"])
+            want = -(m + rho * math.pi * d * d / 4 * l0) * s.get(["gravity"])[0]
+            self.assertLess(abs(fz / want - 1), self.FZ_TOLERANCE,
+                            "hoist.fz %.3f N, want %.3f (load %g kg)" % (fz, want, m))
+
+    def test_state_rollback_bitwise(self):
+        """A state saved while the trolley moves and the winch pays out replays bitwise, restored in the
+        same instance and, serialized, in a fresh one."""
+        s = self.slave()
+        t0 = self.drive(s, 0.0, 40)
+        state = s.s.get_fmu_state()
+        blob = s.s.serialize_fmu_state(state)
+        first = []
+        t = t0
+        for _ in range(30):
+            t = self.drive(s, t, 1)
+            first.append(self.outputs(s))
+        s.s.set_fmu_state(state)
+        t = t0
+        for k in range(30):
+            t = self.drive(s, t, 1)
+            self.assertEqual(self.outputs(s), first[k], "restored run differs at step %d" % (k + 1))
+        fresh = self.slave("fresh")
+        fresh.s.set_fmu_state(fresh.s.deserialize_fmu_state(blob))
+        t = t0
+        for k in range(30):
+            t = self.drive(fresh, t, 1)
+            self.assertEqual(self.outputs(fresh), first[k], "deserialized run differs at step %d" % (k + 1))
+        s.s.free_fmu_state(state)
+
+    def test_threads_match_sequential_bitwise(self):
+        """Three instances stepped in three threads at once give the sequential run's bits."""
+        want = self.slave("seq")
+        self.drive(want, 0.0, 120)
+        reference = self.outputs(want)
+        slaves = [self.slave("thread%d" % k) for k in range(3)]
+        errors = []
+
+        def run(s):
+            try:
+                self.drive(s, 0.0, 120)
+            except Exception as e:  # reported below
+                errors.append(e)
+
+        threads = [threading.Thread(target=run, args=(s,)) for s in slaves]
+        for th in threads:
+            th.start()
+        for th in threads:
+            th.join()
+        self.assertEqual(errors, [])
+        for s in slaves:
+            self.assertEqual(self.outputs(s), reference, "a threaded instance differs from the sequential run")
+
+    def test_damaged_state_refused_and_instance_unchanged(self):
+        s = self.slave()
+        t = self.drive(s, 0.0, 10)
+        before = self.outputs(s)
+        state = s.s.get_fmu_state()
+        blob = bytearray(s.s.serialize_fmu_state(state))
+        for cut in (len(blob) // 2, len(blob) - 8):
+            self.assertFails(lambda: s.s.deserialize_fmu_state(bytes(blob[:cut])),
+                             "deserializing a state cut to %d of %d bytes" % (cut, len(blob)))
+        self.assertEqual(self.outputs(s), before, "a refused state changed the instance")
+        self.drive(s, t, 1)
+        s.s.free_fmu_state(state)
+
+    def test_bad_values_refused(self):
+        s = self.slave("bad", initialize=False)
+        self.assertFails(lambda: s.set(["load.mass"], [float("nan")]), "load.mass = nan", mentions=["load.mass"])
+        self.assertFails(lambda: s.set(["cable.length0"], [-1.0]), "cable.length0 = -1", mentions=["cable.length0"])
+        self.assertFails(lambda: s.set(["h"], [0.0]), "h = 0", mentions=["h"])
+        s.initialize()
+        self.assertFails(lambda: s.set(["hoist.vx"], [float("inf")]), "hoist.vx = inf", mentions=["hoist.vx"])
+        self.assertFails(lambda: s.step(0.0, -self.H), "a negative communication step")
+        values = s.get(OUTPUTS)
+        self.assertTrue(all(math.isfinite(v) for v in values), "outputs finite after refused calls")
