@@ -12,29 +12,18 @@ import (
 	"math"
 
 	"github.com/cablefmu/cablefmu/core/massspring"
-	"github.com/cablefmu/cablefmu/core/material"
 	"github.com/cablefmu/cablefmu/fmu/plugins/port"
 )
 
 type config struct {
-	// Gravity (m/s²) along −z.
-	Gravity float64 `json:"gravity"`
-	// Hoist is the suspension point (sheave on the trolley), driven by
-	// inputs.
-	Hoist struct {
-		Position [3]float64 `json:"position"`
-	} `json:"hoist"`
-	// Load is a point mass at the cable's end (kg): hook and payload.
-	Load struct {
-		Mass float64 `json:"mass"`
-	} `json:"load"`
+	port.Hoisted
 	Cable cableConfig `json:"cable"`
 }
 
 type cableConfig struct {
-	Length0  float64    `json:"length0"`  // m
-	Segments int        `json:"segments"` // N
-	Rope     ropeConfig `json:"rope"`
+	Length0  float64          `json:"length0"`  // m
+	Segments int              `json:"segments"` // N
+	Rope     port.BendingRope `json:"rope"`
 	// PerMass gives the springs per mass of a point (the paper's Fig. 5
 	// table) instead of the rope's stiffnesses: k_L/m, k_D/m, k_B/m.
 	PerMass *struct {
@@ -51,22 +40,6 @@ type cableConfig struct {
 	CGTolerance  float64 `json:"cgTolerance"`
 	// MinLength (m) is where the winch stops hauling in (default 1 m).
 	MinLength float64 `json:"minLength"`
-}
-
-// ropeConfig is the rope's material data (SI) with its bending stiffness
-// (N·m²), optional: absent, material.DefaultBendingFraction of a solid
-// bar's.
-type ropeConfig struct {
-	port.Rope
-	BendingStiffness *float64 `json:"bendingStiffness"`
-}
-
-func (r ropeConfig) rope() material.Rope {
-	m := r.Material()
-	if r.BendingStiffness != nil {
-		m.BendingStiffness = *r.BendingStiffness
-	}
-	return m
 }
 
 func (c *cableConfig) solver() (massspring.Solver, error) {
@@ -91,20 +64,8 @@ func parseConfig(raw json.RawMessage) (*config, error) {
 	if err := port.Decode(raw, &c); err != nil {
 		return nil, err
 	}
-	var errs []error
+	errs := c.Check()
 	add := func(format string, args ...any) { errs = append(errs, fmt.Errorf(format, args...)) }
-	if !(c.Gravity >= 0) || math.IsInf(c.Gravity, 0) {
-		add("gravity %g m/s²: must be non-negative and finite", c.Gravity)
-	}
-	for _, x := range c.Hoist.Position {
-		if math.IsNaN(x) || math.IsInf(x, 0) {
-			add("hoist position %v m: must be finite", c.Hoist.Position)
-			break
-		}
-	}
-	if !(c.Load.Mass >= 0) || math.IsInf(c.Load.Mass, 0) {
-		add("load mass %g kg: must be non-negative and finite", c.Load.Mass)
-	}
 	if c.Cable.Segments < 2 || c.Cable.Segments > 10000 {
 		add("cable segments %d: want 2 to 10000", c.Cable.Segments)
 	}
@@ -114,7 +75,7 @@ func parseConfig(raw json.RawMessage) (*config, error) {
 	if c.Cable.MinLength < 0 {
 		add("cable minLength %g m: must be non-negative", c.Cable.MinLength)
 	}
-	rope := c.Cable.Rope.rope()
+	rope := c.Cable.Rope.Material()
 	if err := rope.Validate(); err != nil {
 		add("cable: %w", err)
 	}

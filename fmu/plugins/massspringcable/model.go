@@ -13,9 +13,6 @@ type Model struct{}
 // Name implements fmu.Model.
 func (Model) Name() string { return "mass-spring-cable" }
 
-// nodePorts is the port name that stands for all node coordinates.
-const nodePorts = "cable.node[*]"
-
 // Configure implements fmu.Model. The port "cable.node[*]" expands to
 // cable.node[k].x|y|z for the N+1 mass points, k = 1 … N+1.
 func (Model) Configure(sc *fmu.Scenario) (fmu.Configured, error) {
@@ -23,7 +20,7 @@ func (Model) Configure(sc *fmu.Scenario) (fmu.Configured, error) {
 	if err != nil {
 		return nil, err
 	}
-	ports, err := port.Select(quantities(cfg, sc.Step), expand(sc.Ports, cfg.Cable.Segments), sc.Step)
+	ports, err := port.Select(quantities(cfg, sc.Step), port.ExpandCableNodes(sc.Ports, cfg.Cable.Segments+1), sc.Step)
 	if err != nil {
 		return nil, err
 	}
@@ -32,18 +29,6 @@ func (Model) Configure(sc *fmu.Scenario) (fmu.Configured, error) {
 		return nil, fmt.Errorf("building the scenario's cable: %w", err)
 	}
 	return m, nil
-}
-
-func expand(ports []string, n int) []string {
-	var out []string
-	for _, p := range ports {
-		if p != nodePorts {
-			out = append(out, p)
-			continue
-		}
-		out = append(out, port.NodeNames("cable.node", n+1)...)
-	}
-	return out
 }
 
 // configured implements fmu.Configured; its ports give Variables and
@@ -60,7 +45,7 @@ func quantities(c *config, step float64) *catalogue {
 	qs := &catalogue{}
 	param, input, output := qs.Param, qs.Input, qs.Output
 	axes := []string{port.Axis(0), port.Axis(1), port.Axis(2)}
-	rope := c.Cable.Rope.rope()
+	rope := c.Cable.Rope.Material()
 	param("gravity", "m/s2", "Gravitational acceleration, acting along -z", c.Gravity, port.Gravity, func(p *params, x float64) { p.gravity = x })
 	param("h", "s", "Internal step of the cable's linearly implicit Euler method: steps on the fixed grid start + k·h whatever the communication steps; outputs between grid points are interpolated", step, port.Step, func(p *params, x float64) { p.h = x })
 	param("load.mass", "kg", "Mass of the load (hook and payload), a point mass at the cable's end", c.Load.Mass, port.Range{Min: 0, Max: port.Mass.Max}, func(p *params, x float64) { p.loadMass = x })

@@ -262,6 +262,24 @@ func (e *Events) DrainEvents() []string {
 	return l
 }
 
+// CableNodes is the port name that stands for all of a cable's node
+// coordinates, cable.node[k].x|y|z.
+const CableNodes = "cable.node[*]"
+
+// ExpandCableNodes returns ports with CableNodes replaced by the names of
+// k nodes (NodeNames).
+func ExpandCableNodes(ports []string, k int) []string {
+	var out []string
+	for _, p := range ports {
+		if p == CableNodes {
+			out = append(out, NodeNames("cable.node", k)...)
+		} else {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
 // NodeNames returns the names of the ports of k points of a curve: base[1].x,
 // base[1].y, base[1].z, … base[k].z (FMI 3.0 gathers them into one k×3
 // array).

@@ -22,3 +22,20 @@ func (r Rope) Material() material.Rope {
 	}
 	return m
 }
+
+// BendingRope is a rope's material data with its bending stiffness
+// (N·m²), optional: absent, material.DefaultBendingFraction of a solid
+// bar's.
+type BendingRope struct {
+	Rope
+	BendingStiffness *float64 `json:"bendingStiffness"`
+}
+
+// Material returns the rope's material with the defaults filled in.
+func (r BendingRope) Material() material.Rope {
+	m := r.Rope.Material()
+	if r.BendingStiffness != nil {
+		m.BendingStiffness = *r.BendingStiffness
+	}
+	return m
+}

@@ -9,7 +9,6 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/cablefmu/cablefmu/core/material"
 	"github.com/cablefmu/cablefmu/core/rigidcable"
 	"github.com/cablefmu/cablefmu/fmu/plugins/port"
 )
@@ -33,9 +32,9 @@ type config struct {
 }
 
 type cableConfig struct {
-	Length0  float64    `json:"length0"`  // m
-	Segments int        `json:"segments"` // N
-	Rope     ropeConfig `json:"rope"`
+	Length0  float64          `json:"length0"`  // m
+	Segments int              `json:"segments"` // N
+	Rope     port.BendingRope `json:"rope"`
 	// Twist is "aligned" (default) or "perpendicular" (eq. 22).
 	Twist string `json:"twist"`
 	// MinLength (m) is where the winch stops hauling in (default 1 m).
@@ -46,22 +45,6 @@ type cableConfig struct {
 	// Hook is "fixed" (default: the rope's torsion reaches the load) or
 	// "swivel" (the load turns freely about the rope below the hook).
 	Hook string `json:"hook"`
-}
-
-// ropeConfig is the rope's material data (SI) with its bending stiffness
-// (N·m²), optional: absent, it is material.DefaultBendingFraction of a
-// solid bar's.
-type ropeConfig struct {
-	port.Rope
-	BendingStiffness *float64 `json:"bendingStiffness"`
-}
-
-func (r ropeConfig) rope() material.Rope {
-	m := r.Material()
-	if r.BendingStiffness != nil {
-		m.BendingStiffness = *r.BendingStiffness
-	}
-	return m
 }
 
 type groundConfig struct {
@@ -121,7 +104,7 @@ func parseConfig(raw json.RawMessage) (*config, error) {
 	if !(c.Cable.Length0 > c.Cable.minLength()) {
 		add("cable length0 %g m: must exceed minLength %g m", c.Cable.Length0, c.Cable.minLength())
 	}
-	if err := c.Cable.Rope.rope().Validate(); err != nil {
+	if err := c.Cable.Rope.Material().Validate(); err != nil {
 		add("cable: %w", err)
 	}
 	if _, err := c.Cable.twist(); err != nil {

@@ -13,9 +13,6 @@ type Model struct{}
 // Name implements fmu.Model.
 func (Model) Name() string { return "rigid-body-cable" }
 
-// nodePorts is the port name that stands for all node coordinates.
-const nodePorts = "cable.node[*]"
-
 // Configure implements fmu.Model. The port "cable.node[*]" expands to
 // cable.node[k].x|y|z for k = 1 … N+1.
 func (Model) Configure(sc *fmu.Scenario) (fmu.Configured, error) {
@@ -23,7 +20,7 @@ func (Model) Configure(sc *fmu.Scenario) (fmu.Configured, error) {
 	if err != nil {
 		return nil, err
 	}
-	ports, err := port.Select(quantities(cfg, sc.Step), expand(sc.Ports, cfg.Cable.Segments), sc.Step)
+	ports, err := port.Select(quantities(cfg, sc.Step), port.ExpandCableNodes(sc.Ports, cfg.Cable.Segments+1), sc.Step)
 	if err != nil {
 		return nil, err
 	}
@@ -32,18 +29,6 @@ func (Model) Configure(sc *fmu.Scenario) (fmu.Configured, error) {
 		return nil, fmt.Errorf("building the scenario's world: %w", err)
 	}
 	return m, nil
-}
-
-func expand(ports []string, n int) []string {
-	var out []string
-	for _, p := range ports {
-		if p != nodePorts {
-			out = append(out, p)
-			continue
-		}
-		out = append(out, port.NodeNames("cable.node", n+1)...)
-	}
-	return out
 }
 
 // configured implements fmu.Configured; its ports give Variables and
@@ -67,7 +52,7 @@ func quantities(c *config, step float64) *catalogue {
 	param("cable.E", "Pa", "Effective Young's modulus of the rope (a stranded wire rope is softer than solid steel)", c.Cable.Rope.E, port.Modulus, func(p *params, x float64) { p.e = x })
 	param("cable.diameter", "m", "Rope diameter; the segments are solid cylinders of this diameter", c.Cable.Rope.Diameter, port.Diameter, func(p *params, x float64) { p.diameter = x })
 	param("cable.density", "kg/m3", "Rope density: the segments' mass, carried by the crane with the load", c.Cable.Rope.Density, port.RopeDensity, func(p *params, x float64) { p.density = x })
-	rope := c.Cable.Rope.rope()
+	rope := c.Cable.Rope.Material()
 	param("cable.dampingTime", "s", "Material damping of the rope as a Kelvin-Voigt time constant (damping ratio omega*tau/2 for a mode at omega); 0 is undamped", rope.DampingTime, port.Time, func(p *params, x float64) { p.dampingTime = x })
 	param("cable.bendingStiffness", "N.m2", "Bending stiffness EI of the rope; 0 takes a tenth of a solid bar's (a stranded rope bends far more easily)", rope.BendingStiffness, port.Bending, func(p *params, x float64) { p.bending = x })
 	for k, ax := range axes {

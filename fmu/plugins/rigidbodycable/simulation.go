@@ -60,7 +60,7 @@ type simulation struct {
 // static equilibrium.
 func (m *configured) NewSimulation(values []float64) (fmu.Simulation, error) {
 	c := m.cfg
-	rope := c.Cable.Rope.rope()
+	rope := c.Cable.Rope.Material()
 	p := params{gravity: c.Gravity, h: m.Step, loadMass: c.Load.Mass, length0: c.Cable.Length0,
 		e: rope.E, diameter: rope.Diameter, density: rope.Density, dampingTime: rope.DampingTime, bending: rope.BendingStiffness}
 	m.ApplyParams(&p, values)

@@ -12,29 +12,18 @@ import (
 	"fmt"
 	"math"
 
-	"github.com/cablefmu/cablefmu/core/material"
 	"github.com/cablefmu/cablefmu/fmu/plugins/port"
 )
 
 type config struct {
-	// Gravity (m/s²) along −z.
-	Gravity float64 `json:"gravity"`
-	// Hoist is the suspension point (sheave on the trolley), driven by
-	// inputs.
-	Hoist struct {
-		Position [3]float64 `json:"position"`
-	} `json:"hoist"`
-	// Load is a point mass at the cable's end (kg): hook and payload.
-	Load struct {
-		Mass float64 `json:"mass"`
-	} `json:"load"`
+	port.Hoisted
 	Cable cableConfig `json:"cable"`
 }
 
 type cableConfig struct {
-	Length0  float64    `json:"length0"`  // m
-	Controls int        `json:"controls"` // control points n ≥ 4
-	Rope     ropeConfig `json:"rope"`
+	Length0  float64          `json:"length0"`  // m
+	Controls int              `json:"controls"` // control points n ≥ 4
+	Rope     port.BendingRope `json:"rope"`
 	// Ceiling (m) bounds a control point's move in a step (0: none).
 	Ceiling float64 `json:"ceiling"`
 	// ClampStart holds the cable's tangent at the suspension point
@@ -47,22 +36,6 @@ type cableConfig struct {
 	OutputNodes int `json:"outputNodes"`
 	// MinLength (m) is where the winch stops hauling in (default 1 m).
 	MinLength float64 `json:"minLength"`
-}
-
-// ropeConfig is the rope's material data (SI) with its bending stiffness
-// (N·m²), optional: absent, material.DefaultBendingFraction of a solid
-// bar's.
-type ropeConfig struct {
-	port.Rope
-	BendingStiffness *float64 `json:"bendingStiffness"`
-}
-
-func (r ropeConfig) rope() material.Rope {
-	m := r.Material()
-	if r.BendingStiffness != nil {
-		m.BendingStiffness = *r.BendingStiffness
-	}
-	return m
 }
 
 func (c *cableConfig) minLength() float64 {
@@ -84,20 +57,8 @@ func parseConfig(raw json.RawMessage) (*config, error) {
 	if err := port.Decode(raw, &c); err != nil {
 		return nil, err
 	}
-	var errs []error
+	errs := c.Check()
 	add := func(format string, args ...any) { errs = append(errs, fmt.Errorf(format, args...)) }
-	if !(c.Gravity >= 0) || math.IsInf(c.Gravity, 0) {
-		add("gravity %g m/s²: must be non-negative and finite", c.Gravity)
-	}
-	for _, x := range c.Hoist.Position {
-		if math.IsNaN(x) || math.IsInf(x, 0) {
-			add("hoist position %v m: must be finite", c.Hoist.Position)
-			break
-		}
-	}
-	if !(c.Load.Mass >= 0) || math.IsInf(c.Load.Mass, 0) {
-		add("load mass %g kg: must be non-negative and finite", c.Load.Mass)
-	}
 	if c.Cable.Controls < 4 || c.Cable.Controls > 10000 {
 		add("cable controls %d: want 4 to 10000 control points", c.Cable.Controls)
 	}
@@ -113,7 +74,7 @@ func parseConfig(raw json.RawMessage) (*config, error) {
 	if c.Cable.OutputNodes < 0 || c.Cable.OutputNodes == 1 || c.Cable.OutputNodes > 10000 {
 		add("cable outputNodes %d: want 0 (21) or 2 to 10000", c.Cable.OutputNodes)
 	}
-	rope := c.Cable.Rope.rope()
+	rope := c.Cable.Rope.Material()
 	if err := rope.Validate(); err != nil {
 		add("cable: %w", err)
 	}

@@ -13,9 +13,6 @@ type Model struct{}
 // Name implements fmu.Model.
 func (Model) Name() string { return "spline-cable" }
 
-// nodePorts is the port name that stands for all node coordinates.
-const nodePorts = "cable.node[*]"
-
 // Configure implements fmu.Model. The port "cable.node[*]" expands to
 // cable.node[k].x|y|z for K points at equal rest arc length (outputNodes).
 func (Model) Configure(sc *fmu.Scenario) (fmu.Configured, error) {
@@ -23,15 +20,7 @@ func (Model) Configure(sc *fmu.Scenario) (fmu.Configured, error) {
 	if err != nil {
 		return nil, err
 	}
-	var ports []string
-	for _, p := range sc.Ports {
-		if p == nodePorts {
-			ports = append(ports, port.NodeNames("cable.node", cfg.Cable.outputNodes())...)
-		} else {
-			ports = append(ports, p)
-		}
-	}
-	selected, err := port.Select(quantities(cfg, sc.Step), ports, sc.Step)
+	selected, err := port.Select(quantities(cfg, sc.Step), port.ExpandCableNodes(sc.Ports, cfg.Cable.outputNodes()), sc.Step)
 	if err != nil {
 		return nil, err
 	}
@@ -56,7 +45,7 @@ func quantities(c *config, step float64) *catalogue {
 	qs := &catalogue{}
 	param, input, output := qs.Param, qs.Input, qs.Output
 	axes := []string{port.Axis(0), port.Axis(1), port.Axis(2)}
-	rope := c.Cable.Rope.rope()
+	rope := c.Cable.Rope.Material()
 	param("gravity", "m/s2", "Gravitational acceleration, acting along -z", c.Gravity, port.Gravity, func(p *params, x float64) { p.gravity = x })
 	param("h", "s", "Internal step of the spline's linearly implicit Euler method: steps on the fixed grid start + k·h whatever the communication steps; outputs between grid points are interpolated", step, port.Step, func(p *params, x float64) { p.h = x })
 	param("load.mass", "kg", "Mass of the load (hook and payload), a point mass held to the cable's end", c.Load.Mass, port.Range{Min: 0, Max: port.Mass.Max}, func(p *params, x float64) { p.loadMass = x })

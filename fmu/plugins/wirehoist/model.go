@@ -38,7 +38,7 @@ func expand(ports []string, c *config) []string {
 	var out []string
 	for _, p := range ports {
 		switch p {
-		case "cable.node[*]":
+		case port.CableNodes:
 			out = append(out, port.NodeNames("cable.node", c.outputNodes())...)
 		case "fall[*].tension":
 			for k := 1; k <= c.Falls; k++ {
