@@ -30,7 +30,7 @@ func (in *Instance) feedthrough() {
 // the FMI 2.0 layout), at the current inputs: the outputs' direct
 // dependence on the inputs, the crane force's on the suspension point
 // (the cable's stiffness and damping). Outputs without direct dependence
-// have zero derivatives.
+// have zero derivatives; a model without any refuses the call.
 func (in *Instance) DirectionalDerivative(fn string, unknowns, knowns []uint32, seed, out []float64) Status {
 	in.lock()
 	defer in.unlock()
@@ -40,7 +40,7 @@ func (in *Instance) DirectionalDerivative(fn string, unknowns, knowns []uint32, 
 	if !in.allowed(fn, StepComplete|Terminated) {
 		return Error
 	}
-	if directInputs(in.model) == nil {
+	if !in.derivatives {
 		// The model description says providesDirectionalDerivative(s)
 		// false: no derivatives, rather than zeros a master would trust.
 		return in.fail("%s: this model provides no directional derivatives (its outputs do not respond at once to its inputs)", fn)

@@ -58,6 +58,9 @@ type Instance struct {
 	scenario *Scenario
 	model    Configured
 	vars     []Variable
+	// derivatives: the model declares outputs that respond at once to
+	// inputs (providesDirectionalDerivative), fixed at instantiation.
+	derivatives bool
 
 	state   State
 	values  []float64 // by value reference; inputs as the master set them
@@ -126,6 +129,7 @@ func Instantiate(cfg Config) (*Instance, error) {
 		return nil, err
 	}
 	inst.scenario, inst.model, inst.vars = sc, model, model.Variables()
+	inst.derivatives = directInputs(model) != nil
 	for i, v := range inst.vars {
 		switch v.Causality {
 		case modeldesc.CausalityInput:

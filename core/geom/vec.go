@@ -17,6 +17,17 @@ func (a Vec3) AddScaled(s float64, b Vec3) Vec3 {
 	return Vec3{a.X + s*b.X, a.Y + s*b.Y, a.Z + s*b.Z}
 }
 
+// Comp returns component k (0 x, 1 y, 2 z).
+func (a Vec3) Comp(k int) float64 {
+	switch k {
+	case 0:
+		return a.X
+	case 1:
+		return a.Y
+	}
+	return a.Z
+}
+
 // Cross returns a × b.
 func (a Vec3) Cross(b Vec3) Vec3 {
 	return Vec3{a.Y*b.Z - a.Z*b.Y, a.Z*b.X - a.X*b.Z, a.X*b.Y - a.Y*b.X}

@@ -2,6 +2,7 @@ package hmrwire
 
 import (
 	"fmt"
+	"github.com/cablefmu/cablefmu/core/closedform"
 	"math"
 	"testing"
 
@@ -290,20 +291,6 @@ func heavyPendulum(g, L, mc, m, I, d float64) float64 {
 	return 2 * math.Pi / math.Sqrt(w2)
 }
 
-// heavyBounce returns the period (s) of the axial bounce of mass M (kg)
-// on a rope of rest length L (m), EA (N) and ρ (kg/m) fixed at its far
-// end: ω = β·√(EA/ρ)/L with β tan β = ρL/M, the rope's mass taken in.
-func heavyBounce(M, L, ea, rho float64) float64 {
-	mu := rho * L / M
-	beta := math.Sqrt(mu)
-	for range 50 { // Newton on β tan β − μ
-		f := beta*math.Tan(beta) - mu
-		df := math.Tan(beta) + beta/(math.Cos(beta)*math.Cos(beta))
-		beta -= f / df
-	}
-	return 2 * math.Pi * L / (beta * math.Sqrt(ea/rho))
-}
-
 // heavyResult is what a run of a heavyModel measured.
 type heavyResult struct {
 	// Means over the statics window: the fall's top tension and the force
@@ -546,7 +533,7 @@ func TestHeavyHoist(t *testing.T) {
 // TestHeavyHoistBounce: the HMR hoist of TestHeavyHoist, at rest after
 // 2 s, its block given 5 cm/s upwards, bounces on the whole wire from the
 // drum (the drum held by its motor, a rigid row below its torque limit)
-// at heavyBounce's period for the wire's rest length with its mass,
+// at the period of closedform.Bounce for the wire's rest length with its mass,
 // within 1 % (the sheave's inertia, I/r² = 250 kg where the wire moves at
 // half the load's axial speed, adds 0.03 %); on the 200 m fall alone it
 // would be 30 % shorter.
@@ -558,7 +545,7 @@ func TestHeavyHoistBounce(t *testing.T) {
 	var zs []float64
 	ho.run(t, 15, func() { zs = append(zs, ho.Hook().Z) })
 	M, L := ho.Block.Mass, ho.Wire.RestLength()
-	want := heavyBounce(M, L, spec.Rope.AxialStiffness, spec.Rope.LinearDensity)
+	want := 2 * math.Pi / closedform.Bounce(spec.Rope.AxialStiffness, L, spec.Rope.LinearDensity, M)
 	got := period(zs, 1.0/60)
 	t.Logf("bounce %.4f s on %.1f m of wire, closed form %.4f s (%+.2f %%)", got, L, want, 100*(got/want-1))
 	if !(math.Abs(got/want-1) <= 0.01) {

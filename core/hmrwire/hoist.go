@@ -97,6 +97,13 @@ func (s *HoistSpec) Hooked() float64 {
 	return s.Gravity * (s.BlockMass + s.LoadMass + float64(s.Falls/2)*s.Sheave.Mass)
 }
 
+// twoBlock returns how far (m) below the boom sheaves' axles the hook
+// block's sheaves' axles must stay: the block's top half and a sheave
+// radius, and at least two radii (the sheaves touch).
+func (s *HoistSpec) twoBlock() float64 {
+	return max(s.BlockSize.Z/2+s.Sheave.Radius, 2*s.Sheave.Radius)
+}
+
 func (s *HoistSpec) validate() error {
 	var errs []error
 	add := func(format string, args ...any) { errs = append(errs, fmt.Errorf(format, args...)) }
@@ -134,7 +141,7 @@ func (s *HoistSpec) validate() error {
 	if !s.BoomTip.IsFinite() || !s.Drum.Center.IsFinite() {
 		add("boom tip %v m and drum centre %v m must be finite", s.BoomTip, s.Drum.Center)
 	}
-	if clear := max(s.BlockSize.Z/2+s.Sheave.Radius, 2*s.Sheave.Radius); s.Drop <= clear {
+	if clear := s.twoBlock(); s.Drop <= clear {
 		add("drop %g m: the hook block must hang clear of the boom sheaves (its top and sheaves: more than %g m below their axles)", s.Drop, clear)
 	}
 	if d := s.BoomTip.Sub(s.Drum.Center); d.X <= 0 || d.Z <= 0 {
@@ -353,8 +360,7 @@ func (ho *Hoist) Step(h float64) error {
 	if err := ho.Sys.Step(h); err != nil {
 		return err
 	}
-	r := ho.spec.Sheave.Radius
-	if gap := ho.BoomTip.Pos.Z - ho.Hook().Z; gap < max(ho.spec.BlockSize.Z/2+r, 2*r) {
+	if gap := ho.BoomTip.Pos.Z - ho.Hook().Z; gap < ho.spec.twoBlock() {
 		return fmt.Errorf("%w: its sheaves' axles %.3g m below the boom sheaves' (stop hauling in before)", ErrTwoBlock, gap)
 	}
 	return nil

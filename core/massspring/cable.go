@@ -220,7 +220,8 @@ func (c *Cable) setRest(l float64) {
 }
 
 // Hang stretches a cable laid straight down (Dir along gravity) into its
-// static equilibrium: each segment by the weight it carries over k_L.
+// static equilibrium: each segment by the weight it carries over k_L; the
+// crane then carries the whole weight (TopForce).
 func (c *Cable) Hang() error {
 	g := c.spec.Gravity
 	gn := g.Norm()
@@ -237,6 +238,11 @@ func (c *Cable) Hang() error {
 		c.X[i] = x
 		below -= c.Mass[i]
 	}
+	total := 0.0
+	for _, m := range c.Mass {
+		total += m
+	}
+	c.TopForce = g.Scale(total)
 	return nil
 }
 
@@ -262,7 +268,7 @@ func (c *Cable) Energy() (kinetic, gravity, elastic float64) {
 		if i == 0 && !c.spec.Clamped {
 			continue
 		}
-		b, err := newBend(c.bendStiffness(i), c.X[i+1].Sub(c.X[i]), c.behind(i))
+		b, err := newBend(c.bendStiffness(i), c.X[i+1].Sub(c.X[i]), c.behind(c.X, i))
 		if err == nil {
 			elastic += b.energy
 		}
@@ -284,11 +290,11 @@ func (c *Cable) bendStiffness(i int) float64 {
 	return c.KB
 }
 
-// behind returns b = x_i − x_{i−1} at point i; at a clamped top the clamp's
-// direction over one rest length.
-func (c *Cable) behind(i int) geom.Vec3 {
+// behind returns b = x_i − x_{i−1} at point i of the positions x; at a
+// clamped top the clamp's direction over one rest length.
+func (c *Cable) behind(x []geom.Vec3, i int) geom.Vec3 {
 	if i == 0 {
 		return c.dir.Scale(c.Rest)
 	}
-	return c.X[i].Sub(c.X[i-1])
+	return x[i].Sub(x[i-1])
 }

@@ -170,6 +170,9 @@ func TestHangingStretch(t *testing.T) {
 	if got := -c.X[len(c.X)-1].Z - L; math.Abs(got/want-1) > 1e-9 {
 		t.Errorf("hung: stretch %.9g m, want %.9g", got, want)
 	}
+	if fz, w := c.TopForce.Z, -(M+rho*L)*g0; math.Abs(fz/w-1) > 1e-12 {
+		t.Errorf("hung: the crane carries %.6f N, want %.6f", fz, w)
+	}
 }
 
 // A cantilever of the mass–spring cable ([LS01] Fig. 4's setting: one

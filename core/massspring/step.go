@@ -71,12 +71,12 @@ func (c *Cable) evaluate(x, v []geom.Vec3) error {
 		// −k_L (1 − l/L)(I − u uᵀ) positive, a negative stiffness that
 		// makes the step's matrix indefinite as soon as it outweighs the
 		// points' inertia (a slack rope, the winch stopped dead): the
-		// matrix takes it as zero, the forces stay exact (see Cable).
+		// matrix takes it as zero, the forces stay exact (see the package doc).
 		var kk, dd geom.Mat3
 		lo := min(c.Rest/L, 1)
 		for r := 0; r < 3; r++ {
 			for q := 0; q < 3; q++ {
-				uu := comp(u, r) * comp(u, q)
+				uu := u.Comp(r) * u.Comp(q)
 				kk[r][q] = -c.KL * lo * uu
 				dd[r][q] = -c.KD * uu
 			}
@@ -95,12 +95,7 @@ func (c *Cable) evaluate(x, v []geom.Vec3) error {
 		if i == 0 && !c.spec.Clamped {
 			continue
 		}
-		a := x[i+1].Sub(x[i])
-		b := c.dir.Scale(c.Rest) // the clamp's direction at the top
-		if i > 0 {
-			b = x[i].Sub(x[i-1])
-		}
-		bd, err := newBend(c.bendStiffness(i), a, b)
+		bd, err := newBend(c.bendStiffness(i), x[i+1].Sub(x[i]), c.behind(x, i))
 		if err != nil {
 			return fmt.Errorf("point %d: %w", i, err)
 		}
@@ -377,15 +372,15 @@ func (c *Cable) cg() error {
 // positions and velocities: the first segment's spring and damping, and
 // the torsion springs that reach it.
 func (c *Cable) topPull() geom.Vec3 {
-	u, L := c.X[1].Sub(c.X[0]).Unit()
-	f := u.Scale(c.KL*(L-c.Rest) + c.KD*u.Dot(c.V[1].Sub(c.V[0])))
+	u, _ := c.X[1].Sub(c.X[0]).Unit()
+	f := u.Scale(c.Tension(0))
 	if len(c.X) > 2 {
 		if bd, err := newBend(c.KB, c.X[2].Sub(c.X[1]), c.X[1].Sub(c.X[0])); err == nil {
 			f = f.Add(bd.gb) // −∂E/∂x_0 = +∂E/∂b
 		}
 	}
 	if c.spec.Clamped {
-		if bd, err := newBend(c.bendStiffness(0), c.X[1].Sub(c.X[0]), c.behind(0)); err == nil {
+		if bd, err := newBend(c.bendStiffness(0), c.X[1].Sub(c.X[0]), c.behind(c.X, 0)); err == nil {
 			f = f.Add(bd.ga)
 		}
 	}

@@ -66,8 +66,8 @@ func newBend(kb float64, a, b geom.Vec3) (bend, error) {
 	out.gb = qb.Scale(k*fq).AddScaled(k*fc, a)
 	for i := 0; i < 3; i++ {
 		for j := 0; j < 3; j++ {
-			ai, aj, bi, bj := comp(a, i), comp(a, j), comp(b, i), comp(b, j)
-			qai, qaj, qbi, qbj := comp(qa, i), comp(qa, j), comp(qb, i), comp(qb, j)
+			ai, aj, bi, bj := a.Comp(i), a.Comp(j), b.Comp(i), b.Comp(j)
+			qai, qaj, qbi, qbj := qa.Comp(i), qa.Comp(j), qb.Comp(i), qb.Comp(j)
 			id := 0.0
 			if i == j {
 				id = 1
@@ -93,15 +93,4 @@ func factors(s, c, phi float64) (g, h float64) {
 		return g, h
 	}
 	return phi / s, (s*c/(s*s+c*c) - phi) / (s * s * s)
-}
-
-// comp returns component k (0 x, 1 y, 2 z) of v.
-func comp(v geom.Vec3, k int) float64 {
-	switch k {
-	case 0:
-		return v.X
-	case 1:
-		return v.Y
-	}
-	return v.Z
 }

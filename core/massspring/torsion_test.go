@@ -61,8 +61,8 @@ func checkBend(t *testing.T, phi, kb float64, a, b geom.Vec3, bd bend) {
 		// Gradient against the energy's central difference.
 		ga := (energy(a.Add(e), b) - energy(a.Sub(e), b)) / (2 * eps)
 		gb := (energy(a, b.Add(e)) - energy(a, b.Sub(e))) / (2 * eps)
-		if math.Abs(ga-comp(bd.ga, k)) > 1e-7*scaleG || math.Abs(gb-comp(bd.gb, k)) > 1e-7*scaleG {
-			t.Errorf("φ = %g: ∂E/∂a_%d %g (difference %g), ∂E/∂b_%d %g (difference %g)", phi, k, comp(bd.ga, k), ga, k, comp(bd.gb, k), gb)
+		if math.Abs(ga-bd.ga.Comp(k)) > 1e-7*scaleG || math.Abs(gb-bd.gb.Comp(k)) > 1e-7*scaleG {
+			t.Errorf("φ = %g: ∂E/∂a_%d %g (difference %g), ∂E/∂b_%d %g (difference %g)", phi, k, bd.ga.Comp(k), ga, k, bd.gb.Comp(k), gb)
 		}
 		// Hessian column k against the gradient's central difference.
 		apa, apb := grads(a.Add(e), b)
@@ -70,10 +70,10 @@ func checkBend(t *testing.T, phi, kb float64, a, b geom.Vec3, bd bend) {
 		bpa, bpb := grads(a, b.Add(e))
 		bma, bmb := grads(a, b.Sub(e))
 		for r := 0; r < 3; r++ {
-			haa := (comp(apa, r) - comp(ama, r)) / (2 * eps) // ∂²E/∂a_r∂a_k
-			hba := (comp(apb, r) - comp(amb, r)) / (2 * eps) // ∂²E/∂b_r∂a_k
-			hab := (comp(bpa, r) - comp(bma, r)) / (2 * eps) // ∂²E/∂a_r∂b_k
-			hbb := (comp(bpb, r) - comp(bmb, r)) / (2 * eps)
+			haa := (apa.Comp(r) - ama.Comp(r)) / (2 * eps) // ∂²E/∂a_r∂a_k
+			hba := (apb.Comp(r) - amb.Comp(r)) / (2 * eps) // ∂²E/∂b_r∂a_k
+			hab := (bpa.Comp(r) - bma.Comp(r)) / (2 * eps) // ∂²E/∂a_r∂b_k
+			hbb := (bpb.Comp(r) - bmb.Comp(r)) / (2 * eps)
 			for _, c := range []struct {
 				name      string
 				got, want float64

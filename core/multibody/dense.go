@@ -177,9 +177,11 @@ func (d *Dense) projectedGaussSeidel(p *Problem) error {
 	return errors.New("bounded rows: projected Gauss-Seidel did not converge")
 }
 
-func grow(s []float64, n int) []float64 {
+// grow returns s resized to n elements, in its own array when that is
+// large enough (its elements are not cleared).
+func grow[T any](s []T, n int) []T {
 	if cap(s) < n {
-		return make([]float64, n)
+		return make([]T, n)
 	}
 	return s[:n]
 }

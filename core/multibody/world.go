@@ -187,10 +187,7 @@ func (w *World) layout() error {
 // reuse returns s resized to n zero elements, in its own array when that
 // is large enough.
 func reuse[T any](s []T, n int) []T {
-	if cap(s) < n {
-		return make([]T, n)
-	}
-	s = s[:n]
+	s = grow(s, n)
 	clear(s)
 	return s
 }

@@ -2,6 +2,7 @@ package rigidcable
 
 import (
 	"fmt"
+	"github.com/cablefmu/cablefmu/core/closedform"
 	"math"
 	"math/cmplx"
 	"sort"
@@ -128,34 +129,9 @@ func besselJ0Zero(n int) float64 {
 	return x
 }
 
-// roots returns the first k roots of f above lo (by sign changes on a
-// grid of step, then bisection).
-func roots(f func(float64) float64, lo, step float64, k int) []float64 {
-	var r []float64
-	a, fa := lo, f(lo)
-	for len(r) < k {
-		b := a + step
-		fb := f(b)
-		if fa*fb < 0 {
-			x, y := a, b
-			for i := 0; i < 100; i++ {
-				mid := (x + y) / 2
-				if f(x)*f(mid) <= 0 {
-					y = mid
-				} else {
-					x = mid
-				}
-			}
-			r = append(r, (x+y)/2)
-		}
-		a, fa = b, fb
-	}
-	return r
-}
-
 // The string–beam continuum reference reproduces, within 0.1 %, the
 // closed forms it stands in for: the hanging chain's Bessel modes at
-// EI = 0, the chain with an end mass at EI = 0 (chainWithMass), and the
+// EI = 0, the chain with an end mass at EI = 0 (closedform.HangingModes), and the
 // pinned–pinned string–beam with the default rope's EI.
 func TestContinuumReference(t *testing.T) {
 	r := material.DefaultSteelRope()
@@ -177,7 +153,10 @@ func TestContinuumReference(t *testing.T) {
 	check("hanging chain", got, want)
 	load := mu * rigLength
 	got, _ = hangingReference(limp, load).modes(3)
-	want = chainWithMass(mu, rigLength, load, gravity, 3)
+	want, err := closedform.HangingModes(rigLength, mu, load, gravity, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
 	for k := range want {
 		want[k] /= 2 * math.Pi
 	}
@@ -544,36 +523,9 @@ func TestTautStringModes(t *testing.T) {
 	t.Logf("runtime %.1f s", time.Since(start).Seconds())
 }
 
-// chainWithMass returns the first k angular frequencies (rad/s) of a heavy
-// chain (mass per length μ, length L) with a point mass M at its free end,
-// hanging in gravity g. With s the height above the end mass the tension
-// is T = g(M + μs), and μ ÿ = (T y′)′ with u = s + M/μ becomes
-// (u Y′)′ + (ω²/g) Y = 0, solved by Y = A J0(x) + B Y0(x), x = 2ω√(u/g).
-// The end mass, M ÿ = T y′ at s = 0, gives A(J1 − x₀J0/2) + B(Y1 −
-// x₀Y0/2) = 0 at x₀ = 2ω√(M/(μg)); the pinned top gives A J0(x₁) + B Y0(x₁)
-// = 0 at x₁ = 2ω√((M/μ + L)/g); the frequencies are the roots of the
-// determinant
-//
-//	(J1(x₀) − x₀J0(x₀)/2) Y0(x₁) − (Y1(x₀) − x₀Y0(x₀)/2) J0(x₁) = 0.
-//
-// (The hanging cord with a point tip mass: J. S. Deschaine and B. H. Suits,
-// "The hanging cord with a real tip mass", Eur. J. Phys. 29, 1211–1222,
-// 2008. It reduces to J0(x₁) = 0 for M → 0, where Y1(x₀) diverges.)
-func chainWithMass(mu, length, m, g float64, k int) []float64 {
-	det := func(w float64) float64 {
-		x0 := 2 * w * math.Sqrt(m/(mu*g))
-		x1 := 2 * w * math.Sqrt((m/mu+length)/g)
-		return (math.J1(x0)-x0/2*math.J0(x0))*math.Y0(x1) - (math.Y1(x0)-x0/2*math.Y0(x0))*math.J0(x1)
-	}
-	// Steps of 1 % of the limp pendulum's ω = √(g/L): far below the roots'
-	// spacing.
-	step := 0.01 * math.Sqrt(g/length)
-	return roots(det, step, step, k)
-}
-
 // Heavy-rope pendulum: the default rope with a point load of the rope's
 // own mass (24.7 kg) on a pinned joint at its end, top pinned: modes 1–3
-// of the heavy chain with an end mass (chainWithMass) for N = 20 and 50.
+// of the heavy chain with an end mass (closedform.HangingModes) for N = 20 and 50.
 // The rope's bending adds +0.0, +1.2 and +4.6 % (string–beam continuum with
 // the end mass, which reproduces the closed form at EI = 0): the continuum
 // with EI is what is asserted, the closed form is logged beside it. 1 cm
@@ -583,7 +535,10 @@ func TestHeavyRopePendulumModes(t *testing.T) {
 	r := material.DefaultSteelRope()
 	load := r.LinearDensity() * rigLength
 	freqs, shapes := hangingReference(r, load).modes(3)
-	closed := chainWithMass(r.LinearDensity(), rigLength, load, gravity, 3)
+	closed, err := closedform.HangingModes(rigLength, r.LinearDensity(), load, gravity, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
 	for k := range freqs {
 		closed[k] /= 2 * math.Pi
 		t.Logf("mode %d: closed form (EI = 0) %.4f Hz, continuum with EI = %.1f N·m² %.4f Hz (%+.2f %%)", k+1, closed[k], r.Bending(), freqs[k], 100*(freqs[k]/closed[k]-1))

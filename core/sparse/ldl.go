@@ -222,9 +222,8 @@ type Factor struct {
 	// below the threshold and were replaced (see Options.Pivot).
 	Perturbed int
 	// scratch of the up-looking kernel
-	y, x          []float64
-	pattern, flag []int
-	fill          []int
+	y, x []float64
+	fill []int
 	// scratch of the multifrontal kernel: the dense front, the stack of
 	// update matrices and their places on it
 	front, stack []float64
@@ -251,7 +250,7 @@ var ErrSingular = errors.New("matrix is singular")
 func NewFactor(s *Symbolic) *Factor {
 	nnz := s.Nonzeros()
 	return &Factor{sym: s, val: make([]float64, nnz), d: make([]float64, s.n),
-		y: make([]float64, s.n), x: make([]float64, s.n), pattern: make([]int, s.n), flag: make([]int, s.n), fill: make([]int, s.n)}
+		y: make([]float64, s.n), x: make([]float64, s.n), fill: make([]int, s.n)}
 }
 
 // Symbolic returns the analysis f factors for.

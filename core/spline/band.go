@@ -10,7 +10,7 @@ import (
 // factored in place by Gaussian elimination with partial pivoting (the
 // scheme of LAPACK's dgbtrf, which gonum does not provide; the indefinite
 // systems of the Lagrange multipliers need the pivoting). Entry (i, j),
-// |i − j| within the bands, lives at a[i*w + j − i + kl + ku]: row i holds
+// |i − j| within the bands, lives at a[i*w + j − i + kl]: row i holds
 // columns i − kl … i + ku + kl, the extra kl for the fill that row
 // exchanges bring.
 type band struct {
@@ -62,16 +62,6 @@ func (b *band) get(i, j int) float64 {
 	return b.a[i*b.w+d]
 }
 
-// factor computes P A = L U in place; it fails on a zero pivot column
-// (a singular matrix: in the static system, rigid motions no constraint
-// holds). Each row's reach (its last nonzero column) is tracked, so that
-// where no rows are exchanged (the mass and stiffness part, positive
-// definite) the elimination spans ku columns rather than kl + ku.
-func (b *band) factor() error {
-	b.begin(nil)
-	return b.eliminate(b.n)
-}
-
 // begin starts a factorization that eliminate carries out in stages, as
 // the rows are assembled (a frontal scheme): step k reads and changes
 // rows k … k + kl alone, so that rows farther down may still be zero or
@@ -95,7 +85,13 @@ func (b *band) begin(rhs []float64) {
 func (b *band) zeroRows(from, to int) { clear(b.a[from*b.w : to*b.w]) }
 
 // eliminate carries out elimination steps up to (not including) to:
-// rows up to to + kl − 1 must be complete. Each pivot is judged against
+// rows up to to + kl − 1 must be complete. It fails (errSingular) on a
+// column without a pivot, none above 1e-14 of its row's scale or floor (a
+// singular matrix: in the static system, rigid motions no constraint
+// holds, or no stiffness across a straight slack cable). Each row's reach
+// (its last nonzero column) is tracked, so that where no rows are
+// exchanged (the mass and stiffness part, positive definite) the
+// elimination spans ku columns rather than kl + ku. Each pivot is judged against
 // its row's largest entry before the elimination: unknowns of very
 // different scales (a thin rope's roll next to a heavy load's position)
 // each have theirs. A row's scale is taken as it enters the elimination's
@@ -173,21 +169,6 @@ func (b *band) eliminate(to int) error {
 		b.done = k + 1
 	}
 	return nil
-}
-
-// solve overwrites x (the right-hand side) with the solution; the matrix
-// must have been factored.
-func (b *band) solve(x []float64) {
-	n, kl, w := b.n, b.kl, b.w
-	for k := 0; k < n; k++ {
-		if p := b.piv[k]; p != k {
-			x[k], x[p] = x[p], x[k]
-		}
-		for i := k + 1; i <= min(k+kl, n-1); i++ {
-			x[i] -= b.a[i*w+k-i+kl] * x[k]
-		}
-	}
-	b.back(x)
 }
 
 // back completes the solve of x, forward-eliminated already, by back

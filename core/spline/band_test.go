@@ -84,3 +84,25 @@ func TestBandSolvesAsDense(t *testing.T) {
 		t.Error("a singular matrix was factored")
 	}
 }
+
+// factor computes P A = L U in place in one go: the reference the
+// staged elimination is tested against.
+func (b *band) factor() error {
+	b.begin(nil)
+	return b.eliminate(b.n)
+}
+
+// solve overwrites x (the right-hand side) with the solution; the matrix
+// must have been factored.
+func (b *band) solve(x []float64) {
+	n, kl, w := b.n, b.kl, b.w
+	for k := 0; k < n; k++ {
+		if p := b.piv[k]; p != k {
+			x[k], x[p] = x[p], x[k]
+		}
+		for i := k + 1; i <= min(k+kl, n-1); i++ {
+			x[i] -= b.a[i*w+k-i+kl] * x[k]
+		}
+	}
+	b.back(x)
+}

@@ -112,6 +112,10 @@ type sample struct {
 	first       int
 }
 
+// greville returns control point i's Greville abscissa, the mean of its
+// inner knots: where a straight line's control points lie.
+func (k knots) greville(i int) float64 { return (k.t[i+1] + k.t[i+2] + k.t[i+3]) / 3 }
+
 // samples returns the quadrature points of every span, in order.
 func (k knots) samples() []sample {
 	var out []sample

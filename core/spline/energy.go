@@ -18,7 +18,7 @@ func stretch(ea float64, a geom.Vec3) (e float64, g geom.Vec3, h geom.Mat3) {
 	g = t.Scale(ea * s)
 	for i := 0; i < 3; i++ {
 		for j := 0; j < 3; j++ {
-			h[i][j] = ea / l * comp(t, i) * comp(t, j)
+			h[i][j] = ea / l * t.Comp(i) * t.Comp(j)
 		}
 		h[i][i] += ea * (1 - 1/l)
 	}
@@ -76,15 +76,4 @@ func bend(ei float64, a, c geom.Vec3) bending {
 		}
 	}
 	return b
-}
-
-// comp returns component k (0 x, 1 y, 2 z) of v.
-func comp(v geom.Vec3, k int) float64 {
-	switch k {
-	case 0:
-		return v.X
-	case 1:
-		return v.Y
-	}
-	return v.Z
 }

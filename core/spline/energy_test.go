@@ -28,33 +28,33 @@ func TestEnergyDerivatives(t *testing.T) {
 			e := unit(k).Scale(eps)
 			sp, _, _ := stretch(ea, a.Add(e))
 			sm, _, _ := stretch(ea, a.Sub(e))
-			if fd := (sp - sm) / (2 * eps); math.Abs(fd-comp(g, k)) > 1e-6*ea {
-				t.Errorf("stretch gradient %d: %g, difference %g", k, comp(g, k), fd)
+			if fd := (sp - sm) / (2 * eps); math.Abs(fd-g.Comp(k)) > 1e-6*ea {
+				t.Errorf("stretch gradient %d: %g, difference %g", k, g.Comp(k), fd)
 			}
 			_, gp, _ := stretch(ea, a.Add(e))
 			_, gm, _ := stretch(ea, a.Sub(e))
 			for r := 0; r < 3; r++ {
-				if fd := (comp(gp, r) - comp(gm, r)) / (2 * eps); math.Abs(fd-h[r][k]) > 1e-6*ea {
+				if fd := (gp.Comp(r) - gm.Comp(r)) / (2 * eps); math.Abs(fd-h[r][k]) > 1e-6*ea {
 					t.Errorf("stretch Hessian [%d][%d]: %g, difference %g", r, k, h[r][k], fd)
 				}
 			}
 			bap, bam := bend(ei, a.Add(e), c), bend(ei, a.Sub(e), c)
 			bcp, bcm := bend(ei, a, c.Add(e)), bend(ei, a, c.Sub(e))
 			scale := ei * (1 + c.Norm()*c.Norm())
-			if fd := (bap.e - bam.e) / (2 * eps); math.Abs(fd-comp(b.ga, k)) > 1e-6*scale {
-				t.Errorf("trial %d: bending ∂/∂a_%d %g, difference %g", trial, k, comp(b.ga, k), fd)
+			if fd := (bap.e - bam.e) / (2 * eps); math.Abs(fd-b.ga.Comp(k)) > 1e-6*scale {
+				t.Errorf("trial %d: bending ∂/∂a_%d %g, difference %g", trial, k, b.ga.Comp(k), fd)
 			}
-			if fd := (bcp.e - bcm.e) / (2 * eps); math.Abs(fd-comp(b.gc, k)) > 1e-6*scale {
-				t.Errorf("trial %d: bending ∂/∂c_%d %g, difference %g", trial, k, comp(b.gc, k), fd)
+			if fd := (bcp.e - bcm.e) / (2 * eps); math.Abs(fd-b.gc.Comp(k)) > 1e-6*scale {
+				t.Errorf("trial %d: bending ∂/∂c_%d %g, difference %g", trial, k, b.gc.Comp(k), fd)
 			}
 			for r := 0; r < 3; r++ {
 				for _, x := range []struct {
 					name      string
 					got, want float64
 				}{
-					{"aa", b.haa[r][k], (comp(bap.ga, r) - comp(bam.ga, r)) / (2 * eps)},
-					{"ac", b.hac[r][k], (comp(bcp.ga, r) - comp(bcm.ga, r)) / (2 * eps)},
-					{"cc", b.hcc[r][k], (comp(bcp.gc, r) - comp(bcm.gc, r)) / (2 * eps)},
+					{"aa", b.haa[r][k], (bap.ga.Comp(r) - bam.ga.Comp(r)) / (2 * eps)},
+					{"ac", b.hac[r][k], (bcp.ga.Comp(r) - bcm.ga.Comp(r)) / (2 * eps)},
+					{"cc", b.hcc[r][k], (bcp.gc.Comp(r) - bcm.gc.Comp(r)) / (2 * eps)},
 				} {
 					if math.Abs(x.got-x.want) > 1e-5*scale {
 						t.Errorf("trial %d: bending H_%s[%d][%d] %g, difference %g", trial, x.name, r, k, x.got, x.want)

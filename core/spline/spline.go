@@ -115,7 +115,7 @@ func New(spec Spec) (*Spline, error) {
 	// Control points of a straight clamped cubic: the Greville abscissae
 	// (the mean of three knots) make r(u) = Start + u·Dir exactly.
 	for i := range s.Q {
-		g := (s.knots.t[i+1] + s.knots.t[i+2] + s.knots.t[i+3]) / 3 * spec.Length
+		g := s.knots.greville(i) * spec.Length
 		p := spec.Start.AddScaled(g, dir)
 		s.Q[i] = [4]float64{p.X, p.Y, p.Z, 0}
 	}
@@ -197,7 +197,7 @@ func (s *Spline) Hang() error {
 	L, mu, M, ea := s.length, s.spec.LinearDensity, s.spec.Load, s.spec.AxialStiffness
 	t := s.knots.t
 	for i := range s.Q {
-		xi := (t[i+1] + t[i+2] + t[i+3]) / 3 * L
+		xi := s.knots.greville(i) * L
 		sigma := (t[i+1]*t[i+2] + t[i+1]*t[i+3] + t[i+2]*t[i+3]) / 3 * L * L
 		along := xi + gn*(M*xi+mu*(L*xi-sigma/2))/ea
 		p := s.StartTarget.AddScaled(along, s.dir)
@@ -664,7 +664,7 @@ func (s *Spline) clampRows(row, i, j int, dir geom.Vec3) {
 	for k, e := range [2]geom.Vec3{e1, e2} {
 		r := row + k
 		for d := 0; d < 3; d++ {
-			v := s.sigma * comp(e, d)
+			v := s.sigma * e.Comp(d)
 			s.mat.add(r, cj+d, v)
 			s.mat.add(cj+d, r, v)
 			s.mat.add(r, ci+d, -v)

@@ -84,10 +84,10 @@ func quantities(c *config, step float64) *catalogue {
 		case "dynamic":
 			qs.Param(b.Name+".mass", "kg", fmt.Sprintf("Mass of body %s", b.Name), b.Mass, port.Mass, func(p *params, x float64) { p.mass[i] = x })
 			for k, ax := range axes {
-				qs.Output(b.Name+"."+ax, "m", fmt.Sprintf("World %s position of body %s's centre of mass", ax, b.Name), func(s *simulation) float64 { return port.Comp(s.bodies[i].Pos, k) })
+				qs.Output(b.Name+"."+ax, "m", fmt.Sprintf("World %s position of body %s's centre of mass", ax, b.Name), func(s *simulation) float64 { return s.bodies[i].Pos.Comp(k) })
 			}
 			for k, ax := range axes {
-				qs.Output(b.Name+".v"+ax, "m/s", fmt.Sprintf("World %s velocity of body %s's centre of mass", ax, b.Name), func(s *simulation) float64 { return port.Comp(s.bodies[i].Vel, k) })
+				qs.Output(b.Name+".v"+ax, "m/s", fmt.Sprintf("World %s velocity of body %s's centre of mass", ax, b.Name), func(s *simulation) float64 { return s.bodies[i].Vel.Comp(k) })
 			}
 		case "kinematic":
 			for k, ax := range axes {
@@ -100,14 +100,14 @@ func quantities(c *config, step float64) *catalogue {
 			}
 			for k, ax := range axes {
 				qs.Output(b.Name+".f"+ax, "N", fmt.Sprintf("World %s component of the force the wires exert on body %s", ax, b.Name),
-					func(s *simulation) float64 { return port.Comp(s.bodies[i].ConstraintForce, k) })
+					func(s *simulation) float64 { return s.bodies[i].ConstraintForce.Comp(k) })
 			}
 		}
 	}
 	for j, g := range c.Geometries {
 		for k, ax := range axes {
 			qs.Output(g.Name+".f"+ax, "N", fmt.Sprintf("World %s component of the wires' contact force on geometry %s", ax, g.Name),
-				func(s *simulation) float64 { return port.Comp(s.contactForce(j), k) })
+				func(s *simulation) float64 { return s.contactForce(j).Comp(k) })
 		}
 	}
 	for j, w := range c.Wires {

@@ -9,6 +9,7 @@ import (
 	"github.com/cablefmu/cablefmu/core/hmrwire"
 	"github.com/cablefmu/cablefmu/core/multibody"
 	"github.com/cablefmu/cablefmu/fmu"
+	"github.com/cablefmu/cablefmu/fmu/plugins/port"
 )
 
 type simulation struct {
@@ -177,18 +178,14 @@ func (s *simulation) Step(h, lead float64, from, to []float64, first bool) error
 	s.invalidate()
 	s.m.ReadInputs(&s.from, from)
 	s.m.ReadInputs(&s.to, to)
-	frac := lead / (lead + h)
+	frac := port.StepStart(lead, h)
 	for _, i := range s.kinematic {
 		b := s.bodies[i]
-		start := s.from.vel[i].Add(s.to.vel[i].Sub(s.from.vel[i]).Scale(frac))
-		if first && s.from.pos[i] != s.placed[i] {
-			b.Pos, s.placed[i] = s.from.pos[i].AddScaled(lead, s.from.vel[i].Add(start).Scale(0.5)), s.from.pos[i]
-		}
-		b.Vel = start.Add(s.to.vel[i]).Scale(0.5)
+		b.Vel = port.Kinematic(&b.Pos, &s.placed[i], s.from.pos[i], s.from.vel[i], s.to.vel[i], lead, frac, first)
 	}
 	for j, w := range s.sys.Wires {
 		if w.Winch != nil {
-			w.Winch.Speed = 0.5 * (s.from.winch[j] + (s.to.winch[j]-s.from.winch[j])*frac + s.to.winch[j])
+			w.Winch.Speed = port.MeanSpeed(s.from.winch[j], s.to.winch[j], frac)
 		}
 	}
 	err := s.sys.Step(h)

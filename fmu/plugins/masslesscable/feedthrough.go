@@ -50,7 +50,7 @@ func (s *simulation) Feedthrough(values []float64, changed []bool, back, h float
 		df := s.elastic(b, x, v).force.Sub(s.elastic(b, s.refPos[k.body], s.refVel[k.body]).force)
 		for a := 0; a < 3; a++ {
 			if i := k.Force[a]; i >= 0 {
-				values[i] += port.Comp(df, a)
+				values[i] += df.Comp(a)
 			}
 		}
 	}
@@ -60,11 +60,7 @@ func (s *simulation) Feedthrough(values []float64, changed []bool, back, h float
 // evaluates a kinematic body's force: its inputs set since the step, the
 // path it followed otherwise, moved to the step's end (see Feedthrough).
 func (s *simulation) shifted(k kinematicPorts, values []float64, changed []bool, back, h float64) (x, v geom.Vec3) {
-	b := s.bodies[k.body]
-	refPos, refVel := s.refPos[k.body], s.refVel[k.body]
-	pathVel := refVel.AddScaled(-2*back/h, refVel.Sub(b.Vel))
-	x, v = k.Inputs([2]geom.Vec3{refPos.AddScaled(-back, b.Vel), pathVel}, values, changed)
-	return x.AddScaled(back, b.Vel), v.Add(refVel.Sub(pathVel))
+	return k.Shifted(s.refPos[k.body], s.refVel[k.body], s.bodies[k.body].Vel, values, changed, back, h)
 }
 
 // Partial implements fmu.FeedthroughSimulation: ∂F/∂x is the stiffness K

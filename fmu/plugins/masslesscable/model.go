@@ -63,17 +63,17 @@ func quantities(c *config, step float64) *catalogue {
 			}
 			for k, ax := range axes {
 				output(b.Name+".f"+ax, "N", fmt.Sprintf("World %s component of the force the cables exert on %s", ax, b.Name),
-					func(s *simulation) float64 { return port.Comp(s.bodies[i].ConstraintForce, k) })
+					func(s *simulation) float64 { return s.bodies[i].ConstraintForce.Comp(k) })
 			}
 		case "dynamic":
 			param(b.Name+".mass", "kg", "Mass of "+b.Name, b.Mass, port.Mass, func(p *params, x float64) { p.mass[i] = x })
 			for k, ax := range axes {
 				output(b.Name+"."+ax, "m", fmt.Sprintf("World %s position of the centre of mass of %s", ax, b.Name),
-					func(s *simulation) float64 { return port.Comp(s.bodies[i].Pos, k) })
+					func(s *simulation) float64 { return s.bodies[i].Pos.Comp(k) })
 			}
 			for k, ax := range axes {
 				output(b.Name+".v"+ax, "m/s", fmt.Sprintf("World %s velocity of the centre of mass of %s", ax, b.Name),
-					func(s *simulation) float64 { return port.Comp(s.bodies[i].Vel, k) })
+					func(s *simulation) float64 { return s.bodies[i].Vel.Comp(k) })
 			}
 		}
 	}

@@ -233,22 +233,16 @@ func (s *simulation) addCable(j int, cb *cableConfig, h float64) error {
 func (s *simulation) Step(h, lead float64, from, to []float64, first bool) error {
 	s.m.ReadInputs(&s.from, from)
 	s.m.ReadInputs(&s.to, to)
-	frac := lead / (lead + h) // where the step starts between from and to
+	frac := port.StepStart(lead, h)
 	for i, b := range s.bodies {
 		if b.Kind != multibody.Kinematic {
 			continue
 		}
-		start := s.from.vel[i].Add(s.to.vel[i].Sub(s.from.vel[i]).Scale(frac))
-		if first && s.from.pos[i] != s.placed[i] {
-			b.Pos = s.from.pos[i].AddScaled(lead, s.from.vel[i].Add(start).Scale(0.5))
-			s.placed[i] = s.from.pos[i]
-		}
-		b.Vel = start.Add(s.to.vel[i]).Scale(0.5)
+		b.Vel = port.Kinematic(&b.Pos, &s.placed[i], s.from.pos[i], s.from.vel[i], s.to.vel[i], lead, frac, first)
 	}
 	for j, c := range s.cables {
 		if c.winch != nil {
-			start := s.from.winch[j] + (s.to.winch[j]-s.from.winch[j])*frac
-			c.winch.Speed = 0.5 * (start + s.to.winch[j])
+			c.winch.Speed = port.MeanSpeed(s.from.winch[j], s.to.winch[j], frac)
 			if c.commanded {
 				c.winch.Speed = c.command
 			}

@@ -66,21 +66,21 @@ func quantities(c *config, step float64) *catalogue {
 	input("winch.speed", "m/s", "Pay-out rate of the winch; positive lengthens the cable (every segment's rest length alike)", 0, port.Velocity, func(d *drive, x float64) { d.winch = x })
 	for k, ax := range axes {
 		output("hoist.f"+ax, "N", fmt.Sprintf("World %s component of the force the cable exerts on the crane (its springs' pull, the top point's weight and inertia)", ax),
-			func(s *simulation) float64 { return port.Comp(s.cable.TopForce, k) })
+			func(s *simulation) float64 { return s.cable.TopForce.Comp(k) })
 	}
 	output("cable.tension", "N", "Tension of the top segment (spring and damping)", func(s *simulation) float64 { return s.cable.Tension(0) })
 	output("cable.length", "m", "Unstretched cable length from the suspension point to the load", func(s *simulation) float64 { return s.cable.Length() })
 	output("cable.iterations", "1", "Conjugate-gradient iterations of the last internal step, summed over its rebuilds (0 with the direct solve)", func(s *simulation) float64 { return float64(s.cable.Stats.Iterations) })
 	for k, ax := range axes {
-		output("load."+ax, "m", fmt.Sprintf("World %s position of the load (the cable's last point)", ax), func(s *simulation) float64 { return port.Comp(s.cable.X[len(s.cable.X)-1], k) })
+		output("load."+ax, "m", fmt.Sprintf("World %s position of the load (the cable's last point)", ax), func(s *simulation) float64 { return s.cable.X[len(s.cable.X)-1].Comp(k) })
 	}
 	for k, ax := range axes {
-		output("load.v"+ax, "m/s", fmt.Sprintf("World %s velocity of the load", ax), func(s *simulation) float64 { return port.Comp(s.cable.V[len(s.cable.V)-1], k) })
+		output("load.v"+ax, "m/s", fmt.Sprintf("World %s velocity of the load", ax), func(s *simulation) float64 { return s.cable.V[len(s.cable.V)-1].Comp(k) })
 	}
 	for n := 1; n <= c.Cable.Segments+1; n++ {
 		for k, ax := range axes {
 			output(fmt.Sprintf("cable.node[%d].%s", n, ax), "m", fmt.Sprintf("World %s position of mass point %d, counted from the suspension point down", ax, n),
-				func(s *simulation) float64 { return port.Comp(s.cable.X[n-1], k) })
+				func(s *simulation) float64 { return s.cable.X[n-1].Comp(k) })
 		}
 	}
 	return qs

@@ -7,6 +7,7 @@ import (
 	"github.com/cablefmu/cablefmu/core/massspring"
 	"github.com/cablefmu/cablefmu/core/material"
 	"github.com/cablefmu/cablefmu/fmu"
+	"github.com/cablefmu/cablefmu/fmu/plugins/port"
 )
 
 type params struct {
@@ -73,8 +74,6 @@ func (m *configured) NewSimulation(values []float64) (fmu.Simulation, error) {
 	for i := range cable.V {
 		cable.V[i] = s.from.vel
 	}
-	// Before the first step the crane carries the hanging cable's weight.
-	cable.TopForce = geom.V(0, 0, -p.gravity*(p.loadMass+mat.LinearDensity()*p.length0))
 	s.cable = cable
 	return s, nil
 }
@@ -86,17 +85,13 @@ func (m *configured) NewSimulation(values []float64) (fmu.Simulation, error) {
 func (s *simulation) Step(h, lead float64, from, to []float64, first bool) error {
 	s.m.ReadInputs(&s.from, from)
 	s.m.ReadInputs(&s.to, to)
-	frac := lead / (lead + h) // where the step starts between from and to
-	start := s.from.vel.Add(s.to.vel.Sub(s.from.vel).Scale(frac))
-	if first && s.from.pos != s.placed {
-		s.cable.X[0], s.placed = s.from.pos.AddScaled(lead, s.from.vel.Add(start).Scale(0.5)), s.from.pos
-	}
-	length := s.cable.Length()
-	speed := 0.5 * (s.from.winch + (s.to.winch-s.from.winch)*frac + s.to.winch)
-	if err := s.cable.SetLength(max(s.minLen, length+h*speed)); err != nil {
+	frac := port.StepStart(lead, h)
+	vel := port.Kinematic(&s.cable.X[0], &s.placed, s.from.pos, s.from.vel, s.to.vel, lead, frac, first)
+	speed := port.MeanSpeed(s.from.winch, s.to.winch, frac)
+	if err := s.cable.SetLength(max(s.minLen, s.cable.Length()+h*speed)); err != nil {
 		return err
 	}
-	if err := s.cable.Step(h, start.Add(s.to.vel).Scale(0.5)); err != nil {
+	if err := s.cable.Step(h, vel); err != nil {
 		return fmt.Errorf("%w (check the inputs and the step h)", err)
 	}
 	return nil

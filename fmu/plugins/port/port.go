@@ -209,17 +209,6 @@ func SetComp(v *geom.Vec3, k int, x float64) {
 	}
 }
 
-// Comp returns component k (0 x, 1 y, 2 z) of v.
-func Comp(v geom.Vec3, k int) float64 {
-	switch k {
-	case 0:
-		return v.X
-	case 1:
-		return v.Y
-	}
-	return v.Z
-}
-
 // Axis names component k (0, 1, 2) for port names: x, y, z.
 func Axis(k int) string { return [3]string{"x", "y", "z"}[k] }
 

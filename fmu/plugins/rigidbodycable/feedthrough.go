@@ -1,7 +1,6 @@
 package rigidbodycable
 
 import (
-	"github.com/cablefmu/cablefmu/core/geom"
 	"github.com/cablefmu/cablefmu/fmu/plugins/port"
 )
 
@@ -24,15 +23,12 @@ func (s *simulation) Feedthrough(values []float64, changed []bool, back, h float
 	if s.slackAtSheave() {
 		return
 	}
-	mean := s.hoist.Vel
-	pathVel := s.refVel.AddScaled(-2*back/h, s.refVel.Sub(mean))
-	x, v := s.ports.Inputs([2]geom.Vec3{s.refPos.AddScaled(-back, mean), pathVel}, values, changed)
-	x, v = x.AddScaled(back, mean), v.Add(s.refVel.Sub(pathVel))
+	x, v := s.ports.Shifted(s.refPos, s.refVel, s.hoist.Vel, values, changed, back, h)
 	top := s.cable.Joints[0]
 	df := top.BallForce(x, v).Sub(top.BallForce(s.refPos, s.refVel))
 	for a := 0; a < 3; a++ {
 		if i := s.ports.Force[a]; i >= 0 {
-			values[i] += port.Comp(df, a)
+			values[i] += df.Comp(a)
 		}
 	}
 }

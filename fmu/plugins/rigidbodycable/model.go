@@ -66,15 +66,15 @@ func quantities(c *config, step float64) *catalogue {
 	input("winch.speed", "m/s", "Pay-out rate of the winch; positive lengthens the cable", 0, port.Velocity, func(d *drive, x float64) { d.winch = x })
 	for k, ax := range axes {
 		output("hoist.f"+ax, "N", fmt.Sprintf("World %s component of the force the cable exerts on the crane", ax),
-			func(s *simulation) float64 { return port.Comp(s.hoist.ConstraintForce, k) })
+			func(s *simulation) float64 { return s.hoist.ConstraintForce.Comp(k) })
 	}
 	output("cable.tension", "N", "Cable tension at the suspension point", func(s *simulation) float64 { return s.cable.Joints[0].Force() })
 	output("cable.length", "m", "Unstretched cable length from the suspension point to the load", func(s *simulation) float64 { return s.cable.Length() })
 	for k, ax := range axes {
-		output("load."+ax, "m", fmt.Sprintf("World %s position of the load's centre of mass", ax), func(s *simulation) float64 { return port.Comp(s.load.Pos, k) })
+		output("load."+ax, "m", fmt.Sprintf("World %s position of the load's centre of mass", ax), func(s *simulation) float64 { return s.load.Pos.Comp(k) })
 	}
 	for k, ax := range axes {
-		output("load.v"+ax, "m/s", fmt.Sprintf("World %s velocity of the load's centre of mass", ax), func(s *simulation) float64 { return port.Comp(s.load.Vel, k) })
+		output("load.v"+ax, "m/s", fmt.Sprintf("World %s velocity of the load's centre of mass", ax), func(s *simulation) float64 { return s.load.Vel.Comp(k) })
 	}
 	for n := 1; n <= c.Cable.Segments+1; n++ {
 		for k, ax := range axes {

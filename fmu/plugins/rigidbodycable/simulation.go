@@ -169,14 +169,10 @@ func (s *simulation) Step(h, lead float64, from, to []float64, first bool) error
 	s.nodesValid = false
 	s.m.ReadInputs(&s.from, from)
 	s.m.ReadInputs(&s.to, to)
-	frac := lead / (lead + h) // where the step starts between from and to
-	start := s.from.vel.Add(s.to.vel.Sub(s.from.vel).Scale(frac))
-	if first && s.from.pos != s.placed {
-		s.hoist.Pos, s.placed = s.from.pos.AddScaled(lead, s.from.vel.Add(start).Scale(0.5)), s.from.pos
-	}
-	s.hoist.Vel = start.Add(s.to.vel).Scale(0.5)
+	frac := port.StepStart(lead, h)
+	s.hoist.Vel = port.Kinematic(&s.hoist.Pos, &s.placed, s.from.pos, s.from.vel, s.to.vel, lead, frac, first)
 	length := s.cable.Length()
-	speed := 0.5 * (s.from.winch + (s.to.winch-s.from.winch)*frac + s.to.winch)
+	speed := port.MeanSpeed(s.from.winch, s.to.winch, frac)
 	if s.commanded {
 		speed = s.command
 	}

@@ -66,22 +66,17 @@ func quantities(c *config, step float64) *catalogue {
 	input("cable.budget", "1", "Operations a step may take (0: no limit): above 95 % of it the spline takes the static system where its held points allow (Algorithm 2: with config clampStart; a cable held at one point stays dynamic), below 90 % the dynamic one again", 0, port.Range{Min: 0, Max: 1e15}, func(d *drive, x float64) { d.budget = x })
 	for k, ax := range axes {
 		output("hoist.f"+ax, "N", fmt.Sprintf("World %s component of the force the cable exerts on the crane (the multiplier of its held start)", ax),
-			func(s *simulation) float64 { return port.Comp(s.spline.StartForce, k) })
+			func(s *simulation) float64 { return s.spline.StartForce.Comp(k) })
 	}
 	output("cable.tension", "N", "Axial force EA(|r'|-1) at the suspension point", func(s *simulation) float64 { return s.spline.Tension(0) })
 	output("cable.length", "m", "Unstretched cable length from the suspension point to the load", func(s *simulation) float64 { return s.spline.Length() })
-	output("cable.static", "1", "1 where the last step solved the static system, 0 the dynamic one", func(s *simulation) float64 {
-		if s.spline.Static {
-			return 1
-		}
-		return 0
-	})
+	output("cable.static", "1", "1 where the last step solved the static system, 0 the dynamic one", func(s *simulation) float64 { return port.Flag(s.spline.Static) })
 	output("cable.cost", "1", "Operations a step takes (what the budget is compared with)", func(s *simulation) float64 { return s.spline.Cost() })
 	for k, ax := range axes {
-		output("load."+ax, "m", fmt.Sprintf("World %s position of the load", ax), func(s *simulation) float64 { return port.Comp(s.spline.LoadPos, k) })
+		output("load."+ax, "m", fmt.Sprintf("World %s position of the load", ax), func(s *simulation) float64 { return s.spline.LoadPos.Comp(k) })
 	}
 	for k, ax := range axes {
-		output("load.v"+ax, "m/s", fmt.Sprintf("World %s velocity of the load", ax), func(s *simulation) float64 { return port.Comp(s.spline.LoadVel, k) })
+		output("load.v"+ax, "m/s", fmt.Sprintf("World %s velocity of the load", ax), func(s *simulation) float64 { return s.spline.LoadVel.Comp(k) })
 	}
 	n := c.Cable.outputNodes()
 	for j := 1; j <= n; j++ {

@@ -83,8 +83,7 @@ func (s *simulation) node(j, n, k int) float64 {
 		s.nodes = s.spline.Points(n, s.nodes[:0])
 		s.nodesValid = true
 	}
-	v := s.nodes[j]
-	return [3]float64{v.X, v.Y, v.Z}[k]
+	return s.nodes[j].Comp(k)
 }
 
 // Step implements fmu.Simulation: the suspension point moves with the
@@ -95,17 +94,12 @@ func (s *simulation) Step(h, lead float64, from, to []float64, first bool) error
 	s.nodesValid = false
 	s.m.ReadInputs(&s.from, from)
 	s.m.ReadInputs(&s.to, to)
-	frac := lead / (lead + h) // where the step starts between from and to
-	start := s.from.vel.Add(s.to.vel.Sub(s.from.vel).Scale(frac))
+	frac := port.StepStart(lead, h)
 	sp := s.spline
-	top := sp.StartTarget
-	if first && s.from.pos != s.placed {
-		top, s.placed = s.from.pos.AddScaled(lead, s.from.vel.Add(start).Scale(0.5)), s.from.pos
-	}
-	sp.StartTarget = top.AddScaled(h, start.Add(s.to.vel).Scale(0.5))
-	length := sp.Length()
-	speed := 0.5 * (s.from.winch + (s.to.winch-s.from.winch)*frac + s.to.winch)
-	if err := sp.SetLength(max(s.minLen, length+h*speed)); err != nil {
+	vel := port.Kinematic(&sp.StartTarget, &s.placed, s.from.pos, s.from.vel, s.to.vel, lead, frac, first)
+	sp.StartTarget = sp.StartTarget.AddScaled(h, vel)
+	speed := port.MeanSpeed(s.from.winch, s.to.winch, frac)
+	if err := sp.SetLength(max(s.minLen, sp.Length()+h*speed)); err != nil {
 		return err
 	}
 	sp.Budget = s.to.budget

@@ -1,10 +1,5 @@
 package wirehoist
 
-import (
-	"github.com/cablefmu/cablefmu/core/geom"
-	"github.com/cablefmu/cablefmu/fmu/plugins/port"
-)
-
 // Direct implements fmu.Feedthrough: the force on the boom tip depends at
 // once on the boom tip's position and velocity (every component on every
 // component: the lead pulls at an angle).
@@ -23,16 +18,13 @@ func (m *configured) Direct() map[int][]int {
 // input, the velocity input running linearly to refVel), and the
 // deviation is applied at the step's end.
 func (s *simulation) Feedthrough(values []float64, changed []bool, back, h float64) {
-	mean := s.ho.BoomTip.Vel
-	pathVel := s.refVel.AddScaled(-2*back/h, s.refVel.Sub(mean))
-	x, v := s.m.hoist.Inputs([2]geom.Vec3{s.refPos.AddScaled(-back, mean), pathVel}, values, changed)
-	x, v = x.AddScaled(back, mean), v.Add(s.refVel.Sub(pathVel))
+	x, v := s.m.hoist.Shifted(s.refPos, s.refVel, s.ho.BoomTip.Vel, values, changed, back, h)
 	K, C := s.boomTipStiffness()
 	dx, dv := x.Sub(s.refPos), v.Sub(s.refVel)
 	df := K.MulVec(dx).Add(C.MulVec(dv))
 	for a := 0; a < 3; a++ {
 		if i := s.m.hoist.Force[a]; i >= 0 {
-			values[i] += port.Comp(df, a)
+			values[i] += df.Comp(a)
 		}
 	}
 }

@@ -116,7 +116,7 @@ func quantities(c *config, step float64) *catalogue {
 
 	for k, ax := range axes {
 		qs.Output("hoist.f"+ax, "N", fmt.Sprintf("World %s component of the force of the whole hoisting system (wire, sheaves, block and load) on the boom tip", ax),
-			func(s *simulation) float64 { return port.Comp(s.ho.BoomTipForce(), k) })
+			func(s *simulation) float64 { return s.ho.BoomTipForce().Comp(k) })
 	}
 	qs.Output("cable.tension", "N", "Tension of the wire where it leaves the drum", func(s *simulation) float64 { return s.ho.Drum.Tension() })
 	qs.Output("cable.length", "m", "Paid-out rest (unstretched) length of the wire, drum to dead end", func(s *simulation) float64 { return s.ho.Wire.RestLength() })
@@ -130,13 +130,13 @@ func quantities(c *config, step float64) *catalogue {
 	qs.Output("drum.brakeTorque", "N.m", "Torque of the holding brake on the drum in the last step", func(s *simulation) float64 { return s.ho.Drum.BrakeTorqueApplied() })
 	qs.Output("drum.wound", "m", "Length of wire wound on the drum", func(s *simulation) float64 { return s.ho.Drum.Wound() })
 	for k, ax := range axes {
-		qs.Output("hook."+ax, "m", fmt.Sprintf("World %s position of the hook (the hook sheaves' axle centre)", ax), func(s *simulation) float64 { return port.Comp(s.ho.Hook(), k) })
+		qs.Output("hook."+ax, "m", fmt.Sprintf("World %s position of the hook (the hook sheaves' axle centre)", ax), func(s *simulation) float64 { return s.ho.Hook().Comp(k) })
 	}
 	for k, ax := range axes {
-		qs.Output("hook.v"+ax, "m/s", fmt.Sprintf("World %s velocity of the hook", ax), func(s *simulation) float64 { return port.Comp(s.ho.HookVelocity(), k) })
+		qs.Output("hook.v"+ax, "m/s", fmt.Sprintf("World %s velocity of the hook", ax), func(s *simulation) float64 { return s.ho.HookVelocity().Comp(k) })
 	}
 	for k, ax := range axes {
-		qs.Output("load."+ax, "m", fmt.Sprintf("World %s position of the load's centre", ax), func(s *simulation) float64 { return port.Comp(s.ho.LoadCentre(), k) })
+		qs.Output("load."+ax, "m", fmt.Sprintf("World %s position of the load's centre", ax), func(s *simulation) float64 { return s.ho.LoadCentre().Comp(k) })
 	}
 	qs.Output("ground.force", "N", "Normal force of the ground on the load", func(s *simulation) float64 { return s.groundForce() })
 	for k := 1; k <= c.Falls; k++ {

@@ -94,13 +94,9 @@ func (s *simulation) Step(h, lead float64, from, to []float64, first bool) error
 	s.invalidate()
 	s.m.ReadInputs(&s.from, from)
 	s.m.ReadInputs(&s.to, to)
-	frac := lead / (lead + h)
+	frac := port.StepStart(lead, h)
 	b := s.ho.BoomTip
-	start := s.from.vel.Add(s.to.vel.Sub(s.from.vel).Scale(frac))
-	if first && s.from.pos != s.placed {
-		b.Pos, s.placed = s.from.pos.AddScaled(lead, s.from.vel.Add(start).Scale(0.5)), s.from.pos
-	}
-	b.Vel = start.Add(s.to.vel).Scale(0.5)
+	b.Vel = port.Kinematic(&b.Pos, &s.placed, s.from.pos, s.from.vel, s.to.vel, lead, frac, first)
 	s.command(s.from, s.to, frac)
 	err := s.ho.Step(h)
 	if errors.Is(err, multibody.ErrDiverged) {
