@@ -21,7 +21,7 @@ type config struct {
 }
 
 type cableConfig struct {
-	Length0  float64          `json:"length0"`  // m
+	port.PaidOut
 	Segments int              `json:"segments"` // N
 	Rope     port.BendingRope `json:"rope"`
 	// PerMass gives the springs per mass of a point (the paper's Fig. 5
@@ -38,8 +38,6 @@ type cableConfig struct {
 	Rebuilds     int     `json:"rebuilds"`
 	CGIterations int     `json:"cgIterations"`
 	CGTolerance  float64 `json:"cgTolerance"`
-	// MinLength (m) is where the winch stops hauling in (default 1 m).
-	MinLength float64 `json:"minLength"`
 }
 
 func (c *cableConfig) solver() (massspring.Solver, error) {
@@ -52,13 +50,6 @@ func (c *cableConfig) solver() (massspring.Solver, error) {
 	return 0, fmt.Errorf("cable solver %q: want direct or cg", c.Solver)
 }
 
-func (c *cableConfig) minLength() float64 {
-	if c.MinLength > 0 {
-		return c.MinLength
-	}
-	return 1
-}
-
 func parseConfig(raw json.RawMessage) (*config, error) {
 	var c config
 	if err := port.Decode(raw, &c); err != nil {
@@ -69,12 +60,7 @@ func parseConfig(raw json.RawMessage) (*config, error) {
 	if c.Cable.Segments < 2 || c.Cable.Segments > 10000 {
 		add("cable segments %d: want 2 to 10000", c.Cable.Segments)
 	}
-	if !(c.Cable.Length0 > c.Cable.minLength()) || math.IsInf(c.Cable.Length0, 0) {
-		add("cable length0 %g m: must be finite and exceed minLength %g m", c.Cable.Length0, c.Cable.minLength())
-	}
-	if c.Cable.MinLength < 0 {
-		add("cable minLength %g m: must be non-negative", c.Cable.MinLength)
-	}
+	errs = append(errs, c.Cable.PaidOut.Check()...)
 	rope := c.Cable.Rope.Material()
 	if err := rope.Validate(); err != nil {
 		add("cable: %w", err)

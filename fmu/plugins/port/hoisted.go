@@ -39,3 +39,31 @@ func (h *Hoisted) Check() []error {
 	}
 	return errs
 }
+
+// PaidOut is a hoisting cable's length in a scenario: Length0 (m) from the
+// suspension point to the load at the start, and MinLength (m) where the
+// winch stops hauling in (default 1 m).
+type PaidOut struct {
+	Length0   float64 `json:"length0"`
+	MinLength float64 `json:"minLength"`
+}
+
+// Min returns where the winch stops hauling in (m).
+func (p *PaidOut) Min() float64 {
+	if p.MinLength > 0 {
+		return p.MinLength
+	}
+	return 1
+}
+
+// Check returns what is wrong with the lengths, an error each.
+func (p *PaidOut) Check() []error {
+	var errs []error
+	if !(p.Length0 > p.Min()) || math.IsInf(p.Length0, 0) {
+		errs = append(errs, fmt.Errorf("cable length0 %g m: must be finite and exceed minLength %g m", p.Length0, p.Min()))
+	}
+	if p.MinLength < 0 {
+		errs = append(errs, fmt.Errorf("cable minLength %g m: must be non-negative", p.MinLength))
+	}
+	return errs
+}

@@ -32,13 +32,11 @@ type config struct {
 }
 
 type cableConfig struct {
-	Length0  float64          `json:"length0"`  // m
+	port.PaidOut
 	Segments int              `json:"segments"` // N
 	Rope     port.BendingRope `json:"rope"`
 	// Twist is "aligned" (default) or "perpendicular" (eq. 22).
 	Twist string `json:"twist"`
-	// MinLength (m) is where the winch stops hauling in (default 1 m).
-	MinLength float64 `json:"minLength"`
 	// PhysicalBending was the switch of the bend stiffening, which is
 	// gone; read only to refuse it with the reason.
 	PhysicalBending *bool `json:"physicalBending"`
@@ -72,13 +70,6 @@ func (c *cableConfig) hook() (rigidcable.EndKind, error) {
 	return 0, fmt.Errorf("cable hook %q: want fixed or swivel", c.Hook)
 }
 
-func (c *cableConfig) minLength() float64 {
-	if c.MinLength > 0 {
-		return c.MinLength
-	}
-	return 1
-}
-
 func parseConfig(raw json.RawMessage) (*config, error) {
 	var c config
 	if err := port.Decode(raw, &c); err != nil {
@@ -101,9 +92,6 @@ func parseConfig(raw json.RawMessage) (*config, error) {
 	if c.Cable.Segments < 2 || c.Cable.Segments > 10000 {
 		add("cable segments %d: want 2 to 10000", c.Cable.Segments)
 	}
-	if !(c.Cable.Length0 > c.Cable.minLength()) {
-		add("cable length0 %g m: must exceed minLength %g m", c.Cable.Length0, c.Cable.minLength())
-	}
 	if err := c.Cable.Rope.Material().Validate(); err != nil {
 		add("cable: %w", err)
 	}
@@ -113,9 +101,7 @@ func parseConfig(raw json.RawMessage) (*config, error) {
 	if _, err := c.Cable.hook(); err != nil {
 		add("%w", err)
 	}
-	if c.Cable.MinLength < 0 {
-		add("cable minLength %g m: must be non-negative", c.Cable.MinLength)
-	}
+	errs = append(errs, c.Cable.PaidOut.Check()...)
 	if c.Cable.PhysicalBending != nil {
 		add("cable physicalBending: no longer a setting: the rope bends with its own stiffness everywhere, and the step takes a light segment's turning stiffness in where it cannot resolve it (see the README); remove the key")
 	}

@@ -64,7 +64,7 @@ func (m *configured) NewSimulation(values []float64) (fmu.Simulation, error) {
 	p := params{gravity: c.Gravity, h: m.Step, loadMass: c.Load.Mass, length0: c.Cable.Length0,
 		e: rope.E, diameter: rope.Diameter, density: rope.Density, dampingTime: rope.DampingTime, bending: rope.BendingStiffness}
 	m.ApplyParams(&p, values)
-	s := &simulation{m: m, minLen: c.Cable.minLength()}
+	s := &simulation{m: m, minLen: c.Cable.Min()}
 	s.from.pos = geom.V(c.Hoist.Position[0], c.Hoist.Position[1], c.Hoist.Position[2])
 	m.ReadInputs(&s.from, values)
 	s.placed = s.from.pos

@@ -21,7 +21,7 @@ type config struct {
 }
 
 type cableConfig struct {
-	Length0  float64          `json:"length0"`  // m
+	port.PaidOut
 	Controls int              `json:"controls"` // control points n ≥ 4
 	Rope     port.BendingRope `json:"rope"`
 	// Ceiling (m) bounds a control point's move in a step (0: none).
@@ -34,15 +34,6 @@ type cableConfig struct {
 	// OutputNodes is how many points cable.node[k] samples at equal rest
 	// arc length, the ends included (default 21).
 	OutputNodes int `json:"outputNodes"`
-	// MinLength (m) is where the winch stops hauling in (default 1 m).
-	MinLength float64 `json:"minLength"`
-}
-
-func (c *cableConfig) minLength() float64 {
-	if c.MinLength > 0 {
-		return c.MinLength
-	}
-	return 1
 }
 
 func (c *cableConfig) outputNodes() int {
@@ -62,12 +53,7 @@ func parseConfig(raw json.RawMessage) (*config, error) {
 	if c.Cable.Controls < 4 || c.Cable.Controls > 10000 {
 		add("cable controls %d: want 4 to 10000 control points", c.Cable.Controls)
 	}
-	if !(c.Cable.Length0 > c.Cable.minLength()) || math.IsInf(c.Cable.Length0, 0) {
-		add("cable length0 %g m: must be finite and exceed minLength %g m", c.Cable.Length0, c.Cable.minLength())
-	}
-	if c.Cable.MinLength < 0 {
-		add("cable minLength %g m: must be non-negative", c.Cable.MinLength)
-	}
+	errs = append(errs, c.Cable.PaidOut.Check()...)
 	if !(c.Cable.Ceiling >= 0) || math.IsInf(c.Cable.Ceiling, 0) {
 		add("cable ceiling %g m: must be non-negative (0: none) and finite", c.Cable.Ceiling)
 	}
