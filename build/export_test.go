@@ -255,8 +255,9 @@ func TestExportRefusesPluginsThatWouldKillIt(t *testing.T) {
 }
 
 // Configuring is bounded on the wall clock: a top level that loops within
-// its budget of 2 s is stopped by the bound of 0.2 s (a slack that takes
-// back all but 0.2 s of the three budgets).
+// an operations budget it will not reach and a timeout of 2 s is stopped
+// by the bound of 0.2 s (a slack that takes back all but 0.2 s of the
+// three timeouts).
 func TestConfigureIsBoundedOnTheWallClock(t *testing.T) {
 	folder := t.TempDir()
 	for _, f := range []string{fmu.ScenarioFile, "wind.py"} {
@@ -285,7 +286,7 @@ func TestConfigureIsBoundedOnTheWallClock(t *testing.T) {
 	}
 	slack := 200 * time.Millisecond
 	for i := range sc.Plugins {
-		sc.Plugins[i].Budget = 2
+		sc.Plugins[i].Operations, sc.Plugins[i].Timeout = fmu.MaxOperations, 2
 		slack -= 6 * time.Second
 	}
 	reg, err := plugins.Builtin()

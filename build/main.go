@@ -130,24 +130,21 @@ func export(folder, out string, version int, targets []target) (string, error) {
 }
 
 // configureSlack is the wall-clock time configuring a scenario may take
-// beyond three time budgets per plugin.
+// beyond three wall-clock guards (timeouts) per plugin.
 const configureSlack = 10 * time.Second
 
 // configure configures the scenario's model as the FMU will, which runs
 // every plugin's top level, init and first communication point. Plugins
-// are bounded by their time and memory budgets; this bounds the whole on
-// the wall clock too (slack plus three budgets per plugin), so that a
-// computation no budget check interrupts ends the export with a message
-// instead of hanging it.
+// are bounded by their operations and memory budgets and each call by its
+// timeout; this bounds the whole on the wall clock too (slack plus three
+// timeouts per plugin), so that a computation no check interrupts ends
+// the export with a message instead of hanging it.
 func configure(reg *fmu.Registry, sc *fmu.Scenario, slack time.Duration) (fmu.Configured, error) {
 	limit := slack
 	var files []string
 	for _, p := range sc.Plugins {
-		budget := p.Budget
-		if budget == 0 {
-			budget = fmu.DefaultBudget
-		}
-		limit += time.Duration(3 * budget * float64(time.Second))
+		_, _, timeout := p.Limits()
+		limit += time.Duration(3 * timeout * float64(time.Second))
 		files = append(files, p.File)
 	}
 	type result struct {
@@ -168,7 +165,7 @@ func configure(reg *fmu.Registry, sc *fmu.Scenario, slack time.Duration) (fmu.Co
 	case r := <-done:
 		return r.model, r.err
 	case <-time.After(limit):
-		return nil, fmt.Errorf("%s: checking the plugins did not finish within %v: a top level or init(sim) runs a computation that neither the time nor the memory budget interrupts", strings.Join(files, ", "), limit)
+		return nil, fmt.Errorf("%s: checking the plugins did not finish within %v: a top level or init(sim) runs a computation that neither the operations nor the memory budget interrupts", strings.Join(files, ", "), limit)
 	}
 }
 

@@ -5,7 +5,8 @@
 # with --studies Debian's Dask (python3-distributed), pandas and Matplotlib
 # for the studies of the cablefmu Python package (/usr/bin/python3 sees
 # them); with --test both and Wine, under which the test suite runs the
-# Windows DLL. Debian/Ubuntu packages; runs apt only when a tool is missing.
+# Windows DLL. Debian/Ubuntu packages; runs apt only when a tool is missing,
+# and waits for another apt or dpkg that holds the lock.
 set -euo pipefail
 
 if ! command -v go >/dev/null 2>&1; then
@@ -28,8 +29,22 @@ fi
 if ((${#need[@]})); then
 	sudo=""
 	if [ "$(id -u)" -ne 0 ]; then sudo=sudo; fi
+	# Another apt or dpkg (a second setup, unattended upgrades) holds the
+	# package database's lock for a while: wait for it, up to five
+	# minutes, instead of failing at once.
+	waited=0
+	while pgrep -x 'apt|apt-get|dpkg|unattended-upgr' >/dev/null 2>&1; do
+		if ((waited == 0)); then echo "setup: waiting for another apt or dpkg to finish (up to 5 minutes)"; fi
+		if ((waited >= 300)); then
+			echo "setup: apt or dpkg has been busy for 5 minutes; trying anyway" >&2
+			break
+		fi
+		sleep 5
+		waited=$((waited + 5))
+	done
+	lock=(-o DPkg::Lock::Timeout=300)
 	echo "setup: installing ${need[*]}"
-	$sudo apt-get update -qq
-	DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${need[@]}" >/dev/null
+	$sudo apt-get "${lock[@]}" update -qq
+	DEBIAN_FRONTEND=noninteractive $sudo apt-get "${lock[@]}" install -y -qq "${need[@]}" >/dev/null
 fi
 go mod download

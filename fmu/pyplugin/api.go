@@ -396,7 +396,7 @@ type vocabulary struct {
 
 func newVocabulary() *vocabulary {
 	v := &vocabulary{names: map[string]bool{"__name__": true, "__doc__": true}, attrs: map[string]bool{}}
-	it, err := newInterp(&source{file: "<vocabulary>"}, 0, 0, (&declarer{}).functions())
+	it, err := newInterp(&source{file: "<vocabulary>"}, limits{}, (&declarer{}).functions())
 	if err != nil {
 		panic(err) // the interpreter's own modules: a broken build
 	}

@@ -110,3 +110,36 @@ func BenchmarkStepLoops(b *testing.B) {
     t += sum(i * 0.25 for i in range(300))
 `})
 }
+
+// BenchmarkOperation measures what one operation of the operations budget
+// costs on this machine, for the README's conversion of operations to
+// time: each loop runs until its budget of 10⁶ operations stops it, and
+// the time of that call over 10⁶ is the time per operation.
+func BenchmarkOperation(b *testing.B) {
+	const operations = 1e6
+	for _, c := range []struct{ name, body string }{
+		{"while arithmetic", "    x = 0.0\n    while True:\n        x = x * 0.5 + 1.0\n"},
+		{"for range", "    x = 0.0\n    for i in range(10**15):\n        x += i\n"},
+		{"comprehension", "    return [i * 0.5 for i in range(10**15)]\n"},
+		{"function calls", "    while True:\n        f(1.0)\n"},
+		{"attribute reads", "    while True:\n        v = sim.body('load').position[2] + sim.cable('cable').tension\n"},
+	} {
+		b.Run(c.name, func(b *testing.B) {
+			code := "def f(x):\n    return x * 2.0\n\ndef step(sim):\n" + c.body
+			cfg, err := withOperations(b, code, "1e6")
+			if err != nil {
+				b.Fatal(err)
+			}
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				b.StopTimer()
+				r := start(b, cfg, nil)
+				b.StartTimer()
+				if err := r.step(); err == nil || !strings.Contains(err.Error(), "operations") {
+					b.Fatalf("want a stop at the operations budget, got %v", err)
+				}
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/operations, "ns/operation")
+		})
+	}
+}

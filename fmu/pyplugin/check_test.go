@@ -2,9 +2,10 @@ package pyplugin_test
 
 import (
 	"math"
+	"os/exec"
+	"runtime"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/cablefmu/cablefmu/fmu"
 )
@@ -23,20 +24,28 @@ const scenario = `{
     "cables": [{"name": "cable", "route": [{"body": "hoist"}, {"body": "load"}], "length0": 10,
       "rope": {"E": 1e11, "poisson": 0.3, "diameter": 0.02, "density": 7850}, "winch": {"name": "winch"}}]
   },
-  "plugins": [{"name": "p", "file": "p.py", "budget": 0.05}]
+  "plugins": [{"name": "p", "file": "p.py", "operations": 100000}]
 }`
 
-// withPlugin configures the scenario with p.py and a time budget of 2 s:
-// the tests of what plugins compute must not depend on how busy the
-// machine is. withBudget sets the budget (s), as the tests of the budget
+// generous is an operations budget the tests of what plugins compute do
+// not reach.
+const generous = "1e10"
+
+// withPlugin configures the scenario with p.py and a generous operations
+// budget. withOperations sets the budget, as the tests of the budget
 // itself do.
 func withPlugin(t testing.TB, code string) (fmu.Configured, error) {
-	return withBudget(t, code, "2")
+	return withOperations(t, code, generous)
 }
 
-func withBudget(t testing.TB, code, budget string) (fmu.Configured, error) {
-	sc := strings.Replace(scenario, `"budget": 0.05`, `"budget": `+budget, 1)
-	return configureDir(t, writeScenario(t, map[string]string{"scenario.json": sc, "p.py": code}))
+func withOperations(t testing.TB, code, operations string) (fmu.Configured, error) {
+	return configureDir(t, writeScenario(t, map[string]string{"scenario.json": withLimits(operations), "p.py": code}))
+}
+
+// withLimits is the test scenario with the given limits of p's calls
+// (JSON members after "operations": the count, then e.g. `, "timeout": 2`).
+func withLimits(limits string) string {
+	return strings.Replace(scenario, `"operations": 100000`, `"operations": `+limits, 1)
 }
 
 // The exporter's checks refuse broken plugins with file:line messages.
@@ -77,10 +86,10 @@ func TestVariablesArePrefixed(t *testing.T) {
 		t.Fatal(err)
 	}
 	var names []string
-	for _, v := range cfg.Variables()[len(cfg.Variables())-4:] {
+	for _, v := range cfg.Variables()[len(cfg.Variables())-5:] {
 		names = append(names, v.Name+"["+v.Unit+"]")
 	}
-	if got := strings.Join(names, " "); got != "p.budget[s] p.memory[MB] p.gain[1/s] p.y[m]" {
+	if got := strings.Join(names, " "); got != "p.operations[1] p.memory[MB] p.timeout[s] p.gain[1/s] p.y[m]" {
 		t.Errorf("plugin variables %s", got)
 	}
 }
@@ -109,44 +118,49 @@ func TestExceptionGivesTraceback(t *testing.T) {
 	}
 }
 
-// Endless plugins are stopped at their budget: loops, recursion, a loop
-// that swallows the exception, a builtin consuming a huge range.
+// Endless plugins are stopped at their operations budget: loops,
+// recursion, a loop that swallows the exception, a builtin consuming a
+// huge range. The stop is counted, not timed: the same message, at the
+// same line, every time.
 func TestEndlessPluginStoppedWithinBudget(t *testing.T) {
-	cases := map[string]string{
-		"while":            "def step(sim):\n    while True:\n        pass\n",
-		"same line":        "def step(sim):\n    while True: pass\n",
-		"for":              "def step(sim):\n    for i in range(10**15):\n        x = i\n",
-		"swallow":          "def step(sim):\n    while True:\n        try:\n            while True:\n                pass\n        except:\n            pass\n",
-		"builtin":          "def step(sim):\n    return sum(range(10**15))\n",
-		"comprehension":    "def step(sim):\n    return [i for i in range(10**15)]\n",
-		"recursion":        "def f(n):\n    return f(n + 1)\n\ndef step(sim):\n    f(0)\n",
-		"nested def first": "def step(sim):\n    while True:\n        def g():\n            pass\n        g()\n",
+	cases := map[string]struct{ code, at string }{
+		"while":            {"def step(sim):\n    while True:\n        pass\n", "p.py:5"},
+		"same line":        {"def step(sim):\n    while True: pass\n", "p.py:4"},
+		"for":              {"def step(sim):\n    for i in range(10**15):\n        x = i\n", "p.py:5"},
+		"swallow":          {"def step(sim):\n    while True:\n        try:\n            while True:\n                pass\n        except:\n            pass\n", "p.py:5"},
+		"builtin":          {"def step(sim):\n    return sum(range(10**15))\n", "p.py:4"},
+		"comprehension":    {"def step(sim):\n    return [i for i in range(10**15)]\n", "p.py:4"},
+		"recursion":        {"def f(n):\n    return f(n + 1)\n\ndef step(sim):\n    f(0)\n", ""},
+		"nested def first": {"def step(sim):\n    while True:\n        def g():\n            pass\n        g()\n", "p.py:6"},
 	}
-	for name, code := range cases {
+	for name, c := range cases {
 		t.Run(name, func(t *testing.T) {
-			cfg, err := withBudget(t, "def init(sim):\n    pass\n"+code, "0.05")
-			if err != nil {
-				t.Fatal(err)
+			var first string
+			for run := range 2 {
+				cfg, err := withOperations(t, "def init(sim):\n    pass\n"+c.code, "100000")
+				if err != nil {
+					t.Fatal(err)
+				}
+				r := start(t, cfg, nil)
+				err = r.step()
+				if err == nil {
+					t.Fatal("no error")
+				}
+				if run == 0 {
+					first = err.Error()
+					t.Log(first)
+				} else if err.Error() != first {
+					t.Errorf("run 0 stopped with\n%s\nrun 1 with\n%s", first, err)
+				}
 			}
-			r := start(t, cfg, nil)
-			t0 := time.Now()
-			err = r.step()
-			took := time.Since(t0)
-			if err == nil {
-				t.Fatal("no error")
-			}
-			t.Logf("%v after %v", err, took)
 			if name == "recursion" {
-				if !strings.Contains(err.Error(), "maximum recursion depth") {
-					t.Errorf("want the recursion limit, got %v", err)
+				if !strings.Contains(first, "maximum recursion depth") {
+					t.Errorf("want the recursion limit, got %v", first)
 				}
 				return
 			}
-			if !strings.Contains(err.Error(), "ran past its time budget of 50ms") {
-				t.Errorf("want a budget error, got %v", err)
-			}
-			if took > 150*time.Millisecond {
-				t.Errorf("stopped after %v, budget 50 ms", took)
+			if want := "ran past its budget of 100000 operations (parameter p.operations) and was stopped at " + c.at; !strings.Contains(first, want) {
+				t.Errorf("want %q, got %v", want, first)
 			}
 		})
 	}
@@ -302,19 +316,93 @@ func TestEndlessAwkwardLoopsStopped(t *testing.T) {
 		"decorated def": "    while True:\n        @deco\n        def g():\n            pass\n",
 	} {
 		t.Run(name, func(t *testing.T) {
-			cfg, err := withBudget(t, "def deco(f):\n    return f\n\ndef step(sim):\n"+body, "0.05")
+			cfg, err := withOperations(t, "def deco(f):\n    return f\n\ndef step(sim):\n"+body, "100000")
 			if err != nil {
 				t.Fatal(err)
 			}
 			r := start(t, cfg, nil)
-			t0 := time.Now()
 			err = r.step()
-			if err == nil || !strings.Contains(err.Error(), "time budget") {
+			if err == nil || !strings.Contains(err.Error(), "ran past its budget of 100000 operations") {
 				t.Fatalf("got %v", err)
 			}
-			if took := time.Since(t0); took > 150*time.Millisecond {
-				t.Errorf("stopped after %v, budget 50 ms", took)
-			}
 		})
+	}
+}
+
+// A plugin that overruns its operations budget fails at the same simulated
+// time with the same message on a quiet machine and on one whose cores
+// are all busy (two CPU-bound processes per core beside it): the budget
+// is counted, not timed.
+func TestBudgetStopIsTheSameUnderLoad(t *testing.T) {
+	code := "def step(sim):\n    n = 0\n    while n < sim.time * 1000000:\n        n += 1\n"
+	stop := func() (float64, string) {
+		cfg, err := withOperations(t, code, "100000")
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := start(t, cfg, nil)
+		for r.t < 1 {
+			if err := r.step(); err != nil {
+				return r.t, err.Error()
+			}
+		}
+		t.Fatal("no stop in 1 s")
+		return 0, ""
+	}
+	quietT, quietMsg := stop()
+	var burners []*exec.Cmd
+	for range 2 * runtime.NumCPU() {
+		burn := exec.Command("sh", "-c", "while :; do :; done")
+		if err := burn.Start(); err != nil {
+			t.Fatal(err)
+		}
+		burners = append(burners, burn)
+	}
+	loadedT, loadedMsg := stop()
+	for _, burn := range burners {
+		_ = burn.Process.Kill()
+		_ = burn.Wait()
+	}
+	t.Logf("quiet: t = %g s: %s", quietT, quietMsg)
+	if quietT != loadedT || quietMsg != loadedMsg {
+		t.Errorf("loaded: t = %g s: %s", loadedT, loadedMsg)
+	}
+	// n reaches sim.time·10⁶ within 10⁵ operations (one per iteration,
+	// the check at the start of the loop's body) up to t = 0.1 s.
+	if quietT < 0.09 || quietT > 0.11 || !strings.Contains(quietMsg, "ran past its budget of 100000 operations (parameter p.operations) and was stopped at p.py:4") {
+		t.Errorf("stopped at t = %g s: %s", quietT, quietMsg)
+	}
+}
+
+// The scenario's limits of a plugin's calls are checked: the time budget
+// of earlier versions is refused with what replaced it, and operations
+// are a whole number in range.
+func TestPluginLimitsInTheScenario(t *testing.T) {
+	for _, c := range []struct{ limits, want string }{
+		{`100000, "budget": 0.05`, `"budget" (a time in seconds) is replaced by "operations"`},
+		{`2.5`, "operations 2.5: must be a whole number in [1, 1e+12]"},
+		{`-1`, "operations -1: must be a whole number"},
+		{`1e13`, "operations 1e+13: must be a whole number"},
+		{`100000, "timeout": 0.001`, "timeout 0.001 s: must lie in [0.01, 3600]"},
+		{`100000, "timeout": 1e9`, "timeout 1e+09 s: must lie in [0.01, 3600]"},
+	} {
+		_, err := fmu.ParseScenario([]byte(withLimits(c.limits)))
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: got %v, want %q", c.limits, err, c.want)
+		}
+	}
+	sc, err := fmu.ParseScenario([]byte(withLimits(`7, "timeout": 2.5, "memory": 16`)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if o, m, to := sc.Plugins[0].Limits(); o != 7 || m != 16 || to != 2.5 {
+		t.Errorf("limits %g, %g, %g", o, m, to)
+	}
+	sc, err = fmu.ParseScenario([]byte(strings.Replace(scenario, `, "operations": 100000`, ``, 1)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if o, m, to := sc.Plugins[0].Limits(); o != fmu.DefaultOperations || m != fmu.DefaultMemory || to != fmu.DefaultTimeout {
+		t.Errorf("default limits %g, %g, %g", o, m, to)
 	}
 }

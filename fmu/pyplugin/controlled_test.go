@@ -2,52 +2,16 @@ package pyplugin_test
 
 import (
 	"math"
-	"os"
-	"path/filepath"
-	"strings"
 	"sync"
 	"testing"
 )
 
 const exampleDir = "../../examples/hoist-controlled"
 
-// relaxedExample copies the HoistControlled example into a temporary
-// folder with its plugins' time budgets at 2 s: these tests check what the
-// plugins compute, and four instances stepping at once on a loaded machine
-// ran past the example's 50 ms.
-func relaxedExample(t *testing.T) string {
-	t.Helper()
-	dir := t.TempDir()
-	entries, err := os.ReadDir(exampleDir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, e := range entries {
-		if e.IsDir() {
-			continue
-		}
-		data, err := os.ReadFile(filepath.Join(exampleDir, e.Name()))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if e.Name() == "scenario.json" {
-			relaxed := strings.ReplaceAll(string(data), `"budget": 0.05`, `"budget": 2`)
-			if relaxed == string(data) {
-				t.Fatal("the example's scenario sets no budget of 0.05 s")
-			}
-			data = []byte(relaxed)
-		}
-		if err := os.WriteFile(filepath.Join(dir, e.Name()), data, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return dir
-}
-
 // The example's controller lifts the load 5 m along its profile within
 // 3 cm and keeps the tension under its 12 kN limit.
 func TestControllerFollowsProfileUnderLimit(t *testing.T) {
-	cfg, err := configureDir(t, relaxedExample(t))
+	cfg, err := configureDir(t, exampleDir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -81,7 +45,7 @@ func TestControllerFollowsProfileUnderLimit(t *testing.T) {
 // watches the filtered tension and holds the hoisting
 // back, the tension stays under 12 kN, and the lift completes late.
 func TestControllerHoldsHeavyLoadUnderLimit(t *testing.T) {
-	cfg, err := configureDir(t, relaxedExample(t))
+	cfg, err := configureDir(t, exampleDir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -125,7 +89,7 @@ func TestControllerHoldsHeavyLoadUnderLimit(t *testing.T) {
 // Instances run on different goroutines at once and give the results of
 // running alone (run with -race to check for shared state).
 func TestConcurrentInstancesMatchSoloRuns(t *testing.T) {
-	cfg, err := configureDir(t, relaxedExample(t))
+	cfg, err := configureDir(t, exampleDir)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -3,7 +3,6 @@ package pyplugin
 import (
 	"errors"
 	"fmt"
-	"time"
 
 	"github.com/cablefmu/cablefmu/core/multibody"
 	"github.com/cablefmu/cablefmu/fmu"
@@ -32,8 +31,7 @@ type spec struct {
 	ref    fmu.PluginRef
 	src    *source
 	decls  []decl
-	budget int // value index of the plugin's budget parameter
-	memory int // value index of its memory parameter
+	limits int // value index of the plugin's operations parameter; memory and timeout follow
 	first  int // value index of its first declared variable
 	hooks  map[string]bool
 }
@@ -68,11 +66,6 @@ func (e *Extension) Extend(model fmu.Configured, sc *fmu.Scenario) (fmu.Configur
 		if err != nil {
 			return nil, fmt.Errorf("plugin %s: %w", ref.Name, err)
 		}
-		budget := ref.Budget
-		if budget == 0 {
-			budget = fmu.DefaultBudget
-		}
-		lo, hi := fmu.MinBudget, fmu.MaxBudget
 		add := func(v fmu.Variable, line int) {
 			if taken[v.Name] {
 				diags = append(diags, Diagnostic{ref.File, line, fmt.Sprintf("variable %q is already taken by the model or another plugin", v.Name)})
@@ -80,17 +73,17 @@ func (e *Extension) Extend(model fmu.Configured, sc *fmu.Scenario) (fmu.Configur
 			taken[v.Name] = true
 			c.vars = append(c.vars, v)
 		}
-		sp.budget = len(c.vars)
-		add(fmu.Variable{Name: ref.Name + ".budget", Unit: "s", Causality: modeldesc.CausalityParameter, Variability: modeldesc.VariabilityFixed,
-			Description: "Time one call of plugin " + ref.Name + " may take; a call running longer fails the instance", Start: budget, Min: &lo, Max: &hi}, 1)
-		memory := ref.Memory
-		if memory == 0 {
-			memory = fmu.DefaultMemory
-		}
+		operations, memory, timeout := ref.Limits()
+		olo, ohi := fmu.MinOperations, fmu.MaxOperations
 		mlo, mhi := fmu.MinMemory, fmu.MaxMemory
-		sp.memory = len(c.vars)
+		tlo, thi := fmu.MinTimeout, fmu.MaxTimeout
+		sp.limits = len(c.vars)
+		add(fmu.Variable{Name: ref.Name + ".operations", Unit: "1", Causality: modeldesc.CausalityParameter, Variability: modeldesc.VariabilityFixed,
+			Description: "Operations (loop iterations, calls, items iterated) one call of plugin " + ref.Name + " may run; a call running more fails the instance, at the same operation on any machine", Start: operations, Min: &olo, Max: &ohi}, 1)
 		add(fmu.Variable{Name: ref.Name + ".memory", Unit: "MB", Causality: modeldesc.CausalityParameter, Variability: modeldesc.VariabilityFixed,
 			Description: "Megabytes one call of plugin " + ref.Name + " may add to the heap; an operation that would exceed it raises MemoryError in the plugin", Start: memory, Min: &mlo, Max: &mhi}, 1)
+		add(fmu.Variable{Name: ref.Name + ".timeout", Unit: "s", Causality: modeldesc.CausalityParameter, Variability: modeldesc.VariabilityFixed,
+			Description: "Wall-clock time one call of plugin " + ref.Name + " may take: a last guard against work the operations budget does not count", Start: timeout, Min: &tlo, Max: &thi}, 1)
 		sp.first = len(c.vars)
 		for _, d := range sp.decls {
 			v := fmu.Variable{Name: ref.Name + "." + d.name, Unit: d.unit, Description: d.description, Causality: d.causality, Start: d.start, Min: d.min, Max: d.max}
@@ -133,20 +126,12 @@ func (e *Extension) check(ref fmu.PluginRef, sc *fmu.Scenario) (*spec, error) {
 		return nil, err
 	}
 	d := &declarer{}
-	memory := ref.Memory
-	if memory == 0 {
-		memory = fmu.DefaultMemory
-	}
-	// The top level runs with the plugin's own budget, as in the FMU.
-	budget := ref.Budget
-	if budget == 0 {
-		budget = fmu.DefaultBudget
-	}
-	it, err := newInterp(src, time.Duration(budget*float64(time.Second)), megabytesToBytes(memory), d.functions())
+	// The top level runs with the plugin's own limits, as in the FMU.
+	operations, memory, timeout := ref.Limits()
+	it, err := newInterp(src, limitsOf(ref.Name, operations, memory, timeout), d.functions())
 	if err != nil {
 		return nil, err
 	}
-	it.mem.param = ref.Name + ".memory"
 	if err := it.run(); err != nil {
 		return nil, CheckError{{ref.File, it.lastLine(err), err.Error()}}
 	}
@@ -227,12 +212,11 @@ func (c *configured) NewSimulation(values []float64) (fmu.Simulation, error) {
 	}
 	for _, sp := range c.specs {
 		d := &declarer{values: &s.values}
-		budget := time.Duration(values[sp.budget] * float64(time.Second))
-		it, err := newInterp(sp.src, budget, megabytesToBytes(values[sp.memory]), d.functions())
+		lim := limitsOf(sp.ref.Name, values[sp.limits], values[sp.limits+1], values[sp.limits+2])
+		it, err := newInterp(sp.src, lim, d.functions())
 		if err != nil {
 			return nil, fmt.Errorf("plugin %s: %w", sp.ref.Name, err)
 		}
-		it.mem.param = sp.ref.Name + ".memory"
 		p := &plugin{spec: sp, it: it, d: d, hooks: map[string]py.Object{}}
 		if err := p.it.run(); err != nil {
 			return nil, fmt.Errorf("plugin %s: %w", sp.ref.Name, err)

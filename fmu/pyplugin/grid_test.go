@@ -3,7 +3,6 @@ package pyplugin_test
 import (
 	"math"
 	"path/filepath"
-	"strings"
 	"testing"
 
 	"github.com/cablefmu/cablefmu/fmu"
@@ -15,10 +14,11 @@ type nolog struct{}
 func (nolog) Log(fmu.Status, string, string) {}
 
 // instWithPlugin initializes an instance of the test scenario with the
-// plugin file p.py holding code, its time budget 2 s (see withPlugin).
+// plugin file p.py holding code, with a generous operations budget (see
+// withPlugin).
 func instWithPlugin(t *testing.T, code string) (*fmu.Instance, map[string]uint32) {
 	t.Helper()
-	relaxed := strings.Replace(scenario, `"budget": 0.05`, `"budget": 2`, 1)
+	relaxed := withLimits(generous)
 	dir := writeScenario(t, map[string]string{"scenario.json": relaxed, "p.py": code})
 	sc, err := fmu.ReadScenario(dir)
 	if err != nil {

@@ -18,7 +18,7 @@ import (
 // lacks put where they must run (see the guard builtins in limits.go):
 //
 //   - every function body, loop body and comprehension iteration starts
-//     with a tick: the time budget and the recursion depth;
+//     with a tick: the operations budget and the recursion depth;
 //   - the operations that can build a huge value in one go — sequence
 //     repetition and concatenation, integer powers and shifts, string
 //     formatting, and their augmented assignments — go through

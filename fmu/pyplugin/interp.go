@@ -17,8 +17,8 @@ import (
 // would exhaust the Go stack, which no recover can catch.
 const maxGoFrames = 4000
 
-// checkEvery is how many ticks pass between two looks at the clock and
-// the stack depth.
+// checkEvery is how many ticks pass between two looks at the clock, the
+// stack depth and the heap.
 const checkEvery = 16
 
 // removedBuiltins are builtins a plugin cannot use: they would read or
@@ -29,14 +29,20 @@ var removedBuiltins = []string{"open", "exec", "eval", "compile", "globals", "lo
 // interp is one gpython interpreter context running one plugin file: an
 // FMU instance owns its interpreters, so instances share nothing.
 type interp struct {
-	ctx     py.Context
-	src     *source
-	module  *py.Module
-	budget  time.Duration
-	mem     memoryLimit
-	started time.Time
-	ticks   uint
-	overrun bool
+	ctx    py.Context
+	src    *source
+	module *py.Module
+	// operations is the operations budget of a call, timeout its
+	// wall-clock guard; param names the plugin's parameters that set them.
+	operations uint64
+	timeout    time.Duration
+	param      string
+	mem        memoryLimit
+	started    time.Time
+	// ticks counts the call's operations; overrun says which limit
+	// stopped it.
+	ticks   uint64
+	overrun overrun
 	// limitErr is a memory limit hit at a tick; every later tick of the
 	// call fails with it too.
 	limitErr error
@@ -57,11 +63,35 @@ type interp struct {
 	keptMark uint64
 }
 
+// overrun is the limit that stopped a call, if any.
+type overrun int
+
+const (
+	withinLimits overrun = iota
+	pastOperations
+	pastTimeout
+)
+
+// limits are what one call of a plugin may use.
+type limits struct {
+	operations uint64        // operations (ticks)
+	memory     int64         // bytes the heap may grow by
+	timeout    time.Duration // wall clock, the last guard
+	name       string        // the plugin's name, which prefixes its parameters
+}
+
+// limitsOf converts a plugin's limits as the FMU parameters give them
+// (operations, MB, s).
+func limitsOf(name string, operations, memoryMB, timeout float64) limits {
+	return limits{operations: uint64(operations), memory: megabytesToBytes(memoryMB), timeout: time.Duration(timeout * float64(time.Second)), name: name}
+}
+
 // newInterp prepares a context whose builtins are restricted and carry
 // the budget hooks, the guards of the instrumentation and the given API
-// functions; memory is the memory budget in bytes.
-func newInterp(src *source, budget time.Duration, memory int64, api map[string]py.Object) (*interp, error) {
-	it := &interp{ctx: py.NewContext(py.ContextOpts{}), src: src, budget: budget, mem: newMemoryLimit(memory)}
+// functions.
+func newInterp(src *source, lim limits, api map[string]py.Object) (*interp, error) {
+	it := &interp{ctx: py.NewContext(py.ContextOpts{}), src: src, operations: lim.operations, timeout: lim.timeout, param: lim.name, mem: newMemoryLimit(lim.memory)}
+	it.mem.param = lim.name + ".memory"
 	if err := it.guardMath(); err != nil {
 		return nil, fmt.Errorf("preparing the plugin interpreter: %w", err)
 	}
@@ -118,13 +148,18 @@ func newInterp(src *source, budget time.Duration, memory int64, api map[string]p
 	return it, nil
 }
 
-// errBudget marks a call stopped at its time budget.
-var errBudget = errors.New("time budget exceeded")
+// errBudget marks a call stopped at its operations budget or its
+// wall-clock guard.
+var errBudget = errors.New("call budget exceeded")
 
-// tick counts an iteration or call and looks at the clock, the stack
-// depth and the heap now and then. Once over the time budget every later
-// tick fails too, so that a plugin catching the exception cannot keep
-// running.
+// tick counts an operation (a loop iteration, a call, an item of a
+// comprehension or an iterator) against the call's operations budget,
+// and looks at the clock, the stack depth and the heap now and then.
+// Once over the budget every later tick fails too, so that a plugin
+// catching the exception cannot keep running. The count alone decides a
+// budget stop, so the same plugin, inputs and state stop at the same
+// operation on any machine at any load; the clock is only the last guard
+// against work no count sees.
 func (it *interp) tick() error { return it.count(true) }
 
 // count is tick, with the stack depth looked at only if stack: an
@@ -133,13 +168,16 @@ func (it *interp) tick() error { return it.count(true) }
 // checkEvery-th tick doubled the cost of a tight loop.
 func (it *interp) count(stack bool) error {
 	it.ticks++
-	if !it.overrun && it.ticks%checkEvery == 0 {
-		if time.Since(it.started) > it.budget {
-			it.overrun = true
+	if it.overrun == withinLimits && it.ticks > it.operations {
+		it.overrun = pastOperations
+	}
+	if it.overrun == withinLimits && it.ticks%checkEvery == 0 {
+		if time.Since(it.started) > it.timeout {
+			it.overrun = pastTimeout
 		} else if stack && runtime.Callers(maxGoFrames, it.pc[:]) > 0 {
 			return py.ExceptionNewf(recursionError, "maximum recursion depth exceeded (about %d nested calls)", maxGoFrames/8)
 		} else if err := it.mem.check(0, "the values this call built"); err != nil {
-			// Sticky like the time budget: gpython takes any error of a
+			// Sticky like the operations budget: gpython takes any error of a
 			// for loop's iterator as the loop's end.
 			it.limitErr = err
 		}
@@ -147,10 +185,19 @@ func (it *interp) count(stack bool) error {
 	if it.limitErr != nil {
 		return it.limitErr
 	}
-	if it.overrun {
-		return py.ExceptionNewf(py.RuntimeError, "plugin stopped: its call ran past the time budget of %v", it.budget)
+	if it.overrun != withinLimits {
+		return py.ExceptionNewf(py.RuntimeError, "plugin stopped: its call ran past %s", it.limitText())
 	}
 	return nil
+}
+
+// limitText names the limit that stopped the call and the parameter that
+// sets it.
+func (it *interp) limitText() string {
+	if it.overrun == pastTimeout {
+		return fmt.Sprintf("its wall-clock timeout of %v (parameter %s.timeout)", it.timeout, it.param)
+	}
+	return fmt.Sprintf("its budget of %d operations (parameter %s.operations)", it.operations, it.param)
 }
 
 // run executes the module's top level (its declarations).
@@ -176,7 +223,7 @@ func (it *interp) call(name string, fn py.Object, args ...py.Object) (py.Object,
 // guard runs f with a fresh budget, turning Python exceptions into errors
 // with their traceback and a panic inside the interpreter into an error.
 func (it *interp) guard(what string, f func() error) (err error) {
-	it.started, it.ticks, it.overrun, it.limitErr, it.loopErr, it.nexts, it.printedBytes = time.Now(), 0, false, nil, nil, 0, 0
+	it.started, it.ticks, it.overrun, it.limitErr, it.loopErr, it.nexts, it.printedBytes = time.Now(), 0, withinLimits, nil, nil, 0, 0
 	it.mem.start()
 	defer func() {
 		if r := recover(); r != nil {
@@ -193,11 +240,11 @@ func (it *interp) guard(what string, f func() error) (err error) {
 	if err == nil {
 		err = it.kept()
 	}
-	if err == nil && time.Since(it.started) > it.budget {
-		it.overrun = true // no tick came after the budget ran out
+	if err == nil && it.overrun == withinLimits && time.Since(it.started) > it.timeout {
+		it.overrun = pastTimeout // no tick came after the clock ran out
 	}
-	if it.overrun {
-		return &scriptError{fmt.Sprintf("%s in %s ran past its time budget of %v and was stopped%s", what, it.src.file, it.budget, it.where(err)), errBudget}
+	if it.overrun != withinLimits {
+		return &scriptError{fmt.Sprintf("%s in %s ran past %s and was stopped%s", what, it.src.file, it.limitText(), it.where(err)), errBudget}
 	}
 	if err != nil {
 		return &scriptError{fmt.Sprintf("%s in %s raised an exception\n%s", what, it.src.file, it.traceback(err)), err}
@@ -438,7 +485,7 @@ func (it *interp) linear(x py.Object, inOrder bool) (py.Object, error) {
 // runeIterator iterates a str's characters in one pass. gpython iterates
 // a str by index, and each index counts the characters from the start:
 // a Go loop over a string of n characters (map, min, x, *y = s) costs n²
-// in one call the time budget cannot interrupt. A character is what
+// in one call the operations budget cannot interrupt. A character is what
 // gpython's index gives: a rune's bytes, or one byte of invalid UTF-8.
 type runeIterator struct{ s string }
 

@@ -30,7 +30,7 @@ import (
 // MaxIntBits bounds the integers a plugin computes (bits, about 19,700
 // decimal digits): a larger power, shift, product or factorial raises
 // MemoryError. Beyond it the time a single operation takes could not be
-// interrupted by the time budget.
+// interrupted by the operations budget.
 const MaxIntBits = 1 << 16
 
 // MaxNesting bounds how deeply containers may nest (or contain themselves)
@@ -342,7 +342,7 @@ func characters(o py.Object) int64 {
 // may visit. The walk of a value counts a container shared by several
 // references once per reference, as the operation does: a = [a, a] built
 // sixty times is sixty lists that a comparison would visit 2⁶⁰ times, a
-// single Go call the time budget could not interrupt. Compared, a set of n
+// single Go call the operations budget could not interrupt. Compared, a set of n
 // items counts n² (gpython compares sets item by item against each
 // other). 2²⁴ visits take a fraction of a second.
 const MaxVisits = 1 << 24

@@ -38,7 +38,7 @@ func (e CheckError) Error() string {
 // they do not reach the file system, the clock or the network.
 var allowedModules = []string{"math"}
 
-// source is a checked plugin file, instrumented for the time budget.
+// source is a checked plugin file, instrumented for the operations budget.
 type source struct {
 	file string
 	code *py.Code
@@ -54,7 +54,7 @@ func declLine(src *source, name string) int { return max(src.decls[name], 1) }
 func defLine(src *source, name string) int  { return max(src.defs[name], 1) }
 
 // prepare checks a plugin file and compiles it instrumented (see
-// instrumentModule): the time budget, the recursion depth and the memory
+// instrumentModule): the operations budget, the recursion depth and the memory
 // budget are checked where gpython, which has no interrupt and no limits
 // of its own, would not.
 func prepare(file string, text []byte, known *vocabulary) (*source, error) {
@@ -196,7 +196,7 @@ func (v *visitor) visit(n ast.Ast) bool {
 	case *ast.ClassDef:
 		v.bind(string(n.Name), n.Lineno)
 	case *ast.Lambda:
-		v.errorf(n.Lineno, "lambda is not available in plugins: use def (the runtime checks the time budget and the recursion depth at the start of every def)")
+		v.errorf(n.Lineno, "lambda is not available in plugins: use def (the runtime checks the operations budget and the recursion depth at the start of every def)")
 	case *ast.Import:
 		for _, a := range n.Names {
 			v.importModule(n.Lineno, string(a.Name))

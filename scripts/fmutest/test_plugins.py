@@ -161,7 +161,7 @@ class TestControlledHoist(unittest.TestCase):
 
 
 class FaultsMixin(fmutestlib.StatusAssertions):
-    """The PluginFaults FMU in one standard: ``new(mode)`` returns an initialized slave."""
+    """The PluginFaults FMU in one standard: ``new(mode, parameters)`` returns an initialized slave."""
 
     def step_until_error(self, s):
         t = 0.0
@@ -191,18 +191,33 @@ class FaultsMixin(fmutestlib.StatusAssertions):
         finally:
             s.free()
 
-    def test_endless_loop_stopped_within_budget(self):
-        s = self.new(2)
+    def test_endless_loop_stopped_at_its_operations_budget(self):
+        """The budget is counted, not timed: two runs stop at the same time with the same message."""
+        stops = []
+        for _ in range(2):
+            s = self.new(2)
+            try:
+                t, err = self.step_until_error(s)
+                self.assertAlmostEqual(t, 0.5, delta=0.011, msg="the fault starts at 0.5 s")
+                self.assertEqual(err.status, self.FMI.ERROR)
+                log = self.logged(s)
+                self.assertIn("step() in faults.py ran past its budget of 200000 operations (parameter "
+                              "faulty.operations) and was stopped at faults.py:27", log)
+                stops.append((t, log))
+            finally:
+                s.free()
+        self.assertEqual(stops[0], stops[1])
+
+    def test_wall_clock_timeout_is_the_last_guard(self):
+        """With an operations budget it will not reach, the loop is stopped by its timeout."""
+        s = self.new(2, {"faulty.operations": 1e12, "faulty.timeout": 0.2})
         try:
-            budget = s.get_real(["faulty.budget"])[0] if self.FMI is fmi2 else s.get_float64(["faulty.budget"])[0]
-            t0 = time.perf_counter()
+            t0 = time.monotonic()
             t, err = self.step_until_error(s)
-            took = time.perf_counter() - t0
-            self.assertAlmostEqual(t, 0.5, delta=0.011, msg="the fault starts at 0.5 s")
+            took = time.monotonic() - t0
             self.assertEqual(err.status, self.FMI.ERROR)
-            self.assertIn("ran past its time budget", self.logged(s))
-            self.assertLess(took, budget + 0.1, "stopped after %.3f s, budget %.3f s" % (took, budget))
-            self.assertGreaterEqual(took, budget * 0.99, "ran its budget (%.3f s)" % took)
+            self.assertIn("ran past its wall-clock timeout of 200ms (parameter faulty.timeout)", self.logged(s))
+            self.assertGreaterEqual(took, 0.2, "ran its timeout (%.3f s)" % took)
         finally:
             s.free()
 
@@ -243,19 +258,19 @@ class FaultsMixin(fmutestlib.StatusAssertions):
 class TestFaults2(FaultsMixin, unittest.TestCase):
     FMI = fmi2
 
-    def new(self, mode):
+    def new(self, mode, parameters=None):
         s = fmi2.FMU2Slave(FOLDERS["PLUGINFAULTS_FMU"], "faults")
         s.instantiate(logging_on=True)
-        return s.initialize(parameters={"faulty.mode": float(mode)})
+        return s.initialize(parameters=dict(parameters or {}, **{"faulty.mode": float(mode)}))
 
 
 class TestFaults3(FaultsMixin, unittest.TestCase):
     FMI = fmi3
 
-    def new(self, mode):
+    def new(self, mode, parameters=None):
         s = fmi3.FMU3Slave(FOLDERS["PLUGINFAULTS3_FMU"], "faults")
         s.instantiate_co_simulation(logging_on=True)
-        return s.initialize(parameters={"faulty.mode": float(mode)})
+        return s.initialize(parameters=dict(parameters or {}, **{"faulty.mode": float(mode)}))
 
 
 if __name__ == "__main__":
