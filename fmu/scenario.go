@@ -132,7 +132,7 @@ var identifier = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
 func ParseScenario(data []byte) (*Scenario, error) {
 	var sc Scenario
 	if err := DecodeStrict(data, &sc); err != nil {
-		return nil, fmt.Errorf("scenario: %w", err)
+		return nil, fmt.Errorf("scenario: %w", inFile(ScenarioFile, err))
 	}
 	var errs []error
 	if sc.Model == "" {

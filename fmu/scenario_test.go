@@ -44,7 +44,7 @@ func TestScenarioMistakesRefusedByName(t *testing.T) {
 		{"trailing data", append(append([]byte{}, hoist...), []byte(`{"model": "x"}`)...), "data after the JSON object"},
 		{"missing diameter", edit(hoist, `"diameter": 0.02, `, ``), `config: "cables[0].rope": "diameter" is missing`},
 		{"missing diameter, rigid", edit(rigid, `"diameter": 0.02, `, ``), `config: "cable.rope": "diameter" is missing`},
-		{"length0 tiny", edit(hoist, `"length0": 10`, `"length0": 1e-300`), "cable.length0 = 1e-300 m: outside the range [0.001, 100000]"},
+		{"length0 tiny", edit(hoist, `"length0": 10`, `"length0": 1e-300`), `cable "cable": length0 1e-300 m: must lie in [0.001, 100000] m`},
 		{"long modelIdentifier", edit(hoist, `"modelIdentifier": "Hoist"`, `"modelIdentifier": "`+strings.Repeat("M", 5000)+`"`), "modelIdentifier of 5000 characters: at most 200"},
 		{"misspelt key", edit(hoist, `"length0"`, `"lenght0"`), `unknown field "lenght0"`},
 	}

@@ -8,9 +8,7 @@ package hmrwire
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
-	"math"
 
 	"github.com/cablefmu/cablefmu/fmu/plugins/port"
 )
@@ -106,25 +104,23 @@ func (w *wireConfig) outputNodes() int {
 
 func (w *wireConfig) adaptive() bool { return w.Resolution.Adaptive == nil || *w.Resolution.Adaptive }
 
-func finite3(v [3]float64) bool {
-	for _, x := range v {
-		if math.IsNaN(x) || math.IsInf(x, 0) {
-			return false
-		}
-	}
-	return true
-}
+// maxMassNodes bounds a wire's resolution.maxMassNodes (0 takes the
+// wire's default): a cap on its nodes, each a body in every step's
+// system.
+const maxMassNodes = 1000000
 
+// parseConfig reads and checks the config: names and references, and
+// every number in its range (port's ranges; boxes, prisms and dynamic
+// bodies' boxes in port.Size, a rotation's axis in port.Direction and
+// angle in port.Angle).
 func parseConfig(raw json.RawMessage) (*config, error) {
 	var c config
 	if err := port.Decode(raw, &c); err != nil {
 		return nil, err
 	}
-	var errs []error
-	add := func(format string, args ...any) { errs = append(errs, fmt.Errorf(format, args...)) }
-	if !(c.Gravity >= port.Gravity.Min && c.Gravity <= port.Gravity.Max) {
-		add("gravity %g m/s²: want %g to %g", c.Gravity, port.Gravity.Min, port.Gravity.Max)
-	}
+	var errs port.Errors
+	add := errs.Add
+	errs.Num("gravity", "m/s²", port.Gravity, c.Gravity)
 	names := map[string]string{}
 	claim := func(name, what string) {
 		if name == "" {
@@ -141,38 +137,41 @@ func parseConfig(raw json.RawMessage) (*config, error) {
 		b := &c.Bodies[i]
 		claim(b.Name, "body")
 		bodies[b.Name] = b
-		if !finite3(b.Position) {
-			add("body %q: position %v must be finite", b.Name, b.Position)
-		}
+		at := fmt.Sprintf("body %q:", b.Name)
+		errs.Vec(at+" position", "m", port.Position, b.Position[:])
+		mass, size := port.Mass, port.Size
 		switch b.Kind {
 		case "static", "kinematic":
+			mass.Min, size.Min = 0, 0 // unused, yet bounded
 		case "dynamic":
-			if !(b.Mass >= port.Mass.Min && b.Mass <= port.Mass.Max) {
-				add("body %q: mass %g kg: want %g to %g", b.Name, b.Mass, port.Mass.Min, port.Mass.Max)
-			}
-			if !(b.Size[0] > 0 && b.Size[1] > 0 && b.Size[2] > 0) || !finite3(b.Size) {
-				add("body %q: size %v m must be positive", b.Name, b.Size)
-			}
 		default:
 			add("body %q: kind %q: want static, kinematic or dynamic", b.Name, b.Kind)
 		}
+		errs.Num(at+" mass", "kg", mass, b.Mass)
+		errs.Vec(at+" size", "m", size, b.Size[:])
 	}
 	for _, g := range c.Geometries {
 		claim(g.Name, "geometry")
+		at := fmt.Sprintf("geometry %q:", g.Name)
 		if _, ok := bodies[g.Body]; !ok {
-			add("geometry %q: no body %q", g.Name, g.Body)
+			add("%s no body %q", at, g.Body)
 		}
 		if (g.Box == nil) == (g.Prism == nil) {
-			add("geometry %q: give exactly one of box and prism", g.Name)
+			add("%s give exactly one of box and prism", at)
 		}
-		if p := g.Prism; p != nil && (p.Sides < 3 || p.Sides > 1024) {
-			add("geometry %q: prism of %d sides: want 3 to 1024", g.Name, p.Sides)
+		if g.Box != nil {
+			errs.Vec(at+" box", "m", port.Size, g.Box[:])
 		}
-		if !(g.Friction >= 0 && g.Friction <= 10) {
-			add("geometry %q: friction %g: want 0 to 10", g.Name, g.Friction)
+		if p := g.Prism; p != nil {
+			errs.Int(at+" prism.sides", p.Sides, 3, 1024)
+			errs.Num(at+" prism.radius", "m", port.Size, p.Radius)
+			errs.Num(at+" prism.length", "m", port.Size, p.Length)
 		}
-		if !finite3(g.Offset) {
-			add("geometry %q: offset %v must be finite", g.Name, g.Offset)
+		errs.Num(at+" friction", "", port.Friction, g.Friction)
+		errs.Vec(at+" offset", "m", port.Position, g.Offset[:])
+		if r := g.Rotation; r != nil {
+			errs.Vec(at+" rotation", "", port.Direction, r[:3])
+			errs.Num(at+" rotation[3]", "rad", port.Angle, r[3])
 		}
 	}
 	if len(c.Wires) == 0 {
@@ -181,20 +180,15 @@ func parseConfig(raw json.RawMessage) (*config, error) {
 	for i := range c.Wires {
 		w := &c.Wires[i]
 		claim(w.Name, "wire")
-		if err := w.Rope.Material().Validate(); err != nil {
-			add("wire %q: %w", w.Name, err)
-		}
-		if !(w.Spacing >= 0) || !(w.Tension >= 0) || math.IsInf(w.Spacing, 0) || math.IsInf(w.Tension, 0) {
-			add("wire %q: spacing %g m and tension %g N must be finite and not negative", w.Name, w.Spacing, w.Tension)
-		}
-		if k := w.outputNodes(); k < 2 || k > 10000 {
-			add("wire %q: outputNodes %d: want 2 to 10000", w.Name, k)
-		}
-		if r := w.Resolution; r.MaxMassNodes < 0 || !(r.MinSegment >= 0) || math.IsInf(r.MinSegment, 0) {
-			add("wire %q: resolution bounds maxMassNodes %d and minSegment %g m must not be negative", w.Name, r.MaxMassNodes, r.MinSegment)
-		}
+		at := fmt.Sprintf("wire %q:", w.Name)
+		errs = append(errs, w.Rope.Check(at+" rope")...)
+		errs.Num(at+" spacing", "m", port.OptLength, w.Spacing)
+		errs.Num(at+" tension", "N", port.Force, w.Tension)
+		errs.Int(at+" outputNodes", w.outputNodes(), 2, 10000)
+		errs.Int(at+" resolution.maxMassNodes", w.Resolution.MaxMassNodes, 0, maxMassNodes)
+		errs.Num(at+" resolution.minSegment", "m", port.OptLength, w.Resolution.MinSegment)
 		if len(w.Route) < 2 {
-			add("wire %q: a route needs at least its two ends", w.Name)
+			add("%s a route needs at least its two ends", at)
 		}
 		for k, rp := range w.Route {
 			set := 0
@@ -204,33 +198,37 @@ func parseConfig(raw json.RawMessage) (*config, error) {
 				}
 			}
 			if set != 1 {
-				add("wire %q: route point %d: give exactly one of end, via, eye and wrap", w.Name, k)
+				add("%s route point %d: give exactly one of end, via, eye and wrap", at, k)
 			}
-			if !finite3(rp.Point) {
-				add("wire %q: route point %d: point %v must be finite", w.Name, k, rp.Point)
-			}
+			errs.Vec(fmt.Sprintf("%s route[%d].point", at, k), "m", port.Position, rp.Point[:])
 			if (k == 0 || k == len(w.Route)-1) != (rp.End != nil) {
-				add("wire %q: route point %d: a route starts and ends with an end, and has no end between", w.Name, k)
+				add("%s route point %d: a route starts and ends with an end, and has no end between", at, k)
 			}
 			if rp.End != nil && *rp.End != "free" {
 				if _, ok := bodies[*rp.End]; !ok {
-					add("wire %q: route point %d: no body %q (a free end is \"free\")", w.Name, k, *rp.End)
+					add("%s route point %d: no body %q (a free end is \"free\")", at, k, *rp.End)
 				}
 			}
 			if rp.Eye != "" {
 				if _, ok := bodies[rp.Eye]; !ok {
-					add("wire %q: route point %d: no body %q for the eye", w.Name, k, rp.Eye)
+					add("%s route point %d: no body %q for the eye", at, k, rp.Eye)
 				}
 			}
 			if rp.Wrap != "" && names[rp.Wrap] != "geometry" {
-				add("wire %q: route point %d: no geometry %q to wrap", w.Name, k, rp.Wrap)
+				add("%s route point %d: no geometry %q to wrap", at, k, rp.Wrap)
 			}
 		}
-		if wi := w.Winch; wi != nil && len(w.Route) > 0 {
-			if e := w.Route[0].End; e == nil || *e == "free" {
-				add("wire %q: a winch needs the route's first end on a body", w.Name)
+		if wi := w.Winch; wi != nil {
+			errs.Num(at+" winch.slip", "m/(N·s)", port.Slip, wi.Slip)
+			errs.Num(at+" winch.forceLimit", "N", port.Force, wi.ForceLimit)
+			errs.Num(at+" winch.spacing", "m", port.Length, wi.Spacing)
+			errs.Num(at+" winch.minLength", "m", port.OptLength, wi.MinLength)
+			if len(w.Route) > 0 {
+				if e := w.Route[0].End; e == nil || *e == "free" {
+					add("%s a winch needs the route's first end on a body", at)
+				}
 			}
 		}
 	}
-	return &c, errors.Join(errs...)
+	return &c, errs.Err()
 }

@@ -5,7 +5,6 @@ package masslesscable
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
 
 	"github.com/cablefmu/cablefmu/core/geom"
@@ -93,30 +92,31 @@ func (c *config) body(name string) (int, bool) {
 	return 0, false
 }
 
+// validate checks the config: names and references, and every number in
+// its range (port's ranges; a body's box in port.Size, bounded but unused
+// for bodies that are not dynamic).
 func (c *config) validate() error {
-	var errs []error
-	add := func(format string, args ...any) { errs = append(errs, fmt.Errorf(format, args...)) }
-	if !(c.Gravity >= 0) {
-		add("gravity %g m/s²: must be non-negative", c.Gravity)
-	}
+	var errs port.Errors
+	add := errs.Add
+	errs.Num("gravity", "m/s²", port.Gravity, c.Gravity)
 	names := map[string]bool{}
 	for _, b := range c.Bodies {
 		if b.Name == "" || names[b.Name] {
 			add("body name %q: empty or used twice", b.Name)
 		}
 		names[b.Name] = true
+		at := fmt.Sprintf("body %q:", b.Name)
+		errs.Vec(at+" position", "m", port.Position, b.Position[:])
+		mass, size := port.Mass, port.Size
 		switch b.Kind {
 		case "kinematic", "static":
+			mass.Min, size.Min = 0, 0
 		case "dynamic":
-			if !(b.Mass > 0) {
-				add("body %q: mass %g kg: must be positive", b.Name, b.Mass)
-			}
-			if !(b.Size[0] > 0 && b.Size[1] > 0 && b.Size[2] > 0) {
-				add("body %q: size %v m: must be positive", b.Name, b.Size)
-			}
 		default:
 			add("body %q: kind %q: want kinematic, dynamic or static", b.Name, b.Kind)
 		}
+		errs.Num(at+" mass", "kg", mass, b.Mass)
+		errs.Vec(at+" size", "m", size, b.Size[:])
 	}
 	if len(c.Cables) == 0 {
 		add("no cables")
@@ -126,31 +126,25 @@ func (c *config) validate() error {
 			add("cable name %q: empty or used twice", cb.Name)
 		}
 		names[cb.Name] = true
+		at := fmt.Sprintf("cable %q:", cb.Name)
 		if len(cb.Route) < 2 {
-			add("cable %q: route of %d nodes: needs two or more", cb.Name, len(cb.Route))
+			add("%s route of %d nodes: needs two or more", at, len(cb.Route))
 		}
-		for _, n := range cb.Route {
+		for k, n := range cb.Route {
 			if _, ok := c.body(n.Body); !ok {
-				add("cable %q: route names unknown body %q", cb.Name, n.Body)
+				add("%s route names unknown body %q", at, n.Body)
 			}
+			errs.Vec(fmt.Sprintf("%s route[%d].offset", at, k), "m", port.Position, n.Offset[:])
 		}
-		if !(cb.Length0 > 0) {
-			add("cable %q: length0 %g m: must be positive", cb.Name, cb.Length0)
-		}
-		if err := cb.Rope.Material().Validate(); err != nil {
-			add("cable %q: %w", cb.Name, err)
-		}
-		if cb.MinLength < 0 {
-			add("cable %q: minLength %g m: must be non-negative", cb.Name, cb.MinLength)
-		}
+		errs.Num(at+" length0", "m", port.Length, cb.Length0)
+		errs = append(errs, cb.Rope.Check(at+" rope")...)
+		errs.Num(at+" minLength", "m", port.OptLength, cb.MinLength)
 		if w := cb.Winch; w != nil {
 			if w.Name == "" || names[w.Name] {
-				add("cable %q: winch name %q: empty or used twice", cb.Name, w.Name)
+				add("%s winch name %q: empty or used twice", at, w.Name)
 			}
 			names[w.Name] = true
-			if !(w.Slip >= 0) {
-				add("winch %q: slip %g m/(N·s): must be non-negative", w.Name, w.Slip)
-			}
+			errs.Num(fmt.Sprintf("winch %q: slip", w.Name), "m/(N·s)", port.Slip, w.Slip)
 		}
 	}
 	for _, b := range c.Bodies {
@@ -173,5 +167,5 @@ func (c *config) validate() error {
 			add("body %q hangs from unknown cable %q", b.Name, b.HangsFrom)
 		}
 	}
-	return errors.Join(errs...)
+	return errs.Err()
 }

@@ -7,9 +7,7 @@ package massspringcable
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
-	"math"
 
 	"github.com/cablefmu/cablefmu/core/massspring"
 	"github.com/cablefmu/cablefmu/fmu/plugins/port"
@@ -50,38 +48,46 @@ func (c *cableConfig) solver() (massspring.Solver, error) {
 	return 0, fmt.Errorf("cable solver %q: want direct or cg", c.Solver)
 }
 
+// The ranges of the springs per mass of a point (perMass), [LS01] Fig. 5
+// has k_L/m 6e3 … 2.1e4, k_D/m 6 … 21, k_B/m 2.6e2 … 3e3: a point's
+// stretch frequency √(k_L/m) up to 1e6 rad/s.
+var (
+	perMassKL = port.Range{Min: 1e-6, Max: 1e12} // 1/s²
+	perMassKD = port.Range{Min: 0, Max: 1e6}     // 1/s
+	perMassKB = port.Range{Min: 0, Max: 1e12}    // m²/s²
+)
+
+// parseConfig reads and checks the config: every number in its range
+// (port.Hoisted's, port.PaidOut's and the rope's checks, perMass in its
+// ranges above).
 func parseConfig(raw json.RawMessage) (*config, error) {
 	var c config
 	if err := port.Decode(raw, &c); err != nil {
 		return nil, err
 	}
-	errs := c.Check()
-	add := func(format string, args ...any) { errs = append(errs, fmt.Errorf(format, args...)) }
-	if c.Cable.Segments < 2 || c.Cable.Segments > 10000 {
-		add("cable segments %d: want 2 to 10000", c.Cable.Segments)
-	}
+	errs := port.Errors(c.Check())
+	add := errs.Add
+	errs.Int("cable.segments", c.Cable.Segments, 2, 10000)
 	errs = append(errs, c.Cable.PaidOut.Check()...)
-	rope := c.Cable.Rope.Material()
-	if err := rope.Validate(); err != nil {
-		add("cable: %w", err)
+	errs = append(errs, c.Cable.Rope.Check("cable.rope")...)
+	// The density's parameter range (port.RopeDensity), narrower than a
+	// rope's (Rope.Check refused one below 0): the mass points need mass.
+	if d := c.Cable.Rope.Density; d >= 0 && d < port.RopeDensity.Min {
+		errs.Add("cable.rope.density %g kg/m³: must lie in [%g, %g] kg/m³ (the mass points need mass)", d, port.RopeDensity.Min, port.RopeDensity.Max)
 	}
-	if !(rope.Density > 0) {
-		add("cable rope density %g kg/m³: must be positive (the mass points need mass)", rope.Density)
-	}
-	if p := c.Cable.PerMass; p != nil && (!(p.KL > 0 && p.KD >= 0 && p.KB >= 0) || math.IsInf(p.KL+p.KD+p.KB, 0)) {
-		add("cable perMass kL %g, kD %g, kB %g: kL must be positive, kD and kB non-negative, all finite", p.KL, p.KD, p.KB)
+	if p := c.Cable.PerMass; p != nil {
+		errs.Num("cable.perMass.kL", "1/s²", perMassKL, p.KL)
+		errs.Num("cable.perMass.kD", "1/s", perMassKD, p.KD)
+		errs.Num("cable.perMass.kB", "m²/s²", perMassKB, p.KB)
 	}
 	if _, err := c.Cable.solver(); err != nil {
 		add("%w", err)
 	}
-	if c.Cable.Rebuilds < 0 || c.Cable.Rebuilds > 100 {
-		add("cable rebuilds %d: want 0 (the solver's default) to 100", c.Cable.Rebuilds)
-	}
-	if c.Cable.CGIterations < 0 || c.Cable.CGIterations > 1000000 {
-		add("cable cgIterations %d: want 0 (3 × the unknowns) to 1000000", c.Cable.CGIterations)
-	}
+	// 0 takes the solver's default rebuilds, 3 × the unknowns iterations.
+	errs.Int("cable.rebuilds", c.Cable.Rebuilds, 0, 100)
+	errs.Int("cable.cgIterations", c.Cable.CGIterations, 0, 1000000)
 	if !(c.Cable.CGTolerance >= 0 && c.Cable.CGTolerance < 1) {
-		add("cable cgTolerance %g: want 0 (1e-10) or a value below 1", c.Cable.CGTolerance)
+		add("cable.cgTolerance %g: must lie in [0, 1) (0: 1e-10)", c.Cable.CGTolerance)
 	}
-	return &c, errors.Join(errs...)
+	return &c, errs.Err()
 }

@@ -1,10 +1,5 @@
 package port
 
-import (
-	"fmt"
-	"math"
-)
-
 // Hoisted is the part of a scenario's config every cable model with the
 // Hoist ports and a point load reads: gravity, the suspension point's
 // start and the load.
@@ -22,21 +17,18 @@ type Hoisted struct {
 	} `json:"load"`
 }
 
-// Check returns what is wrong with its values, an error each.
+// PointLoad is the range of a point load's mass (kg): 0 leaves the
+// rope's end bare.
+var PointLoad = Range{0, Mass.Max}
+
+// Check returns what is wrong with its values, an error each: gravity in
+// Gravity, the hoist's position in Position, the load's mass in
+// PointLoad.
 func (h *Hoisted) Check() []error {
-	var errs []error
-	if !(h.Gravity >= 0) || math.IsInf(h.Gravity, 0) {
-		errs = append(errs, fmt.Errorf("gravity %g m/s²: must be non-negative and finite", h.Gravity))
-	}
-	for _, x := range h.Hoist.Position {
-		if math.IsNaN(x) || math.IsInf(x, 0) {
-			errs = append(errs, fmt.Errorf("hoist position %v m: must be finite", h.Hoist.Position))
-			break
-		}
-	}
-	if !(h.Load.Mass >= 0) || math.IsInf(h.Load.Mass, 0) {
-		errs = append(errs, fmt.Errorf("load mass %g kg: must be non-negative and finite", h.Load.Mass))
-	}
+	var errs Errors
+	errs.Num("gravity", "m/s²", Gravity, h.Gravity)
+	errs.Vec("hoist.position", "m", Position, h.Hoist.Position[:])
+	errs.Num("load.mass", "kg", PointLoad, h.Load.Mass)
 	return errs
 }
 
@@ -56,14 +48,14 @@ func (p *PaidOut) Min() float64 {
 	return 1
 }
 
-// Check returns what is wrong with the lengths, an error each.
+// Check returns what is wrong with the lengths, an error each: length0
+// in Length and above Min, minLength in OptLength.
 func (p *PaidOut) Check() []error {
-	var errs []error
-	if !(p.Length0 > p.Min()) || math.IsInf(p.Length0, 0) {
-		errs = append(errs, fmt.Errorf("cable length0 %g m: must be finite and exceed minLength %g m", p.Length0, p.Min()))
-	}
-	if p.MinLength < 0 {
-		errs = append(errs, fmt.Errorf("cable minLength %g m: must be non-negative", p.MinLength))
+	var errs Errors
+	errs.Num("cable.length0", "m", Length, p.Length0)
+	errs.Num("cable.minLength", "m", OptLength, p.MinLength)
+	if len(errs) == 0 && !(p.Length0 > p.Min()) {
+		errs.Add("cable.length0 %g m: must exceed minLength %g m", p.Length0, p.Min())
 	}
 	return errs
 }

@@ -9,6 +9,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"strings"
 
 	"github.com/cablefmu/cablefmu/core/geom"
@@ -32,27 +33,51 @@ type Catalogue[P, D, S any] struct {
 }
 
 // Range is the physical range [Min, Max] of a parameter or input, declared
-// in the model description and enforced when it is set.
+// in the model description and enforced when it is set, and of a
+// scenario's config number, checked when the config is read (Errors.Num).
 type Range struct{ Min, Max float64 }
 
-// The ranges of the cable models' quantities: wider than any crane's, and
-// narrow enough that the models' arithmetic stays finite (squares of
-// positions, products of masses and speeds).
+// The ranges of the cable models' quantities and config numbers: wider
+// than any crane's, and narrow enough that the models' arithmetic stays
+// finite (squares of positions, products of masses and speeds).
 var (
 	Gravity     = Range{0, 100}         // m/s²: Jupiter's is 25
 	Step        = Range{1e-6, 1}        // s, the internal step
 	Mass        = Range{1e-6, 1e8}      // kg: the heaviest lifts are 2e7
 	Length      = Range{1e-3, 1e5}      // m: deep-sea lowering is 1e4
 	Modulus     = Range{1e3, 1e13}      // Pa: steel is 2e11
-	Diameter    = Range{1e-4, 1}        // m
+	Diameter    = Range{1e-4, 1}        // m, a rope's: the thickest are 0.3
 	Density     = Range{0, 1e5}         // kg/m³: osmium is 2.3e4
 	Poisson     = Range{-0.99, 0.5}     // 1
 	Time        = Range{0, 100}         // s, damping time constants
 	Bending     = Range{0, 1e9}         // N·m², bending stiffness
 	Slip        = Range{0, 1}           // s/kg, winch slip
-	Position    = Range{-1e6, 1e6}      // m, world coordinates
+	Position    = Range{-1e6, 1e6}      // m, world coordinates and offsets
 	Velocity    = Range{-1e3, 1e3}      // m/s
 	RopeDensity = Range{1, Density.Max} // kg/m³, a rope whose segments have mass
+
+	// OptLength is a length where 0 takes a default or means none (m).
+	OptLength = Range{0, Length.Max}
+	// Size is a side of a body's, load's or geometry's box, a drum's or
+	// sheave's width, a prism's radius or length (m): the largest lifted
+	// structures span 200 m, a hook block's parts are centimetres.
+	Size = Range{1e-4, 1e4}
+	// Sheave is a drum's or sheave's radius (m): the largest are 3 m.
+	Sheave = Range{1e-3, 10}
+	// Inertia is a drum's or sheave's moment of inertia about its axle
+	// (kg·m², 0: from its mass): Mass.Max at Sheave.Max.
+	Inertia = Range{0, Mass.Max * Sheave.Max * Sheave.Max}
+	// Friction is a friction coefficient μ (1): rubber on steel is 1.
+	Friction = Range{0, 10}
+	// Force is a tension or force limit (N, 0: none): Mass.Max under
+	// Gravity.Max.
+	Force = Range{0, Mass.Max * Gravity.Max}
+	// Angle is a rotation's angle (rad): a turn either way reaches every
+	// orientation.
+	Angle = Range{-2 * math.Pi, 2 * math.Pi}
+	// Direction is a component of a rotation axis (1), whose direction
+	// alone counts.
+	Direction = Range{-1e3, 1e3}
 )
 
 // Param adds a fixed parameter with its range.
@@ -213,9 +238,10 @@ func SetComp(v *geom.Vec3, k int, x float64) {
 func Axis(k int) string { return [3]string{"x", "y", "z"}[k] }
 
 // Decode reads a scenario's model settings into cfg strictly
-// (fmu.DecodeStrict): unknown keys, null and arrays of the wrong length are
-// errors naming the key, so that a misspelt or incomplete setting is not
-// silently taken as zero.
+// (fmu.DecodeStrict): unknown keys, keys given twice, null and arrays of
+// the wrong length are errors naming the key, so that a misspelt,
+// repeated or incomplete setting is not silently taken as zero or as its
+// last value.
 func Decode(raw json.RawMessage, cfg any) error {
 	if len(raw) == 0 {
 		return errors.New(`"config" is missing`)

@@ -14,6 +14,32 @@ type Rope struct {
 	DampingTime *float64 `json:"dampingTime"`
 }
 
+// Check returns what is wrong with the rope's data, an error each, the
+// keys named name.E, name.poisson …: every value outside its range
+// (Modulus, Poisson, Diameter, Density, Time), and if all lie in theirs,
+// what material.Rope.Validate refuses (a Poisson ratio of 0.5 exactly).
+func (r Rope) Check(name string) []error {
+	errs := r.ranges(name)
+	if len(errs) == 0 {
+		if err := r.Material().Validate(); err != nil {
+			errs.Add("%s: %w", name, err)
+		}
+	}
+	return errs
+}
+
+func (r Rope) ranges(name string) Errors {
+	var errs Errors
+	errs.Num(name+".E", "Pa", Modulus, r.E)
+	errs.Num(name+".poisson", "", Poisson, r.Poisson)
+	errs.Num(name+".diameter", "m", Diameter, r.Diameter)
+	errs.Num(name+".density", "kg/m³", Density, r.Density)
+	if r.DampingTime != nil {
+		errs.Num(name+".dampingTime", "s", Time, *r.DampingTime)
+	}
+	return errs
+}
+
 // Material returns the rope's material with the defaults filled in.
 func (r Rope) Material() material.Rope {
 	m := material.Rope{E: r.E, Poisson: r.Poisson, Diameter: r.Diameter, Density: r.Density, DampingTime: material.DefaultDampingTime}
@@ -29,6 +55,20 @@ func (r Rope) Material() material.Rope {
 type BendingRope struct {
 	Rope
 	BendingStiffness *float64 `json:"bendingStiffness"`
+}
+
+// Check is Rope.Check with the bending stiffness in Bending.
+func (r BendingRope) Check(name string) []error {
+	errs := r.ranges(name)
+	if r.BendingStiffness != nil {
+		errs.Num(name+".bendingStiffness", "N·m²", Bending, *r.BendingStiffness)
+	}
+	if len(errs) == 0 {
+		if err := r.Material().Validate(); err != nil {
+			errs.Add("%s: %w", name, err)
+		}
+	}
+	return errs
 }
 
 // Material returns the rope's material with the defaults filled in.

@@ -6,7 +6,6 @@ package rigidbodycable
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
 
 	"github.com/cablefmu/cablefmu/core/rigidcable"
@@ -70,6 +69,13 @@ func (c *cableConfig) hook() (rigidcable.EndKind, error) {
 	return 0, fmt.Errorf("cable hook %q: want fixed or swivel", c.Hook)
 }
 
+// maxIterations bounds the Gauss–Seidel iterations a step: each costs a
+// sweep over the cable and the contacts.
+const maxIterations = 10000
+
+// parseConfig reads and checks the config: every number in its range
+// (port's ranges, the load's box in port.Size, the ground's height in
+// port.Position).
 func parseConfig(raw json.RawMessage) (*config, error) {
 	var c config
 	if err := port.Decode(raw, &c); err != nil {
@@ -78,22 +84,18 @@ func parseConfig(raw json.RawMessage) (*config, error) {
 	if c.Iterations == 0 {
 		c.Iterations = 20
 	}
-	var errs []error
-	add := func(format string, args ...any) { errs = append(errs, fmt.Errorf(format, args...)) }
-	if !(c.Gravity >= 0) {
-		add("gravity %g m/s²: must be non-negative", c.Gravity)
-	}
-	if !(c.Load.Mass > 0) {
-		add("load mass %g kg: must be positive", c.Load.Mass)
-	}
-	if !(c.Load.Size[0] > 0 && c.Load.Size[1] > 0 && c.Load.Size[2] > 0) {
-		add("load size %v m: must be positive", c.Load.Size)
-	}
-	if c.Cable.Segments < 2 || c.Cable.Segments > 10000 {
-		add("cable segments %d: want 2 to 10000", c.Cable.Segments)
-	}
-	if err := c.Cable.Rope.Material().Validate(); err != nil {
-		add("cable: %w", err)
+	var errs port.Errors
+	add := errs.Add
+	errs.Num("gravity", "m/s²", port.Gravity, c.Gravity)
+	errs.Vec("hoist.position", "m", port.Position, c.Hoist.Position[:])
+	errs.Num("load.mass", "kg", port.Mass, c.Load.Mass)
+	errs.Vec("load.size", "m", port.Size, c.Load.Size[:])
+	errs.Int("cable.segments", c.Cable.Segments, 2, 10000)
+	errs = append(errs, c.Cable.Rope.Check("cable.rope")...)
+	// The density's parameter range (port.RopeDensity), narrower than a
+	// rope's (Rope.Check refused one below 0): the segments need mass.
+	if d := c.Cable.Rope.Density; d >= 0 && d < port.RopeDensity.Min {
+		add("cable.rope.density %g kg/m³: must lie in [%g, %g] kg/m³ (the segments need mass)", d, port.RopeDensity.Min, port.RopeDensity.Max)
 	}
 	if _, err := c.Cable.twist(); err != nil {
 		add("%w", err)
@@ -106,17 +108,15 @@ func parseConfig(raw json.RawMessage) (*config, error) {
 		add("cable physicalBending: no longer a setting: the rope bends with its own stiffness everywhere, and the step takes a light segment's turning stiffness in where it cannot resolve it (see the README); remove the key")
 	}
 	if g := c.Ground; g != nil {
+		errs.Num("ground.height", "m", port.Position, g.Height)
+		errs.Num("ground.friction", "", port.Friction, g.Friction)
 		// The load starts hanging at rest; below the ground its contacts
-		// would push it out through the cable in the first steps.
-		if bottom := c.Hoist.Position[2] - c.Cable.Length0 - c.Load.Size[2]; bottom < g.Height {
+		// would push it out through the cable in the first steps. (Only
+		// with the numbers in range: else it restates their error.)
+		if bottom := c.Hoist.Position[2] - c.Cable.Length0 - c.Load.Size[2]; len(errs) == 0 && bottom < g.Height {
 			add("the load starts below the ground: its bottom at z = %g m (hoist.position z %g m − cable length0 %g m − load height %g m), the ground at %g m", bottom, c.Hoist.Position[2], c.Cable.Length0, c.Load.Size[2], g.Height)
 		}
 	}
-	if g := c.Ground; g != nil && !(g.Friction >= 0) {
-		add("ground friction %g: must be non-negative", g.Friction)
-	}
-	if c.Iterations < 1 {
-		add("iterations %d: must be positive", c.Iterations)
-	}
-	return &c, errors.Join(errs...)
+	errs.Int("iterations", c.Iterations, 1, maxIterations)
+	return &c, errs.Err()
 }

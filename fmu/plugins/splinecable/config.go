@@ -8,9 +8,6 @@ package splinecable
 
 import (
 	"encoding/json"
-	"errors"
-	"fmt"
-	"math"
 
 	"github.com/cablefmu/cablefmu/fmu/plugins/port"
 )
@@ -43,29 +40,25 @@ func (c *cableConfig) outputNodes() int {
 	return 21
 }
 
+// parseConfig reads and checks the config: every number in its range
+// (port.Hoisted's, port.PaidOut's and the rope's checks, the ceiling in port.OptLength).
 func parseConfig(raw json.RawMessage) (*config, error) {
 	var c config
 	if err := port.Decode(raw, &c); err != nil {
 		return nil, err
 	}
-	errs := c.Check()
-	add := func(format string, args ...any) { errs = append(errs, fmt.Errorf(format, args...)) }
-	if c.Cable.Controls < 4 || c.Cable.Controls > 10000 {
-		add("cable controls %d: want 4 to 10000 control points", c.Cable.Controls)
-	}
+	errs := port.Errors(c.Check())
+	errs.Int("cable.controls", c.Cable.Controls, 4, 10000)
 	errs = append(errs, c.Cable.PaidOut.Check()...)
-	if !(c.Cable.Ceiling >= 0) || math.IsInf(c.Cable.Ceiling, 0) {
-		add("cable ceiling %g m: must be non-negative (0: none) and finite", c.Cable.Ceiling)
+	errs.Num("cable.ceiling", "m", port.OptLength, c.Cable.Ceiling)
+	if c.Cable.OutputNodes != 0 { // 0 takes 21
+		errs.Int("cable.outputNodes", c.Cable.OutputNodes, 2, 10000)
 	}
-	if c.Cable.OutputNodes < 0 || c.Cable.OutputNodes == 1 || c.Cable.OutputNodes > 10000 {
-		add("cable outputNodes %d: want 0 (21) or 2 to 10000", c.Cable.OutputNodes)
+	errs = append(errs, c.Cable.Rope.Check("cable.rope")...)
+	// The density's parameter range (port.RopeDensity), narrower than a
+	// rope's (Rope.Check refused one below 0): the spline needs mass.
+	if d := c.Cable.Rope.Density; d >= 0 && d < port.RopeDensity.Min {
+		errs.Add("cable.rope.density %g kg/m³: must lie in [%g, %g] kg/m³ (the spline needs mass)", d, port.RopeDensity.Min, port.RopeDensity.Max)
 	}
-	rope := c.Cable.Rope.Material()
-	if err := rope.Validate(); err != nil {
-		add("cable: %w", err)
-	}
-	if !(rope.Density > 0) {
-		add("cable rope density %g kg/m³: must be positive (the spline needs mass)", rope.Density)
-	}
-	return &c, errors.Join(errs...)
+	return &c, errs.Err()
 }

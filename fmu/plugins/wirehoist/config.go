@@ -8,9 +8,6 @@ package wirehoist
 
 import (
 	"encoding/json"
-	"errors"
-	"fmt"
-	"math"
 
 	"github.com/cablefmu/cablefmu/core/contact"
 	"github.com/cablefmu/cablefmu/core/geom"
@@ -140,81 +137,60 @@ func (c *config) spec(p *params) hmrwire.HoistSpec {
 	return s
 }
 
+// maxMassNodes bounds resolution.maxMassNodes (0 takes the wire's
+// default): a cap on the wire's nodes, each a body in every step's system.
+const maxMassNodes = 1000000
+
+// parseConfig reads and checks the config: every number in its range
+// (port's ranges; the torques in torqueRange, the model's parameter
+// range).
 func parseConfig(raw json.RawMessage) (*config, error) {
 	var c config
 	if err := port.Decode(raw, &c); err != nil {
 		return nil, err
 	}
-	var errs []error
-	add := func(format string, args ...any) { errs = append(errs, fmt.Errorf(format, args...)) }
-	if !(c.Gravity >= port.Gravity.Min && c.Gravity <= port.Gravity.Max) {
-		add("gravity %g m/s²: want %g to %g", c.Gravity, port.Gravity.Min, port.Gravity.Max)
-	}
-	if c.Falls < 1 || c.Falls > 12 {
-		add("falls %d: want 1 to 12", c.Falls)
-	}
-	if err := c.Rope.Material().Validate(); err != nil {
-		add("rope: %w", err)
-	}
+	var errs port.Errors
+	add := errs.Add
+	errs.Num("gravity", "m/s²", port.Gravity, c.Gravity)
+	errs.Vec("boomTip", "m", port.Position, c.BoomTip[:])
+	errs.Int("falls", c.Falls, 1, 12)
+	errs = append(errs, c.Rope.Check("rope")...)
 	switch c.Drum.Drive {
 	case "speed", "torque":
 	default:
-		add(`drum: drive %q: want "speed" or "torque"`, c.Drum.Drive)
+		add(`drum.drive %q: want "speed" or "torque"`, c.Drum.Drive)
 	}
-	if s := c.Sheave.Sides; s < 3 || s > 1024 {
-		add("sheave: %d sides: want 3 to 1024", s)
+	d := &c.Drum
+	errs.Vec("drum.center", "m", port.Position, d.Center[:])
+	errs.Num("drum.radius", "m", port.Sheave, d.Radius)
+	errs.Num("drum.width", "m", port.Size, d.Width)
+	errs.Num("drum.mass", "kg", port.Mass, d.Mass)
+	errs.Num("drum.inertia", "kg·m²", port.Inertia, d.Inertia)
+	errs.Num("drum.wound", "m", port.OptLength, d.Wound)
+	errs.Num("drum.torqueLimit", "N·m", torqueRange, d.TorqueLimit)
+	errs.Num("drum.brakeTorque", "N·m", torqueRange, d.BrakeTorque)
+	sh := &c.Sheave
+	errs.Num("sheave.radius", "m", port.Sheave, sh.Radius)
+	errs.Num("sheave.width", "m", port.Size, sh.Width)
+	errs.Int("sheave.sides", sh.Sides, 3, 1024)
+	errs.Num("sheave.mass", "kg", port.Mass, sh.Mass)
+	errs.Num("sheave.inertia", "kg·m²", port.Inertia, sh.Inertia)
+	errs.Num("sheave.friction", "", port.Friction, sh.Friction)
+	errs.Num("sheave.bearingFriction", "N·m", torqueRange, sh.BearingFriction)
+	errs.Num("drop", "m", port.Length, c.Drop)
+	errs.Num("block.mass", "kg", port.Mass, c.Block.Mass)
+	errs.Vec("block.size", "m", port.Size, c.Block.Size[:])
+	errs.Num("load.mass", "kg", port.Mass, c.Load.Mass)
+	errs.Vec("load.size", "m", port.Size, c.Load.Size[:])
+	errs.Num("load.sling", "m", port.OptLength, c.Load.Sling)
+	if g := c.Ground; g != nil {
+		errs.Num("ground.height", "m", port.Position, g.Height)
+		errs.Num("ground.friction", "", port.Friction, g.Friction)
 	}
-	if !(c.Sheave.Friction >= 0 && c.Sheave.Friction <= 10) {
-		add("sheave: friction %g: want 0 to 10", c.Sheave.Friction)
-	}
-	for _, v := range []struct {
-		name string
-		x    float64
-	}{{"drum: inertia (kg·m²)", c.Drum.Inertia}, {"drum: wound length (m)", c.Drum.Wound},
-		{"drum: torque limit (N·m)", c.Drum.TorqueLimit}, {"drum: brake torque (N·m)", c.Drum.BrakeTorque},
-		{"sheave: inertia (kg·m²)", c.Sheave.Inertia}, {"sheave: bearing friction (N·m)", c.Sheave.BearingFriction},
-		{"load: sling (m)", c.Load.Sling}, {"minLength (m)", c.MinLength}, {"resolution: minSegment (m)", c.Resolution.MinSegment}} {
-		if !(v.x >= 0) || math.IsInf(v.x, 0) {
-			add("%s %g must be finite and not negative", v.name, v.x)
-		}
-	}
-	for _, v := range []struct {
-		name string
-		x    float64
-	}{{"drum: radius (m)", c.Drum.Radius}, {"drum: width (m)", c.Drum.Width}, {"drum: mass (kg)", c.Drum.Mass},
-		{"sheave: radius (m)", c.Sheave.Radius}, {"sheave: width (m)", c.Sheave.Width}, {"sheave: mass (kg)", c.Sheave.Mass},
-		{"spacing (m)", c.Spacing}} {
-		if !(v.x > 0) || math.IsInf(v.x, 0) {
-			add("%s %g must be positive and finite", v.name, v.x)
-		}
-	}
-	if !(c.Drop >= port.Length.Min && c.Drop <= port.Length.Max) {
-		add("drop %g m: want %g to %g", c.Drop, port.Length.Min, port.Length.Max)
-	}
-	for _, m := range []struct {
-		name string
-		x    float64
-	}{{"block", c.Block.Mass}, {"load", c.Load.Mass}} {
-		if !(m.x >= port.Mass.Min && m.x <= port.Mass.Max) {
-			add("%s: mass %g kg: want %g to %g", m.name, m.x, port.Mass.Min, port.Mass.Max)
-		}
-	}
-	for _, v := range []struct {
-		name string
-		x    [3]float64
-	}{{"boomTip", c.BoomTip}, {"drum: center", c.Drum.Center}} {
-		if !vec(v.x).IsFinite() {
-			add("%s %v m must be finite", v.name, v.x)
-		}
-	}
-	if g := c.Ground; g != nil && (!(g.Friction >= 0 && g.Friction <= 10) || math.IsNaN(g.Height) || math.IsInf(g.Height, 0)) {
-		add("ground: height %g m must be finite and friction %g within 0 to 10", g.Height, g.Friction)
-	}
-	if k := c.outputNodes(); k < 2 || k > 10000 {
-		add("outputNodes %d: want 2 to 10000", k)
-	}
-	if c.Resolution.MaxMassNodes < 0 {
-		add("resolution: maxMassNodes %d must not be negative", c.Resolution.MaxMassNodes)
-	}
-	return &c, errors.Join(errs...)
+	errs.Num("spacing", "m", port.Length, c.Spacing)
+	errs.Num("minLength", "m", port.OptLength, c.MinLength)
+	errs.Int("resolution.maxMassNodes", c.Resolution.MaxMassNodes, 0, maxMassNodes)
+	errs.Num("resolution.minSegment", "m", port.OptLength, c.Resolution.MinSegment)
+	errs.Int("outputNodes", c.outputNodes(), 2, 10000)
+	return &c, errs.Err()
 }

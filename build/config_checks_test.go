@@ -1,0 +1,298 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/cablefmu/cablefmu/fmu"
+	"github.com/cablefmu/cablefmu/fmu/plugins"
+)
+
+// A config number of 1e300 (or −1e300), one of each kind in every model,
+// is refused when the model is configured, with the setting, its value,
+// unit and range: by the exporter, and with the same message by an FMU
+// instantiating from the same resources.
+func TestAbsurdConfigNumbersRefusedByName(t *testing.T) {
+	cases := []struct {
+		example, path string // path in "config"
+		value         float64
+		name, unit    string // as the message names them
+	}{
+		// massless-cable
+		{"hoist", "gravity", 1e300, "gravity", "m/s²"},
+		{"hoist", "bodies[0].position[2]", -1e300, `body "hoist": position[2]`, "m"},
+		{"hoist", "bodies[1].mass", 1e300, `body "load": mass`, "kg"},
+		{"hoist", "bodies[1].size[0]", 1e300, `body "load": size[0]`, "m"},
+		{"hoist", "cables[0].route[0].offset", 1e300, `cable "cable": route[0].offset[0]`, "m"},
+		{"hoist", "cables[0].length0", 1e300, `cable "cable": length0`, "m"},
+		{"hoist", "cables[0].minLength", 1e300, `cable "cable": minLength`, "m"},
+		{"hoist", "cables[0].rope.E", 1e300, `cable "cable": rope.E`, "Pa"},
+		{"hoist", "cables[0].rope.diameter", 1e300, `cable "cable": rope.diameter`, "m"},
+		{"hoist", "cables[0].rope.density", 1e300, `cable "cable": rope.density`, "kg/m³"},
+		{"hoist", "cables[0].rope.dampingTime", 1e300, `cable "cable": rope.dampingTime`, "s"},
+		{"hoist", "cables[0].rope.poisson", -1e300, `cable "cable": rope.poisson`, ""},
+		{"hoist", "cables[0].winch.slip", 1e300, `winch "winch": slip`, "m/(N·s)"},
+		// rigid-body-cable
+		{"rigid-hoist", "hoist.position[0]", 1e300, "hoist.position[0]", "m"},
+		{"rigid-hoist", "load.mass", 1e300, "load.mass", "kg"},
+		{"rigid-hoist", "load.size[0]", 1e300, "load.size[0]", "m"},
+		{"rigid-hoist", "cable.length0", 1e300, "cable.length0", "m"},
+		{"rigid-hoist", "cable.rope.bendingStiffness", 1e300, "cable.rope.bendingStiffness", "N·m²"},
+		{"rigid-hoist", "ground.height", -1e300, "ground.height", "m"},
+		{"rigid-hoist", "ground.friction", 1e300, "ground.friction", ""},
+		// mass-spring-cable
+		{"mass-spring-hoist", "load.mass", 1e300, "load.mass", "kg"},
+		{"mass-spring-hoist", "hoist.position[2]", 1e300, "hoist.position[2]", "m"},
+		{"mass-spring-hoist", "cable.rope.E", 1e300, "cable.rope.E", "Pa"},
+		{"mass-spring-hoist", "cable.perMass", 1e300, "cable.perMass.kL", "1/s²"},
+		// spline-cable
+		{"spline-hoist", "gravity", 1e300, "gravity", "m/s²"},
+		{"spline-hoist", "cable.length0", 1e300, "cable.length0", "m"},
+		{"spline-hoist", "cable.ceiling", 1e300, "cable.ceiling", "m"},
+		// wire-hoist
+		{"wire-hoist", "boomTip[0]", 1e300, "boomTip[0]", "m"},
+		{"wire-hoist", "rope.E", 1e300, "rope.E", "Pa"},
+		{"wire-hoist", "drum.center[2]", -1e300, "drum.center[2]", "m"},
+		{"wire-hoist", "drum.radius", 1e300, "drum.radius", "m"},
+		{"wire-hoist", "drum.width", 1e300, "drum.width", "m"},
+		{"wire-hoist", "drum.mass", 1e300, "drum.mass", "kg"},
+		{"wire-hoist", "drum.inertia", 1e300, "drum.inertia", "kg·m²"},
+		{"wire-hoist", "drum.wound", 1e300, "drum.wound", "m"},
+		{"wire-hoist", "drum.torqueLimit", 1e300, "drum.torqueLimit", "N·m"},
+		{"wire-hoist", "sheave.radius", 1e300, "sheave.radius", "m"},
+		{"wire-hoist", "sheave.width", 1e300, "sheave.width", "m"},
+		{"wire-hoist", "sheave.friction", 1e300, "sheave.friction", ""},
+		{"wire-hoist", "drop", 1e300, "drop", "m"},
+		{"wire-hoist", "block.size[1]", 1e300, "block.size[1]", "m"},
+		{"wire-hoist", "load.mass", 1e300, "load.mass", "kg"},
+		{"wire-hoist", "load.size[0]", 1e300, "load.size[0]", "m"},
+		{"wire-hoist", "load.sling", 1e300, "load.sling", "m"},
+		{"wire-hoist", "ground.height", -1e300, "ground.height", "m"},
+		{"wire-hoist", "spacing", 1e300, "spacing", "m"},
+		{"wire-hoist", "minLength", 1e300, "minLength", "m"},
+		{"wire-hoist", "resolution.minSegment", 1e300, "resolution.minSegment", "m"},
+		// hmr-wire
+		{"wire-beam", "bodies[0].position[0]", 1e300, `body "support": position[0]`, "m"},
+		{"wire-beam", "bodies[1].mass", 1e300, `body "m1": mass`, "kg"},
+		{"wire-beam", "bodies[2].size[2]", 1e300, `body "m2": size[2]`, "m"},
+		{"wire-beam", "geometries[0].box[0]", 1e300, `geometry "beam": box[0]`, "m"},
+		{"wire-beam", "geometries[0].offset", 1e300, `geometry "beam": offset[0]`, "m"},
+		{"wire-beam", "geometries[0].rotation", 1e300, `geometry "beam": rotation[0]`, ""},
+		{"wire-beam", "geometries[0].friction", 1e300, `geometry "beam": friction`, ""},
+		{"wire-beam", "wires[0].rope.density", 1e300, `wire "wire": rope.density`, "kg/m³"},
+		{"wire-beam", "wires[0].spacing", 1e300, `wire "wire": spacing`, "m"},
+		{"wire-beam", "wires[0].tension", 1e300, `wire "wire": tension`, "N"},
+		{"wire-beam", "wires[0].route[1].point[2]", 1e300, `wire "wire": route[1].point[2]`, "m"},
+		{"wire-beam", "wires[0].resolution.minSegment", 1e300, `wire "wire": resolution.minSegment`, "m"},
+	}
+	// Keys the examples leave out, set whole: a vector or an object with
+	// the number first.
+	whole := map[string]func(x float64) any{
+		"cables[0].route[0].offset":   func(x float64) any { return []any{x, 0.0, 0.0} },
+		"cable.rope.bendingStiffness": func(x float64) any { return x },
+		"cable.perMass":               func(x float64) any { return map[string]any{"kL": x, "kD": 1.0, "kB": 1.0} },
+		"cable.ceiling":               func(x float64) any { return x },
+		"cables[0].minLength":         func(x float64) any { return x },
+		"cables[0].rope.dampingTime":  func(x float64) any { return x },
+		"geometries[0].offset":        func(x float64) any { return []any{x, 0.0, 0.0} },
+		"geometries[0].rotation":      func(x float64) any { return []any{x, 0.0, 1.0, 0.5} },
+	}
+	reg, err := plugins.Builtin()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range cases {
+		t.Run(c.example+"/"+c.path, func(t *testing.T) {
+			var value any = c.value
+			if f, ok := whole[c.path]; ok {
+				value = f(c.value)
+			}
+			dir := editedExample(t, c.example, "config."+c.path, value)
+			unit := ""
+			if c.unit != "" {
+				unit = " " + c.unit
+			}
+			// The range follows, in the unit, to the line's end.
+			want := fmt.Sprintf("%s %g%s: must lie in [", c.name, c.value, unit)
+			_, exported := export(dir, filepath.Join(t.TempDir(), "x.fmu"), 2, nil)
+			if exported == nil || !strings.Contains(exported.Error(), want) {
+				t.Fatalf("export: %v, want a refusal containing %q", exported, want)
+			}
+			line, _, _ := strings.Cut(exported.Error()[strings.Index(exported.Error(), want):], "\n")
+			if !strings.HasSuffix(line, "]"+unit) {
+				t.Errorf("%q: want the range in %q", line, c.unit)
+			}
+			instantiated := instantiate(t, reg, dir)
+			if instantiated == nil || exported.Error() != dir+": "+instantiated.Error() {
+				t.Errorf("instantiation: %v\nexport: %v\nwant the same message", instantiated, exported)
+			}
+		})
+	}
+}
+
+// Every number in every example's config set to 1e300 or −1e300 is
+// refused when the model is configured: none has a range without a
+// bound.
+func TestEveryConfigNumberBounded(t *testing.T) {
+	reg, err := plugins.Builtin()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, example := range []string{"hoist", "rigid-hoist", "mass-spring-hoist", "spline-hoist", "wire-hoist", "wire-beam"} {
+		data, err := os.ReadFile(filepath.Join("../examples", example, fmu.ScenarioFile))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var doc map[string]any
+		if err := json.Unmarshal(data, &doc); err != nil {
+			t.Fatal(err)
+		}
+		var paths []string
+		numberPaths(doc["config"], "config", &paths)
+		for _, p := range paths {
+			for _, x := range []float64{1e300, -1e300} {
+				dir := editedExample(t, example, p, x)
+				sc, err := fmu.ReadScenario(dir)
+				if err == nil {
+					_, err = configure(reg, sc, configureSlack)
+				}
+				if err == nil {
+					t.Errorf("%s: %s = %g accepted", example, p, x)
+				}
+			}
+		}
+	}
+}
+
+// A key given twice anywhere in a scenario (encoding/json would keep the
+// last value: 12 falls) is refused by the exporter with the file, the line
+// and column of its second occurrence, the key's path and where the first
+// stands.
+func TestDuplicateKeyRefusedWithPosition(t *testing.T) {
+	data, err := os.ReadFile("../examples/wire-hoist/" + fmu.ScenarioFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := string(data)
+	if !strings.Contains(text, `"falls": 4,`) {
+		t.Fatal(`the example has no "falls": 4`)
+	}
+	text = strings.Replace(text, `"falls": 4,`, "\"falls\": 4,\n    \"falls\": 12,", 1)
+	first, second := strings.Index(text, `"falls"`), strings.LastIndex(text, `"falls"`)
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, fmu.ScenarioFile), []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, err = export(dir, filepath.Join(dir, "x.fmu"), 2, nil)
+	want := fmt.Sprintf(`%s: scenario: %s:%s: duplicate key "config.falls" (first at %s)`, dir, fmu.ScenarioFile, lineCol(text, second), lineCol(text, first))
+	if err == nil || !strings.HasPrefix(err.Error(), want) {
+		t.Fatalf("export: %v\nwant an error starting %q", err, want)
+	}
+}
+
+// lineCol is the line:column (from 1) of byte offset off in text.
+func lineCol(text string, off int) string {
+	line := 1 + strings.Count(text[:off], "\n")
+	return fmt.Sprintf("%d:%d", line, off-strings.LastIndex(text[:off], "\n"))
+}
+
+// editedExample writes the example's scenario with the value at path (as
+// "config.bodies[1].size[0]"; a missing last key is added) into a new
+// folder and returns it.
+func editedExample(t *testing.T, example, path string, value any) string {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join("../examples", example, fmu.ScenarioFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc any
+	if err := json.Unmarshal(data, &doc); err != nil {
+		t.Fatal(err)
+	}
+	if err := setPath(doc, path, value); err != nil {
+		t.Fatalf("%s: %v", example, err)
+	}
+	if data, err = json.MarshalIndent(doc, "", "  "); err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, fmu.ScenarioFile), data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+// setPath sets the value at a path of object keys and [index]es.
+func setPath(doc any, path string, value any) error {
+	steps := strings.FieldsFunc(strings.ReplaceAll(path, "[", ".["), func(r rune) bool { return r == '.' })
+	at := doc
+	for i, s := range steps {
+		last := i == len(steps)-1
+		if strings.HasPrefix(s, "[") {
+			k, err := strconv.Atoi(strings.Trim(s, "[]"))
+			arr, ok := at.([]any)
+			if err != nil || !ok || k >= len(arr) {
+				return fmt.Errorf("%s: no item %s", path, s)
+			}
+			if last {
+				arr[k] = value
+			}
+			at = arr[k]
+			continue
+		}
+		obj, ok := at.(map[string]any)
+		if !ok {
+			return fmt.Errorf("%s: no object for %q", path, s)
+		}
+		if last {
+			obj[s] = value
+		}
+		if at, ok = obj[s]; !ok {
+			return fmt.Errorf("%s: no key %q", path, s)
+		}
+	}
+	return nil
+}
+
+// numberPaths appends the paths of the numbers in v, sorted by key.
+func numberPaths(v any, at string, out *[]string) {
+	switch x := v.(type) {
+	case map[string]any:
+		keys := make([]string, 0, len(x))
+		for k := range x {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		for _, k := range keys {
+			numberPaths(x[k], at+"."+k, out)
+		}
+	case []any:
+		for i, y := range x {
+			numberPaths(y, fmt.Sprintf("%s[%d]", at, i), out)
+		}
+	case float64:
+		*out = append(*out, at)
+	}
+}
+
+// instantiate instantiates the FMU whose resources are dir, as an
+// importer would, and returns its refusal.
+func instantiate(t *testing.T, reg *fmu.Registry, dir string) error {
+	t.Helper()
+	sc, err := fmu.ReadScenario(dir)
+	if err != nil {
+		return err
+	}
+	_, err = fmu.Instantiate(fmu.Config{InstanceName: "x", GUID: sc.GUID(), ResourceLocation: dir, Logger: quiet{}, Registry: reg})
+	return err
+}
+
+type quiet struct{}
+
+func (quiet) Log(fmu.Status, string, string) {}
