@@ -121,6 +121,14 @@ const (
 	MaxMemory     = 256.0 // MB
 )
 
+// MaxStopTime bounds the default experiment's stop time (s, about 30
+// years) and MaxStep its communication step (s): beyond them a number
+// is a typing mistake, not a simulation anyone runs.
+const (
+	MaxStopTime = 1e9
+	MaxStep     = 1e4
+)
+
 // MaxModelIdentifier bounds a modelIdentifier's length: with a platform's
 // suffix it names the binary, and a file name has at most 255 bytes.
 const MaxModelIdentifier = 200
@@ -144,11 +152,11 @@ func ParseScenario(data []byte) (*Scenario, error) {
 	case !identifier.MatchString(sc.ModelIdentifier):
 		errs = append(errs, fmt.Errorf("scenario: modelIdentifier %q is not a C identifier", sc.ModelIdentifier))
 	}
-	if !(sc.Step > 0) {
-		errs = append(errs, fmt.Errorf("scenario: step %g s: must be positive", sc.Step))
+	if !(sc.Step > 0 && sc.Step <= MaxStep) {
+		errs = append(errs, fmt.Errorf("scenario: step %g s: must lie in (0, %g] s", sc.Step, MaxStep))
 	}
-	if !(sc.StopTime > 0) {
-		errs = append(errs, fmt.Errorf("scenario: stopTime %g s: must be positive", sc.StopTime))
+	if !(sc.StopTime > 0 && sc.StopTime <= MaxStopTime) {
+		errs = append(errs, fmt.Errorf("scenario: stopTime %g s: must lie in (0, %g] s", sc.StopTime, MaxStopTime))
 	}
 	if len(sc.Ports) == 0 {
 		errs = append(errs, errors.New("scenario: no ports"))

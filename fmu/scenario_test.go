@@ -47,6 +47,8 @@ func TestScenarioMistakesRefusedByName(t *testing.T) {
 		{"length0 tiny", edit(hoist, `"length0": 10`, `"length0": 1e-300`), `cable "cable": length0 1e-300 m: must lie in [0.001, 100000] m`},
 		{"long modelIdentifier", edit(hoist, `"modelIdentifier": "Hoist"`, `"modelIdentifier": "`+strings.Repeat("M", 5000)+`"`), "modelIdentifier of 5000 characters: at most 200"},
 		{"misspelt key", edit(hoist, `"length0"`, `"lenght0"`), `unknown field "lenght0"`},
+		{"stopTime absurd", edit(hoist, `"stopTime": 30`, `"stopTime": 1e300`), "stopTime 1e+300 s: must lie in (0, 1e+09] s"},
+		{"step absurd", edit(hoist, `"step": 0.016666666666666666`, `"step": 1e300`), "step 1e+300 s: must lie in (0, 10000] s"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
