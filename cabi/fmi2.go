@@ -7,6 +7,7 @@ package main
 import "C"
 
 import (
+	"bytes"
 	"fmt"
 	"unsafe"
 
@@ -290,7 +291,18 @@ func fmi2DeSerializeFMUstate(c C.cablefmu_ref, data *C.fmi2Byte, size C.size_t, 
 		if !ok {
 			return inst.fmu.Reject("fmi2DeSerializeFMUstate", "size %d: no array in memory is that large", uint64(size))
 		}
-		s, err := inst.fmu.Deserialize(blob)
+		// Only the header is read until the length it declares matches
+		// the caller's size: a size larger than the buffer must not make
+		// us read (hash) past it. Then the bytes are copied, so that the
+		// checksum and the numbers read after it are of the same data.
+		want, err := fmu.SerializedSize(blob[:min(len(blob), fmu.StateHeaderSize)])
+		if err != nil {
+			return inst.fmu.Reject("fmi2DeSerializeFMUstate", "%v", err)
+		}
+		if want != uint64(size) {
+			return inst.fmu.Reject("fmi2DeSerializeFMUstate", "size %d, but the state's header declares %d bytes: a buffer of another length, or damaged", uint64(size), want)
+		}
+		s, err := inst.fmu.Deserialize(bytes.Clone(blob))
 		if err != nil {
 			return inst.fmu.Reject("fmi2DeSerializeFMUstate", "%v", err)
 		}

@@ -405,6 +405,13 @@ func (in *Instance) GetReal(vrs []uint32, out []float64) Status {
 		}
 	}
 	in.feedthrough()
+	// A number the model cannot give is never answered with OK (the
+	// values of a step that failed on it, a feedthrough that overflowed).
+	for _, vr := range vrs {
+		if x := in.values[vr]; !finite(x) {
+			return in.fail("fmi2GetReal: the model gives %s = %g", in.vars[vr].Name, x)
+		}
+	}
 	for k, vr := range vrs {
 		out[k] = in.values[vr]
 	}

@@ -6,7 +6,6 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
-	"math"
 	"slices"
 
 	"github.com/cablefmu/cablefmu/modeldesc"
@@ -68,7 +67,7 @@ func (in *Instance) GetState(s *Snapshot) (*Snapshot, Status) {
 }
 
 // SetState restores a snapshot of this FMU, taken from this or another
-// instance of it.
+// instance of it. A refused state leaves the instance as it was.
 func (in *Instance) SetState(s *Snapshot) Status {
 	in.lock()
 	defer in.unlock()
@@ -81,14 +80,16 @@ func (in *Instance) SetState(s *Snapshot) Status {
 	if err := in.compatible(s); err != nil {
 		return in.fail("fmi2SetFMUstate: %v", err)
 	}
+	old := in.sim
+	var sim Simulation
+	var backup []float64
+	var backupExtra []byte
 	if s.sim != nil {
 		// Reuse the simulation when it was built from the same parameters
 		// (its own state saved, to go back to if the snapshot's does not
 		// load); otherwise build one from the snapshot's, then load its
-		// state. A refused state leaves the instance as it was.
-		sim := in.sim
-		var backup []float64
-		var backupExtra []byte
+		// state.
+		sim = in.sim
 		if sim == nil || in.dirty || !slices.Equal(in.paramValues(in.values), in.paramValues(s.values)) {
 			var err error
 			if sim, err = in.rebuild(s.values); err != nil {
@@ -109,15 +110,12 @@ func (in *Instance) SetState(s *Snapshot) Status {
 			err = xs.LoadExtra(s.extra)
 		}
 		if err != nil {
-			if backup != nil && !in.restore(sim, backup, backupExtra) {
-				in.sim, in.state = nil, Failed // the simulation is lost
-			}
+			in.putBack(old, backup, backupExtra)
 			return in.fail("fmi2SetFMUstate: %v", err)
 		}
-		in.sim = sim
-	} else {
-		in.sim = nil
 	}
+	prev := in.keep()
+	in.sim = sim
 	in.state, in.time, in.start, in.stop, in.hasEnd, in.dirty = s.state, s.time, s.start, s.stop, s.hasEnd, s.dirty
 	copy(in.values, s.values)
 	copy(in.deriv, s.deriv)
@@ -125,10 +123,31 @@ func (in *Instance) SetState(s *Snapshot) Status {
 	copy(in.prev, s.prev)
 	copy(in.changed, s.changed)
 	if in.sim != nil {
+		// The outputs are computed here, as the getters will give them: a
+		// state whose numbers are finite and in their bounds may still
+		// make them overflow (a forged one), and no getter may answer a
+		// non-finite number with OK.
 		in.sim.Outputs(in.cur)
 		in.outputsAt(in.model.InternalStep(in.values))
+		in.feedthrough()
+		if err := in.checkRestored(); err != nil {
+			in.unkeep(prev)
+			in.putBack(old, backup, backupExtra)
+			return in.fail("fmi2SetFMUstate: %v: damaged", err)
+		}
 	}
 	return OK
+}
+
+// putBack makes old the instance's simulation again after a refused
+// state: its own state, saved before the refused one was loaded into it,
+// is loaded back (backup nil: it was not touched, the state went into a
+// simulation built for it).
+func (in *Instance) putBack(old Simulation, backup []float64, extra []byte) {
+	in.sim = old
+	if backup != nil && !in.restore(old, backup, extra) {
+		in.sim, in.state = nil, Failed // the simulation is lost
+	}
 }
 
 // restore loads a simulation's own saved state back, reporting success.
@@ -140,6 +159,52 @@ func (in *Instance) restore(sim Simulation, state []float64, extra []byte) bool 
 		return xs.LoadExtra(extra) == nil
 	}
 	return true
+}
+
+// kept is what SetState overwrites besides the simulation, to put back
+// when a restored state is refused.
+type kept struct {
+	state               State
+	time, start, stop   float64
+	hasEnd, dirty       bool
+	ahead               float64
+	values, deriv, prev []float64
+	cur, rates          []float64
+	changed             []bool
+}
+
+func (in *Instance) keep() kept {
+	return kept{in.state, in.time, in.start, in.stop, in.hasEnd, in.dirty, in.ahead,
+		slices.Clone(in.values), slices.Clone(in.deriv), slices.Clone(in.prev),
+		slices.Clone(in.cur), slices.Clone(in.rates), slices.Clone(in.changed)}
+}
+
+func (in *Instance) unkeep(k kept) {
+	in.state, in.time, in.start, in.stop, in.hasEnd, in.dirty, in.ahead = k.state, k.time, k.start, k.stop, k.hasEnd, k.dirty, k.ahead
+	copy(in.values, k.values)
+	copy(in.deriv, k.deriv)
+	copy(in.prev, k.prev)
+	copy(in.cur, k.cur)
+	copy(in.rates, k.rates)
+	copy(in.changed, k.changed)
+}
+
+// checkRestored returns an error naming the first output that a restored
+// state makes non-finite: at the simulation's time, at the communication
+// point, or its rate over the internal step.
+func (in *Instance) checkRestored() error {
+	if err := in.checkOutputs(in.cur); err != nil {
+		return fmt.Errorf("restored, %w", err)
+	}
+	if err := in.checkOutputs(in.values); err != nil {
+		return fmt.Errorf("restored, %w", err)
+	}
+	for _, i := range in.outputs {
+		if !finite(in.rates[i]) {
+			return fmt.Errorf("restored, the model gives %s a rate of %g", in.vars[i].Name, in.rates[i])
+		}
+	}
+	return nil
 }
 
 // compatible checks that a snapshot is a whole, undamaged state of this
@@ -178,9 +243,12 @@ func (in *Instance) compatible(s *Snapshot) error {
 			return fmt.Errorf("%s = %g in the state is outside [%s, %s]: damaged", v.Name, x, bound(v.Min, "-inf"), bound(v.Max, "inf"))
 		}
 	}
-	for _, x := range s.sim {
-		if math.IsNaN(x) {
-			return fmt.Errorf("NaN in the simulation's state: damaged")
+	// No simulation carries a non-finite number from step to step (a step
+	// that makes one fails), so one in a state was put there: each model's
+	// LoadState then checks the bounds of what its numbers mean.
+	for i, x := range s.sim {
+		if !finite(x) {
+			return fmt.Errorf("number %d of the simulation's state is %g: damaged", i, x)
 		}
 	}
 	if h := in.model.InternalStep(s.values); !(s.ahead >= 0 && s.ahead < h) {
@@ -226,19 +294,31 @@ func (in *Instance) rebuild(values []float64) (Simulation, error) {
 // stateMagic opens every serialized state; stateFormat versions the layout.
 const (
 	stateMagic  = "cablefmu-state\x00"
-	stateFormat = 6
+	stateFormat = 7
 )
 
-// Serialize returns the snapshot as bytes: a header naming the format, the
-// engine version and the FMU's GUID, then the numbers, little-endian, and
-// last the SHA-256 of everything before it, so that a damaged copy (a
-// flipped bit that would still read as a plausible number) is refused.
+// StateHeaderSize is the length of a serialized state's fixed header: the
+// magic, the format and the total length. A reader checks it before it
+// reads, or hashes, anything after it.
+const StateHeaderSize = len(stateMagic) + 4 + 8
+
+// maxStateSize bounds the total length a header may declare: no state of
+// this engine comes near it, and a larger one could not be an array in
+// memory.
+const maxStateSize = 1 << 40
+
+// Serialize returns the snapshot as bytes: a header naming the format and
+// the total length, the engine version and the FMU's GUID, then the
+// numbers, little-endian, and last the SHA-256 of everything before it,
+// so that a damaged copy (a flipped bit that would still read as a
+// plausible number) is refused.
 func (s *Snapshot) Serialize() []byte {
 	var b bytes.Buffer
 	b.WriteString(stateMagic)
 	w := func(v any) { _ = binary.Write(&b, binary.LittleEndian, v) }
 	str := func(x string) { w(uint32(len(x))); b.WriteString(x) }
 	w(uint32(stateFormat))
+	w(uint64(0)) // the total length, filled in below
 	str(Version)
 	str(s.guid)
 	w(int32(s.state))
@@ -253,22 +333,50 @@ func (s *Snapshot) Serialize() []byte {
 	}
 	w(uint32(len(s.extra)))
 	b.Write(s.extra)
-	sum := sha256.Sum256(b.Bytes())
-	b.Write(sum[:])
-	return b.Bytes()
+	out := b.Bytes()
+	binary.LittleEndian.PutUint64(out[StateHeaderSize-8:], uint64(len(out)+sha256.Size))
+	sum := sha256.Sum256(out)
+	return append(out, sum[:]...)
+}
+
+// SerializedSize checks the fixed header at the start of data (the first
+// StateHeaderSize bytes, or all of data if it is shorter) and returns the
+// total length it declares. A caller holding only a pointer and a length
+// (the C API) checks that length against it before it touches the rest.
+func SerializedSize(data []byte) (uint64, error) {
+	n := min(len(data), len(stateMagic))
+	if string(data[:n]) != stateMagic[:n] {
+		return 0, errors.New("serialized state: not a cablefmu FMU state")
+	}
+	if len(data) < StateHeaderSize {
+		return 0, fmt.Errorf("serialized state: %d bytes, shorter than the %d-byte header: truncated", len(data), StateHeaderSize)
+	}
+	if format := binary.LittleEndian.Uint32(data[len(stateMagic):]); format != stateFormat {
+		return 0, fmt.Errorf("serialized state: format %d, this engine reads format %d", format, stateFormat)
+	}
+	size := binary.LittleEndian.Uint64(data[len(stateMagic)+4:])
+	if size < uint64(StateHeaderSize+sha256.Size) || size > maxStateSize {
+		return 0, fmt.Errorf("serialized state: its header declares %d bytes, no state has that length: damaged", size)
+	}
+	return size, nil
 }
 
 // Deserialize reads a serialized snapshot for this FMU; a state of another
 // FMU, of another engine version or damaged is refused with the reason.
+// The header's format and total length are checked first: nothing past
+// the length the header declares, or past data, is read.
 func (in *Instance) Deserialize(data []byte) (*Snapshot, error) {
 	fail := func(what string) (*Snapshot, error) {
 		return nil, fmt.Errorf("serialized state: %s", what)
 	}
-	r := bytes.NewReader(data)
-	magic := make([]byte, len(stateMagic))
-	if _, err := r.Read(magic); err != nil || string(magic) != stateMagic {
-		return fail("not a cablefmu FMU state")
+	size, err := SerializedSize(data)
+	if err != nil {
+		return nil, err
 	}
+	if size != uint64(len(data)) {
+		return fail(fmt.Sprintf("its header declares %d bytes, %d were given: truncated or extended", size, len(data)))
+	}
+	r := bytes.NewReader(data[StateHeaderSize:])
 	rd := func(v any) bool { return binary.Read(r, binary.LittleEndian, v) == nil }
 	str := func() (string, bool) {
 		var n uint32
@@ -278,10 +386,6 @@ func (in *Instance) Deserialize(data []byte) (*Snapshot, error) {
 		b := make([]byte, n)
 		_, err := r.Read(b)
 		return string(b), err == nil
-	}
-	var format uint32
-	if !rd(&format) || format != stateFormat {
-		return fail(fmt.Sprintf("format %d, this engine reads format %d", format, stateFormat))
 	}
 	version, ok := str()
 	if !ok {

@@ -142,8 +142,9 @@ func TestForeignStatesAreRefused(t *testing.T) {
 	}
 }
 
-// A serialized state damaged anywhere is refused by its checksum, and one
-// whose checksum was made to match is refused by the check of its fields:
+// A serialized state damaged anywhere is refused by its checksum (a cut
+// one by the length its header declares), and one whose checksum was
+// made to match is refused by the check of its fields:
 // a variable out of its range or not finite, a state machine value the FMU
 // does not have. The instance stays usable after every refusal.
 func TestDamagedStatesRefused(t *testing.T) {
@@ -184,14 +185,14 @@ func TestDamagedStatesRefused(t *testing.T) {
 			want string
 		}{
 			"flipped bit":               {flipped, "checksum"},
-			"cut":                       {data[:len(data)-1], "checksum"},
+			"cut":                       {data[:len(data)-1], "declares"},
 			"gravity sign, resealed":    {reseal(set(data, "gravity", -9.81)), "gravity"},
 			"hoist.x = +Inf, resealed":  {reseal(set(data, "hoist.x", math.Inf(1))), "hoist.x"},
 			"load.mass 1e300, resealed": {reseal(set(data, "load.mass", 1e300)), "outside"},
 		}
 		// the state machine value follows magic, format, version and GUID
 		state := append([]byte(nil), data...)
-		pos := len("cablefmu-state\x00") + 4 + 4 + len(fmu.Version)
+		pos := fmu.StateHeaderSize + 4 + len(fmu.Version)
 		pos += 4 + int(binary.LittleEndian.Uint32(state[pos:]))
 		binary.LittleEndian.PutUint32(state[pos:], 3)
 		cases["state machine value, resealed"] = struct {

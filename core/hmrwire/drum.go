@@ -370,6 +370,9 @@ func (dr *drive) LoadState(src []float64) ([]float64, error) {
 			return nil, ErrState
 		}
 	}
+	if !multibody.Bounded(src[2]) {
+		return nil, fmt.Errorf("drum: %g m paid out, beyond ±%g m: %w", src[2], multibody.DivergenceLimit, ErrState)
+	}
 	dr.motor, dr.brake, dr.drum.paid, dr.drum.endPull = src[0], src[1], src[2], src[3]
 	return src[4:], nil
 }

@@ -149,6 +149,15 @@ func (r *stateReader) index(what string, n int) int {
 
 func (r *stateReader) vec() geom.Vec3 { return geom.V(r.next(), r.next(), r.next()) }
 
+// bounded checks numbers just read that are lengths (m), positions (m) or
+// speeds (m/s): within ±multibody.DivergenceLimit, where a step stops as
+// diverged, so a state holding more was not saved by a running system.
+func (r *stateReader) bounded(what string, xs ...float64) {
+	if r.err == nil && !multibody.Bounded(xs...) {
+		r.err = fmt.Errorf("%s %v beyond ±%g: %w", what, xs, multibody.DivergenceLimit, ErrState)
+	}
+}
+
 // LoadState restores a state saved by SaveState and returns what follows
 // it in src. On error the system is unchanged.
 func (sys *System) LoadState(src []float64) ([]float64, error) {
@@ -206,6 +215,7 @@ func (sys *System) LoadState(src []float64) ([]float64, error) {
 		st.known, st.changed = r.next() != 0, r.next() != 0
 		if w.Winch != nil {
 			st.winchSpeed, st.winchRate = r.next(), r.next()
+			r.bounded("winch speed and rate (m/s)", st.winchSpeed, st.winchRate)
 		}
 		if r.err == nil && nn < 2 {
 			return nil, fmt.Errorf("wire %q: %d nodes: %w", w.Name, nn, ErrState)
@@ -226,6 +236,14 @@ func (sys *System) LoadState(src []float64) ([]float64, error) {
 				n.body = n.geo.Body
 				n.edge = r.index("edge", len(n.geo.Shape.edges))
 				n.s, n.local = r.next(), r.vec()
+			}
+			r.bounded("node rest length, arc length, edge position (m)", n.rest, n.sigma, n.s)
+			r.bounded("node attachment (m)", n.local.X, n.local.Y, n.local.Z)
+			if n.lock != nil {
+				r.bounded("lock attachment (m)", n.lock.local.X, n.lock.local.Y, n.lock.local.Z)
+			}
+			if r.err == nil && (math.IsNaN(n.tension) || math.IsInf(n.tension, 0) || !(n.bound >= 0) || math.IsInf(n.bound, 0)) {
+				r.err = fmt.Errorf("node tension %g N, friction bound %g N·s: must be finite, the bound non-negative: %w", n.tension, n.bound, ErrState)
 			}
 			st.nodes = append(st.nodes, n)
 		}

@@ -178,6 +178,13 @@ func (s *Stretch) LoadState(src []float64) ([]float64, error) {
 	if err != nil {
 		return nil, err
 	}
+	// NewStretch's bounds for the length; the rates are speeds.
+	if !(v[0] > 0) || !multibody.Bounded(v[0]) {
+		return nil, fmt.Errorf("free length %g m: must be positive and within ±%g m: %w", v[0], multibody.DivergenceLimit, multibody.ErrBadState)
+	}
+	if !multibody.Bounded(v[2], v[3]) || math.IsNaN(v[1]) || math.IsInf(v[1], 0) {
+		return nil, fmt.Errorf("tension %g N, pay-out rate %g m/s, winch speed %g m/s: must be finite, speeds within ±%g m/s: %w", v[1], v[2], v[3], multibody.DivergenceLimit, multibody.ErrBadState)
+	}
 	s.FreeLength, s.tension, s.rate, s.speed = v[0], v[1], v[2], v[3]
 	return rest, nil
 }

@@ -3,6 +3,7 @@ package multibody
 import (
 	"errors"
 	"fmt"
+	"math"
 
 	"github.com/cablefmu/cablefmu/core/geom"
 )
@@ -43,10 +44,17 @@ func (w *World) SaveState(dst []float64) []float64 {
 }
 
 // LoadState restores a state saved by SaveState of a world with the same
-// bodies and constraints and returns what follows it in src.
+// bodies and constraints and returns what follows it in src. A body
+// state no step could have left (checkBodyState) is refused before
+// anything is changed.
 func (w *World) LoadState(src []float64) ([]float64, error) {
 	if len(src) < bodyStateLen*len(w.bodies) {
 		return nil, fmt.Errorf("world of %d bodies: %w", len(w.bodies), errShortState)
+	}
+	for i, b := range w.bodies {
+		if err := checkBodyState(b, src[i*bodyStateLen:(i+1)*bodyStateLen]); err != nil {
+			return nil, fmt.Errorf("body %q: %w", b.Name, err)
+		}
 	}
 	for _, b := range w.bodies {
 		b.Mass = src[0]
@@ -65,6 +73,43 @@ func (w *World) LoadState(src []float64) ([]float64, error) {
 		}
 	}
 	return src, nil
+}
+
+// ErrBadState reports a saved state holding numbers no simulation leaves:
+// not finite, or beyond the bounds a step keeps.
+var ErrBadState = errors.New("damaged state")
+
+// checkBodyState checks one body's saved numbers (SaveState's layout):
+// all finite, a dynamic body's mass positive and its inertia
+// non-negative, a unit orientation, and positions and speeds within
+// DivergenceLimit, where a step stops as diverged.
+func checkBodyState(b *Body, v []float64) error {
+	for _, x := range v {
+		if math.IsNaN(x) || math.IsInf(x, 0) {
+			return fmt.Errorf("%g in its state: %w", x, ErrBadState)
+		}
+	}
+	mass, inertia, pos := v[0], geom.V(v[1], v[2], v[3]), geom.V(v[4], v[5], v[6])
+	rot := geom.Quat{W: v[7], X: v[8], Y: v[9], Z: v[10]}
+	vel, ang := geom.V(v[11], v[12], v[13]), geom.V(v[14], v[15], v[16])
+	lastVel, lastAng := geom.V(v[29], v[30], v[31]), geom.V(v[32], v[33], v[34])
+	switch {
+	case b.Kind == Dynamic && !(mass > 0), mass < 0:
+		return fmt.Errorf("mass %g kg: %w", mass, ErrBadState)
+	case inertia.X < 0 || inertia.Y < 0 || inertia.Z < 0:
+		return fmt.Errorf("inertia %v kg·m²: %w", inertia, ErrBadState)
+	case math.Abs(rot.W*rot.W+rot.X*rot.X+rot.Y*rot.Y+rot.Z*rot.Z-1) > 1e-9:
+		// Integrate normalizes: a saved orientation is a unit quaternion
+		// to rounding.
+		return fmt.Errorf("orientation %v is not a unit quaternion: %w", rot, ErrBadState)
+	case !finiteWithin(pos):
+		return fmt.Errorf("position %v m beyond ±%g m: %w", pos, DivergenceLimit, ErrBadState)
+	case !finiteWithin(vel) || !finiteWithin(lastVel):
+		return fmt.Errorf("velocity %v (last step %v) m/s beyond ±%g m/s: %w", vel, lastVel, DivergenceLimit, ErrBadState)
+	case !finiteWithin(ang) || !finiteWithin(lastAng):
+		return fmt.Errorf("angular velocity %v (last step %v) rad/s beyond ±%g rad/s: %w", ang, lastAng, DivergenceLimit, ErrBadState)
+	}
+	return nil
 }
 
 func appendVec(dst []float64, vs ...geom.Vec3) []float64 {
@@ -89,4 +134,16 @@ func Take(src []float64, n int) (head, rest []float64, err error) {
 		return nil, nil, errShortState
 	}
 	return src[:n], src[n:], nil
+}
+
+// Bounded reports whether every x is within ±DivergenceLimit (NaN is
+// not): a number a simulation that has not diverged can hold as a
+// position (m), length (m) or speed (m/s, rad/s).
+func Bounded(xs ...float64) bool {
+	for _, x := range xs {
+		if !(math.Abs(x) < DivergenceLimit) {
+			return false
+		}
+	}
+	return true
 }

@@ -13,9 +13,10 @@ import (
 // ErrDiverged reports a simulation whose state left the finite range.
 var ErrDiverged = errors.New("simulation diverged")
 
-// divergenceLimit bounds positions (m) and speeds (m/s, rad/s) that a cable
-// simulation can reach; beyond it the state is taken as diverged.
-const divergenceLimit = 1e9
+// DivergenceLimit bounds positions (m) and speeds (m/s, rad/s) that a cable
+// simulation can reach; beyond it the state is taken as diverged (and a
+// saved state holding more as damaged).
+const DivergenceLimit = 1e9
 
 // World owns bodies and constraints and steps them with SPOOK.
 type World struct {
@@ -523,7 +524,7 @@ func (w *World) check() error {
 }
 
 func finiteWithin(v geom.Vec3) bool {
-	return v.IsFinite() && math.Abs(v.X) < divergenceLimit && math.Abs(v.Y) < divergenceLimit && math.Abs(v.Z) < divergenceLimit
+	return v.IsFinite() && math.Abs(v.X) < DivergenceLimit && math.Abs(v.Y) < DivergenceLimit && math.Abs(v.Z) < DivergenceLimit
 }
 
 func hadamard(a, b geom.Vec3) geom.Vec3 { return geom.Vec3{X: a.X * b.X, Y: a.Y * b.Y, Z: a.Z * b.Z} }

@@ -1,6 +1,7 @@
 package rigidcable
 
 import (
+	"fmt"
 	"math"
 
 	"github.com/cablefmu/cablefmu/core/geom"
@@ -514,12 +515,36 @@ func (j *Joint) LoadState(src []float64) ([]float64, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := checkJointState(v); err != nil {
+		return nil, err
+	}
 	j.psi, j.unwound, j.bend, j.force, j.held = v[0], v[1], v[2], v[3], v[4]
 	j.Stretch, j.Bend, j.Twist, j.Length, j.Link = v[5], v[6], v[7], v[8], v[9]
 	for k, p := range [4]*geom.Vec3{&j.pointA, &j.pointB, &j.rateA, &j.rateB} {
 		*p = geom.Vec3{X: v[10+3*k], Y: v[11+3*k], Z: v[12+3*k]}
 	}
 	return rest, nil
+}
+
+// checkJointState checks a joint's saved numbers (SaveState's layout):
+// all finite, the stiffnesses and lengths non-negative (zero: a joint
+// whose cable has not set them) and, like the attachment points and their
+// rates, within multibody.DivergenceLimit.
+func checkJointState(v []float64) error {
+	for _, x := range v {
+		if math.IsNaN(x) || math.IsInf(x, 0) {
+			return fmt.Errorf("joint: %g in its state: %w", x, multibody.ErrBadState)
+		}
+	}
+	switch {
+	case v[5] < 0 || v[6] < 0 || v[7] < 0:
+		return fmt.Errorf("joint: stiffnesses %g N/m, %g N·m, %g N·m: must be non-negative: %w", v[5], v[6], v[7], multibody.ErrBadState)
+	case v[8] < 0 || v[9] < 0 || !multibody.Bounded(v[8], v[9]):
+		return fmt.Errorf("joint: length %g m, link %g m: must be non-negative and within %g m: %w", v[8], v[9], multibody.DivergenceLimit, multibody.ErrBadState)
+	case !multibody.Bounded(v[10:]...):
+		return fmt.Errorf("joint: attachment points %v m and their rates %v m/s: must be within ±%g: %w", v[10:16], v[16:22], multibody.DivergenceLimit, multibody.ErrBadState)
+	}
+	return nil
 }
 
 // BallForce returns the ball-and-socket force the joint exerts on its body

@@ -207,6 +207,17 @@ func (s *simulation) SaveState(dst []float64) []float64 {
 // LoadState implements fmu.Simulation.
 func (s *simulation) LoadState(src []float64) error {
 	s.invalidate()
+	if n := 3 * len(s.placed); len(src) >= n {
+		// The position inputs last applied, at the end: checked before
+		// anything is loaded.
+		var check port.StateCheck
+		for i, p := 0, src[len(src)-n:]; i < len(s.placed); i++ {
+			check.Point(s.bodies[i].Name+" placed at", geom.V(p[3*i], p[3*i+1], p[3*i+2]))
+		}
+		if err := check.Err(); err != nil {
+			return err
+		}
+	}
 	backup := s.sys.SaveState(nil)
 	rest, err := s.sys.LoadState(src)
 	if err != nil {

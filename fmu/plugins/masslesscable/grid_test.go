@@ -179,8 +179,8 @@ func TestDamagedGridOffsetRefused(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// magic, format, version, GUID, state, flags, three times, then the offset.
-	at := len("cablefmu-state\x00") + 4 + 4 + len(fmu.Version) + 4 + len(sc.GUID()) + 4 + 3 + 3*8
+	// header (magic, format, length), version, GUID, state, flags, three times, then the offset.
+	at := fmu.StateHeaderSize + 4 + len(fmu.Version) + 4 + len(sc.GUID()) + 4 + 3 + 3*8
 	before := r.get("load.x")
 	// The field is where the offset is: 1/60 − 7 ms, a valid offset, reads.
 	if got := math.Float64frombits(binary.LittleEndian.Uint64(snap.Serialize()[at:])); math.Abs(got-(1.0/60-0.007)) > 1e-12 {

@@ -299,25 +299,53 @@ func (s *simulation) SaveState(dst []float64) []float64 {
 	return dst
 }
 
-// LoadState implements fmu.Simulation.
+// LoadState implements fmu.Simulation. The numbers after the world's are
+// checked first: the inputs last applied within the bounds of positions
+// and speeds, the flags 0 or 1, the force limit non-negative.
 func (s *simulation) LoadState(src []float64) error {
-	src, err := s.world.LoadState(src)
+	tail := 9*len(s.placed) + 5*len(s.cables)
+	if len(src) < tail {
+		return fmt.Errorf("state has %d values, the inputs and cables alone need %d", len(src), tail)
+	}
+	src, own := src[:len(src)-tail], src[len(src)-tail:]
+	var check port.StateCheck
+	for i := range s.placed {
+		v := own[9*i:]
+		name := s.m.cfg.Bodies[i].Name
+		check.Point(name+" placed at", geom.V(v[0], v[1], v[2]))
+		check.Point(name+" position input", geom.V(v[3], v[4], v[5]))
+		check.Velocity(name+" velocity input", geom.V(v[6], v[7], v[8]))
+	}
+	flags := own[9*len(s.placed):]
+	for j := range s.cables {
+		v := flags[5*j:]
+		name := s.cables[j].name
+		check.Flag(name+" slack", v[0])
+		check.Flag(name+" blocked", v[1])
+		check.Flag(name+" commanded", v[2])
+		check.Speed(name+" winch command", v[3])
+		check.NonNegative(name+" winch force limit (N)", v[4])
+	}
+	if err := check.Err(); err != nil {
+		return err
+	}
+	rest, err := s.world.LoadState(src)
 	if err != nil {
 		return err
 	}
-	if want := 9*len(s.placed) + 5*len(s.cables); len(src) != want {
-		return fmt.Errorf("state has %d values after the world, want %d", len(src), want)
+	if len(rest) != 0 {
+		return fmt.Errorf("state has %d values after the world, want %d", len(rest)+tail, tail)
 	}
 	for i := range s.placed {
-		s.placed[i] = geom.V(src[0], src[1], src[2])
-		s.refPos[i] = geom.V(src[3], src[4], src[5])
-		s.refVel[i] = geom.V(src[6], src[7], src[8])
-		src = src[9:]
+		s.placed[i] = geom.V(own[0], own[1], own[2])
+		s.refPos[i] = geom.V(own[3], own[4], own[5])
+		s.refVel[i] = geom.V(own[6], own[7], own[8])
+		own = own[9:]
 	}
 	for j := range s.cables {
 		c := &s.cables[j]
-		c.slack, c.blocked, c.commanded, c.command, c.forceLimit = src[0] != 0, src[1] != 0, src[2] != 0, src[3], src[4]
-		src = src[5:]
+		c.slack, c.blocked, c.commanded, c.command, c.forceLimit = own[0] != 0, own[1] != 0, own[2] != 0, own[3], own[4]
+		own = own[5:]
 	}
 	return nil
 }

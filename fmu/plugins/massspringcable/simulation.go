@@ -112,25 +112,40 @@ func (s *simulation) SaveState(dst []float64) []float64 {
 	return append(dst, float64(c.Stats.Rebuilds), float64(c.Stats.Iterations), c.Stats.Residual)
 }
 
-// LoadState implements fmu.Simulation.
+// LoadState implements fmu.Simulation. Everything is checked before
+// anything changes: the rest length positive, the points' positions and
+// velocities and the top's last position within the bounds of positions
+// and speeds, the counts whole.
 func (s *simulation) LoadState(src []float64) error {
 	c := s.cable
 	n := len(c.X)
 	if len(src) != 2+6*n+9 || src[0] != float64(n) {
 		return fmt.Errorf("state of %d values, want %d for %d mass points", len(src), 2+6*n+9, n)
 	}
-	if err := c.SetRest(src[1]); err != nil {
-		return fmt.Errorf("state: %w", err)
-	}
+	rest := src[1]
 	src = src[2:]
 	vec := func(k int) geom.Vec3 { return geom.V(src[k], src[k+1], src[k+2]) }
+	var check port.StateCheck
+	check.Length("segment rest length", rest)
+	for i := 0; i < n; i++ {
+		check.Point(fmt.Sprintf("mass point %d", i), vec(6*i))
+		check.Velocity(fmt.Sprintf("mass point %d", i), vec(6*i+3))
+	}
+	tail := src[6*n:]
+	check.Point("top placed at", geom.V(tail[3], tail[4], tail[5]))
+	check.Count("rebuilds", tail[6])
+	check.Count("CG iterations", tail[7])
+	check.NonNegative("CG residual", tail[8])
+	if err := check.Err(); err != nil {
+		return err
+	}
+	if err := c.SetRest(rest); err != nil {
+		return fmt.Errorf("state: %w", err)
+	}
 	for i := range c.X {
 		c.X[i], c.V[i] = vec(6*i), vec(6*i+3)
-		if !c.X[i].IsFinite() || !c.V[i].IsFinite() {
-			return fmt.Errorf("state: mass point %d is not finite", i)
-		}
 	}
-	src = src[6*n:]
+	src = tail
 	c.TopForce, s.placed = vec(0), vec(3)
 	c.Stats = massspring.Stats{Rebuilds: int(src[6]), Iterations: int(src[7]), Residual: src[8]}
 	return nil

@@ -229,21 +229,43 @@ func (s *simulation) SaveState(dst []float64) []float64 {
 	return append(dst, port.Flag(s.slack), port.Flag(s.grounded), s.cable.SegmentLength, port.Flag(s.commanded), s.command, s.rate)
 }
 
-// LoadState implements fmu.Simulation.
+// LoadState implements fmu.Simulation. The numbers after the world's are
+// checked first: the inputs last applied within the bounds of positions
+// and speeds, the flags 0 or 1, the segment length positive.
 func (s *simulation) LoadState(src []float64) error {
 	s.nodesValid = false
-	src, err := s.world.LoadState(src)
+	if len(src) < stateTail {
+		return fmt.Errorf("state has %d values, the inputs and the winch alone need %d", len(src), stateTail)
+	}
+	src, own := src[:len(src)-stateTail], src[len(src)-stateTail:]
+	var check port.StateCheck
+	check.Point("hoist placed at", geom.V(own[0], own[1], own[2]))
+	check.Point("hoist position input", geom.V(own[3], own[4], own[5]))
+	check.Velocity("hoist velocity input", geom.V(own[6], own[7], own[8]))
+	check.Flag("slack", own[9])
+	check.Flag("grounded", own[10])
+	check.Length("segment length", own[11])
+	check.Flag("commanded", own[12])
+	check.Speed("winch command", own[13])
+	check.Speed("pay-out rate", own[14])
+	if err := check.Err(); err != nil {
+		return err
+	}
+	rest, err := s.world.LoadState(src)
 	if err != nil {
 		return err
 	}
-	if len(src) != 15 {
-		return fmt.Errorf("state has %d values after the world, want 15", len(src))
+	if len(rest) != 0 {
+		return fmt.Errorf("state has %d values after the world, want %d", len(rest)+stateTail, stateTail)
 	}
-	s.placed, s.refPos, s.refVel = geom.V(src[0], src[1], src[2]), geom.V(src[3], src[4], src[5]), geom.V(src[6], src[7], src[8])
-	s.slack, s.grounded, s.cable.SegmentLength = src[9] != 0, src[10] != 0, src[11]
-	s.commanded, s.command, s.rate = src[12] != 0, src[13], src[14]
+	s.placed, s.refPos, s.refVel = geom.V(own[0], own[1], own[2]), geom.V(own[3], own[4], own[5]), geom.V(own[6], own[7], own[8])
+	s.slack, s.grounded, s.cable.SegmentLength = own[9] != 0, own[10] != 0, own[11]
+	s.commanded, s.command, s.rate = own[12] != 0, own[13], own[14]
 	return nil
 }
+
+// stateTail is the number of values SaveState appends after the world's.
+const stateTail = 15
 
 // Outputs implements fmu.Simulation.
 func (s *simulation) Outputs(values []float64) { s.m.WriteOutputs(s, values) }

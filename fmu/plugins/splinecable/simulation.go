@@ -125,7 +125,11 @@ func (s *simulation) SaveState(dst []float64) []float64 {
 	return dst
 }
 
-// LoadState implements fmu.Simulation.
+// LoadState implements fmu.Simulation. Everything is checked before
+// anything changes: all finite, the length positive, the control points,
+// the load and the start's target within the bounds of positions and
+// their rates and the load's velocity within those of speeds, the mode a
+// flag, the budget non-negative.
 func (s *simulation) LoadState(src []float64) error {
 	s.nodesValid = false
 	sp := s.spline
@@ -139,17 +143,32 @@ func (s *simulation) LoadState(src []float64) error {
 			return fmt.Errorf("state: values must be finite")
 		}
 	}
-	if err := sp.SetLength(src[1]); err != nil {
+	head, pts, tail := src[:6], src[6:6+8*n], src[6+8*n:]
+	vec := func(k int) geom.Vec3 { return geom.V(tail[3*k], tail[3*k+1], tail[3*k+2]) }
+	var check port.StateCheck
+	check.Length("spline length", head[1])
+	check.Flag("static", head[2])
+	check.NonNegative("budget", head[3])
+	for i := 0; i < n; i++ {
+		q := pts[8*i:]
+		check.Point(fmt.Sprintf("control point %d", i), geom.V(q[0], q[1], q[2]))
+		check.Velocity(fmt.Sprintf("control point %d rate", i), geom.V(q[4], q[5], q[6]))
+	}
+	check.Point("load", vec(0))
+	check.Velocity("load", vec(1))
+	check.Point("start target", vec(2))
+	check.Point("hoist placed at", vec(5))
+	if err := check.Err(); err != nil {
+		return err
+	}
+	if err := sp.SetLength(head[1]); err != nil {
 		return fmt.Errorf("state: %w", err)
 	}
-	sp.Static, sp.Budget, sp.StartTorque, sp.EndTorque = src[2] != 0, src[3], src[4], src[5]
-	src = src[6:]
+	sp.Static, sp.Budget, sp.StartTorque, sp.EndTorque = head[2] != 0, head[3], head[4], head[5]
 	for i := range sp.Q {
-		copy(sp.Q[i][:], src[8*i:8*i+4])
-		copy(sp.V[i][:], src[8*i+4:8*i+8])
+		copy(sp.Q[i][:], pts[8*i:8*i+4])
+		copy(sp.V[i][:], pts[8*i+4:8*i+8])
 	}
-	src = src[8*n:]
-	vec := func(k int) geom.Vec3 { return geom.V(src[3*k], src[3*k+1], src[3*k+2]) }
 	sp.LoadPos, sp.LoadVel, sp.StartTarget, sp.StartForce, sp.EndForce, s.placed = vec(0), vec(1), vec(2), vec(3), vec(4), vec(5)
 	return nil
 }

@@ -133,6 +133,19 @@ const stateTail = 10
 // LoadState implements fmu.Simulation; a refused state changes nothing.
 func (s *simulation) LoadState(src []float64) error {
 	s.invalidate()
+	if len(src) >= stateTail {
+		// The boom tip's inputs, at the end: checked before anything is
+		// loaded.
+		own := src[len(src)-stateTail:]
+		var check port.StateCheck
+		check.Point("boom tip placed at", geom.V(own[0], own[1], own[2]))
+		check.Point("boom tip position input", geom.V(own[3], own[4], own[5]))
+		check.Velocity("boom tip velocity input", geom.V(own[6], own[7], own[8]))
+		check.Flag("grounded", own[9])
+		if err := check.Err(); err != nil {
+			return err
+		}
+	}
 	backup := s.ho.Sys.SaveState(nil)
 	rest, err := s.ho.Sys.LoadState(src)
 	if err != nil {
