@@ -4,7 +4,8 @@ import argparse
 import os
 import sys
 
-from .study import Study, StudyError, report, run, table
+from .sim import FMUError
+from .study import MAX_RUNS, RUN_TIMEOUT, Study, StudyError, report, run, table
 
 
 def main(argv=None):
@@ -21,12 +22,18 @@ def main(argv=None):
     r.add_argument("--workers", type=int, help="local worker processes (default: all cores)")
     r.add_argument("--series", action="store_true", help="keep each run's time series (OUT/series/ID.csv)")
     r.add_argument("--limit", type=int, help="run at most this many of the missing runs")
+    r.add_argument("--max-runs", type=int, help="refuse a study of more runs than this (default: the study's "
+                   "max_runs, else %d)" % MAX_RUNS)
+    r.add_argument("--run-timeout", type=float, metavar="SECONDS", help="stop a run after this long and record it "
+                   "as failed (default: the study's run_timeout, else %g)" % RUN_TIMEOUT)
     r.add_argument("--retry-failed", action="store_true", help="run the failed runs again")
-    r.add_argument("--fresh", action="store_true", help="forget the runs in the output folder")
+    r.add_argument("--fresh", action="store_true",
+                   help="forget the runs in the output folder (only a folder marked as this study's)")
     r.add_argument("--quiet", action="store_true", help="no progress line")
     pl = verbs.add_parser("plot", help="draw the summary plots of a study's results as PNG")
     pl.add_argument("study")
     pl.add_argument("--out", help="the study's output folder (default: out/NAME next to the study file)")
+    pl.add_argument("--max-runs", type=int, help="as for study run")
     args = p.parse_args(argv)
     try:
         s = Study.from_file(args.study)
@@ -34,23 +41,24 @@ def main(argv=None):
         if args.verb == "run":
             path, rows = run(s, out, scheduler=args.scheduler, workers=args.workers, serial=args.serial,
                              series=args.series, limit=args.limit, progress=not args.quiet,
-                             retry_failed=args.retry_failed, fresh=args.fresh)
+                             retry_failed=args.retry_failed, fresh=args.fresh, max_runs=args.max_runs,
+                             run_timeout=args.run_timeout)
             print("wrote %s" % path)
             for line in report(s, rows):
                 print(line)
         else:
             from .plot import plot
-            _, rows = table(out, s)
+            _, rows = table(out, s, args.max_runs)
             for path in plot(s, rows, out):
                 print("wrote %s" % path)
     except StudyError as e:
-        print("study: %s" % e, file=sys.stderr)
+        print("study: %s" % " ".join(str(e).split()), file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print("\nstudy: stopped; the finished runs are kept, run it again to go on", file=sys.stderr)
         return 130
-    except (OSError, ValueError, TypeError, KeyError, RuntimeError, ImportError) as e:
-        print("study: %s: %s" % (type(e).__name__, e), file=sys.stderr)
+    except (OSError, ValueError, TypeError, KeyError, RuntimeError, ImportError, FMUError) as e:
+        print("study: %s: %s" % (type(e).__name__, " ".join(str(e).split())), file=sys.stderr)
         return 2
     return 0
 

@@ -3,9 +3,13 @@ profiles, each reduced to a row of numbers, run serially or on Dask.
 
 A study file (JSON, or TOML where the standard library reads it) says:
 
+- ``name``: the study's name (letters, digits, ``_``, ``-`` and ``.``, not
+  first), its output folder ``out/NAME`` beside the study file;
+  ``description``: free text;
 - ``fmu`` (an .fmu archive) or ``scenario`` (a scenario folder, built with
   ``go run ./build`` from the repository it lies in), paths relative to the
-  study file; ``stop_time`` and ``step`` (s);
+  study file; ``stop_time`` and ``step`` (s; at most ``MAX_STEPS`` steps a
+  run);
 - ``vary``: each varied name with ``values`` (a list), ``range``
   ([from, to, count], evenly) or ``uniform`` ([low, high]); names that are
   the FMU's parameters are set as parameters, the others are case
@@ -33,29 +37,73 @@ A study file (JSON, or TOML where the standard library reads it) says:
 - ``report``: optional ``{"worst": REDUCTION, "above": {REDUCTION: limit},
   "by": [names]}`` for the summary printed after a run: the worst run, and
   the combinations of the ``by`` names (default: all varied) where a run
-  exceeds the limit.
+  exceeds the limit;
+- ``max_runs``: the most runs the study may have (default ``MAX_RUNS``);
+  ``run_timeout``: the wall-clock seconds a run may take before it is
+  stopped and recorded as failed (default ``RUN_TIMEOUT``).
+
+The file is checked before anything runs: an unknown key (at any level), a
+value of the wrong type, a number that is not finite or a count that is not
+a whole number is refused with the key's place in the file.
 
 Each run's row is written to ``OUT/runs/ID.json`` as it finishes, so a
 study stopped and started again runs only what is missing; the table
 ``OUT/results.csv`` (Parquet where pyarrow is installed) is assembled from
 those rows in the order of the runs, so that the same study gives the same
-table whoever ran it.
+table whoever ran it. The runner writes only into a new or empty folder or
+one it marked as a study's (``OUT/.cablefmu-study.json``), and ``fresh``
+forgets the runs only of a folder marked as this study's.
+
+Each run is simulated in a separate process (a child of this process, or
+of the Dask worker), reused from run to run: a run that crashes that process
+or takes longer than its timeout becomes a failed row, and the next run gets
+a new process.
 """
 
+import builtins
 import csv
+import difflib
 import itertools
 import json
 import math
 import os
+import pickle
+import queue
 import random
+import re
 import shutil
+import signal
+import struct
 import subprocess
 import sys
+import threading
 import time
+import types
+import zipfile
 
 from .sim import FMUError, Table, load, simulate
 
-__all__ = ["Study", "run_case", "run"]
+__all__ = ["Study", "run_case", "run", "MAX_RUNS", "MAX_STEPS", "RUN_TIMEOUT"]
+
+#: The most runs a study may have unless --max-runs (or ``max_runs``) says otherwise.
+MAX_RUNS = 100000
+#: The most communication steps a run may have (stop_time/step).
+MAX_STEPS = 10 ** 7
+#: The wall-clock seconds a run may take unless --run-timeout (or ``run_timeout``) says otherwise.
+RUN_TIMEOUT = 3600.0
+#: The file that marks a folder as a study's output folder (it holds the study's fingerprint).
+MARKER = ".cablefmu-study.json"
+
+OPS = ("max", "min", "max_abs", "rms", "final", "time_above", "daf")
+DESIGNS = ("grid", "random", "lhs")
+KEYS = ("name", "description", "fmu", "scenario", "stop_time", "step", "vary", "design", "runs", "seed", "fixed",
+        "inputs", "outputs", "sway", "reductions", "report", "max_runs", "run_timeout")
+PROFILE_KEYS = {"constant": ("profile", "value"),
+                "table": ("profile", "time", "values", "file", "scale"),
+                "trapezoid": ("profile", "start", "distance", "speed", "acceleration", "velocity", "from"),
+                "speed": ("profile", "start", "distance", "speed", "acceleration")}
+MOVE_KEYS = ("start", "distance", "speed", "acceleration")
+PLAIN_NAME = re.compile(r"[A-Za-z0-9_-][A-Za-z0-9._-]*\Z")
 
 
 class StudyError(Exception):
@@ -77,17 +125,251 @@ def _read(path):
     return json.loads(data.decode())
 
 
+# --------------------------------------------------------------------------
+# Checking a study file without its FMU
+# --------------------------------------------------------------------------
+
+def _key(*parts):
+    """A place in the study file: vary["load.mass"].range[2]."""
+    out = ""
+    for p in parts:
+        if isinstance(p, int):
+            out += "[%d]" % p
+        elif re.match(r"[A-Za-z_][A-Za-z0-9_]*\Z", str(p)):
+            out += ("." if out else "") + str(p)
+        else:
+            out += "[%s]" % json.dumps(str(p))
+    return out
+
+
+def _number(x):
+    return isinstance(x, (int, float)) and not isinstance(x, bool)
+
+
+def _whole(x):
+    return _number(x) and float(x).is_integer()
+
+
+def _kind(x):
+    return {dict: "a table", list: "a list", str: "a string", bool: "a boolean", type(None): "null"}.get(
+        type(x), "a number" if _number(x) else type(x).__name__)
+
+
+def _finite(x, path):
+    """Refuse NaN, ±Inf and integers too large for a float anywhere in x."""
+    if isinstance(x, bool):
+        return
+    if isinstance(x, float) and not math.isfinite(x):
+        raise StudyError("%s: %r is not a finite number" % (_key(*path), x))
+    if isinstance(x, int):
+        try:
+            float(x)
+        except OverflowError:
+            raise StudyError("%s: %.20s… is too large a number" % (_key(*path), x))
+    elif isinstance(x, dict):
+        for k, v in x.items():
+            _finite(v, path + (k,))
+    elif isinstance(x, list):
+        for k, v in enumerate(x):
+            _finite(v, path + (k,))
+
+
+def _known(table, keys, *path):
+    """Refuse the keys of table not among keys, naming the nearest valid one."""
+    for k in table:
+        if k not in keys:
+            near = difflib.get_close_matches(str(k), keys, n=1)
+            hint = "did you mean %r?" % near[0] if near else "want one of " + ", ".join(keys)
+            raise StudyError("%sunknown key %r (%s)" % (_key(*path) + ": " if path else "", k, hint))
+
+
+def _shown(x):
+    """x as the study file spells it, or its kind when it is a table or list."""
+    if isinstance(x, (dict, list)):
+        return _kind(x)
+    try:
+        return json.dumps(x)
+    except (TypeError, ValueError):
+        return _kind(x)
+
+
+def _want(ok, what, x, *path):
+    if not ok:
+        raise StudyError("%s: want %s, got %s" % (_key(*path), what, _shown(x)))
+
+
+def _table(spec, key, *path):
+    x = spec[key]
+    _want(isinstance(x, dict), "a table", x, *path, key)
+    return x
+
+
+def _number_or_variable(x, *path):
+    _want(_number(x) or (isinstance(x, str) and len(x) > 1 and x.startswith("$")),
+          'a number or "$name" (a varied name)', x, *path)
+
+
+def _check(spec):
+    """Check a study's structure, types and numbers (no FMU needed);
+    raises StudyError naming the first bad key."""
+    if not isinstance(spec, dict):
+        raise StudyError("the study file holds %s, not a table of keys (name, fmu, stop_time, reductions, …)"
+                         % _kind(spec))
+    _finite(spec, ())
+    _known(spec, KEYS)
+    for key in ("stop_time", "reductions"):
+        if key not in spec:
+            raise StudyError("%r is missing" % key)
+    if ("fmu" in spec) == ("scenario" in spec):
+        raise StudyError("name an 'fmu' or a 'scenario' folder" if "fmu" not in spec else
+                         "name an 'fmu' or a 'scenario' folder, not both")
+    for key in ("fmu", "scenario", "description"):
+        if key in spec:
+            _want(isinstance(spec[key], str) and (spec[key] or key == "description"), "a string", spec[key], key)
+    if "name" in spec:
+        name = spec["name"]
+        if not (isinstance(name, str) and PLAIN_NAME.match(name)):
+            raise StudyError("name %s: want a plain name of letters, digits, _, - and . (not first), "
+                             "no path" % json.dumps(name))
+    for key in ("stop_time", "step", "run_timeout"):
+        if key in spec and not (_number(spec[key]) and spec[key] > 0):
+            raise StudyError("%s %s: must be a positive number (s)" % (key, json.dumps(spec[key])))
+    if "max_runs" in spec:
+        _want(_whole(spec["max_runs"]) and spec["max_runs"] >= 1, "a whole number of runs, 1 or more",
+              spec["max_runs"], "max_runs")
+    design = spec.get("design", "grid")
+    if design not in DESIGNS:
+        raise StudyError("design %s: want one of %s" % (json.dumps(design), ", ".join(DESIGNS)))
+    if design != "grid" and "runs" not in spec:
+        raise StudyError("runs: design %s needs the number of runs" % design)
+    if "runs" in spec:  # a grid's runs are its combinations
+        _want(_whole(spec["runs"]) and spec["runs"] >= 1, "a whole number of runs, 1 or more", spec["runs"], "runs")
+    if "seed" in spec:
+        _want(_whole(spec["seed"]), "a whole number", spec["seed"], "seed")
+    if "vary" in spec:
+        for name, v in _table(spec, "vary").items():
+            where = ("vary", name)
+            if not isinstance(v, dict):
+                raise StudyError("%s: give {values: [...]}, {range: [from, to, count]} or {uniform: [low, high]}"
+                                 % _key(*where))
+            _known(v, ("values", "range", "uniform"), *where)
+            if len(v) != 1:
+                raise StudyError("%s: give one of values, range or uniform" % _key(*where))
+            if "values" in v:
+                x = v["values"]
+                _want(isinstance(x, list) and x and all(_number(a) for a in x), "a list of numbers", x,
+                      *where, "values")
+            elif "range" in v:
+                x = v["range"]
+                _want(isinstance(x, list) and len(x) == 3 and all(_number(a) for a in x), "[from, to, count]",
+                      x, *where, "range")
+                _want(_whole(x[2]) and x[2] >= 1, "a whole number of values, 1 or more", x[2], *where, "range", 2)
+            else:
+                x = v["uniform"]
+                _want(isinstance(x, list) and len(x) == 2 and all(_number(a) for a in x), "[low, high]",
+                      x, *where, "uniform")
+                if design == "grid":
+                    raise StudyError("%s: a grid takes values or range, not uniform" % _key(*where))
+                if not math.isfinite(x[1] - x[0]):
+                    raise StudyError("%s: the span from %g to %g is not a finite number" % (_key(*where, "uniform"),
+                                                                                         x[0], x[1]))
+            if "range" in v and design != "grid" and not math.isfinite(v["range"][1] - v["range"][0]):
+                raise StudyError("%s: the span from %g to %g is not a finite number"
+                                 % (_key(*where, "range"), v["range"][0], v["range"][1]))
+    if "fixed" in spec:
+        for name, x in _table(spec, "fixed").items():
+            _want(_number(x), "a number", x, "fixed", name)
+    if "inputs" in spec:
+        for name, p in _table(spec, "inputs").items():
+            where = ("inputs", name)
+            if not isinstance(p, dict):
+                raise StudyError("%s: a profile is a table {profile: …}, got %s" % (_key(*where), _kind(p)))
+            kind = p.get("profile")
+            if kind not in PROFILE_KEYS:
+                raise StudyError("%s: profile %s: want one of %s" % (_key(*where), json.dumps(kind),
+                                                                     ", ".join(PROFILE_KEYS)))
+            _known(p, PROFILE_KEYS[kind], *where)
+            if kind == "constant":
+                if "value" not in p:
+                    raise StudyError("%s: a constant profile needs its value" % _key(*where))
+                _number_or_variable(p["value"], *where, "value")
+            elif kind == "table":
+                if ("file" in p) == ("time" in p or "values" in p):
+                    raise StudyError("%s: a table profile takes time and values, or a file" % _key(*where))
+                if "file" in p:
+                    _want(isinstance(p["file"], str) and p["file"], "the path of a CSV file", p["file"],
+                          *where, "file")
+                else:
+                    for key in ("time", "values"):
+                        _want(isinstance(p.get(key), list) and p[key] and all(_number(a) for a in p[key]),
+                              "a list of numbers", p.get(key), *where, key)
+                    if len(p["time"]) != len(p["values"]):
+                        raise StudyError("%s: %d times for %d values" % (_key(*where), len(p["time"]),
+                                                                         len(p["values"])))
+                    if any(b < a for a, b in zip(p["time"], p["time"][1:])):
+                        raise StudyError("%s: times must not decrease" % _key(*where, "time"))
+                if "scale" in p:
+                    _number_or_variable(p["scale"], *where, "scale")
+            else:
+                for key in MOVE_KEYS:
+                    if key not in p:
+                        raise StudyError("%s: a %s profile needs %s" % (_key(*where), kind, ", ".join(MOVE_KEYS)))
+                    _number_or_variable(p[key], *where, key)
+                if "from" in p:
+                    _number_or_variable(p["from"], *where, "from")
+                if "velocity" in p:
+                    _want(isinstance(p["velocity"], str) and p["velocity"], "an input's name", p["velocity"],
+                          *where, "velocity")
+    if "outputs" in spec:
+        x = spec["outputs"]
+        _want(isinstance(x, list) and all(isinstance(a, str) for a in x), "a list of names", x, "outputs")
+    if "sway" in spec:
+        sw = _table(spec, "sway")
+        _known(sw, ("hoist", "load"), "sway")
+        for key in ("hoist", "load"):
+            _want(isinstance(sw.get(key), list) and len(sw[key]) == 2 and all(isinstance(a, str) for a in sw[key]),
+                  "[x, z], two names", sw.get(key), "sway", key)
+    for name, r in _table(spec, "reductions").items():
+        where = ("reductions", name)
+        if not isinstance(r, dict):
+            raise StudyError("%s: give {of: SIGNAL, op: OP}" % _key(*where))
+        _known(r, ("of", "op", "threshold", "after"), *where)
+        if r.get("op") not in OPS:
+            raise StudyError("%s: op %r: want one of %s" % (_key(*where), r.get("op"), ", ".join(OPS)))
+        _want(isinstance(r.get("of"), str), "a signal's name", r.get("of"), *where, "of")
+        if r["op"] == "time_above" and not _number(r.get("threshold")):
+            raise StudyError("%s: time_above needs a numeric threshold" % _key(*where))
+        if "threshold" in r:
+            _want(_number(r["threshold"]), "a number", r["threshold"], *where, "threshold")
+        if "after" in r:
+            _want(_number(r["after"]) or isinstance(r["after"], str), "a time (s) or a move's NAME.end",
+                  r["after"], *where, "after")
+    if "report" in spec:
+        rep = _table(spec, "report")
+        _known(rep, ("worst", "above", "by"), "report")
+        if "worst" in rep:
+            _want(isinstance(rep["worst"], str), "a reduction's name", rep["worst"], "report", "worst")
+        if "above" in rep:
+            for name, x in _table(rep, "above", "report").items():
+                _want(_number(x), "a number", x, "report", "above", name)
+        if "by" in rep:
+            _want(isinstance(rep["by"], list) and all(isinstance(a, str) for a in rep["by"]), "a list of names",
+                  rep["by"], "report", "by")
+
+
+def _near(name, names):
+    near = difflib.get_close_matches(name, list(names), n=1)
+    return " (did you mean %r?)" % near[0] if near else ""
+
+
 class Study:
-    """A study read from a file (see the module's doc)."""
+    """A study read from a file (see the module's doc); its structure is
+    checked at once (StudyError)."""
 
     def __init__(self, spec, base="."):
+        _check(spec)
         self.spec = spec
         self.base = os.path.abspath(base)
-        for key in ("stop_time", "reductions"):
-            if key not in spec:
-                raise StudyError("study: %r is missing" % key)
-        if "fmu" not in spec and "scenario" not in spec:
-            raise StudyError("study: name an 'fmu' or a 'scenario' folder")
         self.name = spec.get("name", "study")
 
     @classmethod
@@ -104,13 +386,19 @@ class Study:
         if "fmu" in self.spec:
             path = os.path.join(self.base, self.spec["fmu"])
             if not os.path.isfile(path):
-                raise StudyError("study: FMU %s not found" % path)
+                raise StudyError("fmu: %s not found" % path)
             return path
         folder = os.path.join(self.base, self.spec["scenario"])
         if not os.path.isfile(os.path.join(folder, "scenario.json")):
-            raise StudyError("study: scenario folder %s has no scenario.json" % folder)
-        with open(os.path.join(folder, "scenario.json")) as f:
-            ident = json.load(f).get("modelIdentifier", "Study")
+            raise StudyError("scenario: folder %s has no scenario.json" % folder)
+        try:
+            with open(os.path.join(folder, "scenario.json")) as f:
+                ident = json.load(f).get("modelIdentifier", "Study")
+        except (OSError, ValueError, AttributeError) as e:
+            raise StudyError("scenario: %s: %s" % (os.path.join(folder, "scenario.json"), e))
+        if not (isinstance(ident, str) and PLAIN_NAME.match(ident)):
+            raise StudyError("scenario: modelIdentifier %s in %s: want a plain name (letters, digits, _, - and .), "
+                             "no path" % (json.dumps(ident), os.path.join(folder, "scenario.json")))
         out = os.path.join(build_dir or os.path.join(self.base, "out"), ident + ".fmu")
         newest = max(os.path.getmtime(os.path.join(d, n)) for d, _, names in os.walk(folder) for n in names)
         if os.path.isfile(out) and os.path.getmtime(out) >= newest:
@@ -119,17 +407,33 @@ class Study:
         while not os.path.isfile(os.path.join(repo, "go.mod")):
             parent = os.path.dirname(repo)
             if parent == repo:
-                raise StudyError("study: %s lies in no Go module to build it with; name a built 'fmu'" % folder)
+                raise StudyError("scenario: %s lies in no Go module to build it with; name a built 'fmu'" % folder)
             repo = parent
         os.makedirs(os.path.dirname(out), exist_ok=True)
         proc = subprocess.run(["go", "run", "./build", "-o", out, folder], cwd=repo, capture_output=True, text=True)
         if proc.returncode != 0:
-            raise StudyError("building %s failed:\n%s" % (folder, proc.stderr[-2000:]))
+            raise StudyError("building %s failed: %s" % (folder, " | ".join(proc.stderr.strip().splitlines()[-5:])))
         return out
 
+    def load(self, path):
+        """The FMU at path (see fmu_path), StudyError when it is not one."""
+        key = "fmu" if "fmu" in self.spec else "scenario"
+        if not zipfile.is_zipfile(path):
+            raise StudyError("%s: %s is not an FMU (not a zip archive)" % (key, path))
+        try:
+            return load(path)
+        except Exception as e:  # a zip without a model description, a bad one
+            raise StudyError("%s: %s is not a usable FMU: %s: %s" % (key, path, type(e).__name__,
+                                                                     str(e).splitlines()[0] if str(e) else ""))
+
+    def files(self):
+        """The files a run reads besides the FMU (table profiles' CSVs)."""
+        return [os.path.join(self.base, p["file"]) for p in self.spec.get("inputs", {}).values()
+                if p.get("profile") == "table" and "file" in p]
+
     def validate(self, fmu):
-        """Check the study against its FMU before any run: every name, op
-        and profile; raises StudyError with the first problem found."""
+        """Check the study against its FMU before any run: every name, and
+        the steps of a run; raises StudyError with the first problem found."""
         sp = self.spec
         md = fmu.md.variables
 
@@ -137,114 +441,105 @@ class Study:
             v = md.get(name)
             return v.causality if v is not None else None
 
-        for key in ("stop_time", "step"):
-            if key in sp and not (isinstance(sp[key], (int, float)) and not isinstance(sp[key], bool)
-                                  and sp[key] > 0 and math.isfinite(sp[key])):
-                raise StudyError("%s %r: must be a positive number (s)" % (key, sp[key]))
-        for key, kind in (("vary", dict), ("fixed", dict), ("inputs", dict), ("reductions", dict),
-                          ("outputs", list), ("report", dict)):
-            if key in sp and not isinstance(sp[key], kind):
-                raise StudyError("%s: must be a%s %s" % (key, "n" if kind is list else "", "list" if kind is list else "table"))
-        for name, value in sp.get("fixed", {}).items():
+        def of(kind):
+            return [n for n, v in md.items() if v.causality == kind]
+
+        step = sp.get("step") or fmu.default_step()
+        if not (_number(step) and step > 0 and math.isfinite(step)):
+            raise StudyError("step: %s's default step %r is not a positive number: give step" % (fmu.name, step))
+        steps = sp["stop_time"] / step
+        if not steps <= MAX_STEPS:
+            raise StudyError("stop_time/step: %.6g steps a run (stop_time %g s, step %g s), more than %d: "
+                             "shorten stop_time or lengthen step" % (steps, sp["stop_time"], step, MAX_STEPS))
+        for name in sp.get("fixed", {}):
             if causality(name) != "parameter":
-                raise StudyError("fixed %s: not a parameter of %s" % (name, fmu.name))
-            if not isinstance(value, (int, float)) or isinstance(value, bool):
-                raise StudyError("fixed %s = %r: must be a number" % (name, value))
+                raise StudyError("fixed %s: not a parameter of %s%s" % (name, fmu.name, _near(name, of("parameter"))))
         profiles = sp.get("inputs", {})
         used = set()
         for name, p in profiles.items():
-            if not isinstance(p, dict):
-                raise StudyError("input %s: a profile is a table, got %r" % (name, p))
             if causality(name) != "input":
-                raise StudyError("input %s: not an input of %s" % (name, fmu.name))
+                raise StudyError("input %s: not an input of %s%s" % (name, fmu.name, _near(name, of("input"))))
             if p.get("velocity") is not None and causality(p["velocity"]) != "input":
-                raise StudyError("input %s: velocity %s is not an input of %s" % (name, p["velocity"], fmu.name))
+                raise StudyError("input %s: velocity %s is not an input of %s%s"
+                                 % (name, p["velocity"], fmu.name, _near(p["velocity"], of("input"))))
             for v in p.values():
                 if isinstance(v, str) and v.startswith("$"):
                     used.add(v[1:])
         names = set(sp.get("vary", {}))
         for name in sorted(used - names):
-            raise StudyError("an input profile uses $%s, which is not varied" % name)
-        for name, v in sp.get("vary", {}).items():
+            raise StudyError("an input profile uses $%s, which is not varied%s" % (name, _near(name, names)))
+        for name in sp.get("vary", {}):
             if causality(name) != "parameter" and name not in used:
-                raise StudyError("vary %s: neither a parameter of %s nor used by an input profile as $%s"
-                                 % (name, fmu.name, name))
-            if not isinstance(v, dict):
-                raise StudyError("vary %s: give {values: [...]}, {range: [from, to, count]} or {uniform: [low, high]}" % name)
-            if "values" in v and not (isinstance(v["values"], list) and v["values"] and all(
-                    isinstance(x, (int, float)) and not isinstance(x, bool) for x in v["values"])):
-                raise StudyError("vary %s: values must be a list of numbers" % name)
-            if "range" in v and not (isinstance(v["range"], list) and len(v["range"]) == 3
-                                     and int(v["range"][2]) >= 1):
-                raise StudyError("vary %s: range is [from, to, count]" % name)
-            if "uniform" in v and not (isinstance(v["uniform"], list) and len(v["uniform"]) == 2):
-                raise StudyError("vary %s: uniform is [low, high]" % name)
+                raise StudyError("vary %s: neither a parameter of %s nor used by an input profile as $%s%s"
+                                 % (name, fmu.name, name, _near(name, of("parameter"))))
         signals = set(sp.get("outputs", [])) | set(profiles) | {
             p["velocity"] for p in profiles.values() if p.get("velocity")}
         for name in sp.get("outputs", []):
             if name not in md:
-                raise StudyError("outputs: %s has no variable %s" % (fmu.name, name))
+                raise StudyError("outputs: %s has no variable %s%s" % (fmu.name, name, _near(name, md)))
         if "sway" in sp:
             sw = sp["sway"]
-            if not (isinstance(sw, dict) and len(sw.get("hoist", [])) == 2 and len(sw.get("load", [])) == 2):
-                raise StudyError('sway: give {"hoist": [x, z], "load": [x, z]}')
             for name in sw["hoist"] + sw["load"]:
                 if name not in signals:
                     raise StudyError("sway: %s is neither a kept output nor an input profile" % name)
             signals.add("sway")
-        ops = ("max", "min", "max_abs", "rms", "final", "time_above", "daf")
+        ends = {n + ".end" for n, p in profiles.items() if p.get("profile") in ("trapezoid", "speed")}
         for name, r in sp["reductions"].items():
-            if not isinstance(r, dict):
-                raise StudyError("reduction %s: give {of: SIGNAL, op: OP}" % name)
-            if r.get("op") not in ops:
-                raise StudyError("reduction %s: op %r: want one of %s" % (name, r.get("op"), ", ".join(ops)))
-            if r.get("of") not in signals:
-                raise StudyError("reduction %s: %r is no kept output, input profile or sway" % (name, r.get("of")))
-            if r["op"] == "time_above" and not isinstance(r.get("threshold"), (int, float)):
-                raise StudyError("reduction %s: time_above needs a numeric threshold" % name)
+            if r["of"] not in signals:
+                raise StudyError("reduction %s: %r is no kept output, input profile or sway%s"
+                                 % (name, r["of"], _near(r["of"], signals)))
+            if isinstance(r.get("after"), str) and r["after"] not in ends:
+                raise StudyError("reduction %s: after %r: no move ends there (%s)" % (
+                    name, r["after"], "want a time (s) or one of " + ", ".join(sorted(ends)) if ends
+                    else "no input profile is a move: give a time (s)"))
         rep = sp.get("report", {})
         for name in [rep.get("worst")] + list(rep.get("above", {})):
             if name is not None and name not in sp["reductions"]:
-                raise StudyError("report: %s is no reduction" % name)
+                raise StudyError("report: %s is no reduction%s" % (name, _near(name, sp["reductions"])))
         for name in rep.get("by", []):
             if name not in sp.get("vary", {}):
-                raise StudyError("report by: %s is not varied" % name)
+                raise StudyError("report by: %s is not varied%s" % (name, _near(name, sp.get("vary", {}))))
 
     def fingerprint(self, fmu):
-        """What a run's row depends on: the study without its report, and
-        the FMU's SHA-256 (the same study of another FMU is another study)."""
-        spec = {k: v for k, v in self.spec.items() if k != "report"}
+        """What a run's row depends on: the study without its report,
+        description and limits, and the FMU's SHA-256 (the same study of
+        another FMU is another study)."""
+        spec = {k: v for k, v in self.spec.items() if k not in ("report", "description", "max_runs", "run_timeout")}
         return {"study": spec, "fmu": fmu.sha256}
 
-    def cases(self):
-        """The runs' case variables, in run order."""
+    def count(self):
+        """The number of runs, without making them."""
+        if self.spec.get("design", "grid") != "grid":
+            return int(self.spec["runs"])
+        n = 1
+        for v in self.spec.get("vary", {}).values():
+            n *= len(v["values"]) if "values" in v else int(v["range"][2])
+        return n
+
+    def cases(self, max_runs=None):
+        """The runs' case variables, in run order (StudyError when there
+        are more than max_runs, default the study's max_runs or MAX_RUNS)."""
+        limit = max_runs or self.spec.get("max_runs") or MAX_RUNS
+        if self.count() > limit:
+            raise StudyError("the study has %d runs, more than its limit of %d (--max-runs, or max_runs in the "
+                             "study file)" % (self.count(), limit))
         vary = self.spec.get("vary", {})
         design = self.spec.get("design", "grid")
         names = list(vary)
-        for n in names:
-            v = vary[n]
-            if not isinstance(v, dict) or not ({"values", "range", "uniform"} & set(v)):
-                raise StudyError("vary %s: give values, range or uniform" % n)
         if design == "grid":
             axes = []
             for n in names:
                 v = vary[n]
                 if "values" in v:
                     axes.append([float(x) for x in v["values"]])
-                elif "range" in v:
+                else:
                     lo, hi, count = v["range"]
                     count = int(count)
                     axes.append([_clean(lo * (1 - k / (count - 1)) + hi * k / (count - 1)) if count > 1 else lo
                                  for k in range(count)])
-                else:
-                    raise StudyError("vary %s: a grid takes values or range, not uniform" % n)
             return [dict(zip(names, combo)) for combo in itertools.product(*axes)]
-        if design not in ("random", "lhs"):
-            raise StudyError("design %r: want grid, random or lhs" % design)
-        runs = int(self.spec.get("runs", 0))
-        if runs < 1:
-            raise StudyError("design %s: give the number of runs" % design)
-        rng = random.Random(self.spec.get("seed", 0))
+        runs = int(self.spec["runs"])
+        rng = random.Random(int(self.spec.get("seed", 0)))
         cols = {}
         for n in names:
             v = vary[n]
@@ -453,10 +748,257 @@ def run_case(spec, base, fmu_path, run_id, case, keep_series=False):
     return row
 
 
-def _task(args):
-    spec, base, fmu_path, run_id, case, keep = args
-    return run_case(spec, base, fmu_path, run_id, case, keep)
+# --------------------------------------------------------------------------
+# The run process: each run simulated in a child process
+# --------------------------------------------------------------------------
 
+def _send(f, obj):
+    data = pickle.dumps(obj, protocol=4)
+    f.write(struct.pack(">Q", len(data)))
+    f.write(data)
+    f.flush()
+
+
+def _receive(f):
+    """The next object on f, None at its end."""
+    head = f.read(8)
+    if len(head) < 8:
+        return None
+    n, = struct.unpack(">Q", head)
+    data = f.read(n)
+    if len(data) < n:
+        return None
+    return pickle.loads(data)
+
+
+def _orphaned(parent):
+    """End this process once its parent is gone (killed, say, while a run
+    hangs in the FMU and reads nothing)."""
+    while os.getppid() == parent:
+        time.sleep(1.0)
+    os._exit(3)
+
+
+def _serve(parent=None):
+    """The run process's loop: read a run's arguments, answer its row, until
+    the parent closes the pipe or ends. Only the answers go to the original
+    stdout; what the FMU or Python print goes to stderr."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent stops the study and this process
+    if parent is not None:
+        threading.Thread(target=_orphaned, args=(parent,), daemon=True).start()
+    answers = os.fdopen(os.dup(1), "wb")
+    os.dup2(2, 1)
+    sys.stdout = sys.stderr
+    requests = sys.stdin.buffer
+    try:
+        _send(answers, "ready")
+        while True:
+            args = _receive(requests)
+            if args is None:
+                return
+            _send(answers, run_case(*args))
+    except BrokenPipeError:  # the parent is gone
+        pass
+
+
+class _RunProcess:
+    """One child process running cases (see _serve)."""
+
+    START = 300.0  # s a new process may take to import cablefmu
+
+    def __init__(self):
+        folder = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))  # the one holding cablefmu
+        code = ("import sys; sys.path.insert(0, sys.argv[1]); "
+                "from cablefmu.study import _serve; _serve(int(sys.argv[2]))")
+        self.proc = subprocess.Popen([sys.executable, "-c", code, folder, str(os.getpid())], stdin=subprocess.PIPE,
+                                     stdout=subprocess.PIPE)
+        self.answers = queue.Queue()
+        self.reader = threading.Thread(target=self._read, daemon=True)
+        self.reader.start()
+        try:
+            hello = self.answers.get(timeout=self.START)
+        except queue.Empty:
+            hello = None
+        if hello != "ready":
+            why = self.stop()
+            raise StudyError("the process for the runs (%s) did not start: %s" % (sys.executable, why))
+
+    def _read(self):
+        while True:
+            try:
+                msg = _receive(self.proc.stdout)
+            except Exception:  # a cut or garbled answer: the process is taken as dead
+                msg = None
+            self.answers.put(msg)
+            if msg is None:
+                return
+
+    def ask(self, args, timeout):
+        """The row of a run: ("row", row), or ("timeout", None) after
+        timeout s (the process stopped), or ("died", why)."""
+        try:
+            _send(self.proc.stdin, args)
+        except OSError:
+            return "died", self.stop()
+        try:
+            answer = self.answers.get(timeout=timeout)
+        except queue.Empty:
+            self.stop()
+            return "timeout", None
+        if answer is None:
+            return "died", self.stop()
+        return "row", answer
+
+    def stop(self):
+        """End the process (killed unless it ended) and say how it ended."""
+        if self.proc.poll() is None:
+            self.proc.kill()
+        code = self.proc.wait()
+        self.reader.join()
+        for f in (self.proc.stdin, self.proc.stdout):
+            try:
+                f.close()
+            except OSError:
+                pass
+        if code < 0:
+            try:
+                return "ended by signal %s" % signal.Signals(-code).name
+            except ValueError:
+                return "ended by signal %d" % -code
+        return "exited with status %d" % code
+
+    def close(self):
+        """End the process after its run: its input closed, it leaves."""
+        try:
+            self.proc.stdin.close()
+        except OSError:
+            pass
+        try:
+            self.proc.wait(timeout=60)
+        except subprocess.TimeoutExpired:
+            pass
+        self.stop()
+
+
+class _Runner:
+    """Runs cases one after another in a run process, started when needed
+    and replaced when a run crashed it or took longer than its timeout."""
+
+    def __init__(self):
+        self.proc = None
+
+    def run(self, args, timeout):
+        spec, run_id, case = args[0], args[3], args[4]
+        if self.proc is None:
+            self.proc = _RunProcess()
+        what, answer = self.proc.ask(args, timeout)
+        if what == "row":
+            return answer
+        self.proc = None
+        if what == "timeout":
+            return _failed(run_id, case, spec, "timed out: no result after %g s (the run timeout, --run-timeout); "
+                                               "the run was stopped" % timeout)
+        return _failed(run_id, case, spec, "crashed: the run's process %s (the FMU crashed it)" % answer)
+
+    def close(self, kill=False):
+        """End the run process: after its run, or at once with kill."""
+        if self.proc is not None:
+            if kill:
+                self.proc.stop()
+            else:
+                self.proc.close()
+            self.proc = None
+
+
+_pool = []  # the idle runners of this process (a Dask worker's)
+_pool_lock = threading.Lock()
+_closing = False  # the pool's runners are closed when the process exits
+
+
+def _close_pool():
+    with _pool_lock:
+        runners = list(_pool)
+        del _pool[:]
+    for r in runners:
+        r.close()
+
+
+def _task(args):
+    """A Dask task: a run in one of this worker's run processes."""
+    *args, timeout = args
+    global _closing
+    with _pool_lock:
+        if not _closing:
+            import atexit
+            atexit.register(_close_pool)
+            _closing = True
+        runner = _pool.pop() if _pool else _Runner()
+    try:
+        return runner.run(tuple(args), timeout)
+    finally:
+        with _pool_lock:
+            _pool.append(runner)
+
+
+def _probe(paths):
+    """Run on every Dask worker before a study (pickled by value, so that it
+    runs where cablefmu does not import): what the worker lacks, as
+    ("import", why) and ("read", path, why)."""
+    import importlib
+    problems = []
+    try:
+        importlib.import_module("cablefmu.study")
+    except Exception as e:
+        problems.append(("import", "%s: %s" % (type(e).__name__, e)))
+    for path in paths:
+        try:
+            with open(path, "rb") as f:
+                f.read(1)
+        except OSError as e:
+            problems.append(("read", path, e.strerror or str(e)))
+    return problems
+
+
+def _by_value(f):
+    """A copy of f, a function using only builtins and its own imports, that
+    Dask pickles by value (its module is __main__, where pickle does not find
+    it by name) rather than by a reference to cablefmu."""
+    g = types.FunctionType(f.__code__, {"__builtins__": builtins, "__name__": "__main__"}, f.__name__, f.__defaults__)
+    g.__qualname__ = g.__name__ = "cablefmu_probe"
+    return g
+
+
+def _check_workers(client, paths):
+    """Refuse a cluster whose workers cannot import cablefmu or read the
+    study's files, with one message saying what to install or mount."""
+    try:
+        answers = client.run(_by_value(_probe), list(paths))
+    except Exception as e:
+        raise StudyError("checking the Dask workers failed: %s: %s" % (type(e).__name__, str(e).splitlines()[0]))
+    total = len(answers)
+    cannot_import, cannot_read = {}, {}
+    for addr, problems in sorted(answers.items()):
+        for p in problems:
+            if p[0] == "import":
+                cannot_import[addr] = p[1]
+            else:
+                cannot_read.setdefault((p[1], p[2]), []).append(addr)
+    parts = []
+    if cannot_import:
+        addr, why = next(iter(cannot_import.items()))
+        parts.append("%d of %d Dask workers cannot import cablefmu (%s: %s): install it there "
+                     "(pip install ./examples/clients/python) or start dask-worker with PYTHONPATH naming the "
+                     "folder that holds cablefmu" % (len(cannot_import), total, addr, why))
+    for (path, why), addrs in cannot_read.items():
+        parts.append("%d of %d Dask workers cannot read %s (%s): mount it there at the same path" % (
+            len(addrs), total, path, why))
+    if parts:
+        raise StudyError("; ".join(parts))
+
+
+# --------------------------------------------------------------------------
+# Rows and the output folder
+# --------------------------------------------------------------------------
 
 def _write_json(path, obj):
     tmp = path + ".tmp-%d" % os.getpid()
@@ -507,6 +1049,50 @@ def _runs(out, cases):
     return rows
 
 
+def _owner(out):
+    """The fingerprint of the study whose output folder OUT is (its
+    marker, or the study.json of an older runner), None if unmarked."""
+    for name in (MARKER, "study.json"):
+        try:
+            with open(os.path.join(out, name)) as f:
+                mark = json.load(f)
+        except (OSError, ValueError):
+            continue
+        if isinstance(mark, dict) and set(mark) == {"study", "fmu"} and isinstance(mark["study"], dict):
+            return mark
+    return None
+
+
+def _prepare(out, study, mark, fresh):
+    """Make OUT the study's output folder: refuse a folder of other files
+    or of another study, forget this study's runs if fresh, mark it."""
+    for sub in ("runs", "series"):
+        path = os.path.join(out, sub)
+        if os.path.islink(path) or (os.path.exists(path) and not os.path.isdir(path)):
+            raise StudyError("%s is not a folder inside %s: a study's outputs stay inside its output folder"
+                             % (path, out))
+    owner = _owner(out)
+    if owner is None and os.path.isdir(out) and os.listdir(out):
+        raise StudyError("%s holds files and is not marked as a study's output folder (no %s): "
+                         "name a new or empty folder (--out)" % (out, MARKER))
+    runs_dir = os.path.join(out, "runs")
+    if owner is not None:
+        name = owner["study"].get("name", "study")
+        if name != study.name:
+            raise StudyError("%s is the output folder of study %r, not %r: name another folder (--out)"
+                             % (out, name, study.name))
+        if fresh:
+            for sub in ("runs", "series"):
+                if os.path.isdir(os.path.join(out, sub)):
+                    shutil.rmtree(os.path.join(out, sub))
+        elif owner != mark and os.path.isdir(runs_dir) and os.listdir(runs_dir):
+            raise StudyError("%s holds the runs of another study (the study file or its FMU changed since): "
+                             "write to another folder, or start afresh (--fresh)" % out)
+    os.makedirs(out, exist_ok=True)
+    _write_json(os.path.join(out, MARKER), mark)
+    os.makedirs(runs_dir, exist_ok=True)
+
+
 def _progress(done, total, started, t0, stream):
     rate = started and started / max(time.perf_counter() - t0, 1e-9)
     left = (total - done) / rate if rate else float("nan")
@@ -524,42 +1110,56 @@ def _failed(run_id, case, spec, why):
     return row
 
 
+def _option(name, value, least=None):
+    """An option's value checked: a whole number of at least least, or
+    (least None) a positive number of seconds."""
+    if least is None:
+        if not (_number(value) and math.isfinite(value) and value > 0):
+            raise StudyError("%s %s: want a positive number of seconds" % (name, _shown(value)))
+        return float(value)
+    if not (_whole(value) and value >= least):
+        raise StudyError("%s %s: want a whole number, %d or more" % (name, _shown(value), least))
+    return int(value)
+
+
 def run(study, out, client=None, scheduler=None, workers=None, serial=False, series=False, limit=None,
-        progress=True, stream=None, retry_failed=False, fresh=False):
+        progress=True, stream=None, retry_failed=False, fresh=False, max_runs=None, run_timeout=None):
     """Run the study's missing runs and write the result table; returns
     ``(path of the table, rows)``.
 
-    ``serial``: in this process. Otherwise on Dask: ``client`` (a
-    ``distributed.Client``), or ``scheduler`` (an address such as
-    ``tcp://host:8786``), or a local cluster of ``workers`` processes (all
-    cores by default). ``series``: keep each run's time series as
-    ``OUT/series/ID.csv``. ``limit``: run at most this many of the missing
-    runs (a study may be run in parts). ``retry_failed``: run the failed
-    runs again. ``fresh``: forget the runs in OUT. A folder of runs of
-    another study (the study file or the FMU changed) is refused unless
-    ``fresh``.
+    ``serial``: one run after the other, from this process. Otherwise on
+    Dask: ``client`` (a ``distributed.Client``), or ``scheduler`` (an
+    address such as ``tcp://host:8786``), or a local cluster of ``workers``
+    processes (all cores by default); the workers are checked first (they
+    must import cablefmu and read the FMU). Either way each run is simulated
+    in a run process (see the module's doc). ``series``: keep each run's
+    time series as ``OUT/series/ID.csv``. ``limit``: run at most this many
+    of the missing runs (a study may be run in parts). ``retry_failed``: run
+    the failed runs again. ``fresh``: forget the runs in OUT, a folder
+    marked as this study's. A folder of runs of another study (the study
+    file or the FMU changed) is refused unless ``fresh``. ``max_runs``: the
+    most runs the study may have (default: the study's ``max_runs``, else
+    MAX_RUNS). ``run_timeout``: the seconds a run may take before it is
+    stopped and recorded as failed (default: the study's ``run_timeout``,
+    else RUN_TIMEOUT).
     """
     stream = stream or sys.stderr
+    if limit is not None:
+        limit = _option("--limit", limit, 0)
+    if workers is not None:
+        workers = _option("--workers", workers, 1)
+    max_runs = _option("--max-runs", max_runs if max_runs is not None else study.spec.get("max_runs", MAX_RUNS), 1)
+    run_timeout = _option("--run-timeout", run_timeout if run_timeout is not None else
+                          study.spec.get("run_timeout", RUN_TIMEOUT))
     fmu_path = study.fmu_path()  # built once next to the study, whatever the output folder
-    fmu = load(fmu_path)
+    fmu = study.load(fmu_path)
     study.validate(fmu)
-    cases = study.cases()
-    runs_dir = os.path.join(out, "runs")
-    if fresh and os.path.isdir(runs_dir):
-        shutil.rmtree(runs_dir)
-    os.makedirs(runs_dir, exist_ok=True)
-    stamp = os.path.join(out, "study.json")
-    mark = json.loads(json.dumps(study.fingerprint(fmu)))
-    if os.path.isfile(stamp):
-        with open(stamp) as f:
-            try:
-                had = json.load(f)
-            except ValueError:
-                had = None
-        if had != mark and os.listdir(runs_dir):
-            raise StudyError("%s holds the runs of another study (the study file or its FMU changed since): "
-                             "write to another folder, or start afresh (--fresh)" % out)
-    _write_json(stamp, mark)
+    n = study.count()
+    if n > max_runs:
+        raise StudyError("the study has %d runs, more than its limit of %d (--max-runs, or max_runs in the "
+                         "study file)" % (n, max_runs))
+    cases = study.cases(max_runs)
+    _prepare(out, study, json.loads(json.dumps(study.fingerprint(fmu))), fresh)
     have = _runs(out, cases)
     if retry_failed:
         for k in [k for k, r in have.items() if r.get("status") != "ok"]:
@@ -574,12 +1174,18 @@ def run(study, out, client=None, scheduler=None, workers=None, serial=False, ser
     if progress:
         _progress(done, total, 0, t0, stream)
     if serial or not todo:
-        for a in args:
-            _save(out, _task(a))
-            done += 1
-            started += 1
-            if progress:
-                _progress(done, total, started, t0, stream)
+        runner = _Runner()
+        try:
+            for a in args:
+                _save(out, runner.run(a, run_timeout))
+                done += 1
+                started += 1
+                if progress:
+                    _progress(done, total, started, t0, stream)
+        except BaseException:  # stopped (Ctrl-C, say): the run in progress too
+            runner.close(kill=True)
+            raise
+        runner.close()
     else:
         try:
             from distributed import Client, LocalCluster, as_completed
@@ -595,7 +1201,8 @@ def run(study, out, client=None, scheduler=None, workers=None, serial=False, ser
                                        processes=True, dashboard_address=None)
                 client = own = Client(cluster)
         try:
-            futures = client.map(_task, args, pure=False, retries=3)
+            _check_workers(client, [fmu_path] + study.files())
+            futures = client.map(_task, [a + (run_timeout,) for a in args], pure=False, retries=3)
             which = {f.key: a for f, a in zip(futures, args)}
             for fut in as_completed(futures):
                 if fut.status == "finished":
@@ -616,12 +1223,12 @@ def run(study, out, client=None, scheduler=None, workers=None, serial=False, ser
                     cluster.close()
     if progress:
         stream.write("\n")
-    return table(out, study)
+    return table(out, study, max_runs)
 
 
-def table(out, study):
+def table(out, study, max_runs=None):
     """Assemble OUT/results.csv (or .parquet) from the finished runs."""
-    cases = study.cases()
+    cases = study.cases(None if max_runs is None else _option("--max-runs", max_runs, 1))
     if not os.path.isdir(os.path.join(out, "runs")):
         raise StudyError("%s holds no runs of the study: run it first" % out)
     rows = [r for _, r in sorted(_runs(out, cases).items())]

@@ -1,7 +1,7 @@
 """Tests of the cablefmu package: simulate against the Hoist's reference
 result, and studies run serially and on a Dask LocalCluster (bitwise the
 same table, a failed run recorded, a stopped study resumed, a killed worker
-losing no run, a run that kills every worker it runs on recorded as failed).
+losing no run, a run that crashes its process recorded as failed).
 
     HOIST_FMU=out/Hoist.fmu HOISTWIND_FMU=out/HoistWind.fmu /usr/bin/python3 -m unittest discover -s examples/clients/python/tests
 
@@ -246,10 +246,10 @@ class TestStudies(unittest.TestCase):
         _, serial = studies.run(s, os.path.join(self.tmp, "killed-serial"), serial=True, progress=False)
         self.assertEqual(json.dumps(rows), json.dumps(serial), "the rescheduled runs differ from a serial study")
 
-    def test_run_that_kills_its_worker_is_a_failed_row(self):
-        """A run that kills every worker it runs on (an FMU that crashes the
-        process) becomes a failed row naming the killed workers, after
-        Dask's allowed failures; the other runs finish."""
+    def test_run_that_crashes_its_process_is_a_failed_row(self):
+        """A run whose FMU crashes its process (abort in a C stand-in) on a
+        Dask worker becomes a failed row naming the signal, the worker
+        keeps running; the other runs finish."""
         if not have_dask():
             self.skipTest("distributed not importable by %s" % sys.executable)
         gcc = shutil.which("gcc")
@@ -268,16 +268,17 @@ class TestStudies(unittest.TestCase):
                                   progress=False)
         self.assertEqual([r["status"] for r in rows], ["ok", "failed", "ok"], [r["error"] for r in rows])
         self.assertEqual(rows[1]["load.mass"], 13000.0)
-        self.assertIn("KilledWorker", rows[1]["error"])
+        self.assertIn("crashed", rows[1]["error"])
+        self.assertIn("SIGABRT", rows[1]["error"])
         self.assertTrue(math.isnan(rows[1]["final_x"]))
         self.assertEqual([rows[0]["final_x"], rows[2]["final_x"]], [0.0, 0.0])
 
 
-def crashing_fmu(fmu, folder, gcc, crash_mass):
+def crashing_fmu(fmu, folder, gcc, crash_mass, hang=False):
     """A copy of FMU (its model description) whose binary is a C stand-in:
-    every function succeeds and outputs zeros, and a step kills the
-    process (SIGKILL: a native crash, without a core file) when a parameter
-    was set to crash_mass."""
+    every function succeeds and outputs zeros, and a step aborts the
+    process (SIGABRT: a native crash) when a parameter was set to
+    crash_mass, or with hang never returns."""
     import zipfile
     from cablefmu import fmi2
     os.makedirs(folder, exist_ok=True)
@@ -298,9 +299,10 @@ def crashing_fmu(fmu, folder, gcc, crash_mass):
                            "\tmemset(v, 0, n * sizeof *v);\n\treturn 0;\n}"),
         "fmi2GetBoolean": ("int fmi2GetBoolean(void *c, const unsigned *vr, size_t n, int *v) {\n"
                            "\tmemset(v, 0, n * sizeof *v);\n\treturn 0;\n}"),
-        "fmi2DoStep": "int fmi2DoStep() {\n\tif (crash) abort();\n\treturn 0;\n}",
+        "fmi2DoStep": "int fmi2DoStep() {\n\tif (crash) %s\n\treturn 0;\n}" % (
+            "for (;;) pause();" if hang else "abort();"),
     }
-    src = ["#include <signal.h>", "#include <string.h>", "static int crash;"]
+    src = ["#include <stdlib.h>", "#include <string.h>", "#include <unistd.h>", "static int crash;"]
     src += [special.get(name, "int %s() { return 0; }" % name) for name in fmi2.FUNCTION_NAMES]
     c = os.path.join(folder, "stand_in.c")
     with open(c, "w") as f:
