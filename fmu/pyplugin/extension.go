@@ -250,6 +250,9 @@ func (s *simulation) call(p *plugin, hook string) error {
 		return nil
 	}
 	_, err := p.it.call(hook, fn, s.plant)
+	if err == nil && (hook == hookStep || hook == hookPoint && p.hooks[hookStep] == nil) {
+		err = p.it.kept()
+	}
 	for _, line := range p.it.printed {
 		s.events = append(s.events, fmt.Sprintf("plugin %s: %s", p.spec.ref.Name, line))
 	}

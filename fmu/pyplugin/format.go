@@ -53,7 +53,7 @@ func (it *interp) format(f string, args py.Object) (py.Object, error) {
 	var b strings.Builder
 	grow := func(n int64) error {
 		if int64(b.Len())+n >= bigValue {
-			return it.mem.check(int64(b.Len())+n, "the formatted string")
+			return it.mem.fits(int64(b.Len())+n, "the formatted string")
 		}
 		return nil
 	}
@@ -185,7 +185,7 @@ func (it *interp) format(f string, args py.Object) (py.Object, error) {
 		}
 		if strings.IndexByte("sra", spec.verb) >= 0 {
 			if printed += printedSize(value, memo); printed >= bigValue {
-				if err := it.mem.check(printed, "the formatted string"); err != nil {
+				if err := it.mem.fits(printed, "the formatted string"); err != nil {
 					return nil, err
 				}
 			}

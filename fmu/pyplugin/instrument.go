@@ -771,8 +771,10 @@ func (p *printer) compare(e *ast.Compare) string {
 		}
 	}
 	// A container compared with a number or None is not walked; in a
-	// chain (a == b == 1) the other comparisons still are.
-	if len(e.Ops) == 1 {
+	// chain (a == b == 1) the other comparisons still are. A sequence a
+	// number is looked for in is: that compares it with every item, work
+	// the operations budget counts.
+	if len(e.Ops) == 1 && e.Ops[0] != ast.In && e.Ops[0] != ast.NotIn {
 		for _, x := range []ast.Expr{e.Left, e.Comparators[0]} {
 			if isScalarLiteral(x) || floatTyped(x) {
 				deep = false

@@ -57,10 +57,10 @@ type interp struct {
 	// size in this call.
 	printed      []string
 	printedBytes int64
-	// calls counts guarded calls; keptMark is the allocation counter when
-	// the values the plugin keeps were last measured (kept).
-	calls    uint
-	keptMark uint64
+	// keptCalls counts the calls kept looked at, keptNext is the one at
+	// which it measures next, keptAt the one it measured last and
+	// keptBytes what it measured then; all are part of the FMU state.
+	keptCalls, keptNext, keptAt, keptBytes uint64
 }
 
 // overrun is the limit that stopped a call, if any.
@@ -121,13 +121,13 @@ func newInterp(src *source, lim limits, api map[string]py.Object) (*interp, erro
 		// ends (it goes to the FMU's log then): it counts with this line.
 		total := it.printedBytes
 		for _, a := range args {
-			if err := printable(a); err != nil {
+			if err := it.deep(a); err != nil {
 				return nil, err
 			}
 			total += printedSize(a, map[identity]int64{})
 		}
 		if total >= bigValue {
-			if err := it.mem.check(2*total, "print()"); err != nil {
+			if err := it.mem.fits(2*total, "print()"); err != nil {
 				return nil, err
 			}
 		}
@@ -162,6 +162,18 @@ var errBudget = errors.New("call budget exceeded")
 // against work no count sees.
 func (it *interp) tick() error { return it.count(true) }
 
+// charge counts n operations of one builtin call at once: a sort, a
+// comparison or printing of a large container, a large sequence built;
+// so that such a call costs what a loop doing the same work would, and
+// the count, not the clock, stops a plugin that makes many of them.
+func (it *interp) charge(n int64) error {
+	if n <= 0 {
+		return nil
+	}
+	it.ticks += uint64(n - 1)
+	return it.count(false)
+}
+
 // count is tick, with the stack depth looked at only if stack: an
 // iterator's next counts how deep iterators nest instead
 // (tickingIterator), which costs nothing, where the stack walk of every
@@ -176,7 +188,7 @@ func (it *interp) count(stack bool) error {
 			it.overrun = pastTimeout
 		} else if stack && runtime.Callers(maxGoFrames, it.pc[:]) > 0 {
 			return py.ExceptionNewf(recursionError, "maximum recursion depth exceeded (about %d nested calls)", maxGoFrames/8)
-		} else if err := it.mem.check(0, "the values this call built"); err != nil {
+		} else if err := it.mem.guard(); err != nil {
 			// Sticky like the operations budget: gpython takes any error of a
 			// for loop's iterator as the loop's end.
 			it.limitErr = err
@@ -237,9 +249,6 @@ func (it *interp) guard(what string, f func() error) (err error) {
 	if err == nil && it.loopErr != nil {
 		err = it.loopErr
 	}
-	if err == nil {
-		err = it.kept()
-	}
 	if err == nil && it.overrun == withinLimits && time.Since(it.started) > it.timeout {
 		it.overrun = pastTimeout // no tick came after the clock ran out
 	}
@@ -252,32 +261,39 @@ func (it *interp) guard(what string, f func() error) (err error) {
 	return nil
 }
 
-// keptEvery is how many calls pass between two looks at the allocation
-// counter (each look costs about 0.2 µs) when no check of the call
-// looked at it already.
-const keptEvery = 8
+// keptEvery is the fewest calls between two measurements of what a
+// plugin keeps, keptValuesPerCall how many values kept lengthen that
+// interval by one call: the walk costs about 50 ns a value, so spread
+// over the interval it costs at most a few µs a call.
+const (
+	keptEvery         = 8
+	keptValuesPerCall = 64
+)
 
 // kept bounds what a plugin keeps from call to call (a global list it
-// appends to): the memory budget bounds each call's growth, and without
-// this a plugin could grow the process by its budget on every call. Once
-// a budget's worth has been allocated since the last measurement, the
-// values reachable from the plugin's globals are measured; more than the
-// budget fails the call.
+// appends to): the memory budget bounds what each call builds, and
+// without this a plugin could grow the process on every call. The values
+// reachable from the plugin's globals are measured on a schedule of calls
+// (simulation.call: internal steps, not communication points where a
+// plugin has a step hook): the interval lengthens with the values kept
+// (so that the walk costs little per call) and shortens as what is kept
+// grows towards the budget (so that it is found within half the
+// headroom); more than the budget fails the call. The schedule is counted
+// and saved with the FMU state, so the same run fails at the same call on
+// any machine and after a state is restored.
 func (it *interp) kept() error {
-	it.calls++
-	if it.module == nil || (!it.mem.known && it.calls%keptEvery != 0) {
+	it.keptCalls++
+	if it.module == nil || it.keptCalls < it.keptNext {
 		return nil
 	}
-	alloc, _ := it.mem.read()
-	if it.keptMark == 0 || alloc < it.keptMark {
-		it.keptMark = alloc
-		return nil
+	n, values := retainedSize(it.module.Globals)
+	interval := max(keptEvery, values/keptValuesPerCall)
+	if uint64(n) > it.keptBytes && it.keptCalls > it.keptAt && n < it.mem.budget {
+		growth := (uint64(n) - it.keptBytes) / (it.keptCalls - it.keptAt) // bytes a call
+		interval = max(1, min(interval, int64((uint64(it.mem.budget-n)/2)/max(growth, 1))))
 	}
-	if int64(alloc-it.keptMark) <= it.mem.budget {
-		return nil
-	}
-	it.keptMark = alloc
-	if n := retainedSize(it.module.Globals); n > it.mem.budget {
+	it.keptAt, it.keptBytes, it.keptNext = it.keptCalls, uint64(n), it.keptCalls+uint64(interval)
+	if n > it.mem.budget {
 		msg := fmt.Sprintf("the plugin keeps about %s in its variables from call to call, more than its memory budget of %s (%s)",
 			megabytes(n), megabytes(it.mem.budget), it.mem.param)
 		return &scriptError{it.src.file + ": " + msg, py.ExceptionNewf(py.MemoryError, "%s", msg)}

@@ -54,21 +54,30 @@ const maxModPowCost = 1 << 36
 // only its base, RuntimeError). Created once, never changed.
 var recursionError = py.RuntimeError.NewType("RecursionError", "Recursion or nesting too deep.", nil, nil)
 
-// memoryLimit holds a call's memory budget and what it measures against:
-// the bytes the call has allocated (cheap to read, but garbage counts) and,
-// once those exceed the budget, the live heap after a collection compared
-// with the live heap before the call. So a call that builds a large value
-// is refused, and one that only churns through garbage costs a collection
-// per budget's worth of allocation. Both are read at the call's first
-// check: a call that builds nothing big never reads them.
+// memoryLimit holds a call's memory budget. What decides is counted, so
+// that the outcome is the same on any machine at any load and beside any
+// other instance: the large values (bigValue bytes or more) the call
+// builds, each sized before it is built, add up against the budget,
+// garbage included (build). The process's heap is measured only as the
+// last guard against growth no count sees (many small values): the
+// bytes allocated (cheap to read, but garbage counts) and, once those
+// exceed guardFactor budgets, the live heap after a collection compared
+// with the live heap before the call (guard). Those counters are the
+// process's, so other instances stepping at the same time count there
+// too; a plugin within its budget stays far below that guard.
 type memoryLimit struct {
 	budget int64  // bytes
 	param  string // the FMU parameter that sets it, for messages
+	built  int64  // bytes of large values this call built
 	known  bool   // alloc0 and live0 read in this call
 	alloc0 uint64 // bytes allocated when counting began
 	live0  uint64 // live heap at the collection before the call
 	sample [2]metrics.Sample
 }
+
+// guardFactor is how many memory budgets the heap may grow by in one call
+// before the last guard stops it.
+const guardFactor = 4
 
 func newMemoryLimit(budget int64) memoryLimit {
 	m := memoryLimit{budget: budget}
@@ -85,19 +94,50 @@ func (m *memoryLimit) read() (alloc, live uint64) {
 }
 
 // start begins a call.
-func (m *memoryLimit) start() { m.known = false }
+func (m *memoryLimit) start() { m.known, m.built = false, 0 }
 
-// check fails when the call's live data plus extra bytes about to be
-// allocated would exceed the budget.
-func (m *memoryLimit) check(extra int64, what string) error {
-	if extra > m.budget {
-		return m.refuse(extra, 0, what)
+// build counts a large value of n bytes about to be built, and fails when
+// the large values this call built would exceed the budget.
+func (m *memoryLimit) build(n int64, what string) error {
+	if n > m.budget {
+		return m.refuse(n, 0, what)
 	}
+	if m.built+n > m.budget {
+		return m.refuse(n, m.built, what)
+	}
+	m.built += n
+	return nil
+}
+
+// fits fails when one value of n bytes would exceed the budget: for a
+// value being built piece by piece (a formatted string, what a call
+// prints), whose pieces are not counted again each time it grows.
+func (m *memoryLimit) fits(n int64, what string) error {
+	if n > m.budget {
+		return m.refuse(n, 0, what)
+	}
+	return nil
+}
+
+// grow is build for a value that grows in place from have to have+n
+// bytes (extend, a slice store): the whole value must fit in the budget,
+// and the call has built n bytes more.
+func (m *memoryLimit) grow(have, n int64, what string) error {
+	if have+n > m.budget {
+		return m.refuse(have+n, 0, what)
+	}
+	return m.build(n, what)
+}
+
+// guard is the last guard: it fails when the process's live heap has
+// grown by more than guardFactor budgets during the call.
+func (m *memoryLimit) guard() error {
 	alloc, live := m.read()
 	if !m.known {
 		m.alloc0, m.live0, m.known = alloc, live, true
 	}
-	if int64(alloc-m.alloc0)+extra <= m.budget {
+	limit := guardFactor * m.budget
+	if int64(alloc-m.alloc0) <= limit {
 		return nil
 	}
 	runtime.GC()
@@ -106,16 +146,21 @@ func (m *memoryLimit) check(extra int64, what string) error {
 	if live > m.live0 {
 		grown = int64(live - m.live0)
 	}
-	if grown+extra > m.budget {
-		return m.refuse(extra, grown, what)
+	if grown > limit {
+		return py.ExceptionNewf(py.MemoryError, "the heap grew by about %s during this call, more than %d times the plugin's memory budget of %s (parameter %s): it keeps too many small values",
+			megabytes(grown), guardFactor, megabytes(m.budget), m.param)
 	}
 	m.alloc0 = alloc - uint64(grown)
 	return nil
 }
 
-func (m *memoryLimit) refuse(extra, grown int64, what string) error {
+func (m *memoryLimit) refuse(extra, built int64, what string) error {
+	if built > 0 {
+		return py.ExceptionNewf(py.MemoryError, "%s would need about %s more, after %s of large values this call built; the plugin's memory budget is %s (parameter %s)",
+			what, megabytes(extra), megabytes(built), megabytes(m.budget), m.param)
+	}
 	return py.ExceptionNewf(py.MemoryError, "%s would need about %s; the plugin's memory budget is %s (parameter %s)",
-		what, megabytes(extra+grown), megabytes(m.budget), m.param)
+		what, megabytes(extra), megabytes(m.budget), m.param)
 }
 
 func megabytes(n int64) string { return fmt.Sprintf("%.3g MB", float64(n)/1e6) }
@@ -254,9 +299,12 @@ func (it *interp) binop(op string, a, b py.Object) (py.Object, error) {
 		return nil, err
 	}
 	if n >= bigValue {
-		if err := it.mem.check(n, "the result of "+op); err != nil {
+		if err := it.mem.build(n, "the result of "+op); err != nil {
 			return nil, err
 		}
+	}
+	if err := it.charge(n / builtBytes); err != nil {
+		return nil, err
 	}
 	switch op {
 	case "+":
@@ -299,14 +347,43 @@ func (it *interp) binop(op string, a, b py.Object) (py.Object, error) {
 // recurses over such values on the Go stack, which no recover catches when
 // it overflows. It also refuses a value whose walk would visit more than
 // MaxVisits items (see walk).
-func deep(o py.Object) error { return walk(o, false) }
-
-// compared is deep for the operands of == and != and the sequence right of
-// in, where a set inside costs n² (gpython compares sets item by item).
-func compared(o py.Object) error { return walk(o, true) }
+func deep(o py.Object) error { _, err := walk(o, false); return err }
 
 // printable is deep for printing (str, repr, %, print).
-func printable(o py.Object) error { return walk(o, false) }
+func printable(o py.Object) error { return deep(o) }
+
+// walked is deep, or with compared the check of the operands of == and
+// != and the sequence right of in, where a set inside costs n² (gpython
+// compares sets item by item); it also counts the items the operation
+// will visit as operations: one call of a builtin that compares, prints
+// or orders a large container costs what a loop over it would.
+func (it *interp) walked(o py.Object, compared bool) error {
+	visits, err := walk(o, compared)
+	if err != nil {
+		return err
+	}
+	return it.charge(visits - 1)
+}
+
+// deep is deep with the visits counted (walked).
+func (it *interp) deep(o py.Object) error { return it.walked(o, false) }
+
+
+// slotBytes is the size of a sequence's item (an interface value).
+const slotBytes = 16
+
+// builtBytes is how many bytes of a sequence built in one Go call
+// (repeated, concatenated) count as one operation: copying a kilobyte
+// takes about what one operation of a loop does.
+const builtBytes = 1024
+
+// sortOperations counts a sort of n items as its n·log₂n comparisons.
+func sortOperations(n int) int64 {
+	if n < 2 {
+		return 0
+	}
+	return int64(n) * int64(bits(big.NewInt(int64(n))))
+}
 
 // maxPrintedStr bounds what str() prints when a plugin calls it through a
 // name other than str (the named calls are sized against the budget).
@@ -347,15 +424,16 @@ func characters(o py.Object) int64 {
 // other). 2²⁴ visits take a fraction of a second.
 const MaxVisits = 1 << 24
 
-// walk checks o for deep, compared and printable. It keeps its own stack,
-// looks at each container once (copying the items of dicts and sets) and
-// counts the visits of the walk it stands for with the counts of the
-// containers already seen.
-func walk(o py.Object, compared bool) error {
+// walk checks o for deep, compared and printable and returns the visits
+// the operation will make (1 for a value that is not a container). It
+// keeps its own stack, looks at each container once (copying the items of
+// dicts and sets) and counts the visits of the walk it stands for with the
+// counts of the containers already seen.
+func walk(o py.Object, compared bool) (int64, error) {
 	switch o.(type) {
 	case *py.List, py.Tuple, py.StringDict, *py.Set, *py.FrozenSet, *py.Exception:
 	default:
-		return nil
+		return 1, nil
 	}
 	type frame struct {
 		key    identity
@@ -395,15 +473,17 @@ func walk(o py.Object, compared bool) error {
 		return nil
 	}
 	if err := push(o); err != nil {
-		return err
+		return 0, err
 	}
+	var total int64
 	for len(stack) > 0 {
 		top := &stack[len(stack)-1]
 		if top.visits > MaxVisits {
-			return py.ExceptionNewf(recursionError, "this %s would take more than %d steps to compare, print or sort: it holds the same containers many times over (or a large set, which gpython compares item by item)", o.Type().Name, MaxVisits)
+			return 0, py.ExceptionNewf(recursionError, "this %s would take more than %d steps to compare, print or sort: it holds the same containers many times over (or a large set, which gpython compares item by item)", o.Type().Name, MaxVisits)
 		}
 		if len(top.items) == 0 {
 			visits[top.key] = top.visits
+			total = top.visits
 			stack = stack[:len(stack)-1]
 			if len(stack) > 0 {
 				stack[len(stack)-1].visits += top.visits
@@ -413,10 +493,10 @@ func walk(o py.Object, compared bool) error {
 		next := top.items[0]
 		top.items = top.items[1:]
 		if err := push(next); err != nil {
-			return err
+			return 0, err
 		}
 	}
-	return nil
+	return total, nil
 }
 
 // identity names a container: its address, and for tuples, which share
@@ -461,6 +541,18 @@ func containerItems(o py.Object) (identity, []py.Object) {
 // checked first; other objects' methods of those names are called as
 // they are.
 func (it *interp) method(obj py.Object, name string, args py.Tuple, kwargs py.StringDict) (py.Object, error) {
+	// A method walking a string or a list in one Go call counts that work
+	// as building a sequence of its size does.
+	if n, ok := size(obj); ok && (name == "replace" || name == "split") {
+		if err := it.charge(n / builtBytes); err != nil {
+			return nil, err
+		}
+	}
+	if n, ok := size(firstArg(args)); ok && name == "extend" {
+		if err := it.charge(n / builtBytes); err != nil {
+			return nil, err
+		}
+	}
 	switch name {
 	case "replace":
 		n, ok := size(obj)
@@ -472,7 +564,7 @@ func (it *interp) method(obj py.Object, name string, args py.Tuple, kwargs py.St
 				count = n / old
 			}
 			if grow := count * (repl - old); grow > 0 && n+grow >= bigValue {
-				if err := it.mem.check(n+grow, "replace()"); err != nil {
+				if err := it.mem.build(n+grow, "replace()"); err != nil {
 					return nil, err
 				}
 			}
@@ -491,7 +583,7 @@ func (it *interp) method(obj py.Object, name string, args py.Tuple, kwargs py.St
 				maxsplit = v
 			}
 			if n := 48 * splitPieces(string(text), sep, maxsplit); n >= bigValue {
-				if err := it.mem.check(n, "split()"); err != nil {
+				if err := it.mem.build(n, "split()"); err != nil {
 					return nil, err
 				}
 			}
@@ -499,20 +591,23 @@ func (it *interp) method(obj py.Object, name string, args py.Tuple, kwargs py.St
 	case "extend":
 		if l, ok := obj.(*py.List); ok && len(args) == 1 {
 			if n, ok := size(args[0]); ok && 16*int64(len(l.Items))+n >= bigValue {
-				if err := it.mem.check(16*int64(len(l.Items))+n, "extend()"); err != nil {
+				if err := it.mem.grow(16*int64(len(l.Items)), n, "extend()"); err != nil {
 					return nil, err
 				}
 			}
 		}
 	case "sort":
-		if _, ok := obj.(*py.List); ok {
-			if err := deep(obj); err != nil {
+		if l, ok := obj.(*py.List); ok {
+			if err := it.deep(obj); err != nil {
+				return nil, err
+			}
+			if err := it.charge(sortOperations(len(l.Items))); err != nil {
 				return nil, err
 			}
 		}
 	case "add":
 		if _, ok := obj.(*py.Set); ok && len(args) == 1 {
-			if err := deep(args[0]); err != nil {
+			if err := it.deep(args[0]); err != nil {
 				return nil, err
 			}
 		}
@@ -551,6 +646,14 @@ func splitPieces(text string, sep, maxsplit py.Object) int64 {
 	return n
 }
 
+// firstArg is a call's first positional argument, or None.
+func firstArg(args py.Tuple) py.Object {
+	if len(args) == 0 {
+		return py.None
+	}
+	return args[0]
+}
+
 // guards returns the builtins the instrumented text calls, and the
 // builtins replaced by sized versions.
 func (it *interp) guards() map[string]py.Object {
@@ -574,10 +677,10 @@ func (it *interp) guards() map[string]py.Object {
 		if len(args) != 1 {
 			return nil, py.ExceptionNewf(py.TypeError, "%s(x)", deepName)
 		}
-		return args[0], deep(args[0])
+		return args[0], it.deep(args[0])
 	}, 0, "x, once its nesting is checked")
 	g[cmpName] = py.MustNewMethod(cmpName, func(_ py.Object, x py.Object) (py.Object, error) {
-		return x, compared(x)
+		return x, it.walked(x, true)
 	}, 0, "x, once it is checked for a comparison")
 	g[deepSeqName] = py.MustNewMethod(deepSeqName, func(_ py.Object, args py.Tuple) (py.Object, error) {
 		if len(args) != 1 {
@@ -585,7 +688,7 @@ func (it *interp) guards() map[string]py.Object {
 		}
 		switch args[0].(type) {
 		case *py.List, py.Tuple:
-			return args[0], compared(args[0])
+			return args[0], it.walked(args[0], true)
 		}
 		return args[0], nil
 	}, 0, "x, checked for a comparison if it is a list or tuple")
@@ -597,7 +700,7 @@ func (it *interp) guards() map[string]py.Object {
 		return it.method(args[0], string(name), args[2:], kwargs)
 	}, 0, "obj.name(...), sized first")
 	g[strCallName] = py.MustNewMethod(strCallName, func(_ py.Object, args py.Tuple, kwargs py.StringDict) (py.Object, error) {
-		if err := checkArgs(args, printable); err != nil {
+		if err := checkArgs(args, it.deep); err != nil {
 			return nil, err
 		}
 		if len(args) == 1 {
@@ -666,7 +769,7 @@ func (it *interp) guards() map[string]py.Object {
 				if !n.IsInt64() {
 					return nil, it.mem.refuse(math.MaxInt64/2, 0, "bytes()")
 				}
-				if err := it.mem.check(n.Int64(), "bytes()"); err != nil {
+				if err := it.mem.build(n.Int64(), "bytes()"); err != nil {
 					return nil, err
 				}
 			}
@@ -708,17 +811,20 @@ func (it *interp) guards() map[string]py.Object {
 	builtins := it.ctx.Store().Builtins.Globals
 	deepFn := func(name string, fn py.Object) py.Object {
 		prints := name == "repr" || name == "ascii" || name == "format"
-		check := deep
-		if prints {
-			check = printable
-		}
 		return py.MustNewMethod(name, func(_ py.Object, args py.Tuple, kwargs py.StringDict) (py.Object, error) {
-			if err := checkArgs(args, check); err != nil {
+			if err := checkArgs(args, it.deep); err != nil {
 				return nil, err
 			}
 			if name == "sorted" && len(args) >= 1 {
 				if err := itemized(args[0], name); err != nil {
 					return nil, err
+				}
+				if n, err := py.Len(args[0]); err == nil {
+					if n, ok := n.(py.Int); ok {
+						if err := it.charge(sortOperations(int(n))); err != nil {
+							return nil, err
+						}
+					}
 				}
 				// Equal keys keep the order they come in (a stable sort).
 				if items, ok, err := ordered(args[0]); ok || err != nil {
@@ -806,7 +912,7 @@ func (it *interp) guards() map[string]py.Object {
 		}
 		if n, ok := size(args[1]); ok && n >= bigValue/16 {
 			have, _ := size(args[0])
-			if err := it.mem.check(16*(n+have), "the slice assignment"); err != nil {
+			if err := it.mem.grow(16*have, 16*n, "the slice assignment"); err != nil {
 				return nil, err
 			}
 		}
@@ -923,6 +1029,15 @@ func (it *interp) guards() map[string]py.Object {
 			}
 		}
 		if len(args) >= 1 {
+			// A list or tuple is added up in one Go loop: an operation an
+			// item, as a loop over it would count.
+			if n, ok := size(args[0]); ok {
+				if _, isText := args[0].(py.String); !isText {
+					if err := it.charge(n / slotBytes); err != nil {
+						return nil, err
+					}
+				}
+			}
 			// A float sum's last bits depend on the order.
 			x, err := it.linear(args[0], true)
 			if err != nil {
@@ -1069,7 +1184,7 @@ func roundFloat(x float64, n *big.Int) py.Float {
 // walk below ends.
 func (it *interp) checkPrinted(x py.Object, what string) error {
 	if n := printedSize(x, map[identity]int64{}); n >= bigValue {
-		return it.mem.check(n, what)
+		return it.mem.build(n, what)
 	}
 	return nil
 }
@@ -1110,13 +1225,14 @@ func printedSize(x py.Object, memo map[identity]int64) int64 {
 }
 
 // retainedSize estimates the bytes of the values reachable from root:
-// every container once, its items, the attributes of objects. It walks
-// with its own stack, so any nesting is fine.
-func retainedSize(root py.Object) int64 {
+// every container once, its items, the attributes of objects; and how
+// many values it looked at (what the walk cost). It walks with its own
+// stack, so any nesting is fine.
+func retainedSize(root py.Object) (n, values int64) {
 	seen := map[identity]bool{}
 	stack := []py.Object{root}
-	var n int64
 	for len(stack) > 0 {
+		values++
 		o := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
 		switch v := o.(type) {
@@ -1151,7 +1267,7 @@ func retainedSize(root py.Object) int64 {
 		n += 64 + 16*int64(len(items))
 		stack = append(stack, items...)
 	}
-	return n
+	return n, values
 }
 
 // init makes the constructors of str, set and int check their arguments

@@ -3,6 +3,7 @@ package pyplugin_test
 import (
 	"math"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -691,5 +692,149 @@ def step(sim):
 `)
 	if got := r.get(t, "p.y"); got != 2 {
 		t.Errorf("got %g, want 2 (TypeError, sim.body still a method)", got)
+	}
+}
+
+// A builtin call that sorts, compares or adds up a large container counts
+// the work it does as operations, so that a plugin making many of them is
+// stopped by its operations budget at the same place every time, not by
+// the wall clock on a busy machine: a median over a window of 10,000
+// samples, 200 times in one step (about 36 ms a sort).
+func TestBuiltinWorkIsCounted(t *testing.T) {
+	code := `window = [float((i * 7919) % 10007) for i in range(10000)]
+def step(sim):
+    m = 0.0
+    for k in range(200):
+        m = sorted(window)[5000]
+`
+	var first string
+	for run := range 2 {
+		cfg, err := withOperations(t, code, "2000000")
+		if err != nil {
+			t.Fatal(err)
+		}
+		err = start(t, cfg, nil).step()
+		if err == nil {
+			t.Fatal("200 sorts of 10,000 items ran within 2,000,000 operations")
+		}
+		if run == 0 {
+			first = err.Error()
+			t.Log(first)
+		} else if err.Error() != first {
+			t.Errorf("run 0: %s\nrun 1: %s", first, err)
+		}
+	}
+	if !strings.Contains(first, "ran past its budget of 2000000 operations (parameter p.operations) and was stopped at p.py:5") {
+		t.Errorf("want the operations budget at the sort's line, got %s", first)
+	}
+	for _, c := range []struct{ name, code string }{
+		{"comparison", "xs = [1.0] * 100000\ndef step(sim):\n    for k in range(100):\n        ok = xs == xs\n"},
+		{"containment", "xs = [1.0] * 100000\ndef step(sim):\n    for k in range(100):\n        ok = 2.0 in xs\n"},
+		{"sum", "xs = [1.0] * 100000\ndef step(sim):\n    for k in range(100):\n        s = sum(xs)\n"},
+		{"list.sort", "xs = [1.0] * 100000\ndef step(sim):\n    for k in range(100):\n        xs.sort()\n"},
+		{"repr", "xs = [1.0] * 100000\ndef step(sim):\n    for k in range(100):\n        s = repr(xs)\n"},
+		{"concatenation", "xs = [1.0] * 20000\ndef step(sim):\n    for k in range(2000):\n        ys = xs + xs\n"},
+	} {
+		cfg, err := withOperations(t, c.code, "1000000")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := start(t, cfg, nil).step(); err == nil || !strings.Contains(err.Error(), "ran past its budget of 1000000 operations") {
+			t.Errorf("%s: within 1,000,000 operations: %v", c.name, err)
+		}
+	}
+}
+
+// What a plugin keeps is measured on a counted schedule saved with the FMU
+// state: a plugin hoarding floats fails at the same step run alone, beside
+// another instance churning through garbage on other goroutines, and
+// replayed from a restored state; a plugin building a 2.4 MB list of
+// garbage every step within a budget of 8 MB never fails, whatever runs
+// beside it.
+func TestMemoryOutcomeIsCounted(t *testing.T) {
+	hoard := "kept = []\ndef step(sim):\n    kept.extend([0.5] * 2000)\n"
+	churn := "def step(sim):\n    xs = [0.25] * 300000\n"
+	limits := generous + `, "memory": 8`
+	configure := func(code string) fmu.Configured {
+		t.Helper()
+		cfg, err := configureDir(t, writeScenario(t, map[string]string{"scenario.json": withLimits(limits), "p.py": code}))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return cfg
+	}
+	hoarder, churner := configure(hoard), configure(churn)
+	failAt := func(r *run) (int, string) {
+		for k := 0; k < 1000; k++ {
+			if err := r.step(); err != nil {
+				return k, err.Error()
+			}
+		}
+		t.Fatal("no failure in 1000 steps")
+		return 0, ""
+	}
+	aloneAt, aloneMsg := failAt(start(t, hoarder, nil))
+	t.Logf("alone: step %d: %s", aloneAt, aloneMsg)
+	if !strings.Contains(aloneMsg, "keeps about") {
+		t.Fatalf("want a refusal of what the plugin keeps, got %s", aloneMsg)
+	}
+
+	// Beside two instances churning garbage on other goroutines.
+	stop := make(chan struct{})
+	var wg sync.WaitGroup
+	var churnErr error
+	var mu sync.Mutex
+	for range 2 {
+		r := start(t, churner, nil)
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				select {
+				case <-stop:
+					return
+				default:
+				}
+				if err := r.step(); err != nil {
+					mu.Lock()
+					churnErr = err
+					mu.Unlock()
+					return
+				}
+			}
+		}()
+	}
+	besideAt, besideMsg := failAt(start(t, hoarder, nil))
+	close(stop)
+	wg.Wait()
+	if churnErr != nil {
+		t.Errorf("a plugin building 2.4 MB of garbage a step within 8 MB failed: %v", churnErr)
+	}
+	if besideAt != aloneAt || besideMsg != aloneMsg {
+		t.Errorf("beside churning instances: step %d: %s", besideAt, besideMsg)
+	}
+
+	// Replayed from a state saved on the way.
+	r := start(t, hoarder, nil)
+	for k := 0; k < aloneAt/2; k++ {
+		if err := r.step(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	nums := r.sim.SaveState(nil)
+	extra, err := r.sim.(fmu.ExtraState).SaveExtra(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fresh := start(t, hoarder, nil)
+	if err := fresh.sim.LoadState(nums); err != nil {
+		t.Fatal(err)
+	}
+	if err := fresh.sim.(fmu.ExtraState).LoadExtra(extra); err != nil {
+		t.Fatal(err)
+	}
+	replayAt, replayMsg := failAt(fresh)
+	if replayAt+aloneAt/2 != aloneAt || replayMsg != aloneMsg {
+		t.Errorf("replayed from step %d: failed at step %d: %s", aloneAt/2, replayAt+aloneAt/2, replayMsg)
 	}
 }
