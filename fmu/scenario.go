@@ -78,6 +78,8 @@ type PluginRef struct {
 
 // Limits returns the plugin's operations budget, memory budget (MB) and
 // wall-clock guard (s), with the defaults where the scenario sets none.
+// The default guard stays above what the operations budget allows:
+// DefaultTimeout, or SlowestOperation per operation where that is longer.
 func (p PluginRef) Limits() (operations, memory, timeout float64) {
 	operations, memory, timeout = p.Operations, p.Memory, p.Timeout
 	if operations == 0 {
@@ -87,10 +89,15 @@ func (p PluginRef) Limits() (operations, memory, timeout float64) {
 		memory = DefaultMemory
 	}
 	if timeout == 0 {
-		timeout = DefaultTimeout
+		timeout = min(max(DefaultTimeout, operations*SlowestOperation), MaxTimeout)
 	}
 	return operations, memory, timeout
 }
+
+// SlowestOperation is a generous bound on what one operation of a plugin
+// takes (s): about four times the slowest measured on a 2-core x86-64
+// machine, for a loop reading bodies and cables through the API.
+const SlowestOperation = 5e-6
 
 // DefaultOperations is a plugin call's operations budget when the
 // scenario sets none, MinOperations and MaxOperations its range. One

@@ -405,4 +405,31 @@ func TestPluginLimitsInTheScenario(t *testing.T) {
 	if o, m, to := sc.Plugins[0].Limits(); o != fmu.DefaultOperations || m != fmu.DefaultMemory || to != fmu.DefaultTimeout {
 		t.Errorf("default limits %g, %g, %g", o, m, to)
 	}
+	// The default wall-clock guard stays above what a large operations
+	// budget allows.
+	for ops, want := range map[string]float64{"1e7": 50, "1e12": fmu.MaxTimeout} {
+		sc, err := fmu.ParseScenario([]byte(withLimits(ops)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, _, to := sc.Plugins[0].Limits(); math.Abs(to-want) > 1e-9*want {
+			t.Errorf("operations %s: default timeout %g s, want %g", ops, to, want)
+		}
+	}
+	// The parameter set by a master must be whole too.
+	cfg, err := withPlugin(t, "def step(sim):\n    pass\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var values []float64
+	for _, v := range cfg.Variables() {
+		x := v.Start
+		if v.Name == "p.operations" {
+			x = 1.5
+		}
+		values = append(values, x)
+	}
+	if _, err := cfg.NewSimulation(values); err == nil || !strings.Contains(err.Error(), "p.operations = 1.5: must be a whole number") {
+		t.Errorf("operations 1.5 set as a parameter: %v", err)
+	}
 }

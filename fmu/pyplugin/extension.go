@@ -3,6 +3,7 @@ package pyplugin
 import (
 	"errors"
 	"fmt"
+	"math"
 
 	"github.com/cablefmu/cablefmu/core/multibody"
 	"github.com/cablefmu/cablefmu/fmu"
@@ -212,6 +213,9 @@ func (c *configured) NewSimulation(values []float64) (fmu.Simulation, error) {
 	}
 	for _, sp := range c.specs {
 		d := &declarer{values: &s.values}
+		if ops := values[sp.limits]; ops != math.Trunc(ops) {
+			return nil, fmt.Errorf("plugin %s: parameter %s.operations = %g: must be a whole number", sp.ref.Name, sp.ref.Name, ops)
+		}
 		lim := limitsOf(sp.ref.Name, values[sp.limits], values[sp.limits+1], values[sp.limits+2])
 		it, err := newInterp(sp.src, lim, d.functions())
 		if err != nil {
