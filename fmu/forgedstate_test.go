@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/binary"
 	"errors"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
@@ -94,12 +95,15 @@ func TestSerializedHeaderCheckedFirst(t *testing.T) {
 	}
 }
 
-// A state forged to hold ±Inf, NaN or 1e300 in its simulation part, its
+// A state forged to hold ±Inf, NaN or ±1e300 in its simulation part, its
 // checksum recomputed, is refused in every example model: a non-finite
-// number by the runtime, a position or length beyond its bound by the
-// model's LoadState (a number holding the bits of a position output or
-// input is forged so, and must be refused); any other forged number the
-// model accepts must leave every getter finite. The instance is as it was
+// number or one beyond fmu.StateLimit by the runtime, a position or length
+// beyond its bound by the model's LoadState (a number holding the bits of
+// a position output or input is forged so, and must be refused). Every
+// number is forged to ±1e300 (the non-finite ones on a sample); one a
+// model accepted would have to leave every output within
+// fmu.OutputLimit and every output derivative within 2·OutputLimit/h (two
+// outputs within it over the internal step h). The instance is as it was
 // after each refusal.
 func TestForgedSimulationStatesRefused(t *testing.T) {
 	for _, ex := range []string{"hoist", "rigid-hoist", "wire-beam", "wire-hoist", "mass-spring-hoist", "spline-hoist", "hoist-controlled"} {
@@ -108,8 +112,12 @@ func TestForgedSimulationStatesRefused(t *testing.T) {
 			initialize(t, in)
 			vr := vrOf(in)
 			all := make([]uint32, len(in.Variables()))
-			for i := range all {
+			var outputs []uint32
+			for i, v := range in.Variables() {
 				all[i] = uint32(i)
+				if v.Causality == modeldesc.CausalityOutput {
+					outputs = append(outputs, uint32(i))
+				}
 			}
 			tm := 0.0
 			for k := 0; k < 12; k++ {
@@ -131,6 +139,10 @@ func TestForgedSimulationStatesRefused(t *testing.T) {
 			if st := in.GetReal(all, before); st != fmu.OK {
 				t.Fatal(st)
 			}
+			h := 1.0 / 60
+			if r, ok := vr["h"]; ok {
+				h = before[r]
+			}
 			// Slots holding a position exactly: forged to 1e300, refused.
 			positions := map[int]string{}
 			for name, r := range vr {
@@ -147,20 +159,26 @@ func TestForgedSimulationStatesRefused(t *testing.T) {
 			if len(positions) == 0 {
 				t.Errorf("no position output or input found in the simulation's state")
 			}
-			stride := max(1, n/300)
+			stride := max(1, n/100)
 			out := make([]float64, len(all))
+			rates := make([]float64, len(outputs))
+			ones := make([]int32, len(outputs))
+			for i := range ones {
+				ones[i] = 1
+			}
 			for k := 0; k < n; k++ {
-				if _, pos := positions[k]; !pos && k%stride != 0 {
-					continue
+				xs := []float64{1e300, -1e300}
+				if k%stride == 0 {
+					xs = append(xs, math.Inf(1), math.Inf(-1), math.NaN())
 				}
-				for _, x := range []float64{math.Inf(1), math.Inf(-1), math.NaN(), 1e300, -1e300} {
+				for _, x := range xs {
 					d := bytes.Clone(data)
 					binary.LittleEndian.PutUint64(d[at+8*k:], math.Float64bits(x))
 					s, err := in.Deserialize(reseal(d))
 					if err != nil {
 						continue
 					}
-					if math.IsInf(x, 0) || math.IsNaN(x) {
+					if math.IsInf(x, 0) || math.IsNaN(x) || math.Abs(x) > fmu.StateLimit {
 						t.Fatalf("number %d of %d of the simulation's state forged to %g: accepted", k, n, x)
 					}
 					if st := in.SetState(s); st != fmu.OK {
@@ -169,13 +187,7 @@ func TestForgedSimulationStatesRefused(t *testing.T) {
 					if name, pos := positions[k]; pos {
 						t.Fatalf("number %d (%s) forged to %g: restored", k, name, x)
 					}
-					if st := in.GetReal(all, out); st == fmu.OK {
-						for i, y := range out {
-							if math.IsNaN(y) || math.IsInf(y, 0) {
-								t.Fatalf("number %d forged to %g: %s = %g with OK", k, x, in.Variables()[i].Name, y)
-							}
-						}
-					}
+					checkBounded(t, in, all, out, outputs, ones, rates, h, fmt.Sprintf("number %d forged to %g", k, x))
 					if st := in.SetState(snap); st != fmu.OK {
 						t.Fatalf("the state itself, after number %d forged to %g: %v", k, x, st)
 					}
@@ -188,6 +200,28 @@ func TestForgedSimulationStatesRefused(t *testing.T) {
 				t.Errorf("DoStep after the refusals: %v", st)
 			}
 		})
+	}
+}
+
+// checkBounded fails the test if a getter gives a value with OK beyond
+// fmu.OutputLimit (an output) or an output derivative beyond
+// 2·fmu.OutputLimit/h.
+func checkBounded(t *testing.T, in *fmu.Instance, all []uint32, out []float64, outputs []uint32, ones []int32, rates []float64, h float64, what string) {
+	t.Helper()
+	if st := in.GetReal(all, out); st == fmu.OK {
+		for i, y := range out {
+			v := in.Variables()[i]
+			if math.IsNaN(y) || math.IsInf(y, 0) || (v.Causality == modeldesc.CausalityOutput && math.Abs(y) > fmu.OutputLimit) {
+				t.Fatalf("%s: %s = %g with OK", what, v.Name, y)
+			}
+		}
+	}
+	if st := in.OutputDerivatives("fmi2GetRealOutputDerivatives", outputs, ones, rates); st == fmu.OK {
+		for i, y := range rates {
+			if !(math.Abs(y) <= 2*fmu.OutputLimit/h) {
+				t.Fatalf("%s: d%s/dt = %g with OK", what, in.Variables()[outputs[i]].Name, y)
+			}
+		}
 	}
 }
 
@@ -288,9 +322,10 @@ func TestGettersNeverAnswerNonFiniteWithOK(t *testing.T) {
 	}
 }
 
-// A state whose numbers are all finite but make an output overflow (a = 1e300:
-// y = 2e599) is refused by SetState, which computes the outputs as the
-// getters will give them; the instance stays as it was.
+// A state whose numbers are all finite and within fmu.StateLimit but make
+// an output leave fmu.OutputLimit (a = 1e19: y = 2e37) is refused by
+// SetState, which computes the outputs as the getters will give them; the
+// instance stays as it was.
 func TestRestoredOutputsMustBeFinite(t *testing.T) {
 	in, rec := newOverflowing(t)
 	snap, st := in.GetState(nil)
@@ -302,15 +337,15 @@ func TestRestoredOutputsMustBeFinite(t *testing.T) {
 	if n != 1 {
 		t.Fatalf("simulation part of %d numbers, want 1", n)
 	}
-	binary.LittleEndian.PutUint64(data[at:], math.Float64bits(1e300))
+	binary.LittleEndian.PutUint64(data[at:], math.Float64bits(1e19))
 	forged, err := in.Deserialize(reseal(data))
 	if err != nil {
 		t.Fatalf("a finite forged state is refused by Deserialize already: %v", err)
 	}
 	if st := in.SetState(forged); st != fmu.Error {
-		t.Fatalf("SetState of a state giving y = +Inf: %v, want Error", st)
+		t.Fatalf("SetState of a state giving y = 2e37: %v, want Error", st)
 	}
-	if msg := rec.last(); !strings.Contains(msg, "y = +Inf") {
+	if msg := rec.last(); !strings.Contains(msg, "y = 2e+37, beyond") {
 		t.Errorf("logged %q, want the output named", msg)
 	}
 	out := []float64{0}
@@ -319,5 +354,187 @@ func TestRestoredOutputsMustBeFinite(t *testing.T) {
 	}
 	if st := in.DoStep(0.01, 0.01); st != fmu.OK {
 		t.Errorf("DoStep after the refusal: %v", st)
+	}
+}
+
+// offsets returns where a serialized state's flags, times (time, start,
+// stop) and its arrays of values, input derivatives, outputs one step
+// back and simulation numbers start.
+func offsets(data []byte) (flags, times int, arrays [4]int) {
+	at := fmu.StateHeaderSize
+	skip := func(size int) {
+		n := int(binary.LittleEndian.Uint32(data[at:]))
+		at += 4 + size*n
+	}
+	skip(1) // version
+	skip(1) // GUID
+	at += 4 // state machine value
+	flags = at
+	times = flags + 3
+	at = times + 3*8 + 8
+	skip(1) // changed inputs
+	for k := range arrays {
+		arrays[k] = at + 4
+		skip(8)
+	}
+	return flags, times, arrays
+}
+
+// forged returns a copy of data with the float64 at off set to x, resealed.
+func forged(data []byte, off int, x float64) []byte {
+	d := bytes.Clone(data)
+	binary.LittleEndian.PutUint64(d[off:], math.Float64bits(x))
+	return reseal(d)
+}
+
+// refuses fails the test unless Deserialize or SetState refuses the
+// forged data, and checks that the refusal names what.
+func refuses(t *testing.T, in *fmu.Instance, rec *recorder, data []byte, what, named string) {
+	t.Helper()
+	s, err := in.Deserialize(data)
+	if err != nil {
+		if !strings.Contains(err.Error(), named) {
+			t.Errorf("%s: refused with %q, which does not name %q", what, err, named)
+		}
+		return
+	}
+	if st := in.SetState(s); st == fmu.OK {
+		t.Errorf("%s: restored", what)
+	} else if msg := rec.last(); !strings.Contains(msg, named) {
+		t.Errorf("%s: refused with %q, which does not name %q", what, msg, named)
+	}
+}
+
+// Finite numbers outside what the configuration allows are refused, the
+// refusal naming the quantity: a load's mass other than its parameter's,
+// a free length beyond the longest cable or below the least fall, a
+// negative tension of a cable that only pulls, a winch command or force
+// limit outside its range (port.Velocity, port.Force), an output one step
+// back beyond fmu.OutputLimit, a parameter or input outside its declared
+// range, a time after the stop time or before the start, a stop time
+// before the start.
+func TestForgedStatesOutsideTheirRanges(t *testing.T) {
+	in, rec, vr := newHoist(t)
+	for _, st := range []fmu.Status{in.SetupExperiment(false, 0, 0, true, 100), in.EnterInitializationMode(), in.ExitInitializationMode()} {
+		if st != fmu.OK {
+			t.Fatal(st)
+		}
+	}
+	tm := 0.0
+	for k := 0; k < 6; k++ {
+		in.SetReal([]uint32{vr["hoist.x"]}, []float64{0.01 * float64(k)})
+		if st := in.DoStep(tm, 0.05); st != fmu.OK {
+			t.Fatal(st)
+		}
+		tm += 0.05
+	}
+	snap, _ := in.GetState(nil)
+	data := snap.Serialize()
+	_, times, arrays := offsets(data)
+	sim, n := simPart(t, data)
+	if sim != arrays[3] {
+		t.Fatalf("simulation part at %d, offsets say %d", sim, arrays[3])
+	}
+	num := func(off int) float64 { return math.Float64frombits(binary.LittleEndian.Uint64(data[off:])) }
+	// The massless hoist's layout: two bodies of 35 numbers (the hoist,
+	// then the load, its mass first), the stretch (free length, tension,
+	// …), and at the end each cable's winch command and force limit.
+	loadMass, freeLength, tension := sim+8*35, sim+8*70, sim+8*71
+	command, forceLimit := sim+8*(n-2), sim+8*(n-1)
+	if num(loadMass) != 1000 || math.Abs(num(freeLength)-10) > 0.1 || math.Abs(num(tension)-9810) > 200 {
+		t.Fatalf("the layout changed: mass %g, free length %g, tension %g", num(loadMass), num(freeLength), num(tension))
+	}
+	for _, c := range []struct {
+		off   int
+		x     float64
+		named string
+	}{
+		{loadMass, 1e300, "beyond ±1e+20"}, {loadMass, 1e19, "mass 1e+19 kg"}, {loadMass, 1e-300, "mass 1e-300 kg"}, {loadMass, 2000, "mass 2000 kg"},
+		{freeLength, 5e8, "free length 5e+08 m"}, {freeLength, 1e-300, "free length 1e-300 m"},
+		{tension, -5, "tension -5 N"}, {tension, 1e13, "cable.tension"},
+		{command, 5e8, "winch command 5e+08 m/s"}, {forceLimit, 1e300, "beyond"}, {forceLimit, 1e11, "force limit 1e+11 N"},
+		{arrays[2] + 8*int(vr["hoist.fz"]), 1e300, "hoist.fz"}, {arrays[2] + 8*int(vr["hoist.fz"]), 1e13, "hoist.fz"},
+		{arrays[0] + 8*int(vr["load.mass"]), 1e9, "load.mass = 1e+09"}, {arrays[0] + 8*int(vr["hoist.x"]), 5e6, "hoist.x = 5e+06"},
+		{times, 1e300, "after its stop time"}, {times, -1, "before its start time"},
+		{times + 16, -1, "stop time -1 s is before its start time"},
+	} {
+		refuses(t, in, rec, forged(data, c.off, c.x), fmt.Sprintf("number at %d forged to %g", c.off, c.x), c.named)
+	}
+	// The hoist's own loads (numbers 17 to 28: forces and torques, external
+	// and of the constraints), forged within StateLimit: refused, or every
+	// output stays within OutputLimit.
+	all := make([]uint32, len(in.Variables()))
+	var outputs []uint32
+	for i, v := range in.Variables() {
+		all[i] = uint32(i)
+		if v.Causality == modeldesc.CausalityOutput {
+			outputs = append(outputs, uint32(i))
+		}
+	}
+	out, rates, ones := make([]float64, len(all)), make([]float64, len(outputs)), make([]int32, len(outputs))
+	for i := range ones {
+		ones[i] = 1
+	}
+	for k := 17; k <= 28; k++ {
+		for _, x := range []float64{1e15, -1e19} {
+			if s, err := in.Deserialize(forged(data, sim+8*k, x)); err == nil && in.SetState(s) == fmu.OK {
+				checkBounded(t, in, all, out, outputs, ones, rates, 1.0/60, fmt.Sprintf("number %d forged to %g", k, x))
+			}
+		}
+	}
+	if st := in.SetState(snap); st != fmu.OK {
+		t.Fatalf("the state itself: %v", st)
+	}
+	if st := in.DoStep(tm, 0.05); st != fmu.OK {
+		t.Errorf("DoStep after the refusals: %v", st)
+	}
+}
+
+// The plugin model's simulation part starts with its time and holds the
+// plugins' copies of their parameters: a time other than the state's, or
+// a parameter other than the instance's (controller.acceleration 0, below
+// its declared minimum, which would divide by zero in the next step), is
+// refused.
+func TestForgedPluginStatesRefused(t *testing.T) {
+	in := instantiate(t, "hoist-controlled")
+	initialize(t, in)
+	vr := vrOf(in)
+	tm := 0.0
+	for k := 0; k < 6; k++ {
+		if st := in.DoStep(tm, 0.05); st != fmu.OK {
+			t.Fatal(st)
+		}
+		tm += 0.05
+	}
+	snap, _ := in.GetState(nil)
+	data := snap.Serialize()
+	sim, _ := simPart(t, data)
+	acc := sim + 8*(1+int(vr["controller.acceleration"]-vr["controller.operations"]))
+	if x := math.Float64frombits(binary.LittleEndian.Uint64(data[acc:])); x != 0.4 {
+		t.Fatalf("controller.acceleration is %g in the state, want 0.4", x)
+	}
+	for _, c := range []struct {
+		off   int
+		x     float64
+		named string
+	}{
+		{acc, 0, "parameter controller.acceleration = 0"}, {acc, 0.5, "parameter controller.acceleration = 0.5"},
+		{sim, 1e300, "simulation's time 1e+300 s"}, {sim, -1e300, "simulation's time -1e+300 s"}, {sim, tm + 1, "simulation's time"},
+	} {
+		d := forged(data, c.off, c.x)
+		if _, err := in.Deserialize(d); err == nil {
+			s, _ := in.Deserialize(d)
+			if st := in.SetState(s); st == fmu.OK {
+				t.Errorf("number at %d forged to %g: restored", c.off, c.x)
+			}
+		} else if !strings.Contains(err.Error(), c.named) {
+			t.Errorf("number at %d forged to %g: %v, want %q named", c.off, c.x, err, c.named)
+		}
+	}
+	if st := in.SetState(snap); st != fmu.OK {
+		t.Fatalf("the state itself: %v", st)
+	}
+	if st := in.DoStep(tm, 0.05); st != fmu.OK {
+		t.Errorf("DoStep after the refusals: %v", st)
 	}
 }

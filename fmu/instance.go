@@ -606,11 +606,16 @@ func (in *Instance) DoStep(t, H float64) Status {
 }
 
 // checkOutputs returns an error naming the first output in values that is
-// not finite: a number the model cannot give, never to be answered with OK.
+// not finite, a number the model cannot give, never to be answered with
+// OK, or beyond OutputLimit, where no crane's quantity lies (a diverged
+// world).
 func (in *Instance) checkOutputs(values []float64) error {
 	for _, i := range in.outputs {
 		if !finite(values[i]) {
 			return fmt.Errorf("the model gives %s = %g", in.vars[i].Name, values[i])
+		}
+		if math.Abs(values[i]) > OutputLimit {
+			return fmt.Errorf("the model gives %s = %g, beyond ±%g %s", in.vars[i].Name, values[i], float64(OutputLimit), in.vars[i].Unit)
 		}
 	}
 	return nil

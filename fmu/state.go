@@ -6,6 +6,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"math"
 	"slices"
 
 	"github.com/cablefmu/cablefmu/modeldesc"
@@ -190,21 +191,66 @@ func (in *Instance) unkeep(k kept) {
 }
 
 // checkRestored returns an error naming the first output that a restored
-// state makes non-finite: at the simulation's time, at the communication
-// point, or its rate over the internal step.
+// state makes non-finite or beyond OutputLimit at the simulation's time,
+// or non-finite at the communication point, or its rate over the internal
+// step non-finite (the difference of two outputs within OutputLimit over
+// the step h, so within 2·OutputLimit/h).
 func (in *Instance) checkRestored() error {
 	if err := in.checkOutputs(in.cur); err != nil {
 		return fmt.Errorf("restored, %w", err)
 	}
-	if err := in.checkOutputs(in.values); err != nil {
-		return fmt.Errorf("restored, %w", err)
-	}
 	for _, i := range in.outputs {
+		// Between the two outputs checked, or changed by the inputs set
+		// since the last step (feedthrough), in their declared ranges: as
+		// the instance the state was saved from gave them.
+		if !finite(in.values[i]) {
+			return fmt.Errorf("restored, the model gives %s = %g", in.vars[i].Name, in.values[i])
+		}
 		if !finite(in.rates[i]) {
 			return fmt.Errorf("restored, the model gives %s a rate of %g", in.vars[i].Name, in.rates[i])
 		}
 	}
 	return nil
+}
+
+// The bounds on the magnitude of a restored state's numbers, in SI units.
+//
+// OutputLimit bounds every output a getter gives (and the outputs a state
+// holds from the step before): forces and tensions (N), torques (N·m),
+// positions (m), speeds (m/s), node counts. It lies far above any crane's
+// quantity — the configurations' ranges allow forces to 1e10 N (a mass of
+// 1e8 kg under a gravity of 100 m/s²) and a stepping world stops as
+// diverged at positions and speeds of 1e9 (multibody.DivergenceLimit) —
+// and the largest output of the example models' runs is 2.5e5 N (the
+// wire hoist's crane force). A step whose output leaves it fails like a
+// diverged one, so every state a step leaves can be restored.
+//
+// StateLimit bounds every other number of a simulation's state. Besides
+// the quantities above these hold stiffnesses the models derive from
+// their parameters (a rigid cable's joint holds EA/l: 1.3e8 N/m in the
+// example runs, the largest number any example's state holds; Young's
+// modulus to 1e13 Pa, a diameter to 1 m and segments of millimetres reach
+// 1e19) and plugins' parameters (operations to 1e12). A product of a few
+// such numbers stays finite. Each model's LoadState checks the exact
+// bounds of what its numbers mean.
+const (
+	OutputLimit = 1e12
+	StateLimit  = 1e20
+)
+
+// clockTolerance is by how much a simulation's clock, summing its
+// internal steps, may differ from the instance's time, relative to the
+// step and the time: the grid's tolerance (gridTolerance, a lead below
+// which is taken as none) and the rounding of long sums.
+const clockTolerance = 1e-5
+
+// Clocked is implemented by a configured model whose simulations' states
+// hold their own time (s), which follows the instance's: ClockSlot is its
+// index in the saved state. A restored state's must be the state's time
+// plus the lead of the simulation's grid; it is bounded by that time, not
+// by StateLimit.
+type Clocked interface {
+	ClockSlot() int
 }
 
 // compatible checks that a snapshot is a whole, undamaged state of this
@@ -234,6 +280,17 @@ func (in *Instance) compatible(s *Snapshot) error {
 			return fmt.Errorf("a time of the state is %g: damaged", x)
 		}
 	}
+	// The times as SetupExperiment and DoStep leave them: the time never
+	// before the start, and with a stop time no later than the rounding
+	// DoStep allows a step to end past it.
+	switch {
+	case s.hasEnd && s.stop < s.start:
+		return fmt.Errorf("the state's stop time %g s is before its start time %g s: damaged", s.stop, s.start)
+	case s.time < s.start:
+		return fmt.Errorf("the state's time %g s is before its start time %g s: damaged", s.time, s.start)
+	case s.hasEnd && s.time > s.stop+1e-12*(1+math.Abs(s.stop)):
+		return fmt.Errorf("the state's time %g s is after its stop time %g s: damaged", s.time, s.stop)
+	}
 	for i, v := range in.vars {
 		x := s.values[i]
 		switch {
@@ -241,14 +298,33 @@ func (in *Instance) compatible(s *Snapshot) error {
 			return fmt.Errorf("%s is %g (derivative %g, last step %g) in the state: damaged", v.Name, x, s.deriv[i], s.prev[i])
 		case (v.Min != nil && x < *v.Min) || (v.Max != nil && x > *v.Max):
 			return fmt.Errorf("%s = %g in the state is outside [%s, %s]: damaged", v.Name, x, bound(v.Min, "-inf"), bound(v.Max, "inf"))
+		case v.Causality == modeldesc.CausalityOutput && !(math.Abs(s.prev[i]) <= OutputLimit):
+			// The output a step gave; the one at the communication point is
+			// computed from the simulation again (checkRestored).
+			return fmt.Errorf("output %s = %g one step back in the state: beyond ±%g: damaged", v.Name, s.prev[i], OutputLimit)
 		}
 	}
 	// No simulation carries a non-finite number from step to step (a step
-	// that makes one fails), so one in a state was put there: each model's
-	// LoadState then checks the bounds of what its numbers mean.
+	// that makes one fails), nor one beyond StateLimit, so one in a state
+	// was put there: each model's LoadState then checks the bounds of what
+	// its numbers mean. A simulation's own clock follows the instance's
+	// time, which a master may start anywhere: it must be that time.
+	clock := -1
+	if c, ok := in.model.(Clocked); ok && s.sim != nil {
+		clock = c.ClockSlot()
+		if clock < 0 || clock >= len(s.sim) {
+			return fmt.Errorf("the simulation's state has %d numbers, no clock at %d: damaged", len(s.sim), clock)
+		}
+		if t, want := s.sim[clock], s.time+s.ahead; !(math.Abs(t-want) <= clockTolerance*(in.model.InternalStep(s.values)+math.Abs(want))) {
+			return fmt.Errorf("the simulation's time %g s in the state is not the state's time %g s (plus %g s ahead): damaged", t, s.time, s.ahead)
+		}
+	}
 	for i, x := range s.sim {
 		if !finite(x) {
 			return fmt.Errorf("number %d of the simulation's state is %g: damaged", i, x)
+		}
+		if i != clock && !(math.Abs(x) <= StateLimit) {
+			return fmt.Errorf("number %d of the simulation's state is %g, beyond ±%g: damaged", i, x, StateLimit)
 		}
 	}
 	if h := in.model.InternalStep(s.values); !(s.ahead >= 0 && s.ahead < h) {

@@ -182,8 +182,17 @@ func (s *Stretch) LoadState(src []float64) ([]float64, error) {
 	if !(v[0] > 0) || !multibody.Bounded(v[0]) {
 		return nil, fmt.Errorf("free length %g m: must be positive and within ±%g m: %w", v[0], multibody.DivergenceLimit, multibody.ErrBadState)
 	}
+	// A step pays in no further than MinFall below the last fixed node
+	// (to rounding).
+	if v[0] < s.MinFall*(1-1e-9) {
+		return nil, fmt.Errorf("free length %g m: shorter than the least fall, %g m: %w", v[0], s.MinFall, multibody.ErrBadState)
+	}
 	if !multibody.Bounded(v[2], v[3]) || math.IsNaN(v[1]) || math.IsInf(v[1], 0) {
 		return nil, fmt.Errorf("tension %g N, pay-out rate %g m/s, winch speed %g m/s: must be finite, speeds within ±%g m/s: %w", v[1], v[2], v[3], multibody.DivergenceLimit, multibody.ErrBadState)
+	}
+	// A slack cable (one that only pulls) has no negative tension.
+	if s.Slack && v[1] < 0 {
+		return nil, fmt.Errorf("tension %g N: a cable that only pulls has none below 0: %w", v[1], multibody.ErrBadState)
 	}
 	s.FreeLength, s.tension, s.rate, s.speed = v[0], v[1], v[2], v[3]
 	return rest, nil

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 
 	"github.com/cablefmu/cablefmu/core/geom"
 )
@@ -146,4 +147,28 @@ func Bounded(xs ...float64) bool {
 		}
 	}
 	return true
+}
+
+// CheckFixed checks that a saved state (SaveState's layout, src from its
+// start) gives each of the fixed bodies — ones whose mass and inertia no
+// step changes, built from the parameters, such as a load — exactly the
+// mass and inertia they have: a state is loaded into a world built from
+// the same parameters, so another mass was not saved by it.
+func (w *World) CheckFixed(src []float64, fixed ...*Body) error {
+	if len(src) < bodyStateLen*len(w.bodies) {
+		return fmt.Errorf("world of %d bodies: %w", len(w.bodies), errShortState)
+	}
+	for i, b := range w.bodies {
+		if !slices.Contains(fixed, b) {
+			continue
+		}
+		v := src[i*bodyStateLen:]
+		if v[0] != b.Mass {
+			return fmt.Errorf("body %q: mass %g kg in the state, but its parameters give %g kg: %w", b.Name, v[0], b.Mass, ErrBadState)
+		}
+		if in := geom.V(v[1], v[2], v[3]); in != b.Inertia {
+			return fmt.Errorf("body %q: inertia %v kg·m² in the state, but its parameters give %v kg·m²: %w", b.Name, in, b.Inertia, ErrBadState)
+		}
+	}
+	return nil
 }

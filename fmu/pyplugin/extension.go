@@ -353,16 +353,33 @@ func (s *simulation) SaveState(dst []float64) []float64 {
 	return s.inner.SaveState(dst)
 }
 
-// LoadState implements fmu.Simulation.
+// LoadState implements fmu.Simulation. The time was checked by the
+// runtime (ClockSlot); the plugins' parameters are fixed, so their copies
+// must be the values this simulation was built with, and their inputs lie
+// in their declared ranges.
 func (s *simulation) LoadState(src []float64) error {
 	own := 1 + len(s.values) - s.c.n
 	if len(src) < own {
 		return fmt.Errorf("state has %d values, the plugins alone need %d", len(src), own)
 	}
+	for k, x := range src[1:own] {
+		i := s.c.n + k
+		v := s.c.vars[i]
+		switch {
+		case v.Causality == modeldesc.CausalityParameter && x != s.values[i]:
+			return fmt.Errorf("state: parameter %s = %g, but it is %g: damaged", v.Name, x, s.values[i])
+		case (v.Min != nil && x < *v.Min) || (v.Max != nil && x > *v.Max):
+			return fmt.Errorf("state: %s = %g is outside its range: damaged", v.Name, x)
+		}
+	}
 	s.plant.t, s.initialized = src[0], true
 	copy(s.values[s.c.n:], src[1:own])
 	return s.inner.LoadState(src[own:])
 }
+
+// ClockSlot implements fmu.Clocked: a simulation's state starts with its
+// time.
+func (c *configured) ClockSlot() int { return 0 }
 
 // DrainEvents implements fmu.EventSource: the model's events and what the
 // plugins printed.

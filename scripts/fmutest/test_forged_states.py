@@ -1,9 +1,11 @@
 """Forged and short serialized FMU states through the C API, for every model FMU that scripts/test.sh builds.
 
-A state edited to hold inf, nan or 1e300 in its simulation part, its SHA-256 recomputed the way the format
+A state edited to hold inf, nan or +-1e300 in its simulation part, its SHA-256 recomputed the way the format
 has it, must be refused by fmi2DeSerializeFMUstate/fmi3DeserializeFMUState or by
-fmi2SetFMUstate/fmi3SetFMUState; a position forged to 1e300 must be refused; and where a forged number is
-accepted, no getter may then give a non-finite value with OK.  A buffer cut short, a header declaring
+fmi2SetFMUstate/fmi3SetFMUState: every number is forged to +-1e300 (inf and nan on a sample), beyond the
+bound STATE_LIMIT every number of a state keeps (fmu.StateLimit); a position forged to 1e300 must be
+refused; and where a forged number is accepted, no getter may then give with OK an output beyond
+OUTPUT_LIMIT (fmu.OutputLimit) or a non-finite value, nor an output derivative beyond 2 OUTPUT_LIMIT / h.  A buffer cut short, a header declaring
 another length, or a size larger than the buffer gets Error, never a crash: the larger size is passed
 with the buffer ending at an inaccessible page, in a child process, so that a read past the buffer ends
 the child, not the suite.
@@ -62,6 +64,10 @@ SUM = 32
 TMP = None
 FOLDERS = {}
 H = 1.0 / 60
+
+#: fmu.OutputLimit and fmu.StateLimit: the bounds of a restored state's outputs and other numbers.
+OUTPUT_LIMIT = 1e12
+STATE_LIMIT = 1e20
 
 
 def setUpModule():
@@ -158,9 +164,10 @@ def deserialize_raw(s, data, size=None, buffer_size=None):
 class ForgedStates(fmutestlib.StatusAssertions, unittest.TestCase):
     FMI = fmi2  # the statuses of both standards have the same numbers
 
-    def test_forged_numbers_refused_or_getters_finite(self):
-        """Each sampled number of the simulation part forged to inf, -inf, nan: refused by DeSerialize;
-        to +-1e300: refused (always where the number is a position) or restored with every getter finite."""
+    def test_forged_numbers_refused_or_getters_bounded(self):
+        """Every number of the simulation part forged to +-1e300, and a sample to inf, -inf, nan: refused by
+        DeSerialize or SetState (a position always); one restored must leave every getter finite, every
+        output within OUTPUT_LIMIT and every output derivative within 2 OUTPUT_LIMIT / h."""
         for env in MODELS:
             with self.subTest(fmu=env):
                 self.check_forgeries(env)
@@ -185,16 +192,19 @@ class ForgedStates(fmutestlib.StatusAssertions, unittest.TestCase):
         positions = {k for k in range(n) if blob[at + 8 * k:at + 8 * k + 8] in heights}
         self.assertTrue(positions, "%s: no position found in the simulation's state" % env)
         stride = max(1, n // 60)
+        outputs = [nm for nm in names if s.s.md.variables[nm].causality == "output"]
+        h = s.get(["h"])[0] if "h" in s.s.md.variables else H
         accepted = 0
-        for k in sorted(set(range(0, n, stride)) | positions):
-            for x in (math.inf, -math.inf, math.nan, 1e300, -1e300):
+        for k in range(n):
+            forgeries = (1e300, -1e300) + ((math.inf, -math.inf, math.nan) if k % stride == 0 or k in positions else ())
+            for x in forgeries:
                 data = forge(blob, at + 8 * k, x)
                 status, handle = deserialize_raw(s, data)
                 if status != binding.OK:
                     self.assertEqual(status, binding.ERROR, "%s: number %d forged to %r" % (env, k, x))
                     continue
-                self.assertTrue(math.isfinite(x), "%s: number %d of %d forged to %r: DeSerialize accepted it"
-                                % (env, k, n, x))
+                self.assertTrue(math.isfinite(x) and abs(x) <= STATE_LIMIT,
+                                "%s: number %d of %d forged to %r: DeSerialize accepted it" % (env, k, n, x))
                 status = s.s.call(set_fn, handle)
                 s.s.free_fmu_state(handle)
                 if status != binding.OK:
@@ -209,6 +219,16 @@ class ForgedStates(fmutestlib.StatusAssertions, unittest.TestCase):
                         continue  # refused: not a non-finite value with OK
                     self.assertTrue(all(math.isfinite(v) for v in values),
                                     "%s: number %d forged to %r: %s = %r with OK" % (env, k, x, nm, values))
+                    if nm in outputs:
+                        self.assertTrue(all(abs(v) <= OUTPUT_LIMIT for v in values),
+                                        "%s: number %d forged to %r: %s = %r with OK" % (env, k, x, nm, values))
+                        try:
+                            rates = (s.s.get_real_output_derivatives([nm], 1) if s.version == 2
+                                     else s.s.get_output_derivatives([nm], 1))
+                        except s.error:
+                            continue
+                        self.assertTrue(all(abs(v) <= 2 * OUTPUT_LIMIT / h for v in rates),
+                                        "%s: number %d forged to %r: d%s/dt = %r with OK" % (env, k, x, nm, rates))
                 s.s.set_fmu_state(s.s.deserialize_fmu_state(blob))
         self.assertEqual(s.get(names), before, "%s: the refused and replaced states changed the instance" % env)
         s.step(t, H)  # and it steps on

@@ -5,6 +5,7 @@ import (
 
 	"github.com/cablefmu/cablefmu/core/multibody"
 	"github.com/cablefmu/cablefmu/fmu"
+	"github.com/cablefmu/cablefmu/fmu/plugins/port"
 )
 
 // Plant implements fmu.PlantSimulation: plugins see every body, every
@@ -45,8 +46,8 @@ func (w winch) ForceLimit() float64   { return w.c.forceLimit }
 func (w winch) Commanded() (float64, bool) { return w.c.command, w.c.commanded }
 
 func (w winch) SetForceLimit(newtons float64) error {
-	if !(newtons >= 0) || newtons > 1e300 {
-		return fmt.Errorf("winch %s: force limit %g N: must be non-negative and finite (0: none)", w.name, newtons)
+	if err := port.Force.Check("winch "+w.name+" force limit", "N", newtons); err != nil {
+		return fmt.Errorf("%w (0: none)", err)
 	}
 	w.c.forceLimit = newtons
 	return nil

@@ -249,12 +249,24 @@ func (s *simulation) Step(h, lead float64, from, to []float64, first bool) error
 			c.winch.ForceLimit = c.forceLimit
 		}
 	}
+	for _, c := range s.cables {
+		if c.commanded {
+			if err := port.Velocity.Check("winch "+c.name+" command", "m/s", c.command); err != nil {
+				return err
+			}
+		}
+	}
 	err := s.world.Step(h)
 	if errors.Is(err, multibody.ErrDiverged) {
 		return fmt.Errorf("%w (the cable cannot follow: check the inputs and the step h)", err)
 	}
 	if err != nil {
 		return err
+	}
+	for _, c := range s.cables {
+		if l := c.stretch.FreeLength; l > port.Length.Max {
+			return fmt.Errorf("cable %s paid out to a free length of %g m, beyond the longest cable, %g m", c.name, l, port.Length.Max)
+		}
 	}
 	for i, b := range s.bodies {
 		s.refPos[i], s.refVel[i] = b.Pos, s.to.vel[i]
@@ -323,11 +335,20 @@ func (s *simulation) LoadState(src []float64) error {
 		check.Flag(name+" slack", v[0])
 		check.Flag(name+" blocked", v[1])
 		check.Flag(name+" commanded", v[2])
-		check.Speed(name+" winch command", v[3])
-		check.NonNegative(name+" winch force limit (N)", v[4])
+		check.Range(name+" winch command", "m/s", port.Velocity, v[3])
+		check.Range(name+" winch force limit", "N", port.Force, v[4])
 	}
 	if err := check.Err(); err != nil {
 		return err
+	}
+	var fixed []*multibody.Body
+	for _, b := range s.bodies {
+		if b.Kind == multibody.Dynamic {
+			fixed = append(fixed, b)
+		}
+	}
+	if err := s.world.CheckFixed(src, fixed...); err != nil {
+		return fmt.Errorf("state: %w", err)
 	}
 	rest, err := s.world.LoadState(src)
 	if err != nil {
@@ -335,6 +356,14 @@ func (s *simulation) LoadState(src []float64) error {
 	}
 	if len(rest) != 0 {
 		return fmt.Errorf("state has %d values after the world, want %d", len(rest)+tail, tail)
+	}
+	for _, c := range s.cables {
+		// The stretch checked its own numbers; the free length lies in the
+		// range of the cables' lengths, which a step keeps. (A refused
+		// state is replaced by the runtime, which saved the world's.)
+		if l := c.stretch.FreeLength; l > port.Length.Max {
+			return fmt.Errorf("state: cable %s free length %g m: beyond the longest cable, %g m: damaged", c.name, l, port.Length.Max)
+		}
 	}
 	for i := range s.placed {
 		s.placed[i] = geom.V(own[0], own[1], own[2])

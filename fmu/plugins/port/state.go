@@ -63,6 +63,15 @@ func (c *StateCheck) NonNegative(what string, x float64) {
 	}
 }
 
+// Range checks a quantity against the range its parameter, input or
+// config number has (a force limit, a winch command): what a simulation
+// was given, or what its plugins may set.
+func (c *StateCheck) Range(what, unit string, r Range, x float64) {
+	if err := r.Check(what, unit, x); err != nil {
+		c.fail("%v", err)
+	}
+}
+
 // Count checks a non-negative whole number stored as a float.
 func (c *StateCheck) Count(what string, x float64) {
 	if !(x >= 0 && x < 1<<53) || x != math.Trunc(x) {

@@ -174,6 +174,9 @@ func (s *simulation) Step(h, lead float64, from, to []float64, first bool) error
 	length := s.cable.Length()
 	speed := port.MeanSpeed(s.from.winch, s.to.winch, frac)
 	if s.commanded {
+		if err := port.Velocity.Check("winch command", "m/s", s.command); err != nil {
+			return err
+		}
 		speed = s.command
 	}
 	next := max(s.minLen, length+h*speed)
@@ -246,10 +249,13 @@ func (s *simulation) LoadState(src []float64) error {
 	check.Flag("grounded", own[10])
 	check.Length("segment length", own[11])
 	check.Flag("commanded", own[12])
-	check.Speed("winch command", own[13])
+	check.Range("winch command", "m/s", port.Velocity, own[13])
 	check.Speed("pay-out rate", own[14])
 	if err := check.Err(); err != nil {
 		return err
+	}
+	if err := s.world.CheckFixed(src, s.load); err != nil {
+		return fmt.Errorf("state: %w", err)
 	}
 	rest, err := s.world.LoadState(src)
 	if err != nil {
