@@ -368,7 +368,6 @@ func (it *interp) walked(o py.Object, compared bool) error {
 // deep is deep with the visits counted (walked).
 func (it *interp) deep(o py.Object) error { return it.walked(o, false) }
 
-
 // slotBytes is the size of a sequence's item (an interface value).
 const slotBytes = 16
 
