@@ -210,12 +210,7 @@ def step(sim):
 			t.Fatal(err)
 		}
 	}
-	nums := r.sim.SaveState(nil)
-	extra, err := r.sim.(fmu.ExtraState).SaveExtra(nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t0, v0 := r.t, append([]float64(nil), r.values...)
+	saved := r.save(t)
 	trace := func() []float64 {
 		var out []float64
 		for i := 0; i < 50; i++ {
@@ -227,17 +222,7 @@ def step(sim):
 		return out
 	}
 	first := trace()
-	// Restore into a fresh simulation (as a deserialized state would be).
-	fresh := start(t, cfg, nil)
-	if err := fresh.sim.LoadState(nums); err != nil {
-		t.Fatal(err)
-	}
-	if err := fresh.sim.(fmu.ExtraState).LoadExtra(extra); err != nil {
-		t.Fatal(err)
-	}
-	fresh.t = t0
-	copy(fresh.values, v0)
-	r = fresh
+	r = restored(t, cfg, saved)
 	second := trace()
 	for i := range first {
 		if math.Float64bits(first[i]) != math.Float64bits(second[i]) {

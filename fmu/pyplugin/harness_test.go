@@ -95,3 +95,38 @@ func writeScenario(t testing.TB, files map[string]string) string {
 	}
 	return dir
 }
+
+// snapshot is a run's saved state: the simulation's numbers, the plugins'
+// own state, the time and the values.
+type snapshot struct {
+	nums   []float64
+	extra  []byte
+	t      float64
+	values []float64
+}
+
+// save takes a snapshot of r.
+func (r *run) save(t testing.TB) snapshot {
+	t.Helper()
+	extra, err := r.sim.(fmu.ExtraState).SaveExtra(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return snapshot{r.sim.SaveState(nil), extra, r.t, append([]float64(nil), r.values...)}
+}
+
+// restored starts a fresh simulation of cfg and loads s into it, as a
+// deserialized state would be.
+func restored(t testing.TB, cfg fmu.Configured, s snapshot) *run {
+	t.Helper()
+	r := start(t, cfg, nil)
+	if err := r.sim.LoadState(s.nums); err != nil {
+		t.Fatal(err)
+	}
+	if err := r.sim.(fmu.ExtraState).LoadExtra(s.extra); err != nil {
+		t.Fatal(err)
+	}
+	r.t = s.t
+	copy(r.values, s.values)
+	return r
+}

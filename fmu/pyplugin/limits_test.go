@@ -821,18 +821,7 @@ func TestMemoryOutcomeIsCounted(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	nums := r.sim.SaveState(nil)
-	extra, err := r.sim.(fmu.ExtraState).SaveExtra(nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	fresh := start(t, hoarder, nil)
-	if err := fresh.sim.LoadState(nums); err != nil {
-		t.Fatal(err)
-	}
-	if err := fresh.sim.(fmu.ExtraState).LoadExtra(extra); err != nil {
-		t.Fatal(err)
-	}
+	fresh := restored(t, hoarder, r.save(t))
 	replayAt, replayMsg := failAt(fresh)
 	if replayAt+aloneAt/2 != aloneAt || replayMsg != aloneMsg {
 		t.Errorf("replayed from step %d: failed at step %d: %s", aloneAt/2, replayAt+aloneAt/2, replayMsg)
