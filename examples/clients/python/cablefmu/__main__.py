@@ -28,7 +28,7 @@ def main(argv=None):
                    "as failed (default: the study's run_timeout, else %g)" % RUN_TIMEOUT)
     r.add_argument("--retry-failed", action="store_true", help="run the failed runs again")
     r.add_argument("--fresh", action="store_true",
-                   help="forget the runs in the output folder (only a folder marked as this study's)")
+                   help="forget the runs in the output folder (only a folder marked as this study file's)")
     r.add_argument("--quiet", action="store_true", help="no progress line")
     pl = verbs.add_parser("plot", help="draw the summary plots of a study's results as PNG")
     pl.add_argument("study")

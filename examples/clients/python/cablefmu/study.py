@@ -51,8 +51,12 @@ study stopped and started again runs only what is missing; the table
 ``OUT/results.csv`` (Parquet where pyarrow is installed) is assembled from
 those rows in the order of the runs, so that the same study gives the same
 table whoever ran it. The runner writes only into a new or empty folder or
-one it marked as a study's (``OUT/.cablefmu-study.json``), and ``fresh``
-forgets the runs only of a folder marked as this study's.
+one it marked as a study's (``OUT/.cablefmu-study.json``, naming the study
+file), and ``fresh`` forgets the runs only of a folder marked as this study
+file's: two study files never share an output folder (two files without
+``name`` are both ``out/study``: give them names, or ``--out``). The keys
+that change no run's row (``report``, ``description``, ``max_runs`` and
+``run_timeout``) may be edited without starting afresh.
 
 Each run is simulated in a separate process (a child of this process, or
 of the Dask worker), reused from run to run: a run that crashes that process
@@ -91,8 +95,12 @@ MAX_RUNS = 100000
 MAX_STEPS = 10 ** 7
 #: The wall-clock seconds a run may take unless --run-timeout (or ``run_timeout``) says otherwise.
 RUN_TIMEOUT = 3600.0
-#: The file that marks a folder as a study's output folder (it holds the study's fingerprint).
+#: The file that marks a folder as a study's output folder (it holds the study's fingerprint and file).
 MARKER = ".cablefmu-study.json"
+#: The keys of a study file that change no run's row (left out of its fingerprint).
+NOT_RESULTS = ("report", "description", "max_runs", "run_timeout")
+#: How often a run whose result a lost Dask worker held is submitted again before it is a failed row.
+LOST_RUNS_RESUBMITTED = 3
 
 OPS = ("max", "min", "max_abs", "rms", "final", "time_above", "daf")
 DESIGNS = ("grid", "random", "lhs")
@@ -366,11 +374,13 @@ class Study:
     """A study read from a file (see the module's doc); its structure is
     checked at once (StudyError)."""
 
-    def __init__(self, spec, base="."):
+    def __init__(self, spec, base=".", path=None):
         _check(spec)
         self.spec = spec
         self.base = os.path.abspath(base)
         self.name = spec.get("name", "study")
+        #: The study file (its real path), None for a study not read from one.
+        self.path = os.path.realpath(path) if path is not None else None
 
     @classmethod
     def from_file(cls, path):
@@ -378,7 +388,7 @@ class Study:
             spec = _read(path)
         except (OSError, ValueError) as e:
             raise StudyError("%s: %s" % (path, e))
-        return cls(spec, os.path.dirname(os.path.abspath(path)))
+        return cls(spec, os.path.dirname(os.path.abspath(path)), path)
 
     def fmu_path(self, build_dir=None):
         """The FMU's path; a scenario folder is built first if its FMU is
@@ -504,8 +514,7 @@ class Study:
         """What a run's row depends on: the study without its report,
         description and limits, and the FMU's SHA-256 (the same study of
         another FMU is another study)."""
-        spec = {k: v for k, v in self.spec.items() if k not in ("report", "description", "max_runs", "run_timeout")}
-        return {"study": spec, "fmu": fmu.sha256}
+        return _results({"study": self.spec, "fmu": fmu.sha256})
 
     def count(self):
         """The number of runs, without making them."""
@@ -1050,22 +1059,46 @@ def _runs(out, cases):
 
 
 def _owner(out):
-    """The fingerprint of the study whose output folder OUT is (its
-    marker, or the study.json of an older runner), None if unmarked."""
+    """The marker of the study whose output folder OUT is (its marker, or
+    the study.json of an older runner): {"study", "fmu"} and, written by
+    this runner, "file" (the study file, or None); None if unmarked."""
     for name in (MARKER, "study.json"):
         try:
             with open(os.path.join(out, name)) as f:
                 mark = json.load(f)
         except (OSError, ValueError):
             continue
-        if isinstance(mark, dict) and set(mark) == {"study", "fmu"} and isinstance(mark["study"], dict):
+        if (isinstance(mark, dict) and {"study", "fmu"} <= set(mark) <= {"study", "fmu", "file"}
+                and isinstance(mark["study"], dict) and isinstance(mark.get("file"), (str, type(None)))):
             return mark
     return None
 
 
+def _results(mark):
+    """What of a marker the runs' rows depend on: the study without the
+    keys that change no row (an older runner kept some of them), its FMU."""
+    return {"study": {k: v for k, v in mark["study"].items() if k not in NOT_RESULTS}, "fmu": mark["fmu"]}
+
+
+def _whose(owner, study):
+    """Whether the folder marked by owner is the study's: "same" (its study
+    file, or where a side has no file recorded the same given name),
+    "file" (another study file), "name" (another given name) or "unknown"
+    (no file and no name on a side to tell)."""
+    theirs, mine = owner.get("file"), study.path
+    if theirs is not None and mine is not None:
+        return "same" if theirs == mine else "file"
+    named, name = owner["study"].get("name"), study.spec.get("name")
+    if named is not None and name is not None:
+        return "same" if named == name else "name"
+    return "unknown"
+
+
 def _prepare(out, study, mark, fresh):
     """Make OUT the study's output folder: refuse a folder of other files
-    or of another study, forget this study's runs if fresh, mark it."""
+    or of another study file, forget this study's runs if fresh, mark it.
+    mark: the study's fingerprint ({"study", "fmu"}); the marker written
+    adds the study file."""
     for sub in ("runs", "series"):
         path = os.path.join(out, sub)
         if os.path.islink(path) or (os.path.exists(path) and not os.path.isdir(path)):
@@ -1076,21 +1109,41 @@ def _prepare(out, study, mark, fresh):
         raise StudyError("%s holds files and is not marked as a study's output folder (no %s): "
                          "name a new or empty folder (--out)" % (out, MARKER))
     runs_dir = os.path.join(out, "runs")
+    mark = dict(mark, file=study.path)
     if owner is not None:
-        name = owner["study"].get("name", "study")
-        if name != study.name:
+        same = _results(owner) == _results(mark)
+        whose = _whose(owner, study)
+        if whose == "file":
+            raise StudyError("%s is the output folder of the study file %s, not of %s: give this study a name "
+                             "(its output folder is then out/NAME) or name another folder (--out)"
+                             % (out, owner["file"], study.path))
+        if whose == "name":
             raise StudyError("%s is the output folder of study %r, not %r: name another folder (--out)"
-                             % (out, name, study.name))
+                             % (out, owner["study"]["name"], study.name))
+        if whose == "unknown" and not same:
+            raise StudyError("%s holds the runs of another study (%s, its study file not recorded), not of %s: "
+                             "give this study a name or name another folder (--out)"
+                             % (out, _called(owner["study"].get("name"), owner.get("file")),
+                                _called(study.spec.get("name"), study.path)))
         if fresh:
             for sub in ("runs", "series"):
                 if os.path.isdir(os.path.join(out, sub)):
                     shutil.rmtree(os.path.join(out, sub))
-        elif owner != mark and os.path.isdir(runs_dir) and os.listdir(runs_dir):
-            raise StudyError("%s holds the runs of another study (the study file or its FMU changed since): "
-                             "write to another folder, or start afresh (--fresh)" % out)
+        elif not same and os.path.isdir(runs_dir) and os.listdir(runs_dir):
+            raise StudyError("%s holds the runs of an earlier version of this study (the study file or its FMU "
+                             "changed since): write to another folder, or start afresh (--fresh)" % out)
+        if mark["file"] is None:
+            mark["file"] = owner.get("file")  # a study not read from a file keeps the folder its file's
     os.makedirs(out, exist_ok=True)
     _write_json(os.path.join(out, MARKER), mark)
     os.makedirs(runs_dir, exist_ok=True)
+
+
+def _called(name, path):
+    """A study as a message names it: its file, else its name."""
+    if path is not None:
+        return "study file %s" % path
+    return "study %r" % name if name is not None else "a study without name"
 
 
 def _progress(done, total, started, t0, stream):
@@ -1136,12 +1189,15 @@ def run(study, out, client=None, scheduler=None, workers=None, serial=False, ser
     time series as ``OUT/series/ID.csv``. ``limit``: run at most this many
     of the missing runs (a study may be run in parts). ``retry_failed``: run
     the failed runs again. ``fresh``: forget the runs in OUT, a folder
-    marked as this study's. A folder of runs of another study (the study
-    file or the FMU changed) is refused unless ``fresh``. ``max_runs``: the
-    most runs the study may have (default: the study's ``max_runs``, else
-    MAX_RUNS). ``run_timeout``: the seconds a run may take before it is
-    stopped and recorded as failed (default: the study's ``run_timeout``,
-    else RUN_TIMEOUT).
+    marked as this study file's (a folder of another study file is refused,
+    fresh or not). A folder of runs of an earlier version of the study (the
+    study file or the FMU changed, beyond the keys that change no row) is
+    refused unless ``fresh``. ``max_runs``: the most runs the study may
+    have (default: the study's ``max_runs``, else MAX_RUNS).
+    ``run_timeout``: the seconds a run may take before it is stopped and
+    recorded as failed (default: the study's ``run_timeout``, else
+    RUN_TIMEOUT). On Dask a run is failed when its task failed; a run whose
+    result a lost worker held is run again.
     """
     stream = stream or sys.stderr
     if limit is not None:
@@ -1202,14 +1258,7 @@ def run(study, out, client=None, scheduler=None, workers=None, serial=False, ser
                 client = own = Client(cluster)
         try:
             _check_workers(client, [fmu_path] + study.files())
-            futures = client.map(_task, [a + (run_timeout,) for a in args], pure=False, retries=3)
-            which = {f.key: a for f, a in zip(futures, args)}
-            for fut in as_completed(futures):
-                if fut.status == "finished":
-                    row = fut.result()
-                else:  # the task itself failed again and again (a worker it kills, say)
-                    a = which[fut.key]
-                    row = _failed(a[3], a[4], study.spec, "%s: %s" % (type(fut.exception()).__name__, fut.exception()))
+            for row in _dask_rows(client, as_completed, args, run_timeout, study.spec):
                 _save(out, row)
                 done += 1
                 started += 1
@@ -1224,6 +1273,45 @@ def run(study, out, client=None, scheduler=None, workers=None, serial=False, ser
     if progress:
         stream.write("\n")
     return table(out, study, max_runs)
+
+
+def _dask_rows(client, as_completed, args, run_timeout, spec):
+    """The rows of the runs args on Dask, as they finish. A run is failed
+    only when its task failed ("error": a worker it killed again and again,
+    say). A run whose result was lost (a killed worker held it) or whose
+    future was cancelled is submitted again, at most LOST_RUNS_RESUBMITTED
+    times, then it is a failed row: no run is lost or failed for want of
+    its result."""
+    futures = client.map(_task, [a + (run_timeout,) for a in args], pure=False, retries=3)
+    which = {f.key: (a, 0) for f, a in zip(futures, args)}
+    pending = as_completed(futures)
+    del futures  # the futures resubmitted go, the others are held by pending until they finish
+    for fut in pending:
+        a, resubmitted = which.pop(fut.key)
+        row = None
+        status = fut.status
+        if status == "finished":
+            try:
+                row = fut.result()
+            except Exception:  # its result lost and then cancelled, or its task failed on computing it again
+                status = fut.status
+        if status == "error":
+            e = fut.exception()
+            row = _failed(a[3], a[4], spec, "%s: %s" % (type(e).__name__, e))
+        elif row is None:  # "lost" or "cancelled": its result is gone
+            try:
+                fut.cancel()  # not computed twice
+            except Exception:
+                pass
+            if resubmitted >= LOST_RUNS_RESUBMITTED:
+                row = _failed(a[3], a[4], spec, "lost: the run's result was lost with a Dask worker %d times "
+                                                "(its future %s)" % (resubmitted + 1, status))
+            else:
+                again = client.submit(_task, a + (run_timeout,), pure=False, retries=3)
+                which[again.key] = (a, resubmitted + 1)
+                pending.add(again)
+                continue
+        yield row
 
 
 def table(out, study, max_runs=None):

@@ -18,9 +18,9 @@ import signal
 import subprocess
 import sys
 import tempfile
-import threading
 import time
 import unittest
+from unittest import mock
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 PKG = os.path.dirname(HERE)  # examples/clients/python: the cablefmu package's folder
@@ -30,6 +30,9 @@ import cablefmu  # noqa: E402
 from cablefmu import study as studies  # noqa: E402
 
 IN_CI = os.environ.get("CI", "").strip().lower() == "true"
+# Waiting for a point in a study that has not come after this long is taken
+# to hang: only a failure detector, far above what the runs take.
+HANG = 600
 
 
 def fmu_path(env):
@@ -215,34 +218,51 @@ class TestStudies(unittest.TestCase):
         self.assertEqual(len(rows), 50)
 
     def test_killed_worker_loses_no_run(self):
+        """A worker killed while it runs a run and holds finished results
+        the study has not yet taken: those runs are computed again, none is
+        failed or lost, and the table is the serial one. The kill comes at
+        a point the test waits for (the fifth row saved, the worker holding
+        a result not yet taken), not after a time."""
         if not have_dask():
             self.skipTest("distributed not importable by %s" % sys.executable)
         from distributed import Client, LocalCluster
         spec = small_study(self.fmu)
         spec["stop_time"] = 30  # long enough runs to be killed among
         s = studies.Study(spec, self.tmp)
+        out = os.path.join(self.tmp, "killed")
+        shutil.rmtree(out, ignore_errors=True)
         with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster, \
                 Client(cluster) as client:
-            pids = list(client.run(os.getpid).values())
-            out = os.path.join(self.tmp, "killed")
-            killed = []
+            pids = client.run(os.getpid)
+            victim = sorted(pids)[0]
+            saved, killed = [], []
+            save = studies._save
 
-            def kill():
-                # Once five runs are in, one worker dies with its run.
-                runs = os.path.join(out, "runs")
-                while True:
-                    done = len(os.listdir(runs)) if os.path.isdir(runs) else 0
-                    if done >= 5:
-                        os.kill(pids[0], signal.SIGKILL)
-                        killed.append(done)
-                        return
-                    time.sleep(0.01)
+            def held():
+                """The finished results the victim holds."""
+                keys = [k for k, where in client.who_has().items() if victim in where]
+                return [k for k in keys if k in client.futures and client.futures[k].status == "finished"]
 
-            threading.Thread(target=kill, daemon=True).start()
-            _, rows = studies.run(s, out, client=client, progress=False)
-        self.assertTrue(killed and killed[0] < 50, "a worker was killed during the study, after %s runs" % killed)
+            def save_then_kill(folder, row):
+                save(folder, row)
+                saved.append(row["run"])
+                if len(saved) != 5:
+                    return
+                # The result being saved and one more, not yet taken.
+                deadline = time.monotonic() + HANG
+                while len(held()) < 2 and time.monotonic() < deadline:
+                    time.sleep(0.02)
+                os.kill(pids[victim], signal.SIGKILL)
+                killed.append(len(saved))
+                while victim in client.scheduler_info()["workers"] and time.monotonic() < deadline:
+                    time.sleep(0.02)
+
+            with mock.patch.object(studies, "_save", save_then_kill):
+                _, rows = studies.run(s, out, client=client, progress=False)
+        self.assertEqual(killed, [5], "a worker was killed during the study, after 5 runs")
         self.assertEqual(len(rows), 50)
         self.assertTrue(all(r["status"] == "ok" for r in rows), [r["error"] for r in rows if r["status"] != "ok"])
+        self.assertEqual(sorted(saved), list(range(50)), "a run was lost or saved twice")
         _, serial = studies.run(s, os.path.join(self.tmp, "killed-serial"), serial=True, progress=False)
         self.assertEqual(json.dumps(rows), json.dumps(serial), "the rescheduled runs differ from a serial study")
 

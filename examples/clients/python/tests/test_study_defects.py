@@ -24,6 +24,7 @@ import sys
 import tempfile
 import unittest
 import zipfile
+from unittest import mock
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 PKG = os.path.dirname(HERE)  # examples/clients/python: the cablefmu package's folder
@@ -498,6 +499,240 @@ class TestWorkerCheck(Case):
             _, rows = studies.run(studies.Study(tiny(self.fmu), self.tmp), os.path.join(self.tmp, "out"),
                                   client=client, progress=False)
         self.assertEqual([r["status"] for r in rows], ["ok", "ok"], rows)
+
+
+class TestFolderOwners(Case):
+    """An output folder belongs to one study file: another file's runs are
+    never deleted, an edit that changes no row resumes, and a folder of
+    the previous runner (its study.json) resumes."""
+
+    def unnamed(self, name, **change):
+        spec = tiny(self.fmu, **change)
+        del spec["name"]
+        return self.write(os.path.join("studies", name), json.dumps(spec))
+
+    def stamps(self, folder):
+        runs = os.path.join(folder, "runs")
+        return {n: (os.path.getmtime(os.path.join(runs, n)), read(os.path.join(runs, n))) for n in os.listdir(runs)}
+
+    def test_fresh_never_deletes_another_study_files_runs(self):
+        """Two study files without a name both write to out/study: the
+        second is refused, --fresh or not, naming the first file."""
+        a = self.unnamed("a.json")
+        b = self.unnamed("b.json", stop_time=0.4)
+        code, out, err = cli("study", "run", a, "--serial", "--quiet")
+        self.assertEqual(code, 0, out + err)
+        folder = os.path.join(self.tmp, "studies", "out", "study")
+        before = self.stamps(folder)
+        self.assertEqual(sorted(before), ["000000.json", "000001.json"])
+        for fresh in ((), ("--fresh",)):
+            code, out, err = cli("study", "run", b, "--serial", "--quiet", *fresh)
+            self.assertEqual(code, 2, out + err)
+            lines = err.strip().splitlines()
+            self.assertEqual(len(lines), 1, err)
+            self.assertIn("the output folder of the study file %s" % os.path.realpath(a), lines[0])
+            self.assertIn("not of %s" % os.path.realpath(b), lines[0])
+            self.assertIn("give this study a name", lines[0])
+            self.assertIn("--out", lines[0])
+            self.assertEqual(self.stamps(folder), before, "b.json %s touched a.json's runs" % " ".join(fresh))
+        # The same file's study, even unchanged: another file is another owner.
+        same = self.write(os.path.join("studies", "copy.json"), read(a))
+        code, out, err = cli("study", "run", same, "--serial", "--quiet", "--fresh")
+        self.assertEqual(code, 2, out + err)
+        self.assertEqual(self.stamps(folder), before)
+        # b.json elsewhere (--out) runs; a.json resumes its own folder.
+        code, out, err = cli("study", "run", b, "--serial", "--quiet", "--out", os.path.join(self.tmp, "b-out"))
+        self.assertEqual(code, 0, out + err)
+        code, out, err = cli("study", "run", a, "--serial", "--quiet")
+        self.assertEqual((code, err), (0, ""), out + err)
+        self.assertEqual(self.stamps(folder), before, "a.json ran its runs again")
+
+    def test_changed_study_file_may_start_afresh(self):
+        a = self.unnamed("a.json")
+        self.assertEqual(cli("study", "run", a, "--serial", "--quiet")[0], 0)
+        folder = os.path.join(self.tmp, "studies", "out", "study")
+        with open(os.path.join(folder, studies.MARKER)) as f:
+            self.assertEqual(json.load(f)["file"], os.path.realpath(a))
+        self.unnamed("a.json", stop_time=0.4)
+        code, out, err = cli("study", "run", a, "--serial", "--quiet")
+        self.assertEqual(code, 2, out + err)
+        self.assertIn("an earlier version of this study", err)
+        self.assertIn("--fresh", err)
+        code, out, err = cli("study", "run", a, "--serial", "--quiet", "--fresh")
+        self.assertEqual(code, 0, out + err)
+        self.assertIn("2 runs: 2 ok, 0 failed", out)
+        # Through a link to it, the file is the same.
+        link = os.path.join(self.tmp, "link.json")
+        os.symlink(a, link)
+        code, out, err = cli("study", "run", link, "--serial", "--quiet", "--fresh", "--out", folder)
+        self.assertEqual(code, 0, out + err)
+
+    def test_study_without_file_keeps_the_names_rule(self):
+        """A Study made in Python has no file: a given name says whose the
+        folder is; without names only the same study's runs are taken."""
+        out = os.path.join(self.tmp, "out")
+        studies.run(studies.Study.from_file(self.write("first.json", json.dumps(tiny(self.fmu, name="first")))),
+                    out, serial=True, progress=False)
+        changed = studies.Study(tiny(self.fmu, name="first", stop_time=0.4), self.tmp)
+        _, rows = studies.run(changed, out, serial=True, progress=False, fresh=True)
+        self.assertEqual([r["status"] for r in rows], ["ok", "ok"])
+        with open(os.path.join(out, studies.MARKER)) as f:
+            self.assertEqual(json.load(f)["file"], os.path.realpath(os.path.join(self.tmp, "first.json")))
+        spec = tiny(self.fmu)
+        del spec["name"]
+        unnamed = os.path.join(self.tmp, "unnamed")
+        studies.run(studies.Study(spec, self.tmp), unnamed, serial=True, progress=False)
+        studies.run(studies.Study(dict(spec, description="the same runs"), self.tmp), unnamed, serial=True,
+                    progress=False, fresh=True)
+        before = self.stamps(unnamed)
+        with self.assertRaises(studies.StudyError) as e:
+            studies.run(studies.Study(dict(spec, stop_time=0.4), self.tmp), unnamed, serial=True, progress=False,
+                        fresh=True)
+        self.assertIn("another study", str(e.exception))
+        self.assertEqual(self.stamps(unnamed), before)
+
+    def test_edits_that_change_no_row_resume(self):
+        a = self.write("a.json", json.dumps(tiny(self.fmu, description="first")))
+        self.assertEqual(cli("study", "run", a, "--serial", "--quiet")[0], 0)
+        folder = os.path.join(self.tmp, "out", "tiny")
+        before = self.stamps(folder)
+        self.write("a.json", json.dumps(tiny(self.fmu, description="second", max_runs=10, run_timeout=60,
+                                             report={"worst": "peak"})))
+        code, out, err = cli("study", "run", a, "--serial", "--quiet")
+        self.assertEqual((code, err), (0, ""), out + err)
+        self.assertEqual(self.stamps(folder), before)
+
+    def test_folder_of_the_previous_runner_resumes(self):
+        """The previous runner marked its folder with study.json, its
+        fingerprint keeping description, max_runs and run_timeout."""
+        for name, change in (("named", {"description": "hoist sweep", "max_runs": 10, "run_timeout": 60}),
+                             ("unnamed", {"description": "hoist sweep"})):
+            spec = tiny(self.fmu, **change)
+            if name == "unnamed":
+                del spec["name"]
+            path = self.write(os.path.join(name, "study.json"), json.dumps(spec))
+            study = studies.Study.from_file(path)
+            folder = os.path.join(self.tmp, name, "out", study.name)
+            studies.run(study, folder, serial=True, progress=False)
+            os.remove(os.path.join(folder, studies.MARKER))
+            fmu = study.load(study.fmu_path())
+            old = {"study": {k: v for k, v in spec.items() if k != "report"}, "fmu": fmu.sha256}
+            with open(os.path.join(folder, "study.json"), "w") as f:
+                json.dump(old, f)
+            before = self.stamps(folder)
+            code, out, err = cli("study", "run", path, "--serial", "--quiet")
+            self.assertEqual((code, err), (0, ""), "%s: %s" % (name, out + err))
+            self.assertIn("2 runs: 2 ok, 0 failed", out)
+            self.assertEqual(self.stamps(folder), before, "%s: the runs ran again" % name)
+            # A changed description too: still the same runs.
+            self.write(os.path.join(name, "study.json"), json.dumps(dict(spec, description="edited")))
+            code, out, err = cli("study", "run", path, "--serial", "--quiet")
+            self.assertEqual((code, err), (0, ""), "%s: %s" % (name, out + err))
+            self.assertEqual(self.stamps(folder), before)
+
+
+class FakeFuture:
+    """A Dask future whose fate the test sets: "finished", "error",
+    "lost" (its result gone with a worker: exception() is None),
+    "cancelled", or "finished-then-cancelled" (cancelled while its result
+    is fetched)."""
+
+    def __init__(self, key, fate, row):
+        self.key, self.fate, self.row = key, fate, row
+        self.reads = 0
+
+    @property
+    def status(self):
+        self.reads += 1
+        if self.fate == "finished-then-cancelled":
+            return "finished" if self.reads == 1 else "cancelled"
+        return self.fate
+
+    def result(self):
+        if self.fate == "error":
+            raise RuntimeError("the task failed")
+        if self.fate in ("cancelled", "finished-then-cancelled"):
+            raise FakeCancelled(self.key)
+        return self.row
+
+    def exception(self):
+        return RuntimeError("the task failed") if self.fate == "error" else None
+
+    def cancel(self):
+        pass
+
+
+class FakeCancelled(Exception):
+    pass
+
+
+class FakeClient:
+    """Runs each task here (run_case, the row the run process gives) with
+    the fates planned for its run, one a submission, then "finished"."""
+
+    def __init__(self, plan):
+        self.plan = {k: list(v) for k, v in plan.items()}
+        self.submitted = []
+
+    def run(self, f, *args):
+        return {"tcp://fake:1": []}
+
+    def submit(self, f, args, pure=True, retries=0):
+        *args, timeout = args
+        run_id = args[3]
+        self.submitted.append(run_id)
+        fates = self.plan.get(run_id) or ["finished"]
+        fate = fates.pop(0)
+        return FakeFuture("_task-%d" % len(self.submitted), fate, studies.run_case(*args))
+
+    def map(self, f, seq, pure=True, retries=0):
+        return [self.submit(f, a, pure, retries) for a in seq]
+
+
+class FakeAsCompleted:
+    def __init__(self, futures):
+        self.queue = list(futures)
+
+    def __iter__(self):
+        while self.queue:
+            yield self.queue.pop(0)
+
+    def add(self, future):
+        self.queue.append(future)
+
+
+class TestDaskResults(Case):
+    """The runner's loop over finished Dask futures, with futures whose
+    status the test sets: a run is failed only when its task failed."""
+
+    def run_fake(self, plan):
+        import distributed
+        spec = tiny(self.fmu, vary={"load.mass": {"values": [1000, 2000, 3000, 4000, 5000]}})
+        study = studies.Study(spec, self.tmp)
+        client = FakeClient(plan)
+        with mock.patch.object(distributed, "as_completed", FakeAsCompleted):
+            _, rows = studies.run(study, os.path.join(self.tmp, "dask"), client=client, progress=False)
+        _, serial = studies.run(study, os.path.join(self.tmp, "serial"), serial=True, progress=False)
+        return rows, serial, client
+
+    def test_lost_or_cancelled_runs_are_run_again(self):
+        rows, serial, client = self.run_fake({0: ["lost"], 1: ["cancelled"], 2: ["finished-then-cancelled"],
+                                              4: ["lost", "cancelled"]})
+        self.assertEqual([r["status"] for r in rows], ["ok"] * 5, [r["error"] for r in rows])
+        self.assertEqual(json.dumps(rows), json.dumps(serial), "the runs run again differ from a serial study")
+        self.assertEqual(sorted(client.submitted), [0, 0, 1, 1, 2, 2, 3, 4, 4, 4])
+
+    def test_failed_only_when_the_task_failed(self):
+        rows, serial, client = self.run_fake({1: ["error"], 3: ["lost"] * 10})
+        self.assertEqual([r["status"] for r in rows], ["ok", "failed", "ok", "failed", "ok"])
+        self.assertEqual(rows[1]["error"], "RuntimeError: the task failed")
+        self.assertEqual(rows[3]["error"],
+                         "lost: the run's result was lost with a Dask worker 4 times (its future lost)")
+        self.assertTrue(math.isnan(rows[3]["peak"]))
+        self.assertEqual(client.submitted.count(3), 1 + studies.LOST_RUNS_RESUBMITTED)
+        self.assertEqual(client.submitted.count(1), 1, "a failed task is not submitted again")
+        for k in (0, 2, 4):
+            self.assertEqual(json.dumps(rows[k]), json.dumps(serial[k]))
 
 
 if __name__ == "__main__":
