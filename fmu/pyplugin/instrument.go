@@ -72,6 +72,7 @@ const (
 	lazyName       = "__plugin_lazy__"    // __plugin_lazy__(g): generator expression g, ending with the error its loop took as its end
 	feedName       = "__plugin_feed__"    // __plugin_feed__(x): an iterator over x whose every next ticks (yield from)
 	keyedName      = "__plugin_keyed__"   // __plugin_keyed__(obj): obj, a dict seen through a key check (the object of a subscript)
+	countedName    = "__plugin_counted__" // __plugin_counted__(x): x, once the items a Go loop over it will copy or test are counted as operations
 	strKeyName     = "__plugin_strkey__"  // __plugin_strkey__(k): k, once it is a string (a key of a dict display)
 	unpackName     = "__plugin_unpack__"  // __plugin_unpack__(v): v for a pattern with a starred item, a str iterated in one pass
 	starName       = "__plugin_star__"    // __plugin_star__(x): x spread into a call's arguments, a str's length checked
@@ -92,7 +93,8 @@ var guardedOps = map[ast.OperatorNumber]string{
 // can grow a value far beyond its operands (replace), double it (extend),
 // multiply the objects it holds (split) or recurse over containers (sort
 // compares, a set's add hashes).
-var guardedMethods = map[string]bool{"replace": true, "extend": true, "sort": true, "add": true, "split": true}
+var guardedMethods = map[string]bool{"replace": true, "extend": true, "sort": true, "add": true, "split": true,
+	"keys": true, "values": true, "items": true, "join": true, "find": true, "rfind": true, "index": true, "rindex": true, "count": true}
 
 // printer writes instrumented Python text.
 type printer struct {
@@ -597,6 +599,10 @@ func (p *printer) callArgs(args []ast.Expr, kws []*ast.Keyword, star, kwargs ast
 // instance's memory budget.
 var deepBuiltins = map[string]bool{"set": true, "frozenset": true}
 
+// countedBuiltins are the builtins that copy or test their argument's
+// items in one Go loop: their arguments are counted (countedName).
+var countedBuiltins = map[string]bool{"list": true, "tuple": true, "dict": true, "any": true, "all": true}
+
 func (p *printer) expr(e ast.Expr) string {
 	switch e := e.(type) {
 	case *ast.BoolOp:
@@ -688,8 +694,13 @@ func (p *printer) expr(e ast.Expr) string {
 		// gpython's dicts print a key they cannot take (any but a
 		// string) into the KeyError with Go's fmt, which recurses over a
 		// nested tuple, list or object on the Go stack: a dict is
-		// subscripted through a view that refuses such keys first.
-		return keyedName + "(" + p.expr(e.Value) + ")[" + p.slice(e.Slice) + "]"
+		// subscripted through a view that refuses such keys first. A
+		// slice read copies items in one Go loop: they are counted.
+		value := p.expr(e.Value)
+		if _, ok := e.Slice.(*ast.Slice); ok && e.Ctx == ast.Load {
+			value = countedName + "(" + value + ")"
+		}
+		return keyedName + "(" + value + ")[" + p.slice(e.Slice) + "]"
 	case *ast.Starred:
 		return "*" + p.expr(e.Value)
 	case *ast.Name:
@@ -824,10 +835,14 @@ func (p *printer) call(e *ast.Call) string {
 			fn = bytesCallName
 		case n.Id == "int":
 			fn = intCallName
-		case deepBuiltins[string(n.Id)]:
+		case deepBuiltins[string(n.Id)] || countedBuiltins[string(n.Id)]:
+			guard := ast.Identifier(deepName)
+			if countedBuiltins[string(n.Id)] {
+				guard = countedName
+			}
 			args := make([]ast.Expr, len(e.Args))
 			for i, a := range e.Args {
-				args[i] = &ast.Call{Func: &ast.Name{Id: deepName, Ctx: ast.Load}, Args: []ast.Expr{a}}
+				args[i] = &ast.Call{Func: &ast.Name{Id: guard, Ctx: ast.Load}, Args: []ast.Expr{a}}
 			}
 			return fn + "(" + p.callArgs(args, e.Keywords, e.Starargs, e.Kwargs) + ")"
 		}

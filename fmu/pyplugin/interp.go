@@ -57,10 +57,10 @@ type interp struct {
 	// size in this call.
 	printed      []string
 	printedBytes int64
-	// keptCalls counts the calls kept looked at, keptNext is the one at
-	// which it measures next, keptAt the one it measured last and
-	// keptBytes what it measured then; all are part of the FMU state.
-	keptCalls, keptNext, keptAt, keptBytes uint64
+	// keptWork is what the calls since the last measurement of what the
+	// plugin keeps could have added to it (bytes), keptDue how much makes
+	// the next measurement due; both are part of the FMU state.
+	keptWork, keptDue uint64
 }
 
 // overrun is the limit that stopped a call, if any.
@@ -261,41 +261,40 @@ func (it *interp) guard(what string, f func() error) (err error) {
 	return nil
 }
 
-// keptEvery is the fewest calls between two measurements of what a
-// plugin keeps, keptValuesPerCall how many values kept lengthen that
-// interval by one call: the walk costs about 50 ns a value, so spread
-// over the interval it costs at most a few µs a call.
+// keptBytesPerOperation bounds what one counted operation can add to what
+// a plugin keeps without being counted as built: a loop pass appends an
+// item or keeps a small value; larger values are counted by the kilobyte
+// (builtBytes) or, from bigValue on, as built. keptLeast is the least work
+// between two measurements (bytes), so that a plugin far below its budget
+// is measured rarely.
 const (
-	keptEvery         = 8
-	keptValuesPerCall = 64
+	keptBytesPerOperation = 256
+	keptLeast             = 64 << 10
 )
 
 // kept bounds what a plugin keeps from call to call (a global list it
 // appends to): the memory budget bounds what each call builds, and
 // without this a plugin could grow the process on every call. The values
-// reachable from the plugin's globals are measured on a schedule of calls
+// reachable from the plugin's globals are measured after a call
 // (simulation.call: internal steps, not communication points where a
-// plugin has a step hook): the interval lengthens with the values kept
-// (so that the walk costs little per call) and shortens as what is kept
-// grows towards the budget (so that it is found within half the
-// headroom); more than the budget fails the call. The schedule is counted
-// and saved with the FMU state, so the same run fails at the same call on
-// any machine and after a state is restored.
+// plugin has a step hook) once the counted work since the last
+// measurement could have added half of what the budget leaves; more than
+// the budget fails the call. The work is counted (operations and the
+// large values built) and saved with the FMU state, so the same run fails
+// at the same call on any machine and after a state is restored.
 func (it *interp) kept() error {
-	it.keptCalls++
-	if it.module == nil || it.keptCalls < it.keptNext {
+	it.keptWork += it.ticks*keptBytesPerOperation + uint64(it.mem.built)
+	if it.module == nil || it.keptWork < it.keptDue {
 		return nil
 	}
-	n, values := retainedSize(it.module.Globals)
-	interval := max(keptEvery, values/keptValuesPerCall)
-	if uint64(n) > it.keptBytes && it.keptCalls > it.keptAt && n < it.mem.budget {
-		growth := (uint64(n) - it.keptBytes) / (it.keptCalls - it.keptAt) // bytes a call
-		interval = max(1, min(interval, int64((uint64(it.mem.budget-n)/2)/max(growth, 1))))
+	n, _ := retainedSize(it.module.Globals)
+	it.keptWork, it.keptDue = 0, keptLeast
+	if n < it.mem.budget {
+		it.keptDue = max(keptLeast, uint64(it.mem.budget-n)/2)
 	}
-	it.keptAt, it.keptBytes, it.keptNext = it.keptCalls, uint64(n), it.keptCalls+uint64(interval)
 	if n > it.mem.budget {
-		msg := fmt.Sprintf("the plugin keeps about %s in its variables from call to call, more than its memory budget of %s (%s)",
-			megabytes(n), megabytes(it.mem.budget), it.mem.param)
+		msg := fmt.Sprintf("the plugin keeps about %.6g MB in its variables from call to call, more than its memory budget of %.6g MB (%s)",
+			float64(n)/1e6, float64(it.mem.budget)/1e6, it.mem.param)
 		return &scriptError{it.src.file + ": " + msg, py.ExceptionNewf(py.MemoryError, "%s", msg)}
 	}
 	return nil
@@ -457,6 +456,10 @@ func (i *tickingIterator) M__next__() (py.Object, error) {
 	}
 	if err == nil && i.unpacks {
 		r, err = i.it.linear(r, true)
+	}
+	if err == nil {
+		// An item made of many (a row zip or map built) counts them.
+		err = i.it.charge(countedItems(r))
 	}
 	return r, err
 }

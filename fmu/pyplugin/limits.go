@@ -248,8 +248,9 @@ func (it *interp) sizeOf(op string, a, b py.Object) (int64, error) {
 		}
 	case "%", "%=":
 		if _, ok := a.(py.String); ok {
-			// format sizes each field as it builds it.
-			return 0, printable(b)
+			// format sizes each field as it builds it; printing the
+			// values visits their items.
+			return 0, it.deep(b)
 		}
 	}
 	return 0, nil
@@ -370,6 +371,10 @@ func (it *interp) deep(o py.Object) error { return it.walked(o, false) }
 
 // slotBytes is the size of a sequence's item (an interface value).
 const slotBytes = 16
+
+// scannedBytes is how many bytes of a str searched in one Go call (find,
+// count, split, replace) count as one operation.
+const scannedBytes = 64
 
 // builtBytes is how many bytes of a sequence built in one Go call
 // (repeated, concatenated) count as one operation: copying a kilobyte
@@ -540,16 +545,29 @@ func containerItems(o py.Object) (identity, []py.Object) {
 // checked first; other objects' methods of those names are called as
 // they are.
 func (it *interp) method(obj py.Object, name string, args py.Tuple, kwargs py.StringDict) (py.Object, error) {
-	// A method walking a string or a list in one Go call counts that work
-	// as building a sequence of its size does.
-	if n, ok := size(obj); ok && (name == "replace" || name == "split") {
-		if err := it.charge(n / builtBytes); err != nil {
+	// A method walking a string, a list or a dict in one Go call counts
+	// that work as a loop doing it would.
+	switch name {
+	case "replace", "split", "find", "rfind", "index", "rindex", "count":
+		n := countedItems(obj)
+		if text, ok := obj.(py.String); ok {
+			// gpython searches a str character by character: about
+			// 10 ns a byte.
+			n = int64(len(text)) / scannedBytes
+		}
+		if err := it.charge(n); err != nil {
 			return nil, err
 		}
-	}
-	if n, ok := size(firstArg(args)); ok && name == "extend" {
-		if err := it.charge(n / builtBytes); err != nil {
+	case "extend", "join":
+		if err := it.charge(countedItems(firstArg(args))); err != nil {
 			return nil, err
+		}
+	case "keys", "values", "items":
+		if d, ok := obj.(py.StringDict); ok {
+			// In the fixed order of order.go: the keys are sorted.
+			if err := it.charge(int64(len(d))); err != nil {
+				return nil, err
+			}
 		}
 	}
 	switch name {
@@ -645,6 +663,32 @@ func splitPieces(text string, sep, maxsplit py.Object) int64 {
 	return n
 }
 
+// countedItems is the operations a Go loop over x's items costs: a
+// string's or bytes' kilobytes, a list's, tuple's, set's or dict's items
+// by sixteen (a copy or a test of an item takes a sixteenth of what an
+// operation of a plugin's loop does), 0 for anything else.
+func countedItems(x py.Object) int64 {
+	switch x := x.(type) {
+	case py.String:
+		return int64(len(x)) / builtBytes
+	case py.Bytes:
+		return int64(len(x)) / builtBytes
+	case *py.List:
+		return int64(len(x.Items)) / 16
+	case py.Tuple:
+		return int64(len(x)) / 16
+	case py.StringDict:
+		return int64(len(x)) / 16
+	case *py.Set, *py.FrozenSet:
+		if n, err := py.Len(x); err == nil {
+			if n, ok := n.(py.Int); ok {
+				return int64(n) / 16
+			}
+		}
+	}
+	return 0
+}
+
 // firstArg is a call's first positional argument, or None.
 func firstArg(args py.Tuple) py.Object {
 	if len(args) == 0 {
@@ -725,6 +769,9 @@ func (it *interp) guards() map[string]py.Object {
 		}
 		return py.True, nil
 	}, 0, "budget check at every iteration of a comprehension")
+	g[countedName] = py.MustNewMethod(countedName, func(_ py.Object, x py.Object) (py.Object, error) {
+		return x, it.charge(countedItems(x))
+	}, 0, "x, once the items a Go loop over it will copy or test are counted")
 	g[keyedName] = py.MustNewMethod(keyedName, func(_ py.Object, obj py.Object) (py.Object, error) {
 		if d, ok := obj.(py.StringDict); ok {
 			return keyedDict{d}, nil

@@ -1,6 +1,7 @@
 package pyplugin_test
 
 import (
+	"fmt"
 	"math"
 	"strings"
 	"sync"
@@ -734,13 +735,19 @@ def step(sim):
 		{"list.sort", "xs = [1.0] * 100000\ndef step(sim):\n    for k in range(100):\n        xs.sort()\n"},
 		{"repr", "xs = [1.0] * 100000\ndef step(sim):\n    for k in range(100):\n        s = repr(xs)\n"},
 		{"concatenation", "xs = [1.0] * 20000\ndef step(sim):\n    for k in range(2000):\n        ys = xs + xs\n"},
+		{"slice", "hist = [1.5] * 1000\ndef step(sim):\n    while True:\n        w = hist[-500:]\n"},
+		{"list()", "hist = [1.5] * 1000\ndef step(sim):\n    while True:\n        w = list(hist)\n"},
+		{"any()", "hist = [0.0] * 1000\ndef step(sim):\n    while True:\n        w = any(hist)\n"},
+		{"keys()", "table = {}\nfor i in range(2000):\n    table['k%d' % i] = 1.0\ndef step(sim):\n    while True:\n        ks = table.keys()\n"},
+		{"% formatting", "hist = [1.5] * 1000\ndef step(sim):\n    while True:\n        s = 'h=%s' % (hist,)\n"},
+		{"find()", "text = 'a' * 900000\ndef step(sim):\n    while True:\n        i = text.find('b')\n"},
 	} {
 		cfg, err := withOperations(t, c.code, "1000000")
 		if err != nil {
 			t.Fatal(err)
 		}
 		if err := start(t, cfg, nil).step(); err == nil || !strings.Contains(err.Error(), "ran past its budget of 1000000 operations") {
-			t.Errorf("%s: within 1,000,000 operations: %v", c.name, err)
+			t.Errorf("%s: want a stop at the operations budget, got %v", c.name, err)
 		}
 	}
 }
@@ -825,5 +832,36 @@ func TestMemoryOutcomeIsCounted(t *testing.T) {
 	replayAt, replayMsg := failAt(fresh)
 	if replayAt+aloneAt/2 != aloneAt || replayMsg != aloneMsg {
 		t.Errorf("replayed from step %d: failed at step %d: %s", aloneAt/2, replayAt+aloneAt/2, replayMsg)
+	}
+}
+
+// A plugin that holds a large table and then starts to hoard is measured
+// soon enough: the measurement is due after work that could have added
+// half of what the budget leaves, however long the last interval was.
+func TestHoardingAfterAQuietStartIsFound(t *testing.T) {
+	code := `table = [0.5] * 200000
+log = []
+def step(sim):
+    if sim.time > 0.2:
+        for k in range(1000):
+            log.append(sim.time)
+`
+	cfg, err := configureDir(t, writeScenario(t, map[string]string{"scenario.json": withLimits(generous + `, "memory": 8`), "p.py": code}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := start(t, cfg, nil)
+	for k := 0; k < 1000; k++ {
+		if err = r.step(); err != nil {
+			break
+		}
+	}
+	t.Log(err)
+	var kept float64
+	if err == nil || !strings.Contains(err.Error(), "keeps about") {
+		t.Fatalf("want a refusal of what the plugin keeps, got %v", err)
+	}
+	if _, scanErr := fmt.Sscanf(err.Error()[strings.Index(err.Error(), "keeps about"):], "keeps about %g MB", &kept); scanErr != nil || kept > 12 {
+		t.Errorf("found at %g MB kept (%v), want within half the budget's headroom past 8 MB", kept, scanErr)
 	}
 }

@@ -60,18 +60,12 @@ func (s *simulation) SaveExtra(dst []byte) ([]byte, error) {
 		}
 		// Where the schedule of measuring what the plugin keeps stands,
 		// so that a restored run measures at the same calls.
-		for _, x := range []uint64{p.it.keptCalls, p.it.keptNext, p.it.keptAt, p.it.keptBytes} {
-			e.dst = binary.AppendUvarint(e.dst, x)
-		}
+		e.dst = binary.AppendUvarint(e.dst, p.it.keptWork)
+		e.dst = binary.AppendUvarint(e.dst, p.it.keptDue)
 		dst = e.dst
 	}
 	return dst, nil
 }
-
-// maxKeptInterval bounds the calls between two measurements of what a
-// plugin keeps that a restored state may schedule: a forged state must
-// not switch the measurement off.
-const maxKeptInterval = 1 << 24
 
 // LoadExtra implements fmu.ExtraState: the data globals and class
 // attributes become those of the saved state (ones created since are
@@ -86,14 +80,16 @@ func (s *simulation) LoadExtra(src []byte) error {
 			key := r.string()
 			saved[key] = r.value(0)
 		}
-		keptCalls, keptNext, keptAt, keptBytes := r.uvarint(), r.uvarint(), r.uvarint(), r.uvarint()
+		keptWork, keptDue := r.uvarint(), r.uvarint()
 		if r.err != nil {
 			return fmt.Errorf("plugin %s: state: %w", p.spec.ref.Name, r.err)
 		}
-		if keptNext > keptCalls+maxKeptInterval || keptAt > keptCalls || keptBytes > uint64(p.it.mem.budget) {
-			return fmt.Errorf("plugin %s: state: the measurements of what the plugin keeps (calls %d, next %d, last %d of %d bytes) do not fit together: damaged", p.spec.ref.Name, keptCalls, keptNext, keptAt, keptBytes)
+		// A forged state must not put the next measurement of what the
+		// plugin keeps off further than a measurement would.
+		if keptDue > max(keptLeast, uint64(p.it.mem.budget)/2) || keptWork > keptDue {
+			return fmt.Errorf("plugin %s: state: the next measurement of what the plugin keeps due after %d bytes of work, %d done: damaged", p.spec.ref.Name, keptDue, keptWork)
 		}
-		p.it.keptCalls, p.it.keptNext, p.it.keptAt, p.it.keptBytes = keptCalls, keptNext, keptAt, keptBytes
+		p.it.keptWork, p.it.keptDue = keptWork, keptDue
 		g := p.it.module.Globals
 		for _, en := range stateEntries(g) {
 			delete(en.dict, en.name)
