@@ -129,7 +129,8 @@ func (s *simulation) SaveState(dst []float64) []float64 {
 // anything changes: all finite, the length positive, the control points,
 // the load and the start's target within the bounds of positions and
 // their rates and the load's velocity within those of speeds, the mode a
-// flag, the budget non-negative.
+// flag. The budget is any finite number: it is the input's value, which
+// input derivatives may extrapolate below 0 (no limit, as 0 is).
 func (s *simulation) LoadState(src []float64) error {
 	s.nodesValid = false
 	sp := s.spline
@@ -148,7 +149,6 @@ func (s *simulation) LoadState(src []float64) error {
 	var check port.StateCheck
 	check.Length("spline length", head[1])
 	check.Flag("static", head[2])
-	check.NonNegative("budget", head[3])
 	for i := 0; i < n; i++ {
 		q := pts[8*i:]
 		check.Point(fmt.Sprintf("control point %d", i), geom.V(q[0], q[1], q[2]))
