@@ -449,7 +449,7 @@ func TestForgedStatesOutsideTheirRanges(t *testing.T) {
 		x     float64
 		named string
 	}{
-		{loadMass, 1e300, "beyond ±1e+20"}, {loadMass, 1e19, "mass 1e+19 kg"}, {loadMass, 1e-300, "mass 1e-300 kg"}, {loadMass, 2000, "mass 2000 kg"},
+		{loadMass, 1e300, "beyond ±1e+30"}, {loadMass, 1e19, "mass 1e+19 kg"}, {loadMass, 1e-300, "mass 1e-300 kg"}, {loadMass, 2000, "mass 2000 kg"},
 		{freeLength, 5e8, "free length 5e+08 m"}, {freeLength, 1e-300, "free length 1e-300 m"},
 		{tension, -5, "tension -5 N"}, {tension, 1e13, "cable.tension"},
 		{command, 5e8, "winch command 5e+08 m/s"}, {forceLimit, 1e300, "beyond"}, {forceLimit, 1e11, "force limit 1e+11 N"},

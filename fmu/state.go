@@ -230,12 +230,13 @@ func (in *Instance) checkRestored() error {
 // their parameters (a rigid cable's joint holds EA/l: 1.3e8 N/m in the
 // example runs, the largest number any example's state holds; Young's
 // modulus to 1e13 Pa, a diameter to 1 m and segments of millimetres reach
-// 1e19) and plugins' parameters (operations to 1e12). A product of a few
-// such numbers stays finite. Each model's LoadState checks the exact
-// bounds of what its numbers mean.
+// 1e19; the C-API fuzzer, with parameters at their extremes, stepped to
+// states holding 1.8e22) and plugins' parameters (operations to 1e12). A
+// product of a few such numbers stays finite. Each model's LoadState
+// checks the exact bounds of what its numbers mean.
 const (
 	OutputLimit = 1e12
-	StateLimit  = 1e20
+	StateLimit  = 1e30
 )
 
 // clockTolerance is by how much a simulation's clock, summing its

@@ -67,7 +67,7 @@ H = 1.0 / 60
 
 #: fmu.OutputLimit and fmu.StateLimit: the bounds of a restored state's outputs and other numbers.
 OUTPUT_LIMIT = 1e12
-STATE_LIMIT = 1e20
+STATE_LIMIT = 1e30
 
 
 def setUpModule():
