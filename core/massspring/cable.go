@@ -102,6 +102,10 @@ type Cable struct {
 	// last step: its springs' pull on the top point at the step's end,
 	// the top point's weight and its inertia.
 	TopForce geom.Vec3
+	// LoadForce is an external force (N) on the last point (the load)
+	// during the coming steps, besides gravity: a wind's drag. Whoever
+	// sets it clears it.
+	LoadForce geom.Vec3
 
 	sys system
 }

@@ -54,6 +54,7 @@ func (c *Cable) evaluate(x, v []geom.Vec3) error {
 		s.k[i] = [3]geom.Mat3{}
 		s.d[i] = [2]geom.Mat3{}
 	}
+	s.f[len(s.f)-1] = s.f[len(s.f)-1].Add(c.LoadForce)
 	// Linear springs (eqs. 6–8) and their damping (eq. 9), segment by
 	// segment: point j = i − 1 to point i.
 	for i := 1; i <= n; i++ {

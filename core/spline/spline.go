@@ -64,6 +64,10 @@ type Spline struct {
 	// with a load, EndForce is the cable's pull on the load.
 	StartForce, EndForce   geom.Vec3
 	StartTorque, EndTorque float64
+	// LoadForce is an external force (N) on the load during the coming
+	// steps, besides gravity: a wind's drag. Without a load it has no
+	// effect. Whoever sets it clears it.
+	LoadForce geom.Vec3
 
 	spec    Spec
 	dir     geom.Vec3
@@ -592,7 +596,7 @@ func (s *Spline) assemble(h float64) error {
 			m.add(row, col, -sigma)
 			m.add(col, row, -sigma)
 			b[row] = sigma * (lp[d] - s.Q[last][d])
-			b[col] = sp.Load * g[d]
+			b[col] = sp.Load*g[d] + s.LoadForce.Comp(d)
 			if dyn {
 				m.add(col, col, sp.Load*ih2)
 				b[col] += sp.Load * ih * lv[d]

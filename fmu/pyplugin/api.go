@@ -8,8 +8,7 @@ import (
 	"strings"
 
 	"github.com/cablefmu/cablefmu/core/geom"
-	"github.com/cablefmu/cablefmu/core/multibody"
-	"github.com/cablefmu/cablefmu/fmu"
+	"github.com/cablefmu/cablefmu/fmu/plugins/plant"
 	"github.com/cablefmu/cablefmu/modeldesc"
 	"github.com/go-python/gpython/py"
 )
@@ -150,23 +149,23 @@ type sim struct {
 
 func (s *sim) Type() *py.Type { return simType }
 
-type body struct{ b *multibody.Body }
+type body struct{ b plant.Body }
 
 func (b *body) Type() *py.Type { return bodyType }
 
-type cable struct{ c fmu.PlantCable }
+type cable struct{ c plant.Cable }
 
 func (c *cable) Type() *py.Type { return cableType }
 
-type winch struct{ w fmu.PlantWinch }
+type winch struct{ w plant.Winch }
 
 func (w *winch) Type() *py.Type { return winchType }
 
 // newSim wraps a plant for the plugins.
-func newSim(p fmu.Plant) *sim {
+func newSim(p plant.Plant) *sim {
 	s := &sim{bodies: map[string]*body{}, cables: map[string]*cable{}, winches: map[string]*winch{}}
 	for _, b := range p.Bodies() {
-		s.bodies[b.Name] = &body{b}
+		s.bodies[b.Name()] = &body{b}
 	}
 	for _, c := range p.Cables() {
 		s.cables[c.Name()] = &cable{c}
@@ -260,24 +259,18 @@ func init() {
 		return lookup(s.winches, "winch", s.names.winches, a)
 	})
 
-	b := func(o py.Object) *multibody.Body { return o.(*body).b }
-	prop(bodyType, "name", "The body's name.", func(o py.Object) (py.Object, error) { return py.String(b(o).Name), nil }, readOnly("body.name"))
-	prop(bodyType, "mass", "Mass (kg); 0 for bodies driven by inputs or fixed.", func(o py.Object) (py.Object, error) {
-		if b(o).Kind != multibody.Dynamic {
-			return py.Float(0), nil
-		}
-		return py.Float(b(o).Mass), nil
-	}, readOnly("body.mass"))
-	prop(bodyType, "position", "World position of the centre of mass (m), (x, y, z), z up.", func(o py.Object) (py.Object, error) { return vec(b(o).Pos), nil }, readOnly("body.position"))
-	prop(bodyType, "velocity", "World velocity (m/s), (vx, vy, vz).", func(o py.Object) (py.Object, error) { return vec(b(o).Vel), nil }, readOnly("body.velocity"))
-	prop(bodyType, "angular_velocity", "World angular velocity (rad/s).", func(o py.Object) (py.Object, error) { return vec(b(o).AngVel), nil }, readOnly("body.angular_velocity"))
+	b := func(o py.Object) plant.Body { return o.(*body).b }
+	prop(bodyType, "name", "The body's name.", func(o py.Object) (py.Object, error) { return py.String(b(o).Name()), nil }, readOnly("body.name"))
+	prop(bodyType, "mass", "Mass (kg); 0 for bodies driven by inputs or fixed.", func(o py.Object) (py.Object, error) { return py.Float(b(o).Mass()), nil }, readOnly("body.mass"))
+	prop(bodyType, "position", "World position of the centre of mass (m), (x, y, z), z up.", func(o py.Object) (py.Object, error) { return vec(b(o).Position()), nil }, readOnly("body.position"))
+	prop(bodyType, "velocity", "World velocity (m/s), (vx, vy, vz).", func(o py.Object) (py.Object, error) { return vec(b(o).Velocity()), nil }, readOnly("body.velocity"))
+	prop(bodyType, "angular_velocity", "World angular velocity (rad/s).", func(o py.Object) (py.Object, error) { return vec(b(o).AngularVelocity()), nil }, readOnly("body.angular_velocity"))
 	prop(bodyType, "orientation", "Orientation quaternion (w, x, y, z) rotating body axes into the world.", func(o py.Object) (py.Object, error) {
-		q := b(o).Rot
+		q := b(o).Orientation()
 		return py.Tuple{py.Float(q.W), py.Float(q.X), py.Float(q.Y), py.Float(q.Z)}, nil
 	}, readOnly("body.orientation"))
-	prop(bodyType, "cable_force", "Force the cables exerted on the body in the last step (N), (fx, fy, fz).", func(o py.Object) (py.Object, error) { return vec(b(o).ConstraintForce), nil }, readOnly("body.cable_force"))
+	prop(bodyType, "cable_force", "Force the cables exerted on the body in the last step (N), (fx, fy, fz).", func(o py.Object) (py.Object, error) { return vec(b(o).CableForce()), nil }, readOnly("body.cable_force"))
 	method(bodyType, "apply_force", "apply_force(fx, fy, fz, at=None): a force (N, world frame) on the body during the coming internal step, at its centre of mass or at the world point at=(x, y, z).", func(o py.Object, args py.Tuple, kwargs py.StringDict) (py.Object, error) {
-		bd := b(o)
 		var fx, fy, fz, at py.Object = nil, nil, nil, py.None
 		if err := py.ParseTupleAndKeywords(args, kwargs, "OOO|O:apply_force", []string{"fx", "fy", "fz", "at"}, &fx, &fy, &fz, &at); err != nil {
 			return nil, err
@@ -286,21 +279,20 @@ func init() {
 		if err != nil {
 			return nil, err
 		}
-		if err := pushable(bd); err != nil {
-			return nil, err
-		}
-		bd.Force = bd.Force.Add(f)
+		var point *geom.Vec3
 		if at != py.None {
 			p, err := vec3(at, "apply_force(at=...)")
 			if err != nil {
 				return nil, err
 			}
-			bd.Torque = bd.Torque.Add(p.Sub(bd.Pos).Cross(f))
+			point = &p
+		}
+		if err := b(o).ApplyForce(f, point); err != nil {
+			return nil, py.ExceptionNewf(py.ValueError, "%v", err)
 		}
 		return py.None, nil
 	})
 	method(bodyType, "apply_torque", "apply_torque(tx, ty, tz): a torque (N·m, world frame) on the body during the coming internal step.", func(o py.Object, args py.Tuple, kwargs py.StringDict) (py.Object, error) {
-		bd := b(o)
 		var tx, ty, tz py.Object
 		if err := py.ParseTupleAndKeywords(args, kwargs, "OOO:apply_torque", []string{"tx", "ty", "tz"}, &tx, &ty, &tz); err != nil {
 			return nil, err
@@ -309,19 +301,18 @@ func init() {
 		if err != nil {
 			return nil, err
 		}
-		if err := pushable(bd); err != nil {
-			return nil, err
+		if err := b(o).ApplyTorque(t); err != nil {
+			return nil, py.ExceptionNewf(py.ValueError, "%v", err)
 		}
-		bd.Torque = bd.Torque.Add(t)
 		return py.None, nil
 	})
 
-	c := func(o py.Object) fmu.PlantCable { return o.(*cable).c }
+	c := func(o py.Object) plant.Cable { return o.(*cable).c }
 	prop(cableType, "name", "The cable's name.", func(o py.Object) (py.Object, error) { return py.String(c(o).Name()), nil }, readOnly("cable.name"))
 	prop(cableType, "tension", "Tension in the last step (N); at the upper end for a cable with mass.", func(o py.Object) (py.Object, error) { return py.Float(c(o).Tension()), nil }, readOnly("cable.tension"))
 	prop(cableType, "length", "Free (unstretched) length (m).", func(o py.Object) (py.Object, error) { return py.Float(c(o).FreeLength()), nil }, readOnly("cable.length"))
 
-	w := func(o py.Object) fmu.PlantWinch { return o.(*winch).w }
+	w := func(o py.Object) plant.Winch { return o.(*winch).w }
 	prop(winchType, "name", "The winch's name.", func(o py.Object) (py.Object, error) { return py.String(w(o).Name()), nil }, readOnly("winch.name"))
 	prop(winchType, "speed", "Pay-out rate (m/s), positive lengthening the cable. Reading gives the last step's rate; setting commands the winch in place of its speed input until release().",
 		func(o py.Object) (py.Object, error) { return py.Float(w(o).Speed()), nil },
@@ -377,13 +368,6 @@ func init() {
 			(*v.d.values)[v.d.index[v.k]] = x
 			return nil
 		})
-}
-
-func pushable(b *multibody.Body) error {
-	if b.Kind != multibody.Dynamic {
-		return py.ExceptionNewf(py.ValueError, "body %s is moved by its inputs or fixed: forces on it have no effect", b.Name)
-	}
-	return nil
 }
 
 // vocabulary is what the static check accepts: global names (builtins and

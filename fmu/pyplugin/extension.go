@@ -5,8 +5,8 @@ import (
 	"fmt"
 	"math"
 
-	"github.com/cablefmu/cablefmu/core/multibody"
 	"github.com/cablefmu/cablefmu/fmu"
+	"github.com/cablefmu/cablefmu/fmu/plugins/plant"
 	"github.com/cablefmu/cablefmu/modeldesc"
 	"github.com/go-python/gpython/py"
 )
@@ -178,10 +178,10 @@ type plugin struct {
 type simulation struct {
 	c       *configured
 	inner   fmu.Simulation
-	plant   *sim
+	model   plant.Plant // what the model shows plugins
+	plant   *sim        // and the object hooks receive for it
 	plugins []*plugin
 	values  []float64 // parameters, the plugins' inputs and outputs
-	bodies  []*multibody.Body
 	events  []string
 	// initialized is set once init ran (or a state was loaded).
 	initialized bool
@@ -200,17 +200,12 @@ func (c *configured) NewSimulation(values []float64) (fmu.Simulation, error) {
 	if err != nil {
 		return nil, err
 	}
-	ps, ok := inner.(fmu.PlantSimulation)
+	ps, ok := inner.(plant.Simulation)
 	if !ok {
 		return nil, errors.New("this cable model does not let plugins act on it")
 	}
-	plant := ps.Plant()
-	s := &simulation{c: c, inner: inner, plant: newSim(plant), values: append([]float64(nil), values...)}
-	for _, b := range plant.Bodies() {
-		if b.Kind == multibody.Dynamic {
-			s.bodies = append(s.bodies, b)
-		}
-	}
+	s := &simulation{c: c, inner: inner, model: ps.Plant(), values: append([]float64(nil), values...)}
+	s.plant = newSim(s.model)
 	for _, sp := range c.specs {
 		d := &declarer{values: &s.values}
 		if ops := values[sp.limits]; ops != math.Trunc(ops) {
@@ -283,9 +278,7 @@ func (s *simulation) Step(h, lead float64, from, to []float64, first bool) error
 		}
 	}
 	err := s.inner.Step(h, lead, from[:s.c.n], to[:s.c.n], first)
-	for _, b := range s.bodies {
-		b.Force, b.Torque = b.Force.Scale(0), b.Torque.Scale(0)
-	}
+	s.model.ClearForces()
 	// A communication point after this step sees the inputs at its end.
 	for _, i := range s.inputs {
 		s.values[i] = to[i]
@@ -308,9 +301,7 @@ func (s *simulation) CommunicationPoint(t float64) error {
 		// Forces a hook applied at the last communication point act in the
 		// first internal step after it; with no step since, these hooks
 		// apply them anew rather than on top.
-		for _, b := range s.bodies {
-			b.Force, b.Torque = b.Force.Scale(0), b.Torque.Scale(0)
-		}
+		s.model.ClearForces()
 	}
 	s.stepped = false
 	s.plant.t, s.plant.h = t, 0

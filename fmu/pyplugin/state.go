@@ -243,7 +243,7 @@ func (e *encoder) value(v py.Object, depth int) error {
 		}
 		e.dst = binary.AppendUvarint(append(e.dst, tagVariable), uint64(k))
 	case *body:
-		e.dst = appendString(append(e.dst, tagBody), x.b.Name)
+		e.dst = appendString(append(e.dst, tagBody), x.b.Name())
 	case *cable:
 		e.dst = appendString(append(e.dst, tagCable), x.c.Name())
 	case *winch:

@@ -145,8 +145,8 @@ var models = []model{
 		Scenario: func(sc scenario, load, h float64) map[string]any {
 			return map[string]any{"model": "spline-cable", "ports": ports("cable.node[*]"), "config": map[string]any{
 				"gravity": g, "hoist": map[string]any{"position": []float64{0, 0, top}}, "load": map[string]any{"mass": load},
-				"cable": map[string]any{"length0": sc.Length, "controls": splineControls(sc), "rope": ropeOf(sc),
-					"outputNodes": int(math.Round(sc.Length/sc.Element)) + 1},
+				"cable":  map[string]any{"length0": sc.Length, "rope": ropeOf(sc)},
+				"spline": map[string]any{"controls": splineControls(sc), "outputNodes": int(math.Round(sc.Length/sc.Element)) + 1},
 			}}
 		}},
 }

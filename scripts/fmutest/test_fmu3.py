@@ -800,7 +800,7 @@ class TestSplineHoist(TestRigidHoist):
     FZ_TOL = 1e-6
 
     def node_count(self):
-        return scenario(FMUS[self.KEY][2])["config"]["cable"]["outputNodes"]
+        return scenario(FMUS[self.KEY][2])["config"]["spline"]["outputNodes"]
 
 
 if __name__ == "__main__":

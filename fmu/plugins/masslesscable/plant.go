@@ -3,29 +3,36 @@ package masslesscable
 import (
 	"fmt"
 
-	"github.com/cablefmu/cablefmu/core/multibody"
-	"github.com/cablefmu/cablefmu/fmu"
+	"github.com/cablefmu/cablefmu/fmu/plugins/plant"
 	"github.com/cablefmu/cablefmu/fmu/plugins/port"
 )
 
-// Plant implements fmu.PlantSimulation: plugins see every body, every
+// Plant implements plant.Simulation: plugins see every body, every
 // cable and every winch of the scenario by its name.
-func (s *simulation) Plant() fmu.Plant { return plant{s} }
+func (s *simulation) Plant() plant.Plant { return view{s} }
 
-type plant struct{ s *simulation }
+type view struct{ s *simulation }
 
-func (p plant) Bodies() []*multibody.Body { return p.s.bodies }
+func (p view) Bodies() []plant.Body {
+	bs := make([]plant.Body, len(p.s.bodies))
+	for i, b := range p.s.bodies {
+		bs[i] = plant.RigidBody(b)
+	}
+	return bs
+}
 
-func (p plant) Cables() []fmu.PlantCable {
-	cs := make([]fmu.PlantCable, len(p.s.cables))
+func (p view) ClearForces() { plant.ClearRigid(p.s.bodies) }
+
+func (p view) Cables() []plant.Cable {
+	cs := make([]plant.Cable, len(p.s.cables))
 	for j := range p.s.cables {
 		cs[j] = &p.s.cables[j]
 	}
 	return cs
 }
 
-func (p plant) Winches() []fmu.PlantWinch {
-	var ws []fmu.PlantWinch
+func (p view) Winches() []plant.Winch {
+	var ws []plant.Winch
 	for j := range p.s.cables {
 		if p.s.cables[j].winch != nil {
 			ws = append(ws, winch{&p.s.cables[j], p.s.m.cfg.Cables[j].Winch.Name})

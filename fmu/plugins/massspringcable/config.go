@@ -1,8 +1,9 @@
 // Package massspringcable is the model plugin of the mass–spring cable
-// (Loock & Schömer, package core/massspring): a hoisting cable of N mass
-// points joined by linear and torsion springs from a crane's suspension
-// point down to a load, a point mass at its end, paid out by a winch that
-// changes the segments' rest length.
+// (Loock & Schömer, package core/massspring), a model of the hoist family
+// (package hoist): a hoisting cable of N mass points joined by linear and
+// torsion springs from a crane's suspension point down to a load, a point
+// mass at its end, paid out by a winch that changes the segments' rest
+// length. Its own settings sit in the config's "massSpring" block.
 package massspringcable
 
 import (
@@ -10,18 +11,17 @@ import (
 	"fmt"
 
 	"github.com/cablefmu/cablefmu/core/massspring"
+	"github.com/cablefmu/cablefmu/fmu/plugins/hoist"
 	"github.com/cablefmu/cablefmu/fmu/plugins/port"
 )
 
 type config struct {
-	port.Hoisted
-	Cable cableConfig `json:"cable"`
+	hoist.Config
+	Own settings `json:"massSpring"`
 }
 
-type cableConfig struct {
-	port.PaidOut
-	Segments int              `json:"segments"` // N
-	Rope     port.BendingRope `json:"rope"`
+// settings are the mass–spring cable's own.
+type settings struct {
 	// PerMass gives the springs per mass of a point (the paper's Fig. 5
 	// table) instead of the rope's stiffnesses: k_L/m, k_D/m, k_B/m.
 	PerMass *struct {
@@ -38,14 +38,14 @@ type cableConfig struct {
 	CGTolerance  float64 `json:"cgTolerance"`
 }
 
-func (c *cableConfig) solver() (massspring.Solver, error) {
+func (c *settings) solver() (massspring.Solver, error) {
 	switch c.Solver {
 	case "", "direct":
 		return massspring.Direct, nil
 	case "cg":
 		return massspring.CG, nil
 	}
-	return 0, fmt.Errorf("cable solver %q: want direct or cg", c.Solver)
+	return 0, fmt.Errorf("massSpring.solver %q: want direct or cg", c.Solver)
 }
 
 // The ranges of the springs per mass of a point (perMass), [LS01] Fig. 5
@@ -57,37 +57,32 @@ var (
 	perMassKB = port.Range{Min: 0, Max: 1e12}    // m²/s²
 )
 
-// parseConfig reads and checks the config: every number in its range
-// (port.Hoisted's, port.PaidOut's and the rope's checks, perMass in its
-// ranges above).
+// features are the crane's parts the mass–spring cable has.
+var features = hoist.Features{Model: "the mass-spring cable", Damping: true, Elements: "the mass points"}
+
+// parseConfig reads and checks the config: the family's checks
+// (hoist.Config.Check), perMass in its ranges above, the solver's
+// settings.
 func parseConfig(raw json.RawMessage) (*config, error) {
 	var c config
-	if err := port.Decode(raw, &c); err != nil {
+	if err := hoist.Decode(raw, "massSpring", &c); err != nil {
 		return nil, err
 	}
-	errs := port.Errors(c.Check())
+	errs := c.Check(features)
 	add := errs.Add
-	errs.Int("cable.segments", c.Cable.Segments, 2, 10000)
-	errs = append(errs, c.Cable.PaidOut.Check()...)
-	errs = append(errs, c.Cable.Rope.Check("cable.rope")...)
-	// The density's parameter range (port.RopeDensity), narrower than a
-	// rope's (Rope.Check refused one below 0): the mass points need mass.
-	if d := c.Cable.Rope.Density; d >= 0 && d < port.RopeDensity.Min {
-		errs.Add("cable.rope.density %g kg/m³: must lie in [%g, %g] kg/m³ (the mass points need mass)", d, port.RopeDensity.Min, port.RopeDensity.Max)
+	if p := c.Own.PerMass; p != nil {
+		errs.Num("massSpring.perMass.kL", "1/s²", perMassKL, p.KL)
+		errs.Num("massSpring.perMass.kD", "1/s", perMassKD, p.KD)
+		errs.Num("massSpring.perMass.kB", "m²/s²", perMassKB, p.KB)
 	}
-	if p := c.Cable.PerMass; p != nil {
-		errs.Num("cable.perMass.kL", "1/s²", perMassKL, p.KL)
-		errs.Num("cable.perMass.kD", "1/s", perMassKD, p.KD)
-		errs.Num("cable.perMass.kB", "m²/s²", perMassKB, p.KB)
-	}
-	if _, err := c.Cable.solver(); err != nil {
+	if _, err := c.Own.solver(); err != nil {
 		add("%w", err)
 	}
 	// 0 takes the solver's default rebuilds, 3 × the unknowns iterations.
-	errs.Int("cable.rebuilds", c.Cable.Rebuilds, 0, 100)
-	errs.Int("cable.cgIterations", c.Cable.CGIterations, 0, 1000000)
-	if !(c.Cable.CGTolerance >= 0 && c.Cable.CGTolerance < 1) {
-		add("cable.cgTolerance %g: must lie in [0, 1) (0: 1e-10)", c.Cable.CGTolerance)
+	errs.Int("massSpring.rebuilds", c.Own.Rebuilds, 0, 100)
+	errs.Int("massSpring.cgIterations", c.Own.CGIterations, 0, 1000000)
+	if !(c.Own.CGTolerance >= 0 && c.Own.CGTolerance < 1) {
+		add("massSpring.cgTolerance %g: must lie in [0, 1) (0: 1e-10)", c.Own.CGTolerance)
 	}
 	return &c, errs.Err()
 }

@@ -8,13 +8,15 @@ import (
 	"testing"
 
 	"github.com/cablefmu/cablefmu/fmu"
+	"github.com/cablefmu/cablefmu/fmu/plugins/hoist"
 )
 
 // gantry drives the examples/rigid-hoist scenario directly.
 type gantry struct {
 	t      *testing.T
-	m      *configured
-	sim    *simulation
+	step   float64
+	sim    fmu.Simulation
+	rope   *rope
 	values []float64
 	index  map[string]int
 	time   float64
@@ -35,23 +37,23 @@ func newGantry(t *testing.T) *gantry {
 	if err != nil {
 		t.Fatal(err)
 	}
-	m := cfg.(*configured)
-	g := &gantry{t: t, m: m, values: m.Starts(), index: map[string]int{}}
-	for i, v := range m.Variables() {
+	g := &gantry{t: t, step: sc.Step, index: map[string]int{}}
+	for i, v := range cfg.Variables() {
 		g.index[v.Name] = i
+		g.values = append(g.values, v.Start)
 	}
-	s, err := m.NewSimulation(g.values)
+	s, err := cfg.NewSimulation(g.values)
 	if err != nil {
 		t.Fatal(err)
 	}
-	g.sim = s.(*simulation)
+	g.sim, g.rope = s, hoist.Of(s).Cable.(*rope)
 	return g
 }
 
 // run advances by seconds with trolley velocity v (m/s along x) and winch
 // speed w, in communication steps of one internal step.
 func (g *gantry) run(seconds, v, w float64, each func()) {
-	h := g.m.Step
+	h := g.step
 	for i := 0; i < int(math.Round(seconds/h)); i++ {
 		from := append([]float64(nil), g.values...)
 		from[g.index["hoist.x"]], from[g.index["hoist.vx"]], from[g.index["winch.speed"]] = g.trolX, v, w
@@ -68,7 +70,7 @@ func (g *gantry) run(seconds, v, w float64, each func()) {
 }
 
 func (g *gantry) energy() float64 {
-	w := g.sim.world
+	w := g.rope.world
 	return w.KineticEnergy() + w.GravityEnergy() + w.ElasticEnergy()
 }
 
@@ -91,7 +93,7 @@ func TestGantryCycle(t *testing.T) {
 	rest := g.energy()
 	g.run(1, 0, 0, nil)
 	accel := func(a, seconds float64) {
-		h := g.m.Step
+		h := g.step
 		for i := 0; i < int(math.Round(seconds/h)); i++ {
 			v := g.values[g.index["hoist.vx"]] + a*h
 			g.run(h, v, 0, nil)
@@ -110,32 +112,32 @@ func TestGantryCycle(t *testing.T) {
 		t.Errorf("swing energy lost in 15 s: %.2f %%, want between −1 %% and 5 %%", 100*loss)
 	}
 
-	cableWeight := g.sim.cable.Mass() * 9.81
+	cableWeight := g.rope.cable.Mass() * 9.81
 	// Lower 3.2 m: the load (bottom at 3 m) lands after 6 s, and the last
 	// 0.2 m of rope go into the sheave's slack store (paying out beyond
 	// the store is a known limit, README).
 	g.run(6.4, 0, 0.5, nil)
 	g.run(2, 0, 0, nil)
 	down, n := 0.0, 0
-	g.run(1, 0, 0, func() { down += g.sim.cable.Joints[0].Force(); n++ })
-	if z := g.sim.load.Pos.Z; math.Abs(z-0.5) > 0.01 {
+	g.run(1, 0, 0, func() { down += g.rope.cable.Joints[0].Force(); n++ })
+	if z := g.rope.load.Pos.Z; math.Abs(z-0.5) > 0.01 {
 		t.Errorf("load centre at z = %.4f m after setting down, want 0.5 m within 1 cm", z)
 	}
-	loadWeight := g.sim.load.Mass * 9.81
+	loadWeight := g.rope.load.Mass * 9.81
 	if tension := down / float64(n); tension > 0.1*loadWeight {
 		t.Errorf("mean tension at the sheave %.0f N with the load on the ground, want the load off the rope: below a tenth of its weight, %.0f N", tension, 0.1*loadWeight)
 	} else {
-		t.Logf("set down: mean tension at the sheave %.0f N (%.1f %% of the load's weight; the rope's own %.0f N)", tension, 100*tension/loadWeight, g.sim.cable.Mass()*9.81)
+		t.Logf("set down: mean tension at the sheave %.0f N (%.1f %% of the load's weight; the rope's own %.0f N)", tension, 100*tension/loadWeight, g.rope.cable.Mass()*9.81)
 	}
 	g.run(6.4, 0, -0.5, nil)
 	g.run(3, 0, 0, nil)
 	sum, n := 0.0, 0
-	g.run(1, 0, 0, func() { sum += g.sim.cable.Joints[0].Force(); n++ })
-	want := (g.sim.load.Mass)*9.81 + cableWeight
+	g.run(1, 0, 0, func() { sum += g.rope.cable.Joints[0].Force(); n++ })
+	want := (g.rope.load.Mass)*9.81 + cableWeight
 	if tension := sum / float64(n); math.Abs(tension/want-1) > 0.1 {
 		t.Errorf("mean tension %.0f N over the last second after lifting, want (M + m_cable) g = %.0f N within 10 %%", tension, want)
 	}
-	if z := g.sim.load.Pos.Z; z < 1 {
+	if z := g.rope.load.Pos.Z; z < 1 {
 		t.Errorf("load at z = %.3f m after hauling in 4 m, want lifted off the ground", z)
 	}
 }
@@ -157,12 +159,12 @@ func TestWinchJumpsGoSlackAndSnap(t *testing.T) {
 		g.run(2, 0, 0, nil)
 		lowest, peak, slack, inner, beyond := math.Inf(1), 0.0, 0, math.Inf(1), 0.0
 		watch := func() {
-			f := g.sim.cable.Joints[0].Force()
+			f := g.rope.cable.Joints[0].Force()
 			lowest, peak = math.Min(lowest, f), math.Max(peak, f)
 			if f == 0 {
 				slack++
 			}
-			for _, j := range g.sim.cable.Joints[1:] {
+			for _, j := range g.rope.cable.Joints[1:] {
 				inner = math.Min(inner, j.Force())
 				beyond = math.Max(beyond, -j.Force()-j.Buckling())
 			}
@@ -170,8 +172,8 @@ func TestWinchJumpsGoSlackAndSnap(t *testing.T) {
 		g.run(2, 0, speed, watch)
 		g.run(3, 0, 0, watch)
 		sum, n := 0.0, 0
-		g.run(4, 0, 0, func() { sum += g.sim.cable.Joints[0].Force(); n++ })
-		want := (g.sim.load.Mass + g.sim.cable.Mass()) * 9.81
+		g.run(4, 0, 0, func() { sum += g.rope.cable.Joints[0].Force(); n++ })
+		want := (g.rope.load.Mass + g.rope.cable.Mass()) * 9.81
 		name := fmt.Sprintf("winch %+g m/s", speed)
 		t.Logf("%s: tension at the sheave from %.0f N to %.0f N (%.1f × the hanging weight), slack in %d steps, lowest axial force inside the rope %.0f N; mean afterwards %.0f N (weight %.0f N)",
 			name, lowest, peak, peak/want, slack, inner, sum/float64(n), want)
@@ -217,11 +219,11 @@ func TestSetDownAndLiftWithinSlackStore(t *testing.T) {
 				g.run(down/speed, 0, speed, nil)
 				lowest, highest, sum, peak, n := math.Inf(1), math.Inf(-1), 0.0, 0.0, 0
 				g.run(3, 0, 0, func() {
-					z, f := g.sim.load.Pos.Z, g.sim.cable.Joints[0].Force()
+					z, f := g.rope.load.Pos.Z, g.rope.cable.Joints[0].Force()
 					lowest, highest = math.Min(lowest, z), math.Max(highest, z)
 					sum, peak, n = sum+f, math.Max(peak, f), n+1
 				})
-				weight := g.sim.load.Mass * 9.81
+				weight := g.rope.load.Mass * 9.81
 				mean := sum / float64(n)
 				t.Logf("travel %g m, winch %g m/s, hold: load centre %.4f–%.4f m, tension at the sheave mean %.0f N, peak %.0f N (load weight %.0f N)", travel, speed, lowest, highest, mean, peak, weight)
 				if math.Abs(lowest-0.5) > 0.01 || math.Abs(highest-0.5) > 0.01 {
@@ -236,7 +238,7 @@ func TestSetDownAndLiftWithinSlackStore(t *testing.T) {
 				}
 				g.run(down/speed, 0, -speed, nil)
 				g.run(5, 0, 0, nil)
-				if z := g.sim.load.Pos.Z; z < 0.6 {
+				if z := g.rope.load.Pos.Z; z < 0.6 {
 					t.Errorf("load centre at z = %.4f m after lifting, want it in the air", z)
 				}
 			})
@@ -250,7 +252,7 @@ func TestSetDownAndLiftWithinSlackStore(t *testing.T) {
 // cannot represent.
 func TestFoldedRopeStopsWithTheReason(t *testing.T) {
 	g := newGantry(t)
-	h := g.m.Step
+	h := g.step
 	var err error
 	for i := 0; i < int(math.Round((11+4/0.5+3)/h)) && err == nil; i++ {
 		w := 0.0

@@ -1,26 +1,30 @@
 // Package splinecable is the model plugin of the quasi-dynamic spline
-// cable (Theetten et al., package core/spline): a hoisting cable as a
-// cubic B-spline with roll from a crane's suspension point down to a load
-// (a point mass held to its end by Lagrange multipliers), switching
-// between its dynamic and static systems on an operations budget, paid
-// out by a winch that changes its rest length.
+// cable (Theetten et al., package core/spline), a model of the hoist
+// family (package hoist): a hoisting cable as a cubic B-spline with roll
+// from a crane's suspension point down to a load (a point mass held to
+// its end by Lagrange multipliers), switching between its dynamic and
+// static systems on an operations budget, paid out by a winch that
+// changes its rest length. Its own settings sit in the config's "spline"
+// block.
 package splinecable
 
 import (
 	"encoding/json"
 
+	"github.com/cablefmu/cablefmu/fmu/plugins/hoist"
 	"github.com/cablefmu/cablefmu/fmu/plugins/port"
 )
 
 type config struct {
-	port.Hoisted
-	Cable cableConfig `json:"cable"`
+	hoist.Config
+	Own settings `json:"spline"`
 }
 
-type cableConfig struct {
-	port.PaidOut
-	Controls int              `json:"controls"` // control points n ≥ 4
-	Rope     port.BendingRope `json:"rope"`
+// settings are the spline cable's own.
+type settings struct {
+	// Controls is the number of control points n ≥ 4 (0: the cable's
+	// segments + 3, a span per segment).
+	Controls int `json:"controls"`
 	// Ceiling (m) bounds a control point's move in a step (0: none).
 	Ceiling float64 `json:"ceiling"`
 	// ClampStart holds the cable's tangent at the suspension point
@@ -33,32 +37,44 @@ type cableConfig struct {
 	OutputNodes int `json:"outputNodes"`
 }
 
-func (c *cableConfig) outputNodes() int {
+func (c *settings) outputNodes() int {
 	if c.OutputNodes > 0 {
 		return c.OutputNodes
 	}
 	return 21
 }
 
-// parseConfig reads and checks the config: every number in its range
-// (port.Hoisted's, port.PaidOut's and the rope's checks, the ceiling in port.OptLength).
+// controls returns the control points: the block's, or a span per
+// segment of the cable.
+func (c *config) controls() int {
+	if c.Own.Controls > 0 {
+		return c.Own.Controls
+	}
+	return c.Cable.Elements() + 3
+}
+
+// features are the crane's parts the spline cable has: the rope has no
+// material damping in [TGDM07]'s model.
+var features = hoist.Features{Model: "the spline cable", Elements: "the spline"}
+
+// parseConfig reads and checks the config: the family's checks
+// (hoist.Config.Check), the control points, the ceiling in
+// port.OptLength, the output nodes.
 func parseConfig(raw json.RawMessage) (*config, error) {
 	var c config
-	if err := port.Decode(raw, &c); err != nil {
+	if err := hoist.Decode(raw, "spline", &c); err != nil {
 		return nil, err
 	}
-	errs := port.Errors(c.Check())
-	errs.Int("cable.controls", c.Cable.Controls, 4, 10000)
-	errs = append(errs, c.Cable.PaidOut.Check()...)
-	errs.Num("cable.ceiling", "m", port.OptLength, c.Cable.Ceiling)
-	if c.Cable.OutputNodes != 0 { // 0 takes 21
-		errs.Int("cable.outputNodes", c.Cable.OutputNodes, 2, 10000)
+	errs := c.Check(features)
+	if c.Own.Controls != 0 {
+		errs.Int("spline.controls", c.Own.Controls, 4, 10000)
+		if c.Cable.Segments != 0 && c.Cable.Segments+3 != c.Own.Controls {
+			errs.Add("spline.controls %d and cable.segments %d disagree: a cubic spline of n control points has n − 3 spans (give one of them)", c.Own.Controls, c.Cable.Segments)
+		}
 	}
-	errs = append(errs, c.Cable.Rope.Check("cable.rope")...)
-	// The density's parameter range (port.RopeDensity), narrower than a
-	// rope's (Rope.Check refused one below 0): the spline needs mass.
-	if d := c.Cable.Rope.Density; d >= 0 && d < port.RopeDensity.Min {
-		errs.Add("cable.rope.density %g kg/m³: must lie in [%g, %g] kg/m³ (the spline needs mass)", d, port.RopeDensity.Min, port.RopeDensity.Max)
+	errs.Num("spline.ceiling", "m", port.OptLength, c.Own.Ceiling)
+	if c.Own.OutputNodes != 0 { // 0 takes 21
+		errs.Int("spline.outputNodes", c.Own.OutputNodes, 2, 10000)
 	}
 	return &c, errs.Err()
 }

@@ -1,0 +1,216 @@
+// Package hoist is the family of hoisting cables with a load that the
+// rigid-body, mass–spring and spline cable models share: the crane a
+// scenario describes (gravity, the suspension point, the load, the cable
+// with its rope and winch, the ground), the ports built from it (the
+// suspension point's position and velocity inputs and the force on it,
+// the winch's speed, the cable's tension, length and nodes, the load's
+// motion), their parameters, the step that turns the inputs into the
+// suspension point's motion and the winch's pay-out, the state around
+// the cable, and what Python plugins see. A model of the family supplies
+// a Design: its own block of settings, its own ports, and a Cable, the
+// adapter to its core model.
+package hoist
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"sort"
+
+	"github.com/cablefmu/cablefmu/fmu/plugins/port"
+)
+
+// Config is the crane as every model of the family reads it. The models'
+// own settings sit in blocks keyed by Blocks; a model reads its own and
+// refuses the others'.
+type Config struct {
+	// Gravity (m/s²) along −z.
+	Gravity float64 `json:"gravity"`
+	// Hoist is the suspension point (the sheave on the trolley or the
+	// boom tip), moved by the inputs.
+	Hoist struct {
+		Position [3]float64 `json:"position"`
+	} `json:"hoist"`
+	Load   Load          `json:"load"`
+	Cable  CableConfig   `json:"cable"`
+	Ground *GroundConfig `json:"ground"`
+}
+
+// Load is the load at the cable's end: hook and payload.
+type Load struct {
+	Mass float64 `json:"mass"` // kg
+	// Size is the load's box (m), hung from the middle of its top face,
+	// for models whose load is a body; the others take the load as a
+	// point mass at the rope's end and refuse it.
+	Size *[3]float64 `json:"size"`
+}
+
+// CableConfig is the hoisting cable.
+type CableConfig struct {
+	// Length0 (m) from the suspension point to the load at the start;
+	// MinLength (m) where the winch stops hauling in (0: 1 m).
+	Length0   float64 `json:"length0"`
+	MinLength float64 `json:"minLength"`
+	// Segments is how many elements the cable is cut into (0: 20): rigid
+	// segments, mass–spring segments, spline spans (control points − 3).
+	Segments int              `json:"segments"`
+	Rope     port.BendingRope `json:"rope"`
+}
+
+// GroundConfig is a horizontal ground with friction where the load is set
+// down.
+type GroundConfig struct {
+	Height   float64 `json:"height"`   // m
+	Friction float64 `json:"friction"` // μ
+}
+
+// DefaultSegments is the cable's elements where the scenario gives none.
+const DefaultSegments = 20
+
+// Elements returns the cable's elements (Segments or its default).
+func (c *CableConfig) Elements() int {
+	if c.Segments > 0 {
+		return c.Segments
+	}
+	return DefaultSegments
+}
+
+// MinLen returns where the winch stops hauling in (m).
+func (c *CableConfig) MinLen() float64 {
+	if c.MinLength > 0 {
+		return c.MinLength
+	}
+	return 1
+}
+
+// Blocks maps the key of each model's own block of settings to the
+// model's name.
+var Blocks = map[string]string{
+	"rigidBody":  "rigid-body-cable",
+	"massSpring": "mass-spring-cable",
+	"spline":     "spline-cable",
+}
+
+// Decode reads a scenario's config strictly (port.Decode) into cfg, a
+// model's config type that embeds Config and holds its own block under
+// the key own. Another model's block is refused with a message saying
+// whose it is, so that a scenario whose "model" changed tells the user
+// what no longer applies.
+func Decode(raw json.RawMessage, own string, cfg any) error {
+	var top map[string]json.RawMessage
+	if err := json.NewDecoder(bytes.NewReader(raw)).Decode(&top); err == nil {
+		var errs []string
+		for key := range top {
+			if model, ok := Blocks[key]; ok && key != own {
+				errs = append(errs, fmt.Sprintf("config.%s: settings of the %s model, which this scenario does not run (this model's own settings go in config.%s)", key, model, own))
+			}
+			if to, ok := movedTop[key]; ok {
+				errs = append(errs, fmt.Sprintf("config.%s: now config.%s.%s", key, to, key))
+			}
+		}
+		var cable map[string]json.RawMessage
+		if json.Unmarshal(top["cable"], &cable) == nil {
+			for key := range cable {
+				if to, ok := movedCable[key]; ok {
+					errs = append(errs, fmt.Sprintf("config.cable.%s: %s", key, to))
+				}
+			}
+		}
+		if len(errs) > 0 {
+			sort.Strings(errs)
+			var all port.Errors
+			for _, e := range errs {
+				all.Add("%s", e)
+			}
+			return all.Err()
+		}
+	}
+	return port.Decode(raw, cfg)
+}
+
+// movedTop and movedCable are the keys that moved into a model's block
+// (or went), with where to: a scenario written before says so instead of
+// "unknown field".
+var (
+	movedTop   = map[string]string{"iterations": "rigidBody"}
+	movedCable = map[string]string{
+		"twist": "now config.rigidBody.twist", "hook": "now config.rigidBody.hook",
+		"physicalBending": "no longer a setting: the rope bends with its own stiffness everywhere, and the rigid-body cable's step takes a light segment's turning stiffness in where it cannot resolve it (see the README); remove the key",
+		"perMass":         "now config.massSpring.perMass", "solver": "now config.massSpring.solver", "rebuilds": "now config.massSpring.rebuilds",
+		"cgIterations": "now config.massSpring.cgIterations", "cgTolerance": "now config.massSpring.cgTolerance",
+		"controls": "now config.spline.controls", "ceiling": "now config.spline.ceiling", "clampStart": "now config.spline.clampStart",
+		"outputNodes": "now config.spline.outputNodes",
+	}
+)
+
+// Features are what a model of the family represents: the crane's parts
+// it does not have are refused in the config, not ignored.
+type Features struct {
+	// Model names the model in messages ("the mass-spring cable").
+	Model string
+	// LoadBody: the load is a rigid body whose box load.size gives
+	// (required); otherwise it is a point mass and load.size is refused.
+	LoadBody bool
+	// Ground: the load can be set down on config.ground.
+	Ground bool
+	// Damping: the rope's material damping (cable.rope.dampingTime) acts;
+	// otherwise a damping time given is refused.
+	Damping bool
+	// Elements is what the cable's elements are, for messages ("the
+	// segments need mass").
+	Elements string
+}
+
+// Check returns what is wrong with the config for a model with features
+// f, an error each: every number in its range (port's ranges), the
+// lengths, the rope, and the parts the model does not have.
+func (c *Config) Check(f Features) port.Errors {
+	var errs port.Errors
+	errs.Num("gravity", "m/s²", port.Gravity, c.Gravity)
+	errs.Vec("hoist.position", "m", port.Position, c.Hoist.Position[:])
+	errs.Num("load.mass", "kg", f.loadMass(), c.Load.Mass)
+	switch {
+	case f.LoadBody && c.Load.Size == nil:
+		errs.Add("load.size: missing: %s's load is a body, a box [x, y, z] (m) hung from the middle of its top face", f.Model)
+	case f.LoadBody:
+		errs.Vec("load.size", "m", port.Size, c.Load.Size[:])
+	case c.Load.Size != nil:
+		errs.Add("load.size: %s's load is a point mass at the rope's end; a load with a size runs on the rigid-body cable (remove the key)", f.Model)
+	}
+	cb := &c.Cable
+	errs.Num("cable.length0", "m", port.Length, cb.Length0)
+	errs.Num("cable.minLength", "m", port.OptLength, cb.MinLength)
+	if len(errs) == 0 && !(cb.Length0 > cb.MinLen()) {
+		errs.Add("cable.length0 %g m: must exceed minLength %g m", cb.Length0, cb.MinLen())
+	}
+	if cb.Segments != 0 {
+		errs.Int("cable.segments", cb.Segments, 2, 10000)
+	}
+	errs = append(errs, cb.Rope.Check("cable.rope")...)
+	// The density's parameter range (port.RopeDensity), narrower than a
+	// rope's (Rope.Check refused one below 0): the elements need mass.
+	if d := cb.Rope.Density; d >= 0 && d < port.RopeDensity.Min {
+		errs.Add("cable.rope.density %g kg/m³: must lie in [%g, %g] kg/m³ (%s need mass)", d, port.RopeDensity.Min, port.RopeDensity.Max, f.Elements)
+	}
+	if cb.Rope.DampingTime != nil && !f.Damping {
+		errs.Add("cable.rope.dampingTime: %s has no material damping (remove the key)", f.Model)
+	}
+	if g := c.Ground; g != nil {
+		if !f.Ground {
+			errs.Add("ground: %s has no ground; the rigid-body cable sets its load down on one (remove the key)", f.Model)
+		} else {
+			errs.Num("ground.height", "m", port.Position, g.Height)
+			errs.Num("ground.friction", "", port.Friction, g.Friction)
+		}
+	}
+	return errs
+}
+
+// loadMass is the range of the load's mass: a body needs mass, a point
+// load of 0 leaves the rope's end bare.
+func (f Features) loadMass() port.Range {
+	if f.LoadBody {
+		return port.Mass
+	}
+	return port.Range{Min: 0, Max: port.Mass.Max}
+}

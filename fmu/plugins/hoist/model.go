@@ -1,0 +1,168 @@
+package hoist
+
+import (
+	"fmt"
+
+	"github.com/cablefmu/cablefmu/core/geom"
+	"github.com/cablefmu/cablefmu/fmu"
+	"github.com/cablefmu/cablefmu/fmu/plugins/port"
+)
+
+// Design is one model of the family bound to a scenario's config.
+type Design interface {
+	Features() Features
+	Texts() Texts
+	// Nodes is how many points cable.node[k] samples.
+	Nodes() int
+	// Quantities adds the model's own ports to the family's: its inputs
+	// set Drive.Extra, its outputs read the simulation's Cable.
+	Quantities(c *Catalogue)
+	// Build builds the cable hanging straight down from the suspension
+	// point with the load at its end in static equilibrium, moving with
+	// the suspension point's velocity.
+	Build(st *Start) (Cable, error)
+}
+
+// Start is what a cable is built from: the parameters and the
+// suspension point's position and velocity inputs at the start.
+type Start struct {
+	Config   *Config
+	Params   Params
+	Top, Vel geom.Vec3
+}
+
+// Cable is the adapter between the family and a model's core cable.
+type Cable interface {
+	// Top is the suspension point: the step places it at the position
+	// inputs when those changed.
+	Top() *geom.Vec3
+	// Length is the unstretched length paid out (m).
+	Length() float64
+	// Step advances h seconds: the suspension point moves at topVel (m/s)
+	// from Top, the cable's unstretched length becomes length (m), paid
+	// out at rate (m/s); in holds the inputs at the step's end.
+	Step(h float64, topVel geom.Vec3, length, rate float64, in *Drive) error
+	// Force is the force the cable exerted on the crane over the last
+	// step (N); Tension its tension at the suspension point (N).
+	Force() geom.Vec3
+	Tension() float64
+	// Load is the load's position (m) and velocity (m/s).
+	Load() (pos, vel geom.Vec3)
+	// Node returns coordinate axis of cable node k (k = 0 at the
+	// suspension point, m).
+	Node(k, axis int) float64
+	// SaveState appends the cable's state; LoadState restores it into a
+	// cable built from the same parameters, checking every number before
+	// anything changes.
+	SaveState(dst []float64) []float64
+	LoadState(src []float64) error
+}
+
+// Feeder is a Cable whose force on the crane responds at once to the
+// suspension point's inputs (fmu.FeedthroughSimulation, in the
+// simulation's terms).
+type Feeder interface {
+	Feedthrough(s *Simulation, values []float64, changed []bool, back, h float64)
+	Partial(s *Simulation, values []float64, changed []bool, back, h float64, out, in int) float64
+}
+
+// Eventer is a Cable with events of its own (a load set down), noted
+// after each step.
+type Eventer interface {
+	NoteEvents(ev *port.Events, h float64)
+}
+
+// Configure binds a model of the family to a scenario: its ports, and a
+// simulation built once to check the config. d's Build decides whether
+// the simulations feed through (Feeder).
+func Configure(sc *fmu.Scenario, cfg *Config, d Design) (fmu.Configured, error) {
+	ports, err := port.Select(quantities(cfg, sc.Step, d), port.ExpandCableNodes(sc.Ports, d.Nodes()), sc.Step)
+	if err != nil {
+		return nil, err
+	}
+	m := &configured{Ports: ports, cfg: cfg, design: d}
+	probe, err := m.NewSimulation(m.Starts())
+	if err != nil {
+		return nil, fmt.Errorf("building the scenario's cable: %w", err)
+	}
+	if _, ok := probe.(feedSimulation); ok {
+		return feedConfigured{m}, nil
+	}
+	return m, nil
+}
+
+// configured implements fmu.Configured; its ports give Variables and
+// InternalStep.
+type configured struct {
+	*port.Ports[Params, Drive, Simulation]
+	cfg    *Config
+	design Design
+}
+
+// feedConfigured is a configured model whose simulations feed through.
+type feedConfigured struct{ *configured }
+
+// Direct implements fmu.Feedthrough: the force on the crane depends at
+// once on the suspension point's position and velocity.
+func (m feedConfigured) Direct() map[int][]int {
+	d := map[int][]int{}
+	port.FindDriven(m.Variables(), "hoist").AddDirect(d)
+	return d
+}
+
+// NewSimulation implements fmu.Configured: the model's cable built at
+// the parameters and inputs in values.
+func (m *configured) NewSimulation(values []float64) (fmu.Simulation, error) {
+	c := m.cfg
+	st := &Start{Config: c, Params: Params{Gravity: c.Gravity, H: m.Step, LoadMass: c.Load.Mass, Length0: c.Cable.Length0, Rope: c.Cable.Rope.Material()}}
+	m.ApplyParams(&st.Params, values)
+	s := &Simulation{m: m, params: st.Params, minLen: c.Cable.MinLen()}
+	s.From.Pos = geom.V(c.Hoist.Position[0], c.Hoist.Position[1], c.Hoist.Position[2])
+	m.ReadInputs(&s.From, values)
+	st.Top, st.Vel = s.From.Pos, s.From.Vel
+	s.placed, s.RefPos, s.RefVel, s.MeanVel = s.From.Pos, s.From.Pos, s.From.Vel, s.From.Vel
+	s.Driven = port.FindDriven(m.Variables(), "hoist")
+	if !(st.Params.Length0 > s.minLen) {
+		return nil, fmt.Errorf("cable.length0 %g m: must exceed the winch's minimum length %g m", st.Params.Length0, s.minLen)
+	}
+	if err := st.Params.Rope.Validate(); err != nil {
+		return nil, fmt.Errorf("cable: %w", err)
+	}
+	cable, err := m.design.Build(st)
+	if err != nil {
+		return nil, err
+	}
+	s.Cable = cable
+	if f, ok := cable.(Feeder); ok {
+		return feedSimulation{s, f}, nil
+	}
+	return s, nil
+}
+
+// feedSimulation is a Simulation whose cable feeds through.
+type feedSimulation struct {
+	*Simulation
+	f Feeder
+}
+
+// Feedthrough implements fmu.FeedthroughSimulation.
+func (s feedSimulation) Feedthrough(values []float64, changed []bool, back, h float64) {
+	s.f.Feedthrough(s.Simulation, values, changed, back, h)
+}
+
+// Partial implements fmu.FeedthroughSimulation.
+func (s feedSimulation) Partial(values []float64, changed []bool, back, h float64, out, in int) float64 {
+	return s.f.Partial(s.Simulation, values, changed, back, h, out, in)
+}
+
+// Of returns the family's simulation in a simulation Configure's models
+// built (for tests that reach into a model's cable).
+func Of(s fmu.Simulation) *Simulation {
+	switch s := s.(type) {
+	case *Simulation:
+		return s
+	case feedSimulation:
+		return s.Simulation
+	}
+	return nil
+}

@@ -1,0 +1,103 @@
+package hoist
+
+import (
+	"fmt"
+
+	"github.com/cablefmu/cablefmu/core/geom"
+	"github.com/cablefmu/cablefmu/core/material"
+	"github.com/cablefmu/cablefmu/fmu/plugins/port"
+)
+
+// Params are the family's parameters: fixed for a run, set by the master
+// before initialization.
+type Params struct {
+	Gravity  float64       // m/s², along −z
+	H        float64       // s, the internal step
+	LoadMass float64       // kg
+	Length0  float64       // m
+	Rope     material.Rope // the rope, with its defaults filled in
+}
+
+// Drive holds the inputs at one instant.
+type Drive struct {
+	Pos, Vel geom.Vec3 // the suspension point's (m, m/s)
+	Winch    float64   // pay-out rate (m/s)
+	// Extra holds a model's own inputs, in the order it declares them.
+	Extra [2]float64
+}
+
+// Catalogue is the family's quantity catalogue.
+type Catalogue = port.Catalogue[Params, Drive, Simulation]
+
+// Texts are the descriptions of the family's quantities that say how a
+// model computes them; a model gives those that differ from the family's.
+type Texts struct {
+	// Step names the integrator whose internal step h is.
+	Step string
+	// Load, Diameter, Density, Force, Tension, Winch add the model's way
+	// to the descriptions of load.mass, cable.diameter, cable.density,
+	// hoist.f*, cable.tension and winch.speed.
+	Load, Diameter, Density, Force, Tension, Winch string
+	// LoadPoint names the load's point whose position load.* gives.
+	LoadPoint string
+	// Node describes cable.node[j] of n, j = 1 … n.
+	Node func(j, n int) string
+}
+
+func suffix(s string) string {
+	if s == "" {
+		return ""
+	}
+	return "; " + s
+}
+
+// quantities is the catalogue of the family's quantities for a model
+// with features f and texts x, its own quantities added by d.
+func quantities(c *Config, step float64, d Design) *Catalogue {
+	f, x := d.Features(), d.Texts()
+	rope := c.Cable.Rope.Material()
+	qs := &Catalogue{}
+	param, input, output := qs.Param, qs.Input, qs.Output
+	axes := []string{port.Axis(0), port.Axis(1), port.Axis(2)}
+	param("gravity", "m/s2", "Gravitational acceleration, acting along -z", c.Gravity, port.Gravity, func(p *Params, v float64) { p.Gravity = v })
+	param("h", "s", "Internal step of "+x.Step+": steps on the fixed grid start + k·h whatever the communication steps; outputs between grid points are interpolated", step, port.Step, func(p *Params, v float64) { p.H = v })
+	param("load.mass", "kg", "Mass of the load (hook and payload)"+suffix(x.Load), c.Load.Mass, f.loadMass(), func(p *Params, v float64) { p.LoadMass = v })
+	param("cable.length0", "m", "Initial cable length from the suspension point to the load", c.Cable.Length0, port.Length, func(p *Params, v float64) { p.Length0 = v })
+	param("cable.E", "Pa", "Effective Young's modulus of the rope (a stranded wire rope is softer than solid steel): its stretching stiffness EA", rope.E, port.Modulus, func(p *Params, v float64) { p.Rope.E = v })
+	param("cable.diameter", "m", "Rope diameter"+suffix(x.Diameter), rope.Diameter, port.Diameter, func(p *Params, v float64) { p.Rope.Diameter = v })
+	param("cable.density", "kg/m3", "Rope density: "+x.Density+", carried by the crane with the load", rope.Density, port.RopeDensity, func(p *Params, v float64) { p.Rope.Density = v })
+	if f.Damping {
+		param("cable.dampingTime", "s", "Material damping of the rope as a Kelvin-Voigt time constant (damping ratio omega*tau/2 for a mode at omega); 0 is undamped", rope.DampingTime, port.Time, func(p *Params, v float64) { p.Rope.DampingTime = v })
+	}
+	param("cable.bendingStiffness", "N.m2", "Bending stiffness EI of the rope; 0 takes a tenth of a solid bar's (a stranded rope bends far more easily)", rope.BendingStiffness, port.Bending, func(p *Params, v float64) { p.Rope.BendingStiffness = v })
+	for k, ax := range axes {
+		input("hoist."+ax, "m", fmt.Sprintf("World %s position of the suspension point (sheave on the trolley), z up", ax), c.Hoist.Position[k], port.Position,
+			func(d *Drive, v float64) { port.SetComp(&d.Pos, k, v) })
+	}
+	for k, ax := range axes {
+		input("hoist.v"+ax, "m/s", fmt.Sprintf("World %s velocity of the suspension point; within a communication step it moves with it", ax), 0, port.Velocity,
+			func(d *Drive, v float64) { port.SetComp(&d.Vel, k, v) })
+	}
+	input("winch.speed", "m/s", "Pay-out rate of the winch; positive lengthens the cable"+suffix(x.Winch), 0, port.Velocity, func(d *Drive, v float64) { d.Winch = v })
+	for k, ax := range axes {
+		output("hoist.f"+ax, "N", fmt.Sprintf("World %s component of the force the cable exerts on the crane%s", ax, suffix(x.Force)),
+			func(s *Simulation) float64 { return s.Cable.Force().Comp(k) })
+	}
+	output("cable.tension", "N", "Cable tension at the suspension point"+suffix(x.Tension), func(s *Simulation) float64 { return s.Cable.Tension() })
+	output("cable.length", "m", "Unstretched cable length from the suspension point to the load", func(s *Simulation) float64 { return s.Cable.Length() })
+	d.Quantities(qs)
+	for k, ax := range axes {
+		output("load."+ax, "m", fmt.Sprintf("World %s position of %s", ax, x.LoadPoint), func(s *Simulation) float64 { p, _ := s.Cable.Load(); return p.Comp(k) })
+	}
+	for k, ax := range axes {
+		output("load.v"+ax, "m/s", fmt.Sprintf("World %s velocity of %s", ax, x.LoadPoint), func(s *Simulation) float64 { _, v := s.Cable.Load(); return v.Comp(k) })
+	}
+	n := d.Nodes()
+	for j := 1; j <= n; j++ {
+		for k, ax := range axes {
+			output(fmt.Sprintf("cable.node[%d].%s", j, ax), "m", fmt.Sprintf("World %s position of %s", ax, x.Node(j, n)),
+				func(s *Simulation) float64 { return s.Cable.Node(j-1, k) })
+		}
+	}
+	return qs
+}
