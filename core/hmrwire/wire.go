@@ -498,6 +498,10 @@ func (w *Wire) Ends() (first, last *multibody.Body) {
 	return w.nodes[0].body, w.nodes[len(w.nodes)-1].body
 }
 
+// FirstTension is the tension of the wire's first segment in the last
+// step (N): where a winch pays it out.
+func (w *Wire) FirstTension() float64 { return w.nodes[0].tension }
+
 // Tensions returns the tension (N) of each sub-segment of the last step,
 // from the first node to the last.
 func (w *Wire) Tensions() []float64 {

@@ -1,9 +1,13 @@
 package pyplugin_test
 
 import (
+	"fmt"
+	"maps"
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 	"sync"
 	"testing"
 )
@@ -207,4 +211,89 @@ func TestControllerOnEveryHoistModel(t *testing.T) {
 			}
 		})
 	}
+}
+
+// withPlugins returns the example scenario in dir with plugins added
+// (name → source), written to a temporary folder.
+func withPlugins(t *testing.T, dir string, plugins map[string]string) string {
+	t.Helper()
+	raw, err := os.ReadFile(filepath.Join(dir, "scenario.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc := strings.TrimSpace(string(raw))
+	var refs []string
+	files := map[string]string{}
+	for _, name := range slices.Sorted(maps.Keys(plugins)) {
+		refs = append(refs, fmt.Sprintf(`{"name": %q, "file": "%s.py"}`, name, name))
+		files[name+".py"] = plugins[name]
+	}
+	files["scenario.json"] = strings.TrimSuffix(sc, "}") + `, "plugins": [` + strings.Join(refs, ", ") + "]}"
+	return writeScenario(t, files)
+}
+
+// Plugins act on the wire models too: on WireHoist a plugin commands the
+// drum (hauling in 0.2 m/s from 1 s: the paid-out wire 1 m shorter 5 s
+// later, within 2 %) while the wind plugin pushes the hook block with the
+// drag of 10 m/s of wind (within 1 % of 0.5 ρ c_d A v²: the block hardly
+// moves); on WireBeam a plugin pushes body m1 along x (50 N for 0.5 s
+// moves it by more than 2 cm against the run without).
+func TestPluginsOnWireModels(t *testing.T) {
+	wind, err := os.ReadFile(filepath.Join(exampleDir, "wind.py"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Run("wire-hoist", func(t *testing.T) {
+		cfg, err := configureDir(t, withPlugins(t, "../../examples/wire-hoist", map[string]string{
+			"wind": string(wind),
+			"haul": "def step(sim):\n    if sim.time >= 1.0:\n        sim.winch(\"winch\").speed = -0.2\n",
+		}))
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := start(t, cfg, nil)
+		r.values[r.vr(t, "wind.speed")] = 10
+		var at1 float64
+		for r.t < 6-1e-9 {
+			if err := r.step(); err != nil {
+				t.Fatalf("t = %g s: %v", r.t, err)
+			}
+			if math.Abs(r.t-1) < 1e-9 {
+				at1 = r.get(t, "cable.length")
+			}
+		}
+		hauled := at1 - r.get(t, "cable.length")
+		drag := 0.5 * 1.225 * 1.2 * 2 * 100
+		t.Logf("hauled %.4f m in 5 s; wind force %.2f N (drag at rest %.2f N)", hauled, r.get(t, "wind.force"), drag)
+		if math.Abs(hauled-1) > 0.02 {
+			t.Errorf("hauled %.4f m, want 1 m within 2 %%", hauled)
+		}
+		if f := r.get(t, "wind.force"); math.Abs(f/drag-1) > 0.01 {
+			t.Errorf("wind force %.2f N, want %.2f N within 1 %%", f, drag)
+		}
+	})
+	t.Run("wire-beam", func(t *testing.T) {
+		x := map[bool]float64{}
+		for _, push := range []bool{false, true} {
+			plugins := map[string]string{"idle": "def step(sim):\n    pass\n"}
+			if push {
+				plugins = map[string]string{"push": "def step(sim):\n    if sim.time < 0.5:\n        sim.body(\"m1\").apply_force(50.0, 0.0, 0.0)\n"}
+			}
+			cfg, err := configureDir(t, withPlugins(t, "../../examples/wire-beam", plugins))
+			if err != nil {
+				t.Fatal(err)
+			}
+			r := start(t, cfg, nil)
+			for r.t < 1-1e-9 {
+				if err := r.step(); err != nil {
+					t.Fatalf("t = %g s: %v", r.t, err)
+				}
+			}
+			x[push] = r.get(t, "m1.x")
+		}
+		t.Logf("m1.x after 1 s: %.4f m pushed, %.4f m not", x[true], x[false])
+		if x[true]-x[false] < 0.02 {
+			t.Errorf("m1 pushed by 50 N for 0.5 s moved %.4f m more along x, want over 2 cm", x[true]-x[false])
+		}
+	})
 }

@@ -27,6 +27,8 @@ type simulation struct {
 	// until the state changes.
 	nodes      [][]float64
 	nodesValid []bool
+	// plugin holds each wire's winch command from plugins.
+	plugin []winchCommand
 }
 
 func newDrive(c *config) drive {
@@ -42,7 +44,7 @@ func (m *configured) NewSimulation(values []float64) (fmu.Simulation, error) {
 		p.mass[i] = b.Mass
 	}
 	m.ApplyParams(&p, values)
-	s := &simulation{m: m, from: newDrive(c), to: newDrive(c)}
+	s := &simulation{m: m, from: newDrive(c), to: newDrive(c), plugin: make([]winchCommand, len(c.Wires))}
 	for i, b := range c.Bodies {
 		s.from.pos[i] = geom.V(b.Position[0], b.Position[1], b.Position[2])
 	}
@@ -186,6 +188,12 @@ func (s *simulation) Step(h, lead float64, from, to []float64, first bool) error
 	for j, w := range s.sys.Wires {
 		if w.Winch != nil {
 			w.Winch.Speed = port.MeanSpeed(s.from.winch[j], s.to.winch[j], frac)
+			if p := s.plugin[j]; p.commanded {
+				if err := port.Velocity.Check("winch command", "m/s", p.command); err != nil {
+					return err
+				}
+				w.Winch.Speed = p.command
+			}
 		}
 	}
 	err := s.sys.Step(h)
@@ -201,36 +209,60 @@ func (s *simulation) SaveState(dst []float64) []float64 {
 	for _, p := range s.placed {
 		dst = append(dst, p.X, p.Y, p.Z)
 	}
+	for j, w := range s.sys.Wires {
+		limit := 0.0
+		if w.Winch != nil {
+			limit = w.Winch.ForceLimit
+		}
+		dst = append(dst, port.Flag(s.plugin[j].commanded), s.plugin[j].command, limit)
+	}
 	return dst
 }
 
 // LoadState implements fmu.Simulation.
 func (s *simulation) LoadState(src []float64) error {
 	s.invalidate()
-	if n := 3 * len(s.placed); len(src) >= n {
-		// The position inputs last applied, at the end: checked before
-		// anything is loaded.
-		var check port.StateCheck
-		for i, p := 0, src[len(src)-n:]; i < len(s.placed); i++ {
-			check.Point(s.bodies[i].Name+" placed at", geom.V(p[3*i], p[3*i+1], p[3*i+2]))
-		}
-		if err := check.Err(); err != nil {
-			return err
-		}
+	tail := 3*len(s.placed) + 3*len(s.plugin)
+	if len(src) < tail {
+		return fmt.Errorf("state has %d values, the inputs and the winches alone need %d", len(src), tail)
+	}
+	// The position inputs last applied and the plugins' winch commands,
+	// at the end: checked before anything is loaded.
+	own := src[len(src)-tail:]
+	var check port.StateCheck
+	for i := range s.placed {
+		check.Point(s.bodies[i].Name+" placed at", geom.V(own[3*i], own[3*i+1], own[3*i+2]))
+	}
+	cmds := own[3*len(s.placed):]
+	for j := range s.plugin {
+		c := cmds[3*j:]
+		check.Flag("winch commanded", c[0])
+		check.Range("winch command", "m/s", port.Velocity, c[1])
+		check.Range("winch force limit", "N", port.Force, c[2])
+	}
+	if err := check.Err(); err != nil {
+		return err
 	}
 	backup := s.sys.SaveState(nil)
-	rest, err := s.sys.LoadState(src)
+	rest, err := s.sys.LoadState(src[:len(src)-tail])
 	if err != nil {
 		return err
 	}
-	if len(rest) != 3*len(s.placed) {
+	if len(rest) != 0 {
 		if _, err := s.sys.LoadState(backup); err != nil {
 			return fmt.Errorf("restoring the state before a refused one: %w", err)
 		}
-		return fmt.Errorf("state has %d values after the wires, want %d", len(rest), 3*len(s.placed))
+		return fmt.Errorf("state has %d values after the wires, want %d", len(rest)+tail, tail)
 	}
 	for i := range s.placed {
-		s.placed[i] = geom.V(rest[3*i], rest[3*i+1], rest[3*i+2])
+		s.placed[i] = geom.V(own[3*i], own[3*i+1], own[3*i+2])
+	}
+	for j, w := range s.sys.Wires {
+		c := cmds[3*j:]
+		s.plugin[j] = winchCommand{commanded: c[0] == 1, command: c[1]}
+		if w.Winch != nil {
+			w.Winch.ForceLimit = c[2]
+		}
 	}
 	return nil
 }

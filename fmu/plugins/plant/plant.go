@@ -131,3 +131,14 @@ func (r rigid) ApplyTorque(t geom.Vec3) error {
 	r.b.Torque = r.b.Torque.Add(t)
 	return nil
 }
+
+// Renamed shows b to plugins under name: the name its ports use where
+// the core model names it otherwise.
+func Renamed(b Body, name string) Body { return renamed{b, name} }
+
+type renamed struct {
+	Body
+	name string
+}
+
+func (r renamed) Name() string { return r.name }

@@ -32,6 +32,12 @@ type simulation struct {
 	// Partial for each pair of output and input.
 	stiffness, damping geom.Mat3
 	stiffValid         bool
+	// A plugin's command runs the drum at that rim speed (m/s) while
+	// commanded; forceLimit (N, 0: none) caps the motor's torque at
+	// forceLimit × radius below torqueLimit, the motor.torqueLimit
+	// parameter (N·m, 0: none).
+	commanded                             bool
+	speedCommand, forceLimit, torqueLimit float64
 }
 
 // NewSimulation implements fmu.Configured: the hoist with the load
@@ -57,14 +63,15 @@ func (m *configured) NewSimulation(values []float64) (fmu.Simulation, error) {
 	s.ho, s.placed = ho, ho.BoomTip.Pos
 	ho.BoomTip.Vel = s.from.vel
 	s.refPos, s.refVel = s.from.pos, s.from.vel
-	s.command(s.from, s.from, 0)
+	s.torqueLimit = s.ho.Drum.TorqueLimit
+	s.drive(s.from, s.from, 0)
 	return s, nil
 }
 
-// command sets the drum's motor and brake for a step: the mean of the
+// drive sets the drum's motor and brake for a step: the mean of the
 // speed or torque input over the step (it runs linearly from a to b, the
 // step starting frac of the way), the brake as at the step's start.
-func (s *simulation) command(a, b drive, frac float64) {
+func (s *simulation) drive(a, b drive, frac float64) {
 	d := s.ho.Drum
 	start := func(x, y float64) float64 { return x + (y-x)*frac }
 	if s.m.cfg.torqueDrive() {
@@ -73,6 +80,13 @@ func (s *simulation) command(a, b drive, frac float64) {
 		d.Mode, d.Speed = hmrwire.SpeedMode, 0.5*(start(a.speed, b.speed)+b.speed)
 	}
 	d.Brake = a.brake >= 0.5
+	if s.commanded {
+		d.Mode, d.Speed = hmrwire.SpeedMode, s.speedCommand
+	}
+	d.TorqueLimit = s.torqueLimit
+	if lim := s.forceLimit * d.Radius; s.forceLimit > 0 && (d.TorqueLimit == 0 || lim < d.TorqueLimit) {
+		d.TorqueLimit = lim
+	}
 }
 
 func (s *simulation) invalidate() { s.fallsValid, s.nodesValid, s.stiffValid = false, false, false }
@@ -97,7 +111,12 @@ func (s *simulation) Step(h, lead float64, from, to []float64, first bool) error
 	frac := port.StepStart(lead, h)
 	b := s.ho.BoomTip
 	b.Vel = port.Kinematic(&b.Pos, &s.placed, s.from.pos, s.from.vel, s.to.vel, lead, frac, first)
-	s.command(s.from, s.to, frac)
+	if s.commanded {
+		if err := port.Velocity.Check("winch command", "m/s", s.speedCommand); err != nil {
+			return err
+		}
+	}
+	s.drive(s.from, s.to, frac)
 	err := s.ho.Step(h)
 	if errors.Is(err, multibody.ErrDiverged) {
 		return fmt.Errorf("%w (check the inputs and the step h)", err)
@@ -124,11 +143,11 @@ func (s *simulation) SaveState(dst []float64) []float64 {
 	for _, p := range [3]geom.Vec3{s.placed, s.refPos, s.refVel} {
 		dst = append(dst, p.X, p.Y, p.Z)
 	}
-	return append(dst, port.Flag(s.grounded))
+	return append(dst, port.Flag(s.grounded), port.Flag(s.commanded), s.speedCommand, s.forceLimit)
 }
 
 // stateTail is the number of values SaveState appends after the hoist's.
-const stateTail = 10
+const stateTail = 13
 
 // LoadState implements fmu.Simulation; a refused state changes nothing.
 func (s *simulation) LoadState(src []float64) error {
@@ -142,6 +161,9 @@ func (s *simulation) LoadState(src []float64) error {
 		check.Point("boom tip position input", geom.V(own[3], own[4], own[5]))
 		check.Velocity("boom tip velocity input", geom.V(own[6], own[7], own[8]))
 		check.Flag("grounded", own[9])
+		check.Flag("commanded", own[10])
+		check.Range("winch command", "m/s", port.Velocity, own[11])
+		check.Range("winch force limit", "N", port.Force, own[12])
 		if err := check.Err(); err != nil {
 			return err
 		}
@@ -159,6 +181,7 @@ func (s *simulation) LoadState(src []float64) error {
 	}
 	s.placed, s.refPos, s.refVel = geom.V(rest[0], rest[1], rest[2]), geom.V(rest[3], rest[4], rest[5]), geom.V(rest[6], rest[7], rest[8])
 	s.grounded = rest[9] == 1
+	s.commanded, s.speedCommand, s.forceLimit = rest[10] == 1, rest[11], rest[12]
 	return nil
 }
 
