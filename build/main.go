@@ -4,6 +4,7 @@
 //	go run ./build -o out/Hoist.fmu examples/hoist
 //	go run ./build -fmi 3 -o out/Hoist3.fmu examples/hoist
 //	go run ./build -platforms linux64 -o out/Hoist.fmu examples/hoist
+//	go run ./build -schema > build/scenario.schema.json
 //
 // It reads <folder>/scenario.json, configures the scenario's cable model
 // from the same plugin registry the FMU binary contains, writes and checks
@@ -19,9 +20,14 @@
 // win64 (binaries/win64/<id>.dll, binaries/x86_64-windows/<id>.dll),
 // cross-compiled with mingw-w64. By default the FMU holds every platform
 // whose C compiler is installed; -platforms names them.
+//
+// -schema writes the scenario's JSON Schema, made from the Go types the
+// models decode their config into (fmu.Registry.Schema); the copy in
+// build/scenario.schema.json is checked against it by the tests.
 package main
 
 import (
+	"encoding/json"
 	"flag"
 	"fmt"
 	"io/fs"
@@ -39,11 +45,21 @@ func main() {
 	out := flag.String("o", "", "output .fmu path (default out/<modelIdentifier>.fmu)")
 	version := flag.Int("fmi", 2, "FMI version of the FMU: 2 or 3")
 	platforms := flag.String("platforms", "", "comma-separated platforms to build (linux64, win64); default: every one whose C compiler is installed")
+	schema := flag.Bool("schema", false, "write the scenario JSON Schema to standard output and exit")
 	flag.Usage = func() {
-		fmt.Fprintf(flag.CommandLine.Output(), "usage: go run ./build [-o out/NAME.fmu] SCENARIO_FOLDER\n")
+		fmt.Fprintf(flag.CommandLine.Output(), "usage: go run ./build [-o out/NAME.fmu] SCENARIO_FOLDER\n       go run ./build -schema\n")
 		flag.PrintDefaults()
 	}
 	flag.Parse()
+	if *schema {
+		text, err := scenarioSchema()
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "build:", err)
+			os.Exit(1)
+		}
+		os.Stdout.Write(text)
+		return
+	}
 	if flag.NArg() != 1 {
 		flag.Usage()
 		os.Exit(2)
@@ -59,6 +75,20 @@ func main() {
 		os.Exit(1)
 	}
 	fmt.Println("wrote", path)
+}
+
+// scenarioSchema returns the scenario JSON Schema of the built-in models,
+// indented, with a final newline.
+func scenarioSchema() ([]byte, error) {
+	reg, err := plugins.Builtin()
+	if err != nil {
+		return nil, err
+	}
+	text, err := json.MarshalIndent(reg.Schema(), "", "  ")
+	if err != nil {
+		return nil, fmt.Errorf("scenario schema: %w", err)
+	}
+	return append(text, '\n'), nil
 }
 
 func export(folder, out string, version int, targets []target) (string, error) {

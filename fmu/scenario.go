@@ -73,7 +73,7 @@ type PluginRef struct {
 	Timeout float64 `json:"timeout"`
 	// Budget is the time budget (s) of earlier versions; a scenario that
 	// still sets it is refused with what replaced it.
-	Budget *float64 `json:"budget"`
+	Budget *float64 `json:"budget" schema:"-"`
 }
 
 // Limits returns the plugin's operations budget, memory budget (MB) and

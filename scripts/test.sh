@@ -16,6 +16,9 @@ fi
 go vet ./...
 go tool staticcheck ./...
 
+echo "== Scenarios against the scenario JSON Schema (python3-jsonschema)"
+/usr/bin/python3 scripts/check-scenarios.py
+
 echo "== FMU from outside Go"
 go run ./build -o out/Hoist.fmu examples/hoist
 go run ./build -o out/RigidHoist.fmu examples/rigid-hoist

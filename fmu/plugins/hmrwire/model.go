@@ -133,3 +133,6 @@ func quantities(c *config, step float64) *catalogue {
 	}
 	return qs
 }
+
+// ConfigType implements fmu.Configurable.
+func (Model) ConfigType() any { return new(config) }

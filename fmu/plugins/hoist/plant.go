@@ -38,7 +38,7 @@ func (v view) Bodies() []plant.Body {
 	if b, ok := v.s.Cable.(Bodies); ok {
 		return b.Bodies()
 	}
-	return []plant.Body{suspension{v.s}, pointLoad{v.s}}
+	return []plant.Body{suspension(v), pointLoad(v)}
 }
 
 func (v view) ClearForces() {

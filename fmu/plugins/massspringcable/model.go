@@ -49,3 +49,6 @@ func (design) Quantities(c *hoist.Catalogue) {
 	c.Output("cable.iterations", "1", "Conjugate-gradient iterations of the last internal step, summed over its rebuilds (0 with the direct solve)",
 		func(s *hoist.Simulation) float64 { return float64(s.Cable.(*cable).c.Stats.Iterations) })
 }
+
+// ConfigType implements fmu.Configurable.
+func (Model) ConfigType() any { return new(config) }

@@ -43,3 +43,6 @@ func (design) Texts() hoist.Texts {
 func (d design) Nodes() int { return d.cfg.Cable.Elements() + 1 }
 
 func (design) Quantities(*hoist.Catalogue) {}
+
+// ConfigType implements fmu.Configurable.
+func (Model) ConfigType() any { return new(config) }

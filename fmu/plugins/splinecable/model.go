@@ -52,3 +52,6 @@ func (design) Quantities(c *hoist.Catalogue) {
 	c.Output("cable.static", "1", "1 where the last step solved the static system, 0 the dynamic one", func(s *hoist.Simulation) float64 { return port.Flag(sp(s).sp.Static) })
 	c.Output("cable.cost", "1", "Operations a step takes (what the budget is compared with)", func(s *hoist.Simulation) float64 { return sp(s).sp.Cost() })
 }
+
+// ConfigType implements fmu.Configurable.
+func (Model) ConfigType() any { return new(config) }
