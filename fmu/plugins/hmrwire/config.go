@@ -10,6 +10,7 @@ import (
 	"encoding/json"
 	"fmt"
 
+	"github.com/cablefmu/cablefmu/fmu/plugins/hoist"
 	"github.com/cablefmu/cablefmu/fmu/plugins/port"
 )
 
@@ -20,6 +21,12 @@ type config struct {
 	Bodies     []bodyConfig     `json:"bodies"`
 	Geometries []geometryConfig `json:"geometries"`
 	Wires      []wireConfig     `json:"wires"`
+	// A crane in the hoist family's form (hoist, load, cable) instead of
+	// bodies and wires, with this model's own settings in "hmrWire":
+	// fromCrane turns it into a body and wire each; crane keeps it.
+	hoist.Crane
+	Own   *craneSettings `json:"hmrWire"`
+	crane *hoist.Config
 }
 
 type bodyConfig struct {
@@ -86,10 +93,20 @@ type resolutionConfig struct {
 }
 
 type winchConfig struct {
+	// Name prefixes the winch's ports: NAME.speed (default WIRE.winch).
+	Name       string  `json:"name"`
 	Slip       float64 `json:"slip"`       // m/(N·s)
 	ForceLimit float64 `json:"forceLimit"` // N, 0: none
 	Spacing    float64 `json:"spacing"`    // m
 	MinLength  float64 `json:"minLength"`  // m
+}
+
+// name returns the winch's port prefix.
+func (wi *winchConfig) name(w *wireConfig) string {
+	if wi.Name != "" {
+		return wi.Name
+	}
+	return w.Name + ".winch"
 }
 
 // defaultOutputNodes is K when a wire does not say.
@@ -115,7 +132,10 @@ const maxMassNodes = 1000000
 // angle in port.Angle).
 func parseConfig(raw json.RawMessage) (*config, error) {
 	var c config
-	if err := port.Decode(raw, &c); err != nil {
+	if err := hoist.Decode(raw, "hmrWire", &c); err != nil {
+		return nil, err
+	}
+	if err := c.fromCrane(); err != nil {
 		return nil, err
 	}
 	var errs port.Errors
@@ -219,6 +239,7 @@ func parseConfig(raw json.RawMessage) (*config, error) {
 			}
 		}
 		if wi := w.Winch; wi != nil {
+			claim(wi.name(w), "winch")
 			errs.Num(at+" winch.slip", "m/(N·s)", port.Slip, wi.Slip)
 			errs.Num(at+" winch.forceLimit", "N", port.Force, wi.ForceLimit)
 			errs.Num(at+" winch.spacing", "m", port.Length, wi.Spacing)

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/cablefmu/cablefmu/core/geom"
+	"github.com/cablefmu/cablefmu/core/material"
 	"github.com/cablefmu/cablefmu/fmu"
 	"github.com/cablefmu/cablefmu/fmu/plugins/port"
 )
@@ -61,10 +62,14 @@ type configured struct {
 type catalogue = port.Catalogue[params, drive, simulation]
 
 // params holds the parameters: gravity, the step, the dynamic bodies'
-// masses (by body index).
+// masses (by body index), the wires' ropes (by wire index).
 type params struct {
 	gravity, h float64
 	mass       []float64
+	// rope is each wire's material; length0 the rest length (m) of a
+	// crane's wire given in the hoist family's form.
+	rope    []material.Rope
+	length0 float64
 }
 
 // drive holds the inputs at one instant: the kinematic bodies' positions
@@ -110,10 +115,16 @@ func quantities(c *config, step float64) *catalogue {
 				func(s *simulation) float64 { return s.contactForce(j).Comp(k) })
 		}
 	}
+	if c.crane != nil {
+		qs.Param("cable.length0", "m", "Initial rest length of the wire from the hoist to the load", c.crane.Cable.Length0, port.Length, func(p *params, x float64) { p.length0 = x })
+	}
 	for j, w := range c.Wires {
+		qs.Param(w.Name+".E", "Pa", fmt.Sprintf("Effective Young's modulus of wire %s's rope: its stretching stiffness EA", w.Name), w.Rope.E, port.Modulus, func(p *params, x float64) { p.rope[j].E = x })
+		qs.Param(w.Name+".diameter", "m", fmt.Sprintf("Diameter of wire %s's rope", w.Name), w.Rope.Diameter, port.Diameter, func(p *params, x float64) { p.rope[j].Diameter = x })
+		qs.Param(w.Name+".density", "kg/m3", fmt.Sprintf("Density of wire %s's rope: its mass nodes' mass", w.Name), w.Rope.Density, port.Density, func(p *params, x float64) { p.rope[j].Density = x })
 		end := "first end"
 		if w.Winch != nil {
-			qs.Input(w.Name+".winch.speed", "m/s", fmt.Sprintf("Pay-out rate of wire %s's winch at its first end; positive lengthens the wire", w.Name), 0, port.Velocity,
+			qs.Input(w.Winch.name(&w)+".speed", "m/s", fmt.Sprintf("Pay-out rate of wire %s's winch at its first end; positive lengthens the wire", w.Name), 0, port.Velocity,
 				func(d *drive, x float64) { d.winch[j] = x })
 			end = "winch"
 		}

@@ -9,8 +9,8 @@ import (
 )
 
 // Plant implements plant.Simulation: plugins see every body by its name,
-// every wire as a cable by its name, and each wire's winch as
-// WIRE.winch, as in the ports.
+// every wire as a cable by its name, and each wire's winch by its name
+// (WIRE.winch unless the scenario names it), as in the ports.
 func (s *simulation) Plant() plant.Plant { return view{s} }
 
 type view struct{ s *simulation }
@@ -59,7 +59,7 @@ type winch struct {
 	j int
 }
 
-func (w winch) Name() string   { return w.s.m.cfg.Wires[w.j].Name + ".winch" }
+func (w winch) Name() string   { wc := &w.s.m.cfg.Wires[w.j]; return wc.Winch.name(wc) }
 func (w winch) Speed() float64 { return w.s.sys.Wires[w.j].Winch.Rate() }
 
 func (w winch) Command(speed float64) {

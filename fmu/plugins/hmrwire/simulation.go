@@ -7,6 +7,7 @@ import (
 
 	"github.com/cablefmu/cablefmu/core/geom"
 	"github.com/cablefmu/cablefmu/core/hmrwire"
+	"github.com/cablefmu/cablefmu/core/material"
 	"github.com/cablefmu/cablefmu/core/multibody"
 	"github.com/cablefmu/cablefmu/fmu"
 	"github.com/cablefmu/cablefmu/fmu/plugins/port"
@@ -39,9 +40,15 @@ func newDrive(c *config) drive {
 // rest, each wire along its route with its initial tension.
 func (m *configured) NewSimulation(values []float64) (fmu.Simulation, error) {
 	c := m.cfg
-	p := params{gravity: c.Gravity, h: m.Step, mass: make([]float64, len(c.Bodies))}
+	p := params{gravity: c.Gravity, h: m.Step, mass: make([]float64, len(c.Bodies)), rope: make([]material.Rope, len(c.Wires))}
 	for i, b := range c.Bodies {
 		p.mass[i] = b.Mass
+	}
+	for j, w := range c.Wires {
+		p.rope[j] = w.Rope.Material()
+	}
+	if c.crane != nil {
+		p.length0 = c.crane.Cable.Length0
 	}
 	m.ApplyParams(&p, values)
 	s := &simulation{m: m, from: newDrive(c), to: newDrive(c), plugin: make([]winchCommand, len(c.Wires))}
@@ -50,7 +57,20 @@ func (m *configured) NewSimulation(values []float64) (fmu.Simulation, error) {
 	}
 	m.ReadInputs(&s.from, values)
 	s.to = copyDrive(s.from)
-	if err := s.build(&p); err != nil {
+	if c.crane != nil {
+		// The wire is laid for the parameters and the hoist's position
+		// input: a copy of the config takes them.
+		laidCfg := c.copyCrane()
+		top := s.from.pos[0]
+		c.lay(p.length0, p.mass[1], p.gravity, p.rope[0], [3]float64{top.X, top.Y, top.Z}).apply(laidCfg)
+		c = laidCfg
+	}
+	for j := range c.Wires {
+		if err := p.rope[j].Validate(); err != nil {
+			return nil, fmt.Errorf("wire %q: %w", c.Wires[j].Name, err)
+		}
+	}
+	if err := s.build(&p, c); err != nil {
 		return nil, err
 	}
 	return s, nil
@@ -62,8 +82,9 @@ func copyDrive(d drive) drive {
 
 func vec(a [3]float64) geom.Vec3 { return geom.V(a[0], a[1], a[2]) }
 
-func (s *simulation) build(p *params) error {
-	c := s.m.cfg
+// build builds the world of config c (the scenario's, or a crane's laid
+// for the parameters) with the parameters p.
+func (s *simulation) build(p *params, c *config) error {
 	s.sys = hmrwire.NewSystem(geom.V(0, 0, -p.gravity))
 	byName := map[string]*multibody.Body{}
 	for i, b := range c.Bodies {
@@ -113,7 +134,7 @@ func (s *simulation) build(p *params) error {
 		geoByName[g.Name] = geo
 	}
 	for j, wc := range c.Wires {
-		rope := wc.Rope.Material()
+		rope := p.rope[j]
 		spec := hmrwire.WireSpec{
 			Name: wc.Name,
 			Rope: hmrwire.Rope{AxialStiffness: rope.AxialStiffness(), LinearDensity: rope.LinearDensity(), DampingTime: rope.DampingTime},

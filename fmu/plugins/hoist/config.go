@@ -15,6 +15,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"math"
 	"sort"
 
 	"github.com/cablefmu/cablefmu/fmu/plugins/port"
@@ -40,8 +41,9 @@ type Config struct {
 type Load struct {
 	Mass float64 `json:"mass"` // kg
 	// Size is the load's box (m), hung from the middle of its top face,
-	// for models whose load is a body; the others take the load as a
-	// point mass at the rope's end and refuse it.
+	// for models whose load is a body (absent: a steel cube of its mass,
+	// Box); the others take the load as a point mass at the rope's end
+	// and refuse it.
 	Size *[3]float64 `json:"size"`
 }
 
@@ -89,6 +91,8 @@ var Blocks = map[string]string{
 	"rigidBody":  "rigid-body-cable",
 	"massSpring": "mass-spring-cable",
 	"spline":     "spline-cable",
+	"massless":   "massless-cable",
+	"hmrWire":    "hmr-wire",
 }
 
 // Decode reads a scenario's config strictly (port.Decode) into cfg, a
@@ -134,7 +138,7 @@ func Decode(raw json.RawMessage, own string, cfg any) error {
 var (
 	movedTop   = map[string]string{"iterations": "rigidBody"}
 	movedCable = map[string]string{
-		"twist": "now config.rigidBody.twist", "hook": "now config.rigidBody.hook",
+		"twist": "now a setting of the model's own block (config.rigidBody.twist, config.massless.twist)", "hook": "now config.rigidBody.hook",
 		"physicalBending": "no longer a setting: the rope bends with its own stiffness everywhere, and the rigid-body cable's step takes a light segment's turning stiffness in where it cannot resolve it (see the README); remove the key",
 		"perMass":         "now config.massSpring.perMass", "solver": "now config.massSpring.solver", "rebuilds": "now config.massSpring.rebuilds",
 		"cgIterations": "now config.massSpring.cgIterations", "cgTolerance": "now config.massSpring.cgTolerance",
@@ -148,8 +152,9 @@ var (
 type Features struct {
 	// Model names the model in messages ("the mass-spring cable").
 	Model string
-	// LoadBody: the load is a rigid body whose box load.size gives
-	// (required); otherwise it is a point mass and load.size is refused.
+	// LoadBody: the load is a rigid body whose box load.size gives (or
+	// Load.Box's steel cube); otherwise it is a point mass and load.size
+	// is refused.
 	LoadBody bool
 	// Ground: the load can be set down on config.ground.
 	Ground bool
@@ -170,12 +175,10 @@ func (c *Config) Check(f Features) port.Errors {
 	errs.Vec("hoist.position", "m", port.Position, c.Hoist.Position[:])
 	errs.Num("load.mass", "kg", f.loadMass(), c.Load.Mass)
 	switch {
-	case f.LoadBody && c.Load.Size == nil:
-		errs.Add("load.size: missing: %s's load is a body, a box [x, y, z] (m) hung from the middle of its top face", f.Model)
-	case f.LoadBody:
+	case f.LoadBody && c.Load.Size != nil:
 		errs.Vec("load.size", "m", port.Size, c.Load.Size[:])
-	case c.Load.Size != nil:
-		errs.Add("load.size: %s's load is a point mass at the rope's end; a load with a size runs on the rigid-body cable (remove the key)", f.Model)
+	case !f.LoadBody && c.Load.Size != nil:
+		errs.Add("load.size: %s's load is a point mass at the rope's end; a load with a size runs on the rigid-body, massless and HMR wire models (remove the key)", f.Model)
 	}
 	cb := &c.Cable
 	errs.Num("cable.length0", "m", port.Length, cb.Length0)
@@ -213,4 +216,57 @@ func (f Features) loadMass() port.Range {
 		return port.Mass
 	}
 	return port.Range{Min: 0, Max: port.Mass.Max}
+}
+
+// Crane is the family's crane in a model whose own language is wider (the
+// massless cable's bodies and cables, the HMR wire's bodies and wires):
+// given instead of that language, it describes the same hoist, so that a
+// scenario written for the family runs there by changing "model" alone.
+type Crane struct {
+	Hoist *struct {
+		Position [3]float64 `json:"position"`
+	} `json:"hoist"`
+	Load   *Load         `json:"load"`
+	Cable  *CableConfig  `json:"cable"`
+	Ground *GroundConfig `json:"ground"`
+}
+
+// Given reports whether any part of the crane is given.
+func (c *Crane) Given() bool {
+	return c.Hoist != nil || c.Load != nil || c.Cable != nil || c.Ground != nil
+}
+
+// Config returns the crane as the family's Config with the scenario's
+// gravity, checked for a model with features f; hoist, load and cable
+// are required.
+func (c *Crane) Config(gravity float64, f Features) (*Config, port.Errors) {
+	var errs port.Errors
+	for _, p := range []struct {
+		key   string
+		given bool
+	}{{"hoist", c.Hoist != nil}, {"load", c.Load != nil}, {"cable", c.Cable != nil}} {
+		if !p.given {
+			errs.Add("%s: missing: a hoist is described by hoist, load and cable together", p.key)
+		}
+	}
+	if len(errs) > 0 {
+		return nil, errs
+	}
+	cfg := &Config{Gravity: gravity, Load: *c.Load, Cable: *c.Cable, Ground: c.Ground}
+	cfg.Hoist.Position = c.Hoist.Position
+	return cfg, cfg.Check(f)
+}
+
+// CompactSteel is the density (kg/m³) of the load a body-load model takes
+// where the scenario gives no load.size: a steel cube of the load's mass.
+const CompactSteel = 7850
+
+// Box returns the load's box (m): its size, or for a load without one the
+// cube of steel of its mass (CompactSteel: 0.5 m for 1 t).
+func (l *Load) Box() [3]float64 {
+	if l.Size != nil {
+		return *l.Size
+	}
+	a := max(math.Cbrt(l.Mass/CompactSteel), port.Size.Min)
+	return [3]float64{a, a, a}
 }

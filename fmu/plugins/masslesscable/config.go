@@ -5,18 +5,75 @@ package masslesscable
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 
 	"github.com/cablefmu/cablefmu/core/geom"
+	"github.com/cablefmu/cablefmu/fmu/plugins/hoist"
 	"github.com/cablefmu/cablefmu/fmu/plugins/port"
 )
 
-// config is the model-specific part of a scenario ("config").
+// config is the model-specific part of a scenario ("config"): bodies and
+// cables, or the hoist family's crane (hoist, load, cable) with this
+// model's own settings in "massless", which fromCrane turns into bodies
+// and cables.
 type config struct {
 	// Gravity is g (m/s²), acting along −z.
 	Gravity float64       `json:"gravity"`
 	Bodies  []bodyConfig  `json:"bodies"`
 	Cables  []cableConfig `json:"cables"`
+	hoist.Crane
+	Own *craneSettings `json:"massless"`
+}
+
+// craneSettings are the massless cable's own settings of a crane given in
+// the hoist family's form.
+type craneSettings struct {
+	// Slip is the winch's slip ξ (m/(N·s)).
+	Slip float64 `json:"slip"`
+	// Twist: as a cable's twist (absent: on, the hoist and the load being
+	// two bodies).
+	Twist *bool `json:"twist"`
+}
+
+// craneFeatures are the crane's parts the massless cable has: the load is
+// a body, the rope is damped, it has no ground.
+var craneFeatures = hoist.Features{Model: "the massless cable", LoadBody: true, Damping: true, Elements: "the cable"}
+
+// fromCrane turns a crane given in the hoist family's form into bodies
+// ("hoist" kinematic, "load" dynamic, hanging from the cable) and a cable
+// ("cable" with the winch "winch"). The massless cable needs no elements:
+// cable.segments, the others' resolution, does not apply to it.
+func (c *config) fromCrane() error {
+	if !c.Crane.Given() {
+		if c.Own != nil {
+			return errors.New("massless: the massless cable's settings of a crane in the hoist form (hoist, load, cable); with bodies and cables, set them there")
+		}
+		return nil
+	}
+	if len(c.Bodies) > 0 || len(c.Cables) > 0 {
+		return errors.New("config: a crane is described either by hoist, load and cable or by bodies and cables, not both")
+	}
+	fc, errs := c.Crane.Config(c.Gravity, craneFeatures)
+	if fc != nil && fc.Cable.Rope.BendingStiffness != nil {
+		errs.Add("cable.rope.bendingStiffness: the massless cable does not bend (remove the key)")
+	}
+	if err := errs.Err(); err != nil {
+		return err
+	}
+	own := craneSettings{}
+	if c.Own != nil {
+		own = *c.Own
+	}
+	box := fc.Load.Box()
+	c.Bodies = []bodyConfig{
+		{Name: "hoist", Kind: "kinematic", Position: fc.Hoist.Position},
+		{Name: "load", Kind: "dynamic", Mass: fc.Load.Mass, Size: box, HangsFrom: "cable"},
+	}
+	c.Cables = []cableConfig{{Name: "cable", Route: []nodeConfig{{Body: "hoist"}, {Body: "load", Offset: [3]float64{0, 0, box[2] / 2}}},
+		Length0: fc.Cable.Length0, Rope: fc.Cable.Rope.Rope, MinLength: fc.Cable.MinLen(), Twist: own.Twist,
+		Winch: &winchConfig{Name: "winch", Slip: own.Slip}}}
+	return nil
 }
 
 type bodyConfig struct {
@@ -77,7 +134,10 @@ func vec(a [3]float64) geom.Vec3 { return geom.Vec3{X: a[0], Y: a[1], Z: a[2]} }
 
 func parseConfig(raw json.RawMessage) (*config, error) {
 	var c config
-	if err := port.Decode(raw, &c); err != nil {
+	if err := hoist.Decode(raw, "massless", &c); err != nil {
+		return nil, err
+	}
+	if err := c.fromCrane(); err != nil {
 		return nil, err
 	}
 	return &c, c.validate()

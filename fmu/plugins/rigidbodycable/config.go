@@ -80,8 +80,8 @@ func parseConfig(raw json.RawMessage) (*config, error) {
 	// would push it out through the cable in the first steps. (Only with
 	// the numbers in range: else it restates their error.)
 	if g := c.Ground; g != nil && len(errs) == 0 {
-		if bottom := c.Hoist.Position[2] - c.Cable.Length0 - c.Load.Size[2]; bottom < g.Height {
-			add("the load starts below the ground: its bottom at z = %g m (hoist.position z %g m − cable length0 %g m − load height %g m), the ground at %g m", bottom, c.Hoist.Position[2], c.Cable.Length0, c.Load.Size[2], g.Height)
+		if bottom := c.Hoist.Position[2] - c.Cable.Length0 - c.Load.Box()[2]; bottom < g.Height {
+			add("the load starts below the ground: its bottom at z = %g m (hoist.position z %g m − cable length0 %g m − load height %g m), the ground at %g m", bottom, c.Hoist.Position[2], c.Cable.Length0, c.Load.Box()[2], g.Height)
 		}
 	}
 	errs.Int("rigidBody.iterations", c.Own.Iterations, 1, maxIterations)

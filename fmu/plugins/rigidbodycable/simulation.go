@@ -56,7 +56,8 @@ func (d design) Build(st *hoist.Start) (hoist.Cable, error) {
 	r := &rope{cable: cable, world: multibody.NewWorld(geom.V(0, 0, -p.Gravity))}
 	r.hoist = r.world.AddBody(multibody.NewKinematic("hoist", top))
 	r.hoist.Vel = st.Vel
-	size := geom.V(c.Load.Size[0], c.Load.Size[1], c.Load.Size[2])
+	box := c.Load.Box()
+	size := geom.V(box[0], box[1], box[2])
 	r.load = r.world.AddBody(multibody.NewBody("load", p.LoadMass, multibody.BoxInertia(p.LoadMass, size.X, size.Y, size.Z), bottom.Sub(geom.V(0, 0, size.Z/2))))
 	// The cable bends freely over the sheave and carries its torsion up to
 	// it; at the load it is clamped or hangs from a swivel.

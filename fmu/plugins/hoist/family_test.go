@@ -1,0 +1,188 @@
+package hoist_test
+
+import (
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/cablefmu/cablefmu/core/closedform"
+	"github.com/cablefmu/cablefmu/core/oscillation"
+	"github.com/cablefmu/cablefmu/fmu"
+	"github.com/cablefmu/cablefmu/fmu/plugins"
+	"github.com/cablefmu/cablefmu/fmu/plugins/plugintest"
+)
+
+// crane is the Hoist example's crane in the hoist family's form: 1 t on
+// 10 m of 20 mm steel rope below a trolley's sheave 20 m up. Only "model"
+// changes between the runs below; the load has no size, so the models
+// whose load is a body take a steel cube of its mass (0.503 m).
+const crane = `{"model": "MODEL", "modelIdentifier": "Crane", "stopTime": 60, "step": 0.016666666666666666,
+  "ports": ["hoist.x", "hoist.y", "hoist.z", "hoist.vx", "hoist.vy", "hoist.vz", "winch.speed",
+    "hoist.fx", "hoist.fy", "hoist.fz", "cable.tension", "cable.length",
+    "load.x", "load.y", "load.z", "load.vx", "load.vy", "load.vz", "load.mass", "gravity", "h"],
+  "config": {"gravity": 9.81, "hoist": {"position": [0, 0, 20]}, "load": {"mass": 1000},
+    "cable": {"length0": 10, "segments": 20, "rope": {"E": 1e11, "poisson": 0.3, "diameter": 0.02, "density": 7850}}}}`
+
+// The Hoist example's crane runs on the massless, rigid-body, mass–spring,
+// spline and HMR wire models by changing "model" alone. On each:
+//   - statics: the force on the crane at rest is the weight it carries,
+//     (M + μL) g (M g for the massless cable), within 0.5 %;
+//   - swing: a trolley move of 2 m in 4 s swings the load at the first
+//     mode of the hanging rope with the load (closedform.HangingModes; a
+//     load that is a body hangs its centre of mass half its cube lower;
+//     where the rope ends on it in a joint rather than a clamp, the body
+//     turns about the joint: the fundamental of that double pendulum;
+//     lowered by θ₀²/16 for the amplitude θ₀), within 1 %.
+func TestCraneOnEveryModel(t *testing.T) {
+	const (
+		g, mass, length, dia, rho, ea = 9.81, 1000.0, 10.0, 0.02, 7850.0, 1e11 * math.Pi * 0.02 * 0.02 / 4
+	)
+	mu := rho * math.Pi * dia * dia / 4
+	cube := math.Cbrt(mass / 7850)
+	for _, m := range []struct {
+		model string
+		// ropeMass: the rope has mass; body: the load is a cube hung by
+		// its top face; hinged: the rope ends in a joint on it.
+		ropeMass, body, hinged bool
+	}{
+		{"massless-cable", false, true, true},
+		{"rigid-body-cable", true, true, false},
+		{"mass-spring-cable", true, false, false},
+		{"spline-cable", true, false, false},
+		{"hmr-wire", true, true, true},
+	} {
+		t.Run(m.model, func(t *testing.T) {
+			dir := t.TempDir()
+			if err := os.WriteFile(filepath.Join(dir, fmu.ScenarioFile), []byte(strings.Replace(crane, "MODEL", m.model, 1)), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			in, vr := plugintest.New(t, dir, nil)
+			rope := 0.0
+			if m.ropeMass {
+				rope = mu * length
+			}
+			weight := (mass + rope) * g
+			// Statics, after 2 s at rest (the models start in or near
+			// their static equilibrium).
+			tm, comm := 0.0, 1.0/60
+			for ; tm < 2-1e-9; tm += comm {
+				if st := in.DoStep(tm, comm); st != fmu.OK {
+					t.Fatalf("t = %.2f: %v", tm, st)
+				}
+			}
+			fz := plugintest.Get(t, in, vr["hoist.fz"])
+			t.Logf("force on the crane at rest %.2f N, weight carried %.2f N (%+.3f %%)", -fz, weight, 100*(-fz/weight-1))
+			if math.Abs(-fz/weight-1) > 0.005 {
+				t.Errorf("force on the crane %.2f N, want %.2f N within 0.5 %%", -fz, weight)
+			}
+			// Swing.
+			stretch := (mass*g*length + mu*g*length*length/2) / ea
+			if !m.ropeMass {
+				stretch = mass * g * length / ea
+			}
+			ell := length + stretch
+			c := 0.0
+			if m.body {
+				c = cube / 2
+			}
+			var want float64
+			if m.ropeMass {
+				modes, err := closedform.HangingModes(ell+c, mu, mass, g, 1)
+				if err != nil {
+					t.Fatal(err)
+				}
+				want = modes[0]
+			} else {
+				want = math.Sqrt(g / (ell + c))
+			}
+			if m.hinged {
+				// The double pendulum's fundamental against the simple
+				// pendulum of the centre of mass's distance.
+				want *= doublePendulum(ell, c, cube*cube/6, g) / math.Sqrt(g/(ell+c))
+			}
+			start := tm
+			var trace []float64
+			for ; tm < start+64-1e-9; tm += comm {
+				s := tm - start
+				x, v := 2.0, 0.0
+				if s < 4 {
+					x, v = 0.5*(s-2/math.Pi*math.Sin(math.Pi*s/2)), 0.5*(1-math.Cos(math.Pi*s/2))
+				}
+				plugintest.Set(t, in, vr["hoist.x"], x)
+				plugintest.Set(t, in, vr["hoist.vx"], v)
+				if st := in.DoStep(tm, comm); st != fmu.OK {
+					t.Fatalf("t = %.2f: %v", tm, st)
+				}
+				if s > 6 {
+					trace = append(trace, plugintest.Get(t, in, vr["load.x"])-2)
+				}
+			}
+			f, _, err := oscillation.Measure(trace, 0, comm)
+			if err != nil {
+				t.Fatal(err)
+			}
+			amp := 0.0
+			for _, x := range trace {
+				amp = max(amp, math.Abs(x))
+			}
+			theta := math.Asin(amp / (ell + c))
+			want *= 1 - theta*theta/16
+			w := 2 * math.Pi * f
+			t.Logf("swing %.5f rad/s at %.1f°, closed form %.5f (%+.3f %%)", w, theta*180/math.Pi, want, 100*(w/want-1))
+			if math.Abs(w/want-1) > 0.01 {
+				t.Errorf("swing %.5f rad/s, want %.5f within 1 %%", w, want)
+			}
+		})
+	}
+}
+
+// doublePendulum returns the fundamental (rad/s) of a point of mass M on a
+// massless rod of length l hinged to a body of the same mass M whose
+// centre of mass lies c below the hinge, with the moment of inertia M·k2
+// about it: det(K − ω² M) = 0 with M = [[l², l c], [l c, c² + k2]] and
+// K = [[g l, 0], [0, g c]] (per unit mass; the rod carries the body, so
+// the first angle's mass is the body's).
+func doublePendulum(l, c, k2, g float64) float64 {
+	a := l*l*(c*c+k2) - l*l*c*c
+	b := -(g*l*(c*c+k2) + g*c*l*l)
+	cc := g * l * g * c
+	w2 := (-b - math.Sqrt(b*b-4*a*cc)) / (2 * a)
+	return math.Sqrt(w2)
+}
+
+// What a model cannot represent, or another model's block, is refused by
+// name, not ignored: the crane with a spline block on the mass–spring
+// cable, a load size on a point load, a ground on the spline, a damping
+// time on the spline, a bending stiffness on the massless cable, a key
+// that moved (cable.controls), and both forms at once.
+func TestCraneRefusals(t *testing.T) {
+	reg, err := plugins.Builtin()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct{ model, old, new, want string }{
+		{"mass-spring-cable", `"segments": 20,`, `"segments": 20,`, ""},
+		{"mass-spring-cable", `"load": {"mass": 1000}`, `"load": {"mass": 1000}, "spline": {"controls": 12}`, "config.spline: settings of the spline-cable model"},
+		{"spline-cable", `"load": {"mass": 1000}`, `"load": {"mass": 1000, "size": [1, 1, 1]}`, "load.size: the spline cable's load is a point mass"},
+		{"spline-cable", `"load": {"mass": 1000}`, `"load": {"mass": 1000}, "ground": {"height": 0, "friction": 0.5}`, "ground: the spline cable has no ground"},
+		{"spline-cable", `"density": 7850}`, `"density": 7850, "dampingTime": 0.001}`, "cable.rope.dampingTime: the spline cable has no material damping"},
+		{"massless-cable", `"density": 7850}`, `"density": 7850, "bendingStiffness": 1}`, "the massless cable does not bend"},
+		{"spline-cable", `"segments": 20,`, `"segments": 20, "controls": 12,`, "config.cable.controls: now config.spline.controls"},
+		{"massless-cable", `"gravity": 9.81,`, `"gravity": 9.81, "bodies": [{"name": "b", "kind": "static"}],`, "either by hoist, load and cable or by bodies and cables"},
+	} {
+		sc, err := fmu.ParseScenario([]byte(strings.Replace(strings.Replace(crane, "MODEL", c.model, 1), c.old, c.new, 1)))
+		if err == nil {
+			_, err = reg.Configure(sc)
+		}
+		switch {
+		case c.want == "" && err != nil:
+			t.Errorf("%s: %v, want it accepted", c.model, err)
+		case c.want != "" && (err == nil || !strings.Contains(err.Error(), c.want)):
+			t.Errorf("%s with %s: %v, want %q", c.model, c.new, err, c.want)
+		case err != nil:
+			t.Logf("%s: %v", c.model, err)
+		}
+	}
+}
