@@ -50,11 +50,11 @@ func TestAbsurdConfigNumbersRefusedByName(t *testing.T) {
 		{"mass-spring-hoist", "load.mass", 1e300, "load.mass", "kg"},
 		{"mass-spring-hoist", "hoist.position[2]", 1e300, "hoist.position[2]", "m"},
 		{"mass-spring-hoist", "cable.rope.E", 1e300, "cable.rope.E", "Pa"},
-		{"mass-spring-hoist", "cable.perMass", 1e300, "cable.perMass.kL", "1/s²"},
+		{"mass-spring-hoist", "massSpring.perMass", 1e300, "massSpring.perMass.kL", "1/s²"},
 		// spline-cable
 		{"spline-hoist", "gravity", 1e300, "gravity", "m/s²"},
 		{"spline-hoist", "cable.length0", 1e300, "cable.length0", "m"},
-		{"spline-hoist", "cable.ceiling", 1e300, "cable.ceiling", "m"},
+		{"spline-hoist", "spline.ceiling", 1e300, "spline.ceiling", "m"},
 		// wire-hoist
 		{"wire-hoist", "boomTip[0]", 1e300, "boomTip[0]", "m"},
 		{"wire-hoist", "rope.E", 1e300, "rope.E", "Pa"},
@@ -96,8 +96,8 @@ func TestAbsurdConfigNumbersRefusedByName(t *testing.T) {
 	whole := map[string]func(x float64) any{
 		"cables[0].route[0].offset":   func(x float64) any { return []any{x, 0.0, 0.0} },
 		"cable.rope.bendingStiffness": func(x float64) any { return x },
-		"cable.perMass":               func(x float64) any { return map[string]any{"kL": x, "kD": 1.0, "kB": 1.0} },
-		"cable.ceiling":               func(x float64) any { return x },
+		"massSpring.perMass":          func(x float64) any { return map[string]any{"kL": x, "kD": 1.0, "kB": 1.0} },
+		"spline.ceiling":              func(x float64) any { return x },
 		"cables[0].minLength":         func(x float64) any { return x },
 		"cables[0].rope.dampingTime":  func(x float64) any { return x },
 		"geometries[0].offset":        func(x float64) any { return []any{x, 0.0, 0.0} },

@@ -12,6 +12,7 @@ import (
 
 	"github.com/cablefmu/cablefmu/fmu/plugins/hoist"
 	"github.com/cablefmu/cablefmu/fmu/plugins/port"
+	"github.com/cablefmu/cablefmu/fmu/plugins/scenario"
 )
 
 // config is the scenario's "config" of model hmr-wire.
@@ -60,8 +61,8 @@ type prismConfig struct {
 }
 
 type wireConfig struct {
-	Name string    `json:"name"`
-	Rope port.Rope `json:"rope"`
+	Name string        `json:"name"`
+	Rope scenario.Rope `json:"rope"`
 	// Route is the wire's initial route from its first end to its last.
 	Route []routeConfig `json:"route"`
 	// Spacing (m) between the mass nodes laid along the route; 0: mass
@@ -138,7 +139,7 @@ func parseConfig(raw json.RawMessage) (*config, error) {
 	if err := c.fromCrane(); err != nil {
 		return nil, err
 	}
-	var errs port.Errors
+	var errs scenario.Errors
 	add := errs.Add
 	errs.Num("gravity", "m/s²", port.Gravity, c.Gravity)
 	names := map[string]string{}

@@ -10,6 +10,7 @@ import (
 	"github.com/cablefmu/cablefmu/core/material"
 	"github.com/cablefmu/cablefmu/core/multibody"
 	"github.com/cablefmu/cablefmu/fmu"
+	"github.com/cablefmu/cablefmu/fmu/plugins/motion"
 	"github.com/cablefmu/cablefmu/fmu/plugins/port"
 )
 
@@ -201,14 +202,14 @@ func (s *simulation) Step(h, lead float64, from, to []float64, first bool) error
 	s.invalidate()
 	s.m.ReadInputs(&s.from, from)
 	s.m.ReadInputs(&s.to, to)
-	frac := port.StepStart(lead, h)
+	frac := motion.StepStart(lead, h)
 	for _, i := range s.kinematic {
 		b := s.bodies[i]
-		b.Vel = port.Kinematic(&b.Pos, &s.placed[i], s.from.pos[i], s.from.vel[i], s.to.vel[i], lead, frac, first)
+		b.Vel = motion.Kinematic(&b.Pos, &s.placed[i], s.from.pos[i], s.from.vel[i], s.to.vel[i], lead, frac, first)
 	}
 	for j, w := range s.sys.Wires {
 		if w.Winch != nil {
-			w.Winch.Speed = port.MeanSpeed(s.from.winch[j], s.to.winch[j], frac)
+			w.Winch.Speed = motion.MeanSpeed(s.from.winch[j], s.to.winch[j], frac)
 			if p := s.plugin[j]; p.commanded {
 				if err := port.Velocity.Check("winch command", "m/s", p.command); err != nil {
 					return err

@@ -19,6 +19,7 @@ import (
 	"sort"
 
 	"github.com/cablefmu/cablefmu/fmu/plugins/port"
+	"github.com/cablefmu/cablefmu/fmu/plugins/scenario"
 )
 
 // Config is the crane as every model of the family reads it. The models'
@@ -55,8 +56,8 @@ type CableConfig struct {
 	MinLength float64 `json:"minLength"`
 	// Segments is how many elements the cable is cut into (0: 20): rigid
 	// segments, mass–spring segments, spline spans (control points − 3).
-	Segments int              `json:"segments"`
-	Rope     port.BendingRope `json:"rope"`
+	Segments int                  `json:"segments"`
+	Rope     scenario.BendingRope `json:"rope"`
 }
 
 // GroundConfig is a horizontal ground with friction where the load is set
@@ -95,7 +96,7 @@ var Blocks = map[string]string{
 	"hmrWire":    "hmr-wire",
 }
 
-// Decode reads a scenario's config strictly (port.Decode) into cfg, a
+// Decode reads a scenario's config strictly (scenario.Decode) into cfg, a
 // model's config type that embeds Config and holds its own block under
 // the key own. Another model's block is refused with a message saying
 // whose it is, so that a scenario whose "model" changed tells the user
@@ -122,14 +123,14 @@ func Decode(raw json.RawMessage, own string, cfg any) error {
 		}
 		if len(errs) > 0 {
 			sort.Strings(errs)
-			var all port.Errors
+			var all scenario.Errors
 			for _, e := range errs {
 				all.Add("%s", e)
 			}
 			return all.Err()
 		}
 	}
-	return port.Decode(raw, cfg)
+	return scenario.Decode(raw, cfg)
 }
 
 // movedTop and movedCable are the keys that moved into a model's block
@@ -169,8 +170,8 @@ type Features struct {
 // Check returns what is wrong with the config for a model with features
 // f, an error each: every number in its range (port's ranges), the
 // lengths, the rope, and the parts the model does not have.
-func (c *Config) Check(f Features) port.Errors {
-	var errs port.Errors
+func (c *Config) Check(f Features) scenario.Errors {
+	var errs scenario.Errors
 	errs.Num("gravity", "m/s²", port.Gravity, c.Gravity)
 	errs.Vec("hoist.position", "m", port.Position, c.Hoist.Position[:])
 	errs.Num("load.mass", "kg", f.loadMass(), c.Load.Mass)
@@ -239,8 +240,8 @@ func (c *Crane) Given() bool {
 // Config returns the crane as the family's Config with the scenario's
 // gravity, checked for a model with features f; hoist, load and cable
 // are required.
-func (c *Crane) Config(gravity float64, f Features) (*Config, port.Errors) {
-	var errs port.Errors
+func (c *Crane) Config(gravity float64, f Features) (*Config, scenario.Errors) {
+	var errs scenario.Errors
 	for _, p := range []struct {
 		key   string
 		given bool

@@ -69,7 +69,7 @@ type Feeder interface {
 // Eventer is a Cable with events of its own (a load set down), noted
 // after each step.
 type Eventer interface {
-	NoteEvents(ev *port.Events, h float64)
+	NoteEvents(ev *fmu.Events, h float64)
 }
 
 // Configure binds a model of the family to a scenario: its ports, and a

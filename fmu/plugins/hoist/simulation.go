@@ -4,6 +4,8 @@ import (
 	"fmt"
 
 	"github.com/cablefmu/cablefmu/core/geom"
+	"github.com/cablefmu/cablefmu/fmu"
+	"github.com/cablefmu/cablefmu/fmu/plugins/motion"
 	"github.com/cablefmu/cablefmu/fmu/plugins/port"
 )
 
@@ -24,7 +26,7 @@ type Simulation struct {
 	// Driven is where the suspension point's ports lie.
 	Driven port.Driven
 	slack  bool
-	port.Events
+	fmu.Events
 	// A plugin's command replaces the winch speed input while commanded;
 	// rate is the pay-out rate of the last step (m/s); forceLimit the
 	// tension (N) above which the winch's brake slips (0: none).
@@ -42,9 +44,9 @@ func (s *Simulation) Params() Params { return s.params }
 func (s *Simulation) Step(h, lead float64, from, to []float64, first bool) error {
 	s.m.ReadInputs(&s.From, from)
 	s.m.ReadInputs(&s.To, to)
-	frac := port.StepStart(lead, h)
-	s.MeanVel = port.Kinematic(s.Cable.Top(), &s.placed, s.From.Pos, s.From.Vel, s.To.Vel, lead, frac, first)
-	speed := port.MeanSpeed(s.From.Winch, s.To.Winch, frac)
+	frac := motion.StepStart(lead, h)
+	s.MeanVel = motion.Kinematic(s.Cable.Top(), &s.placed, s.From.Pos, s.From.Vel, s.To.Vel, lead, frac, first)
+	speed := motion.MeanSpeed(s.From.Winch, s.To.Winch, frac)
 	if s.commanded {
 		if err := port.Velocity.Check("winch command", "m/s", s.command); err != nil {
 			return err

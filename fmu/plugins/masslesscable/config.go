@@ -11,6 +11,7 @@ import (
 	"github.com/cablefmu/cablefmu/core/geom"
 	"github.com/cablefmu/cablefmu/fmu/plugins/hoist"
 	"github.com/cablefmu/cablefmu/fmu/plugins/port"
+	"github.com/cablefmu/cablefmu/fmu/plugins/scenario"
 )
 
 // config is the model-specific part of a scenario ("config"): bodies and
@@ -98,8 +99,8 @@ type cableConfig struct {
 	Name  string       `json:"name"`
 	Route []nodeConfig `json:"route"`
 	// Length0 is the initial free length (m).
-	Length0 float64   `json:"length0"`
-	Rope    port.Rope `json:"rope"`
+	Length0 float64       `json:"length0"`
+	Rope    scenario.Rope `json:"rope"`
 	// Bilateral makes the cable push as well as pull (a rod); by default a
 	// cable goes slack.
 	Bilateral bool `json:"bilateral"`
@@ -156,7 +157,7 @@ func (c *config) body(name string) (int, bool) {
 // its range (port's ranges; a body's box in port.Size, bounded but unused
 // for bodies that are not dynamic).
 func (c *config) validate() error {
-	var errs port.Errors
+	var errs scenario.Errors
 	add := errs.Add
 	errs.Num("gravity", "m/s²", port.Gravity, c.Gravity)
 	names := map[string]bool{}

@@ -8,6 +8,7 @@ import (
 	"github.com/cablefmu/cablefmu/core/massless"
 	"github.com/cablefmu/cablefmu/core/multibody"
 	"github.com/cablefmu/cablefmu/fmu"
+	"github.com/cablefmu/cablefmu/fmu/plugins/motion"
 	"github.com/cablefmu/cablefmu/fmu/plugins/port"
 )
 
@@ -42,7 +43,7 @@ type cable struct {
 
 type simulation struct {
 	m *configured
-	port.Events
+	fmu.Events
 	world    *multibody.World
 	bodies   []*multibody.Body
 	cables   []cable
@@ -233,16 +234,16 @@ func (s *simulation) addCable(j int, cb *cableConfig, h float64) error {
 func (s *simulation) Step(h, lead float64, from, to []float64, first bool) error {
 	s.m.ReadInputs(&s.from, from)
 	s.m.ReadInputs(&s.to, to)
-	frac := port.StepStart(lead, h)
+	frac := motion.StepStart(lead, h)
 	for i, b := range s.bodies {
 		if b.Kind != multibody.Kinematic {
 			continue
 		}
-		b.Vel = port.Kinematic(&b.Pos, &s.placed[i], s.from.pos[i], s.from.vel[i], s.to.vel[i], lead, frac, first)
+		b.Vel = motion.Kinematic(&b.Pos, &s.placed[i], s.from.pos[i], s.from.vel[i], s.to.vel[i], lead, frac, first)
 	}
 	for j, c := range s.cables {
 		if c.winch != nil {
-			c.winch.Speed = port.MeanSpeed(s.from.winch[j], s.to.winch[j], frac)
+			c.winch.Speed = motion.MeanSpeed(s.from.winch[j], s.to.winch[j], frac)
 			if c.commanded {
 				c.winch.Speed = c.command
 			}

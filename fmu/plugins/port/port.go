@@ -1,12 +1,13 @@
 // Package port holds what every cable model plugin needs to turn its
 // quantities into FMU ports: a catalogue of parameters, inputs and outputs
-// bound to the plugin's own parameter, input and simulation types, the
-// selection of a scenario's ports from it, and strict decoding of the
-// scenario's model settings.
+// bound to the plugin's own parameter, input and simulation types, with
+// the physical ranges they are declared and checked in; the selection of
+// a scenario's ports from it; the names of node arrays; the ports of a
+// driven body. Reading a scenario's config is package scenario's, moving
+// through an internal step package motion's.
 package port
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"math"
@@ -237,44 +238,12 @@ func SetComp(v *geom.Vec3, k int, x float64) {
 // Axis names component k (0, 1, 2) for port names: x, y, z.
 func Axis(k int) string { return [3]string{"x", "y", "z"}[k] }
 
-// Decode reads a scenario's model settings into cfg strictly
-// (fmu.DecodeStrict): unknown keys, keys given twice, null and arrays of
-// the wrong length are errors naming the key, so that a misspelt,
-// repeated or incomplete setting is not silently taken as zero or as its
-// last value.
-func Decode(raw json.RawMessage, cfg any) error {
-	if len(raw) == 0 {
-		return errors.New(`"config" is missing`)
-	}
-	if err := fmu.DecodeStrict(raw, cfg); err != nil {
-		return fmt.Errorf("config: %w", err)
-	}
-	return nil
-}
-
 // Flag stores a bool in a state vector: 1 or 0.
 func Flag(b bool) float64 {
 	if b {
 		return 1
 	}
 	return 0
-}
-
-// Events queues a simulation's event messages between communication
-// points; a simulation embedding it implements fmu.EventSource.
-type Events struct{ list []string }
-
-// Add queues an event message.
-func (e *Events) Add(format string, args ...any) {
-	e.list = append(e.list, fmt.Sprintf(format, args...))
-}
-
-// DrainEvents implements fmu.EventSource: it returns the queued messages
-// and empties the queue (the slice is valid until the next Add).
-func (e *Events) DrainEvents() []string {
-	l := e.list
-	e.list = e.list[:0]
-	return l
 }
 
 // CableNodes is the port name that stands for all of a cable's node

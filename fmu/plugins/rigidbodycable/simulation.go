@@ -9,6 +9,7 @@ import (
 	"github.com/cablefmu/cablefmu/core/geom"
 	"github.com/cablefmu/cablefmu/core/multibody"
 	"github.com/cablefmu/cablefmu/core/rigidcable"
+	"github.com/cablefmu/cablefmu/fmu"
 	"github.com/cablefmu/cablefmu/fmu/plugins/hoist"
 	"github.com/cablefmu/cablefmu/fmu/plugins/plant"
 	"github.com/cablefmu/cablefmu/fmu/plugins/port"
@@ -154,7 +155,7 @@ func (r *rope) Step(h float64, topVel geom.Vec3, length, rate float64, _ *hoist.
 }
 
 // NoteEvents implements hoist.Eventer: the load set down and lifted off.
-func (r *rope) NoteEvents(ev *port.Events, h float64) {
+func (r *rope) NoteEvents(ev *fmu.Events, h float64) {
 	grounded := false
 	for _, c := range r.contacts[:min(4, len(r.contacts))] {
 		grounded = grounded || c.Force(h) > 0

@@ -13,6 +13,7 @@ import (
 	"github.com/cablefmu/cablefmu/core/geom"
 	"github.com/cablefmu/cablefmu/core/hmrwire"
 	"github.com/cablefmu/cablefmu/fmu/plugins/port"
+	"github.com/cablefmu/cablefmu/fmu/plugins/scenario"
 )
 
 // config is the scenario's "config" of model wire-hoist.
@@ -22,10 +23,10 @@ type config struct {
 	// BoomTip (m) is the first boom sheave's centre at the start.
 	BoomTip [3]float64 `json:"boomTip"`
 	// Falls is the number of falls the hook block hangs on, 1 to 12.
-	Falls  int          `json:"falls"`
-	Rope   port.Rope    `json:"rope"`
-	Drum   drumConfig   `json:"drum"`
-	Sheave sheaveConfig `json:"sheave"`
+	Falls  int           `json:"falls"`
+	Rope   scenario.Rope `json:"rope"`
+	Drum   drumConfig    `json:"drum"`
+	Sheave sheaveConfig  `json:"sheave"`
 	// Drop (m) is the hook sheaves' axles' depth below the boom sheaves'
 	// at the start: each fall's length.
 	Drop  float64     `json:"drop"`
@@ -146,10 +147,10 @@ const maxMassNodes = 1000000
 // range).
 func parseConfig(raw json.RawMessage) (*config, error) {
 	var c config
-	if err := port.Decode(raw, &c); err != nil {
+	if err := scenario.Decode(raw, &c); err != nil {
 		return nil, err
 	}
-	var errs port.Errors
+	var errs scenario.Errors
 	add := errs.Add
 	errs.Num("gravity", "m/s²", port.Gravity, c.Gravity)
 	errs.Vec("boomTip", "m", port.Position, c.BoomTip[:])

@@ -8,6 +8,7 @@ import (
 	"github.com/cablefmu/cablefmu/core/hmrwire"
 	"github.com/cablefmu/cablefmu/core/multibody"
 	"github.com/cablefmu/cablefmu/fmu"
+	"github.com/cablefmu/cablefmu/fmu/plugins/motion"
 	"github.com/cablefmu/cablefmu/fmu/plugins/port"
 )
 
@@ -21,7 +22,7 @@ type simulation struct {
 	placed, refPos, refVel geom.Vec3
 	// grounded: the load stood on the ground after the last step.
 	grounded bool
-	port.Events
+	fmu.Events
 	// falls and nodes cache the fall tensions and the wire's sample points
 	// (x, y, z in a row), valid until the state changes.
 	falls      []float64
@@ -108,9 +109,9 @@ func (s *simulation) Step(h, lead float64, from, to []float64, first bool) error
 	s.invalidate()
 	s.m.ReadInputs(&s.from, from)
 	s.m.ReadInputs(&s.to, to)
-	frac := port.StepStart(lead, h)
+	frac := motion.StepStart(lead, h)
 	b := s.ho.BoomTip
-	b.Vel = port.Kinematic(&b.Pos, &s.placed, s.from.pos, s.from.vel, s.to.vel, lead, frac, first)
+	b.Vel = motion.Kinematic(&b.Pos, &s.placed, s.from.pos, s.from.vel, s.to.vel, lead, frac, first)
 	if s.commanded {
 		if err := port.Velocity.Check("winch command", "m/s", s.speedCommand); err != nil {
 			return err

@@ -1,6 +1,9 @@
-package port
+package scenario
 
-import "github.com/cablefmu/cablefmu/core/material"
+import (
+	"github.com/cablefmu/cablefmu/core/material"
+	"github.com/cablefmu/cablefmu/fmu/plugins/port"
+)
 
 // Rope is a scenario's rope material data (SI), as every cable model reads
 // it. E, poisson, diameter and density are required (fmu.DecodeStrict
@@ -16,7 +19,7 @@ type Rope struct {
 
 // Check returns what is wrong with the rope's data, an error each, the
 // keys named name.E, name.poisson …: every value outside its range
-// (Modulus, Poisson, Diameter, Density, Time), and if all lie in theirs,
+// (port.Modulus, Poisson, Diameter, Density, Time), and if all lie in theirs,
 // what material.Rope.Validate refuses (a Poisson ratio of 0.5 exactly).
 func (r Rope) Check(name string) []error {
 	errs := r.ranges(name)
@@ -30,12 +33,12 @@ func (r Rope) Check(name string) []error {
 
 func (r Rope) ranges(name string) Errors {
 	var errs Errors
-	errs.Num(name+".E", "Pa", Modulus, r.E)
-	errs.Num(name+".poisson", "", Poisson, r.Poisson)
-	errs.Num(name+".diameter", "m", Diameter, r.Diameter)
-	errs.Num(name+".density", "kg/m³", Density, r.Density)
+	errs.Num(name+".E", "Pa", port.Modulus, r.E)
+	errs.Num(name+".poisson", "", port.Poisson, r.Poisson)
+	errs.Num(name+".diameter", "m", port.Diameter, r.Diameter)
+	errs.Num(name+".density", "kg/m³", port.Density, r.Density)
 	if r.DampingTime != nil {
-		errs.Num(name+".dampingTime", "s", Time, *r.DampingTime)
+		errs.Num(name+".dampingTime", "s", port.Time, *r.DampingTime)
 	}
 	return errs
 }
@@ -57,11 +60,11 @@ type BendingRope struct {
 	BendingStiffness *float64 `json:"bendingStiffness"`
 }
 
-// Check is Rope.Check with the bending stiffness in Bending.
+// Check is Rope.Check with the bending stiffness in port.Bending.
 func (r BendingRope) Check(name string) []error {
 	errs := r.ranges(name)
 	if r.BendingStiffness != nil {
-		errs.Num(name+".bendingStiffness", "N·m²", Bending, *r.BendingStiffness)
+		errs.Num(name+".bendingStiffness", "N·m²", port.Bending, *r.BendingStiffness)
 	}
 	if len(errs) == 0 {
 		if err := r.Material().Validate(); err != nil {
