@@ -33,8 +33,8 @@ package main
 /*
 #cgo CFLAGS: -O2 -Wall
 #include <stdlib.h>
-#include "fmi2types.h"
-#include "fmi3types.h"
+#include "fmi2_types.h"
+#include "fmi3_types.h"
 */
 import "C"
 

@@ -2,7 +2,7 @@ package main
 
 /*
 #include <stdlib.h>
-#include "fmi2types.h"
+#include "fmi2_types.h"
 */
 import "C"
 

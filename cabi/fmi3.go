@@ -2,8 +2,8 @@ package main
 
 /*
 #include <stdlib.h>
-#include "fmi2types.h"
-#include "fmi3types.h"
+#include "fmi2_types.h"
+#include "fmi3_types.h"
 */
 import "C"
 

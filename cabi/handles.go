@@ -1,7 +1,7 @@
 package main
 
 /*
-#include "fmi2types.h"
+#include "fmi2_types.h"
 */
 import "C"
 

@@ -1,5 +1,5 @@
 #include <stdlib.h>
-#include "fmi2types.h"
+#include "fmi2_types.h"
 
 /* The FMI logger is variadic and formats its message printf-style: pass the
  * already formatted message as the argument of "%s" so that a '%' in it is
@@ -22,7 +22,7 @@ cablefmu_ref cablefmu_callbacks_env(const fmi2CallbackFunctions *f) { return f =
 const char *cablefmu_types_platform(void) { return "default"; }
 const char *cablefmu_version(void) { return "2.0"; }
 
-#include "fmi3types.h"
+#include "fmi3_types.h"
 
 /* FMI 3.0's log callback takes the message as is (it is not a format). */
 void cablefmu_log3(fmi3LogMessageCallback logger, cablefmu_ref env, fmi3Status status,

@@ -9,7 +9,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh >/dev/null
 mkdir -p out
-go run ./scripts/atlas -o out/atlas
-go run ./examples/hoist/plot -csv out/atlas.csv -o out/atlas.png \
+go run ./build/atlas -o out/atlas
+go run ./build/plot -csv out/atlas.csv -o out/atlas.png \
 	-panels 'massless+rigid+hmr+massspring+spline:Load after a 2 m trolley move, 10 m rope and 1 t (five models):x (m):1'
 echo "plot: out/atlas.png"

@@ -1,4 +1,4 @@
-"""Helpers shared by the FMI 2.0 and FMI 3.0 tests (test_fmu2.py, test_fmu3.py).
+"""Helpers shared by the FMI 2.0 and FMI 3.0 tests (test_fmi2.py, test_fmi3.py).
 
 Importing this module puts the Python package (examples/clients/python/cablefmu,
 with the ctypes bindings) on ``sys.path``, so that ``from cablefmu import fmi2, fmi3``

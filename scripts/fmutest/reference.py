@@ -5,7 +5,7 @@ examples/clients/python/hoist_cosim.py sampled every 0.1 s.
     python3 scripts/fmutest/reference.py out/Hoist.fmu   # rewrites examples/hoist/Hoist_ref.csv
 
 Regenerate it only when the physics is meant to change, and say why in the
-commit; test_fmu2.py compares every build against it.
+commit; test_fmi2.py compares every build against it.
 """
 import csv
 import os

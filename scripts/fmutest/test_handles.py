@@ -1,6 +1,6 @@
 """Instance and FMU-state handles: never invalid pointers, never another FMU's.
 
-Run from the repository root with the four FMUs built (see test_fmu2.py):
+Run from the repository root with the four FMUs built (see test_fmi2.py):
 
     HOIST_FMU=out/Hoist.fmu RIGIDHOIST_FMU=out/RigidHoist.fmu HOIST3_FMU=out/Hoist3.fmu \
         RIGIDHOIST3_FMU=out/RigidHoist3.fmu python3 -m unittest scripts/fmutest/test_handles.py -v

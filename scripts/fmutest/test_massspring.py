@@ -4,7 +4,7 @@ Run with MASSSPRINGHOIST_FMU=out/MassSpringHoist.fmu MASSSPRINGHOIST3_FMU=out/Ma
 'go run ./build -o out/MassSpringHoist.fmu examples/mass-spring-hoist' and
 'go run ./build -fmi 3 -o out/MassSpringHoist3.fmu examples/mass-spring-hoist').
 The checks are those of every cable model with the Hoist ports (fmutestlib.CableHoistChecks); the FMI 3.0
-build also runs the common FMU tests of test_fmu3.py.
+build also runs the common FMU tests of test_fmi3.py.
 """
 import math
 import os

@@ -1,6 +1,6 @@
 """The FMUs' Windows binaries, run under Wine, against their Linux binaries.
 
-The C masters (examples/clients/c/master.c for FMI 2.0, master3.c for 3.0)
+The C masters (examples/clients/c/fmi2_master.c for FMI 2.0, fmi3_master.c for 3.0)
 are built twice, with gcc and with mingw-w64, and run on the same unpacked
 multi-platform FMU (Hoist and RigidHoist, both standards): on Linux, and the
 .exe under Wine on the FMU's win64 / x86_64-windows DLL. Each run checks the
@@ -77,7 +77,7 @@ def tools():
     found = {"wine": wine}
     build = os.path.join(TMP, "masters")
     os.makedirs(build, exist_ok=True)
-    for name in ("master", "master3"):
+    for name in ("fmi2_master", "fmi3_master"):
         src = os.path.join(CLIENTS, name + ".c")
         for cc, exe, libs in (("gcc", name, ["-ldl", "-lpthread", "-lm"]), (MINGW, name + ".exe", [])):
             out = os.path.join(build, exe)
@@ -162,16 +162,16 @@ class WindowsUnderWine(unittest.TestCase):
             name, "bitwise equal" if differing == 0 else "differ in %d values, within %g" % (differing, RELATIVE)))
 
     def test_hoist_fmi2(self):
-        self.compare("HOIST_FMU", "master")
+        self.compare("HOIST_FMU", "fmi2_master")
 
     def test_rigidhoist_fmi2(self):
-        self.compare("RIGIDHOIST_FMU", "master")
+        self.compare("RIGIDHOIST_FMU", "fmi2_master")
 
     def test_hoist_fmi3(self):
-        self.compare("HOIST3_FMU", "master3")
+        self.compare("HOIST3_FMU", "fmi3_master")
 
     def test_rigidhoist_fmi3(self):
-        self.compare("RIGIDHOIST3_FMU", "master3")
+        self.compare("RIGIDHOIST3_FMU", "fmi3_master")
 
 
 if __name__ == "__main__":

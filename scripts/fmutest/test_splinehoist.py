@@ -4,7 +4,7 @@ Run with SPLINEHOIST_FMU=out/SplineHoist.fmu SPLINEHOIST3_FMU=out/SplineHoist3.f
 'go run ./build -o out/SplineHoist.fmu examples/spline-hoist' and
 'go run ./build -fmi 3 -o out/SplineHoist3.fmu examples/spline-hoist').
 The checks are those of every cable model with the Hoist ports (fmutestlib.CableHoistChecks); the FMI 3.0
-build also runs the common FMU tests of test_fmu3.py.
+build also runs the common FMU tests of test_fmi3.py.
 """
 import math
 import os

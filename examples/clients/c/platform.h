@@ -3,8 +3,8 @@
  * loading a shared library, an absolute path, the FMU's platform folder, a
  * thread, and an atomic counter.  Everything else in the masters is plain C.
  *
- *   Linux:   gcc -O2 -o master master.c -ldl -lpthread -lm
- *   Windows: x86_64-w64-mingw32-gcc -O2 -o master.exe master.c
+ *   Linux:   gcc -O2 -o master fmi2_master.c -ldl -lpthread -lm
+ *   Windows: x86_64-w64-mingw32-gcc -O2 -o master.exe fmi2_master.c
  */
 #ifndef CABLEFMU_PLATFORM_H
 #define CABLEFMU_PLATFORM_H

@@ -8,7 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "fmi2types.h" /* cablefmu_ref */
+#include "fmi2_types.h" /* cablefmu_ref */
 
 typedef void *fmi3Instance;
 typedef void *fmi3InstanceEnvironment;

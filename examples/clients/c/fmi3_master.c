@@ -4,13 +4,13 @@
  *
  * Build and run on Linux:
  *
- *     gcc -O2 -o out/master3 examples/clients/c/master3.c -ldl -lpthread -lm
+ *     gcc -O2 -o out/fmi3_master examples/clients/c/fmi3_master.c -ldl -lpthread -lm
  *     python3 -m zipfile -e out/Hoist3.fmu out/Hoist3_fmu     # unpack once
- *     out/master3 out/Hoist3_fmu
+ *     out/fmi3_master out/Hoist3_fmu
  *
  * and for Windows (run it there, or under Wine):
  *
- *     x86_64-w64-mingw32-gcc -O2 -o out/master3.exe examples/clients/c/master3.c
+ *     x86_64-w64-mingw32-gcc -O2 -o out/fmi3_master.exe examples/clients/c/fmi3_master.c
  *
  * The argument is the folder of an unpacked FMI 3.0 FMU (an optional
  * second argument sets the simulated time, default 10 s; "--trace FILE"

@@ -8,7 +8,7 @@ Run from the repository root:
     go run ./build -fmi 3 -o out/SplineHoist3.fmu examples/spline-hoist
     HOIST3_FMU=out/Hoist3.fmu RIGIDHOIST3_FMU=out/RigidHoist3.fmu MASSSPRINGHOIST3_FMU=out/MassSpringHoist3.fmu \\
         SPLINEHOIST3_FMU=out/SplineHoist3.fmu \\
-        python3 -m unittest -v scripts/fmutest/test_fmu3.py
+        python3 -m unittest -v scripts/fmutest/test_fmi3.py
 
 The tests drive the FMU binaries through the ctypes binding in
 examples/clients/python/cablefmu/fmi3.py.  Each FMU is unpacked once into a temporary
@@ -40,7 +40,7 @@ import fmutestlib  # noqa: E402
 from cablefmu import fmi3  # noqa: E402
 
 sname = functools.partial(fmutestlib.status_name, fmi3)  # name of an fmi3Status (None: NULL)
-C_MASTER = os.path.join(REPO, "examples", "clients", "c", "master3.c")
+C_MASTER = os.path.join(REPO, "examples", "clients", "c", "fmi3_master.c")
 SCHEMA_DIR = os.environ.get("FMI3_SCHEMA_DIR") or os.path.join(
     os.environ.get("CABLEFMU_FMI_SCHEMA") or os.path.join(REPO, "..", "shared", "fmi", "schema"), "3.0")
 IN_CI = os.environ.get("CI", "").strip().lower() == "true"
@@ -81,7 +81,7 @@ def setUpModule():
         raise RuntimeError("the FMI 3.0 tests need every FMU:\n    " + "\n    ".join(problems) +
                            "\nthen run: HOIST3_FMU=out/Hoist3.fmu RIGIDHOIST3_FMU=out/RigidHoist3.fmu "
                            "MASSSPRINGHOIST3_FMU=out/MassSpringHoist3.fmu SPLINEHOIST3_FMU=out/SplineHoist3.fmu "
-                           "python3 -m unittest -v scripts/fmutest/test_fmu3.py")
+                           "python3 -m unittest -v scripts/fmutest/test_fmi3.py")
     TMP = fmutestlib.make_tmp("fmi3-fmutest-")
     for key, (env, _, _) in FMUS.items():
         path = os.environ[env]
@@ -692,7 +692,7 @@ class TestHoist(CommonTests, FMU3Case):
             if IN_CI:
                 self.fail("CI=true but gcc not found")
             self.skipTest("gcc not found")
-        exe = os.path.join(TMP, "master3")
+        exe = os.path.join(TMP, "fmi3_master")
         build = subprocess.run([gcc, "-O2", "-Wall", "-Wextra", "-o", exe, C_MASTER, "-ldl", "-lpthread", "-lm"],
                                capture_output=True, text=True, timeout=120)
         self.assertEqual(build.returncode, 0, "gcc failed:\n%s" % build.stderr)

@@ -8,7 +8,7 @@
 // to element mass at 1/60 s. It writes the loads' trajectories of the
 // first scenario to PREFIX.csv, which scripts/compare-models.sh plots.
 //
-//	go run ./scripts/atlas -o out/atlas
+//	go run ./build/atlas -o out/atlas
 package main
 
 import (

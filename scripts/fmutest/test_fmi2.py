@@ -31,7 +31,7 @@ import fmutestlib  # noqa: E402
 from cablefmu import fmi2  # noqa: E402
 
 sname = functools.partial(fmutestlib.status_name, fmi2)  # name of an fmi2Status (None: NULL)
-C_MASTER = os.path.join(REPO, "examples", "clients", "c", "master.c")
+C_MASTER = os.path.join(REPO, "examples", "clients", "c", "fmi2_master.c")
 COSIM_SCRIPT = os.path.join(REPO, "examples", "clients", "python", "hoist_cosim.py")
 REST = [0.0, 0.0, 20.0, 0.0, 0.0, 0.0, 0.0]  # suspension point still at z = 20 m
 TENSION_TOL = 0.005  # relative tolerance of tension at rest against m*g
@@ -775,7 +775,7 @@ class TestProcesses(FMUTestCase):
         gcc = shutil.which("gcc")
         if not gcc:
             self.skipTest("gcc not found")
-        exe = os.path.join(TMP, "master")
+        exe = os.path.join(TMP, "fmi2_master")
         build = subprocess.run([gcc, "-O2", "-Wall", "-Wextra", "-o", exe, C_MASTER, "-ldl", "-lpthread", "-lm"],
                                capture_output=True, text=True, timeout=120)
         self.assertEqual(build.returncode, 0, "gcc failed:\n%s" % build.stderr)

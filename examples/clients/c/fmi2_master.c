@@ -4,13 +4,13 @@
  *
  * Build and run on Linux:
  *
- *     gcc -O2 -o out/master examples/clients/c/master.c -ldl -lpthread -lm
+ *     gcc -O2 -o out/fmi2_master examples/clients/c/fmi2_master.c -ldl -lpthread -lm
  *     python3 -m zipfile -e out/Hoist.fmu out/Hoist_fmu     # unpack once
- *     out/master out/Hoist_fmu
+ *     out/fmi2_master out/Hoist_fmu
  *
  * and for Windows (run it there, or under Wine):
  *
- *     x86_64-w64-mingw32-gcc -O2 -o out/master.exe examples/clients/c/master.c
+ *     x86_64-w64-mingw32-gcc -O2 -o out/fmi2_master.exe examples/clients/c/fmi2_master.c
  *
  * The argument is the folder of an unpacked FMU (Hoist, RigidHoist or any
  * FMU with the Hoist ports); an optional second argument sets the simulated

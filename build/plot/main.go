@@ -7,8 +7,8 @@
 // others: panels separated by ";", each "columns:title:y label:scale" with
 // several columns joined by "+" drawn as lines of one panel.
 //
-//	go run ./examples/hoist/plot -csv out/hoist.csv -o out/hoist.png
-//	go run ./examples/hoist/plot -csv out/controlled.csv -o out/controlled.png \
+//	go run ./build/plot -csv out/hoist.csv -o out/hoist.png
+//	go run ./build/plot -csv out/controlled.csv -o out/controlled.png \
 //	    -panels 'load.z+controller.reference:Lift:height (m):1;cable.tension:Tension:kN:1e-3'
 package main
 
