@@ -1,5 +1,5 @@
 // Package massspring is the mass–spring cable of Loock & Schömer [LS01]
-// (seed 003, §5): mass points joined by stiff linear springs with damping
+// (§5): mass points joined by stiff linear springs with damping
 // along them and torsion springs at the points, whose restoring moment is
 // proportional to the bend angle rather than to an elongation.
 //

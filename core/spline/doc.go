@@ -1,5 +1,5 @@
 // Package spline is the geometrically exact quasi-dynamic spline of
-// Theetten, Grisoni, Duriez & Merlhiot [TGDM07] (seed 004, §3–5): a
+// Theetten, Grisoni, Duriez & Merlhiot [TGDM07] (§3–5): a
 // cubic B-spline centreline r(u) with a roll angle θ(u), q = (x, y, z, θ)
 // at each control point, whose stretching, twisting and bending energies
 // (eq. 3, U = ½ ∫ εᵀ H ε with ε_s = |r'| − 1 and ε_b = |r'×r″|/|r'|³)
