@@ -17,7 +17,7 @@ import (
 
 // Builtin returns a new registry of every model this build contains.
 func Builtin() (*fmu.Registry, error) {
-	r, err := fmu.NewRegistry(masslesscable.Model{}, rigidbodycable.Model{}, hmrwire.Model{}, wirehoist.Model{}, massspringcable.Model{}, splinecable.Model{})
+	r, err := fmu.NewRegistry(masslesscable.Model{}, rigidbodycable.Model, hmrwire.Model{}, wirehoist.Model{}, massspringcable.Model, splinecable.Model)
 	if err != nil {
 		return nil, err
 	}

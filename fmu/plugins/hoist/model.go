@@ -1,6 +1,7 @@
 package hoist
 
 import (
+	"encoding/json"
 	"fmt"
 
 	"github.com/cablefmu/cablefmu/core/geom"
@@ -8,19 +9,49 @@ import (
 	"github.com/cablefmu/cablefmu/fmu/plugins/port"
 )
 
+// Plugin is a model of the family as the registry takes it (fmu.Model
+// and fmu.Configurable).
+type Plugin struct {
+	// Model is the name scenarios give in "model".
+	Model string
+	// Read reads and checks a scenario's config: the family's crane and
+	// the model's own block, bound into a Design.
+	Read func(raw json.RawMessage) (*Config, *Design, error)
+	// Config returns a pointer to a zero value of the model's config type
+	// (the scenario schema follows it).
+	Config func() any
+}
+
+// Name implements fmu.Model.
+func (p Plugin) Name() string { return p.Model }
+
+// ConfigType implements fmu.Configurable.
+func (p Plugin) ConfigType() any { return p.Config() }
+
+// Configure implements fmu.Model: the config read, the ports selected (a
+// port "cable.node[*]" stands for every cable.node[k].x|y|z, k = 1 …
+// Design.Nodes), one simulation built to check that it starts.
+func (p Plugin) Configure(sc *fmu.Scenario) (fmu.Configured, error) {
+	cfg, d, err := p.Read(sc.Config)
+	if err != nil {
+		return nil, err
+	}
+	return Configure(sc, cfg, d)
+}
+
 // Design is one model of the family bound to a scenario's config.
-type Design interface {
-	Features() Features
-	Texts() Texts
+type Design struct {
+	Features Features
+	Texts    Texts
 	// Nodes is how many points cable.node[k] samples.
-	Nodes() int
-	// Quantities adds the model's own ports to the family's: its inputs
-	// set Drive.Extra, its outputs read the simulation's Cable.
-	Quantities(c *Catalogue)
+	Nodes int
+	// Quantities, if set, adds the model's own ports to the family's: its
+	// inputs set Drive.Extra, its outputs read the simulation's Cable.
+	Quantities func(c *Catalogue)
 	// Build builds the cable hanging straight down from the suspension
 	// point with the load at its end in static equilibrium, moving with
 	// the suspension point's velocity.
-	Build(st *Start) (Cable, error)
+	Build func(st *Start) (Cable, error)
 }
 
 // Start is what a cable is built from: the parameters and the
@@ -75,8 +106,8 @@ type Eventer interface {
 // Configure binds a model of the family to a scenario: its ports, and a
 // simulation built once to check the config. d's Build decides whether
 // the simulations feed through (Feeder).
-func Configure(sc *fmu.Scenario, cfg *Config, d Design) (fmu.Configured, error) {
-	ports, err := port.Select(quantities(cfg, sc.Step, d), port.ExpandCableNodes(sc.Ports, d.Nodes()), sc.Step)
+func Configure(sc *fmu.Scenario, cfg *Config, d *Design) (fmu.Configured, error) {
+	ports, err := port.Select(quantities(cfg, sc.Step, d), port.ExpandCableNodes(sc.Ports, d.Nodes), sc.Step)
 	if err != nil {
 		return nil, err
 	}
@@ -96,7 +127,7 @@ func Configure(sc *fmu.Scenario, cfg *Config, d Design) (fmu.Configured, error) 
 type configured struct {
 	*port.Ports[Params, Drive, Simulation]
 	cfg    *Config
-	design Design
+	design *Design
 }
 
 // feedConfigured is a configured model whose simulations feed through.

@@ -122,5 +122,5 @@ func (b pointLoad) ApplyForce(f geom.Vec3, _ *geom.Vec3) error {
 }
 
 func (b pointLoad) ApplyTorque(geom.Vec3) error {
-	return fmt.Errorf("body load is a point mass in %s: a torque has no effect (the rigid-body cable's load is a body)", b.s.m.design.Features().Model)
+	return fmt.Errorf("body load is a point mass in %s: a torque has no effect (the rigid-body cable's load is a body)", b.s.m.design.Features.Model)
 }

@@ -53,8 +53,8 @@ func suffix(s string) string {
 
 // quantities is the catalogue of the family's quantities for a model
 // with features f and texts x, its own quantities added by d.
-func quantities(c *Config, step float64, d Design) *Catalogue {
-	f, x := d.Features(), d.Texts()
+func quantities(c *Config, step float64, d *Design) *Catalogue {
+	f, x := d.Features, d.Texts
 	rope := c.Cable.Rope.Material()
 	qs := &Catalogue{}
 	param, input, output := qs.Param, qs.Input, qs.Output
@@ -85,14 +85,16 @@ func quantities(c *Config, step float64, d Design) *Catalogue {
 	}
 	output("cable.tension", "N", "Cable tension at the suspension point"+suffix(x.Tension), func(s *Simulation) float64 { return s.Cable.Tension() })
 	output("cable.length", "m", "Unstretched cable length from the suspension point to the load", func(s *Simulation) float64 { return s.Cable.Length() })
-	d.Quantities(qs)
+	if d.Quantities != nil {
+		d.Quantities(qs)
+	}
 	for k, ax := range axes {
 		output("load."+ax, "m", fmt.Sprintf("World %s position of %s", ax, x.LoadPoint), func(s *Simulation) float64 { p, _ := s.Cable.Load(); return p.Comp(k) })
 	}
 	for k, ax := range axes {
 		output("load.v"+ax, "m/s", fmt.Sprintf("World %s velocity of %s", ax, x.LoadPoint), func(s *Simulation) float64 { _, v := s.Cable.Load(); return v.Comp(k) })
 	}
-	n := d.Nodes()
+	n := d.Nodes
 	for j := 1; j <= n; j++ {
 		for k, ax := range axes {
 			output(fmt.Sprintf("cable.node[%d].%s", j, ax), "m", fmt.Sprintf("World %s position of %s", ax, x.Node(j, n)),

@@ -12,11 +12,11 @@ import (
 // cable implements hoist.Cable and hoist.PointLoad on a massspring.Cable.
 type cable struct{ c *massspring.Cable }
 
-// Build implements hoist.Design: the cable hangs straight down from the
+// build is the Design's Build: the cable hangs straight down from the
 // suspension point with the load at its end, stretched into static
 // equilibrium, moving with the suspension point's velocity.
-func (d design) Build(st *hoist.Start) (hoist.Cable, error) {
-	own, p := &d.cfg.Own, &st.Params
+func (cfg *config) build(st *hoist.Start) (hoist.Cable, error) {
+	own, p := &cfg.Own, &st.Params
 	solver, err := own.solver()
 	if err != nil {
 		return nil, err

@@ -33,7 +33,7 @@ func newGantry(t *testing.T) *gantry {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cfg, err := Model{}.Configure(sc)
+	cfg, err := Model.Configure(sc)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -154,7 +154,7 @@ func TestPhysicalBendingRefused(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, err = rigidbodycable.Model{}.Configure(sc)
+	_, err = rigidbodycable.Model.Configure(sc)
 	if err == nil || !strings.Contains(err.Error(), "physicalBending: no longer a setting") {
 		t.Fatalf("scenario with physicalBending: %v, want it refused with the reason", err)
 	}

@@ -33,11 +33,11 @@ type rope struct {
 	nodesValid bool
 }
 
-// Build implements hoist.Design: the cable hangs straight down from the
+// build is the Design's Build: the cable hangs straight down from the
 // suspension point with the load at its end, prestretched into static
 // equilibrium.
-func (d design) Build(st *hoist.Start) (hoist.Cable, error) {
-	c, p := d.cfg, &st.Params
+func (c *config) build(st *hoist.Start) (hoist.Cable, error) {
+	p := &st.Params
 	twist, err := c.Own.twist()
 	if err != nil {
 		return nil, err

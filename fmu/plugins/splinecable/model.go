@@ -1,57 +1,47 @@
 package splinecable
 
 import (
+	"encoding/json"
 	"fmt"
 
-	"github.com/cablefmu/cablefmu/fmu"
 	"github.com/cablefmu/cablefmu/fmu/plugins/hoist"
 	"github.com/cablefmu/cablefmu/fmu/plugins/port"
 )
 
-// Model is the quasi-dynamic spline cable plugin.
-type Model struct{}
+// Model is the quasi-dynamic spline cable plugin; cable.node[k] are K
+// points of its centreline at equal rest arc length (spline.outputNodes).
+var Model = hoist.Plugin{Model: "spline-cable", Read: read, Config: func() any { return new(config) }}
 
-// Name implements fmu.Model.
-func (Model) Name() string { return "spline-cable" }
-
-// Configure implements fmu.Model. The port "cable.node[*]" expands to
-// cable.node[k].x|y|z for K points at equal rest arc length (outputNodes).
-func (Model) Configure(sc *fmu.Scenario) (fmu.Configured, error) {
-	cfg, err := parseConfig(sc.Config)
+func read(raw json.RawMessage) (*hoist.Config, *hoist.Design, error) {
+	c, err := parseConfig(raw)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	return hoist.Configure(sc, &cfg.Config, design{cfg})
-}
-
-// design implements hoist.Design.
-type design struct{ cfg *config }
-
-func (design) Features() hoist.Features { return features }
-
-func (design) Texts() hoist.Texts {
-	return hoist.Texts{
-		Step:      "the spline's linearly implicit Euler method",
-		Load:      "a point mass held to the cable's end",
-		Density:   "the spline's mass",
-		Force:     "the multiplier of its held start",
-		Tension:   "the axial force EA(|r'|-1)",
-		Winch:     "its rest length, along the whole spline",
-		LoadPoint: "the load",
-		Node: func(j, n int) string {
-			return fmt.Sprintf("the centreline at rest arc length %d/%d of the cable from the suspension point", j-1, n-1)
+	return &c.Config, &hoist.Design{
+		Features: features,
+		Texts: hoist.Texts{
+			Step:      "the spline's linearly implicit Euler method",
+			Load:      "a point mass held to the cable's end",
+			Density:   "the spline's mass",
+			Force:     "the multiplier of its held start",
+			Tension:   "the axial force EA(|r'|-1)",
+			Winch:     "its rest length, along the whole spline",
+			LoadPoint: "the load",
+			Node: func(j, n int) string {
+				return fmt.Sprintf("the centreline at rest arc length %d/%d of the cable from the suspension point", j-1, n-1)
+			},
 		},
-	}
+		Nodes:      c.Own.outputNodes(),
+		Quantities: quantities,
+		Build:      c.build,
+	}, nil
 }
 
-func (d design) Nodes() int { return d.cfg.Own.outputNodes() }
-
-func (design) Quantities(c *hoist.Catalogue) {
+// quantities are the spline's own ports: Algorithm 2's budget and what it
+// decided.
+func quantities(q *hoist.Catalogue) {
 	sp := func(s *hoist.Simulation) *cable { return s.Cable.(*cable) }
-	c.Input("cable.budget", "1", "Operations a step may take (0: no limit): above 95 % of it the spline takes the static system where its held points allow (Algorithm 2: with spline.clampStart; a cable held at one point stays dynamic), below 90 % the dynamic one again", 0, port.Range{Min: 0, Max: 1e15}, func(d *hoist.Drive, x float64) { d.Extra[0] = x })
-	c.Output("cable.static", "1", "1 where the last step solved the static system, 0 the dynamic one", func(s *hoist.Simulation) float64 { return port.Flag(sp(s).sp.Static) })
-	c.Output("cable.cost", "1", "Operations a step takes (what the budget is compared with)", func(s *hoist.Simulation) float64 { return sp(s).sp.Cost() })
+	q.Input("cable.budget", "1", "Operations a step may take (0: no limit): above 95 % of it the spline takes the static system where its held points allow (Algorithm 2: with spline.clampStart; a cable held at one point stays dynamic), below 90 % the dynamic one again", 0, port.Range{Min: 0, Max: 1e15}, func(d *hoist.Drive, x float64) { d.Extra[0] = x })
+	q.Output("cable.static", "1", "1 where the last step solved the static system, 0 the dynamic one", func(s *hoist.Simulation) float64 { return port.Flag(sp(s).sp.Static) })
+	q.Output("cable.cost", "1", "Operations a step takes (what the budget is compared with)", func(s *hoist.Simulation) float64 { return sp(s).sp.Cost() })
 }
-
-// ConfigType implements fmu.Configurable.
-func (Model) ConfigType() any { return new(config) }

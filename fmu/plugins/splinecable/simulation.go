@@ -20,11 +20,11 @@ type cable struct {
 	nodesValid bool
 }
 
-// Build implements hoist.Design: the spline hangs straight down from the
+// build is the Design's Build: the spline hangs straight down from the
 // suspension point with the load at its end, in its exact static stretch
 // (spline.Hang).
-func (d design) Build(st *hoist.Start) (hoist.Cable, error) {
-	p, c := &st.Params, d.cfg
+func (c *config) build(st *hoist.Start) (hoist.Cable, error) {
+	p := &st.Params
 	dia := p.Rope.Diameter
 	sp, err := spline.New(spline.Spec{Start: st.Top, Dir: geom.V(0, 0, -1), Length: p.Length0, Controls: c.controls(),
 		LinearDensity: p.Rope.LinearDensity(), RollInertia: p.Rope.Density * math.Pi * dia * dia * dia * dia / 32,
