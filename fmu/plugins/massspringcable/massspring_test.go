@@ -4,7 +4,6 @@ import (
 	"math"
 	"testing"
 
-	"github.com/cablefmu/cablefmu/fmu"
 	"github.com/cablefmu/cablefmu/fmu/plugins/plugintest"
 )
 
@@ -18,23 +17,8 @@ var hoist = plugintest.Hoist{Dir: example, Mass: 12330, Length: 10, Diameter: 0.
 // N+1 points, the load's is the last, below the sheave by the rope's
 // length and stretch.
 func TestCarriesLoadAndCable(t *testing.T) {
-	in, vr := plugintest.New(t, example, nil)
-	const mass, length = 12330.0, 10.0
-	rho := 7850 * math.Pi * 0.01 * 0.01
-	want := -(mass + rho*length) * 9.81
-	check := func(when string) {
-		if fz := plugintest.Get(t, in, vr["hoist.fz"]); math.Abs(fz/want-1) > 1e-3 {
-			t.Errorf("%s: hoist.fz %.1f N, want −(M + m_cable) g = %.1f N within 0.1 %%", when, fz, want)
-		}
-	}
-	check("at the start")
-	for k := 0; k < 120; k++ {
-		if st := in.DoStep(float64(k)/60, 1.0/60); st != fmu.OK {
-			t.Fatalf("step %d: %v", k, st)
-		}
-	}
-	check("after 2 s")
-	stretch := (mass*9.81*length + rho*9.81*length*length/2) / (1e11 * math.Pi * 0.01 * 0.01)
+	in, vr, stretch := plugintest.CarriesLoadAndCable(t, hoist, 1e-3, nil)
+	const length = 10.0
 	if z, w := plugintest.Get(t, in, vr["cable.node[21].z"]), 14-length-stretch; math.Abs(z-w) > 1e-3*stretch+1e-6 {
 		t.Errorf("the last point at z = %.6f m, want %.6f (the sheave less the stretched rope)", z, w)
 	}

@@ -256,3 +256,34 @@ func WinchAndStateRollback(t *testing.T, dir string) {
 		}
 	}
 }
+
+// CarriesLoadAndCable checks that at rest the crane carries the load and
+// the rope, hoist.fz = −(M + ρAL) g within tol (relative), at the start
+// and after 2 s of communication steps of 1/60 s with the inputs in set
+// held; it returns the instance for the model's own checks, and the
+// rope's static stretch (m) under the load and its own weight.
+func CarriesLoadAndCable(t *testing.T, h Hoist, tol float64, set map[string]float64) (in *fmu.Instance, vr map[string]uint32, stretch float64) {
+	t.Helper()
+	const g = 9.81
+	in, vr = New(t, h.Dir, nil)
+	area := math.Pi * h.Diameter * h.Diameter / 4
+	rho := h.Density * area
+	want := -(h.Mass + rho*h.Length) * g
+	check := func(when string) {
+		t.Helper()
+		if fz := Get(t, in, vr["hoist.fz"]); math.Abs(fz/want-1) > tol {
+			t.Errorf("%s: hoist.fz %.3f N, want −(M + m_cable) g = %.3f N within %g", when, fz, want, tol)
+		}
+	}
+	check("at the start")
+	for name, x := range set {
+		Set(t, in, vr[name], x)
+	}
+	for k := 0; k < 120; k++ {
+		if st := in.DoStep(float64(k)/60, 1.0/60); st != fmu.OK {
+			t.Fatalf("step %d: %v", k, st)
+		}
+	}
+	check("after 2 s")
+	return in, vr, (h.Mass*g*h.Length + rho*g*h.Length*h.Length/2) / (h.E * area)
+}

@@ -14,22 +14,7 @@ const rigidHoist = "../../../examples/rigid-hoist"
 // g within 0.5 %, at the start and after 2 s; the cable has N+1 nodes
 // from the suspension point down.
 func TestRigidHoistCarriesLoadAndCable(t *testing.T) {
-	in, vr := plugintest.New(t, rigidHoist, nil)
-	const mass, segments = 12330.0, 20
-	cableMass := 7850 * math.Pi * 0.01 * 0.01 * 10
-	want := -(mass + cableMass) * 9.81
-	check := func(when string) {
-		if fz := plugintest.Get(t, in, vr["hoist.fz"]); math.Abs(fz/want-1) > 0.005 {
-			t.Errorf("%s: hoist.fz %.1f N, want −(M + m_cable) g = %.1f N within 0.5 %%", when, fz, want)
-		}
-	}
-	check("at the start")
-	for k := 0; k < 120; k++ {
-		if st := in.DoStep(float64(k)/60, 1.0/60); st != fmu.OK {
-			t.Fatalf("step %d: %v", k, st)
-		}
-	}
-	check("after 2 s")
+	in, vr, _ := plugintest.CarriesLoadAndCable(t, plugintest.Hoist{Dir: rigidHoist, Mass: 12330, Length: 10, Diameter: 0.02, Density: 7850, E: 1e11}, 0.005, nil)
 	if _, ok := vr["cable.node[21].z"]; !ok {
 		t.Fatal("no cable.node[21].z port")
 	}

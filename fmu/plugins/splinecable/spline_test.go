@@ -19,27 +19,11 @@ var hoist = plugintest.Hoist{Dir: example, Mass: 12330, Length: 10, Diameter: 0.
 // stretch; with the smallest budget the hanging cable stays dynamic (its
 // one held point leaves the static system singular).
 func TestCarriesLoadAndCable(t *testing.T) {
-	in, vr := plugintest.New(t, example, nil)
-	const mass, length = 12330.0, 10.0
-	rho := 7850 * math.Pi * 0.01 * 0.01
-	want := -(mass + rho*length) * 9.81
-	check := func(when string) {
-		if fz := plugintest.Get(t, in, vr["hoist.fz"]); math.Abs(fz/want-1) > 1e-6 {
-			t.Errorf("%s: hoist.fz %.3f N, want −(M + m_cable) g = %.3f N", when, fz, want)
-		}
-	}
-	check("at the start")
-	plugintest.Set(t, in, vr["cable.budget"], 1)
-	for k := 0; k < 120; k++ {
-		if st := in.DoStep(float64(k)/60, 1.0/60); st != fmu.OK {
-			t.Fatalf("step %d: %v", k, st)
-		}
-	}
-	check("after 2 s")
+	in, vr, stretch := plugintest.CarriesLoadAndCable(t, hoist, 1e-6, map[string]float64{"cable.budget": 1})
+	const length = 10.0
 	if st := plugintest.Get(t, in, vr["cable.static"]); st != 0 {
 		t.Errorf("cable.static %g: a cable held at one point must stay dynamic", st)
 	}
-	stretch := (mass*9.81*length + rho*9.81*length*length/2) / (1e11 * math.Pi * 0.01 * 0.01)
 	if z, w := plugintest.Get(t, in, vr["cable.node[21].z"]), 14-length-stretch; math.Abs(z-w) > 1e-6 {
 		t.Errorf("the last sample at z = %.6f m, want %.6f (the sheave less the stretched rope)", z, w)
 	}
