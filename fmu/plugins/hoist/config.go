@@ -38,6 +38,9 @@ type Config struct {
 	Ground *GroundConfig `json:"ground"`
 }
 
+// Family returns the family's part of a model's config, which embeds it.
+func (c *Config) Family() *Config { return c }
+
 // Load is the load at the cable's end: hook and payload.
 type Load struct {
 	Mass float64 `json:"mass"` // kg

@@ -22,6 +22,18 @@ type Plugin struct {
 	Config func() any
 }
 
+// Reader makes a Plugin's Read from a model's parse (its config read and
+// checked) and design (the config bound into a Design).
+func Reader[C interface{ Family() *Config }](parse func(json.RawMessage) (C, error), design func(C) *Design) func(json.RawMessage) (*Config, *Design, error) {
+	return func(raw json.RawMessage) (*Config, *Design, error) {
+		c, err := parse(raw)
+		if err != nil {
+			return nil, nil, err
+		}
+		return c.Family(), design(c), nil
+	}
+}
+
 // Name implements fmu.Model.
 func (p Plugin) Name() string { return p.Model }
 

@@ -1,7 +1,6 @@
 package massspringcable
 
 import (
-	"encoding/json"
 	"fmt"
 
 	"github.com/cablefmu/cablefmu/fmu/plugins/hoist"
@@ -9,14 +8,10 @@ import (
 
 // Model is the mass–spring cable plugin; cable.node[k] are its N+1 mass
 // points.
-var Model = hoist.Plugin{Model: "mass-spring-cable", Read: read, Config: func() any { return new(config) }}
+var Model = hoist.Plugin{Model: "mass-spring-cable", Read: hoist.Reader(parseConfig, design), Config: func() any { return new(config) }}
 
-func read(raw json.RawMessage) (*hoist.Config, *hoist.Design, error) {
-	c, err := parseConfig(raw)
-	if err != nil {
-		return nil, nil, err
-	}
-	return &c.Config, &hoist.Design{
+func design(c *config) *hoist.Design {
+	return &hoist.Design{
 		Features: features,
 		Texts: hoist.Texts{
 			Step:      "the cable's linearly implicit Euler method",
@@ -34,5 +29,5 @@ func read(raw json.RawMessage) (*hoist.Config, *hoist.Design, error) {
 				func(s *hoist.Simulation) float64 { return float64(s.Cable.(*cable).c.Stats.Iterations) })
 		},
 		Build: c.build,
-	}, nil
+	}
 }

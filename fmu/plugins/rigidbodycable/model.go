@@ -1,7 +1,6 @@
 package rigidbodycable
 
 import (
-	"encoding/json"
 	"fmt"
 
 	"github.com/cablefmu/cablefmu/fmu/plugins/hoist"
@@ -9,14 +8,10 @@ import (
 
 // Model is the rigid-body cable plugin; cable.node[k] are its N+1
 // segment ends.
-var Model = hoist.Plugin{Model: "rigid-body-cable", Read: read, Config: func() any { return new(config) }}
+var Model = hoist.Plugin{Model: "rigid-body-cable", Read: hoist.Reader(parseConfig, design), Config: func() any { return new(config) }}
 
-func read(raw json.RawMessage) (*hoist.Config, *hoist.Design, error) {
-	c, err := parseConfig(raw)
-	if err != nil {
-		return nil, nil, err
-	}
-	return &c.Config, &hoist.Design{
+func design(c *config) *hoist.Design {
+	return &hoist.Design{
 		Features: features,
 		Texts: hoist.Texts{
 			Step:      "the cable solver",
@@ -27,5 +22,5 @@ func read(raw json.RawMessage) (*hoist.Config, *hoist.Design, error) {
 		},
 		Nodes: c.Cable.Elements() + 1,
 		Build: c.build,
-	}, nil
+	}
 }

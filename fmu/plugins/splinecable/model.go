@@ -1,7 +1,6 @@
 package splinecable
 
 import (
-	"encoding/json"
 	"fmt"
 
 	"github.com/cablefmu/cablefmu/fmu/plugins/hoist"
@@ -10,14 +9,10 @@ import (
 
 // Model is the quasi-dynamic spline cable plugin; cable.node[k] are K
 // points of its centreline at equal rest arc length (spline.outputNodes).
-var Model = hoist.Plugin{Model: "spline-cable", Read: read, Config: func() any { return new(config) }}
+var Model = hoist.Plugin{Model: "spline-cable", Read: hoist.Reader(parseConfig, design), Config: func() any { return new(config) }}
 
-func read(raw json.RawMessage) (*hoist.Config, *hoist.Design, error) {
-	c, err := parseConfig(raw)
-	if err != nil {
-		return nil, nil, err
-	}
-	return &c.Config, &hoist.Design{
+func design(c *config) *hoist.Design {
+	return &hoist.Design{
 		Features: features,
 		Texts: hoist.Texts{
 			Step:      "the spline's linearly implicit Euler method",
@@ -34,7 +29,7 @@ func read(raw json.RawMessage) (*hoist.Config, *hoist.Design, error) {
 		Nodes:      c.Own.outputNodes(),
 		Quantities: quantities,
 		Build:      c.build,
-	}, nil
+	}
 }
 
 // quantities are the spline's own ports: Algorithm 2's budget and what it
