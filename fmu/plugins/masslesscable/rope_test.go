@@ -6,6 +6,7 @@ import (
 
 	"github.com/cablefmu/cablefmu/core/closedform"
 	"github.com/cablefmu/cablefmu/core/oscillation"
+	"github.com/cablefmu/cablefmu/fmu/plugins/plugintest"
 )
 
 // winchStop runs the Hoist scenario through the FMU with the master
@@ -30,20 +31,6 @@ func winchStop(t *testing.T, comm, h, v float64) (length float64, trace []float6
 	return length, trace
 }
 
-// axialRuns are the runs of the axial tests: the default internal step
-// 1/60 s with the master stepping at 1/60 s and at 1 ms (the internal
-// steps keep their grid, so the two agree), and an internal step of 1 ms
-// that resolves the bounce.
-var axialRuns = []struct {
-	name     string
-	comm, h  float64 // s
-	resolved bool
-}{
-	{"h = 1/60 s, communication step 1/60 s", 1.0 / 60, 1.0 / 60, false},
-	{"h = 1/60 s, communication step 1 ms", 0.001, 1.0 / 60, false},
-	{"h = 1 ms, communication step 1 ms", 0.001, 0.001, true},
-}
-
 // ea is the axial stiffness of the scenario's 20 mm rope at E = 100 GPa (N).
 const ea = 1e11 * math.Pi * 0.01 * 0.01
 
@@ -60,38 +47,15 @@ const ea = 1e11 * math.Pi * 0.01 * 0.01
 //     falls to zero, never below.
 func TestWinchStopPeak(t *testing.T) {
 	const v = 0.5
-	mg := mass * g
-	var peaks []float64
-	for _, run := range axialRuns {
-		length, trace := winchStop(t, run.comm, run.h, v)
+	plugintest.StopPeaks(t, func(run plugintest.AxialRun) ([]float64, float64) {
+		length, trace := winchStop(t, run.Comm, run.H, v)
 		dyn, err := closedform.StopPeak(ea/length, mass, 1e-3, v)
 		if err != nil {
 			t.Fatal(err)
 		}
-		want := mg + dyn
-		peak, low := 0.0, math.Inf(1)
-		for _, x := range trace {
-			peak, low = math.Max(peak, x), math.Min(low, x)
-		}
-		t.Logf("%s: peak %.0f N (closed form %.0f N, %+.1f %%; undamped Mg + v√(kM) = %.0f N), lowest tension after it %.0f N",
-			run.name, peak, want, 100*(peak/want-1), mg+v*math.Sqrt(ea/length*mass), low)
-		tol := 0.10
-		if run.resolved {
-			tol = 0.01
-		}
-		if math.Abs(peak/want-1) > tol {
-			t.Errorf("%s: peak tension %.0f N, want %.0f N within %.0f %%", run.name, peak, want, 100*tol)
-		}
-		if low != 0 {
-			t.Errorf("%s: lowest tension after the peak %g N, want 0 (slack)", run.name, low)
-		}
-		peaks = append(peaks, peak)
-	}
-	diff := peaks[1]/peaks[0] - 1
-	t.Logf("peak tension at 1 ms against 1/60 s communication steps (h = 1/60 s): %+.2f %%", 100*diff)
-	if math.Abs(diff) > 0.02 {
-		t.Errorf("peak tension at 1/60 s and 1 ms communication steps differs by %.1f %%, want within 2 %%", 100*diff)
-	}
+		t.Logf("%s: undamped Mg + v√(kM) = %.0f N", run.Name, mass*g+v*math.Sqrt(ea/length*mass))
+		return trace, mass*g + dyn
+	})
 }
 
 // A winch stopping dead from 0.1 m/s (v√(kM) = 5.6 kN, below Mg: the rope
@@ -103,25 +67,25 @@ func TestWinchStopPeak(t *testing.T) {
 //   - damping ratio the material's ζ = ωτ/2 within 0.05 (0.005 at 1 ms).
 func TestBounceFrequencyAndDamping(t *testing.T) {
 	const v, tau = 0.1, 1e-3
-	for _, run := range axialRuns {
-		length, trace := winchStop(t, run.comm, run.h, v)
+	for _, run := range plugintest.AxialRuns {
+		length, trace := winchStop(t, run.Comm, run.H, v)
 		omega := math.Sqrt(ea / length / mass)
 		want := omega * math.Sqrt(1-omega*omega*tau*tau/4) / (2 * math.Pi)
-		freq, zeta, err := oscillation.Measure(trace, mass*g, run.comm)
+		freq, zeta, err := oscillation.Measure(trace, mass*g, run.Comm)
 		if err != nil {
-			t.Fatalf("%s: %v", run.name, err)
+			t.Fatalf("%s: %v", run.Name, err)
 		}
 		t.Logf("%s: bounce %.3f Hz (%.3f Hz, %+.1f %%), damping ratio %.4f (ωτ/2 = %.4f)",
-			run.name, freq, want, 100*(freq/want-1), zeta, omega*tau/2)
+			run.Name, freq, want, 100*(freq/want-1), zeta, omega*tau/2)
 		tol, ztol := 0.10, 0.05
-		if run.resolved {
+		if run.Resolved {
 			tol, ztol = 0.01, 0.005
 		}
 		if math.Abs(freq/want-1) > tol {
-			t.Errorf("%s: bounce %.3f Hz, want %.3f Hz within %.0f %%", run.name, freq, want, 100*tol)
+			t.Errorf("%s: bounce %.3f Hz, want %.3f Hz within %.0f %%", run.Name, freq, want, 100*tol)
 		}
 		if math.Abs(zeta-omega*tau/2) > ztol {
-			t.Errorf("%s: damping ratio %.4f, want the material's %.4f within %g", run.name, zeta, omega*tau/2, ztol)
+			t.Errorf("%s: damping ratio %.4f, want the material's %.4f within %g", run.Name, zeta, omega*tau/2, ztol)
 		}
 	}
 }

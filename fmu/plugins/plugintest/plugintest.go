@@ -287,3 +287,56 @@ func CarriesLoadAndCable(t *testing.T, h Hoist, tol float64, set map[string]floa
 	check("after 2 s")
 	return in, vr, (h.Mass*g*h.Length + rho*g*h.Length*h.Length/2) / (h.E * area)
 }
+
+// AxialRun is one way to step a winch stopping dead: the default internal
+// step 1/60 s with the master stepping at 1/60 s and at 1 ms (the
+// internal steps keep their grid, so the two agree), and an internal
+// step of 1 ms that resolves the bounce.
+type AxialRun struct {
+	Name     string
+	Comm, H  float64 // s
+	Resolved bool
+}
+
+// AxialRuns are the runs of the axial tests, in that order.
+var AxialRuns = []AxialRun{
+	{"h = 1/60 s, communication step 1/60 s", 1.0 / 60, 1.0 / 60, false},
+	{"h = 1/60 s, communication step 1 ms", 0.001, 1.0 / 60, false},
+	{"h = 1 ms, communication step 1 ms", 0.001, 0.001, true},
+}
+
+// StopPeaks checks the tension at the sheave after a winch stops dead, in
+// each of AxialRuns: stop(run) steps it and returns the tension trace from
+// the stop on and the closed form's peak (N). The peak within 10 % of the
+// closed form at h = 1/60 s and 1 % where the step resolves the bounce,
+// then the rope slack (the tension falls to zero, never below), and the
+// peak within 2 % whether the master steps at 1/60 s or 1 ms.
+func StopPeaks(t *testing.T, stop func(run AxialRun) (trace []float64, want float64)) {
+	t.Helper()
+	var peaks []float64
+	for _, run := range AxialRuns {
+		trace, want := stop(run)
+		peak, low := 0.0, math.Inf(1)
+		for _, x := range trace {
+			peak, low = math.Max(peak, x), math.Min(low, x)
+		}
+		t.Logf("%s: peak %.0f N (closed form %.0f N, %+.1f %%), lowest tension at the sheave after it %.0f N",
+			run.Name, peak, want, 100*(peak/want-1), low)
+		tol := 0.10
+		if run.Resolved {
+			tol = 0.01
+		}
+		if math.Abs(peak/want-1) > tol {
+			t.Errorf("%s: peak tension %.0f N, want %.0f N within %.0f %%", run.Name, peak, want, 100*tol)
+		}
+		if low != 0 {
+			t.Errorf("%s: lowest tension at the sheave after the peak %g N, want 0 (slack)", run.Name, low)
+		}
+		peaks = append(peaks, peak)
+	}
+	diff := peaks[1]/peaks[0] - 1
+	t.Logf("peak tension at 1 ms against 1/60 s communication steps (h = 1/60 s): %+.2f %%", 100*diff)
+	if math.Abs(diff) > 0.02 {
+		t.Errorf("peak tension at 1/60 s and 1 ms communication steps differs by %.1f %%, want within 2 %%", 100*diff)
+	}
+}
