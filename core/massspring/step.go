@@ -4,9 +4,10 @@ import (
 	"fmt"
 	"math"
 
-	"github.com/cablefmu/cablefmu/core/geom"
 	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/lapack/lapack64"
+
+	"github.com/cablefmu/cablefmu/core/geom"
 )
 
 // system holds a step's forces, their derivatives and the linear system,

@@ -7,10 +7,12 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/go-python/gpython/py"
+
 	"github.com/cablefmu/cablefmu/core/geom"
 	"github.com/cablefmu/cablefmu/fmu/plugins/plant"
+	"github.com/cablefmu/cablefmu/fmu/pyplugin/sandbox"
 	"github.com/cablefmu/cablefmu/modeldesc"
-	"github.com/go-python/gpython/py"
 )
 
 // The Python types plugins see. Their methods and properties are set up
@@ -244,6 +246,13 @@ func lookup[T py.Object](m map[string]T, kind, all string, args py.Tuple) (py.Ob
 }
 
 func init() {
+	// gpython readies the types made with py.NewType in its own init and
+	// the sandbox's in the sandbox's, before the API's exist: unreadied,
+	// they would keep no method resolution order, and the sandbox's guard
+	// of attributes of shared types would not see them.
+	if err := py.TypeMakeReady(); err != nil {
+		panic(fmt.Sprintf("pyplugin: %v", err))
+	}
 	prop(simType, "time", "Time at the start of the coming step (s).", func(o py.Object) (py.Object, error) { return py.Float(o.(*sim).t), nil }, readOnly("sim.time"))
 	prop(simType, "dt", "Length of the coming internal step (s); 0 at communication points.", func(o py.Object) (py.Object, error) { return py.Float(o.(*sim).h), nil }, readOnly("sim.dt"))
 	method(simType, "body", "body(name): the body called name.", func(o py.Object, a py.Tuple, _ py.StringDict) (py.Object, error) {
@@ -370,71 +379,8 @@ func init() {
 		})
 }
 
-// vocabulary is what the static check accepts: global names (builtins and
-// the API's functions) and attribute names (the API's and those of
-// Python's built-in types and of the modules plugins may import).
-type vocabulary struct {
-	names, attrs map[string]bool
-	api          []string // the API's attribute names, for messages
-}
-
-func newVocabulary() *vocabulary {
-	v := &vocabulary{names: map[string]bool{"__name__": true, "__doc__": true}, attrs: map[string]bool{}}
-	it, err := newInterp(&source{file: "<vocabulary>"}, limits{}, (&declarer{}).functions())
-	if err != nil {
-		panic(err) // the interpreter's own modules: a broken build
-	}
-	for name := range it.ctx.Store().Builtins.Globals {
-		if !strings.HasPrefix(name, "__") || name == "__build_class__" {
-			v.names[name] = true
-		}
-	}
-	api := map[string]bool{}
-	for _, t := range []*py.Type{simType, bodyType, cableType, winchType, variableType} {
-		for name := range t.Dict {
-			api[name] = true
-			v.attrs[name] = true
-		}
-	}
-	for name := range api {
-		v.api = append(v.api, name)
-	}
-	sort.Strings(v.api)
-	for _, t := range []*py.Type{py.StringType, py.ListType, py.StringDictType, py.TupleType, py.FloatType, py.IntType, py.ObjectType, py.BaseException} {
-		for name := range t.Dict {
-			v.attrs[name] = true
-		}
-	}
-	for _, m := range allowedModules {
-		impl := py.GetModuleImpl(m)
-		if impl == nil {
-			continue
-		}
-		for _, meth := range impl.Methods {
-			v.attrs[meth.Name] = true
-		}
-		for name := range impl.Globals {
-			v.attrs[name] = true
-		}
-	}
-	return v
-}
-
-// checkHook checks that a hook, if defined, is a function of one argument.
-func checkHook(it *interp, name string) (py.Object, error) {
-	obj, ok := it.module.Globals[name]
-	if !ok {
-		return nil, nil
-	}
-	if n := argCount(obj); n != 1 {
-		return nil, fmt.Errorf("%s must be a function of one argument (the simulation), not %s", name, describe(obj, n))
-	}
-	return obj, nil
-}
-
-func describe(obj py.Object, n int) string {
-	if n < 0 {
-		return "a " + obj.Type().Name
-	}
-	return fmt.Sprintf("a function of %d", n)
+// vocabulary is what plugins may name: the sandbox's builtins and the
+// plugin API's functions and types.
+func vocabulary() *sandbox.Vocabulary {
+	return sandbox.NewVocabulary((&declarer{}).functions(), []*py.Type{simType, bodyType, cableType, winchType, variableType})
 }

@@ -5,10 +5,12 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/go-python/gpython/py"
+
 	"github.com/cablefmu/cablefmu/fmu"
 	"github.com/cablefmu/cablefmu/fmu/plugins/plant"
+	"github.com/cablefmu/cablefmu/fmu/pyplugin/sandbox"
 	"github.com/cablefmu/cablefmu/modeldesc"
-	"github.com/go-python/gpython/py"
 )
 
 // Hook names: a plugin defines step, communication_point or both, and
@@ -21,16 +23,16 @@ const (
 
 // Extension runs scenarios' Python plugins; it implements fmu.Extension.
 type Extension struct {
-	vocab *vocabulary
+	vocab *sandbox.Vocabulary
 }
 
 // New returns the plugin extension.
-func New() *Extension { return &Extension{vocab: newVocabulary()} }
+func New() *Extension { return &Extension{vocab: vocabulary()} }
 
 // spec is one checked plugin of a configured scenario.
 type spec struct {
 	ref    fmu.PluginRef
-	src    *source
+	src    *sandbox.Source
 	decls  []decl
 	limits int // value index of the plugin's operations parameter; memory and timeout follow
 	first  int // value index of its first declared variable
@@ -56,10 +58,10 @@ func (e *Extension) Extend(model fmu.Configured, sc *fmu.Scenario) (fmu.Configur
 	for _, v := range c.vars {
 		taken[v.Name] = true
 	}
-	var diags CheckError
+	var diags sandbox.CheckError
 	for _, ref := range sc.Plugins {
 		sp, err := e.check(ref, sc)
-		var ce CheckError
+		var ce sandbox.CheckError
 		if errors.As(err, &ce) {
 			diags = append(diags, ce...)
 			continue
@@ -69,7 +71,7 @@ func (e *Extension) Extend(model fmu.Configured, sc *fmu.Scenario) (fmu.Configur
 		}
 		add := func(v fmu.Variable, line int) {
 			if taken[v.Name] {
-				diags = append(diags, Diagnostic{ref.File, line, fmt.Sprintf("variable %q is already taken by the model or another plugin", v.Name)})
+				diags = append(diags, sandbox.Diagnostic{File: ref.File, Line: line, Msg: fmt.Sprintf("variable %q is already taken by the model or another plugin", v.Name)})
 			}
 			taken[v.Name] = true
 			c.vars = append(c.vars, v)
@@ -94,7 +96,7 @@ func (e *Extension) Extend(model fmu.Configured, sc *fmu.Scenario) (fmu.Configur
 			default:
 				v.Variability = modeldesc.VariabilityContinuous
 			}
-			add(v, declLine(sp.src, d.name))
+			add(v, sp.src.DeclLine(d.name))
 		}
 		c.specs = append(c.specs, sp)
 	}
@@ -122,30 +124,30 @@ func (e *Extension) check(ref fmu.PluginRef, sc *fmu.Scenario) (*spec, error) {
 	if err != nil {
 		return nil, err
 	}
-	src, err := prepare(ref.File, text, e.vocab)
+	src, err := sandbox.Prepare(ref.File, text, e.vocab)
 	if err != nil {
 		return nil, err
 	}
 	d := &declarer{}
 	// The top level runs with the plugin's own limits, as in the FMU.
 	operations, memory, timeout := ref.Limits()
-	it, err := newInterp(src, limitsOf(ref.Name, operations, memory, timeout), d.functions())
+	it, err := sandbox.New(src, sandbox.NewLimits(ref.Name, operations, memory, timeout), d.functions())
 	if err != nil {
 		return nil, err
 	}
-	if err := it.run(); err != nil {
-		return nil, CheckError{{ref.File, it.lastLine(err), err.Error()}}
+	if err := it.Run(); err != nil {
+		return nil, sandbox.CheckError{{File: ref.File, Line: it.LastLine(err), Msg: err.Error()}}
 	}
 	sp := &spec{ref: ref, src: src, decls: d.decls, hooks: map[string]bool{}}
 	for _, h := range []string{hookInit, hookStep, hookPoint} {
-		fn, err := checkHook(it, h)
+		fn, err := it.Hook(h)
 		if err != nil {
-			return nil, CheckError{{ref.File, defLine(src, h), err.Error()}}
+			return nil, sandbox.CheckError{{File: ref.File, Line: src.DefLine(h), Msg: err.Error()}}
 		}
 		sp.hooks[h] = fn != nil
 	}
 	if !sp.hooks[hookStep] && !sp.hooks[hookPoint] {
-		return nil, CheckError{{ref.File, 1, "the plugin defines neither step(sim) nor communication_point(sim): nothing would call it"}}
+		return nil, sandbox.CheckError{{File: ref.File, Line: 1, Msg: "the plugin defines neither step(sim) nor communication_point(sim): nothing would call it"}}
 	}
 	return sp, nil
 }
@@ -169,7 +171,7 @@ func (c *configured) Direct() map[int][]int {
 // plugin is one plugin running in one simulation.
 type plugin struct {
 	spec  *spec
-	it    *interp
+	it    *sandbox.Interp
 	d     *declarer
 	hooks map[string]py.Object
 }
@@ -211,13 +213,13 @@ func (c *configured) NewSimulation(values []float64) (fmu.Simulation, error) {
 		if ops := values[sp.limits]; ops != math.Trunc(ops) {
 			return nil, fmt.Errorf("plugin %s: parameter %s.operations = %g: must be a whole number", sp.ref.Name, sp.ref.Name, ops)
 		}
-		lim := limitsOf(sp.ref.Name, values[sp.limits], values[sp.limits+1], values[sp.limits+2])
-		it, err := newInterp(sp.src, lim, d.functions())
+		lim := sandbox.NewLimits(sp.ref.Name, values[sp.limits], values[sp.limits+1], values[sp.limits+2])
+		it, err := sandbox.New(sp.src, lim, d.functions())
 		if err != nil {
 			return nil, fmt.Errorf("plugin %s: %w", sp.ref.Name, err)
 		}
 		p := &plugin{spec: sp, it: it, d: d, hooks: map[string]py.Object{}}
-		if err := p.it.run(); err != nil {
+		if err := p.it.Run(); err != nil {
 			return nil, fmt.Errorf("plugin %s: %w", sp.ref.Name, err)
 		}
 		if len(d.decls) != len(sp.decls) {
@@ -234,7 +236,7 @@ func (c *configured) NewSimulation(values []float64) (fmu.Simulation, error) {
 		}
 		for h, on := range sp.hooks {
 			if on {
-				p.hooks[h] = p.it.module.Globals[h]
+				p.hooks[h], _ = p.it.Global(h)
 			}
 		}
 		s.plugins = append(s.plugins, p)
@@ -248,14 +250,13 @@ func (s *simulation) call(p *plugin, hook string) error {
 	if !ok {
 		return nil
 	}
-	_, err := p.it.call(hook, fn, s.plant)
+	_, err := p.it.Call(hook, fn, s.plant)
 	if err == nil && (hook == hookStep || hook == hookPoint && p.hooks[hookStep] == nil) {
-		err = p.it.kept()
+		err = p.it.Kept()
 	}
-	for _, line := range p.it.printed {
+	for _, line := range p.it.TakePrinted() {
 		s.events = append(s.events, fmt.Sprintf("plugin %s: %s", p.spec.ref.Name, line))
 	}
-	p.it.printed = p.it.printed[:0]
 	if err != nil {
 		return fmt.Errorf("plugin %s: %w", p.spec.ref.Name, err)
 	}
@@ -396,6 +397,3 @@ func (s *simulation) Partial(values []float64, changed []bool, back, h float64, 
 	}
 	return 0
 }
-
-// megabytesToBytes converts a memory budget (MB) to bytes.
-func megabytesToBytes(mb float64) int64 { return int64(mb * 1e6) }

@@ -1,4 +1,4 @@
-package pyplugin
+package sandbox
 
 import (
 	"errors"
@@ -26,11 +26,11 @@ const checkEvery = 16
 // setattr and delattr could change types every instance shares.
 var removedBuiltins = []string{"open", "exec", "eval", "compile", "globals", "locals", "print", "input", "iter", "setattr", "delattr"}
 
-// interp is one gpython interpreter context running one plugin file: an
+// Interp is one gpython interpreter context running one plugin file: an
 // FMU instance owns its interpreters, so instances share nothing.
-type interp struct {
+type Interp struct {
 	ctx    py.Context
-	src    *source
+	src    *Source
 	module *py.Module
 	// operations is the operations budget of a call, timeout its
 	// wall-clock guard; param names the plugin's parameters that set them.
@@ -72,25 +72,25 @@ const (
 	pastTimeout
 )
 
-// limits are what one call of a plugin may use.
-type limits struct {
+// Limits are what one call of a plugin may use.
+type Limits struct {
 	operations uint64        // operations (ticks)
 	memory     int64         // bytes the heap may grow by
 	timeout    time.Duration // wall clock, the last guard
 	name       string        // the plugin's name, which prefixes its parameters
 }
 
-// limitsOf converts a plugin's limits as the FMU parameters give them
+// NewLimits converts a plugin's limits as the FMU parameters give them
 // (operations, MB, s).
-func limitsOf(name string, operations, memoryMB, timeout float64) limits {
-	return limits{operations: uint64(operations), memory: megabytesToBytes(memoryMB), timeout: time.Duration(timeout * float64(time.Second)), name: name}
+func NewLimits(name string, operations, memoryMB, timeout float64) Limits {
+	return Limits{operations: uint64(operations), memory: megabytesToBytes(memoryMB), timeout: time.Duration(timeout * float64(time.Second)), name: name}
 }
 
-// newInterp prepares a context whose builtins are restricted and carry
+// New prepares a context whose builtins are restricted and carry
 // the budget hooks, the guards of the instrumentation and the given API
 // functions.
-func newInterp(src *source, lim limits, api map[string]py.Object) (*interp, error) {
-	it := &interp{ctx: py.NewContext(py.ContextOpts{}), src: src, operations: lim.operations, timeout: lim.timeout, param: lim.name, mem: newMemoryLimit(lim.memory)}
+func New(src *Source, lim Limits, api map[string]py.Object) (*Interp, error) {
+	it := &Interp{ctx: py.NewContext(py.ContextOpts{}), src: src, operations: lim.operations, timeout: lim.timeout, param: lim.name, mem: newMemoryLimit(lim.memory)}
 	it.mem.param = lim.name + ".memory"
 	if err := it.guardMath(); err != nil {
 		return nil, fmt.Errorf("preparing the plugin interpreter: %w", err)
@@ -160,13 +160,13 @@ var errBudget = errors.New("call budget exceeded")
 // budget stop, so the same plugin, inputs and state stop at the same
 // operation on any machine at any load; the clock is only the last guard
 // against work no count sees.
-func (it *interp) tick() error { return it.count(true) }
+func (it *Interp) tick() error { return it.count(true) }
 
 // charge counts n operations of one builtin call at once: a sort, a
 // comparison or printing of a large container, a large sequence built;
 // so that such a call costs what a loop doing the same work would, and
 // the count, not the clock, stops a plugin that makes many of them.
-func (it *interp) charge(n int64) error {
+func (it *Interp) charge(n int64) error {
 	if n <= 0 {
 		return nil
 	}
@@ -178,7 +178,7 @@ func (it *interp) charge(n int64) error {
 // iterator's next counts how deep iterators nest instead
 // (tickingIterator), which costs nothing, where the stack walk of every
 // checkEvery-th tick doubled the cost of a tight loop.
-func (it *interp) count(stack bool) error {
+func (it *Interp) count(stack bool) error {
 	it.ticks++
 	if it.overrun == withinLimits && it.ticks > it.operations {
 		it.overrun = pastOperations
@@ -205,7 +205,7 @@ func (it *interp) count(stack bool) error {
 
 // limitText names the limit that stopped the call and the parameter that
 // sets it.
-func (it *interp) limitText() string {
+func (it *Interp) limitText() string {
 	if it.overrun == pastTimeout {
 		return fmt.Sprintf("its wall-clock timeout of %v (parameter %s.timeout)", it.timeout, it.param)
 	}
@@ -213,7 +213,7 @@ func (it *interp) limitText() string {
 }
 
 // run executes the module's top level (its declarations).
-func (it *interp) run() error {
+func (it *Interp) run() error {
 	return it.guard("module", func() error {
 		m, err := py.RunCode(it.ctx, it.src.code, it.src.file, "plugin")
 		it.module = m
@@ -222,7 +222,7 @@ func (it *interp) run() error {
 }
 
 // call calls a plugin function with the budget.
-func (it *interp) call(name string, fn py.Object, args ...py.Object) (py.Object, error) {
+func (it *Interp) call(name string, fn py.Object, args ...py.Object) (py.Object, error) {
 	var res py.Object
 	err := it.guard(name+"()", func() error {
 		var err error
@@ -234,7 +234,7 @@ func (it *interp) call(name string, fn py.Object, args ...py.Object) (py.Object,
 
 // guard runs f with a fresh budget, turning Python exceptions into errors
 // with their traceback and a panic inside the interpreter into an error.
-func (it *interp) guard(what string, f func() error) (err error) {
+func (it *Interp) guard(what string, f func() error) (err error) {
 	it.started, it.ticks, it.overrun, it.limitErr, it.loopErr, it.nexts, it.printedBytes = time.Now(), 0, withinLimits, nil, nil, 0, 0
 	it.mem.start()
 	defer func() {
@@ -282,7 +282,7 @@ const (
 // the budget fails the call. The work is counted (operations and the
 // large values built) and saved with the FMU state, so the same run fails
 // at the same call on any machine and after a state is restored.
-func (it *interp) kept() error {
+func (it *Interp) kept() error {
 	it.keptWork += it.ticks*keptBytesPerOperation + uint64(it.mem.built)
 	if it.module == nil || it.keptWork < it.keptDue {
 		return nil
@@ -311,7 +311,7 @@ func (e *scriptError) Error() string { return e.msg }
 func (e *scriptError) Unwrap() error { return e.cause }
 
 // where names the line a budget stop happened at.
-func (it *interp) where(err error) string {
+func (it *Interp) where(err error) string {
 	var info py.ExceptionInfo
 	if !errors.As(err, &info) || info.Traceback == nil {
 		return ""
@@ -324,7 +324,7 @@ func (it *interp) where(err error) string {
 }
 
 // line maps a traceback entry to the plugin file's line.
-func (it *interp) line(tb *py.Traceback) int {
+func (it *Interp) line(tb *py.Traceback) int {
 	n := int(tb.Lineno)
 	if tb.Frame.Code.Filename == it.src.file && n > 0 && n < len(it.src.lines) {
 		return it.src.lines[n]
@@ -334,7 +334,7 @@ func (it *interp) line(tb *py.Traceback) int {
 
 // traceback formats a Python exception as Python prints it, with the
 // plugin file's line numbers.
-func (it *interp) traceback(err error) string {
+func (it *Interp) traceback(err error) string {
 	var info py.ExceptionInfo
 	if !errors.As(err, &info) {
 		var exc *py.Exception
@@ -358,7 +358,7 @@ func (it *interp) traceback(err error) string {
 
 // lastLine returns the plugin file's line where an exception was raised,
 // for file:line diagnostics.
-func (it *interp) lastLine(err error) int {
+func (it *Interp) lastLine(err error) int {
 	var info py.ExceptionInfo
 	if !errors.As(err, &info) {
 		return 1
@@ -398,7 +398,7 @@ func argCount(obj py.Object) int {
 // builtin (sum(range(10**12))) or a comprehension stops at the budget.
 type tickingRange struct {
 	r  py.Object
-	it *interp
+	it *Interp
 }
 
 var tickingRangeType = py.NewType("range", "range(stop) or range(start, stop[, step])")
@@ -419,7 +419,7 @@ func (r *tickingRange) M__repr__() (py.Object, error)               { return py.
 
 type tickingIterator struct {
 	inner py.Object
-	it    *interp
+	it    *Interp
 	// loop: a for loop or comprehension consumes the iterator, taking
 	// any error as its end, so the error is kept for the code right
 	// after the loop; yield from raises it itself.
@@ -466,7 +466,7 @@ func (i *tickingIterator) M__next__() (py.Object, error) {
 
 // ticking returns an iterator over x whose every next ticks; one that a
 // loop consumes (loop) keeps its error for the loop's end.
-func (it *interp) ticking(x py.Object, loop bool) (py.Object, error) {
+func (it *Interp) ticking(x py.Object, loop bool) (py.Object, error) {
 	if s, ok := x.(py.String); ok {
 		return &tickingIterator{inner: &runeIterator{s: string(s)}, it: it, loop: loop}, nil
 	}
@@ -488,7 +488,7 @@ func (it *interp) ticking(x py.Object, loop bool) (py.Object, error) {
 // with inOrder a dict or set as an iterator in the order of order.go
 // (min, max, any and all do not depend on the order); anything else as
 // it is.
-func (it *interp) linear(x py.Object, inOrder bool) (py.Object, error) {
+func (it *Interp) linear(x py.Object, inOrder bool) (py.Object, error) {
 	if s, ok := x.(py.String); ok {
 		return &tickingIterator{inner: &runeIterator{s: string(s)}, it: it}, nil
 	}
@@ -527,7 +527,7 @@ func (r *runeIterator) M__next__() (py.Object, error) {
 // loop took as its end, if any.
 type lazyGenerator struct {
 	inner py.Object
-	it    *interp
+	it    *Interp
 }
 
 var lazyGeneratorType = py.NewType("generator", "a generator expression")

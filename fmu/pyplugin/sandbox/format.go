@@ -1,4 +1,4 @@
-package pyplugin
+package sandbox
 
 import (
 	"errors"
@@ -18,7 +18,7 @@ import (
 // %s of a function prints its globals. Here every field is converted as
 // Python does and padded once, and each field's padding and text are
 // sized against the memory budget before they are built.
-func (it *interp) format(f string, args py.Object) (py.Object, error) {
+func (it *Interp) format(f string, args py.Object) (py.Object, error) {
 	var items []py.Object
 	// As in CPython, any argument but a tuple or a string that has items
 	// (a dict, a list, bytes) may leave the format's arguments unused, and
@@ -243,7 +243,7 @@ func (s fieldSpec) pad(text string, n int) string {
 }
 
 // convert formats one value by the specifier, without its width.
-func (it *interp) convert(s fieldSpec, v py.Object) (string, error) {
+func (it *Interp) convert(s fieldSpec, v py.Object) (string, error) {
 	switch s.verb {
 	case 's', 'r', 'a':
 		text, err := pyText(v, s.verb != 's')

@@ -1,4 +1,4 @@
-package pyplugin
+package sandbox
 
 import (
 	"cmp"

@@ -1,4 +1,4 @@
-package pyplugin
+package sandbox
 
 import (
 	"errors"
@@ -206,7 +206,7 @@ func intTooBig(what string, n float64) error {
 }
 
 // sizeOf returns the bytes of a op b's result where it can be large, or 0.
-func (it *interp) sizeOf(op string, a, b py.Object) (int64, error) {
+func (it *Interp) sizeOf(op string, a, b py.Object) (int64, error) {
 	switch op {
 	case "*", "*=":
 		for _, pair := range [2][2]py.Object{{a, b}, {b, a}} {
@@ -286,7 +286,7 @@ func bigFloat(x *big.Int) float64 {
 }
 
 // binop computes a op b (or a op= b) once the result's size is known to fit.
-func (it *interp) binop(op string, a, b py.Object) (py.Object, error) {
+func (it *Interp) binop(op string, a, b py.Object) (py.Object, error) {
 	n, err := it.sizeOf(op, a, b)
 	if err == errEmptyRepeat { // the same empty sequence, at once
 		if _, ok := size(a); ok {
@@ -358,7 +358,7 @@ func printable(o py.Object) error { return deep(o) }
 // compares sets item by item); it also counts the items the operation
 // will visit as operations: one call of a builtin that compares, prints
 // or orders a large container costs what a loop over it would.
-func (it *interp) walked(o py.Object, compared bool) error {
+func (it *Interp) walked(o py.Object, compared bool) error {
 	visits, err := walk(o, compared)
 	if err != nil {
 		return err
@@ -367,7 +367,7 @@ func (it *interp) walked(o py.Object, compared bool) error {
 }
 
 // deep is deep with the visits counted (walked).
-func (it *interp) deep(o py.Object) error { return it.walked(o, false) }
+func (it *Interp) deep(o py.Object) error { return it.walked(o, false) }
 
 // slotBytes is the size of a sequence's item (an interface value).
 const slotBytes = 16
@@ -544,7 +544,7 @@ func containerItems(o py.Object) (identity, []py.Object) {
 // value (replace, extend) or recurse over its items (sort), sized or
 // checked first; other objects' methods of those names are called as
 // they are.
-func (it *interp) method(obj py.Object, name string, args py.Tuple, kwargs py.StringDict) (py.Object, error) {
+func (it *Interp) method(obj py.Object, name string, args py.Tuple, kwargs py.StringDict) (py.Object, error) {
 	// A method walking a string, a list or a dict in one Go call counts
 	// that work as a loop doing it would.
 	switch name {
@@ -699,7 +699,7 @@ func firstArg(args py.Tuple) py.Object {
 
 // guards returns the builtins the instrumented text calls, and the
 // builtins replaced by sized versions.
-func (it *interp) guards() map[string]py.Object {
+func (it *Interp) guards() map[string]py.Object {
 	checkArgs := func(args py.Tuple, check func(py.Object) error) error {
 		for _, a := range args {
 			if err := check(a); err != nil {
@@ -1098,7 +1098,7 @@ func (it *interp) guards() map[string]py.Object {
 
 // guardMath replaces math.factorial by a version that refuses results
 // beyond MaxIntBits; the module is this interpreter's own.
-func (it *interp) guardMath() error {
+func (it *Interp) guardMath() error {
 	if err := py.Import(it.ctx, "math"); err != nil {
 		return err
 	}
@@ -1178,7 +1178,7 @@ func stringKey(key py.Object) error {
 type nestedIterator struct {
 	inner py.Object
 	depth int
-	it    *interp
+	it    *Interp
 }
 
 var nestedIteratorType = py.NewType("iterator", "an iterator over other iterators")
@@ -1228,7 +1228,7 @@ func roundFloat(x float64, n *big.Int) py.Float {
 // the memory budget: a list of a thousand references to one megabyte
 // string prints as a gigabyte in one Go call. x has passed deep, so the
 // walk below ends.
-func (it *interp) checkPrinted(x py.Object, what string) error {
+func (it *Interp) checkPrinted(x py.Object, what string) error {
 	if n := printedSize(x, map[identity]int64{}); n >= bigValue {
 		return it.mem.build(n, what)
 	}
@@ -1330,7 +1330,7 @@ func init() {
 	// keep no method resolution order, so that the attribute guard below
 	// would not see them.
 	if err := py.TypeMakeReady(); err != nil {
-		panic(fmt.Sprintf("pyplugin: %v", err))
+		panic(fmt.Sprintf("sandbox: %v", err))
 	}
 	deepNew := func(next py.NewFunc, check func(py.Object) error) py.NewFunc {
 		return func(t *py.Type, args py.Tuple, kwargs py.StringDict) (py.Object, error) {

@@ -1,4 +1,4 @@
-package pyplugin
+package sandbox
 
 import (
 	"bytes"
@@ -38,8 +38,8 @@ func (e CheckError) Error() string {
 // they do not reach the file system, the clock or the network.
 var allowedModules = []string{"math"}
 
-// source is a checked plugin file, instrumented for the operations budget.
-type source struct {
+// Source is a checked plugin file, instrumented for the operations budget.
+type Source struct {
 	file string
 	code *py.Code
 	// lines maps a line of the instrumented text to the file's line
@@ -50,14 +50,20 @@ type source struct {
 	decls, defs map[string]int
 }
 
-func declLine(src *source, name string) int { return max(src.decls[name], 1) }
-func defLine(src *source, name string) int  { return max(src.defs[name], 1) }
+// DeclLine is the line of the declaration call of name (1 if none).
+func (src *Source) DeclLine(name string) int { return max(src.decls[name], 1) }
 
-// prepare checks a plugin file and compiles it instrumented (see
+// DefLine is the line of the definition of function name (1 if none).
+func (src *Source) DefLine(name string) int { return max(src.defs[name], 1) }
+
+// File is the plugin file's name.
+func (src *Source) File() string { return src.file }
+
+// Prepare checks a plugin file and compiles it instrumented (see
 // instrumentModule): the operations budget, the recursion depth and the memory
 // budget are checked where gpython, which has no interrupt and no limits
 // of its own, would not.
-func prepare(file string, text []byte, known *vocabulary) (*source, error) {
+func Prepare(file string, text []byte, known *Vocabulary) (*Source, error) {
 	src := string(text)
 	if !strings.HasSuffix(src, "\n") {
 		src += "\n"
@@ -84,7 +90,7 @@ func prepare(file string, text []byte, known *vocabulary) (*source, error) {
 		// so rather than blame the user's file.
 		return nil, fmt.Errorf("%s: instrumenting for the plugin limits: %v", file, err)
 	}
-	return &source{file: file, code: code, lines: lineMap, decls: v.decls, defs: v.defs}, nil
+	return &Source{file: file, code: code, lines: lineMap, decls: v.decls, defs: v.defs}, nil
 }
 
 // syntaxDiagnostic turns a gpython SyntaxError into file:line form.
@@ -111,7 +117,7 @@ type use struct {
 // syntax tree.
 type visitor struct {
 	file    string
-	known   *vocabulary
+	known   *Vocabulary
 	defined map[string]bool // names bound anywhere in the file
 	loads   []use           // names read
 	attrs   []use           // attribute names used

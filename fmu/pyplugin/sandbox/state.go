@@ -1,0 +1,388 @@
+package sandbox
+
+import (
+	"encoding/binary"
+	"fmt"
+	"math"
+	"math/big"
+	"reflect"
+	"sort"
+	"strings"
+	"unsafe"
+
+	"github.com/go-python/gpython/py"
+)
+
+// A plugin's own state is its module globals holding data (numbers,
+// strings, booleans, None, lists, tuples and dicts of them, and the API's
+// objects), together with the data attributes of its classes. It is
+// encoded with a tag byte per value; floats keep their bits, containers
+// are written once and referred to after (two names for one list stay one
+// list, a list may contain itself), the API's objects as the API's
+// Objects write them (from TagAPI on). A restored plugin continues
+// bitwise identically.
+const (
+	tagNone byte = iota
+	tagFalse
+	tagTrue
+	tagInt
+	tagBigInt
+	tagFloat
+	tagString
+	tagList
+	tagTuple
+	tagDict
+	tagRef // a container written before, by its number
+	// TagAPI is the first tag of the API's objects (Objects).
+	TagAPI
+)
+
+// Objects writes and reads the objects of the API a plugin's globals may
+// hold (its declared variables, the simulation's bodies): the sandbox
+// knows only Python's values.
+type Objects interface {
+	// Encode appends o's tag (TagAPI or above) and payload, and reports
+	// whether o is one of the API's objects; an API object it cannot
+	// write is an error.
+	Encode(dst []byte, o py.Object) (out []byte, ok bool, err error)
+	// Decode reads the payload of an object of tag, or fails r.
+	Decode(tag byte, r *Reader) py.Object
+}
+
+// maxNesting bounds nested containers.
+const maxNesting = 64
+
+// SaveState appends the plugin's state: its data globals and class
+// attributes, and where the schedule of measuring what it keeps stands,
+// so that a restored run measures at the same calls.
+func (it *Interp) SaveState(dst []byte, objs Objects) ([]byte, error) {
+	e := &encoder{dst: dst, seen: map[uintptr]int{}, objs: objs}
+	entries := stateEntries(it.module.Globals)
+	e.dst = binary.AppendUvarint(e.dst, uint64(len(entries)))
+	for _, en := range entries {
+		e.dst = AppendString(e.dst, en.key)
+		if err := e.value(en.value, 0); err != nil {
+			return nil, fmt.Errorf("%s: %w", en.what(), err)
+		}
+	}
+	e.dst = binary.AppendUvarint(e.dst, it.keptWork)
+	e.dst = binary.AppendUvarint(e.dst, it.keptDue)
+	return e.dst, nil
+}
+
+// LoadState reads a state SaveState wrote from r: the data globals and
+// class attributes become the saved ones (ones created since are
+// removed). Nothing changes if the state is damaged.
+func (it *Interp) LoadState(r *Reader, objs Objects) error {
+	r.objs, r.containers = objs, nil
+	n := r.Uvarint()
+	saved := map[string]py.Object{}
+	for i := uint64(0); i < n && r.err == nil; i++ {
+		key := r.String()
+		saved[key] = r.value(0)
+	}
+	keptWork, keptDue := r.Uvarint(), r.Uvarint()
+	if r.err != nil {
+		return fmt.Errorf("state: %w", r.err)
+	}
+	// A forged state must not put the next measurement of what the
+	// plugin keeps off further than a measurement would.
+	if keptDue > max(keptLeast, uint64(it.mem.budget)/2) || keptWork > keptDue {
+		return fmt.Errorf("state: the next measurement of what the plugin keeps due after %d bytes of work, %d done: damaged", keptDue, keptWork)
+	}
+	g := it.module.Globals
+	for key := range saved {
+		if class, _, isAttr := strings.Cut(key, "."); isAttr {
+			if _, ok := g[class].(*py.Type); !ok {
+				return fmt.Errorf("state has attributes of a class %s the plugin does not define", class)
+			}
+		}
+	}
+	it.keptWork, it.keptDue = keptWork, keptDue
+	for _, en := range stateEntries(g) {
+		delete(en.dict, en.name)
+	}
+	for key, v := range saved {
+		class, attr, isAttr := strings.Cut(key, ".")
+		if !isAttr {
+			g[key] = v
+			continue
+		}
+		g[class].(*py.Type).Dict[attr] = v
+	}
+	return nil
+}
+
+// entry is one saved name: a global ("x") or a class attribute ("C.x").
+type entry struct {
+	key, name string
+	dict      py.StringDict
+	value     py.Object
+}
+
+func (en entry) what() string {
+	if strings.Contains(en.key, ".") {
+		return "class attribute " + en.key
+	}
+	return "global " + en.key
+}
+
+// stateEntries lists, sorted, the globals and class attributes that hold
+// data (not modules, functions or classes, which the plugin's code
+// recreates).
+func stateEntries(g py.StringDict) []entry {
+	var out []entry
+	add := func(d py.StringDict, prefix string) {
+		for name, v := range d {
+			if strings.HasPrefix(name, "__") || isCode(v) {
+				continue
+			}
+			if t, ok := v.(*py.Type); ok && t.Type() == py.TypeType {
+				if prefix == "" {
+					// A class of the plugin: its data attributes count.
+					for attr, av := range t.Dict {
+						if !strings.HasPrefix(attr, "__") && !isCode(av) {
+							out = append(out, entry{name + "." + attr, attr, t.Dict, av})
+						}
+					}
+				}
+				continue
+			}
+			out = append(out, entry{prefix + name, name, d, v})
+		}
+	}
+	add(g, "")
+	sort.Slice(out, func(i, j int) bool { return out[i].key < out[j].key })
+	return out
+}
+
+func isCode(v py.Object) bool {
+	switch v.(type) {
+	case *py.Module, *py.Function, *py.Method, *py.ClassMethod, *py.StaticMethod, *py.Property:
+		return true
+	}
+	return false
+}
+
+// encoder writes values, remembering the containers written.
+type encoder struct {
+	dst  []byte
+	seen map[uintptr]int
+	objs Objects
+}
+
+// container writes a reference if c was written before and reports it;
+// otherwise it numbers c.
+func (e *encoder) container(ptr uintptr) bool {
+	if k, ok := e.seen[ptr]; ok {
+		e.dst = binary.AppendUvarint(append(e.dst, tagRef), uint64(k))
+		return true
+	}
+	e.seen[ptr] = len(e.seen)
+	return false
+}
+
+func (e *encoder) value(v py.Object, depth int) error {
+	if depth > maxNesting {
+		return fmt.Errorf("nested more than %d deep", maxNesting)
+	}
+	switch x := v.(type) {
+	case py.NoneType:
+		e.dst = append(e.dst, tagNone)
+	case py.Bool:
+		if x {
+			e.dst = append(e.dst, tagTrue)
+		} else {
+			e.dst = append(e.dst, tagFalse)
+		}
+	case py.Int:
+		e.dst = binary.AppendVarint(append(e.dst, tagInt), int64(x))
+	case *py.BigInt:
+		e.dst = AppendString(append(e.dst, tagBigInt), (*big.Int)(x).String())
+	case py.Float:
+		e.dst = binary.LittleEndian.AppendUint64(append(e.dst, tagFloat), math.Float64bits(float64(x)))
+	case py.String:
+		e.dst = AppendString(append(e.dst, tagString), string(x))
+	case *py.List:
+		if e.container(uintptr(unsafe.Pointer(x))) {
+			return nil
+		}
+		e.dst = binary.AppendUvarint(append(e.dst, tagList), uint64(len(x.Items)))
+		for _, it := range x.Items {
+			if err := e.value(it, depth+1); err != nil {
+				return err
+			}
+		}
+	case py.Tuple:
+		e.dst = binary.AppendUvarint(append(e.dst, tagTuple), uint64(len(x)))
+		for _, it := range x {
+			if err := e.value(it, depth+1); err != nil {
+				return err
+			}
+		}
+	case py.StringDict:
+		if e.container(reflect.ValueOf(x).Pointer()) {
+			return nil
+		}
+		ks := make([]string, 0, len(x))
+		for k := range x {
+			ks = append(ks, k)
+		}
+		sort.Strings(ks)
+		e.dst = binary.AppendUvarint(append(e.dst, tagDict), uint64(len(ks)))
+		for _, k := range ks {
+			e.dst = AppendString(e.dst, k)
+			if err := e.value(x[k], depth+1); err != nil {
+				return err
+			}
+		}
+	default:
+		out, ok, err := e.objs.Encode(e.dst, v)
+		if err != nil {
+			return err
+		}
+		if !ok {
+			return fmt.Errorf("holds a %s: FMU states keep numbers, strings, booleans, None, lists, tuples and dicts of them, and the plugin API's objects", v.Type().Name)
+		}
+		e.dst = out
+	}
+	return nil
+}
+
+// AppendString appends s, its length first.
+func AppendString(dst []byte, s string) []byte {
+	dst = binary.AppendUvarint(dst, uint64(len(s)))
+	return append(dst, s...)
+}
+
+// Reader reads plugins' states, remembering the first error.
+type Reader struct {
+	b          []byte
+	err        error
+	objs       Objects
+	containers []py.Object
+}
+
+// NewReader reads b.
+func NewReader(b []byte) *Reader { return &Reader{b: b} }
+
+// Rest is how many bytes are left.
+func (r *Reader) Rest() int { return len(r.b) }
+
+// Fail marks the state damaged at what.
+func (r *Reader) Fail(what string) {
+	if r.err == nil {
+		r.err = fmt.Errorf("damaged: %s", what)
+	}
+	r.b = nil
+}
+
+// Uvarint reads a number.
+func (r *Reader) Uvarint() uint64 {
+	x, n := binary.Uvarint(r.b)
+	if n <= 0 {
+		r.Fail("length")
+		return 0
+	}
+	r.b = r.b[n:]
+	return x
+}
+
+// String reads a string.
+func (r *Reader) String() string {
+	n := r.Uvarint()
+	if n > uint64(len(r.b)) {
+		r.Fail("string")
+		return ""
+	}
+	s := string(r.b[:n])
+	r.b = r.b[n:]
+	return s
+}
+
+func (r *Reader) value(depth int) py.Object {
+	if len(r.b) == 0 || depth > maxNesting {
+		r.Fail("value")
+		return py.None
+	}
+	tag := r.b[0]
+	r.b = r.b[1:]
+	switch tag {
+	case tagNone:
+		return py.None
+	case tagFalse:
+		return py.False
+	case tagTrue:
+		return py.True
+	case tagInt:
+		x, n := binary.Varint(r.b)
+		if n <= 0 {
+			r.Fail("int")
+			return py.None
+		}
+		r.b = r.b[n:]
+		return py.Int(x)
+	case tagBigInt:
+		z, ok := new(big.Int).SetString(r.String(), 10)
+		if !ok {
+			r.Fail("int")
+			return py.None
+		}
+		return (*py.BigInt)(z)
+	case tagFloat:
+		if len(r.b) < 8 {
+			r.Fail("float")
+			return py.None
+		}
+		x := math.Float64frombits(binary.LittleEndian.Uint64(r.b))
+		r.b = r.b[8:]
+		return py.Float(x)
+	case tagString:
+		return py.String(r.String())
+	case tagList, tagTuple:
+		n := r.Uvarint()
+		if n > uint64(len(r.b)) {
+			r.Fail("sequence")
+			return py.None
+		}
+		items := make([]py.Object, n)
+		if tag == tagTuple {
+			for i := range items {
+				items[i] = r.value(depth + 1)
+			}
+			return py.Tuple(items)
+		}
+		l := py.NewListFromItems(items)
+		r.containers = append(r.containers, l) // before its items, which may refer to it
+		for i := range l.Items {
+			l.Items[i] = r.value(depth + 1)
+		}
+		return l
+	case tagDict:
+		n := r.Uvarint()
+		if n > uint64(len(r.b)) {
+			r.Fail("dict")
+			return py.None
+		}
+		d := py.NewStringDictSized(int(n))
+		r.containers = append(r.containers, d)
+		for i := uint64(0); i < n; i++ {
+			k := r.String()
+			d[k] = r.value(depth + 1)
+		}
+		return d
+	case tagRef:
+		k := r.Uvarint()
+		if k >= uint64(len(r.containers)) {
+			r.Fail("reference")
+			return py.None
+		}
+		return r.containers[k]
+	default:
+		if tag >= TagAPI && r.objs != nil {
+			return r.objs.Decode(tag, r)
+		}
+	}
+	r.Fail(fmt.Sprintf("tag %d", tag))
+	return py.None
+}
