@@ -697,167 +697,384 @@ func firstArg(args py.Tuple) py.Object {
 	return args[0]
 }
 
-// guards returns the builtins the instrumented text calls, and the
-// builtins replaced by sized versions.
+// A guard is a function the instrumented code, or a plugin through a
+// builtin's name, calls in place of gpython's: it sizes, counts or checks
+// what the call will do before it runs (see instrumentModule). Each is
+// made for one interpreter, whose budget it charges, from the builtin it
+// replaces, if any.
+type guard struct {
+	name, doc string
+	// replaces is the builtin the guard wraps, which make receives ("":
+	// the instrumentation's own, which wrap none; a builtin this
+	// interpreter does not have leaves its guard out).
+	replaces string
+	make     func(it *Interp, builtin py.Object) any
+}
+
+// guards returns the interpreter's guards by name: the instrumentation's
+// own (instrumentGuards), the builtins replaced by checking versions
+// (builtinGuards) and their families (deepGuard, nestedGuard, anyAllGuard).
 func (it *Interp) guards() map[string]py.Object {
-	checkArgs := func(args py.Tuple, check func(py.Object) error) error {
-		for _, a := range args {
-			if err := check(a); err != nil {
-				return err
+	builtins := it.ctx.Store().Builtins.Globals
+	g := map[string]py.Object{"RecursionError": recursionError}
+	for _, table := range [][]guard{instrumentGuards, builtinGuards, familyGuards} {
+		for _, gd := range table {
+			var builtin py.Object
+			if gd.replaces != "" {
+				if builtin = builtins[gd.replaces]; builtin == nil {
+					continue
+				}
 			}
+			g[gd.name] = py.MustNewMethod(gd.name, gd.make(it, builtin), 0, gd.doc)
 		}
-		return nil
 	}
-	g := map[string]py.Object{}
-	g[binopName] = py.MustNewMethod(binopName, func(_ py.Object, args py.Tuple) (py.Object, error) {
-		op, ok := args[0].(py.String)
-		if len(args) != 3 || !ok {
-			return nil, py.ExceptionNewf(py.TypeError, "%s(op, a, b)", binopName)
+	return g
+}
+
+// checkArgs checks every argument with check.
+func checkArgs(args py.Tuple, check func(py.Object) error) error {
+	for _, a := range args {
+		if err := check(a); err != nil {
+			return err
 		}
-		return it.binop(string(op), args[1], args[2])
-	}, 0, "a op b, sized before it is computed")
-	g[deepName] = py.MustNewMethod(deepName, func(_ py.Object, args py.Tuple) (py.Object, error) {
-		if len(args) != 1 {
-			return nil, py.ExceptionNewf(py.TypeError, "%s(x)", deepName)
-		}
-		return args[0], it.deep(args[0])
-	}, 0, "x, once its nesting is checked")
-	g[cmpName] = py.MustNewMethod(cmpName, func(_ py.Object, x py.Object) (py.Object, error) {
-		return x, it.walked(x, true)
-	}, 0, "x, once it is checked for a comparison")
-	g[deepSeqName] = py.MustNewMethod(deepSeqName, func(_ py.Object, args py.Tuple) (py.Object, error) {
-		if len(args) != 1 {
-			return nil, py.ExceptionNewf(py.TypeError, "%s(x)", deepSeqName)
-		}
-		switch args[0].(type) {
-		case *py.List, py.Tuple:
-			return args[0], it.walked(args[0], true)
-		}
-		return args[0], nil
-	}, 0, "x, checked for a comparison if it is a list or tuple")
-	g[methodName] = py.MustNewMethod(methodName, func(_ py.Object, args py.Tuple, kwargs py.StringDict) (py.Object, error) {
-		name, ok := args[1].(py.String)
-		if len(args) < 2 || !ok {
-			return nil, py.ExceptionNewf(py.TypeError, "%s(obj, name, ...)", methodName)
-		}
-		return it.method(args[0], string(name), args[2:], kwargs)
-	}, 0, "obj.name(...), sized first")
-	g[strCallName] = py.MustNewMethod(strCallName, func(_ py.Object, args py.Tuple, kwargs py.StringDict) (py.Object, error) {
-		if err := checkArgs(args, it.deep); err != nil {
-			return nil, err
-		}
-		if len(args) == 1 {
-			if err := it.checkPrinted(args[0], "str()"); err != nil {
-				return nil, err
+	}
+	return nil
+}
+
+// instrumentGuards are the functions the instrumented code calls by their
+// reserved names.
+var instrumentGuards = []guard{
+	{name: binopName, doc: "a op b, sized before it is computed", replaces: "", make: func(it *Interp, _ py.Object) any {
+		return func(_ py.Object, args py.Tuple) (py.Object, error) {
+			op, ok := args[0].(py.String)
+			if len(args) != 3 || !ok {
+				return nil, py.ExceptionNewf(py.TypeError, "%s(op, a, b)", binopName)
 			}
-			if len(kwargs) == 0 {
-				text, err := pyText(args[0], false)
-				return py.String(text), err
+			return it.binop(string(op), args[1], args[2])
+		}
+	}},
+	{name: deepName, doc: "x, once its nesting is checked", replaces: "", make: func(it *Interp, _ py.Object) any {
+		return func(_ py.Object, args py.Tuple) (py.Object, error) {
+			if len(args) != 1 {
+				return nil, py.ExceptionNewf(py.TypeError, "%s(x)", deepName)
 			}
+			return args[0], it.deep(args[0])
 		}
-		return py.Call(py.StringType, args, kwargs)
-	}, 0, "str(x) with x's nesting checked")
-	g[tockName] = py.MustNewMethod(tockName, func(py.Object, py.Tuple) (py.Object, error) {
-		// An inner clause of a comprehension ends at its iterator's
-		// error; the next iteration of an outer one raises it.
-		if err := it.loopErr; err != nil {
-			it.loopErr = nil
-			return nil, err
+	}},
+	{name: cmpName, doc: "x, once it is checked for a comparison", replaces: "", make: func(it *Interp, _ py.Object) any {
+		return func(_ py.Object, x py.Object) (py.Object, error) {
+			return x, it.walked(x, true)
 		}
-		if err := it.tick(); err != nil {
-			return nil, err
-		}
-		return py.True, nil
-	}, 0, "budget check at every iteration of a comprehension")
-	g[countedName] = py.MustNewMethod(countedName, func(_ py.Object, x py.Object) (py.Object, error) {
-		return x, it.charge(countedItems(x))
-	}, 0, "x, once the items a Go loop over it will copy or test are counted")
-	g[keyedName] = py.MustNewMethod(keyedName, func(_ py.Object, obj py.Object) (py.Object, error) {
-		if d, ok := obj.(py.StringDict); ok {
-			return keyedDict{d}, nil
-		}
-		return obj, nil
-	}, 0, "obj, a dict seen through a view that refuses keys other than strings")
-	g[strKeyName] = py.MustNewMethod(strKeyName, func(_ py.Object, key py.Object) (py.Object, error) {
-		return key, stringKey(key)
-	}, 0, "a key of a dict display, once it is a string")
-	g["RecursionError"] = recursionError
-	g[iterName] = py.MustNewMethod(iterName, func(_ py.Object, args py.Tuple) (py.Object, error) {
-		if len(args) < 1 || len(args) > 2 {
-			return nil, py.ExceptionNewf(py.TypeError, "%s(x[, unpacks])", iterName)
-		}
-		t, err := it.ticking(args[0], true)
-		if err == nil && len(args) == 2 {
-			t.(*tickingIterator).unpacks = true
-		}
-		return t, err
-	}, 0, "an iterator over x whose every next ticks and keeps its error for the loop's end; with unpacks its items are unpacked in one pass and in order")
-	g[feedName] = py.MustNewMethod(feedName, func(_ py.Object, arg py.Object) (py.Object, error) {
-		return it.ticking(arg, false)
-	}, 0, "an iterator over x whose every next ticks")
-	g[reraiseName] = py.MustNewMethod(reraiseName, func(_ py.Object, args py.Tuple) (py.Object, error) {
-		if err := it.loopErr; err != nil {
-			it.loopErr = nil
-			return nil, err
-		}
-		if len(args) == 1 {
+	}},
+	{name: deepSeqName, doc: "x, checked for a comparison if it is a list or tuple", replaces: "", make: func(it *Interp, _ py.Object) any {
+		return func(_ py.Object, args py.Tuple) (py.Object, error) {
+			if len(args) != 1 {
+				return nil, py.ExceptionNewf(py.TypeError, "%s(x)", deepSeqName)
+			}
+			switch args[0].(type) {
+			case *py.List, py.Tuple:
+				return args[0], it.walked(args[0], true)
+			}
 			return args[0], nil
 		}
-		return py.None, nil
-	}, 0, "the error a loop took as its end, raised again")
-	g[lazyName] = py.MustNewMethod(lazyName, func(_ py.Object, arg py.Object) (py.Object, error) {
-		return &lazyGenerator{inner: arg, it: it}, nil
-	}, 0, "a generator expression that ends with its loop's error")
-	bytesType := it.ctx.Store().Builtins.Globals["bytes"]
-	g[bytesCallName] = py.MustNewMethod(bytesCallName, func(_ py.Object, args py.Tuple, kwargs py.StringDict) (py.Object, error) {
-		if len(args) == 1 {
-			if n, ok := integer(args[0]); ok && n.Sign() > 0 && (!n.IsInt64() || n.Int64() >= bigValue) {
-				if !n.IsInt64() {
-					return nil, it.mem.refuse(math.MaxInt64/2, 0, "bytes()")
+	}},
+	{name: methodName, doc: "obj.name(...), sized first", replaces: "", make: func(it *Interp, _ py.Object) any {
+		return func(_ py.Object, args py.Tuple, kwargs py.StringDict) (py.Object, error) {
+			name, ok := args[1].(py.String)
+			if len(args) < 2 || !ok {
+				return nil, py.ExceptionNewf(py.TypeError, "%s(obj, name, ...)", methodName)
+			}
+			return it.method(args[0], string(name), args[2:], kwargs)
+		}
+	}},
+	{name: strCallName, doc: "str(x) with x's nesting checked", replaces: "", make: func(it *Interp, _ py.Object) any {
+		return func(_ py.Object, args py.Tuple, kwargs py.StringDict) (py.Object, error) {
+			if err := checkArgs(args, it.deep); err != nil {
+				return nil, err
+			}
+			if len(args) == 1 {
+				if err := it.checkPrinted(args[0], "str()"); err != nil {
+					return nil, err
 				}
-				if err := it.mem.build(n.Int64(), "bytes()"); err != nil {
+				if len(kwargs) == 0 {
+					text, err := pyText(args[0], false)
+					return py.String(text), err
+				}
+			}
+			return py.Call(py.StringType, args, kwargs)
+		}
+	}},
+	{name: tockName, doc: "budget check at every iteration of a comprehension", replaces: "", make: func(it *Interp, _ py.Object) any {
+		return func(py.Object, py.Tuple) (py.Object, error) {
+			// An inner clause of a comprehension ends at its iterator's
+			// error; the next iteration of an outer one raises it.
+			if err := it.loopErr; err != nil {
+				it.loopErr = nil
+				return nil, err
+			}
+			if err := it.tick(); err != nil {
+				return nil, err
+			}
+			return py.True, nil
+		}
+	}},
+	{name: countedName, doc: "x, once the items a Go loop over it will copy or test are counted", replaces: "", make: func(it *Interp, _ py.Object) any {
+		return func(_ py.Object, x py.Object) (py.Object, error) {
+			return x, it.charge(countedItems(x))
+		}
+	}},
+	{name: keyedName, doc: "obj, a dict seen through a view that refuses keys other than strings", replaces: "", make: func(it *Interp, _ py.Object) any {
+		return func(_ py.Object, obj py.Object) (py.Object, error) {
+			if d, ok := obj.(py.StringDict); ok {
+				return keyedDict{d}, nil
+			}
+			return obj, nil
+		}
+	}},
+	{name: strKeyName, doc: "a key of a dict display, once it is a string", replaces: "", make: func(it *Interp, _ py.Object) any {
+		return func(_ py.Object, key py.Object) (py.Object, error) {
+			return key, stringKey(key)
+		}
+	}},
+	{name: iterName, doc: "an iterator over x whose every next ticks and keeps its error for the loop's end; with unpacks its items are unpacked in one pass and in order", replaces: "", make: func(it *Interp, _ py.Object) any {
+		return func(_ py.Object, args py.Tuple) (py.Object, error) {
+			if len(args) < 1 || len(args) > 2 {
+				return nil, py.ExceptionNewf(py.TypeError, "%s(x[, unpacks])", iterName)
+			}
+			t, err := it.ticking(args[0], true)
+			if err == nil && len(args) == 2 {
+				t.(*tickingIterator).unpacks = true
+			}
+			return t, err
+		}
+	}},
+	{name: feedName, doc: "an iterator over x whose every next ticks", replaces: "", make: func(it *Interp, _ py.Object) any {
+		return func(_ py.Object, arg py.Object) (py.Object, error) {
+			return it.ticking(arg, false)
+		}
+	}},
+	{name: reraiseName, doc: "the error a loop took as its end, raised again", replaces: "", make: func(it *Interp, _ py.Object) any {
+		return func(_ py.Object, args py.Tuple) (py.Object, error) {
+			if err := it.loopErr; err != nil {
+				it.loopErr = nil
+				return nil, err
+			}
+			if len(args) == 1 {
+				return args[0], nil
+			}
+			return py.None, nil
+		}
+	}},
+	{name: lazyName, doc: "a generator expression that ends with its loop's error", replaces: "", make: func(it *Interp, _ py.Object) any {
+		return func(_ py.Object, arg py.Object) (py.Object, error) {
+			return &lazyGenerator{inner: arg, it: it}, nil
+		}
+	}},
+	{name: boundName, doc: "obj.name as a value, its calls sized or checked", replaces: "", make: func(it *Interp, _ py.Object) any {
+		return func(_ py.Object, args py.Tuple) (py.Object, error) {
+			name, ok := args[1].(py.String)
+			if len(args) != 2 || !ok {
+				return nil, py.ExceptionNewf(py.TypeError, "%s(obj, name)", boundName)
+			}
+			attr, err := py.GetAttrString(args[0], string(name))
+			if err != nil {
+				return nil, err
+			}
+			switch args[0].(type) {
+			case *py.List, py.String, py.Bytes, *py.Set:
+			default:
+				return attr, nil // a plugin object's own attribute of that name
+			}
+			obj := args[0]
+			return py.MustNewMethod(string(name), func(_ py.Object, a py.Tuple, kw py.StringDict) (py.Object, error) {
+				return it.method(obj, string(name), a, kw)
+			}, 0, "a method, sized or checked before it runs"), nil
+		}
+	}},
+	{name: sizedName, doc: "a value stored into a slice, sized first", replaces: "", make: func(it *Interp, _ py.Object) any {
+		return func(_ py.Object, args py.Tuple) (py.Object, error) {
+			if len(args) != 2 {
+				return nil, py.ExceptionNewf(py.TypeError, "%s(target, value)", sizedName)
+			}
+			if n, ok := size(args[1]); ok && n >= bigValue/16 {
+				have, _ := size(args[0])
+				if err := it.mem.grow(16*have, 16*n, "the slice assignment"); err != nil {
 					return nil, err
 				}
 			}
+			if items, ok, err := ordered(args[1]); ok || err != nil {
+				return items, err
+			}
+			return args[1], nil
 		}
-		if len(args) == 1 {
-			if items, ok, err := ordered(args[0]); ok || err != nil {
+	}},
+	{name: unpackName, doc: "the value of a pattern, a str iterated in one pass, a dict or set in order", replaces: "", make: func(it *Interp, _ py.Object) any {
+		return func(_ py.Object, arg py.Object) (py.Object, error) {
+			return it.linear(arg, true)
+		}
+	}},
+	{name: starName, doc: "x spread into a call's arguments, a str's length checked", replaces: "", make: func(it *Interp, _ py.Object) any {
+		return func(_ py.Object, arg py.Object) (py.Object, error) {
+			if n := characters(arg); n > MaxItemized {
+				return nil, py.ExceptionNewf(py.MemoryError, "a string of %d characters spread into a call's arguments would make an object of each; plugins do that for strings of at most %d", n, MaxItemized)
+			}
+			if items, ok, err := ordered(arg); ok || err != nil {
+				return items, err
+			}
+			return arg, nil
+		}
+	}},
+}
+
+// builtinGuards replace builtins whose cost grows with their arguments.
+var builtinGuards = []guard{
+	{name: bytesCallName, doc: "bytes(x) with its size checked", replaces: "bytes", make: func(it *Interp, bytesType py.Object) any {
+		return func(_ py.Object, args py.Tuple, kwargs py.StringDict) (py.Object, error) {
+			if len(args) == 1 {
+				if n, ok := integer(args[0]); ok && n.Sign() > 0 && (!n.IsInt64() || n.Int64() >= bigValue) {
+					if !n.IsInt64() {
+						return nil, it.mem.refuse(math.MaxInt64/2, 0, "bytes()")
+					}
+					if err := it.mem.build(n.Int64(), "bytes()"); err != nil {
+						return nil, err
+					}
+				}
+			}
+			if len(args) == 1 {
+				if items, ok, err := ordered(args[0]); ok || err != nil {
+					if err != nil {
+						return nil, err
+					}
+					args = py.Tuple{items}
+				}
+			}
+			return py.Call(bytesType, args, kwargs)
+		}
+	}},
+	// pow(a, b) sizes like a ** b; sum adds numbers (of sequences it
+	// would copy the growing total once per item, in one Go loop).
+	{name: "pow", doc: "pow(x, y[, z]): x**y, or x**y % z", replaces: "pow", make: func(it *Interp, pow py.Object) any {
+		return func(_ py.Object, args py.Tuple) (py.Object, error) {
+			if len(args) == 2 {
+				return it.binop("**", args[0], args[1])
+			}
+			if len(args) == 3 {
+				// Modular exponentiation costs bits(y) multiplications of
+				// bits(z)-bit numbers; Go takes a modulus of 0 as none.
+				y, oky := integer(args[1])
+				z, okz := integer(args[2])
+				if okz && z.Sign() == 0 {
+					return nil, py.ExceptionNewf(py.ValueError, "pow() 3rd argument cannot be 0")
+				}
+				if oky && okz && float64(bits(y))*float64(bits(z))*float64(bits(z)) > maxModPowCost {
+					return nil, py.ExceptionNewf(py.MemoryError, "pow() with a %d-bit exponent and a %d-bit modulus is beyond what a plugin may compute in one call", bits(y), bits(z))
+				}
+			}
+			return py.Call(pow, args, nil)
+		}
+	}},
+	// The types among them (a plugin may test isinstance(x, set)) stay as
+	// they are; the instrumentation routes their calls and their uses as
+	// values through these.
+	{name: intCallName, doc: "int(x) with the length of a string x checked", replaces: "int", make: func(it *Interp, intType py.Object) any {
+		return func(_ py.Object, args py.Tuple, kwargs py.StringDict) (py.Object, error) {
+			if len(args) >= 1 {
+				if text, ok := args[0].(py.String); ok && len(strings.TrimSpace(string(text))) > maxIntDigits {
+					n := len(strings.TrimSpace(string(text)))
+					return nil, py.ExceptionNewf(py.ValueError, "int() of a string of %d characters: plugins read integers of at most %d digits (%d bits)", n, maxIntDigits, MaxIntBits)
+				}
+			}
+			return py.Call(intType, args, kwargs)
+		}
+	}},
+	{name: "getattr", doc: "getattr(object, name[, default])", replaces: "getattr", make: func(it *Interp, getattr py.Object) any {
+		return func(_ py.Object, args py.Tuple) (py.Object, error) {
+			if len(args) >= 2 {
+				if name, ok := args[1].(py.String); ok && guardedMethods[string(name)] {
+					if _, err := py.GetAttrString(args[0], string(name)); err == nil {
+						return py.Call(it.ctx.Store().Builtins.Globals[boundName], py.Tuple{args[0], name}, nil)
+					}
+				}
+			}
+			return py.Call(getattr, args, nil)
+		}
+	}},
+	// round(x, n) with a huge n would compute 10**|n|; rounding to more
+	// digits than a number has changes nothing, to fewer than its
+	// magnitude gives zero, so n is clamped to where it still matters.
+	{name: "round", doc: "round(number[, ndigits])", replaces: "round", make: func(it *Interp, round py.Object) any {
+		return func(_ py.Object, args py.Tuple, kwargs py.StringDict) (py.Object, error) {
+			if nd, ok := kwargs["ndigits"]; ok && len(args) == 1 && len(kwargs) == 1 {
+				args, kwargs = py.Tuple{args[0], nd}, nil
+			}
+			if len(args) == 2 {
+				if n, ok := integer(args[1]); ok {
+					if x, ok := args[0].(py.Float); ok {
+						y := roundFloat(float64(x), n)
+						if math.IsInf(float64(y), 0) {
+							return nil, py.ExceptionNewf(py.OverflowError, "rounded value too large to represent")
+						}
+						return y, nil
+					}
+					limit := int64(400)
+					if x, ok := integer(args[0]); ok {
+						limit = bits(x)/3 + 2
+					}
+					if !n.IsInt64() || n.Int64() > limit || n.Int64() < -limit {
+						c := limit
+						if n.Sign() < 0 {
+							c = -limit
+						}
+						args = py.Tuple{args[0], py.Int(c)}
+					}
+				}
+			}
+			return py.Call(round, args, kwargs)
+		}
+	}},
+	{name: "sum", doc: "sum(iterable[, start]): the sum of numbers", replaces: "sum", make: func(it *Interp, sum py.Object) any {
+		return func(_ py.Object, args py.Tuple) (py.Object, error) {
+			if len(args) == 2 {
+				if _, ok := size(args[1]); ok {
+					return nil, py.ExceptionNewf(py.TypeError, "sum() adds numbers; join strings with str.join and lists with list.extend")
+				}
+			}
+			if len(args) >= 1 {
+				// A list or tuple is added up in one Go loop: an operation an
+				// item, as a loop over it would count.
+				if n, ok := size(args[0]); ok {
+					if _, isText := args[0].(py.String); !isText {
+						if err := it.charge(n / slotBytes); err != nil {
+							return nil, err
+						}
+					}
+				}
+				// A float sum's last bits depend on the order.
+				x, err := it.linear(args[0], true)
 				if err != nil {
 					return nil, err
 				}
-				args = py.Tuple{items}
+				args = append(py.Tuple{x}, args[1:]...)
 			}
+			return py.Call(sum, args, nil)
 		}
-		return py.Call(bytesType, args, kwargs)
-	}, 0, "bytes(x) with its size checked")
-	// pow(a, b) sizes like a ** b; sum adds numbers (of sequences it
-	// would copy the growing total once per item, in one Go loop).
-	pow := it.ctx.Store().Builtins.Globals["pow"]
-	g["pow"] = py.MustNewMethod("pow", func(_ py.Object, args py.Tuple) (py.Object, error) {
-		if len(args) == 2 {
-			return it.binop("**", args[0], args[1])
-		}
-		if len(args) == 3 {
-			// Modular exponentiation costs bits(y) multiplications of
-			// bits(z)-bit numbers; Go takes a modulus of 0 as none.
-			y, oky := integer(args[1])
-			z, okz := integer(args[2])
-			if okz && z.Sign() == 0 {
-				return nil, py.ExceptionNewf(py.ValueError, "pow() 3rd argument cannot be 0")
-			}
-			if oky && okz && float64(bits(y))*float64(bits(z))*float64(bits(z)) > maxModPowCost {
-				return nil, py.ExceptionNewf(py.MemoryError, "pow() with a %d-bit exponent and a %d-bit modulus is beyond what a plugin may compute in one call", bits(y), bits(z))
-			}
-		}
-		return py.Call(pow, args, nil)
-	}, 0, "pow(x, y[, z]): x**y, or x**y % z")
-	// Builtins that recurse over their arguments' containers in Go are
-	// replaced by versions that check them first, so that they are
-	// checked however they are reached (s = repr; map(repr, xs)).
-	builtins := it.ctx.Store().Builtins.Globals
-	deepFn := func(name string, fn py.Object) py.Object {
+	}},
+}
+
+// familyGuards replace builtins a few at a time.
+var familyGuards = []guard{
+	deepGuard("repr"), deepGuard("ascii"), deepGuard("format"), deepGuard("sorted"), deepGuard("min"), deepGuard("max"), deepGuard("hash"),
+	nestedGuard("map"), nestedGuard("filter"), nestedGuard("zip"), nestedGuard("enumerate"),
+	anyAllGuard("any"), anyAllGuard("all"),
+}
+
+// deepGuard replaces a builtin that recurses over its arguments'
+// containers in Go by a version that checks them first, so that they are
+// checked however it is reached (s = repr; map(repr, xs)).
+func deepGuard(name string) guard {
+	return guard{name: name, doc: name + "(...) with its arguments' nesting checked", replaces: name, make: func(it *Interp, fn py.Object) any {
 		prints := name == "repr" || name == "ascii" || name == "format"
-		return py.MustNewMethod(name, func(_ py.Object, args py.Tuple, kwargs py.StringDict) (py.Object, error) {
+		return func(_ py.Object, args py.Tuple, kwargs py.StringDict) (py.Object, error) {
 			if err := checkArgs(args, it.deep); err != nil {
 				return nil, err
 			}
@@ -902,111 +1119,16 @@ func (it *Interp) guards() map[string]py.Object {
 				return py.String(text), err
 			}
 			return py.Call(fn, args, kwargs)
-		}, 0, name+"(...) with its arguments' nesting checked")
-	}
-	for _, name := range []string{"repr", "ascii", "format", "sorted", "min", "max", "hash"} {
-		if fn, ok := builtins[name]; ok {
-			g[name] = deepFn(name, fn)
 		}
-	}
-	// The types among them (a plugin may test isinstance(x, set)) stay as
-	// they are; the instrumentation routes their calls and their uses as
-	// values through these.
-	intType := builtins["int"]
-	g[intCallName] = py.MustNewMethod(intCallName, func(_ py.Object, args py.Tuple, kwargs py.StringDict) (py.Object, error) {
-		if len(args) >= 1 {
-			if text, ok := args[0].(py.String); ok && len(strings.TrimSpace(string(text))) > maxIntDigits {
-				n := len(strings.TrimSpace(string(text)))
-				return nil, py.ExceptionNewf(py.ValueError, "int() of a string of %d characters: plugins read integers of at most %d digits (%d bits)", n, maxIntDigits, MaxIntBits)
-			}
-		}
-		return py.Call(intType, args, kwargs)
-	}, 0, "int(x) with the length of a string x checked")
-	g[boundName] = py.MustNewMethod(boundName, func(_ py.Object, args py.Tuple) (py.Object, error) {
-		name, ok := args[1].(py.String)
-		if len(args) != 2 || !ok {
-			return nil, py.ExceptionNewf(py.TypeError, "%s(obj, name)", boundName)
-		}
-		attr, err := py.GetAttrString(args[0], string(name))
-		if err != nil {
-			return nil, err
-		}
-		switch args[0].(type) {
-		case *py.List, py.String, py.Bytes, *py.Set:
-		default:
-			return attr, nil // a plugin object's own attribute of that name
-		}
-		obj := args[0]
-		return py.MustNewMethod(string(name), func(_ py.Object, a py.Tuple, kw py.StringDict) (py.Object, error) {
-			return it.method(obj, string(name), a, kw)
-		}, 0, "a method, sized or checked before it runs"), nil
-	}, 0, "obj.name as a value, its calls sized or checked")
-	getattr := builtins["getattr"]
-	g["getattr"] = py.MustNewMethod("getattr", func(_ py.Object, args py.Tuple) (py.Object, error) {
-		if len(args) >= 2 {
-			if name, ok := args[1].(py.String); ok && guardedMethods[string(name)] {
-				if _, err := py.GetAttrString(args[0], string(name)); err == nil {
-					return py.Call(g[boundName], py.Tuple{args[0], name}, nil)
-				}
-			}
-		}
-		return py.Call(getattr, args, nil)
-	}, 0, "getattr(object, name[, default])")
-	g[sizedName] = py.MustNewMethod(sizedName, func(_ py.Object, args py.Tuple) (py.Object, error) {
-		if len(args) != 2 {
-			return nil, py.ExceptionNewf(py.TypeError, "%s(target, value)", sizedName)
-		}
-		if n, ok := size(args[1]); ok && n >= bigValue/16 {
-			have, _ := size(args[0])
-			if err := it.mem.grow(16*have, 16*n, "the slice assignment"); err != nil {
-				return nil, err
-			}
-		}
-		if items, ok, err := ordered(args[1]); ok || err != nil {
-			return items, err
-		}
-		return args[1], nil
-	}, 0, "a value stored into a slice, sized first")
-	// round(x, n) with a huge n would compute 10**|n|; rounding to more
-	// digits than a number has changes nothing, to fewer than its
-	// magnitude gives zero, so n is clamped to where it still matters.
-	round := builtins["round"]
-	g["round"] = py.MustNewMethod("round", func(_ py.Object, args py.Tuple, kwargs py.StringDict) (py.Object, error) {
-		if nd, ok := kwargs["ndigits"]; ok && len(args) == 1 && len(kwargs) == 1 {
-			args, kwargs = py.Tuple{args[0], nd}, nil
-		}
-		if len(args) == 2 {
-			if n, ok := integer(args[1]); ok {
-				if x, ok := args[0].(py.Float); ok {
-					y := roundFloat(float64(x), n)
-					if math.IsInf(float64(y), 0) {
-						return nil, py.ExceptionNewf(py.OverflowError, "rounded value too large to represent")
-					}
-					return y, nil
-				}
-				limit := int64(400)
-				if x, ok := integer(args[0]); ok {
-					limit = bits(x)/3 + 2
-				}
-				if !n.IsInt64() || n.Int64() > limit || n.Int64() < -limit {
-					c := limit
-					if n.Sign() < 0 {
-						c = -limit
-					}
-					args = py.Tuple{args[0], py.Int(c)}
-				}
-			}
-		}
-		return py.Call(round, args, kwargs)
-	}, 0, "round(number[, ndigits])")
-	// Iterators that wrap iterators recurse on the Go stack when chained:
-	// map(f, map(f, ...)) a million deep overflows it at the first next.
-	for _, name := range []string{"map", "filter", "zip", "enumerate"} {
-		name, fn := name, builtins[name]
-		if fn == nil {
-			continue
-		}
-		g[name] = py.MustNewMethod(name, func(_ py.Object, args py.Tuple, kwargs py.StringDict) (py.Object, error) {
+	}}
+}
+
+// nestedGuard replaces a builtin iterator that wraps iterators, which
+// recurse on the Go stack when chained (map(f, map(f, ...)) a million
+// deep overflows it at the first next), by one that counts the nesting.
+func nestedGuard(name string) guard {
+	return guard{name: name, doc: name + "(...)", replaces: name, make: func(it *Interp, fn py.Object) any {
+		return func(_ py.Object, args py.Tuple, kwargs py.StringDict) (py.Object, error) {
 			depth := 0
 			for _, a := range args {
 				if n, ok := a.(*nestedIterator); ok {
@@ -1040,60 +1162,22 @@ func (it *Interp) guards() map[string]py.Object {
 				return nil, err
 			}
 			return &nestedIterator{inner: inner, depth: depth + 1, it: it}, nil
-		}, 0, name+"(...)")
-	}
-	for _, name := range []string{"any", "all"} {
-		fn := builtins[name]
-		if fn == nil {
-			continue
 		}
-		g[name] = py.MustNewMethod(name, func(_ py.Object, arg py.Object) (py.Object, error) {
+	}}
+}
+
+// anyAllGuard makes any and all go through their iterable in its fixed
+// order, counted.
+func anyAllGuard(name string) guard {
+	return guard{name: name, doc: name + "(iterable)", replaces: name, make: func(it *Interp, fn py.Object) any {
+		return func(_ py.Object, arg py.Object) (py.Object, error) {
 			x, err := it.linear(arg, false)
 			if err != nil {
 				return nil, err
 			}
 			return py.Call(fn, py.Tuple{x}, nil)
-		}, 0, name+"(iterable)")
-	}
-	g[unpackName] = py.MustNewMethod(unpackName, func(_ py.Object, arg py.Object) (py.Object, error) {
-		return it.linear(arg, true)
-	}, 0, "the value of a pattern, a str iterated in one pass, a dict or set in order")
-	g[starName] = py.MustNewMethod(starName, func(_ py.Object, arg py.Object) (py.Object, error) {
-		if n := characters(arg); n > MaxItemized {
-			return nil, py.ExceptionNewf(py.MemoryError, "a string of %d characters spread into a call's arguments would make an object of each; plugins do that for strings of at most %d", n, MaxItemized)
 		}
-		if items, ok, err := ordered(arg); ok || err != nil {
-			return items, err
-		}
-		return arg, nil
-	}, 0, "x spread into a call's arguments, a str's length checked")
-	sum := it.ctx.Store().Builtins.Globals["sum"]
-	g["sum"] = py.MustNewMethod("sum", func(_ py.Object, args py.Tuple) (py.Object, error) {
-		if len(args) == 2 {
-			if _, ok := size(args[1]); ok {
-				return nil, py.ExceptionNewf(py.TypeError, "sum() adds numbers; join strings with str.join and lists with list.extend")
-			}
-		}
-		if len(args) >= 1 {
-			// A list or tuple is added up in one Go loop: an operation an
-			// item, as a loop over it would count.
-			if n, ok := size(args[0]); ok {
-				if _, isText := args[0].(py.String); !isText {
-					if err := it.charge(n / slotBytes); err != nil {
-						return nil, err
-					}
-				}
-			}
-			// A float sum's last bits depend on the order.
-			x, err := it.linear(args[0], true)
-			if err != nil {
-				return nil, err
-			}
-			args = append(py.Tuple{x}, args[1:]...)
-		}
-		return py.Call(sum, args, nil)
-	}, 0, "sum(iterable[, start]): the sum of numbers")
-	return g
+	}}
 }
 
 // guardMath replaces math.factorial by a version that refuses results
