@@ -9,6 +9,7 @@ import (
 
 	"github.com/cablefmu/cablefmu/core/geom"
 	"github.com/cablefmu/cablefmu/core/multibody"
+	"github.com/cablefmu/cablefmu/core/state"
 )
 
 // Ground is the horizontal plane z = Height (m) with friction coefficient
@@ -142,16 +143,6 @@ func BoxCorners(b *multibody.Body, size geom.Vec3) []Point {
 	return pts
 }
 
-// SaveState implements multibody.Stateful: the last normal impulse, which
-// bounds the next step's friction.
-func (c *Contact) SaveState(dst []float64) []float64 { return append(dst, c.normal) }
-
-// LoadState implements multibody.Stateful.
-func (c *Contact) LoadState(src []float64) ([]float64, error) {
-	v, rest, err := multibody.Take(src, 1)
-	if err != nil {
-		return nil, err
-	}
-	c.normal = v[0]
-	return rest, nil
-}
+// State implements state.Stater: the last normal impulse, which bounds
+// the next step's friction.
+func (c *Contact) State(s *state.Codec) { s.Float("contact normal impulse", &c.normal) }

@@ -6,6 +6,7 @@ import (
 
 	"github.com/cablefmu/cablefmu/core/geom"
 	"github.com/cablefmu/cablefmu/core/multibody"
+	"github.com/cablefmu/cablefmu/core/state"
 )
 
 // Drum is a winch drum: a dynamic body held on an axle by a hinge and
@@ -354,25 +355,12 @@ func (dr *drive) Apply(h float64, lambda []float64) {
 	}
 }
 
-// SaveState implements multibody.Stateful: the torques of the last step,
-// the wire paid out and the end node's pull (Tension reads it).
-func (dr *drive) SaveState(dst []float64) []float64 {
-	return append(dst, dr.motor, dr.brake, dr.drum.paid, dr.drum.endPull)
-}
-
-// LoadState implements multibody.Stateful.
-func (dr *drive) LoadState(src []float64) ([]float64, error) {
-	if len(src) < 4 {
-		return nil, ErrState
-	}
-	for _, x := range src[:4] {
-		if math.IsNaN(x) || math.IsInf(x, 0) {
-			return nil, ErrState
-		}
-	}
-	if !multibody.Bounded(src[2]) {
-		return nil, fmt.Errorf("drum: %g m paid out, beyond ±%g m: %w", src[2], multibody.DivergenceLimit, ErrState)
-	}
-	dr.motor, dr.brake, dr.drum.paid, dr.drum.endPull = src[0], src[1], src[2], src[3]
-	return src[4:], nil
+// State implements state.Stater: the torques of the last step, the wire
+// paid out (within ±state.Limit) and the end node's pull (Tension reads
+// it).
+func (dr *drive) State(c *state.Codec) {
+	c.Float("drum motor torque", &dr.motor)
+	c.Float("drum brake torque", &dr.brake)
+	c.Bounded("drum wire paid out", "m", &dr.drum.paid)
+	c.Float("drum end pull", &dr.drum.endPull)
 }

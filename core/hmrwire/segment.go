@@ -5,6 +5,7 @@ import (
 
 	"github.com/cablefmu/cablefmu/core/geom"
 	"github.com/cablefmu/cablefmu/core/multibody"
+	"github.com/cablefmu/cablefmu/core/state"
 )
 
 // segment is the N-body wire constraint of one massless segment
@@ -436,15 +437,5 @@ func (s *segment) Apply(h float64, lambda []float64) {
 // Tension returns the segment row's tension of the last step (N).
 func (s *segment) Tension(h float64) float64 { return -s.lambda[0] / h }
 
-// SaveState implements multibody.Stateful: the impulses of the last
-// solve.
-func (s *segment) SaveState(dst []float64) []float64 { return append(dst, s.lambda...) }
-
-// LoadState implements multibody.Stateful.
-func (s *segment) LoadState(src []float64) ([]float64, error) {
-	if len(src) < len(s.lambda) {
-		return nil, ErrState
-	}
-	copy(s.lambda, src)
-	return src[len(s.lambda):], nil
-}
+// State implements state.Stater: the impulses of the last solve.
+func (s *segment) State(c *state.Codec) { c.Floats("segment impulse", s.lambda) }

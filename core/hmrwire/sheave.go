@@ -6,6 +6,7 @@ import (
 
 	"github.com/cablefmu/cablefmu/core/geom"
 	"github.com/cablefmu/cablefmu/core/multibody"
+	"github.com/cablefmu/cablefmu/core/state"
 )
 
 // Sheave is a pulley that turns: a dynamic body carrying a cylinder (an
@@ -206,16 +207,8 @@ func (hg *hinge) relativeSpin() float64 {
 	return hg.sheave.AngVel.Sub(hg.axle.AngVel).Dot(hg.axle.Rot.Rotate(hg.axis))
 }
 
-// SaveState implements multibody.Stateful: the loads of the last step.
-func (hg *hinge) SaveState(dst []float64) []float64 {
-	return append(dst, hg.force.X, hg.force.Y, hg.force.Z, hg.torque)
-}
-
-// LoadState implements multibody.Stateful.
-func (hg *hinge) LoadState(src []float64) ([]float64, error) {
-	if len(src) < 4 {
-		return nil, ErrState
-	}
-	hg.force, hg.torque = geom.V(src[0], src[1], src[2]), src[3]
-	return src[4:], nil
+// State implements state.Stater: the loads of the last step.
+func (hg *hinge) State(c *state.Codec) {
+	c.Vec("hinge force", &hg.force)
+	c.Float("hinge torque", &hg.torque)
 }

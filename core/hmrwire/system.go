@@ -7,6 +7,7 @@ import (
 
 	"github.com/cablefmu/cablefmu/core/geom"
 	"github.com/cablefmu/cablefmu/core/multibody"
+	"github.com/cablefmu/cablefmu/core/state"
 )
 
 // System is a world of bodies, the geometries on them and the HMR wires
@@ -232,19 +233,8 @@ func pinRows(h float64, rows []multibody.Row, p geom.Vec3, body *multibody.Body,
 	}
 }
 
-// SaveState implements multibody.Stateful: the force of the last step.
-func (l *lock) SaveState(dst []float64) []float64 {
-	return append(dst, l.force.X, l.force.Y, l.force.Z)
-}
-
-// LoadState implements multibody.Stateful.
-func (l *lock) LoadState(src []float64) ([]float64, error) {
-	if len(src) < 3 {
-		return nil, ErrState
-	}
-	l.force = geom.V(src[0], src[1], src[2])
-	return src[3:], nil
-}
+// State implements state.Stater: the force of the last step.
+func (l *lock) State(c *state.Codec) { c.Vec("lock force", &l.force) }
 
 // Apply implements multibody.Constraint.
 func (l *lock) Apply(h float64, lambda []float64) {

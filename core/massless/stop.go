@@ -5,6 +5,7 @@ import (
 	"math"
 
 	"github.com/cablefmu/cablefmu/core/multibody"
+	"github.com/cablefmu/cablefmu/core/state"
 )
 
 // Stop keeps the last segment of a route (sheave to hook) from getting
@@ -57,15 +58,5 @@ func (s *Stop) Apply(h float64, lambda []float64) { s.force = lambda[0] / h }
 // blocks are apart.
 func (s *Stop) Force() float64 { return s.force }
 
-// SaveState implements multibody.Stateful.
-func (s *Stop) SaveState(dst []float64) []float64 { return append(dst, s.force) }
-
-// LoadState implements multibody.Stateful.
-func (s *Stop) LoadState(src []float64) ([]float64, error) {
-	v, rest, err := multibody.Take(src, 1)
-	if err != nil {
-		return nil, err
-	}
-	s.force = v[0]
-	return rest, nil
-}
+// State implements state.Stater: the force of the last step.
+func (s *Stop) State(c *state.Codec) { c.Float("stop force", &s.force) }

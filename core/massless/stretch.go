@@ -5,6 +5,7 @@ import (
 	"math"
 
 	"github.com/cablefmu/cablefmu/core/multibody"
+	"github.com/cablefmu/cablefmu/core/state"
 )
 
 // Stretch is the total-length constraint φ_s = Σ l_j − L(t) ([SL07]
@@ -32,6 +33,9 @@ type Stretch struct {
 	// when the free length is down to the current length of the other
 	// segments plus MinFall, which moves as the crane moves.
 	MinFall float64
+	// MaxLength (m), if set, bounds the free length a saved state may
+	// give: the longest cable a scenario has, which no step goes past.
+	MaxLength float64
 
 	tension float64 // N, positive when taut
 	rate    float64 // L̇ over the last step, m/s
@@ -167,33 +171,16 @@ func (s *Stretch) Prime(h float64, lambda []float64) {
 	}
 }
 
-// SaveState implements multibody.Stateful.
-func (s *Stretch) SaveState(dst []float64) []float64 {
-	return append(dst, s.FreeLength, s.tension, s.rate, s.speed)
-}
-
-// LoadState implements multibody.Stateful.
-func (s *Stretch) LoadState(src []float64) ([]float64, error) {
-	v, rest, err := multibody.Take(src, 4)
-	if err != nil {
-		return nil, err
-	}
-	// NewStretch's bounds for the length; the rates are speeds.
-	if !(v[0] > 0) || !multibody.Bounded(v[0]) {
-		return nil, fmt.Errorf("free length %g m: must be positive and within ±%g m: %w", v[0], multibody.DivergenceLimit, multibody.ErrBadState)
-	}
-	// A step pays in no further than MinFall below the last fixed node
-	// (to rounding).
-	if v[0] < s.MinFall*(1-1e-9) {
-		return nil, fmt.Errorf("free length %g m: shorter than the least fall, %g m: %w", v[0], s.MinFall, multibody.ErrBadState)
-	}
-	if !multibody.Bounded(v[2], v[3]) || math.IsNaN(v[1]) || math.IsInf(v[1], 0) {
-		return nil, fmt.Errorf("tension %g N, pay-out rate %g m/s, winch speed %g m/s: must be finite, speeds within ±%g m/s: %w", v[1], v[2], v[3], multibody.DivergenceLimit, multibody.ErrBadState)
-	}
-	// A slack cable (one that only pulls) has no negative tension.
-	if s.Slack && v[1] < 0 {
-		return nil, fmt.Errorf("tension %g N: a cable that only pulls has none below 0: %w", v[1], multibody.ErrBadState)
-	}
-	s.FreeLength, s.tension, s.rate, s.speed = v[0], v[1], v[2], v[3]
-	return rest, nil
+// State implements state.Stater: the free length, the last tension, the
+// pay-out rate and the winch's speed. The free length is positive, no
+// shorter than the least fall (to rounding), a cable that only pulls
+// has no negative tension.
+func (s *Stretch) State(c *state.Codec) {
+	free := c.Positive("free length", "m", &s.FreeLength)
+	c.Check(free >= s.MinFall*(1-1e-9), "free length %g m: shorter than the least fall, %g m", free, s.MinFall)
+	c.Check(s.MaxLength == 0 || free <= s.MaxLength, "free length %g m: beyond the longest cable, %g m", free, s.MaxLength)
+	tension := c.Float("tension", &s.tension)
+	c.Check(!s.Slack || tension >= 0, "tension %g N: a cable that only pulls has none below 0", tension)
+	c.Bounded("pay-out rate", "m/s", &s.rate)
+	c.Bounded("winch speed", "m/s", &s.speed)
 }

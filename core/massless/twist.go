@@ -6,6 +6,7 @@ import (
 
 	"github.com/cablefmu/cablefmu/core/geom"
 	"github.com/cablefmu/cablefmu/core/multibody"
+	"github.com/cablefmu/cablefmu/core/state"
 )
 
 // Twist is the twist constraint φ_t = Ω = Ψ_a + Ψ_b + 2πη ([SL07] eqs. 15,
@@ -128,17 +129,11 @@ func (t *Twist) Angle() float64 { return t.angle }
 // PotentialEnergy implements multibody.Energy: ½ c_t Ω² (eq. 3).
 func (t *Twist) PotentialEnergy() float64 { return 0.5 * t.Stiffness() * t.angle * t.angle }
 
-// SaveState implements multibody.Stateful: the unwinding of both ends.
-func (t *Twist) SaveState(dst []float64) []float64 {
-	return append(dst, t.ends[0].psi, t.ends[0].unwound, t.ends[1].psi, t.ends[1].unwound, t.angle)
-}
-
-// LoadState implements multibody.Stateful.
-func (t *Twist) LoadState(src []float64) ([]float64, error) {
-	v, rest, err := multibody.Take(src, 5)
-	if err != nil {
-		return nil, err
+// State implements state.Stater: the unwinding of both ends.
+func (t *Twist) State(c *state.Codec) {
+	for k := range t.ends {
+		c.Float("twist end angle", &t.ends[k].psi)
+		c.Float("twist end unwound", &t.ends[k].unwound)
 	}
-	t.ends[0].psi, t.ends[0].unwound, t.ends[1].psi, t.ends[1].unwound, t.angle = v[0], v[1], v[2], v[3], v[4]
-	return rest, nil
+	c.Float("twist angle", &t.angle)
 }

@@ -6,6 +6,7 @@ import (
 	"math"
 
 	"github.com/cablefmu/cablefmu/core/geom"
+	"github.com/cablefmu/cablefmu/core/state"
 )
 
 // Solver names how a step's linear system is solved.
@@ -301,4 +302,22 @@ func (c *Cable) behind(x []geom.Vec3, i int) geom.Vec3 {
 		return c.dir.Scale(c.Rest)
 	}
 	return x[i].Sub(x[i-1])
+}
+
+// State implements state.Stater: every point's position and velocity,
+// the rest length (positive; the springs follow it), the force on the
+// crane and the counts of the last solve.
+func (c *Cable) State(s *state.Codec) {
+	s.Fixed("mass points", len(c.X))
+	rest := c.Rest
+	s.Positive("segment rest length", "m", &rest)
+	s.Then(func() error { return c.SetRest(rest) })
+	for i := range c.X {
+		s.Point(fmt.Sprintf("mass point %d", i), &c.X[i])
+		s.Velocity(fmt.Sprintf("mass point %d", i), &c.V[i])
+	}
+	s.Vec("force on the crane", &c.TopForce)
+	s.Count("rebuilds", &c.Stats.Rebuilds)
+	s.Count("CG iterations", &c.Stats.Iterations)
+	s.NonNegative("CG residual", &c.Stats.Residual)
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/cablefmu/cablefmu/core/geom"
 	"github.com/cablefmu/cablefmu/core/stability"
+	"github.com/cablefmu/cablefmu/core/state"
 )
 
 // ErrDiverged reports a simulation whose state left the finite range.
@@ -16,7 +17,7 @@ var ErrDiverged = errors.New("simulation diverged")
 // DivergenceLimit bounds positions (m) and speeds (m/s, rad/s) that a cable
 // simulation can reach; beyond it the state is taken as diverged (and a
 // saved state holding more as damaged).
-const DivergenceLimit = 1e9
+const DivergenceLimit = state.Limit
 
 // World owns bodies and constraints and steps them with SPOOK.
 type World struct {
@@ -30,8 +31,11 @@ type World struct {
 	// reproducing the papers; see takeTurnStiffness.
 	ExplicitTurning bool
 
-	bodies      []*Body
-	dynamic     []*Body
+	bodies  []*Body
+	dynamic []*Body
+	// fixedMass holds the bodies whose mass and inertia a state must give
+	// as they are (FixMass).
+	fixedMass   map[*Body]bool
 	constraints []Constraint
 	rowStart    []int // first row of each constraint
 	rows        []Row

@@ -1,12 +1,12 @@
 package rigidcable
 
 import (
-	"fmt"
 	"math"
 
 	"github.com/cablefmu/cablefmu/core/geom"
 	"github.com/cablefmu/cablefmu/core/multibody"
 	"github.com/cablefmu/cablefmu/core/stability"
+	"github.com/cablefmu/cablefmu/core/state"
 )
 
 // TwistDefinition selects how a joint measures twist (eq. 22).
@@ -497,54 +497,25 @@ func remainder2Pi(d float64) float64 {
 	return d - 2*math.Pi*math.Round(d/(2*math.Pi))
 }
 
-// SaveState implements multibody.Stateful: the twist's unwinding, the last
+// State implements state.Stater: the twist's unwinding, the last
 // tension and the held tension (its geometric stiffness enters the next
 // step; the last tension also sets the clamp's stiffness), and what
-// SetLength changed.
-func (j *Joint) SaveState(dst []float64) []float64 {
-	dst = append(dst, j.psi, j.unwound, j.bend, j.force, j.held, j.Stretch, j.Bend, j.Twist, j.Length, j.Link)
-	for _, v := range [4]geom.Vec3{j.pointA, j.pointB, j.rateA, j.rateB} {
-		dst = append(dst, v.X, v.Y, v.Z)
+// SetLength changed: the stiffnesses non-negative (zero: a joint whose
+// cable has not set them), the lengths non-negative and, like the
+// attachment points and their rates, within ±state.Limit.
+func (j *Joint) State(c *state.Codec) {
+	for _, x := range []*float64{&j.psi, &j.unwound, &j.bend, &j.force, &j.held} {
+		c.Float("joint", x)
 	}
-	return dst
-}
-
-// LoadState implements multibody.Stateful.
-func (j *Joint) LoadState(src []float64) ([]float64, error) {
-	v, rest, err := multibody.Take(src, 22)
-	if err != nil {
-		return nil, err
-	}
-	if err := checkJointState(v); err != nil {
-		return nil, err
-	}
-	j.psi, j.unwound, j.bend, j.force, j.held = v[0], v[1], v[2], v[3], v[4]
-	j.Stretch, j.Bend, j.Twist, j.Length, j.Link = v[5], v[6], v[7], v[8], v[9]
-	for k, p := range [4]*geom.Vec3{&j.pointA, &j.pointB, &j.rateA, &j.rateB} {
-		*p = geom.Vec3{X: v[10+3*k], Y: v[11+3*k], Z: v[12+3*k]}
-	}
-	return rest, nil
-}
-
-// checkJointState checks a joint's saved numbers (SaveState's layout):
-// all finite, the stiffnesses and lengths non-negative (zero: a joint
-// whose cable has not set them) and, like the attachment points and their
-// rates, within multibody.DivergenceLimit.
-func checkJointState(v []float64) error {
-	for _, x := range v {
-		if math.IsNaN(x) || math.IsInf(x, 0) {
-			return fmt.Errorf("joint: %g in its state: %w", x, multibody.ErrBadState)
-		}
-	}
-	switch {
-	case v[5] < 0 || v[6] < 0 || v[7] < 0:
-		return fmt.Errorf("joint: stiffnesses %g N/m, %g N·m, %g N·m: must be non-negative: %w", v[5], v[6], v[7], multibody.ErrBadState)
-	case v[8] < 0 || v[9] < 0 || !multibody.Bounded(v[8], v[9]):
-		return fmt.Errorf("joint: length %g m, link %g m: must be non-negative and within %g m: %w", v[8], v[9], multibody.DivergenceLimit, multibody.ErrBadState)
-	case !multibody.Bounded(v[10:]...):
-		return fmt.Errorf("joint: attachment points %v m and their rates %v m/s: must be within ±%g: %w", v[10:16], v[16:22], multibody.DivergenceLimit, multibody.ErrBadState)
-	}
-	return nil
+	c.NonNegative("joint stretch stiffness", &j.Stretch)
+	c.NonNegative("joint bend stiffness", &j.Bend)
+	c.NonNegative("joint twist stiffness", &j.Twist)
+	c.Range("joint length", "m", 0, state.Limit, &j.Length)
+	c.Range("joint link", "m", 0, state.Limit, &j.Link)
+	c.Point("joint attachment point", &j.pointA)
+	c.Point("joint attachment point", &j.pointB)
+	c.Velocity("joint attachment rate", &j.rateA)
+	c.Velocity("joint attachment rate", &j.rateB)
 }
 
 // BallForce returns the ball-and-socket force the joint exerts on its body

@@ -6,6 +6,7 @@ import (
 	"math"
 
 	"github.com/cablefmu/cablefmu/core/geom"
+	"github.com/cablefmu/cablefmu/core/state"
 )
 
 // Spec describes a spline cable laid straight from Start along Dir.
@@ -676,4 +677,37 @@ func (s *Spline) clampRows(row, i, j int, dir geom.Vec3) {
 		}
 		s.rhs[r] = -s.sigma * e.Dot(leg)
 	}
+}
+
+// State implements state.Stater: the rest length (positive), the mode, the
+// budget (any number: the input's value, which input derivatives may
+// extrapolate below 0, no limit as 0 is), the roll moments, the control
+// points and their rates, the load, the start's target and the forces
+// the outputs show.
+func (s *Spline) State(c *state.Codec) {
+	c.Fixed("control points", len(s.Q))
+	length := s.length
+	c.Positive("spline length", "m", &length)
+	c.Then(func() error { return s.SetLength(length) })
+	c.Flag("static", &s.Static)
+	c.Float("budget", &s.Budget)
+	c.Float("start torque", &s.StartTorque)
+	c.Float("end torque", &s.EndTorque)
+	for i := range s.Q {
+		p := geom.V(s.Q[i][0], s.Q[i][1], s.Q[i][2])
+		c.Point(fmt.Sprintf("control point %d", i), &p)
+		c.Float(fmt.Sprintf("control point %d roll", i), &s.Q[i][3])
+		v := geom.V(s.V[i][0], s.V[i][1], s.V[i][2])
+		c.Velocity(fmt.Sprintf("control point %d rate", i), &v)
+		c.Float(fmt.Sprintf("control point %d roll rate", i), &s.V[i][3])
+		if c.Loading() {
+			s.Q[i][0], s.Q[i][1], s.Q[i][2] = p.X, p.Y, p.Z
+			s.V[i][0], s.V[i][1], s.V[i][2] = v.X, v.Y, v.Z
+		}
+	}
+	c.Point("load", &s.LoadPos)
+	c.Velocity("load", &s.LoadVel)
+	c.Point("start target", &s.StartTarget)
+	c.Vec("start force", &s.StartForce)
+	c.Vec("end force", &s.EndForce)
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/cablefmu/cablefmu/core/hmrwire"
 	"github.com/cablefmu/cablefmu/core/material"
 	"github.com/cablefmu/cablefmu/core/multibody"
+	"github.com/cablefmu/cablefmu/core/state"
 	"github.com/cablefmu/cablefmu/fmu"
 	"github.com/cablefmu/cablefmu/fmu/plugins/motion"
 	"github.com/cablefmu/cablefmu/fmu/plugins/port"
@@ -225,48 +226,55 @@ func (s *simulation) Step(h, lead float64, from, to []float64, first bool) error
 	return err
 }
 
-// SaveState implements fmu.Simulation.
+// SaveState implements fmu.Simulation: the system's state (its wires at
+// any resolution), then the simulation's own (ownState).
 func (s *simulation) SaveState(dst []float64) []float64 {
-	dst = s.sys.SaveState(dst)
-	for _, p := range s.placed {
-		dst = append(dst, p.X, p.Y, p.Z)
+	return state.Save(s.sys.SaveState(dst), ownState{s})
+}
+
+// ownState walks what the simulation keeps besides the system: the
+// position inputs last applied to each body, and each wire's plugin
+// command and winch force limit in their ranges.
+type ownState struct{ s *simulation }
+
+func (o ownState) tail() int { return 3*len(o.s.placed) + 3*len(o.s.plugin) }
+
+func (o ownState) State(c *state.Codec) {
+	s := o.s
+	for i := range s.placed {
+		c.Point(s.bodies[i].Name+" placed at", &s.placed[i])
 	}
 	for j, w := range s.sys.Wires {
+		p := &s.plugin[j]
+		c.Flag("winch commanded", &p.commanded)
+		c.Range("winch command", "m/s", port.Velocity.Min, port.Velocity.Max, &p.command)
 		limit := 0.0
 		if w.Winch != nil {
 			limit = w.Winch.ForceLimit
 		}
-		dst = append(dst, port.Flag(s.plugin[j].commanded), s.plugin[j].command, limit)
+		c.Range("winch force limit", "N", port.Force.Min, port.Force.Max, &limit)
+		if c.Loading() && w.Winch != nil {
+			w.Winch.ForceLimit = limit
+		}
 	}
-	return dst
 }
 
-// LoadState implements fmu.Simulation.
+// LoadState implements fmu.Simulation; a refused state changes nothing:
+// the simulation's own state is checked first, the system's restored if
+// it refuses its part.
 func (s *simulation) LoadState(src []float64) error {
 	s.invalidate()
-	tail := 3*len(s.placed) + 3*len(s.plugin)
-	if len(src) < tail {
-		return fmt.Errorf("state has %d values, the inputs and the winches alone need %d", len(src), tail)
+	o := ownState{s}
+	n := o.tail()
+	if len(src) < n {
+		return fmt.Errorf("state has %d values, the inputs and the winches alone need %d", len(src), n)
 	}
-	// The position inputs last applied and the plugins' winch commands,
-	// at the end: checked before anything is loaded.
-	own := src[len(src)-tail:]
-	var check port.StateCheck
-	for i := range s.placed {
-		check.Point(s.bodies[i].Name+" placed at", geom.V(own[3*i], own[3*i+1], own[3*i+2]))
-	}
-	cmds := own[3*len(s.placed):]
-	for j := range s.plugin {
-		c := cmds[3*j:]
-		check.Flag("winch commanded", c[0])
-		check.Range("winch command", "m/s", port.Velocity, c[1])
-		check.Range("winch force limit", "N", port.Force, c[2])
-	}
-	if err := check.Err(); err != nil {
+	own := src[len(src)-n:]
+	if _, err := state.Check(own, o); err != nil {
 		return err
 	}
 	backup := s.sys.SaveState(nil)
-	rest, err := s.sys.LoadState(src[:len(src)-tail])
+	rest, err := s.sys.LoadState(src[:len(src)-n])
 	if err != nil {
 		return err
 	}
@@ -274,19 +282,10 @@ func (s *simulation) LoadState(src []float64) error {
 		if _, err := s.sys.LoadState(backup); err != nil {
 			return fmt.Errorf("restoring the state before a refused one: %w", err)
 		}
-		return fmt.Errorf("state has %d values after the wires, want %d", len(rest)+tail, tail)
+		return fmt.Errorf("state has %d values after the wires, want %d", len(rest)+n, n)
 	}
-	for i := range s.placed {
-		s.placed[i] = geom.V(own[3*i], own[3*i+1], own[3*i+2])
-	}
-	for j, w := range s.sys.Wires {
-		c := cmds[3*j:]
-		s.plugin[j] = winchCommand{commanded: c[0] == 1, command: c[1]}
-		if w.Winch != nil {
-			w.Winch.ForceLimit = c[2]
-		}
-	}
-	return nil
+	_, err = state.Load(own, o)
+	return err
 }
 
 // Outputs implements fmu.Simulation.

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/cablefmu/cablefmu/core/geom"
+	"github.com/cablefmu/cablefmu/core/state"
 	"github.com/cablefmu/cablefmu/fmu"
 	"github.com/cablefmu/cablefmu/fmu/plugins/port"
 )
@@ -94,11 +95,9 @@ type Cable interface {
 	// Node returns coordinate axis of cable node k (k = 0 at the
 	// suspension point, m).
 	Node(k, axis int) float64
-	// SaveState appends the cable's state; LoadState restores it into a
-	// cable built from the same parameters, checking every number before
-	// anything changes.
-	SaveState(dst []float64) []float64
-	LoadState(src []float64) error
+	// State walks the cable's state (package state's codec: one walk
+	// saves, checks and loads it).
+	state.Stater
 }
 
 // Feeder is a Cable whose force on the crane responds at once to the

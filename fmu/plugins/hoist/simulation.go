@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/cablefmu/cablefmu/core/geom"
+	"github.com/cablefmu/cablefmu/core/state"
 	"github.com/cablefmu/cablefmu/fmu"
 	"github.com/cablefmu/cablefmu/fmu/plugins/motion"
 	"github.com/cablefmu/cablefmu/fmu/plugins/port"
@@ -89,46 +90,34 @@ func (s *Simulation) noteEvents(h float64) {
 // Outputs implements fmu.Simulation.
 func (s *Simulation) Outputs(values []float64) { s.m.WriteOutputs(s, values) }
 
-// stateTail is the number of values SaveState appends after the cable's.
-const stateTail = 17
-
-// SaveState implements fmu.Simulation: the cable's state, then where the
-// position inputs last placed the suspension point, the inputs of the
-// last step's end and its mean velocity, the slack flag and the winch.
-func (s *Simulation) SaveState(dst []float64) []float64 {
-	dst = s.Cable.SaveState(dst)
-	for _, p := range [4]geom.Vec3{s.placed, s.RefPos, s.RefVel, s.MeanVel} {
-		dst = append(dst, p.X, p.Y, p.Z)
-	}
-	return append(dst, port.Flag(s.slack), port.Flag(s.commanded), s.command, s.rate, s.forceLimit)
+// State walks the simulation's state (state.Stater): the cable's, then
+// where the position inputs last placed the suspension point, the inputs
+// of the last step's end and its mean velocity, the slack flag and the
+// winch (a command and a force limit in their ranges).
+func (s *Simulation) State(c *state.Codec) {
+	s.Cable.State(c)
+	c.Point("hoist placed at", &s.placed)
+	c.Point("hoist position input", &s.RefPos)
+	c.Velocity("hoist velocity input", &s.RefVel)
+	c.Velocity("hoist mean velocity", &s.MeanVel)
+	c.Flag("slack", &s.slack)
+	c.Flag("commanded", &s.commanded)
+	c.Range("winch command", "m/s", port.Velocity.Min, port.Velocity.Max, &s.command)
+	c.Bounded("pay-out rate", "m/s", &s.rate)
+	c.Range("winch force limit", "N", port.Force.Min, port.Force.Max, &s.forceLimit)
 }
 
-// LoadState implements fmu.Simulation. The numbers after the cable's are
-// checked first: positions and velocities within their bounds, the flags
-// 0 or 1, the winch's command and force limit in their ranges.
+// SaveState implements fmu.Simulation.
+func (s *Simulation) SaveState(dst []float64) []float64 { return state.Save(dst, s) }
+
+// LoadState implements fmu.Simulation; a refused state changes nothing.
 func (s *Simulation) LoadState(src []float64) error {
-	if len(src) < stateTail {
-		return fmt.Errorf("state has %d values, the inputs and the winch alone need %d", len(src), stateTail)
-	}
-	src, own := src[:len(src)-stateTail], src[len(src)-stateTail:]
-	vec := func(k int) geom.Vec3 { return geom.V(own[3*k], own[3*k+1], own[3*k+2]) }
-	var check port.StateCheck
-	check.Point("hoist placed at", vec(0))
-	check.Point("hoist position input", vec(1))
-	check.Velocity("hoist velocity input", vec(2))
-	check.Velocity("hoist mean velocity", vec(3))
-	check.Flag("slack", own[12])
-	check.Flag("commanded", own[13])
-	check.Range("winch command", "m/s", port.Velocity, own[14])
-	check.Speed("pay-out rate", own[15])
-	check.Range("winch force limit", "N", port.Force, own[16])
-	if err := check.Err(); err != nil {
+	rest, err := state.Load(src, s)
+	if err != nil {
 		return err
 	}
-	if err := s.Cable.LoadState(src); err != nil {
-		return err
+	if len(rest) != 0 {
+		return fmt.Errorf("state: %d values more than this simulation's", len(rest))
 	}
-	s.placed, s.RefPos, s.RefVel, s.MeanVel = vec(0), vec(1), vec(2), vec(3)
-	s.slack, s.commanded, s.command, s.rate, s.forceLimit = own[12] != 0, own[13] != 0, own[14], own[15], own[16]
 	return nil
 }

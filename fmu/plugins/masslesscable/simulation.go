@@ -7,6 +7,7 @@ import (
 	"github.com/cablefmu/cablefmu/core/geom"
 	"github.com/cablefmu/cablefmu/core/massless"
 	"github.com/cablefmu/cablefmu/core/multibody"
+	"github.com/cablefmu/cablefmu/core/state"
 	"github.com/cablefmu/cablefmu/fmu"
 	"github.com/cablefmu/cablefmu/fmu/plugins/motion"
 	"github.com/cablefmu/cablefmu/fmu/plugins/port"
@@ -130,6 +131,13 @@ func (s *simulation) build(p *params) error {
 			return err
 		}
 	}
+	var dynamic []*multibody.Body
+	for _, b := range s.bodies {
+		if b.Kind == multibody.Dynamic {
+			dynamic = append(dynamic, b)
+		}
+	}
+	s.world.FixMass(dynamic...)
 	return s.world.Prime(p.h)
 }
 
@@ -184,6 +192,7 @@ func (s *simulation) addCable(j int, cb *cableConfig, h float64) error {
 		return fmt.Errorf("cable %q: %w", cb.Name, err)
 	}
 	st.Damping = rope.DampingTime
+	st.MaxLength = port.Length.Max
 	st.Slack = !cb.Bilateral
 	// The segments before the last are the drum-to-sheave run; the last
 	// one is the fall to the hook block.
@@ -298,84 +307,41 @@ func (s *simulation) noteEvents() {
 	}
 }
 
-// SaveState implements fmu.Simulation.
-func (s *simulation) SaveState(dst []float64) []float64 {
-	dst = s.world.SaveState(dst)
+// State walks the simulation's state (state.Stater): the world's (the
+// dynamic bodies' masses and inertias those of the parameters,
+// multibody.World.FixMass), then per body the inputs last applied and of
+// the last step's end, per cable its flags and the winch's command and
+// force limit in their ranges (a cable's free length no longer than the
+// longest cable, which a step keeps: massless.Stretch.MaxLength).
+func (s *simulation) State(c *state.Codec) {
+	s.world.State(c)
 	for i := range s.placed {
-		for _, p := range [3]geom.Vec3{s.placed[i], s.refPos[i], s.refVel[i]} {
-			dst = append(dst, p.X, p.Y, p.Z)
-		}
+		name := s.m.cfg.Bodies[i].Name
+		c.Point(name+" placed at", &s.placed[i])
+		c.Point(name+" position input", &s.refPos[i])
+		c.Velocity(name+" velocity input", &s.refVel[i])
 	}
-	for _, c := range s.cables {
-		dst = append(dst, port.Flag(c.slack), port.Flag(c.blocked), port.Flag(c.commanded), c.command, c.forceLimit)
+	for j := range s.cables {
+		cb := &s.cables[j]
+		c.Flag(cb.name+" slack", &cb.slack)
+		c.Flag(cb.name+" blocked", &cb.blocked)
+		c.Flag(cb.name+" commanded", &cb.commanded)
+		c.Range(cb.name+" winch command", "m/s", port.Velocity.Min, port.Velocity.Max, &cb.command)
+		c.Range(cb.name+" winch force limit", "N", port.Force.Min, port.Force.Max, &cb.forceLimit)
 	}
-	return dst
 }
 
-// LoadState implements fmu.Simulation. The numbers after the world's are
-// checked first: the inputs last applied within the bounds of positions
-// and speeds, the flags 0 or 1, the force limit non-negative.
+// SaveState implements fmu.Simulation.
+func (s *simulation) SaveState(dst []float64) []float64 { return state.Save(dst, s) }
+
+// LoadState implements fmu.Simulation; a refused state changes nothing.
 func (s *simulation) LoadState(src []float64) error {
-	tail := 9*len(s.placed) + 5*len(s.cables)
-	if len(src) < tail {
-		return fmt.Errorf("state has %d values, the inputs and cables alone need %d", len(src), tail)
-	}
-	src, own := src[:len(src)-tail], src[len(src)-tail:]
-	var check port.StateCheck
-	for i := range s.placed {
-		v := own[9*i:]
-		name := s.m.cfg.Bodies[i].Name
-		check.Point(name+" placed at", geom.V(v[0], v[1], v[2]))
-		check.Point(name+" position input", geom.V(v[3], v[4], v[5]))
-		check.Velocity(name+" velocity input", geom.V(v[6], v[7], v[8]))
-	}
-	flags := own[9*len(s.placed):]
-	for j := range s.cables {
-		v := flags[5*j:]
-		name := s.cables[j].name
-		check.Flag(name+" slack", v[0])
-		check.Flag(name+" blocked", v[1])
-		check.Flag(name+" commanded", v[2])
-		check.Range(name+" winch command", "m/s", port.Velocity, v[3])
-		check.Range(name+" winch force limit", "N", port.Force, v[4])
-	}
-	if err := check.Err(); err != nil {
-		return err
-	}
-	var fixed []*multibody.Body
-	for _, b := range s.bodies {
-		if b.Kind == multibody.Dynamic {
-			fixed = append(fixed, b)
-		}
-	}
-	if err := s.world.CheckFixed(src, fixed...); err != nil {
-		return fmt.Errorf("state: %w", err)
-	}
-	rest, err := s.world.LoadState(src)
+	rest, err := state.Load(src, s)
 	if err != nil {
 		return err
 	}
 	if len(rest) != 0 {
-		return fmt.Errorf("state has %d values after the world, want %d", len(rest)+tail, tail)
-	}
-	for _, c := range s.cables {
-		// The stretch checked its own numbers; the free length lies in the
-		// range of the cables' lengths, which a step keeps. (A refused
-		// state is replaced by the runtime, which saved the world's.)
-		if l := c.stretch.FreeLength; l > port.Length.Max {
-			return fmt.Errorf("state: cable %s free length %g m: beyond the longest cable, %g m: damaged", c.name, l, port.Length.Max)
-		}
-	}
-	for i := range s.placed {
-		s.placed[i] = geom.V(own[0], own[1], own[2])
-		s.refPos[i] = geom.V(own[3], own[4], own[5])
-		s.refVel[i] = geom.V(own[6], own[7], own[8])
-		own = own[9:]
-	}
-	for j := range s.cables {
-		c := &s.cables[j]
-		c.slack, c.blocked, c.commanded, c.command, c.forceLimit = own[0] != 0, own[1] != 0, own[2] != 0, own[3], own[4]
-		own = own[5:]
+		return fmt.Errorf("state: %d values more than this simulation's", len(rest))
 	}
 	return nil
 }

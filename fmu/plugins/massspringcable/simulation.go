@@ -5,8 +5,8 @@ import (
 
 	"github.com/cablefmu/cablefmu/core/geom"
 	"github.com/cablefmu/cablefmu/core/massspring"
+	"github.com/cablefmu/cablefmu/core/state"
 	"github.com/cablefmu/cablefmu/fmu/plugins/hoist"
-	"github.com/cablefmu/cablefmu/fmu/plugins/port"
 )
 
 // cable implements hoist.Cable and hoist.PointLoad on a massspring.Cable.
@@ -76,51 +76,5 @@ func (c *cable) Step(h float64, topVel geom.Vec3, length, _ float64, _ *hoist.Dr
 	return nil
 }
 
-// SaveState implements hoist.Cable: every point's position and velocity,
-// the rest length, the force on the crane and the CG count the outputs
-// show.
-func (c *cable) SaveState(dst []float64) []float64 {
-	mc := c.c
-	dst = append(dst, float64(len(mc.X)), mc.Rest)
-	for i := range mc.X {
-		dst = append(dst, mc.X[i].X, mc.X[i].Y, mc.X[i].Z, mc.V[i].X, mc.V[i].Y, mc.V[i].Z)
-	}
-	dst = append(dst, mc.TopForce.X, mc.TopForce.Y, mc.TopForce.Z)
-	return append(dst, float64(mc.Stats.Rebuilds), float64(mc.Stats.Iterations), mc.Stats.Residual)
-}
-
-// LoadState implements hoist.Cable. Everything is checked before anything
-// changes: the rest length positive, the points' positions and
-// velocities within the bounds of positions and speeds, the counts whole.
-func (c *cable) LoadState(src []float64) error {
-	mc := c.c
-	n := len(mc.X)
-	if len(src) != 2+6*n+6 || src[0] != float64(n) {
-		return fmt.Errorf("state of %d values, want %d for %d mass points", len(src), 2+6*n+6, n)
-	}
-	rest := src[1]
-	src = src[2:]
-	vec := func(k int) geom.Vec3 { return geom.V(src[k], src[k+1], src[k+2]) }
-	var check port.StateCheck
-	check.Length("segment rest length", rest)
-	for i := 0; i < n; i++ {
-		check.Point(fmt.Sprintf("mass point %d", i), vec(6*i))
-		check.Velocity(fmt.Sprintf("mass point %d", i), vec(6*i+3))
-	}
-	tail := src[6*n:]
-	check.Count("rebuilds", tail[3])
-	check.Count("CG iterations", tail[4])
-	check.NonNegative("CG residual", tail[5])
-	if err := check.Err(); err != nil {
-		return err
-	}
-	if err := mc.SetRest(rest); err != nil {
-		return fmt.Errorf("state: %w", err)
-	}
-	for i := range mc.X {
-		mc.X[i], mc.V[i] = vec(6*i), vec(6*i+3)
-	}
-	mc.TopForce = geom.V(tail[0], tail[1], tail[2])
-	mc.Stats = massspring.Stats{Rebuilds: int(tail[3]), Iterations: int(tail[4]), Residual: tail[5]}
-	return nil
-}
+// State implements hoist.Cable: the core cable's (massspring.Cable.State).
+func (c *cable) State(s *state.Codec) { c.c.State(s) }

@@ -9,10 +9,10 @@ import (
 	"github.com/cablefmu/cablefmu/core/geom"
 	"github.com/cablefmu/cablefmu/core/multibody"
 	"github.com/cablefmu/cablefmu/core/rigidcable"
+	"github.com/cablefmu/cablefmu/core/state"
 	"github.com/cablefmu/cablefmu/fmu"
 	"github.com/cablefmu/cablefmu/fmu/plugins/hoist"
 	"github.com/cablefmu/cablefmu/fmu/plugins/plant"
-	"github.com/cablefmu/cablefmu/fmu/plugins/port"
 )
 
 // rope implements hoist.Cable, hoist.Feeder, hoist.Eventer and
@@ -94,6 +94,7 @@ func (c *config) build(st *hoist.Start) (hoist.Cable, error) {
 	} else {
 		r.world.Solver = &multibody.ActiveSet{Solver: &multibody.Chain{}}
 	}
+	r.world.FixMass(r.load)
 	if err := r.world.Prime(p.H); err != nil {
 		return nil, err
 	}
@@ -170,37 +171,12 @@ func (r *rope) NoteEvents(ev *fmu.Events, h float64) {
 	}
 }
 
-// SaveState implements hoist.Cable: the world's state, the grounded flag
-// and the segments' length.
-func (r *rope) SaveState(dst []float64) []float64 {
-	dst = r.world.SaveState(dst)
-	return append(dst, port.Flag(r.grounded), r.cable.SegmentLength)
-}
-
-// LoadState implements hoist.Cable. The numbers after the world's are
-// checked first: the flag 0 or 1, the segment length positive.
-func (r *rope) LoadState(src []float64) error {
+// State implements hoist.Cable: the world's state (the load's mass and
+// inertia those of the parameters, multibody.World.FixMass), the grounded
+// flag and the segments' length.
+func (r *rope) State(c *state.Codec) {
 	r.nodesValid = false
-	if len(src) < 2 {
-		return fmt.Errorf("state has %d values, the world's and two more needed", len(src))
-	}
-	src, own := src[:len(src)-2], src[len(src)-2:]
-	var check port.StateCheck
-	check.Flag("grounded", own[0])
-	check.Length("segment length", own[1])
-	if err := check.Err(); err != nil {
-		return err
-	}
-	if err := r.world.CheckFixed(src, r.load); err != nil {
-		return fmt.Errorf("state: %w", err)
-	}
-	rest, err := r.world.LoadState(src)
-	if err != nil {
-		return err
-	}
-	if len(rest) != 0 {
-		return fmt.Errorf("state has %d values after the world, want 2", len(rest)+2)
-	}
-	r.grounded, r.cable.SegmentLength = own[0] != 0, own[1]
-	return nil
+	r.world.State(c)
+	c.Flag("grounded", &r.grounded)
+	c.Positive("segment length", "m", &r.cable.SegmentLength)
 }

@@ -7,6 +7,7 @@ import (
 	"github.com/cablefmu/cablefmu/core/geom"
 	"github.com/cablefmu/cablefmu/core/hmrwire"
 	"github.com/cablefmu/cablefmu/core/multibody"
+	"github.com/cablefmu/cablefmu/core/state"
 	"github.com/cablefmu/cablefmu/fmu"
 	"github.com/cablefmu/cablefmu/fmu/plugins/motion"
 	"github.com/cablefmu/cablefmu/fmu/plugins/port"
@@ -138,52 +139,55 @@ func (s *simulation) Step(h, lead float64, from, to []float64, first bool) error
 }
 
 // SaveState implements fmu.Simulation: the hoist's system (its wire at
-// any resolution) and the boom tip's last position input.
+// any resolution), then the simulation's own state (ownState).
 func (s *simulation) SaveState(dst []float64) []float64 {
-	dst = s.ho.Sys.SaveState(dst)
-	for _, p := range [3]geom.Vec3{s.placed, s.refPos, s.refVel} {
-		dst = append(dst, p.X, p.Y, p.Z)
-	}
-	return append(dst, port.Flag(s.grounded), port.Flag(s.commanded), s.speedCommand, s.forceLimit)
+	return state.Save(s.ho.Sys.SaveState(dst), ownState{s})
 }
 
-// stateTail is the number of values SaveState appends after the hoist's.
+// ownState walks what the simulation keeps besides the hoist's system: the
+// boom tip's inputs last applied and of the last step's end, the grounded
+// flag, a plugin's command and force limit in their ranges.
+type ownState struct{ s *simulation }
+
+// stateTail is the number of values ownState walks.
 const stateTail = 13
 
-// LoadState implements fmu.Simulation; a refused state changes nothing.
+func (o ownState) State(c *state.Codec) {
+	s := o.s
+	c.Point("boom tip placed at", &s.placed)
+	c.Point("boom tip position input", &s.refPos)
+	c.Velocity("boom tip velocity input", &s.refVel)
+	c.Flag("grounded", &s.grounded)
+	c.Flag("commanded", &s.commanded)
+	c.Range("winch command", "m/s", port.Velocity.Min, port.Velocity.Max, &s.speedCommand)
+	c.Range("winch force limit", "N", port.Force.Min, port.Force.Max, &s.forceLimit)
+}
+
+// LoadState implements fmu.Simulation; a refused state changes nothing:
+// the simulation's own state is checked first, the system's restored if
+// it refuses its part.
 func (s *simulation) LoadState(src []float64) error {
 	s.invalidate()
-	if len(src) >= stateTail {
-		// The boom tip's inputs, at the end: checked before anything is
-		// loaded.
-		own := src[len(src)-stateTail:]
-		var check port.StateCheck
-		check.Point("boom tip placed at", geom.V(own[0], own[1], own[2]))
-		check.Point("boom tip position input", geom.V(own[3], own[4], own[5]))
-		check.Velocity("boom tip velocity input", geom.V(own[6], own[7], own[8]))
-		check.Flag("grounded", own[9])
-		check.Flag("commanded", own[10])
-		check.Range("winch command", "m/s", port.Velocity, own[11])
-		check.Range("winch force limit", "N", port.Force, own[12])
-		if err := check.Err(); err != nil {
-			return err
-		}
+	if len(src) < stateTail {
+		return fmt.Errorf("state of %d values: the simulation's own alone are %d", len(src), stateTail)
+	}
+	own := src[len(src)-stateTail:]
+	if _, err := state.Check(own, ownState{s}); err != nil {
+		return err
 	}
 	backup := s.ho.Sys.SaveState(nil)
-	rest, err := s.ho.Sys.LoadState(src)
+	rest, err := s.ho.Sys.LoadState(src[:len(src)-stateTail])
 	if err != nil {
 		return err
 	}
-	if len(rest) != stateTail || (rest[9] != 0 && rest[9] != 1) {
+	if len(rest) != 0 {
 		if _, err := s.ho.Sys.LoadState(backup); err != nil {
 			return fmt.Errorf("restoring the state before a refused one: %w", err)
 		}
-		return fmt.Errorf("state has %d values after the hoist's, want %d ending in a flag", len(rest), stateTail)
+		return fmt.Errorf("state has %d values after the hoist's, want %d", len(rest)+stateTail, stateTail)
 	}
-	s.placed, s.refPos, s.refVel = geom.V(rest[0], rest[1], rest[2]), geom.V(rest[3], rest[4], rest[5]), geom.V(rest[6], rest[7], rest[8])
-	s.grounded = rest[9] == 1
-	s.commanded, s.speedCommand, s.forceLimit = rest[10] == 1, rest[11], rest[12]
-	return nil
+	_, err = state.Load(own, ownState{s})
+	return err
 }
 
 // Outputs implements fmu.Simulation.
