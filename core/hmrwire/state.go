@@ -306,6 +306,58 @@ func (sys *System) LoadState(src []float64) ([]float64, error) {
 	if r.err != nil {
 		return nil, r.err
 	}
+	// The order lists name every external body and constraint, every mass
+	// node's particle, lock and segment (one from each mass node but a
+	// wire's last) exactly once: a forged list would drop or double a
+	// constraint of the world.
+	seenBody := map[*multibody.Body]bool{}
+	for _, b := range order {
+		if seenBody[b] {
+			return nil, fmt.Errorf("body %s twice in the state's order: %w", b.Name, ErrState)
+		}
+		seenBody[b] = true
+	}
+	seenCon := map[any]bool{}
+	for _, c := range cons {
+		key := any(c.ext)
+		if c.code != codeExternal {
+			key = [2]any{c.code, c.n}
+		}
+		if seenCon[key] {
+			return nil, fmt.Errorf("a constraint twice in the state's order: %w", ErrState)
+		}
+		seenCon[key] = true
+	}
+	missing := 0
+	for _, b := range extBodies {
+		if !seenBody[b] {
+			missing++
+		}
+	}
+	for _, c := range extCons {
+		if !seenCon[c] {
+			missing++
+		}
+	}
+	for _, st := range states {
+		last := 0
+		for i, n := range st.nodes {
+			if n.kind == MassNode {
+				last = i
+			}
+		}
+		for i, n := range st.nodes {
+			if n.kind != MassNode {
+				continue
+			}
+			if !seenBody[n.body] || (n.lock != nil) != seenCon[[2]any{codeLock, n}] || (i != last) != seenCon[[2]any{codeSegment, n}] {
+				missing++
+			}
+		}
+	}
+	if missing > 0 {
+		return nil, fmt.Errorf("the state's order lists miss or add %d of the system's bodies and constraints: %w", missing, ErrState)
+	}
 	// Replace the wires' nodes and the world's lists; the world's state
 	// then fills the particles in.
 	nodeAt := map[*node][2]int{}

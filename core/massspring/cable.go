@@ -306,7 +306,8 @@ func (c *Cable) behind(x []geom.Vec3, i int) geom.Vec3 {
 
 // State implements state.Stater: every point's position and velocity,
 // the rest length (positive; the springs follow it), the force on the
-// crane and the counts of the last solve.
+// crane, the external force on the load for the coming step (a plugin's,
+// applied at a communication point) and the counts of the last solve.
 func (c *Cable) State(s *state.Codec) {
 	s.Fixed("mass points", len(c.X))
 	rest := c.Rest
@@ -317,6 +318,7 @@ func (c *Cable) State(s *state.Codec) {
 		s.Velocity(fmt.Sprintf("mass point %d", i), &c.V[i])
 	}
 	s.Vec("force on the crane", &c.TopForce)
+	s.Vec("external force on the load", &c.LoadForce)
 	s.Count("rebuilds", &c.Stats.Rebuilds)
 	s.Count("CG iterations", &c.Stats.Iterations)
 	s.NonNegative("CG residual", &c.Stats.Residual)

@@ -682,8 +682,9 @@ func (s *Spline) clampRows(row, i, j int, dir geom.Vec3) {
 // State implements state.Stater: the rest length (positive), the mode, the
 // budget (any number: the input's value, which input derivatives may
 // extrapolate below 0, no limit as 0 is), the roll moments, the control
-// points and their rates, the load, the start's target and the forces
-// the outputs show.
+// points and their rates, the load, the start's target, the forces the
+// outputs show and the external force on the load for the coming step (a
+// plugin's, applied at a communication point).
 func (s *Spline) State(c *state.Codec) {
 	c.Fixed("control points", len(s.Q))
 	length := s.length
@@ -710,4 +711,5 @@ func (s *Spline) State(c *state.Codec) {
 	c.Point("start target", &s.StartTarget)
 	c.Vec("start force", &s.StartForce)
 	c.Vec("end force", &s.EndForce)
+	c.Vec("external force on the load", &s.LoadForce)
 }

@@ -252,7 +252,8 @@ func (o ownState) State(c *state.Codec) {
 		if w.Winch != nil {
 			limit = w.Winch.ForceLimit
 		}
-		c.Range("winch force limit", "N", port.Force.Min, port.Force.Max, &limit)
+		got := c.Range("winch force limit", "N", port.Force.Min, port.Force.Max, &limit)
+		c.Check(w.Winch != nil || got == 0, "wire %d has no winch, yet a force limit of %g N", j, got)
 		if c.Loading() && w.Winch != nil {
 			w.Winch.ForceLimit = limit
 		}

@@ -266,7 +266,9 @@ func (c *Crane) Config(gravity float64, f Features) (*Config, scenario.Errors) {
 const CompactSteel = 7850
 
 // Box returns the load's box (m): its size, or for a load without one the
-// cube of steel of its mass (CompactSteel: 0.5 m for 1 t).
+// cube of steel of the scenario's load mass (CompactSteel: 0.5 m for 1 t).
+// The box is the load's shape: the load.mass parameter changes the mass
+// and the inertia, not the box.
 func (l *Load) Box() [3]float64 {
 	if l.Size != nil {
 		return *l.Size

@@ -31,9 +31,11 @@ func (c wireView) Tension() float64    { return c.s.ho.Drum.Tension() }
 func (c wireView) FreeLength() float64 { return c.s.ho.Wire.RestLength() }
 
 // drumWinch is the drum as a winch: a command runs its motor in speed
-// mode at that rim speed in place of the inputs; a force limit caps the
-// motor's torque at limit × radius (with the motor.torqueLimit parameter
-// the lower of the two holds), so the drum gives way beyond that tension.
+// mode at that rim speed in place of the inputs (while the brake input
+// is engaged the brake holds the drum, as it does the motor's own
+// command); a force limit caps the motor's torque at limit × radius (with
+// the motor.torqueLimit parameter the lower of the two holds), so the
+// drum gives way beyond that tension.
 type drumWinch struct{ s *simulation }
 
 func (w drumWinch) Name() string               { return "winch" }

@@ -92,10 +92,20 @@ func (it *Interp) LoadState(r *Reader, objs Objects) error {
 	}
 	g := it.module.Globals
 	for key := range saved {
-		if class, _, isAttr := strings.Cut(key, "."); isAttr {
-			if _, ok := g[class].(*py.Type); !ok {
-				return fmt.Errorf("state has attributes of a class %s the plugin does not define", class)
+		class, _, isAttr := strings.Cut(key, ".")
+		if !isAttr {
+			// A data global; the plugin's classes, functions and modules
+			// are not state, and a state naming one is forged.
+			if v, ok := g[key]; ok && (isCode(v) || isClass(v)) {
+				return fmt.Errorf("state: %s is the plugin's %s, not data: damaged", key, v.Type().Name)
 			}
+			continue
+		}
+		if t, ok := g[class].(*py.Type); !ok || !isClass(t) {
+			return fmt.Errorf("state has attributes of a class %s the plugin does not define", class)
+		}
+		if _, plain := saved[class]; plain {
+			return fmt.Errorf("state: %s is both a class and a value: damaged", class)
 		}
 	}
 	it.keptWork, it.keptDue = keptWork, keptDue
@@ -108,7 +118,9 @@ func (it *Interp) LoadState(r *Reader, objs Objects) error {
 			g[key] = v
 			continue
 		}
-		g[class].(*py.Type).Dict[attr] = v
+		if t, ok := g[class].(*py.Type); ok {
+			t.Dict[attr] = v
+		}
 	}
 	return nil
 }
@@ -154,6 +166,12 @@ func stateEntries(g py.StringDict) []entry {
 	add(g, "")
 	sort.Slice(out, func(i, j int) bool { return out[i].key < out[j].key })
 	return out
+}
+
+// isClass reports whether v is a class the plugin defined.
+func isClass(v py.Object) bool {
+	t, ok := v.(*py.Type)
+	return ok && t.Type() == py.TypeType
 }
 
 func isCode(v py.Object) bool {
