@@ -1,6 +1,7 @@
 package pyplugin_test
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
@@ -44,16 +45,36 @@ func start(t testing.TB, cfg fmu.Configured, set map[string]float64) *run {
 	for name, x := range set {
 		r.values[r.vr(t, name)] = x
 	}
-	sim, err := cfg.NewSimulation(r.values)
+	if err := r.begin(); err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+// startErr builds a simulation at the start values, returning what fails
+// (a plugin's init raising) instead of failing the test.
+func startErr(t testing.TB, cfg fmu.Configured) (*run, error) {
+	t.Helper()
+	r := &run{cfg: cfg, index: map[string]int{}}
+	for i, v := range cfg.Variables() {
+		r.index[v.Name] = i
+		r.values = append(r.values, v.Start)
+	}
+	return r, r.begin()
+}
+
+// begin builds the simulation and runs its first communication point.
+func (r *run) begin() error {
+	sim, err := r.cfg.NewSimulation(r.values)
 	if err != nil {
-		t.Fatalf("NewSimulation: %v", err)
+		return fmt.Errorf("NewSimulation: %w", err)
 	}
 	if err := sim.(fmu.CommunicationPointer).CommunicationPoint(0); err != nil {
-		t.Fatalf("communication point at 0: %v", err)
+		return fmt.Errorf("communication point at 0: %w", err)
 	}
 	sim.Outputs(r.values)
-	r.sim, r.h = sim, cfg.InternalStep(r.values)
-	return r
+	r.sim, r.h = sim, r.cfg.InternalStep(r.values)
+	return nil
 }
 
 func (r *run) vr(t testing.TB, name string) int {

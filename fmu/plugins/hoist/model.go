@@ -58,6 +58,10 @@ type Design struct {
 	Texts    Texts
 	// Nodes is how many points cable.node[k] samples.
 	Nodes int
+	// NoSlip, if set, says why the winch's brake cannot slip at a force
+	// limit on this cable: a tension above the limit then stops the
+	// simulation with it (a trip, not a slip).
+	NoSlip string
 	// Quantities, if set, adds the model's own ports to the family's: its
 	// inputs set Drive.Extra, its outputs read the simulation's Cable.
 	Quantities func(c *Catalogue)

@@ -2,6 +2,7 @@ package hoist
 
 import (
 	"fmt"
+	"math"
 
 	"github.com/cablefmu/cablefmu/core/geom"
 	"github.com/cablefmu/cablefmu/core/state"
@@ -33,6 +34,10 @@ type Simulation struct {
 	// tension (N) above which the winch's brake slips (0: none).
 	commanded                 bool
 	command, rate, forceLimit float64
+	// slipping says whether the brake slipped in the last step; scratch
+	// holds the state a slipping brake retakes its step from.
+	slipping bool
+	scratch  []float64
 }
 
 // Params returns the parameters the simulation was built with.
@@ -55,21 +60,81 @@ func (s *Simulation) Step(h, lead float64, from, to []float64, first bool) error
 		speed = s.command
 	}
 	length := s.Cable.Length()
-	if s.forceLimit > 0 {
-		if excess := s.Cable.Tension() - s.forceLimit; excess > 0 {
-			// The brake slips: over this step the winch lets go at least
-			// the length that takes the last step's excess tension out of
-			// the rope's stretch, excess·L/EA.
-			speed = max(speed, excess*length/(s.params.Rope.AxialStiffness()*h))
-		}
-	}
 	next := max(s.minLen, length+h*speed)
-	s.rate = (next - length) / h
-	if err := s.Cable.Step(h, s.MeanVel, next, s.rate, &s.To); err != nil {
+	if s.forceLimit > 0 {
+		if err := s.brake(h, length, next); err != nil {
+			return err
+		}
+	} else if err := s.step(h, length, next); err != nil {
 		return err
 	}
 	s.RefPos, s.RefVel = *s.Cable.Top(), s.To.Vel
 	s.noteEvents(h)
+	return nil
+}
+
+// step takes the cable's step with its unstretched length going from
+// length to next (m).
+func (s *Simulation) step(h, length, next float64) error {
+	s.rate = (next - length) / h
+	return s.Cable.Step(h, s.MeanVel, next, s.rate, &s.To)
+}
+
+// brakeIterations bounds the steps a slipping brake retakes, and
+// brakeTolerance is how close (relative) to the force limit it ends a
+// step: a count, not a time, so the outcome is the same on any machine.
+const (
+	brakeIterations = 8
+	brakeTolerance  = 1e-6
+)
+
+// brake takes the step with the winch's brake holding up to the force
+// limit: if the tension at the suspension point would end the step above
+// it, the brake slips, paying out what ends the step at the limit. That
+// pay-out is found on whole steps retaken from the state before the step
+// (the secant method on the end tension as a function of the length paid
+// out, from the commanded one and the quasi-static estimate excess·L/EA,
+// never below the commanded), within brakeTolerance of the limit; a step
+// that does not get there in brakeIterations, or a cable whose brake
+// cannot slip (Design.NoSlip), stops the simulation with the reason. A
+// step the limit does not reach costs one state save.
+func (s *Simulation) brake(h, length, next float64) error {
+	s.scratch = state.Save(s.scratch[:0], s.Cable)
+	if err := s.step(h, length, next); err != nil {
+		return err
+	}
+	n0, f0 := next, s.Cable.Tension()-s.forceLimit
+	if f0 <= 0 {
+		if s.slipping {
+			s.slipping = false
+			s.Add("winch brake holds again")
+		}
+		return nil
+	}
+	if why := s.m.design.NoSlip; why != "" {
+		return fmt.Errorf("winch brake: the tension at the suspension point reached %g N, above the force limit %g N, and the brake cannot slip: %s", f0+s.forceLimit, s.forceLimit, why)
+	}
+	n1 := n0 + f0*length/s.params.Rope.AxialStiffness()
+	for k := 0; ; k++ {
+		if _, err := state.Load(s.scratch, s.Cable); err != nil {
+			return fmt.Errorf("winch brake: %w", err)
+		}
+		if err := s.step(h, length, n1); err != nil {
+			return err
+		}
+		f1 := s.Cable.Tension() - s.forceLimit
+		if math.Abs(f1) <= brakeTolerance*s.forceLimit {
+			break
+		}
+		if k == brakeIterations-1 || f1 == f0 {
+			return fmt.Errorf("winch brake: the tension at the suspension point ends the step at %g N whatever the brake pays out (%d steps retaken), not at the force limit %g N", f1+s.forceLimit, k+1, s.forceLimit)
+		}
+		n0, n1, f0 = n1, max(next, n1-f1*(n1-n0)/(f1-f0)), f1
+	}
+	if !s.slipping {
+		s.Add("winch brake slipping at the force limit of %g N", s.forceLimit)
+	}
+	s.slipping = true
 	return nil
 }
 
@@ -92,8 +157,8 @@ func (s *Simulation) Outputs(values []float64) { s.m.WriteOutputs(s, values) }
 
 // State walks the simulation's state (state.Stater): the cable's, then
 // where the position inputs last placed the suspension point, the inputs
-// of the last step's end and its mean velocity, the slack flag and the
-// winch (a command and a force limit in their ranges).
+// of the last step's end and its mean velocity, the slack and slipping
+// flags and the winch (a command and a force limit in their ranges).
 func (s *Simulation) State(c *state.Codec) {
 	s.Cable.State(c)
 	c.Point("hoist placed at", &s.placed)
@@ -101,6 +166,7 @@ func (s *Simulation) State(c *state.Codec) {
 	c.Velocity("hoist velocity input", &s.RefVel)
 	c.Velocity("hoist mean velocity", &s.MeanVel)
 	c.Flag("slack", &s.slack)
+	c.Flag("brake slipping", &s.slipping)
 	c.Flag("commanded", &s.commanded)
 	c.Range("winch command", "m/s", port.Velocity.Min, port.Velocity.Max, &s.command)
 	c.Bounded("pay-out rate", "m/s", &s.rate)

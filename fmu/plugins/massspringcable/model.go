@@ -23,11 +23,23 @@ func design(c *config) *hoist.Design {
 			LoadPoint: "the load (the cable's last point)",
 			Node:      func(j, _ int) string { return fmt.Sprintf("mass point %d, counted from the suspension point down", j) },
 		},
-		Nodes: c.Cable.Elements() + 1,
+		Nodes:  c.Cable.Elements() + 1,
+		NoSlip: noSlip(c),
 		Quantities: func(q *hoist.Catalogue) {
 			q.Output("cable.iterations", "1", "Conjugate-gradient iterations of the last internal step, summed over its rebuilds (0 with the direct solve)",
 				func(s *hoist.Simulation) float64 { return float64(s.Cable.(*cable).c.Stats.Iterations) })
 		},
 		Build: c.build,
 	}
+}
+
+// noSlip says why the brake cannot slip at a force limit: with the
+// paper's stiffnesses per mass (massSpring.perMass), paying out stiffens
+// the springs with the points' mass, and the tension does not fall as the
+// brake lets rope go.
+func noSlip(c *config) string {
+	if c.Own.PerMass != nil {
+		return "with massSpring.perMass the springs stiffen as the winch pays out, so letting rope go does not lower the tension; keep it below the limit by commanding the speed"
+	}
+	return ""
 }
