@@ -15,13 +15,7 @@ func (s *simulation) Plant() plant.Plant { return view{s} }
 
 type view struct{ s *simulation }
 
-func (v view) Bodies() []plant.Body {
-	bs := make([]plant.Body, len(v.s.bodies))
-	for i, b := range v.s.bodies {
-		bs[i] = plant.RigidBody(b)
-	}
-	return bs
-}
+func (v view) Bodies() []plant.Body { return plant.RigidBodies(v.s.bodies) }
 
 func (v view) ClearForces() { plant.ClearRigid(v.s.bodies) }
 

@@ -13,13 +13,7 @@ func (s *simulation) Plant() plant.Plant { return view{s} }
 
 type view struct{ s *simulation }
 
-func (p view) Bodies() []plant.Body {
-	bs := make([]plant.Body, len(p.s.bodies))
-	for i, b := range p.s.bodies {
-		bs[i] = plant.RigidBody(b)
-	}
-	return bs
-}
+func (p view) Bodies() []plant.Body { return plant.RigidBodies(p.s.bodies) }
 
 func (p view) ClearForces() { plant.ClearRigid(p.s.bodies) }
 

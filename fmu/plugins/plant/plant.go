@@ -82,6 +82,15 @@ type Winch interface {
 // apply go to its Force and Torque, which the world applies over a step.
 func RigidBody(b *multibody.Body) Body { return rigid{b} }
 
+// RigidBodies shows bodies to plugins (RigidBody each).
+func RigidBodies(bodies []*multibody.Body) []Body {
+	out := make([]Body, len(bodies))
+	for i, b := range bodies {
+		out[i] = rigid{b}
+	}
+	return out
+}
+
 // ClearRigid zeroes the forces and torques plugins applied to bodies.
 func ClearRigid(bodies []*multibody.Body) {
 	for _, b := range bodies {
