@@ -44,7 +44,7 @@ func readZip(t *testing.T, path string) map[string][]byte {
 	return entries
 }
 
-// Exporting examples/hoist compiles the FMU binary for every platform and
+// Exporting examples/massless compiles the FMU binary for every platform and
 // writes an archive with exactly the model description, one library per
 // platform and the scenario, every entry with the fixed date and a
 // regular file's mode; the description parses, passes the FMI rules and
@@ -55,7 +55,7 @@ func TestExportHoist(t *testing.T) {
 	if testing.Short() {
 		t.Skip("compiles the c-shared FMU binaries (up to about a minute with a cold build cache); skipped with -short")
 	}
-	const folder = "../examples/hoist"
+	const folder = "../examples/massless"
 	out := filepath.Join(t.TempDir(), "sub", "Hoist.fmu")
 	tgs := allTargets(t)
 	got, err := export(folder, out, 2, tgs)
@@ -134,7 +134,7 @@ func TestExportHoist3(t *testing.T) {
 	}
 	out := filepath.Join(t.TempDir(), "Hoist3.fmu")
 	tgs := allTargets(t)
-	if _, err := export("../examples/hoist", out, 3, tgs); err != nil {
+	if _, err := export("../examples/massless", out, 3, tgs); err != nil {
 		t.Fatal(err)
 	}
 	entries := readZip(t, out)
@@ -198,13 +198,13 @@ func TestExportRefusesFolderWithoutScenario(t *testing.T) {
 // A scenario the plugin rejects is refused before anything is compiled,
 // with the folder and the culprit named.
 func TestExportRefusesBadScenario(t *testing.T) {
-	scenario, err := os.ReadFile("../examples/hoist/" + fmu.ScenarioFile)
+	scenario, err := os.ReadFile("../examples/massless/" + fmu.ScenarioFile)
 	if err != nil {
 		t.Fatal(err)
 	}
 	bad := bytes.Replace(scenario, []byte(`"length0"`), []byte(`"lenght0"`), 1)
 	if bytes.Equal(bad, scenario) {
-		t.Fatal(`examples/hoist/scenario.json has no "length0" to misspell`)
+		t.Fatal(`examples/massless/scenario.json has no "length0" to misspell`)
 	}
 	folder := t.TempDir()
 	if err := os.WriteFile(filepath.Join(folder, fmu.ScenarioFile), bad, 0o644); err != nil {
@@ -223,11 +223,11 @@ func TestExportRefusesBadScenario(t *testing.T) {
 // Plugins that would kill or hang the exporter are refused with file:line
 // and the Python exception, never a Go stack trace.
 func TestExportRefusesPluginsThatWouldKillIt(t *testing.T) {
-	scenario, err := os.ReadFile("../examples/hoist-controlled/" + fmu.ScenarioFile)
+	scenario, err := os.ReadFile("../examples/massless-controlled/" + fmu.ScenarioFile)
 	if err != nil {
 		t.Fatal(err)
 	}
-	wind, err := os.ReadFile("../examples/hoist-controlled/wind.py")
+	wind, err := os.ReadFile("../examples/massless-controlled/wind.py")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -261,7 +261,7 @@ func TestExportRefusesPluginsThatWouldKillIt(t *testing.T) {
 func TestConfigureIsBoundedOnTheWallClock(t *testing.T) {
 	folder := t.TempDir()
 	for _, f := range []string{fmu.ScenarioFile, "wind.py"} {
-		data, err := os.ReadFile(filepath.Join("../examples/hoist-controlled", f))
+		data, err := os.ReadFile(filepath.Join("../examples/massless-controlled", f))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -1,9 +1,9 @@
 // Command build is the FMU exporter: it turns a scenario folder into an
 // FMI 2.0 or 3.0 Co-Simulation FMU.
 //
-//	go run ./build -o out/Hoist.fmu examples/hoist
-//	go run ./build -fmi 3 -o out/Hoist3.fmu examples/hoist
-//	go run ./build -platforms linux64 -o out/Hoist.fmu examples/hoist
+//	go run ./build -o out/Hoist.fmu examples/massless
+//	go run ./build -fmi 3 -o out/Hoist3.fmu examples/massless
+//	go run ./build -platforms linux64 -o out/Hoist.fmu examples/massless
 //	go run ./build -schema > build/scenario.schema.json
 //
 // It reads <folder>/scenario.json, configures the scenario's cable model

@@ -34,7 +34,7 @@ func TestScenarioMutationsRefusedOrRun(t *testing.T) {
 		t.Fatal(err)
 	}
 	accepted, refused := 0, 0
-	for _, folder := range []string{"../examples/hoist", "../examples/rigid-hoist", "../examples/hoist-controlled", "../examples/wire-hoist", "../examples/mass-spring-hoist", "../examples/spline-hoist"} {
+	for _, folder := range []string{"../examples/massless", "../examples/rigid-cable", "../examples/massless-controlled", "../examples/wire-hoist", "../examples/mass-spring", "../examples/spline"} {
 		data, err := os.ReadFile(filepath.Join(folder, fmu.ScenarioFile))
 		if err != nil {
 			t.Fatal(err)

@@ -16,17 +16,17 @@ import (
 func TestInputDerivativesImproveCoarseSteps(t *testing.T) {
 	const a, tEnd = 1.0, 3.0
 	run := func(H float64, derivatives bool) float64 {
-		in := instantiate(t, "hoist")
+		in := instantiate(t, "massless")
 		initialize(t, in)
 		vr := vrOf(in)
 		n := int(math.Round(tEnd / H))
 		for k := 0; k < n; k++ {
 			tc := float64(k) * H
-			if st := in.SetReal([]uint32{vr["hoist.x"], vr["hoist.vx"]}, []float64{a * tc * tc / 2, a * tc}); st != fmu.OK {
+			if st := in.SetReal([]uint32{vr["suspension.x"], vr["suspension.vx"]}, []float64{a * tc * tc / 2, a * tc}); st != fmu.OK {
 				t.Fatal(st)
 			}
 			if derivatives {
-				if st := in.SetRealInputDerivatives([]uint32{vr["hoist.vx"]}, []int32{1}, []float64{a}); st != fmu.OK {
+				if st := in.SetRealInputDerivatives([]uint32{vr["suspension.vx"]}, []int32{1}, []float64{a}); st != fmu.OK {
 					t.Fatal(st)
 				}
 			}

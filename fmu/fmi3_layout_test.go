@@ -10,7 +10,7 @@ import (
 // order, and cable.node as one 21×3 array whose values are the node
 // coordinates row by row.
 func TestLayout3GathersNodeArray(t *testing.T) {
-	in := instantiate(t, "rigid-hoist")
+	in := instantiate(t, "rigid-cable")
 	in.UseFMI3()
 	layout := in.Layout()
 	if layout[0].Name != "time" || !layout[0].Independent {
@@ -47,7 +47,7 @@ func TestLayout3GathersNodeArray(t *testing.T) {
 // time is readable where every other variable is: not while Instantiated,
 // from initialization mode on.
 func TestTimeReadableWithTheOtherVariables(t *testing.T) {
-	in := instantiate(t, "hoist")
+	in := instantiate(t, "massless")
 	in.UseFMI3()
 	out := []float64{0}
 	if st := in.GetFloat64([]uint32{0}, out); st != fmu.Error {

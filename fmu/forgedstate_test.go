@@ -63,7 +63,7 @@ func reseal(d []byte) []byte {
 // from the header alone, so that the C API can check it against the size
 // its caller passed before it touches the rest.
 func TestSerializedHeaderCheckedFirst(t *testing.T) {
-	in := instantiate(t, "hoist")
+	in := instantiate(t, "massless")
 	initialize(t, in)
 	snap, st := in.GetState(nil)
 	if st != fmu.OK {
@@ -106,7 +106,7 @@ func TestSerializedHeaderCheckedFirst(t *testing.T) {
 // outputs within it over the internal step h). The instance is as it was
 // after each refusal.
 func TestForgedSimulationStatesRefused(t *testing.T) {
-	for _, ex := range []string{"hoist", "rigid-hoist", "wire-beam", "wire-hoist", "mass-spring-hoist", "spline-hoist", "hoist-controlled"} {
+	for _, ex := range []string{"massless", "rigid-cable", "hmr-wire", "wire-hoist", "mass-spring", "spline", "massless-controlled"} {
 		t.Run(ex, func(t *testing.T) {
 			in := instantiate(t, ex)
 			initialize(t, in)
@@ -121,7 +121,7 @@ func TestForgedSimulationStatesRefused(t *testing.T) {
 			}
 			tm := 0.0
 			for k := 0; k < 12; k++ {
-				if x, ok := vr["hoist.x"]; ok { // a moving suspension point: nothing at rest
+				if x, ok := vr["suspension.x"]; ok { // a moving suspension point: nothing at rest
 					in.SetReal([]uint32{x}, []float64{0.01 * float64(k)})
 				}
 				if st := in.DoStep(tm, 0.05); st != fmu.OK {
@@ -140,7 +140,7 @@ func TestForgedSimulationStatesRefused(t *testing.T) {
 				t.Fatal(st)
 			}
 			h := 1.0 / 60
-			if r, ok := vr["h"]; ok {
+			if r, ok := vr["internalStep"]; ok {
 				h = before[r]
 			}
 			// Slots holding a position exactly: forged to 1e300, refused.
@@ -422,7 +422,7 @@ func TestForgedStatesOutsideTheirRanges(t *testing.T) {
 	}
 	tm := 0.0
 	for k := 0; k < 6; k++ {
-		in.SetReal([]uint32{vr["hoist.x"]}, []float64{0.01 * float64(k)})
+		in.SetReal([]uint32{vr["suspension.x"]}, []float64{0.01 * float64(k)})
 		if st := in.DoStep(tm, 0.05); st != fmu.OK {
 			t.Fatal(st)
 		}
@@ -453,8 +453,8 @@ func TestForgedStatesOutsideTheirRanges(t *testing.T) {
 		{freeLength, 5e8, "free length 5e+08 m"}, {freeLength, 1e-300, "free length 1e-300 m"},
 		{tension, -5, "tension -5 N"}, {tension, 1e13, "cable.tension"},
 		{command, 5e8, "winch command 5e+08 m/s"}, {forceLimit, 1e300, "beyond"}, {forceLimit, 1e11, "force limit 1e+11 N"},
-		{arrays[2] + 8*int(vr["hoist.fz"]), 1e300, "hoist.fz"}, {arrays[2] + 8*int(vr["hoist.fz"]), 1e13, "hoist.fz"},
-		{arrays[0] + 8*int(vr["load.mass"]), 1e9, "load.mass = 1e+09"}, {arrays[0] + 8*int(vr["hoist.x"]), 5e6, "hoist.x = 5e+06"},
+		{arrays[2] + 8*int(vr["suspension.fz"]), 1e300, "suspension.fz"}, {arrays[2] + 8*int(vr["suspension.fz"]), 1e13, "suspension.fz"},
+		{arrays[0] + 8*int(vr["load.mass"]), 1e9, "load.mass = 1e+09"}, {arrays[0] + 8*int(vr["suspension.x"]), 5e6, "suspension.x = 5e+06"},
 		{times, 1e300, "after its stop time"}, {times, -1, "before its start time"},
 		{times + 16, -1, "stop time -1 s is before its start time"},
 	} {
@@ -496,7 +496,7 @@ func TestForgedStatesOutsideTheirRanges(t *testing.T) {
 // its declared minimum, which would divide by zero in the next step), is
 // refused.
 func TestForgedPluginStatesRefused(t *testing.T) {
-	in := instantiate(t, "hoist-controlled")
+	in := instantiate(t, "massless-controlled")
 	initialize(t, in)
 	vr := vrOf(in)
 	tm := 0.0

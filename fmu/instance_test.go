@@ -45,10 +45,10 @@ func exampleDirs(t *testing.T) []string {
 	return dirs
 }
 
-// newHoist instantiates the examples/hoist scenario with its own GUID.
+// newHoist instantiates the examples/massless scenario with its own GUID.
 func newHoist(t *testing.T) (*fmu.Instance, *recorder, map[string]uint32) {
 	t.Helper()
-	sc, err := fmu.ReadScenario("../examples/hoist")
+	sc, err := fmu.ReadScenario("../examples/massless")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -57,7 +57,7 @@ func newHoist(t *testing.T) (*fmu.Instance, *recorder, map[string]uint32) {
 		t.Fatal(err)
 	}
 	rec := &recorder{}
-	abs, _ := filepath.Abs("../examples/hoist")
+	abs, _ := filepath.Abs("../examples/massless")
 	in, err := fmu.Instantiate(fmu.Config{InstanceName: "test", GUID: sc.GUID(), ResourceLocation: "file://" + abs, Logger: rec, Registry: reg})
 	if err != nil {
 		t.Fatal(err)
@@ -144,9 +144,9 @@ func TestExampleDescriptionsValidate(t *testing.T) {
 // The hoist example exposes exactly the ports of the design.
 func TestHoistPorts(t *testing.T) {
 	in, _, vr := newHoist(t)
-	want := strings.Fields(`hoist.x hoist.y hoist.z hoist.vx hoist.vy hoist.vz winch.speed hoist.fx hoist.fy hoist.fz
+	want := strings.Fields(`suspension.x suspension.y suspension.z suspension.vx suspension.vy suspension.vz winch.speed suspension.fx suspension.fy suspension.fz
 		cable.tension cable.length load.x load.y load.z load.vx load.vy load.vz load.mass cable.length0 cable.E
-		cable.diameter cable.density gravity h`)
+		cable.diameter cable.density gravity internalStep`)
 	if len(in.Variables()) != len(want) {
 		t.Errorf("%d variables, want %d", len(in.Variables()), len(want))
 	}
@@ -173,8 +173,8 @@ func TestStaticEquilibriumOverVariableSteps(t *testing.T) {
 		if tn := get(t, in, vr["cable.tension"]); math.Abs(tn/mg-1) > 1e-9 {
 			t.Errorf("%s: tension %.9f N, want Mg = %.9f N within 1e-9", when, tn, mg)
 		}
-		if fz := get(t, in, vr["hoist.fz"]); math.Abs(-fz/mg-1) > 1e-9 {
-			t.Errorf("%s: hoist.fz %.9f N, want −Mg = %.9f N within 1e-9", when, fz, -mg)
+		if fz := get(t, in, vr["suspension.fz"]); math.Abs(-fz/mg-1) > 1e-9 {
+			t.Errorf("%s: suspension.fz %.9f N, want −Mg = %.9f N within 1e-9", when, fz, -mg)
 		}
 		if vz := get(t, in, vr["load.vz"]); math.Abs(vz) > 1e-6 {
 			t.Errorf("%s: load.vz %.3g m/s: the load is not at rest", when, vz)
@@ -202,7 +202,7 @@ func TestDrivenSuspensionPoint(t *testing.T) {
 	x, tm := 0.0, 0.0
 	const H = 0.02
 	for k := 0; k < 100; k++ {
-		if st := in.SetReal([]uint32{vr["hoist.x"], vr["hoist.vx"]}, []float64{x, 1}); st != fmu.OK {
+		if st := in.SetReal([]uint32{vr["suspension.x"], vr["suspension.vx"]}, []float64{x, 1}); st != fmu.OK {
 			t.Fatal(st)
 		}
 		if st := in.DoStep(tm, H); st != fmu.OK {
@@ -213,8 +213,8 @@ func TestDrivenSuspensionPoint(t *testing.T) {
 	if lx := get(t, in, vr["load.x"]); !(lx > 0 && lx < x) {
 		t.Errorf("load.x = %.3f m with the trolley at %.3f m: want the load to follow and lag", lx, x)
 	}
-	if fx := get(t, in, vr["hoist.fx"]); !(fx < 0) {
-		t.Errorf("hoist.fx = %.1f N: the cable should pull the moving trolley back", fx)
+	if fx := get(t, in, vr["suspension.fx"]); !(fx < 0) {
+		t.Errorf("suspension.fx = %.1f N: the cable should pull the moving trolley back", fx)
 	}
 }
 
@@ -234,7 +234,7 @@ func TestErrorsAreReportedAndRecoverable(t *testing.T) {
 	}
 	expect("DoStep before init", in.DoStep(0, 0.1), "not allowed in state instantiated")
 	expect("GetReal before init", in.GetReal([]uint32{0}, []float64{0}), "not allowed")
-	expect("SetReal NaN", in.SetReal([]uint32{vr["hoist.x"]}, []float64{math.NaN()}), "finite")
+	expect("SetReal NaN", in.SetReal([]uint32{vr["suspension.x"]}, []float64{math.NaN()}), "finite")
 	expect("SetReal Inf", in.SetReal([]uint32{vr["load.mass"]}, []float64{math.Inf(1)}), "finite")
 	expect("SetReal output", in.SetReal([]uint32{vr["cable.tension"]}, []float64{1}), "cannot be set")
 	expect("unknown vr", in.SetReal([]uint32{999}, []float64{1}), "unknown value reference 999")
@@ -245,7 +245,7 @@ func TestErrorsAreReportedAndRecoverable(t *testing.T) {
 	expect("negative step", in.DoStep(0, -1), "must be positive")
 	expect("wrong time", in.DoStep(5, 0.1), "communication point")
 	expect("fixed parameter", in.SetReal([]uint32{vr["load.mass"]}, []float64{10}), "fixed parameter")
-	expect("unknown vr get", in.GetReal([]uint32{vr["h"] + 1}, []float64{0}), "unknown value reference")
+	expect("unknown vr get", in.GetReal([]uint32{vr["internalStep"] + 1}, []float64{0}), "unknown value reference")
 	if st := in.DoStep(0, 0.1); st != fmu.OK {
 		t.Errorf("a good step after rejected calls: %v", st)
 	}
@@ -266,12 +266,12 @@ func TestOutOfRangeValuesRefused(t *testing.T) {
 		}
 	}
 	initialize(t, in)
-	for name, x := range map[string]float64{"hoist.vz": math.MaxFloat64, "winch.speed": -1e300, "hoist.x": 1e155} {
+	for name, x := range map[string]float64{"suspension.vz": math.MaxFloat64, "winch.speed": -1e300, "suspension.x": 1e155} {
 		if st := in.SetReal([]uint32{vr[name]}, []float64{x}); st != fmu.Error || !strings.Contains(rec.last(), name+" = ") {
 			t.Errorf("%s = %g: %v (%q), want Error naming the variable", name, x, st, rec.last())
 		}
 	}
-	if st := in.SetReal([]uint32{vr["hoist.vz"]}, []float64{1e3}); st != fmu.OK {
+	if st := in.SetReal([]uint32{vr["suspension.vz"]}, []float64{1e3}); st != fmu.OK {
 		t.Fatal(st)
 	}
 	if st := in.DoStep(0, 1); st != fmu.OK {
@@ -287,7 +287,7 @@ func TestOutOfRangeValuesRefused(t *testing.T) {
 // Instantiation refuses a wrong GUID and a missing resource folder.
 func TestInstantiateRefusals(t *testing.T) {
 	reg, _ := plugins.Builtin()
-	abs, _ := filepath.Abs("../examples/hoist")
+	abs, _ := filepath.Abs("../examples/massless")
 	if _, err := fmu.Instantiate(fmu.Config{InstanceName: "x", GUID: "{wrong}", ResourceLocation: "file://" + abs, Registry: reg}); err == nil || !strings.Contains(err.Error(), "GUID") {
 		t.Errorf("wrong GUID: %v", err)
 	}

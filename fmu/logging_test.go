@@ -32,10 +32,10 @@ func (l *catLog) take() []string {
 	return m
 }
 
-// loggedHoist instantiates examples/hoist with a catLog.
+// loggedHoist instantiates examples/massless with a catLog.
 func loggedHoist(t *testing.T, loggingOn bool) (*fmu.Instance, *catLog) {
 	t.Helper()
-	sc, err := fmu.ReadScenario("../examples/hoist")
+	sc, err := fmu.ReadScenario("../examples/massless")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -43,7 +43,7 @@ func loggedHoist(t *testing.T, loggingOn bool) (*fmu.Instance, *catLog) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	abs, err := filepath.Abs("../examples/hoist")
+	abs, err := filepath.Abs("../examples/massless")
 	if err != nil {
 		t.Fatal(err)
 	}

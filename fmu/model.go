@@ -39,7 +39,7 @@ type Configured interface {
 	NewSimulation(values []float64) (Simulation, error)
 	// InternalStep returns the internal step h (s) for the given variable
 	// values (parameters, fixed for a run): the simulation steps on the
-	// grid start + k·h whatever the communication steps.
+	// grid start + k·internalStep whatever the communication steps.
 	InternalStep(values []float64) float64
 }
 
@@ -111,6 +111,7 @@ type EventSource interface {
 // the same registry, so an FMU can only name a model its binary contains.
 type Registry struct {
 	models  map[string]Model
+	renamed map[string]string // a former model name → its name now
 	plugins Extension
 }
 
@@ -130,10 +131,22 @@ func NewRegistry(models ...Model) (*Registry, error) {
 // a scenario with plugins is refused.
 func (r *Registry) UsePlugins(e Extension) { r.plugins = e }
 
+// Rename records that the model now called name was called former, so that
+// a scenario naming it the old way is told the new name.
+func (r *Registry) Rename(former, name string) {
+	if r.renamed == nil {
+		r.renamed = make(map[string]string)
+	}
+	r.renamed[former] = name
+}
+
 // Lookup returns the model called name.
 func (r *Registry) Lookup(name string) (Model, error) {
 	m, ok := r.models[name]
 	if !ok {
+		if now, ok := r.renamed[name]; ok {
+			return nil, fmt.Errorf("cable model %q is now called %q: write \"model\": %q", name, now, now)
+		}
 		return nil, fmt.Errorf("unknown cable model %q (this binary has %v)", name, r.Names())
 	}
 	return m, nil

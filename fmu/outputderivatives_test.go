@@ -16,11 +16,11 @@ import (
 // rope, which a first derivative over 0.05 s cannot follow; it is only
 // logged.)
 func TestOutputDerivativesExtrapolate(t *testing.T) {
-	in := instantiate(t, "hoist")
+	in := instantiate(t, "massless")
 	initialize(t, in)
 	vr := vrOf(in)
 	drive(t, in, 0, 40) // trolley accelerating, load swinging
-	names := []string{"load.x", "load.vx", "hoist.fx"}
+	names := []string{"load.x", "load.vx", "suspension.fx"}
 	refs := make([]uint32, len(names))
 	for i, n := range names {
 		refs[i] = vr[n]

@@ -14,11 +14,11 @@ import (
 // value or ignored data are refused with a message naming the key, and
 // values outside a quantity's range with the quantity and its range.
 func TestScenarioMistakesRefusedByName(t *testing.T) {
-	hoist, err := os.ReadFile("../examples/hoist/" + fmu.ScenarioFile)
+	hoist, err := os.ReadFile("../examples/massless/" + fmu.ScenarioFile)
 	if err != nil {
 		t.Fatal(err)
 	}
-	rigid, err := os.ReadFile("../examples/rigid-hoist/" + fmu.ScenarioFile)
+	rigid, err := os.ReadFile("../examples/rigid-cable/" + fmu.ScenarioFile)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -65,7 +65,7 @@ func TestScenarioMistakesRefusedByName(t *testing.T) {
 
 // A plugin file that is not UTF-8 is refused with its file and line.
 func TestPluginNotUTF8Refused(t *testing.T) {
-	data, err := os.ReadFile("../examples/hoist-controlled/" + fmu.ScenarioFile)
+	data, err := os.ReadFile("../examples/massless-controlled/" + fmu.ScenarioFile)
 	if err != nil {
 		t.Fatal(err)
 	}

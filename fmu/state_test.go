@@ -49,7 +49,7 @@ func drive(t *testing.T, in *fmu.Instance, t0 float64, n int) []float64 {
 		if tm >= 1 {
 			winch = 0
 		}
-		if st := in.SetReal([]uint32{vr["hoist.x"], vr["hoist.vx"], vr["winch.speed"]}, []float64{x, v, winch}); st != fmu.OK {
+		if st := in.SetReal([]uint32{vr["suspension.x"], vr["suspension.vx"], vr["winch.speed"]}, []float64{x, v, winch}); st != fmu.OK {
 			t.Fatalf("SetReal: %v", st)
 		}
 		if st := in.DoStep(tm, 0.05); st != fmu.OK {
@@ -87,7 +87,7 @@ func equalBits(a, b []float64) bool {
 // the restored run must take the pay-out rate from the state, not from
 // where the instance last was.
 func TestStateRestoresBitwise(t *testing.T) {
-	for _, ex := range []string{"hoist", "rigid-hoist"} {
+	for _, ex := range []string{"massless", "rigid-cable"} {
 		in := instantiate(t, ex)
 		initialize(t, in)
 		drive(t, in, 0, 20)
@@ -120,11 +120,11 @@ func TestStateRestoresBitwise(t *testing.T) {
 // A state of another FMU, of another engine version, or damaged is refused
 // with the reason.
 func TestForeignStatesAreRefused(t *testing.T) {
-	hoist := instantiate(t, "hoist")
+	hoist := instantiate(t, "massless")
 	initialize(t, hoist)
 	snap, _ := hoist.GetState(nil)
 	data := snap.Serialize()
-	rigid := instantiate(t, "rigid-hoist")
+	rigid := instantiate(t, "rigid-cable")
 	if _, err := rigid.Deserialize(data); err == nil || !strings.Contains(err.Error(), "GUID") {
 		t.Errorf("Hoist state into RigidHoist: %v, want a GUID refusal", err)
 	}
@@ -148,7 +148,7 @@ func TestForeignStatesAreRefused(t *testing.T) {
 // a variable out of its range or not finite, a state machine value the FMU
 // does not have. The instance stays usable after every refusal.
 func TestDamagedStatesRefused(t *testing.T) {
-	for _, ex := range []string{"hoist", "rigid-hoist"} {
+	for _, ex := range []string{"massless", "rigid-cable"} {
 		in := instantiate(t, ex)
 		initialize(t, in)
 		vr := vrOf(in)
@@ -184,11 +184,11 @@ func TestDamagedStatesRefused(t *testing.T) {
 			data []byte
 			want string
 		}{
-			"flipped bit":               {flipped, "checksum"},
-			"cut":                       {data[:len(data)-1], "declares"},
-			"gravity sign, resealed":    {reseal(set(data, "gravity", -9.81)), "gravity"},
-			"hoist.x = +Inf, resealed":  {reseal(set(data, "hoist.x", math.Inf(1))), "hoist.x"},
-			"load.mass 1e300, resealed": {reseal(set(data, "load.mass", 1e300)), "outside"},
+			"flipped bit":                   {flipped, "checksum"},
+			"cut":                           {data[:len(data)-1], "declares"},
+			"gravity sign, resealed":        {reseal(set(data, "gravity", -9.81)), "gravity"},
+			"suspension.x = +Inf, resealed": {reseal(set(data, "suspension.x", math.Inf(1))), "suspension.x"},
+			"load.mass 1e300, resealed":     {reseal(set(data, "load.mass", 1e300)), "outside"},
 		}
 		// the state machine value follows magic, format, version and GUID
 		state := append([]byte(nil), data...)
@@ -218,7 +218,7 @@ func TestDamagedStatesRefused(t *testing.T) {
 // changed parameters (the saved simulation did not match them). Both were
 // found by the C-API fuzzer (scripts/reliability/fuzz.py).
 func TestOwnStatesAlwaysRestore(t *testing.T) {
-	for _, example := range []string{"hoist", "rigid-hoist"} {
+	for _, example := range []string{"massless", "rigid-cable"} {
 		t.Run(example, func(t *testing.T) {
 			in := instantiate(t, example)
 			vr := vrOf(in)
@@ -232,7 +232,7 @@ func TestOwnStatesAlwaysRestore(t *testing.T) {
 			}
 			in.Reset()
 			h := 1.0 / 200 // smaller than the offset the last step left, 1/60 − 0.01 s
-			if st := in.SetReal([]uint32{vr["h"]}, []float64{h}); st != fmu.OK {
+			if st := in.SetReal([]uint32{vr["internalStep"]}, []float64{h}); st != fmu.OK {
 				t.Fatal(st)
 			}
 			s, st := in.GetState(nil)
@@ -243,7 +243,7 @@ func TestOwnStatesAlwaysRestore(t *testing.T) {
 				t.Fatalf("state taken after Reset refused: %v", st)
 			}
 
-			if example != "rigid-hoist" {
+			if example != "rigid-cable" {
 				return // the massless cable takes a 1 mm cable
 			}
 			// Initialization fails for parameters changed after a build.

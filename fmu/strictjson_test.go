@@ -82,7 +82,7 @@ func TestDecodeStrictBrokenDocuments(t *testing.T) {
 
 // A scenario's duplicate key is refused naming the scenario's file.
 func TestScenarioDuplicateKeyNamesTheFile(t *testing.T) {
-	data, err := os.ReadFile("../examples/hoist/" + fmu.ScenarioFile)
+	data, err := os.ReadFile("../examples/massless/" + fmu.ScenarioFile)
 	if err != nil {
 		t.Fatal(err)
 	}

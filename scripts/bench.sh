@@ -10,8 +10,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh >/dev/null
 mkdir -p out
-go test -run '^$' -bench . -benchmem ./core/... ./fmu/pyplugin/ ./fmu/plugins/rigidbodycable/ | tee out/bench-go.txt
-go run ./build -o out/Hoist.fmu examples/hoist >/dev/null
+go test -run '^$' -bench . -benchmem ./core/... ./fmu/pyplugin/ ./fmu/plugins/rigidcable/ | tee out/bench-go.txt
+go run ./build -o out/Hoist.fmu examples/massless >/dev/null
 rm -rf out/bench-fmu && mkdir -p out/bench-fmu && (cd out/bench-fmu && python3 -m zipfile -e ../Hoist.fmu .)
 gcc -O2 -Wall -o out/roundtrip scripts/bench/roundtrip.c -ldl
 trip=$(out/roundtrip "$PWD/out/bench-fmu" 200000)
@@ -62,8 +62,8 @@ printf '%-58s %8s %8s %8s\n' "RigidHoist step, share of the time" "N=20" "N=100"
 declare -A share
 for n in 20 100 1000; do
 	go test -run '^$' -bench "BenchmarkRigidHoistDoStep/N=$n\$" -benchtime=2s -cpuprofile "out/cpu-$n.prof" \
-		-o out/rigidbodycable.test ./fmu/plugins/rigidbodycable/ >/dev/null
-	top=$(go tool pprof -top -cum -nodecount=300 out/rigidbodycable.test "out/cpu-$n.prof" 2>/dev/null)
+		-o out/rigidcable.test ./fmu/plugins/rigidcable/ >/dev/null
+	top=$(go tool pprof -top -cum -nodecount=300 out/rigidcable.test "out/cpu-$n.prof" 2>/dev/null)
 	for p in "${phases[@]}"; do
 		fn=${p%%|*}
 		pct=$(echo "$top" | awk -v f="$fn" '{ n = length($NF); m = length(f) } n >= m && substr($NF, n - m + 1) == f { print $5; exit }')

@@ -46,12 +46,12 @@ def main():
         if validator.is_valid(sc):
             failed.append("%s with %s: accepted by the schema" % (path, name))
 
-    bad("a misspelt key", "examples/rigid-hoist/scenario.json", lambda s: s["config"]["cable"].update({"lenght0": 10}))
-    bad("another model's block", "examples/rigid-hoist/scenario.json", lambda s: s["config"].update({"spline": {"controls": 12}}))
-    bad("a string for a number", "examples/mass-spring-hoist/scenario.json", lambda s: s["config"].update({"gravity": "9.81"}))
-    bad("a position of two numbers", "examples/spline-hoist/scenario.json", lambda s: s["config"]["hoist"].update({"position": [0, 14]}))
-    bad("an unknown model", "examples/hoist/scenario.json", lambda s: s.update({"model": "masless-cable"}))
-    bad("a rope without E", "examples/hoist/scenario.json", lambda s: s["config"]["cables"][0]["rope"].pop("E"))
+    bad("a misspelt key", "examples/rigid-cable/scenario.json", lambda s: s["config"]["cable"].update({"lenght0": 10}))
+    bad("another model's block", "examples/rigid-cable/scenario.json", lambda s: s["config"].update({"spline": {"controls": 12}}))
+    bad("a string for a number", "examples/mass-spring/scenario.json", lambda s: s["config"].update({"gravity": "9.81"}))
+    bad("a position of two numbers", "examples/spline/scenario.json", lambda s: s["config"]["suspension"].update({"position": [0, 14]}))
+    bad("an unknown model", "examples/massless/scenario.json", lambda s: s.update({"model": "masless-cable"}))
+    bad("a rope without E", "examples/massless/scenario.json", lambda s: s["config"]["cables"][0]["rope"].pop("E"))
     for f in failed:
         print("schema:", f, file=sys.stderr)
     if failed:

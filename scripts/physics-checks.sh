@@ -19,15 +19,15 @@ run() {
 	fi
 }
 echo "== massless Hoist: winch stopped dead from 0.5 m/s (peak, slack) and 0.1 m/s (bounce), 1000 kg on 20 mm rope"
-run 'TestWinchStopPeak$|TestBounceFrequencyAndDamping$' ./fmu/plugins/masslesscable/
+run 'TestWinchStopPeak$|TestBounceFrequencyAndDamping$' ./fmu/plugins/massless/
 echo "== rigid-body cable (RigidHoist, N = 20): the same winch stops, rope mass included"
-run 'TestRigidWinchStopPeak$|TestRigidBounceFrequencyAndDamping$' ./fmu/plugins/rigidbodycable/
+run 'TestRigidWinchStopPeak$|TestRigidBounceFrequencyAndDamping$' ./fmu/plugins/rigidcable/
 echo "== rigid-body cable (RigidHoist, 12.3 t): winch jumped from rest to ±1 m/s: slack at the sheave and snap loads"
-run 'TestWinchJumpsGoSlackAndSnap$' ./fmu/plugins/rigidbodycable/
+run 'TestWinchJumpsGoSlackAndSnap$' ./fmu/plugins/rigidcable/
 echo "== rigid-body cable: hoist dropped 0.2 m at 1 m/s and stopped: first snap against a spring-damper rope, 20 s of snaps"
 run 'TestHoistDropAndStop$' ./core/rigidcable/
 echo "== rigid-body cable (RigidHoist): load set down with its slack in the sheave's store, held 3 s, lifted again"
-run 'TestSetDownAndLiftWithinSlackStore$' ./fmu/plugins/rigidbodycable/
+run 'TestSetDownAndLiftWithinSlackStore$' ./fmu/plugins/rigidcable/
 echo "== rigid-body cable: hoist jerked from rest to 1 m/s: joint openings (the rope's own v/ω is below 0.1 mm)"
 run 'TestHoistJumpDoesNotOpenJoints$' ./core/rigidcable/
 echo "== rigid-body cable: torsion pendulum of the box load (N = 20, load 1e3 segments)"

@@ -23,8 +23,8 @@ if [ "${QUIET:-1}" != 0 ]; then
 	echo "quiet: passed in ${quiet_time} s"
 fi
 
-go run ./build -o out/HoistControlled.fmu examples/hoist-controlled
-/usr/bin/python3 scripts/reliability/same_outputs.py --runs 1 --save out/hoist-controlled-quiet.json out/HoistControlled.fmu
+go run ./build -o out/HoistControlled.fmu examples/massless-controlled
+/usr/bin/python3 scripts/reliability/same_outputs.py --runs 1 --save out/massless-controlled-quiet.json out/HoistControlled.fmu
 
 burners=()
 stop_burners() {
@@ -41,7 +41,7 @@ for _ in $(seq "$n"); do
 done
 echo "== load: $n CPU-bound processes on $(nproc) cores"
 
-/usr/bin/python3 scripts/reliability/same_outputs.py --runs "$runs_same" --against out/hoist-controlled-quiet.json out/HoistControlled.fmu
+/usr/bin/python3 scripts/reliability/same_outputs.py --runs "$runs_same" --against out/massless-controlled-quiet.json out/HoistControlled.fmu
 
 for r in $(seq "$rounds"); do
 	echo "== test.sh under load, round $r of $rounds"

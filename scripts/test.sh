@@ -20,19 +20,19 @@ echo "== Scenarios against the scenario JSON Schema (python3-jsonschema)"
 /usr/bin/python3 scripts/check-scenarios.py
 
 echo "== FMU from outside Go"
-go run ./build -o out/Hoist.fmu examples/hoist
-go run ./build -o out/RigidHoist.fmu examples/rigid-hoist
-go run ./build -fmi 3 -o out/Hoist3.fmu examples/hoist
-go run ./build -fmi 3 -o out/RigidHoist3.fmu examples/rigid-hoist
-go run ./build -o out/HoistControlled.fmu examples/hoist-controlled
-go run ./build -o out/WireBeam.fmu examples/wire-beam
-go run ./build -fmi 3 -o out/WireBeam3.fmu examples/wire-beam
+go run ./build -o out/Hoist.fmu examples/massless
+go run ./build -o out/RigidHoist.fmu examples/rigid-cable
+go run ./build -fmi 3 -o out/Hoist3.fmu examples/massless
+go run ./build -fmi 3 -o out/RigidHoist3.fmu examples/rigid-cable
+go run ./build -o out/HoistControlled.fmu examples/massless-controlled
+go run ./build -o out/WireBeam.fmu examples/hmr-wire
+go run ./build -fmi 3 -o out/WireBeam3.fmu examples/hmr-wire
 go run ./build -o out/WireHoist.fmu examples/wire-hoist
 go run ./build -fmi 3 -o out/WireHoist3.fmu examples/wire-hoist
-go run ./build -o out/MassSpringHoist.fmu examples/mass-spring-hoist
-go run ./build -fmi 3 -o out/MassSpringHoist3.fmu examples/mass-spring-hoist
-go run ./build -o out/SplineHoist.fmu examples/spline-hoist
-go run ./build -fmi 3 -o out/SplineHoist3.fmu examples/spline-hoist
+go run ./build -o out/MassSpringHoist.fmu examples/mass-spring
+go run ./build -fmi 3 -o out/MassSpringHoist3.fmu examples/mass-spring
+go run ./build -o out/SplineHoist.fmu examples/spline
+go run ./build -fmi 3 -o out/SplineHoist3.fmu examples/spline
 go run ./build -o out/PluginFaults.fmu scripts/fmutest/plugin-faults
 go run ./build -fmi 3 -o out/PluginFaults3.fmu scripts/fmutest/plugin-faults
 HOIST_FMU=out/Hoist.fmu RIGIDHOIST_FMU=out/RigidHoist.fmu HOIST3_FMU=out/Hoist3.fmu RIGIDHOIST3_FMU=out/RigidHoist3.fmu \

@@ -92,26 +92,26 @@ func rope(extra map[string]any) map[string]any {
 }
 
 func ports(extra ...string) []string {
-	return append([]string{"hoist.x", "hoist.y", "hoist.z", "hoist.vx", "hoist.vy", "hoist.vz",
-		"hoist.fx", "hoist.fy", "hoist.fz", "load.x", "load.y", "load.z", "h"}, extra...)
+	return append([]string{"suspension.x", "suspension.y", "suspension.z", "suspension.vx", "suspension.vy", "suspension.vz",
+		"suspension.fx", "suspension.fy", "suspension.fz", "load.x", "load.y", "load.z", "internalStep"}, extra...)
 }
 
 var models = []model{
 	{Name: "massless", NeedsLoad: true, Elements: func(scenario) int { return 1 }, // the cable holds the load's centre
 		Scenario: func(sc scenario, load, h float64) map[string]any {
-			return map[string]any{"model": "massless-cable", "ports": ports(), "config": map[string]any{
+			return map[string]any{"model": "massless", "ports": ports(), "config": map[string]any{
 				"gravity": g,
-				"bodies": []any{map[string]any{"name": "hoist", "kind": "kinematic", "position": []float64{0, 0, top}},
+				"bodies": []any{map[string]any{"name": "suspension", "kind": "kinematic", "position": []float64{0, 0, top}},
 					map[string]any{"name": "load", "kind": "dynamic", "mass": load, "size": []float64{loadBox, loadBox, loadBox}, "hangsFrom": "cable"}},
-				"cables": []any{map[string]any{"name": "cable", "route": []any{map[string]any{"body": "hoist"}, map[string]any{"body": "load"}},
+				"cables": []any{map[string]any{"name": "cable", "route": []any{map[string]any{"body": "suspension"}, map[string]any{"body": "load"}},
 					"length0": sc.Length, "rope": rope(nil)}},
 			}}
 		}},
 	{Name: "rigid-body", NeedsLoad: true, Mass: true, Offset: loadBox / 2, Elements: func(sc scenario) int { return int(math.Round(sc.Length / sc.Element)) },
 		Scenario: func(sc scenario, load, h float64) map[string]any {
 			n := int(math.Round(sc.Length / sc.Element))
-			return map[string]any{"model": "rigid-body-cable", "ports": ports("cable.node[*]"), "config": map[string]any{
-				"gravity": g, "hoist": map[string]any{"position": []float64{0, 0, top}},
+			return map[string]any{"model": "rigid-cable", "ports": ports("cable.node[*]"), "config": map[string]any{
+				"gravity": g, "suspension": map[string]any{"position": []float64{0, 0, top}},
 				"load":  map[string]any{"mass": load, "size": []float64{loadBox, loadBox, loadBox}},
 				"cable": map[string]any{"length0": sc.Length, "segments": n, "rope": ropeOf(sc)},
 			}}
@@ -125,10 +125,10 @@ var models = []model{
 			end := top - sc.Length*(1+tension/ea)
 			return map[string]any{"model": "hmr-wire", "ports": ports("cable.node[*]"), "config": map[string]any{
 				"gravity": g,
-				"bodies": []any{map[string]any{"name": "hoist", "kind": "kinematic", "position": []float64{0, 0, top}},
+				"bodies": []any{map[string]any{"name": "suspension", "kind": "kinematic", "position": []float64{0, 0, top}},
 					map[string]any{"name": "load", "kind": "dynamic", "mass": load, "size": []float64{loadBox, loadBox, loadBox}, "position": []float64{0, 0, end - loadBox/2}}},
 				"wires": []any{map[string]any{"name": "cable", "rope": rope(map[string]any{"dampingTime": 0.001}),
-					"route":   []any{map[string]any{"end": "hoist", "point": []float64{0, 0, top}}, map[string]any{"end": "load", "point": []float64{0, 0, end}}},
+					"route":   []any{map[string]any{"end": "suspension", "point": []float64{0, 0, top}}, map[string]any{"end": "load", "point": []float64{0, 0, end}}},
 					"spacing": sc.Element, "tension": tension, "outputNodes": n + 1,
 					"resolution": map[string]any{"adaptive": true, "maxMassNodes": n + 1, "minSegment": sc.Element / 4}}},
 			}}
@@ -136,15 +136,15 @@ var models = []model{
 	{Name: "mass–spring", Mass: true, Elements: func(sc scenario) int { return int(math.Round(sc.Length / sc.Element)) },
 		Scenario: func(sc scenario, load, h float64) map[string]any {
 			n := int(math.Round(sc.Length / sc.Element))
-			return map[string]any{"model": "mass-spring-cable", "ports": ports("cable.node[*]"), "config": map[string]any{
-				"gravity": g, "hoist": map[string]any{"position": []float64{0, 0, top}}, "load": map[string]any{"mass": load},
+			return map[string]any{"model": "mass-spring", "ports": ports("cable.node[*]"), "config": map[string]any{
+				"gravity": g, "suspension": map[string]any{"position": []float64{0, 0, top}}, "load": map[string]any{"mass": load},
 				"cable": map[string]any{"length0": sc.Length, "segments": n, "rope": ropeOf(sc)},
 			}}
 		}},
 	{Name: "spline", Mass: true, Elements: func(sc scenario) int { return splineControls(sc) - 3 },
 		Scenario: func(sc scenario, load, h float64) map[string]any {
-			return map[string]any{"model": "spline-cable", "ports": ports("cable.node[*]"), "config": map[string]any{
-				"gravity": g, "hoist": map[string]any{"position": []float64{0, 0, top}}, "load": map[string]any{"mass": load},
+			return map[string]any{"model": "spline", "ports": ports("cable.node[*]"), "config": map[string]any{
+				"gravity": g, "suspension": map[string]any{"position": []float64{0, 0, top}}, "load": map[string]any{"mass": load},
 				"cable":  map[string]any{"length0": sc.Length, "rope": ropeOf(sc)},
 				"spline": map[string]any{"controls": splineControls(sc), "outputNodes": int(math.Round(sc.Length/sc.Element)) + 1},
 			}}
@@ -216,8 +216,8 @@ func (r *run) set(name string, x float64) { r.in.SetReal([]uint32{r.vr[name]}, [
 // and vx at a time.
 func (r *run) step(trolley func(t float64) (float64, float64)) error {
 	x, v := trolley(r.t)
-	r.set("hoist.x", x)
-	r.set("hoist.vx", v)
+	r.set("suspension.x", x)
+	r.set("suspension.vx", v)
 	if st := r.in.DoStep(r.t, r.h); st != fmu.OK {
 		return fmt.Errorf("step at t = %.3f s failed", r.t)
 	}
@@ -425,7 +425,7 @@ func bounce(reg *fmu.Registry, dir string, m model, sc scenario, load float64) (
 			return math.NaN(), err.Error()
 		}
 	}
-	r.set("hoist.z", top+(load*g*sc.Length)/ea/3)
+	r.set("suspension.z", top+(load*g*sc.Length)/ea/3)
 	cableMass := 0.0
 	if m.Mass {
 		cableMass = mu

@@ -20,7 +20,7 @@ var paperTableI = []struct {
 	{AngularChain, 1e-18, 1e-17, 1e15},
 }
 
-// Table I: the link chain (a) and the massless-cable models (b), (d) go
+// Table I: the link chain (a) and the massless models (b), (d) go
 // unstable above 1e2 as in the paper; load enforcement (c) and the angular
 // chain (e) stay stable at least to the paper's ratios with the paper's ε
 // (1e7 or better for the middle rows).

@@ -135,7 +135,7 @@ func TurnShare(omega2, h float64) float64 {
 // the largest tension it carried, decaying as e^(−t/TurnHold): a rope that
 // goes slack and snaps taut carries within one step a tension the last
 // step did not see, and the next snap comes while the last one rings.
-// Measured (packages rigidcable and rigidbodycable): a hoist dropped by
+// Measured (packages rigidcable and rigidcable): a hoist dropped by
 // 0.2 m at 1 m/s and stopped, N = 5, 20, 100 under loads of 10 to 1e5
 // segments, runs 20 s in 6 of 9 cells with it, 3 without; a load set down
 // with its slack in the sheave's store and lifted again, 9 of 9 variants

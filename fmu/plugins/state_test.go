@@ -49,7 +49,7 @@ func same(a, b []float64) int {
 	return -1
 }
 
-var examples = []string{"hoist", "rigid-hoist", "mass-spring-hoist", "spline-hoist", "wire-hoist", "wire-beam"}
+var examples = []string{"massless", "rigid-cable", "mass-spring", "spline", "wire-hoist", "hmr-wire"}
 
 // Every number of every example's state forged in turn (NaN, 1e300, its
 // negative, 0.1 % off, 0.5, 2, −1), and the state cut short or extended:

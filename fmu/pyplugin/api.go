@@ -230,7 +230,9 @@ func method(t *py.Type, name, doc string, f func(self py.Object, args py.Tuple, 
 	t.Dict[name] = py.MustNewMethod(name, f, 0, doc)
 }
 
-func lookup[T py.Object](m map[string]T, kind, all string, args py.Tuple) (py.Object, error) {
+// lookup finds the scenario's kind (plural kinds, for the message) called
+// by the one argument in m; all lists the names there are.
+func lookup[T py.Object](m map[string]T, kind, kinds, all string, args py.Tuple) (py.Object, error) {
 	if len(args) != 1 {
 		return nil, py.ExceptionNewf(py.TypeError, "%s(name) takes one name", kind)
 	}
@@ -240,7 +242,7 @@ func lookup[T py.Object](m map[string]T, kind, all string, args py.Tuple) (py.Ob
 	}
 	obj, ok := m[string(name)]
 	if !ok {
-		return nil, py.ExceptionNewf(py.KeyError, "no %s %q in this scenario (%ss: %s)", kind, string(name), kind, all)
+		return nil, py.ExceptionNewf(py.KeyError, "no %s %q in this scenario (%s: %s)", kind, string(name), kinds, all)
 	}
 	return obj, nil
 }
@@ -257,15 +259,15 @@ func init() {
 	prop(simType, "dt", "Length of the coming internal step (s); 0 at communication points.", func(o py.Object) (py.Object, error) { return py.Float(o.(*sim).h), nil }, readOnly("sim.dt"))
 	method(simType, "body", "body(name): the body called name.", func(o py.Object, a py.Tuple, _ py.StringDict) (py.Object, error) {
 		s := o.(*sim)
-		return lookup(s.bodies, "body", s.names.bodies, a)
+		return lookup(s.bodies, "body", "bodies", s.names.bodies, a)
 	})
 	method(simType, "cable", "cable(name): the cable called name.", func(o py.Object, a py.Tuple, _ py.StringDict) (py.Object, error) {
 		s := o.(*sim)
-		return lookup(s.cables, "cable", s.names.cables, a)
+		return lookup(s.cables, "cable", "cables", s.names.cables, a)
 	})
 	method(simType, "winch", "winch(name): the winch called name.", func(o py.Object, a py.Tuple, _ py.StringDict) (py.Object, error) {
 		s := o.(*sim)
-		return lookup(s.winches, "winch", s.names.winches, a)
+		return lookup(s.winches, "winch", "winches", s.names.winches, a)
 	})
 
 	b := func(o py.Object) plant.Body { return o.(*body).b }

@@ -27,11 +27,11 @@ func TestBrakeHoldsForceLimit(t *testing.T) {
 			rope             bool   // the rope's mass falls with the load
 			trip             string // what a trip names, where the brake cannot slip
 		}{
-			{"mass-spring-cable", `{"mass": 12330}`, "", true, ""},
-			{"spline-cable", `{"mass": 12330}`, "", true, ""},
-			{"massless-cable", `{"mass": 12330, "size": [1, 1, 1]}`, "", false, ""},
-			{"rigid-body-cable", `{"mass": 12330, "size": [1, 1, 1]}`, "", true, "rigid-body cable"},
-			{"mass-spring-cable", `{"mass": 12330}`, `, "massSpring": {"perMass": {"kL": 1e5, "kD": 0, "kB": 0}}`, true, "perMass"},
+			{"mass-spring", `{"mass": 12330}`, "", true, ""},
+			{"spline", `{"mass": 12330}`, "", true, ""},
+			{"massless", `{"mass": 12330, "size": [1, 1, 1]}`, "", false, ""},
+			{"rigid-cable", `{"mass": 12330, "size": [1, 1, 1]}`, "", true, "rigid-body cable"},
+			{"mass-spring", `{"mass": 12330}`, `, "massSpring": {"perMass": {"kL": 1e5, "kD": 0, "kB": 0}}`, true, "perMass"},
 		} {
 			name := m.model + " h = " + step
 			if m.own != "" {
@@ -39,7 +39,7 @@ func TestBrakeHoldsForceLimit(t *testing.T) {
 			}
 			files := map[string]string{"p.py": code, "scenario.json": `{"model": "` + m.model + `", "modelIdentifier": "R", "stopTime": 20, "step": ` + step + `,
   "ports": ["cable.tension", "cable.length", "load.z", "load.vz"],
-  "config": {"gravity": 9.81, "hoist": {"position": [0, 0, 30]}, "load": ` + m.load + `,
+  "config": {"gravity": 9.81, "suspension": {"position": [0, 0, 30]}, "load": ` + m.load + `,
     "cable": {"length0": 10, "rope": {"E": 1e11, "poisson": 0.3, "diameter": 0.02, "density": 7850}}` + m.own + `},
   "plugins": [{"name": "p", "file": "p.py", "operations": 100000}]}`}
 			cfg, err := configureDir(t, writeScenario(t, files))

@@ -12,16 +12,16 @@ import (
 
 // scenario is a small hoist with one plugin, "p", in p.py.
 const scenario = `{
-  "model": "massless-cable", "modelIdentifier": "PluginTest", "description": "test",
+  "model": "massless", "modelIdentifier": "PluginTest", "description": "test",
   "stopTime": 10, "step": 0.01,
-  "ports": ["hoist.x", "hoist.fz", "cable.tension", "load.z", "load.vx", "load.mass"],
+  "ports": ["suspension.x", "suspension.fz", "cable.tension", "load.z", "load.vx", "load.mass"],
   "config": {
     "gravity": 9.81,
     "bodies": [
-      {"name": "hoist", "kind": "kinematic", "position": [0, 0, 20]},
+      {"name": "suspension", "kind": "kinematic", "position": [0, 0, 20]},
       {"name": "load", "kind": "dynamic", "mass": 1000, "size": [1, 1, 1], "hangsFrom": "cable"}
     ],
-    "cables": [{"name": "cable", "route": [{"body": "hoist"}, {"body": "load"}], "length0": 10,
+    "cables": [{"name": "cable", "route": [{"body": "suspension"}, {"body": "load"}], "length0": 10,
       "rope": {"E": 1e11, "poisson": 0.3, "diameter": 0.02, "density": 7850}, "winch": {"name": "winch"}}]
   },
   "plugins": [{"name": "p", "file": "p.py", "operations": 100000}]
@@ -65,7 +65,7 @@ func TestCheckRefusesWithFileAndLine(t *testing.T) {
 		{"shared type", "def step(sim):\n    type(sim).time = 42.0\n", "p.py:2: setting time on a built-in or API type"},
 		{"dunder", "def step(sim):\n    sim.__class__.time = 42.0\n", "p.py:2: attribute __class__"},
 		{"setattr", "def step(sim):\n    setattr(sim, 'x', 1)\n", `p.py:2: unknown name "setattr"`},
-		{"init fails", "def init(sim):\n    sim.body('lod')\ndef step(sim):\n    pass\n", `no body "lod" in this scenario (bodys: hoist, load)`},
+		{"init fails", "def init(sim):\n    sim.body('lod')\ndef step(sim):\n    pass\n", `no body "lod" in this scenario (bodies: load, suspension)`},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

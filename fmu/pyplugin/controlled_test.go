@@ -12,7 +12,7 @@ import (
 	"testing"
 )
 
-const exampleDir = "../../examples/hoist-controlled"
+const exampleDir = "../../examples/massless-controlled"
 
 // The example's controller lifts the load 5 m along its profile within
 // 3 cm and keeps the tension under its 12 kN limit.
@@ -153,15 +153,15 @@ func TestControllerOnEveryHoistModel(t *testing.T) {
 		plugins[f] = string(src)
 	}
 	for _, m := range []struct{ model, load, own string }{
-		{"rigid-body-cable", `{"mass": 1000, "size": [1, 1, 1]}`, ""},
-		{"mass-spring-cable", `{"mass": 1000}`, ""},
-		{"spline-cable", `{"mass": 1000}`, ""},
+		{"rigid-cable", `{"mass": 1000, "size": [1, 1, 1]}`, ""},
+		{"mass-spring", `{"mass": 1000}`, ""},
+		{"spline", `{"mass": 1000}`, ""},
 	} {
 		t.Run(m.model, func(t *testing.T) {
 			files := map[string]string{"scenario.json": `{"model": "` + m.model + `", "modelIdentifier": "Controlled", "stopTime": 20, "step": 0.016666666666666666,
-  "ports": ["hoist.x", "hoist.y", "hoist.z", "hoist.vx", "hoist.vy", "hoist.vz", "cable.tension", "cable.length",
+  "ports": ["suspension.x", "suspension.y", "suspension.z", "suspension.vx", "suspension.vy", "suspension.vz", "cable.tension", "cable.length",
     "load.x", "load.y", "load.z", "load.vx", "load.vy", "load.vz"],
-  "config": {"gravity": 9.81, "hoist": {"position": [0, 0, 20]}, "load": ` + m.load + `,
+  "config": {"gravity": 9.81, "suspension": {"position": [0, 0, 20]}, "load": ` + m.load + `,
     "cable": {"length0": 10, "segments": 20, "rope": {"E": 1e11, "poisson": 0.3, "diameter": 0.02, "density": 7850}}` + m.own + `},
   "plugins": [{"name": "controller", "file": "controller.py", "operations": 100000}, {"name": "wind", "file": "wind.py", "operations": 100000}]}`}
 			for f, src := range plugins {
@@ -272,14 +272,14 @@ func TestPluginsOnWireModels(t *testing.T) {
 			t.Errorf("wind force %.2f N, want %.2f N within 1 %%", f, drag)
 		}
 	})
-	t.Run("wire-beam", func(t *testing.T) {
+	t.Run("hmr-wire", func(t *testing.T) {
 		x := map[bool]float64{}
 		for _, push := range []bool{false, true} {
 			plugins := map[string]string{"idle": "def step(sim):\n    pass\n"}
 			if push {
 				plugins = map[string]string{"push": "def step(sim):\n    if sim.time < 0.5:\n        sim.body(\"m1\").apply_force(50.0, 0.0, 0.0)\n"}
 			}
-			cfg, err := configureDir(t, withPlugins(t, "../../examples/wire-beam", plugins))
+			cfg, err := configureDir(t, withPlugins(t, "../../examples/hmr-wire", plugins))
 			if err != nil {
 				t.Fatal(err)
 			}

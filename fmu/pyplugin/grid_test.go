@@ -91,7 +91,7 @@ func TestPointForcesDoNotAddUp(t *testing.T) {
 // The controlled hoist example, a state taken between grid points and
 // restored into a fresh instance: it continues bitwise.
 func TestControlledStateBetweenGridPoints(t *testing.T) {
-	dir, _ := filepath.Abs("../../examples/hoist-controlled")
+	dir, _ := filepath.Abs("../../examples/massless-controlled")
 	mk := func() (*fmu.Instance, map[string]uint32) {
 		sc, err := fmu.ReadScenario(dir)
 		if err != nil {

@@ -10,15 +10,15 @@ import (
 func TestPointForceSurvivesState(t *testing.T) {
 	code := "import math\ndef communication_point(sim):\n    sim.body('load').apply_force(2000.0 + 1500.0 * math.sin(3.0 * sim.time), 0.0, 0.0)\n"
 	for _, m := range []struct{ model, load string }{
-		{"rigid-body-cable", `{"mass": 1000, "size": [1, 1, 1]}`},
-		{"mass-spring-cable", `{"mass": 1000}`},
-		{"spline-cable", `{"mass": 1000}`},
+		{"rigid-cable", `{"mass": 1000, "size": [1, 1, 1]}`},
+		{"mass-spring", `{"mass": 1000}`},
+		{"spline", `{"mass": 1000}`},
 	} {
 		t.Run(m.model, func(t *testing.T) {
 			files := map[string]string{"p.py": code, "scenario.json": `{"model": "` + m.model + `", "modelIdentifier": "R", "stopTime": 20, "step": 0.01,
-  "ports": ["hoist.x", "hoist.y", "hoist.z", "hoist.vx", "hoist.vy", "hoist.vz", "cable.tension", "cable.length",
+  "ports": ["suspension.x", "suspension.y", "suspension.z", "suspension.vx", "suspension.vy", "suspension.vz", "cable.tension", "cable.length",
     "load.x", "load.y", "load.z", "load.vx", "load.vy", "load.vz"],
-  "config": {"gravity": 9.81, "hoist": {"position": [0, 0, 20]}, "load": ` + m.load + `,
+  "config": {"gravity": 9.81, "suspension": {"position": [0, 0, 20]}, "load": ` + m.load + `,
     "cable": {"length0": 10, "segments": 10, "rope": {"E": 1e11, "poisson": 0.3, "diameter": 0.02, "density": 7850}}},
   "plugins": [{"name": "p", "file": "p.py", "operations": 100000}]}`}
 			cfg, err := configureDir(t, writeScenario(t, files))

@@ -20,11 +20,11 @@ if BINDING_DIR not in sys.path:
     sys.path.insert(0, BINDING_DIR)
 
 # The scalar variables both Hoist FMUs declare, in both standards.
-INPUTS = ["hoist.x", "hoist.y", "hoist.z", "hoist.vx", "hoist.vy", "hoist.vz", "winch.speed"]
-OUTPUTS = ["hoist.fx", "hoist.fy", "hoist.fz", "cable.tension", "cable.length",
+INPUTS = ["suspension.x", "suspension.y", "suspension.z", "suspension.vx", "suspension.vy", "suspension.vz", "winch.speed"]
+OUTPUTS = ["suspension.fx", "suspension.fy", "suspension.fz", "cable.tension", "cable.length",
            "load.x", "load.y", "load.z", "load.vx", "load.vy", "load.vz"]
 PARAMETERS = ["load.mass", "cable.length0", "cable.E", "cable.diameter", "cable.density",
-              "gravity", "h"]
+              "gravity", "internalStep"]
 #: ``(name, causality)`` of INPUTS, OUTPUTS and PARAMETERS.
 DECLARED = [(n, "input") for n in INPUTS] + [(n, "output") for n in OUTPUTS] + \
            [(n, "parameter") for n in PARAMETERS]
@@ -191,14 +191,14 @@ class StatusAssertions:
 
 #: The example hoist FMUs by environment variable, with the command that builds each.
 EXAMPLE_FMUS = {
-    "HOIST_FMU": "go run ./build -o out/Hoist.fmu examples/hoist",
-    "RIGIDHOIST_FMU": "go run ./build -o out/RigidHoist.fmu examples/rigid-hoist",
-    "HOIST3_FMU": "go run ./build -fmi 3 -o out/Hoist3.fmu examples/hoist",
-    "RIGIDHOIST3_FMU": "go run ./build -fmi 3 -o out/RigidHoist3.fmu examples/rigid-hoist",
-    "MASSSPRINGHOIST_FMU": "go run ./build -o out/MassSpringHoist.fmu examples/mass-spring-hoist",
-    "MASSSPRINGHOIST3_FMU": "go run ./build -fmi 3 -o out/MassSpringHoist3.fmu examples/mass-spring-hoist",
-    "SPLINEHOIST_FMU": "go run ./build -o out/SplineHoist.fmu examples/spline-hoist",
-    "SPLINEHOIST3_FMU": "go run ./build -fmi 3 -o out/SplineHoist3.fmu examples/spline-hoist",
+    "HOIST_FMU": "go run ./build -o out/Hoist.fmu examples/massless",
+    "RIGIDHOIST_FMU": "go run ./build -o out/RigidHoist.fmu examples/rigid-cable",
+    "HOIST3_FMU": "go run ./build -fmi 3 -o out/Hoist3.fmu examples/massless",
+    "RIGIDHOIST3_FMU": "go run ./build -fmi 3 -o out/RigidHoist3.fmu examples/rigid-cable",
+    "MASSSPRINGHOIST_FMU": "go run ./build -o out/MassSpringHoist.fmu examples/mass-spring",
+    "MASSSPRINGHOIST3_FMU": "go run ./build -fmi 3 -o out/MassSpringHoist3.fmu examples/mass-spring",
+    "SPLINEHOIST_FMU": "go run ./build -o out/SplineHoist.fmu examples/spline",
+    "SPLINEHOIST3_FMU": "go run ./build -fmi 3 -o out/SplineHoist3.fmu examples/spline",
 }
 
 
@@ -252,10 +252,10 @@ class CableHoistChecks(StatusAssertions):
             t = 0.0
             for _ in range(60):
                 t = s.step(t, self.H)
-            fz, m, rho, d, l0 = s.get(["hoist.fz", "load.mass", "cable.density", "cable.diameter", "cable.length0"])
+            fz, m, rho, d, l0 = s.get(["suspension.fz", "load.mass", "cable.density", "cable.diameter", "cable.length0"])
             want = -(m + rho * math.pi * d * d / 4 * l0) * s.get(["gravity"])[0]
             self.assertLess(abs(fz / want - 1), self.FZ_TOLERANCE,
-                            "hoist.fz %.3f N, want %.3f (load %g kg)" % (fz, want, m))
+                            "suspension.fz %.3f N, want %.3f (load %g kg)" % (fz, want, m))
 
     def test_state_rollback_bitwise(self):
         """A state saved while the trolley moves and the winch pays out replays bitwise, restored in the
@@ -322,9 +322,9 @@ class CableHoistChecks(StatusAssertions):
         s = self.slave("bad", initialize=False)
         self.assertFails(lambda: s.set(["load.mass"], [float("nan")]), "load.mass = nan", mentions=["load.mass"])
         self.assertFails(lambda: s.set(["cable.length0"], [-1.0]), "cable.length0 = -1", mentions=["cable.length0"])
-        self.assertFails(lambda: s.set(["h"], [0.0]), "h = 0", mentions=["h"])
+        self.assertFails(lambda: s.set(["internalStep"], [0.0]), "internalStep = 0", mentions=["internalStep"])
         s.initialize()
-        self.assertFails(lambda: s.set(["hoist.vx"], [float("inf")]), "hoist.vx = inf", mentions=["hoist.vx"])
+        self.assertFails(lambda: s.set(["suspension.vx"], [float("inf")]), "suspension.vx = inf", mentions=["suspension.vx"])
         self.assertFails(lambda: s.step(0.0, -self.H), "a negative communication step")
         values = s.get(OUTPUTS)
         self.assertTrue(all(math.isfinite(v) for v in values), "outputs finite after refused calls")

@@ -2,7 +2,7 @@
 """Reference result of the Hoist example: the trolley move of
 examples/clients/python/hoist_cosim.py sampled every 0.1 s.
 
-    python3 scripts/fmutest/reference.py out/Hoist.fmu   # rewrites examples/hoist/Hoist_ref.csv
+    python3 scripts/fmutest/reference.py out/Hoist.fmu   # rewrites examples/massless/Hoist_ref.csv
 
 Regenerate it only when the physics is meant to change, and say why in the
 commit; test_fmi2.py compares every build against it.
@@ -15,7 +15,7 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 COSIM = os.path.join(ROOT, "examples", "clients", "python", "hoist_cosim.py")
-REFERENCE = os.path.join(ROOT, "examples", "hoist", "Hoist_ref.csv")
+REFERENCE = os.path.join(ROOT, "examples", "massless", "Hoist_ref.csv")
 EVERY = 10  # communication steps of 0.01 s between samples
 
 

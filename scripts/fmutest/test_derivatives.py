@@ -20,8 +20,8 @@ from cablefmu import fmi2  # noqa: E402
 from cablefmu import fmi3  # noqa: E402
 
 TMP = None
-FORCES = ["hoist.fx", "hoist.fy", "hoist.fz"]
-KNOWNS = ["hoist.x", "hoist.y", "hoist.z", "hoist.vx", "hoist.vy", "hoist.vz"]
+FORCES = ["suspension.fx", "suspension.fy", "suspension.fz"]
+KNOWNS = ["suspension.x", "suspension.y", "suspension.z", "suspension.vx", "suspension.vy", "suspension.vz"]
 DELTA = 1e-6
 
 
@@ -61,7 +61,7 @@ class Binding:
     def step(self, n, h=0.05):
         for _ in range(n):
             t = self.t
-            self.set(["hoist.x", "hoist.vx", "winch.speed"], [0.25 * t * t, 0.5 * t, 0.2])
+            self.set(["suspension.x", "suspension.vx", "winch.speed"], [0.25 * t * t, 0.5 * t, 0.2])
             self.s.do_step(t, h)
             self.t += h
 
@@ -141,7 +141,7 @@ class TestInputDerivatives(unittest.TestCase):
     def test_coarse_steps_follow_with_derivatives(self):
         # The trolley accelerates at 1 m/s^2. Communication steps of 0.5 s
         # holding the velocity input miss the motion in between; with
-        # fmi2SetRealInputDerivatives(hoist.vx, 1, a) the load's position
+        # fmi2SetRealInputDerivatives(suspension.vx, 1, a) the load's position
         # after 3 s is at least ten times closer to a fine-step reference.
         a = 1.0
 
@@ -151,9 +151,9 @@ class TestInputDerivatives(unittest.TestCase):
                 vr = b.s.md.vr
                 t = 0.0
                 for _ in range(int(round(3.0 / h))):
-                    b.set(["hoist.x", "hoist.vx"], [a * t * t / 2, a * t])
+                    b.set(["suspension.x", "suspension.vx"], [a * t * t / 2, a * t])
                     if derivatives:
-                        refs = (fmi2.fmi2ValueReference * 1)(vr("hoist.vx"))
+                        refs = (fmi2.fmi2ValueReference * 1)(vr("suspension.vx"))
                         order = (fmi2.fmi2Integer * 1)(1)
                         val = (fmi2.fmi2Real * 1)(a)
                         st = b.s.lib.fmi2SetRealInputDerivatives(getattr(b.s, b.s.HANDLE), refs, 1, order, val)

@@ -2,7 +2,7 @@
 
 Run from the repository root:
 
-    go run ./build -o out/Hoist.fmu examples/hoist
+    go run ./build -o out/Hoist.fmu examples/massless
     HOIST_FMU=out/Hoist.fmu python3 -m unittest discover -s scripts/fmutest -v
 
 The tests drive the FMU binary through the ctypes binding in
@@ -44,7 +44,7 @@ MD = None
 
 def setUpModule():
     global FMU_PATH, TMP, FOLDER, MD
-    problem = fmutestlib.fmu_path_problem("HOIST_FMU", "go run ./build -o out/Hoist.fmu examples/hoist")
+    problem = fmutestlib.fmu_path_problem("HOIST_FMU", "go run ./build -o out/Hoist.fmu examples/massless")
     if problem:
         raise RuntimeError(problem + "\nthen run: HOIST_FMU=out/Hoist.fmu "
                            "python3 -m unittest discover -s scripts/fmutest -v")
@@ -184,9 +184,9 @@ class TestLifecycle(FMUTestCase):
                                 % (drop, length0))
         self.assertLess(drop, length0 * 1.05, "load hangs %.6g m below the suspension point (length0 %g m)"
                         % (drop, length0))
-        self.assertLess(out["hoist.fz"], 0.0, "hoist.fz = %g, the cable must pull the crane down" % out["hoist.fz"])
-        self.assertLess(abs(out["hoist.fx"]) + abs(out["hoist.fy"]), 1e-6 * abs(out["hoist.fz"]),
-                        "horizontal force at rest: fx = %g, fy = %g" % (out["hoist.fx"], out["hoist.fy"]))
+        self.assertLess(out["suspension.fz"], 0.0, "suspension.fz = %g, the cable must pull the crane down" % out["suspension.fz"])
+        self.assertLess(abs(out["suspension.fx"]) + abs(out["suspension.fy"]), 1e-6 * abs(out["suspension.fz"]),
+                        "horizontal force at rest: fx = %g, fy = %g" % (out["suspension.fx"], out["suspension.fy"]))
 
     def test_winch_changes_cable_length(self):
         slave = self.ready_slave()
@@ -213,8 +213,8 @@ class TestLifecycle(FMUTestCase):
             results.append(dict(zip(OUTPUTS, slave.get_real(OUTPUTS))))
         one, ten = results
         self.assertGreater(one["load.x"], 0.05, "load.x = %g after 1 s: the load was not dragged along" % one["load.x"])
-        self.assertLess(one["hoist.fx"], -100.0, "hoist.fx = %g N: the lagging load should pull the crane back"
-                        % one["hoist.fx"])
+        self.assertLess(one["suspension.fx"], -100.0, "suspension.fx = %g N: the lagging load should pull the crane back"
+                        % one["suspension.fx"])
         for name in OUTPUTS:
             self.assertAlmostEqual(one[name], ten[name], delta=1e-6 * max(1.0, abs(one[name])),
                                    msg="%s: one step of 1 s gives %r, ten steps of 0.1 s give %r (tolerance 1e-6 rel.)"
@@ -286,24 +286,24 @@ class TestLifecycle(FMUTestCase):
                 self.assertEqual(bits([got[name]]), bits([want[name]]),
                                  "%s: %s = %r, want %r" % (what, name, got[name], want[name]))
 
-        # d(hoist.x)/dt with hoist.vx = 0: the point stays put for the step
+        # d(suspension.x)/dt with suspension.vx = 0: the point stays put for the step
         rest = one_step("rest", 0.0, {})
-        assertSame(one_step("xdot-only", 0.0, {"hoist.x": 1.0}), rest,
-                   "hoist.x = 0, d(hoist.x)/dt = 1 m/s, hoist.vx = 0, one step of 1 s vs. no input change")
-        # ... and with hoist.vx = 1 m/s it moves with the velocity alone
+        assertSame(one_step("xdot-only", 0.0, {"suspension.x": 1.0}), rest,
+                   "suspension.x = 0, d(suspension.x)/dt = 1 m/s, suspension.vx = 0, one step of 1 s vs. no input change")
+        # ... and with suspension.vx = 1 m/s it moves with the velocity alone
         moving = one_step("vx", 1.0, {})
-        self.assertLess(moving["hoist.fx"], -100.0, "hoist.vx = 1 m/s for 1 s: hoist.fx = %g N, the lagging load "
-                        "should pull the crane back" % moving["hoist.fx"])
-        assertSame(one_step("vx-and-xdot", 1.0, {"hoist.x": 1.0}), moving,
-                   "hoist.vx = 1 m/s with d(hoist.x)/dt = 1 m/s vs. without the derivative")
+        self.assertLess(moving["suspension.fx"], -100.0, "suspension.vx = 1 m/s for 1 s: suspension.fx = %g N, the lagging load "
+                        "should pull the crane back" % moving["suspension.fx"])
+        assertSame(one_step("vx-and-xdot", 1.0, {"suspension.x": 1.0}), moving,
+                   "suspension.vx = 1 m/s with d(suspension.x)/dt = 1 m/s vs. without the derivative")
 
-        # d(hoist.vx)/dt = a over one step of 1 s moves the point by a/2 with
-        # speed a*t; the next step, without derivatives, holds hoist.vx = a.
+        # d(suspension.vx)/dt = a over one step of 1 s moves the point by a/2 with
+        # speed a*t; the next step, without derivatives, holds suspension.vx = a.
         # Reference: steps of h = 1/60 s (one internal step each) with the
         # position a*t^2/2 and the step's mean speed a*(t + h/2) set, then
         # x = a/2 + a*(t - 1), vx = a.
         a = 0.6
-        h = MD.variables["h"].start
+        h = MD.variables["internalStep"].start
         ref = self.ready_slave("reference")
         expected = []
         for k in range(120):
@@ -320,12 +320,12 @@ class TestLifecycle(FMUTestCase):
         def accelerate(name, second_derivative):
             slave = self.ready_slave(name)
             slave.set_real(INPUTS, [0.0, 0.0, 20.0, 0.0, 0.0, 0.0, 0.0])
-            slave.set_real_input_derivatives(["hoist.vx"], [1], [a])
+            slave.set_real_input_derivatives(["suspension.vx"], [1], [a])
             slave.do_step(0.0, 1.0)
             first = dict(zip(OUTPUTS, slave.get_real(OUTPUTS)))
             slave.set_real(INPUTS, [0.5 * a, 0.0, 20.0, a, 0.0, 0.0, 0.0])
             if second_derivative is not None:
-                slave.set_real_input_derivatives(["hoist.vx"], [1], [second_derivative])
+                slave.set_real_input_derivatives(["suspension.vx"], [1], [second_derivative])
             slave.do_step(1.0, 1.0)
             return first, dict(zip(OUTPUTS, slave.get_real(OUTPUTS)))
 
@@ -333,21 +333,21 @@ class TestLifecycle(FMUTestCase):
             return all(abs(got[n] - want[n]) <= 1e-6 * max(1.0, abs(want[n])) for n in OUTPUTS)
 
         first, second = accelerate("accelerate", None)
-        self.assertLess(first["hoist.fx"], -10.0, "d(hoist.vx)/dt = %g m/s2 for 1 s: hoist.fx = %g N, the lagging "
-                        "load should pull the crane back" % (a, first["hoist.fx"]))
+        self.assertLess(first["suspension.fx"], -10.0, "d(suspension.vx)/dt = %g m/s2 for 1 s: suspension.fx = %g N, the lagging "
+                        "load should pull the crane back" % (a, first["suspension.fx"]))
         for (got, want, when) in ((first, expected[0], "t = 1 s"), (second, expected[1], "t = 2 s")):
             for name in OUTPUTS:
                 self.assertAlmostEqual(
                     got[name], want[name], delta=1e-6 * max(1.0, abs(want[name])),
-                    msg="%s at %s: d(hoist.vx)/dt = %g m/s2 over a 1 s step gives %r, the reference (suspension "
+                    msg="%s at %s: d(suspension.vx)/dt = %g m/s2 over a 1 s step gives %r, the reference (suspension "
                         "point at a*t^2/2 in steps of 1/60 s) %r; tolerance 1e-6 rel." % (name, when, a, got[name],
                                                                                             want[name]))
         # the derivative was not carried into the second step: setting it to 0
         # explicitly changes nothing, setting it again does
         _, explicit_zero = accelerate("accelerate-then-zero", 0.0)
-        assertSame(explicit_zero, second, "second step with d(hoist.vx)/dt = 0 set explicitly vs. not set")
+        assertSame(explicit_zero, second, "second step with d(suspension.vx)/dt = 0 set explicitly vs. not set")
         _, again = accelerate("accelerate-twice", a)
-        self.assertFalse(close(again, second), "setting d(hoist.vx)/dt = %g again for the second step changed "
+        self.assertFalse(close(again, second), "setting d(suspension.vx)/dt = %g again for the second step changed "
                                                "no output by more than 1e-6 rel.: %r" % (a, again))
 
 
@@ -363,9 +363,9 @@ class TestErrors(FMUTestCase):
                     slave.set_real(INPUTS, REST)
                     if mode == "step":
                         slave.exit_initialization_mode()
-                    self.assertFails(lambda: slave.set_real(["hoist.x"], [value]),
-                                     "fmi2SetReal(hoist.x = %r) in %s mode" % (value, mode),
-                                     mentions=["hoist.x"])
+                    self.assertFails(lambda: slave.set_real(["suspension.x"], [value]),
+                                     "fmi2SetReal(suspension.x = %r) in %s mode" % (value, mode),
+                                     mentions=["suspension.x"])
                     if mode == "step":
                         try:
                             out = slave.get_real(OUTPUTS)
@@ -452,7 +452,7 @@ class TestErrors(FMUTestCase):
         # overflow to Inf/NaN inside the solver) lie outside the inputs'
         # declared physical ranges: fmi2SetReal refuses them with the range,
         # the outputs and the instance stay as they were, and stepping goes on.
-        for name, value in (("hoist.vz", 1e300), ("hoist.vz", 1e308), ("hoist.vx", 1e308), ("hoist.x", 1e200)):
+        for name, value in (("suspension.vz", 1e300), ("suspension.vz", 1e308), ("suspension.vx", 1e308), ("suspension.x", 1e200)):
             with self.subTest(input=name, value=value):
                 slave = self.ready_slave()
                 self.run_steps(slave, [0.01] * 10)
@@ -578,7 +578,7 @@ class TestErrors(FMUTestCase):
             from cablefmu import fmi2
             folder = %(folder)r
             md = fmi2.read_model_description(folder)
-            inputs = ["hoist.x", "hoist.y", "hoist.z", "hoist.vx", "hoist.vy", "hoist.vz", "winch.speed"]
+            inputs = ["suspension.x", "suspension.y", "suspension.z", "suspension.vx", "suspension.vy", "suspension.vz", "winch.speed"]
             rest = [0.0, 0.0, 20.0, 0.0, 0.0, 0.0, 0.0]
 
             def ready(name):
@@ -591,7 +591,7 @@ class TestErrors(FMUTestCase):
                 return s
 
             lib = fmi2.load_library(fmi2.binary_path(folder, md.model_identifier))
-            vr = (fmi2.fmi2ValueReference * 1)(md.vr("hoist.x"))
+            vr = (fmi2.fmi2ValueReference * 1)(md.vr("suspension.x"))
             val = (fmi2.fmi2Real * 1)(3.0)
             order = (fmi2.fmi2Integer * 1)(1)
             real = fmi2.fmi2Real(0.0)
@@ -632,9 +632,9 @@ class TestErrors(FMUTestCase):
             lib.fmi2FreeInstance(stale)
             print("third fmi2FreeInstance returned", flush=True)
             # b was neither stepped, reset, terminated nor moved by the stale calls
-            x, = b.get_real(["hoist.x"])
+            x, = b.get_real(["suspension.x"])
             if x != 0.0:
-                bad.append("hoist.x of the live instance is %%r after stale calls set 3.0" %% x)
+                bad.append("suspension.x of the live instance is %%r after stale calls set 3.0" %% x)
             for i in range(10):
                 b.set_real(inputs, rest)
                 b.do_step(i * 0.01, 0.01)
@@ -737,7 +737,7 @@ class TestProcesses(FMUTestCase):
             folder = %(folder)r
             md = fmi2.read_model_description(folder)
             path = fmi2.binary_path(folder, md.model_identifier)
-            inputs = ["hoist.x", "hoist.y", "hoist.z", "hoist.vx", "hoist.vy", "hoist.vz", "winch.speed"]
+            inputs = ["suspension.x", "suspension.y", "suspension.z", "suspension.vx", "suspension.vy", "suspension.vz", "winch.speed"]
 
             def run(name):
                 s = fmi2.FMU2Slave(folder, instance_name=name, model_description=md)
@@ -786,7 +786,7 @@ class TestProcesses(FMUTestCase):
         self.assertIn("PASS", proc.stdout)
 
     def test_reference_result(self):
-        # The 30 s trolley move against examples/hoist/Hoist_ref.csv, sampled
+        # The 30 s trolley move against examples/massless/Hoist_ref.csv, sampled
         # every 0.1 s: each column within 1e-6 of its largest magnitude.
         sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
         import reference
@@ -811,7 +811,7 @@ class TestProcesses(FMUTestCase):
             rows = [line for line in f if line.strip()]
         self.assertEqual(header, ["time", "trolley.x", "trolley.vx", "winch.speed", "load.x", "load.y",
                                   "load.z", "load.vx", "load.vz", "sway.deg", "cable.tension",
-                                  "cable.length", "hoist.fx", "hoist.fz"])
+                                  "cable.length", "suspension.fx", "suspension.fz"])
         self.assertEqual(len(rows), 201, "rows for 2 s at 0.01 s plus the initial row")
         stem = os.path.splitext(os.path.basename(FMU_PATH))[0]
         self.assertTrue(os.path.isfile(os.path.join(TMP, "cosim", stem + "_fmu", "modelDescription.xml")),
@@ -829,7 +829,7 @@ class TestFMUState(FMUTestCase):
         outputs = [v.name for v in MD.variables.values() if v.causality == "output"]
         t = t0
         for _ in range(n):
-            slave.set_real(["hoist.x", "hoist.vx", "winch.speed"], [0.25 * t * t, 0.5 * t, 0.2])
+            slave.set_real(["suspension.x", "suspension.vx", "winch.speed"], [0.25 * t * t, 0.5 * t, 0.2])
             slave.do_step(t, 0.05)
             t += 0.05
         return bits(slave.get_real(outputs))

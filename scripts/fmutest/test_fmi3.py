@@ -2,10 +2,10 @@
 
 Run from the repository root:
 
-    go run ./build -fmi 3 -o out/Hoist3.fmu examples/hoist
-    go run ./build -fmi 3 -o out/RigidHoist3.fmu examples/rigid-hoist
-    go run ./build -fmi 3 -o out/MassSpringHoist3.fmu examples/mass-spring-hoist
-    go run ./build -fmi 3 -o out/SplineHoist3.fmu examples/spline-hoist
+    go run ./build -fmi 3 -o out/Hoist3.fmu examples/massless
+    go run ./build -fmi 3 -o out/RigidHoist3.fmu examples/rigid-cable
+    go run ./build -fmi 3 -o out/MassSpringHoist3.fmu examples/mass-spring
+    go run ./build -fmi 3 -o out/SplineHoist3.fmu examples/spline
     HOIST3_FMU=out/Hoist3.fmu RIGIDHOIST3_FMU=out/RigidHoist3.fmu MASSSPRINGHOIST3_FMU=out/MassSpringHoist3.fmu \\
         SPLINEHOIST3_FMU=out/SplineHoist3.fmu \\
         python3 -m unittest -v scripts/fmutest/test_fmi3.py
@@ -49,13 +49,13 @@ H = 1.0 / 60.0  # communication step of the lifecycle tests
 
 # key -> (environment variable, build command, scenario folder)
 FMUS = {
-    "hoist": ("HOIST3_FMU", "go run ./build -fmi 3 -o out/Hoist3.fmu examples/hoist", "examples/hoist"),
-    "rigid": ("RIGIDHOIST3_FMU", "go run ./build -fmi 3 -o out/RigidHoist3.fmu examples/rigid-hoist",
-              "examples/rigid-hoist"),
-    "massspring": ("MASSSPRINGHOIST3_FMU", "go run ./build -fmi 3 -o out/MassSpringHoist3.fmu examples/mass-spring-hoist",
-                   "examples/mass-spring-hoist"),
-    "spline": ("SPLINEHOIST3_FMU", "go run ./build -fmi 3 -o out/SplineHoist3.fmu examples/spline-hoist",
-               "examples/spline-hoist"),
+    "hoist": ("HOIST3_FMU", "go run ./build -fmi 3 -o out/Hoist3.fmu examples/massless", "examples/massless"),
+    "rigid": ("RIGIDHOIST3_FMU", "go run ./build -fmi 3 -o out/RigidHoist3.fmu examples/rigid-cable",
+              "examples/rigid-cable"),
+    "massspring": ("MASSSPRINGHOIST3_FMU", "go run ./build -fmi 3 -o out/MassSpringHoist3.fmu examples/mass-spring",
+                   "examples/mass-spring"),
+    "spline": ("SPLINEHOIST3_FMU", "go run ./build -fmi 3 -o out/SplineHoist3.fmu examples/spline",
+               "examples/spline"),
 }
 
 TMP = None
@@ -361,9 +361,9 @@ class CommonTests:
                     slave.set_float64(INPUTS, self.rest())
                     if mode == "step":
                         slave.exit_initialization_mode()
-                    self.assertFails(lambda: slave.set_float64(["hoist.x"], [value]),
-                                     "fmi3SetFloat64(hoist.x = %r) in %s mode" % (value, mode),
-                                     mentions=["hoist.x"])
+                    self.assertFails(lambda: slave.set_float64(["suspension.x"], [value]),
+                                     "fmi3SetFloat64(suspension.x = %r) in %s mode" % (value, mode),
+                                     mentions=["suspension.x"])
                     if mode == "step":
                         try:
                             out = slave.get_float64(self.outputs())
@@ -388,13 +388,13 @@ class CommonTests:
     def test_wrong_number_of_values_refused(self):
         # nValues must be the number of elements of the variables referenced.
         slave = self.ready_slave()
-        vrs = (fmi3.fmi3ValueReference * 2)(*self.md.vrs(["cable.tension", "hoist.fz"]))
+        vrs = (fmi3.fmi3ValueReference * 2)(*self.md.vrs(["cable.tension", "suspension.fz"]))
         buf = (fmi3.fmi3Float64 * 8)()
         for n in (1, 3):
             self.assertRawFails(slave, "fmi3GetFloat64", vrs, 2, buf, n,
                                 what="fmi3GetFloat64(2 scalar value references, nValues=%d)" % n)
-        self.assertRawFails(slave, "fmi3SetFloat64", (fmi3.fmi3ValueReference * 1)(self.md.vr("hoist.x")), 1,
-                            buf, 2, what="fmi3SetFloat64(hoist.x, nValues=2)")
+        self.assertRawFails(slave, "fmi3SetFloat64", (fmi3.fmi3ValueReference * 1)(self.md.vr("suspension.x")), 1,
+                            buf, 2, what="fmi3SetFloat64(suspension.x, nValues=2)")
 
     def test_do_step_rejects_nonpositive_step(self):
         for h in (0.0, -0.01):
@@ -422,7 +422,7 @@ class CommonTests:
             ("fmi3DoStep after fmi3Terminate", lambda s: (self.to_step_mode(s), s.terminate()),
              lambda s: s.do_step(0.0, H)),
             ("fmi3SetFloat64 of an input after fmi3Terminate", lambda s: (self.to_step_mode(s), s.terminate()),
-             lambda s: s.set_float64(["hoist.x"], [0.0])),
+             lambda s: s.set_float64(["suspension.x"], [0.0])),
         ]
         for what, prepare, call in cases:
             with self.subTest(case=what):
@@ -483,7 +483,7 @@ class CommonTests:
         md = self.md
         f64 = fmi3.fmi3Float64
         vr1 = (fmi3.fmi3ValueReference * 1)(md.vr("cable.tension"))
-        known = (fmi3.fmi3ValueReference * 1)(md.vr("hoist.x"))
+        known = (fmi3.fmi3ValueReference * 1)(md.vr("suspension.x"))
         buf = (f64 * 8)()
         seed = (f64 * 1)(1.0)
         b = [fmi3.fmi3Boolean(False) for _ in range(6)]
@@ -681,8 +681,8 @@ class TestHoist(CommonTests, FMU3Case):
         out = dict(zip(OUTPUTS, slave.get_float64(OUTPUTS)))
         for name in ("load.vx", "load.vy", "load.vz"):
             self.assertLess(abs(out[name]), 1e-6, "%s = %g: the load is not at rest" % (name, out[name]))
-        self.assertAlmostEqual(out["hoist.fz"], -out["cable.tension"], delta=1e-6 * out["cable.tension"],
-                               msg="hoist.fz vs -cable.tension of a vertical cable")
+        self.assertAlmostEqual(out["suspension.fz"], -out["cable.tension"], delta=1e-6 * out["cable.tension"],
+                               msg="suspension.fz vs -cable.tension of a vertical cable")
         self.run_steps(slave, 120)
         self.assertTensionIsWeight(slave, "after 120 steps of 1/60 s at rest")
 
@@ -720,10 +720,10 @@ class TestRigidHoist(CommonTests, FMU3Case):
         return -(mass + density * math.pi * d * d / 4 * length0) * g
 
     def assertCarriesLoadAndCable(self, slave, what):
-        fz, = slave.get_float64(["hoist.fz"])
+        fz, = slave.get_float64(["suspension.fz"])
         want = self.expected_fz(slave)
         self.assertLess(abs(fz / want - 1), self.FZ_TOL,
-                        "%s: hoist.fz %.2f N, want -(M + m_cable)*g = %.2f N within %g %% (off by %.3f %%)"
+                        "%s: suspension.fz %.2f N, want -(M + m_cable)*g = %.2f N within %g %% (off by %.3f %%)"
                         % (what, fz, want, 100 * self.FZ_TOL, 100 * (fz / want - 1)))
 
     def test_static_equilibrium_at_start(self):
@@ -756,7 +756,7 @@ class TestRigidHoist(CommonTests, FMU3Case):
         self.assertFinite(flat, "cable.node after 60 steps")
         nodes = slave.get_array("cable.node")
         self.assertEqual(len(nodes), count)
-        x, y, z = slave.get_float64(["hoist.x", "hoist.y", "hoist.z"])
+        x, y, z = slave.get_float64(["suspension.x", "suspension.y", "suspension.z"])
         top, bottom = nodes[0], nodes[-1]
         for k, (got, want) in enumerate(zip(top, (x, y, z))):
             self.assertAlmostEqual(got, want, delta=0.01, msg="cable.node[1] component %d = %r, the suspension "

@@ -37,19 +37,19 @@ from cablefmu import fmi3  # noqa: E402
 
 #: Environment variable -> (FMI version, the command that builds it), as in scripts/test.sh.
 MODELS = {
-    "HOIST_FMU": (2, "go run ./build -o out/Hoist.fmu examples/hoist"),
-    "HOIST3_FMU": (3, "go run ./build -fmi 3 -o out/Hoist3.fmu examples/hoist"),
-    "RIGIDHOIST_FMU": (2, "go run ./build -o out/RigidHoist.fmu examples/rigid-hoist"),
-    "RIGIDHOIST3_FMU": (3, "go run ./build -fmi 3 -o out/RigidHoist3.fmu examples/rigid-hoist"),
-    "HOISTCONTROLLED_FMU": (2, "go run ./build -o out/HoistControlled.fmu examples/hoist-controlled"),
-    "WIREBEAM_FMU": (2, "go run ./build -o out/WireBeam.fmu examples/wire-beam"),
-    "WIREBEAM3_FMU": (3, "go run ./build -fmi 3 -o out/WireBeam3.fmu examples/wire-beam"),
+    "HOIST_FMU": (2, "go run ./build -o out/Hoist.fmu examples/massless"),
+    "HOIST3_FMU": (3, "go run ./build -fmi 3 -o out/Hoist3.fmu examples/massless"),
+    "RIGIDHOIST_FMU": (2, "go run ./build -o out/RigidHoist.fmu examples/rigid-cable"),
+    "RIGIDHOIST3_FMU": (3, "go run ./build -fmi 3 -o out/RigidHoist3.fmu examples/rigid-cable"),
+    "HOISTCONTROLLED_FMU": (2, "go run ./build -o out/HoistControlled.fmu examples/massless-controlled"),
+    "WIREBEAM_FMU": (2, "go run ./build -o out/WireBeam.fmu examples/hmr-wire"),
+    "WIREBEAM3_FMU": (3, "go run ./build -fmi 3 -o out/WireBeam3.fmu examples/hmr-wire"),
     "WIREHOIST_FMU": (2, "go run ./build -o out/WireHoist.fmu examples/wire-hoist"),
     "WIREHOIST3_FMU": (3, "go run ./build -fmi 3 -o out/WireHoist3.fmu examples/wire-hoist"),
-    "MASSSPRINGHOIST_FMU": (2, "go run ./build -o out/MassSpringHoist.fmu examples/mass-spring-hoist"),
-    "MASSSPRINGHOIST3_FMU": (3, "go run ./build -fmi 3 -o out/MassSpringHoist3.fmu examples/mass-spring-hoist"),
-    "SPLINEHOIST_FMU": (2, "go run ./build -o out/SplineHoist.fmu examples/spline-hoist"),
-    "SPLINEHOIST3_FMU": (3, "go run ./build -fmi 3 -o out/SplineHoist3.fmu examples/spline-hoist"),
+    "MASSSPRINGHOIST_FMU": (2, "go run ./build -o out/MassSpringHoist.fmu examples/mass-spring"),
+    "MASSSPRINGHOIST3_FMU": (3, "go run ./build -fmi 3 -o out/MassSpringHoist3.fmu examples/mass-spring"),
+    "SPLINEHOIST_FMU": (2, "go run ./build -o out/SplineHoist.fmu examples/spline"),
+    "SPLINEHOIST3_FMU": (3, "go run ./build -fmi 3 -o out/SplineHoist3.fmu examples/spline"),
 }
 
 # The serialized state's layout (fmu/state.go): the magic, the format (uint32) and the total length
@@ -134,8 +134,8 @@ def running(env, name):
     s.initialize()
     t = 0.0
     for k in range(12):
-        if "hoist.x" in s.s.md.variables:
-            s.set(["hoist.x"], [0.01 * k])
+        if "suspension.x" in s.s.md.variables:
+            s.set(["suspension.x"], [0.01 * k])
         t = s.step(t, H)
     state = s.s.get_fmu_state()
     blob = s.s.serialize_fmu_state(state)
@@ -193,7 +193,7 @@ class ForgedStates(fmutestlib.StatusAssertions, unittest.TestCase):
         self.assertTrue(positions, "%s: no position found in the simulation's state" % env)
         stride = max(1, n // 60)
         outputs = [nm for nm in names if s.s.md.variables[nm].causality == "output"]
-        h = s.get(["h"])[0] if "h" in s.s.md.variables else H
+        h = s.get(["internalStep"])[0] if "internalStep" in s.s.md.variables else H
         accepted = 0
         for k in range(n):
             forgeries = (1e300, -1e300) + ((math.inf, -math.inf, math.nan) if k % stride == 0 or k in positions else ())

@@ -84,7 +84,7 @@ class TestHandles(unittest.TestCase):
     def test_foreign_instance_refused(self):
         hoist, rigid = ready2("HOIST_FMU", "hoist"), ready2("RIGIDHOIST_FMU", "rigid")
         try:
-            vr = (fmi2.fmi2ValueReference * 1)(hoist.vr("hoist.x"))
+            vr = (fmi2.fmi2ValueReference * 1)(hoist.vr("suspension.x"))
             val = (fmi2.fmi2Real * 1)(0.0)
             st = rigid.lib.fmi2GetReal(hoist.component, vr, 1, val)
             self.assertEqual(st, fmi2.ERROR, "RigidHoist's fmi2GetReal took a Hoist instance")
@@ -141,7 +141,7 @@ class TestHandles(unittest.TestCase):
     def test_absurd_counts_are_caller_errors(self):
         a = ready2("HOIST_FMU", "a")
         try:
-            vr = (fmi2.fmi2ValueReference * 1)(a.vr("hoist.x"))
+            vr = (fmi2.fmi2ValueReference * 1)(a.vr("suspension.x"))
             val = (fmi2.fmi2Real * 1)(0.0)
             for name in ("fmi2GetReal", "fmi2SetReal"):
                 a.clear_messages()

@@ -2,8 +2,8 @@
 MassSpringHoist (mass-spring cable) and SplineHoist (quasi-dynamic spline cable).
 
 Run with RIGIDHOIST_FMU, RIGIDHOIST3_FMU, MASSSPRINGHOIST_FMU, MASSSPRINGHOIST3_FMU, SPLINEHOIST_FMU and
-SPLINEHOIST3_FMU set to the builds of examples/rigid-hoist, examples/mass-spring-hoist and examples/spline-hoist
-('go run ./build -o out/RigidHoist.fmu examples/rigid-hoist', with -fmi 3 for RigidHoist3.fmu, and so on). Every
+SPLINEHOIST3_FMU set to the builds of examples/rigid-cable, examples/mass-spring and examples/spline
+('go run ./build -o out/RigidHoist.fmu examples/rigid-cable', with -fmi 3 for RigidHoist3.fmu, and so on). Every
 model passes the checks of every cable model with the Hoist ports (fmutestlib.CableHoistChecks), with its own
 outputs, tolerance and drive; the FMI 3.0 builds of the mass-spring and spline cables also run the common FMU tests
 of test_fmi3.py.
@@ -22,13 +22,13 @@ from cablefmu import fmi3  # noqa: E402
 # The models: example folder, model identifier, instance name, the model's own outputs, the tolerance of the
 # crane's static force, and the drive (inputs set before each step, a function of t).
 MODELS = {
-    "RigidHoist": ("examples/rigid-hoist", "rigid", [], 1e-3,
-                   lambda t: (["hoist.vx", "winch.speed"], [0.4 * math.sin(t), 0.1 * math.cos(0.5 * t)])),
-    "MassSpringHoist": ("examples/mass-spring-hoist", "ms", ["cable.iterations"], 1e-3,
-                        lambda t: (["hoist.vx", "winch.speed"], [0.4 * math.sin(t), 0.2 * math.cos(0.5 * t)])),
+    "RigidHoist": ("examples/rigid-cable", "rigid", [], 1e-3,
+                   lambda t: (["suspension.vx", "winch.speed"], [0.4 * math.sin(t), 0.1 * math.cos(0.5 * t)])),
+    "MassSpringHoist": ("examples/mass-spring", "ms", ["cable.iterations"], 1e-3,
+                        lambda t: (["suspension.vx", "winch.speed"], [0.4 * math.sin(t), 0.2 * math.cos(0.5 * t)])),
     # The budget swings: Algorithm 2 has nothing to switch on a rope held at one point, it stays dynamic.
-    "SplineHoist": ("examples/spline-hoist", "spline", ["cable.static", "cable.cost"], 1e-6,
-                    lambda t: (["hoist.vx", "winch.speed", "cable.budget"],
+    "SplineHoist": ("examples/spline", "spline", ["cable.static", "cable.cost"], 1e-6,
+                    lambda t: (["suspension.vx", "winch.speed", "cable.budget"],
                                [0.4 * math.sin(t), 0.2 * math.cos(0.5 * t), 1e6 * (1 + math.sin(t))])),
 }
 
@@ -76,11 +76,11 @@ class TestRigidHoistMoving(unittest.TestCase):
         want = -(mass + density * math.pi * d * d / 4 * length) * g
         t = 0.0
         for _ in range(120):
-            s.set(["hoist.x", "hoist.vx"], [0.5 * t, 0.5])
+            s.set(["suspension.x", "suspension.vx"], [0.5 * t, 0.5])
             t = s.step(t, 1.0 / 60)
-        fz = s.get(["hoist.fz"])[0]
+        fz = s.get(["suspension.fz"])[0]
         self.assertLess(abs(fz / want - 1), 0.01,
-                        "hoist.fz %.1f N while moving at 0.5 m/s, want -(M + m_cable) g = %.1f N within 1 %%" % (fz, want))
+                        "suspension.fz %.1f N while moving at 0.5 m/s, want -(M + m_cable) g = %.1f N within 1 %%" % (fz, want))
         top, bottom = s.get(["cable.node[1].z", "cable.node[21].z"])
         self.assertAlmostEqual(top - bottom, length, delta=0.05, msg="the nodes span the cable")
 

@@ -64,7 +64,7 @@ class Slave(fmutestlib.Slave):
             self.t += h
 
 
-OUTPUTS = (["hoist.fx", "hoist.fy", "hoist.fz", "cable.tension", "cable.length", "cable.massNodes",
+OUTPUTS = (["suspension.fx", "suspension.fy", "suspension.fz", "cable.tension", "cable.length", "cable.massNodes",
             "cable.contactNodes", "drum.angle", "drum.omega", "drum.motorTorque", "drum.brakeTorque", "drum.wound",
             "hook.z", "hook.vz", "load.z", "ground.force"]
            + ["fall[%d].tension" % k for k in range(1, FALLS + 1)]
@@ -88,7 +88,7 @@ class WireHoistCase(fmutestlib.StatusAssertions, unittest.TestCase):
         """The Hoist ports, the drum's, sheaves', falls' and hook's outputs and the wire's shape are declared."""
         md = self.slave().s.md
         names = set(md.variables)
-        want = (["hoist." + a for a in ("x", "y", "z", "vx", "vy", "vz", "fx", "fy", "fz")]
+        want = (["suspension." + a for a in ("x", "y", "z", "vx", "vy", "vz", "fx", "fy", "fz")]
                 + ["winch.speed", "winch.brake", "cable.tension", "cable.length", "drum.angle", "drum.omega",
                    "drum.motorTorque", "drum.brakeTorque", "drum.wound", "hook.z", "ground.force",
                    "load.mass", "brake.holdingTorque", "motor.torqueLimit"] + NODES[self.VERSION][-1:]
@@ -108,7 +108,7 @@ class WireHoistCase(fmutestlib.StatusAssertions, unittest.TestCase):
         want = HOOKED / FALLS + RHO * G * 40 / 2
         for k, T in enumerate(falls):
             self.assertLess(abs(T / want - 1), 0.01, "fall %d carries %.0f N, want %.0f within 1 %%" % (k + 1, T, want))
-        fx, fz, drum = s.get(["hoist.fx", "hoist.fz", "cable.tension"])
+        fx, fz, drum = s.get(["suspension.fx", "suspension.fz", "cable.tension"])
         self.assertLess(fz, -(HOOKED + RHO * G * FALLS * 40), "boom tip carries %.0f N" % -fz)
         self.assertLess(fx, 0, "the lead pulls the boom tip back towards the drum")
         self.assertLess(abs(drum / want - 1), 0.02, "tension at the drum %.0f N vs the falls' %.0f N" % (drum, want))
@@ -223,12 +223,12 @@ class WireHoistCase(fmutestlib.StatusAssertions, unittest.TestCase):
         fresh instance, and with the input set back both instances go on bitwise alike."""
         s = self.slave()
         s.run(0.5)
-        s.set(["hoist.x"], [-40.0])
+        s.set(["suspension.x"], [-40.0])
         blob = s.s.serialize_fmu_state(s.s.get_fmu_state())
         fresh = self.slave("fresh")
         fresh.s.set_fmu_state(fresh.s.deserialize_fmu_state(blob))
         for slave in (s, fresh):
-            slave.set(["hoist.x"], [0.0])
+            slave.set(["suspension.x"], [0.0])
             slave.t = 0.5
         for k in range(30):
             s.run(H)
@@ -238,7 +238,7 @@ class WireHoistCase(fmutestlib.StatusAssertions, unittest.TestCase):
     def test_bad_values_refused(self):
         s = Slave(self.VERSION, "bad")
         self.addCleanup(s.free)
-        for name, x in (("load.mass", float("nan")), ("load.mass", -1.0), ("h", 0.0), ("cable.drop", 0.0),
+        for name, x in (("load.mass", float("nan")), ("load.mass", -1.0), ("internalStep", 0.0), ("cable.drop", 0.0),
                         ("brake.holdingTorque", -5.0), ("winch.brake", 2.0), ("winch.speed", float("inf"))):
             self.assertFails(lambda: s.set([name], [x]), "%s = %r" % (name, x), mentions=[name])
         s.initialize()
@@ -250,7 +250,7 @@ class WireHoistCase(fmutestlib.StatusAssertions, unittest.TestCase):
         """A boom tip behind the drum cannot be reeved: initialization fails with the reason."""
         s = Slave(self.VERSION, "behind")
         self.addCleanup(s.free)
-        s.set(["hoist.x"], [-40.0])
+        s.set(["suspension.x"], [-40.0])
         self.assertFails(lambda: s.initialize(), "boom tip behind the drum", mentions=["drum"])
 
     def test_damaged_state_refused_and_instance_unchanged(self):
@@ -270,7 +270,7 @@ class WireHoistCase(fmutestlib.StatusAssertions, unittest.TestCase):
         s.run(0.5)
         s.ramp(-1.0, 0.5)
         for k in range(60):
-            s.set(["hoist.x", "hoist.vx"], [0.5 * s.t, 0.5])
+            s.set(["suspension.x", "suspension.vx"], [0.5 * s.t, 0.5])
             s.run(H)
             rows.append(self.outputs(s))
         return rows

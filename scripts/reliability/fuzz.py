@@ -147,7 +147,7 @@ class Lib:
         self.by_vr = {v.vr: v for v in self.vars}
         # The internal step, when the FMU lets it be set (it decides the
         # limit on internal steps per call); else the engine's default.
-        self.h_vr = next((v.vr for v in self.vars if v.name == "h"), None)
+        self.h_vr = next((v.vr for v in self.vars if v.name == "internalStep"), None)
         self.instances = {}  # handle -> Model
         self.states = {}  # handle -> (owner Model, snapshot)
         self.blobs = []  # (bytes, snapshot) serialized here
@@ -389,7 +389,7 @@ class Fuzzer:
                 choices.append(math.nextafter(v.lo, -math.inf))
             x = rng.choice(choices)
             return x, self.valid(v, x)
-        if v.name == "h":
+        if v.name == "internalStep":
             return v.start * rng.uniform(0.5, 2.0), True
         r = rng.random()
         edge = 0.06 if v.causality == "parameter" else 0.015

@@ -30,7 +30,7 @@ from cablefmu import fmucommon  # noqa: E402
 from cablefmu import fmi2  # noqa: E402
 from cablefmu import fmi3  # noqa: E402
 
-INPUTS = ["hoist.x", "hoist.y", "hoist.z", "hoist.vx", "hoist.vy", "hoist.vz", "winch.speed"]
+INPUTS = ["suspension.x", "suspension.y", "suspension.z", "suspension.vx", "suspension.vy", "suspension.vz", "winch.speed"]
 
 
 def rss_mb():
@@ -54,11 +54,11 @@ class Run:
             self.s = fmi3.FMU3Slave(folder, instance_name="soak")
             self.s.instantiate_co_simulation()
             self.s.enter_initialization_mode(start_time=0.0)
-        self.z = self.s.md.variables["hoist.z"].start
+        self.z = self.s.md.variables["suspension.z"].start
         self.set(0.0)
         self.s.exit_initialization_mode()
         self.outputs = [v.name for v in self.s.md.variables.values() if v.causality == "output"]
-        h = self.s.md.variables.get("h")
+        h = self.s.md.variables.get("internalStep")
         self.h = h.start if h is not None else 1 / 60
 
     def inputs(self, t):

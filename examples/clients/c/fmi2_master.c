@@ -34,8 +34,8 @@
  *   6. runs two instances at once on two threads for 2 s and checks that
  *      both give the same tension;
  *   7. with --trace FILE: moves the trolley 4 m in 30 s (a smooth S-curve,
- *      its speed as hoist.vx) and writes time, cable.tension, load.x,
- *      load.z, hoist.fx and hoist.fz after every step to FILE (CSV, 17
+ *      its speed as suspension.vx) and writes time, cable.tension, load.x,
+ *      load.z, suspension.fx and suspension.fz after every step to FILE (CSV, 17
  *      digits), so that runs on two platforms can be compared.
  *
  * It exits with 0 only if every step above passed.  The FMI 2.0 types are
@@ -312,13 +312,13 @@ enum {
 };
 
 static Var vars[N_VARS] = {
-    [HOIST_X] = {"hoist.x", 0, 0, 0, 0}, [HOIST_Y] = {"hoist.y", 0, 0, 0, 0},
-    [HOIST_Z] = {"hoist.z", 0, 0, 0, 0}, [HOIST_VX] = {"hoist.vx", 0, 0, 0, 0},
-    [HOIST_VY] = {"hoist.vy", 0, 0, 0, 0}, [HOIST_VZ] = {"hoist.vz", 0, 0, 0, 0},
+    [HOIST_X] = {"suspension.x", 0, 0, 0, 0}, [HOIST_Y] = {"suspension.y", 0, 0, 0, 0},
+    [HOIST_Z] = {"suspension.z", 0, 0, 0, 0}, [HOIST_VX] = {"suspension.vx", 0, 0, 0, 0},
+    [HOIST_VY] = {"suspension.vy", 0, 0, 0, 0}, [HOIST_VZ] = {"suspension.vz", 0, 0, 0, 0},
     [WINCH_SPEED] = {"winch.speed", 0, 0, 0, 0}, [CABLE_TENSION] = {"cable.tension", 0, 0, 0, 0},
     [LOAD_Z] = {"load.z", 0, 0, 0, 0}, [LOAD_X] = {"load.x", 0, 0, 0, 0},
-    [CABLE_LENGTH] = {"cable.length", 0, 0, 0, 0}, [HOIST_FX] = {"hoist.fx", 0, 0, 0, 0},
-    [HOIST_FZ] = {"hoist.fz", 0, 0, 0, 0},
+    [CABLE_LENGTH] = {"cable.length", 0, 0, 0, 0}, [HOIST_FX] = {"suspension.fx", 0, 0, 0, 0},
+    [HOIST_FZ] = {"suspension.fz", 0, 0, 0, 0},
     [LOAD_MASS] = {"load.mass", 0, 0, 0, 0}, [GRAVITY] = {"gravity", 0, 0, 0, 0},
 };
 
@@ -425,7 +425,7 @@ fail:
 
 /* Moves the trolley 4 m along x in 30 s, x(t) = 2 (1 - cos(pi t / 20)) m
  * for t < 20 s (a smooth start and stop) and 4 m after, with its speed as
- * hoist.vx, and writes the outputs after every step of 0.01 s to trace. */
+ * suspension.vx, and writes the outputs after every step of 0.01 s to trace. */
 static int trolleyMove(Binary *b, FILE *trace) {
     const fmi2CallbackFunctions callbacks = {logger, calloc, free, stepFinished, NULL};
     const double h = 0.01, pi = 3.14159265358979323846;
@@ -445,7 +445,7 @@ static int trolleyMove(Binary *b, FILE *trace) {
     CHECK(b->enterInitializationMode(c), "fmi2EnterInitializationMode");
     CHECK(b->setReal(c, inVr, 7, in), "fmi2SetReal(inputs)");
     CHECK(b->exitInitializationMode(c), "fmi2ExitInitializationMode");
-    fprintf(trace, "time,cable.tension,load.x,load.z,hoist.fx,hoist.fz\n");
+    fprintf(trace, "time,cable.tension,load.x,load.z,suspension.fx,suspension.fz\n");
     for (int i = 0; i < 3000; i++) {
         double t = i * h;
         in[0] = t < 20.0 ? 2.0 * (1.0 - cos(pi * t / 20.0)) : 4.0;

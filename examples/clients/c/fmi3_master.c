@@ -41,8 +41,8 @@
  *   7. unloads the library, loads it again and runs 3.-6. for 1 s, then on
  *      two threads at once;
  *   8. with --trace FILE: moves the trolley 4 m in 30 s (a smooth S-curve,
- *      its speed as hoist.vx) and writes time, cable.tension, load.x,
- *      load.z, hoist.fx and hoist.fz after every step to FILE (CSV, 17
+ *      its speed as suspension.vx) and writes time, cable.tension, load.x,
+ *      load.z, suspension.fx and suspension.fz after every step to FILE (CSV, 17
  *      digits), so that runs on two platforms can be compared.
  *
  * It exits with 0 only if every step above passed.  The FMI 3.0 types are
@@ -330,13 +330,13 @@ enum {
 #define N_READ (N_VARS - N_INPUTS)
 
 static Var vars[N_VARS] = {
-    [HOIST_X] = {"hoist.x", 0, 0, 0},         [HOIST_Y] = {"hoist.y", 0, 0, 0},
-    [HOIST_Z] = {"hoist.z", 0, 0, 0},         [HOIST_VX] = {"hoist.vx", 0, 0, 0},
-    [HOIST_VY] = {"hoist.vy", 0, 0, 0},       [HOIST_VZ] = {"hoist.vz", 0, 0, 0},
+    [HOIST_X] = {"suspension.x", 0, 0, 0},         [HOIST_Y] = {"suspension.y", 0, 0, 0},
+    [HOIST_Z] = {"suspension.z", 0, 0, 0},         [HOIST_VX] = {"suspension.vx", 0, 0, 0},
+    [HOIST_VY] = {"suspension.vy", 0, 0, 0},       [HOIST_VZ] = {"suspension.vz", 0, 0, 0},
     [WINCH_SPEED] = {"winch.speed", 0, 0, 0}, [CABLE_TENSION] = {"cable.tension", 0, 0, 0},
     [LOAD_X] = {"load.x", 0, 0, 0},           [LOAD_Z] = {"load.z", 0, 0, 0},
-    [CABLE_LENGTH] = {"cable.length", 0, 0, 0}, [HOIST_FX] = {"hoist.fx", 0, 0, 0},
-    [HOIST_FZ] = {"hoist.fz", 0, 0, 0},       [LOAD_MASS] = {"load.mass", 0, 0, 0},
+    [CABLE_LENGTH] = {"cable.length", 0, 0, 0}, [HOIST_FX] = {"suspension.fx", 0, 0, 0},
+    [HOIST_FZ] = {"suspension.fz", 0, 0, 0},       [LOAD_MASS] = {"load.mass", 0, 0, 0},
     [GRAVITY] = {"gravity", 0, 0, 0},
 };
 
@@ -427,7 +427,7 @@ static int simulate(Binary *b, const char *token, const char *resources, double 
     double mg = OUTPUT(LOAD_MASS) * OUTPUT(GRAVITY);
     double rel = (OUTPUT(CABLE_TENSION) - mg) / mg;
     printf("after %.2f s at rest: cable.tension = %.3f N, load.z = %.4f m, cable.length = %.4f m, "
-           "hoist.fz = %.3f N\n", (double)n * h, OUTPUT(CABLE_TENSION), OUTPUT(LOAD_Z), OUTPUT(CABLE_LENGTH), OUTPUT(HOIST_FZ));
+           "suspension.fz = %.3f N\n", (double)n * h, OUTPUT(CABLE_TENSION), OUTPUT(LOAD_Z), OUTPUT(CABLE_LENGTH), OUTPUT(HOIST_FZ));
     printf("load.mass * gravity = %.3f N, deviation %+.4f %% (limit 0.5 %%)\n", mg, 100.0 * rel);
     if (!(absd(rel) <= 0.005)) {
         fprintf(stderr, "FAIL: cable.tension %.3f N is not within 0.5 %% of m*g = %.3f N\n", OUTPUT(CABLE_TENSION), mg);
@@ -445,7 +445,7 @@ static int simulate(Binary *b, const char *token, const char *resources, double 
         fprintf(stderr, "FAIL: fmi3FreeFMUState left the state pointer non-NULL\n");
         ok = 0;
     }
-    printf("trolley at 0.5 m/s for 1 s: load.x = %.4f m, hoist.fx = %.3f N\n", first[LOAD_X - N_INPUTS],
+    printf("trolley at 0.5 m/s for 1 s: load.x = %.4f m, suspension.fx = %.3f N\n", first[LOAD_X - N_INPUTS],
            first[HOIST_FX - N_INPUTS]);
     if (memcmp(first, again, sizeof first) != 0) {
         fprintf(stderr, "FAIL: the run after fmi3SetFMUState differs from the first one\n");
@@ -482,7 +482,7 @@ fail:
 
 /* Moves the trolley 4 m along x in 30 s, x(t) = x0 + 2 (1 - cos(pi t / 20)) m
  * for t < 20 s (a smooth start and stop) and x0 + 4 m after, with its speed
- * as hoist.vx, and writes the outputs after every step of 0.01 s to trace. */
+ * as suspension.vx, and writes the outputs after every step of 0.01 s to trace. */
 static int trolleyMove(Binary *b, const char *token, const char *resources, FILE *trace) {
     static const char name[] = "trolley";
     const double h = 0.01, pi = 3.14159265358979323846;
@@ -503,7 +503,7 @@ static int trolleyMove(Binary *b, const char *token, const char *resources, FILE
     CHECK(b->enterInitializationMode(c, false, 0.0, 0.0, true, 30.0), "fmi3EnterInitializationMode");
     CHECK(b->setFloat64(c, inVr, N_INPUTS, in, N_INPUTS), "fmi3SetFloat64(inputs)");
     CHECK(b->exitInitializationMode(c), "fmi3ExitInitializationMode");
-    fprintf(trace, "time,cable.tension,load.x,load.z,hoist.fx,hoist.fz\n");
+    fprintf(trace, "time,cable.tension,load.x,load.z,suspension.fx,suspension.fz\n");
     for (int i = 0; i < 3000; i++) {
         double t = i * h;
         in[HOIST_X] = vars[HOIST_X].start + (t < 20.0 ? 2.0 * (1.0 - cos(pi * t / 20.0)) : 4.0);

@@ -13,7 +13,7 @@ Scenario (communication step 0.01 s, 30 s):
   position inputs at the start of each communication step and moves it with
   the velocity inputs within the step; when the FMU declares
   canInterpolateInputs, the acceleration is passed as the first derivative
-  of hoist.vx with fmi2SetRealInputDerivatives, so that the velocity ramps
+  of suspension.vx with fmi2SetRealInputDerivatives, so that the velocity ramps
   within a step instead of being held.
 * The winch pays out at 0.5 m/s for 4 s from t = 12 s and hauls in at
   0.5 m/s for 4 s from t = 20 s.
@@ -34,11 +34,11 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))  # the cablefmu p
 
 from cablefmu import fmi2  # noqa: E402
 
-INPUTS = ["hoist.x", "hoist.y", "hoist.z", "hoist.vx", "hoist.vy", "hoist.vz", "winch.speed"]
+INPUTS = ["suspension.x", "suspension.y", "suspension.z", "suspension.vx", "suspension.vy", "suspension.vz", "winch.speed"]
 OUTPUTS = ["load.x", "load.y", "load.z", "load.vx", "load.vy", "load.vz",
-           "cable.tension", "cable.length", "hoist.fx", "hoist.fy", "hoist.fz"]
+           "cable.tension", "cable.length", "suspension.fx", "suspension.fy", "suspension.fz"]
 HEADER = ["time", "trolley.x", "trolley.vx", "winch.speed", "load.x", "load.y", "load.z",
-          "load.vx", "load.vz", "sway.deg", "cable.tension", "cable.length", "hoist.fx", "hoist.fz"]
+          "load.vx", "load.vz", "sway.deg", "cable.tension", "cable.length", "suspension.fx", "suspension.fz"]
 
 HOIST_Z = 20.0
 
@@ -148,7 +148,7 @@ def run(args):
         rows.append((t, x, vx, ws, lx, ly, lz, out[idx["load.vx"]], out[idx["load.vz"]],
                      sway_deg(x, 0.0, HOIST_Z, lx, ly, lz),
                      out[idx["cable.tension"]], out[idx["cable.length"]],
-                     out[idx["hoist.fx"]], out[idx["hoist.fz"]]))
+                     out[idx["suspension.fx"]], out[idx["suspension.fz"]]))
         if not fmi2.all_finite(out):
             bad = [n for n, v in zip(OUTPUTS, out) if not math.isfinite(v)]
             raise fmi2.FMIError("fmi2GetReal", None, slave.messages,
@@ -175,7 +175,7 @@ def run(args):
             ws = winch_speed(t + 0.5 * h)
             slave.set_real(in_vrs, [x, 0.0, HOIST_Z, vx, 0.0, 0.0, ws])
             if use_derivatives:
-                slave.set_real_input_derivatives(["hoist.vx"], [1], [accel])
+                slave.set_real_input_derivatives(["suspension.vx"], [1], [accel])
             slave.do_step(t, h)
             t_end = (i + 1) * h
             x_end, vx_end, _ = profile(t_end)

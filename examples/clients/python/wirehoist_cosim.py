@@ -33,9 +33,9 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))  # the cablefmu p
 from cablefmu import fmi2  # noqa: E402
 
 FALLS = 4
-INPUTS = ["hoist.x", "hoist.y", "hoist.z", "hoist.vx", "hoist.vy", "hoist.vz", "winch.speed", "winch.brake"]
+INPUTS = ["suspension.x", "suspension.y", "suspension.z", "suspension.vx", "suspension.vy", "suspension.vz", "winch.speed", "winch.brake"]
 OUTPUTS = (["hook.x", "hook.z", "load.z", "ground.force", "cable.tension", "cable.length",
-            "cable.massNodes", "cable.contactNodes", "hoist.fx", "hoist.fz", "drum.omega", "drum.motorTorque",
+            "cable.massNodes", "cable.contactNodes", "suspension.fx", "suspension.fz", "drum.omega", "drum.motorTorque",
             "drum.brakeTorque", "drum.wound"]
            + ["fall[%d].tension" % k for k in range(1, FALLS + 1)]
            + ["sheave[%d].omega" % k for k in range(1, FALLS + 1)])
@@ -191,7 +191,7 @@ def run(args):
     print("  lifted again: fall tensions %s N at the end (%.0f N at the start)" % (
         ", ".join("%.0f" % x for x in falls_end), hooked))
     print("  peak fall tension    %8.0f N (%.2f x the start's)" % (peak_fall, peak_fall / hooked))
-    print("  peak boom-tip force  %8.0f N (vertical)" % max(abs(x) for x in column("hoist.fz")))
+    print("  peak boom-tip force  %8.0f N (vertical)" % max(abs(x) for x in column("suspension.fz")))
     print("  mass nodes           %d to %d" % (min(nodes), max(nodes)))
     print("  wall time            %8.3f s  (%.1f x real time)" % (wall, n_steps * h / wall if wall > 0 else 0.0))
     if args.csv:

@@ -25,7 +25,7 @@ type craneSettings struct {
 var craneFeatures = hoist.Features{Model: "the HMR wire", LoadBody: true, Damping: true, Elements: "the wire's mass nodes"}
 
 // fromCrane turns a crane given in the hoist family's form into bodies
-// ("hoist" kinematic, "load" dynamic) and a wire ("cable", paid out by the
+// ("suspension" kinematic, "load" dynamic) and a wire ("cable", paid out by the
 // winch "winch" at the hoist, with mass nodes every length0/segments),
 // laid by lay.
 func (c *config) fromCrane() error {
@@ -36,7 +36,7 @@ func (c *config) fromCrane() error {
 		return nil
 	}
 	if len(c.Bodies) > 0 || len(c.Wires) > 0 || len(c.Geometries) > 0 {
-		return errors.New("config: a crane is described either by hoist, load and cable or by bodies, geometries and wires, not both")
+		return errors.New("config: a crane is described either by suspension, load and cable or by bodies, geometries and wires, not both")
 	}
 	fc, errs := c.Crane.Config(c.Gravity, craneFeatures)
 	if fc != nil && fc.Cable.Rope.BendingStiffness != nil {
@@ -54,16 +54,16 @@ func (c *config) fromCrane() error {
 		own.OutputNodes = n + 1
 	}
 	c.crane = fc
-	hoistEnd, loadEnd := "hoist", "load"
+	hoistEnd, loadEnd := "suspension", "load"
 	c.Bodies = []bodyConfig{
-		{Name: "hoist", Kind: "kinematic", Position: fc.Hoist.Position},
+		{Name: "suspension", Kind: "kinematic", Position: fc.Suspension.Position},
 		{Name: "load", Kind: "dynamic", Mass: fc.Load.Mass, Size: fc.Load.Box()},
 	}
 	c.Wires = []wireConfig{{Name: "cable", Rope: fc.Cable.Rope.Rope,
-		Route:   []routeConfig{{End: &hoistEnd, Point: fc.Hoist.Position}, {End: &loadEnd}},
+		Route:   []routeConfig{{End: &hoistEnd, Point: fc.Suspension.Position}, {End: &loadEnd}},
 		Spacing: fc.Cable.Length0 / float64(n), Resolution: own.Resolution, OutputNodes: own.OutputNodes,
 		Winch: &winchConfig{Name: "winch", Slip: own.Slip, ForceLimit: own.ForceLimit, Spacing: fc.Cable.Length0 / float64(n), MinLength: fc.Cable.MinLen()}}}
-	c.lay(fc.Cable.Length0, fc.Load.Mass, fc.Gravity, fc.Cable.Rope.Material(), fc.Hoist.Position).apply(c)
+	c.lay(fc.Cable.Length0, fc.Load.Mass, fc.Gravity, fc.Cable.Rope.Material(), fc.Suspension.Position).apply(c)
 	return nil
 }
 

@@ -83,7 +83,7 @@ func quantities(c *config, step float64) *catalogue {
 	qs := &catalogue{}
 	axes := []string{port.Axis(0), port.Axis(1), port.Axis(2)}
 	qs.Param("gravity", "m/s2", "Gravitational acceleration, acting along -z", c.Gravity, port.Gravity, func(p *params, x float64) { p.gravity = x })
-	qs.Param("h", "s", "Internal step of the wire solver: steps on the fixed grid start + k·h whatever the communication steps; outputs between grid points are interpolated", step, port.Step, func(p *params, x float64) { p.h = x })
+	qs.Param("internalStep", "s", "Internal step of the wire solver: steps on the fixed grid start + k·internalStep whatever the communication steps; outputs between grid points are interpolated", step, port.Step, func(p *params, x float64) { p.h = x })
 	for i, b := range c.Bodies {
 		switch b.Kind {
 		case "dynamic":

@@ -15,7 +15,7 @@ import (
 // (down by 2T), two contact nodes, and the wire's sampled shape from one
 // box over the beam to the other.
 func TestWireBeamAtwood(t *testing.T) {
-	in, vr := plugintest.New(t, "../../../examples/wire-beam", nil)
+	in, vr := plugintest.New(t, "../../../examples/hmr-wire", nil)
 	const g, m1, m2, H = 9.81, 10.0, 20.0, 1.0 / 60
 	r := m1 / m2
 	tm := 0.0

@@ -28,11 +28,11 @@ import (
 type Config struct {
 	// Gravity (m/s²) along −z.
 	Gravity float64 `json:"gravity"`
-	// Hoist is the suspension point (the sheave on the trolley or the
+	// Suspension is the suspension point (the sheave on the trolley or the
 	// boom tip), moved by the inputs.
-	Hoist struct {
+	Suspension struct {
 		Position [3]float64 `json:"position"`
-	} `json:"hoist"`
+	} `json:"suspension"`
 	Load   Load          `json:"load"`
 	Cable  CableConfig   `json:"cable"`
 	Ground *GroundConfig `json:"ground"`
@@ -92,10 +92,10 @@ func (c *CableConfig) MinLen() float64 {
 // Blocks maps the key of each model's own block of settings to the
 // model's name.
 var Blocks = map[string]string{
-	"rigidBody":  "rigid-body-cable",
-	"massSpring": "mass-spring-cable",
-	"spline":     "spline-cable",
-	"massless":   "massless-cable",
+	"rigidCable": "rigid-cable",
+	"massSpring": "mass-spring",
+	"spline":     "spline",
+	"massless":   "massless",
 	"hmrWire":    "hmr-wire",
 }
 
@@ -114,6 +114,9 @@ func Decode(raw json.RawMessage, own string, cfg any) error {
 			}
 			if to, ok := movedTop[key]; ok {
 				errs = append(errs, fmt.Sprintf("config.%s: now config.%s.%s", key, to, key))
+			}
+			if to, ok := renamedKeys[key]; ok {
+				errs = append(errs, fmt.Sprintf("config.%s: now config.%s", key, to))
 			}
 		}
 		var cable map[string]json.RawMessage
@@ -140,9 +143,10 @@ func Decode(raw json.RawMessage, own string, cfg any) error {
 // (or went), with where to: a scenario written before says so instead of
 // "unknown field".
 var (
-	movedTop   = map[string]string{"iterations": "rigidBody"}
-	movedCable = map[string]string{
-		"twist": "now a setting of the model's own block (config.rigidBody.twist, config.massless.twist)", "hook": "now config.rigidBody.hook",
+	renamedKeys = map[string]string{"rigidBody": "rigidCable", "hoist": "suspension"}
+	movedTop    = map[string]string{"iterations": "rigidCable"}
+	movedCable  = map[string]string{
+		"twist": "now a setting of the model's own block (config.rigidCable.twist, config.massless.twist)", "hook": "now config.rigidCable.hook",
 		"physicalBending": "no longer a setting: the rope bends with its own stiffness everywhere, and the rigid-body cable's step takes a light segment's turning stiffness in where it cannot resolve it (see the README); remove the key",
 		"perMass":         "now config.massSpring.perMass", "solver": "now config.massSpring.solver", "rebuilds": "now config.massSpring.rebuilds",
 		"cgIterations": "now config.massSpring.cgIterations", "cgTolerance": "now config.massSpring.cgTolerance",
@@ -176,7 +180,7 @@ type Features struct {
 func (c *Config) Check(f Features) scenario.Errors {
 	var errs scenario.Errors
 	errs.Num("gravity", "m/s²", port.Gravity, c.Gravity)
-	errs.Vec("hoist.position", "m", port.Position, c.Hoist.Position[:])
+	errs.Vec("suspension.position", "m", port.Position, c.Suspension.Position[:])
 	errs.Num("load.mass", "kg", f.loadMass(), c.Load.Mass)
 	switch {
 	case f.LoadBody && c.Load.Size != nil:
@@ -227,9 +231,9 @@ func (f Features) loadMass() port.Range {
 // given instead of that language, it describes the same hoist, so that a
 // scenario written for the family runs there by changing "model" alone.
 type Crane struct {
-	Hoist *struct {
+	Suspension *struct {
 		Position [3]float64 `json:"position"`
-	} `json:"hoist"`
+	} `json:"suspension"`
 	Load   *Load         `json:"load"`
 	Cable  *CableConfig  `json:"cable"`
 	Ground *GroundConfig `json:"ground"`
@@ -237,7 +241,7 @@ type Crane struct {
 
 // Given reports whether any part of the crane is given.
 func (c *Crane) Given() bool {
-	return c.Hoist != nil || c.Load != nil || c.Cable != nil || c.Ground != nil
+	return c.Suspension != nil || c.Load != nil || c.Cable != nil || c.Ground != nil
 }
 
 // Config returns the crane as the family's Config with the scenario's
@@ -248,16 +252,16 @@ func (c *Crane) Config(gravity float64, f Features) (*Config, scenario.Errors) {
 	for _, p := range []struct {
 		key   string
 		given bool
-	}{{"hoist", c.Hoist != nil}, {"load", c.Load != nil}, {"cable", c.Cable != nil}} {
+	}{{"suspension", c.Suspension != nil}, {"load", c.Load != nil}, {"cable", c.Cable != nil}} {
 		if !p.given {
-			errs.Add("%s: missing: a hoist is described by hoist, load and cable together", p.key)
+			errs.Add("%s: missing: a hoist is described by suspension, load and cable together", p.key)
 		}
 	}
 	if len(errs) > 0 {
 		return nil, errs
 	}
 	cfg := &Config{Gravity: gravity, Load: *c.Load, Cable: *c.Cable, Ground: c.Ground}
-	cfg.Hoist.Position = c.Hoist.Position
+	cfg.Suspension.Position = c.Suspension.Position
 	return cfg, cfg.Check(f)
 }
 

@@ -152,7 +152,7 @@ type feedConfigured struct{ *configured }
 // once on the suspension point's position and velocity.
 func (m feedConfigured) Direct() map[int][]int {
 	d := map[int][]int{}
-	port.FindDriven(m.Variables(), "hoist").AddDirect(d)
+	port.FindDriven(m.Variables(), "suspension").AddDirect(d)
 	return d
 }
 
@@ -163,11 +163,11 @@ func (m *configured) NewSimulation(values []float64) (fmu.Simulation, error) {
 	st := &Start{Config: c, Params: Params{Gravity: c.Gravity, H: m.Step, LoadMass: c.Load.Mass, Length0: c.Cable.Length0, Rope: c.Cable.Rope.Material()}}
 	m.ApplyParams(&st.Params, values)
 	s := &Simulation{m: m, params: st.Params, minLen: c.Cable.MinLen()}
-	s.From.Pos = geom.V(c.Hoist.Position[0], c.Hoist.Position[1], c.Hoist.Position[2])
+	s.From.Pos = geom.V(c.Suspension.Position[0], c.Suspension.Position[1], c.Suspension.Position[2])
 	m.ReadInputs(&s.From, values)
 	st.Top, st.Vel = s.From.Pos, s.From.Vel
 	s.placed, s.RefPos, s.RefVel, s.MeanVel = s.From.Pos, s.From.Pos, s.From.Vel, s.From.Vel
-	s.Driven = port.FindDriven(m.Variables(), "hoist")
+	s.Driven = port.FindDriven(m.Variables(), "suspension")
 	if !(st.Params.Length0 > s.minLen) {
 		return nil, fmt.Errorf("cable.length0 %g m: must exceed the winch's minimum length %g m", st.Params.Length0, s.minLen)
 	}

@@ -28,7 +28,7 @@ type Bodies interface {
 }
 
 // Plant implements plant.Simulation: plugins see the suspension point
-// ("hoist") and the load ("load"), the cable ("cable") and its winch
+// ("suspension") and the load ("load"), the cable ("cable") and its winch
 // ("winch"), named as in the ports.
 func (s *Simulation) Plant() plant.Plant { return view{s} }
 
@@ -79,7 +79,7 @@ func (w winch) SetForceLimit(newtons float64) error {
 // suspension is the suspension point as a body the inputs move.
 type suspension struct{ s *Simulation }
 
-func (b suspension) Name() string                           { return "hoist" }
+func (b suspension) Name() string                           { return "suspension" }
 func (b suspension) Mass() float64                          { return 0 }
 func (b suspension) Position() geom.Vec3                    { return *b.s.Cable.Top() }
 func (b suspension) Velocity() geom.Vec3                    { return b.s.MeanVel }

@@ -36,7 +36,7 @@ type Texts struct {
 	Step string
 	// Load, Diameter, Density, Force, Tension, Winch add the model's way
 	// to the descriptions of load.mass, cable.diameter, cable.density,
-	// hoist.f*, cable.tension and winch.speed.
+	// suspension.f*, cable.tension and winch.speed.
 	Load, Diameter, Density, Force, Tension, Winch string
 	// LoadPoint names the load's point whose position load.* gives.
 	LoadPoint string
@@ -60,7 +60,7 @@ func quantities(c *Config, step float64, d *Design) *Catalogue {
 	param, input, output := qs.Param, qs.Input, qs.Output
 	axes := []string{port.Axis(0), port.Axis(1), port.Axis(2)}
 	param("gravity", "m/s2", "Gravitational acceleration, acting along -z", c.Gravity, port.Gravity, func(p *Params, v float64) { p.Gravity = v })
-	param("h", "s", "Internal step of "+x.Step+": steps on the fixed grid start + k·h whatever the communication steps; outputs between grid points are interpolated", step, port.Step, func(p *Params, v float64) { p.H = v })
+	param("internalStep", "s", "Internal step of "+x.Step+": steps on the fixed grid start + k·internalStep whatever the communication steps; outputs between grid points are interpolated", step, port.Step, func(p *Params, v float64) { p.H = v })
 	param("load.mass", "kg", "Mass of the load (hook and payload)"+suffix(x.Load), c.Load.Mass, f.loadMass(), func(p *Params, v float64) { p.LoadMass = v })
 	param("cable.length0", "m", "Initial cable length from the suspension point to the load", c.Cable.Length0, port.Length, func(p *Params, v float64) { p.Length0 = v })
 	param("cable.E", "Pa", "Effective Young's modulus of the rope (a stranded wire rope is softer than solid steel): its stretching stiffness EA", rope.E, port.Modulus, func(p *Params, v float64) { p.Rope.E = v })
@@ -71,16 +71,16 @@ func quantities(c *Config, step float64, d *Design) *Catalogue {
 	}
 	param("cable.bendingStiffness", "N.m2", "Bending stiffness EI of the rope; 0 takes a tenth of a solid bar's (a stranded rope bends far more easily)", rope.BendingStiffness, port.Bending, func(p *Params, v float64) { p.Rope.BendingStiffness = v })
 	for k, ax := range axes {
-		input("hoist."+ax, "m", fmt.Sprintf("World %s position of the suspension point (sheave on the trolley), z up", ax), c.Hoist.Position[k], port.Position,
+		input("suspension."+ax, "m", fmt.Sprintf("World %s position of the suspension point (sheave on the trolley), z up", ax), c.Suspension.Position[k], port.Position,
 			func(d *Drive, v float64) { port.SetComp(&d.Pos, k, v) })
 	}
 	for k, ax := range axes {
-		input("hoist.v"+ax, "m/s", fmt.Sprintf("World %s velocity of the suspension point; within a communication step it moves with it", ax), 0, port.Velocity,
+		input("suspension.v"+ax, "m/s", fmt.Sprintf("World %s velocity of the suspension point; within a communication step it moves with it", ax), 0, port.Velocity,
 			func(d *Drive, v float64) { port.SetComp(&d.Vel, k, v) })
 	}
 	input("winch.speed", "m/s", "Pay-out rate of the winch; positive lengthens the cable"+suffix(x.Winch), 0, port.Velocity, func(d *Drive, v float64) { d.Winch = v })
 	for k, ax := range axes {
-		output("hoist.f"+ax, "N", fmt.Sprintf("World %s component of the force the cable exerts on the crane%s", ax, suffix(x.Force)),
+		output("suspension.f"+ax, "N", fmt.Sprintf("World %s component of the force the cable exerts on the crane%s", ax, suffix(x.Force)),
 			func(s *Simulation) float64 { return s.Cable.Force().Comp(k) })
 	}
 	output("cable.tension", "N", "Cable tension at the suspension point"+suffix(x.Tension), func(s *Simulation) float64 { return s.Cable.Tension() })

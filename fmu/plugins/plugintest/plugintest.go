@@ -163,8 +163,8 @@ func TrolleyMoveSwing(t *testing.T, h Hoist) {
 			if tm < 4 {
 				x, v = 0.5*(tm-2/math.Pi*math.Sin(math.Pi*tm/2)), 0.5*(1-math.Cos(math.Pi*tm/2))
 			}
-			Set(t, in, vr["hoist.x"], x)
-			Set(t, in, vr["hoist.vx"], v)
+			Set(t, in, vr["suspension.x"], x)
+			Set(t, in, vr["suspension.vx"], v)
 			if st := in.DoStep(tm, comm); st != fmu.OK {
 				t.Fatalf("t = %.2f: %v", tm, st)
 			}
@@ -208,7 +208,7 @@ func WinchAndStateRollback(t *testing.T, dir string) {
 	tm := 0.0
 	run := func(in *fmu.Instance, steps int) []float64 {
 		for k := 0; k < steps; k++ {
-			Set(t, in, vr["hoist.vx"], 0.3*math.Sin(tm))
+			Set(t, in, vr["suspension.vx"], 0.3*math.Sin(tm))
 			if st := in.DoStep(tm, h); st != fmu.OK {
 				t.Fatalf("t = %.2f: %v", tm, st)
 			}
@@ -258,7 +258,7 @@ func WinchAndStateRollback(t *testing.T, dir string) {
 }
 
 // CarriesLoadAndCable checks that at rest the crane carries the load and
-// the rope, hoist.fz = −(M + ρAL) g within tol (relative), at the start
+// the rope, suspension.fz = −(M + ρAL) g within tol (relative), at the start
 // and after 2 s of communication steps of 1/60 s with the inputs in set
 // held; it returns the instance for the model's own checks, and the
 // rope's static stretch (m) under the load and its own weight.
@@ -271,8 +271,8 @@ func CarriesLoadAndCable(t *testing.T, h Hoist, tol float64, set map[string]floa
 	want := -(h.Mass + rho*h.Length) * g
 	check := func(when string) {
 		t.Helper()
-		if fz := Get(t, in, vr["hoist.fz"]); math.Abs(fz/want-1) > tol {
-			t.Errorf("%s: hoist.fz %.3f N, want −(M + m_cable) g = %.3f N within %g", when, fz, want, tol)
+		if fz := Get(t, in, vr["suspension.fz"]); math.Abs(fz/want-1) > tol {
+			t.Errorf("%s: suspension.fz %.3f N, want −(M + m_cable) g = %.3f N within %g", when, fz, want, tol)
 		}
 	}
 	check("at the start")

@@ -103,7 +103,7 @@ func (c *Catalogue[P, D, S]) Output(name, unit, desc string, get func(s *S) floa
 type Ports[P, D, S any] struct {
 	// List is fixed by Select: the index lists below are made from it.
 	List []Quantity[P, D, S]
-	// Step is the scenario's internal step (s), used when "h" is no port.
+	// Step is the scenario's internal step (s), used when "internalStep" is no port.
 	Step  float64
 	hPort int
 	// The indices in List of the inputs and outputs: read and written
@@ -140,7 +140,7 @@ func Select[P, D, S any](c *Catalogue[P, D, S], names []string, step float64) (*
 			return nil, fmt.Errorf("port %q listed twice", name)
 		}
 		seen[name] = true
-		if name == "h" {
+		if name == "internalStep" {
 			ps.hPort = len(ps.List)
 		}
 		if q.Input != nil {
@@ -191,7 +191,7 @@ func (ps *Ports[P, D, S]) Starts() []float64 {
 	return v
 }
 
-// InternalStep implements fmu.Configured's InternalStep: the "h" port's
+// InternalStep implements fmu.Configured's InternalStep: the "internalStep" port's
 // value, or the scenario's step.
 func (ps *Ports[P, D, S]) InternalStep(values []float64) float64 {
 	if ps.hPort >= 0 {

@@ -27,7 +27,7 @@ func (Model) Configure(sc *fmu.Scenario) (fmu.Configured, error) {
 		return nil, err
 	}
 	m := &configured{Ports: ports, cfg: cfg}
-	m.hoist = port.FindDriven(m.Variables(), "hoist")
+	m.hoist = port.FindDriven(m.Variables(), "suspension")
 	if _, err := m.NewSimulation(m.Starts()); err != nil {
 		return nil, fmt.Errorf("building the hoist: %w", err)
 	}
@@ -90,7 +90,7 @@ func quantities(c *config, step float64) *catalogue {
 	qs := &catalogue{}
 	axes := []string{port.Axis(0), port.Axis(1), port.Axis(2)}
 	qs.Param("gravity", "m/s2", "Gravitational acceleration, acting along -z", c.Gravity, port.Gravity, func(p *params, x float64) { p.gravity = x })
-	qs.Param("h", "s", "Internal step of the wire solver: steps on the fixed grid start + k·h whatever the communication steps; outputs between grid points are interpolated", step, port.Step, func(p *params, x float64) { p.h = x })
+	qs.Param("internalStep", "s", "Internal step of the wire solver: steps on the fixed grid start + k·internalStep whatever the communication steps; outputs between grid points are interpolated", step, port.Step, func(p *params, x float64) { p.h = x })
 	qs.Param("load.mass", "kg", "Mass of the load (the hook block's is the scenario's)", c.Load.Mass, port.Mass, func(p *params, x float64) { p.loadMass = x })
 	qs.Param("cable.drop", "m", "Length of each fall at the start: the hook sheaves' axles below the boom sheaves'", c.Drop, port.Length, func(p *params, x float64) { p.drop = x })
 	qs.Param("motor.torqueLimit", "N.m", "Most torque the winch motor gives in speed mode (0: no limit)", c.Drum.TorqueLimit, torqueRange, func(p *params, x float64) { p.torqueLimit = x })
@@ -98,11 +98,11 @@ func quantities(c *config, step float64) *catalogue {
 	qs.Param("sheave.bearingFriction", "N.m", "Coulomb friction torque of every sheave's bearing", c.Sheave.BearingFriction, torqueRange, func(p *params, x float64) { p.bearingFriction = x })
 
 	for k, ax := range axes {
-		qs.Input("hoist."+ax, "m", fmt.Sprintf("World %s position of the boom tip (the first boom sheave's centre; driven)", ax), c.BoomTip[k], port.Position,
+		qs.Input("suspension."+ax, "m", fmt.Sprintf("World %s position of the boom tip (the first boom sheave's centre; driven)", ax), c.BoomTip[k], port.Position,
 			func(d *drive, x float64) { port.SetComp(&d.pos, k, x) })
 	}
 	for k, ax := range axes {
-		qs.Input("hoist.v"+ax, "m/s", fmt.Sprintf("World %s velocity of the boom tip; within a communication step it moves with it", ax), 0, port.Velocity,
+		qs.Input("suspension.v"+ax, "m/s", fmt.Sprintf("World %s velocity of the boom tip; within a communication step it moves with it", ax), 0, port.Velocity,
 			func(d *drive, x float64) { port.SetComp(&d.vel, k, x) })
 	}
 	if c.torqueDrive() {
@@ -115,7 +115,7 @@ func quantities(c *config, step float64) *catalogue {
 		func(d *drive, x float64) { d.brake = x })
 
 	for k, ax := range axes {
-		qs.Output("hoist.f"+ax, "N", fmt.Sprintf("World %s component of the force of the whole hoisting system (wire, sheaves, block and load) on the boom tip", ax),
+		qs.Output("suspension.f"+ax, "N", fmt.Sprintf("World %s component of the force of the whole hoisting system (wire, sheaves, block and load) on the boom tip", ax),
 			func(s *simulation) float64 { return s.ho.BoomTipForce().Comp(k) })
 	}
 	qs.Output("cable.tension", "N", "Tension of the wire where it leaves the drum", func(s *simulation) float64 { return s.ho.Drum.Tension() })

@@ -8,7 +8,7 @@ import (
 	"github.com/cablefmu/cablefmu/fmu/plugins/port"
 )
 
-// Plant implements plant.Simulation: plugins see the boom tip ("hoist",
+// Plant implements plant.Simulation: plugins see the boom tip ("suspension",
 // moved by the inputs) and the hook block with its load ("load"), the
 // wire ("cable": its tension where it leaves the drum) and the drum as
 // the winch ("winch"), named as in the ports.
@@ -17,7 +17,7 @@ func (s *simulation) Plant() plant.Plant { return view{s} }
 type view struct{ s *simulation }
 
 func (v view) Bodies() []plant.Body {
-	return []plant.Body{plant.Renamed(plant.RigidBody(v.s.ho.BoomTip), "hoist"), plant.Renamed(plant.RigidBody(v.s.ho.Block), "load")}
+	return []plant.Body{plant.Renamed(plant.RigidBody(v.s.ho.BoomTip), "suspension"), plant.Renamed(plant.RigidBody(v.s.ho.Block), "load")}
 }
 
 func (v view) ClearForces()           { plant.ClearRigid([]*multibody.Body{v.s.ho.Block}) }

@@ -3,7 +3,7 @@ studies of them (parameter sweeps and load cases) locally or on a Dask cluster.
 
     import cablefmu
     fmu = cablefmu.load("out/Hoist.fmu")
-    r = cablefmu.simulate(fmu, inputs={"hoist.x": lambda t: min(t, 2.0)}, stop_time=30)
+    r = cablefmu.simulate(fmu, inputs={"suspension.x": lambda t: min(t, 2.0)}, stop_time=30)
     print(max(r["cable.tension"]))
 
 The core needs the standard library only; NumPy/pandas are used when

@@ -9,7 +9,7 @@ Typical use::
     slave.setup_experiment(start_time=0.0)
     slave.enter_initialization_mode()
     slave.exit_initialization_mode()
-    slave.set_real(["hoist.x", "hoist.vx"], [0.0, 0.0])
+    slave.set_real(["suspension.x", "suspension.vx"], [0.0, 0.0])
     slave.do_step(0.0, 0.01)
     tension, = slave.get_real(["cable.tension"])
     slave.terminate()

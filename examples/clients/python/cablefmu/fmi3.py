@@ -8,7 +8,7 @@ Typical use::
     slave.instantiate_co_simulation()
     slave.enter_initialization_mode(start_time=0.0)
     slave.exit_initialization_mode()          # now in Step Mode
-    slave.set_float64(["hoist.x", "hoist.vx"], [0.0, 0.0])
+    slave.set_float64(["suspension.x", "suspension.vx"], [0.0, 0.0])
     event, terminate, early, t = slave.do_step(0.0, 0.01)
     tension, = slave.get_float64(["cable.tension"])
     nodes = slave.get_array("cable.node")      # nested lists, shape from <Dimension>

@@ -92,7 +92,7 @@ class FMU:
         step = self.md.default_experiment.get("stepSize")
         if step:
             return step
-        h = self.md.variables.get("h")
+        h = self.md.variables.get("internalStep")
         return h.start if h is not None and h.start else 1.0 / 60
 
     def instance(self, name=None):

@@ -26,7 +26,7 @@ A study file (JSON, or TOML where the standard library reads it) says:
   ``{"profile": "speed", …}`` the same move's speed alone (a winch paying
   out ``distance`` of rope, hauling in a negative one);
 - ``outputs``: the outputs to keep; ``sway``: optional
-  ``{"hoist": [x, z], "load": [x, z]}`` naming the variables of a sway
+  ``{"suspension": [x, z], "load": [x, z]}`` naming the variables of a sway
   angle (degrees from the vertical) called ``sway``;
 - ``reductions``: name -> ``{"of": SIGNAL, "op": OP}`` with OP one of
   ``max``, ``min``, ``max_abs``, ``rms``, ``final``, ``time_above``
@@ -333,8 +333,8 @@ def _check(spec):
         _want(isinstance(x, list) and all(isinstance(a, str) for a in x), "a list of names", x, "outputs")
     if "sway" in spec:
         sw = _table(spec, "sway")
-        _known(sw, ("hoist", "load"), "sway")
-        for key in ("hoist", "load"):
+        _known(sw, ("suspension", "load"), "sway")
+        for key in ("suspension", "load"):
             _want(isinstance(sw.get(key), list) and len(sw[key]) == 2 and all(isinstance(a, str) for a in sw[key]),
                   "[x, z], two names", sw.get(key), "sway", key)
     for name, r in _table(spec, "reductions").items():
@@ -489,7 +489,7 @@ class Study:
                 raise StudyError("outputs: %s has no variable %s%s" % (fmu.name, name, _near(name, md)))
         if "sway" in sp:
             sw = sp["sway"]
-            for name in sw["hoist"] + sw["load"]:
+            for name in sw["suspension"] + sw["load"]:
                 if name not in signals:
                     raise StudyError("sway: %s is neither a kept output nor an input profile" % name)
             signals.add("sway")
@@ -739,7 +739,7 @@ def run_case(spec, base, fmu_path, run_id, case, keep_series=False):
             f = sig if callable(sig) else (lambda t, v=sig: v)
             series[name] = [f(t) for t in result["time"]]
         if "sway" in spec:
-            hx, hz = spec["sway"]["hoist"]
+            hx, hz = spec["sway"]["suspension"]
             lx, lz = spec["sway"]["load"]
             series["sway"] = [math.degrees(math.atan2(a - b, c - d)) for a, b, c, d in
                               zip(series[lx], series[hx], series[hz], series[lz])]

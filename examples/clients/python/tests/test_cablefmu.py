@@ -55,18 +55,18 @@ def have_dask():
 class TestSimulate(unittest.TestCase):
     def test_reference_result(self):
         """The trolley move of hoist_cosim.py through simulate(): every column of
-        examples/hoist/Hoist_ref.csv (sampled every 0.1 s) within 1e-6 of its scale."""
+        examples/massless/Hoist_ref.csv (sampled every 0.1 s) within 1e-6 of its scale."""
         import hoist_cosim as cosim  # beside the package
         profile, h = cosim.TrapezoidProfile(), 0.01
         fmu = cablefmu.load(fmu_path("HOIST_FMU"))
         r = cablefmu.simulate(
             fmu, stop_time=30.0, step=h,
-            inputs={"hoist.x": lambda t: profile(t)[0], "hoist.vx": lambda t: profile(t)[1],
-                    "hoist.z": cosim.HOIST_Z, "winch.speed": lambda t: cosim.winch_speed(t + 0.5 * h)},
-            derivatives={"hoist.vx": lambda t: profile(t + 0.5 * h)[2]},
+            inputs={"suspension.x": lambda t: profile(t)[0], "suspension.vx": lambda t: profile(t)[1],
+                    "suspension.z": cosim.HOIST_Z, "winch.speed": lambda t: cosim.winch_speed(t + 0.5 * h)},
+            derivatives={"suspension.vx": lambda t: profile(t + 0.5 * h)[2]},
             outputs=["load.x", "load.y", "load.z", "load.vx", "load.vz", "cable.tension", "cable.length",
-                     "hoist.fx", "hoist.fz"])
-        with open(os.path.join(REPO, "examples", "hoist", "Hoist_ref.csv"), newline="") as f:
+                     "suspension.fx", "suspension.fz"])
+        with open(os.path.join(REPO, "examples", "massless", "Hoist_ref.csv"), newline="") as f:
             rows = list(csv.reader(f))
         head, ref = rows[0], [[float(x) for x in row] for row in rows[1:] if row]
         got = {n: r[n][::10] for n in r}
@@ -82,7 +82,7 @@ class TestSimulate(unittest.TestCase):
     def test_tables_frames_and_errors(self):
         fmu = cablefmu.load(fmu_path("HOIST_FMU"))
         self.assertIs(cablefmu.load(fmu.path), fmu, "loaded once per process")
-        r = cablefmu.simulate(fmu, stop_time=1.0, step=0.1, inputs={"hoist.x": ([0, 1], [0, 0.5]), "hoist.vx": 0.5},
+        r = cablefmu.simulate(fmu, stop_time=1.0, step=0.1, inputs={"suspension.x": ([0, 1], [0, 0.5]), "suspension.vx": 0.5},
                               outputs=["load.x", "cable.tension"])
         self.assertEqual(len(r["time"]), 11)
         self.assertAlmostEqual(r["time"][-1], 1.0)
@@ -106,13 +106,13 @@ def small_study(fmu, runs=50):
         "name": "small", "fmu": fmu, "stop_time": 12, "step": 0.02, "design": "lhs", "runs": runs, "seed": 7,
         "vary": {"load.mass": {"uniform": [1000, 20000]}, "acceleration": {"uniform": [0.2, 1.0]},
                  "wind": {"values": [0, 15]}},
-        "inputs": {"hoist.x": {"profile": "trapezoid", "start": 1, "distance": 3, "speed": 0.5,
-                               "acceleration": "$acceleration", "velocity": "hoist.vx"},
+        "inputs": {"suspension.x": {"profile": "trapezoid", "start": 1, "distance": 3, "speed": 0.5,
+                               "acceleration": "$acceleration", "velocity": "suspension.vx"},
                    "wind.speed": {"profile": "constant", "value": "$wind"}},
-        "outputs": ["cable.tension", "load.x", "load.z", "hoist.x", "hoist.z"],
-        "sway": {"hoist": ["hoist.x", "hoist.z"], "load": ["load.x", "load.z"]},
+        "outputs": ["cable.tension", "load.x", "load.z", "suspension.x", "suspension.z"],
+        "sway": {"suspension": ["suspension.x", "suspension.z"], "load": ["load.x", "load.z"]},
         "reductions": {"daf": {"of": "cable.tension", "op": "daf"},
-                       "sway_after_stop": {"of": "sway", "op": "max_abs", "after": "hoist.x.end"},
+                       "sway_after_stop": {"of": "sway", "op": "max_abs", "after": "suspension.x.end"},
                        "final_x": {"of": "load.x", "op": "final"}},
     }
 
@@ -178,7 +178,7 @@ class TestStudies(unittest.TestCase):
         self.assertEqual(read(path), read(self.serial_table))
 
     def test_study_checked_before_any_run(self):
-        bad = [({"inputs": {"hoist.xx": {"profile": "constant", "value": 1}}}, "not an input"),
+        bad = [({"inputs": {"suspension.xx": {"profile": "constant", "value": 1}}}, "not an input"),
                ({"inputs": {"wind.speed": {"profile": "constant", "value": "$windd"}}}, "not varied"),
                ({"vary": {"load.mas": {"values": [1000]}}}, "neither a parameter"),
                ({"reductions": {"p": {"of": "cable.tension", "op": "peak"}}}, "op 'peak'"),

@@ -392,11 +392,11 @@ class TestClearErrors(Case):
                 ({"reductions": []}, ("reductions: want a table, got a list",)),
                 ({"reductions": {"peak": "max"}}, ("reductions.peak: give {of",)),
                 ({"design": 5}, ("design 5: want one of grid, random, lhs",)),
-                ({"inputs": {"hoist.x": 3}}, ('inputs["hoist.x"]: a profile is a table',)),
-                ({"inputs": {"hoist.x": {"profile": "constant", "value": "fast"}}},
-                 ('inputs["hoist.x"].value: want a number or "$name"',)),
+                ({"inputs": {"suspension.x": 3}}, ('inputs["suspension.x"]: a profile is a table',)),
+                ({"inputs": {"suspension.x": {"profile": "constant", "value": "fast"}}},
+                 ('inputs["suspension.x"].value: want a number or "$name"',)),
                 ({"fixed": {"load.mass": "heavy"}}, ('fixed["load.mass"]: want a number, got "heavy"',)),
-                ({"sway": ["hoist.x"]}, ("sway: want a table, got a list",)),
+                ({"sway": ["suspension.x"]}, ("sway: want a table, got a list",)),
                 ({"report": {"by": "load.mass"}}, ('report.by: want a list of names, got "load.mass"',)),
                 ({"report": {"above": {"peak": "high"}}}, ('report.above.peak: want a number, got "high"',)),
                 ({"seed": "seven"}, ('seed: want a whole number, got "seven"',))):
@@ -411,15 +411,15 @@ class TestUnknownKeys(Case):
                 (dict(tiny(self.fmu), stoptime=3), ("unknown key 'stoptime' (did you mean 'stop_time'?)",)),
                 (tiny(self.fmu, vary={"load.mass": {"valuse": [1, 2]}}),
                  ('vary["load.mass"]: unknown key \'valuse\' (did you mean \'values\'?)',)),
-                (tiny(self.fmu, inputs={"hoist.x": dict(move, acceleraton=1)}),
-                 ('inputs["hoist.x"]: unknown key \'acceleraton\' (did you mean \'acceleration\'?)',)),
-                (tiny(self.fmu, inputs={"winch.speed": dict(move, profile="speed", velocity="hoist.vx")}),
+                (tiny(self.fmu, inputs={"suspension.x": dict(move, acceleraton=1)}),
+                 ('inputs["suspension.x"]: unknown key \'acceleraton\' (did you mean \'acceleration\'?)',)),
+                (tiny(self.fmu, inputs={"winch.speed": dict(move, profile="speed", velocity="suspension.vx")}),
                  ('inputs["winch.speed"]: unknown key \'velocity\'',)),
                 (tiny(self.fmu, reductions={"peak": {"of": "cable.tension", "op": "max", "thresold": 3}}),
                  ("reductions.peak: unknown key 'thresold' (did you mean 'threshold'?)",)),
                 (tiny(self.fmu, report={"worts": "peak"}), ("report: unknown key 'worts' (did you mean 'worst'?)",)),
-                (tiny(self.fmu, sway={"hoits": ["a", "b"], "load": ["c", "d"]}),
-                 ("sway: unknown key 'hoits' (did you mean 'hoist'?)",))):
+                (tiny(self.fmu, sway={"suspenson": ["a", "b"], "load": ["c", "d"]}),
+                 ("sway: unknown key 'suspenson' (did you mean 'suspension'?)",))):
             self.spec_refused(spec, *words)
         self.refused(dict(tiny(self.fmu), desing="lhs"), "desing", "design")
 

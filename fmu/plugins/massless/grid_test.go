@@ -1,0 +1,210 @@
+package massless_test
+
+import (
+	"crypto/sha256"
+	"encoding/binary"
+	"math"
+	"math/rand"
+	"strings"
+	"testing"
+
+	"github.com/cablefmu/cablefmu/fmu"
+)
+
+// trolleyVelocity is the hoist's velocity input (m/s) for internal step
+// k (h = 1/60 s): a trolley move at 1 m/s² for 1 s, 1 m/s for 2 s,
+// −1 m/s² for 1 s.
+func trolleyVelocity(k int) float64 {
+	t := float64(k) / 60
+	switch {
+	case t < 1:
+		return t
+	case t < 3:
+		return 1
+	case t < 4:
+		return 4 - t
+	}
+	return 0
+}
+
+// The internal steps keep a fixed grid whatever the master's
+// communication steps: a master that cuts 6 s into random steps of 0.1 ms
+// up to the next grid point reads, at every grid point it lands on, the same outputs (to the
+// last bit) as one stepping at 1/60 s, and between grid points the
+// straight line between the grid points' outputs. The master sets the
+// velocity input of each internal step at its last communication point
+// at or before the step's start, where it takes effect.
+func TestResultsIndependentOfCommunicationSteps(t *testing.T) {
+	outputs := []string{"suspension.fx", "suspension.fz", "cable.tension", "load.x", "load.z", "load.vx"}
+	const n = 360
+	read := func(r *rig) []float64 {
+		v := make([]float64, len(outputs))
+		for i, name := range outputs {
+			v[i] = r.get(name)
+		}
+		return v
+	}
+	ref := newRig(t, hoistScenario, false).start(nil)
+	grid := make([][]float64, n+1)
+	grid[0] = read(ref)
+	for k := 0; k < n; k++ {
+		ref.set("suspension.vx", trolleyVelocity(k))
+		ref.step(1.0 / 60)
+		grid[k+1] = read(ref)
+	}
+	rng := rand.New(rand.NewSource(1))
+	r := newRig(t, hoistScenario, false).start(nil)
+	onGrid, between := 0, 0
+	for r.time < 6-1e-9 {
+		next := int(math.Ceil(r.time*60 - 1e-6)) // the next internal step to start
+		r.set("suspension.vx", trolleyVelocity(next))
+		// A communication step may end anywhere up to the end of that
+		// internal step (beyond it the next step would run with this
+		// input too), and lands on it now and then.
+		H := 0.0001 + rng.Float64()*0.04
+		if at := float64(next+1) / 60; H > at-r.time || rng.Intn(4) == 0 {
+			H = at - r.time
+		}
+		r.step(H)
+		got := read(r)
+		pos := r.time * 60
+		j := int(math.Round(pos))
+		if math.Abs(pos-float64(j)) < 1e-6 {
+			onGrid++
+			for i, name := range outputs {
+				if got[i] != grid[j][i] {
+					t.Errorf("t = %.6f s (grid point %d): %s = %.17g, stepping at 1/60 s gives %.17g", r.time, j, name, got[i], grid[j][i])
+				}
+			}
+			continue
+		}
+		between++
+		lo := int(math.Floor(pos))
+		a := pos - float64(lo)
+		for i, name := range outputs {
+			want := grid[lo][i] + (grid[lo+1][i]-grid[lo][i])*a
+			if d := math.Abs(got[i] - want); d > 1e-9*math.Max(1, math.Abs(want)) {
+				t.Errorf("t = %.6f s: %s = %.12g, want %.12g interpolated between grid points %d and %d", r.time, name, got[i], want, lo, lo+1)
+			}
+		}
+	}
+	t.Logf("%d communication points on the grid, %d between grid points", onGrid, between)
+	if onGrid < 20 || between < 100 {
+		t.Errorf("%d communication points on the grid and %d between: the test did not exercise both", onGrid, between)
+	}
+}
+
+// Between grid points the crane force still answers at once to position
+// and velocity inputs set after a step (feedthrough): a master that moves
+// the hoist at a constant 1 m/s with consistent position and velocity
+// inputs every 1 ms sees the interpolated force unchanged by the inputs it
+// sets (they are where the simulation had the hoist), and a position
+// 1 mm off changes suspension.fz by the cable's stiffness times 1 mm.
+func TestFeedthroughBetweenGridPoints(t *testing.T) {
+	r := newRig(t, hoistScenario, false).start(nil)
+	const v = 0.5
+	for k := 0; k < 1000; k++ {
+		r.set("suspension.z", 20+v*r.time)
+		r.set("suspension.vz", v)
+		r.step(0.001)
+	}
+	// Off the grid now (t = 1.0 s is on it; step once more).
+	r.set("suspension.z", 20+v*r.time)
+	r.set("suspension.vz", v)
+	r.step(0.004)
+	base := r.get("suspension.fz")
+	r.set("suspension.z", 20+v*r.time)
+	r.set("suspension.vz", v)
+	same := r.get("suspension.fz")
+	if d := math.Abs(same - base); d > 1e-6*math.Abs(base) {
+		t.Errorf("inputs equal to the simulation's own hoist motion changed suspension.fz by %.6g N (from %.6f N)", d, base)
+	}
+	r.set("suspension.z", 20+v*r.time+0.001)
+	off := r.get("suspension.fz")
+	k := ea / r.get("cable.length")
+	if d := off - same; math.Abs(d/(-k*0.001)-1) > 0.01 {
+		t.Errorf("hoist 1 mm higher: suspension.fz changed by %.1f N, want −k·1 mm = %.1f N within 1 %%", d, -k*0.001)
+	}
+}
+
+// A state taken between grid points restores into a fresh instance and
+// continues bitwise identically, interpolation included.
+func TestStateBetweenGridPointsRestores(t *testing.T) {
+	run := func(r *rig, steps int) []float64 {
+		var out []float64
+		for k := 0; k < steps; k++ {
+			r.set("suspension.vx", 0.3)
+			r.step(0.007)
+			out = append(out, r.get("load.x"), r.get("suspension.fx"), r.get("cable.tension"))
+		}
+		return out
+	}
+	a := newRig(t, hoistScenario, false).start(nil)
+	run(a, 50)
+	snap, st := a.in.GetState(nil)
+	if st != fmu.OK {
+		t.Fatalf("GetState: %v", st)
+	}
+	data, at := snap.Serialize(), a.time
+	want := run(a, 50)
+	b := newRig(t, hoistScenario, false).start(nil)
+	s, err := b.in.Deserialize(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st := b.in.SetState(s); st != fmu.OK {
+		t.Fatalf("SetState: %v\n%s", st, b.log.dump())
+	}
+	b.time = at
+	got := run(b, 50)
+	for i := range want {
+		if got[i] != want[i] {
+			t.Fatalf("value %d after restoring: %.17g, the original run %.17g", i, got[i], want[i])
+		}
+	}
+}
+
+// A serialized state whose simulation would stand a whole internal step
+// or more ahead of its time, or behind it, is refused as damaged (by its
+// checksum, and by the field's check where the checksum was made to
+// match), and the instance goes on unchanged.
+func TestDamagedGridOffsetRefused(t *testing.T) {
+	r := newRig(t, hoistScenario, false).start(nil)
+	r.step(0.007)
+	snap, st := r.in.GetState(nil)
+	if st != fmu.OK {
+		t.Fatalf("GetState: %v", st)
+	}
+	sc, err := fmu.ParseScenario([]byte(hoistScenario))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// header (magic, format, length), version, GUID, state, flags, three times, then the offset.
+	at := fmu.StateHeaderSize + 4 + len(fmu.Version) + 4 + len(sc.GUID()) + 4 + 3 + 3*8
+	before := r.get("load.x")
+	// The field is where the offset is: 1/60 − 7 ms, a valid offset, reads.
+	if got := math.Float64frombits(binary.LittleEndian.Uint64(snap.Serialize()[at:])); math.Abs(got-(1.0/60-0.007)) > 1e-12 {
+		t.Fatalf("offset field reads %g, want 1/60 − 0.007 s", got)
+	}
+	for _, ahead := range []float64{1.0 / 60, 1, -1e-3, math.NaN()} {
+		data := snap.Serialize()
+		binary.LittleEndian.PutUint64(data[at:], math.Float64bits(ahead))
+		if _, err := r.in.Deserialize(data); err == nil || !strings.Contains(err.Error(), "checksum") {
+			t.Errorf("offset %g, checksum not updated: %v, want a checksum refusal", ahead, err)
+		}
+		// A state made so, checksum and all: the field itself is refused.
+		sum := sha256.Sum256(data[:len(data)-sha256.Size])
+		copy(data[len(data)-sha256.Size:], sum[:])
+		s, err := r.in.Deserialize(data)
+		if err == nil {
+			if st := r.in.SetState(s); st == fmu.OK {
+				t.Errorf("a state %g s ahead of its time was restored", ahead)
+			}
+		} else if !strings.Contains(err.Error(), "ahead") && !strings.Contains(err.Error(), "NaN") {
+			t.Errorf("offset %g: refused with %q, want the reason", ahead, err)
+		}
+	}
+	if after := r.get("load.x"); after != before {
+		t.Errorf("load.x %g after the refused states, %g before", after, before)
+	}
+}

@@ -1,0 +1,45 @@
+package massspring
+
+import (
+	"fmt"
+
+	"github.com/cablefmu/cablefmu/fmu/plugins/hoist"
+)
+
+// Model is the mass–spring cable plugin; cable.node[k] are its N+1 mass
+// points.
+var Model = hoist.Plugin{Model: "mass-spring", Read: hoist.Reader(parseConfig, design), Config: func() any { return new(config) }}
+
+func design(c *config) *hoist.Design {
+	return &hoist.Design{
+		Features: features,
+		Texts: hoist.Texts{
+			Step:      "the cable's linearly implicit Euler method",
+			Load:      "a point mass at the cable's end",
+			Density:   "the mass points' mass",
+			Force:     "its springs' pull, the top point's weight and inertia",
+			Tension:   "of the top segment (spring and damping)",
+			Winch:     "every segment's rest length alike",
+			LoadPoint: "the load (the cable's last point)",
+			Node:      func(j, _ int) string { return fmt.Sprintf("mass point %d, counted from the suspension point down", j) },
+		},
+		Nodes:  c.Cable.Elements() + 1,
+		NoSlip: noSlip(c),
+		Quantities: func(q *hoist.Catalogue) {
+			q.Output("cable.iterations", "1", "Conjugate-gradient iterations of the last internal step, summed over its rebuilds (0 with the direct solve)",
+				func(s *hoist.Simulation) float64 { return float64(s.Cable.(*cable).c.Stats.Iterations) })
+		},
+		Build: c.build,
+	}
+}
+
+// noSlip says why the brake cannot slip at a force limit: with the
+// paper's stiffnesses per mass (massSpring.perMass), paying out stiffens
+// the springs with the points' mass, and the tension does not fall as the
+// brake lets rope go.
+func noSlip(c *config) string {
+	if c.Own.PerMass != nil {
+		return "with massSpring.perMass the springs stiffen as the winch pays out, so letting rope go does not lower the tension; keep it below the limit by commanding the speed"
+	}
+	return ""
+}

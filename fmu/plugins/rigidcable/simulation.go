@@ -1,0 +1,182 @@
+package rigidcable
+
+import (
+	"errors"
+	"fmt"
+	"math"
+
+	"github.com/cablefmu/cablefmu/core/contact"
+	"github.com/cablefmu/cablefmu/core/geom"
+	"github.com/cablefmu/cablefmu/core/multibody"
+	"github.com/cablefmu/cablefmu/core/rigidcable"
+	"github.com/cablefmu/cablefmu/core/state"
+	"github.com/cablefmu/cablefmu/fmu"
+	"github.com/cablefmu/cablefmu/fmu/plugins/hoist"
+	"github.com/cablefmu/cablefmu/fmu/plugins/plant"
+)
+
+// rope implements hoist.Cable, hoist.Feeder, hoist.Eventer and
+// hoist.Bodies on a world of the suspension point, the cable's segments
+// and the load, with the ground's contacts.
+type rope struct {
+	world    *multibody.World
+	hoist    *multibody.Body
+	load     *multibody.Body
+	cable    *rigidcable.Cable
+	contacts []*contact.Contact
+	grounded bool
+	// nodes caches the segment ends' positions for the node outputs, which
+	// read three coordinates each and are read twice a communication step;
+	// valid until the state changes. Coordinates in a row: x, y, z of end
+	// 0, then of end 1, …
+	nodes      []float64
+	nodesValid bool
+}
+
+// build is the Design's Build: the cable hangs straight down from the
+// suspension point with the load at its end, prestretched into static
+// equilibrium.
+func (c *config) build(st *hoist.Start) (hoist.Cable, error) {
+	p := &st.Params
+	twist, err := c.Own.twist()
+	if err != nil {
+		return nil, err
+	}
+	hook, err := c.Own.hook()
+	if err != nil {
+		return nil, err
+	}
+	top := st.Top
+	bottom := top.Sub(geom.V(0, 0, p.Length0))
+	cable, err := rigidcable.NewStraight(top, bottom, rigidcable.Options{
+		Section: rigidcable.FromRope(p.Rope), Segments: c.Cable.Elements(), Damping: p.Rope.DampingTime, Twist: twist,
+	})
+	if err != nil {
+		return nil, fmt.Errorf("cable: %w", err)
+	}
+	r := &rope{cable: cable, world: multibody.NewWorld(geom.V(0, 0, -p.Gravity))}
+	r.hoist = r.world.AddBody(multibody.NewKinematic("suspension", top))
+	r.hoist.Vel = st.Vel
+	box := c.Load.Box()
+	size := geom.V(box[0], box[1], box[2])
+	r.load = r.world.AddBody(multibody.NewBody("load", p.LoadMass, multibody.BoxInertia(p.LoadMass, size.X, size.Y, size.Z), bottom.Sub(geom.V(0, 0, size.Z/2))))
+	// The cable bends freely over the sheave and carries its torsion up to
+	// it; at the load it is clamped or hangs from a swivel.
+	cable.AttachStart(r.hoist, geom.Vec3{}, geom.V(0, 0, -1), rigidcable.Sheave)
+	cable.AttachEnd(r.load, geom.V(0, 0, size.Z/2), geom.V(0, 0, -1), hook)
+	cable.Prestretch(r.world.Gravity)
+	cable.AddTo(r.world)
+	if g := c.Ground; g != nil {
+		ground := &contact.Ground{Height: g.Height, Friction: g.Friction}
+		points := contact.BoxCorners(r.load, size)
+		for _, seg := range cable.Segments {
+			points = append(points, contact.Point{Body: seg, Radius: p.Rope.Diameter / 2})
+		}
+		for _, pt := range points {
+			ct := contact.New(ground, pt)
+			// Contact rows are rigid: their relaxation is the stepper's,
+			// two steps, not the rope's.
+			ct.Damping = 2 * p.H
+			r.world.AddConstraint(ct)
+			r.contacts = append(r.contacts, ct)
+		}
+		// The cable's joints are one group (direct chain solve), each
+		// contact a small group of its own (3 rows, dense with its bounds).
+		sizes := []int{len(cable.Joints)}
+		for range r.contacts {
+			sizes = append(sizes, 1)
+		}
+		r.world.Solver = &multibody.GaussSeidel{
+			Sizes:      sizes,
+			Solvers:    []multibody.Solver{&multibody.ActiveSet{Solver: &multibody.Chain{}}},
+			Iterations: c.Own.Iterations,
+		}
+	} else {
+		r.world.Solver = &multibody.ActiveSet{Solver: &multibody.Chain{}}
+	}
+	r.world.FixMass(r.load)
+	if err := r.world.Prime(p.H); err != nil {
+		return nil, err
+	}
+	return r, nil
+}
+
+func (r *rope) Top() *geom.Vec3            { return &r.hoist.Pos }
+func (r *rope) Length() float64            { return r.cable.Length() }
+func (r *rope) Force() geom.Vec3           { return r.hoist.ConstraintForce }
+func (r *rope) Tension() float64           { return r.cable.Joints[0].Force() }
+func (r *rope) Load() (pos, vel geom.Vec3) { return r.load.Pos, r.load.Vel }
+
+// Bodies implements hoist.Bodies: the suspension point and the load.
+func (r *rope) Bodies() []plant.Body {
+	return []plant.Body{plant.RigidBody(r.hoist), plant.RigidBody(r.load)}
+}
+
+// ClearForces implements hoist.Bodies.
+func (r *rope) ClearForces() { plant.ClearRigid([]*multibody.Body{r.load}) }
+
+// Node implements hoist.Cable: coordinate c (m, world) of segment end k
+// (0 = suspension point).
+func (r *rope) Node(k, c int) float64 {
+	if !r.nodesValid {
+		segs := r.cable.Segments
+		r.nodes = r.nodes[:0]
+		l := r.cable.SegmentLength
+		for _, b := range segs {
+			p := b.PointWorld(geom.Vec3{X: -l / 2})
+			r.nodes = append(r.nodes, p.X, p.Y, p.Z)
+		}
+		p := segs[len(segs)-1].PointWorld(geom.Vec3{X: l / 2})
+		r.nodes = append(r.nodes, p.X, p.Y, p.Z)
+		r.nodesValid = true
+	}
+	return r.nodes[3*k+c]
+}
+
+// Step implements hoist.Cable: the hoist moves at topVel, the winch
+// changes the cable length at rate, and the world takes one step.
+func (r *rope) Step(h float64, topVel geom.Vec3, length, rate float64, _ *hoist.Drive) error {
+	r.nodesValid = false
+	r.hoist.Vel = topVel
+	if err := r.cable.SetLength(length, rate); err != nil {
+		return err
+	}
+	err := r.world.Step(h)
+	if errors.Is(err, multibody.ErrDiverged) {
+		return fmt.Errorf("%w (check the inputs and the step h)", err)
+	}
+	if err != nil {
+		return err
+	}
+	if k, a := r.cable.Kink(); a > rigidcable.KinkLimit {
+		return fmt.Errorf("rope folded back on itself at joint %d (bent by %.0f°, more than %.0f°): a slack rope piling up is beyond the rigid-body cable; keep the slack within the sheave's store (README)",
+			k, a*180/math.Pi, rigidcable.KinkLimit*180/math.Pi)
+	}
+	return nil
+}
+
+// NoteEvents implements hoist.Eventer: the load set down and lifted off.
+func (r *rope) NoteEvents(ev *fmu.Events, h float64) {
+	grounded := false
+	for _, c := range r.contacts[:min(4, len(r.contacts))] {
+		grounded = grounded || c.Force(h) > 0
+	}
+	if grounded != r.grounded {
+		r.grounded = grounded
+		if grounded {
+			ev.Add("load set down on the ground")
+		} else {
+			ev.Add("load lifted off the ground")
+		}
+	}
+}
+
+// State implements hoist.Cable: the world's state (the load's mass and
+// inertia those of the parameters, multibody.World.FixMass), the grounded
+// flag and the segments' length.
+func (r *rope) State(c *state.Codec) {
+	r.nodesValid = false
+	r.world.State(c)
+	c.Flag("grounded", &r.grounded)
+	c.Positive("segment length", "m", &r.cable.SegmentLength)
+}

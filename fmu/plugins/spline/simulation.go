@@ -1,0 +1,88 @@
+package spline
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/cablefmu/cablefmu/core/geom"
+	"github.com/cablefmu/cablefmu/core/spline"
+	"github.com/cablefmu/cablefmu/core/state"
+	"github.com/cablefmu/cablefmu/fmu/plugins/hoist"
+)
+
+// cable implements hoist.Cable and hoist.PointLoad on a spline.Spline.
+type cable struct {
+	sp *spline.Spline
+	// nodes caches the sampled centreline for the node outputs, valid
+	// until the state changes.
+	nodes      []geom.Vec3
+	n          int
+	nodesValid bool
+}
+
+// build is the Design's Build: the spline hangs straight down from the
+// suspension point with the load at its end, in its exact static stretch
+// (spline.Hang).
+func (c *config) build(st *hoist.Start) (hoist.Cable, error) {
+	p := &st.Params
+	dia := p.Rope.Diameter
+	sp, err := spline.New(spline.Spec{Start: st.Top, Dir: geom.V(0, 0, -1), Length: p.Length0, Controls: c.controls(),
+		LinearDensity: p.Rope.LinearDensity(), RollInertia: p.Rope.Density * math.Pi * dia * dia * dia * dia / 32,
+		AxialStiffness: p.Rope.AxialStiffness(), Torsion: p.Rope.TorsionalRigidity(), BendingStiffness: p.Rope.Bending(),
+		Load: p.LoadMass, Gravity: geom.V(0, 0, -p.Gravity), Ceiling: c.Own.Ceiling, ClampStart: c.Own.ClampStart})
+	if err != nil {
+		return nil, fmt.Errorf("cable: %w", err)
+	}
+	if p.Gravity > 0 {
+		if err := sp.Hang(); err != nil {
+			return nil, fmt.Errorf("cable: %w", err)
+		}
+	}
+	for i := range sp.V {
+		sp.V[i] = [4]float64{st.Vel.X, st.Vel.Y, st.Vel.Z, 0}
+	}
+	sp.LoadVel = st.Vel
+	return &cable{sp: sp, n: c.Own.outputNodes()}, nil
+}
+
+func (c *cable) Top() *geom.Vec3            { return &c.sp.StartTarget }
+func (c *cable) Length() float64            { return c.sp.Length() }
+func (c *cable) Force() geom.Vec3           { return c.sp.StartForce }
+func (c *cable) Tension() float64           { return c.sp.Tension(0) }
+func (c *cable) Load() (pos, vel geom.Vec3) { return c.sp.LoadPos, c.sp.LoadVel }
+func (c *cable) PushLoad(f geom.Vec3)       { c.sp.LoadForce = c.sp.LoadForce.Add(f) }
+func (c *cable) ClearLoad()                 { c.sp.LoadForce = geom.Vec3{} }
+func (c *cable) LoadPull() geom.Vec3        { return c.sp.EndForce }
+
+// Node implements hoist.Cable: point k of the centreline sampled at n
+// points of equal rest arc length.
+func (c *cable) Node(k, a int) float64 {
+	if !c.nodesValid {
+		c.nodes = c.sp.Points(c.n, c.nodes[:0])
+		c.nodesValid = true
+	}
+	return c.nodes[k].Comp(a)
+}
+
+// Step implements hoist.Cable: the start's target moves at topVel, the
+// winch changes the rest length, the budget input sets Algorithm 2's,
+// and the spline takes one step.
+func (c *cable) Step(h float64, topVel geom.Vec3, length, _ float64, in *hoist.Drive) error {
+	c.nodesValid = false
+	sp := c.sp
+	sp.StartTarget = sp.StartTarget.AddScaled(h, topVel)
+	if err := sp.SetLength(length); err != nil {
+		return err
+	}
+	sp.Budget = in.Extra[0]
+	if err := sp.Step(h); err != nil {
+		return fmt.Errorf("%w (check the inputs and the step h)", err)
+	}
+	return nil
+}
+
+// State implements hoist.Cable: the core spline's (spline.Spline.State).
+func (c *cable) State(s *state.Codec) {
+	c.nodesValid = false
+	c.sp.State(s)
+}
