@@ -56,27 +56,27 @@ func TestAbsurdConfigNumbersRefusedByName(t *testing.T) {
 		{"spline", "cable.length0", 1e300, "cable.length0", "m"},
 		{"spline", "spline.ceiling", 1e300, "spline.ceiling", "m"},
 		// wire-hoist
-		{"wire-hoist", "boomTip[0]", 1e300, "boomTip[0]", "m"},
-		{"wire-hoist", "rope.E", 1e300, "rope.E", "Pa"},
-		{"wire-hoist", "drum.center[2]", -1e300, "drum.center[2]", "m"},
-		{"wire-hoist", "drum.radius", 1e300, "drum.radius", "m"},
-		{"wire-hoist", "drum.width", 1e300, "drum.width", "m"},
-		{"wire-hoist", "drum.mass", 1e300, "drum.mass", "kg"},
-		{"wire-hoist", "drum.inertia", 1e300, "drum.inertia", "kg·m²"},
-		{"wire-hoist", "drum.wound", 1e300, "drum.wound", "m"},
-		{"wire-hoist", "drum.torqueLimit", 1e300, "drum.torqueLimit", "N·m"},
-		{"wire-hoist", "sheave.radius", 1e300, "sheave.radius", "m"},
-		{"wire-hoist", "sheave.width", 1e300, "sheave.width", "m"},
-		{"wire-hoist", "sheave.friction", 1e300, "sheave.friction", ""},
-		{"wire-hoist", "drop", 1e300, "drop", "m"},
-		{"wire-hoist", "block.size[1]", 1e300, "block.size[1]", "m"},
+		{"wire-hoist", "suspension.position[0]", 1e300, "suspension.position[0]", "m"},
+		{"wire-hoist", "cable.rope.E", 1e300, "cable.rope.E", "Pa"},
+		{"wire-hoist", "wireHoist.drum.center[2]", -1e300, "wireHoist.drum.center[2]", "m"},
+		{"wire-hoist", "wireHoist.drum.radius", 1e300, "wireHoist.drum.radius", "m"},
+		{"wire-hoist", "wireHoist.drum.width", 1e300, "wireHoist.drum.width", "m"},
+		{"wire-hoist", "wireHoist.drum.mass", 1e300, "wireHoist.drum.mass", "kg"},
+		{"wire-hoist", "wireHoist.drum.inertia", 1e300, "wireHoist.drum.inertia", "kg·m²"},
+		{"wire-hoist", "wireHoist.drum.wound", 1e300, "wireHoist.drum.wound", "m"},
+		{"wire-hoist", "wireHoist.drum.torqueLimit", 1e300, "wireHoist.drum.torqueLimit", "N·m"},
+		{"wire-hoist", "wireHoist.sheave.radius", 1e300, "wireHoist.sheave.radius", "m"},
+		{"wire-hoist", "wireHoist.sheave.width", 1e300, "wireHoist.sheave.width", "m"},
+		{"wire-hoist", "wireHoist.sheave.friction", 1e300, "wireHoist.sheave.friction", ""},
+		{"wire-hoist", "cable.length0", 1e300, "cable.length0", "m"},
+		{"wire-hoist", "wireHoist.block.size[1]", 1e300, "wireHoist.block.size[1]", "m"},
 		{"wire-hoist", "load.mass", 1e300, "load.mass", "kg"},
 		{"wire-hoist", "load.size[0]", 1e300, "load.size[0]", "m"},
-		{"wire-hoist", "load.sling", 1e300, "load.sling", "m"},
+		{"wire-hoist", "wireHoist.sling", 1e300, "wireHoist.sling", "m"},
 		{"wire-hoist", "ground.height", -1e300, "ground.height", "m"},
-		{"wire-hoist", "spacing", 1e300, "spacing", "m"},
-		{"wire-hoist", "minLength", 1e300, "minLength", "m"},
-		{"wire-hoist", "resolution.minSegment", 1e300, "resolution.minSegment", "m"},
+		{"wire-hoist", "wireHoist.spacing", 1e300, "wireHoist.spacing", "m"},
+		{"wire-hoist", "cable.minLength", 1e300, "cable.minLength", "m"},
+		{"wire-hoist", "wireHoist.resolution.minSegment", 1e300, "wireHoist.resolution.minSegment", "m"},
 		// hmr-wire
 		{"hmr-wire", "bodies[0].position[0]", 1e300, `body "support": position[0]`, "m"},
 		{"hmr-wire", "bodies[1].mass", 1e300, `body "m1": mass`, "kg"},
@@ -190,7 +190,7 @@ func TestDuplicateKeyRefusedWithPosition(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, err = export(dir, filepath.Join(dir, "x.fmu"), 2, nil)
-	want := fmt.Sprintf(`%s: scenario: %s:%s: duplicate key "config.falls" (first at %s)`, dir, fmu.ScenarioFile, lineCol(text, second), lineCol(text, first))
+	want := fmt.Sprintf(`%s: scenario: %s:%s: duplicate key "config.wireHoist.falls" (first at %s)`, dir, fmu.ScenarioFile, lineCol(text, second), lineCol(text, first))
 	if err == nil || !strings.HasPrefix(err.Error(), want) {
 		t.Fatalf("export: %v\nwant an error starting %q", err, want)
 	}

@@ -97,6 +97,7 @@ var Blocks = map[string]string{
 	"spline":     "spline",
 	"massless":   "massless",
 	"hmrWire":    "hmr-wire",
+	"wireHoist":  "wire-hoist",
 }
 
 // Decode reads a scenario's config strictly (scenario.Decode) into cfg, a

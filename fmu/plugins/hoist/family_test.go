@@ -25,16 +25,37 @@ const crane = `{"model": "MODEL", "modelIdentifier": "Crane", "stopTime": 60, "s
   "config": {"gravity": 9.81, "suspension": {"position": [0, 0, 20]}, "load": {"mass": 1000},
     "cable": {"length0": 10, "segments": 20, "rope": {"E": 1e11, "poisson": 0.3, "diameter": 0.02, "density": 7850}}}}`
 
+// reeving is the wire hoist's own block for the crane above on one fall:
+// a 0.2 m boom sheave of 20 kg at the suspension point, the wire led to it
+// level from a drum 5 m behind (its top at the sheave's top), a 50 kg
+// hook block (a 0.4 m cube centred on the wire's dead end) and a 0.3 m
+// sling, so that the load's top hangs length0 below the suspension point
+// as on the other models.
+const reeving = `, "wireHoist": {"falls": 1,
+    "drum": {"center": [-5, 0, 19.9], "radius": 0.3, "width": 0.5, "mass": 200, "wound": 50, "drive": "speed"},
+    "sheave": {"radius": 0.2, "width": 0.05, "sides": 48, "mass": 20, "friction": 0.2},
+    "block": {"mass": 50, "size": [0.4, 0.4, 0.4]}, "sling": 0.3}`
+
+// Reeving numbers for the closed forms.
+const (
+	sheaveR, sheaveM, blockM, blockSide, sling, lead = 0.2, 20.0, 50.0, 0.4, 0.3, 5.0
+)
+
 // The Hoist example's crane runs on the massless, rigid-body, mass–spring,
-// spline and HMR wire models by changing "model" alone. On each:
+// spline and HMR wire models by changing "model" alone, and on the wire
+// hoist with its reeving block added (one fall). On each:
 //   - statics: the force on the crane at rest is the weight it carries,
-//     (M + μL) g (M g for the massless cable), within 0.5 %;
+//     (M + μL) g (M g for the massless cable; on the wire hoist also the
+//     hook block, the boom sheave, the wire's quarter turn on it and half
+//     the level lead from the drum), within 0.5 %;
 //   - swing: a trolley move of 2 m in 4 s swings the load at the first
 //     mode of the hanging rope with the load (closedform.HangingModes; a
 //     load that is a body hangs its centre of mass half its cube lower;
 //     where the rope ends on it in a joint rather than a clamp, the body
 //     turns about the joint: the fundamental of that double pendulum;
-//     lowered by θ₀²/16 for the amplitude θ₀), within 1 %.
+//     lowered by θ₀²/16 for the amplitude θ₀), within 1 %. The wire
+//     hoist's winch pays out as the boom tip moves away from its drum, so
+//     that the fall keeps its length.
 func TestCraneOnEveryModel(t *testing.T) {
 	const (
 		g, mass, length, dia, rho, ea = 9.81, 1000.0, 10.0, 0.02, 7850.0, 1e11 * math.Pi * 0.02 * 0.02 / 4
@@ -46,24 +67,45 @@ func TestCraneOnEveryModel(t *testing.T) {
 		// ropeMass: the rope has mass; body: the load is a cube hung by
 		// its top face; hinged: the rope ends in a joint on it.
 		ropeMass, body, hinged bool
+		// own is the model's block added to the config.
+		own string
 	}{
-		{"massless", false, true, true},
-		{"rigid-cable", true, true, false},
-		{"mass-spring", true, false, false},
-		{"spline", true, false, false},
-		{"hmr-wire", true, true, true},
+		{"massless", false, true, true, ""},
+		{"rigid-cable", true, true, false, ""},
+		{"mass-spring", true, false, false, ""},
+		{"spline", true, false, false, ""},
+		{"hmr-wire", true, true, true, ""},
+		{"wire-hoist", true, true, true, reeving},
 	} {
 		t.Run(m.model, func(t *testing.T) {
 			dir := t.TempDir()
-			if err := os.WriteFile(filepath.Join(dir, fmu.ScenarioFile), []byte(strings.Replace(crane, "MODEL", m.model, 1)), 0o644); err != nil {
+			sc := strings.Replace(crane, "MODEL", m.model, 1)
+			sc = strings.Replace(sc, `"density": 7850}}}}`, `"density": 7850}}`+m.own+`}}`, 1)
+			if err := os.WriteFile(filepath.Join(dir, fmu.ScenarioFile), []byte(sc), 0o644); err != nil {
 				t.Fatal(err)
 			}
 			in, vr := plugintest.New(t, dir, nil)
+			// The rope's length below the suspension point, the hanging
+			// body's mass, its centre of mass's depth c below the rope's
+			// end and its radius of gyration squared about it (swinging
+			// in the xz-plane), and what else the crane carries.
+			fall, hung, c, k2, carried := length, mass, 0.0, 0.0, 0.0
+			if m.body {
+				c, k2 = cube/2, cube*cube/6
+			}
+			reeved := m.own != ""
+			if reeved {
+				fall = length - sling
+				hung = mass + blockM
+				c = mass * (sling + cube/2) / hung
+				k2 = (blockM*(blockSide*blockSide/6+c*c) + mass*(cube*cube/6+(sling+cube/2-c)*(sling+cube/2-c))) / hung
+				carried = sheaveM + mu*(math.Pi*sheaveR/2+lead/2)
+			}
 			rope := 0.0
 			if m.ropeMass {
-				rope = mu * length
+				rope = mu * fall
 			}
-			weight := (mass + rope) * g
+			weight := (hung + rope + carried) * g
 			// Statics, after 2 s at rest (the models start in or near
 			// their static equilibrium).
 			tm, comm := 0.0, 1.0/60
@@ -78,18 +120,14 @@ func TestCraneOnEveryModel(t *testing.T) {
 				t.Errorf("force on the crane %.2f N, want %.2f N within 0.5 %%", -fz, weight)
 			}
 			// Swing.
-			stretch := (mass*g*length + mu*g*length*length/2) / ea
+			stretch := (hung*g*fall + mu*g*fall*fall/2) / ea
 			if !m.ropeMass {
-				stretch = mass * g * length / ea
+				stretch = hung * g * fall / ea
 			}
-			ell := length + stretch
-			c := 0.0
-			if m.body {
-				c = cube / 2
-			}
+			ell := fall + stretch
 			var want float64
 			if m.ropeMass {
-				modes, err := closedform.HangingModes(ell+c, mu, mass, g, 1)
+				modes, err := closedform.HangingModes(ell+c, mu, hung, g, 1)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -100,7 +138,7 @@ func TestCraneOnEveryModel(t *testing.T) {
 			if m.hinged {
 				// The double pendulum's fundamental against the simple
 				// pendulum of the centre of mass's distance.
-				want *= doublePendulum(ell, c, cube*cube/6, g) / math.Sqrt(g/(ell+c))
+				want *= doublePendulum(ell, c, k2, g) / math.Sqrt(g/(ell+c))
 			}
 			start := tm
 			var trace []float64
@@ -112,6 +150,9 @@ func TestCraneOnEveryModel(t *testing.T) {
 				}
 				plugintest.Set(t, in, vr["suspension.x"], x)
 				plugintest.Set(t, in, vr["suspension.vx"], v)
+				if reeved {
+					plugintest.Set(t, in, vr["winch.speed"], v)
+				}
 				if st := in.DoStep(tm, comm); st != fmu.OK {
 					t.Fatalf("t = %.2f: %v", tm, st)
 				}

@@ -8,41 +8,73 @@ package wirehoist
 
 import (
 	"encoding/json"
+	"fmt"
+	"sort"
 
 	"github.com/cablefmu/cablefmu/core/contact"
 	"github.com/cablefmu/cablefmu/core/geom"
 	"github.com/cablefmu/cablefmu/core/hmrwire"
+	"github.com/cablefmu/cablefmu/fmu/plugins/hoist"
 	"github.com/cablefmu/cablefmu/fmu/plugins/port"
 	"github.com/cablefmu/cablefmu/fmu/plugins/scenario"
 )
 
-// config is the scenario's "config" of model wire-hoist.
-type config struct {
+// scenarioConfig is the scenario's "config" of model wire-hoist: the
+// hoist family's crane (gravity, suspension, load, cable, ground; the
+// suspension point is the first boom sheave's centre) and the reeving in
+// the model's own block "wireHoist".
+type scenarioConfig struct {
 	// Gravity (m/s²) along −z.
 	Gravity float64 `json:"gravity"`
-	// BoomTip (m) is the first boom sheave's centre at the start.
-	BoomTip [3]float64 `json:"boomTip"`
-	// Falls is the number of falls the hook block hangs on, 1 to 12.
-	Falls  int           `json:"falls"`
-	Rope   scenario.Rope `json:"rope"`
-	Drum   drumConfig    `json:"drum"`
-	Sheave sheaveConfig  `json:"sheave"`
-	// Drop (m) is the hook sheaves' axles' depth below the boom sheaves'
-	// at the start: each fall's length.
-	Drop  float64     `json:"drop"`
-	Block blockConfig `json:"block"`
-	Load  loadConfig  `json:"load"`
-	// Ground, if given, is the horizontal ground the load is set down on.
-	Ground *groundConfig `json:"ground"`
+	hoist.Crane
+	Own *reeving `json:"wireHoist"`
+}
+
+// reeving is the wire hoist's own block: the falls and the hardware they
+// run over, and the wire's resolution.
+type reeving struct {
+	// Falls is the number of falls the hook block hangs on, 1 to 12
+	// (0: 1).
+	Falls  int          `json:"falls"`
+	Drum   drumConfig   `json:"drum" required:"true"`
+	Sheave sheaveConfig `json:"sheave" required:"true"`
+	Block  blockConfig  `json:"block" required:"true"`
+	// Sling (m) is the gap between the hook sheaves' axles and the load's
+	// top: the hook and a short sling, taken as rigid while they carry
+	// it. The falls' length at the start is cable.length0 − sling.
+	Sling float64 `json:"sling"`
 	// Spacing (m) of the mass nodes the wire is laid with and the winch
-	// puts out; MinLength (m) the limit switch's shortest paid-out first
-	// segment (hauling in stops there).
-	Spacing    float64          `json:"spacing" required:"true"`
-	MinLength  float64          `json:"minLength"`
+	// puts out (0: cable.length0 / cable.segments).
+	Spacing    float64          `json:"spacing"`
 	Resolution resolutionConfig `json:"resolution"`
 	// OutputNodes is K, the number of points cable.node[k] samples the
 	// wire at, equally spaced along its rest length (default 41).
 	OutputNodes int `json:"outputNodes"`
+}
+
+// config is a wire hoist as the plugin builds it: the scenario's crane and
+// reeving, checked and resolved (defaults taken, the falls' length from
+// the load's depth).
+type config struct {
+	Gravity float64
+	// BoomTip (m) is the first boom sheave's centre at the start.
+	BoomTip [3]float64
+	Falls   int
+	Rope    scenario.Rope
+	Drum    drumConfig
+	Sheave  sheaveConfig
+	// Drop (m) is the hook sheaves' axles' depth below the boom sheaves'
+	// at the start: each fall's length.
+	Drop  float64
+	Block blockConfig
+	Load  loadConfig
+	// Ground, if given, is the horizontal ground the load is set down on.
+	Ground *groundConfig
+	// Spacing (m) of the mass nodes; MinLength (m) the limit switch's
+	// shortest paid-out first segment (hauling in stops there).
+	Spacing, MinLength float64
+	Resolution         resolutionConfig
+	OutputNodes        int
 }
 
 type drumConfig struct {
@@ -82,18 +114,13 @@ type blockConfig struct {
 	Size [3]float64 `json:"size"` // m, a box centred on the hook sheaves' axles
 }
 
+// loadConfig is the load's box and its sling below the hook.
 type loadConfig struct {
-	Mass float64    `json:"mass"` // kg
-	Size [3]float64 `json:"size"` // m
-	// Sling (m) is the gap between the hook sheaves' axles and the load's
-	// top: the hook and a short sling, taken as rigid while they carry it.
-	Sling float64 `json:"sling"`
+	Mass, Sling float64    // kg, m
+	Size        [3]float64 // m
 }
 
-type groundConfig struct {
-	Height   float64 `json:"height"`   // m
-	Friction float64 `json:"friction"` // μ between load and ground
-}
+type groundConfig = hoist.GroundConfig
 
 type resolutionConfig struct {
 	Adaptive     *bool   `json:"adaptive"` // default true
@@ -142,56 +169,138 @@ func (c *config) spec(p *params) hmrwire.HoistSpec {
 // default): a cap on the wire's nodes, each a body in every step's system.
 const maxMassNodes = 1000000
 
-// parseConfig reads and checks the config: every number in its range
-// (port's ranges; the torques in torqueRange, the model's parameter
-// range).
+// craneFeatures are the crane's parts the wire hoist has: the load is a
+// body set down on the ground, the rope is damped.
+var craneFeatures = hoist.Features{Model: "the wire hoist", LoadBody: true, Ground: true, Damping: true, Elements: "the wire's mass nodes"}
+
+// movedKeys are the keys of the wire hoist's own language before it read
+// the hoist family's crane, with where they went.
+var movedKeys = map[string]string{
+	"boomTip": "now config.suspension.position", "rope": "now config.cable.rope",
+	"drop":      "now config.cable.length0, the load's top below the suspension point (the falls' length + wireHoist.sling)",
+	"minLength": "now config.cable.minLength", "block": "now config.wireHoist.block",
+	"falls": "now config.wireHoist.falls", "drum": "now config.wireHoist.drum", "sheave": "now config.wireHoist.sheave",
+	"spacing": "now config.wireHoist.spacing", "resolution": "now config.wireHoist.resolution",
+	"outputNodes": "now config.wireHoist.outputNodes",
+}
+
+// parseConfig reads and checks the config (every number in its range:
+// port's ranges; the torques in torqueRange, the model's parameter range)
+// and resolves it into the hoist the plugin builds.
 func parseConfig(raw json.RawMessage) (*config, error) {
-	var c config
-	if err := scenario.Decode(raw, &c); err != nil {
+	if err := movedKeysRefused(raw); err != nil {
+		return nil, err
+	}
+	var sc scenarioConfig
+	if err := hoist.Decode(raw, "wireHoist", &sc); err != nil {
 		return nil, err
 	}
 	var errs scenario.Errors
+	if sc.Own == nil {
+		errs.Add("wireHoist: missing: the wire hoist's reeving (falls, drum, sheave, block) is described there")
+	}
+	fc, crane := sc.Crane.Config(sc.Gravity, craneFeatures)
+	errs = append(errs, crane...)
+	if fc != nil && fc.Cable.Rope.BendingStiffness != nil {
+		errs.Add("cable.rope.bendingStiffness: the wire hoist's wire carries stretch only (remove the key)")
+	}
+	if fc != nil && fc.Cable.Segments > 0 && sc.Own != nil && sc.Own.Spacing > 0 {
+		errs.Add("cable.segments and wireHoist.spacing: give one (the spacing of the wire's mass nodes, or how many the falls' length is cut into)")
+	}
+	if err := errs.Err(); err != nil {
+		return nil, err
+	}
+	c := resolve(fc, sc.Own)
+	errs = c.check()
+	return c, errs.Err()
+}
+
+// movedKeysRefused refuses the keys of the wire hoist's former language
+// with where they went, instead of "unknown field".
+func movedKeysRefused(raw json.RawMessage) error {
+	var top map[string]json.RawMessage
+	if json.Unmarshal(raw, &top) != nil {
+		return nil // the strict decoder says what is wrong
+	}
+	var errs []string
+	for key := range top {
+		if to, ok := movedKeys[key]; ok {
+			errs = append(errs, fmt.Sprintf("config.%s: %s", key, to))
+		}
+	}
+	var load map[string]json.RawMessage
+	if json.Unmarshal(top["load"], &load) == nil {
+		if _, ok := load["sling"]; ok {
+			errs = append(errs, "config.load.sling: now config.wireHoist.sling")
+		}
+	}
+	if len(errs) == 0 {
+		return nil
+	}
+	sort.Strings(errs)
+	var all scenario.Errors
+	for _, e := range errs {
+		all.Add("%s", e)
+	}
+	return all.Err()
+}
+
+// resolve turns a checked crane and the reeving into the hoist the plugin
+// builds.
+func resolve(fc *hoist.Config, own *reeving) *config {
+	c := &config{
+		Gravity: fc.Gravity, BoomTip: fc.Suspension.Position, Falls: own.Falls, Rope: fc.Cable.Rope.Rope,
+		Drum: own.Drum, Sheave: own.Sheave, Drop: fc.Cable.Length0 - own.Sling, Block: own.Block,
+		Load:    loadConfig{Mass: fc.Load.Mass, Sling: own.Sling, Size: fc.Load.Box()},
+		Ground:  fc.Ground,
+		Spacing: own.Spacing, MinLength: fc.Cable.MinLen(), Resolution: own.Resolution, OutputNodes: own.OutputNodes,
+	}
+	if c.Falls == 0 {
+		c.Falls = 1
+	}
+	if c.Spacing == 0 {
+		c.Spacing = fc.Cable.Length0 / float64(fc.Cable.Elements())
+	}
+	return c
+}
+
+// check returns what is wrong with the reeving (the crane's numbers are
+// hoist.Config.Check's); the keys are the scenario's.
+func (c *config) check() scenario.Errors {
+	var errs scenario.Errors
 	add := errs.Add
-	errs.Num("gravity", "m/s²", port.Gravity, c.Gravity)
-	errs.Vec("boomTip", "m", port.Position, c.BoomTip[:])
-	errs.Int("falls", c.Falls, 1, 12)
-	errs = append(errs, c.Rope.Check("rope")...)
+	errs.Int("wireHoist.falls", c.Falls, 1, 12)
 	switch c.Drum.Drive {
 	case "speed", "torque":
 	default:
-		add(`drum.drive %q: want "speed" or "torque"`, c.Drum.Drive)
+		add(`wireHoist.drum.drive %q: want "speed" or "torque"`, c.Drum.Drive)
 	}
 	d := &c.Drum
-	errs.Vec("drum.center", "m", port.Position, d.Center[:])
-	errs.Num("drum.radius", "m", port.Sheave, d.Radius)
-	errs.Num("drum.width", "m", port.Size, d.Width)
-	errs.Num("drum.mass", "kg", port.Mass, d.Mass)
-	errs.Num("drum.inertia", "kg·m²", port.Inertia, d.Inertia)
-	errs.Num("drum.wound", "m", port.OptLength, d.Wound)
-	errs.Num("drum.torqueLimit", "N·m", torqueRange, d.TorqueLimit)
-	errs.Num("drum.brakeTorque", "N·m", torqueRange, d.BrakeTorque)
+	errs.Vec("wireHoist.drum.center", "m", port.Position, d.Center[:])
+	errs.Num("wireHoist.drum.radius", "m", port.Sheave, d.Radius)
+	errs.Num("wireHoist.drum.width", "m", port.Size, d.Width)
+	errs.Num("wireHoist.drum.mass", "kg", port.Mass, d.Mass)
+	errs.Num("wireHoist.drum.inertia", "kg·m²", port.Inertia, d.Inertia)
+	errs.Num("wireHoist.drum.wound", "m", port.OptLength, d.Wound)
+	errs.Num("wireHoist.drum.torqueLimit", "N·m", torqueRange, d.TorqueLimit)
+	errs.Num("wireHoist.drum.brakeTorque", "N·m", torqueRange, d.BrakeTorque)
 	sh := &c.Sheave
-	errs.Num("sheave.radius", "m", port.Sheave, sh.Radius)
-	errs.Num("sheave.width", "m", port.Size, sh.Width)
-	errs.Int("sheave.sides", sh.Sides, 3, 1024)
-	errs.Num("sheave.mass", "kg", port.Mass, sh.Mass)
-	errs.Num("sheave.inertia", "kg·m²", port.Inertia, sh.Inertia)
-	errs.Num("sheave.friction", "", port.Friction, sh.Friction)
-	errs.Num("sheave.bearingFriction", "N·m", torqueRange, sh.BearingFriction)
-	errs.Num("drop", "m", port.Length, c.Drop)
-	errs.Num("block.mass", "kg", port.Mass, c.Block.Mass)
-	errs.Vec("block.size", "m", port.Size, c.Block.Size[:])
-	errs.Num("load.mass", "kg", port.Mass, c.Load.Mass)
-	errs.Vec("load.size", "m", port.Size, c.Load.Size[:])
-	errs.Num("load.sling", "m", port.OptLength, c.Load.Sling)
-	if g := c.Ground; g != nil {
-		errs.Num("ground.height", "m", port.Position, g.Height)
-		errs.Num("ground.friction", "", port.Friction, g.Friction)
+	errs.Num("wireHoist.sheave.radius", "m", port.Sheave, sh.Radius)
+	errs.Num("wireHoist.sheave.width", "m", port.Size, sh.Width)
+	errs.Int("wireHoist.sheave.sides", sh.Sides, 3, 1024)
+	errs.Num("wireHoist.sheave.mass", "kg", port.Mass, sh.Mass)
+	errs.Num("wireHoist.sheave.inertia", "kg·m²", port.Inertia, sh.Inertia)
+	errs.Num("wireHoist.sheave.friction", "", port.Friction, sh.Friction)
+	errs.Num("wireHoist.sheave.bearingFriction", "N·m", torqueRange, sh.BearingFriction)
+	errs.Num("wireHoist.block.mass", "kg", port.Mass, c.Block.Mass)
+	errs.Vec("wireHoist.block.size", "m", port.Size, c.Block.Size[:])
+	errs.Num("wireHoist.sling", "m", port.OptLength, c.Load.Sling)
+	if !(c.Drop > 0) {
+		add("cable.length0 %g m: the load's top below the suspension point must exceed wireHoist.sling %g m (the falls hang between)", c.Drop+c.Load.Sling, c.Load.Sling)
 	}
-	errs.Num("spacing", "m", port.Length, c.Spacing)
-	errs.Num("minLength", "m", port.OptLength, c.MinLength)
-	errs.Int("resolution.maxMassNodes", c.Resolution.MaxMassNodes, 0, maxMassNodes)
-	errs.Num("resolution.minSegment", "m", port.OptLength, c.Resolution.MinSegment)
-	errs.Int("outputNodes", c.outputNodes(), 2, 10000)
-	return &c, errs.Err()
+	errs.Num("wireHoist.spacing", "m", port.Length, c.Spacing)
+	errs.Int("wireHoist.resolution.maxMassNodes", c.Resolution.MaxMassNodes, 0, maxMassNodes)
+	errs.Num("wireHoist.resolution.minSegment", "m", port.OptLength, c.Resolution.MinSegment)
+	errs.Int("wireHoist.outputNodes", c.outputNodes(), 2, 10000)
+	return errs
 }

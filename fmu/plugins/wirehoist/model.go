@@ -91,7 +91,7 @@ func quantities(c *config, step float64) *catalogue {
 	axes := []string{port.Axis(0), port.Axis(1), port.Axis(2)}
 	qs.Param("gravity", "m/s2", "Gravitational acceleration, acting along -z", c.Gravity, port.Gravity, func(p *params, x float64) { p.gravity = x })
 	qs.Param("internalStep", "s", "Internal step of the wire solver: steps on the fixed grid start + k·internalStep whatever the communication steps; outputs between grid points are interpolated", step, port.Step, func(p *params, x float64) { p.h = x })
-	qs.Param("load.mass", "kg", "Mass of the load (the hook block's is the scenario's)", c.Load.Mass, port.Mass, func(p *params, x float64) { p.loadMass = x })
+	qs.Param("load.mass", "kg", "Mass of the load (the hook block's is config.wireHoist.block's)", c.Load.Mass, port.Mass, func(p *params, x float64) { p.loadMass = x })
 	qs.Param("cable.drop", "m", "Length of each fall at the start: the hook sheaves' axles below the boom sheaves'", c.Drop, port.Length, func(p *params, x float64) { p.drop = x })
 	qs.Param("motor.torqueLimit", "N.m", "Most torque the winch motor gives in speed mode (0: no limit)", c.Drum.TorqueLimit, torqueRange, func(p *params, x float64) { p.torqueLimit = x })
 	qs.Param("brake.holdingTorque", "N.m", "Most torque the holding brake holds; it slips beyond", c.Drum.BrakeTorque, torqueRange, func(p *params, x float64) { p.brakeTorque = x })
@@ -138,6 +138,9 @@ func quantities(c *config, step float64) *catalogue {
 	for k, ax := range axes {
 		qs.Output("load."+ax, "m", fmt.Sprintf("World %s position of the load's centre", ax), func(s *simulation) float64 { return s.ho.LoadCentre().Comp(k) })
 	}
+	for k, ax := range axes {
+		qs.Output("load.v"+ax, "m/s", fmt.Sprintf("World %s velocity of the load's centre", ax), func(s *simulation) float64 { return s.ho.LoadVelocity().Comp(k) })
+	}
 	qs.Output("ground.force", "N", "Normal force of the ground on the load", func(s *simulation) float64 { return s.groundForce() })
 	for k := 1; k <= c.Falls; k++ {
 		qs.Output(fmt.Sprintf("fall[%d].tension", k), "N", fmt.Sprintf("Mean tension of fall %d of %d, counted from the drum's side", k, c.Falls),
@@ -163,4 +166,4 @@ func quantities(c *config, step float64) *catalogue {
 }
 
 // ConfigType implements fmu.Configurable.
-func (Model) ConfigType() any { return new(config) }
+func (Model) ConfigType() any { return new(scenarioConfig) }

@@ -77,8 +77,7 @@ func (d *driver) run(seconds float64) {
 // mode, its input winch.torque in place of winch.speed.
 func torqueScenario(t *testing.T) string {
 	sc := example(t)
-	cfg := sc["config"].(map[string]any)
-	cfg["drum"].(map[string]any)["drive"] = "torque"
+	own(sc["config"].(map[string]any))["drum"].(map[string]any)["drive"] = "torque"
 	var ports []any
 	for _, p := range sc["ports"].([]any) {
 		if p == "winch.speed" {
@@ -142,17 +141,25 @@ func TestConfigRefused(t *testing.T) {
 		change func(cfg map[string]any)
 		want   string
 	}{
-		{func(cfg map[string]any) { cfg["drum"].(map[string]any)["drive"] = "sideways" }, `drive "sideways"`},
-		{func(cfg map[string]any) { cfg["falls"] = 0.0 }, "falls 0"},
-		{func(cfg map[string]any) { cfg["falls"] = 13.0 }, "falls 13"},
-		{func(cfg map[string]any) { cfg["sheave"].(map[string]any)["sides"] = 2.0 }, "sheave.sides 2"},
-		{func(cfg map[string]any) { cfg["drop"] = -1.0 }, "drop -1"},
-		{func(cfg map[string]any) { cfg["boomTip"] = []any{-40.0, 0.0, 50.0} }, "drum"},
+		{func(cfg map[string]any) { own(cfg)["drum"].(map[string]any)["drive"] = "sideways" }, `wireHoist.drum.drive "sideways"`},
+		{func(cfg map[string]any) { own(cfg)["falls"] = -1.0 }, "wireHoist.falls -1"},
+		{func(cfg map[string]any) { own(cfg)["falls"] = 13.0 }, "wireHoist.falls 13"},
+		{func(cfg map[string]any) { own(cfg)["sheave"].(map[string]any)["sides"] = 2.0 }, "wireHoist.sheave.sides 2"},
+		{func(cfg map[string]any) { own(cfg)["sling"] = 41.0 }, "cable.length0 41 m: the load's top below the suspension point must exceed wireHoist.sling 41 m"},
+		{func(cfg map[string]any) { cfg["suspension"].(map[string]any)["position"] = []any{-40.0, 0.0, 50.0} }, "drum"},
 		{func(cfg map[string]any) { cfg["load"].(map[string]any)["mass"] = 0.0 }, "load.mass 0 kg"},
-		{func(cfg map[string]any) { cfg["spacing"] = 0.0 }, "spacing"},
-		{func(cfg map[string]any) { cfg["outputNodes"] = 1.0 }, "outputNodes 1"},
-		{func(cfg map[string]any) { cfg["sheave"].(map[string]any)["groove"] = 1.0 }, "groove"},
-		{func(cfg map[string]any) { delete(cfg, "spacing") }, "spacing"},
+		{func(cfg map[string]any) { own(cfg)["outputNodes"] = 1.0 }, "wireHoist.outputNodes 1"},
+		{func(cfg map[string]any) { own(cfg)["sheave"].(map[string]any)["groove"] = 1.0 }, "groove"},
+		{func(cfg map[string]any) { cfg["cable"].(map[string]any)["segments"] = 10.0 }, "cable.segments and wireHoist.spacing: give one"},
+		{func(cfg map[string]any) { delete(cfg, "wireHoist") }, "wireHoist: missing"},
+		{func(cfg map[string]any) { delete(own(cfg), "block") }, `"wireHoist": "block" is missing`},
+		{func(cfg map[string]any) {
+			cfg["cable"].(map[string]any)["rope"].(map[string]any)["bendingStiffness"] = 1.0
+		}, "carries stretch only"},
+		{func(cfg map[string]any) { cfg["boomTip"] = []any{0.0, 0.0, 50.0} }, "config.boomTip: now config.suspension.position"},
+		{func(cfg map[string]any) { cfg["drop"] = 40.0 }, "config.drop: now config.cable.length0"},
+		{func(cfg map[string]any) { cfg["load"].(map[string]any)["sling"] = 1.0 }, "config.load.sling: now config.wireHoist.sling"},
+		{func(cfg map[string]any) { cfg["hmrWire"] = map[string]any{} }, "config.hmrWire: settings of the hmr-wire model"},
 	} {
 		sc := example(t)
 		c.change(sc["config"].(map[string]any))
@@ -169,6 +176,9 @@ func TestConfigRefused(t *testing.T) {
 		}
 	}
 }
+
+// own is the wire hoist's own block of a scenario's config.
+func own(cfg map[string]any) map[string]any { return cfg["wireHoist"].(map[string]any) }
 
 // TestDroppedLoad: the motor off in torque mode and no brake, the 20 t
 // load falls 7 m onto the ground, the drum spinning the wire out at
