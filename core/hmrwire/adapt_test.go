@@ -21,7 +21,7 @@ func TestTransitionsConserve(t *testing.T) {
 		route = append(route, RoutePoint{Kind: Via, Point: geom.V(float64(k), 0.3*math.Sin(float64(k)), 0)})
 	}
 	route = append(route, RoutePoint{Kind: End, Point: geom.V(20, 0, 0)})
-	w, err := sys.AddWire(WireSpec{Name: "w", Rope: Rope{AxialStiffness: 1e7, LinearDensity: 1.5, DampingTime: 0.01},
+	w, err := sys.AddWire(WireSpec{Name: "w", Rope: testRope(1e7, 1.5, 0.01),
 		Resolution: Resolution{Adaptive: true, MaxMassNodes: 64, MinSegment: 1e-3}, Route: route})
 	if err != nil {
 		t.Fatal(err)

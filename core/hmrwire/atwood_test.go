@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/cablefmu/cablefmu/core/geom"
+	"github.com/cablefmu/cablefmu/core/material"
 	"github.com/cablefmu/cablefmu/core/multibody"
 )
 
@@ -56,7 +57,7 @@ func newAtwoodHanging(t testing.TB, m1, m2, mu float64, tilt float64, down geom.
 	hook1, hook2 := e1.AddScaled(hang, down), e2.AddScaled(hang, down)
 	b1 := sys.World.AddBody(multibody.NewBody("m1", m1, multibody.BoxInertia(m1, size, size, size), hook1.AddScaled(size/2, down)))
 	b2 := sys.World.AddBody(multibody.NewBody("m2", m2, multibody.BoxInertia(m2, size, size, size), hook2.AddScaled(size/2, down)))
-	rope := Rope{AxialStiffness: 1e7, LinearDensity: 0.001, DampingTime: 0.01}
+	rope := testRope(1e7, 0.001, 0.01)
 	route := []RoutePoint{
 		{Kind: End, Point: hook1, Body: b1},
 		{Kind: Wrap, Point: e1, Geometry: beam},
@@ -130,4 +131,12 @@ func TestAtwoodFrictionless(t *testing.T) {
 			t.Errorf("m=%g: contact pressure %.4f T, want √2 T within 2 %%", m, pressure/tension)
 		}
 	}
+}
+
+// testRope is a 20 mm rope of axial stiffness ea (N), mass per length mu
+// (kg/m) and damping time tau (s): the numbers the tests state a wire by.
+func testRope(ea, mu, tau float64) material.Rope {
+	r := material.FromStiffness(ea, mu, 0.02)
+	r.DampingTime = tau
+	return r
 }

@@ -16,7 +16,7 @@ import (
 // substitution.
 
 // benchRope is a 10 mm steel rope.
-var benchRope = Rope{AxialStiffness: 1.5e7, LinearDensity: 0.4, DampingTime: 0.01}
+var benchRope = testRope(1.5e7, 0.4, 0.01)
 
 // benchStep steps sys b.N times after a settling second and reports the
 // cost per node and the split.
@@ -188,7 +188,7 @@ func wireOverCylinder(b *testing.B, sides int, adaptive bool) (*System, *Wire) {
 	}
 	route = append(route, RoutePoint{Kind: End, Point: geom.V(0.5, 0, -drop), Body: right})
 	length := 2*drop + math.Pi*0.5
-	w, err := sys.AddWire(WireSpec{Name: "wire", Rope: Rope{AxialStiffness: 1.5e7, LinearDensity: 1 / length, DampingTime: 0.01},
+	w, err := sys.AddWire(WireSpec{Name: "wire", Rope: testRope(1.5e7, 1/length, 0.01),
 		Spacing: 0.25, Tension: m * g0, Resolution: Resolution{Adaptive: adaptive, MaxMassNodes: 64, MinSegment: 0.05}, Route: route})
 	if err != nil {
 		b.Fatal(err)

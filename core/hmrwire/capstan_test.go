@@ -59,7 +59,7 @@ func capstanRig(t testing.TB, sides int, wrap, mu, m, speed float64) (*System, *
 	pull := sys.World.AddBody(multibody.NewKinematic("pull", endAt))
 	pull.Vel = tangent.Scale(speed)
 	route = append(route, RoutePoint{Kind: End, Point: endAt, Body: pull})
-	w, err := sys.AddWire(WireSpec{Name: "wire", Rope: Rope{AxialStiffness: 1e7, LinearDensity: 0.001, DampingTime: 0.01},
+	w, err := sys.AddWire(WireSpec{Name: "wire", Rope: testRope(1e7, 0.001, 0.01),
 		Resolution: Resolution{Adaptive: true, MaxMassNodes: 20, MinSegment: 0.05}, Route: route, Tension: m * g0})
 	if err != nil {
 		t.Fatal(err)

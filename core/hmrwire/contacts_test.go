@@ -27,7 +27,7 @@ func TestWireOverTwoBeamsKeepsItsContacts(t *testing.T) {
 	sys.AddGeometry(g2)
 	l1 := sys.World.AddBody(multibody.NewParticle("l1", 10, geom.V(-1.1, 0, -2)))
 	l2 := sys.World.AddBody(multibody.NewParticle("l2", 30, geom.V(1.1, 0, -2)))
-	w, err := sys.AddWire(WireSpec{Name: "w", Rope: Rope{AxialStiffness: 1e7, LinearDensity: 0.01, DampingTime: 0.01}, Tension: 20 * g0,
+	w, err := sys.AddWire(WireSpec{Name: "w", Rope: testRope(1e7, 0.01, 0.01), Tension: 20 * g0,
 		Route: []RoutePoint{{Kind: End, Point: geom.V(-1.1, 0, -2), Body: l1},
 			{Kind: Wrap, Point: geom.V(-1.1, 0, 0.1), Geometry: g1}, {Kind: Wrap, Point: geom.V(-0.9, 0, 0.1), Geometry: g1},
 			{Kind: Wrap, Point: geom.V(0.9, 0, 0.1), Geometry: g2}, {Kind: Wrap, Point: geom.V(1.1, 0, 0.1), Geometry: g2},
@@ -62,7 +62,7 @@ func TestEndOrEyeInsideGeometry(t *testing.T) {
 		if eye {
 			route = []RoutePoint{{Kind: End, Point: geom.V(-2, 0, -3), Body: sb}, {Kind: Eye, Point: geom.V(0, 0, 0), Body: sb}, route[1]}
 		}
-		if _, err := sys.AddWire(WireSpec{Name: "w", Rope: Rope{AxialStiffness: 1e7, LinearDensity: 0.1, DampingTime: 0.01}, Route: route}); err != nil {
+		if _, err := sys.AddWire(WireSpec{Name: "w", Rope: testRope(1e7, 0.1, 0.01), Route: route}); err != nil {
 			t.Fatal(err)
 		}
 		for k := 0; k < 30; k++ {

@@ -41,7 +41,7 @@ func newDropScene(t testing.TB, adaptive bool) *dropScene {
 	// The wire sags 0.6 m: a slack route through a point below the
 	// middle.
 	w, err := sys.AddWire(WireSpec{
-		Name: "wire", Rope: Rope{AxialStiffness: 1e6, LinearDensity: 0.5, DampingTime: 0.01}, Spacing: 0.1,
+		Name: "wire", Rope: testRope(1e6, 0.5, 0.01), Spacing: 0.1,
 		Resolution: Resolution{Adaptive: adaptive, MaxMassNodes: 200, MinSegment: 0.05},
 		Route: []RoutePoint{
 			{Kind: End, Point: left.Pos, Body: left},

@@ -37,7 +37,7 @@ func newDrumRig(t testing.TB, M, L, wound float64, spec func(*DrumSpec)) *drumRi
 		t.Fatal(err)
 	}
 	load := sys.World.AddBody(multibody.NewBody("load", M, multibody.BoxInertia(M, 1, 1, 1), geom.V(drumR, 0, -L-0.5)))
-	w, err := sys.AddWire(WireSpec{Name: "wire", Rope: Rope{AxialStiffness: 5e7, LinearDensity: drumRope, DampingTime: 0.01},
+	w, err := sys.AddWire(WireSpec{Name: "wire", Rope: testRope(5e7, drumRope, 0.01),
 		Tension: M * g0, Winch: &Winch{Drum: d, Spacing: 2, MinLength: 0.5},
 		Resolution: Resolution{Adaptive: true, MinSegment: 0.05},
 		Route:      []RoutePoint{{Kind: End, Point: geom.V(drumR, 0, 0), Body: base}, {Kind: End, Point: geom.V(drumR, 0, -L), Body: load}}})
@@ -242,7 +242,7 @@ func TestDrumRefused(t *testing.T) {
 		if err == nil {
 			c.winch.Drum = d
 			load := sys.World.AddBody(multibody.NewBody("load", 10, geom.V(1, 1, 1), geom.V(drumR, 0, -5.5)))
-			_, err = sys.AddWire(WireSpec{Name: "wire", Rope: Rope{AxialStiffness: 1e6, LinearDensity: 1}, Winch: &c.winch,
+			_, err = sys.AddWire(WireSpec{Name: "wire", Rope: testRope(1e6, 1, 0), Winch: &c.winch,
 				Route: []RoutePoint{{Kind: End, Point: c.point, Body: base}, {Kind: End, Point: geom.V(drumR, 0, -5), Body: load}}})
 			if err == nil || len(sys.Wires) != 0 {
 				t.Errorf("%s: wire added (error %v)", c.name, err)

@@ -40,7 +40,7 @@ func heavySpec() HoistSpec {
 	return HoistSpec{
 		Gravity: g0, BoomTip: geom.V(0, 0, 205), Falls: 1,
 		Drum:   DrumSpec{Center: geom.V(-30, 0, 1), Radius: 1, Width: 2, Mass: 5000, Inertia: 2000, Wound: 300, TorqueLimit: 3e6, BrakeTorque: 5e6},
-		Rope:   Rope{AxialStiffness: r.AxialStiffness(), LinearDensity: r.LinearDensity(), DampingTime: r.DampingTime},
+		Rope:   r,
 		Sheave: SheaveSpec{Radius: 1, Width: 0.2, Sides: 48, Mass: 500, Friction: 0.2},
 		Drop:   200, BlockMass: 2000, BlockSize: geom.V(2.4, 1, 2),
 		LoadMass: 100000, LoadSize: geom.V(4, 4, 3), Sling: 1,
@@ -103,7 +103,7 @@ func heavyHMR(t testing.TB, spec HoistSpec) (*heavyModel, *Hoist) {
 	}
 	sheave := ho.Sheaves[0]
 	r := spec.Sheave.Radius
-	ea := w.Rope.AxialStiffness
+	ea := w.Rope.AxialStiffness()
 	W := spec.Hooked()
 	// fall returns the last contact node on the boom sheave: the fall's
 	// sub-segments follow it.
@@ -218,11 +218,10 @@ func heavyMassless(t testing.TB, ho *Hoist, top geom.Vec3, rest float64) *heavyM
 	W := ho.Block.Mass * g0
 	block := w.AddBody(heavyBlock(ho, top.Sub(geom.V(0, 0, rest*(1+W/ea)))))
 	route := []massless.Node{{Body: boom}, {Body: block, Offset: ho.hook}}
-	s, err := massless.NewStretch(route, rest, ea)
+	s, err := massless.NewStretch(route, rest, rope)
 	if err != nil {
 		t.Fatal(err)
 	}
-	s.Damping = rope.DampingTime
 	s.Slack = true
 	w.AddConstraint(s)
 	return &heavyModel{
@@ -249,7 +248,7 @@ func heavyRigid(t testing.TB, ho *Hoist, top geom.Vec3, rest float64, n int) *he
 	w.Solver = &multibody.ActiveSet{Solver: &multibody.Chain{}}
 	down := geom.V(0, 0, -1)
 	c, err := rigidcable.NewStraight(top, top.AddScaled(rest, down), rigidcable.Options{
-		Section: rigidcable.FromRope(rope), Segments: n, Damping: rope.DampingTime})
+		Rope: rope, Segments: n})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -463,7 +462,7 @@ func peaks(es []float64, window int) []float64 {
 func TestHeavyHoist(t *testing.T) {
 	spec := heavySpec()
 	hmr, ho := heavyHMR(t, spec)
-	ea, rho, g := spec.Rope.AxialStiffness, spec.Rope.LinearDensity, spec.Gravity
+	ea, rho, g := spec.Rope.AxialStiffness(), spec.Rope.LinearDensity(), spec.Gravity
 	W := spec.Hooked()
 	rest := spec.Drop / (1 + W/ea)
 	models := []*heavyModel{hmr, heavyMassless(t, ho, hmr.top(), rest), heavyRigid(t, ho, hmr.top(), rest, 50)}
@@ -545,7 +544,7 @@ func TestHeavyHoistBounce(t *testing.T) {
 	var zs []float64
 	ho.run(t, 15, func() { zs = append(zs, ho.Hook().Z) })
 	M, L := ho.Block.Mass, ho.Wire.RestLength()
-	want := 2 * math.Pi / closedform.Bounce(spec.Rope.AxialStiffness, L, spec.Rope.LinearDensity, M)
+	want := 2 * math.Pi / closedform.Bounce(spec.Rope.AxialStiffness(), L, spec.Rope.LinearDensity(), M)
 	got := period(zs, 1.0/60)
 	t.Logf("bounce %.4f s on %.1f m of wire, closed form %.4f s (%+.2f %%)", got, L, want, 100*(got/want-1))
 	if !(math.Abs(got/want-1) <= 0.01) {

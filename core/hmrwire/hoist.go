@@ -7,6 +7,7 @@ import (
 
 	"github.com/cablefmu/cablefmu/core/contact"
 	"github.com/cablefmu/cablefmu/core/geom"
+	"github.com/cablefmu/cablefmu/core/material"
 	"github.com/cablefmu/cablefmu/core/multibody"
 )
 
@@ -57,7 +58,7 @@ type HoistSpec struct {
 	Drum DrumSpec
 	// Falls is the number of falls the hook block hangs on, 1 to 12.
 	Falls int
-	Rope  Rope
+	Rope  material.Rope
 	// Sheave is every sheave's make: Radius, Width, Sides, Mass, Inertia,
 	// Friction, BearingFriction, Locked (Name, Axle, Center and Axis are
 	// set by the builder).
@@ -112,7 +113,7 @@ func (s *HoistSpec) validate() error {
 	}
 	if !(s.Gravity > 0) || math.IsInf(s.Gravity, 0) {
 		add("gravity %g m/s²: a hoist hangs its load by gravity, it must be positive and finite", s.Gravity)
-	} else if ea := s.Rope.AxialStiffness; s.Falls >= 1 && ea > 0 {
+	} else if ea := s.Rope.AxialStiffness(); s.Falls >= 1 && ea > 0 {
 		if strain := s.Hooked() / float64(s.Falls) / ea; strain > maxStrain {
 			add("the hooked %.4g kg on %d falls stretch the rope by %.3g %% (T/EA): beyond %g %% no rope holds and the model's straight segments do not hold either; give a stiffer rope or more falls",
 				s.Hooked()/s.Gravity, s.Falls, 100*strain, 100*maxStrain)
@@ -252,7 +253,7 @@ func NewHoist(spec HoistSpec) (*Hoist, error) {
 		Spacing: spec.Spacing, Tension: spec.Hooked() / float64(n),
 		// In its static equilibrium: each fall carries W/n at the hook
 		// sheaves' axles and its weight above them.
-		TensionRise: spec.Rope.LinearDensity * spec.Gravity, TensionHeight: axle.Z,
+		TensionRise: spec.Rope.LinearDensity() * spec.Gravity, TensionHeight: axle.Z,
 		Winch: &Winch{Drum: drum, Spacing: spec.Spacing, MinLength: spec.MinLength}})
 	if err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrHoist, err)

@@ -18,7 +18,7 @@ func craneSpec(falls int, drop float64) HoistSpec {
 	return HoistSpec{
 		Gravity: g0, BoomTip: geom.V(0, 0, 50), Falls: falls,
 		Drum:   DrumSpec{Center: geom.V(-30, 0, 1), Radius: 0.4, Width: 1, Mass: 800, Inertia: 60, Wound: 200, TorqueLimit: 2e5, BrakeTorque: 3e5},
-		Rope:   Rope{AxialStiffness: 3.1e7, LinearDensity: 2.0, DampingTime: 0.01},
+		Rope:   testRope(3.1e7, 2.0, 0.01),
 		Sheave: SheaveSpec{Radius: 0.4, Width: 0.1, Sides: 48, Mass: 80, Friction: 0.2},
 		Drop:   drop, BlockMass: 500, BlockSize: geom.V(float64(2*falls)*0.4+0.4, 0.6, 1.2),
 		LoadMass: 20000, LoadSize: geom.V(2, 2, 2), Sling: 1,
@@ -62,7 +62,7 @@ func TestHoistStatics(t *testing.T) {
 		ho := newCrane(t, spec)
 		ho.run(t, 8, nil)
 		W := spec.Hooked()
-		rho, g := spec.Rope.LinearDensity, spec.Gravity
+		rho, g := spec.Rope.LinearDensity(), spec.Gravity
 		lf := spec.Drop // each fall's length, sheave centre to sheave centre
 		for k, T := range ho.FallTensions() {
 			want := W/float64(n) + rho*g*lf/2
@@ -190,7 +190,7 @@ func TestHoistBearingFriction(t *testing.T) {
 	W, r := spec.Hooked(), spec.Sheave.Radius
 	for k := range sum {
 		got := sum[k] / float64(steps)
-		want := W/n + tau/r*(float64(n-1-k)-float64(n-1)/2) + spec.Rope.LinearDensity*spec.Gravity*spec.Drop/2
+		want := W/n + tau/r*(float64(n-1-k)-float64(n-1)/2) + spec.Rope.LinearDensity()*spec.Gravity*spec.Drop/2
 		t.Logf("fall %d: %.0f N, closed form %.0f N (%+.2f %% of W/n)", k+1, got, want, 100*(got-want)/(W/n))
 		if math.Abs(got-want) > 0.01*W/n {
 			t.Errorf("fall %d carries %.0f N, want %.0f within 1 %% of W/n", k+1, got, want)
@@ -232,7 +232,7 @@ func TestHoistBounce(t *testing.T) {
 	ho.run(t, 3, func() { zs = append(zs, ho.Hook().Z) })
 	M := spec.Hooked() / spec.Gravity
 	L := ho.Wire.RestLength()
-	want := 2 * math.Pi / math.Sqrt(n*n*spec.Rope.AxialStiffness/(L*M))
+	want := 2 * math.Pi / math.Sqrt(n*n*spec.Rope.AxialStiffness()/(L*M))
 	got := period(zs, 1.0/60)
 	t.Logf("bounce on %d falls, %.1f m of wire, %.0f kg: period %.4f s, closed form %.4f s (%+.2f %%)", n, L, M, got, want, 100*(got/want-1))
 	if math.Abs(got/want-1) > 0.05 {
@@ -252,7 +252,7 @@ func (ho *Hoist) energy() float64 {
 	}
 	for _, s := range ho.Wire.segs {
 		T := max(s.Tension(1.0/60), 0)
-		e += T * T * s.rest() / (2 * ho.Wire.Rope.AxialStiffness)
+		e += T * T * s.rest() / (2 * ho.Wire.Rope.AxialStiffness())
 	}
 	return e
 }
@@ -413,7 +413,7 @@ func TestHoistSetDownAndLift(t *testing.T) {
 		}
 		steps++
 	})
-	want := W/n + spec.Rope.LinearDensity*spec.Gravity*(ho.BoomTip.Pos.Z-ho.Hook().Z)/2
+	want := W/n + spec.Rope.LinearDensity()*spec.Gravity*(ho.BoomTip.Pos.Z-ho.Hook().Z)/2
 	t.Logf("lifted to %.3f m: peak fall tension %.0f N while lifting (%.2f × the static)", ho.LoadBottom().Z, peak, peak/want)
 	for k := range mean {
 		mean[k] /= steps

@@ -76,7 +76,7 @@ func newReeving(t testing.TB, M, drop float64, bearing float64) *reeving {
 	wrap(b2, math.Pi, 0)         // over B2
 	wrap(h2, math.Pi, 2*math.Pi) // under H2
 	route = append(route, RoutePoint{Kind: End, Point: geom.V(7*r, 0, 0), Body: boom})
-	w, err := sys.AddWire(WireSpec{Name: "suspension", Rope: Rope{AxialStiffness: 5e7, LinearDensity: 0.01, DampingTime: 0.01},
+	w, err := sys.AddWire(WireSpec{Name: "suspension", Rope: testRope(5e7, 0.01, 0.01),
 		Tension: re.weight / 4, Winch: &Winch{Spacing: 2, MinLength: 1},
 		Resolution: Resolution{Adaptive: true, MaxMassNodes: 40, MinSegment: 0.05}, Route: route})
 	if err != nil {

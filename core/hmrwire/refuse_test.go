@@ -53,7 +53,7 @@ func TestRefused(t *testing.T) {
 	}
 	sys.AddGeometry(g)
 	top := sys.World.AddBody(multibody.NewStatic("top", geom.V(0, 0, 0)))
-	rope := Rope{AxialStiffness: 1e6, LinearDensity: 0.1, DampingTime: 0.01}
+	rope := testRope(1e6, 0.1, 0.01)
 	inside := geom.V(0.1, 0, -2)
 	for _, c := range []struct {
 		name  string
@@ -87,7 +87,7 @@ func TestRefused(t *testing.T) {
 func TestRefusedLongRoute(t *testing.T) {
 	sys := NewSystem(geom.V(0, 0, -g0))
 	top := sys.World.AddBody(multibody.NewStatic("top", geom.Vec3{}))
-	rope := Rope{AxialStiffness: 1e6, LinearDensity: 0.1, DampingTime: 0.01}
+	rope := testRope(1e6, 0.1, 0.01)
 	far := []RoutePoint{{Kind: End, Point: top.Pos, Body: top}, {Kind: End, Point: geom.V(1e6, 0, 0)}}
 	_, err := sys.AddWire(WireSpec{Name: "w", Rope: rope, Route: far, Spacing: 4, Resolution: Resolution{MaxMassNodes: 200}})
 	if err == nil || !errors.Is(err, ErrWire) || !strings.Contains(err.Error(), "mass nodes, more than") {

@@ -31,7 +31,7 @@ func sheaveRig(t testing.TB, m1, m2, bearing float64, locked bool) (*System, *Wi
 		route = append(route, RoutePoint{Kind: Wrap, Point: geom.V(R*math.Cos(psi), 0, R*math.Sin(psi)), Geometry: sh.Geometry})
 	}
 	route = append(route, RoutePoint{Kind: End, Point: geom.V(R, 0, -drop), Body: right})
-	w, err := sys.AddWire(WireSpec{Name: "wire", Rope: Rope{AxialStiffness: 1e7, LinearDensity: 0.01, DampingTime: 0.01},
+	w, err := sys.AddWire(WireSpec{Name: "wire", Rope: testRope(1e7, 0.01, 0.01),
 		Tension: m1 * g0, Resolution: Resolution{Adaptive: true, MaxMassNodes: 16, MinSegment: 0.05}, Route: route})
 	if err != nil {
 		t.Fatal(err)

@@ -64,7 +64,7 @@ func newChartCell(t testing.TB, mw, mb float64, segments int, adaptive bool) *ch
 	route = append(route, RoutePoint{Kind: End, Point: geom.V(chartRadius, -swing, -chartDrop), Body: right})
 	L := chartLength()
 	w, err := sys.AddWire(WireSpec{
-		Name: "wire", Rope: Rope{AxialStiffness: chartEA, LinearDensity: mw / L, DampingTime: 0.01},
+		Name: "wire", Rope: testRope(chartEA, mw/L, 0.01),
 		Spacing:    L / float64(segments),
 		Resolution: Resolution{Adaptive: adaptive, MaxMassNodes: 64, MinSegment: 0.05},
 		Route:      route, Tension: mb * g0,

@@ -26,7 +26,7 @@ func TestBoomTipStiffness(t *testing.T) {
 	ho := newCrane(t, spec)
 	ho.run(t, 3, nil)
 	K, C := ho.BoomTipStiffness()
-	ea := spec.Rope.AxialStiffness
+	ea := spec.Rope.AxialStiffness()
 	boom := map[*Geometry]bool{}
 	for _, s := range ho.Sheaves {
 		if s.hinge.axle == ho.BoomTip {

@@ -84,7 +84,7 @@ func boxUnwinds(t *testing.T, mu, half float64, yoyo bool) {
 	// Laid at rest: the wire takes the box's weight in the first steps
 	// (laid with the load's tension, the free tail would be yanked by it).
 	w, err := sys.AddWire(WireSpec{
-		Name: "wire", Rope: Rope{AxialStiffness: 1e6, LinearDensity: density, DampingTime: 0.01},
+		Name: "wire", Rope: testRope(1e6, density, 0.01),
 		Spacing: 0.25, Resolution: Resolution{Adaptive: true, MaxMassNodes: 120, MinSegment: 0.05},
 		Route: route,
 	})

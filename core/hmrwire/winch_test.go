@@ -21,7 +21,7 @@ func newHangingWinch(t *testing.T, M, L float64, adaptive bool, wi Winch) *hangi
 	sys := NewSystem(geom.V(0, 0, -g0))
 	crane := sys.World.AddBody(multibody.NewStatic("crane", geom.Vec3{}))
 	load := sys.World.AddBody(multibody.NewBody("load", M, multibody.BoxInertia(M, 1, 1, 1), geom.V(0, 0, -L-0.5)))
-	rope := Rope{AxialStiffness: 2e7, LinearDensity: 2, DampingTime: 0.02}
+	rope := testRope(2e7, 2, 0.02)
 	w, err := sys.AddWire(WireSpec{
 		Name: "wire", Rope: rope, Spacing: wi.Spacing, Winch: &wi, Tension: M * g0,
 		Resolution: Resolution{Adaptive: adaptive, MinSegment: 0.05},
@@ -41,7 +41,7 @@ func newHangingWinch(t *testing.T, M, L float64, adaptive bool, wi Winch) *hangi
 func (hw *hangingWinch) checkMass(t *testing.T) {
 	t.Helper()
 	w := hw.wire
-	if want := w.Rope.LinearDensity * w.RestLength(); math.Abs(w.Mass()-want) > 1e-12*want {
+	if want := w.Rope.LinearDensity() * w.RestLength(); math.Abs(w.Mass()-want) > 1e-12*want {
 		t.Fatalf("wire mass %.15g kg, density × rest length %.15g kg", w.Mass(), want)
 	}
 }

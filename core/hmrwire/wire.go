@@ -6,6 +6,7 @@ import (
 	"math"
 
 	"github.com/cablefmu/cablefmu/core/geom"
+	"github.com/cablefmu/cablefmu/core/material"
 	"github.com/cablefmu/cablefmu/core/multibody"
 )
 
@@ -62,16 +63,6 @@ func (n *node) position() geom.Vec3 {
 	return n.body.PointWorld(n.local)
 }
 
-// Rope is the wire's material as the model needs it.
-type Rope struct {
-	// AxialStiffness is EA (N).
-	AxialStiffness float64
-	// LinearDensity is the mass per length (kg/m).
-	LinearDensity float64
-	// DampingTime is the material relaxation time of the stretch (s).
-	DampingTime float64
-}
-
 // defaultMaxMassNodes is the least bound on a wire's mass nodes when its
 // Resolution gives none (four times those it is laid with otherwise).
 const defaultMaxMassNodes = 64
@@ -92,7 +83,7 @@ type Resolution struct {
 // Wire is one HMR wire: a chain of nodes from one end to the other.
 type Wire struct {
 	Name       string
-	Rope       Rope
+	Rope       material.Rope
 	Resolution Resolution
 	// Winch, if set, pays the wire out of its first end.
 	Winch *Winch
@@ -145,7 +136,7 @@ var ErrWire = errors.New("invalid wire")
 // WireSpec describes a wire to add.
 type WireSpec struct {
 	Name       string
-	Rope       Rope
+	Rope       material.Rope
 	Resolution Resolution
 	Route      []RoutePoint
 	// Spacing is the largest distance (m) between the mass nodes laid
@@ -217,10 +208,11 @@ func (sys *System) AddWire(spec WireSpec) (*Wire, error) {
 	tension := func(a, b geom.Vec3) float64 {
 		return max(spec.Tension+spec.TensionRise*((a.Z+b.Z)/2-spec.TensionHeight), 0)
 	}
-	if !(rope.AxialStiffness > 0) || !(rope.LinearDensity > 0) || !(rope.DampingTime >= 0) ||
-		math.IsInf(rope.AxialStiffness, 0) || math.IsInf(rope.LinearDensity, 0) || math.IsInf(rope.DampingTime, 0) {
-		return nil, fmt.Errorf("wire %q: EA %g N, density %g kg/m and damping time %g s must be positive and finite: %w",
-			name, rope.AxialStiffness, rope.LinearDensity, rope.DampingTime, ErrWire)
+	if err := rope.Validate(); err != nil {
+		return nil, fmt.Errorf("wire %q: %w: %w", name, err, ErrWire)
+	}
+	if mu := rope.LinearDensity(); !(mu > 0) || math.IsInf(mu, 0) {
+		return nil, fmt.Errorf("wire %q: mass per length %g kg/m must be positive and finite (the mass nodes need mass): %w", name, mu, ErrWire)
 	}
 	if len(route) < 2 || route[0].Kind != End || route[len(route)-1].Kind != End {
 		return nil, fmt.Errorf("wire %q: a route starts and ends with an End and has at least two points: %w", name, ErrWire)
@@ -301,13 +293,13 @@ func (sys *System) AddWire(spec WireSpec) (*Wire, error) {
 			a, b := w.nodes[k].position(), w.nodes[k+1].position()
 			l := b.Sub(a).Norm()
 			length += l
-			L += l / (1 + tension(a, b)/rope.AxialStiffness)
+			L += l / (1 + tension(a, b)/rope.AxialStiffness())
 		}
 		if !(length > 0) {
 			return nil, fmt.Errorf("wire %q: two mass nodes at one point: %w", name, ErrWire)
 		}
 		w.nodes[first].rest = L
-		half := rope.LinearDensity * L / 2
+		half := rope.LinearDensity() * L / 2
 		w.nodes[first].body.Mass += half
 		w.nodes[i].body.Mass += half
 		first = i

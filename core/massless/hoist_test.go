@@ -31,7 +31,7 @@ func newHoist(t testing.TB, mass, length, h float64) *hoist {
 	stretch := mass * gravity * length / ea
 	crane := w.AddBody(multibody.NewKinematic("crane", top))
 	load := w.AddBody(multibody.NewBody("load", mass, multibody.BoxInertia(mass, 1, 1, 1), top.Sub(geom.V(0, 0, length+stretch))))
-	s, err := NewStretch([]Node{{crane, geom.Vec3{}}, {load, geom.Vec3{}}}, length, ea)
+	s, err := NewStretch([]Node{{crane, geom.Vec3{}}, {load, geom.Vec3{}}}, length, rope)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -130,7 +130,7 @@ func TestAtwoodMachine(t *testing.T) {
 	b1 := w.AddBody(multibody.NewBody("light", m1, multibody.BoxInertia(m1, 0.2, 0.2, 0.2), geom.V(-0.5, 0, 5)))
 	b2 := w.AddBody(multibody.NewBody("heavy", m2, multibody.BoxInertia(m2, 0.2, 0.2, 0.2), geom.V(0.5, 0, 5)))
 	route := []Node{{b1, geom.Vec3{}}, {beam, geom.V(-0.5, 0, 0)}, {beam, geom.V(0.5, 0, 0)}, {b2, geom.Vec3{}}}
-	s, err := NewStretch(route, Length(route), 1e9)
+	s, err := NewStretch(route, Length(route), material.FromStiffness(1e9, 1, 0.02))
 	if err != nil {
 		t.Fatal(err)
 	}

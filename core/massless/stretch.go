@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/cablefmu/cablefmu/core/material"
 	"github.com/cablefmu/cablefmu/core/multibody"
 	"github.com/cablefmu/cablefmu/core/state"
 )
@@ -43,19 +44,23 @@ type Stretch struct {
 }
 
 // NewStretch returns the length constraint of the route with free length
-// L (m) and axial stiffness EA (N).
-func NewStretch(route []Node, freeLength, ea float64) (*Stretch, error) {
+// L (m) of the rope r: its axial stiffness EA and damping time τ.
+func NewStretch(route []Node, freeLength float64, r material.Rope) (*Stretch, error) {
+	ea := r.AxialStiffness()
 	if err := validateRoute(route); err != nil {
 		return nil, err
 	}
 	if !(freeLength > 0) || math.IsInf(freeLength, 0) {
 		return nil, fmt.Errorf("free length %g m: must be positive and finite", freeLength)
 	}
+	if err := r.Validate(); err != nil {
+		return nil, err
+	}
 	if !(ea > 0) || math.IsInf(ea, 0) {
 		return nil, fmt.Errorf("axial stiffness EA %g N: must be positive and finite", ea)
 	}
 	bodies, slot := uniqueBodies(route)
-	return &Stretch{route: route, bodies: bodies, slot: slot, FreeLength: freeLength, EA: ea}, nil
+	return &Stretch{route: route, bodies: bodies, slot: slot, FreeLength: freeLength, EA: ea, Damping: r.DampingTime}, nil
 }
 
 // Bodies implements multibody.Constraint.

@@ -5,6 +5,7 @@ import (
 	"math"
 
 	"github.com/cablefmu/cablefmu/core/geom"
+	"github.com/cablefmu/cablefmu/core/material"
 	"github.com/cablefmu/cablefmu/core/multibody"
 	"github.com/cablefmu/cablefmu/core/state"
 )
@@ -47,8 +48,11 @@ type twistEnd struct {
 }
 
 // NewTwist returns the twist constraint between the first and last node of
-// a route; the current orientations are the untwisted state.
-func NewTwist(route []Node, gj float64, length func() float64) (*Twist, error) {
+// a route of the rope r (its torsional rigidity GJ and damping time τ),
+// whose free length (m) length returns; the current orientations are the
+// untwisted state.
+func NewTwist(route []Node, r material.Rope, length func() float64) (*Twist, error) {
+	gj := r.TorsionalRigidity()
 	if err := validateRoute(route); err != nil {
 		return nil, err
 	}
@@ -59,7 +63,7 @@ func NewTwist(route []Node, gj float64, length func() float64) (*Twist, error) {
 	if !(gj > 0) || math.IsInf(gj, 0) {
 		return nil, fmt.Errorf("torsional rigidity %g N·m²: must be positive and finite", gj)
 	}
-	t := &Twist{GJ: gj, Length: length, bodies: []*multibody.Body{a.Body, b.Body}}
+	t := &Twist{GJ: gj, Length: length, Damping: r.DampingTime, bodies: []*multibody.Body{a.Body, b.Body}}
 	t.ends[0] = newTwistEnd(a.Body, route[1].World().Sub(a.World()))
 	t.ends[1] = newTwistEnd(b.Body, route[len(route)-2].World().Sub(b.World()))
 	return t, nil

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/cablefmu/cablefmu/core/geom"
+	"github.com/cablefmu/cablefmu/core/material"
 	"github.com/cablefmu/cablefmu/core/multibody"
 )
 
@@ -25,19 +26,20 @@ func newTwoBoxes(t testing.TB, cs, ct, damping float64) *twoBoxes {
 	b := w.AddBody(multibody.NewBody("b", 1000, inertia, geom.V(3, 0, 0)))
 	route := []Node{{a, geom.V(1, 0, 0)}, {b, geom.V(-1, 0, 0)}}
 	const length = 4.0
-	s, err := NewStretch(route, length, cs*length)
+	// A rope of EA = c_s L and GJ = c_t L, damped with τ = damping.
+	rope := material.FromStiffness(cs*length, 1, 0.02)
+	rope.TorsionalStiffness, rope.DampingTime = ct*length, damping
+	s, err := NewStretch(route, length, rope)
 	if err != nil {
 		t.Fatal(err)
 	}
-	s.Damping = damping
 	w.AddConstraint(s)
 	sys := &twoBoxes{world: w, a: a, b: b, stretch: s}
 	if ct > 0 {
-		tw, err := NewTwist(route, ct*length, func() float64 { return s.FreeLength })
+		tw, err := NewTwist(route, rope, func() float64 { return s.FreeLength })
 		if err != nil {
 			t.Fatal(err)
 		}
-		tw.Damping = damping
 		w.AddConstraint(tw)
 		sys.twist = tw
 	}

@@ -6,13 +6,14 @@ import (
 	"testing"
 
 	"github.com/cablefmu/cablefmu/core/geom"
+	"github.com/cablefmu/cablefmu/core/material"
 )
 
 // fig4 is [LS01] Fig. 4's cable of n segments (1 m, 0.1 kg/m, the Fig. 5
 // stiffnesses) clamped horizontally, with the paper's 10 rebuilds.
 func fig4(n int, solver Solver, cgIterations int) Spec {
 	pm := Fig5[n]
-	return Spec{Dir: geom.V(1, 0, 0), Clamped: true, Length: 1, Segments: n, LinearDensity: 0.1, PerMass: &pm,
+	return Spec{Dir: geom.V(1, 0, 0), Clamped: true, Length: 1, Segments: n, Rope: material.FromStiffness(0, 0.1, 0.01), PerMass: &pm,
 		Gravity: geom.V(0, 0, -g0), Solver: solver, Rebuilds: 10, CGIterations: cgIterations}
 }
 

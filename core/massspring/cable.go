@@ -6,6 +6,7 @@ import (
 	"math"
 
 	"github.com/cablefmu/cablefmu/core/geom"
+	"github.com/cablefmu/cablefmu/core/material"
 	"github.com/cablefmu/cablefmu/core/state"
 )
 
@@ -59,13 +60,14 @@ type Spec struct {
 	// Length is the rest length L (m), cut into Segments equal segments.
 	Length   float64
 	Segments int
-	// Rope data: mass per length (kg/m), axial stiffness EA (N), bending
-	// stiffness EI (N·m²) and the Kelvin–Voigt damping time τ (s): each
-	// linear spring has k_L = EA/l and k_D = τ EA/l, each torsion spring
-	// k_B = EI/l (the moment EI κ with the curvature κ = φ/l).
-	LinearDensity, AxialStiffness, Bending, DampingTime float64
+	// Rope gives the mass per length (kg/m), the axial stiffness EA (N),
+	// the bending stiffness EI (N·m²) and the Kelvin–Voigt damping time τ
+	// (s): each linear spring has k_L = EA/l and k_D = τ EA/l, each
+	// torsion spring k_B = EI/l (the moment EI κ with the curvature
+	// κ = φ/l).
+	Rope material.Rope
 	// PerMass, when set, gives the stiffnesses per mass of a point instead
-	// ([LS01] Fig. 5); the rope data then give only the mass.
+	// ([LS01] Fig. 5); the rope then gives only the mass.
 	PerMass *PerMass
 	// Load is a point mass (kg) at the last point.
 	Load float64
@@ -151,23 +153,15 @@ func (s *Spec) validate() error {
 	if s.Segments < 2 || s.Segments > 100000 {
 		add("segments %d: want 2 to 100000", s.Segments)
 	}
-	if !(s.LinearDensity > 0) || math.IsInf(s.LinearDensity, 0) {
-		add("linear density %g kg/m: must be positive and finite (the points need mass)", s.LinearDensity)
+	if mu := s.Rope.LinearDensity(); !(mu > 0) || math.IsInf(mu, 0) {
+		add("linear density %g kg/m: must be positive and finite (the points need mass)", mu)
 	}
 	if p := s.PerMass; p != nil {
 		if !(p.KL > 0 && p.KD >= 0 && p.KB >= 0) || math.IsInf(p.KL+p.KD+p.KB, 0) {
 			add("per-mass stiffnesses k_L/m %g, k_D/m %g, k_B/m %g: k_L/m must be positive, the others non-negative, all finite", p.KL, p.KD, p.KB)
 		}
-	} else {
-		if !(s.AxialStiffness > 0) || math.IsInf(s.AxialStiffness, 0) {
-			add("axial stiffness %g N: must be positive and finite", s.AxialStiffness)
-		}
-		if !(s.Bending >= 0) || math.IsInf(s.Bending, 0) {
-			add("bending stiffness %g N·m²: must be non-negative and finite", s.Bending)
-		}
-		if !(s.DampingTime >= 0) || math.IsInf(s.DampingTime, 0) {
-			add("damping time %g s: must be non-negative and finite", s.DampingTime)
-		}
+	} else if err := s.Rope.Validate(); err != nil {
+		add("%v", err)
 	}
 	if !(s.Load >= 0) || math.IsInf(s.Load, 0) {
 		add("load %g kg: must be non-negative and finite", s.Load)
@@ -211,7 +205,7 @@ func (c *Cable) setLength(L float64) { c.setRest(L / float64(len(c.Mass)-1)) }
 func (c *Cable) setRest(l float64) {
 	s := &c.spec
 	n := len(c.Mass) - 1
-	m := s.LinearDensity * l
+	m := s.Rope.LinearDensity() * l
 	for i := range c.Mass {
 		c.Mass[i] = m
 	}
@@ -221,7 +215,8 @@ func (c *Cable) setRest(l float64) {
 		c.KL, c.KD, c.KB = p.KL*m, p.KD*m, p.KB*m
 		return
 	}
-	c.KL, c.KD, c.KB = s.AxialStiffness/l, s.DampingTime*s.AxialStiffness/l, s.Bending/l
+	ea := s.Rope.AxialStiffness()
+	c.KL, c.KD, c.KB = ea/l, s.Rope.DampingTime*ea/l, s.Rope.Bending()/l
 }
 
 // Hang stretches a cable laid straight down (Dir along gravity) into its

@@ -23,9 +23,7 @@ func rope20() material.Rope {
 // hoistSpec is a cable of length l (m) in n segments hanging straight
 // down from the origin with a load (kg), of the 20 mm rope.
 func hoistSpec(l float64, n int, load float64) Spec {
-	r := rope20()
-	return Spec{Top: geom.Vec3{}, Dir: geom.V(0, 0, -1), Length: l, Segments: n,
-		LinearDensity: r.LinearDensity(), AxialStiffness: r.AxialStiffness(), Bending: r.Bending(), DampingTime: r.DampingTime,
+	return Spec{Top: geom.Vec3{}, Dir: geom.V(0, 0, -1), Length: l, Segments: n, Rope: rope20(),
 		Load: load, Gravity: geom.V(0, 0, -g0)}
 }
 
@@ -58,10 +56,11 @@ func TestForceDerivatives(t *testing.T) {
 	rng := rand.New(rand.NewSource(2))
 	for _, clamped := range []bool{false, true} {
 		for _, damped := range []bool{false, true} {
-			spec := Spec{Dir: geom.V(1, 0, 0), Length: 3, Segments: 6, LinearDensity: 1, AxialStiffness: 5e3, Bending: 20,
-				Gravity: geom.V(0, 0, -g0), Clamped: clamped}
+			rope := material.FromStiffness(5e3, 1, 0.01)
+			rope.BendingStiffness = 20
+			spec := Spec{Dir: geom.V(1, 0, 0), Length: 3, Segments: 6, Rope: rope, Gravity: geom.V(0, 0, -g0), Clamped: clamped}
 			if damped {
-				spec.DampingTime = 0.01
+				spec.Rope.DampingTime = 0.01
 			}
 			c := newCable(t, spec)
 			for i := 1; i < len(c.X); i++ {
@@ -102,7 +101,7 @@ func TestForceDerivatives(t *testing.T) {
 			for i := range d {
 				dblocks[i] = [3]geom.Mat3{d[i][0], d[i][1]}
 			}
-			scaleK := spec.AxialStiffness / (spec.Length / float64(spec.Segments))
+			scaleK := spec.Rope.AxialStiffness() / (spec.Length / float64(spec.Segments))
 			for j := 0; j < n; j++ {
 				for q := 0; q < 3; q++ {
 					for _, wrt := range []string{"x", "v"} {
@@ -125,7 +124,7 @@ func TestForceDerivatives(t *testing.T) {
 							scale := scaleK
 							if wrt == "v" {
 								blk = block(dblocks, i, j)
-								scale = spec.DampingTime * scaleK
+								scale = spec.Rope.DampingTime * scaleK
 							}
 							got := geom.V(blk[0][q], blk[1][q], blk[2][q])
 							if got.Sub(want).Norm() > 1e-6*scale {
@@ -187,8 +186,9 @@ func TestCantileverSmallDeflection(t *testing.T) {
 	want := w * L * L * L * L / (8 * ei)
 	last := 0.0
 	for _, n := range []int{10, 20, 40} {
-		c := newCable(t, Spec{Dir: geom.V(1, 0, 0), Clamped: true, Length: L, Segments: n, LinearDensity: rho,
-			AxialStiffness: 1e6, Bending: ei, DampingTime: 1e-3, Gravity: geom.V(0, 0, -g0)})
+		rope := material.FromStiffness(1e6, rho, 0.01)
+		rope.BendingStiffness, rope.DampingTime = ei, 1e-3
+		c := newCable(t, Spec{Dir: geom.V(1, 0, 0), Clamped: true, Length: L, Segments: n, Rope: rope, Gravity: geom.V(0, 0, -g0)})
 		c.run(t, h, 3, geom.Vec3{}, nil)
 		tip := -c.X[n].Z
 		t.Logf("%d segments: tip %.5f m down, closed form %.5f (%+.2f %%)", n, tip, want, 100*(tip/want-1))
@@ -219,7 +219,7 @@ func TestCantileverSmallDeflection(t *testing.T) {
 func TestFig4Materials(t *testing.T) {
 	const L, rho, h = 1.0, 0.1, 0.01
 	spec := func(n int, pm PerMass, solver Solver) Spec {
-		return Spec{Dir: geom.V(1, 0, 0), Clamped: true, Length: L, Segments: n, LinearDensity: rho,
+		return Spec{Dir: geom.V(1, 0, 0), Clamped: true, Length: L, Segments: n, Rope: material.FromStiffness(0, rho, 0.01),
 			PerMass: &pm, Gravity: geom.V(0, 0, -g0), Solver: solver, Rebuilds: 10}
 	}
 	for _, n := range []int{12, 20, 42} {
@@ -285,7 +285,7 @@ func TestHangingCableModes(t *testing.T) {
 	}
 	for k, w := range modes {
 		spec := hoistSpec(L, n, 0)
-		spec.Bending = 0 // a chain: the rope's EI would stiffen the higher modes
+		spec.Rope.Flexible = true // a chain: the rope's EI would stiffen the higher modes
 		c := newCable(t, spec)
 		if err := c.Hang(); err != nil {
 			t.Fatal(err)
@@ -326,7 +326,7 @@ func TestHangingCableModes(t *testing.T) {
 func TestPendulum(t *testing.T) {
 	const L, M, h = 10.0, 1000.0, 1.0 / 60
 	spec := hoistSpec(L, 20, M)
-	spec.DampingTime = 0
+	spec.Rope.DampingTime = 0
 	c := newCable(t, spec)
 	if err := c.Hang(); err != nil {
 		t.Fatal(err)
@@ -334,8 +334,8 @@ func TestPendulum(t *testing.T) {
 	for i := range c.V {
 		c.V[i].X = 0.3 * float64(i) / 20
 	}
-	stretch := (M*g0*L + spec.LinearDensity*g0*L*L/2) / spec.AxialStiffness // of the rope: the pendulum's too
-	modes, err := closedform.HangingModes(L+stretch, spec.LinearDensity, M, g0, 1)
+	stretch := (M*g0*L + spec.Rope.LinearDensity()*g0*L*L/2) / spec.Rope.AxialStiffness() // of the rope: the pendulum's too
+	modes, err := closedform.HangingModes(L+stretch, spec.Rope.LinearDensity(), M, g0, 1)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -371,7 +371,7 @@ func TestBounce(t *testing.T) {
 	want := closedform.Bounce(r.AxialStiffness(), L, r.LinearDensity(), M)
 	for _, h := range []float64{1e-3, 1.0 / 60} {
 		spec := hoistSpec(L, 20, M)
-		spec.DampingTime = 0
+		spec.Rope.DampingTime = 0
 		c := newCable(t, spec) // unstretched: it drops into its stretch
 		var trace []float64
 		c.run(t, h, 2, geom.Vec3{}, func() { trace = append(trace, c.X[20].Z) })
@@ -436,7 +436,9 @@ func TestSuddenStop(t *testing.T) {
 // taut spring's block is eq. 8's.
 func TestCompressedSpringMatrix(t *testing.T) {
 	for _, stretch := range []float64{0.8, 1.2} {
-		spec := Spec{Dir: geom.V(1, 0, 0), Length: 2, Segments: 2, LinearDensity: 1, AxialStiffness: 100, Gravity: geom.Vec3{}}
+		rope := material.FromStiffness(100, 1, 0.01)
+		rope.Flexible = true
+		spec := Spec{Dir: geom.V(1, 0, 0), Length: 2, Segments: 2, Rope: rope, Gravity: geom.Vec3{}}
 		c := newCable(t, spec)
 		c.X[1], c.X[2] = geom.V(stretch, 0, 0), geom.V(2*stretch, 0, 0)
 		if err := c.evaluate(c.X, c.V); err != nil {
@@ -482,7 +484,7 @@ func TestWinchJerksSlackenTheRope(t *testing.T) {
 		}
 	}
 	c.run(t, h, 20, geom.Vec3{}, nil)
-	if w := (12330 + c.spec.LinearDensity*c.Length()) * g0; math.Abs(-c.TopForce.Z/w-1) > 0.01 {
+	if w := (12330 + c.spec.Rope.LinearDensity()*c.Length()) * g0; math.Abs(-c.TopForce.Z/w-1) > 0.01 {
 		t.Errorf("after 20 s the crane carries %.0f N, want %.0f within 1 %%", -c.TopForce.Z, w)
 	}
 }

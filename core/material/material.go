@@ -29,6 +29,22 @@ type Rope struct {
 	// BendingStiffness is the rope's bending stiffness EI (N·m²); zero
 	// means DefaultBendingFraction of a solid bar's (see Bending).
 	BendingStiffness float64
+	// TorsionalStiffness is the rope's torsional rigidity GJ (N·m²); zero
+	// means a solid round section's (see TorsionalRigidity).
+	TorsionalStiffness float64
+	// Flexible makes the rope a perfectly flexible string, the closed
+	// forms' idealization: Bending is zero whatever BendingStiffness says.
+	Flexible bool
+}
+
+// FromStiffness returns the rope of diameter d (m) whose axial stiffness
+// is ea (N) and mass per length mu (kg/m): the modulus and density that
+// give them on the round section, Poisson ratio 0.3, undamped. It states
+// a rope the way papers and closed forms do; set BendingStiffness,
+// TorsionalStiffness and DampingTime on the result where they matter.
+func FromStiffness(ea, mu, d float64) Rope {
+	a := math.Pi * d * d / 4
+	return Rope{E: ea / a, Poisson: 0.3, Diameter: d, Density: mu / a}
 }
 
 // DefaultDampingTime is the rope's Kelvin–Voigt time τ unless told
@@ -79,6 +95,9 @@ func (r Rope) Validate() error {
 	if !(r.BendingStiffness >= 0) || math.IsInf(r.BendingStiffness, 0) {
 		errs = append(errs, fmt.Errorf("rope bending stiffness %g N·m²: must be non-negative and finite (0: the default fraction of a solid bar)", r.BendingStiffness))
 	}
+	if !(r.TorsionalStiffness >= 0) || math.IsInf(r.TorsionalStiffness, 0) {
+		errs = append(errs, fmt.Errorf("rope torsional stiffness %g N·m²: must be non-negative and finite (0: a solid round section's)", r.TorsionalStiffness))
+	}
 	return errors.Join(errs...)
 }
 
@@ -89,11 +108,15 @@ func (r Rope) Area() float64 { return math.Pi * r.Diameter * r.Diameter / 4 }
 // c_s = EA/L ([SL07] §4.1).
 func (r Rope) AxialStiffness() float64 { return r.E * r.Area() }
 
-// TorsionalRigidity returns G J = E A r²/(4(1+σ)) (N·m²), so that a length L
-// has c_t = GJ/L. [SL07] prints c_t = AY/4L(1+σ) without the r²; its own
+// TorsionalRigidity returns TorsionalStiffness, or else a solid round
+// section's G J = E A r²/(4(1+σ)) (N·m²), so that a length L has
+// c_t = GJ/L. [SL07] prints c_t = AY/4L(1+σ) without the r²; its own
 // number (c_t ≈ 19 N·m/rad² for d = 10 mm, L = 4 m steel) needs the r²,
 // which is also what G = E/(2(1+σ)) and J = π r⁴/2 give.
 func (r Rope) TorsionalRigidity() float64 {
+	if r.TorsionalStiffness > 0 {
+		return r.TorsionalStiffness
+	}
 	rad := r.Diameter / 2
 	return r.E * r.Area() * rad * rad / (4 * (1 + r.Poisson))
 }
@@ -101,15 +124,25 @@ func (r Rope) TorsionalRigidity() float64 {
 // LinearDensity returns the mass per length ρA (kg/m).
 func (r Rope) LinearDensity() float64 { return r.Density * r.Area() }
 
+// RollInertia returns the moment of inertia per length about the rope's
+// axis, ρ π d⁴/32 (kg·m): the polar moment of the round section's mass.
+func (r Rope) RollInertia() float64 {
+	return r.Density * math.Pi * r.Diameter * r.Diameter * r.Diameter * r.Diameter / 32
+}
+
 // SolidBending returns the bending stiffness πEd⁴/64 (N·m²) of a solid bar
 // of the rope's diameter: an upper bound no stranded rope reaches.
 func (r Rope) SolidBending() float64 {
 	return r.E * math.Pi * math.Pow(r.Diameter, 4) / 64
 }
 
-// Bending returns the rope's bending stiffness EI (N·m²): BendingStiffness,
-// or DefaultBendingFraction of SolidBending when that is zero.
+// Bending returns the rope's bending stiffness EI (N·m²): zero for a
+// Flexible rope, else BendingStiffness, or DefaultBendingFraction of
+// SolidBending when that is zero.
 func (r Rope) Bending() float64 {
+	if r.Flexible {
+		return 0
+	}
 	if r.BendingStiffness > 0 {
 		return r.BendingStiffness
 	}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/cablefmu/cablefmu/core/geom"
 	"github.com/cablefmu/cablefmu/core/massless"
+	"github.com/cablefmu/cablefmu/core/material"
 	"github.com/cablefmu/cablefmu/core/multibody"
 )
 
@@ -89,11 +90,13 @@ func New(cfg Config) (*Chain, error) {
 		if !(cfg.EpsX > 0) {
 			return nil, fmt.Errorf("model (%c): the massless cable needs a compliance ε_m > 0", cfg.Model)
 		}
-		s, err := massless.NewStretch(route, length, 1/cfg.EpsX*length)
+		// The chain's links as a rope of compliance ε_m per length.
+		rope := material.FromStiffness(1/cfg.EpsX*length, 1, 0.02)
+		rope.DampingTime = cfg.Damping
+		s, err := massless.NewStretch(route, length, rope)
 		if err != nil {
 			return nil, err
 		}
-		s.Damping = cfg.Damping
 		w.AddConstraint(s)
 	case LoadEnforcement:
 		le := NewDistance(anchor, bodies[cfg.N], length)

@@ -5,18 +5,20 @@ import (
 	"math"
 
 	"github.com/cablefmu/cablefmu/core/geom"
+	"github.com/cablefmu/cablefmu/core/material"
 	"github.com/cablefmu/cablefmu/core/multibody"
 )
 
 // Options shape a rigid-body cable.
 type Options struct {
-	Section Section
+	// Rope is the cable's rope: its section's area and density make the
+	// segments (solid cylinders), its stiffnesses the joints' (eqs.
+	// 34–36), and its DampingTime τ (s) the joints' rows' Kelvin–Voigt
+	// damping. The stepper adds numerical relaxation only to rows the step
+	// cannot resolve.
+	Rope material.Rope
 	// Segments is the number N of rigid segments.
 	Segments int
-	// Damping is the rope's material relaxation time τ (s) of the joints'
-	// rows: Kelvin–Voigt damping (material.Rope.DampingTime). The stepper
-	// adds numerical relaxation only to rows the step cannot resolve.
-	Damping float64
 	// Twist selects the twist angle definition of the joints.
 	Twist TwistDefinition
 	// InertiaScale multiplies the segments' moments of inertia (1 if 0):
@@ -73,9 +75,8 @@ var axis = Axis()
 // (kg·m², body x along the axis) of a solid cylindrical segment of length
 // l (m), scaled by the options' inertia scale.
 func (o *Options) segmentMass(l float64) (float64, geom.Vec3) {
-	sec := o.Section
-	mass := sec.Density * sec.Area * l
-	r2 := sec.Area / math.Pi
+	mass := o.Rope.LinearDensity() * l
+	r2 := o.Rope.Area() / math.Pi
 	return mass, geom.Vec3{X: mass * r2 / 2, Y: mass * (3*r2 + l*l) / 12, Z: mass * (3*r2 + l*l) / 12}.Scale(o.InertiaScale)
 }
 
@@ -83,7 +84,7 @@ func (o *Options) segmentMass(l float64) (float64, geom.Vec3) {
 // p1 (world, m), untwisted and unbent. Each segment is a solid cylinder of
 // the section's area, body x along the cable from p0 to p1.
 func NewStraight(p0, p1 geom.Vec3, opt Options) (*Cable, error) {
-	if err := opt.Section.Validate(); err != nil {
+	if err := opt.Rope.Validate(); err != nil {
 		return nil, err
 	}
 	if opt.Segments < 1 {
@@ -118,9 +119,9 @@ func NewStraight(p0, p1 geom.Vec3, opt Options) (*Cable, error) {
 // setStiffness gives j the rope's stiffness and damping for a joint that
 // stands for l metres of cable.
 func (c *Cable) setStiffness(j *Joint, l float64) {
-	j.Stretch, j.Bend, j.Twist = c.opt.Section.Stiffness(l)
+	j.Stretch, j.Bend, j.Twist = stiffness(c.opt.Rope, l)
 	j.Length, j.Link = l, c.SegmentLength
-	j.Damping = c.opt.Damping
+	j.Damping = c.opt.Rope.DampingTime
 }
 
 // endJoint returns the joint of the given kind from body a to body b. A
@@ -250,7 +251,7 @@ func (c *Cable) SetLength(length, rate float64) error {
 			j.pointB, j.rateB = geom.Vec3{X: -l / 2}, geom.Vec3{X: -edge}
 		}
 		// New stiffnesses for the new length; damping stays as set.
-		j.Stretch, j.Bend, j.Twist = c.opt.Section.Stiffness(jl)
+		j.Stretch, j.Bend, j.Twist = stiffness(c.opt.Rope, jl)
 		j.Length, j.Link = jl, l
 	}
 	c.SegmentLength = l

@@ -29,7 +29,7 @@ func newHoistRig(t testing.TB, rope material.Rope, n int, ratio float64, hook En
 	w := multibody.NewWorld(geom.V(0, 0, -9.81))
 	w.Solver = &multibody.ActiveSet{Solver: &multibody.Chain{}}
 	top := geom.V(0, 0, 20)
-	c, err := NewStraight(top, top.Sub(geom.V(0, 0, rigLength)), Options{Section: FromRope(rope), Segments: n, Damping: rope.DampingTime})
+	c, err := NewStraight(top, top.Sub(geom.V(0, 0, rigLength)), Options{Rope: rope, Segments: n})
 	if err != nil {
 		t.Fatal(err)
 	}

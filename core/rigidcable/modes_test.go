@@ -324,7 +324,7 @@ func newHangingRope(t *testing.T, r material.Rope, n int, load float64) *rope {
 	w := multibody.NewWorld(geom.V(0, 0, -gravity))
 	w.Solver = &multibody.ActiveSet{Solver: &multibody.Chain{}}
 	top := geom.V(0, 0, rigLength)
-	c, err := NewStraight(top, geom.Vec3{}, Options{Section: FromRope(r), Segments: n, Damping: r.DampingTime})
+	c, err := NewStraight(top, geom.Vec3{}, Options{Rope: r, Segments: n})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -467,7 +467,7 @@ func newTautRope(t *testing.T, r material.Rope, n int, tension float64) *rope {
 	w := multibody.NewWorld(geom.Vec3{})
 	w.Solver = &multibody.ActiveSet{Solver: &multibody.Chain{}}
 	strain := tension / r.AxialStiffness()
-	c, err := NewStraight(geom.Vec3{}, geom.V(rigLength/(1+strain), 0, 0), Options{Section: FromRope(r), Segments: n, Damping: r.DampingTime})
+	c, err := NewStraight(geom.Vec3{}, geom.V(rigLength/(1+strain), 0, 0), Options{Rope: r, Segments: n})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -569,7 +569,7 @@ func newBoxPendulum(t *testing.T, r material.Rope, n int, mass, side float64) *b
 	w := multibody.NewWorld(geom.V(0, 0, -gravity))
 	w.Solver = &multibody.ActiveSet{Solver: &multibody.Chain{}}
 	top := geom.V(0, 0, rigLength+side)
-	c, err := NewStraight(top, top.Sub(geom.V(0, 0, rigLength)), Options{Section: FromRope(r), Segments: n, Damping: r.DampingTime})
+	c, err := NewStraight(top, top.Sub(geom.V(0, 0, rigLength)), Options{Rope: r, Segments: n})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -807,7 +807,7 @@ func TestCantileverBow(t *testing.T) {
 	for _, n := range []int{20, 50} {
 		world := multibody.NewWorld(geom.V(0, 0, -gravity))
 		world.Solver = &multibody.ActiveSet{Solver: &multibody.Chain{}}
-		c, err := NewStraight(geom.Vec3{}, geom.V(length, 0, 0), Options{Section: FromRope(r), Segments: n, Damping: r.DampingTime})
+		c, err := NewStraight(geom.Vec3{}, geom.V(length, 0, 0), Options{Rope: r, Segments: n})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/cablefmu/cablefmu/core/geom"
+	"github.com/cablefmu/cablefmu/core/material"
 	"github.com/cablefmu/cablefmu/core/multibody"
 )
 
@@ -18,7 +19,7 @@ type hangingCable struct {
 	heavy  *multibody.Body
 }
 
-func newHangingCable(t testing.TB, sec Section, nJoints int, ratio float64, def TwistDefinition, solver multibody.Solver) *hangingCable {
+func newHangingCable(t testing.TB, sec material.Rope, nJoints int, ratio float64, def TwistDefinition, solver multibody.Solver) *hangingCable {
 	t.Helper()
 	const length = 10.0
 	n := nJoints + 1
@@ -26,8 +27,8 @@ func newHangingCable(t testing.TB, sec Section, nJoints int, ratio float64, def 
 	w.Solver = solver
 	top := geom.V(0, 0, length)
 	l := length / float64(n)
-	sec.Density = 1 / (sec.Area * l) // light segments of 1 kg
-	c, err := NewStraight(top, geom.Vec3{}, Options{Section: sec, Segments: n, Damping: 2.0 / 60, Twist: def})
+	sec.Density = 1 / (sec.Area() * l) // light segments of 1 kg
+	c, err := NewStraight(top, geom.Vec3{}, Options{Rope: damped(sec, 2.0/60), Segments: n, Twist: def})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/cablefmu/cablefmu/core/geom"
+	"github.com/cablefmu/cablefmu/core/material"
 	"github.com/cablefmu/cablefmu/core/multibody"
 )
 
@@ -19,13 +20,13 @@ import (
 // 1–11 s, relative to the latter (energies from the hanging rest state):
 // bounded energy has growth ≤ 0 up to symplectic Euler's bounded
 // oscillation.
-func tableII(t testing.TB, sec Section, nJoints int, ratio float64, def TwistDefinition, solver multibody.Solver) (gap, growth float64, err error) {
+func tableII(t testing.TB, sec material.Rope, nJoints int, ratio float64, def TwistDefinition, solver multibody.Solver) (gap, growth float64, err error) {
 	return tableIITurning(t, sec, nJoints, ratio, def, solver, false)
 }
 
 // tableIITurning is tableII with the segments' turning stiffness taken
 // into the step where it needs it (take), or left explicit as in the paper.
-func tableIITurning(t testing.TB, sec Section, nJoints int, ratio float64, def TwistDefinition, solver multibody.Solver, take bool) (gap, growth float64, err error) {
+func tableIITurning(t testing.TB, sec material.Rope, nJoints int, ratio float64, def TwistDefinition, solver multibody.Solver, take bool) (gap, growth float64, err error) {
 	s := newHangingCable(t, sec, nJoints, ratio, def, solver)
 	s.world.ExplicitTurning = !take
 	return runStability(t, s)

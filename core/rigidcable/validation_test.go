@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/cablefmu/cablefmu/core/geom"
+	"github.com/cablefmu/cablefmu/core/material"
 	"github.com/cablefmu/cablefmu/core/multibody"
 )
 
@@ -37,7 +38,7 @@ func newValidationCable(t testing.TB, e float64, n int, full bool) *validationCa
 	}
 	w := multibody.NewWorld(geom.Vec3{})
 	c, err := NewStraight(geom.Vec3{}, geom.V(valLength, 0, 0), Options{
-		Section: PaperSquare(e, 0.3, valArea, 1000), Segments: n, Damping: 2 * valH,
+		Rope: damped(PaperSquare(e, 0.3, valArea, 1000), 2*valH), Segments: n,
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -91,8 +92,7 @@ func TestTwistMatchesTorsionalStiffness(t *testing.T) {
 		for _, n := range []int{6, 24} {
 			for _, turns := range []float64{1, 30} {
 				v := newValidationCable(t, m.e, n, true)
-				sec := v.cable.opt.Section
-				ct := sec.E / (2 * (1 + sec.Poisson)) * sec.J / valLength
+				ct := v.cable.opt.Rope.TorsionalRigidity() / valLength
 				want := turns * 2 * math.Pi
 				tau := ct * want
 				v.puller.Force = geom.V(0.1*m.e*valArea, 0, 0)
@@ -133,7 +133,7 @@ func TestBendMatchesFlexuralRigidity(t *testing.T) {
 			n := tc.joints + 1
 			w := multibody.NewWorld(geom.Vec3{})
 			c, err := NewStraight(geom.Vec3{}, geom.V(valLength, 0, 0), Options{
-				Section: PaperSquare(2e9, 0.3, valArea, 1000), Segments: n, Damping: 2 * valH,
+				Rope: damped(PaperSquare(2e9, 0.3, valArea, 1000), 2*valH), Segments: n,
 			})
 			if err != nil {
 				t.Fatal(err)
@@ -141,7 +141,7 @@ func TestBendMatchesFlexuralRigidity(t *testing.T) {
 			c.AddTo(w)
 			// The joints span the centres: their bend angles add up to the arc.
 			r := float64(tc.joints) * c.SegmentLength / arc
-			tau := c.opt.Section.E * c.opt.Section.I / r
+			tau := c.opt.Rope.Bending() / r
 			for i := 0; i < int(30/valH); i++ {
 				s := math.Min(1, float64(i)*valH/10)
 				c.Segments[0].Torque = geom.V(0, 0, -tau*s)
@@ -198,7 +198,7 @@ func TestSetLengthPaysOut(t *testing.T) {
 	w := multibody.NewWorld(geom.V(0, 0, -9.81))
 	w.Solver = &multibody.ActiveSet{Solver: &multibody.Chain{}}
 	top := geom.V(0, 0, 20)
-	c, err := NewStraight(top, geom.V(0, 0, 10), Options{Section: Round(1e11, 0.3, 0.02, 7850), Segments: 20, Damping: 2 * h})
+	c, err := NewStraight(top, geom.V(0, 0, 10), Options{Rope: damped(Round(1e11, 0.3, 0.02, 7850), 2*h), Segments: 20})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -270,4 +270,10 @@ func TestPotentialEnergyOfCurrentPose(t *testing.T) {
 			}
 		}
 	}
+}
+
+// damped returns the rope r with the damping time tau (s).
+func damped(r material.Rope, tau float64) material.Rope {
+	r.DampingTime = tau
+	return r
 }

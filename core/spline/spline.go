@@ -6,6 +6,7 @@ import (
 	"math"
 
 	"github.com/cablefmu/cablefmu/core/geom"
+	"github.com/cablefmu/cablefmu/core/material"
 	"github.com/cablefmu/cablefmu/core/state"
 )
 
@@ -21,11 +22,12 @@ type Spec struct {
 	// points n ≥ 4 (n − 3 spans).
 	Length   float64
 	Controls int
-	// Rope: mass per length μ (kg/m), roll inertia per length I₀ (kg·m,
-	// the polar moment of the cross-section's mass), and H's stiffnesses:
-	// axial EA (N), torsional GJ (N·m²), bending EI (N·m²) (eq. 3).
-	LinearDensity, RollInertia                float64
-	AxialStiffness, Torsion, BendingStiffness float64
+	// Rope gives the mass per length μ (kg/m), the roll inertia per
+	// length I₀ (kg·m, the polar moment of the cross-section's mass), and
+	// H's stiffnesses: axial EA (N), torsional GJ (N·m²), bending EI
+	// (N·m²) (eq. 3). The spline has no material damping: DampingTime is
+	// not read.
+	Rope material.Rope
 	// The far end is free, carries a point mass Load (kg), or with EndHeld
 	// follows EndTarget and EndRoll (ClampEnd: its tangent along −Dir
 	// reversed, i.e. the laid direction).
@@ -42,6 +44,8 @@ type Spec struct {
 
 // Spline is a geometrically exact dynamic spline cable ([TGDM07]).
 type Spline struct {
+	// rope holds Spec.Rope's numbers the equations use.
+	rope ropeNumbers
 	// Q holds the control points (x, y, z in m, the roll θ in rad) and V
 	// their rates (V = Δq/h of the last step, in the static mode too).
 	Q, V [][4]float64
@@ -95,6 +99,10 @@ type Spline struct {
 // at the ends reach no farther.
 const halfBand = 15
 
+// ropeNumbers are the rope's mass per length mu (kg/m), roll inertia per
+// length (kg·m) and stiffnesses EA (N), GJ and EI (N·m²).
+type ropeNumbers struct{ mu, roll, ea, gj, ei float64 }
+
 // New lays a spline out straight and at rest.
 func New(spec Spec) (*Spline, error) {
 	if err := spec.validate(); err != nil {
@@ -102,7 +110,9 @@ func New(spec Spec) (*Spline, error) {
 	}
 	dir, _ := spec.Dir.Unit()
 	n := spec.Controls
-	s := &Spline{spec: spec, dir: dir, Q: make([][4]float64, n), V: make([][4]float64, n)}
+	r := spec.Rope
+	s := &Spline{spec: spec, dir: dir, Q: make([][4]float64, n), V: make([][4]float64, n),
+		rope: ropeNumbers{mu: r.LinearDensity(), roll: r.RollInertia(), ea: r.AxialStiffness(), gj: r.TorsionalRigidity(), ei: r.Bending()}}
 	s.knots = newKnots(n, 1)
 	s.samples = s.knots.samples()
 	for at := 0; at < len(s.samples); at += len(gauss4) {
@@ -164,13 +174,10 @@ func (s *Spec) validate() error {
 	if s.Controls < 4 || s.Controls > 100000 {
 		add("control points %d: want 4 to 100000", s.Controls)
 	}
-	pos("linear density (kg/m)", s.LinearDensity)
-	pos("roll inertia (kg·m)", s.RollInertia)
-	pos("axial stiffness EA (N)", s.AxialStiffness)
-	pos("torsional stiffness GJ (N·m²)", s.Torsion)
-	if !(s.BendingStiffness >= 0) || math.IsInf(s.BendingStiffness, 0) {
-		add("bending stiffness EI %g N·m²: must be non-negative and finite", s.BendingStiffness)
+	if err := s.Rope.Validate(); err != nil {
+		add("%v", err)
 	}
+	pos("linear density (kg/m)", s.Rope.LinearDensity())
 	if !(s.Load >= 0) || math.IsInf(s.Load, 0) {
 		add("load %g kg: must be non-negative and finite", s.Load)
 	}
@@ -199,7 +206,7 @@ func (s *Spline) Hang() error {
 	if gn == 0 || s.dir.Sub(g.Scale(1/gn)).Norm() > 1e-12 {
 		return fmt.Errorf("hang: the cable is not laid along gravity")
 	}
-	L, mu, M, ea := s.length, s.spec.LinearDensity, s.spec.Load, s.spec.AxialStiffness
+	L, mu, M, ea := s.length, s.rope.mu, s.spec.Load, s.rope.ea
 	t := s.knots.t
 	for i := range s.Q {
 		xi := s.knots.greville(i) * L
@@ -278,7 +285,7 @@ func (s *Spline) Tangent(u float64) geom.Vec3 {
 
 // Tension returns the axial force EA ε_s (N) at rest arc length u.
 func (s *Spline) Tension(u float64) float64 {
-	return s.spec.AxialStiffness * (s.Tangent(u).Norm() - 1)
+	return s.rope.ea * (s.Tangent(u).Norm() - 1)
 }
 
 // Constrained reports whether the held ends remove the rigid motions
@@ -423,7 +430,7 @@ func (s *Spline) assemble(h float64) error {
 	m.zeroRows(0, s.at(cleared))
 	started := false // the start's rows are in
 	L := s.length
-	ea, gj, ei := sp.AxialStiffness, sp.Torsion, sp.BendingStiffness
+	ea, gj, ei := s.rope.ea, s.rope.gj, s.rope.ei
 	dyn := !s.Static
 	ih2, ih := 1/(h*h), 1/h
 	// Span by span: its four quadrature points summed into the element
@@ -484,7 +491,7 @@ func (s *Spline) assemble(h float64) error {
 			}
 			for k := 0; k < 4; k++ {
 				// P = −∂U/∂q and gravity F.
-				f := ga.Scale(-d1[k]).AddScaled(-d2[k], bd.gc).AddScaled(sm.val[k]*sp.LinearDensity, sp.Gravity)
+				f := ga.Scale(-d1[k]).AddScaled(-d2[k], bd.gc).AddScaled(sm.val[k]*s.rope.mu, sp.Gravity)
 				locB[4*k] += w * f.X
 				locB[4*k+1] += w * f.Y
 				locB[4*k+2] += w * f.Z
@@ -506,7 +513,7 @@ func (s *Spline) assemble(h float64) error {
 			for k := 0; k < 4; k++ {
 				for l := 0; l < 4; l++ {
 					vl := s.V[first+l]
-					mx, mr := mass[k][l]*L*sp.LinearDensity, mass[k][l]*L*sp.RollInertia
+					mx, mr := mass[k][l]*L*s.rope.mu, mass[k][l]*L*s.rope.roll
 					if l >= k {
 						blk := &kxx[k][l]
 						blk[0] += mx * ih2
@@ -613,15 +620,14 @@ func (s *Spline) assemble(h float64) error {
 // and I₀Δs/h² for the roll (Δs the span's rest length). The constraint
 // and load rows are judged against their own entries.
 func (s *Spline) pivotFloors(h float64) {
-	sp := &s.spec
 	if len(s.floor) != s.n {
 		s.floor = make([]float64, s.n)
 	}
 	ds := s.length / float64(len(s.Q)-3)
-	pos, roll := sp.AxialStiffness/ds+sp.BendingStiffness/(ds*ds*ds), sp.Torsion/ds
+	pos, roll := s.rope.ea/ds+s.rope.ei/(ds*ds*ds), s.rope.gj/ds
 	if !s.Static {
-		pos += sp.LinearDensity * ds / (h * h)
-		roll += sp.RollInertia * ds / (h * h)
+		pos += s.rope.mu * ds / (h * h)
+		roll += s.rope.roll * ds / (h * h)
 	}
 	for i := range s.Q {
 		k := s.at(i)

@@ -21,10 +21,7 @@ func rope20() material.Rope {
 // ropeSpec lays n control points of the rope r over length (m) from the
 // origin along dir.
 func ropeSpec(r material.Rope, length float64, n int, dir geom.Vec3) Spec {
-	d := r.Diameter
-	return Spec{Dir: dir, Length: length, Controls: n, LinearDensity: r.LinearDensity(),
-		RollInertia: r.Density * math.Pi * d * d * d * d / 32, AxialStiffness: r.AxialStiffness(),
-		Torsion: r.TorsionalRigidity(), BendingStiffness: r.Bending(), Gravity: geom.V(0, 0, -g0)}
+	return Spec{Dir: dir, Length: length, Controls: n, Rope: r, Gravity: geom.V(0, 0, -g0)}
 }
 
 func newSpline(t testing.TB, spec Spec) *Spline {
@@ -94,8 +91,11 @@ func TestCantileverStatic(t *testing.T) {
 		controls int
 	}{{"small deflection", 0.08, 10}, {"large deflection", 9, 20}} {
 		ei := rho * g0 * L * L * L / c.ratio
-		spec := Spec{Dir: geom.V(1, 0, 0), ClampStart: true, Length: L, Controls: c.controls, LinearDensity: rho, RollInertia: 1e-4,
-			AxialStiffness: 1e7, Torsion: 1, BendingStiffness: ei, Gravity: geom.V(0, 0, -g0), Ceiling: 0.05}
+		// A rope of μ = ρ and EA = 1e7 N whose roll inertia μd²/8 is
+		// 1e-4 kg·m, with GJ = 1 N·m².
+		rope := material.FromStiffness(1e7, rho, math.Sqrt(8e-4/rho))
+		rope.BendingStiffness, rope.TorsionalStiffness = ei, 1
+		spec := Spec{Dir: geom.V(1, 0, 0), ClampStart: true, Length: L, Controls: c.controls, Rope: rope, Gravity: geom.V(0, 0, -g0), Ceiling: 0.05}
 		s := newSpline(t, spec)
 		s.Budget = 1
 		s.run(t, 0.01, 100, nil)
@@ -390,7 +390,7 @@ func TestStaticWithoutEquilibriumStepsDynamic(t *testing.T) {
 		for _, L := range []float64{0.5, 6, 200} {
 			for _, dir := range []geom.Vec3{geom.V(0, 0, -1), geom.V(1, 0, 0)} {
 				spec := ropeSpec(rope20(), L, n, dir)
-				spec.BendingStiffness, spec.EndHeld = 0, true
+				spec.Rope.Flexible, spec.EndHeld = true, true
 				s := newSpline(t, spec)
 				s.Budget = 1
 				q0 := append([][4]float64(nil), s.Q...)
@@ -417,8 +417,8 @@ func TestStaticWithoutEquilibriumStepsDynamic(t *testing.T) {
 				if !s.Static {
 					t.Errorf("n %d, L %g m, along %v, taut: not static", n, L, dir)
 				}
-				if tension := s.Tension(0.5 * L); math.Abs(tension/(0.01*spec.AxialStiffness)-1) > 0.01 {
-					t.Errorf("n %d, L %g m, along %v, taut: tension %.4g N, want EA·1 %% = %.4g", n, L, dir, tension, 0.01*spec.AxialStiffness)
+				if tension := s.Tension(0.5 * L); math.Abs(tension/(0.01*spec.Rope.AxialStiffness())-1) > 0.01 {
+					t.Errorf("n %d, L %g m, along %v, taut: tension %.4g N, want EA·1 %% = %.4g", n, L, dir, tension, 0.01*spec.Rope.AxialStiffness())
 				}
 			}
 		}

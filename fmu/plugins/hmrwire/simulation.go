@@ -136,10 +136,9 @@ func (s *simulation) build(p *params, c *config) error {
 		geoByName[g.Name] = geo
 	}
 	for j, wc := range c.Wires {
-		rope := p.rope[j]
 		spec := hmrwire.WireSpec{
 			Name: wc.Name,
-			Rope: hmrwire.Rope{AxialStiffness: rope.AxialStiffness(), LinearDensity: rope.LinearDensity(), DampingTime: rope.DampingTime},
+			Rope: p.rope[j],
 			Resolution: hmrwire.Resolution{Adaptive: wc.adaptive(), MaxMassNodes: wc.Resolution.MaxMassNodes,
 				MinSegment: wc.Resolution.MinSegment},
 			Spacing: wc.Spacing, Tension: wc.Tension,

@@ -187,11 +187,10 @@ func (s *simulation) addCable(j int, cb *cableConfig, h float64) error {
 		route[k] = massless.Node{Body: s.bodies[bi], Offset: vec(n.Offset)}
 	}
 	rope := cb.Rope.Material()
-	st, err := massless.NewStretch(route, cb.Length0, rope.AxialStiffness())
+	st, err := massless.NewStretch(route, cb.Length0, rope)
 	if err != nil {
 		return fmt.Errorf("cable %q: %w", cb.Name, err)
 	}
-	st.Damping = rope.DampingTime
 	st.MaxLength = port.Length.Max
 	st.Slack = !cb.Bilateral
 	// The segments before the last are the drum-to-sheave run; the last
@@ -222,11 +221,10 @@ func (s *simulation) addCable(j int, cb *cableConfig, h float64) error {
 	s.world.AddConstraint(stop)
 	c.stop = stop
 	if cb.twists() {
-		tw, err := massless.NewTwist(route, rope.TorsionalRigidity(), func() float64 { return st.FreeLength })
+		tw, err := massless.NewTwist(route, rope, func() float64 { return st.FreeLength })
 		if err != nil {
 			return fmt.Errorf("cable %q: %w", cb.Name, err)
 		}
-		tw.Damping = st.Damping
 		s.world.AddConstraint(tw)
 		c.twist = tw
 	}

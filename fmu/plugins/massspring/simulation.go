@@ -22,7 +22,7 @@ func (cfg *config) build(st *hoist.Start) (hoist.Cable, error) {
 		return nil, err
 	}
 	spec := massspring.Spec{Top: st.Top, Dir: geom.V(0, 0, -1), Length: p.Length0, Segments: st.Config.Cable.Elements(),
-		LinearDensity: p.Rope.LinearDensity(), AxialStiffness: p.Rope.AxialStiffness(), Bending: p.Rope.Bending(), DampingTime: p.Rope.DampingTime,
+		Rope: p.Rope,
 		Load: p.LoadMass, Gravity: geom.V(0, 0, -p.Gravity),
 		Solver: solver, Rebuilds: own.Rebuilds, CGIterations: own.CGIterations, CGTolerance: own.CGTolerance}
 	if pm := own.PerMass; pm != nil {

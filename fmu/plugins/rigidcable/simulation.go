@@ -49,7 +49,7 @@ func (c *config) build(st *hoist.Start) (hoist.Cable, error) {
 	top := st.Top
 	bottom := top.Sub(geom.V(0, 0, p.Length0))
 	cable, err := rigidcable.NewStraight(top, bottom, rigidcable.Options{
-		Section: rigidcable.FromRope(p.Rope), Segments: c.Cable.Elements(), Damping: p.Rope.DampingTime, Twist: twist,
+		Rope: p.Rope, Segments: c.Cable.Elements(), Twist: twist,
 	})
 	if err != nil {
 		return nil, fmt.Errorf("cable: %w", err)

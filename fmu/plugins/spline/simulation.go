@@ -2,7 +2,6 @@ package spline
 
 import (
 	"fmt"
-	"math"
 
 	"github.com/cablefmu/cablefmu/core/geom"
 	"github.com/cablefmu/cablefmu/core/spline"
@@ -25,10 +24,7 @@ type cable struct {
 // (spline.Hang).
 func (c *config) build(st *hoist.Start) (hoist.Cable, error) {
 	p := &st.Params
-	dia := p.Rope.Diameter
-	sp, err := spline.New(spline.Spec{Start: st.Top, Dir: geom.V(0, 0, -1), Length: p.Length0, Controls: c.controls(),
-		LinearDensity: p.Rope.LinearDensity(), RollInertia: p.Rope.Density * math.Pi * dia * dia * dia * dia / 32,
-		AxialStiffness: p.Rope.AxialStiffness(), Torsion: p.Rope.TorsionalRigidity(), BendingStiffness: p.Rope.Bending(),
+	sp, err := spline.New(spline.Spec{Start: st.Top, Dir: geom.V(0, 0, -1), Length: p.Length0, Controls: c.controls(), Rope: p.Rope,
 		Load: p.LoadMass, Gravity: geom.V(0, 0, -p.Gravity), Ceiling: c.Own.Ceiling, ClampStart: c.Own.ClampStart})
 	if err != nil {
 		return nil, fmt.Errorf("cable: %w", err)

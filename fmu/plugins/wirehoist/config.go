@@ -151,7 +151,7 @@ func (c *config) spec(p *params) hmrwire.HoistSpec {
 		Gravity: p.gravity, BoomTip: vec(c.BoomTip), Falls: c.Falls,
 		Drum: hmrwire.DrumSpec{Name: "drum", Center: vec(c.Drum.Center), Radius: c.Drum.Radius, Width: c.Drum.Width,
 			Mass: c.Drum.Mass, Inertia: c.Drum.Inertia, Wound: c.Drum.Wound, TorqueLimit: p.torqueLimit, BrakeTorque: p.brakeTorque},
-		Rope: hmrwire.Rope{AxialStiffness: rope.AxialStiffness(), LinearDensity: rope.LinearDensity(), DampingTime: rope.DampingTime},
+		Rope: rope,
 		Sheave: hmrwire.SheaveSpec{Radius: c.Sheave.Radius, Width: c.Sheave.Width, Sides: c.Sheave.Sides, Mass: c.Sheave.Mass,
 			Inertia: c.Sheave.Inertia, Friction: c.Sheave.Friction, BearingFriction: p.bearingFriction, Locked: c.Sheave.Locked},
 		Drop: p.drop, BlockMass: c.Block.Mass, BlockSize: vec(c.Block.Size),
