@@ -122,7 +122,7 @@ func runOneSecond(model fmu.Configured) error {
 	}
 	h := model.InternalStep(values)
 	for k := 0; float64(k)*h < 1 && k < 120; k++ {
-		if err := sim.Step(h, 0, values, values, k == 0); err != nil {
+		if err := sim.Step(0, values, values, k == 0); err != nil {
 			return fmt.Errorf("accepted, but step %d fails: %v", k, err)
 		}
 		sim.Outputs(values)

@@ -252,9 +252,9 @@ func (overflowingConf) Direct() map[int][]int          { return map[int][]int{1:
 
 type overflowingSim struct{ a float64 }
 
-func (*overflowingSim) Step(float64, float64, []float64, []float64, bool) error { return nil }
-func (s *overflowingSim) Outputs(values []float64)                              { values[1] = s.a * s.a / 5 }
-func (s *overflowingSim) SaveState(dst []float64) []float64                     { return append(dst, s.a) }
+func (*overflowingSim) Step(float64, []float64, []float64, bool) error { return nil }
+func (s *overflowingSim) Outputs(values []float64)                     { values[1] = s.a * s.a / 5 }
+func (s *overflowingSim) SaveState(dst []float64) []float64            { return append(dst, s.a) }
 func (s *overflowingSim) LoadState(src []float64) error {
 	if len(src) != 1 {
 		return errors.New("want one number")

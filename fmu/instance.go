@@ -567,7 +567,7 @@ func (in *Instance) DoStep(t, H float64) Status {
 		in.interpolate(in.from, start-lead)
 		in.interpolate(in.to, start+h)
 		in.prev, in.cur = in.cur, in.prev
-		if err := in.sim.Step(h, lead, in.from, in.to, k == 0); err != nil {
+		if err := in.sim.Step(lead, in.from, in.to, k == 0); err != nil {
 			// The world is broken now: outputs keep the values of the last
 			// communication point, and only Reset or FreeInstance help.
 			in.drainEvents(in.sim)

@@ -45,7 +45,9 @@ type Configured interface {
 
 // Simulation is one running world.
 type Simulation interface {
-	// Step advances one internal step of h seconds. from and to hold all
+	// Step advances one internal step of h seconds, the step the simulation
+	// was built with (its values' InternalStep, which the runtime lays its
+	// grid with: a parameter, fixed for the run). from and to hold all
 	// variable values at the start and end of the step, inputs
 	// extrapolated by the runtime from the master's values with their
 	// derivatives. first marks the first internal step after a
@@ -56,7 +58,7 @@ type Simulation interface {
 	// the step's start are from + (to − from)·lead/(lead + h), and a
 	// position the master set is carried over the lead with the mean
 	// velocity. After the first step lead is 0.
-	Step(h, lead float64, from, to []float64, first bool) error
+	Step(lead float64, from, to []float64, first bool) error
 	// Outputs writes the output variables into values.
 	Outputs(values []float64)
 	// SaveState appends everything the simulation carries from step to

@@ -3,10 +3,11 @@ package hmrwire
 import (
 	"errors"
 	"fmt"
-	"math"
+	"slices"
 
 	"github.com/cablefmu/cablefmu/core/geom"
 	"github.com/cablefmu/cablefmu/core/multibody"
+	"github.com/cablefmu/cablefmu/core/state"
 )
 
 // The state of a System is its wires' nodes (whose number changes with
@@ -31,11 +32,161 @@ const (
 // ErrState reports a state that does not fit the system.
 var ErrState = errors.New("invalid HMR wire state")
 
+// Bounds of what a state may hold: nodes per wire, bodies and constraints
+// of the world.
+const (
+	maxStateNodes   = 1 << 24
+	maxStateEntries = 1 << 26
+)
+
+// image is the System's own part of a state as plain numbers and
+// indices: SaveState fills it from the system and saves it, LoadState
+// loads it (every number checked first), checks it against the system and
+// only then rebuilds the wires and the world's lists from it. Its State
+// method is the one walk both run.
+type image struct {
+	lastH float64
+	wires []wireImage
+	// bodies and cons are the world's order of bodies and constraints.
+	bodies, cons []entry
+}
+
+type wireImage struct {
+	coarsened, refined    int
+	known, changed        bool
+	winchSpeed, winchRate float64 // with a winch
+	nodes                 []nodeImage
+}
+
+// nodeImage is a node; body is the index of an eye node's body or a
+// mass node's lock's body in the saved world's order, geo a contact node's
+// geometry.
+type nodeImage struct {
+	kind                        int
+	rest, tension, sigma, bound float64
+	sliding, locked             bool
+	body, geo, edge             int
+	local                       geom.Vec3 // an eye's, contact's or lock's point (m)
+	s                           float64   // a contact node's place on its edge (m)
+}
+
+// entry is a body or constraint of the world's order: an external one
+// (code codeExternal, a its index among those) or a wire's (a the wire, b
+// the node).
+type entry struct{ code, a, b int }
+
+// State walks the image for a system whose wires have winches where
+// winch says.
+func (im *image) State(c *state.Codec, winch []bool) {
+	c.Fixed("HMR wire state version", stateVersion)
+	c.NonNegative("last step (s)", &im.lastH)
+	c.Fixed("wires", len(winch))
+	if !c.Saving() {
+		im.wires = make([]wireImage, len(winch))
+	}
+	for wi := range im.wires {
+		w := &im.wires[wi]
+		n := len(w.nodes)
+		n = c.Index("node count", maxStateNodes, &n)
+		c.Count("coarsenings", &w.coarsened)
+		c.Count("refinements", &w.refined)
+		c.Flag("tension known", &w.known)
+		c.Flag("wire changed", &w.changed)
+		if winch[wi] {
+			c.Bounded("winch speed", "m/s", &w.winchSpeed)
+			c.Bounded("winch rate", "m/s", &w.winchRate)
+		}
+		c.Check(n >= 2, "wire %d has %d nodes", wi, n)
+		if !c.Saving() {
+			w.nodes = make([]nodeImage, n)
+		}
+		first, last := MassNode, MassNode
+		for i := range w.nodes {
+			k := walkNode(c, &w.nodes[i])
+			if i == 0 {
+				first = k
+			}
+			last = k
+		}
+		c.Check(first == MassNode && last == MassNode, "wire %d: its ends are not mass nodes", wi)
+	}
+	im.bodies = walkEntries(c, "body", im.bodies, codeExternal, codeParticle)
+	im.cons = walkEntries(c, "constraint", im.cons, codeExternal, codeLock, codeSegment)
+}
+
+// walkNode walks a node and returns its kind (the fields are assigned
+// only by a load's second pass; the first checks what it reads).
+func walkNode(c *state.Codec, n *nodeImage) Kind {
+	kind := Kind(c.Index("node kind", 3, &n.kind))
+	c.Bounded("node rest length", "m", &n.rest)
+	c.Float("node tension (N)", &n.tension)
+	c.Bounded("node arc length", "m", &n.sigma)
+	c.NonNegative("node friction bound (N·s)", &n.bound)
+	c.Flag("node sliding", &n.sliding)
+	switch kind {
+	case MassNode:
+		if c.Flag("node locked", &n.locked) {
+			c.Index("lock body", maxStateEntries, &n.body)
+			c.Point("lock attachment", &n.local)
+		}
+	case EyeNode:
+		c.Index("eye body", maxStateEntries, &n.body)
+		c.Point("eye attachment", &n.local)
+	case ContactNode:
+		c.Index("contact geometry", maxStateEntries, &n.geo)
+		c.Index("contact edge", maxStateEntries, &n.edge)
+		c.Bounded("contact edge position", "m", &n.s)
+		c.Point("contact point", &n.local)
+	}
+	return kind
+}
+
+// walkEntries walks a list of the world's order, each entry a code of
+// codes and two indices.
+func walkEntries(c *state.Codec, what string, es []entry, codes ...int) []entry {
+	n := len(es)
+	n = c.Index(what+" count", maxStateEntries, &n)
+	if !c.Saving() {
+		es = make([]entry, n)
+	}
+	for k := range es {
+		e := &es[k]
+		code := c.Index(what+" code", codeSegment+1, &e.code)
+		c.Check(slices.Contains(codes, code), "%s %d has code %d", what, k, code)
+		c.Index(what+" index", maxStateEntries, &e.a)
+		c.Index(what+" node", maxStateNodes, &e.b)
+	}
+	return es
+}
+
+// walker binds an image to the system's winches for the codec.
+type walker struct {
+	im    *image
+	winch []bool
+}
+
+func (w walker) State(c *state.Codec) { w.im.State(c, w.winch) }
+
+func (sys *System) winches() []bool {
+	winch := make([]bool, len(sys.Wires))
+	for i, w := range sys.Wires {
+		winch[i] = w.Winch != nil
+	}
+	return winch
+}
+
 // SaveState appends the system's state to dst; LoadState restores it
 // into a system built the same way (the same bodies, geometries and
 // wires added in the same order), at any resolution.
 func (sys *System) SaveState(dst []float64) []float64 {
-	dst = append(dst, stateVersion, sys.lastH, float64(len(sys.Wires)))
+	dst = state.Save(dst, walker{sys.image(), sys.winches()})
+	dst = sys.World.SaveState(dst)
+	return state.Save(dst, sys.active.Warm(sys.World))
+}
+
+// image returns the system's own state.
+func (sys *System) image() *image {
+	im := &image{lastH: sys.lastH, wires: make([]wireImage, len(sys.Wires))}
 	geoIndex := make(map[*Geometry]int, len(sys.Geometries))
 	for i, g := range sys.Geometries {
 		geoIndex[g] = i
@@ -49,56 +200,52 @@ func (sys *System) SaveState(dst []float64) []float64 {
 	lockAt := map[multibody.Constraint][2]int{}
 	segAt := map[multibody.Constraint][2]int{}
 	for wi, w := range sys.Wires {
-		dst = append(dst, float64(len(w.nodes)), float64(w.Coarsened), float64(w.Refined), flag(w.known), flag(w.changed))
+		wm := &im.wires[wi]
+		wm.coarsened, wm.refined, wm.known, wm.changed = w.Coarsened, w.Refined, w.known, w.changed
 		if w.Winch != nil {
-			dst = append(dst, w.Winch.speed, w.Winch.rate)
+			wm.winchSpeed, wm.winchRate = w.Winch.speed, w.Winch.rate
 		}
 		for i, n := range w.nodes {
-			dst = append(dst, float64(n.kind), n.rest, n.tension, n.sigma, n.bound, flag(n.sliding))
+			nm := nodeImage{kind: int(n.kind), rest: n.rest, tension: n.tension, sigma: n.sigma, bound: n.bound, sliding: n.sliding}
 			switch n.kind {
 			case MassNode:
 				particle[n.body] = [2]int{wi, i}
-				dst = append(dst, flag(n.lock != nil))
 				if n.lock != nil {
 					lockAt[n.lock] = [2]int{wi, i}
-					dst = append(dst, float64(bodyIndex[n.lock.body]), n.lock.local.X, n.lock.local.Y, n.lock.local.Z)
+					nm.locked, nm.body, nm.local = true, bodyIndex[n.lock.body], n.lock.local
 				}
 			case EyeNode:
-				dst = append(dst, float64(bodyIndex[n.body]), n.local.X, n.local.Y, n.local.Z)
+				nm.body, nm.local = bodyIndex[n.body], n.local
 			case ContactNode:
-				dst = append(dst, float64(geoIndex[n.geo]), float64(n.edge), n.s, n.local.X, n.local.Y, n.local.Z)
+				nm.geo, nm.edge, nm.s, nm.local = geoIndex[n.geo], n.edge, n.s, n.local
 			}
+			wm.nodes = append(wm.nodes, nm)
 		}
 		for _, s := range w.segs {
 			segAt[s] = [2]int{wi, sys.nodeIndex(w, s.nodes[0])}
 		}
 	}
-	// The world's order of bodies and constraints.
-	dst = append(dst, float64(len(bodies)))
 	ext := 0
 	for _, b := range bodies {
 		if at, ok := particle[b]; ok {
-			dst = append(dst, codeParticle, float64(at[0]), float64(at[1]))
+			im.bodies = append(im.bodies, entry{codeParticle, at[0], at[1]})
 		} else {
-			dst = append(dst, codeExternal, float64(ext), 0)
+			im.bodies = append(im.bodies, entry{codeExternal, ext, 0})
 			ext++
 		}
 	}
-	cs := sys.World.Constraints()
-	dst = append(dst, float64(len(cs)))
 	ext = 0
-	for _, c := range cs {
+	for _, c := range sys.World.Constraints() {
 		if at, ok := lockAt[c]; ok {
-			dst = append(dst, codeLock, float64(at[0]), float64(at[1]))
+			im.cons = append(im.cons, entry{codeLock, at[0], at[1]})
 		} else if at, ok := segAt[c]; ok {
-			dst = append(dst, codeSegment, float64(at[0]), float64(at[1]))
+			im.cons = append(im.cons, entry{codeSegment, at[0], at[1]})
 		} else {
-			dst = append(dst, codeExternal, float64(ext), 0)
+			im.cons = append(im.cons, entry{codeExternal, ext, 0})
 			ext++
 		}
 	}
-	dst = sys.World.SaveState(dst)
-	return sys.active.SaveWarm(dst, sys.World)
+	return im
 }
 
 // nodeIndex returns the index of n in w.
@@ -111,68 +258,66 @@ func (sys *System) nodeIndex(w *Wire, n *node) int {
 	return -1
 }
 
-func flag(b bool) float64 {
-	if b {
-		return 1
-	}
-	return 0
-}
-
-// stateReader reads a saved state, remembering the first error.
-type stateReader struct {
-	src []float64
-	err error
-}
-
-func (r *stateReader) next() float64 {
-	if r.err != nil {
-		return 0
-	}
-	if len(r.src) == 0 {
-		r.err = fmt.Errorf("state ends early: %w", ErrState)
-		return 0
-	}
-	x := r.src[0]
-	r.src = r.src[1:]
-	return x
-}
-
-// index reads an integer in [0, n).
-func (r *stateReader) index(what string, n int) int {
-	x := r.next()
-	if r.err == nil && !(x >= 0 && x < float64(n) && x == math.Trunc(x)) {
-		r.err = fmt.Errorf("%s %g: want an integer in [0, %d): %w", what, x, n, ErrState)
-		return 0
-	}
-	return int(x)
-}
-
-func (r *stateReader) vec() geom.Vec3 { return geom.V(r.next(), r.next(), r.next()) }
-
-// bounded checks numbers just read that are lengths (m), positions (m) or
-// speeds (m/s): within ±multibody.DivergenceLimit, where a step stops as
-// diverged, so a state holding more was not saved by a running system.
-func (r *stateReader) bounded(what string, xs ...float64) {
-	if r.err == nil && !multibody.Bounded(xs...) {
-		r.err = fmt.Errorf("%s %v beyond ±%g: %w", what, xs, multibody.DivergenceLimit, ErrState)
-	}
-}
-
 // LoadState restores a state saved by SaveState and returns what follows
 // it in src. On error the system is unchanged.
 func (sys *System) LoadState(src []float64) ([]float64, error) {
-	r := &stateReader{src: src}
-	if v := r.next(); r.err == nil && v != stateVersion {
-		return nil, fmt.Errorf("state version %g, want %d: %w", v, stateVersion, ErrState)
+	im := &image{}
+	rest, err := state.Load(src, walker{im, sys.winches()})
+	if err != nil {
+		return nil, fmt.Errorf("%w: %w", err, ErrState)
 	}
-	lastH := r.next()
-	if r.err == nil && !(lastH >= 0 && lastH < math.Inf(1)) {
-		return nil, fmt.Errorf("last step %g s: %w", lastH, ErrState)
+	r, err := sys.rebuild(im)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %w", err, ErrState)
 	}
-	if nw := r.next(); r.err == nil && nw != float64(len(sys.Wires)) {
-		return nil, fmt.Errorf("state of %g wires for a system of %d: %w", nw, len(sys.Wires), ErrState)
+	old := sys.saveLists()
+	r.apply(sys)
+	rest, err = sys.World.LoadState(rest)
+	if err == nil {
+		rest, err = state.Load(rest, sys.active.Warm(sys.World))
 	}
-	// The external bodies and constraints keep their relative order.
+	if err != nil {
+		old.restore(sys)
+		return nil, fmt.Errorf("%w: %w", err, ErrState)
+	}
+	sys.lastH = im.lastH
+	return rest, nil
+}
+
+// rebuilt is a loaded image turned into the system's objects, not yet in
+// the system: each wire's nodes, the world's bodies and constraints in
+// order, and each wire's state.
+type rebuilt struct {
+	wires  []wireImage
+	nodes  [][]*node
+	bodies []*multibody.Body
+	cons   []conRef
+}
+
+// conRef is a constraint of a rebuilt order: an external constraint or a
+// lock, or else the segment from node seg[1] of wire seg[0] (made once
+// the wires hold their new nodes).
+type conRef struct {
+	c   multibody.Constraint
+	seg [2]int
+}
+
+// key identifies the constraint among the order's.
+func (r conRef) key() any {
+	if r.c != nil {
+		return r.c
+	}
+	return r.seg
+}
+
+// rebuild turns an image into the system's objects, checking that it fits
+// the system: every index within what the system has, and the order lists
+// naming every external body and constraint and every mass node's particle
+// exactly once, and a lock or segment at most once (a wire rebuilds its
+// segments after a change of resolution, so a state may hold fewer): a
+// forged list would drop or double a body or constraint of the world. The
+// system is not changed.
+func (sys *System) rebuild(im *image) (*rebuilt, error) {
 	particles := map[*multibody.Body]bool{}
 	ownC := map[multibody.Constraint]bool{}
 	for _, w := range sys.Wires {
@@ -200,134 +345,105 @@ func (sys *System) LoadState(src []float64) ([]float64, error) {
 			extCons = append(extCons, c)
 		}
 	}
-	bodies := sys.World.Bodies()
-	type wireState struct {
-		nodes                 []*node
-		coarsened, refined    int
-		known, changed        bool
-		winchSpeed, winchRate float64
-	}
-	states := make([]wireState, len(sys.Wires))
+	r := &rebuilt{wires: im.wires, nodes: make([][]*node, len(sys.Wires))}
+	// The nodes first, their bodies named by the saved order below.
 	for wi, w := range sys.Wires {
-		st := &states[wi]
-		nn := r.index("node count", 1<<24)
-		st.coarsened, st.refined = int(r.next()), int(r.next())
-		st.known, st.changed = r.next() != 0, r.next() != 0
-		if w.Winch != nil {
-			st.winchSpeed, st.winchRate = r.next(), r.next()
-			r.bounded("winch speed and rate (m/s)", st.winchSpeed, st.winchRate)
-		}
-		if r.err == nil && nn < 2 {
-			return nil, fmt.Errorf("wire %q: %d nodes: %w", w.Name, nn, ErrState)
-		}
-		for i := 0; i < nn && r.err == nil; i++ {
-			n := &node{kind: Kind(r.index("node kind", 3))}
-			n.rest, n.tension, n.sigma, n.bound, n.sliding = r.next(), r.next(), r.next(), r.next(), r.next() != 0
+		for _, nm := range im.wires[wi].nodes {
+			n := &node{kind: Kind(nm.kind), rest: nm.rest, tension: nm.tension, sigma: nm.sigma, bound: nm.bound, sliding: nm.sliding}
 			switch n.kind {
 			case MassNode:
 				n.body = multibody.NewParticle(w.Name, 0, geom.Vec3{})
-				if r.next() != 0 {
-					n.lock = &lock{particle: n.body, body: bodies[r.index("lock body", len(bodies))], local: r.vec()}
-				}
-			case EyeNode:
-				n.body, n.local = bodies[r.index("eye body", len(bodies))], r.vec()
 			case ContactNode:
-				n.geo = sys.Geometries[r.index("geometry", len(sys.Geometries))]
+				if nm.geo >= len(sys.Geometries) {
+					return nil, fmt.Errorf("wire %q: contact on geometry %d of %d", w.Name, nm.geo, len(sys.Geometries))
+				}
+				n.geo = sys.Geometries[nm.geo]
 				n.body = n.geo.Body
-				n.edge = r.index("edge", len(n.geo.Shape.edges))
-				n.s, n.local = r.next(), r.vec()
+				if nm.edge >= len(n.geo.Shape.edges) {
+					return nil, fmt.Errorf("wire %q: contact on edge %d of %d", w.Name, nm.edge, len(n.geo.Shape.edges))
+				}
+				n.edge, n.s, n.local = nm.edge, nm.s, nm.local
 			}
-			r.bounded("node rest length, arc length, edge position (m)", n.rest, n.sigma, n.s)
-			r.bounded("node attachment (m)", n.local.X, n.local.Y, n.local.Z)
-			if n.lock != nil {
-				r.bounded("lock attachment (m)", n.lock.local.X, n.lock.local.Y, n.lock.local.Z)
-			}
-			if r.err == nil && (math.IsNaN(n.tension) || math.IsInf(n.tension, 0) || !(n.bound >= 0) || math.IsInf(n.bound, 0)) {
-				r.err = fmt.Errorf("node tension %g N, friction bound %g N·s: must be finite, the bound non-negative: %w", n.tension, n.bound, ErrState)
-			}
-			st.nodes = append(st.nodes, n)
-		}
-		if r.err == nil && (st.nodes[0].kind != MassNode || st.nodes[nn-1].kind != MassNode) {
-			return nil, fmt.Errorf("wire %q: ends are not mass nodes: %w", w.Name, ErrState)
+			r.nodes[wi] = append(r.nodes[wi], n)
 		}
 	}
-	if r.err != nil {
-		return nil, r.err
-	}
-	wireNode := func(what string) *node {
-		wi := r.index(what+" wire", len(sys.Wires))
-		i := r.index(what+" node", len(states[wi].nodes))
-		if r.err != nil {
-			return nil
+	wireNode := func(what string, wi, i int) (*node, error) {
+		if wi >= len(r.nodes) || i >= len(r.nodes[wi]) {
+			return nil, fmt.Errorf("%s names node %d of wire %d, which the state does not have", what, i, wi)
 		}
-		return states[wi].nodes[i]
+		return r.nodes[wi][i], nil
 	}
-	nb := r.index("body count", 1<<26)
-	order := make([]*multibody.Body, 0, nb)
-	for k := 0; k < nb && r.err == nil; k++ {
-		switch code := r.next(); code {
+	for k, e := range im.bodies {
+		switch e.code {
 		case codeExternal:
-			order = append(order, extBodies[r.index("external body", len(extBodies))])
-			r.next()
+			if e.a >= len(extBodies) {
+				return nil, fmt.Errorf("body %d is external body %d of %d", k, e.a, len(extBodies))
+			}
+			r.bodies = append(r.bodies, extBodies[e.a])
 		case codeParticle:
-			if n := wireNode("particle"); n != nil {
-				if n.kind != MassNode {
-					return nil, fmt.Errorf("body %d is no mass node: %w", k, ErrState)
-				}
-				order = append(order, n.body)
+			n, err := wireNode("body", e.a, e.b)
+			if err != nil {
+				return nil, err
 			}
-		default:
-			return nil, fmt.Errorf("body %d has code %g: %w", k, code, ErrState)
+			if n.kind != MassNode {
+				return nil, fmt.Errorf("body %d is no mass node", k)
+			}
+			r.bodies = append(r.bodies, n.body)
 		}
 	}
-	nc := r.index("constraint count", 1<<26)
-	type conAt struct {
-		code int
-		n    *node
-		ext  multibody.Constraint
-	}
-	cons := make([]conAt, 0, nc)
-	for k := 0; k < nc && r.err == nil; k++ {
-		switch code := r.next(); code {
-		case codeExternal:
-			cons = append(cons, conAt{code: codeExternal, ext: extCons[r.index("external constraint", len(extCons))]})
-			r.next()
-		case codeLock, codeSegment:
-			if n := wireNode("constraint"); n != nil {
-				if n.kind != MassNode || code == codeLock && n.lock == nil {
-					return nil, fmt.Errorf("constraint %d does not fit its node: %w", k, ErrState)
-				}
-				cons = append(cons, conAt{code: int(code), n: n})
+	// Eye nodes and locks name their bodies in the saved order.
+	for wi, w := range sys.Wires {
+		for i, nm := range im.wires[wi].nodes {
+			n := r.nodes[wi][i]
+			if n.kind == ContactNode || n.kind == MassNode && !nm.locked {
+				continue
 			}
-		default:
-			return nil, fmt.Errorf("constraint %d has code %g: %w", k, code, ErrState)
+			if nm.body >= len(r.bodies) {
+				return nil, fmt.Errorf("wire %q: node %d on body %d of %d", w.Name, i, nm.body, len(r.bodies))
+			}
+			if n.kind == EyeNode {
+				n.body, n.local = r.bodies[nm.body], nm.local
+			} else {
+				n.lock = &lock{particle: n.body, body: r.bodies[nm.body], local: nm.local}
+			}
 		}
 	}
-	if r.err != nil {
-		return nil, r.err
+	for k, e := range im.cons {
+		if e.code == codeExternal {
+			if e.a >= len(extCons) {
+				return nil, fmt.Errorf("constraint %d is external constraint %d of %d", k, e.a, len(extCons))
+			}
+			r.cons = append(r.cons, conRef{c: extCons[e.a]})
+			continue
+		}
+		n, err := wireNode("constraint", e.a, e.b)
+		if err != nil {
+			return nil, err
+		}
+		switch {
+		case n.kind != MassNode || e.code == codeLock && n.lock == nil:
+			return nil, fmt.Errorf("constraint %d does not fit its node", k)
+		case e.code == codeLock:
+			r.cons = append(r.cons, conRef{c: n.lock})
+		case e.b == len(r.nodes[e.a])-1:
+			return nil, fmt.Errorf("a segment starts at wire %q's last node", sys.Wires[e.a].Name)
+		default:
+			r.cons = append(r.cons, conRef{seg: [2]int{e.a, e.b}})
+		}
 	}
-	// The order lists name every external body and constraint and every
-	// mass node's particle exactly once, and a lock or segment at most
-	// once (a wire rebuilds its segments after a change of resolution, so
-	// a state may hold fewer): a forged list would drop or double a body
-	// or constraint of the world.
 	seenBody := map[*multibody.Body]bool{}
-	for _, b := range order {
+	for _, b := range r.bodies {
 		if seenBody[b] {
-			return nil, fmt.Errorf("body %s twice in the state's order: %w", b.Name, ErrState)
+			return nil, fmt.Errorf("body %s twice in the state's order", b.Name)
 		}
 		seenBody[b] = true
 	}
 	seenCon := map[any]bool{}
-	for _, c := range cons {
-		key := any(c.ext)
-		if c.code != codeExternal {
-			key = [2]any{c.code, c.n}
+	for _, c := range r.cons {
+		if seenCon[c.key()] {
+			return nil, errors.New("a constraint twice in the state's order")
 		}
-		if seenCon[key] {
-			return nil, fmt.Errorf("a constraint twice in the state's order: %w", ErrState)
-		}
-		seenCon[key] = true
+		seenCon[c.key()] = true
 	}
 	missing := 0
 	for _, b := range extBodies {
@@ -340,66 +456,44 @@ func (sys *System) LoadState(src []float64) ([]float64, error) {
 			missing++
 		}
 	}
-	for _, st := range states {
-		for _, n := range st.nodes {
+	for _, nodes := range r.nodes {
+		for _, n := range nodes {
 			if n.kind == MassNode && !seenBody[n.body] {
 				missing++
 			}
 		}
 	}
 	if missing > 0 {
-		return nil, fmt.Errorf("the state's order lists miss %d of the system's bodies and constraints: %w", missing, ErrState)
+		return nil, fmt.Errorf("the state's order lists miss %d of the system's bodies and constraints", missing)
 	}
-	// Replace the wires' nodes and the world's lists; the world's state
-	// then fills the particles in.
-	nodeAt := map[*node][2]int{}
-	for wi, st := range states {
-		for i, n := range st.nodes {
-			nodeAt[n] = [2]int{wi, i}
-		}
-	}
-	old := sys.saveLists()
+	return r, nil
+}
+
+// apply puts a rebuilt state into the system: the wires' nodes and
+// counts, the world's bodies and constraints in the saved order. The
+// world's state then fills the particles in.
+func (r *rebuilt) apply(sys *System) {
 	for wi, w := range sys.Wires {
-		st := states[wi]
-		w.nodes, w.Coarsened, w.Refined, w.known, w.changed = st.nodes, st.coarsened, st.refined, st.known, st.changed
+		wm := &r.wires[wi]
+		w.nodes, w.Coarsened, w.Refined, w.known, w.changed = r.nodes[wi], wm.coarsened, wm.refined, wm.known, wm.changed
 		if w.Winch != nil {
-			w.Winch.speed, w.Winch.rate = st.winchSpeed, st.winchRate
+			w.Winch.speed, w.Winch.rate = wm.winchSpeed, wm.winchRate
 		}
 		w.segs, w.locks = w.segs[:0], w.locks[:0]
 	}
 	sys.World.Remove(func(*multibody.Body) bool { return true }, func(multibody.Constraint) bool { return true })
-	for _, b := range order {
+	for _, b := range r.bodies {
 		sys.World.AddBody(b)
 	}
-	for _, c := range cons {
-		switch c.code {
-		case codeExternal:
-			sys.World.AddConstraint(c.ext)
-		case codeLock:
-			sys.World.AddConstraint(c.n.lock)
-		case codeSegment:
-			at := nodeAt[c.n]
-			w := sys.Wires[at[0]]
-			if at[1] == len(w.nodes)-1 {
-				old.restore(sys)
-				return nil, fmt.Errorf("a segment starts at wire %q's last node: %w", w.Name, ErrState)
-			}
-			sys.World.AddConstraint(newSegment(w, at[1]))
+	for _, c := range r.cons {
+		if c.c == nil {
+			c.c = newSegment(sys.Wires[c.seg[0]], c.seg[1])
 		}
+		sys.World.AddConstraint(c.c)
 	}
 	for _, w := range sys.Wires {
 		w.relist()
 	}
-	rest, err := sys.World.LoadState(r.src)
-	if err == nil {
-		rest, err = sys.active.LoadWarm(rest, sys.World)
-	}
-	if err != nil {
-		old.restore(sys)
-		return nil, fmt.Errorf("%w: %w", err, ErrState)
-	}
-	sys.lastH = lastH
-	return rest, nil
 }
 
 // relist collects the wire's constraints from the world after a restore.
@@ -443,7 +537,7 @@ func (sys *System) saveLists() *lists {
 		bodies: append([]*multibody.Body(nil), sys.World.Bodies()...),
 		cons:   append([]multibody.Constraint(nil), sys.World.Constraints()...),
 		state:  sys.World.SaveState(nil),
-		warm:   sys.active.SaveWarm(nil, sys.World),
+		warm:   state.Save(nil, sys.active.Warm(sys.World)),
 	}
 	for _, w := range sys.Wires {
 		wl := wireLists{nodes: append([]*node(nil), w.nodes...), segs: append([]*segment(nil), w.segs...),
@@ -475,7 +569,7 @@ func (l *lists) restore(sys *System) {
 	if _, err := sys.World.LoadState(l.state); err != nil {
 		panic(fmt.Sprintf("hmrwire: restoring the state before a failed load: %v", err))
 	}
-	if _, err := sys.active.LoadWarm(l.warm, sys.World); err != nil {
+	if _, err := state.Load(l.warm, sys.active.Warm(sys.World)); err != nil {
 		panic(fmt.Sprintf("hmrwire: restoring the state before a failed load: %v", err))
 	}
 }

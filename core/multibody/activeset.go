@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 	"slices"
+
+	"github.com/cablefmu/cablefmu/core/state"
 )
 
 // ActiveSet solves a problem with bounded rows through a direct solver that
@@ -329,49 +331,63 @@ func (p *Problem) rowDiagonal(i int) float64 {
 	return d
 }
 
-// SaveWarm appends to dst the rows a warm-started ActiveSet will start
-// the next solve of w from: a world saved and restored (its constraints
-// rebuilt, its rows laid out again) then continues bitwise identically.
-// Without WarmStart, or when w's rows change before the next solve, the
-// next solve starts cold and only that is saved.
-func (a *ActiveSet) SaveWarm(dst []float64, w *World) []float64 {
-	if !a.WarmStart || w.dirty || a.last != w.prob.structure() || len(a.state) != len(w.prob.Rows) {
-		return append(dst, -1)
-	}
-	dst = append(dst, float64(len(a.state)))
-	for _, s := range a.state {
-		dst = append(dst, float64(s))
-	}
-	return dst
+// Warm returns the state (state.Stater) of the rows a warm-started
+// ActiveSet will start the next solve of w from: a world saved and
+// restored (its constraints rebuilt, its rows laid out again) then
+// continues bitwise identically. Without WarmStart, or when w's rows
+// change before the next solve, the next solve starts cold and only that
+// is saved. Loaded, w's bodies and constraints are those it had when it
+// was saved.
+func (a *ActiveSet) Warm(w *World) state.Stater { return warm{a, w} }
+
+type warm struct {
+	a *ActiveSet
+	w *World
 }
 
-// LoadWarm restores what SaveWarm saved for w, whose bodies and
-// constraints are those it had then, and returns the rest of src.
-func (a *ActiveSet) LoadWarm(src []float64, w *World) ([]float64, error) {
-	if len(src) == 0 {
-		return nil, errShortState
+// maxWarmRows bounds the rows a saved warm start may name.
+const maxWarmRows = 1 << 26
+
+// State walks the row count, −1 for a cold start, then each row's state:
+// −1 pinned at its lower bound, 0 free, 1 at its upper bound.
+func (ws warm) State(c *state.Codec) {
+	a, w := ws.a, ws.w
+	n := -1.0
+	if c.Saving() && a.WarmStart && !w.dirty && a.last == w.prob.structure() && len(a.state) == len(w.prob.Rows) {
+		n = float64(len(a.state))
 	}
-	n := src[0]
-	src = src[1:]
+	n = c.Range("active set rows", "", -1, maxWarmRows, &n)
+	c.Check(n == math.Trunc(n), "active set rows %g: not a whole number", n)
+	if c.Loading() && n < 0 {
+		c.Then(func() error { a.last = structure{}; return nil })
+	}
 	if n < 0 {
-		a.last = structure{}
-		return src, nil
+		return
 	}
-	if w.dirty {
+	if !c.Saving() && w.dirty {
+		// The rows are the restored world's: lay them out (no state).
 		if err := w.layout(); err != nil {
-			return nil, err
+			c.Check(false, "laying out the world's rows: %v", err)
+			return
 		}
 	}
-	if int(n) != len(w.prob.Rows) || len(src) < int(n) {
-		return nil, fmt.Errorf("active set of %g rows for a world of %d rows: %w", n, len(w.prob.Rows), errShortState)
+	c.Check(n == float64(len(w.prob.Rows)), "active set of %g rows for a world of %d rows", n, len(w.prob.Rows))
+	rows := int(n)
+	if c.Loading() {
+		a.state = slices.Grow(a.state[:0], rows)[:rows]
 	}
-	a.state = slices.Grow(a.state[:0], int(n))[:int(n)]
-	for i := range a.state {
-		if s := src[i]; s != -1 && s != 0 && s != 1 {
-			return nil, fmt.Errorf("active set row %d has state %g, want −1, 0 or 1", i, s)
+	for i := 0; i < rows && i < len(w.prob.Rows); i++ {
+		x := 0.0
+		if c.Saving() {
+			x = float64(a.state[i])
 		}
-		a.state[i] = int8(src[i])
+		v := c.Range("active set row state", "", -1, 1, &x)
+		c.Check(v == math.Trunc(v), "active set row %d has state %g, want −1, 0 or 1", i, v)
+		if c.Loading() {
+			a.state[i] = int8(v)
+		}
 	}
-	a.last = w.prob.structure()
-	return src[int(n):], nil
+	if c.Loading() {
+		c.Then(func() error { a.last = w.prob.structure(); return nil })
+	}
 }

@@ -10,6 +10,10 @@
 // ±Limit, where a stepping simulation stops as diverged (a state holding
 // more was forged, and its arithmetic would leave the finite range),
 // flags 0 or 1, counts whole, orientations unit quaternions.
+//
+// A State method decides what follows (how many items, which kind) from
+// the values the walk methods return, never from the fields they walk:
+// the checking pass reads without assigning.
 package state
 
 import (
@@ -212,6 +216,21 @@ func (c *Codec) Count(what string, n *int) int {
 	v := c.number(what, "", &x, func(v float64) bool { return v >= 0 && v < 1<<53 && v == math.Trunc(v) }, "must be a whole number ≥ 0")
 	if c.mode == loading {
 		*n = int(v)
+	}
+	return int(v)
+}
+
+// Index walks a whole number in [0, n): an index into what the
+// simulation has (a body, a geometry), or a count bounded by what a state
+// may hold.
+func (c *Codec) Index(what string, n int, i *int) int {
+	x := float64(*i)
+	v := c.number(what, "", &x, func(v float64) bool { return v >= 0 && v < float64(n) && v == math.Trunc(v) }, fmt.Sprintf("want a whole number in [0, %d)", n))
+	if c.mode == loading {
+		*i = int(v)
+	}
+	if c.err != nil {
+		return 0
 	}
 	return int(v)
 }

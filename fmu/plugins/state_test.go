@@ -58,10 +58,9 @@ var examples = []string{"massless", "rigid-cable", "mass-spring", "spline", "wir
 func TestRefusedStateChangesNothing(t *testing.T) {
 	for _, ex := range examples {
 		t.Run(ex, func(t *testing.T) {
-			cfg, sim, vals := build(t, filepath.Join("../../examples", ex))
-			h := cfg.InternalStep(vals)
+			_, sim, vals := build(t, filepath.Join("../../examples", ex))
 			for k := 0; k < 40; k++ {
-				if err := sim.Step(h, 0, vals, vals, k == 0); err != nil {
+				if err := sim.Step(0, vals, vals, k == 0); err != nil {
 					t.Fatal(err)
 				}
 			}
@@ -113,10 +112,9 @@ func TestRefusedStateChangesNothing(t *testing.T) {
 func TestStateContinuesBitwise(t *testing.T) {
 	for _, ex := range examples {
 		t.Run(ex, func(t *testing.T) {
-			cfg, sim, vals := build(t, filepath.Join("../../examples", ex))
-			h := cfg.InternalStep(vals)
+			_, sim, vals := build(t, filepath.Join("../../examples", ex))
 			for k := 0; k < 30; k++ {
-				if err := sim.Step(h, 0, vals, vals, k == 0); err != nil {
+				if err := sim.Step(0, vals, vals, k == 0); err != nil {
 					t.Fatal(err)
 				}
 			}
@@ -124,7 +122,7 @@ func TestStateContinuesBitwise(t *testing.T) {
 			run := func(s fmu.Simulation) []float64 {
 				var tr []float64
 				for k := 0; k < 30; k++ {
-					if err := s.Step(h, 0, vals, vals, false); err != nil {
+					if err := s.Step(0, vals, vals, false); err != nil {
 						t.Fatal(err)
 					}
 					o := append([]float64(nil), vals...)
@@ -154,10 +152,9 @@ func TestStateContinuesBitwise(t *testing.T) {
 }
 func TestReviewHMRForgedConstraintCode(t *testing.T) {
 	dir := filepath.Join("../../examples", "wire-hoist")
-	cfg, sim, vals := build(t, dir)
-	h := cfg.InternalStep(vals)
+	_, sim, vals := build(t, dir)
 	for k := 0; k < 40; k++ {
-		if err := sim.Step(h, 0, vals, vals, k == 0); err != nil {
+		if err := sim.Step(0, vals, vals, k == 0); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -27,7 +27,7 @@ func benchStep(b *testing.B, plugins string, files map[string]string) {
 	r := start(b, cfg, nil)
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		if err := r.sim.Step(r.h, 0, r.values, r.values, true); err != nil {
+		if err := r.sim.Step(0, r.values, r.values, true); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/go-python/gpython/py"
 
+	"github.com/cablefmu/cablefmu/core/state"
 	"github.com/cablefmu/cablefmu/fmu"
 	"github.com/cablefmu/cablefmu/fmu/plugins/plant"
 	"github.com/cablefmu/cablefmu/fmu/pyplugin/sandbox"
@@ -178,8 +179,10 @@ type plugin struct {
 
 // simulation is a model's simulation with plugins acting on it.
 type simulation struct {
-	c       *configured
-	inner   fmu.Simulation
+	c     *configured
+	inner fmu.Simulation
+	// h is the internal step (s) the simulation was built with.
+	h       float64
 	model   plant.Plant // what the model shows plugins
 	plant   *sim        // and the object hooks receive for it
 	plugins []*plugin
@@ -206,7 +209,7 @@ func (c *configured) NewSimulation(values []float64) (fmu.Simulation, error) {
 	if !ok {
 		return nil, errors.New("this cable model does not let plugins act on it")
 	}
-	s := &simulation{c: c, inner: inner, model: ps.Plant(), values: append([]float64(nil), values...)}
+	s := &simulation{c: c, inner: inner, model: ps.Plant(), values: append([]float64(nil), values...), h: c.inner.InternalStep(values[:c.n])}
 	s.plant = newSim(s.model)
 	for _, sp := range c.specs {
 		d := &declarer{values: &s.values}
@@ -266,7 +269,8 @@ func (s *simulation) call(p *plugin, hook string) error {
 // Step implements fmu.Simulation: the plugins' step hooks see the state at
 // the start of the step and the inputs there; the forces they apply act
 // during this step only.
-func (s *simulation) Step(h, lead float64, from, to []float64, first bool) error {
+func (s *simulation) Step(lead float64, from, to []float64, first bool) error {
+	h := s.h
 	frac := lead / (lead + h) // where the step starts between from and to
 	for _, i := range s.inputs {
 		s.values[i] = from[i] + (to[i]-from[i])*frac
@@ -278,7 +282,7 @@ func (s *simulation) Step(h, lead float64, from, to []float64, first bool) error
 			return err
 		}
 	}
-	err := s.inner.Step(h, lead, from[:s.c.n], to[:s.c.n], first)
+	err := s.inner.Step(lead, from[:s.c.n], to[:s.c.n], first)
 	s.model.ClearForces()
 	// A communication point after this step sees the inputs at its end.
 	for _, i := range s.inputs {
@@ -337,34 +341,46 @@ func (s *simulation) PointOutputs(values []float64) {
 	}
 }
 
-// SaveState implements fmu.Simulation: time and the plugins' outputs, then
-// the model's state.
+// SaveState implements fmu.Simulation: time and the plugins' variables
+// (ownState), then the model's state.
 func (s *simulation) SaveState(dst []float64) []float64 {
-	dst = append(dst, s.plant.t)
-	dst = append(dst, s.values[s.c.n:]...)
-	return s.inner.SaveState(dst)
+	return s.inner.SaveState(state.Save(dst, ownState{s}))
 }
 
-// LoadState implements fmu.Simulation. The time was checked by the
-// runtime (ClockSlot); the plugins' parameters are fixed, so their copies
-// must be the values this simulation was built with. Their inputs are
-// what the last step saw, which input derivatives may have extrapolated
-// past the declared range: the runtime bounds them as any number of a
-// state.
-func (s *simulation) LoadState(src []float64) error {
-	own := 1 + len(s.values) - s.c.n
-	if len(src) < own {
-		return fmt.Errorf("state has %d values, the plugins alone need %d", len(src), own)
-	}
-	for k, x := range src[1:own] {
-		i := s.c.n + k
-		if v := s.c.vars[i]; v.Causality == modeldesc.CausalityParameter && x != s.values[i] {
-			return fmt.Errorf("state: parameter %s = %g, but it is %g: damaged", v.Name, x, s.values[i])
+// ownState walks the plugins' time and variables. The time was checked by
+// the runtime (ClockSlot); the plugins' parameters are fixed, so their
+// copies must be the values this simulation was built with. Their inputs
+// are what the last step saw, which input derivatives may have
+// extrapolated past the declared range: the runtime bounds them as any
+// number of a state.
+type ownState struct{ s *simulation }
+
+func (o ownState) State(c *state.Codec) {
+	s := o.s
+	c.Float("plugins' time (s)", &s.plant.t)
+	for i := s.c.n; i < len(s.values); i++ {
+		v := s.c.vars[i]
+		x := c.Float(v.Name, &s.values[i])
+		if v.Causality == modeldesc.CausalityParameter {
+			c.Check(x == s.values[i], "parameter %s = %g, but it is %g", v.Name, x, s.values[i])
 		}
 	}
-	s.plant.t, s.initialized = src[0], true
-	copy(s.values[s.c.n:], src[1:own])
-	return s.inner.LoadState(src[own:])
+	c.Then(func() error { s.initialized = true; return nil })
+}
+
+// LoadState implements fmu.Simulation; a refused state changes nothing:
+// the plugins' part is checked, the model's loaded, and only then the
+// plugins' assigned.
+func (s *simulation) LoadState(src []float64) error {
+	rest, err := state.Check(src, ownState{s})
+	if err != nil {
+		return err
+	}
+	if err := s.inner.LoadState(rest); err != nil {
+		return err
+	}
+	_, err = state.Load(src, ownState{s})
+	return err
 }
 
 // ClockSlot implements fmu.Clocked: a simulation's state starts with its

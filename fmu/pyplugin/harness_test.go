@@ -90,7 +90,7 @@ func (r *run) get(t testing.TB, name string) float64 { return r.values[r.vr(t, n
 
 // step advances one communication step of one internal step.
 func (r *run) step() error {
-	if err := r.sim.Step(r.h, 0, r.values, r.values, true); err != nil {
+	if err := r.sim.Step(0, r.values, r.values, true); err != nil {
 		return err
 	}
 	r.t += r.h

@@ -16,7 +16,9 @@ import (
 )
 
 type simulation struct {
-	m      *configured
+	m *configured
+	// h is the internal step (s) the simulation was built with.
+	h      float64
 	sys    *hmrwire.System
 	bodies []*multibody.Body // by the config's body index
 	geos   []*hmrwire.Geometry
@@ -53,7 +55,7 @@ func (m *configured) NewSimulation(values []float64) (fmu.Simulation, error) {
 		p.length0 = c.crane.Cable.Length0
 	}
 	m.ApplyParams(&p, values)
-	s := &simulation{m: m, from: newDrive(c), to: newDrive(c), plugin: make([]winchCommand, len(c.Wires))}
+	s := &simulation{m: m, h: p.h, from: newDrive(c), to: newDrive(c), plugin: make([]winchCommand, len(c.Wires))}
 	for i, b := range c.Bodies {
 		s.from.pos[i] = geom.V(b.Position[0], b.Position[1], b.Position[2])
 	}
@@ -198,7 +200,8 @@ func (s *simulation) invalidate() { clear(s.nodesValid) }
 // of their velocity inputs over the step (placed at their position
 // inputs when the master changed those), the winches run at their speed
 // inputs, and the system takes one step.
-func (s *simulation) Step(h, lead float64, from, to []float64, first bool) error {
+func (s *simulation) Step(lead float64, from, to []float64, first bool) error {
+	h := s.h
 	s.invalidate()
 	s.m.ReadInputs(&s.from, from)
 	s.m.ReadInputs(&s.to, to)

@@ -47,7 +47,8 @@ func (s *Simulation) Params() Params { return s.params }
 // mean velocity input (placed at its position inputs when those
 // changed), the winch pays out at its speed input, a plugin's command, or
 // what its slipping brake lets go, and the cable takes one step.
-func (s *Simulation) Step(h, lead float64, from, to []float64, first bool) error {
+func (s *Simulation) Step(lead float64, from, to []float64, first bool) error {
+	h := s.params.H
 	s.m.ReadInputs(&s.From, from)
 	s.m.ReadInputs(&s.To, to)
 	frac := motion.StepStart(lead, h)

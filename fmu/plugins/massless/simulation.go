@@ -44,6 +44,8 @@ type cable struct {
 
 type simulation struct {
 	m *configured
+	// h is the internal step (s) the simulation was built with.
+	h float64
 	fmu.Events
 	world    *multibody.World
 	bodies   []*multibody.Body
@@ -84,7 +86,7 @@ func (m *configured) NewSimulation(values []float64) (fmu.Simulation, error) {
 		}
 	}
 	m.ApplyParams(&p, values)
-	s := &simulation{m: m, from: m.newDrive(), to: m.newDrive()}
+	s := &simulation{m: m, h: p.h, from: m.newDrive(), to: m.newDrive()}
 	m.ReadInputs(&s.from, values)
 	if err := s.build(&p); err != nil {
 		return nil, err
@@ -238,7 +240,8 @@ func (s *simulation) addCable(j int, cb *cableConfig, h float64) error {
 // changed since they were last applied (a master that drives only the
 // velocity leaves the position to the integration), carried from the
 // communication point to the step's start with the mean velocity.
-func (s *simulation) Step(h, lead float64, from, to []float64, first bool) error {
+func (s *simulation) Step(lead float64, from, to []float64, first bool) error {
+	h := s.h
 	s.m.ReadInputs(&s.from, from)
 	s.m.ReadInputs(&s.to, to)
 	frac := motion.StepStart(lead, h)

@@ -58,7 +58,7 @@ func (g *gantry) run(seconds, v, w float64, each func()) {
 		from := append([]float64(nil), g.values...)
 		from[g.index["suspension.x"]], from[g.index["suspension.vx"]], from[g.index["winch.speed"]] = g.trolX, v, w
 		g.trolX += v * h
-		if err := g.sim.Step(h, 0, from, from, true); err != nil {
+		if err := g.sim.Step(0, from, from, true); err != nil {
 			g.t.Fatalf("t = %.2f s: %v", g.time, err)
 		}
 		g.values = from
@@ -261,7 +261,7 @@ func TestFoldedRopeStopsWithTheReason(t *testing.T) {
 		}
 		from := append([]float64(nil), g.values...)
 		from[g.index["winch.speed"]] = w
-		err = g.sim.Step(h, 0, from, from, true)
+		err = g.sim.Step(0, from, from, true)
 		g.values = from
 	}
 	if err == nil || !strings.Contains(err.Error(), "folded back on itself") {

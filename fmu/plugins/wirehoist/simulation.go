@@ -14,7 +14,9 @@ import (
 )
 
 type simulation struct {
-	m        *configured
+	m *configured
+	// h is the internal step (s) the simulation was built with.
+	h        float64
 	ho       *hmrwire.Hoist
 	from, to drive
 	// placed is the position input last applied to the boom tip; refPos
@@ -49,7 +51,7 @@ func (m *configured) NewSimulation(values []float64) (fmu.Simulation, error) {
 	p := params{gravity: c.Gravity, h: m.Step, loadMass: c.Load.Mass, drop: c.Drop,
 		torqueLimit: c.Drum.TorqueLimit, brakeTorque: c.Drum.BrakeTorque, bearingFriction: c.Sheave.BearingFriction}
 	m.ApplyParams(&p, values)
-	s := &simulation{m: m}
+	s := &simulation{m: m, h: p.h}
 	s.from.pos = vec(c.BoomTip)
 	m.ReadInputs(&s.from, values)
 	s.to = s.from
@@ -106,7 +108,8 @@ func (s *simulation) boomTipStiffness() (K, C geom.Mat3) {
 // velocity input over the step (placed at its position input when the
 // master changed it), the drum follows its command, and the hoist takes
 // one step.
-func (s *simulation) Step(h, lead float64, from, to []float64, first bool) error {
+func (s *simulation) Step(lead float64, from, to []float64, first bool) error {
+	h := s.h
 	s.invalidate()
 	s.m.ReadInputs(&s.from, from)
 	s.m.ReadInputs(&s.to, to)
