@@ -1,7 +1,6 @@
 package multibody
 
 import (
-	"errors"
 	"math"
 
 	"github.com/cablefmu/cablefmu/core/geom"
@@ -12,9 +11,6 @@ import (
 // twist angle, a winch's free length, the last tension) implement
 // state.Stater: the world walks them after its bodies, in insertion
 // order. A saved and loaded world continues bitwise identically.
-
-// errShortState reports a state vector that ends too soon.
-var errShortState = errors.New("state vector too short")
 
 // ErrBadState reports a saved state holding numbers no simulation leaves:
 // not finite, or beyond the bounds a step keeps (state.ErrDamaged).

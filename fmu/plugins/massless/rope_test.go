@@ -5,7 +5,6 @@ import (
 	"testing"
 
 	"github.com/cablefmu/cablefmu/core/closedform"
-	"github.com/cablefmu/cablefmu/core/oscillation"
 	"github.com/cablefmu/cablefmu/fmu/plugins/plugintest"
 )
 
@@ -67,25 +66,8 @@ func TestWinchStopPeak(t *testing.T) {
 //   - damping ratio the material's ζ = ωτ/2 within 0.05 (0.005 at 1 ms).
 func TestBounceFrequencyAndDamping(t *testing.T) {
 	const v, tau = 0.1, 1e-3
-	for _, run := range plugintest.AxialRuns {
+	plugintest.Bounces(t, func(run plugintest.AxialRun) ([]float64, float64, float64, float64) {
 		length, trace := winchStop(t, run.Comm, run.H, v)
-		omega := math.Sqrt(ea / length / mass)
-		want := omega * math.Sqrt(1-omega*omega*tau*tau/4) / (2 * math.Pi)
-		freq, zeta, err := oscillation.Measure(trace, mass*g, run.Comm)
-		if err != nil {
-			t.Fatalf("%s: %v", run.Name, err)
-		}
-		t.Logf("%s: bounce %.3f Hz (%.3f Hz, %+.1f %%), damping ratio %.4f (ωτ/2 = %.4f)",
-			run.Name, freq, want, 100*(freq/want-1), zeta, omega*tau/2)
-		tol, ztol := 0.10, 0.05
-		if run.Resolved {
-			tol, ztol = 0.01, 0.005
-		}
-		if math.Abs(freq/want-1) > tol {
-			t.Errorf("%s: bounce %.3f Hz, want %.3f Hz within %.0f %%", run.Name, freq, want, 100*tol)
-		}
-		if math.Abs(zeta-omega*tau/2) > ztol {
-			t.Errorf("%s: damping ratio %.4f, want the material's %.4f within %g", run.Name, zeta, omega*tau/2, ztol)
-		}
-	}
+		return trace, mass * g, math.Sqrt(ea / length / mass), tau
+	})
 }

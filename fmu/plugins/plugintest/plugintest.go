@@ -305,6 +305,38 @@ var AxialRuns = []AxialRun{
 	{"h = 1 ms, communication step 1 ms", 0.001, 0.001, true},
 }
 
+// Bounces checks the axial bounce after a winch stops dead, in each of
+// AxialRuns: stop(run) steps it and returns the trace (the tension or the
+// load's height, oscillating about static), the closed form's angular
+// frequency ω (rad/s) and the rope's damping time τ (s). The frequency
+// ω(1 − ζ²)^½ within 10 % at h = 1/60 s (SPOOK's own dispersion at
+// ωh = 0.93 is −8 %) and 1 % where the step resolves the bounce; the
+// damping ratio the material's ζ = ωτ/2 within 0.05 (0.005 resolved).
+func Bounces(t *testing.T, comm func(run AxialRun) (trace []float64, static, omega, tau float64)) {
+	t.Helper()
+	for _, run := range AxialRuns {
+		trace, static, omega, tau := comm(run)
+		zetaWant := omega * tau / 2
+		want := omega * math.Sqrt(1-zetaWant*zetaWant) / (2 * math.Pi)
+		freq, zeta, err := oscillation.Measure(trace, static, run.Comm)
+		if err != nil {
+			t.Fatalf("%s: %v", run.Name, err)
+		}
+		t.Logf("%s: bounce %.3f Hz (%.3f Hz, %+.1f %%), damping ratio %.4f (ωτ/2 = %.4f)",
+			run.Name, freq, want, 100*(freq/want-1), zeta, zetaWant)
+		tol, ztol := 0.10, 0.05
+		if run.Resolved {
+			tol, ztol = 0.01, 0.005
+		}
+		if math.Abs(freq/want-1) > tol {
+			t.Errorf("%s: bounce %.3f Hz, want %.3f Hz within %.0f %%", run.Name, freq, want, 100*tol)
+		}
+		if math.Abs(zeta-zetaWant) > ztol {
+			t.Errorf("%s: damping ratio %.4f, want the material's %.4f within %g", run.Name, zeta, zetaWant, ztol)
+		}
+	}
+}
+
 // StopPeaks checks the tension at the sheave after a winch stops dead, in
 // each of AxialRuns: stop(run) steps it and returns the tension trace from
 // the stop on and the closed form's peak (N). The peak within 10 % of the

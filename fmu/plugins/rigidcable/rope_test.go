@@ -6,7 +6,6 @@ import (
 	"testing"
 
 	"github.com/cablefmu/cablefmu/core/closedform"
-	"github.com/cablefmu/cablefmu/core/oscillation"
 	"github.com/cablefmu/cablefmu/fmu"
 	"github.com/cablefmu/cablefmu/fmu/plugins/plugintest"
 	"github.com/cablefmu/cablefmu/fmu/plugins/rigidcable"
@@ -88,27 +87,10 @@ func TestRigidWinchStopPeak(t *testing.T) {
 // at 1 ms).
 func TestRigidBounceFrequencyAndDamping(t *testing.T) {
 	const v = 0.1
-	for _, run := range plugintest.AxialRuns {
+	plugintest.Bounces(t, func(run plugintest.AxialRun) ([]float64, float64, float64, float64) {
 		length, trace := rigidWinchStop(t, run.Comm, run.H, v)
-		omega := closedform.Bounce(ropeEA, length, ropeMu, lightM)
-		want := omega / (2 * math.Pi)
-		freq, zeta, err := oscillation.Measure(trace, (lightM+ropeMu*length)*gravity, run.Comm)
-		if err != nil {
-			t.Fatalf("%s: %v", run.Name, err)
-		}
-		t.Logf("%s: bounce %.3f Hz (%.3f Hz, %+.1f %%), damping ratio %.4f (ωτ/2 = %.4f)",
-			run.Name, freq, want, 100*(freq/want-1), zeta, omega*dampTime/2)
-		tol, ztol := 0.10, 0.05
-		if run.Resolved {
-			tol, ztol = 0.01, 0.005
-		}
-		if math.Abs(freq/want-1) > tol {
-			t.Errorf("%s: bounce %.3f Hz, want %.3f Hz within %.0f %%", run.Name, freq, want, 100*tol)
-		}
-		if math.Abs(zeta-omega*dampTime/2) > ztol {
-			t.Errorf("%s: damping ratio %.4f, want the material's %.4f within %g", run.Name, zeta, omega*dampTime/2, ztol)
-		}
-	}
+		return trace, (lightM + ropeMu*length) * gravity, closedform.Bounce(ropeEA, length, ropeMu, lightM), dampTime
+	})
 }
 
 // The removed scenario key physicalBending is refused with the reason.
