@@ -20,7 +20,7 @@ printf '%-52s %12s\n' "benchmark" "ns/op"
 awk '/^Benchmark/ { printf "%-52s %12s\n", $1, $3 }' out/bench-go.txt
 printf '%-52s %12s\n' "C ABI: SetReal(7)+DoStep(1/60 s)+GetReal(11)" "$(echo "$trip" | sed -E 's/.*: ([0-9]+) ns.*/\1/')"
 
-# The HMR wire's step (seed 002 Figs. 7–9, and the example crane's hoist
+# The HMR wire's step ([SLNB11] Figs. 7–9, and the example crane's hoist
 # in the phases of its co-simulation) split into its phases, µs per step:
 # contact update, resolution (coarsen, refine, rebuild), the sparse
 # solver's symbolic analysis, assembly, numeric factorization and

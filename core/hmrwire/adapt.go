@@ -141,7 +141,7 @@ func (w *Wire) split(i int, h float64) bool {
 	for q := i; q < sp.ic; q++ {
 		f = max(f, w.nodes[q].tension)
 	}
-	dA, dC := sp.shares(w.Rope.LinearDensity(), a, c)
+	dA, dC := sp.shares(w.mu, a, c)
 	mb := dA + dC
 	if !(mb > 0) || f > refineMargin*critical(sp.lb, sp.lc, mb, h) {
 		return false
@@ -223,7 +223,7 @@ func (sp *splitting) shares(rho float64, a, c *node) (dA, dC float64) {
 // mass node i (see split).
 func (w *Wire) insertSplit(i int, sp splitting) {
 	a, c := w.nodes[i], w.nodes[sp.ic]
-	dA, dC := sp.shares(w.Rope.LinearDensity(), a, c)
+	dA, dC := sp.shares(w.mu, a, c)
 	mb := dA + dC
 	b := &node{kind: MassNode, body: multibody.NewParticle(w.Name, mb, sp.p)}
 	b.body.Vel = w.materialVel(i).Scale(dA).AddScaled(dC, c.body.Vel).Scale(1 / mb)

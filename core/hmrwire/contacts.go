@@ -276,7 +276,7 @@ func (w *Wire) release(i int) bool {
 	if L1 < w.Resolution.MinSegment || L2 < w.Resolution.MinSegment {
 		return false
 	}
-	rho := w.Rope.LinearDensity()
+	rho := w.mu
 	dA, dC := min(rho*L2/2, a.body.Mass/2), min(rho*L1/2, c.body.Mass/2)
 	mb := dA + dC
 	if !(mb > 0) {
@@ -324,7 +324,7 @@ func (w *Wire) hold(i int, all bool) {
 		first = w.massBefore(i)
 	}
 	last := w.massAfter(first)
-	ea := w.Rope.AxialStiffness()
+	ea := w.ea
 	restOf := func(k int) float64 { // sub-segment k−1…k at rest
 		l := w.nodes[k].position().Sub(w.nodes[k-1].position()).Norm()
 		return l / (1 + max(w.nodes[k-1].tension, 0)/ea)

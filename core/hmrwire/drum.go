@@ -235,7 +235,7 @@ func (d *Drum) attach(w *Wire, tangent, next geom.Vec3) error {
 	if u.Cross(radial).Dot(lead) < 0 {
 		d.hinge.axis = d.hinge.axis.Scale(-1)
 	}
-	d.wire, d.density = w, w.Rope.LinearDensity()
+	d.wire, d.density = w, w.mu
 	d.paid = 0
 	d.setInertia(d.wound0)
 	return nil

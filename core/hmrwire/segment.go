@@ -208,7 +208,7 @@ func (s *segment) Update(h float64, rows []multibody.Row) {
 	}
 	L := s.rest()
 	row.Violation = s.total - L
-	row.Compliance = L / w.Rope.AxialStiffness()
+	row.Compliance = L / w.ea
 	row.Damping = w.Rope.DampingTime
 	row.Hi = 0 // a wire pulls, never pushes
 	if s.slack() {
@@ -238,7 +238,7 @@ func (s *segment) Update(h float64, rows []multibody.Row) {
 			after = s.nodes[s.fric[f+1].first].sigma - n.sigma
 		}
 		if span := before * after / (before + after); span > minStickSpan {
-			row.Compliance = span / w.Rope.AxialStiffness()
+			row.Compliance = span / w.ea
 		}
 		row.Damping = w.Rope.DampingTime
 		if n.bound == 0 {

@@ -29,7 +29,7 @@ import (
 // that grips the wire on the far side. A slack segment gives nothing.
 // Mass nodes locked to a carried body count as carried.
 func (w *Wire) PullStiffness(carried func(*multibody.Body) bool) (K, C geom.Mat3) {
-	ea, tau := w.Rope.AxialStiffness(), w.Rope.DampingTime
+	ea, tau := w.ea, w.Rope.DampingTime
 	moves := w.carriedBy(carried)
 	for _, s := range w.segs {
 		s.measure()

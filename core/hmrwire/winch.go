@@ -146,7 +146,7 @@ func (w *Wire) reel(h float64) error {
 	// leaves the segment stretched by F, L = EA·S/(EA + F).
 	if f := wi.ForceLimit; f > 0 && wi.Drum == nil && seg.Tension(h) >= f*(1-1e-9) {
 		seg.measure()
-		if slipped := w.Rope.AxialStiffness() * seg.total / (w.Rope.AxialStiffness() + f); slipped > a.rest {
+		if slipped := w.ea * seg.total / (w.ea + f); slipped > a.rest {
 			a.rest = slipped
 		}
 	}
@@ -160,7 +160,7 @@ func (w *Wire) reel(h float64) error {
 		}
 	}
 	c := seg.nodes[len(seg.nodes)-1]
-	dm := w.Rope.LinearDensity() * dL / 2
+	dm := w.mu * dL / 2
 	a.body.Mass += dm
 	c.body.Mass += dm
 	if d := wi.Drum; d != nil {

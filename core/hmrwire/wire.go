@@ -82,8 +82,12 @@ type Resolution struct {
 
 // Wire is one HMR wire: a chain of nodes from one end to the other.
 type Wire struct {
-	Name       string
+	Name string
+	// Rope is the wire's rope as AddWire took it (read only: ea (N) and
+	// mu (kg/m), its axial stiffness and mass per length, which every
+	// step reads, are taken from it there).
 	Rope       material.Rope
+	ea, mu     float64
 	Resolution Resolution
 	// Winch, if set, pays the wire out of its first end.
 	Winch *Winch
@@ -217,7 +221,7 @@ func (sys *System) AddWire(spec WireSpec) (*Wire, error) {
 	if len(route) < 2 || route[0].Kind != End || route[len(route)-1].Kind != End {
 		return nil, fmt.Errorf("wire %q: a route starts and ends with an End and has at least two points: %w", name, ErrWire)
 	}
-	w := &Wire{Name: name, Rope: rope, Resolution: res, sys: sys, changed: true, known: spec.Tension > 0}
+	w := &Wire{Name: name, Rope: rope, ea: rope.AxialStiffness(), mu: rope.LinearDensity(), Resolution: res, sys: sys, changed: true, known: spec.Tension > 0}
 	if spec.Winch != nil {
 		if route[0].Body == nil {
 			return nil, fmt.Errorf("wire %q: a winch needs the wire's first end on a body: %w", name, ErrWire)

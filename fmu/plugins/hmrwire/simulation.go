@@ -223,7 +223,7 @@ func (s *simulation) Step(lead float64, from, to []float64, first bool) error {
 	}
 	err := s.sys.Step(h)
 	if errors.Is(err, multibody.ErrDiverged) {
-		return fmt.Errorf("%w (check the inputs and the step h)", err)
+		return fmt.Errorf("%w (check the inputs and the internal step internalStep)", err)
 	}
 	return err
 }

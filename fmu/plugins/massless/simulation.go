@@ -269,7 +269,7 @@ func (s *simulation) Step(lead float64, from, to []float64, first bool) error {
 	}
 	err := s.world.Step(h)
 	if errors.Is(err, multibody.ErrDiverged) {
-		return fmt.Errorf("%w (the cable cannot follow: check the inputs and the step h)", err)
+		return fmt.Errorf("%w (the cable cannot follow: check the inputs and the internal step internalStep)", err)
 	}
 	if err != nil {
 		return err

@@ -71,7 +71,7 @@ func (c *cable) Step(h float64, topVel geom.Vec3, length, _ float64, _ *hoist.Dr
 		return err
 	}
 	if err := c.c.Step(h, topVel); err != nil {
-		return fmt.Errorf("%w (check the inputs and the step h)", err)
+		return fmt.Errorf("%w (check the inputs and the internal step internalStep)", err)
 	}
 	return nil
 }

@@ -143,7 +143,7 @@ func (r *rope) Step(h float64, topVel geom.Vec3, length, rate float64, _ *hoist.
 	}
 	err := r.world.Step(h)
 	if errors.Is(err, multibody.ErrDiverged) {
-		return fmt.Errorf("%w (check the inputs and the step h)", err)
+		return fmt.Errorf("%w (check the inputs and the internal step internalStep)", err)
 	}
 	if err != nil {
 		return err

@@ -72,7 +72,7 @@ func (c *cable) Step(h float64, topVel geom.Vec3, length, _ float64, in *hoist.D
 	}
 	sp.Budget = in.Extra[0]
 	if err := sp.Step(h); err != nil {
-		return fmt.Errorf("%w (check the inputs and the step h)", err)
+		return fmt.Errorf("%w (check the inputs and the internal step internalStep)", err)
 	}
 	return nil
 }

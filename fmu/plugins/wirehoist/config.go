@@ -27,7 +27,7 @@ type scenarioConfig struct {
 	// Gravity (m/s²) along −z.
 	Gravity float64 `json:"gravity"`
 	hoist.Crane
-	Own *reeving `json:"wireHoist"`
+	Own *reeving `json:"wireHoist" required:"true"`
 }
 
 // reeving is the wire hoist's own block: the falls and the hardware they
@@ -188,7 +188,7 @@ var movedKeys = map[string]string{
 // port's ranges; the torques in torqueRange, the model's parameter range)
 // and resolves it into the hoist the plugin builds.
 func parseConfig(raw json.RawMessage) (*config, error) {
-	if err := movedKeysRefused(raw); err != nil {
+	if err := checkKeys(raw); err != nil {
 		return nil, err
 	}
 	var sc scenarioConfig
@@ -196,9 +196,6 @@ func parseConfig(raw json.RawMessage) (*config, error) {
 		return nil, err
 	}
 	var errs scenario.Errors
-	if sc.Own == nil {
-		errs.Add("wireHoist: missing: the wire hoist's reeving (falls, drum, sheave, block) is described there")
-	}
 	fc, crane := sc.Crane.Config(sc.Gravity, craneFeatures)
 	errs = append(errs, crane...)
 	if fc != nil && fc.Cable.Rope.BendingStiffness != nil {
@@ -215,9 +212,10 @@ func parseConfig(raw json.RawMessage) (*config, error) {
 	return c, errs.Err()
 }
 
-// movedKeysRefused refuses the keys of the wire hoist's former language
-// with where they went, instead of "unknown field".
-func movedKeysRefused(raw json.RawMessage) error {
+// checkKeys refuses the keys of the wire hoist's former language
+// with where they went, instead of "unknown field", and a config without
+// the reeving with what belongs there.
+func checkKeys(raw json.RawMessage) error {
 	var top map[string]json.RawMessage
 	if json.Unmarshal(raw, &top) != nil {
 		return nil // the strict decoder says what is wrong
@@ -227,6 +225,9 @@ func movedKeysRefused(raw json.RawMessage) error {
 		if to, ok := movedKeys[key]; ok {
 			errs = append(errs, fmt.Sprintf("config.%s: %s", key, to))
 		}
+	}
+	if _, ok := top["wireHoist"]; !ok {
+		errs = append(errs, "config.wireHoist: missing: the wire hoist's reeving (falls, drum, sheave, block) is described there")
 	}
 	var load map[string]json.RawMessage
 	if json.Unmarshal(top["load"], &load) == nil {

@@ -124,7 +124,7 @@ func (s *simulation) Step(lead float64, from, to []float64, first bool) error {
 	s.drive(s.from, s.to, frac)
 	err := s.ho.Step(h)
 	if errors.Is(err, multibody.ErrDiverged) {
-		return fmt.Errorf("%w (check the inputs and the step h)", err)
+		return fmt.Errorf("%w (check the inputs and the internal step internalStep)", err)
 	}
 	if err != nil {
 		return err

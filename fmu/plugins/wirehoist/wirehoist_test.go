@@ -151,7 +151,7 @@ func TestConfigRefused(t *testing.T) {
 		{func(cfg map[string]any) { own(cfg)["outputNodes"] = 1.0 }, "wireHoist.outputNodes 1"},
 		{func(cfg map[string]any) { own(cfg)["sheave"].(map[string]any)["groove"] = 1.0 }, "groove"},
 		{func(cfg map[string]any) { cfg["cable"].(map[string]any)["segments"] = 10.0 }, "cable.segments and wireHoist.spacing: give one"},
-		{func(cfg map[string]any) { delete(cfg, "wireHoist") }, "wireHoist: missing"},
+		{func(cfg map[string]any) { delete(cfg, "wireHoist") }, "config.wireHoist: missing: the wire hoist's reeving"},
 		{func(cfg map[string]any) { delete(own(cfg), "block") }, `"wireHoist": "block" is missing`},
 		{func(cfg map[string]any) {
 			cfg["cable"].(map[string]any)["rope"].(map[string]any)["bendingStiffness"] = 1.0
