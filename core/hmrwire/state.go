@@ -87,7 +87,7 @@ func (im *image) State(c *state.Codec, winch []bool) {
 	for wi := range im.wires {
 		w := &im.wires[wi]
 		n := len(w.nodes)
-		n = c.Index("node count", maxStateNodes, &n)
+		n = c.Items("node count", 7, &n) // a node is at least 7 numbers
 		c.Count("coarsenings", &w.coarsened)
 		c.Count("refinements", &w.refined)
 		c.Flag("tension known", &w.known)
@@ -118,9 +118,9 @@ func (im *image) State(c *state.Codec, winch []bool) {
 // only by a load's second pass; the first checks what it reads).
 func walkNode(c *state.Codec, n *nodeImage) Kind {
 	kind := Kind(c.Index("node kind", 3, &n.kind))
-	c.Bounded("node rest length", "m", &n.rest)
+	c.Range("node rest length", "m", 0, state.Limit, &n.rest)
 	c.Float("node tension (N)", &n.tension)
-	c.Bounded("node arc length", "m", &n.sigma)
+	c.Range("node arc length", "m", 0, state.Limit, &n.sigma)
 	c.NonNegative("node friction bound (N·s)", &n.bound)
 	c.Flag("node sliding", &n.sliding)
 	switch kind {
@@ -145,14 +145,16 @@ func walkNode(c *state.Codec, n *nodeImage) Kind {
 // codes and two indices.
 func walkEntries(c *state.Codec, what string, es []entry, codes ...int) []entry {
 	n := len(es)
-	n = c.Index(what+" count", maxStateEntries, &n)
+	n = c.Items(what+" count", 3, &n) // code and two indices
 	if !c.Saving() {
 		es = make([]entry, n)
 	}
 	for k := range es {
 		e := &es[k]
 		code := c.Index(what+" code", codeSegment+1, &e.code)
-		c.Check(slices.Contains(codes, code), "%s %d has code %d", what, k, code)
+		if !slices.Contains(codes, code) {
+			c.Refuse("%s %d has code %d", what, k, code)
+		}
 		c.Index(what+" index", maxStateEntries, &e.a)
 		c.Index(what+" node", maxStateNodes, &e.b)
 	}
@@ -362,6 +364,13 @@ func (sys *System) rebuild(im *image) (*rebuilt, error) {
 				if nm.edge >= len(n.geo.Shape.edges) {
 					return nil, fmt.Errorf("wire %q: contact on edge %d of %d", w.Name, nm.edge, len(n.geo.Shape.edges))
 				}
+				// A contact slides along its edge; between a step and the
+				// next contact update it may have passed an end, not by
+				// another edge's length.
+				e := n.geo.Shape.edges[nm.edge]
+				if l := n.geo.Shape.verts[e.B].Sub(n.geo.Shape.verts[e.A]).Norm(); !(nm.s >= -l && nm.s <= 2*l) {
+					return nil, fmt.Errorf("wire %q: contact %g m along an edge of %g m", w.Name, nm.s, l)
+				}
 				n.edge, n.s, n.local = nm.edge, nm.s, nm.local
 			}
 			r.nodes[wi] = append(r.nodes[wi], n)
@@ -391,15 +400,24 @@ func (sys *System) rebuild(im *image) (*rebuilt, error) {
 			r.bodies = append(r.bodies, n.body)
 		}
 	}
-	// Eye nodes and locks name their bodies in the saved order.
+	// Eye nodes and locks name their bodies in the saved order: bodies of
+	// the world's own, not a wire's particles.
+	particle := map[*multibody.Body]bool{}
+	for _, nodes := range r.nodes {
+		for _, n := range nodes {
+			if n.kind == MassNode {
+				particle[n.body] = true
+			}
+		}
+	}
 	for wi, w := range sys.Wires {
 		for i, nm := range im.wires[wi].nodes {
 			n := r.nodes[wi][i]
 			if n.kind == ContactNode || n.kind == MassNode && !nm.locked {
 				continue
 			}
-			if nm.body >= len(r.bodies) {
-				return nil, fmt.Errorf("wire %q: node %d on body %d of %d", w.Name, i, nm.body, len(r.bodies))
+			if nm.body >= len(r.bodies) || particle[r.bodies[nm.body]] {
+				return nil, fmt.Errorf("wire %q: node %d on body %d, which is no body of the world's own", w.Name, i, nm.body)
 			}
 			if n.kind == EyeNode {
 				n.body, n.local = r.bodies[nm.body], nm.local
@@ -429,6 +447,41 @@ func (sys *System) rebuild(im *image) (*rebuilt, error) {
 			return nil, fmt.Errorf("a segment starts at wire %q's last node", sys.Wires[e.a].Name)
 		default:
 			r.cons = append(r.cons, conRef{seg: [2]int{e.a, e.b}})
+		}
+	}
+	// A wire that has stepped since its nodes changed has every segment
+	// (one from each mass node but the last) and every lock in the world.
+	for wi, w := range sys.Wires {
+		if im.wires[wi].changed {
+			continue // the next step rebuilds them
+		}
+		segs, locks := map[int]bool{}, 0
+		for _, c := range r.cons {
+			if c.c == nil && c.seg[0] == wi {
+				segs[c.seg[1]] = true
+			}
+		}
+		nodes := r.nodes[wi]
+		for i, n := range nodes {
+			if n.kind == MassNode && i < len(nodes)-1 && !segs[i] {
+				return nil, fmt.Errorf("wire %q: the segment from node %d is missing from the state's order", w.Name, i)
+			}
+			if n.lock != nil {
+				locks++
+			}
+		}
+		listed := 0
+		for _, c := range r.cons {
+			if l, ok := c.c.(*lock); ok && l.particle != nil {
+				for _, n := range nodes {
+					if n.lock == l {
+						listed++
+					}
+				}
+			}
+		}
+		if listed != locks {
+			return nil, fmt.Errorf("wire %q: %d of its %d locks in the state's order", w.Name, listed, locks)
 		}
 	}
 	seenBody := map[*multibody.Body]bool{}
@@ -496,8 +549,13 @@ func (r *rebuilt) apply(sys *System) {
 	}
 }
 
-// relist collects the wire's constraints from the world after a restore.
+// relist collects the wire's constraints from the world after a restore,
+// its segments in the wire's order (the winch reels the first).
 func (w *Wire) relist() {
+	at := make(map[*node]int, len(w.nodes))
+	for i, n := range w.nodes {
+		at[n] = i
+	}
 	for _, c := range w.sys.World.Constraints() {
 		switch c := c.(type) {
 		case *segment:
@@ -512,6 +570,7 @@ func (w *Wire) relist() {
 			}
 		}
 	}
+	slices.SortStableFunc(w.segs, func(a, b *segment) int { return at[a.nodes[0]] - at[b.nodes[0]] })
 }
 
 // lists is what LoadState replaces, kept to undo a failed restore.

@@ -44,9 +44,13 @@ func (b *Body) state(c *state.Codec, fixed bool) {
 	} else {
 		mass = c.NonNegative(name+" mass", &b.Mass)
 	}
-	c.Check(!fixed || mass == b.Mass, "%s mass %g kg, but its parameters give %g kg", name, mass, b.Mass)
+	if fixed && mass != b.Mass {
+		c.Refuse("%s mass %g kg, but its parameters give %g kg", name, mass, b.Mass)
+	}
 	in := geom.V(c.NonNegative(name+" inertia", &b.Inertia.X), c.NonNegative(name+" inertia", &b.Inertia.Y), c.NonNegative(name+" inertia", &b.Inertia.Z))
-	c.Check(!fixed || in == b.Inertia, "%s inertia %v kg·m², but its parameters give %v kg·m²", name, in, b.Inertia)
+	if fixed && in != b.Inertia {
+		c.Refuse("%s inertia %v kg·m², but its parameters give %v kg·m²", name, in, b.Inertia)
+	}
 	c.Point(name+" position", &b.Pos)
 	c.Quat(name+" orientation", &b.Rot)
 	c.Velocity(name+" velocity", &b.Vel)

@@ -94,9 +94,19 @@ func (c *Codec) Then(f func() error) {
 }
 
 // Check refuses the state when cond is false, with the message format
-// gives: what a relation between numbers rules out.
+// gives: what a relation between numbers rules out. (Its arguments are
+// made on every call: in a walk over many items write
+// if !cond { c.Refuse(…) }.)
 func (c *Codec) Check(cond bool, format string, args ...any) {
-	if c.mode == checking && !cond && c.err == nil {
+	if !cond {
+		c.Refuse(format, args...)
+	}
+}
+
+// Refuse refuses the state when the walk checks it, with the message
+// format gives.
+func (c *Codec) Refuse(format string, args ...any) {
+	if c.mode == checking && c.err == nil {
 		c.err = fmt.Errorf("state: "+format+": %w", append(args, ErrDamaged)...)
 	}
 }
@@ -117,12 +127,77 @@ func (c *Codec) next(what string) (float64, bool) {
 
 // Float walks a finite number.
 func (c *Codec) Float(what string, x *float64) float64 {
-	return c.number(what, "", x, func(v float64) bool { return true }, "")
+	return c.number(what, "", x, rule{kind: finite})
 }
 
-// number walks x: saved, read and checked by ok (finite always), or
-// assigned; rule says what ok asks.
-func (c *Codec) number(what, unit string, x *float64, ok func(float64) bool, rule string) float64 {
+// rule is what a walked number must be; its message is made only when a
+// number breaks it (saving and loading build no strings).
+type rule struct {
+	kind   ruleKind
+	lo, hi float64
+}
+
+type ruleKind int
+
+const (
+	finite      ruleKind = iota
+	bounded              // |v| ≤ Limit
+	positive             // (0, Limit]
+	nonNegative          // [0, ∞)
+	inRange              // [lo, hi]
+	flag                 // 0 or 1
+	whole                // a whole number in [0, 2⁵³)
+	index                // a whole number in [0, hi)
+	fixed                // exactly lo
+)
+
+func (r rule) holds(v float64) bool {
+	switch r.kind {
+	case bounded:
+		return math.Abs(v) <= Limit
+	case positive:
+		return v > 0 && v <= Limit
+	case nonNegative:
+		return v >= 0
+	case inRange:
+		return v >= r.lo && v <= r.hi
+	case flag:
+		return v == 0 || v == 1
+	case whole:
+		return v >= 0 && v < 1<<53 && v == math.Trunc(v)
+	case index:
+		return v >= 0 && v < r.hi && v == math.Trunc(v)
+	case fixed:
+		return v == r.lo
+	}
+	return true
+}
+
+func (r rule) String(unit string) string {
+	switch r.kind {
+	case bounded:
+		return fmt.Sprintf("beyond ±%g %s", Limit, unit)
+	case positive:
+		return fmt.Sprintf("must lie in (0, %g] %s", Limit, unit)
+	case nonNegative:
+		return "must be non-negative"
+	case inRange:
+		return fmt.Sprintf("must lie in [%g, %g] %s", r.lo, r.hi, unit)
+	case flag:
+		return "a flag is 0 or 1"
+	case whole:
+		return "must be a whole number ≥ 0"
+	case index:
+		return fmt.Sprintf("want a whole number in [0, %g)", r.hi)
+	case fixed:
+		return fmt.Sprintf("this simulation has %g", r.lo)
+	}
+	return "must be finite"
+}
+
+// number walks x: saved, read and checked by r (finite always), or
+// assigned.
+func (c *Codec) number(what, unit string, x *float64, r rule) float64 {
 	if c.mode == saving {
 		c.buf = append(c.buf, *x)
 		return *x
@@ -135,38 +210,36 @@ func (c *Codec) number(what, unit string, x *float64, ok func(float64) bool, rul
 		*x = v
 		return v
 	}
-	if math.IsNaN(v) || math.IsInf(v, 0) || !ok(v) {
-		if rule == "" {
-			rule = "must be finite"
-		}
+	if math.IsNaN(v) || math.IsInf(v, 0) || !r.holds(v) {
+		text := r.String(unit)
 		if unit != "" {
 			unit = " " + unit
 		}
-		c.err = fmt.Errorf("state: %s %g%s: %s: %w", what, v, unit, rule, ErrDamaged)
+		c.err = fmt.Errorf("state: %s %g%s: %s: %w", what, v, unit, text, ErrDamaged)
 	}
 	return v
 }
 
 // Bounded walks a position, length or speed within ±Limit.
 func (c *Codec) Bounded(what, unit string, x *float64) float64 {
-	return c.number(what, unit, x, func(v float64) bool { return math.Abs(v) <= Limit }, fmt.Sprintf("beyond ±%g %s", Limit, unit))
+	return c.number(what, unit, x, rule{kind: bounded})
 }
 
 // Positive walks a length or mass that is positive and within Limit.
 func (c *Codec) Positive(what, unit string, x *float64) float64 {
-	return c.number(what, unit, x, func(v float64) bool { return v > 0 && v <= Limit }, fmt.Sprintf("must lie in (0, %g] %s", Limit, unit))
+	return c.number(what, unit, x, rule{kind: positive})
 }
 
 // NonNegative walks a quantity that is never negative (a count, a
 // residual, a force limit).
 func (c *Codec) NonNegative(what string, x *float64) float64 {
-	return c.number(what, "", x, func(v float64) bool { return v >= 0 }, "must be non-negative")
+	return c.number(what, "", x, rule{kind: nonNegative})
 }
 
 // Range walks a quantity in [lo, hi]: what a simulation was given (a
 // command, a force limit) in the range its input or parameter has.
 func (c *Codec) Range(what, unit string, lo, hi float64, x *float64) float64 {
-	return c.number(what, unit, x, func(v float64) bool { return v >= lo && v <= hi }, fmt.Sprintf("must lie in [%g, %g] %s", lo, hi, unit))
+	return c.number(what, unit, x, rule{kind: inRange, lo: lo, hi: hi})
 }
 
 // Vec walks a finite vector (a force, a torque).
@@ -194,7 +267,9 @@ func (c *Codec) Velocity(what string, v *geom.Vec3) {
 // normalizes it).
 func (c *Codec) Quat(what string, q *geom.Quat) {
 	w, x, y, z := c.Float(what, &q.W), c.Float(what, &q.X), c.Float(what, &q.Y), c.Float(what, &q.Z)
-	c.Check(math.Abs(w*w+x*x+y*y+z*z-1) <= 1e-9, "%s (%g, %g, %g, %g): not a unit quaternion", what, w, x, y, z)
+	if !(math.Abs(w*w+x*x+y*y+z*z-1) <= 1e-9) {
+		c.Refuse("%s (%g, %g, %g, %g): not a unit quaternion", what, w, x, y, z)
+	}
 }
 
 // Flag walks a bool, saved as 1 or 0.
@@ -203,29 +278,32 @@ func (c *Codec) Flag(what string, b *bool) bool {
 	if *b {
 		x = 1
 	}
-	v := c.number(what, "", &x, func(v float64) bool { return v == 0 || v == 1 }, "a flag is 0 or 1")
+	v := c.number(what, "", &x, rule{kind: flag})
 	if c.mode == loading {
 		*b = v == 1
 	}
 	return v == 1
 }
 
-// Count walks a whole number ≥ 0.
+// Count walks a whole number ≥ 0; after a refusal it returns 0.
 func (c *Codec) Count(what string, n *int) int {
 	x := float64(*n)
-	v := c.number(what, "", &x, func(v float64) bool { return v >= 0 && v < 1<<53 && v == math.Trunc(v) }, "must be a whole number ≥ 0")
+	v := c.number(what, "", &x, rule{kind: whole})
 	if c.mode == loading {
 		*n = int(v)
+	}
+	if c.err != nil {
+		return 0
 	}
 	return int(v)
 }
 
 // Index walks a whole number in [0, n): an index into what the
 // simulation has (a body, a geometry), or a count bounded by what a state
-// may hold.
+// may hold. After a refusal it returns 0.
 func (c *Codec) Index(what string, n int, i *int) int {
 	x := float64(*i)
-	v := c.number(what, "", &x, func(v float64) bool { return v >= 0 && v < float64(n) && v == math.Trunc(v) }, fmt.Sprintf("want a whole number in [0, %d)", n))
+	v := c.number(what, "", &x, rule{kind: index, hi: float64(n)})
 	if c.mode == loading {
 		*i = int(v)
 	}
@@ -235,11 +313,22 @@ func (c *Codec) Index(what string, n int, i *int) int {
 	return int(v)
 }
 
+// Items walks the count of a list whose items take at least per numbers
+// each: a count the rest of a state cannot hold is refused before anyone
+// makes room for it. After a refusal it returns 0.
+func (c *Codec) Items(what string, per int, n *int) int {
+	limit := 1 << 53
+	if c.mode != saving {
+		limit = len(c.buf)/max(per, 1) + 1 // the count's own number is still in buf
+	}
+	return c.Index(what, limit, n)
+}
+
 // Fixed walks a number the simulation's structure fixes (how many points
 // a cable has): a state for another structure is refused.
 func (c *Codec) Fixed(what string, n int) {
 	x := float64(n)
-	c.number(what, "", &x, func(v float64) bool { return v == float64(n) }, fmt.Sprintf("this simulation has %d", n))
+	c.number(what, "", &x, rule{kind: fixed, lo: float64(n)})
 }
 
 // Floats walks finite numbers.

@@ -155,7 +155,7 @@ class WireHoistCase(fmutestlib.StatusAssertions, unittest.TestCase):
         """The load rests on the ground within 1 cm carrying 95 % of the hooked weight (mean over 3 s),
         the wire goes slack at the drum, and hauled in
         again each fall's tension returns to W/n + rho g L/2 within 2 % (mean over 3 s)."""
-        s = self.slave(parameters={"cable.drop": 45.0})
+        s = self.slave(parameters={"cable.length0": 46.0})
         s.run(1)
         self.set_down(s)
         s.run(2)
@@ -186,7 +186,7 @@ class WireHoistCase(fmutestlib.StatusAssertions, unittest.TestCase):
     def test_state_rollback_across_set_down(self):
         """A state saved just before the load touches down (the wire then goes slack and refines)
         replays bitwise in the same instance and, serialized, in a fresh one."""
-        s = self.slave(parameters={"cable.drop": 45.0})
+        s = self.slave(parameters={"cable.length0": 46.0})
         s.run(1)
         s.ramp(2.0)
         while s.get(["load.z"])[0] > 1.15:
@@ -210,7 +210,7 @@ class WireHoistCase(fmutestlib.StatusAssertions, unittest.TestCase):
         self.assertGreater(s.get(["ground.force"])[0], 0, "the load is down")
         s.s.set_fmu_state(state)
         again, _ = settle(s)
-        fresh = self.slave("fresh", parameters={"cable.drop": 45.0})
+        fresh = self.slave("fresh", parameters={"cable.length0": 46.0})
         fresh.s.set_fmu_state(fresh.s.deserialize_fmu_state(blob))
         thawed, _ = settle(fresh)
         for k in range(len(first)):
@@ -238,7 +238,7 @@ class WireHoistCase(fmutestlib.StatusAssertions, unittest.TestCase):
     def test_bad_values_refused(self):
         s = Slave(self.VERSION, "bad")
         self.addCleanup(s.free)
-        for name, x in (("load.mass", float("nan")), ("load.mass", -1.0), ("internalStep", 0.0), ("cable.drop", 0.0),
+        for name, x in (("load.mass", float("nan")), ("load.mass", -1.0), ("internalStep", 0.0), ("cable.length0", 0.0),
                         ("brake.holdingTorque", -5.0), ("winch.brake", 2.0), ("winch.speed", float("inf"))):
             self.assertFails(lambda: s.set([name], [x]), "%s = %r" % (name, x), mentions=[name])
         s.initialize()

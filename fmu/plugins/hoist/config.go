@@ -187,7 +187,7 @@ func (c *Config) Check(f Features) scenario.Errors {
 	case f.LoadBody && c.Load.Size != nil:
 		errs.Vec("load.size", "m", port.Size, c.Load.Size[:])
 	case !f.LoadBody && c.Load.Size != nil:
-		errs.Add("load.size: %s's load is a point mass at the rope's end; a load with a size runs on the rigid-body, massless and HMR wire models (remove the key)", f.Model)
+		errs.Add("load.size: %s's load is a point mass at the rope's end; a load with a size runs on the rigid-cable, massless, hmr-wire and wire-hoist models (remove the key)", f.Model)
 	}
 	cb := &c.Cable
 	errs.Num("cable.length0", "m", port.Length, cb.Length0)
@@ -209,7 +209,7 @@ func (c *Config) Check(f Features) scenario.Errors {
 	}
 	if g := c.Ground; g != nil {
 		if !f.Ground {
-			errs.Add("ground: %s has no ground; the rigid-body cable sets its load down on one (remove the key)", f.Model)
+			errs.Add("ground: %s has no ground; the rigid-cable and wire-hoist models set their load down on one (remove the key)", f.Model)
 		} else {
 			errs.Num("ground.height", "m", port.Position, g.Height)
 			errs.Num("ground.friction", "", port.Friction, g.Friction)

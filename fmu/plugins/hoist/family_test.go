@@ -213,6 +213,8 @@ func TestCraneRefusals(t *testing.T) {
 		{"spline", `"segments": 20,`, `"segments": 20, "controls": 12,`, "config.cable.controls: now config.spline.controls"},
 		{"massless", `"gravity": 9.81,`, `"gravity": 9.81, "bodies": [{"name": "b", "kind": "static"}],`, "either by suspension, load and cable or by bodies and cables"},
 		{"rigid-body-cable", "", "", `cable model "rigid-body-cable" is now called "rigid-cable"`},
+		{"mass-spring", `"ports": ["suspension.x",`, `"ports": ["hoist.x",`, `port "hoist.x": now "suspension.x"`},
+		{"spline", `"gravity", "internalStep"]`, `"gravity", "h"]`, `port "h": now "internalStep"`},
 		{"rigid-cable", `"load": {"mass": 1000}`, `"load": {"mass": 1000}, "rigidBody": {"hook": "swivel"}`, "config.rigidBody: now config.rigidCable"},
 	} {
 		sc, err := fmu.ParseScenario([]byte(strings.Replace(strings.Replace(crane, "MODEL", c.model, 1), c.old, c.new, 1)))

@@ -134,6 +134,11 @@ func Select[P, D, S any](c *Catalogue[P, D, S], names []string, step float64) (*
 	for _, name := range names {
 		q, ok := byName[name]
 		if !ok {
+			if now, renamed := Renamed(name); renamed {
+				if _, there := byName[now]; there {
+					return nil, fmt.Errorf("port %q: now %q", name, now)
+				}
+			}
 			return nil, fmt.Errorf("port %q: no such quantity in this scenario (have %s)", name, c.names())
 		}
 		if seen[name] {
@@ -275,4 +280,20 @@ func NodeNames(base string, k int) []string {
 		}
 	}
 	return out
+}
+
+// Renamed returns a port's name now, for a name the ports had before
+// they explained themselves: the suspension point's hoist.* and the
+// internal step h.
+func Renamed(former string) (string, bool) {
+	if former == "h" {
+		return "internalStep", true
+	}
+	if rest, ok := strings.CutPrefix(former, "hoist."); ok {
+		return "suspension." + rest, true
+	}
+	if former == "cable.drop" {
+		return "cable.length0", true
+	}
+	return "", false
 }

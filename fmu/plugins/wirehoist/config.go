@@ -63,11 +63,12 @@ type config struct {
 	Rope    scenario.Rope
 	Drum    drumConfig
 	Sheave  sheaveConfig
-	// Drop (m) is the hook sheaves' axles' depth below the boom sheaves'
-	// at the start: each fall's length.
-	Drop  float64
-	Block blockConfig
-	Load  loadConfig
+	// Length0 (m) is the load's top below the boom tip at the start, and
+	// Drop (m) the hook sheaves' axles' depth below the boom sheaves':
+	// each fall's length, Length0 less the sling.
+	Length0, Drop float64
+	Block         blockConfig
+	Load          loadConfig
 	// Ground, if given, is the horizontal ground the load is set down on.
 	Ground *groundConfig
 	// Spacing (m) of the mass nodes; MinLength (m) the limit switch's
@@ -202,7 +203,7 @@ func parseConfig(raw json.RawMessage) (*config, error) {
 		errs.Add("cable.rope.bendingStiffness: the wire hoist's wire carries stretch only (remove the key)")
 	}
 	if fc != nil && fc.Cable.Segments > 0 && sc.Own != nil && sc.Own.Spacing > 0 {
-		errs.Add("cable.segments and wireHoist.spacing: give one (the spacing of the wire's mass nodes, or how many the falls' length is cut into)")
+		errs.Add("cable.segments and wireHoist.spacing: give one (the spacing of the wire's mass nodes, or into how many pieces cable.length0 is cut for it)")
 	}
 	if err := errs.Err(); err != nil {
 		return nil, err
@@ -251,7 +252,7 @@ func checkKeys(raw json.RawMessage) error {
 func resolve(fc *hoist.Config, own *reeving) *config {
 	c := &config{
 		Gravity: fc.Gravity, BoomTip: fc.Suspension.Position, Falls: own.Falls, Rope: fc.Cable.Rope.Rope,
-		Drum: own.Drum, Sheave: own.Sheave, Drop: fc.Cable.Length0 - own.Sling, Block: own.Block,
+		Drum: own.Drum, Sheave: own.Sheave, Length0: fc.Cable.Length0, Drop: fc.Cable.Length0 - own.Sling, Block: own.Block,
 		Load:    loadConfig{Mass: fc.Load.Mass, Sling: own.Sling, Size: fc.Load.Box()},
 		Ground:  fc.Ground,
 		Spacing: own.Spacing, MinLength: fc.Cable.MinLen(), Resolution: own.Resolution, OutputNodes: own.OutputNodes,

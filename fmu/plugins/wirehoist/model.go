@@ -92,7 +92,8 @@ func quantities(c *config, step float64) *catalogue {
 	qs.Param("gravity", "m/s2", "Gravitational acceleration, acting along -z", c.Gravity, port.Gravity, func(p *params, x float64) { p.gravity = x })
 	qs.Param("internalStep", "s", "Internal step of the wire solver: steps on the fixed grid start + k·internalStep whatever the communication steps; outputs between grid points are interpolated", step, port.Step, func(p *params, x float64) { p.h = x })
 	qs.Param("load.mass", "kg", "Mass of the load (the hook block's is config.wireHoist.block's)", c.Load.Mass, port.Mass, func(p *params, x float64) { p.loadMass = x })
-	qs.Param("cable.drop", "m", "Length of each fall at the start: the hook sheaves' axles below the boom sheaves'", c.Drop, port.Length, func(p *params, x float64) { p.drop = x })
+	qs.Param("cable.length0", "m", "Depth of the load's top below the suspension point (the first boom sheave's centre) at the start: each fall's length plus the sling (config.wireHoist.sling)", c.Length0, port.Length,
+		func(p *params, x float64) { p.drop = x - c.Load.Sling })
 	qs.Param("motor.torqueLimit", "N.m", "Most torque the winch motor gives in speed mode (0: no limit)", c.Drum.TorqueLimit, torqueRange, func(p *params, x float64) { p.torqueLimit = x })
 	qs.Param("brake.holdingTorque", "N.m", "Most torque the holding brake holds; it slips beyond", c.Drum.BrakeTorque, torqueRange, func(p *params, x float64) { p.brakeTorque = x })
 	qs.Param("sheave.bearingFriction", "N.m", "Coulomb friction torque of every sheave's bearing", c.Sheave.BearingFriction, torqueRange, func(p *params, x float64) { p.bearingFriction = x })

@@ -51,6 +51,9 @@ func (m *configured) NewSimulation(values []float64) (fmu.Simulation, error) {
 	p := params{gravity: c.Gravity, h: m.Step, loadMass: c.Load.Mass, drop: c.Drop,
 		torqueLimit: c.Drum.TorqueLimit, brakeTorque: c.Drum.BrakeTorque, bearingFriction: c.Sheave.BearingFriction}
 	m.ApplyParams(&p, values)
+	if !(p.drop > 0) {
+		return nil, fmt.Errorf("cable.length0 %g m: the load's top below the suspension point must exceed wireHoist.sling %g m (the falls hang between)", p.drop+c.Load.Sling, c.Load.Sling)
+	}
 	s := &simulation{m: m, h: p.h}
 	s.from.pos = vec(c.BoomTip)
 	m.ReadInputs(&s.from, values)

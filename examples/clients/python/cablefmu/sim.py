@@ -88,7 +88,7 @@ class FMU:
 
     def default_step(self):
         """The FMU's default communication step (s): its default
-        experiment's step size, else its internal step parameter h."""
+        experiment's step size, else its internal step parameter internalStep."""
         step = self.md.default_experiment.get("stepSize")
         if step:
             return step
