@@ -62,12 +62,26 @@ func Save(dst []float64, s Stater) []float64 {
 // Load reads a state Save wrote from the front of src into s, every
 // number checked before any is assigned, and returns what follows it.
 func Load(src []float64, s Stater) (rest []float64, err error) {
+	return load(src, s, false)
+}
+
+// LoadAll is Load of a state that must end where s's does: one with
+// numbers left over is refused too, before anything is assigned.
+func LoadAll(src []float64, s Stater) error {
+	_, err := load(src, s, true)
+	return err
+}
+
+func load(src []float64, s Stater, whole bool) (rest []float64, err error) {
 	c := &Codec{mode: checking, buf: src}
 	s.State(c)
 	if c.err != nil {
 		return nil, c.err
 	}
 	rest = c.buf
+	if whole && len(rest) != 0 {
+		return nil, fmt.Errorf("state: %d values more than this simulation's: %w", len(rest), ErrDamaged)
+	}
 	c = &Codec{mode: loading, buf: src}
 	s.State(c)
 	for _, f := range c.then {

@@ -71,3 +71,19 @@ func TestIndexAndVariableLength(t *testing.T) {
 		}
 	}
 }
+
+// LoadAll refuses a state with numbers left over before assigning any.
+func TestLoadAllRefusesLeftovers(t *testing.T) {
+	saved := state.Save(nil, &list{xs: []float64{1, 2}, pick: 1})
+	dst := &list{xs: []float64{9}}
+	err := state.LoadAll(append(saved, 7), dst)
+	if err == nil || !strings.Contains(err.Error(), "1 values more than this simulation's") {
+		t.Fatalf("LoadAll with a value left over: %v", err)
+	}
+	if len(dst.xs) != 1 || dst.xs[0] != 9 {
+		t.Fatalf("a refused state changed the target to %+v", dst)
+	}
+	if err := state.LoadAll(saved, dst); err != nil || len(dst.xs) != 2 {
+		t.Fatalf("LoadAll: %v, loaded %+v", err, dst)
+	}
+}

@@ -22,7 +22,7 @@ type config struct {
 	Bodies     []bodyConfig     `json:"bodies"`
 	Geometries []geometryConfig `json:"geometries"`
 	Wires      []wireConfig     `json:"wires"`
-	// A crane in the hoist family's form (hoist, load, cable) instead of
+	// A crane in the hoist family's form (suspension, load, cable) instead of
 	// bodies and wires, with this model's own settings in "hmrWire":
 	// fromCrane turns it into a body and wire each; crane keeps it.
 	hoist.Crane

@@ -31,7 +31,7 @@ var craneFeatures = hoist.Features{Model: "the HMR wire", LoadBody: true, Dampin
 func (c *config) fromCrane() error {
 	if !c.Crane.Given() {
 		if c.Own != nil {
-			return errors.New("hmrWire: the HMR wire's settings of a crane in the hoist form (hoist, load, cable); with bodies and wires, set them there")
+			return errors.New("hmrWire: the HMR wire's settings of a crane in the hoist form (suspension, load, cable); with bodies and wires, set them there")
 		}
 		return nil
 	}

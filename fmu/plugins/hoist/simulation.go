@@ -178,13 +178,4 @@ func (s *Simulation) State(c *state.Codec) {
 func (s *Simulation) SaveState(dst []float64) []float64 { return state.Save(dst, s) }
 
 // LoadState implements fmu.Simulation; a refused state changes nothing.
-func (s *Simulation) LoadState(src []float64) error {
-	rest, err := state.Load(src, s)
-	if err != nil {
-		return err
-	}
-	if len(rest) != 0 {
-		return fmt.Errorf("state: %d values more than this simulation's", len(rest))
-	}
-	return nil
-}
+func (s *Simulation) LoadState(src []float64) error { return state.LoadAll(src, s) }

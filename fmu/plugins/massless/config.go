@@ -15,7 +15,7 @@ import (
 )
 
 // config is the model-specific part of a scenario ("config"): bodies and
-// cables, or the hoist family's crane (hoist, load, cable) with this
+// cables, or the hoist family's crane (suspension, load, cable) with this
 // model's own settings in "massless", which fromCrane turns into bodies
 // and cables.
 type config struct {
@@ -48,7 +48,7 @@ var craneFeatures = hoist.Features{Model: "the massless cable", LoadBody: true, 
 func (c *config) fromCrane() error {
 	if !c.Crane.Given() {
 		if c.Own != nil {
-			return errors.New("massless: the massless cable's settings of a crane in the hoist form (hoist, load, cable); with bodies and cables, set them there")
+			return errors.New("massless: the massless cable's settings of a crane in the hoist form (suspension, load, cable); with bodies and cables, set them there")
 		}
 		return nil
 	}

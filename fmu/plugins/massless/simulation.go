@@ -336,16 +336,7 @@ func (s *simulation) State(c *state.Codec) {
 func (s *simulation) SaveState(dst []float64) []float64 { return state.Save(dst, s) }
 
 // LoadState implements fmu.Simulation; a refused state changes nothing.
-func (s *simulation) LoadState(src []float64) error {
-	rest, err := state.Load(src, s)
-	if err != nil {
-		return err
-	}
-	if len(rest) != 0 {
-		return fmt.Errorf("state: %d values more than this simulation's", len(rest))
-	}
-	return nil
-}
+func (s *simulation) LoadState(src []float64) error { return state.LoadAll(src, s) }
 
 // Outputs implements fmu.Simulation.
 func (s *simulation) Outputs(values []float64) { s.m.WriteOutputs(s, values) }
