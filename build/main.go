@@ -1,259 +1,300 @@
-// Command build is the FMU exporter: it turns a scenario folder into an
-// FMI 2.0 or 3.0 Co-Simulation FMU.
+// Command cablefmu turns a scenario folder into an FMI 2.0 or 3.0
+// Co-Simulation FMU, and checks, describes and runs scenarios.
 //
-//	go run ./build -o out/Hoist.fmu examples/massless
-//	go run ./build -fmi 3 -o out/Hoist3.fmu examples/massless
-//	go run ./build -platforms linux64 -o out/Hoist.fmu examples/massless
-//	go run ./build -schema > build/scenario.schema.json
+//	cablefmu export SCENARIO_DIR [-o X.fmu] [-fmi 3] [-platforms linux64,win64]
+//	cablefmu check SCENARIO_DIR
+//	cablefmu schema
+//	cablefmu run SCENARIO_DIR -stop T [-step H] [-inputs table.csv] -csv out.csv [-plot out.png]
+//	cablefmu info X.fmu
+//	cablefmu --version
 //
-// It reads <folder>/scenario.json, configures the scenario's cable model
-// from the same plugin registry the FMU binary contains, writes and checks
-// the model description (FMI 2.0 by default, 3.0 with -fmi 3), compiles the
-// C ABI with -buildmode=c-shared for every platform and zips
-// modelDescription.xml, the binaries and the folder's resources (the
-// scenario, its Python plugins and anything under <folder>/resources). One
-// binary serves both standards. Plugins are checked as the FMU will run
-// them; a broken one is refused with file:line messages.
-//
-// Platforms (see targets): linux64 (binaries/linux64/<id>.so in FMI 2.0,
-// binaries/x86_64-linux/<id>.so in 3.0), built with the host's gcc, and
-// win64 (binaries/win64/<id>.dll, binaries/x86_64-windows/<id>.dll),
-// cross-compiled with mingw-w64. By default the FMU holds every platform
-// whose C compiler is installed; -platforms names them.
-//
-// -schema writes the scenario's JSON Schema, made from the Go types the
-// models decode their config into (fmu.Registry.Schema); the copy in
-// build/scenario.schema.json is checked against it by the tests.
+// Built by scripts/dist.sh (with the build tag cablefmu_dist), the command
+// carries the engine library of every platform inside it: exporting needs
+// no Go, no C compiler and no source tree, and takes a fraction of a
+// second. In the source tree, `go run ./build` is the same command, which
+// compiles the engines from the tree for each export (Go and the
+// platforms' C compilers needed), and `go run ./build engines -o DIR`
+// compiles them for scripts/dist.sh. The same scenario, flags and engines
+// give the same FMU byte for byte either way.
 package main
 
 import (
-	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
-	"io/fs"
+	"io"
 	"os"
-	"os/exec"
-	"path/filepath"
 	"strings"
-	"time"
 
+	"github.com/cablefmu/cablefmu/build/exporter"
 	"github.com/cablefmu/cablefmu/fmu"
-	"github.com/cablefmu/cablefmu/fmu/plugins"
 )
 
+// command is one subcommand.
+type command struct {
+	name, args, summary string
+	run                 func(args []string, stdout, stderr io.Writer) error
+}
+
+func commands() []command {
+	return []command{
+		{"export", "SCENARIO_DIR [-o X.fmu] [-fmi 3] [-platforms LIST]", "write the scenario's FMU", runExport},
+		{"check", "SCENARIO_DIR", "check the scenario and its plugins as export does", runCheck},
+		{"schema", "", "print the scenario JSON Schema", runSchema},
+		{"run", "SCENARIO_DIR -stop T [-step H] [-inputs table.csv] -csv out.csv [-plot out.png]", "simulate the scenario without an FMI master, for a first look", runRun},
+		{"info", "X.fmu", "say what a cablefmu FMU holds", runInfo},
+		{"engines", "-o DIR", "compile the engines from the source tree (for scripts/dist.sh)", runEngines},
+	}
+}
+
+// usageError is a command line the command cannot read: it exits with
+// status 2 after the message.
+type usageError struct{ msg string }
+
+func (e usageError) Error() string { return e.msg }
+
 func main() {
-	out := flag.String("o", "", "output .fmu path (default out/<modelIdentifier>.fmu)")
-	version := flag.Int("fmi", 2, "FMI version of the FMU: 2 or 3")
-	platforms := flag.String("platforms", "", "comma-separated platforms to build (linux64, win64); default: every one whose C compiler is installed")
-	schema := flag.Bool("schema", false, "write the scenario JSON Schema to standard output and exit")
-	flag.Usage = func() {
-		fmt.Fprintf(flag.CommandLine.Output(), "usage: go run ./build [-o out/NAME.fmu] SCENARIO_FOLDER\n       go run ./build -schema\n")
-		flag.PrintDefaults()
-	}
-	flag.Parse()
-	if *schema {
-		text, err := scenarioSchema()
-		if err != nil {
-			fmt.Fprintln(os.Stderr, "build:", err)
-			os.Exit(1)
-		}
-		os.Stdout.Write(text)
-		return
-	}
-	if flag.NArg() != 1 {
-		flag.Usage()
-		os.Exit(2)
-	}
-	targets, err := chooseTargets(*platforms)
-	if err != nil {
-		fmt.Fprintln(os.Stderr, "build:", err)
-		os.Exit(2)
-	}
-	path, err := export(flag.Arg(0), *out, *version, targets)
-	if err != nil {
-		fmt.Fprintln(os.Stderr, "build:", err)
-		os.Exit(1)
-	}
-	fmt.Println("wrote", path)
+	os.Exit(cli(os.Args[1:], os.Stdout, os.Stderr))
 }
 
-// scenarioSchema returns the scenario JSON Schema of the built-in models,
-// indented, with a final newline.
-func scenarioSchema() ([]byte, error) {
-	reg, err := plugins.Builtin()
-	if err != nil {
-		return nil, err
+// cli runs the command line and returns the exit status: 0, 1 for a
+// failure, 2 for a command line it cannot read.
+func cli(args []string, stdout, stderr io.Writer) int {
+	if len(args) == 0 {
+		usage(stderr)
+		return 2
 	}
-	text, err := json.MarshalIndent(reg.Schema(), "", "  ")
-	if err != nil {
-		return nil, fmt.Errorf("scenario schema: %w", err)
+	switch args[0] {
+	case "-h", "-help", "--help", "help":
+		if len(args) > 1 {
+			return cli([]string{args[1], "--help"}, stdout, stderr)
+		}
+		usage(stdout)
+		return 0
+	case "-version", "--version", "version":
+		fmt.Fprintln(stdout, versionLine())
+		return 0
 	}
-	return append(text, '\n'), nil
+	for _, c := range commands() {
+		if c.name != args[0] {
+			continue
+		}
+		err := c.run(args[1:], stdout, stderr)
+		var ue usageError
+		switch {
+		case err == nil:
+			return 0
+		case errors.Is(err, flag.ErrHelp):
+			return 0
+		case errors.As(err, &ue):
+			fmt.Fprintf(stderr, "cablefmu %s: %s\nusage: cablefmu %s %s (cablefmu %s --help)\n", c.name, ue.msg, c.name, c.args, c.name)
+			return 2
+		default:
+			fmt.Fprintf(stderr, "cablefmu %s: %s\n", c.name, oneLine(err))
+			return 1
+		}
+	}
+	fmt.Fprintf(stderr, "cablefmu: unknown command %q (%s)\n", args[0], nearest(args[0], commandNames()))
+	usage(stderr)
+	return 2
 }
 
-func export(folder, out string, version int, targets []target) (string, error) {
-	if version != 2 && version != 3 {
-		return "", fmt.Errorf("-fmi %d: the exporter writes FMI 2 or 3", version)
+func commandNames() []string {
+	var names []string
+	for _, c := range commands() {
+		names = append(names, c.name)
 	}
-	data, err := os.ReadFile(filepath.Join(folder, fmu.ScenarioFile))
-	if err != nil {
-		return "", fmt.Errorf("reading the scenario: %w", err)
-	}
-	sc, err := fmu.ParseScenario(data)
-	if err != nil {
-		return "", fmt.Errorf("%s: %w", folder, err)
-	}
-	if err := sc.LoadPlugins(folder); err != nil {
-		return "", fmt.Errorf("%s: %w", folder, err)
-	}
-	reg, err := plugins.Builtin()
-	if err != nil {
-		return "", fmt.Errorf("model registry: %w", err)
-	}
-	model, err := configure(reg, sc, configureSlack)
-	if err != nil {
-		return "", fmt.Errorf("%s: %w", folder, err)
-	}
-	xml, err := describe(sc, model, version)
-	if err != nil {
-		return "", fmt.Errorf("%s: %w", folder, err)
-	}
-	if out == "" {
-		out = filepath.Join("out", sc.ModelIdentifier+".fmu")
-	}
-	tmp, err := os.MkdirTemp("", "cablefmu-build-")
-	if err != nil {
-		return "", fmt.Errorf("build folder: %w", err)
-	}
-	defer os.RemoveAll(tmp)
-	if len(targets) == 0 {
-		return "", fmt.Errorf("no platform to build")
-	}
-	binaries := map[string]string{}
-	for _, t := range targets {
-		lib := filepath.Join(tmp, t.name, sc.ModelIdentifier+t.ext)
-		if err := t.compile(lib); err != nil {
-			return "", err
-		}
-		binaries[t.folder(version)] = lib
-	}
-	resources, err := readResources(folder, data)
-	if err != nil {
-		return "", fmt.Errorf("%s: %w", folder, err)
-	}
-	for _, p := range sc.Plugins {
-		if _, clash := resources[p.File]; clash {
-			return "", fmt.Errorf("%s: plugin file %s is also under resources/", folder, p.File)
-		}
-		// The FMU reads plugins at the same paths under resources/.
-		if resources[p.File], err = sc.PluginSource(p.File); err != nil {
-			return "", err
-		}
-	}
-	a := fmu.Archive{
-		ModelDescription: xml,
-		Binaries:         binaries,
-		ModelIdentifier:  sc.ModelIdentifier,
-		Resources:        resources,
-	}
-	return out, a.Write(out)
+	return names
 }
 
-// configureSlack is the wall-clock time configuring a scenario may take
-// beyond three wall-clock guards (timeouts) per plugin.
-const configureSlack = 10 * time.Second
+func usage(w io.Writer) {
+	fmt.Fprintf(w, "%s\n\nusage: cablefmu COMMAND [ARGUMENTS]\n\n", versionLine())
+	for _, c := range commands() {
+		fmt.Fprintf(w, "  %-8s %s\n", c.name, c.summary)
+	}
+	fmt.Fprintln(w, "\ncablefmu COMMAND --help says more; cablefmu --version names the engines.")
+}
 
-// configure configures the scenario's model as the FMU will, which runs
-// every plugin's top level, init and first communication point. Plugins
-// are bounded by their operations and memory budgets and each call by its
-// timeout; this bounds the whole on the wall clock too (slack plus three
-// timeouts per plugin), so that a computation no check interrupts ends
-// the export with a message instead of hanging it.
-func configure(reg *fmu.Registry, sc *fmu.Scenario, slack time.Duration) (fmu.Configured, error) {
-	limit := slack
-	var files []string
-	for _, p := range sc.Plugins {
-		_, _, timeout := p.Limits()
-		limit += time.Duration(3 * timeout * float64(time.Second))
-		files = append(files, p.File)
+// versionLine names the command's version and its engines.
+func versionLine() string {
+	return fmt.Sprintf("cablefmu %s (%s)", fmu.Version, engineSource().describe())
+}
+
+// oneLine is an error's message on one line: a scenario with one fault
+// gets one line naming the place, more faults one line each.
+func oneLine(err error) string {
+	lines := strings.Split(strings.TrimSpace(err.Error()), "\n")
+	for i, l := range lines {
+		lines[i] = strings.TrimSpace(l)
 	}
-	type result struct {
-		model fmu.Configured
-		err   error
+	return strings.Join(lines, "\n  ")
+}
+
+// flags makes a subcommand's flag set whose -help prints its usage.
+func flags(name, args, about string, stderr io.Writer) *flag.FlagSet {
+	fs := flag.NewFlagSet("cablefmu "+name, flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() {
+		fmt.Fprintf(fs.Output(), "usage: cablefmu %s %s\n\n%s\n", name, args, about)
+		if hasFlags(fs) {
+			fmt.Fprintln(fs.Output())
+			fs.PrintDefaults()
+		}
 	}
-	done := make(chan result, 1)
-	go func() {
-		defer func() {
-			if r := recover(); r != nil {
-				done <- result{err: fmt.Errorf("configuring the model failed: %v", r)}
+	return fs
+}
+
+func hasFlags(fs *flag.FlagSet) bool {
+	n := 0
+	fs.VisitAll(func(*flag.Flag) { n++ })
+	return n > 0
+}
+
+// parse reads flags and positional arguments in any order (the flag
+// package stops at the first positional one) and checks their count.
+func parse(fs *flag.FlagSet, args []string, positional int) ([]string, error) {
+	fs.SetOutput(io.Discard) // errors are reported once, by the caller
+	defer fs.SetOutput(fs.Output())
+	var pos []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			if errors.Is(err, flag.ErrHelp) {
+				fs.SetOutput(os.Stdout)
+				fs.Usage()
+				return nil, err
 			}
-		}()
-		m, err := reg.Configure(sc)
-		done <- result{m, err}
-	}()
-	select {
-	case r := <-done:
-		return r.model, r.err
-	case <-time.After(limit):
-		return nil, fmt.Errorf("%s: checking the plugins did not finish within %v: a top level or init(sim) runs a computation that neither the operations nor the memory budget interrupts", strings.Join(files, ", "), limit)
+			return nil, usageError{err.Error()}
+		}
+		args = fs.Args()
+		if len(args) == 0 {
+			break
+		}
+		pos = append(pos, args[0])
+		args = args[1:]
 	}
+	if len(pos) != positional {
+		switch {
+		case positional == 0:
+			return nil, usageError{fmt.Sprintf("unexpected argument %q", pos[0])}
+		case len(pos) < positional:
+			return nil, usageError{"missing argument"}
+		default:
+			return nil, usageError{fmt.Sprintf("one argument expected, got %d: %s", len(pos), strings.Join(pos, " "))}
+		}
+	}
+	return pos, nil
 }
 
-// describe writes the model description of the given FMI version.
-func describe(sc *fmu.Scenario, model fmu.Configured, version int) ([]byte, error) {
-	if version == 3 {
-		md, err := fmu.Describe3(sc, model)
-		if err != nil {
-			return nil, err
-		}
-		return md.Marshal()
-	}
-	md, err := fmu.Describe(sc, model)
+func runExport(args []string, stdout, stderr io.Writer) error {
+	fs := flags("export", "SCENARIO_DIR [-o X.fmu] [-fmi 3] [-platforms LIST]",
+		"Writes the scenario folder's FMU: the model description, the engine library of each platform and the\n"+
+			"scenario with its plugins and resources/ as the FMU's resources.", stderr)
+	out := fs.String("o", "", "the FMU to write (default: MODELIDENTIFIER.fmu in the working directory)")
+	version := fs.Int("fmi", 2, "the FMI version: 2 or 3")
+	list := fs.String("platforms", "", "platforms, separated by commas: linux64, win64 (default: "+engineSource().defaults()+")")
+	pos, err := parse(fs, args, 1)
 	if err != nil {
-		return nil, err
-	}
-	return md.Marshal()
-}
-
-func moduleRoot() (string, error) {
-	out, err := exec.Command("go", "env", "GOMOD").Output()
-	if err != nil {
-		return "", fmt.Errorf("locating the module: %w", err)
-	}
-	mod := strings.TrimSpace(string(out))
-	if mod == "" || mod == os.DevNull {
-		return "", fmt.Errorf("run the exporter inside the cablefmu module")
-	}
-	return filepath.Dir(mod), nil
-}
-
-// readResources collects the scenario and the files under folder/resources.
-func readResources(folder string, scenario []byte) (map[string][]byte, error) {
-	res := map[string][]byte{fmu.ScenarioFile: scenario}
-	dir := filepath.Join(folder, "resources")
-	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			if os.IsNotExist(err) && p == dir {
-				return fs.SkipDir
-			}
-			return err
-		}
-		if d.IsDir() {
-			return nil
-		}
-		rel, err := filepath.Rel(dir, p)
-		if err != nil {
-			return err
-		}
-		if rel == fmu.ScenarioFile {
-			return fmt.Errorf("%s: resources/%s would replace the scenario", folder, rel)
-		}
-		b, err := os.ReadFile(p)
-		res[rel] = b
 		return err
-	})
-	if err != nil {
-		return nil, fmt.Errorf("reading resources: %w", err)
 	}
-	return res, nil
+	if *version != 2 && *version != 3 {
+		return usageError{fmt.Sprintf("-fmi %d: want 2 or 3", *version)}
+	}
+	var platforms []exporter.Platform
+	if *list != "" {
+		if platforms, err = exporter.ParsePlatforms(*list); err != nil {
+			return usageError{err.Error()}
+		}
+	}
+	// The scenario is checked before the engines are looked at: a
+	// mistake in it is reported at once, not after a compilation.
+	c, err := exporter.Check(pos[0])
+	if err != nil {
+		return err
+	}
+	engines, err := engineSource().engines(platforms, stderr)
+	if err != nil {
+		return err
+	}
+	a, err := c.Archive(*version, engines)
+	if err != nil {
+		return err
+	}
+	path := *out
+	if path == "" {
+		path = c.Scenario.ModelIdentifier + ".fmu"
+	}
+	if err := a.Write(path); err != nil {
+		return err
+	}
+	fmt.Fprintln(stdout, "wrote", path)
+	return nil
+}
+
+func runCheck(args []string, stdout, stderr io.Writer) error {
+	fs := flags("check", "SCENARIO_DIR", "Checks the scenario and its plugins as export does (the plugins run through their first\n"+
+		"communication point) and writes nothing.", stderr)
+	pos, err := parse(fs, args, 1)
+	if err != nil {
+		return err
+	}
+	c, err := exporter.Check(pos[0])
+	if err != nil {
+		return err
+	}
+	for _, v := range []int{2, 3} {
+		if _, err := c.Describe(v); err != nil {
+			return err
+		}
+	}
+	fmt.Fprintf(stdout, "%s: %s, model %s, %d ports, %d plugins: ok\n", pos[0], c.Scenario.ModelIdentifier, c.Scenario.Model, len(c.Scenario.Ports), len(c.Scenario.Plugins))
+	return nil
+}
+
+func runSchema(args []string, stdout, stderr io.Writer) error {
+	fs := flags("schema", "", "Prints the JSON Schema of scenario.json for every model this command carries.", stderr)
+	if _, err := parse(fs, args, 0); err != nil {
+		return err
+	}
+	text, err := exporter.Schema()
+	if err != nil {
+		return err
+	}
+	_, err = stdout.Write(text)
+	return err
+}
+
+func runEngines(args []string, stdout, stderr io.Writer) error {
+	fs := flags("engines", "-o DIR [-platforms LIST]", "Compiles the engine of each platform from the source tree into DIR, for scripts/dist.sh\n"+
+		"to build the command that carries them.", stderr)
+	dir := fs.String("o", "", "the folder to write the engines into")
+	list := fs.String("platforms", "linux64,win64", "platforms, separated by commas")
+	if _, err := parse(fs, args, 0); err != nil {
+		return err
+	}
+	if *dir == "" {
+		return usageError{"-o DIR is required"}
+	}
+	platforms, err := exporter.ParsePlatforms(*list)
+	if err != nil {
+		return usageError{err.Error()}
+	}
+	root, err := exporter.ModuleRoot()
+	if err != nil {
+		return err
+	}
+	var engines []exporter.Engine
+	for _, p := range platforms {
+		e, err := exporter.Compile(root, p)
+		if err != nil {
+			return err
+		}
+		engines = append(engines, e)
+	}
+	if err := exporter.WriteEngines(*dir, engines); err != nil {
+		return err
+	}
+	for _, e := range engines {
+		fmt.Fprintf(stdout, "%s engine %s (%d bytes) in %s\n", e.Platform.Name, e.ID(), e.Library.Size(), *dir)
+	}
+	return nil
 }

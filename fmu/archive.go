@@ -2,6 +2,7 @@ package fmu
 
 import (
 	"archive/zip"
+	"bytes"
 	"fmt"
 	"io"
 	"maps"
@@ -22,8 +23,8 @@ var ArchiveTime = time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC)
 type Archive struct {
 	ModelDescription []byte
 	// Binaries maps a platform folder ("linux64", "win64", "x86_64-linux",
-	// "x86_64-windows") to the library file path.
-	Binaries map[string]string
+	// "x86_64-windows") to its library.
+	Binaries map[string]Library
 	// ModelIdentifier names the binaries: binaries/<platform>/<id>.so.
 	ModelIdentifier string
 	// Resources maps a path inside resources/ to its content.
@@ -50,7 +51,7 @@ func (a *Archive) Write(path string) (err error) {
 	}
 	// Sorted entries make the archive reproducible.
 	for _, platform := range slices.Sorted(maps.Keys(a.Binaries)) {
-		if err := addFile(z, "binaries/"+platform+"/"+a.ModelIdentifier+libraryExt(platform), a.Binaries[platform]); err != nil {
+		if err := addLibrary(z, "binaries/"+platform+"/"+a.ModelIdentifier+libraryExt(platform), a.Binaries[platform]); err != nil {
 			return err
 		}
 	}
@@ -95,17 +96,81 @@ func addBytes(z *zip.Writer, name string, data []byte, mode os.FileMode) error {
 	return nil
 }
 
-func addFile(z *zip.Writer, name, path string) error {
-	f, err := os.Open(path)
+// Library is a shared library as an archive stores it, compressed once
+// (NewLibrary): the engine library is the same in every FMU, so an
+// export copies its compressed entry instead of compressing megabytes
+// again. It is held as a zip of that one entry, which is also how it is
+// kept on disk (OpenLibrary).
+type Library struct {
+	zipped []byte
+	entry  *zip.File
+}
+
+// libraryEntry names the library inside a Library's zip; the archive
+// names it by the model identifier.
+const libraryEntry = "library"
+
+// NewLibrary compresses a library as every archive entry is compressed.
+func NewLibrary(data []byte) (Library, error) {
+	var buf bytes.Buffer
+	z := zip.NewWriter(&buf)
+	if err := addBytes(z, libraryEntry, data, 0o755); err != nil { // a shared library
+		return Library{}, err
+	}
+	if err := z.Close(); err != nil {
+		return Library{}, fmt.Errorf("compressing a library: %w", err)
+	}
+	return OpenLibrary(buf.Bytes())
+}
+
+// OpenLibrary reads a Library from its zip (Library.Zip).
+func OpenLibrary(zipped []byte) (Library, error) {
+	r, err := zip.NewReader(bytes.NewReader(zipped), int64(len(zipped)))
+	if err != nil {
+		return Library{}, fmt.Errorf("reading a library: %w", err)
+	}
+	if len(r.File) != 1 || r.File[0].Name != libraryEntry || r.File[0].Method != zip.Deflate {
+		return Library{}, fmt.Errorf("reading a library: want one deflated entry %q", libraryEntry)
+	}
+	return Library{zipped: zipped, entry: r.File[0]}, nil
+}
+
+// Zip returns the library's zip, as OpenLibrary reads it.
+func (l Library) Zip() []byte { return l.zipped }
+
+// Size returns the library's size in bytes, uncompressed.
+func (l Library) Size() uint64 { return l.entry.UncompressedSize64 }
+
+// Inflate returns the library's bytes, checked against their checksum.
+func (l Library) Inflate() ([]byte, error) {
+	rc, err := l.entry.Open()
+	if err != nil {
+		return nil, fmt.Errorf("inflating a library: %w", err)
+	}
+	defer rc.Close()
+	data, err := io.ReadAll(rc)
+	if err != nil {
+		return nil, fmt.Errorf("inflating a library: %w", err)
+	}
+	return data, nil
+}
+
+// addLibrary adds a library's compressed entry under name.
+func addLibrary(z *zip.Writer, name string, lib Library) error {
+	if lib.entry == nil {
+		return fmt.Errorf("writing FMU entry %s: no library", name)
+	}
+	src, err := lib.entry.OpenRaw()
 	if err != nil {
 		return fmt.Errorf("writing FMU entry %s: %w", name, err)
 	}
-	defer f.Close()
-	w, err := create(z, name, 0o755) // a shared library
+	h := lib.entry.FileHeader
+	h.Name = name
+	w, err := z.CreateRaw(&h)
 	if err != nil {
 		return fmt.Errorf("writing FMU entry %s: %w", name, err)
 	}
-	if _, err := io.Copy(w, f); err != nil {
+	if _, err := io.Copy(w, src); err != nil {
 		return fmt.Errorf("writing FMU entry %s: %w", name, err)
 	}
 	return nil

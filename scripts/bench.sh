@@ -11,7 +11,7 @@ cd "$(dirname "$0")/.."
 bash scripts/setup.sh >/dev/null
 mkdir -p out
 go test -run '^$' -bench . -benchmem ./core/... ./fmu/pyplugin/ ./fmu/plugins/rigidcable/ | tee out/bench-go.txt
-go run ./build -o out/Hoist.fmu examples/massless >/dev/null
+go run ./build export -o out/Hoist.fmu examples/massless >/dev/null
 rm -rf out/bench-fmu && mkdir -p out/bench-fmu && (cd out/bench-fmu && python3 -m zipfile -e ../Hoist.fmu .)
 gcc -O2 -Wall -o out/roundtrip scripts/bench/roundtrip.c -ldl
 trip=$(out/roundtrip "$PWD/out/bench-fmu" 200000)

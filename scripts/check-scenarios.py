@@ -4,7 +4,7 @@
     /usr/bin/python3 scripts/check-scenarios.py [SCHEMA]
 
 Every scenario.json under examples/ and scripts/ must validate against the
-schema (default build/scenario.schema.json, which `go run ./build -schema`
+schema (default build/scenario.schema.json, which `go run ./build schema`
 writes from the Go types the models read); then a few known-bad edits of the
 examples must not: a misspelt key, another model's block, a string for a
 number, an array of the wrong length. Exits 1 naming what failed.

@@ -15,7 +15,7 @@ if [ "$(id -u)" -ne 0 ]; then
 	echo "old-glibc: run as root (debootstrap and chroot)" >&2
 	exit 1
 fi
-[ -f "$fmu" ] || go run ./build -platforms linux64 -o "$fmu" examples/massless
+[ -f "$fmu" ] || go run ./build export -platforms linux64 -o "$fmu" examples/massless
 command -v debootstrap >/dev/null || DEBIAN_FRONTEND=noninteractive apt-get install -y -qq debootstrap >/dev/null
 if [ ! -x "$root/usr/bin/python3" ]; then
 	debootstrap --variant=minbase --include=python3 bullseye "$root" http://deb.debian.org/debian

@@ -23,7 +23,7 @@ if [ "${QUIET:-1}" != 0 ]; then
 	echo "quiet: passed in ${quiet_time} s"
 fi
 
-go run ./build -o out/HoistControlled.fmu examples/massless-controlled
+go run ./build export -o out/HoistControlled.fmu examples/massless-controlled
 /usr/bin/python3 scripts/reliability/same_outputs.py --runs 1 --save out/massless-controlled-quiet.json out/HoistControlled.fmu
 
 burners=()

@@ -73,8 +73,8 @@ def unpack_standards(prefix, example, identifier):
     """
     from cablefmu import fmi2  # the binding's unzip serves both standards
     env = identifier.upper() + "_FMU"
-    builds = {env: "go run ./build -o out/%s.fmu %s" % (identifier, example),
-              env.replace("_FMU", "3_FMU"): "go run ./build -fmi 3 -o out/%s3.fmu %s" % (identifier, example)}
+    builds = {env: "go run ./build export -o out/%s.fmu %s" % (identifier, example),
+              env.replace("_FMU", "3_FMU"): "go run ./build export -fmi 3 -o out/%s3.fmu %s" % (identifier, example)}
     problems = [p for p in (fmu_path_problem(e, b) for e, b in builds.items()) if p]
     if problems:
         raise RuntimeError("\n".join(problems))
@@ -191,14 +191,14 @@ class StatusAssertions:
 
 #: The example hoist FMUs by environment variable, with the command that builds each.
 EXAMPLE_FMUS = {
-    "HOIST_FMU": "go run ./build -o out/Hoist.fmu examples/massless",
-    "RIGIDHOIST_FMU": "go run ./build -o out/RigidHoist.fmu examples/rigid-cable",
-    "HOIST3_FMU": "go run ./build -fmi 3 -o out/Hoist3.fmu examples/massless",
-    "RIGIDHOIST3_FMU": "go run ./build -fmi 3 -o out/RigidHoist3.fmu examples/rigid-cable",
-    "MASSSPRINGHOIST_FMU": "go run ./build -o out/MassSpringHoist.fmu examples/mass-spring",
-    "MASSSPRINGHOIST3_FMU": "go run ./build -fmi 3 -o out/MassSpringHoist3.fmu examples/mass-spring",
-    "SPLINEHOIST_FMU": "go run ./build -o out/SplineHoist.fmu examples/spline",
-    "SPLINEHOIST3_FMU": "go run ./build -fmi 3 -o out/SplineHoist3.fmu examples/spline",
+    "HOIST_FMU": "go run ./build export -o out/Hoist.fmu examples/massless",
+    "RIGIDHOIST_FMU": "go run ./build export -o out/RigidHoist.fmu examples/rigid-cable",
+    "HOIST3_FMU": "go run ./build export -fmi 3 -o out/Hoist3.fmu examples/massless",
+    "RIGIDHOIST3_FMU": "go run ./build export -fmi 3 -o out/RigidHoist3.fmu examples/rigid-cable",
+    "MASSSPRINGHOIST_FMU": "go run ./build export -o out/MassSpringHoist.fmu examples/mass-spring",
+    "MASSSPRINGHOIST3_FMU": "go run ./build export -fmi 3 -o out/MassSpringHoist3.fmu examples/mass-spring",
+    "SPLINEHOIST_FMU": "go run ./build export -o out/SplineHoist.fmu examples/spline",
+    "SPLINEHOIST3_FMU": "go run ./build export -fmi 3 -o out/SplineHoist3.fmu examples/spline",
 }
 
 

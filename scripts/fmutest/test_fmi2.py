@@ -2,7 +2,7 @@
 
 Run from the repository root:
 
-    go run ./build -o out/Hoist.fmu examples/massless
+    go run ./build export -o out/Hoist.fmu examples/massless
     HOIST_FMU=out/Hoist.fmu python3 -m unittest discover -s scripts/fmutest -v
 
 The tests drive the FMU binary through the ctypes binding in
@@ -44,7 +44,7 @@ MD = None
 
 def setUpModule():
     global FMU_PATH, TMP, FOLDER, MD
-    problem = fmutestlib.fmu_path_problem("HOIST_FMU", "go run ./build -o out/Hoist.fmu examples/massless")
+    problem = fmutestlib.fmu_path_problem("HOIST_FMU", "go run ./build export -o out/Hoist.fmu examples/massless")
     if problem:
         raise RuntimeError(problem + "\nthen run: HOIST_FMU=out/Hoist.fmu "
                            "python3 -m unittest discover -s scripts/fmutest -v")

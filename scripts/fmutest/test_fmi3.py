@@ -2,10 +2,10 @@
 
 Run from the repository root:
 
-    go run ./build -fmi 3 -o out/Hoist3.fmu examples/massless
-    go run ./build -fmi 3 -o out/RigidHoist3.fmu examples/rigid-cable
-    go run ./build -fmi 3 -o out/MassSpringHoist3.fmu examples/mass-spring
-    go run ./build -fmi 3 -o out/SplineHoist3.fmu examples/spline
+    go run ./build export -fmi 3 -o out/Hoist3.fmu examples/massless
+    go run ./build export -fmi 3 -o out/RigidHoist3.fmu examples/rigid-cable
+    go run ./build export -fmi 3 -o out/MassSpringHoist3.fmu examples/mass-spring
+    go run ./build export -fmi 3 -o out/SplineHoist3.fmu examples/spline
     HOIST3_FMU=out/Hoist3.fmu RIGIDHOIST3_FMU=out/RigidHoist3.fmu MASSSPRINGHOIST3_FMU=out/MassSpringHoist3.fmu \\
         SPLINEHOIST3_FMU=out/SplineHoist3.fmu \\
         python3 -m unittest -v scripts/fmutest/test_fmi3.py
@@ -49,12 +49,12 @@ H = 1.0 / 60.0  # communication step of the lifecycle tests
 
 # key -> (environment variable, build command, scenario folder)
 FMUS = {
-    "hoist": ("HOIST3_FMU", "go run ./build -fmi 3 -o out/Hoist3.fmu examples/massless", "examples/massless"),
-    "rigid": ("RIGIDHOIST3_FMU", "go run ./build -fmi 3 -o out/RigidHoist3.fmu examples/rigid-cable",
+    "hoist": ("HOIST3_FMU", "go run ./build export -fmi 3 -o out/Hoist3.fmu examples/massless", "examples/massless"),
+    "rigid": ("RIGIDHOIST3_FMU", "go run ./build export -fmi 3 -o out/RigidHoist3.fmu examples/rigid-cable",
               "examples/rigid-cable"),
-    "massspring": ("MASSSPRINGHOIST3_FMU", "go run ./build -fmi 3 -o out/MassSpringHoist3.fmu examples/mass-spring",
+    "massspring": ("MASSSPRINGHOIST3_FMU", "go run ./build export -fmi 3 -o out/MassSpringHoist3.fmu examples/mass-spring",
                    "examples/mass-spring"),
-    "spline": ("SPLINEHOIST3_FMU", "go run ./build -fmi 3 -o out/SplineHoist3.fmu examples/spline",
+    "spline": ("SPLINEHOIST3_FMU", "go run ./build export -fmi 3 -o out/SplineHoist3.fmu examples/spline",
                "examples/spline"),
 }
 

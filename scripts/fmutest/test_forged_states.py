@@ -37,19 +37,19 @@ from cablefmu import fmi3  # noqa: E402
 
 #: Environment variable -> (FMI version, the command that builds it), as in scripts/test.sh.
 MODELS = {
-    "HOIST_FMU": (2, "go run ./build -o out/Hoist.fmu examples/massless"),
-    "HOIST3_FMU": (3, "go run ./build -fmi 3 -o out/Hoist3.fmu examples/massless"),
-    "RIGIDHOIST_FMU": (2, "go run ./build -o out/RigidHoist.fmu examples/rigid-cable"),
-    "RIGIDHOIST3_FMU": (3, "go run ./build -fmi 3 -o out/RigidHoist3.fmu examples/rigid-cable"),
-    "HOISTCONTROLLED_FMU": (2, "go run ./build -o out/HoistControlled.fmu examples/massless-controlled"),
-    "WIREBEAM_FMU": (2, "go run ./build -o out/WireBeam.fmu examples/hmr-wire"),
-    "WIREBEAM3_FMU": (3, "go run ./build -fmi 3 -o out/WireBeam3.fmu examples/hmr-wire"),
-    "WIREHOIST_FMU": (2, "go run ./build -o out/WireHoist.fmu examples/wire-hoist"),
-    "WIREHOIST3_FMU": (3, "go run ./build -fmi 3 -o out/WireHoist3.fmu examples/wire-hoist"),
-    "MASSSPRINGHOIST_FMU": (2, "go run ./build -o out/MassSpringHoist.fmu examples/mass-spring"),
-    "MASSSPRINGHOIST3_FMU": (3, "go run ./build -fmi 3 -o out/MassSpringHoist3.fmu examples/mass-spring"),
-    "SPLINEHOIST_FMU": (2, "go run ./build -o out/SplineHoist.fmu examples/spline"),
-    "SPLINEHOIST3_FMU": (3, "go run ./build -fmi 3 -o out/SplineHoist3.fmu examples/spline"),
+    "HOIST_FMU": (2, "go run ./build export -o out/Hoist.fmu examples/massless"),
+    "HOIST3_FMU": (3, "go run ./build export -fmi 3 -o out/Hoist3.fmu examples/massless"),
+    "RIGIDHOIST_FMU": (2, "go run ./build export -o out/RigidHoist.fmu examples/rigid-cable"),
+    "RIGIDHOIST3_FMU": (3, "go run ./build export -fmi 3 -o out/RigidHoist3.fmu examples/rigid-cable"),
+    "HOISTCONTROLLED_FMU": (2, "go run ./build export -o out/HoistControlled.fmu examples/massless-controlled"),
+    "WIREBEAM_FMU": (2, "go run ./build export -o out/WireBeam.fmu examples/hmr-wire"),
+    "WIREBEAM3_FMU": (3, "go run ./build export -fmi 3 -o out/WireBeam3.fmu examples/hmr-wire"),
+    "WIREHOIST_FMU": (2, "go run ./build export -o out/WireHoist.fmu examples/wire-hoist"),
+    "WIREHOIST3_FMU": (3, "go run ./build export -fmi 3 -o out/WireHoist3.fmu examples/wire-hoist"),
+    "MASSSPRINGHOIST_FMU": (2, "go run ./build export -o out/MassSpringHoist.fmu examples/mass-spring"),
+    "MASSSPRINGHOIST3_FMU": (3, "go run ./build export -fmi 3 -o out/MassSpringHoist3.fmu examples/mass-spring"),
+    "SPLINEHOIST_FMU": (2, "go run ./build export -o out/SplineHoist.fmu examples/spline"),
+    "SPLINEHOIST3_FMU": (3, "go run ./build export -fmi 3 -o out/SplineHoist3.fmu examples/spline"),
 }
 
 # The serialized state's layout (fmu/state.go): the magic, the format (uint32) and the total length

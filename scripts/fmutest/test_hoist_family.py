@@ -3,7 +3,7 @@ MassSpringHoist (mass-spring cable) and SplineHoist (quasi-dynamic spline cable)
 
 Run with RIGIDHOIST_FMU, RIGIDHOIST3_FMU, MASSSPRINGHOIST_FMU, MASSSPRINGHOIST3_FMU, SPLINEHOIST_FMU and
 SPLINEHOIST3_FMU set to the builds of examples/rigid-cable, examples/mass-spring and examples/spline
-('go run ./build -o out/RigidHoist.fmu examples/rigid-cable', with -fmi 3 for RigidHoist3.fmu, and so on). Every
+('go run ./build export -o out/RigidHoist.fmu examples/rigid-cable', with -fmi 3 for RigidHoist3.fmu, and so on). Every
 model passes the checks of every cable model with the Hoist ports (fmutestlib.CableHoistChecks), with its own
 outputs, tolerance and drive; the FMI 3.0 builds of the mass-spring and spline cables also run the common FMU tests
 of test_fmi3.py.

@@ -1,7 +1,7 @@
 """Python plugins inside the FMU, from outside Go through ctypes.
 
 Run with HOISTCONTROLLED_FMU=out/HoistControlled.fmu
-('go run ./build -o out/HoistControlled.fmu examples/massless-controlled'),
+('go run ./build export -o out/HoistControlled.fmu examples/massless-controlled'),
 PLUGINFAULTS_FMU=out/PluginFaults.fmu and PLUGINFAULTS3_FMU=out/PluginFaults3.fmu
 ('go run ./build [-fmi 3] -o ... scripts/fmutest/plugin-faults').
 """
@@ -23,9 +23,9 @@ H = 1.0 / 60
 def setUpModule():
     global TMP
     TMP = fmutestlib.make_tmp("plugins-test-")
-    for env, build in (("HOISTCONTROLLED_FMU", "go run ./build -o out/HoistControlled.fmu examples/massless-controlled"),
-                       ("PLUGINFAULTS_FMU", "go run ./build -o out/PluginFaults.fmu scripts/fmutest/plugin-faults"),
-                       ("PLUGINFAULTS3_FMU", "go run ./build -fmi 3 -o out/PluginFaults3.fmu scripts/fmutest/plugin-faults")):
+    for env, build in (("HOISTCONTROLLED_FMU", "go run ./build export -o out/HoistControlled.fmu examples/massless-controlled"),
+                       ("PLUGINFAULTS_FMU", "go run ./build export -o out/PluginFaults.fmu scripts/fmutest/plugin-faults"),
+                       ("PLUGINFAULTS3_FMU", "go run ./build export -fmi 3 -o out/PluginFaults3.fmu scripts/fmutest/plugin-faults")):
         problem = fmutestlib.fmu_path_problem(env, build)
         if problem:
             raise RuntimeError(problem)

@@ -1,7 +1,7 @@
 """The WireBeam FMU (hybrid multiresolution wire) from outside Go, through ctypes, in FMI 2.0 and 3.0.
 
 Run with WIREBEAM_FMU=out/WireBeam.fmu WIREBEAM3_FMU=out/WireBeam3.fmu (built by
-'go run ./build -o out/WireBeam.fmu examples/hmr-wire' and 'go run ./build -fmi 3 -o out/WireBeam3.fmu
+'go run ./build export -o out/WireBeam.fmu examples/hmr-wire' and 'go run ./build export -fmi 3 -o out/WireBeam3.fmu
 examples/hmr-wire').
 """
 import math

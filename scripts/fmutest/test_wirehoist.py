@@ -1,7 +1,7 @@
 """The WireHoist FMU (a crane's reeved hoist on the HMR wire) from outside Go, through ctypes, in FMI 2.0 and 3.0.
 
 Run with WIREHOIST_FMU=out/WireHoist.fmu WIREHOIST3_FMU=out/WireHoist3.fmu (built by
-'go run ./build -o out/WireHoist.fmu examples/wire-hoist' and 'go run ./build -fmi 3 -o out/WireHoist3.fmu
+'go run ./build export -o out/WireHoist.fmu examples/wire-hoist' and 'go run ./build export -fmi 3 -o out/WireHoist3.fmu
 examples/wire-hoist').
 """
 import math

@@ -1,4 +1,4 @@
-package main
+package exporter
 
 import (
 	"archive/zip"
@@ -44,7 +44,7 @@ func readZip(t *testing.T, path string) map[string][]byte {
 	return entries
 }
 
-// Exporting examples/massless compiles the FMU binary for every platform and
+// Exporting examples/massless with the engine of every platform
 // writes an archive with exactly the model description, one library per
 // platform and the scenario, every entry with the fixed date and a
 // regular file's mode; the description parses, passes the FMI rules and
@@ -53,12 +53,12 @@ func readZip(t *testing.T, path string) map[string][]byte {
 // 2.17 at most, the Windows one only system DLLs.
 func TestExportHoist(t *testing.T) {
 	if testing.Short() {
-		t.Skip("compiles the c-shared FMU binaries (up to about a minute with a cold build cache); skipped with -short")
+		t.Skip("compiles the engines (up to about a minute with a cold build cache); skipped with -short")
 	}
-	const folder = "../examples/massless"
+	const folder = "../../examples/massless"
 	out := filepath.Join(t.TempDir(), "sub", "Hoist.fmu")
-	tgs := allTargets(t)
-	got, err := export(folder, out, 2, tgs)
+	engines := allEngines(t)
+	got, err := Export(folder, out, 2, engines)
 	if err != nil {
 		t.Fatalf("export(%s): %v", folder, err)
 	}
@@ -72,8 +72,8 @@ func TestExportHoist(t *testing.T) {
 	}
 	slices.Sort(names)
 	want := []string{"modelDescription.xml", "resources/scenario.json"}
-	for _, tg := range tgs {
-		want = append(want, "binaries/"+tg.name+"/Hoist"+tg.ext)
+	for _, e := range engines {
+		want = append(want, "binaries/"+e.Platform.Name+"/Hoist"+e.Platform.Ext)
 	}
 	slices.Sort(want)
 	if !slices.Equal(names, want) {
@@ -116,9 +116,12 @@ func TestExportHoist(t *testing.T) {
 	}
 	schematest.Validate(t, xmlPath)
 
-	for _, tg := range tgs {
-		name := "binaries/" + tg.name + "/Hoist" + tg.ext
-		if tg.goos == "windows" {
+	for _, e := range engines {
+		name := "binaries/" + e.Platform.Name + "/Hoist" + e.Platform.Ext
+		if !bytes.Equal(entries[name], inflated(t, e)) {
+			t.Errorf("%s is not the %s engine", name, e.Platform.Name)
+		}
+		if e.Platform.goos == "windows" {
 			checkPE(t, name, entries[name])
 		} else {
 			checkELF(t, name, entries[name])
@@ -130,20 +133,20 @@ func TestExportHoist(t *testing.T) {
 // platform folders.
 func TestExportHoist3(t *testing.T) {
 	if testing.Short() {
-		t.Skip("compiles the c-shared FMU binaries; skipped with -short")
+		t.Skip("compiles the engines; skipped with -short")
 	}
 	out := filepath.Join(t.TempDir(), "Hoist3.fmu")
-	tgs := allTargets(t)
-	if _, err := export("../examples/massless", out, 3, tgs); err != nil {
+	engines := allEngines(t)
+	if _, err := Export("../../examples/massless", out, 3, engines); err != nil {
 		t.Fatal(err)
 	}
 	entries := readZip(t, out)
-	for _, tg := range tgs {
-		name := "binaries/" + tg.fmi3Folder + "/Hoist" + tg.ext
+	for _, e := range engines {
+		name := "binaries/" + e.Platform.FMI3Folder + "/Hoist" + e.Platform.Ext
 		switch {
 		case entries[name] == nil:
 			t.Errorf("no %s in the FMI 3.0 archive", name)
-		case tg.goos == "windows":
+		case e.Platform.goos == "windows":
 			checkPE(t, name, entries[name])
 		default:
 			checkELF(t, name, entries[name])
@@ -183,7 +186,7 @@ func checkZipMetadata(t *testing.T, path string) {
 func TestExportRefusesFolderWithoutScenario(t *testing.T) {
 	folder := t.TempDir()
 	out := filepath.Join(t.TempDir(), "Nothing.fmu")
-	_, err := export(folder, out, 2, targets[:1])
+	_, err := Export(folder, out, 2, nil)
 	if err == nil {
 		t.Fatal("export of an empty folder succeeded")
 	}
@@ -195,10 +198,10 @@ func TestExportRefusesFolderWithoutScenario(t *testing.T) {
 	}
 }
 
-// A scenario the plugin rejects is refused before anything is compiled,
+// A scenario the plugin rejects is refused before anything is written,
 // with the folder and the culprit named.
 func TestExportRefusesBadScenario(t *testing.T) {
-	scenario, err := os.ReadFile("../examples/massless/" + fmu.ScenarioFile)
+	scenario, err := os.ReadFile("../../examples/massless/" + fmu.ScenarioFile)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -211,7 +214,7 @@ func TestExportRefusesBadScenario(t *testing.T) {
 		t.Fatal(err)
 	}
 	out := filepath.Join(t.TempDir(), "Bad.fmu")
-	_, err = export(folder, out, 2, targets[:1])
+	_, err = Export(folder, out, 2, nil)
 	if err == nil || !strings.Contains(err.Error(), folder) || !strings.Contains(err.Error(), `"lenght0"`) {
 		t.Errorf("export of a scenario with \"lenght0\": error %v, want one naming %s and \"lenght0\"", err, folder)
 	}
@@ -223,11 +226,11 @@ func TestExportRefusesBadScenario(t *testing.T) {
 // Plugins that would kill or hang the exporter are refused with file:line
 // and the Python exception, never a Go stack trace.
 func TestExportRefusesPluginsThatWouldKillIt(t *testing.T) {
-	scenario, err := os.ReadFile("../examples/massless-controlled/" + fmu.ScenarioFile)
+	scenario, err := os.ReadFile("../../examples/massless-controlled/" + fmu.ScenarioFile)
 	if err != nil {
 		t.Fatal(err)
 	}
-	wind, err := os.ReadFile("../examples/massless-controlled/wind.py")
+	wind, err := os.ReadFile("../../examples/massless-controlled/wind.py")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -245,7 +248,7 @@ func TestExportRefusesPluginsThatWouldKillIt(t *testing.T) {
 				}
 			}
 			out := filepath.Join(t.TempDir(), "Bad.fmu")
-			_, err := export(folder, out, 2, targets[:1])
+			_, err := Export(folder, out, 2, nil)
 			if err == nil || !strings.Contains(err.Error(), c.want) || strings.Contains(err.Error(), "goroutine") {
 				t.Fatalf("got %v, want an error containing %q", err, c.want)
 			}
@@ -261,7 +264,7 @@ func TestExportRefusesPluginsThatWouldKillIt(t *testing.T) {
 func TestConfigureIsBoundedOnTheWallClock(t *testing.T) {
 	folder := t.TempDir()
 	for _, f := range []string{fmu.ScenarioFile, "wind.py"} {
-		data, err := os.ReadFile(filepath.Join("../examples/massless-controlled", f))
+		data, err := os.ReadFile(filepath.Join("../../examples/massless-controlled", f))
 		if err != nil {
 			t.Fatal(err)
 		}

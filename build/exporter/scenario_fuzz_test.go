@@ -1,4 +1,4 @@
-package main
+package exporter
 
 import (
 	"encoding/json"
@@ -34,7 +34,7 @@ func TestScenarioMutationsRefusedOrRun(t *testing.T) {
 		t.Fatal(err)
 	}
 	accepted, refused := 0, 0
-	for _, folder := range []string{"../examples/massless", "../examples/rigid-cable", "../examples/massless-controlled", "../examples/wire-hoist", "../examples/mass-spring", "../examples/spline"} {
+	for _, folder := range []string{"../../examples/massless", "../../examples/rigid-cable", "../../examples/massless-controlled", "../../examples/wire-hoist", "../../examples/mass-spring", "../../examples/spline"} {
 		data, err := os.ReadFile(filepath.Join(folder, fmu.ScenarioFile))
 		if err != nil {
 			t.Fatal(err)
@@ -87,7 +87,7 @@ func tryScenario(reg *fmu.Registry, folder string, data []byte) (accepted bool, 
 		}
 		accepted = true
 		for _, v := range []int{2, 3} {
-			if _, err := describe(sc, model, v); err != nil {
+			if _, err := (&Checked{Folder: folder, Scenario: sc, Model: model}).Describe(v); err != nil {
 				done <- fmt.Errorf("accepted, but its FMI %d model description fails: %v", v, err)
 				return
 			}

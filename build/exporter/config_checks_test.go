@@ -1,4 +1,4 @@
-package main
+package exporter
 
 import (
 	"encoding/json"
@@ -120,7 +120,7 @@ func TestAbsurdConfigNumbersRefusedByName(t *testing.T) {
 			}
 			// The range follows, in the unit, to the line's end.
 			want := fmt.Sprintf("%s %g%s: must lie in [", c.name, c.value, unit)
-			_, exported := export(dir, filepath.Join(t.TempDir(), "x.fmu"), 2, nil)
+			_, exported := Export(dir, filepath.Join(t.TempDir(), "x.fmu"), 2, nil)
 			if exported == nil || !strings.Contains(exported.Error(), want) {
 				t.Fatalf("export: %v, want a refusal containing %q", exported, want)
 			}
@@ -145,7 +145,7 @@ func TestEveryConfigNumberBounded(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, example := range []string{"massless", "rigid-cable", "mass-spring", "spline", "wire-hoist", "hmr-wire"} {
-		data, err := os.ReadFile(filepath.Join("../examples", example, fmu.ScenarioFile))
+		data, err := os.ReadFile(filepath.Join("../../examples", example, fmu.ScenarioFile))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -175,7 +175,7 @@ func TestEveryConfigNumberBounded(t *testing.T) {
 // and column of its second occurrence, the key's path and where the first
 // stands.
 func TestDuplicateKeyRefusedWithPosition(t *testing.T) {
-	data, err := os.ReadFile("../examples/wire-hoist/" + fmu.ScenarioFile)
+	data, err := os.ReadFile("../../examples/wire-hoist/" + fmu.ScenarioFile)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -189,7 +189,7 @@ func TestDuplicateKeyRefusedWithPosition(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, fmu.ScenarioFile), []byte(text), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	_, err = export(dir, filepath.Join(dir, "x.fmu"), 2, nil)
+	_, err = Export(dir, filepath.Join(dir, "x.fmu"), 2, nil)
 	want := fmt.Sprintf(`%s: scenario: %s:%s: duplicate key "config.wireHoist.falls" (first at %s)`, dir, fmu.ScenarioFile, lineCol(text, second), lineCol(text, first))
 	if err == nil || !strings.HasPrefix(err.Error(), want) {
 		t.Fatalf("export: %v\nwant an error starting %q", err, want)
@@ -207,7 +207,7 @@ func lineCol(text string, off int) string {
 // folder and returns it.
 func editedExample(t *testing.T, example, path string, value any) string {
 	t.Helper()
-	data, err := os.ReadFile(filepath.Join("../examples", example, fmu.ScenarioFile))
+	data, err := os.ReadFile(filepath.Join("../../examples", example, fmu.ScenarioFile))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,4 +1,4 @@
-package main
+package exporter
 
 import (
 	"bytes"
@@ -7,10 +7,10 @@ import (
 	"encoding/binary"
 	"fmt"
 	"os"
-	"os/exec"
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 )
 
@@ -20,23 +20,55 @@ const (
 	fmi3Functions = 75
 )
 
-// allTargets returns every target. Outside CI a missing cross compiler
-// skips its target with the reason; in CI (CI=true) the setup script
-// installs it, so a missing one fails.
-func allTargets(t *testing.T) []target {
+// compiled holds the engines the tests compile, once per test binary.
+var compiled struct {
+	sync.Once
+	engines []Engine
+	err     error
+}
+
+// allEngines returns the engines of every platform, compiled once per
+// test binary. Outside CI a missing cross compiler skips its platform
+// with the reason; in CI (CI=true) the setup script installs it, so a
+// missing one fails.
+func allEngines(t *testing.T) []Engine {
 	t.Helper()
-	var have []target
-	for _, tg := range targets {
-		if _, err := exec.LookPath(tg.cc); err != nil {
-			if os.Getenv("CI") != "" {
-				t.Fatalf("%s: %s is not installed (package %s): scripts/setup.sh installs it", tg.name, tg.cc, tg.pkg)
-			}
-			t.Logf("%s skipped: %s is not installed (bash scripts/setup.sh installs %s)", tg.name, tg.cc, tg.pkg)
-			continue
+	have, missing := Installed()
+	for _, m := range missing {
+		if os.Getenv("CI") != "" {
+			t.Fatal(m)
 		}
-		have = append(have, tg)
+		t.Log(m)
 	}
-	return have
+	compiled.Do(func() {
+		root, err := ModuleRoot()
+		if err != nil {
+			compiled.err = err
+			return
+		}
+		for _, p := range have {
+			e, err := Compile(root, p)
+			if err != nil {
+				compiled.err = err
+				return
+			}
+			compiled.engines = append(compiled.engines, e)
+		}
+	})
+	if compiled.err != nil {
+		t.Fatal(compiled.err)
+	}
+	return compiled.engines
+}
+
+// inflated returns an engine's library bytes.
+func inflated(t *testing.T, e Engine) []byte {
+	t.Helper()
+	b, err := e.Library.Inflate()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
 }
 
 // exportedFMI counts the fmi2* and fmi3* names among exports and returns

@@ -1,0 +1,160 @@
+// Package chart draws time series as stacked line panels in a PNG: the
+// examples' plots and the first look of cablefmu run.
+package chart
+
+import (
+	"encoding/csv"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"strconv"
+	"strings"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/plotutil"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+	"gonum.org/v1/plot/vg/vgimg"
+)
+
+// Panel is one of the stacked plots.
+type Panel struct {
+	Columns []string // columns plotted against time
+	Title   string
+	Label   string  // y-axis label, with the unit
+	Scale   float64 // factor applied to the column values
+}
+
+// Draw writes a PNG of width × height at path with one panel above the
+// other over the column "time" of cols.
+func Draw(cols map[string][]float64, panels []Panel, width, height vg.Length, path string) error {
+	plots := make([][]*plot.Plot, len(panels))
+	for i, pn := range panels {
+		p, err := linePlot(cols, pn)
+		if err != nil {
+			return fmt.Errorf("panel %s: %w", pn.Title, err)
+		}
+		if i < len(panels)-1 {
+			p.X.Label.Text = ""
+		}
+		plots[i] = []*plot.Plot{p}
+	}
+
+	img := vgimg.New(width, height)
+	dc := draw.New(img)
+	tiles := draw.Tiles{
+		Rows:      len(panels),
+		Cols:      1,
+		PadX:      vg.Millimeter,
+		PadY:      4 * vg.Millimeter,
+		PadTop:    2 * vg.Millimeter,
+		PadBottom: 2 * vg.Millimeter,
+		PadLeft:   2 * vg.Millimeter,
+		PadRight:  4 * vg.Millimeter,
+	}
+	canvases := plot.Align(plots, tiles, dc)
+	for i := range plots {
+		plots[i][0].Draw(canvases[i][0])
+	}
+
+	out, err := os.Create(path)
+	if err != nil {
+		return fmt.Errorf("create image: %w", err)
+	}
+	if _, err := (vgimg.PngCanvas{Canvas: img}).WriteTo(out); err != nil {
+		out.Close()
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	if err := out.Close(); err != nil {
+		return fmt.Errorf("close %s: %w", path, err)
+	}
+	return nil
+}
+
+// linePlot returns a plot of each of pn's columns times pn.Scale over
+// time, with a legend when there are several.
+func linePlot(cols map[string][]float64, pn Panel) (*plot.Plot, error) {
+	p := plot.New()
+	p.Title.Text = pn.Title
+	p.X.Label.Text = "time (s)"
+	p.Y.Label.Text = pn.Label
+	p.Add(plotter.NewGrid())
+	t := cols["time"]
+	for k, name := range pn.Columns {
+		pts := make(plotter.XYs, len(t))
+		for i := range t {
+			pts[i].X = t[i]
+			pts[i].Y = cols[name][i] * pn.Scale
+		}
+		line, err := plotter.NewLine(pts)
+		if err != nil {
+			return nil, fmt.Errorf("line %s: %w", name, err)
+		}
+		line.Width = vg.Points(1.2)
+		line.Color = plotutil.Color(k)
+		if k > 0 {
+			line.Dashes = plotutil.Dashes(k)
+		}
+		p.Add(line)
+		if len(pn.Columns) > 1 {
+			p.Legend.Add(name, line)
+		}
+	}
+	p.Legend.Top = true
+	// Keep a flat curve (e.g. a constant length) from filling the panel
+	// with rounding noise.
+	if span := p.Y.Max - p.Y.Min; span < 1e-9*math.Max(1, math.Abs(p.Y.Max)) {
+		pad := 0.05 * math.Max(1, math.Abs(p.Y.Max))
+		p.Y.Min -= pad
+		p.Y.Max += pad
+	}
+	return p, nil
+}
+
+// ReadColumns reads the named columns of a CSV file with a header row.
+func ReadColumns(r io.Reader, names ...string) (map[string][]float64, error) {
+	cr := csv.NewReader(r)
+	header, err := cr.Read()
+	if err != nil {
+		return nil, fmt.Errorf("header: %w", err)
+	}
+	index := make(map[string]int, len(header))
+	for i, h := range header {
+		index[strings.TrimSpace(h)] = i
+	}
+	cols := make(map[string][]float64, len(names))
+	var missing []string
+	for _, n := range names {
+		if _, ok := index[n]; !ok {
+			missing = append(missing, n)
+		}
+		cols[n] = nil
+	}
+	if len(missing) > 0 {
+		return nil, fmt.Errorf("missing column(s) %s", strings.Join(missing, ", "))
+	}
+	for line := 2; ; line++ {
+		rec, err := cr.Read()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			return nil, fmt.Errorf("row %d: %w", line, err)
+		}
+		for _, n := range names {
+			s := strings.TrimSpace(rec[index[n]])
+			v, err := strconv.ParseFloat(s, 64)
+			if err != nil {
+				return nil, fmt.Errorf("row %d, column %s: %w", line, n, err)
+			}
+			cols[n] = append(cols[n], v)
+		}
+	}
+	if len(cols[names[0]]) == 0 {
+		return nil, errors.New("no data rows")
+	}
+	return cols, nil
+}

@@ -1,0 +1,249 @@
+// Package exporter turns a scenario folder into an FMI 2.0 or 3.0
+// Co-Simulation FMU: it reads <folder>/scenario.json, configures the
+// scenario's cable model from the same plugin registry the engine
+// contains (which runs its Python plugins as the FMU will), writes and
+// checks the model description, and zips it with the engine library of
+// every platform and the folder's resources (the scenario, its plugins
+// and anything under <folder>/resources).
+//
+// The engine does not depend on the scenario: it is compiled once per
+// platform (Compile) and copied, already compressed, into every FMU, so
+// that an export takes a fraction of a second and the same scenario,
+// flags and engines give the same bytes wherever they are exported.
+package exporter
+
+import (
+	"encoding/json"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/cablefmu/cablefmu/fmu"
+	"github.com/cablefmu/cablefmu/fmu/plugins"
+)
+
+// Checked is a scenario folder checked as the exporter checks it.
+type Checked struct {
+	Folder   string
+	Scenario *fmu.Scenario
+	Model    fmu.Configured
+	data     []byte // the scenario file
+}
+
+// Check reads a scenario folder, loads its plugins and configures its
+// model, which runs every plugin's top level, init and first
+// communication point.
+func Check(folder string) (*Checked, error) {
+	data, err := os.ReadFile(filepath.Join(folder, fmu.ScenarioFile))
+	if err != nil {
+		if os.IsNotExist(err) {
+			if st, serr := os.Stat(folder); serr != nil || !st.IsDir() {
+				return nil, fmt.Errorf("%s: no such folder (want a scenario folder holding %s)", folder, fmu.ScenarioFile)
+			}
+			return nil, fmt.Errorf("%s: no such file (a scenario folder holds its %s)", filepath.Join(folder, fmu.ScenarioFile), fmu.ScenarioFile)
+		}
+		return nil, fmt.Errorf("reading the scenario: %w", err)
+	}
+	sc, err := fmu.ParseScenario(data)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", folder, err)
+	}
+	if err := sc.LoadPlugins(folder); err != nil {
+		return nil, fmt.Errorf("%s: %w", folder, err)
+	}
+	reg, err := plugins.Builtin()
+	if err != nil {
+		return nil, fmt.Errorf("model registry: %w", err)
+	}
+	model, err := configure(reg, sc, configureSlack)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", folder, err)
+	}
+	return &Checked{Folder: folder, Scenario: sc, Model: model, data: data}, nil
+}
+
+// Describe writes the model description of the given FMI version.
+func (c *Checked) Describe(version int) ([]byte, error) {
+	var xml []byte
+	var err error
+	switch version {
+	case 2:
+		var md interface{ Marshal() ([]byte, error) }
+		if md, err = fmu.Describe(c.Scenario, c.Model); err == nil {
+			xml, err = md.Marshal()
+		}
+	case 3:
+		var md interface{ Marshal() ([]byte, error) }
+		if md, err = fmu.Describe3(c.Scenario, c.Model); err == nil {
+			xml, err = md.Marshal()
+		}
+	default:
+		return nil, fmt.Errorf("FMI %d: the exporter writes FMI 2 or 3", version)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", c.Folder, err)
+	}
+	return xml, nil
+}
+
+// Archive returns the FMU's content for the FMI version with the
+// engines' libraries.
+func (c *Checked) Archive(version int, engines []Engine) (*fmu.Archive, error) {
+	if len(engines) == 0 {
+		return nil, fmt.Errorf("no platform to export for")
+	}
+	xml, err := c.Describe(version)
+	if err != nil {
+		return nil, err
+	}
+	binaries := map[string]fmu.Library{}
+	for _, e := range engines {
+		folder := e.Platform.Folder(version)
+		if _, twice := binaries[folder]; twice {
+			return nil, fmt.Errorf("two engines for %s", e.Platform.Name)
+		}
+		binaries[folder] = e.Library
+	}
+	resources, err := c.Resources()
+	if err != nil {
+		return nil, err
+	}
+	return &fmu.Archive{
+		ModelDescription: xml,
+		Binaries:         binaries,
+		ModelIdentifier:  c.Scenario.ModelIdentifier,
+		Resources:        resources,
+	}, nil
+}
+
+// Resources returns the FMU's resources by their slash-separated paths
+// under resources/: the scenario, its plugins and the files under the
+// folder's resources/.
+func (c *Checked) Resources() (map[string][]byte, error) {
+	resources, err := readResources(c.Folder, c.data)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", c.Folder, err)
+	}
+	for _, p := range c.Scenario.Plugins {
+		if _, clash := resources[p.File]; clash {
+			return nil, fmt.Errorf("%s: plugin file %s is also under resources/", c.Folder, p.File)
+		}
+		// The FMU reads plugins at the same paths under resources/.
+		if resources[p.File], err = c.Scenario.PluginSource(p.File); err != nil {
+			return nil, err
+		}
+	}
+	return resources, nil
+}
+
+// Export checks the scenario folder and writes its FMU of the FMI
+// version with the engines at out (default <modelIdentifier>.fmu in the
+// working directory); it returns the path written.
+func Export(folder, out string, version int, engines []Engine) (string, error) {
+	if version != 2 && version != 3 {
+		return "", fmt.Errorf("FMI %d: the exporter writes FMI 2 or 3", version)
+	}
+	c, err := Check(folder)
+	if err != nil {
+		return "", err
+	}
+	a, err := c.Archive(version, engines)
+	if err != nil {
+		return "", err
+	}
+	if out == "" {
+		out = c.Scenario.ModelIdentifier + ".fmu"
+	}
+	return out, a.Write(out)
+}
+
+// Schema returns the scenario JSON Schema of the built-in models,
+// indented, with a final newline.
+func Schema() ([]byte, error) {
+	reg, err := plugins.Builtin()
+	if err != nil {
+		return nil, err
+	}
+	text, err := json.MarshalIndent(reg.Schema(), "", "  ")
+	if err != nil {
+		return nil, fmt.Errorf("scenario schema: %w", err)
+	}
+	return append(text, '\n'), nil
+}
+
+// configureSlack is the wall-clock time configuring a scenario may take
+// beyond three wall-clock guards (timeouts) per plugin.
+const configureSlack = 10 * time.Second
+
+// configure configures the scenario's model as the FMU will, which runs
+// every plugin's top level, init and first communication point. Plugins
+// are bounded by their operations and memory budgets and each call by its
+// timeout; this bounds the whole on the wall clock too (slack plus three
+// timeouts per plugin), so that a computation no check interrupts ends
+// the export with a message instead of hanging it.
+func configure(reg *fmu.Registry, sc *fmu.Scenario, slack time.Duration) (fmu.Configured, error) {
+	limit := slack
+	var files []string
+	for _, p := range sc.Plugins {
+		_, _, timeout := p.Limits()
+		limit += time.Duration(3 * timeout * float64(time.Second))
+		files = append(files, p.File)
+	}
+	type result struct {
+		model fmu.Configured
+		err   error
+	}
+	done := make(chan result, 1)
+	go func() {
+		defer func() {
+			if r := recover(); r != nil {
+				done <- result{err: fmt.Errorf("configuring the model failed: %v", r)}
+			}
+		}()
+		m, err := reg.Configure(sc)
+		done <- result{m, err}
+	}()
+	select {
+	case r := <-done:
+		return r.model, r.err
+	case <-time.After(limit):
+		return nil, fmt.Errorf("%s: checking the plugins did not finish within %v: a top level or init(sim) runs a computation that neither the operations nor the memory budget interrupts", strings.Join(files, ", "), limit)
+	}
+}
+
+// readResources collects the scenario and the files under folder/resources.
+func readResources(folder string, scenario []byte) (map[string][]byte, error) {
+	res := map[string][]byte{fmu.ScenarioFile: scenario}
+	dir := filepath.Join(folder, "resources")
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			if os.IsNotExist(err) && p == dir {
+				return fs.SkipDir
+			}
+			return err
+		}
+		if d.IsDir() {
+			return nil
+		}
+		rel, err := filepath.Rel(dir, p)
+		if err != nil {
+			return err
+		}
+		// Slashes on every host, so that the entries sort, and the bytes
+		// come out, the same.
+		rel = filepath.ToSlash(rel)
+		if rel == fmu.ScenarioFile {
+			return fmt.Errorf("%s: resources/%s would replace the scenario", folder, rel)
+		}
+		b, err := os.ReadFile(p)
+		res[rel] = b
+		return err
+	})
+	if err != nil {
+		return nil, fmt.Errorf("reading resources: %w", err)
+	}
+	return res, nil
+}

@@ -1,0 +1,437 @@
+package main
+
+import (
+	"bufio"
+	"encoding/csv"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/cablefmu/cablefmu/build/chart"
+	"github.com/cablefmu/cablefmu/build/exporter"
+	"github.com/cablefmu/cablefmu/fmu"
+	"github.com/cablefmu/cablefmu/fmu/plugins"
+	"github.com/cablefmu/cablefmu/modeldesc"
+	"gonum.org/v1/plot/vg"
+)
+
+// settings are repeated -set NAME=VALUE flags.
+type settings map[string]float64
+
+func (s settings) String() string { return "" }
+
+func (s settings) Set(text string) error {
+	name, value, ok := strings.Cut(text, "=")
+	if !ok {
+		return fmt.Errorf("%q: want NAME=VALUE", text)
+	}
+	x, err := strconv.ParseFloat(strings.TrimSpace(value), 64)
+	if err != nil || math.IsNaN(x) || math.IsInf(x, 0) {
+		return fmt.Errorf("%q: the value is not a finite number", text)
+	}
+	s[strings.TrimSpace(name)] = x
+	return nil
+}
+
+func runRun(args []string, stdout, stderr io.Writer) error {
+	fs := flags("run", "SCENARIO_DIR -stop T [-step H] [-inputs table.csv] [-set NAME=VALUE] -csv out.csv [-plot out.png]",
+		"Simulates the scenario in this process, as an FMI master would step its FMU: at each communication point\n"+
+			"the inputs are set (their start values, or the table's, linear between its rows and held beyond them)\n"+
+			"and one step of H is taken; the CSV holds the time, the inputs and every output at each point. A first\n"+
+			"look, not a master: the FMU gives the same numbers in any FMI master that steps it so.", stderr)
+	stop := fs.Float64("stop", 0, "the stop time (s; default the scenario's stopTime)")
+	step := fs.Float64("step", 0, "the communication step (s; default the scenario's step)")
+	inputs := fs.String("inputs", "", "a CSV table of inputs: a header row time,INPUT,…, then rows of numbers")
+	set := settings{}
+	fs.Var(set, "set", "a parameter's value, NAME=VALUE (repeated for several)")
+	csvPath := fs.String("csv", "", "the CSV file to write")
+	plotPath := fs.String("plot", "", "a PNG of the outputs to write")
+	pos, err := parse(fs, args, 1)
+	if err != nil {
+		return err
+	}
+	if *csvPath == "" && *plotPath == "" {
+		return usageError{"name the results: -csv out.csv and/or -plot out.png"}
+	}
+	c, err := exporter.Check(pos[0])
+	if err != nil {
+		return err
+	}
+	if *stop == 0 {
+		*stop = c.Scenario.StopTime
+	}
+	if *step == 0 {
+		*step = c.Scenario.Step
+	}
+	if !(*stop > 0) || math.IsInf(*stop, 0) || !(*step > 0) || math.IsInf(*step, 0) {
+		return usageError{fmt.Sprintf("-stop %g, -step %g: want positive, finite times", *stop, *step)}
+	}
+	var table *inputTable
+	if *inputs != "" {
+		if table, err = readInputs(*inputs); err != nil {
+			return err
+		}
+	}
+	res, err := simulate(c, *stop, *step, table, set, stderr)
+	if err != nil {
+		return err
+	}
+	if *csvPath != "" {
+		if err := res.writeCSV(*csvPath); err != nil {
+			return err
+		}
+		fmt.Fprintln(stdout, "wrote", *csvPath)
+	}
+	if *plotPath != "" {
+		if err := res.plot(*plotPath); err != nil {
+			return err
+		}
+		fmt.Fprintln(stdout, "wrote", *plotPath)
+	}
+	return nil
+}
+
+// inputTable is a table of input values over time.
+type inputTable struct {
+	file    string
+	names   []string
+	times   []float64
+	columns [][]float64 // by name
+}
+
+func readInputs(file string) (*inputTable, error) {
+	f, err := os.Open(file)
+	if err != nil {
+		return nil, fmt.Errorf("the inputs: %w", err)
+	}
+	defer f.Close()
+	r := csv.NewReader(bufio.NewReader(f))
+	r.Comment = '#'
+	header, err := r.Read()
+	if err != nil {
+		return nil, fmt.Errorf("%s:1: a header row time,INPUT,… expected: %w", file, err)
+	}
+	for i := range header {
+		header[i] = strings.TrimSpace(header[i])
+	}
+	if header[0] != "time" {
+		return nil, fmt.Errorf("%s:1: the first column is %q: want time", file, header[0])
+	}
+	t := &inputTable{file: file, names: header[1:], columns: make([][]float64, len(header)-1)}
+	for {
+		rec, err := r.Read()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		line, _ := r.FieldPos(0)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", file, err)
+		}
+		for i, s := range rec {
+			x, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
+			if err != nil || math.IsNaN(x) || math.IsInf(x, 0) {
+				return nil, fmt.Errorf("%s:%d: %s %q is not a finite number", file, line, header[i], s)
+			}
+			if i == 0 {
+				if n := len(t.times); n > 0 && x < t.times[n-1] {
+					return nil, fmt.Errorf("%s:%d: time %g s before the row above's %g s: times must not decrease", file, line, x, t.times[n-1])
+				}
+				t.times = append(t.times, x)
+			} else {
+				t.columns[i-1] = append(t.columns[i-1], x)
+			}
+		}
+	}
+	if len(t.times) == 0 {
+		return nil, fmt.Errorf("%s: no rows", file)
+	}
+	return t, nil
+}
+
+// at returns column k at time x: linear between rows, held beyond them
+// (as the Python package's Table).
+func (t *inputTable) at(k int, x float64) float64 {
+	ts, vs := t.times, t.columns[k]
+	if x <= ts[0] {
+		return vs[0]
+	}
+	if x >= ts[len(ts)-1] {
+		return vs[len(vs)-1]
+	}
+	i := sort.Search(len(ts), func(i int) bool { return ts[i] > x })
+	t0, t1 := ts[i-1], ts[i]
+	if t1 == t0 {
+		return vs[i]
+	}
+	return vs[i-1] + (vs[i]-vs[i-1])*(x-t0)/(t1-t0)
+}
+
+// result is a run's columns.
+type result struct {
+	vars    []fmu.Variable
+	columns []int // value references written, inputs then outputs
+	time    []float64
+	rows    [][]float64
+}
+
+// logLines collects the instance's messages for an error.
+type logLines struct{ lines []string }
+
+func (l *logLines) Log(status fmu.Status, category, message string) {
+	if status >= fmu.Warning {
+		l.lines = append(l.lines, message)
+	}
+}
+
+// simulate steps an instance of the checked scenario to stop, as the
+// Python package's simulate does: the inputs set at each communication
+// point t_k = k·step, then one step to t_k+1 (the last one shortened to
+// stop).
+func simulate(c *exporter.Checked, stop, step float64, table *inputTable, set settings, progress io.Writer) (*result, error) {
+	res, err := c.Resources()
+	if err != nil {
+		return nil, err
+	}
+	dir, err := os.MkdirTemp("", "cablefmu-run-")
+	if err != nil {
+		return nil, fmt.Errorf("resources folder: %w", err)
+	}
+	defer os.RemoveAll(dir)
+	for name, data := range res {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			return nil, fmt.Errorf("resources folder: %w", err)
+		}
+		if err := os.WriteFile(p, data, 0o644); err != nil {
+			return nil, fmt.Errorf("resources folder: %w", err)
+		}
+	}
+	reg, err := plugins.Builtin()
+	if err != nil {
+		return nil, err
+	}
+	log := &logLines{}
+	in, err := fmu.Instantiate(fmu.Config{InstanceName: "run", GUID: c.Scenario.GUID(), ResourceLocation: dir, Logger: log, Registry: reg})
+	if err != nil {
+		return nil, err
+	}
+	failed := func(what string) error {
+		return fmt.Errorf("%s: %s", what, strings.Join(log.lines, "; "))
+	}
+	vars := in.Variables()
+	index := map[string]int{}
+	var inputNames, params []string
+	for i, v := range vars {
+		index[v.Name] = i
+		switch v.Causality {
+		case modeldesc.CausalityInput:
+			inputNames = append(inputNames, v.Name)
+		case modeldesc.CausalityParameter:
+			params = append(params, v.Name)
+		}
+	}
+	var inVR []uint32 // the table's columns by value reference
+	if table != nil {
+		for _, n := range table.names {
+			i, ok := index[n]
+			if !ok || vars[i].Causality != modeldesc.CausalityInput {
+				return nil, fmt.Errorf("%s:1: %q is not an input of %s (%s)", table.file, n, c.Scenario.ModelIdentifier, nearest(n, inputNames))
+			}
+			inVR = append(inVR, uint32(i))
+		}
+	}
+	r := &result{vars: vars}
+	for i, v := range vars {
+		if v.Causality == modeldesc.CausalityInput {
+			r.columns = append(r.columns, i)
+		}
+	}
+	for i, v := range vars {
+		if v.Causality == modeldesc.CausalityOutput {
+			r.columns = append(r.columns, i)
+		}
+	}
+	start := 0.0
+	if in.SetupExperiment(false, 0, start, false, 0) != fmu.OK {
+		return nil, failed("setting up the experiment")
+	}
+	names := slices.Sorted(func(yield func(string) bool) {
+		for n := range set {
+			if !yield(n) {
+				return
+			}
+		}
+	})
+	for _, n := range names {
+		i, ok := index[n]
+		if !ok || vars[i].Causality != modeldesc.CausalityParameter {
+			return nil, fmt.Errorf("-set %s: not a parameter of %s (%s)", n, c.Scenario.ModelIdentifier, nearest(n, params))
+		}
+		if in.SetReal([]uint32{uint32(i)}, []float64{set[n]}) != fmu.OK {
+			return nil, failed("-set " + n)
+		}
+	}
+	if in.EnterInitializationMode() != fmu.OK {
+		return nil, failed("entering initialization")
+	}
+	vals := make([]float64, len(inVR))
+	setInputs := func(t float64) error {
+		if table == nil {
+			return nil
+		}
+		for k := range inVR {
+			vals[k] = table.at(k, t)
+		}
+		if in.SetReal(inVR, vals) != fmu.OK {
+			return failed(fmt.Sprintf("setting the inputs at t = %g s", t))
+		}
+		return nil
+	}
+	if err := setInputs(start); err != nil {
+		return nil, err
+	}
+	if in.ExitInitializationMode() != fmu.OK {
+		return nil, failed("initializing")
+	}
+	all := make([]float64, len(vars))
+	allVR := make([]uint32, len(vars))
+	for i := range allVR {
+		allVR[i] = uint32(i)
+	}
+	record := func(t float64) error {
+		if in.GetReal(allVR, all) != fmu.OK {
+			return failed(fmt.Sprintf("reading the outputs at t = %g s", t))
+		}
+		row := make([]float64, len(r.columns))
+		for k, i := range r.columns {
+			row[k] = all[i]
+		}
+		r.time = append(r.time, t)
+		r.rows = append(r.rows, row)
+		return nil
+	}
+	if err := record(start); err != nil {
+		return nil, err
+	}
+	steps := int(math.Ceil((stop-start)/step - 1e-9))
+	began, shown := time.Now(), time.Now()
+	t := start
+	for k := 0; k < steps; {
+		if err := setInputs(t); err != nil {
+			return nil, err
+		}
+		dt := min(step, stop-t)
+		if in.DoStep(t, dt) != fmu.OK {
+			return nil, failed(fmt.Sprintf("the step at t = %.6g s", t))
+		}
+		k++
+		if k < steps {
+			t = start + float64(k)*step
+		} else {
+			t = stop
+		}
+		if err := record(t); err != nil {
+			return nil, err
+		}
+		// A progress line on long runs only; it decides nothing.
+		if now := time.Now(); now.Sub(began) > time.Second && now.Sub(shown) > 500*time.Millisecond {
+			fmt.Fprintf(progress, "\rt = %.6g s of %g s (%.0f %%)", t, stop, 100*(t-start)/(stop-start))
+			shown = now
+		}
+	}
+	if time.Since(began) > time.Second {
+		fmt.Fprintf(progress, "\rt = %g s of %g s, %d steps in %.1f s\n", stop, stop, steps, time.Since(began).Seconds())
+	}
+	_ = in.Terminate()
+	return r, nil
+}
+
+func (r *result) header() []string {
+	h := []string{"time"}
+	for _, i := range r.columns {
+		h = append(h, r.vars[i].Name)
+	}
+	return h
+}
+
+func (r *result) writeCSV(file string) error {
+	f, err := os.Create(file)
+	if err != nil {
+		return fmt.Errorf("the CSV file: %w", err)
+	}
+	w := csv.NewWriter(bufio.NewWriter(f))
+	_ = w.Write(r.header())
+	rec := make([]string, len(r.columns)+1)
+	for k, t := range r.time {
+		rec[0] = strconv.FormatFloat(t, 'g', -1, 64)
+		for j, x := range r.rows[k] {
+			rec[j+1] = strconv.FormatFloat(x, 'g', -1, 64)
+		}
+		_ = w.Write(rec)
+	}
+	w.Flush()
+	if err := w.Error(); err != nil {
+		f.Close()
+		return fmt.Errorf("writing %s: %w", file, err)
+	}
+	if err := f.Close(); err != nil {
+		return fmt.Errorf("writing %s: %w", file, err)
+	}
+	return nil
+}
+
+// plot draws the outputs, one panel per group of outputs that share the
+// name before the first dot and a unit (load position, load velocity,
+// cable tension, …), at most eight.
+func (r *result) plot(file string) error {
+	cols := map[string][]float64{"time": r.time}
+	var panels []chart.Panel
+	group := map[string]int{}
+	for k, i := range r.columns {
+		v := r.vars[i]
+		if v.Causality != modeldesc.CausalityOutput {
+			continue
+		}
+		col := make([]float64, len(r.rows))
+		for j, row := range r.rows {
+			col[j] = row[k]
+		}
+		cols[v.Name] = col
+		prefix, _, _ := strings.Cut(v.Name, ".")
+		unit := v.Unit
+		if unit == "" {
+			unit = "1"
+		}
+		key := prefix + " " + unit
+		if p, ok := group[key]; ok {
+			panels[p].Columns = append(panels[p].Columns, v.Name)
+			continue
+		}
+		if len(panels) == 8 {
+			continue
+		}
+		group[key] = len(panels)
+		panels = append(panels, chart.Panel{Columns: []string{v.Name}, Title: prefix, Label: unit, Scale: 1})
+	}
+	if len(panels) == 0 {
+		return errors.New("the model has no outputs to plot")
+	}
+	for i := range panels {
+		if len(panels[i].Columns) == 1 {
+			panels[i].Title = panels[i].Columns[0]
+		}
+		panels[i].Label = panels[i].Title + " (" + panels[i].Label + ")"
+	}
+	return chart.Draw(cols, panels, 20*vg.Centimeter, vg.Length(5*len(panels)+2)*vg.Centimeter, file)
+}
+
+var _ flag.Value = settings{}
