@@ -1,8 +1,10 @@
 package fmu
 
 import (
+	"errors"
 	"fmt"
 	"sort"
+	"strings"
 
 	"github.com/cablefmu/cablefmu/modeldesc"
 )
@@ -25,7 +27,11 @@ type Model interface {
 	// Name is the name scenarios use to select the model.
 	Name() string
 	// Configure checks a scenario of this model and returns it ready to
-	// build simulations.
+	// build simulations. A refusal of a place in the scenario (a
+	// *PositionError in sc.Config, without a file, as DecodeStrict, AtKey
+	// and AtValue make them; a *ValueError; a *PortError) is returned as
+	// it is or joined with others by errors.Join, not wrapped, so that
+	// Registry.Configure can place it in the scenario's file.
 	Configure(sc *Scenario) (Configured, error)
 }
 
@@ -142,14 +148,20 @@ func (r *Registry) Rename(former, name string) {
 	r.renamed[former] = name
 }
 
-// Lookup returns the model called name.
+// Lookup returns the model called name. A name the registry does not
+// have is refused with the model's name now if it is a former one, else
+// with the nearest name if one is near (Nearest) and the names it has.
 func (r *Registry) Lookup(name string) (Model, error) {
 	m, ok := r.models[name]
 	if !ok {
 		if now, ok := r.renamed[name]; ok {
 			return nil, fmt.Errorf("cable model %q is now called %q: write \"model\": %q", name, now, now)
 		}
-		return nil, fmt.Errorf("unknown cable model %q (this binary has %v)", name, r.Names())
+		names := r.Names()
+		if near, ok := Nearest(name, names); ok {
+			return nil, fmt.Errorf("unknown cable model %q: did you mean %q? (this binary has %s)", name, near, strings.Join(names, ", "))
+		}
+		return nil, fmt.Errorf("unknown cable model %q (this binary has %s)", name, strings.Join(names, ", "))
 	}
 	return m, nil
 }
@@ -164,21 +176,27 @@ func (r *Registry) Names() []string {
 	return names
 }
 
-// Configure looks up the scenario's model and configures it.
+// Configure looks up the scenario's model and configures it. Its
+// refusals are placed in the scenario's file where they can be (a
+// scenario read by ParseScenario): an unknown model at the "model"
+// value; the model's refusals of places in the scenario (see
+// Model.Configure) at their key or value, each line after the model's
+// name; its other refusals as the model words them, after the model's
+// name too.
 func (r *Registry) Configure(sc *Scenario) (Configured, error) {
 	m, err := r.Lookup(sc.Model)
 	if err != nil {
-		return nil, err
+		return nil, sc.refusal("model", false, err)
 	}
 	cfg, err := m.Configure(sc)
 	if err != nil {
-		return nil, fmt.Errorf("model %q: %w", sc.Model, err)
+		return nil, sc.configError(fmt.Sprintf("model %q", sc.Model), err)
 	}
 	if len(sc.Plugins) == 0 {
 		return cfg, nil
 	}
 	if r.plugins == nil {
-		return nil, fmt.Errorf("the scenario has plugins, but this binary cannot run them")
+		return nil, sc.refusal("plugins", false, errors.New("the scenario has plugins, but this binary cannot run them"))
 	}
 	return r.plugins.Extend(cfg, sc)
 }

@@ -1,11 +1,11 @@
 package fmu
 
 import (
-	"bytes"
 	"crypto/sha256"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io/fs"
 	"math"
 	"net/url"
 	"os"
@@ -47,6 +47,7 @@ type Scenario struct {
 	Plugins []PluginRef `json:"plugins"`
 
 	raw     []byte
+	tree    *node             // raw's tree, for the positions of refusals
 	sources map[string][]byte // plugin file → contents, once loaded
 }
 
@@ -143,59 +144,187 @@ const MaxModelIdentifier = 200
 var identifier = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
 
 // ParseScenario decodes and checks a scenario; unknown fields are errors
-// so that a misspelt setting is not silently ignored.
+// so that a misspelt setting is not silently ignored. Its refusals are
+// *PositionErrors in ScenarioFile (DecodeStrict's; a value out of range
+// at the value, a missing key at the object lacking it), joined by
+// errors.Join when there are several, one a line.
 func ParseScenario(data []byte) (*Scenario, error) {
 	var sc Scenario
-	if err := DecodeStrict(data, &sc); err != nil {
-		return nil, fmt.Errorf("scenario: %w", inFile(ScenarioFile, err))
+	tree, err := decodeStrict(data, &sc)
+	if err != nil {
+		return nil, inFile(ScenarioFile, err)
 	}
+	sc.raw, sc.tree = data, tree
 	var errs []error
-	if sc.Model == "" {
-		errs = append(errs, errors.New(`scenario: "model" is missing`))
+	// add refuses the value at path (the key itself if key is set).
+	add := func(path string, key bool, format string, args ...any) {
+		errs = append(errs, sc.refusal(path, key, fmt.Errorf(format, args...)))
+	}
+	// A key the scenario lacks is refused as missing, at the document's
+	// opening brace.
+	missing := func(key string) bool {
+		_, _, there := tree.find(key)
+		if !there {
+			add(key, false, "%q is missing", key)
+		}
+		return !there
+	}
+	if !missing("model") && sc.Model == "" {
+		add("model", false, `"model" is empty: want a model's name`)
 	}
 	switch {
+	case missing("modelIdentifier"):
 	case len(sc.ModelIdentifier) > MaxModelIdentifier:
-		errs = append(errs, fmt.Errorf("scenario: modelIdentifier of %d characters: at most %d (it names the binary, and file names have limits)", len(sc.ModelIdentifier), MaxModelIdentifier))
+		add("modelIdentifier", false, "modelIdentifier of %d characters: at most %d (it names the binary, and file names have limits)", len(sc.ModelIdentifier), MaxModelIdentifier)
 	case !identifier.MatchString(sc.ModelIdentifier):
-		errs = append(errs, fmt.Errorf("scenario: modelIdentifier %q is not a C identifier", sc.ModelIdentifier))
+		add("modelIdentifier", false, "modelIdentifier %q is not a C identifier", sc.ModelIdentifier)
 	}
-	if !(sc.Step > 0 && sc.Step <= MaxStep) {
-		errs = append(errs, fmt.Errorf("scenario: step %g s: must lie in (0, %g] s", sc.Step, MaxStep))
+	if !missing("step") && !(sc.Step > 0 && sc.Step <= MaxStep) {
+		add("step", false, "step %g s: must lie in (0, %g] s", sc.Step, MaxStep)
 	}
-	if !(sc.StopTime > 0 && sc.StopTime <= MaxStopTime) {
-		errs = append(errs, fmt.Errorf("scenario: stopTime %g s: must lie in (0, %g] s", sc.StopTime, MaxStopTime))
+	if !missing("stopTime") && !(sc.StopTime > 0 && sc.StopTime <= MaxStopTime) {
+		add("stopTime", false, "stopTime %g s: must lie in (0, %g] s", sc.StopTime, MaxStopTime)
 	}
-	if len(sc.Ports) == 0 {
-		errs = append(errs, errors.New("scenario: no ports"))
+	if !missing("ports") && len(sc.Ports) == 0 {
+		add("ports", false, "no ports")
 	}
 	seen := map[string]bool{}
-	for _, p := range sc.Plugins {
+	for i, p := range sc.Plugins {
+		at := fmt.Sprintf("plugins[%d].", i)
 		if !identifier.MatchString(p.Name) || seen[p.Name] {
-			errs = append(errs, fmt.Errorf("scenario: plugin name %q: want an identifier used once", p.Name))
+			add(at+"name", false, "plugin name %q: want an identifier used once", p.Name)
 		}
 		seen[p.Name] = true
 		if err := checkPluginPath(p.File); err != nil {
-			errs = append(errs, fmt.Errorf("scenario: plugin %q: %w", p.Name, err))
+			add(at+"file", false, "plugin %q: %w", p.Name, err)
 		}
 		if p.Budget != nil {
-			errs = append(errs, fmt.Errorf(`scenario: plugin %q: "budget" (a time in seconds) is replaced by "operations" (how many operations one call may run, default %g: the same outcome on any machine at any load) and "timeout" (a wall-clock guard in seconds, default %g)`, p.Name, DefaultOperations, DefaultTimeout))
+			add(at+"budget", true, `plugin %q: "budget" (a time in seconds) is replaced by "operations" (how many operations one call may run, default %g: the same outcome on any machine at any load) and "timeout" (a wall-clock guard in seconds, default %g)`, p.Name, DefaultOperations, DefaultTimeout)
 		}
 		if !(p.Operations == 0 || p.Operations >= MinOperations && p.Operations <= MaxOperations && p.Operations == math.Trunc(p.Operations)) {
-			errs = append(errs, fmt.Errorf("scenario: plugin %q: operations %g: must be a whole number in [%g, %g] (0: default %g)", p.Name, p.Operations, MinOperations, MaxOperations, DefaultOperations))
+			add(at+"operations", false, "plugin %q: operations %g: must be a whole number in [%g, %g] (0: default %g)", p.Name, p.Operations, MinOperations, MaxOperations, DefaultOperations)
 		}
 		if !(p.Timeout == 0 || p.Timeout >= MinTimeout && p.Timeout <= MaxTimeout) {
-			errs = append(errs, fmt.Errorf("scenario: plugin %q: timeout %g s: must lie in [%g, %g] (0: default %g)", p.Name, p.Timeout, MinTimeout, MaxTimeout, DefaultTimeout))
+			add(at+"timeout", false, "plugin %q: timeout %g s: must lie in [%g, %g] (0: default %g)", p.Name, p.Timeout, MinTimeout, MaxTimeout, DefaultTimeout)
 		}
 		if !(p.Memory == 0 || p.Memory >= MinMemory && p.Memory <= MaxMemory) {
-			errs = append(errs, fmt.Errorf("scenario: plugin %q: memory %g MB: must lie in [%g, %g] (0: default)", p.Name, p.Memory, MinMemory, MaxMemory))
+			add(at+"memory", false, "plugin %q: memory %g MB: must lie in [%g, %g] (0: default)", p.Name, p.Memory, MinMemory, MaxMemory)
 		}
 	}
 	if err := errors.Join(errs...); err != nil {
 		return nil, err
 	}
-	sc.raw = data
 	return &sc, nil
 }
+
+// refusal places err in the scenario's file: at path's value, or its key
+// if key is set, or where path's key is missing at the object that lacks
+// it. A scenario not read by ParseScenario has no file: err is then
+// returned as it is.
+func (sc *Scenario) refusal(path string, key bool, err error) error {
+	if sc.tree == nil {
+		return err
+	}
+	k, n, exact := sc.tree.find(path)
+	off := n.off
+	if exact && key && k >= 0 {
+		off = k
+	}
+	return inFile(ScenarioFile, positionAt(sc.raw, off, err))
+}
+
+// where names the place of path's value in the scenario's file
+// ("scenario.json:14:7"), "" if the scenario was not read from one or
+// has no such value.
+func (sc *Scenario) where(path string) string {
+	if sc.tree == nil {
+		return ""
+	}
+	_, n, exact := sc.tree.find(path)
+	if !exact {
+		return ""
+	}
+	line, col := position(sc.raw, n.off)
+	return fmt.Sprintf("%s:%d:%d", ScenarioFile, line, col)
+}
+
+// configError places a refusal of the model's config in the scenario's
+// file, with context before each line (WithContext): a *PositionError
+// without a file, as DecodeStrict, AtKey and AtValue return it for the
+// config, is moved by the offset at which "config" stands in the file; a
+// *ValueError goes to its value and a *PortError to its port's name if
+// the scenario holds them; each of errors joined by errors.Join is placed
+// in turn. A scenario not read by ParseScenario has no file: the errors
+// then keep their positions in the config.
+func (sc *Scenario) configError(context string, err error) error {
+	if parts, ok := joined(err); ok {
+		for i, p := range parts {
+			parts[i] = sc.configError(context, p)
+		}
+		return errors.Join(parts...)
+	}
+	if sc.tree == nil {
+		return WithContext(context, err)
+	}
+	var ve *ValueError
+	var pe *PortError
+	switch e := err.(type) {
+	case *PositionError:
+		if _, n, exact := sc.tree.find("config"); exact && e.File == "" && e.Offset <= len(sc.Config) {
+			moved := positionAt(sc.raw, n.off+e.Offset, e.Err)
+			moved.File = ScenarioFile
+			err = moved
+		}
+	case *ValueError:
+		ve = e
+	case *PortError:
+		pe = e
+	}
+	switch {
+	case ve != nil:
+		if _, n, exact := sc.tree.find(join("config", ve.Path)); exact {
+			err = inFile(ScenarioFile, positionAt(sc.raw, n.off, ve.Err))
+		}
+	case pe != nil:
+		nth := pe.Nth
+		for i, name := range sc.Ports {
+			if name != pe.Name {
+				continue
+			}
+			if nth--; nth < 0 {
+				err = sc.refusal(fmt.Sprintf("ports[%d]", i), false, pe.Err)
+				break
+			}
+		}
+	}
+	return WithContext(context, err)
+}
+
+// ValueError is a refusal of the value at Path in a scenario's config
+// ("cable.rope.E", "suspension.position[0]"), as a model's checks make it
+// after decoding. Registry.Configure places it at that value in the
+// scenario's file if the config holds one there; its message is Err's.
+type ValueError struct {
+	Path string
+	Err  error
+}
+
+func (e *ValueError) Error() string { return e.Err.Error() }
+func (e *ValueError) Unwrap() error { return e.Err }
+
+// PortError is a refusal of a port the scenario lists: the port Name,
+// listed Nth (from 0) among the scenario's ports of that name (1 for the
+// second listing of a name listed twice). Registry.Configure places it
+// at that listing in the scenario's file if there is one; its message is
+// Err's.
+type PortError struct {
+	Name string
+	Nth  int
+	Err  error
+}
+
+func (e *PortError) Error() string { return e.Err.Error() }
+func (e *PortError) Unwrap() error { return e.Err }
 
 // checkPluginPath accepts a relative slash-separated path to a .py file
 // that stays inside the scenario's folder.
@@ -230,13 +359,30 @@ func ReadScenario(dir string) (*Scenario, error) {
 	return sc, nil
 }
 
-// LoadPlugins reads the scenario's plugin files from dir.
+// LoadPlugins reads the scenario's plugin files from dir. A file that
+// cannot be read is refused in one line naming the file (its path in the
+// scenario's folder), what is wrong, the plugin and where the scenario
+// names the file: "plugins/wind.py: no such file (plugin "wind",
+// scenario.json:25:30)"; a file that is not UTF-8 with the line and
+// column of its first bad byte.
 func (sc *Scenario) LoadPlugins(dir string) error {
 	sc.sources = map[string][]byte{}
-	for _, p := range sc.Plugins {
+	for i, p := range sc.Plugins {
 		b, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(p.File)))
 		if err != nil {
-			return fmt.Errorf("plugin %q: %w", p.Name, err)
+			what := err.Error()
+			var pe *fs.PathError
+			switch {
+			case errors.Is(err, fs.ErrNotExist):
+				what = "no such file"
+			case errors.As(err, &pe):
+				what = pe.Err.Error()
+			}
+			named := fmt.Sprintf("plugin %q", p.Name)
+			if at := sc.where(fmt.Sprintf("plugins[%d].file", i)); at != "" {
+				named += ", " + at
+			}
+			return &fileError{msg: fmt.Sprintf("%s: %s (%s)", p.File, what, named), err: err}
 		}
 		if !utf8.Valid(b) {
 			bad := 0
@@ -247,12 +393,23 @@ func (sc *Scenario) LoadPlugins(dir string) error {
 				}
 				bad += n
 			}
-			return fmt.Errorf("%s:%d: not UTF-8 (byte 0x%02x): save the plugin as UTF-8", p.File, 1+bytes.Count(b[:bad], []byte("\n")), b[bad])
+			line, col := position(b, bad)
+			return fmt.Errorf("%s:%d:%d: not UTF-8 (byte 0x%02x): save the plugin as UTF-8", p.File, line, col, b[bad])
 		}
 		sc.sources[p.File] = b
 	}
 	return nil
 }
+
+// fileError is a refusal of a file with a message of its own, wrapping
+// the error of reading it.
+type fileError struct {
+	msg string
+	err error
+}
+
+func (e *fileError) Error() string { return e.msg }
+func (e *fileError) Unwrap() error { return e.err }
 
 // PluginSource returns the contents of a plugin file read by LoadPlugins.
 func (sc *Scenario) PluginSource(file string) ([]byte, error) {

@@ -46,7 +46,7 @@ func TestScenarioMistakesRefusedByName(t *testing.T) {
 		{"missing diameter, rigid", edit(rigid, `"diameter": 0.02, `, ``), `config: "cable.rope": "diameter" is missing`},
 		{"length0 tiny", edit(hoist, `"length0": 10`, `"length0": 1e-300`), `cable "cable": length0 1e-300 m: must lie in [0.001, 100000] m`},
 		{"long modelIdentifier", edit(hoist, `"modelIdentifier": "Hoist"`, `"modelIdentifier": "`+strings.Repeat("M", 5000)+`"`), "modelIdentifier of 5000 characters: at most 200"},
-		{"misspelt key", edit(hoist, `"length0"`, `"lenght0"`), `unknown field "lenght0"`},
+		{"misspelt key", edit(hoist, `"length0"`, `"lenght0"`), `config: unknown key "cables[0].lenght0" (did you mean "length0"?)`},
 		{"stopTime absurd", edit(hoist, `"stopTime": 30`, `"stopTime": 1e300`), "stopTime 1e+300 s: must lie in (0, 1e+09] s"},
 		{"step absurd", edit(hoist, `"step": 0.016666666666666666`, `"step": 1e300`), "step 1e+300 s: must lie in (0, 10000] s"},
 	}
@@ -63,7 +63,8 @@ func TestScenarioMistakesRefusedByName(t *testing.T) {
 	}
 }
 
-// A plugin file that is not UTF-8 is refused with its file and line.
+// A plugin file that is not UTF-8 is refused with its file, and the
+// line and column of the first byte that is not.
 func TestPluginNotUTF8Refused(t *testing.T) {
 	data, err := os.ReadFile("../examples/massless-controlled/" + fmu.ScenarioFile)
 	if err != nil {
@@ -81,7 +82,7 @@ func TestPluginNotUTF8Refused(t *testing.T) {
 		}
 	}
 	err = sc.LoadPlugins(dir)
-	if want := sc.Plugins[0].File + ":2: not UTF-8 (byte 0xe9)"; err == nil || !strings.Contains(err.Error(), want) {
+	if want := sc.Plugins[0].File + ":2:6: not UTF-8 (byte 0xe9)"; err == nil || !strings.Contains(err.Error(), want) {
 		t.Fatalf("got %v, want %q", err, want)
 	}
 }

@@ -190,7 +190,7 @@ func TestDuplicateKeyRefusedWithPosition(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, err = Export(dir, filepath.Join(dir, "x.fmu"), 2, nil)
-	want := fmt.Sprintf(`%s: scenario: %s:%s: duplicate key "config.wireHoist.falls" (first at %s)`, dir, fmu.ScenarioFile, lineCol(text, second), lineCol(text, first))
+	want := fmt.Sprintf(`%s: %s:%s: duplicate key "config.wireHoist.falls" (first at %s)`, dir, fmu.ScenarioFile, lineCol(text, second), lineCol(text, first))
 	if err == nil || !strings.HasPrefix(err.Error(), want) {
 		t.Fatalf("export: %v\nwant an error starting %q", err, want)
 	}

@@ -215,8 +215,9 @@ func TestExportRefusesBadScenario(t *testing.T) {
 	}
 	out := filepath.Join(t.TempDir(), "Bad.fmu")
 	_, err = Export(folder, out, 2, nil)
-	if err == nil || !strings.Contains(err.Error(), folder) || !strings.Contains(err.Error(), `"lenght0"`) {
-		t.Errorf("export of a scenario with \"lenght0\": error %v, want one naming %s and \"lenght0\"", err, folder)
+	want := `unknown key "cables[0].lenght0" (did you mean "length0"?)`
+	if err == nil || !strings.Contains(err.Error(), folder) || !strings.Contains(err.Error(), want) {
+		t.Errorf("export of a scenario with \"lenght0\": error %v, want one naming %s and saying %s", err, folder, want)
 	}
 	if _, serr := os.Stat(out); !os.IsNotExist(serr) {
 		t.Errorf("an archive was written at %s despite the error (stat: %v)", out, serr)

@@ -51,7 +51,7 @@ func withLimits(limits string) string {
 // The exporter's checks refuse broken plugins with file:line messages.
 func TestCheckRefusesWithFileAndLine(t *testing.T) {
 	cases := []struct{ name, code, want string }{
-		{"syntax", "def step(sim):\n    x = = 1\n", "p.py:2: SyntaxError"},
+		{"syntax", "def step(sim):\n    x = = 1\n", "p.py:2:9: SyntaxError: invalid syntax"},
 		{"unknown name", "def step(sim):\n    x = 1\n    sim.winch('winch').speed = y\n", `p.py:3: unknown name "y"`},
 		{"unknown attribute", "def step(sim):\n    p = sim.body('load').postion\n", `p.py:2: unknown attribute "postion"`},
 		{"misspelt declaration", "k = paramter('k', 1.0)\ndef step(sim):\n    pass\n", `p.py:1: unknown name "paramter"`},

@@ -14,10 +14,12 @@ package hoist
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math"
 	"sort"
 
+	"github.com/cablefmu/cablefmu/fmu"
 	"github.com/cablefmu/cablefmu/fmu/plugins/port"
 	"github.com/cablefmu/cablefmu/fmu/plugins/scenario"
 )
@@ -104,37 +106,40 @@ var Blocks = map[string]string{
 // model's config type that embeds Config and holds its own block under
 // the key own. Another model's block is refused with a message saying
 // whose it is, so that a scenario whose "model" changed tells the user
-// what no longer applies.
+// what no longer applies; a key that moved or was renamed with where it
+// went. These refusals are *fmu.PositionErrors at the key in the config
+// (fmu.AtKey), joined by errors.Join.
 func Decode(raw json.RawMessage, own string, cfg any) error {
 	var top map[string]json.RawMessage
 	if err := json.NewDecoder(bytes.NewReader(raw)).Decode(&top); err == nil {
-		var errs []string
+		type refusal struct{ path, msg string }
+		var refused []refusal
 		for key := range top {
 			if model, ok := Blocks[key]; ok && key != own {
-				errs = append(errs, fmt.Sprintf("config.%s: settings of the %s model, which this scenario does not run (this model's own settings go in config.%s)", key, model, own))
+				refused = append(refused, refusal{key, fmt.Sprintf("config.%s: settings of the %s model, which this scenario does not run (this model's own settings go in config.%s)", key, model, own)})
 			}
 			if to, ok := movedTop[key]; ok {
-				errs = append(errs, fmt.Sprintf("config.%s: now config.%s.%s", key, to, key))
+				refused = append(refused, refusal{key, fmt.Sprintf("config.%s: now config.%s.%s", key, to, key)})
 			}
 			if to, ok := renamedKeys[key]; ok {
-				errs = append(errs, fmt.Sprintf("config.%s: now config.%s", key, to))
+				refused = append(refused, refusal{key, fmt.Sprintf("config.%s: now config.%s", key, to)})
 			}
 		}
 		var cable map[string]json.RawMessage
 		if json.Unmarshal(top["cable"], &cable) == nil {
 			for key := range cable {
 				if to, ok := movedCable[key]; ok {
-					errs = append(errs, fmt.Sprintf("config.cable.%s: %s", key, to))
+					refused = append(refused, refusal{"cable." + key, fmt.Sprintf("config.cable.%s: %s", key, to)})
 				}
 			}
 		}
-		if len(errs) > 0 {
-			sort.Strings(errs)
-			var all scenario.Errors
-			for _, e := range errs {
-				all.Add("%s", e)
+		if len(refused) > 0 {
+			sort.Slice(refused, func(i, j int) bool { return refused[i].msg < refused[j].msg })
+			errs := make([]error, len(refused))
+			for i, r := range refused {
+				errs[i] = fmu.AtKey(raw, r.path, errors.New(r.msg))
 			}
-			return all.Err()
+			return errors.Join(errs...)
 		}
 	}
 	return scenario.Decode(raw, cfg)
@@ -142,7 +147,7 @@ func Decode(raw json.RawMessage, own string, cfg any) error {
 
 // movedTop and movedCable are the keys that moved into a model's block
 // (or went), with where to: a scenario written before says so instead of
-// "unknown field".
+// "unknown key".
 var (
 	renamedKeys = map[string]string{"rigidBody": "rigidCable", "hoist": "suspension"}
 	movedTop    = map[string]string{"iterations": "rigidCable"}

@@ -51,7 +51,7 @@ func TestConfigureRejectsBrokenScenarios(t *testing.T) {
 	}{
 		{"misspelt key", hoistScenario,
 			[]string{`"length0": 10`, `"lenght0": 10`},
-			[]string{`"lenght0"`}},
+			[]string{`unknown key "cables[0].lenght0" (did you mean "length0"?)`}},
 		{"route names an unknown body", hoistScenario,
 			[]string{`[{"body": "suspension"}, {"body": "load"}]`, `[{"body": "trolley"}, {"body": "load"}]`},
 			[]string{`cable "cable"`, `"trolley"`}},

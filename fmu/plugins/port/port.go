@@ -113,7 +113,8 @@ type Ports[P, D, S any] struct {
 }
 
 // Select picks the named quantities; an unknown or repeated name is an
-// error that lists what the catalogue has.
+// *fmu.PortError, an unknown one with the nearest name the catalogue has
+// (fmu.Nearest) and all it has.
 func Select[P, D, S any](c *Catalogue[P, D, S], names []string, step float64) (*Ports[P, D, S], error) {
 	byName := make(map[string]Quantity[P, D, S], len(c.List))
 	var errs []error
@@ -136,13 +137,20 @@ func Select[P, D, S any](c *Catalogue[P, D, S], names []string, step float64) (*
 		if !ok {
 			if now, renamed := Renamed(name); renamed {
 				if _, there := byName[now]; there {
-					return nil, fmt.Errorf("port %q: now %q", name, now)
+					return nil, &fmu.PortError{Name: name, Err: fmt.Errorf("port %q: now %q", name, now)}
 				}
 			}
-			return nil, fmt.Errorf("port %q: no such quantity in this scenario (have %s)", name, c.names())
+			all := make([]string, len(c.List))
+			for i, q := range c.List {
+				all[i] = q.Var.Name
+			}
+			if near, ok := fmu.Nearest(name, all); ok {
+				return nil, &fmu.PortError{Name: name, Err: fmt.Errorf("port %q: no such quantity in this scenario: did you mean %q? (have %s)", name, near, c.names())}
+			}
+			return nil, &fmu.PortError{Name: name, Err: fmt.Errorf("port %q: no such quantity in this scenario (have %s)", name, c.names())}
 		}
 		if seen[name] {
-			return nil, fmt.Errorf("port %q listed twice", name)
+			return nil, &fmu.PortError{Name: name, Nth: 1, Err: fmt.Errorf("port %q listed twice", name)}
 		}
 		seen[name] = true
 		if name == "internalStep" {

@@ -7,22 +7,24 @@ package scenario
 import (
 	"encoding/json"
 	"errors"
-	"fmt"
 
 	"github.com/cablefmu/cablefmu/fmu"
 )
 
 // Decode reads a scenario's model settings into cfg strictly
-// (fmu.DecodeStrict): unknown keys, keys given twice, null and arrays of
-// the wrong length are errors naming the key, so that a misspelt,
-// repeated or incomplete setting is not silently taken as zero or as its
-// last value.
+// (fmu.DecodeStrict): unknown keys (with the nearest valid key), keys
+// given twice, null, values of the wrong type and arrays of the wrong
+// length are errors naming the key, so that a misspelt, repeated or
+// incomplete setting is not silently taken as zero or as its last value.
+// Such an error is an *fmu.PositionError in the config with "config: "
+// before its message; returned as it is by the model's Configure,
+// fmu.Registry.Configure places it in the scenario's file.
 func Decode(raw json.RawMessage, cfg any) error {
 	if len(raw) == 0 {
 		return errors.New(`"config" is missing`)
 	}
 	if err := fmu.DecodeStrict(raw, cfg); err != nil {
-		return fmt.Errorf("config: %w", err)
+		return fmu.WithContext("config", err)
 	}
 	return nil
 }

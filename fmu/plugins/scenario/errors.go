@@ -3,7 +3,9 @@ package scenario
 import (
 	"errors"
 	"fmt"
+	"strings"
 
+	"github.com/cablefmu/cablefmu/fmu"
 	"github.com/cablefmu/cablefmu/fmu/plugins/port"
 )
 
@@ -14,10 +16,14 @@ type Errors []error
 // Add adds an error.
 func (e *Errors) Add(format string, args ...any) { *e = append(*e, fmt.Errorf(format, args...)) }
 
-// Num adds an error if x lies outside r (Range.Check).
+// Num adds an error if x lies outside r (Range.Check). A name that is
+// the path of x's key in the config ("cable.rope.E",
+// "suspension.position[0]") makes the error an *fmu.ValueError, placed
+// at the value in the scenario's file; other names ("cable "c": rope.E")
+// leave it as Range.Check words it.
 func (e *Errors) Num(name, unit string, r port.Range, x float64) {
 	if err := r.Check(name, unit, x); err != nil {
-		*e = append(*e, err)
+		e.add(name, err)
 	}
 }
 
@@ -28,10 +34,43 @@ func (e *Errors) Vec(name, unit string, r port.Range, v []float64) {
 	}
 }
 
-// Int adds an error if n lies outside [lo, hi].
+// add adds err about the value named name, an *fmu.ValueError if name is
+// a path of keys.
+func (e *Errors) add(name string, err error) {
+	if isPath(name) {
+		err = &fmu.ValueError{Path: name, Err: err}
+	}
+	*e = append(*e, err)
+}
+
+// isPath reports whether name is a path of keys and indices, as
+// "cable.rope.E" and "suspension.position[0]".
+func isPath(name string) bool {
+	for _, step := range strings.Split(name, ".") {
+		key, indices, indexed := strings.Cut(step, "[")
+		if key == "" || strings.Trim(key, "_abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789") != "" || '0' <= key[0] && key[0] <= '9' {
+			return false
+		}
+		if !indexed {
+			continue
+		}
+		if !strings.HasSuffix(indices, "]") {
+			return false
+		}
+		for _, k := range strings.Split(strings.TrimSuffix(indices, "]"), "][") {
+			if k == "" || strings.Trim(k, "0123456789") != "" {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// Int adds an error if n lies outside [lo, hi], an *fmu.ValueError if
+// name is the path of n's key (as Num).
 func (e *Errors) Int(name string, n, lo, hi int) {
 	if n < lo || n > hi {
-		e.Add("%s %d: must lie in [%d, %d]", name, n, lo, hi)
+		e.add(name, fmt.Errorf("%s %d: must lie in [%d, %d]", name, n, lo, hi))
 	}
 }
 

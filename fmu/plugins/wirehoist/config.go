@@ -8,12 +8,14 @@ package wirehoist
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"sort"
 
 	"github.com/cablefmu/cablefmu/core/contact"
 	"github.com/cablefmu/cablefmu/core/geom"
 	"github.com/cablefmu/cablefmu/core/hmrwire"
+	"github.com/cablefmu/cablefmu/fmu"
 	"github.com/cablefmu/cablefmu/fmu/plugins/hoist"
 	"github.com/cablefmu/cablefmu/fmu/plugins/port"
 	"github.com/cablefmu/cablefmu/fmu/plugins/scenario"
@@ -214,37 +216,40 @@ func parseConfig(raw json.RawMessage) (*config, error) {
 }
 
 // checkKeys refuses the keys of the wire hoist's former language
-// with where they went, instead of "unknown field", and a config without
-// the reeving with what belongs there.
+// with where they went, instead of "unknown key", and a config without
+// the reeving with what belongs there: *fmu.PositionErrors in the config,
+// at the key (a config without the reeving: at its opening brace),
+// joined by errors.Join.
 func checkKeys(raw json.RawMessage) error {
 	var top map[string]json.RawMessage
 	if json.Unmarshal(raw, &top) != nil {
 		return nil // the strict decoder says what is wrong
 	}
-	var errs []string
+	type refusal struct{ path, msg string }
+	var refused []refusal
 	for key := range top {
 		if to, ok := movedKeys[key]; ok {
-			errs = append(errs, fmt.Sprintf("config.%s: %s", key, to))
+			refused = append(refused, refusal{key, fmt.Sprintf("config.%s: %s", key, to)})
 		}
 	}
 	if _, ok := top["wireHoist"]; !ok {
-		errs = append(errs, "config.wireHoist: missing: the wire hoist's reeving (falls, drum, sheave, block) is described there")
+		refused = append(refused, refusal{"", "config.wireHoist: missing: the wire hoist's reeving (falls, drum, sheave, block) is described there"})
 	}
 	var load map[string]json.RawMessage
 	if json.Unmarshal(top["load"], &load) == nil {
 		if _, ok := load["sling"]; ok {
-			errs = append(errs, "config.load.sling: now config.wireHoist.sling")
+			refused = append(refused, refusal{"load.sling", "config.load.sling: now config.wireHoist.sling"})
 		}
 	}
-	if len(errs) == 0 {
+	if len(refused) == 0 {
 		return nil
 	}
-	sort.Strings(errs)
-	var all scenario.Errors
-	for _, e := range errs {
-		all.Add("%s", e)
+	sort.Slice(refused, func(i, j int) bool { return refused[i].msg < refused[j].msg })
+	errs := make([]error, len(refused))
+	for i, r := range refused {
+		errs[i] = fmu.AtKey(raw, r.path, errors.New(r.msg))
 	}
-	return all.Err()
+	return errors.Join(errs...)
 }
 
 // resolve turns a checked crane and the reeving into the hoist the plugin

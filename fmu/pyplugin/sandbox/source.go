@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/go-python/gpython/ast"
 	"github.com/go-python/gpython/compile"
@@ -13,17 +15,25 @@ import (
 	"github.com/go-python/gpython/py"
 )
 
-// Diagnostic is a problem found in a plugin file, at a line of it.
+// Diagnostic is a problem found in a plugin file, at a line of it and,
+// where the checks know it, a column (from 1, in characters; 0 if
+// unknown).
 type Diagnostic struct {
-	File string
-	Line int
-	Msg  string
+	File   string
+	Line   int
+	Msg    string
+	Column int
 }
 
-func (d Diagnostic) String() string { return fmt.Sprintf("%s:%d: %s", d.File, d.Line, d.Msg) }
+func (d Diagnostic) String() string {
+	if d.Column > 0 {
+		return fmt.Sprintf("%s:%d:%d: %s", d.File, d.Line, d.Column, d.Msg)
+	}
+	return fmt.Sprintf("%s:%d: %s", d.File, d.Line, d.Msg)
+}
 
 // CheckError lists the problems of plugin files, one "file:line: message"
-// per line.
+// (or "file:line:column: message") per line.
 type CheckError []Diagnostic
 
 func (e CheckError) Error() string {
@@ -70,10 +80,10 @@ func Prepare(file string, text []byte, known *Vocabulary) (*Source, error) {
 	}
 	mod, err := parser.Parse(bytes.NewBufferString(src), file, py.ExecMode)
 	if err != nil {
-		return nil, CheckError{syntaxDiagnostic(file, err)}
+		return nil, CheckError{syntaxDiagnostic(file, src, err, true)}
 	}
 	if _, err := compile.Compile(src, file, py.ExecMode, 0, true); err != nil {
-		return nil, CheckError{syntaxDiagnostic(file, err)}
+		return nil, CheckError{syntaxDiagnostic(file, src, err, false)}
 	}
 	v := &visitor{file: file, known: known, defined: map[string]bool{}, decls: map[string]int{}, defs: map[string]int{}, modules: map[string]bool{}}
 	ast.Walk(mod, v.visit)
@@ -93,8 +103,11 @@ func Prepare(file string, text []byte, known *Vocabulary) (*Source, error) {
 	return &Source{file: file, code: code, lines: lineMap, decls: v.decls, defs: v.defs}, nil
 }
 
-// syntaxDiagnostic turns a gpython SyntaxError into file:line form.
-func syntaxDiagnostic(file string, err error) Diagnostic {
+// syntaxDiagnostic turns a gpython SyntaxError in src into file:line
+// form, file:line:column where the error has a column: the parser's
+// offset is the byte just after the token it stopped at, the compiler's
+// the 0-based byte offset at which the refused statement starts.
+func syntaxDiagnostic(file, src string, err error, parsing bool) Diagnostic {
 	d := Diagnostic{File: file, Line: 1, Msg: err.Error()}
 	var exc *py.Exception
 	if errors.As(err, &exc) {
@@ -104,8 +117,49 @@ func syntaxDiagnostic(file string, err error) Diagnostic {
 		if len(exc.Args.(py.Tuple)) > 0 {
 			d.Msg = fmt.Sprintf("%s: %v", exc.Base.Name, exc.Args.(py.Tuple)[0])
 		}
+		if off, ok := exc.Dict["offset"].(py.Int); ok {
+			d.Column = column(src, d.Line, int(off), parsing)
+		}
 	}
 	return d
+}
+
+// column is the column (from 1, in characters) of a SyntaxError's
+// offset in line lineno of src (see syntaxDiagnostic), 0 if the offset
+// lies outside the line or, from the parser, is 0 (an error at the
+// file's end).
+func column(src string, lineno, off int, parsing bool) int {
+	lines := strings.SplitAfter(src, "\n")
+	if lineno > len(lines) {
+		return 0
+	}
+	line := lines[lineno-1]
+	if off < 0 || off > len(strings.TrimRight(line, "\r\n")) || parsing && off == 0 {
+		return 0
+	}
+	if parsing {
+		// The token the parser stopped at ends at off: a name, a keyword
+		// or a number starts where its letters and digits do; another
+		// token is taken at its last character.
+		start := off
+		for start > 0 {
+			r, n := utf8.DecodeLastRuneInString(line[:start])
+			if r != '_' && !unicode.IsLetter(r) && !unicode.IsDigit(r) {
+				break
+			}
+			start -= n
+		}
+		if start < off {
+			off = start
+		} else {
+			_, n := utf8.DecodeLastRuneInString(line[:off])
+			off -= n
+		}
+	}
+	if off >= len(strings.TrimRight(line, "\r\n")) {
+		return 0
+	}
+	return 1 + utf8.RuneCountInString(line[:off])
 }
 
 type use struct {
@@ -132,7 +186,7 @@ type visitor struct {
 }
 
 func (v *visitor) errorf(line int, format string, args ...any) {
-	v.diags = append(v.diags, Diagnostic{v.file, line, fmt.Sprintf(format, args...)})
+	v.diags = append(v.diags, Diagnostic{File: v.file, Line: line, Msg: fmt.Sprintf(format, args...)})
 }
 
 // protectedNames are the builtins and the module whose meaning the
