@@ -30,7 +30,7 @@ type fmuContent struct {
 }
 
 func runInfo(args []string, stdout, stderr io.Writer) error {
-	fs := flags("info", "X.fmu", "Says what a cablefmu FMU holds: its model, FMI version, platforms and ports.", stderr)
+	fs := flags("info", "X.fmu", "Says what a cablefmu FMU holds: its model, FMI version, platforms and ports.", stdout)
 	pos, err := parse(fs, args, 1)
 	if err != nil {
 		return err
@@ -51,36 +51,36 @@ func runInfo(args []string, stdout, stderr io.Writer) error {
 	return nil
 }
 
-// writePorts lists ports by causality: inputs, outputs, parameters.
+// writePorts lists ports by causality (inputs, outputs, parameters) in
+// columns: name, unit, start value, range, meaning.
 func writePorts(w io.Writer, ports []port) {
 	for _, causality := range []string{"input", "output", "parameter"} {
-		var rows []port
+		var rows [][5]string
 		for _, p := range ports {
-			if p.causality == causality {
-				rows = append(rows, p)
+			if p.causality != causality {
+				continue
 			}
+			unit, span := p.unit, ""
+			if unit == "" {
+				unit = "1"
+			}
+			if p.min != nil || p.max != nil {
+				span = fmt.Sprintf("[%s, %s]", bound(p.min, "-inf"), bound(p.max, "inf"))
+			}
+			rows = append(rows, [5]string{p.name, unit, p.start, span, p.description})
 		}
 		if len(rows) == 0 {
 			continue
 		}
 		fmt.Fprintf(w, "  %ss:\n", causality)
-		width := 0
-		for _, p := range rows {
-			width = max(width, len(p.name))
+		var width [4]int
+		for _, r := range rows {
+			for i := range width {
+				width[i] = max(width[i], len(r[i]))
+			}
 		}
-		for _, p := range rows {
-			extra := ""
-			if p.start != "" {
-				extra += " start " + p.start
-			}
-			if p.min != nil || p.max != nil {
-				extra += fmt.Sprintf(" in [%s, %s]", bound(p.min, "-inf"), bound(p.max, "inf"))
-			}
-			unit := p.unit
-			if unit == "" {
-				unit = "1"
-			}
-			fmt.Fprintf(w, "    %-*s  %-7s %s%s\n", width, p.name, unit, p.description, extra)
+		for _, r := range rows {
+			fmt.Fprintf(w, "    %-*s  %-*s  %*s  %-*s  %s\n", width[0], r[0], width[1], r[1], width[2], r[2], width[3], r[3], r[4])
 		}
 	}
 }

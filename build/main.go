@@ -3,6 +3,7 @@
 //
 //	cablefmu export SCENARIO_DIR [-o X.fmu] [-fmi 3] [-platforms linux64,win64]
 //	cablefmu check SCENARIO_DIR
+//	cablefmu models [NAME] [-scenario]
 //	cablefmu schema
 //	cablefmu run SCENARIO_DIR -stop T [-step H] [-inputs table.csv] -csv out.csv [-plot out.png]
 //	cablefmu info X.fmu
@@ -40,6 +41,7 @@ func commands() []command {
 	return []command{
 		{"export", "SCENARIO_DIR [-o X.fmu] [-fmi 3] [-platforms LIST]", "write the scenario's FMU", runExport},
 		{"check", "SCENARIO_DIR", "check the scenario and its plugins as export does", runCheck},
+		{"models", "[NAME] [-scenario]", "list the models, or one model's ports and its example scenario", runModels},
 		{"schema", "", "print the scenario JSON Schema", runSchema},
 		{"run", "SCENARIO_DIR -stop T [-step H] [-inputs table.csv] -csv out.csv [-plot out.png]", "simulate the scenario without an FMI master, for a first look", runRun},
 		{"info", "X.fmu", "say what a cablefmu FMU holds", runInfo},
@@ -130,10 +132,11 @@ func oneLine(err error) string {
 	return strings.Join(lines, "\n  ")
 }
 
-// flags makes a subcommand's flag set whose -help prints its usage.
-func flags(name, args, about string, stderr io.Writer) *flag.FlagSet {
+// flags makes a subcommand's flag set whose -help prints its usage on
+// stdout.
+func flags(name, args, about string, stdout io.Writer) *flag.FlagSet {
 	fs := flag.NewFlagSet("cablefmu "+name, flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs.SetOutput(stdout)
 	fs.Usage = func() {
 		fmt.Fprintf(fs.Output(), "usage: cablefmu %s %s\n\n%s\n", name, args, about)
 		if hasFlags(fs) {
@@ -151,15 +154,17 @@ func hasFlags(fs *flag.FlagSet) bool {
 }
 
 // parse reads flags and positional arguments in any order (the flag
-// package stops at the first positional one) and checks their count.
+// package stops at the first positional one) and checks their count
+// (−1: any).
 func parse(fs *flag.FlagSet, args []string, positional int) ([]string, error) {
+	help := fs.Output()
 	fs.SetOutput(io.Discard) // errors are reported once, by the caller
-	defer fs.SetOutput(fs.Output())
+	defer fs.SetOutput(help)
 	var pos []string
 	for {
 		if err := fs.Parse(args); err != nil {
 			if errors.Is(err, flag.ErrHelp) {
-				fs.SetOutput(os.Stdout)
+				fs.SetOutput(help)
 				fs.Usage()
 				return nil, err
 			}
@@ -172,7 +177,7 @@ func parse(fs *flag.FlagSet, args []string, positional int) ([]string, error) {
 		pos = append(pos, args[0])
 		args = args[1:]
 	}
-	if len(pos) != positional {
+	if positional >= 0 && len(pos) != positional {
 		switch {
 		case positional == 0:
 			return nil, usageError{fmt.Sprintf("unexpected argument %q", pos[0])}
@@ -188,7 +193,7 @@ func parse(fs *flag.FlagSet, args []string, positional int) ([]string, error) {
 func runExport(args []string, stdout, stderr io.Writer) error {
 	fs := flags("export", "SCENARIO_DIR [-o X.fmu] [-fmi 3] [-platforms LIST]",
 		"Writes the scenario folder's FMU: the model description, the engine library of each platform and the\n"+
-			"scenario with its plugins and resources/ as the FMU's resources.", stderr)
+			"scenario with its plugins and resources/ as the FMU's resources.", stdout)
 	out := fs.String("o", "", "the FMU to write (default: MODELIDENTIFIER.fmu in the working directory)")
 	version := fs.Int("fmi", 2, "the FMI version: 2 or 3")
 	list := fs.String("platforms", "", "platforms, separated by commas: linux64, win64 (default: "+engineSource().defaults()+")")
@@ -232,7 +237,7 @@ func runExport(args []string, stdout, stderr io.Writer) error {
 
 func runCheck(args []string, stdout, stderr io.Writer) error {
 	fs := flags("check", "SCENARIO_DIR", "Checks the scenario and its plugins as export does (the plugins run through their first\n"+
-		"communication point) and writes nothing.", stderr)
+		"communication point) and writes nothing.", stdout)
 	pos, err := parse(fs, args, 1)
 	if err != nil {
 		return err
@@ -251,7 +256,7 @@ func runCheck(args []string, stdout, stderr io.Writer) error {
 }
 
 func runSchema(args []string, stdout, stderr io.Writer) error {
-	fs := flags("schema", "", "Prints the JSON Schema of scenario.json for every model this command carries.", stderr)
+	fs := flags("schema", "", "Prints the JSON Schema of scenario.json for every model this command carries.", stdout)
 	if _, err := parse(fs, args, 0); err != nil {
 		return err
 	}
@@ -265,7 +270,7 @@ func runSchema(args []string, stdout, stderr io.Writer) error {
 
 func runEngines(args []string, stdout, stderr io.Writer) error {
 	fs := flags("engines", "-o DIR [-platforms LIST]", "Compiles the engine of each platform from the source tree into DIR, for scripts/dist.sh\n"+
-		"to build the command that carries them.", stderr)
+		"to build the command that carries them.", stdout)
 	dir := fs.String("o", "", "the folder to write the engines into")
 	list := fs.String("platforms", "linux64,win64", "platforms, separated by commas")
 	if _, err := parse(fs, args, 0); err != nil {

@@ -47,7 +47,7 @@ func runRun(args []string, stdout, stderr io.Writer) error {
 		"Simulates the scenario in this process, as an FMI master would step its FMU: at each communication point\n"+
 			"the inputs are set (their start values, or the table's, linear between its rows and held beyond them)\n"+
 			"and one step of H is taken; the CSV holds the time, the inputs and every output at each point. A first\n"+
-			"look, not a master: the FMU gives the same numbers in any FMI master that steps it so.", stderr)
+			"look, not a master: the FMU gives the same numbers in any FMI master that steps it so.", stdout)
 	stop := fs.Float64("stop", 0, "the stop time (s; default the scenario's stopTime)")
 	step := fs.Float64("step", 0, "the communication step (s; default the scenario's step)")
 	inputs := fs.String("inputs", "", "a CSV table of inputs: a header row time,INPUT,…, then rows of numbers")

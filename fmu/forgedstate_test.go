@@ -232,6 +232,8 @@ type overflowing struct{}
 
 func (overflowing) Name() string { return "overflowing" }
 
+func (overflowing) Summary() string { return "a test model that overflows" }
+
 func (overflowing) Configure(*fmu.Scenario) (fmu.Configured, error) { return overflowingConf{}, nil }
 
 type overflowingConf struct{}

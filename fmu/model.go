@@ -26,6 +26,9 @@ type Variable struct {
 type Model interface {
 	// Name is the name scenarios use to select the model.
 	Name() string
+	// Summary says in one line when to pick the model and the paper it
+	// follows, for the list of models the command prints.
+	Summary() string
 	// Configure checks a scenario of this model and returns it ready to
 	// build simulations. A refusal of a place in the scenario (a
 	// *PositionError in sc.Config, without a file, as DecodeStrict, AtKey
@@ -33,6 +36,13 @@ type Model interface {
 	// it is or joined with others by errors.Join, not wrapped, so that
 	// Registry.Configure can place it in the scenario's file.
 	Configure(sc *Scenario) (Configured, error)
+}
+
+// Offering is a configured model that lists every quantity its scenario
+// could make a port, not only those it does: what `cablefmu models NAME`
+// lists.
+type Offering interface {
+	Quantities() []Variable
 }
 
 // Configured is a model bound to one scenario.

@@ -16,6 +16,11 @@ type Model struct{}
 // Name implements fmu.Model.
 func (Model) Name() string { return "hmr-wire" }
 
+// Summary implements fmu.Model.
+func (Model) Summary() string {
+	return "wires of your own layout over boxes and cylinders with frictional contact, resolution adapting to the load [Servin et al. 2011]; for wires that wrap, slide and touch"
+}
+
 // Configure implements fmu.Model. A port "WIRE.node[*]" expands to
 // WIRE.node[k].x|y|z for k = 1 … K, the wire's outputNodes.
 func (Model) Configure(sc *fmu.Scenario) (fmu.Configured, error) {

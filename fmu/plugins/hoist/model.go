@@ -15,6 +15,8 @@ import (
 type Plugin struct {
 	// Model is the name scenarios give in "model".
 	Model string
+	// When says in one line when to pick the model (fmu.Model's Summary).
+	When string
 	// Read reads and checks a scenario's config: the family's crane and
 	// the model's own block, bound into a Design.
 	Read func(raw json.RawMessage) (*Config, *Design, error)
@@ -37,6 +39,9 @@ func Reader[C interface{ Family() *Config }](parse func(json.RawMessage) (C, err
 
 // Name implements fmu.Model.
 func (p Plugin) Name() string { return p.Model }
+
+// Summary implements fmu.Model.
+func (p Plugin) Summary() string { return p.When }
 
 // ConfigType implements fmu.Configurable.
 func (p Plugin) ConfigType() any { return p.Config() }

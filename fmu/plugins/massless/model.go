@@ -13,6 +13,11 @@ type Model struct{}
 // Name implements fmu.Model.
 func (Model) Name() string { return "massless" }
 
+// Summary implements fmu.Model.
+func (Model) Summary() string {
+	return "the fastest: a cable without mass that stretches and twists, over sheaves and eyes, with winches [Servin & Lacoursière 2007]; for loads far heavier than the rope, where the rope's own swing and waves do not matter"
+}
+
 // Configure implements fmu.Model.
 func (Model) Configure(sc *fmu.Scenario) (fmu.Configured, error) {
 	cfg, err := parseConfig(sc.Config)

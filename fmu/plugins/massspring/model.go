@@ -8,7 +8,9 @@ import (
 
 // Model is the mass–spring cable plugin; cable.node[k] are its N+1 mass
 // points.
-var Model = hoist.Plugin{Model: "mass-spring", Read: hoist.Reader(parseConfig, design), Config: func() any { return new(config) }}
+var Model = hoist.Plugin{Model: "mass-spring",
+	When: "the comparison model of particles on springs with torsion springs [Loock & Schömer 2001]; for comparisons with the other models",
+	Read: hoist.Reader(parseConfig, design), Config: func() any { return new(config) }}
 
 func design(c *config) *hoist.Design {
 	return &hoist.Design{

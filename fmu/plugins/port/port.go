@@ -104,8 +104,11 @@ type Ports[P, D, S any] struct {
 	// List is fixed by Select: the index lists below are made from it.
 	List []Quantity[P, D, S]
 	// Step is the scenario's internal step (s), used when "internalStep" is no port.
-	Step  float64
-	hPort int
+	Step float64
+	// offered are the catalogue's variables: every quantity the scenario
+	// could make a port.
+	offered []fmu.Variable
+	hPort   int
 	// The indices in List of the inputs and outputs: read and written
 	// every internal step, they are a few of thousands of ports when a
 	// cable's nodes are outputs.
@@ -131,6 +134,9 @@ func Select[P, D, S any](c *Catalogue[P, D, S], names []string, step float64) (*
 		return nil, err
 	}
 	ps := &Ports[P, D, S]{Step: step, hPort: -1}
+	for _, q := range c.List {
+		ps.offered = append(ps.offered, q.Var)
+	}
 	seen := map[string]bool{}
 	for _, name := range names {
 		q, ok := byName[name]
@@ -185,6 +191,10 @@ func (c *Catalogue[P, D, S]) names() string {
 	}
 	return strings.Join(out, ", ")
 }
+
+// Quantities implements fmu.Offering: every quantity of the scenario,
+// a port or not.
+func (ps *Ports[P, D, S]) Quantities() []fmu.Variable { return ps.offered }
 
 // Variables implements fmu.Configured's Variables.
 func (ps *Ports[P, D, S]) Variables() []fmu.Variable {

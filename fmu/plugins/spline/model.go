@@ -9,7 +9,9 @@ import (
 
 // Model is the quasi-dynamic spline cable plugin; cable.node[k] are K
 // points of its centreline at equal rest arc length (spline.outputNodes).
-var Model = hoist.Plugin{Model: "spline", Read: hoist.Reader(parseConfig, design), Config: func() any { return new(config) }}
+var Model = hoist.Plugin{Model: "spline",
+	When: "the comparison model of quasi-dynamic splines [Theetten et al. 2007]: a smooth rope shape at low cost; for comparisons with the other models",
+	Read: hoist.Reader(parseConfig, design), Config: func() any { return new(config) }}
 
 func design(c *config) *hoist.Design {
 	return &hoist.Design{

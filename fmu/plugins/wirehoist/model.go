@@ -14,6 +14,11 @@ type Model struct{}
 // Name implements fmu.Model.
 func (Model) Name() string { return "wire-hoist" }
 
+// Summary implements fmu.Model.
+func (Model) Summary() string {
+	return "a crane's reeving on the hybrid multiresolution wire: drum, boom and hook-block sheaves, several falls, hook block and load [Servin et al. 2011]; for fall tensions, sheave speeds and multi-fall hoisting"
+}
+
 // Configure implements fmu.Model. The ports "cable.node[*]",
 // "fall[*].tension" and "sheave[*].omega" expand to every sample point,
 // fall and sheave.

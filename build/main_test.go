@@ -1,0 +1,268 @@
+package main
+
+import (
+	"bytes"
+	"encoding/csv"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/cablefmu/cablefmu/build/exporter"
+	"github.com/cablefmu/cablefmu/examples"
+	"github.com/cablefmu/cablefmu/fmu"
+	"github.com/cablefmu/cablefmu/fmu/plugins"
+)
+
+// call runs the command line and returns its exit status and outputs.
+func call(args ...string) (int, string, string) {
+	var stdout, stderr bytes.Buffer
+	code := cli(args, &stdout, &stderr)
+	return code, stdout.String(), stderr.String()
+}
+
+// Every subcommand answers --help with its usage on stdout and status 0;
+// --version names the engines; no command, an unknown one and an unknown
+// flag are usage errors (status 2) that say what is expected.
+func TestHelpAndUsage(t *testing.T) {
+	for _, c := range commands() {
+		code, out, _ := call(c.name, "--help")
+		if code != 0 || !strings.HasPrefix(out, "usage: cablefmu "+c.name) {
+			t.Errorf("%s --help: status %d, output %q", c.name, code, out)
+		}
+	}
+	if code, out, _ := call("--help"); code != 0 || !strings.Contains(out, "export") || !strings.Contains(out, "models") {
+		t.Errorf("--help: status %d, output %q", code, out)
+	}
+	if code, out, _ := call("--version"); code != 0 || !strings.HasPrefix(out, "cablefmu "+fmu.Version+" (") {
+		t.Errorf("--version: status %d, output %q", code, out)
+	}
+	if code, _, _ := call(); code != 2 {
+		t.Errorf("no arguments: status %d, want 2", code)
+	}
+	if code, _, errs := call("exprot", "x"); code != 2 || !strings.Contains(errs, `unknown command "exprot" (did you mean "export"?)`) {
+		t.Errorf("exprot: status %d, stderr %q", code, errs)
+	}
+	if code, _, errs := call("export", "-fmu", "3", "x"); code != 2 || !strings.Contains(errs, "flag provided but not defined: -fmu") {
+		t.Errorf("export -fmu: status %d, stderr %q", code, errs)
+	}
+	if code, _, errs := call("export", "-fmi", "4", "../examples/massless"); code != 2 || !strings.Contains(errs, "-fmi 4: want 2 or 3") {
+		t.Errorf("export -fmi 4: status %d, stderr %q", code, errs)
+	}
+}
+
+// Every example passes check.
+func TestCheckExamples(t *testing.T) {
+	for _, d := range []string{"massless", "massless-controlled", "rigid-cable", "mass-spring", "spline", "hmr-wire", "wire-hoist"} {
+		if code, out, errs := call("check", filepath.Join("..", "examples", d)); code != 0 || !strings.HasSuffix(out, ": ok\n") {
+			t.Errorf("check %s: status %d, %q %q", d, code, out, errs)
+		}
+	}
+}
+
+// A scenario with one mistake is refused on one line that names the
+// place (file:line:column) and what is expected there.
+func TestCheckRefusesOnOneLine(t *testing.T) {
+	scenario, err := os.ReadFile("../examples/massless-controlled/scenario.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	controller, err := os.ReadFile("../examples/massless-controlled/controller.py")
+	if err != nil {
+		t.Fatal(err)
+	}
+	wind, err := os.ReadFile("../examples/massless-controlled/wind.py")
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := string(scenario)
+	// line:column of the first occurrence of s in doc, from 1.
+	place := func(doc, s string) string {
+		off := strings.Index(doc, s)
+		if off < 0 {
+			t.Fatalf("no %q in the scenario", s)
+		}
+		line := 1 + strings.Count(doc[:off], "\n")
+		col := 1 + len([]rune(doc[strings.LastIndex(doc[:off], "\n")+1:off]))
+		return strconv.Itoa(line) + ":" + strconv.Itoa(col)
+	}
+	typo := strings.Replace(text, `"stopTime"`, `"stopTim"`, 1)
+	model := strings.Replace(text, `"model": "massless"`, `"model": "masless"`, 1)
+	moved := strings.Replace(text, `"file": "wind.py"`, `"file": "plugins/wind.py"`, 1)
+	cases := []struct {
+		name, scenario, controller string // replaced content
+		want                       string // the one line after "cablefmu check: DIR: "
+	}{
+		{name: "typo in a key", scenario: typo,
+			want: `scenario.json:` + place(typo, `"stopTim"`) + `: unknown key "stopTim" (did you mean "stopTime"?)`},
+		{name: "unknown model", scenario: model,
+			want: `scenario.json:` + place(model, `"masless"`) + `: unknown cable model "masless": did you mean "massless"? (this binary has hmr-wire, mass-spring, massless, rigid-cable, spline, wire-hoist)`},
+		{name: "missing plugin file", scenario: moved,
+			want: `plugins/wind.py: no such file (plugin "wind", scenario.json:` + place(moved, `"plugins/wind.py"`) + `)`},
+		{name: "plugin syntax error", controller: "def step(sim)\n    pass\n",
+			want: `controller.py:1:13: SyntaxError: invalid syntax`},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			dir := t.TempDir()
+			files := map[string]string{"scenario.json": text, "controller.py": string(controller), "wind.py": string(wind)}
+			if c.scenario != "" {
+				files["scenario.json"] = c.scenario
+			}
+			if c.controller != "" {
+				files["controller.py"] = c.controller
+			}
+			for name, content := range files {
+				if err := os.WriteFile(filepath.Join(dir, name), []byte(content), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			code, _, errs := call("check", dir)
+			if code != 1 || strings.Count(errs, "\n") != 1 {
+				t.Fatalf("status %d, want 1 and one line; stderr:\n%s", code, errs)
+			}
+			if want := "cablefmu check: " + dir + ": " + c.want + "\n"; errs != want {
+				t.Errorf("stderr %q\nwant   %q", errs, want)
+			}
+		})
+	}
+	code, _, errs := call("check", filepath.Join(t.TempDir(), "nowhere"))
+	if code != 1 || strings.Count(errs, "\n") != 1 || !strings.Contains(errs, "nowhere: no such folder (want a scenario folder holding scenario.json)") {
+		t.Errorf("a missing folder: status %d, stderr %q", code, errs)
+	}
+}
+
+// schema prints the schema build/scenario.schema.json holds.
+func TestSchemaCommand(t *testing.T) {
+	code, out, _ := call("schema")
+	want, err := os.ReadFile("scenario.schema.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if code != 0 || out != string(want) {
+		t.Errorf("schema: status %d, %d bytes; want build/scenario.schema.json's %d", code, len(out), len(want))
+	}
+}
+
+// models lists every model with its summary; models NAME lists the
+// quantities of the model's example, by causality, with units; -scenario
+// prints the example; a misspelt name gets the nearest.
+func TestModelsCommand(t *testing.T) {
+	reg, err := plugins.Builtin()
+	if err != nil {
+		t.Fatal(err)
+	}
+	code, out, _ := call("models")
+	if code != 0 {
+		t.Fatalf("models: status %d", code)
+	}
+	for _, n := range reg.Names() {
+		m, _ := reg.Lookup(n)
+		if m.Summary() == "" || !strings.Contains(out, n+"  ") || !strings.Contains(out, m.Summary()) {
+			t.Errorf("models: no line for %s with its summary %q", n, m.Summary())
+		}
+		code, out, errs := call("models", n)
+		parts := []string{"  outputs:\n", "  parameters:\n", "    internalStep ", " s "}
+		if n != "hmr-wire" { // its example drives no body
+			parts = append(parts, "  inputs:\n")
+		}
+		for _, part := range parts {
+			if code != 0 || !strings.Contains(out, part) {
+				t.Errorf("models %s: status %d, no %q in\n%s%s", n, code, part, out, errs)
+			}
+		}
+		code, out, _ = call("models", n, "-scenario")
+		want, _ := examples.Scenario(n)
+		if code != 0 || out != string(want) {
+			t.Errorf("models %s -scenario: status %d, not the example", n, code)
+		}
+	}
+	if code, _, errs := call("models", "rigid-cabel"); code != 1 || !strings.Contains(errs, `did you mean "rigid-cable"?`) {
+		t.Errorf("models rigid-cabel: status %d, stderr %q", code, errs)
+	}
+}
+
+// info reads an FMU's model, version, platforms and ports.
+func TestInfoCommand(t *testing.T) {
+	c, err := exporter.Check("../examples/wire-hoist")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// info reads the archive, not the binaries: a stand-in library does.
+	lib, err := fmu.NewLibrary([]byte("a stand-in for the engine"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, version := range []int{2, 3} {
+		var engines []exporter.Engine
+		for _, p := range exporter.Platforms() {
+			engines = append(engines, exporter.Engine{Platform: p, Library: lib})
+		}
+		a, err := c.Archive(version, engines)
+		if err != nil {
+			t.Fatal(err)
+		}
+		path := filepath.Join(t.TempDir(), "WireHoist.fmu")
+		if err := a.Write(path); err != nil {
+			t.Fatal(err)
+		}
+		code, out, errs := call("info", path)
+		want := []string{"FMI 2.0 Co-Simulation, model identifier WireHoist", "model       wire-hoist", "platforms   linux64, win64",
+			"    winch.speed  ", "    fall[4].tension  ", "    load.mass  "}
+		if version == 3 {
+			want[0], want[2] = "FMI 3.0 Co-Simulation, model identifier WireHoist", "platforms   x86_64-linux, x86_64-windows"
+		}
+		for _, w := range want {
+			if code != 0 || !strings.Contains(out, w) {
+				t.Errorf("info (FMI %d): status %d, no %q in\n%s%s", version, code, w, out, errs)
+			}
+		}
+	}
+	if code, _, errs := call("info", "main.go"); code != 1 || !strings.Contains(errs, "main.go: not an FMU") {
+		t.Errorf("info main.go: status %d, stderr %q", code, errs)
+	}
+}
+
+// run writes the time, the inputs and every output at each communication
+// point, the inputs from the table (linear between its rows, held
+// beyond); an input the model does not have is refused with the nearest.
+func TestRunCommand(t *testing.T) {
+	dir := t.TempDir()
+	table := filepath.Join(dir, "inputs.csv")
+	if err := os.WriteFile(table, []byte("time,suspension.x,suspension.vx\n0,0,0\n1,0,0\n2,0.5,0.5\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(dir, "out.csv")
+	code, _, errs := call("run", "../examples/massless", "-stop", "3", "-step", "0.5", "-inputs", table, "-csv", out, "-plot", filepath.Join(dir, "out.png"))
+	if code != 0 {
+		t.Fatalf("run: status %d: %s", code, errs)
+	}
+	f, err := os.Open(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	rows, err := csv.NewReader(f).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rows) != 8 || rows[0][0] != "time" || rows[0][1] != "suspension.x" || !strings.Contains(strings.Join(rows[0], ","), "cable.tension") {
+		t.Fatalf("%d rows, header %q: want 7 times from 0 to 3 s and the inputs before the outputs", len(rows), rows[0])
+	}
+	for k, want := range []string{"0", "0", "0", "0", "0.25", "0.5", "0.5"} {
+		if rows[k+1][1] != want {
+			t.Errorf("t = %s s: suspension.x %s, want %s", rows[k+1][0], rows[k+1][1], want)
+		}
+	}
+	if st, err := os.Stat(filepath.Join(dir, "out.png")); err != nil || st.Size() < 1000 {
+		t.Errorf("no plot: %v", err)
+	}
+	if err := os.WriteFile(table, []byte("time,suspension.xx\n0,0\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, _, errs = call("run", "../examples/massless", "-inputs", table, "-csv", out)
+	if code != 1 || !strings.Contains(errs, `inputs.csv:1: "suspension.xx" is not an input of Hoist (did you mean "suspension.x"?)`) {
+		t.Errorf("a misspelt input: status %d, stderr %q", code, errs)
+	}
+}
