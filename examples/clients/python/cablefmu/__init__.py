@@ -2,6 +2,7 @@
 studies of them (parameter sweeps and load cases) locally or on a Dask cluster.
 
     import cablefmu
+    cablefmu.export("examples/massless", "out/Hoist.fmu")  # the cablefmu command, no Go
     fmu = cablefmu.load("out/Hoist.fmu")
     r = cablefmu.simulate(fmu, inputs={"suspension.x": lambda t: min(t, 2.0)}, stop_time=30)
     print(max(r["cable.tension"]))
@@ -12,7 +13,8 @@ installed (Result.to_numpy, Result.to_pandas), Dask for studies
 modules cablefmu.fmi2 and cablefmu.fmi3.
 """
 
+from .command import CommandError, export
 from .sim import FMU, FMUError, Result, Table, load, simulate
 
-__all__ = ["FMU", "FMUError", "Result", "Table", "load", "simulate"]
+__all__ = ["CommandError", "FMU", "FMUError", "Result", "Table", "export", "load", "simulate"]
 __version__ = "0.1.0"

@@ -1,4 +1,7 @@
-"""Command line: ``python3 -m cablefmu study run STUDY`` and ``study plot STUDY``."""
+"""Command line: ``python3 -m cablefmu study run STUDY`` and ``study plot
+STUDY`` (STUDY a study file, or a folder holding study.json); every other
+verb (export, check, models, schema, run, info) goes to the cablefmu
+command, which the package finds as cablefmu.command says."""
 
 import argparse
 import os
@@ -9,12 +12,16 @@ from .study import MAX_RUNS, RUN_TIMEOUT, Study, StudyError, report, run, table
 
 
 def main(argv=None):
+    argv = sys.argv[1:] if argv is None else list(argv)
+    if argv and argv[0] not in ("study", "-h", "--help"):
+        from .command import main as command_main
+        return command_main(argv)
     p = argparse.ArgumentParser(prog="python3 -m cablefmu", description="Run and plot studies of cablefmu FMUs.")
     sub = p.add_subparsers(dest="command", required=True)
     study = sub.add_parser("study", help="parameter sweeps and load cases")
     verbs = study.add_subparsers(dest="verb", required=True)
     r = verbs.add_parser("run", help="run the study's missing runs and write its result table")
-    r.add_argument("study", help="the study file (JSON, or TOML with Python 3.11)")
+    r.add_argument("study", help="the study file (JSON, or TOML with Python 3.11), or a folder holding study.json")
     r.add_argument("--out", help="output folder (default: out/NAME next to the study file)")
     where = r.add_mutually_exclusive_group()
     where.add_argument("--serial", action="store_true", help="run in this process, one run after the other")
@@ -31,12 +38,12 @@ def main(argv=None):
                    help="forget the runs in the output folder (only a folder marked as this study file's)")
     r.add_argument("--quiet", action="store_true", help="no progress line")
     pl = verbs.add_parser("plot", help="draw the summary plots of a study's results as PNG")
-    pl.add_argument("study")
+    pl.add_argument("study", help="the study file, or a folder holding study.json")
     pl.add_argument("--out", help="the study's output folder (default: out/NAME next to the study file)")
     pl.add_argument("--max-runs", type=int, help="as for study run")
     args = p.parse_args(argv)
     try:
-        s = Study.from_file(args.study)
+        s = Study.from_file(_study_file(args.study))
         out = args.out or os.path.join(s.base, "out", s.name)
         if args.verb == "run":
             path, rows = run(s, out, scheduler=args.scheduler, workers=args.workers, serial=args.serial,
@@ -61,6 +68,17 @@ def main(argv=None):
         print("study: %s: %s" % (type(e).__name__, " ".join(str(e).split())), file=sys.stderr)
         return 2
     return 0
+
+
+def _study_file(path):
+    """The study file a command line names: the file, or study.json (else
+    study.toml) in the folder."""
+    if not os.path.isdir(path):
+        return path
+    for name in ("study.json", "study.toml"):
+        if os.path.isfile(os.path.join(path, name)):
+            return os.path.join(path, name)
+    raise StudyError("%s is a folder without study.json or study.toml" % path)
 
 
 if __name__ == "__main__":

@@ -6,9 +6,10 @@ A study file (JSON, or TOML where the standard library reads it) says:
 - ``name``: the study's name (letters, digits, ``_``, ``-`` and ``.``, not
   first), its output folder ``out/NAME`` beside the study file;
   ``description``: free text;
-- ``fmu`` (an .fmu archive) or ``scenario`` (a scenario folder, built with
-  ``go run ./build`` from the repository it lies in), paths relative to the
-  study file; ``stop_time`` and ``step`` (s; at most ``MAX_STEPS`` steps a
+- ``fmu`` (an .fmu archive) or ``scenario`` (a scenario folder anywhere,
+  exported with the cablefmu command for this machine's platform into
+  ``out/`` beside the study file, again when its files or the command's
+  engines changed), paths relative to the study file; ``stop_time`` and ``step`` (s; at most ``MAX_STEPS`` steps a
   run);
 - ``vary``: each varied name with ``values`` (a list), ``range``
   ([from, to, count], evenly) or ``uniform`` ([low, high]); names that are
@@ -85,6 +86,7 @@ import time
 import types
 import zipfile
 
+from . import command
 from .sim import FMUError, Table, load, simulate
 
 __all__ = ["Study", "run_case", "run", "MAX_RUNS", "MAX_STEPS", "RUN_TIMEOUT"]
@@ -116,6 +118,22 @@ PLAIN_NAME = re.compile(r"[A-Za-z0-9_-][A-Za-z0-9._-]*\Z")
 
 class StudyError(Exception):
     """A study file that cannot be run, with the reason."""
+
+
+def _build_key(folder, version):
+    """What a scenario folder's FMU depends on: every file in the folder
+    (names and bytes) and the command's version line, which names its
+    engines."""
+    import hashlib
+    h = hashlib.sha256(version.encode() + b"\0")
+    for d, dirs, names in sorted(os.walk(folder)):
+        dirs.sort()
+        for n in sorted(names):
+            p = os.path.join(d, n)
+            h.update(os.path.relpath(p, folder).replace(os.sep, "/").encode() + b"\0")
+            with open(p, "rb") as f:
+                h.update(hashlib.sha256(f.read()).digest())
+    return h.hexdigest()
 
 
 def _read(path):
@@ -391,8 +409,9 @@ class Study:
         return cls(spec, os.path.dirname(os.path.abspath(path)), path)
 
     def fmu_path(self, build_dir=None):
-        """The FMU's path; a scenario folder is built first if its FMU is
-        missing or older than the scenario."""
+        """The FMU's path; a scenario folder is exported first (by the
+        cablefmu command, for this machine's platform) when its FMU is
+        missing or was exported from other files or other engines."""
         if "fmu" in self.spec:
             path = os.path.join(self.base, self.spec["fmu"])
             if not os.path.isfile(path):
@@ -410,19 +429,28 @@ class Study:
             raise StudyError("scenario: modelIdentifier %s in %s: want a plain name (letters, digits, _, - and .), "
                              "no path" % (json.dumps(ident), os.path.join(folder, "scenario.json")))
         out = os.path.join(build_dir or os.path.join(self.base, "out"), ident + ".fmu")
-        newest = max(os.path.getmtime(os.path.join(d, n)) for d, _, names in os.walk(folder) for n in names)
-        if os.path.isfile(out) and os.path.getmtime(out) >= newest:
+        # The FMU is rebuilt when the scenario's files or the command's
+        # engines changed, for this machine's platform only.
+        try:
+            key = _build_key(folder, command.version())
+        except command.CommandError as e:
+            raise StudyError("scenario: %s" % e)
+        stamp = out + ".key"
+        try:
+            with open(stamp) as f:
+                built = f.read()
+        except OSError:
+            built = None
+        if built == key and os.path.isfile(out):
             return out
-        repo = folder
-        while not os.path.isfile(os.path.join(repo, "go.mod")):
-            parent = os.path.dirname(repo)
-            if parent == repo:
-                raise StudyError("scenario: %s lies in no Go module to build it with; name a built 'fmu'" % folder)
-            repo = parent
-        os.makedirs(os.path.dirname(out), exist_ok=True)
-        proc = subprocess.run(["go", "run", "./build", "-o", out, folder], cwd=repo, capture_output=True, text=True)
-        if proc.returncode != 0:
-            raise StudyError("building %s failed: %s" % (folder, " | ".join(proc.stderr.strip().splitlines()[-5:])))
+        plat = command.host_platform()
+        try:
+            command.export(folder, out + ".tmp", platforms=[plat] if plat else None)
+        except command.CommandError as e:
+            raise StudyError("scenario: %s" % e)
+        os.replace(out + ".tmp", out)
+        with open(stamp, "w") as f:
+            f.write(key)
         return out
 
     def load(self, path):

@@ -1,0 +1,125 @@
+"""The cablefmu command from Python: :func:`export` a scenario folder as an
+FMU, with no Go toolchain.
+
+The command (built by ``bash scripts/dist.sh``) carries the engine
+libraries of Linux and Windows and exports in a fraction of a second. It is
+found, in this order: the ``CABLEFMU`` environment variable (the command's
+path); the copy shipped in this package for the platform
+(``cablefmu/bin/linux64/cablefmu``, ``cablefmu/bin/win64/cablefmu.exe``);
+the first ``cablefmu`` executable on the PATH that is the command itself
+(not this package's Python entry point of the same name).
+"""
+
+import os
+import platform
+import subprocess
+import sys
+import threading
+
+__all__ = ["CommandError", "command", "export", "version", "host_platform"]
+
+
+class CommandError(Exception):
+    """The cablefmu command is missing or refused a request; the message is
+    the command's own (one line per fault, naming the place)."""
+
+
+def host_platform():
+    """The FMU platform name of this machine: linux64 or win64 (None where
+    the engines do not run)."""
+    machine = platform.machine().lower()
+    if machine not in ("x86_64", "amd64"):
+        return None
+    if sys.platform.startswith("linux"):
+        return "linux64"
+    if sys.platform in ("win32", "cygwin"):
+        return "win64"
+    return None
+
+
+def _native(path):
+    """Whether path is an executable program rather than a script (this
+    package's entry point is a script named cablefmu too)."""
+    try:
+        with open(path, "rb") as f:
+            head = f.read(4)
+    except OSError:
+        return False
+    return head in (b"\x7fELF",) or head[:2] == b"MZ"
+
+
+def command():
+    """The path of the cablefmu command; CommandError when there is none."""
+    env = os.environ.get("CABLEFMU")
+    if env:
+        if not os.path.isfile(env):
+            raise CommandError("CABLEFMU names %s, which is not a file" % env)
+        return env
+    plat = host_platform()
+    exe = "cablefmu.exe" if plat == "win64" else "cablefmu"
+    if plat:
+        shipped = os.path.join(os.path.dirname(os.path.abspath(__file__)), "bin", plat, exe)
+        if os.path.isfile(shipped):
+            return shipped
+    for folder in os.environ.get("PATH", "").split(os.pathsep):
+        candidate = os.path.join(folder, exe)
+        if os.path.isfile(candidate) and os.access(candidate, os.X_OK) and _native(candidate):
+            return candidate
+    raise CommandError("the cablefmu command is not installed: build it with bash scripts/dist.sh (it is then shipped "
+                       "in this package), put it on the PATH, or name it in CABLEFMU")
+
+
+def _run(args):
+    try:
+        proc = subprocess.run([command()] + list(args), capture_output=True, text=True)
+    except OSError as e:
+        raise CommandError("running %s: %s" % (command(), e))
+    if proc.returncode != 0:
+        raise CommandError(" ".join(proc.stderr.strip().split("\n")) or "exit status %d" % proc.returncode)
+    return proc.stdout
+
+
+_versions = {}  # (path, size, mtime) -> version line
+_lock = threading.Lock()
+
+
+def version():
+    """The command's version line, which names its engines: an FMU built
+    by another line may hold other binaries."""
+    path = command()
+    st = os.stat(path)
+    key = (os.path.abspath(path), st.st_size, st.st_mtime_ns)
+    with _lock:
+        if key in _versions:
+            return _versions[key]
+    line = _run(["--version"]).strip()
+    with _lock:
+        _versions[key] = line
+    return line
+
+
+def export(scenario_dir, path, fmi=2, platforms=None):
+    """Export the scenario folder as an FMU at path (FMI 2 or 3) for the
+    platforms (a list such as ["linux64"]; default every one the command
+    carries); returns path. Raises CommandError with the command's message
+    when the scenario is refused."""
+    if fmi not in (2, 3):
+        raise ValueError("fmi %r: want 2 or 3" % (fmi,))
+    args = ["export", os.fspath(scenario_dir), "-fmi", str(fmi), "-o", os.fspath(path)]
+    if platforms:
+        args += ["-platforms", ",".join(platforms)]
+    folder = os.path.dirname(os.path.abspath(path))
+    os.makedirs(folder, exist_ok=True)
+    _run(args)
+    return path
+
+
+def main(argv):
+    """Hand a command line to the cablefmu command (the package's entry
+    point does for every verb but study); returns its exit status."""
+    try:
+        exe = command()
+    except CommandError as e:
+        print("cablefmu: %s" % e, file=sys.stderr)
+        return 2
+    return subprocess.call([exe] + list(argv))

@@ -1,0 +1,208 @@
+"""Tests of the package with the cablefmu command and no Go: export, a
+study's scenario anywhere on disk exported once for this platform (again
+only when its files or the command's engines change), ``study run DIR``,
+and ``cablefmu run`` against the FMU driven from Python.
+
+    HOIST_FMU=out/Hoist.fmu /usr/bin/python3 -m unittest discover -s examples/clients/python/tests
+
+The command is the one scripts/dist.sh ships in the package (or CABLEFMU,
+or the PATH's).
+"""
+import csv
+import json
+import os
+import shutil
+import stat
+import subprocess
+import sys
+import tempfile
+import time
+import unittest
+import zipfile
+from unittest import mock
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+PKG = os.path.dirname(HERE)
+REPO = os.path.abspath(os.path.join(PKG, "..", "..", ".."))
+sys.path.insert(0, PKG)
+import cablefmu  # noqa: E402
+from cablefmu import command, study as studies  # noqa: E402
+
+IN_CI = os.environ.get("CI", "").strip().lower() == "true"
+
+
+def need_command():
+    try:
+        return command.command()
+    except command.CommandError as e:
+        if IN_CI:
+            raise AssertionError(str(e))
+        raise unittest.SkipTest(str(e))
+
+
+def binaries(path):
+    with zipfile.ZipFile(path) as z:
+        return sorted(n for n in z.namelist() if n.startswith("binaries/"))
+
+
+class TestExport(unittest.TestCase):
+    def setUp(self):
+        need_command()
+        self.tmp = tempfile.mkdtemp(prefix="cablefmu-export-")
+        self.addCleanup(shutil.rmtree, self.tmp, True)
+
+    def test_export_is_the_command_s_bytes(self):
+        """cablefmu.export writes the FMU the command writes (HOIST_FMU, made
+        by the command in the test suite), and with platforms only theirs."""
+        out = cablefmu.export(os.path.join(REPO, "examples", "massless"), os.path.join(self.tmp, "Hoist.fmu"))
+        ref = os.environ.get("HOIST_FMU")
+        if ref:
+            with open(out, "rb") as a, open(ref, "rb") as b:
+                self.assertEqual(a.read(), b.read(), "cablefmu.export differs from %s" % ref)
+        self.assertEqual(binaries(out), ["binaries/linux64/Hoist.so", "binaries/win64/Hoist.dll"])
+        out3 = cablefmu.export(os.path.join(REPO, "examples", "massless"), os.path.join(self.tmp, "Hoist3.fmu"), fmi=3,
+                               platforms=["linux64"])
+        self.assertEqual(binaries(out3), ["binaries/x86_64-linux/Hoist.so"])
+
+    def test_refusal_is_one_line_at_the_place(self):
+        scen = os.path.join(self.tmp, "typo")
+        shutil.copytree(os.path.join(REPO, "examples", "massless"), scen)
+        path = os.path.join(scen, "scenario.json")
+        with open(path) as f:
+            text = f.read()
+        with open(path, "w") as f:
+            f.write(text.replace('"length0"', '"lenght0"', 1))
+        with self.assertRaises(cablefmu.CommandError) as cm:
+            cablefmu.export(scen, os.path.join(self.tmp, "x.fmu"))
+        msg = str(cm.exception)
+        self.assertNotIn("\n", msg)
+        self.assertRegex(msg, r'scenario\.json:\d+:\d+: .*unknown key "cables\[0\]\.lenght0" \(did you mean "length0"\?\)')
+
+    def test_missing_command_says_how_to_get_it(self):
+        with mock.patch.dict(os.environ, {"CABLEFMU": "", "PATH": self.tmp}), \
+                mock.patch.object(command, "__file__", os.path.join(self.tmp, "command.py")):
+            with self.assertRaises(cablefmu.CommandError) as cm:
+                command.command()
+        self.assertIn("scripts/dist.sh", str(cm.exception))
+
+
+STUDY = {
+    "name": "outside",
+    "scenario": "hoist-wind",
+    "stop_time": 2,
+    "step": 0.05,
+    "vary": {"load.mass": {"values": [1000, 2000]}},
+    "inputs": {"wind.speed": {"profile": "constant", "value": 5}},
+    "outputs": ["cable.tension"],
+    "reductions": {"peak": {"of": "cable.tension", "op": "max"}},
+}
+
+
+class TestStudyScenarioAnywhere(unittest.TestCase):
+    """A study whose scenario lies outside the repository is exported once
+    by the command, for this platform, and again only when the scenario or
+    the command's engines change."""
+
+    def setUp(self):
+        self.cmd = need_command()
+        self.tmp = tempfile.mkdtemp(prefix="cablefmu-outside-")
+        self.addCleanup(shutil.rmtree, self.tmp, True)
+        shutil.copytree(os.path.join(REPO, "examples", "studies", "payload-sweep", "hoist-wind"),
+                        os.path.join(self.tmp, "hoist-wind"))
+        self.study_file = os.path.join(self.tmp, "study.json")
+        with open(self.study_file, "w") as f:
+            json.dump(STUDY, f)
+
+    def run_study(self, out):
+        s = studies.Study.from_file(self.study_file)
+        path, rows = studies.run(s, os.path.join(self.tmp, out), serial=True, progress=False)
+        self.assertEqual([r["status"] for r in rows], ["ok", "ok"], rows)
+        return rows
+
+    def test_exported_once_and_again_on_change(self):
+        fmu = os.path.join(self.tmp, "out", "HoistWind.fmu")
+        rows = self.run_study("a")
+        self.assertEqual(binaries(fmu), ["binaries/linux64/HoistWind.so"])
+        first = os.stat(fmu).st_mtime_ns
+        time.sleep(0.01)
+        self.assertEqual(self.run_study("b"), rows)
+        self.assertEqual(os.stat(fmu).st_mtime_ns, first, "the FMU was exported again with nothing changed")
+        # A changed scenario file: exported again.
+        wind = os.path.join(self.tmp, "hoist-wind", "wind.py")
+        with open(wind, "a") as f:
+            f.write("\n# edited\n")
+        self.run_study("c")
+        second = os.stat(fmu).st_mtime_ns
+        self.assertNotEqual(second, first, "an edited plugin did not export the FMU again")
+        # Other engines (a command whose version line differs): exported again.
+        other = os.path.join(self.tmp, "other-cablefmu")
+        with open(other, "w") as f:
+            f.write('#!/bin/sh\nif [ "$1" = --version ]; then echo "cablefmu 0.1.0 (other engines)"; exit 0; fi\n'
+                    'exec "%s" "$@"\n' % self.cmd)
+        os.chmod(other, os.stat(other).st_mode | stat.S_IXUSR)
+        with mock.patch.dict(os.environ, {"CABLEFMU": other}):
+            self.run_study("d")
+        self.assertNotEqual(os.stat(fmu).st_mtime_ns, second, "other engines did not export the FMU again")
+
+    def test_study_run_takes_a_folder(self):
+        env = dict(os.environ, PYTHONPATH=PKG)
+        p = subprocess.run([sys.executable, "-m", "cablefmu", "study", "run", self.tmp, "--serial", "--quiet"],
+                           capture_output=True, text=True, env=env)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertIn("2 runs: 2 ok, 0 failed", p.stdout)
+        p = subprocess.run([sys.executable, "-m", "cablefmu", "study", "run", os.path.join(self.tmp, "hoist-wind"),
+                            "--serial"], capture_output=True, text=True, env=env)
+        self.assertEqual(p.returncode, 2)
+        self.assertIn("is a folder without study.json or study.toml", p.stderr)
+
+    def test_other_verbs_go_to_the_command(self):
+        env = dict(os.environ, PYTHONPATH=PKG)
+        p = subprocess.run([sys.executable, "-m", "cablefmu", "models"], capture_output=True, text=True, env=env)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertIn("rigid-cable", p.stdout)
+
+
+class TestRunMatchesTheFMU(unittest.TestCase):
+    def test_same_outputs_at_the_same_times(self):
+        """cablefmu run of the Hoist example with a table of inputs gives, at
+        every communication point, the outputs simulate() reads from the FMU
+        (HOIST_FMU) driven with the same table: the same numbers."""
+        cmd = need_command()
+        ref = os.environ.get("HOIST_FMU")
+        if not ref:
+            if IN_CI:
+                raise AssertionError("HOIST_FMU not set")
+            raise unittest.SkipTest("set HOIST_FMU")
+        tmp = tempfile.mkdtemp(prefix="cablefmu-run-")
+        self.addCleanup(shutil.rmtree, tmp, True)
+        # The trolley move of hoist_cosim.py, sampled, and a winch cycle.
+        sys.path.insert(0, PKG)
+        import hoist_cosim as cosim
+        profile = cosim.TrapezoidProfile()
+        times = [0.1 * k for k in range(201)]
+        table = {"suspension.x": [profile(t)[0] for t in times], "suspension.vx": [profile(t)[1] for t in times],
+                 "winch.speed": [cosim.winch_speed(t) for t in times]}
+        path = os.path.join(tmp, "inputs.csv")
+        with open(path, "w", newline="") as f:
+            w = csv.writer(f)
+            w.writerow(["time"] + list(table))
+            for k, t in enumerate(times):
+                w.writerow([repr(t)] + [repr(table[n][k]) for n in table])
+        out = os.path.join(tmp, "run.csv")
+        p = subprocess.run([cmd, "run", os.path.join(REPO, "examples", "massless"), "-stop", "20", "-step", "0.05",
+                            "-inputs", path, "-csv", out], capture_output=True, text=True)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        with open(out) as f:
+            rows = list(csv.reader(f))
+        header, rows = rows[0], [[float(x) for x in r] for r in rows[1:]]
+        inputs = {n: cablefmu.Table(times, v) for n, v in table.items()}
+        r = cablefmu.simulate(ref, inputs=inputs, stop_time=20, step=0.05)
+        self.assertEqual(len(rows), len(r["time"]))
+        outputs = [n for n in r if n != "time"]
+        for n in ["time"] + outputs:
+            col = [row[header.index(n)] for row in rows]
+            self.assertEqual(col, r[n], "%s differs between cablefmu run and the FMU" % n)
+
+
+if __name__ == "__main__":
+    unittest.main()
