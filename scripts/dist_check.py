@@ -4,7 +4,8 @@ built by scripts/dist.sh and the scenario folders into an empty folder
 outside the checkout, and with a PATH that holds no go and no C compiler
 exports every scenario in FMI 2.0 and 3.0 there; checks that each FMU is
 byte for byte the in-tree exporter's (go run ./build export, which
-compiles the engines from the tree) and the Windows command's under Wine;
+compiles the engines from the tree) and the Windows command's under Wine,
+as is what cablefmu run writes;
 and leaves the FMUs in OUT for the test suites to run on.
 
     python3 scripts/dist_check.py [--dist out/dist] [--out out] [--no-wine]
@@ -127,8 +128,16 @@ def main():
                          "-o", os.path.join("wine", name)], env=wenv, cwd=home)
                     if not same(os.path.join(winout, name), os.path.join(user, name)):
                         failures.append("%s: cablefmu.exe under Wine wrote other bytes" % name)
+            # cablefmu run of the plugin example: the same numbers from
+            # both commands.
+            scen = os.path.join("scenarios", "massless-controlled")
+            run([wine, os.path.join(bindir, "cablefmu.exe"), "run", scen, "-stop", "5", "-csv",
+                 os.path.join("wine", "run.csv")], env=wenv, cwd=home)
+            run(["cablefmu", "run", scen, "-stop", "5", "-csv", os.path.join("fmus", "run.csv")], env=env, cwd=home)
+            if not same(os.path.join(winout, "run.csv"), os.path.join(user, "run.csv")):
+                failures.append("cablefmu.exe run under Wine gave other numbers than cablefmu run")
             run(["wineserver", "-k"], env=wenv)
-            print("cablefmu.exe under Wine: %d FMUs compared" % (2 * len(SCENARIOS)))
+            print("cablefmu.exe under Wine: %d FMUs and a run compared" % (2 * len(SCENARIOS)))
     for f in failures:
         print("FAIL", f)
     return 1 if failures else 0
