@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"encoding/csv"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"math"
@@ -433,5 +432,3 @@ func (r *result) plot(file string) error {
 	}
 	return chart.Draw(cols, panels, 20*vg.Centimeter, vg.Length(5*len(panels)+2)*vg.Centimeter, file)
 }
-
-var _ flag.Value = settings{}

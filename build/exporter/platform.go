@@ -101,24 +101,6 @@ func (e Engine) ID() string {
 // (the zip of its compressed library, fmu.Library.Zip).
 func EngineFile(p Platform) string { return "engine-" + p.Name + ".zip" }
 
-// ReadEngines reads the engines of the platforms from a folder written
-// by WriteEngines.
-func ReadEngines(dir string, ps []Platform) ([]Engine, error) {
-	var out []Engine
-	for _, p := range ps {
-		b, err := os.ReadFile(filepath.Join(dir, EngineFile(p)))
-		if err != nil {
-			return nil, fmt.Errorf("engine for %s: %w", p.Name, err)
-		}
-		lib, err := fmu.OpenLibrary(b)
-		if err != nil {
-			return nil, fmt.Errorf("engine for %s: %w", p.Name, err)
-		}
-		out = append(out, Engine{Platform: p, Library: lib})
-	}
-	return out, nil
-}
-
 // WriteEngines writes engines into dir, one file each (EngineFile).
 func WriteEngines(dir string, engines []Engine) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
