@@ -26,6 +26,8 @@ echo "== The cablefmu command: engines built once, exports without Go"
 # compared byte for byte with the in-tree exporter's and cablefmu.exe's
 # under Wine. The suites below run on those FMUs.
 bash scripts/dist.sh out/dist
+go vet -tags cablefmu_dist ./build  # the file that embeds the engines, now that they are built
+go tool staticcheck -tags cablefmu_dist ./build
 /usr/bin/python3 scripts/dist_check.py --dist out/dist --out out
 
 echo "== FMU from outside Go"
