@@ -376,7 +376,7 @@ class SlaveBase:
 
     def _need(self, name):
         """Fail unless instantiated; mark where this call's messages start."""
-        if not self._handle():
+        if not getattr(self, self.HANDLE):
             raise self.ERROR(name, None, (), "the instance is not instantiated")
         self._mark = len(self.messages)
 
@@ -397,6 +397,27 @@ class SlaveBase:
         """Call ``name`` with the handle first and check its status."""
         self._need(name)
         return self._check(name, getattr(self.lib, name)(self._handle(), *args))
+
+    def _repeated(self, name, *args):
+        """A function calling ``name(handle, *args)`` and checking its
+        status, as :meth:`_call_checked` does, for a call made every step:
+        the C function and its arguments (ctypes arrays, refilled between
+        calls) are looked up and built once, and no text is made unless the
+        call fails."""
+        fn = getattr(self.lib, name)
+        error, handle_attr = self.ERROR, self.HANDLE
+
+        def call():
+            handle = getattr(self, handle_attr)  # None once freed
+            if not handle:
+                raise error(name, None, (), "the instance is not instantiated")
+            mark = self._mark = len(self.messages)
+            status = fn(handle, *args)
+            if status != OK and status != WARNING:
+                raise error(name, status, self.messages[mark:])
+            return status
+
+        return call
 
     def call(self, name, *args):
         """Call ``name`` with the instance as first argument; return the raw status."""

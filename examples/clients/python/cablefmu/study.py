@@ -85,7 +85,7 @@ import time
 import types
 import zipfile
 
-from .sim import FMUError, Table, load, simulate
+from .sim import FMUError, Table, _simulate, load
 
 __all__ = ["Study", "run_case", "run", "MAX_RUNS", "MAX_STEPS", "RUN_TIMEOUT"]
 
@@ -602,22 +602,22 @@ class Trapezoid:
         self.end = self.t2 + t_acc
 
     def position(self, t):
-        return self.sign * self._position(t)
+        # One call, no helper: a run evaluates it three times a step.
+        if t < self.t0:
+            x = 0.0
+        elif t < self.t1:
+            x = 0.5 * self.a * (t - self.t0) ** 2
+        elif t < self.t2:
+            x = self.d_acc + self.v * (t - self.t1)
+        elif t < self.end:
+            tau = t - self.t2
+            x = self.distance - self.d_acc + self.v * tau - 0.5 * self.a * tau * tau
+        else:
+            x = self.distance
+        return self.sign * x
 
     def velocity(self, t):
         return self.sign * self._velocity(t)
-
-    def _position(self, t):
-        if t < self.t0:
-            return 0.0
-        if t < self.t1:
-            return 0.5 * self.a * (t - self.t0) ** 2
-        if t < self.t2:
-            return self.d_acc + self.v * (t - self.t1)
-        if t < self.end:
-            tau = t - self.t2
-            return self.distance - self.d_acc + self.v * tau - 0.5 * self.a * tau * tau
-        return self.distance
 
     def _velocity(self, t):
         if t < self.t0 or t >= self.end:
@@ -732,12 +732,10 @@ def run_case(spec, base, fmu_path, run_id, case, keep_series=False):
         step = float(spec.get("step") or fmu.default_step())
         signals, times = _inputs(spec, case, base, step)
         outputs = list(spec.get("outputs") or [])
-        result = simulate(fmu, inputs=signals, parameters=params, stop_time=float(spec["stop_time"]),
-                          step=step, outputs=outputs)
+        result, applied = _simulate(fmu, inputs=signals, parameters=params, stop_time=float(spec["stop_time"]),
+                                    step=step, outputs=outputs, keep_inputs=True)
         series = dict(result)
-        for name, sig in signals.items():  # the inputs as they were applied
-            f = sig if callable(sig) else (lambda t, v=sig: v)
-            series[name] = [f(t) for t in result["time"]]
+        series.update(applied)  # the inputs as they were applied
         if "sway" in spec:
             hx, hz = spec["sway"]["suspension"]
             lx, lz = spec["sway"]["load"]

@@ -99,6 +99,49 @@ class TestSimulate(unittest.TestCase):
         with self.assertRaises(cablefmu.FMUError):
             cablefmu.simulate(fmu, inputs={"no.such": 1.0}, stop_time=1.0)
 
+    def test_each_input_evaluated_once_a_communication_point(self):
+        """An input is evaluated once at each step's start (the first one's
+        value also initializes), never again for the same time."""
+        fmu = cablefmu.load(fmu_path("HOIST_FMU"))
+        seen = []
+
+        def x(t):
+            seen.append(t)
+            return 0.1 * t
+
+        r = cablefmu.simulate(fmu, stop_time=1.0, step=0.1, inputs={"suspension.x": x, "suspension.vx": 0.1},
+                              outputs=["suspension.x"])
+        self.assertEqual(seen, r["time"][:-1])
+        self.assertEqual(r["suspension.x"][1:], [0.1 * t for t in r["time"][:-1]], "the FMU holds what was set")
+        _, applied = cablefmu.sim._simulate(fmu, stop_time=1.0, step=0.1, inputs={"suspension.x": x},
+                                            keep_inputs=True)
+        self.assertEqual(applied["suspension.x"], [0.1 * t for t in r["time"]], "one value per communication point")
+
+    def test_prepared_calls(self):
+        """The setters and getters made once per simulation behave as set and
+        get: the same values, a wrong count refused, a refused value an
+        FMIError with the FMU's message, and no call on a freed instance."""
+        fmu = cablefmu.load(fmu_path("HOIST_FMU"))
+        inst = fmu.instance()
+        try:
+            inst.initialize()
+            names = ["suspension.x", "load.mass"]
+            get = inst.getter(names)
+            self.assertEqual(get(), inst.get(names))
+            inst.setter(["suspension.x"])([0.25])
+            self.assertEqual(get()[0], 0.25)
+            with self.assertRaises(ValueError):
+                inst.setter(["suspension.x"])([1.0, 2.0])
+            with self.assertRaises(cablefmu.fmi2.FMIError) as e:
+                inst.setter(["suspension.x"])([float("nan")])
+            self.assertIn("suspension.x", str(e.exception))
+            self.assertTrue(e.exception.messages, "the call's log is kept")
+        finally:
+            inst.free()
+        with self.assertRaises(cablefmu.fmi2.FMIError) as e:
+            get()
+        self.assertIn("not instantiated", str(e.exception))
+
 
 def small_study(fmu, runs=50):
     """A 50-run random study of the HoistWind FMU, 12 s each."""
