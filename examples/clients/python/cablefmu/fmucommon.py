@@ -186,17 +186,18 @@ def _sha256(path):
     return h.hexdigest()
 
 
-def unzip(fmu_path, dest):
+def unzip(fmu_path, dest, digest=None):
     """Unpack ``fmu_path`` into the folder ``dest`` and return its absolute path.
 
     The folder is reused: when it already holds this very archive (same
     SHA-256, recorded in ``dest/.fmu-sha256``) nothing is written.  Otherwise
     every file is written to a temporary name and renamed into place, so a
     binary still mapped by a running process is never overwritten in place.
-    Member names that would escape ``dest`` are rejected.
+    Member names that would escape ``dest`` are rejected.  ``digest``: the
+    archive's SHA-256 (hex) when the caller has just computed it.
     """
     dest = os.path.abspath(dest)
-    digest = _sha256(fmu_path)
+    digest = digest or _sha256(fmu_path)
     stamp = os.path.join(dest, _STAMP)
     try:
         with open(stamp) as f:

@@ -57,13 +57,13 @@ class FMU:
     description), ``name``.
     """
 
-    def __init__(self, path):
+    def __init__(self, path, digest=None):
         self.path = os.path.abspath(path)
         if not zipfile.is_zipfile(self.path):
             raise FMUError("%s: not an FMU (a zip archive)" % path)
-        digest = _sha256(self.path)
+        digest = digest or _sha256(self.path)  # load has it: an archive is hashed once
         self.sha256 = digest
-        self.folder = fmucommon.unzip(self.path, os.path.join(_cache_root(), digest[:20]))
+        self.folder = fmucommon.unzip(self.path, os.path.join(_cache_root(), digest[:20]), digest)
         root = ET.parse(os.path.join(self.folder, "modelDescription.xml")).getroot()
         version = root.get("fmiVersion", "")
         if version.startswith("2."):
@@ -123,7 +123,7 @@ def load(path):
         _seen[key] = digest
         fmu = _loaded.get(digest)
         if fmu is None:
-            fmu = FMU(path)
+            fmu = FMU(path, digest)
             _loaded[digest] = fmu
         return fmu
 
