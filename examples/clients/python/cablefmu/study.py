@@ -101,6 +101,13 @@ MARKER = ".cablefmu-study.json"
 NOT_RESULTS = ("report", "description", "max_runs", "run_timeout")
 #: How often a run whose result a lost Dask worker held is submitted again before it is a failed row.
 LOST_RUNS_RESUBMITTED = 3
+#: The seconds it takes to import distributed, start a local Dask cluster, check its workers, start
+#: their run processes and close it again (0.7-2.8 s on a 2-core machine, 1.0 s in the middle): with
+#: CLUSTER_TASK, what decides whether a study runs serially when no mode is asked for (see run).
+CLUSTER_START = 1.5
+#: The seconds a run costs on a local cluster besides its simulation (scheduling, its row's way
+#: back, the other processes' share of the cores: 10 ms for the payload sweep's runs on 2 cores).
+CLUSTER_TASK = 0.010
 
 OPS = ("max", "min", "max_abs", "rms", "final", "time_above", "daf")
 DESIGNS = ("grid", "random", "lhs")
@@ -843,10 +850,20 @@ class _RunProcess:
     def ask(self, args, timeout):
         """The row of a run: ("row", row), or ("timeout", None) after
         timeout s (the process stopped), or ("died", why)."""
+        if not self.send(args):
+            return "died", self.stop()
+        return self.answer(timeout)
+
+    def send(self, args):
+        """Hand the process a run; False when it is gone."""
         try:
             _send(self.proc.stdin, args)
+            return True
         except OSError:
-            return "died", self.stop()
+            return False
+
+    def answer(self, timeout):
+        """The answer to the run sent, as ask gives it."""
         try:
             answer = self.answers.get(timeout=timeout)
         except queue.Empty:
@@ -893,12 +910,30 @@ class _Runner:
 
     def __init__(self):
         self.proc = None
+        self.sent = False
 
-    def run(self, args, timeout):
-        spec, run_id, case = args[0], args[3], args[4]
+    def start(self):
+        """Start the run process now (else the first run does)."""
         if self.proc is None:
             self.proc = _RunProcess()
-        what, answer = self.proc.ask(args, timeout)
+
+    def run(self, args, timeout):
+        """The row of a run (a failed row when it crashed the process or
+        timed out)."""
+        self.send(args)
+        return self.receive(args, timeout)
+
+    def send(self, args):
+        """Start a run; receive gives its row. The caller may do other
+        work (save the row before) while the run goes on."""
+        if self.proc is None:
+            self.proc = _RunProcess()
+        self.sent = self.proc.send(args)
+
+    def receive(self, args, timeout):
+        """The row of the run sent, waiting at most timeout s."""
+        spec, run_id, case = args[0], args[3], args[4]
+        what, answer = self.proc.answer(timeout) if self.sent else ("died", self.proc.stop())
         if what == "row":
             return answer
         self.proc = None
@@ -1178,12 +1213,18 @@ def run(study, out, client=None, scheduler=None, workers=None, serial=False, ser
     """Run the study's missing runs and write the result table; returns
     ``(path of the table, rows)``.
 
-    ``serial``: one run after the other, from this process. Otherwise on
-    Dask: ``client`` (a ``distributed.Client``), or ``scheduler`` (an
-    address such as ``tcp://host:8786``), or a local cluster of ``workers``
-    processes (all cores by default); the workers are checked first (they
-    must import cablefmu and read the FMU). Either way each run is simulated
-    in a run process (see the module's doc). ``series``: keep each run's
+    ``serial``: one run after the other, from this process. On Dask:
+    ``client`` (a ``distributed.Client``), or ``scheduler`` (an address
+    such as ``tcp://host:8786``), or a local cluster of ``workers``
+    processes; the workers are checked first (they must import cablefmu and
+    read the FMU). Given none of these, the study chooses by its size, as
+    starting a local cluster takes seconds (CLUSTER_START) that a short
+    study does not win back: its runs go serially, timed, and once the
+    first run (or, when that is short, the second) shows that the runs
+    left would take longer here than on a local cluster of all cores with
+    its start and its overhead per run (CLUSTER_TASK), such a cluster takes
+    them; else the study stays serial. The rows are the same either way.
+    Each run is simulated in a run process (see the module's doc). ``series``: keep each run's
     time series as ``OUT/series/ID.csv``. ``limit``: run at most this many
     of the missing runs (a study may be run in parts). ``retry_failed``: run
     the failed runs again. ``fresh``: forget the runs in OUT, a folder
@@ -1227,11 +1268,33 @@ def run(study, out, client=None, scheduler=None, workers=None, serial=False, ser
     args = [(study.spec, study.base, fmu_path, k, c, series) for k, c in todo]
     if progress:
         _progress(done, total, 0, t0, stream)
-    if serial or not todo:
+    auto = not serial and client is None and not scheduler and workers is None
+    if serial or auto or not todo:
         runner = _Runner()
         try:
-            for a in args:
-                _save(out, runner.run(a, run_timeout))
+            if auto and todo:
+                runner.start()  # not timed: the runs are
+            took = []  # seconds of each run here, while the mode is open
+            to_dask = False
+            a = args.pop(0) if args else None
+            if a is not None:
+                runner.send(a)
+                sent = time.perf_counter()
+            while a is not None:
+                row = runner.receive(a, run_timeout)
+                a = None
+                if auto and args:
+                    took.append(time.perf_counter() - sent)
+                    choice = _choose(took, len(args), os.cpu_count() or 1)
+                    if choice is not None:
+                        auto, to_dask = False, choice[0]
+                        if progress:
+                            stream.write("\n%s\n" % choice[1])
+                if args and not to_dask:
+                    a = args.pop(0)
+                    runner.send(a)  # the next run goes on while this row is saved
+                    sent = time.perf_counter()
+                _save(out, row)
                 done += 1
                 started += 1
                 if progress:
@@ -1240,7 +1303,7 @@ def run(study, out, client=None, scheduler=None, workers=None, serial=False, ser
             runner.close(kill=True)
             raise
         runner.close()
-    else:
+    if args:  # on Dask: asked for, or the runs left pay for a local cluster's start
         try:
             from distributed import Client, LocalCluster, as_completed
         except ImportError:
@@ -1271,6 +1334,32 @@ def run(study, out, client=None, scheduler=None, workers=None, serial=False, ser
     if progress:
         stream.write("\n")
     return table(out, study, max_runs)
+
+
+def _choose(took, left, cores, start=None, task=None):
+    """Whether a local cluster should take the runs left: None while
+    undecided, else (True or False, a line saying why). took: the seconds
+    of the runs made here so far. The serial time left is estimated as
+    the time of a run times the runs left, the cluster's as its start
+    plus the runs left times (a run + its overhead on Dask) over the
+    cores; the cluster is started when that is less. The first run also
+    loads the FMU in the run process, so it decides alone only a study
+    that stays serial even so, or one of runs longer than the cluster's
+    start; otherwise the second run's time decides."""
+    start = CLUSTER_START if start is None else start
+    task = CLUSTER_TASK if task is None else task
+    if cores < 2:
+        return False, "serial: one core"
+    per_run = sum(took[1:]) / len(took[1:]) if len(took) > 1 else took[0]
+    here = per_run * left
+    there = start + left * (per_run + task) / cores
+    if len(took) == 1 and here > there and per_run < start:
+        return None  # the first run's time may be mostly the FMU's loading: see the second
+    if here > there:
+        return True, ("local cluster of %d processes: the %d runs left take about %.1f s here, %.1f s there "
+                      "with its start" % (cores, left, here, there))
+    return False, ("serial: the %d runs left take about %.1f s here, less than on a local cluster of %d "
+                   "processes with its start (%.1f s)" % (left, here, cores, there))
 
 
 def _dask_rows(client, as_completed, args, run_timeout, spec):

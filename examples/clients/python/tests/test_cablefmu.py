@@ -195,6 +195,34 @@ class TestStudies(unittest.TestCase):
             path, rows = studies.run(self.study, out, client=client, progress=False)
         self.assertEqual(read(path), read(self.serial_table), "the cluster's table differs from the serial one")
 
+    def test_mode_chosen_by_size(self):
+        """Asked for no mode, a small study runs serially (it never reaches
+        Dask); one whose runs left outweigh a cluster's start (made free here)
+        goes to a local cluster after its first run; --serial and --workers
+        are obeyed whatever the size. Every mode writes the serial table."""
+        s = studies.Study(small_study(self.fmu, runs=4), self.tmp)
+        reference, _ = studies.run(s, os.path.join(self.tmp, "mode-serial"), serial=True, progress=False)
+        to_dask = mock.patch.object(studies, "_dask_rows", side_effect=AssertionError("a small study went to Dask"))
+        with to_dask:
+            path, _ = studies.run(s, os.path.join(self.tmp, "mode-auto-small"), progress=False)
+        self.assertEqual(read(path), read(reference))
+        free = [mock.patch.object(studies, "CLUSTER_START", 0.0), mock.patch.object(studies, "CLUSTER_TASK", 0.0),
+                mock.patch("os.cpu_count", return_value=2)]
+        for p in free:
+            p.start()
+            self.addCleanup(p.stop)
+        with to_dask:
+            path, _ = studies.run(s, os.path.join(self.tmp, "mode-serial-asked"), serial=True, progress=False)
+        self.assertEqual(read(path), read(reference))
+        if not have_dask():
+            self.skipTest("distributed not importable by %s" % sys.executable)
+        for name, kw, on_dask in (("mode-auto-large", {}, 3), ("mode-workers", {"workers": 1}, 4)):
+            with mock.patch.object(studies, "_dask_rows", side_effect=studies._dask_rows) as dask_rows:
+                path, _ = studies.run(s, os.path.join(self.tmp, name), progress=False, **kw)
+            self.assertEqual(dask_rows.call_count, 1, name)
+            self.assertEqual(len(dask_rows.call_args[0][2]), on_dask, "%s: the runs given to Dask" % name)
+            self.assertEqual(read(path), read(reference), name)
+
     def test_failed_run_recorded(self):
         spec = small_study(self.fmu, runs=6)
         spec["design"] = "grid"

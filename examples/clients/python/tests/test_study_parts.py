@@ -106,3 +106,32 @@ class TestReductions(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class TestModeChoice(unittest.TestCase):
+    """The rule that picks serial or a local cluster when no mode is asked
+    for, on made-up run times (no run is timed here)."""
+
+    def choose(self, took, left, cores=2):
+        return st._choose(took, left, cores, start=1.5, task=0.01)
+
+    def test_short_study_stays_serial(self):
+        # The payload sweep: 22 ms runs, 108 left: 2.4 s here against 3.3 s with a cluster's start.
+        self.assertIs(self.choose([0.06, 0.022], 108)[0], False)
+        # Even the first run's time, which holds the FMU's loading, says serial: decided at once.
+        self.assertIs(self.choose([0.06], 10)[0], False)
+
+    def test_long_study_goes_to_a_cluster(self):
+        self.assertIs(self.choose([0.3, 0.2], 1000)[0], True)
+        self.assertIs(self.choose([0.3, 0.2], 1000, cores=1)[0], False, "one core: nothing to win")
+
+    def test_second_run_decides_when_the_first_is_short(self):
+        self.assertIsNone(self.choose([0.2], 1000))  # maybe mostly loading the FMU
+        self.assertIs(self.choose([0.2, 0.01], 1000)[0], False)
+        self.assertIs(self.choose([3.0], 100)[0], True, "a run longer than the start decides alone")
+
+    def test_break_even(self):
+        # Serial time left = per run × left; cluster = start + left × (per run + task) / cores.
+        per_run, left = 0.05, 60  # 3.0 s here, 1.5 + 1.8 = 3.3 s there
+        self.assertIs(self.choose([per_run, per_run], left)[0], False)
+        self.assertIs(self.choose([per_run, per_run], 2 * left)[0], True)  # 6.0 s here, 5.1 s there
