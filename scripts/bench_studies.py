@@ -1,12 +1,12 @@
 """Runs per second of the payload-sweep example study (110 runs of the
 HoistWind FMU) in each of cablefmu's modes, beside the same study written
 with FMPy and FMPy's own Dask pattern (scripts/bench_studies_fmpy.py):
-serially; by default (the study picks serial or a local cluster by its
-size); on a local Dask cluster the study starts (--workers); on a
-LocalCluster started beforehand and reached by its scheduler's address (as
-a remote cluster would be); with FMPy on dask.bag. Each mode runs the
-whole study --repeat times, the modes taking turns, and the best is shown:
-the machine may be busy with other work.
+serially; by default (the study picks by its size: serial, or a run
+process per core side by side); on a local Dask cluster the study starts
+(--workers); on a LocalCluster started beforehand and reached by its
+scheduler's address (as a remote cluster would be); with FMPy on
+dask.bag. Each mode runs the whole study --repeat times, the modes taking
+turns, and the best is shown: the machine may be busy with other work.
 
     /usr/bin/python3 scripts/bench_studies.py [--workers 2] [--stop SECONDS] [--repeat 3] [--fmpy PATH]
 
@@ -59,8 +59,10 @@ def main():
             _, rows[name] = studies.run(s, out, progress=True, stream=said, **kw)
             walls.setdefault(name, []).append(time.perf_counter() - t0)
             for line in said.getvalue().split("\n"):
-                if line.startswith(("serial:", "local cluster")):
-                    picked.add(line.split(":")[0])
+                if line.startswith("serial:"):
+                    picked.add("serial")
+                elif "side by side:" in line:
+                    picked.add("side by side")
 
         from distributed import LocalCluster
         modes = ["serial", "default (%s)", "local Dask cluster", "Dask cluster by address", "FMPy + dask.bag"]

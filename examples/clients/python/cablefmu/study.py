@@ -1,5 +1,6 @@
 """Studies: many simulations of one FMU over varied parameters and input
-profiles, each reduced to a row of numbers, run serially or on Dask.
+profiles, each reduced to a row of numbers, run serially, on this
+machine's cores or on Dask (see run for how the default is chosen).
 
 A study file (JSON, or TOML where the standard library reads it) says:
 
@@ -101,13 +102,13 @@ MARKER = ".cablefmu-study.json"
 NOT_RESULTS = ("report", "description", "max_runs", "run_timeout")
 #: How often a run whose result a lost Dask worker held is submitted again before it is a failed row.
 LOST_RUNS_RESUBMITTED = 3
-#: The seconds it takes to import distributed, start a local Dask cluster, check its workers, start
-#: their run processes and close it again (0.7-2.8 s on a 2-core machine, 1.0 s in the middle): with
-#: CLUSTER_TASK, what decides whether a study runs serially when no mode is asked for (see run).
-CLUSTER_START = 1.5
-#: The seconds a run costs on a local cluster besides its simulation (scheduling, its row's way
-#: back, the other processes' share of the cores: 10 ms for the payload sweep's runs on 2 cores).
-CLUSTER_TASK = 0.010
+#: The seconds it takes to start the run processes for the further cores, load the FMU in them and
+#: close them (0.1 s on an idle 2-core machine, twice that on a busy one): with LOCAL_TASK, what
+#: decides whether a study asked for no mode runs serially (see run).
+LOCAL_START = 0.15
+#: The seconds a run costs in run processes side by side besides its simulation (its row's way
+#: back and saving, the other processes' share of the cores: 1.6-2.1 ms on 2 cores).
+LOCAL_TASK = 0.002
 
 OPS = ("max", "min", "max_abs", "rms", "final", "time_above", "daf")
 DESIGNS = ("grid", "random", "lhs")
@@ -1217,19 +1218,22 @@ def run(study, out, client=None, scheduler=None, workers=None, serial=False, ser
     ``client`` (a ``distributed.Client``), or ``scheduler`` (an address
     such as ``tcp://host:8786``), or a local cluster of ``workers``
     processes; the workers are checked first (they must import cablefmu and
-    read the FMU). Given none of these, the study chooses by its size, as
-    starting a local cluster takes seconds (CLUSTER_START) that a short
-    study does not win back: its runs go serially, timed, and once the
-    first run (or, when that is short, the second) shows that the runs
-    left would take longer here than on a local cluster of all cores with
-    its start and its overhead per run (CLUSTER_TASK), such a cluster takes
-    them; else the study stays serial. The rows are the same either way.
-    Each run is simulated in a run process (see the module's doc). ``series``: keep each run's
-    time series as ``OUT/series/ID.csv``. ``limit``: run at most this many
-    of the missing runs (a study may be run in parts). ``retry_failed``: run
-    the failed runs again. ``fresh``: forget the runs in OUT, a folder
-    marked as this study file's (a folder of another study file is refused,
-    fresh or not). A folder of runs of an earlier version of the study (the
+    read the FMU). Given none of these, the study chooses by its size: its
+    runs go serially, timed, and once the first run (or, when that is
+    short, the second) shows that the runs left would take longer so than
+    on run processes side by side, one per core, with their start
+    (LOCAL_START) and their overhead per run (LOCAL_TASK), those take them;
+    else the study stays serial. Those run processes are driven by threads
+    of this process, not by Dask: a local Dask cluster's start (1-3 s) and
+    its overhead per run (10 ms on 2 cores) cost more than most studies on
+    one machine win back. The rows are the same in every mode. Each run is
+    simulated in a run process (see the module's doc).
+
+    ``series``: keep each run's time series as ``OUT/series/ID.csv``.
+    ``limit``: run at most this many of the missing runs (a study may be
+    run in parts). ``retry_failed``: run the failed runs again. ``fresh``:
+    forget the runs in OUT, a folder marked as this study file's (a folder
+    of another study file is refused, fresh or not). A folder of runs of an earlier version of the study (the
     study file or the FMU changed, beyond the keys that change no row) is
     refused unless ``fresh``. ``max_runs``: the most runs the study may
     have (default: the study's ``max_runs``, else MAX_RUNS).
@@ -1275,7 +1279,7 @@ def run(study, out, client=None, scheduler=None, workers=None, serial=False, ser
             if auto and todo:
                 runner.start()  # not timed: the runs are
             took = []  # seconds of each run here, while the mode is open
-            to_dask = False
+            side_by_side = False
             a = args.pop(0) if args else None
             if a is not None:
                 runner.send(a)
@@ -1287,10 +1291,10 @@ def run(study, out, client=None, scheduler=None, workers=None, serial=False, ser
                     took.append(time.perf_counter() - sent)
                     choice = _choose(took, len(args), os.cpu_count() or 1)
                     if choice is not None:
-                        auto, to_dask = False, choice[0]
+                        auto, side_by_side = False, choice[0]
                         if progress:
                             stream.write("\n%s\n" % choice[1])
-                if args and not to_dask:
+                if args and not side_by_side:
                     a = args.pop(0)
                     runner.send(a)  # the next run goes on while this row is saved
                     sent = time.perf_counter()
@@ -1299,11 +1303,23 @@ def run(study, out, client=None, scheduler=None, workers=None, serial=False, ser
                 started += 1
                 if progress:
                     _progress(done, total, started, t0, stream)
+            if side_by_side:  # the runs left, on a run process per core (this one's too)
+                rows = _local_rows(runner, args, os.cpu_count() or 1, run_timeout)
+                try:
+                    for row in rows:
+                        _save(out, row)
+                        done += 1
+                        started += 1
+                        if progress:
+                            _progress(done, total, started, t0, stream)
+                finally:
+                    rows.close()
+                args = []
         except BaseException:  # stopped (Ctrl-C, say): the run in progress too
             runner.close(kill=True)
             raise
         runner.close()
-    if args:  # on Dask: asked for, or the runs left pay for a local cluster's start
+    if args:  # on Dask, asked for
         try:
             from distributed import Client, LocalCluster, as_completed
         except ImportError:
@@ -1337,17 +1353,18 @@ def run(study, out, client=None, scheduler=None, workers=None, serial=False, ser
 
 
 def _choose(took, left, cores, start=None, task=None):
-    """Whether a local cluster should take the runs left: None while
-    undecided, else (True or False, a line saying why). took: the seconds
-    of the runs made here so far. The serial time left is estimated as
-    the time of a run times the runs left, the cluster's as its start
-    plus the runs left times (a run + its overhead on Dask) over the
-    cores; the cluster is started when that is less. The first run also
-    loads the FMU in the run process, so it decides alone only a study
-    that stays serial even so, or one of runs longer than the cluster's
-    start; otherwise the second run's time decides."""
-    start = CLUSTER_START if start is None else start
-    task = CLUSTER_TASK if task is None else task
+    """Whether run processes side by side, one per core, should take the
+    runs left: None while undecided, else (True or False, a line saying
+    why). took: the seconds of the runs made here so far. The serial time
+    left is estimated as the time of a run times the runs left, the time
+    side by side as their start (LOCAL_START) plus the runs left times (a
+    run + its overhead, LOCAL_TASK) over the cores; the runs go side by
+    side when that is less. The first run also loads the FMU in the run
+    process, so it decides alone only a study that stays serial even so,
+    or one of runs longer than the start; otherwise the second run's time
+    decides."""
+    start = LOCAL_START if start is None else start
+    task = LOCAL_TASK if task is None else task
     if cores < 2:
         return False, "serial: one core"
     per_run = sum(took[1:]) / len(took[1:]) if len(took) > 1 else took[0]
@@ -1356,10 +1373,59 @@ def _choose(took, left, cores, start=None, task=None):
     if len(took) == 1 and here > there and per_run < start:
         return None  # the first run's time may be mostly the FMU's loading: see the second
     if here > there:
-        return True, ("local cluster of %d processes: the %d runs left take about %.1f s here, %.1f s there "
-                      "with its start" % (cores, left, here, there))
-    return False, ("serial: the %d runs left take about %.1f s here, less than on a local cluster of %d "
-                   "processes with its start (%.1f s)" % (left, here, cores, there))
+        return True, ("%d run processes side by side: about %.1f s for the %d runs left, against %.1f s serially"
+                      % (cores, there, left, here))
+    return False, ("serial: about %.1f s for the %d runs left, against %.1f s on %d run processes side by side "
+                   "with their start" % (here, left, there, cores))
+
+
+def _local_rows(first, args, n, run_timeout):
+    """The rows of the runs args, as they finish, from n run processes
+    side by side (first, a runner whose process has started, and n - 1
+    more), each driven by a thread of this process. A run that crashes its
+    process or times out is a failed row, as serially. Stopped (Ctrl-C,
+    say), the runs in progress are stopped too."""
+    todo = queue.Queue()
+    for a in args:
+        todo.put(a)
+    answers = queue.Queue()
+    stop = threading.Event()
+    runners = [first] + [_Runner() for _ in range(min(n, len(args)) - 1)]
+
+    def work(runner):
+        try:
+            while not stop.is_set():
+                try:
+                    a = todo.get_nowait()
+                except queue.Empty:
+                    return
+                answers.put(("row", runner.run(a, run_timeout)))
+        except BaseException as e:  # its run process did not start, say
+            answers.put(("error", e))
+
+    threads = [threading.Thread(target=work, args=(r,), daemon=True) for r in runners]
+    for t in threads:
+        t.start()
+    ended = False
+    try:
+        for _ in range(len(args)):
+            what, x = answers.get()
+            if what == "error":
+                raise x
+            yield x
+        ended = True
+    finally:
+        stop.set()
+        for t in threads:
+            while t.is_alive():
+                if not ended:  # stopped: end the runs in progress (their threads get crashed rows and leave)
+                    for r in runners:
+                        proc = r.proc
+                        if proc is not None and proc.proc.poll() is None:
+                            proc.stop()
+                t.join(0.1)
+        for r in runners[1:]:  # first is the caller's
+            r.close()
 
 
 def _dask_rows(client, as_completed, args, run_timeout, spec):

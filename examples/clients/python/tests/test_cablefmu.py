@@ -196,32 +196,43 @@ class TestStudies(unittest.TestCase):
         self.assertEqual(read(path), read(self.serial_table), "the cluster's table differs from the serial one")
 
     def test_mode_chosen_by_size(self):
-        """Asked for no mode, a small study runs serially (it never reaches
-        Dask); one whose runs left outweigh a cluster's start (made free here)
-        goes to a local cluster after its first run; --serial and --workers
-        are obeyed whatever the size. Every mode writes the serial table."""
+        """Asked for no mode, a small study runs serially; one whose runs left
+        outweigh starting more run processes (made free here) goes on on a run
+        process per core after its first run; --serial and --workers are
+        obeyed whatever the size. Every mode writes the serial table."""
+        small = studies.Study(dict(small_study(self.fmu, runs=2), stop_time=2), self.tmp)
         s = studies.Study(small_study(self.fmu, runs=4), self.tmp)
         reference, _ = studies.run(s, os.path.join(self.tmp, "mode-serial"), serial=True, progress=False)
-        to_dask = mock.patch.object(studies, "_dask_rows", side_effect=AssertionError("a small study went to Dask"))
-        with to_dask:
-            path, _ = studies.run(s, os.path.join(self.tmp, "mode-auto-small"), progress=False)
+        not_serial = [mock.patch.object(studies, f, side_effect=AssertionError("not serially: %s" % f))
+                      for f in ("_local_rows", "_dask_rows")]
+        for p in not_serial:
+            p.start()
+        try:
+            # The second run would have to take longer than 0.3 s (LOCAL_START x 2) to go side by side.
+            studies.run(small, os.path.join(self.tmp, "mode-auto-small"), progress=False)
+            with mock.patch.object(studies, "LOCAL_START", 0.0), mock.patch.object(studies, "LOCAL_TASK", 0.0):
+                path, _ = studies.run(s, os.path.join(self.tmp, "mode-serial-asked"), serial=True, progress=False)
+        finally:
+            for p in not_serial:
+                p.stop()
         self.assertEqual(read(path), read(reference))
-        free = [mock.patch.object(studies, "CLUSTER_START", 0.0), mock.patch.object(studies, "CLUSTER_TASK", 0.0),
+        free = [mock.patch.object(studies, "LOCAL_START", 0.0), mock.patch.object(studies, "LOCAL_TASK", 0.0),
                 mock.patch("os.cpu_count", return_value=2)]
         for p in free:
             p.start()
             self.addCleanup(p.stop)
-        with to_dask:
-            path, _ = studies.run(s, os.path.join(self.tmp, "mode-serial-asked"), serial=True, progress=False)
+        with mock.patch.object(studies, "_local_rows", side_effect=studies._local_rows) as local:
+            path, _ = studies.run(s, os.path.join(self.tmp, "mode-auto-large"), progress=False)
+        self.assertEqual(local.call_count, 1)
+        self.assertEqual(len(local.call_args[0][1]), 3, "the runs left after the first, side by side")
         self.assertEqual(read(path), read(reference))
         if not have_dask():
             self.skipTest("distributed not importable by %s" % sys.executable)
-        for name, kw, on_dask in (("mode-auto-large", {}, 3), ("mode-workers", {"workers": 1}, 4)):
-            with mock.patch.object(studies, "_dask_rows", side_effect=studies._dask_rows) as dask_rows:
-                path, _ = studies.run(s, os.path.join(self.tmp, name), progress=False, **kw)
-            self.assertEqual(dask_rows.call_count, 1, name)
-            self.assertEqual(len(dask_rows.call_args[0][2]), on_dask, "%s: the runs given to Dask" % name)
-            self.assertEqual(read(path), read(reference), name)
+        with mock.patch.object(studies, "_dask_rows", side_effect=studies._dask_rows) as dask_rows:
+            path, _ = studies.run(s, os.path.join(self.tmp, "mode-workers"), progress=False, workers=1)
+        self.assertEqual(dask_rows.call_count, 1)
+        self.assertEqual(len(dask_rows.call_args[0][2]), 4, "--workers: every run on Dask")
+        self.assertEqual(read(path), read(reference))
 
     def test_failed_run_recorded(self):
         spec = small_study(self.fmu, runs=6)
