@@ -91,7 +91,8 @@ def main():
         if modes[4] in rows:
             keys = [k for k in rows[modes[0]][0] if k != "error"]
             same = [[r[k] for k in keys] for r in rows[modes[4]]] == [[r[k] for k in keys] for r in rows[modes[0]]]
-            print("FMPy's rows %s cablefmu's (FMPy from %s)" % ("equal" if same else "DIFFER from", fmpy_folder))
+            version = getattr(sys.modules.get("fmpy"), "__version__", "?")
+            print("FMPy %s's rows %s cablefmu's" % (version, "equal" if same else "DIFFER from"))
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
 
