@@ -75,9 +75,11 @@ for p in "${phases[@]}"; do
 done
 
 # Studies with the cablefmu Python package: runs per second of the
-# payload-sweep example serially, in local worker processes and on a
-# LocalCluster, with the short runs of the example and runs ten times as
-# long (Debian's python3-distributed: setup.sh --studies).
+# payload-sweep example serially, in the default mode, on a local Dask
+# cluster and on a LocalCluster reached by its address (and with FMPy on
+# dask.bag where FMPy is on PYTHONPATH: scripts/bench_studies_fmpy.py), with
+# the example's runs and runs almost seven times as long (Debian's
+# python3-distributed: setup.sh --studies).
 bash scripts/setup.sh --studies >/dev/null
 echo
 /usr/bin/python3 scripts/bench_studies.py 2>/dev/null

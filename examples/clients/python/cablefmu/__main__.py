@@ -24,9 +24,10 @@ def main(argv=None):
     r.add_argument("study", help="the study file (JSON, or TOML with Python 3.11), or a folder holding study.json")
     r.add_argument("--out", help="output folder (default: out/NAME next to the study file)")
     where = r.add_mutually_exclusive_group()
-    where.add_argument("--serial", action="store_true", help="run in this process, one run after the other")
+    where.add_argument("--serial", action="store_true", help="run one run after the other (default: so while "
+                       "the runs left are too few to pay for starting more run processes, else one per core)")
     where.add_argument("--scheduler", help="address of a Dask scheduler, e.g. tcp://host:8786")
-    r.add_argument("--workers", type=int, help="local worker processes (default: all cores)")
+    r.add_argument("--workers", type=int, help="run on a local Dask cluster of this many worker processes")
     r.add_argument("--series", action="store_true", help="keep each run's time series (OUT/series/ID.csv)")
     r.add_argument("--limit", type=int, help="run at most this many of the missing runs")
     r.add_argument("--max-runs", type=int, help="refuse a study of more runs than this (default: the study's "

@@ -20,6 +20,13 @@ return normally (warnings stay in ``slave.messages``); fmi2Discard, fmi2Error,
 fmi2Fatal and fmi2Pending raise :class:`FMIError`, which carries the function
 name, the status and the messages the FMU logged during that call.
 
+Calls made every step
+---------------------
+``slave.real_setter(refs)`` and ``slave.real_getter(refs)`` return functions that set
+and get the same variables again and again: the names are resolved and the
+ctypes arrays built once, so that a master's step loop costs little Python
+beside the FMU's own work.  They check the status as the other calls do.
+
 Loading the shared library
 --------------------------
 Unpack an FMU once, reuse the folder (:func:`unzip` does so when the archive
@@ -451,6 +458,55 @@ class FMU2Slave(fmucommon.SlaveBase):
         self._call_checked("fmi2GetReal", vrs, n, vals)
         return list(vals)
 
+    # The same calls for a master that sets and gets the same variables
+    # every step: the value references are resolved and the ctypes arrays
+    # built once, when the function is made.
+
+    def real_setter(self, refs):
+        """A function ``set(values)`` doing ``set_real(refs, values)``."""
+        vrs, n = self._refs(refs)
+        vals = (fmi2Real * n)()
+        call = self._repeated("fmi2SetReal", vrs, n, vals)
+
+        def set_real(values):
+            if len(values) != n:
+                raise ValueError("set_real: %d references but %d values" % (n, len(values)))
+            vals[:] = values
+            return call()
+
+        return set_real
+
+    def real_getter(self, refs):
+        """A function ``get()`` returning ``get_real(refs)``."""
+        vrs, n = self._refs(refs)
+        vals = (fmi2Real * n)()
+        call = self._repeated("fmi2GetReal", vrs, n, vals)
+
+        def get_real():
+            call()
+            return vals[:]
+
+        return get_real
+
+    def real_input_derivatives_setter(self, refs, orders):
+        """A function ``set(values)`` doing ``set_real_input_derivatives(refs, orders, values)``."""
+        vrs, n = self._refs(refs)
+        if isinstance(orders, int):
+            orders = [orders] * n
+        if len(orders) != n:
+            raise ValueError("set_real_input_derivatives: lengths differ")
+        ords = (fmi2Integer * n)(*orders)
+        vals = (fmi2Real * n)()
+        call = self._repeated("fmi2SetRealInputDerivatives", vrs, n, ords, vals)
+
+        def set_real_input_derivatives(values):
+            if len(values) != n:
+                raise ValueError("set_real_input_derivatives: lengths differ")
+            vals[:] = values
+            return call()
+
+        return set_real_input_derivatives
+
     def set_real_input_derivatives(self, refs, orders, values):
         self._need("fmi2SetRealInputDerivatives")
         vrs, n = self._refs(refs)
@@ -497,7 +553,9 @@ class FMU2Slave(fmucommon.SlaveBase):
         self._need("fmi2DoStep")
         status = self.lib.fmi2DoStep(self.component, current_time, step_size,
                                      fmi2True if no_set_fmu_state_prior else fmi2False)
-        return self._check("fmi2DoStep", status, "t=%.17g, h=%.17g" % (current_time, step_size))
+        if status != OK and status != WARNING:  # the text only for a failure: a run makes thousands of steps
+            self._check("fmi2DoStep", status, "t=%.17g, h=%.17g" % (current_time, step_size))
+        return status
 
     def get_status(self, kind=DO_STEP_STATUS):
         value = fmi2Status(0)

@@ -30,6 +30,13 @@ variable of ``n`` elements, and pass ``nValues`` (the total number of values)
 to the FMU.  A dimension given by a structural parameter is resolved with the
 parameter's start value from the model description.
 
+Calls made every step
+---------------------
+``slave.float64_setter(refs)`` and ``slave.float64_getter(refs)`` return functions that set
+and get the same variables again and again: the names are resolved and the
+ctypes arrays built once, so that a master's step loop costs little Python
+beside the FMU's own work.  They check the status as the other calls do.
+
 Loading the shared library
 --------------------------
 Unpack an FMU once, reuse the folder (:func:`unzip` does so when the archive
@@ -617,6 +624,7 @@ class FMU3Slave(fmucommon.SlaveBase):
         self._log_callback = fmi3LogMessageCallback(self._log)
         self._intermediate_callback = None
         self._required = None
+        self._step_out = None  # do_step's output arguments
 
     # -- callbacks -----------------------------------------------------------
 
@@ -713,6 +721,40 @@ class FMU3Slave(fmucommon.SlaveBase):
         self._call_checked("fmi3GetFloat64", vrs, n, vals, n_values)
         return list(vals)
 
+    # The same calls for a master that sets and gets the same variables
+    # every step: the value references are resolved and the ctypes arrays
+    # built once, when the function is made.
+
+    def float64_setter(self, refs):
+        """A function ``set(values)`` doing ``set_float64(refs, values)``."""
+        vrs, n, n_values = self._refs(refs)
+        vals = (fmi3Float64 * n_values)()
+        call = self._repeated("fmi3SetFloat64", vrs, n, vals, n_values)
+        arrays = n_values != n  # then nested values are flattened
+
+        def set_float64(values):
+            if arrays:
+                values = flatten(values)
+            if len(values) != n_values:
+                raise ValueError("set_float64: %d references with %d elements but %d values"
+                                 % (n, n_values, len(values)))
+            vals[:] = values
+            return call()
+
+        return set_float64
+
+    def float64_getter(self, refs):
+        """A function ``get()`` returning ``get_float64(refs)``."""
+        vrs, n, n_values = self._refs(refs)
+        vals = (fmi3Float64 * n_values)()
+        call = self._repeated("fmi3GetFloat64", vrs, n, vals, n_values)
+
+        def get_float64():
+            call()
+            return vals[:]
+
+        return get_float64
+
     def get_array(self, ref):
         """One variable's values as nested lists of its shape (a number for a scalar)."""
         var = self.md.variable(ref)
@@ -757,14 +799,17 @@ class FMU3Slave(fmucommon.SlaveBase):
         """fmi3DoStep; returns :data:`DoStepResult` (event_handling_needed,
         terminate_simulation, early_return, last_successful_time)."""
         self._need("fmi3DoStep")
-        event = fmi3Boolean(False)
-        terminate = fmi3Boolean(False)
-        early = fmi3Boolean(False)
-        last = fmi3Float64(float("nan"))
+        out = self._step_out
+        if out is None:  # the output arguments, made once and reset before each step
+            out = self._step_out = (fmi3Boolean(), fmi3Boolean(), fmi3Boolean(), fmi3Float64())
+            self._step_refs = tuple(ctypes.byref(x) for x in out)
+        event, terminate, early, last = out
+        event.value = terminate.value = early.value = False
+        last.value = math.nan
         status = self.lib.fmi3DoStep(self.instance, current_time, step_size, bool(no_set_fmu_state_prior),
-                                     ctypes.byref(event), ctypes.byref(terminate), ctypes.byref(early),
-                                     ctypes.byref(last))
-        self._check("fmi3DoStep", status, "t=%.17g, h=%.17g" % (current_time, step_size))
+                                     *self._step_refs)
+        if status != OK and status != WARNING:  # the text only for a failure: a run makes thousands of steps
+            self._check("fmi3DoStep", status, "t=%.17g, h=%.17g" % (current_time, step_size))
         return DoStepResult(event.value, terminate.value, early.value, last.value)
 
     # -- information ---------------------------------------------------------

@@ -186,17 +186,18 @@ def _sha256(path):
     return h.hexdigest()
 
 
-def unzip(fmu_path, dest):
+def unzip(fmu_path, dest, digest=None):
     """Unpack ``fmu_path`` into the folder ``dest`` and return its absolute path.
 
     The folder is reused: when it already holds this very archive (same
     SHA-256, recorded in ``dest/.fmu-sha256``) nothing is written.  Otherwise
     every file is written to a temporary name and renamed into place, so a
     binary still mapped by a running process is never overwritten in place.
-    Member names that would escape ``dest`` are rejected.
+    Member names that would escape ``dest`` are rejected.  ``digest``: the
+    archive's SHA-256 (hex) when the caller has just computed it.
     """
     dest = os.path.abspath(dest)
-    digest = _sha256(fmu_path)
+    digest = digest or _sha256(fmu_path)
     stamp = os.path.join(dest, _STAMP)
     try:
         with open(stamp) as f:
@@ -376,7 +377,7 @@ class SlaveBase:
 
     def _need(self, name):
         """Fail unless instantiated; mark where this call's messages start."""
-        if not self._handle():
+        if not getattr(self, self.HANDLE):
             raise self.ERROR(name, None, (), "the instance is not instantiated")
         self._mark = len(self.messages)
 
@@ -397,6 +398,27 @@ class SlaveBase:
         """Call ``name`` with the handle first and check its status."""
         self._need(name)
         return self._check(name, getattr(self.lib, name)(self._handle(), *args))
+
+    def _repeated(self, name, *args):
+        """A function calling ``name(handle, *args)`` and checking its
+        status, as :meth:`_call_checked` does, for a call made every step:
+        the C function and its arguments (ctypes arrays, refilled between
+        calls) are looked up and built once, and no text is made unless the
+        call fails."""
+        fn = getattr(self.lib, name)
+        error, handle_attr = self.ERROR, self.HANDLE
+
+        def call():
+            handle = getattr(self, handle_attr)  # None once freed
+            if not handle:
+                raise error(name, None, (), "the instance is not instantiated")
+            mark = self._mark = len(self.messages)
+            status = fn(handle, *args)
+            if status != OK and status != WARNING:
+                raise error(name, status, self.messages[mark:])
+            return status
+
+        return call
 
     def call(self, name, *args):
         """Call ``name`` with the instance as first argument; return the raw status."""

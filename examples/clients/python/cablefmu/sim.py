@@ -57,13 +57,13 @@ class FMU:
     description), ``name``.
     """
 
-    def __init__(self, path):
+    def __init__(self, path, digest=None):
         self.path = os.path.abspath(path)
         if not zipfile.is_zipfile(self.path):
             raise FMUError("%s: not an FMU (a zip archive)" % path)
-        digest = _sha256(self.path)
+        digest = digest or _sha256(self.path)  # load has it: an archive is hashed once
         self.sha256 = digest
-        self.folder = fmucommon.unzip(self.path, os.path.join(_cache_root(), digest[:20]))
+        self.folder = fmucommon.unzip(self.path, os.path.join(_cache_root(), digest[:20]), digest)
         root = ET.parse(os.path.join(self.folder, "modelDescription.xml")).getroot()
         version = root.get("fmiVersion", "")
         if version.startswith("2."):
@@ -123,7 +123,7 @@ def load(path):
         _seen[key] = digest
         fmu = _loaded.get(digest)
         if fmu is None:
-            fmu = FMU(path)
+            fmu = FMU(path, digest)
             _loaded[digest] = fmu
         return fmu
 
@@ -175,6 +175,19 @@ class Instance:
         if self.fmu.version == 2:
             return self.s.get_real(names)
         return self.s.get_float64(names)
+
+    def setter(self, names):
+        """A function ``set(values)`` doing ``set(names, values)``, the
+        names resolved and the ctypes arrays built once: for every step."""
+        if self.fmu.version == 2:
+            return self.s.real_setter(names)
+        return self.s.float64_setter(names)
+
+    def getter(self, names):
+        """A function ``get()`` returning ``get(names)`` (see :meth:`setter`)."""
+        if self.fmu.version == 2:
+            return self.s.real_getter(names)
+        return self.s.float64_getter(names)
 
     def step(self, t, h):
         self.s.do_step(t, h)
@@ -275,6 +288,17 @@ def simulate(fmu, inputs=None, parameters=None, stop_time=10.0, step=None, outpu
     interpolate inputs (a velocity input's acceleration). Raises
     :class:`FMUError` with the FMU's log when a call fails.
     """
+    return _simulate(fmu, inputs, parameters, stop_time, step, outputs, start_time, instance_name, derivatives)[0]
+
+
+def _simulate(fmu, inputs=None, parameters=None, stop_time=10.0, step=None, outputs=None, start_time=0.0,
+              instance_name=None, derivatives=None, keep_inputs=False):
+    """:func:`simulate`, returning ``(result, applied)``: with
+    ``keep_inputs``, ``applied`` holds each input's values at the
+    communication points as the result's columns do (those set at the start
+    of each step, and the value at the end), else None. Each input is
+    evaluated once per communication point: a study records what was
+    applied instead of evaluating its profiles again."""
     if not isinstance(fmu, FMU):
         fmu = load(fmu)
     h = float(step) if step else fmu.default_step()
@@ -299,33 +323,55 @@ def simulate(fmu, inputs=None, parameters=None, stop_time=10.0, step=None, outpu
     result = Result(time=[])
     for n in names:
         result[n] = []
+    in_names, in_funcs = list(signals), list(signals.values())
+    d_names, d_funcs = list(derivs), list(derivs.values())
+    applied = {n: [] for n in in_names} if keep_inputs else None
     t = float(start_time)
     try:
-        inst.initialize(parameters, {n: s(t) for n, s in signals.items()}, start_time=t)
+        values = [s(t) for s in in_funcs]
+        inst.initialize(parameters, dict(zip(in_names, values)), start_time=t)
+        # What is called every step is made here once: the names resolved
+        # to value references, the ctypes arrays built, the columns found.
+        set_inputs = inst.setter(in_names) if in_names else None
+        set_derivs = inst.s.real_input_derivatives_setter(d_names, 1) if d_names else None
+        get_outputs = inst.getter(names)
+        do_step = inst.s.do_step
+        times = result["time"]
+        rows = []  # the outputs of each communication point, made columns at the end
+        kept = [applied[n] for n in in_names] if keep_inputs else None
 
         def record(at):
-            result["time"].append(at)
-            for n, v in zip(names, inst.get(names)):
-                result[n].append(v)
+            times.append(at)
+            rows.append(get_outputs())
 
         record(t)
         k = 0
         steps = int(math.ceil((stop_time - start_time) / h - 1e-9))
         while k < steps:
-            if signals:
-                inst.set(list(signals), [s(t) for s in signals.values()])
-            if derivs:
-                inst.s.set_real_input_derivatives(list(derivs), [1] * len(derivs), [d(t) for d in derivs.values()])
+            if k:  # the first step's inputs are the initialization's
+                values = [s(t) for s in in_funcs]
+            if set_inputs is not None:
+                set_inputs(values)
+                if kept is not None:
+                    for col, v in zip(kept, values):
+                        col.append(v)
+            if set_derivs is not None:
+                set_derivs([d(t) for d in d_funcs])
             dt = min(h, stop_time - t)
             try:
-                inst.step(t, dt)
+                do_step(t, dt)
             except fmucommon.FMIError as e:
                 raise FMUError("%s: step at t = %.6g s failed: %s" % (fmu.name, t, e), e.messages, t) from e
             k += 1
             t = start_time + k * h if k < steps else stop_time
             record(t)
+        if kept is not None:  # the end: no step follows, the inputs are not set
+            for col, s in zip(kept, in_funcs):
+                col.append(s(t))
     except fmucommon.FMIError as e:
         raise FMUError("%s: %s" % (fmu.name, e), e.messages, t) from e
     finally:
         inst.free()
-    return result
+    for n, col in zip(names, zip(*rows)):
+        result[n] = list(col)
+    return result, applied

@@ -1,5 +1,6 @@
 """Studies: many simulations of one FMU over varied parameters and input
-profiles, each reduced to a row of numbers, run serially or on Dask.
+profiles, each reduced to a row of numbers, run serially, on this
+machine's cores or on Dask (see run for how the default is chosen).
 
 A study file (JSON, or TOML where the standard library reads it) says:
 
@@ -87,7 +88,7 @@ import types
 import zipfile
 
 from . import command
-from .sim import FMUError, Table, load, simulate
+from .sim import FMUError, Table, _simulate, load
 
 __all__ = ["Study", "run_case", "run", "MAX_RUNS", "MAX_STEPS", "RUN_TIMEOUT"]
 
@@ -103,6 +104,13 @@ MARKER = ".cablefmu-study.json"
 NOT_RESULTS = ("report", "description", "max_runs", "run_timeout")
 #: How often a run whose result a lost Dask worker held is submitted again before it is a failed row.
 LOST_RUNS_RESUBMITTED = 3
+#: The seconds it takes to start the run processes for the further cores, load the FMU in them and
+#: close them (0.1 s on an idle 2-core machine, twice that on a busy one): with LOCAL_TASK, what
+#: decides whether a study asked for no mode runs serially (see run).
+LOCAL_START = 0.15
+#: The seconds a run costs in run processes side by side besides its simulation (its row's way
+#: back and saving, the other processes' share of the cores: 1.6-2.1 ms on 2 cores).
+LOCAL_TASK = 0.002
 
 OPS = ("max", "min", "max_abs", "rms", "final", "time_above", "daf")
 DESIGNS = ("grid", "random", "lhs")
@@ -630,22 +638,22 @@ class Trapezoid:
         self.end = self.t2 + t_acc
 
     def position(self, t):
-        return self.sign * self._position(t)
+        # One call, no helper: a run evaluates it three times a step.
+        if t < self.t0:
+            x = 0.0
+        elif t < self.t1:
+            x = 0.5 * self.a * (t - self.t0) ** 2
+        elif t < self.t2:
+            x = self.d_acc + self.v * (t - self.t1)
+        elif t < self.end:
+            tau = t - self.t2
+            x = self.distance - self.d_acc + self.v * tau - 0.5 * self.a * tau * tau
+        else:
+            x = self.distance
+        return self.sign * x
 
     def velocity(self, t):
         return self.sign * self._velocity(t)
-
-    def _position(self, t):
-        if t < self.t0:
-            return 0.0
-        if t < self.t1:
-            return 0.5 * self.a * (t - self.t0) ** 2
-        if t < self.t2:
-            return self.d_acc + self.v * (t - self.t1)
-        if t < self.end:
-            tau = t - self.t2
-            return self.distance - self.d_acc + self.v * tau - 0.5 * self.a * tau * tau
-        return self.distance
 
     def _velocity(self, t):
         if t < self.t0 or t >= self.end:
@@ -760,12 +768,10 @@ def run_case(spec, base, fmu_path, run_id, case, keep_series=False):
         step = float(spec.get("step") or fmu.default_step())
         signals, times = _inputs(spec, case, base, step)
         outputs = list(spec.get("outputs") or [])
-        result = simulate(fmu, inputs=signals, parameters=params, stop_time=float(spec["stop_time"]),
-                          step=step, outputs=outputs)
+        result, applied = _simulate(fmu, inputs=signals, parameters=params, stop_time=float(spec["stop_time"]),
+                                    step=step, outputs=outputs, keep_inputs=True)
         series = dict(result)
-        for name, sig in signals.items():  # the inputs as they were applied
-            f = sig if callable(sig) else (lambda t, v=sig: v)
-            series[name] = [f(t) for t in result["time"]]
+        series.update(applied)  # the inputs as they were applied
         if "sway" in spec:
             hx, hz = spec["sway"]["suspension"]
             lx, lz = spec["sway"]["load"]
@@ -873,10 +879,20 @@ class _RunProcess:
     def ask(self, args, timeout):
         """The row of a run: ("row", row), or ("timeout", None) after
         timeout s (the process stopped), or ("died", why)."""
+        if not self.send(args):
+            return "died", self.stop()
+        return self.answer(timeout)
+
+    def send(self, args):
+        """Hand the process a run; False when it is gone."""
         try:
             _send(self.proc.stdin, args)
+            return True
         except OSError:
-            return "died", self.stop()
+            return False
+
+    def answer(self, timeout):
+        """The answer to the run sent, as ask gives it."""
         try:
             answer = self.answers.get(timeout=timeout)
         except queue.Empty:
@@ -923,12 +939,30 @@ class _Runner:
 
     def __init__(self):
         self.proc = None
+        self.sent = False
 
-    def run(self, args, timeout):
-        spec, run_id, case = args[0], args[3], args[4]
+    def start(self):
+        """Start the run process now (else the first run does)."""
         if self.proc is None:
             self.proc = _RunProcess()
-        what, answer = self.proc.ask(args, timeout)
+
+    def run(self, args, timeout):
+        """The row of a run (a failed row when it crashed the process or
+        timed out)."""
+        self.send(args)
+        return self.receive(args, timeout)
+
+    def send(self, args):
+        """Start a run; receive gives its row. The caller may do other
+        work (save the row before) while the run goes on."""
+        if self.proc is None:
+            self.proc = _RunProcess()
+        self.sent = self.proc.send(args)
+
+    def receive(self, args, timeout):
+        """The row of the run sent, waiting at most timeout s."""
+        spec, run_id, case = args[0], args[3], args[4]
+        what, answer = self.proc.answer(timeout) if self.sent else ("died", self.proc.stop())
         if what == "row":
             return answer
         self.proc = None
@@ -1208,17 +1242,26 @@ def run(study, out, client=None, scheduler=None, workers=None, serial=False, ser
     """Run the study's missing runs and write the result table; returns
     ``(path of the table, rows)``.
 
-    ``serial``: one run after the other, from this process. Otherwise on
-    Dask: ``client`` (a ``distributed.Client``), or ``scheduler`` (an
-    address such as ``tcp://host:8786``), or a local cluster of ``workers``
-    processes (all cores by default); the workers are checked first (they
-    must import cablefmu and read the FMU). Either way each run is simulated
-    in a run process (see the module's doc). ``series``: keep each run's
-    time series as ``OUT/series/ID.csv``. ``limit``: run at most this many
-    of the missing runs (a study may be run in parts). ``retry_failed``: run
-    the failed runs again. ``fresh``: forget the runs in OUT, a folder
-    marked as this study file's (a folder of another study file is refused,
-    fresh or not). A folder of runs of an earlier version of the study (the
+    ``serial``: one run after the other, from this process. On Dask:
+    ``client`` (a ``distributed.Client``), or ``scheduler`` (an address
+    such as ``tcp://host:8786``), or a local cluster of ``workers``
+    processes; the workers are checked first (they must import cablefmu and
+    read the FMU). Given none of these, the study chooses by its size: its
+    runs go serially, timed, and once the first run (or, when that is
+    short, the second) shows that the runs left would take longer so than
+    on run processes side by side, one per core, with their start
+    (LOCAL_START) and their overhead per run (LOCAL_TASK), those take them;
+    else the study stays serial. Those run processes are driven by threads
+    of this process, not by Dask: a local Dask cluster's start (1-3 s) and
+    its overhead per run (10 ms on 2 cores) cost more than most studies on
+    one machine win back. The rows are the same in every mode. Each run is
+    simulated in a run process (see the module's doc).
+
+    ``series``: keep each run's time series as ``OUT/series/ID.csv``.
+    ``limit``: run at most this many of the missing runs (a study may be
+    run in parts). ``retry_failed``: run the failed runs again. ``fresh``:
+    forget the runs in OUT, a folder marked as this study file's (a folder
+    of another study file is refused, fresh or not). A folder of runs of an earlier version of the study (the
     study file or the FMU changed, beyond the keys that change no row) is
     refused unless ``fresh``. ``max_runs``: the most runs the study may
     have (default: the study's ``max_runs``, else MAX_RUNS).
@@ -1257,20 +1300,54 @@ def run(study, out, client=None, scheduler=None, workers=None, serial=False, ser
     args = [(study.spec, study.base, fmu_path, k, c, series) for k, c in todo]
     if progress:
         _progress(done, total, 0, t0, stream)
-    if serial or not todo:
+    auto = not serial and client is None and not scheduler and workers is None
+    if serial or auto or not todo:
         runner = _Runner()
         try:
-            for a in args:
-                _save(out, runner.run(a, run_timeout))
+            if auto and todo:
+                runner.start()  # not timed: the runs are
+            took = []  # seconds of each run here, while the mode is open
+            side_by_side = False
+            a = args.pop(0) if args else None
+            if a is not None:
+                runner.send(a)
+                sent = time.perf_counter()
+            while a is not None:
+                row = runner.receive(a, run_timeout)
+                a = None
+                if auto and args:
+                    took.append(time.perf_counter() - sent)
+                    choice = _choose(took, len(args), os.cpu_count() or 1)
+                    if choice is not None:
+                        auto, side_by_side = False, choice[0]
+                        if progress:
+                            stream.write("\n%s\n" % choice[1])
+                if args and not side_by_side:
+                    a = args.pop(0)
+                    runner.send(a)  # the next run goes on while this row is saved
+                    sent = time.perf_counter()
+                _save(out, row)
                 done += 1
                 started += 1
                 if progress:
                     _progress(done, total, started, t0, stream)
+            if side_by_side:  # the runs left, on a run process per core (this one's too)
+                rows = _local_rows(runner, args, os.cpu_count() or 1, run_timeout)
+                try:
+                    for row in rows:
+                        _save(out, row)
+                        done += 1
+                        started += 1
+                        if progress:
+                            _progress(done, total, started, t0, stream)
+                finally:
+                    rows.close()
+                args = []
         except BaseException:  # stopped (Ctrl-C, say): the run in progress too
             runner.close(kill=True)
             raise
         runner.close()
-    else:
+    if args:  # on Dask, asked for
         try:
             from distributed import Client, LocalCluster, as_completed
         except ImportError:
@@ -1301,6 +1378,82 @@ def run(study, out, client=None, scheduler=None, workers=None, serial=False, ser
     if progress:
         stream.write("\n")
     return table(out, study, max_runs)
+
+
+def _choose(took, left, cores, start=None, task=None):
+    """Whether run processes side by side, one per core, should take the
+    runs left: None while undecided, else (True or False, a line saying
+    why). took: the seconds of the runs made here so far. The serial time
+    left is estimated as the time of a run times the runs left, the time
+    side by side as their start (LOCAL_START) plus the runs left times (a
+    run + its overhead, LOCAL_TASK) over the cores; the runs go side by
+    side when that is less. The first run also loads the FMU in the run
+    process, so it decides alone only a study that stays serial even so,
+    or one of runs longer than the start; otherwise the second run's time
+    decides."""
+    start = LOCAL_START if start is None else start
+    task = LOCAL_TASK if task is None else task
+    if cores < 2:
+        return False, "serial: one core"
+    per_run = sum(took[1:]) / len(took[1:]) if len(took) > 1 else took[0]
+    here = per_run * left
+    there = start + left * (per_run + task) / cores
+    if len(took) == 1 and here > there and per_run < start:
+        return None  # the first run's time may be mostly the FMU's loading: see the second
+    if here > there:
+        return True, ("%d run processes side by side: about %.1f s for the %d runs left, against %.1f s serially"
+                      % (cores, there, left, here))
+    return False, ("serial: about %.1f s for the %d runs left, against %.1f s on %d run processes side by side "
+                   "with their start" % (here, left, there, cores))
+
+
+def _local_rows(first, args, n, run_timeout):
+    """The rows of the runs args, as they finish, from n run processes
+    side by side (first, a runner whose process has started, and n - 1
+    more), each driven by a thread of this process. A run that crashes its
+    process or times out is a failed row, as serially. Stopped (Ctrl-C,
+    say), the runs in progress are stopped too."""
+    todo = queue.Queue()
+    for a in args:
+        todo.put(a)
+    answers = queue.Queue()
+    stop = threading.Event()
+    runners = [first] + [_Runner() for _ in range(min(n, len(args)) - 1)]
+
+    def work(runner):
+        try:
+            while not stop.is_set():
+                try:
+                    a = todo.get_nowait()
+                except queue.Empty:
+                    return
+                answers.put(("row", runner.run(a, run_timeout)))
+        except BaseException as e:  # its run process did not start, say
+            answers.put(("error", e))
+
+    threads = [threading.Thread(target=work, args=(r,), daemon=True) for r in runners]
+    for t in threads:
+        t.start()
+    ended = False
+    try:
+        for _ in range(len(args)):
+            what, x = answers.get()
+            if what == "error":
+                raise x
+            yield x
+        ended = True
+    finally:
+        stop.set()
+        for t in threads:
+            while t.is_alive():
+                if not ended:  # stopped: end the runs in progress (their threads get crashed rows and leave)
+                    for r in runners:
+                        proc = r.proc
+                        if proc is not None and proc.proc.poll() is None:
+                            proc.stop()
+                t.join(0.1)
+        for r in runners[1:]:  # first is the caller's
+            r.close()
 
 
 def _dask_rows(client, as_completed, args, run_timeout, spec):

@@ -99,6 +99,49 @@ class TestSimulate(unittest.TestCase):
         with self.assertRaises(cablefmu.FMUError):
             cablefmu.simulate(fmu, inputs={"no.such": 1.0}, stop_time=1.0)
 
+    def test_each_input_evaluated_once_a_communication_point(self):
+        """An input is evaluated once at each step's start (the first one's
+        value also initializes), never again for the same time."""
+        fmu = cablefmu.load(fmu_path("HOIST_FMU"))
+        seen = []
+
+        def x(t):
+            seen.append(t)
+            return 0.1 * t
+
+        r = cablefmu.simulate(fmu, stop_time=1.0, step=0.1, inputs={"suspension.x": x, "suspension.vx": 0.1},
+                              outputs=["suspension.x"])
+        self.assertEqual(seen, r["time"][:-1])
+        self.assertEqual(r["suspension.x"][1:], [0.1 * t for t in r["time"][:-1]], "the FMU holds what was set")
+        _, applied = cablefmu.sim._simulate(fmu, stop_time=1.0, step=0.1, inputs={"suspension.x": x},
+                                            keep_inputs=True)
+        self.assertEqual(applied["suspension.x"], [0.1 * t for t in r["time"]], "one value per communication point")
+
+    def test_prepared_calls(self):
+        """The setters and getters made once per simulation behave as set and
+        get: the same values, a wrong count refused, a refused value an
+        FMIError with the FMU's message, and no call on a freed instance."""
+        fmu = cablefmu.load(fmu_path("HOIST_FMU"))
+        inst = fmu.instance()
+        try:
+            inst.initialize()
+            names = ["suspension.x", "load.mass"]
+            get = inst.getter(names)
+            self.assertEqual(get(), inst.get(names))
+            inst.setter(["suspension.x"])([0.25])
+            self.assertEqual(get()[0], 0.25)
+            with self.assertRaises(ValueError):
+                inst.setter(["suspension.x"])([1.0, 2.0])
+            with self.assertRaises(cablefmu.fmi2.FMIError) as e:
+                inst.setter(["suspension.x"])([float("nan")])
+            self.assertIn("suspension.x", str(e.exception))
+            self.assertTrue(e.exception.messages, "the call's log is kept")
+        finally:
+            inst.free()
+        with self.assertRaises(cablefmu.fmi2.FMIError) as e:
+            get()
+        self.assertIn("not instantiated", str(e.exception))
+
 
 def small_study(fmu, runs=50):
     """A 50-run random study of the HoistWind FMU, 12 s each."""
@@ -151,6 +194,45 @@ class TestStudies(unittest.TestCase):
             out = os.path.join(self.tmp, "cluster")
             path, rows = studies.run(self.study, out, client=client, progress=False)
         self.assertEqual(read(path), read(self.serial_table), "the cluster's table differs from the serial one")
+
+    def test_mode_chosen_by_size(self):
+        """Asked for no mode, a small study runs serially; one whose runs left
+        outweigh starting more run processes (made free here) goes on on a run
+        process per core after its first run; --serial and --workers are
+        obeyed whatever the size. Every mode writes the serial table."""
+        small = studies.Study(dict(small_study(self.fmu, runs=2), stop_time=2), self.tmp)
+        s = studies.Study(small_study(self.fmu, runs=4), self.tmp)
+        reference, _ = studies.run(s, os.path.join(self.tmp, "mode-serial"), serial=True, progress=False)
+        not_serial = [mock.patch.object(studies, f, side_effect=AssertionError("not serially: %s" % f))
+                      for f in ("_local_rows", "_dask_rows")]
+        for p in not_serial:
+            p.start()
+        try:
+            # The second run would have to take longer than 0.3 s (LOCAL_START x 2) to go side by side.
+            studies.run(small, os.path.join(self.tmp, "mode-auto-small"), progress=False)
+            with mock.patch.object(studies, "LOCAL_START", 0.0), mock.patch.object(studies, "LOCAL_TASK", 0.0):
+                path, _ = studies.run(s, os.path.join(self.tmp, "mode-serial-asked"), serial=True, progress=False)
+        finally:
+            for p in not_serial:
+                p.stop()
+        self.assertEqual(read(path), read(reference))
+        free = [mock.patch.object(studies, "LOCAL_START", 0.0), mock.patch.object(studies, "LOCAL_TASK", 0.0),
+                mock.patch("os.cpu_count", return_value=2)]
+        for p in free:
+            p.start()
+            self.addCleanup(p.stop)
+        with mock.patch.object(studies, "_local_rows", side_effect=studies._local_rows) as local:
+            path, _ = studies.run(s, os.path.join(self.tmp, "mode-auto-large"), progress=False)
+        self.assertEqual(local.call_count, 1)
+        self.assertEqual(len(local.call_args[0][1]), 3, "the runs left after the first, side by side")
+        self.assertEqual(read(path), read(reference))
+        if not have_dask():
+            self.skipTest("distributed not importable by %s" % sys.executable)
+        with mock.patch.object(studies, "_dask_rows", side_effect=studies._dask_rows) as dask_rows:
+            path, _ = studies.run(s, os.path.join(self.tmp, "mode-workers"), progress=False, workers=1)
+        self.assertEqual(dask_rows.call_count, 1)
+        self.assertEqual(len(dask_rows.call_args[0][2]), 4, "--workers: every run on Dask")
+        self.assertEqual(read(path), read(reference))
 
     def test_failed_run_recorded(self):
         spec = small_study(self.fmu, runs=6)

@@ -361,6 +361,34 @@ class TestSerialCrash(Case):
         self.assertEqual(json.dumps(rows), json.dumps(here))
 
 
+class TestSideBySide(Case):
+    """Runs on a run process per core (the default mode's choice for a
+    study whose runs pay for it, made to here): a run that crashes its
+    process or hangs is a failed row there too, the others finish."""
+
+    def side_by_side(self):
+        for p in (mock.patch.object(studies, "LOCAL_START", 0.0), mock.patch.object(studies, "LOCAL_TASK", 0.0),
+                  mock.patch("os.cpu_count", return_value=2)):
+            p.start()
+            self.addCleanup(p.stop)
+
+    def test_crashing_and_hanging_runs_are_failed_rows(self):
+        self.side_by_side()
+        for hang in (False, True):
+            fmu = crashing_fmu(self.fmu, os.path.join(self.tmp, "hang" if hang else "crash"), need_gcc(),
+                               crash_mass=13000.0, hang=hang)
+            spec = stand_in_study(fmu, "side")
+            spec["vary"] = {"load.mass": {"values": [1000.0, 13000.0, 2000.0, 3000.0, 4000.0]}}
+            with mock.patch.object(studies, "_local_rows", side_effect=studies._local_rows) as local:
+                _, rows = studies.run(studies.Study(spec, self.tmp), os.path.join(self.tmp, "out-%s" % hang),
+                                      progress=False, run_timeout=3)
+            self.assertEqual(local.call_count, 1, "not side by side")
+            self.assertEqual([r["status"] for r in rows], ["ok", "failed", "ok", "ok", "ok"],
+                             [r["error"] for r in rows])
+            self.assertIn("timed out: no result after 3 s" if hang else "crashed: the run's process ended by "
+                          "signal SIGABRT", rows[1]["error"])
+
+
 class TestClearErrors(Case):
     def test_infinite_count_is_one_line(self):
         text = json.dumps(tiny(self.fmu, vary={"load.mass": {"range": [1000, 2000, 3]}})).replace(

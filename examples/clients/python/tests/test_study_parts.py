@@ -106,3 +106,32 @@ class TestReductions(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class TestModeChoice(unittest.TestCase):
+    """The rule that picks serial or run processes side by side when no
+    mode is asked for, on made-up run times (no run is timed here)."""
+
+    def choose(self, took, left, cores=2):
+        return st._choose(took, left, cores, start=0.15, task=0.002)
+
+    def test_short_study_stays_serial(self):
+        # 22 ms runs, 10 left: 0.22 s serially against 0.15 + 0.12 s side by side.
+        self.assertIs(self.choose([0.06, 0.022], 10)[0], False)
+        # Even the first run's time, which holds the FMU's loading, says serial: decided at once.
+        self.assertIs(self.choose([0.06], 3)[0], False)
+
+    def test_long_study_goes_side_by_side(self):
+        # The payload sweep: 108 runs of 22 ms left, 2.4 s serially against 1.4 s.
+        self.assertIs(self.choose([0.06, 0.022], 108)[0], True)
+        self.assertIs(self.choose([0.3, 0.2], 1000, cores=1)[0], False, "one core: nothing to win")
+
+    def test_second_run_decides_when_the_first_is_short(self):
+        self.assertIsNone(self.choose([0.06], 108))  # maybe mostly loading the FMU
+        self.assertIs(self.choose([0.06, 0.001], 108)[0], False)
+        self.assertIs(self.choose([0.5], 100)[0], True, "a run longer than the start decides alone")
+
+    def test_break_even(self):
+        # Serial time left = per run × left; side by side = start + left × (per run + task) / cores.
+        self.assertIs(self.choose([0.02, 0.02], 10)[0], False)  # 0.20 s here, 0.15 + 0.11 s so
+        self.assertIs(self.choose([0.02, 0.02], 30)[0], True)  # 0.60 s here, 0.15 + 0.33 s so
