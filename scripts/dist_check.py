@@ -114,9 +114,13 @@ def main():
             wine = shutil.which("wine")
             if wine is None:
                 raise SystemExit("wine is not installed (bash scripts/setup.sh --test installs it)")
-            prefix = os.path.join(ROOT, "out", "wine-prefix")
-            wenv = {"PATH": os.path.dirname(wine), "HOME": home, "WINEPREFIX": prefix, "WINEDEBUG": "-all",
-                    "LANG": "C.UTF-8"}
+            sys.path.insert(0, os.path.join(ROOT, "scripts", "wine"))
+            import prefix as wineprefix
+            try:
+                wineprefix.make()
+            except RuntimeError as e:
+                raise SystemExit(str(e))
+            wenv = wineprefix.env({"PATH": os.path.dirname(wine), "HOME": home, "LANG": "C.UTF-8"})
             winout = os.path.join(home, "wine")
             os.makedirs(winout)
             run(["wineserver", "-p"], env=wenv)  # one server for all the runs

@@ -38,10 +38,11 @@ from fmutestlib import REPO  # noqa: E402
 import fmutestlib  # noqa: E402
 from cablefmu import fmi2  # noqa: E402
 
+sys.path.insert(0, os.path.join(REPO, "scripts", "wine"))
+import prefix as wineprefix  # noqa: E402
+
 MINGW = "x86_64-w64-mingw32-gcc"
 CLIENTS = os.path.join(REPO, "examples", "clients", "c")
-STANDIN = os.path.join(REPO, "scripts", "wine", "bcryptprimitives.c")
-PREFIX = os.path.join(REPO, "out", "wine-prefix")
 RELATIVE = 1e-9
 
 TMP = None
@@ -58,9 +59,7 @@ def tearDownModule():
 
 
 def wine_env():
-    env = dict(os.environ, WINEPREFIX=PREFIX, WINEDEBUG="-all", WINEDLLOVERRIDES="mscoree,mshtml=")
-    env.pop("DISPLAY", None)
-    return env
+    return wineprefix.env()
 
 
 def tools():
@@ -86,20 +85,10 @@ def tools():
             if p.returncode != 0 or p.stderr.strip():
                 raise AssertionError("%s %s:\n%s" % (cc, src, p.stderr))
             found[exe] = out
-    os.makedirs(os.path.dirname(PREFIX), exist_ok=True)
-    system32 = os.path.join(PREFIX, "drive_c", "windows", "system32")
-    if not os.path.isdir(system32):
-        t0 = time.monotonic()
-        p = subprocess.run([shutil.which("wineboot") or "wineboot", "-i"], env=wine_env(),
-                           capture_output=True, text=True, timeout=900)
-        sys.stderr.write("\n  first Wine start (wineboot -i) took %.1f s\n" % (time.monotonic() - t0))
-        if not os.path.isdir(system32):
-            raise AssertionError("wineboot made no prefix:\n%s" % p.stderr[-3000:])
-    dll = os.path.join(system32, "bcryptprimitives.dll")
-    p = subprocess.run([MINGW, "-shared", "-O2", "-Wall", "-o", dll, STANDIN, "-ladvapi32"],
-                       capture_output=True, text=True, timeout=300)
-    if p.returncode != 0:
-        raise AssertionError("building the stand-in bcryptprimitives.dll:\n%s" % p.stderr)
+    try:
+        wineprefix.make()
+    except RuntimeError as e:
+        raise AssertionError(str(e))
     TOOLS.update(found)
     return TOOLS
 
