@@ -123,7 +123,9 @@ def main():
             wenv = wineprefix.env({"PATH": os.path.dirname(wine), "HOME": home, "LANG": "C.UTF-8"})
             winout = os.path.join(home, "wine")
             os.makedirs(winout)
-            run(["wineserver", "-p"], env=wenv)  # one server for all the runs
+            # One server for all the runs, once wineboot's has gone.
+            run(["wineserver", "-w"], env=wenv)
+            run(["wineserver", "-p"], env=wenv)
             for folder, ident, _ in SCENARIOS:
                 for version in (2, 3):
                     name = fmu_name(ident, version)
