@@ -60,6 +60,11 @@ def command():
     if plat:
         shipped = os.path.join(os.path.dirname(os.path.abspath(__file__)), "bin", plat, exe)
         if os.path.isfile(shipped):
+            if plat == "linux64" and not os.access(shipped, os.X_OK):
+                try:  # an installer that dropped the executable bit
+                    os.chmod(shipped, os.stat(shipped).st_mode | 0o111)
+                except OSError as e:
+                    raise CommandError("%s is not executable and cannot be made so: %s" % (shipped, e))
             return shipped
     for folder in os.environ.get("PATH", "").split(os.pathsep):
         candidate = os.path.join(folder, exe)
