@@ -16,4 +16,7 @@ type source interface {
 	describe() string
 	// defaults names the platforms exported when -platforms is not given.
 	defaults() string
+	// compiles says whether the engines are compiled from the source
+	// tree (else the command carries them).
+	compiles() bool
 }

@@ -18,12 +18,37 @@ import (
 //go:embed engines
 var carried embed.FS
 
+// distSource is the SourceHash of the tree the command was built from,
+// set by scripts/dist.sh (-ldflags -X main.distSource=…): the command
+// exports only with engines of the same sources, so that a command built
+// by hand over engines of an older tree cannot write FMUs that differ from
+// what its own code would.
+var distSource string
+
 // engineSource returns the engines the command carries.
 func engineSource() source { return carriedEngines{} }
 
 type carriedEngines struct{}
 
-func (carriedEngines) load(p exporter.Platform) (exporter.Engine, error) {
+// matched refuses engines of other sources than the command's.
+func (carriedEngines) matched() error {
+	b, err := carried.ReadFile("engines/" + exporter.SourceFile)
+	have := strings.TrimSpace(string(b))
+	switch {
+	case err != nil:
+		return fmt.Errorf("this cablefmu carries engines of unknown sources: build it with bash scripts/dist.sh")
+	case distSource == "":
+		return fmt.Errorf("this cablefmu was built by hand, not by scripts/dist.sh, so its engines (sources %s) may not match its code: build it with bash scripts/dist.sh", have)
+	case have != distSource:
+		return fmt.Errorf("this cablefmu's engines come from sources %s, its code from %s: build it with bash scripts/dist.sh", have, distSource)
+	}
+	return nil
+}
+
+func (c carriedEngines) load(p exporter.Platform) (exporter.Engine, error) {
+	if err := c.matched(); err != nil {
+		return exporter.Engine{}, err
+	}
 	b, err := carried.ReadFile("engines/" + exporter.EngineFile(p))
 	if err != nil {
 		return exporter.Engine{}, fmt.Errorf("this cablefmu carries no %s engine (build it with scripts/dist.sh)", p.Name)
@@ -47,7 +72,10 @@ func (c carriedEngines) have() []exporter.Platform {
 }
 
 func (c carriedEngines) describe() string {
-	var parts []string
+	if err := c.matched(); err != nil {
+		return err.Error()
+	}
+	parts := []string{"sources " + distSource}
 	for _, p := range c.have() {
 		e, err := c.load(p)
 		if err != nil {
@@ -58,6 +86,8 @@ func (c carriedEngines) describe() string {
 	}
 	return strings.Join(parts, ", ")
 }
+
+func (carriedEngines) compiles() bool { return false }
 
 func (c carriedEngines) defaults() string {
 	var names []string

@@ -20,6 +20,8 @@ func (tree) describe() string { return "engines compiled from the source tree at
 
 func (tree) defaults() string { return "every platform whose C compiler is installed" }
 
+func (tree) compiles() bool { return true }
+
 func (tree) engines(platforms []exporter.Platform, log io.Writer) ([]exporter.Engine, error) {
 	if platforms == nil {
 		have, missing := exporter.Installed()

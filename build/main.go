@@ -5,7 +5,7 @@
 //	cablefmu check SCENARIO_DIR
 //	cablefmu models [NAME] [-scenario]
 //	cablefmu schema
-//	cablefmu run SCENARIO_DIR -stop T [-step H] [-inputs table.csv] -csv out.csv [-plot out.png]
+//	cablefmu run SCENARIO_DIR [-stop T] [-step H] [-inputs table.csv] [-set NAME=VALUE] -csv out.csv [-plot out.png]
 //	cablefmu info X.fmu
 //	cablefmu --version
 //
@@ -25,6 +25,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/cablefmu/cablefmu/build/exporter"
@@ -38,15 +40,18 @@ type command struct {
 }
 
 func commands() []command {
-	return []command{
+	cs := []command{
 		{"export", "SCENARIO_DIR [-o X.fmu] [-fmi 3] [-platforms LIST]", "write the scenario's FMU", runExport},
 		{"check", "SCENARIO_DIR", "check the scenario and its plugins as export does", runCheck},
 		{"models", "[NAME] [-scenario]", "list the models, or one model's ports and its example scenario", runModels},
 		{"schema", "", "print the scenario JSON Schema", runSchema},
-		{"run", "SCENARIO_DIR -stop T [-step H] [-inputs table.csv] -csv out.csv [-plot out.png]", "simulate the scenario without an FMI master, for a first look", runRun},
+		{"run", "SCENARIO_DIR [-stop T] [-step H] [-inputs table.csv] [-set NAME=VALUE] -csv out.csv [-plot out.png]", "simulate the scenario without an FMI master, for a first look", runRun},
 		{"info", "X.fmu", "say what a cablefmu FMU holds", runInfo},
-		{"engines", "-o DIR", "compile the engines from the source tree (for scripts/dist.sh)", runEngines},
 	}
+	if engineSource().compiles() {
+		cs = append(cs, command{"engines", "-o DIR", "compile the engines from the source tree (for scripts/dist.sh)", runEngines})
+	}
+	return cs
 }
 
 // usageError is a command line the command cannot read: it exits with
@@ -154,13 +159,17 @@ func hasFlags(fs *flag.FlagSet) bool {
 }
 
 // parse reads flags and positional arguments in any order (the flag
-// package stops at the first positional one) and checks their count
-// (−1: any).
+// package stops at the first positional one), every argument after "--"
+// positional, and checks their count (−1: any).
 func parse(fs *flag.FlagSet, args []string, positional int) ([]string, error) {
 	help := fs.Output()
 	fs.SetOutput(io.Discard) // errors are reported once, by the caller
 	defer fs.SetOutput(help)
-	var pos []string
+	var pos, after []string
+	// After "--" every argument is positional: a folder named -x.
+	if i := slices.Index(args, "--"); i >= 0 {
+		args, after = args[:i], args[i+1:]
+	}
 	for {
 		if err := fs.Parse(args); err != nil {
 			if errors.Is(err, flag.ErrHelp) {
@@ -177,6 +186,7 @@ func parse(fs *flag.FlagSet, args []string, positional int) ([]string, error) {
 		pos = append(pos, args[0])
 		args = args[1:]
 	}
+	pos = append(pos, after...)
 	if positional >= 0 && len(pos) != positional {
 		switch {
 		case positional == 0:
@@ -297,6 +307,13 @@ func runEngines(args []string, stdout, stderr io.Writer) error {
 	}
 	if err := exporter.WriteEngines(*dir, engines); err != nil {
 		return err
+	}
+	src, err := exporter.SourceHash(root)
+	if err != nil {
+		return err
+	}
+	if err := os.WriteFile(filepath.Join(*dir, exporter.SourceFile), []byte(src+"\n"), 0o644); err != nil {
+		return fmt.Errorf("engines folder: %w", err)
 	}
 	for _, e := range engines {
 		fmt.Fprintf(stdout, "%s engine %s (%d bytes) in %s\n", e.Platform.Name, e.ID(), e.Library.Size(), *dir)

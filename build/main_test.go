@@ -266,3 +266,86 @@ func TestRunCommand(t *testing.T) {
 		t.Errorf("a misspelt input: status %d, stderr %q", code, errs)
 	}
 }
+
+// run refuses bad input tables and settings on one line, and never
+// panics; a table saved with a byte order mark is read.
+func TestRunRefusals(t *testing.T) {
+	dir := t.TempDir()
+	out := filepath.Join(dir, "sub", "out.csv")
+	for _, c := range []struct{ name, table, want string }{
+		{"unclosed quote", "time,suspension.x\n\"0,1\n", `parse error on line 2`},
+		{"bare quote", "time,suspension.x\n\"0\"x,1\n", `parse error on line 2`},
+		{"empty", "", "inputs.csv: empty: want a header row time,INPUT,… and rows of numbers"},
+		{"header only", "time,suspension.x\n", "inputs.csv: a header and no rows"},
+		{"twice", "time,suspension.x,suspension.x\n0,0,0\n", `inputs.csv:1: column "suspension.x" given twice`},
+		{"not time", "t,suspension.x\n0,0\n", `inputs.csv:1: the first column is "t": want time`},
+		{"NaN", "time,suspension.x\n0,NaN\n", `inputs.csv:2: suspension.x "NaN" is not a finite number`},
+		{"backwards", "time,suspension.x\n1,0\n0,0\n", "inputs.csv:3: time 0 s before the row above's 1 s"},
+		{"wrong count", "time,suspension.x\n0,0,0\n", "wrong number of fields"},
+	} {
+		table := filepath.Join(dir, "inputs.csv")
+		if err := os.WriteFile(table, []byte(c.table), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		code, _, errs := call("run", "../examples/massless", "-stop", "1", "-inputs", table, "-csv", out)
+		if code != 1 || strings.Count(errs, "\n") != 1 || !strings.Contains(errs, c.want) {
+			t.Errorf("%s: status %d, stderr %q, want one line with %q", c.name, code, errs, c.want)
+		}
+		if _, err := os.Stat(out); err == nil {
+			t.Errorf("%s: a CSV was written", c.name)
+		}
+	}
+	table := filepath.Join(dir, "bom.csv")
+	if err := os.WriteFile(table, []byte("\ufefftime,suspension.x\n0,0\n1,1\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if code, _, errs := call("run", "../examples/massless", "-stop", "1", "-inputs", table, "-csv", out); code != 0 {
+		t.Errorf("a table with a byte order mark: status %d, %s", code, errs)
+	}
+	for _, c := range []struct {
+		args []string
+		code int
+		want string
+	}{
+		{[]string{"-stop", "1e20", "-step", "0.001"}, 2, "-stop 1e+20 s at -step 0.001 s is 1e+23 communication steps: at most 1e+07"},
+		{[]string{"-stop", "1", "-step", "1e-300"}, 2, "communication steps: at most 1e+07"},
+		{[]string{"-set", "suspension.x=1"}, 1, "-set suspension.x: an input of Hoist: give inputs in the -inputs table"},
+		{[]string{"-set", "load.mas=1"}, 1, `-set load.mas: not a parameter of Hoist (did you mean "load.mass"?)`},
+	} {
+		code, _, errs := call(append([]string{"run", "../examples/massless", "-csv", out}, c.args...)...)
+		if code != c.code || !strings.Contains(errs, c.want) {
+			t.Errorf("run %q: status %d, stderr %q, want %d and %q", c.args, code, errs, c.code, c.want)
+		}
+	}
+	// A folder named like a flag, after "--".
+	odd := filepath.Join(dir, "-odd")
+	if err := os.CopyFS(odd, os.DirFS("../examples/massless")); err != nil {
+		t.Fatal(err)
+	}
+	if code, _, errs := call("check", "--", odd); code != 0 {
+		t.Errorf("check -- %s: status %d, %s", odd, code, errs)
+	}
+}
+
+// A scenario saved with a byte order mark reads as without it, its
+// refusals at the places an editor shows.
+func TestScenarioWithByteOrderMark(t *testing.T) {
+	data, err := os.ReadFile("../examples/massless/scenario.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "scenario.json"), append([]byte("\ufeff"), data...), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if code, _, errs := call("check", dir); code != 0 {
+		t.Fatalf("check: status %d, %s", code, errs)
+	}
+	bad := strings.Replace(string(data), `"model"`, `"modell"`, 1)
+	if err := os.WriteFile(filepath.Join(dir, "scenario.json"), []byte("\ufeff"+bad), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if code, _, errs := call("check", dir); code != 1 || !strings.Contains(errs, `scenario.json:2:3: unknown key "modell" (did you mean "model"?)`) {
+		t.Errorf("check: status %d, stderr %q", code, errs)
+	}
+}

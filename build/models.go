@@ -51,7 +51,7 @@ func runModels(args []string, stdout, stderr io.Writer) error {
 	}
 	m, err := reg.Lookup(pos[0])
 	if err != nil {
-		return fmt.Errorf("%w (%s)", err, nearest(pos[0], names))
+		return err // it names the nearest model
 	}
 	data, err := examples.Scenario(m.Name())
 	if err != nil {
@@ -81,53 +81,51 @@ func runModels(args []string, stdout, stderr io.Writer) error {
 var index = regexp.MustCompile(`\[\d+\]`)
 
 // folded lists quantities with the indexed names of an array
-// (cable.node[1].x … cable.node[K].x) as one, cable.node[k].x, k = 1 … K;
-// the words of its description that differ from element to element
-// become k where they are the index, … elsewhere.
+// (cable.node[1].x … cable.node[K].x) as one, cable.node[k].x, k = 1 … K,
+// its description the words its elements' descriptions share, the
+// element's index read as k, then "…" where they differ.
 func folded(vars []fmu.Variable) []port {
 	var out []port
 	at := map[string]int{}
-	count := map[string]int{}
+	texts := map[string][][]string{}
 	for _, v := range vars {
 		name := index.ReplaceAllString(v.Name, "[k]")
-		count[name]++
-		if i, seen := at[name]; seen {
-			if count[name] == 2 {
-				out[i].description = generalized(out[i].description, v.Description, v.Name)
+		words := strings.Fields(v.Description)
+		if k := strings.Trim(index.FindString(v.Name), "[]"); k != "" {
+			for i, w := range words { // the first mention: "fall 4 of 4"
+				if strings.Trim(w, ",;:()") == k {
+					words[i] = strings.Replace(w, k, "k", 1)
+					break
+				}
 			}
+		}
+		texts[name] = append(texts[name], words)
+		if _, seen := at[name]; seen {
 			continue
 		}
 		at[name] = len(out)
-		p := port{name: name, causality: string(v.Causality), unit: v.Unit, description: v.Description, min: v.Min, max: v.Max}
+		p := port{name: name, causality: string(v.Causality), unit: v.Unit, min: v.Min, max: v.Max}
 		if v.Causality != "output" {
 			p.start = strconv.FormatFloat(v.Start, 'g', -1, 64)
 		}
 		out = append(out, p)
 	}
 	for name, i := range at {
-		if n := count[name]; n > 1 {
-			out[i].description += fmt.Sprintf(" (k = 1 … %d)", n)
+		all := texts[name]
+		common := all[0]
+		for _, words := range all[1:] {
+			n := 0
+			for n < len(common) && n < len(words) && common[n] == words[n] {
+				n++
+			}
+			if n < len(common) || n < len(words) {
+				common = append(common[:n:n], "…")
+			}
+		}
+		out[i].description = strings.Join(common, " ")
+		if len(all) > 1 {
+			out[i].description += fmt.Sprintf(" (k = 1 … %d)", len(all))
 		}
 	}
 	return out
-}
-
-// generalized merges the descriptions of an array's first and second
-// elements, the second named second.
-func generalized(first, next, second string) string {
-	a, b := strings.Fields(first), strings.Fields(next)
-	if len(a) != len(b) {
-		return first
-	}
-	k := strings.Trim(index.FindString(second), "[]")
-	for i := range a {
-		switch {
-		case a[i] == b[i]:
-		case strings.Trim(b[i], ",;:()") == k:
-			a[i] = strings.Replace(b[i], k, "k", 1)
-		default:
-			a[i] = "…"
-		}
-	}
-	return strings.Join(a, " ")
 }

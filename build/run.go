@@ -2,12 +2,15 @@ package main
 
 import (
 	"bufio"
+	"context"
 	"encoding/csv"
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"math"
 	"os"
+	"os/signal"
 	"path/filepath"
 	"slices"
 	"sort"
@@ -42,7 +45,7 @@ func (s settings) Set(text string) error {
 }
 
 func runRun(args []string, stdout, stderr io.Writer) error {
-	fs := flags("run", "SCENARIO_DIR -stop T [-step H] [-inputs table.csv] [-set NAME=VALUE] -csv out.csv [-plot out.png]",
+	fs := flags("run", "SCENARIO_DIR [-stop T] [-step H] [-inputs table.csv] [-set NAME=VALUE] -csv out.csv [-plot out.png]",
 		"Simulates the scenario in this process, as an FMI master would step its FMU: at each communication point\n"+
 			"the inputs are set (their start values, or the table's, linear between its rows and held beyond them)\n"+
 			"and one step of H is taken; the CSV holds the time, the inputs and every output at each point. A first\n"+
@@ -74,30 +77,44 @@ func runRun(args []string, stdout, stderr io.Writer) error {
 	if !(*stop > 0) || math.IsInf(*stop, 0) || !(*step > 0) || math.IsInf(*step, 0) {
 		return usageError{fmt.Sprintf("-stop %g, -step %g: want positive, finite times", *stop, *step)}
 	}
+	if n := (*stop) / (*step); !(n <= maxSteps) {
+		return usageError{fmt.Sprintf("-stop %g s at -step %g s is %.3g communication steps: at most %g", *stop, *step, n, float64(maxSteps))}
+	}
 	var table *inputTable
 	if *inputs != "" {
 		if table, err = readInputs(*inputs); err != nil {
 			return err
 		}
 	}
-	res, err := simulate(c, *stop, *step, table, set, stderr)
-	if err != nil {
+	var recs []recorder
+	if *csvPath != "" {
+		recs = append(recs, &csvRecorder{path: *csvPath})
+	}
+	if *plotPath != "" {
+		recs = append(recs, &plotRecorder{path: *plotPath, every: int(math.Ceil((*stop) / (*step) / plotPoints))})
+	}
+	// Ctrl-C ends the run at the next step, its temporary files removed.
+	ctx, cancel := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer cancel()
+	if err := simulate(ctx, c, *stop, *step, table, set, stderr, recs); err != nil {
 		return err
 	}
 	if *csvPath != "" {
-		if err := res.writeCSV(*csvPath); err != nil {
-			return err
-		}
 		fmt.Fprintln(stdout, "wrote", *csvPath)
 	}
 	if *plotPath != "" {
-		if err := res.plot(*plotPath); err != nil {
-			return err
-		}
 		fmt.Fprintln(stdout, "wrote", *plotPath)
 	}
 	return nil
 }
+
+// maxSteps bounds a run's communication steps, as the Python package's
+// studies do: beyond it a stop time is a typing mistake.
+const maxSteps = 10_000_000
+
+// plotPoints is about how many points of each curve a plot keeps: more
+// than a picture shows, few enough for any run's memory.
+const plotPoints = 20000
 
 // inputTable is a table of input values over time.
 type inputTable struct {
@@ -113,14 +130,26 @@ func readInputs(file string) (*inputTable, error) {
 		return nil, fmt.Errorf("the inputs: %w", err)
 	}
 	defer f.Close()
-	r := csv.NewReader(bufio.NewReader(f))
+	br := bufio.NewReader(f)
+	if b, err := br.Peek(3); err == nil && string(b) == "\ufeff" {
+		br.Discard(3) // a byte order mark, as spreadsheets save UTF-8
+	}
+	r := csv.NewReader(br)
 	r.Comment = '#'
 	header, err := r.Read()
-	if err != nil {
-		return nil, fmt.Errorf("%s:1: a header row time,INPUT,… expected: %w", file, err)
+	if errors.Is(err, io.EOF) {
+		return nil, fmt.Errorf("%s: empty: want a header row time,INPUT,… and rows of numbers", file)
 	}
+	if err != nil {
+		return nil, fmt.Errorf("%s: a header row time,INPUT,… expected: %w", file, err)
+	}
+	seen := map[string]bool{}
 	for i := range header {
 		header[i] = strings.TrimSpace(header[i])
+		if seen[header[i]] {
+			return nil, fmt.Errorf("%s:1: column %q given twice", file, header[i])
+		}
+		seen[header[i]] = true
 	}
 	if header[0] != "time" {
 		return nil, fmt.Errorf("%s:1: the first column is %q: want time", file, header[0])
@@ -131,10 +160,10 @@ func readInputs(file string) (*inputTable, error) {
 		if errors.Is(err, io.EOF) {
 			break
 		}
-		line, _ := r.FieldPos(0)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", file, err)
 		}
+		line, _ := r.FieldPos(0)
 		for i, s := range rec {
 			x, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
 			if err != nil || math.IsNaN(x) || math.IsInf(x, 0) {
@@ -151,7 +180,7 @@ func readInputs(file string) (*inputTable, error) {
 		}
 	}
 	if len(t.times) == 0 {
-		return nil, fmt.Errorf("%s: no rows", file)
+		return nil, fmt.Errorf("%s: a header and no rows: want rows of numbers under it", file)
 	}
 	return t, nil
 }
@@ -174,12 +203,14 @@ func (t *inputTable) at(k int, x float64) float64 {
 	return vs[i-1] + (vs[i]-vs[i-1])*(x-t0)/(t1-t0)
 }
 
-// result is a run's columns.
-type result struct {
-	vars    []fmu.Variable
-	columns []int // value references written, inputs then outputs
-	time    []float64
-	rows    [][]float64
+// recorder takes a run's rows as they come.
+type recorder interface {
+	// begin gets the variables and the indices of the columns after time.
+	begin(vars []fmu.Variable, columns []int) error
+	row(t float64, values []float64) error
+	// end finishes the output; abort removes what a failed run wrote.
+	end() error
+	abort()
 }
 
 // logLines collects the instance's messages for an error.
@@ -194,34 +225,42 @@ func (l *logLines) Log(status fmu.Status, category, message string) {
 // simulate steps an instance of the checked scenario to stop, as the
 // Python package's simulate does: the inputs set at each communication
 // point t_k = k·step, then one step to t_k+1 (the last one shortened to
-// stop).
-func simulate(c *exporter.Checked, stop, step float64, table *inputTable, set settings, progress io.Writer) (*result, error) {
+// stop); the recorders get the time, the inputs and the outputs at each
+// point.
+func simulate(ctx context.Context, c *exporter.Checked, stop, step float64, table *inputTable, set settings, progress io.Writer, recs []recorder) (err error) {
 	res, err := c.Resources()
 	if err != nil {
-		return nil, err
+		return err
 	}
 	dir, err := os.MkdirTemp("", "cablefmu-run-")
 	if err != nil {
-		return nil, fmt.Errorf("resources folder: %w", err)
+		return fmt.Errorf("resources folder: %w", err)
 	}
 	defer os.RemoveAll(dir)
+	defer func() {
+		if err != nil {
+			for _, r := range recs {
+				r.abort()
+			}
+		}
+	}()
 	for name, data := range res {
 		p := filepath.Join(dir, filepath.FromSlash(name))
 		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			return nil, fmt.Errorf("resources folder: %w", err)
+			return fmt.Errorf("resources folder: %w", err)
 		}
 		if err := os.WriteFile(p, data, 0o644); err != nil {
-			return nil, fmt.Errorf("resources folder: %w", err)
+			return fmt.Errorf("resources folder: %w", err)
 		}
 	}
 	reg, err := plugins.Builtin()
 	if err != nil {
-		return nil, err
+		return err
 	}
 	log := &logLines{}
 	in, err := fmu.Instantiate(fmu.Config{InstanceName: "run", GUID: c.Scenario.GUID(), ResourceLocation: dir, Logger: log, Registry: reg})
 	if err != nil {
-		return nil, err
+		return err
 	}
 	failed := func(what string) error {
 		return fmt.Errorf("%s: %s", what, strings.Join(log.lines, "; "))
@@ -243,44 +282,42 @@ func simulate(c *exporter.Checked, stop, step float64, table *inputTable, set se
 		for _, n := range table.names {
 			i, ok := index[n]
 			if !ok || vars[i].Causality != modeldesc.CausalityInput {
-				return nil, fmt.Errorf("%s:1: %q is not an input of %s (%s)", table.file, n, c.Scenario.ModelIdentifier, nearest(n, inputNames))
+				return fmt.Errorf("%s:1: %q is not an input of %s (%s)", table.file, n, c.Scenario.ModelIdentifier, nearest(n, inputNames))
 			}
 			inVR = append(inVR, uint32(i))
 		}
 	}
-	r := &result{vars: vars}
-	for i, v := range vars {
-		if v.Causality == modeldesc.CausalityInput {
-			r.columns = append(r.columns, i)
+	var columns []int // inputs, then outputs
+	for _, causality := range []modeldesc.Causality{modeldesc.CausalityInput, modeldesc.CausalityOutput} {
+		for i, v := range vars {
+			if v.Causality == causality {
+				columns = append(columns, i)
+			}
 		}
 	}
-	for i, v := range vars {
-		if v.Causality == modeldesc.CausalityOutput {
-			r.columns = append(r.columns, i)
+	for _, r := range recs {
+		if err := r.begin(vars, columns); err != nil {
+			return err
 		}
 	}
 	start := 0.0
 	if in.SetupExperiment(false, 0, start, false, 0) != fmu.OK {
-		return nil, failed("setting up the experiment")
+		return failed("setting up the experiment")
 	}
-	names := slices.Sorted(func(yield func(string) bool) {
-		for n := range set {
-			if !yield(n) {
-				return
-			}
-		}
-	})
-	for _, n := range names {
+	for _, n := range slices.Sorted(maps.Keys(set)) {
 		i, ok := index[n]
-		if !ok || vars[i].Causality != modeldesc.CausalityParameter {
-			return nil, fmt.Errorf("-set %s: not a parameter of %s (%s)", n, c.Scenario.ModelIdentifier, nearest(n, params))
+		switch {
+		case ok && vars[i].Causality == modeldesc.CausalityInput:
+			return fmt.Errorf("-set %s: an input of %s: give inputs in the -inputs table", n, c.Scenario.ModelIdentifier)
+		case !ok || vars[i].Causality != modeldesc.CausalityParameter:
+			return fmt.Errorf("-set %s: not a parameter of %s (%s)", n, c.Scenario.ModelIdentifier, nearest(n, params))
 		}
 		if in.SetReal([]uint32{uint32(i)}, []float64{set[n]}) != fmu.OK {
-			return nil, failed("-set " + n)
+			return failed("-set " + n)
 		}
 	}
 	if in.EnterInitializationMode() != fmu.OK {
-		return nil, failed("entering initialization")
+		return failed("entering initialization")
 	}
 	vals := make([]float64, len(inVR))
 	setInputs := func(t float64) error {
@@ -296,41 +333,47 @@ func simulate(c *exporter.Checked, stop, step float64, table *inputTable, set se
 		return nil
 	}
 	if err := setInputs(start); err != nil {
-		return nil, err
+		return err
 	}
 	if in.ExitInitializationMode() != fmu.OK {
-		return nil, failed("initializing")
+		return failed("initializing")
 	}
 	all := make([]float64, len(vars))
 	allVR := make([]uint32, len(vars))
 	for i := range allVR {
 		allVR[i] = uint32(i)
 	}
+	row := make([]float64, len(columns))
 	record := func(t float64) error {
 		if in.GetReal(allVR, all) != fmu.OK {
 			return failed(fmt.Sprintf("reading the outputs at t = %g s", t))
 		}
-		row := make([]float64, len(r.columns))
-		for k, i := range r.columns {
+		for k, i := range columns {
 			row[k] = all[i]
 		}
-		r.time = append(r.time, t)
-		r.rows = append(r.rows, row)
+		for _, r := range recs {
+			if err := r.row(t, row); err != nil {
+				return err
+			}
+		}
 		return nil
 	}
 	if err := record(start); err != nil {
-		return nil, err
+		return err
 	}
 	steps := int(math.Ceil((stop-start)/step - 1e-9))
 	began, shown := time.Now(), time.Now()
 	t := start
 	for k := 0; k < steps; {
+		if ctx.Err() != nil {
+			return fmt.Errorf("stopped at t = %g s", t)
+		}
 		if err := setInputs(t); err != nil {
-			return nil, err
+			return err
 		}
 		dt := min(step, stop-t)
 		if in.DoStep(t, dt) != fmu.OK {
-			return nil, failed(fmt.Sprintf("the step at t = %.6g s", t))
+			return failed(fmt.Sprintf("the step at t = %.6g s", t))
 		}
 		k++
 		if k < steps {
@@ -339,7 +382,7 @@ func simulate(c *exporter.Checked, stop, step float64, table *inputTable, set se
 			t = stop
 		}
 		if err := record(t); err != nil {
-			return nil, err
+			return err
 		}
 		// A progress line on long runs only; it decides nothing.
 		if now := time.Now(); now.Sub(began) > time.Second && now.Sub(shown) > 500*time.Millisecond {
@@ -351,57 +394,125 @@ func simulate(c *exporter.Checked, stop, step float64, table *inputTable, set se
 		fmt.Fprintf(progress, "\rt = %g s of %g s, %d steps in %.1f s\n", stop, stop, steps, time.Since(began).Seconds())
 	}
 	_ = in.Terminate()
-	return r, nil
-}
-
-func (r *result) header() []string {
-	h := []string{"time"}
-	for _, i := range r.columns {
-		h = append(h, r.vars[i].Name)
-	}
-	return h
-}
-
-func (r *result) writeCSV(file string) error {
-	f, err := os.Create(file)
-	if err != nil {
-		return fmt.Errorf("the CSV file: %w", err)
-	}
-	w := csv.NewWriter(bufio.NewWriter(f))
-	_ = w.Write(r.header())
-	rec := make([]string, len(r.columns)+1)
-	for k, t := range r.time {
-		rec[0] = strconv.FormatFloat(t, 'g', -1, 64)
-		for j, x := range r.rows[k] {
-			rec[j+1] = strconv.FormatFloat(x, 'g', -1, 64)
+	for _, r := range recs {
+		if err := r.end(); err != nil {
+			return err
 		}
-		_ = w.Write(rec)
-	}
-	w.Flush()
-	if err := w.Error(); err != nil {
-		f.Close()
-		return fmt.Errorf("writing %s: %w", file, err)
-	}
-	if err := f.Close(); err != nil {
-		return fmt.Errorf("writing %s: %w", file, err)
 	}
 	return nil
 }
 
-// plot draws the outputs, one panel per group of outputs that share the
-// name before the first dot and a unit (load position, load velocity,
-// cable tension, …), at most eight.
-func (r *result) plot(file string) error {
-	cols := map[string][]float64{"time": r.time}
+// create makes a file's folder and a temporary file beside it, renamed
+// into place when the output is complete.
+func create(path string) (*os.File, error) {
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return nil, err
+	}
+	return os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
+}
+
+// csvRecorder writes the rows to a CSV file.
+type csvRecorder struct {
+	path string
+	f    *os.File
+	w    *csv.Writer
+	rec  []string
+}
+
+func (c *csvRecorder) begin(vars []fmu.Variable, columns []int) error {
+	f, err := create(c.path)
+	if err != nil {
+		return fmt.Errorf("the CSV file: %w", err)
+	}
+	c.f, c.w = f, csv.NewWriter(bufio.NewWriter(f))
+	c.rec = []string{"time"}
+	for _, i := range columns {
+		c.rec = append(c.rec, vars[i].Name)
+	}
+	return c.w.Write(c.rec)
+}
+
+func (c *csvRecorder) row(t float64, values []float64) error {
+	c.rec[0] = strconv.FormatFloat(t, 'g', -1, 64)
+	for j, x := range values {
+		c.rec[j+1] = strconv.FormatFloat(x, 'g', -1, 64)
+	}
+	return c.w.Write(c.rec)
+}
+
+func (c *csvRecorder) end() error {
+	c.w.Flush()
+	err := c.w.Error()
+	if cerr := c.f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(c.f.Name(), c.path)
+	}
+	if err != nil {
+		os.Remove(c.f.Name())
+		return fmt.Errorf("writing %s: %w", c.path, err)
+	}
+	return nil
+}
+
+func (c *csvRecorder) abort() {
+	if c.f != nil {
+		c.f.Close()
+		os.Remove(c.f.Name())
+	}
+}
+
+// plotRecorder keeps every n-th row (and the last) and draws the outputs
+// at the end, one panel per group of outputs that share the name before
+// the first dot and a unit (load position, load velocity, cable tension,
+// …), at most eight.
+type plotRecorder struct {
+	path    string
+	every   int
+	n       int
+	vars    []fmu.Variable
+	columns []int
+	time    []float64
+	rows    [][]float64
+	lastT   float64
+	last    []float64
+}
+
+func (p *plotRecorder) begin(vars []fmu.Variable, columns []int) error {
+	p.vars, p.columns, p.every = vars, columns, max(p.every, 1)
+	return nil
+}
+
+func (p *plotRecorder) row(t float64, values []float64) error {
+	if p.n%p.every == 0 {
+		p.time = append(p.time, t)
+		p.rows = append(p.rows, slices.Clone(values))
+		p.last = nil
+	} else {
+		p.lastT, p.last = t, slices.Clone(values)
+	}
+	p.n++
+	return nil
+}
+
+func (p *plotRecorder) abort() {}
+
+func (p *plotRecorder) end() error {
+	if p.last != nil {
+		p.time = append(p.time, p.lastT)
+		p.rows = append(p.rows, p.last)
+	}
+	cols := map[string][]float64{"time": p.time}
 	var panels []chart.Panel
 	group := map[string]int{}
-	for k, i := range r.columns {
-		v := r.vars[i]
+	for k, i := range p.columns {
+		v := p.vars[i]
 		if v.Causality != modeldesc.CausalityOutput {
 			continue
 		}
-		col := make([]float64, len(r.rows))
-		for j, row := range r.rows {
+		col := make([]float64, len(p.rows))
+		for j, row := range p.rows {
 			col[j] = row[k]
 		}
 		cols[v.Name] = col
@@ -411,8 +522,8 @@ func (r *result) plot(file string) error {
 			unit = "1"
 		}
 		key := prefix + " " + unit
-		if p, ok := group[key]; ok {
-			panels[p].Columns = append(panels[p].Columns, v.Name)
+		if at, ok := group[key]; ok {
+			panels[at].Columns = append(panels[at].Columns, v.Name)
 			continue
 		}
 		if len(panels) == 8 {
@@ -430,5 +541,8 @@ func (r *result) plot(file string) error {
 		}
 		panels[i].Label = panels[i].Title + " (" + panels[i].Label + ")"
 	}
-	return chart.Draw(cols, panels, 20*vg.Centimeter, vg.Length(5*len(panels)+2)*vg.Centimeter, file)
+	if err := os.MkdirAll(filepath.Dir(p.path), 0o755); err != nil {
+		return fmt.Errorf("the plot: %w", err)
+	}
+	return chart.Draw(cols, panels, 20*vg.Centimeter, vg.Length(5*len(panels)+2)*vg.Centimeter, p.path)
 }

@@ -31,18 +31,33 @@ type Archive struct {
 	Resources map[string][]byte
 }
 
-// Write writes the archive as a zip file at path.
+// Write writes the archive as a zip file at path. It writes a temporary
+// file beside it and renames it into place: a failed write leaves an
+// existing file at path as it was, and a reader never sees half an
+// archive.
 func (a *Archive) Write(path string) (err error) {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return fmt.Errorf("writing FMU: %w", err)
 	}
-	f, err := os.Create(path)
+	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
 	if err != nil {
 		return fmt.Errorf("writing FMU: %w", err)
 	}
 	defer func() {
 		if cerr := f.Close(); err == nil && cerr != nil {
 			err = fmt.Errorf("writing FMU: %w", cerr)
+		}
+		if err == nil {
+			// CreateTemp makes the file private; an FMU is read by others.
+			if err = os.Chmod(f.Name(), 0o644); err == nil {
+				err = os.Rename(f.Name(), path)
+			}
+			if err != nil {
+				err = fmt.Errorf("writing FMU: %w", err)
+			}
+		}
+		if err != nil {
+			os.Remove(f.Name())
 		}
 	}()
 	z := zip.NewWriter(f)

@@ -1,6 +1,7 @@
 package fmu
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/json"
 	"errors"
@@ -46,7 +47,8 @@ type Scenario struct {
 	// (controllers, force laws, custom outputs), in this order.
 	Plugins []PluginRef `json:"plugins"`
 
-	raw     []byte
+	file    []byte            // the scenario file as read, which the GUID hashes
+	raw     []byte            // file without a byte order mark
 	tree    *node             // raw's tree, for the positions of refusals
 	sources map[string][]byte // plugin file → contents, once loaded
 }
@@ -150,11 +152,14 @@ var identifier = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
 // errors.Join when there are several, one a line.
 func ParseScenario(data []byte) (*Scenario, error) {
 	var sc Scenario
-	tree, err := decodeStrict(data, &sc)
+	// A byte order mark, as Windows editors save UTF-8, is no part of the
+	// document; the GUID still hashes the file as it is.
+	body := bytes.TrimPrefix(data, []byte("\ufeff"))
+	tree, err := decodeStrict(body, &sc)
 	if err != nil {
 		return nil, inFile(ScenarioFile, err)
 	}
-	sc.raw, sc.tree = data, tree
+	sc.raw, sc.file, sc.tree = body, data, tree
 	var errs []error
 	// add refuses the value at path (the key itself if key is set).
 	add := func(path string, key bool, format string, args ...any) {
@@ -426,7 +431,7 @@ func (sc *Scenario) PluginSource(file string) ([]byte, error) {
 func (sc *Scenario) GUID() string {
 	h := sha256.New()
 	h.Write([]byte("cablefmu " + Version + "\x00"))
-	h.Write(sc.raw)
+	h.Write(sc.file)
 	for _, p := range sc.Plugins {
 		fmt.Fprintf(h, "\x00%s\x00%d\x00", p.File, len(sc.sources[p.File]))
 		h.Write(sc.sources[p.File])

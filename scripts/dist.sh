@@ -15,15 +15,18 @@
 # cablefmu_dist that embeds them. The same commit gives the same engines,
 # so both ways export the same bytes.
 set -euo pipefail
+out=$(realpath -m "${1:-$(dirname "$0")/../out/dist}") # OUT as given, from the working directory
 cd "$(dirname "$0")/.."
-out=${1:-out/dist}
 bash scripts/setup.sh
 rm -rf build/engines
 go run ./build engines -o build/engines -platforms linux64,win64
+# The command records the sources its engines were built from, and
+# refuses to export with engines of others.
+source=$(cat build/engines/source)
 for p in linux64:linux:cablefmu win64:windows:cablefmu.exe; do
 	IFS=: read -r platform goos exe <<<"$p"
 	mkdir -p "$out/$platform"
-	CGO_ENABLED=0 GOOS=$goos GOARCH=amd64 go build -tags cablefmu_dist -trimpath -ldflags "-s -w" \
+	CGO_ENABLED=0 GOOS=$goos GOARCH=amd64 go build -tags cablefmu_dist -trimpath -ldflags "-s -w -X main.distSource=$source" \
 		-o "$out/$platform/$exe" ./build
 	mkdir -p examples/clients/python/cablefmu/bin/$platform
 	cp "$out/$platform/$exe" examples/clients/python/cablefmu/bin/$platform/

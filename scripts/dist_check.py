@@ -97,6 +97,15 @@ def main():
                 shutil.copy2(os.path.join(user, name), os.path.join(args.out, name))
         print("exported %d FMUs without Go, %.2f s each at most" % (len(took), max(took)))
 
+        # A command built by hand over the engines, not by dist.sh, refuses to
+        # export: its engines may come from other sources than its code.
+        hand = os.path.join(home, "hand-built")
+        run(["go", "build", "-tags", "cablefmu_dist", "-o", hand, "./build"], cwd=ROOT)
+        p = subprocess.run([hand, "export", os.path.join("scenarios", "massless"), "-o", "hand.fmu"], cwd=home,
+                           capture_output=True, text=True)
+        if p.returncode == 0 or "not by scripts/dist.sh" not in p.stderr:
+            failures.append("a command built by hand exported: %s" % p.stderr.strip())
+
         tree = os.path.join(home, "tree")
         os.makedirs(tree)
         for folder, ident, compared in SCENARIOS:

@@ -37,6 +37,9 @@ type Checked struct {
 // model, which runs every plugin's top level, init and first
 // communication point.
 func Check(folder string) (*Checked, error) {
+	if st, err := os.Stat(folder); err == nil && !st.IsDir() {
+		return nil, fmt.Errorf("%s is a file: name the scenario folder that holds %s", folder, fmu.ScenarioFile)
+	}
 	data, err := os.ReadFile(filepath.Join(folder, fmu.ScenarioFile))
 	if err != nil {
 		if os.IsNotExist(err) {

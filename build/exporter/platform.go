@@ -4,10 +4,12 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"time"
 
@@ -269,3 +271,55 @@ func linkFiles(root string) (string, error) {
 	}
 	return dir, nil
 }
+
+// SourceHash is a short hash of the sources an engine or the command is
+// built from (the Go, C and link files, go.mod and go.sum, the embedded
+// example scenarios), by their paths and contents: the command built by
+// scripts/dist.sh records it beside the engines it carries and refuses
+// engines of other sources.
+func SourceHash(root string) (string, error) {
+	var files []string
+	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, err := filepath.Rel(root, p)
+		if err != nil {
+			return err
+		}
+		rel = filepath.ToSlash(rel)
+		if d.IsDir() {
+			if rel != "." && (strings.HasPrefix(d.Name(), ".") || rel == "out" || rel == "build/engines") {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		switch filepath.Ext(rel) {
+		case ".go", ".c", ".h", ".s", ".map", ".mod", ".sum":
+			files = append(files, rel)
+		case ".json":
+			if strings.HasPrefix(rel, "examples/") && strings.Count(rel, "/") == 2 && strings.HasSuffix(rel, "/scenario.json") {
+				files = append(files, rel)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return "", fmt.Errorf("hashing the sources: %w", err)
+	}
+	slices.Sort(files)
+	h := sha256.New()
+	for _, f := range files {
+		b, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(f)))
+		if err != nil {
+			return "", fmt.Errorf("hashing the sources: %w", err)
+		}
+		fmt.Fprintf(h, "%s\x00%d\x00", f, len(b))
+		h.Write(b)
+	}
+	return hex.EncodeToString(h.Sum(nil))[:16], nil
+}
+
+// SourceFile names the file beside the engines that holds their
+// SourceHash.
+const SourceFile = "source"

@@ -16,7 +16,9 @@ def main(argv=None):
     if argv and argv[0] not in ("study", "-h", "--help"):
         from .command import main as command_main
         return command_main(argv)
-    p = argparse.ArgumentParser(prog="python3 -m cablefmu", description="Run and plot studies of cablefmu FMUs.")
+    p = argparse.ArgumentParser(prog="python3 -m cablefmu", description="Run and plot studies of cablefmu FMUs.",
+                                epilog="The other verbs (export, check, models, schema, run, info; --version) go to "
+                                       "the cablefmu command: python3 -m cablefmu export --help.")
     sub = p.add_subparsers(dest="command", required=True)
     study = sub.add_parser("study", help="parameter sweeps and load cases")
     verbs = study.add_subparsers(dest="verb", required=True)

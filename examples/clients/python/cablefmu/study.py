@@ -9,8 +9,9 @@ A study file (JSON, or TOML where the standard library reads it) says:
   ``description``: free text;
 - ``fmu`` (an .fmu archive) or ``scenario`` (a scenario folder anywhere,
   exported with the cablefmu command for this machine's platform into
-  ``out/`` beside the study file, again when its files or the command's
-  engines changed), paths relative to the study file; ``stop_time`` and ``step`` (s; at most ``MAX_STEPS`` steps a
+  ``out/fmus/KEY/`` beside the study file, KEY naming the files exported
+  and the command, so again when either changed), paths relative to the
+  study file; ``stop_time`` and ``step`` (s; at most ``MAX_STEPS`` steps a
   run);
 - ``vary``: each varied name with ``values`` (a list), ``range``
   ([from, to, count], evenly) or ``uniform`` ([low, high]); names that are
@@ -128,20 +129,53 @@ class StudyError(Exception):
     """A study file that cannot be run, with the reason."""
 
 
-def _build_key(folder, version):
-    """What a scenario folder's FMU depends on: every file in the folder
-    (names and bytes) and the command's version line, which names its
-    engines."""
+def _build_key(folder, identity):
+    """What a scenario folder's FMU depends on: the files the export reads
+    (scenario.json, the plugins it names, everything under resources/,
+    symbolic links followed as the export follows them; names and bytes)
+    and the command's identity (command.identity: its engines and its own
+    code)."""
     import hashlib
-    h = hashlib.sha256(version.encode() + b"\0")
-    for d, dirs, names in sorted(os.walk(folder)):
+    h = hashlib.sha256(identity.encode() + b"\0")
+
+    def add(rel):
+        h.update(rel.encode() + b"\0")
+        try:
+            with open(os.path.join(folder, rel), "rb") as f:
+                h.update(hashlib.sha256(f.read()).digest())
+        except OSError as e:  # the export says what is missing
+            h.update(("unreadable: %s" % e.strerror).encode())
+
+    add("scenario.json")
+    try:
+        with open(os.path.join(folder, "scenario.json"), "rb") as f:
+            plugins = json.loads(f.read().decode("utf-8-sig")).get("plugins") or []
+        files = sorted({p["file"] for p in plugins if isinstance(p, dict) and isinstance(p.get("file"), str)})
+    except (OSError, ValueError, AttributeError, TypeError):
+        files = []
+    for rel in files:
+        add(rel)
+    resources = os.path.join(folder, "resources")
+    seen = set()
+    for d, dirs, names in os.walk(resources, followlinks=True):
+        real = os.path.realpath(d)
+        if real in seen:  # a link back up the tree
+            dirs[:] = []
+            continue
+        seen.add(real)
         dirs.sort()
         for n in sorted(names):
-            p = os.path.join(d, n)
-            h.update(os.path.relpath(p, folder).replace(os.sep, "/").encode() + b"\0")
-            with open(p, "rb") as f:
-                h.update(hashlib.sha256(f.read()).digest())
+            add(os.path.relpath(os.path.join(d, n), folder).replace(os.sep, "/"))
     return h.hexdigest()
+
+
+def _cores():
+    """The cores this process may run on (its affinity, where the system
+    says), for the run processes side by side."""
+    try:
+        return len(os.sched_getaffinity(0)) or 1
+    except (AttributeError, OSError):
+        return os.cpu_count() or 1
 
 
 def _read(path):
@@ -436,29 +470,27 @@ class Study:
         if not (isinstance(ident, str) and PLAIN_NAME.match(ident)):
             raise StudyError("scenario: modelIdentifier %s in %s: want a plain name (letters, digits, _, - and .), "
                              "no path" % (json.dumps(ident), os.path.join(folder, "scenario.json")))
-        out = os.path.join(build_dir or os.path.join(self.base, "out"), ident + ".fmu")
-        # The FMU is rebuilt when the scenario's files or the command's
-        # engines changed, for this machine's platform only.
+        # The FMU is named by what it is exported from (the files the export
+        # reads, the command's identity), for this machine's platform only:
+        # exported again when either changed, and never shared by two
+        # scenarios or replaced under a study that runs it.
         try:
-            key = _build_key(folder, command.version())
+            key = _build_key(folder, command.identity())
         except command.CommandError as e:
             raise StudyError("scenario: %s" % e)
-        stamp = out + ".key"
-        try:
-            with open(stamp) as f:
-                built = f.read()
-        except OSError:
-            built = None
-        if built == key and os.path.isfile(out):
+        out = os.path.join(build_dir or os.path.join(self.base, "out"), "fmus", key[:16], ident + ".fmu")
+        if os.path.isfile(out):
             return out
         plat = command.host_platform()
+        tmp = "%s.%d.%s.tmp" % (out, os.getpid(), threading.get_ident())  # studies may export at once
         try:
-            command.export(folder, out + ".tmp", platforms=[plat] if plat else None)
+            command.export(folder, tmp, platforms=[plat] if plat else None)
+            os.replace(tmp, out)  # the same bytes whoever was first
         except command.CommandError as e:
             raise StudyError("scenario: %s" % e)
-        os.replace(out + ".tmp", out)
-        with open(stamp, "w") as f:
-            f.write(key)
+        finally:
+            if os.path.exists(tmp):
+                os.remove(tmp)
         return out
 
     def load(self, path):
@@ -1317,7 +1349,7 @@ def run(study, out, client=None, scheduler=None, workers=None, serial=False, ser
                 a = None
                 if auto and args:
                     took.append(time.perf_counter() - sent)
-                    choice = _choose(took, len(args), os.cpu_count() or 1)
+                    choice = _choose(took, len(args), _cores())
                     if choice is not None:
                         auto, side_by_side = False, choice[0]
                         if progress:
@@ -1332,7 +1364,7 @@ def run(study, out, client=None, scheduler=None, workers=None, serial=False, ser
                 if progress:
                     _progress(done, total, started, t0, stream)
             if side_by_side:  # the runs left, on a run process per core (this one's too)
-                rows = _local_rows(runner, args, os.cpu_count() or 1, run_timeout)
+                rows = _local_rows(runner, args, _cores(), run_timeout)
                 try:
                     for row in rows:
                         _save(out, row)
@@ -1358,7 +1390,7 @@ def run(study, out, client=None, scheduler=None, workers=None, serial=False, ser
             if scheduler:
                 client = own = Client(scheduler)
             else:
-                cluster = LocalCluster(n_workers=workers or os.cpu_count() or 1, threads_per_worker=1,
+                cluster = LocalCluster(n_workers=workers or _cores(), threads_per_worker=1,
                                        processes=True, dashboard_address=None)
                 client = own = Client(cluster)
         try:

@@ -119,22 +119,28 @@ class TestStudyScenarioAnywhere(unittest.TestCase):
         self.assertEqual([r["status"] for r in rows], ["ok", "ok"], rows)
         return rows
 
+    def fmus(self):
+        """The study's exported FMUs: out/fmus/KEY/HoistWind.fmu."""
+        root = os.path.join(self.tmp, "out", "fmus")
+        return sorted(os.path.join(root, k, "HoistWind.fmu") for k in os.listdir(root)) if os.path.isdir(root) else []
+
     def test_exported_once_and_again_on_change(self):
-        fmu = os.path.join(self.tmp, "out", "HoistWind.fmu")
         rows = self.run_study("a")
-        self.assertEqual(binaries(fmu), ["binaries/linux64/HoistWind.so"])
-        first = os.stat(fmu).st_mtime_ns
-        time.sleep(0.01)
+        first = self.fmus()
+        self.assertEqual(len(first), 1)
+        self.assertEqual(binaries(first[0]), ["binaries/linux64/HoistWind.so"])
+        stamp = os.stat(first[0]).st_mtime_ns
         self.assertEqual(self.run_study("b"), rows)
-        self.assertEqual(os.stat(fmu).st_mtime_ns, first, "the FMU was exported again with nothing changed")
-        # A changed scenario file: exported again.
+        self.assertEqual(self.fmus(), first)
+        self.assertEqual(os.stat(first[0]).st_mtime_ns, stamp, "the FMU was exported again with nothing changed")
+        # A changed plugin: exported again, beside the first.
         wind = os.path.join(self.tmp, "hoist-wind", "wind.py")
         with open(wind, "a") as f:
             f.write("\n# edited\n")
         self.run_study("c")
-        second = os.stat(fmu).st_mtime_ns
-        self.assertNotEqual(second, first, "an edited plugin did not export the FMU again")
-        # Other engines (a command whose version line differs): exported again.
+        second = self.fmus()
+        self.assertEqual(len(second), 2, "an edited plugin did not export the FMU again")
+        # Another command (its version line or its own bytes): exported again.
         other = os.path.join(self.tmp, "other-cablefmu")
         with open(other, "w") as f:
             f.write('#!/bin/sh\nif [ "$1" = --version ]; then echo "cablefmu 0.1.0 (other engines)"; exit 0; fi\n'
@@ -142,7 +148,49 @@ class TestStudyScenarioAnywhere(unittest.TestCase):
         os.chmod(other, os.stat(other).st_mode | stat.S_IXUSR)
         with mock.patch.dict(os.environ, {"CABLEFMU": other}):
             self.run_study("d")
-        self.assertNotEqual(os.stat(fmu).st_mtime_ns, second, "other engines did not export the FMU again")
+        self.assertEqual(len(self.fmus()), 3, "another command did not export the FMU again")
+
+    def test_plugin_behind_a_link_and_outputs_beside(self):
+        """The key follows what the export reads: a plugin in a linked folder
+        edited exports again; the study's own outputs beside the scenario
+        (scenario ".") do not."""
+        scen = os.path.join(self.tmp, "hoist-wind")
+        shared = os.path.join(self.tmp, "shared")
+        os.makedirs(shared)
+        os.replace(os.path.join(scen, "wind.py"), os.path.join(shared, "wind.py"))
+        os.symlink(shared, os.path.join(scen, "lib"))
+        path = os.path.join(scen, "scenario.json")
+        with open(path) as f:
+            text = f.read()
+        with open(path, "w") as f:
+            f.write(text.replace('"file": "wind.py"', '"file": "lib/wind.py"'))
+        spec = dict(STUDY, scenario=".")
+        with open(os.path.join(scen, "study.json"), "w") as f:
+            json.dump(spec, f)
+        s = studies.Study.from_file(os.path.join(scen, "study.json"))
+        first = s.fmu_path()
+        with open(os.path.join(scen, "out", "unrelated.csv"), "w") as f:
+            f.write("a,b\n")
+        self.assertEqual(s.fmu_path(), first, "a file under the study's out/ changed the FMU's key")
+        with open(os.path.join(shared, "wind.py"), "a") as f:
+            f.write("\n# edited\n")
+        self.assertNotEqual(s.fmu_path(), first, "a plugin edited behind a link kept the old FMU")
+
+    def test_studies_exporting_at_once(self):
+        """Four processes asking for the same study's FMU at once all get it,
+        whole."""
+        code = ("import sys; sys.path.insert(0, %r); from cablefmu import study; "
+                "print(study.Study.from_file(%r).fmu_path())" % (PKG, self.study_file))
+        procs = [subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                  text=True) for _ in range(4)]
+        paths = set()
+        for p in procs:
+            out, err = p.communicate(timeout=300)
+            self.assertEqual(p.returncode, 0, err)
+            paths.add(out.strip())
+        self.assertEqual(len(paths), 1)
+        self.assertEqual(binaries(paths.pop()), ["binaries/linux64/HoistWind.so"])
+        self.assertFalse([n for n in os.listdir(os.path.dirname(self.fmus()[0])) if n.endswith(".tmp")])
 
     def test_study_run_takes_a_folder(self):
         env = dict(os.environ, PYTHONPATH=PKG)
