@@ -86,6 +86,25 @@ class TestExport(unittest.TestCase):
         self.assertIn("scripts/dist.sh", str(cm.exception))
 
 
+class TestEntryPointInTheCommandsPlace(unittest.TestCase):
+    def test_no_recursion(self):
+        """A cablefmu on the PATH that runs this package's entry point (as
+        pip's launcher on Windows does) is found in the command's place; the
+        entry point, called back, says so instead of calling itself."""
+        tmp = tempfile.mkdtemp(prefix="cablefmu-launcher-")
+        self.addCleanup(shutil.rmtree, tmp, True)
+        launcher = os.path.join(tmp, "cablefmu")
+        with open(launcher, "w") as f:
+            f.write('#!/bin/sh\nPYTHONPATH=%s exec %s -m cablefmu "$@"\n' % (PKG, sys.executable))
+        os.chmod(launcher, 0o755)
+        with mock.patch.dict(os.environ, {"CABLEFMU": "", "PATH": tmp + os.pathsep + os.environ.get("PATH", "")}), \
+                mock.patch.object(command, "__file__", os.path.join(tmp, "command.py")):
+            self.assertEqual(command.command(), launcher)
+            with self.assertRaises(cablefmu.CommandError) as cm:
+                command.version()
+        self.assertIn("is this Python package's entry point, not the command", str(cm.exception))
+
+
 STUDY = {
     "name": "outside",
     "scenario": "hoist-wind",
