@@ -302,3 +302,52 @@ func TestConfigureIsBoundedOnTheWallClock(t *testing.T) {
 		t.Fatalf("got %v", err)
 	}
 }
+
+// Resources come in by their slash-separated paths, links to files and
+// folders followed; a link back into a folder that holds it is refused.
+func TestResourcesFollowLinks(t *testing.T) {
+	folder := t.TempDir()
+	data, err := os.ReadFile("../../examples/massless/" + fmu.ScenarioFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	shared := t.TempDir()
+	for path, content := range map[string]string{
+		filepath.Join(folder, fmu.ScenarioFile):          string(data),
+		filepath.Join(folder, "resources", "a", "b.txt"): "b",
+		filepath.Join(folder, "resources", "z.txt"):      "z",
+		filepath.Join(shared, "tables", "c.csv"):         "c",
+	} {
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Symlink(filepath.Join(shared, "tables"), filepath.Join(folder, "resources", "linked")); err != nil {
+		t.Fatal(err)
+	}
+	c, err := Check(folder)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := c.Resources()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for n := range res {
+		names = append(names, n)
+	}
+	slices.Sort(names)
+	if want := []string{"a/b.txt", "linked/c.csv", "scenario.json", "z.txt"}; !slices.Equal(names, want) {
+		t.Errorf("resources %q, want %q", names, want)
+	}
+	if err := os.Symlink("..", filepath.Join(folder, "resources", "a", "up")); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.Resources(); err == nil || !strings.Contains(err.Error(), "a link leads back into a folder that holds it") {
+		t.Errorf("a link back up: %v", err)
+	}
+}

@@ -15,8 +15,8 @@ package exporter
 import (
 	"encoding/json"
 	"fmt"
-	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 	"strings"
 	"time"
@@ -217,36 +217,60 @@ func configure(reg *fmu.Registry, sc *fmu.Scenario, slack time.Duration) (fmu.Co
 	}
 }
 
-// readResources collects the scenario and the files under folder/resources.
+// readResources collects the scenario and the files under
+// folder/resources, by their slash-separated paths.
 func readResources(folder string, scenario []byte) (map[string][]byte, error) {
 	res := map[string][]byte{fmu.ScenarioFile: scenario}
 	dir := filepath.Join(folder, "resources")
-	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			if os.IsNotExist(err) && p == dir {
-				return fs.SkipDir
-			}
-			return err
-		}
-		if d.IsDir() {
-			return nil
-		}
-		rel, err := filepath.Rel(dir, p)
-		if err != nil {
-			return err
-		}
-		// Slashes on every host, so that the entries sort, and the bytes
-		// come out, the same.
-		rel = filepath.ToSlash(rel)
-		if rel == fmu.ScenarioFile {
-			return fmt.Errorf("%s: resources/%s would replace the scenario", folder, rel)
-		}
-		b, err := os.ReadFile(p)
-		res[rel] = b
-		return err
-	})
-	if err != nil {
+	if _, err := os.Stat(dir); os.IsNotExist(err) {
+		return res, nil
+	}
+	if err := addTree(res, folder, dir, "", map[string]bool{}); err != nil {
 		return nil, fmt.Errorf("reading resources: %w", err)
 	}
 	return res, nil
+}
+
+// addTree adds the files under dir at rel, links followed (the FMU holds
+// what they lead to); open holds the folders being read, so that a link
+// back into one is refused rather than followed for ever. Slashes on
+// every host, so that the entries sort, and the bytes come out, the same.
+func addTree(res map[string][]byte, folder, dir, rel string, open map[string]bool) error {
+	real, err := filepath.EvalSymlinks(dir)
+	if err != nil {
+		return err
+	}
+	if open[real] {
+		return fmt.Errorf("%s: a link leads back into a folder that holds it", dir)
+	}
+	open[real] = true
+	defer delete(open, real)
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return err
+	}
+	for _, e := range entries {
+		p, r := filepath.Join(dir, e.Name()), path.Join(rel, e.Name())
+		st, err := os.Stat(p)
+		if err != nil {
+			return err
+		}
+		switch {
+		case st.IsDir():
+			if err := addTree(res, folder, p, r, open); err != nil {
+				return err
+			}
+			continue
+		case !st.Mode().IsRegular():
+			return fmt.Errorf("%s: not a regular file", p)
+		case r == fmu.ScenarioFile:
+			return fmt.Errorf("%s: resources/%s would replace the scenario", folder, r)
+		}
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		res[r] = b
+	}
+	return nil
 }
