@@ -26,5 +26,5 @@ echo "plot: out/controlled.png"
 go run ./build export -o out/WireHoist.fmu examples/wire-hoist
 python3 examples/clients/python/wirehoist_cosim.py out/WireHoist.fmu --csv out/wirehoist.csv
 go run ./build/plot -csv out/wirehoist.csv -o out/wirehoist.png -height 30 \
-	-panels 'hook.z+load.z:Hook and load (lift, boom-tip move, set-down, lift):height (m):1;fall[1].tension+fall[2].tension+fall[3].tension+fall[4].tension:Tension per fall:tension (kN):1e-3;sheave[1].omega+sheave[2].omega+sheave[3].omega+sheave[4].omega:Sheaves (boom 1, hook 1, boom 2, hook 2):speed (rad/s):1;cable.massNodes+cable.contactNodes:Wire resolution:nodes:1;sway.deg:Sway of the hook:angle (deg):1'
+	-panels 'hook.z+load.z:Hook and load (lift, boom-tip move, set-down, lift):height (m):1;fall[1].tension+fall[2].tension+fall[3].tension+fall[4].tension:Tension per fall:tension (kN):1e-3;sheave[1].omega+sheave[2].omega+sheave[3].omega+sheave[4].omega:Sheaves (boom 1, hook 1, boom 2, hook 2):speed (rad/s):1;cable.massNodes+cable.contactNodes:Wire resolution:nodes:1;sway:Sway of the hook:angle (deg):1'
 echo "plot: out/wirehoist.png"

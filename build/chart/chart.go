@@ -114,7 +114,8 @@ func linePlot(cols map[string][]float64, pn Panel) (*plot.Plot, error) {
 	return p, nil
 }
 
-// ReadColumns reads the named columns of a CSV file with a header row.
+// ReadColumns reads the named columns of a CSV file with a header row,
+// whose names may carry their unit: "cable.tension (N)".
 func ReadColumns(r io.Reader, names ...string) (map[string][]float64, error) {
 	cr := csv.NewReader(r)
 	header, err := cr.Read()
@@ -123,7 +124,12 @@ func ReadColumns(r io.Reader, names ...string) (map[string][]float64, error) {
 	}
 	index := make(map[string]int, len(header))
 	for i, h := range header {
-		index[strings.TrimSpace(h)] = i
+		h = strings.TrimSpace(h)
+		index[h] = i
+		// A header "cable.tension (N)" is the column cable.tension too.
+		if name, unit, ok := strings.Cut(h, " ("); ok && strings.HasSuffix(unit, ")") {
+			index[name] = i
+		}
 	}
 	cols := make(map[string][]float64, len(names))
 	var missing []string

@@ -23,7 +23,7 @@ import (
 	"gonum.org/v1/plot/vg"
 )
 
-const defaultPanels = "sway.deg:Load sway:sway angle (deg):1;" +
+const defaultPanels = "sway:Load sway:sway angle (deg):1;" +
 	"cable.tension:Cable tension:tension (kN):1e-3;" +
 	"cable.length:Cable length:unstretched length (m):1"
 

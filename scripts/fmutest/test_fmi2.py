@@ -809,9 +809,10 @@ class TestProcesses(FMUTestCase):
         with open(csv_path) as f:
             header = f.readline().strip().split(",")
             rows = [line for line in f if line.strip()]
-        self.assertEqual(header, ["time", "trolley.x", "trolley.vx", "winch.speed", "load.x", "load.y",
-                                  "load.z", "load.vx", "load.vz", "sway.deg", "cable.tension",
-                                  "cable.length", "suspension.fx", "suspension.fz"])
+        self.assertEqual(header, ["time (s)", "suspension.x (m)", "suspension.vx (m/s)", "winch.speed (m/s)",
+                                  "load.x (m)", "load.y (m)", "load.z (m)", "load.vx (m/s)", "load.vz (m/s)",
+                                  "sway (deg)", "cable.tension (N)", "cable.length (m)", "suspension.fx (N)",
+                                  "suspension.fz (N)"])
         self.assertEqual(len(rows), 201, "rows for 2 s at 0.01 s plus the initial row")
         stem = os.path.splitext(os.path.basename(FMU_PATH))[0]
         self.assertTrue(os.path.isfile(os.path.join(TMP, "cosim", stem + "_fmu", "modelDescription.xml")),

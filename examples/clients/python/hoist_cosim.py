@@ -5,9 +5,11 @@
 
 Scenario (communication step 0.01 s, 30 s):
 
-* The suspension point hangs at z = 20 m.  From t = 1 s the trolley
-  accelerates along x at 0.5 m/s^2 to 1 m/s, travels, and brakes at
-  0.5 m/s^2 to stand still at x = 10 m (t = 13 s).  Position and velocity
+* The suspension point starts where the scenario puts it (the start
+  values of suspension.x|y|z, read from the FMU: 20 m up in
+  examples/massless).  From t = 1 s the trolley accelerates along x at
+  0.5 m/s^2 to 1 m/s, travels, and brakes at 0.5 m/s^2 to stand still
+  10 m further (t = 13 s).  Position and velocity
   are both taken from this trapezoidal velocity profile, so the inputs are
   consistent with each other.  The FMU places the suspension point at the
   position inputs at the start of each communication step and moves it with
@@ -37,10 +39,26 @@ from cablefmu import fmi2  # noqa: E402
 INPUTS = ["suspension.x", "suspension.y", "suspension.z", "suspension.vx", "suspension.vy", "suspension.vz", "winch.speed"]
 OUTPUTS = ["load.x", "load.y", "load.z", "load.vx", "load.vy", "load.vz",
            "cable.tension", "cable.length", "suspension.fx", "suspension.fy", "suspension.fz"]
-HEADER = ["time", "trolley.x", "trolley.vx", "winch.speed", "load.x", "load.y", "load.z",
-          "load.vx", "load.vz", "sway.deg", "cable.tension", "cable.length", "suspension.fx", "suspension.fz"]
+# The CSV's columns: the ports as the FMU names them (inputs as applied),
+# and the sway angle derived from them; each header is "name (unit)".
+COLUMNS = ["time", "suspension.x", "suspension.vx", "winch.speed", "load.x", "load.y", "load.z",
+           "load.vx", "load.vz", "sway", "cable.tension", "cable.length", "suspension.fx", "suspension.fz"]
 
-HOIST_Z = 20.0
+
+def header(md):
+    """The CSV header: each column with its unit from the model
+    description (s for time, deg for the sway)."""
+    units = {"time": "s", "sway": "deg"}
+    out = []
+    for name in COLUMNS:
+        unit = units.get(name) or md.variables[name].unit or "1"
+        out.append("%s (%s)" % (name, unit))
+    return out
+
+
+def suspension_start(md):
+    """The suspension point's start position (m), the scenario's."""
+    return tuple(md.variables["suspension." + a].start for a in "xyz")
 
 
 class TrapezoidProfile:
@@ -141,12 +159,13 @@ def run(args):
     in_vrs = md.vrs(INPUTS)
     out_vrs = md.vrs(OUTPUTS)
     idx = {name: i for i, name in enumerate(OUTPUTS)}
+    x0, y0, z0 = suspension_start(md)
     rows = []
 
     def record(t, x, vx, ws, out):
         lx, ly, lz = out[idx["load.x"]], out[idx["load.y"]], out[idx["load.z"]]
         rows.append((t, x, vx, ws, lx, ly, lz, out[idx["load.vx"]], out[idx["load.vz"]],
-                     sway_deg(x, 0.0, HOIST_Z, lx, ly, lz),
+                     sway_deg(x, y0, z0, lx, ly, lz),
                      out[idx["cable.tension"]], out[idx["cable.length"]],
                      out[idx["suspension.fx"]], out[idx["suspension.fz"]]))
         if not fmi2.all_finite(out):
@@ -162,7 +181,8 @@ def run(args):
             slave.set_real(list(args.params), list(args.params.values()))
         slave.enter_initialization_mode()
         x, vx, _ = profile(0.0)
-        slave.set_real(in_vrs, [x, 0.0, HOIST_Z, vx, 0.0, 0.0, 0.0])
+        x += x0
+        slave.set_real(in_vrs, [x, y0, z0, vx, 0.0, 0.0, 0.0])
         slave.exit_initialization_mode()
         mass, gravity = slave.get_real(["load.mass", "gravity"])
         out = slave.get_real(out_vrs)
@@ -171,15 +191,16 @@ def run(args):
         for i in range(n_steps):
             t = i * h
             x, vx, _ = profile(t)
+            x += x0
             accel = profile(t + 0.5 * h)[2]  # constant over the step: phase edges are on the grid
             ws = winch_speed(t + 0.5 * h)
-            slave.set_real(in_vrs, [x, 0.0, HOIST_Z, vx, 0.0, 0.0, ws])
+            slave.set_real(in_vrs, [x, y0, z0, vx, 0.0, 0.0, ws])
             if use_derivatives:
                 slave.set_real_input_derivatives(["suspension.vx"], [1], [accel])
             slave.do_step(t, h)
             t_end = (i + 1) * h
             x_end, vx_end, _ = profile(t_end)
-            record(t_end, x_end, vx_end, ws, slave.get_real(out_vrs))
+            record(t_end, x0 + x_end, vx_end, ws, slave.get_real(out_vrs))
         slave.terminate()
     finally:
         slave.free()
@@ -188,14 +209,14 @@ def run(args):
     if args.csv:
         os.makedirs(os.path.dirname(os.path.abspath(args.csv)), exist_ok=True)
         with open(args.csv, "w") as f:
-            f.write(",".join(HEADER) + "\n")
+            f.write(",".join(header(md)) + "\n")
             for r in rows:
                 f.write(",".join(repr(v) for v in r) + "\n")
 
-    col = {name: i for i, name in enumerate(HEADER)}
+    col = {name: i for i, name in enumerate(COLUMNS)}
     mg = mass * gravity
     t0_tension = rows[0][col["cable.tension"]]
-    sway = [r[col["sway.deg"]] for r in rows]
+    sway = [r[col["sway"]] for r in rows]
     i_sway = max(range(len(rows)), key=lambda i: abs(sway[i]))
     tail = [s for r, s in zip(rows, sway) if r[0] >= args.stop - 5.0 - 1e-9]
     residual = 0.5 * (max(tail) - min(tail))

@@ -3,9 +3,11 @@
 
     python3 examples/clients/python/wirehoist_cosim.py out/WireHoist.fmu --csv out/wirehoist.csv
 
-The crane of examples/wire-hoist (boom tip 50 m up, four falls of 40 m,
-20 t load 7 m above the ground) goes through one lift cycle, the master
-acting on the FMU's outputs as a crane operator would:
+The crane of the FMU's scenario (examples/wire-hoist: boom tip 50 m up,
+four falls of 40 m, 20 t load 7 m above the ground; the client reads the
+boom tip's start and the number of falls and sheaves from the FMU) goes
+through one lift cycle, the master acting on the FMU's outputs as a crane
+operator would:
 
 * lift: from t = 2 s the winch hauls in at 2 m/s (the hook rises at
   0.5 m/s on four falls) for 6 s;
@@ -32,17 +34,34 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))  # the cablefmu p
 
 from cablefmu import fmi2  # noqa: E402
 
-FALLS = 4
 INPUTS = ["suspension.x", "suspension.y", "suspension.z", "suspension.vx", "suspension.vy", "suspension.vz", "winch.speed", "winch.brake"]
-OUTPUTS = (["hook.x", "hook.z", "load.z", "ground.force", "cable.tension", "cable.length",
-            "cable.massNodes", "cable.contactNodes", "suspension.fx", "suspension.fz", "drum.omega", "drum.motorTorque",
-            "drum.brakeTorque", "drum.wound"]
-           + ["fall[%d].tension" % k for k in range(1, FALLS + 1)]
-           + ["sheave[%d].omega" % k for k in range(1, FALLS + 1)])
-HEADER = ["time", "boom.x", "winch.speed", "winch.brake"] + OUTPUTS + ["sway.deg"]
-
-BOOM = (0.0, 0.0, 50.0)
 SPEED = 2.0  # m/s of wire at the drum
+
+
+def count(md, pattern):
+    """How many of the FMU's variables pattern % k names, k = 1, 2, …"""
+    k = 0
+    while pattern % (k + 1) in md.variables:
+        k += 1
+    return k
+
+
+def outputs(md):
+    """The outputs the client records: the crane's, then a tension per fall
+    and a speed per sheave, as many as the scenario's reeving has."""
+    return (["hook.x", "hook.z", "load.z", "ground.force", "cable.tension", "cable.length",
+             "cable.massNodes", "cable.contactNodes", "suspension.fx", "suspension.fz", "drum.omega",
+             "drum.motorTorque", "drum.brakeTorque", "drum.wound"]
+            + ["fall[%d].tension" % k for k in range(1, count(md, "fall[%d].tension") + 1)]
+            + ["sheave[%d].omega" % k for k in range(1, count(md, "sheave[%d].omega") + 1)])
+
+
+def header(md, names):
+    """The CSV header, "name (unit)" with the units of the model
+    description; the boom tip's x is suspension.x's offset from its start."""
+    unit = {"time": "s", "boom.dx": "m", "winch.speed": "m/s", "winch.brake": "1", "sway": "deg"}
+    return ["%s (%s)" % (n, unit.get(n) or md.variables[n].unit or "1")
+            for n in ["time", "boom.dx", "winch.speed", "winch.brake"] + names + ["sway"]]
 
 
 class Ramp:
@@ -98,8 +117,13 @@ def run(args):
     md = slave.md
     h = args.step
     n_steps = int(round(args.stop / h))
-    in_vrs, out_vrs = md.vrs(INPUTS), md.vrs(OUTPUTS)
-    col = {name: i for i, name in enumerate(OUTPUTS)}
+    names = outputs(md)
+    falls = count(md, "fall[%d].tension")
+    if falls == 0:
+        raise ValueError("%s has no fall[k].tension outputs: is it a wire hoist?" % args.fmu)
+    boom = tuple(md.variables["suspension." + a].start for a in "xyz")  # the scenario's boom tip
+    in_vrs, out_vrs = md.vrs(INPUTS), md.vrs(names)
+    col = {name: i for i, name in enumerate(names)}
     rows = []
     winch, brake = Ramp(), 0.0
     phase, phase_t = "lift", 0.0  # the operator's state and when it began
@@ -110,7 +134,7 @@ def run(args):
     try:
         slave.setup_experiment(start_time=0.0, stop_time=args.stop)
         slave.enter_initialization_mode()
-        slave.set_real(in_vrs, [BOOM[0], BOOM[1], BOOM[2], 0, 0, 0, 0, 0])
+        slave.set_real(in_vrs, [boom[0], boom[1], boom[2], 0, 0, 0, 0, 0])
         slave.exit_initialization_mode()
         mass, gravity = slave.get_real(["load.mass", "gravity"])
         weight = mass * gravity
@@ -120,11 +144,11 @@ def run(args):
             bx, bvx = boom_x(t)
             hook_x, hook_z = out[col["hook.x"]], out[col["hook.z"]]
             if i == 0:
-                offset = hook_x - BOOM[0]  # the hook hangs n r beyond the first boom sheave
-            sway = math.degrees(math.atan2(hook_x - (BOOM[0] + bx) - offset, BOOM[2] - hook_z))
+                offset = hook_x - boom[0]  # the hook hangs n r beyond the first boom sheave
+            sway = math.degrees(math.atan2(hook_x - (boom[0] + bx) - offset, boom[2] - hook_z))
             rows.append([t, bx, winch.value, brake] + list(out) + [sway])
             if not fmi2.all_finite(out):
-                bad = [n for n, v in zip(OUTPUTS, out) if not math.isfinite(v)]
+                bad = [n for n, v in zip(names, out) if not math.isfinite(v)]
                 raise fmi2.FMIError("fmi2GetReal", None, slave.messages,
                                     "non-finite output at t=%g: %s" % (t, ", ".join(bad)))
             if i == n_steps:
@@ -146,7 +170,7 @@ def run(args):
             if phase == "lift again" and t < phase_t + 6.0:
                 target = -SPEED
             speed = winch.toward(target, h)
-            slave.set_real(in_vrs, [BOOM[0] + bx, BOOM[1], BOOM[2], bvx, 0, 0, speed, brake])
+            slave.set_real(in_vrs, [boom[0] + bx, boom[1], boom[2], bvx, 0, 0, speed, brake])
             slave.do_step(t, h)
             out = slave.get_real(out_vrs)
         slave.terminate()
@@ -154,39 +178,39 @@ def run(args):
         slave.free()
     wall = time.perf_counter() - wall0
 
-    header = HEADER
     if args.csv:
         os.makedirs(os.path.dirname(os.path.abspath(args.csv)), exist_ok=True)
         with open(args.csv, "w") as f:
-            f.write(",".join(header) + "\n")
+            f.write(",".join(header(md, names)) + "\n")
             for r in rows:
                 f.write(",".join(repr(v) for v in r) + "\n")
 
-    c = {name: i for i, name in enumerate(header)}
+    c = {name: i for i, name in enumerate(["time", "boom.dx", "winch.speed", "winch.brake"] + names + ["sway"])}
 
     def column(name, t0=0.0, t1=float("inf")):
         return [r[c[name]] for r in rows if t0 <= r[0] <= t1]
 
     hooked = rows[0][c["fall[1].tension"]]
-    falls_end = [column("fall[%d].tension" % k, args.stop - 5)[-1] for k in range(1, FALLS + 1)]
-    peak_fall = max(max(column("fall[%d].tension" % k)) for k in range(1, FALLS + 1))
+    falls_end = [column("fall[%d].tension" % k, args.stop - 5)[-1] for k in range(1, falls + 1)]
+    peak_fall = max(max(column("fall[%d].tension" % k)) for k in range(1, falls + 1))
     nodes = column("cable.massNodes")
     print("WireHoist co-simulation: %d steps of %g s to t = %g s" % (n_steps, h, n_steps * h))
     print("  load %.0f kg on %d falls: fall tensions at the start %s N (the load's share m g/n = %.0f N; the block, "
           "its sheaves and the falls' own weight the rest)" % (
-        mass, FALLS, ", ".join("%.0f" % rows[0][c["fall[%d].tension" % k]] for k in range(1, FALLS + 1)),
-        weight / FALLS))
+        mass, falls, ", ".join("%.0f" % rows[0][c["fall[%d].tension" % k]] for k in range(1, falls + 1)),
+        weight / falls))
     print("  hook height          %8.3f m at the start, %8.3f m highest, %8.3f m lowest" % (
         rows[0][c["hook.z"]], max(column("hook.z")), min(column("hook.z"))))
-    print("  largest sway         %8.3f deg after the boom-tip move (t = 18-30 s)" % max(
-        abs(s) for s in column("sway.deg", 18, 30)))
+    after_move = column("sway", 18, 30)
+    if after_move:
+        print("  largest sway         %8.3f deg after the boom-tip move (t = 18-30 s)" % max(abs(s) for s in after_move))
     if set_down_at is None:
         print("  set-down             the load never reached the ground")
     else:
         rest = column("ground.force", set_down_at + 2, set_down_at + 6)
-        print("  set down at t = %.2f s: ground carries %.1f %% of the load's weight, load bottom at %.4f m, drum tension %.0f N" % (
+        print("  set down at t = %.2f s: ground carries %.1f %% of the load's weight, load centre at %.4f m, drum tension %.0f N" % (
             set_down_at, 100 * sum(rest) / len(rest) / weight,
-            column("load.z", set_down_at + 5, set_down_at + 5.01)[0] - 1.0,
+            column("load.z", set_down_at + 5, set_down_at + 5.01)[0],
             column("cable.tension", set_down_at + 5, set_down_at + 5.01)[0]))
     print("  lifted again: fall tensions %s N at the end (%.0f N at the start)" % (
         ", ".join("%.0f" % x for x in falls_end), hooked))

@@ -62,13 +62,14 @@ class TestSimulate(unittest.TestCase):
         r = cablefmu.simulate(
             fmu, stop_time=30.0, step=h,
             inputs={"suspension.x": lambda t: profile(t)[0], "suspension.vx": lambda t: profile(t)[1],
-                    "suspension.z": cosim.HOIST_Z, "winch.speed": lambda t: cosim.winch_speed(t + 0.5 * h)},
+                    "suspension.z": cosim.suspension_start(fmu.md)[2], "winch.speed": lambda t: cosim.winch_speed(t + 0.5 * h)},
             derivatives={"suspension.vx": lambda t: profile(t + 0.5 * h)[2]},
             outputs=["load.x", "load.y", "load.z", "load.vx", "load.vz", "cable.tension", "cable.length",
                      "suspension.fx", "suspension.fz"])
         with open(os.path.join(REPO, "examples", "massless", "Hoist_ref.csv"), newline="") as f:
             rows = list(csv.reader(f))
-        head, ref = rows[0], [[float(x) for x in row] for row in rows[1:] if row]
+        head = [h.rsplit(" (", 1)[0] for h in rows[0]]  # "cable.tension (N)": the port's name and unit
+        ref = [[float(x) for x in row] for row in rows[1:] if row]
         got = {n: r[n][::10] for n in r}
         self.assertEqual(len(got["time"]), len(ref))
         for name in r:
