@@ -1,6 +1,7 @@
-"""Summary plots of a study (Matplotlib): each reduction against the first
-varied name, one series per combination of the others; and, where the runs
-kept their time series, the envelope of the sway over all runs."""
+"""Summary plots of a study (Matplotlib): each reduction against each
+varied name, every run a point and the largest at each value a line, the
+axes with their units; and, where the runs kept their time series, the
+envelope of the sway over all runs."""
 
 import csv
 import math
@@ -20,29 +21,38 @@ def plot(study, rows, out):
     ok = [r for r in rows if r.get("status") == "ok"]
     if not names or not ok:
         raise RuntimeError("nothing to plot: %d finished runs, %d varied names" % (len(ok), len(names)))
-    x, others = names[0], names[1:]
-    groups = {}
-    for r in ok:
-        groups.setdefault(tuple(r[n] for n in others), []).append(r)
-    cols = 2
-    rowsn = int(math.ceil(len(reds) / cols))
-    fig, axes = plt.subplots(rowsn, cols, figsize=(12, 4 * rowsn), squeeze=False)
+    units = study.units()
+
+    def label(name):
+        unit = units.get(name, "")
+        return "%s (%s)" % (name, unit) if unit else name
+
+    # One panel per reduction and varied name: every run's value against
+    # that name (the others spread the points), and the largest at each of
+    # its values, the line a design limit is read against.
+    fig, axes = plt.subplots(len(reds), len(names), figsize=(4.2 * len(names) + 2.2, 3.2 * len(reds)),
+                             squeeze=False)
     for i, red in enumerate(reds):
-        ax = axes[i // cols][i % cols]
-        for key, rs in sorted(groups.items()):
-            rs = sorted(rs, key=lambda r: r[x])
-            label = ", ".join("%s = %g" % (n, v) for n, v in zip(others, key)) or None
-            ax.plot([r[x] for r in rs], [r[red] for r in rs], marker="o", markersize=3, linewidth=1, label=label)
-        ax.set_xlabel(x)
-        ax.set_ylabel(red)
-        ax.set_title("%s against %s" % (red, x))
-        ax.grid(True, alpha=0.3)
-    if len(groups) <= 12:
-        axes[0][0].legend(fontsize=7)
-    for j in range(len(reds), rowsn * cols):
-        axes[j // cols][j % cols].axis("off")
+        for j, name in enumerate(names):
+            ax = axes[i][j]
+            xs = [r[name] for r in ok]
+            ys = [r[red] for r in ok]
+            ax.plot(xs, ys, linestyle="none", marker="o", markersize=3, alpha=0.5, color="tab:blue",
+                    label="a run")
+            worst = {}
+            for x, y in zip(xs, ys):
+                if isinstance(y, float) and math.isfinite(y):
+                    worst[x] = max(worst.get(x, -math.inf), y)
+            top = sorted(worst)
+            ax.plot(top, [worst[x] for x in top], color="tab:red", linewidth=1.2, marker="s", markersize=3,
+                    label="the largest at each value")
+            ax.set_xlabel(label(name))
+            ax.set_ylabel(label(red))
+            ax.grid(True, alpha=0.3)
+    handles, labels = axes[0][0].get_legend_handles_labels()
+    fig.legend(handles, labels, loc="upper right", fontsize=8)  # outside the panels
     fig.suptitle("%s: %d runs" % (study.name, len(ok)))
-    fig.tight_layout()
+    fig.tight_layout(rect=(0, 0, 1, 0.97 - 0.25 / len(reds)))
     paths = [os.path.join(out, "summary.png")]
     fig.savefig(paths[0], dpi=100)
     plt.close(fig)

@@ -320,8 +320,10 @@ def _check(spec):
             if not isinstance(v, dict):
                 raise StudyError("%s: give {values: [...]}, {range: [from, to, count]} or {uniform: [low, high]}"
                                  % _key(*where))
-            _known(v, ("values", "range", "uniform"), *where)
-            if len(v) != 1:
+            _known(v, ("values", "range", "uniform", "unit"), *where)
+            if "unit" in v:
+                _want(isinstance(v["unit"], str), "a unit such as \"m/s2\"", v["unit"], *where, "unit")
+            if len(set(v) - {"unit"}) != 1:
                 raise StudyError("%s: give one of values, range or uniform" % _key(*where))
             if "values" in v:
                 x = v["values"]
@@ -492,6 +494,28 @@ class Study:
             if os.path.exists(tmp):
                 os.remove(tmp)
         return out
+
+    def units(self):
+        """The units of the varied names and the reductions, name -> unit
+        ("" where none is known): a vary entry's ``unit``, else its
+        parameter's; a reduction's op's (daf 1, time_above s), else its
+        signal's (an output's or an input's, the sway's deg)."""
+        try:
+            md = self.load(self.fmu_path()).md.variables
+        except (StudyError, OSError):
+            md = {}
+
+        def of(name):
+            v = md.get(name)
+            return getattr(v, "unit", None) or ""
+
+        units = {}
+        for name, v in self.spec.get("vary", {}).items():
+            units[name] = v.get("unit") or of(name)
+        for name, r in self.spec["reductions"].items():
+            op, signal = r.get("op"), r.get("of")
+            units[name] = {"daf": "1", "time_above": "s"}.get(op) or ("deg" if signal == "sway" else of(signal))
+        return units
 
     def load(self, path):
         """The FMU at path (see fmu_path), StudyError when it is not one."""
@@ -1561,11 +1585,18 @@ def report(study, rows):
     for r in failed[:5]:
         lines.append("  run %d failed: %s" % (r["run"], r["error"][:200]))
     names = list(study.spec.get("vary", {}))
+    units = study.units() if ok else {}
+
+    def quantity(name, x, fmt="%g"):
+        unit = units.get(name, "")
+        return (fmt % x) + (" " + unit if unit and unit != "1" else "")
+
     if "worst" in spec and ok:
         key = spec["worst"]
         finite = [r for r in ok if isinstance(r.get(key), float) and math.isfinite(r[key])] or ok
         w = max(finite, key=lambda r: (r[key], -r["run"]))
-        lines.append("worst %s = %.4g at %s" % (key, w[key], ", ".join("%s = %g" % (n, w[n]) for n in names)))
+        lines.append("worst %s = %s at %s" % (key, quantity(key, w[key], "%.4g"),
+                                            ", ".join("%s = %s" % (n, quantity(n, w[n])) for n in names)))
     by = spec.get("by") or names
     for key, limit in spec.get("above", {}).items():
         hits = [r for r in ok if r[key] > limit]
@@ -1575,8 +1606,9 @@ def report(study, rows):
         for r in hits:
             k = tuple(r[n] for n in by)
             worst[k] = max(worst.get(k, -math.inf), r[key])
-        lines.append("%d of %d runs with %s above %g, at %d combinations of %s:" % (
-            len(hits), len(ok), key, limit, len(worst), ", ".join(by)))
+        lines.append("%d of %d runs with %s above %s, at %d combinations of %s:" % (
+            len(hits), len(ok), key, quantity(key, limit), len(worst), ", ".join(by)))
         for k in sorted(worst):
-            lines.append("  " + ", ".join("%s = %g" % (n, v) for n, v in zip(by, k)) + ": up to %.3g" % worst[k])
+            lines.append("  " + ", ".join("%s = %s" % (n, quantity(n, v)) for n, v in zip(by, k))
+                         + ": up to %s" % quantity(key, worst[k], "%.3g"))
     return lines

@@ -135,3 +135,31 @@ class TestModeChoice(unittest.TestCase):
         # Serial time left = per run × left; side by side = start + left × (per run + task) / cores.
         self.assertIs(self.choose([0.02, 0.02], 10)[0], False)  # 0.20 s here, 0.15 + 0.11 s so
         self.assertIs(self.choose([0.02, 0.02], 30)[0], True)  # 0.60 s here, 0.15 + 0.33 s so
+
+
+class TestUnits(unittest.TestCase):
+    def test_report_and_plots_name_units(self):
+        """The report's figures carry units: a varied name's own (vary unit) or
+        its parameter's, a reduction's op's (daf 1, time_above s) or its
+        signal's (sway deg); a unit that is not a string is refused."""
+        s = spec(vary={"load.mass": {"values": [1, 2]}, "acceleration": {"unit": "m/s2", "values": [0.5]}},
+                 reductions={"peak": {"of": "sway", "op": "max_abs"}, "daf": {"of": "cable.tension", "op": "daf"},
+                             "slow": {"of": "sway", "op": "time_above", "threshold": 2}},
+                 report={"worst": "peak", "above": {"peak": 2}, "by": ["load.mass", "acceleration"]})
+        st._check(s.spec)
+        s.units = lambda: {"load.mass": "kg", "acceleration": "m/s2", "peak": "deg", "daf": "1", "slow": "s"}
+        rows = [{"run": 0, "load.mass": 1.0, "acceleration": 0.5, "peak": 3.0, "daf": 1.01, "slow": 4.0,
+                 "status": "ok", "error": ""}]
+        lines = st.report(s, rows)
+        self.assertIn("worst peak = 3 deg at load.mass = 1 kg, acceleration = 0.5 m/s2", lines)
+        self.assertIn("1 of 1 runs with peak above 2 deg, at 1 combinations of load.mass, acceleration:", lines)
+        self.assertIn("  load.mass = 1 kg, acceleration = 0.5 m/s2: up to 3 deg", lines)
+        with self.assertRaises(st.StudyError) as e:
+            st._check(dict(s.spec, vary={"a": {"unit": 5, "values": [1]}}))
+        self.assertIn('vary.a.unit: want a unit such as "m/s2", got 5', str(e.exception))
+
+    def test_units_from_the_study_alone(self):
+        """Without its FMU a study's units are those it states and its ops'."""
+        s = spec(vary={"acceleration": {"unit": "m/s2", "values": [0.5]}, "load.mass": {"values": [1]}},
+                 reductions={"daf": {"of": "cable.tension", "op": "daf"}, "peak": {"of": "sway", "op": "max"}})
+        self.assertEqual(s.units(), {"acceleration": "m/s2", "load.mass": "", "daf": "1", "peak": "deg"})
