@@ -32,19 +32,23 @@ type Panel struct {
 // other over the column "time" of cols.
 func Draw(cols map[string][]float64, panels []Panel, width, height vg.Length, path string) error {
 	plots := make([][]*plot.Plot, len(panels))
+	legends := make([]*plot.Legend, len(panels))
 	for i, pn := range panels {
-		p, err := linePlot(cols, pn)
+		p, legend, err := linePlot(cols, pn)
 		if err != nil {
 			return fmt.Errorf("panel %s: %w", pn.Title, err)
 		}
 		if i < len(panels)-1 {
 			p.X.Label.Text = ""
 		}
-		plots[i] = []*plot.Plot{p}
+		plots[i], legends[i] = []*plot.Plot{p}, legend
 	}
 
 	img := vgimg.New(width, height)
-	dc := draw.New(img)
+	// The legends stand in a column right of the panels, never on the
+	// data.
+	full := draw.New(img)
+	dc := draw.Crop(full, 0, -legendWidth, 0, 0)
 	tiles := draw.Tiles{
 		Rows:      len(panels),
 		Cols:      1,
@@ -58,6 +62,11 @@ func Draw(cols map[string][]float64, panels []Panel, width, height vg.Length, pa
 	canvases := plot.Align(plots, tiles, dc)
 	for i := range plots {
 		plots[i][0].Draw(canvases[i][0])
+		if legends[i] != nil {
+			c := canvases[i][0]
+			c.Min.X, c.Max.X = full.Max.X-legendWidth+vg.Millimeter, full.Max.X
+			legends[i].Draw(c)
+		}
 	}
 
 	out, err := os.Create(path)
@@ -74,14 +83,25 @@ func Draw(cols map[string][]float64, panels []Panel, width, height vg.Length, pa
 	return nil
 }
 
+// legendWidth is the width of the legends' column.
+const legendWidth = 4.5 * vg.Centimeter
+
 // linePlot returns a plot of each of pn's columns times pn.Scale over
-// time, with a legend when there are several.
-func linePlot(cols map[string][]float64, pn Panel) (*plot.Plot, error) {
+// time and, when there are several, their legend. Lines differ in colour
+// and dash pattern, so that they can be told apart where they overlap and
+// in grey.
+func linePlot(cols map[string][]float64, pn Panel) (*plot.Plot, *plot.Legend, error) {
 	p := plot.New()
 	p.Title.Text = pn.Title
 	p.X.Label.Text = "time (s)"
 	p.Y.Label.Text = pn.Label
 	p.Add(plotter.NewGrid())
+	var legend *plot.Legend
+	if len(pn.Columns) > 1 {
+		l := plot.NewLegend()
+		l.Top, l.Left = true, true
+		legend = &l
+	}
 	t := cols["time"]
 	for k, name := range pn.Columns {
 		pts := make(plotter.XYs, len(t))
@@ -91,7 +111,7 @@ func linePlot(cols map[string][]float64, pn Panel) (*plot.Plot, error) {
 		}
 		line, err := plotter.NewLine(pts)
 		if err != nil {
-			return nil, fmt.Errorf("line %s: %w", name, err)
+			return nil, nil, fmt.Errorf("line %s: %w", name, err)
 		}
 		line.Width = vg.Points(1.2)
 		line.Color = plotutil.Color(k)
@@ -99,11 +119,10 @@ func linePlot(cols map[string][]float64, pn Panel) (*plot.Plot, error) {
 			line.Dashes = plotutil.Dashes(k)
 		}
 		p.Add(line)
-		if len(pn.Columns) > 1 {
-			p.Legend.Add(name, line)
+		if legend != nil {
+			legend.Add(name, line)
 		}
 	}
-	p.Legend.Top = true
 	// Keep a flat curve (e.g. a constant length) from filling the panel
 	// with rounding noise.
 	if span := p.Y.Max - p.Y.Min; span < 1e-9*math.Max(1, math.Abs(p.Y.Max)) {
@@ -111,7 +130,7 @@ func linePlot(cols map[string][]float64, pn Panel) (*plot.Plot, error) {
 		p.Y.Min -= pad
 		p.Y.Max += pad
 	}
-	return p, nil
+	return p, legend, nil
 }
 
 // ReadColumns reads the named columns of a CSV file with a header row,
