@@ -247,7 +247,7 @@ func TestRunCommand(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(rows) != 8 || rows[0][0] != "time" || rows[0][1] != "suspension.x" || !strings.Contains(strings.Join(rows[0], ","), "cable.tension") {
+	if len(rows) != 8 || rows[0][0] != "time (s)" || rows[0][1] != "suspension.x (m)" || !strings.Contains(strings.Join(rows[0], ","), "cable.tension (N)") {
 		t.Fatalf("%d rows, header %q: want 7 times from 0 to 3 s and the inputs before the outputs", len(rows), rows[0])
 	}
 	for k, want := range []string{"0", "0", "0", "0", "0.25", "0.5", "0.5"} {

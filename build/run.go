@@ -48,8 +48,9 @@ func runRun(args []string, stdout, stderr io.Writer) error {
 	fs := flags("run", "SCENARIO_DIR [-stop T] [-step H] [-inputs table.csv] [-set NAME=VALUE] -csv out.csv [-plot out.png]",
 		"Simulates the scenario in this process, as an FMI master would step its FMU: at each communication point\n"+
 			"the inputs are set (their start values, or the table's, linear between its rows and held beyond them)\n"+
-			"and one step of H is taken; the CSV holds the time, the inputs and every output at each point. A first\n"+
-			"look, not a master: the FMU gives the same numbers in any FMI master that steps it so.", stdout)
+			"and one step of H is taken; the CSV holds the time, the inputs and every output at each point, each\n"+
+			"column headed by its name and unit, \"cable.tension (N)\". A first look, not a master: the FMU gives\n"+
+			"the same numbers in any FMI master that steps it so.", stdout)
 	stop := fs.Float64("stop", 0, "the stop time (s; default the scenario's stopTime)")
 	step := fs.Float64("step", 0, "the communication step (s; default the scenario's step)")
 	inputs := fs.String("inputs", "", "a CSV table of inputs: a header row time,INPUT,…, then rows of numbers")
@@ -425,9 +426,14 @@ func (c *csvRecorder) begin(vars []fmu.Variable, columns []int) error {
 		return fmt.Errorf("the CSV file: %w", err)
 	}
 	c.f, c.w = f, csv.NewWriter(bufio.NewWriter(f))
-	c.rec = []string{"time"}
+	// The header names each column with its unit: "cable.tension (N)".
+	c.rec = []string{"time (s)"}
 	for _, i := range columns {
-		c.rec = append(c.rec, vars[i].Name)
+		unit := vars[i].Unit
+		if unit == "" {
+			unit = "1"
+		}
+		c.rec = append(c.rec, vars[i].Name+" ("+unit+")")
 	}
 	return c.w.Write(c.rec)
 }
