@@ -288,14 +288,14 @@ func dropPeak(mass, k, tau, v, s, until float64) float64 {
 // (dropPeak, plus two thirds of the rope's weight). Where the step
 // resolves the bounce (ωh < 0.5, ω = √(k/M)) it is asserted within 5 %
 // (measured −3.1…−0.0 %); where it does not, SPOOK's step lowers the snap
-// (ωh = 0.84: −20 %, ωh = 1.85: −37 %; logged, README): a smaller internal
+// (ωh = 0.84: −20 %, ωh = 1.85: −37 %; logged, examples/README.md): a smaller internal
 // step h gives the snap.
 //
 // Every cell must run without divergence, and through the first two snaps
 // (held 4 s) without the rope folding back on itself (KinkLimit), except
 // the light loads of 10 segments' mass on 5 and 20 segments (the rope 10
 // and 2 times as heavy as its load), whose slack rope folds at 2.4 and
-// 3.1 s: logged as known limits (README). Later the slack phases buckle
+// 3.1 s: logged as known limits (examples/README.md). Later the slack phases buckle
 // the rope: a bend grows from rounding (N = 100 at 1e5: two builds whose
 // arithmetic differs in rounding differ by 0.003 rad at 5 s, and bend by
 // 0.2–1.6 rad at 10–15 s), and whether the slack

@@ -112,9 +112,9 @@ func BenchmarkStepLoops(b *testing.B) {
 }
 
 // BenchmarkOperation measures what one operation of the operations budget
-// costs on this machine, for the README's conversion of operations to
-// time: each loop runs until its budget of 10⁶ operations stops it, and
-// the time of that call over 10⁶ is the time per operation.
+// costs on this machine, for the conversion of operations to time in this
+// package's README.md: each loop runs until its budget of 10⁶ operations
+// stops it, and the time of that call over 10⁶ is the time per operation.
 func BenchmarkOperation(b *testing.B) {
 	const operations = 1e6
 	for _, c := range []struct{ name, body string }{

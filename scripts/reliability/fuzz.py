@@ -16,7 +16,7 @@ deserialized, and handles of every kind passed where they do not belong
 small integers).
 
 The oracle models the instance state machine of the FMU contract
-(README, "Driving the FMU") and predicts each call's status class:
+(examples/README.md, "Driving the FMU") and predicts each call's status class:
   ok     the call must return OK, and every number it returns must be finite;
   error  the call must return Error, log a message through the instance it
          names (when it names a live one), and leave that instance as it was;

@@ -153,7 +153,7 @@ var (
 	movedTop    = map[string]string{"iterations": "rigidCable"}
 	movedCable  = map[string]string{
 		"twist": "now a setting of the model's own block (config.rigidCable.twist, config.massless.twist)", "hook": "now config.rigidCable.hook",
-		"physicalBending": "no longer a setting: the rope bends with its own stiffness everywhere, and the rigid-body cable's step takes a light segment's turning stiffness in where it cannot resolve it (see the README); remove the key",
+		"physicalBending": "no longer a setting: the rope bends with its own stiffness everywhere, and the rigid-body cable's step takes a light segment's turning stiffness in where it cannot resolve it (see the RigidHoist example in examples/README.md); remove the key",
 		"perMass":         "now config.massSpring.perMass", "solver": "now config.massSpring.solver", "rebuilds": "now config.massSpring.rebuilds",
 		"cgIterations": "now config.massSpring.cgIterations", "cgTolerance": "now config.massSpring.cgTolerance",
 		"controls": "now config.spline.controls", "ceiling": "now config.spline.ceiling", "clampStart": "now config.spline.clampStart",

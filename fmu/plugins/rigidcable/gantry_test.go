@@ -83,7 +83,7 @@ func (g *gantry) energy() float64 {
 //     rope go into the sheave's slack store): load resting on the ground
 //     (centre within 1 cm of 0.5 m above it), the load off the rope: mean
 //     tension at the sheave over the third second below a tenth of the
-//     load's weight (the slack rope of rigid segments rattles; README).
+//     load's weight (the slack rope of rigid segments rattles; examples/README.md).
 //   - Lifted: tension back to (M + m_cable) g within 10 % on average over
 //     the last second (the lift-off snap leaves a bounce that the rope's
 //     material damping, ζ ≈ 1 % at this bounce, lets ring for a while), load
@@ -115,7 +115,7 @@ func TestGantryCycle(t *testing.T) {
 	cableWeight := g.rope.cable.Mass() * 9.81
 	// Lower 3.2 m: the load (bottom at 3 m) lands after 6 s, and the last
 	// 0.2 m of rope go into the sheave's slack store (paying out beyond
-	// the store is a known limit, README).
+	// the store is a known limit, examples/README.md).
 	g.run(6.4, 0, 0.5, nil)
 	g.run(2, 0, 0, nil)
 	down, n := 0.0, 0
@@ -202,9 +202,9 @@ func TestWinchJumpsGoSlackAndSnap(t *testing.T) {
 // rigid segments rattles there (measured means 0.1–7 kN against the rope's
 // own 0.3 kN, peaks up to 77 kN); the variant without travel lowered at
 // 0.7 m/s rattles at a mean of 16 kN and is logged as a known limit
-// (README). After the lift the load hangs in the air. Paying out beyond
+// (examples/README.md). After the lift the load hangs in the air. Paying out beyond
 // the store (lowering 4 m) finished in 5 of these variants when this was
-// written, the others stopping with an error (README).
+// written, the others stopping with an error (examples/README.md).
 func TestSetDownAndLiftWithinSlackStore(t *testing.T) {
 	for _, travel := range []float64{0, 2, 5} {
 		for _, speed := range []float64{0.3, 0.5, 0.7} {

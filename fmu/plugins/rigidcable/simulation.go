@@ -149,7 +149,7 @@ func (r *rope) Step(h float64, topVel geom.Vec3, length, rate float64, _ *hoist.
 		return err
 	}
 	if k, a := r.cable.Kink(); a > rigidcable.KinkLimit {
-		return fmt.Errorf("rope folded back on itself at joint %d (bent by %.0f°, more than %.0f°): a slack rope piling up is beyond the rigid-body cable; keep the slack within the sheave's store (README)",
+		return fmt.Errorf("rope folded back on itself at joint %d (bent by %.0f°, more than %.0f°): a slack rope piling up is beyond the rigid-body cable; keep the slack within the sheave's store (examples/README.md, known limits of the rigid-body cable's slack)",
 			k, a*180/math.Pi, rigidcable.KinkLimit*180/math.Pi)
 	}
 	return nil
