@@ -4,7 +4,7 @@
 # default link would need), in a chroot made with debootstrap, through the
 # Python ctypes client. Needs root, network access to deb.debian.org and
 # about 300 MB under out/; not part of the test suite (which checks the
-# symbol versions instead, see build/export_test.go).
+# symbol versions instead, see build/exporter/export_test.go).
 #
 #   bash scripts/old-glibc.sh [out/Hoist.fmu]
 set -euo pipefail

@@ -14,7 +14,9 @@ A study file (JSON, or TOML where the standard library reads it) says:
   study file; ``stop_time`` and ``step`` (s; at most ``MAX_STEPS`` steps a
   run);
 - ``vary``: each varied name with ``values`` (a list), ``range``
-  ([from, to, count], evenly) or ``uniform`` ([low, high]); names that are
+  ([from, to, count], evenly) or ``uniform`` ([low, high]), and
+  optionally its ``unit`` (a parameter's is the FMU's), which the report
+  and the plots give; names that are
   the FMU's parameters are set as parameters, the others are case
   variables the input profiles refer to as ``"$name"``; ``design``:
   ``grid`` (every combination of values and ranges), ``random`` or ``lhs``
