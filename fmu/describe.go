@@ -36,7 +36,10 @@ func Describe(sc *Scenario, model Configured) (*modeldesc.ModelDescription, erro
 	}
 	var units []string
 	for i, v := range model.Variables() {
+		quantity, display := presentation(v.Name, v.Unit)
 		mv := modeldesc.Variable{
+			Quantity:       quantity,
+			DisplayUnit:    display,
 			Name:           v.Name,
 			Description:    v.Description,
 			ValueReference: uint32(i),

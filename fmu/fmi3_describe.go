@@ -42,7 +42,10 @@ func Describe3(sc *Scenario, model Configured) (*modeldesc.ModelDescription3, er
 			continue
 		}
 		p := v3.Proto
+		quantity, display := presentation(p.Name, p.Unit)
 		mv := modeldesc.Variable3{
+			Quantity:       quantity,
+			DisplayUnit:    display,
 			Name:           v3.Name,
 			Description:    p.Description,
 			ValueReference: v3.VR,

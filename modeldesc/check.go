@@ -232,6 +232,20 @@ func (c *report) units(units []Unit) {
 		if !isFinite(u.Base.Factor) || !isFinite(u.Base.Offset) {
 			c.add(RuleUnitDefinition, s, "factor and offset must be finite")
 		}
+		shown := map[string]bool{}
+		for _, d := range u.Display {
+			switch {
+			case strings.TrimSpace(d.Name) == "":
+				c.add(RuleUnitDefinition, s, "a DisplayUnit without a name")
+			case shown[d.Name]:
+				c.add(RuleUnitDefinition, s, "DisplayUnit %q defined twice", d.Name)
+			}
+			shown[d.Name] = true
+			c.text(s, "DisplayUnit name", d.Name, true)
+			if !isFinite(d.Factor) || !isFinite(d.Offset) {
+				c.add(RuleUnitDefinition, s, "DisplayUnit %q: factor and offset must be finite", d.Name)
+			}
+		}
 	}
 }
 
@@ -324,6 +338,20 @@ func (c *checker) variables() {
 	}
 }
 
+// display checks a variable's display unit: one its unit defines.
+func (c *report) display(s, unit, display string, units []Unit) {
+	if display == "" {
+		return
+	}
+	u, ok := unitNamed(units, unit)
+	switch {
+	case unit == "":
+		c.add(RuleUnit, s, "displayUnit %q without a unit", display)
+	case ok && !u.HasDisplay(display):
+		c.add(RuleUnit, s, "displayUnit %q is not a DisplayUnit of unit %q", display, unit)
+	}
+}
+
 // unitSet returns the names of the defined units.
 func unitSet(units []Unit) map[string]bool {
 	set := map[string]bool{}
@@ -396,6 +424,8 @@ func (c *checker) variable(v *Variable, idx int, units map[string]bool) {
 			c.add(RuleUnit, s, "unit %q is not defined in UnitDefinitions", v.Unit)
 		}
 	}
+	c.display(s, v.Unit, v.DisplayUnit, c.md.Units)
+	c.text(s, "quantity", v.Quantity, false)
 	if v.Derivative != 0 {
 		c.derivative(v, idx, s)
 	}

@@ -38,7 +38,7 @@ func Representative() *ModelDescription {
 			/* 10 */ {Name: "winch.brake", ValueReference: 0, Causality: CausalityInput, Variability: VariabilityDiscrete, Type: TypeBoolean, Start: "false"},
 			/* 11 */ {Name: "hook.position", ValueReference: 8, Causality: CausalityOutput, Variability: VariabilityContinuous, Type: TypeReal, Unit: "m"},
 			/* 12 */ {Name: "hook.velocity", ValueReference: 9, Causality: CausalityOutput, Variability: VariabilityContinuous, Initial: InitialExact, Type: TypeReal, Unit: "m/s", Start: "0"},
-			/* 13 */ {Name: "cable.tension", ValueReference: 10, Causality: CausalityOutput, Variability: VariabilityContinuous, Initial: InitialApprox, Type: TypeReal, Unit: "N", Start: "4905", Min: Float(0)},
+			/* 13 */ {Name: "cable.tension", ValueReference: 10, Causality: CausalityOutput, Variability: VariabilityContinuous, Initial: InitialApprox, Type: TypeReal, Quantity: "Force", Unit: "N", DisplayUnit: "kN", Start: "4905", Min: Float(0)},
 			/* 14 */ {Name: "solver.message", ValueReference: 0, Causality: CausalityOutput, Variability: VariabilityDiscrete, Type: TypeString},
 			/* 15 */ {Name: "hook.acceleration", ValueReference: 11, Causality: CausalityLocal, Variability: VariabilityContinuous, Type: TypeReal, Unit: "m/s2"},
 			/* 16 */ {Name: "solver.substeps", ValueReference: 1, Causality: CausalityLocal, Variability: VariabilityDiscrete, Initial: InitialExact, Type: TypeInteger, Start: "0"},

@@ -112,6 +112,12 @@ type Variable3 struct {
 
 	// Unit names a UnitDefinitions entry; Float32/Float64 only, "" = none.
 	Unit string
+	// Quantity names the physical quantity ("Force", "Length"); numeric
+	// types, "" = none.
+	Quantity string
+	// DisplayUnit names one of Unit's display units to show the value in;
+	// Float32/Float64 only, "" = the unit itself.
+	DisplayUnit string
 	// Start holds the start values of numeric and Boolean variables (false
 	// = 0, true = 1): one value for a scalar; for an array one value (all
 	// elements equal) or one per element in row-major order, written

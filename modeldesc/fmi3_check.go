@@ -174,6 +174,8 @@ func (c *checker3) variable3(v *Variable3, s string, units map[string]bool) {
 		}
 		c.text(s, "unit", v.Unit, true)
 	}
+	c.display(s, v.Unit, v.DisplayUnit, c.md.Units)
+	c.text(s, "quantity", v.Quantity, false)
 	if v.Derivative != nil {
 		c.derivative3(v, s)
 	}

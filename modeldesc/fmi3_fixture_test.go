@@ -51,7 +51,7 @@ func Representative3() *ModelDescription3 {
 			/* vr 7 */ {Name: "winch.brake", ValueReference: 7, Causality: CausalityInput, Variability: VariabilityDiscrete, Type: TypeBoolean3, Start: []float64{0}},
 			/* vr 8 */ {Name: "hook.position", ValueReference: 8, Causality: CausalityOutput, Variability: VariabilityContinuous, Type: TypeFloat64, Unit: "m"},
 			/* vr 9 */ {Name: "hook.velocity", ValueReference: 9, Causality: CausalityOutput, Variability: VariabilityContinuous, Initial: InitialExact, Type: TypeFloat64, Unit: "m/s", Start: []float64{0}},
-			/* vr 10 */ {Name: "cable.tension", ValueReference: 10, Causality: CausalityOutput, Variability: VariabilityContinuous, Initial: InitialApprox, Type: TypeFloat64, Unit: "N", Start: []float64{4905}, Min: Float(0)},
+			/* vr 10 */ {Name: "cable.tension", ValueReference: 10, Causality: CausalityOutput, Variability: VariabilityContinuous, Initial: InitialApprox, Type: TypeFloat64, Quantity: "Force", Unit: "N", DisplayUnit: "kN", Start: []float64{4905}, Min: Float(0)},
 			/* vr 11 */ {Name: "nodes.position", ValueReference: 11, Description: "Node positions (array [k][x, y, z], k = 1…21)", Causality: CausalityOutput, Variability: VariabilityContinuous, Type: TypeFloat64, Unit: "m",
 				Dimensions: []Dimension3{Fixed(fixtureNodes), Fixed(3)}},
 			/* vr 12 */ {Name: "segments.strain", ValueReference: 12, Causality: CausalityOutput, Variability: VariabilityContinuous, Type: TypeFloat64, Unit: "1",

@@ -132,8 +132,12 @@ func parseVariable3(el *etree.Element) (Variable3, error) {
 	a := attrs{el: el}
 	v := Variable3{Type: t}
 	v.common().read(&a)
+	if t != TypeBoolean3 && t != TypeString3 {
+		v.Quantity = a.str("quantity")
+	}
 	if t.IsFloat() {
 		v.Unit = a.str("unit")
+		v.DisplayUnit = a.str("displayUnit")
 		if a.has("derivative") {
 			d := a.uint32("derivative")
 			v.Derivative = &d

@@ -77,8 +77,8 @@ func representable3(v *Variable3) error {
 	}
 	var errs []error
 	if !v.Type.IsFloat() {
-		if v.Unit != "" {
-			errs = append(errs, fmt.Errorf("unit %q on a %s variable: only Float32 and Float64 have units", v.Unit, v.Type))
+		if v.Unit != "" || v.DisplayUnit != "" {
+			errs = append(errs, fmt.Errorf("unit %q, display unit %q on a %s variable: only Float32 and Float64 have units", v.Unit, v.DisplayUnit, v.Type))
 		}
 		if v.Derivative != nil {
 			errs = append(errs, fmt.Errorf("derivative on a %s variable: only Float32 and Float64 have derivatives", v.Type))
@@ -102,7 +102,9 @@ func writeVariable3(parent *etree.Element, v *Variable3) error {
 	}
 	el := parent.CreateElement(string(v.Type))
 	v.common().write(el)
+	optAttr(el, "quantity", v.Quantity)
 	optAttr(el, "unit", v.Unit)
+	optAttr(el, "displayUnit", v.DisplayUnit)
 	if err := writeBounds(el, v.Min, v.Max, func(x float64) (string, error) { return formatValue3(v.Type, x) }); err != nil {
 		return err
 	}

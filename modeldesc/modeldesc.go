@@ -73,6 +73,12 @@ type Variable struct {
 
 	// Unit names a UnitDefinitions entry; Real only, "" = no unit.
 	Unit string
+	// Quantity names the physical quantity ("Force", "Length"); Real and
+	// Integer, "" = none.
+	Quantity string
+	// DisplayUnit names one of Unit's display units to show the value in;
+	// Real only, "" = the unit itself.
+	DisplayUnit string
 	// Start is the start attribute exactly as written; "" = no start (so a
 	// String variable cannot have the empty string as start value).
 	// Use FormatReal, strconv.Itoa and strconv.FormatBool to produce it so
@@ -111,6 +117,37 @@ type Unit struct {
 	// (megabytes of memory): it has no BaseUnit element, so that no tool
 	// converts it into anything.
 	NoBase bool
+	// Display lists the units a tool may show values in (kN for N).
+	Display []DisplayUnit
+}
+
+// DisplayUnit is a unit to show a Unit's values in:
+// display value = Factor·value + Offset.
+type DisplayUnit struct {
+	Name string
+	// Factor 0 stands for the standard's default 1 and is not written.
+	Factor float64
+	Offset float64
+}
+
+// HasDisplay reports whether the unit defines the display unit name.
+func (u Unit) HasDisplay(name string) bool {
+	for _, d := range u.Display {
+		if d.Name == name {
+			return true
+		}
+	}
+	return false
+}
+
+// unitNamed returns the unit of that name among units.
+func unitNamed(units []Unit, name string) (Unit, bool) {
+	for _, u := range units {
+		if u.Name == name {
+			return u, true
+		}
+	}
+	return Unit{}, false
 }
 
 // CoSimulation holds the capability flags of the CoSimulation element.

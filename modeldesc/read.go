@@ -297,6 +297,15 @@ func parseCoSimulation(el *etree.Element) (*CoSimulation, error) {
 
 func parseUnit(el *etree.Element) (Unit, error) {
 	u := Unit{Name: el.SelectAttrValue("name", "")}
+	var err error
+	for _, de := range el.SelectElements("DisplayUnit") {
+		a := attrs{el: de}
+		u.Display = append(u.Display, DisplayUnit{Name: a.str("name"), Factor: a.real("factor"), Offset: a.real("offset")})
+		err = errors.Join(err, a.err)
+	}
+	if err != nil {
+		return u, err
+	}
 	be := el.SelectElement("BaseUnit")
 	if be == nil {
 		u.NoBase = true
@@ -343,11 +352,14 @@ func parseVariable(el *etree.Element) (Variable, error) {
 	v.Start = te.SelectAttrValue("start", "")
 	switch v.Type {
 	case TypeReal:
+		v.Quantity = ta.str("quantity")
 		v.Unit = ta.str("unit")
+		v.DisplayUnit = ta.str("displayUnit")
 		v.Min = ta.realPtr("min")
 		v.Max = ta.realPtr("max")
 		v.Derivative = ta.integer("derivative")
 	case TypeInteger:
+		v.Quantity = ta.str("quantity")
 		v.Min = ta.realPtr("min")
 		v.Max = ta.realPtr("max")
 	}

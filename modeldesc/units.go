@@ -32,7 +32,7 @@ func SIUnits(names ...string) ([]Unit, error) {
 			unknown = append(unknown, fmt.Sprintf("%q", n))
 			continue
 		}
-		units = append(units, Unit{Name: n, Base: b})
+		units = append(units, Unit{Name: n, Base: b, Display: displays(n)})
 	}
 	if len(unknown) > 0 {
 		return nil, fmt.Errorf("SI units: no definition for %s (known: %s)",
@@ -52,6 +52,36 @@ func KnownSIUnits() []string {
 	}
 	sort.Strings(names)
 	return names
+}
+
+// displays lists the display units a crane engineer reads a unit's
+// values in, display value = factor · value: kN for forces, t for masses,
+// mm for lengths (rope diameters), deg for angles, rpm for drums and
+// sheaves, GPa for moduli.
+func displays(name string) []DisplayUnit {
+	switch name {
+	case "N":
+		return []DisplayUnit{{Name: "kN", Factor: 1e-3}}
+	case "kg":
+		return []DisplayUnit{{Name: "t", Factor: 1e-3}}
+	case "m":
+		return []DisplayUnit{{Name: "mm", Factor: 1e3}}
+	case "rad":
+		return []DisplayUnit{{Name: "deg", Factor: 180 / math.Pi}}
+	case "rad/s":
+		return []DisplayUnit{{Name: "rpm", Factor: 30 / math.Pi}, {Name: "deg/s", Factor: 180 / math.Pi}}
+	case "Pa":
+		return []DisplayUnit{{Name: "GPa", Factor: 1e-9}, {Name: "MPa", Factor: 1e-6}}
+	case "N.m":
+		return []DisplayUnit{{Name: "kN.m", Factor: 1e-3}}
+	case "N.m2":
+		return []DisplayUnit{{Name: "kN.m2", Factor: 1e-3}}
+	case "kg.m2":
+		return []DisplayUnit{{Name: "t.m2", Factor: 1e-3}}
+	case "s":
+		return []DisplayUnit{{Name: "ms", Factor: 1e3}}
+	}
+	return nil
 }
 
 // siBase maps a unit name to SI base exponents. A switch rather than a

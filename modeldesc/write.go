@@ -209,6 +209,7 @@ func writeCoSimulation(el *etree.Element, cs *CoSimulation) {
 func writeUnit(el *etree.Element, u Unit) {
 	el.CreateAttr("name", u.Name)
 	if u.NoBase {
+		writeDisplayUnits(el, u)
 		return
 	}
 	base := el.CreateElement("BaseUnit")
@@ -227,6 +228,18 @@ func writeUnit(el *etree.Element, u Unit) {
 	exp("rad", u.Base.Rad)
 	optReal(base, "factor", u.Base.Factor)
 	optReal(base, "offset", u.Base.Offset)
+	writeDisplayUnits(el, u)
+}
+
+// writeDisplayUnits writes a unit's DisplayUnit elements (after its
+// BaseUnit, as both standards' schemas order them).
+func writeDisplayUnits(el *etree.Element, u Unit) {
+	for _, d := range u.Display {
+		de := el.CreateElement("DisplayUnit")
+		de.CreateAttr("name", d.Name)
+		optReal(de, "factor", d.Factor)
+		optReal(de, "offset", d.Offset)
+	}
 }
 
 func writeVariable(el *etree.Element, v *Variable) error {
@@ -239,12 +252,15 @@ func writeVariable(el *etree.Element, v *Variable) error {
 	}
 	var errs []error
 	if v.Type != TypeReal {
-		if v.Unit != "" {
-			errs = append(errs, fmt.Errorf("unit %q on a %s variable: only Real has units", v.Unit, v.Type))
+		if v.Unit != "" || v.DisplayUnit != "" {
+			errs = append(errs, fmt.Errorf("unit %q, display unit %q on a %s variable: only Real has units", v.Unit, v.DisplayUnit, v.Type))
 		}
 		if v.Derivative != 0 {
 			errs = append(errs, fmt.Errorf("derivative on a %s variable: only Real has derivatives", v.Type))
 		}
+	}
+	if v.Quantity != "" && v.Type != TypeReal && v.Type != TypeInteger {
+		errs = append(errs, fmt.Errorf("quantity %q on a %s variable: only Real and Integer have a quantity", v.Quantity, v.Type))
 	}
 	if (v.Min != nil || v.Max != nil) && v.Type != TypeReal && v.Type != TypeInteger {
 		errs = append(errs, fmt.Errorf("min/max on a %s variable: only Real and Integer have bounds", v.Type))
@@ -255,7 +271,9 @@ func writeVariable(el *etree.Element, v *Variable) error {
 
 	t := el.CreateElement(string(v.Type))
 	// Attribute order follows the schema's declaration order.
+	optAttr(t, "quantity", v.Quantity)
 	optAttr(t, "unit", v.Unit)
+	optAttr(t, "displayUnit", v.DisplayUnit)
 	if err := writeBounds(t, v.Min, v.Max, func(x float64) (string, error) { return formatBound(v.Type, x) }); err != nil {
 		return err
 	}

@@ -351,3 +351,61 @@ func TestResourcesFollowLinks(t *testing.T) {
 		t.Errorf("a link back up: %v", err)
 	}
 }
+
+// Every example's model description, in both standards, passes the FMI
+// rules and the official schema, and gives every variable a quantity and
+// the engineers' display units: kN for forces, t for masses, mm for rope
+// diameters, rpm for spins.
+func TestExamplesDescribeQuantitiesAndDisplayUnits(t *testing.T) {
+	want := map[string]string{"N": "kN", "kg": "t", "rad/s": "rpm", "Pa": "GPa", "N.m": "kN.m", "rad": "deg"}
+	for _, example := range []string{"massless", "massless-controlled", "rigid-cable", "mass-spring", "spline", "hmr-wire", "wire-hoist"} {
+		c, err := Check(filepath.Join("../../examples", example))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, version := range []int{2, 3} {
+			xml, err := c.Describe(version)
+			if err != nil {
+				t.Fatalf("%s, FMI %d: %v", example, version, err)
+			}
+			path := filepath.Join(t.TempDir(), "modelDescription.xml")
+			if err := os.WriteFile(path, xml, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			type variable struct{ name, unit, quantity, display string }
+			var vars []variable
+			if version == 2 {
+				schematest.Validate(t, path)
+				md, err := modeldesc.Parse(xml)
+				if err != nil {
+					t.Fatal(err)
+				}
+				for _, v := range md.Variables {
+					vars = append(vars, variable{v.Name, v.Unit, v.Quantity, v.DisplayUnit})
+				}
+			} else {
+				schematest.Validate3(t, path)
+				md, err := modeldesc.Parse3(xml)
+				if err != nil {
+					t.Fatal(err)
+				}
+				for _, v := range md.Variables {
+					if v.Name != "time" {
+						vars = append(vars, variable{v.Name, v.Unit, v.Quantity, v.DisplayUnit})
+					}
+				}
+			}
+			for _, v := range vars {
+				if v.quantity == "" {
+					t.Errorf("%s, FMI %d: %s (%s) has no quantity", example, version, v.name, v.unit)
+				}
+				if d, ok := want[v.unit]; ok && v.display != d {
+					t.Errorf("%s, FMI %d: %s in %s shown in %q, want %s", example, version, v.name, v.unit, v.display, d)
+				}
+				if strings.HasSuffix(v.name, ".diameter") && v.display != "mm" {
+					t.Errorf("%s, FMI %d: %s shown in %q, want mm", example, version, v.name, v.display)
+				}
+			}
+		}
+	}
+}
