@@ -230,15 +230,8 @@ func runExport(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	a, err := c.Archive(*version, engines)
+	path, err := c.Write(*out, *version, engines)
 	if err != nil {
-		return err
-	}
-	path := *out
-	if path == "" {
-		path = c.Scenario.ModelIdentifier + ".fmu"
-	}
-	if err := a.Write(path); err != nil {
 		return err
 	}
 	fmt.Fprintln(stdout, "wrote", path)

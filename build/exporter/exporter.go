@@ -153,6 +153,13 @@ func Export(folder, out string, version int, engines []Engine) (string, error) {
 	if err != nil {
 		return "", err
 	}
+	return c.Write(out, version, engines)
+}
+
+// Write writes the checked scenario's FMU of the FMI version with the
+// engines at out (default <modelIdentifier>.fmu in the working
+// directory); it returns the path written.
+func (c *Checked) Write(out string, version int, engines []Engine) (string, error) {
 	a, err := c.Archive(version, engines)
 	if err != nil {
 		return "", err

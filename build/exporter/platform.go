@@ -44,10 +44,6 @@ func (p Platform) Folder(version int) string {
 	return p.Name
 }
 
-// Compiler names the C compiler that builds the platform's engine and
-// the Debian package that has it.
-func (p Platform) Compiler() (cc, debianPackage string) { return p.cc, p.pkg }
-
 // LookupPlatform returns the platform of a -platforms name.
 func LookupPlatform(name string) (Platform, error) {
 	var known []string

@@ -1358,6 +1358,16 @@ def run(study, out, client=None, scheduler=None, workers=None, serial=False, ser
     args = [(study.spec, study.base, fmu_path, k, c, series) for k, c in todo]
     if progress:
         _progress(done, total, 0, t0, stream)
+
+    def finished(row):
+        """Save a run's row and count it, in whichever mode it ran."""
+        nonlocal done, started
+        _save(out, row)
+        done += 1
+        started += 1
+        if progress:
+            _progress(done, total, started, t0, stream)
+
     auto = not serial and client is None and not scheduler and workers is None
     if serial or auto or not todo:
         runner = _Runner()
@@ -1384,20 +1394,12 @@ def run(study, out, client=None, scheduler=None, workers=None, serial=False, ser
                     a = args.pop(0)
                     runner.send(a)  # the next run goes on while this row is saved
                     sent = time.perf_counter()
-                _save(out, row)
-                done += 1
-                started += 1
-                if progress:
-                    _progress(done, total, started, t0, stream)
+                finished(row)
             if side_by_side:  # the runs left, on a run process per core (this one's too)
                 rows = _local_rows(runner, args, _cores(), run_timeout)
                 try:
                     for row in rows:
-                        _save(out, row)
-                        done += 1
-                        started += 1
-                        if progress:
-                            _progress(done, total, started, t0, stream)
+                        finished(row)
                 finally:
                     rows.close()
                 args = []
@@ -1422,11 +1424,7 @@ def run(study, out, client=None, scheduler=None, workers=None, serial=False, ser
         try:
             _check_workers(client, [fmu_path] + study.files())
             for row in _dask_rows(client, as_completed, args, run_timeout, study.spec):
-                _save(out, row)
-                done += 1
-                started += 1
-                if progress:
-                    _progress(done, total, started, t0, stream)
+                finished(row)
         finally:
             if own is not None:
                 cluster = own.cluster
