@@ -7,6 +7,8 @@ import csv
 import math
 import os
 
+from .sim import column_name
+
 
 def plot(study, rows, out):
     """Write OUT/summary.png (and OUT/sway-envelope.png) and return their paths."""
@@ -65,7 +67,7 @@ def plot(study, rows, out):
             count += 1
             with open(os.path.join(series_dir, name), newline="") as f:
                 data = list(csv.reader(f))
-            head = data[0]
+            head = [column_name(h) for h in data[0]]  # "sway (deg)": the column sway
             t = [float(r[head.index("time")]) for r in data[1:]]
             s = [float(r[head.index("sway")]) for r in data[1:]]
             if times is None:

@@ -240,9 +240,14 @@ def _signal(name, spec):
 
 class Result(dict):
     """A simulation's columns: ``result["time"]`` and one list per output,
-    one row per communication point (the start included). ``to_numpy()``
-    gives a NumPy structured array and ``to_pandas()`` a DataFrame where
-    those packages are installed."""
+    one row per communication point (the start included); ``units`` maps a
+    column to its unit (the FMU's, s for time). ``to_numpy()`` gives a
+    NumPy structured array and ``to_pandas()`` a DataFrame where those
+    packages are installed."""
+
+    def __init__(self, *args, **kw):
+        super().__init__(*args, **kw)
+        self.units = {"time": "s"}
 
     def names(self):
         return list(self)
@@ -263,13 +268,28 @@ class Result(dict):
         import pandas as pd
         return pd.DataFrame({n: list(c) for n, c in self.items()})
 
+    def header(self):
+        """The CSV header: each column's name with its unit, "cable.tension (N)"."""
+        return [_headed(n, self.units.get(n)) for n in self]
+
     def write_csv(self, path):
         import csv
         with open(path, "w", newline="") as f:
             w = csv.writer(f, lineterminator="\n")
-            w.writerow(self.names())
+            w.writerow(self.header())
             for r in self.rows():
                 w.writerow([repr(x) for x in r])
+
+
+def _headed(name, unit):
+    """A CSV column's header: the name, with the unit where there is one."""
+    return "%s (%s)" % (name, unit) if unit else name
+
+
+def column_name(header):
+    """The column's name of a CSV header "cable.tension (N)"."""
+    name, sep, unit = header.rpartition(" (")
+    return name if sep and unit.endswith(")") else header
 
 
 def simulate(fmu, inputs=None, parameters=None, stop_time=10.0, step=None, outputs=None, start_time=0.0,
@@ -323,6 +343,7 @@ def _simulate(fmu, inputs=None, parameters=None, stop_time=10.0, step=None, outp
     result = Result(time=[])
     for n in names:
         result[n] = []
+        result.units[n] = getattr(fmu.md.variables[n], "unit", None) or "1"
     in_names, in_funcs = list(signals), list(signals.values())
     d_names, d_funcs = list(derivs), list(derivs.values())
     applied = {n: [] for n in in_names} if keep_inputs else None

@@ -830,16 +830,20 @@ def run_case(spec, base, fmu_path, run_id, case, keep_series=False):
                                     step=step, outputs=outputs, keep_inputs=True)
         series = dict(result)
         series.update(applied)  # the inputs as they were applied
+        units = dict(result.units)
+        for name in applied:
+            units[name] = getattr(fmu.md.variables.get(name), "unit", None) or "1"
         if "sway" in spec:
             hx, hz = spec["sway"]["suspension"]
             lx, lz = spec["sway"]["load"]
             series["sway"] = [math.degrees(math.atan2(a - b, c - d)) for a, b, c, d in
                               zip(series[lx], series[hx], series[hz], series[lz])]
+            units["sway"] = "deg"
         for name, r in spec["reductions"].items():
             row[name] = _reduce(name, r, series, times, step)
         row["status"], row["error"] = "ok", ""
         if keep_series:
-            row["_series"] = series
+            row["_series"], row["_units"] = series, units
     except Exception as e:  # a run's failure, whatever it is, is its row's
         log = getattr(e, "log", [])
         tail = " | ".join(text for _, _, text in log[-3:])
@@ -1139,14 +1143,14 @@ def _write_json(path, obj):
 
 
 def _save(out, row):
-    series = row.pop("_series", None)
+    series, units = row.pop("_series", None), row.pop("_units", {})
     if series is not None:
         os.makedirs(os.path.join(out, "series"), exist_ok=True)
         path = os.path.join(out, "series", "%06d.csv" % row["run"])
         names = list(series)
         with open(path + ".tmp", "w", newline="") as f:
             w = csv.writer(f, lineterminator="\n")
-            w.writerow(names)
+            w.writerow(["%s (%s)" % (n, units[n]) if units.get(n) else n for n in names])
             for k in range(len(series["time"])):
                 w.writerow([repr(series[n][k]) for n in names])
         os.replace(path + ".tmp", path)

@@ -87,6 +87,7 @@ class TestSimulate(unittest.TestCase):
                               outputs=["load.x", "cable.tension"])
         self.assertEqual(len(r["time"]), 11)
         self.assertAlmostEqual(r["time"][-1], 1.0)
+        self.assertEqual(r.header(), ["time (s)", "load.x (m)", "cable.tension (N)"])
         try:
             import numpy  # noqa: F401
             arr = r.to_numpy()

@@ -211,6 +211,15 @@ class TestStudyScenarioAnywhere(unittest.TestCase):
         self.assertEqual(binaries(paths.pop()), ["binaries/linux64/HoistWind.so"])
         self.assertFalse([n for n in os.listdir(os.path.dirname(self.fmus()[0])) if n.endswith(".tmp")])
 
+    def test_series_headed_with_units(self):
+        """A study's kept series name each column with its unit, the inputs
+        as applied too."""
+        s = studies.Study.from_file(self.study_file)
+        studies.run(s, os.path.join(self.tmp, "series"), serial=True, series=True, progress=False)
+        with open(os.path.join(self.tmp, "series", "series", "000000.csv"), newline="") as f:
+            header = next(csv.reader(f))
+        self.assertEqual(header, ["time (s)", "cable.tension (N)", "wind.speed (m/s)"])
+
     def test_study_run_takes_a_folder(self):
         env = dict(os.environ, PYTHONPATH=PKG)
         p = subprocess.run([sys.executable, "-m", "cablefmu", "study", "run", self.tmp, "--serial", "--quiet"],
