@@ -29,6 +29,10 @@ type Archive struct {
 	ModelIdentifier string
 	// Resources maps a path inside resources/ to its content.
 	Resources map[string][]byte
+	// Files maps a path from the archive's root (outside binaries/ and
+	// resources/, such as terminalsAndIcons/terminalsAndIcons.xml) to its
+	// content.
+	Files map[string][]byte
 }
 
 // Write writes the archive as a zip file at path. It writes a temporary
@@ -67,6 +71,11 @@ func (a *Archive) Write(path string) (err error) {
 	// Sorted entries make the archive reproducible.
 	for _, platform := range slices.Sorted(maps.Keys(a.Binaries)) {
 		if err := addLibrary(z, "binaries/"+platform+"/"+a.ModelIdentifier+libraryExt(platform), a.Binaries[platform]); err != nil {
+			return err
+		}
+	}
+	for _, name := range slices.Sorted(maps.Keys(a.Files)) {
+		if err := addBytes(z, name, a.Files[name], 0o644); err != nil {
 			return err
 		}
 	}

@@ -385,6 +385,7 @@ func TestExamplesDescribeQuantitiesAndDisplayUnits(t *testing.T) {
 				}
 			} else {
 				schematest.Validate3(t, path)
+				checkTerminals(t, example, c)
 				md, err := modeldesc.Parse3(xml)
 				if err != nil {
 					t.Fatal(err)
@@ -406,6 +407,45 @@ func TestExamplesDescribeQuantitiesAndDisplayUnits(t *testing.T) {
 					t.Errorf("%s, FMI %d: %s shown in %q, want mm", example, version, v.name, v.display)
 				}
 			}
+		}
+	}
+}
+
+// checkTerminals checks an example's FMI 3.0 terminals: the file passes
+// the official schema, and the suspension point (where the example has
+// one) is one terminal of its position, velocity and force, the winch
+// another.
+func checkTerminals(t *testing.T, example string, c *Checked) {
+	t.Helper()
+	data, err := c.Terminals()
+	if err != nil {
+		t.Fatalf("%s: %v", example, err)
+	}
+	if example == "hmr-wire" { // its example drives no body
+		if data != nil {
+			t.Errorf("%s: terminals without an input:\n%s", example, data)
+		}
+		return
+	}
+	path := filepath.Join(t.TempDir(), "terminalsAndIcons.xml")
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := modeldesc.ValidateTerminals3(path, schematest.Require3(t)); err != nil {
+		t.Errorf("%s: %v", example, err)
+	}
+	text := string(data)
+	want := []string{`<Terminal name="suspension" matchingRule="bus" terminalKind="_cablefmu_DrivenPoint"`,
+		`variableName="suspension.vz" memberName="vz" variableKind="signal"`, `variableName="suspension.fz" memberName="fz"`}
+	for _, v := range c.Model.Variables() {
+		if v.Name == "winch.speed" && v.Causality == modeldesc.CausalityInput { // not where a plugin drives the winch
+			want = append(want, `<Terminal name="winch" matchingRule="bus" terminalKind="_cablefmu_Winch"`,
+				`variableName="winch.speed" memberName="speed"`)
+		}
+	}
+	for _, want := range want {
+		if !strings.Contains(text, want) {
+			t.Errorf("%s: no %s in\n%s", example, want, text)
 		}
 	}
 }

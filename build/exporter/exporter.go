@@ -23,6 +23,7 @@ import (
 
 	"github.com/cablefmu/cablefmu/fmu"
 	"github.com/cablefmu/cablefmu/fmu/plugins"
+	"github.com/cablefmu/cablefmu/modeldesc"
 )
 
 // Checked is a scenario folder checked as the exporter checks it.
@@ -92,6 +93,24 @@ func (c *Checked) Describe(version int) ([]byte, error) {
 	return xml, nil
 }
 
+// Terminals returns the FMI 3.0 FMU's terminalsAndIcons.xml, the ports
+// grouped into connectors (fmu.Terminals3), checked against its model
+// description; nil when no port group has an input.
+func (c *Checked) Terminals() ([]byte, error) {
+	md, err := fmu.Describe3(c.Scenario, c.Model)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", c.Folder, err)
+	}
+	t := fmu.Terminals3(c.Model)
+	if len(t.Terminals) == 0 {
+		return nil, nil
+	}
+	if err := t.Check(md); err != nil {
+		return nil, fmt.Errorf("%s: the terminals: %w", c.Folder, err)
+	}
+	return t.Marshal()
+}
+
 // Archive returns the FMU's content for the FMI version with the
 // engines' libraries.
 func (c *Checked) Archive(version int, engines []Engine) (*fmu.Archive, error) {
@@ -114,7 +133,18 @@ func (c *Checked) Archive(version int, engines []Engine) (*fmu.Archive, error) {
 	if err != nil {
 		return nil, err
 	}
+	files := map[string][]byte{}
+	if version == 3 {
+		terminals, err := c.Terminals()
+		if err != nil {
+			return nil, err
+		}
+		if terminals != nil {
+			files[modeldesc.TerminalsFile] = terminals
+		}
+	}
 	return &fmu.Archive{
+		Files:            files,
 		ModelDescription: xml,
 		Binaries:         binaries,
 		ModelIdentifier:  c.Scenario.ModelIdentifier,
