@@ -318,16 +318,7 @@ func fmi2DeSerializeFMUstate(c C.cablefmu_ref, data *C.fmi2Byte, size C.size_t, 
 //export fmi2GetDirectionalDerivative
 func fmi2GetDirectionalDerivative(c C.cablefmu_ref, unknown *C.fmi2ValueReference, nUnknown C.size_t,
 	known *C.fmi2ValueReference, nKnown C.size_t, dvKnown *C.fmi2Real, dvUnknown *C.fmi2Real) C.fmi2Status {
-	return withFMU(c, "fmi2GetDirectionalDerivative", func(in *fmu.Instance) fmu.Status {
-		u, ok1 := view[uint32](unsafe.Pointer(unknown), nUnknown)
-		k, ok2 := view[uint32](unsafe.Pointer(known), nKnown)
-		seed, ok3 := view[float64](unsafe.Pointer(dvKnown), nKnown)
-		out, ok4 := view[float64](unsafe.Pointer(dvUnknown), nUnknown)
-		if !ok1 || !ok2 || !ok3 || !ok4 {
-			return nullArgs(in, "fmi2GetDirectionalDerivative")
-		}
-		return in.DirectionalDerivative("fmi2GetDirectionalDerivative", u, k, seed, out)
-	})
+	return unsupported(c, "fmi2GetDirectionalDerivative", fmu.NoDirectionalDerivatives)
 }
 
 //export fmi2EnterEventMode

@@ -353,16 +353,7 @@ func fmi3DeserializeFMUState(c C.cablefmu_ref, data *C.fmi3Byte, size C.size_t, 
 //export fmi3GetDirectionalDerivative
 func fmi3GetDirectionalDerivative(c C.cablefmu_ref, unknowns *C.fmi3ValueReference, nUnknowns C.size_t, knowns *C.fmi3ValueReference, nKnowns C.size_t,
 	seed *C.fmi3Float64, nSeed C.size_t, sensitivity *C.fmi3Float64, nSensitivity C.size_t) C.fmi3Status {
-	return with3(c, "fmi3GetDirectionalDerivative", func(in *fmu.Instance) fmu.Status {
-		u, ok1 := view[uint32](unsafe.Pointer(unknowns), nUnknowns)
-		k, ok2 := view[uint32](unsafe.Pointer(knowns), nKnowns)
-		s, ok3 := view[float64](unsafe.Pointer(seed), nSeed)
-		out, ok4 := view[float64](unsafe.Pointer(sensitivity), nSensitivity)
-		if !ok1 || !ok2 || !ok3 || !ok4 {
-			return in.Reject("fmi3GetDirectionalDerivative", "an array argument is NULL with a non-zero length")
-		}
-		return in.DirectionalDerivative3(u, k, s, out)
-	})
+	return unsupported3(c, "fmi3GetDirectionalDerivative", fmu.NoDirectionalDerivatives)
 }
 
 //export fmi3GetAdjointDerivative

@@ -2,7 +2,6 @@ package fmu
 
 import (
 	"fmt"
-	"slices"
 
 	"github.com/cablefmu/cablefmu/modeldesc"
 )
@@ -70,17 +69,11 @@ func Describe(sc *Scenario, model Configured) (*modeldesc.ModelDescription, erro
 	md.DeriveStructure()
 	// Outputs at a communication point come from the step that ended
 	// there: an input set afterwards changes none of them until the next
-	// step (an empty dependency list says so and spares masters an
-	// algebraic loop), except the outputs with direct feedthrough.
-	direct := directInputs(model)
-	md.CoSimulation.ProvidesDirectionalDerivative = direct != nil
+	// step (the driven points' paths take their inputs up over it), which
+	// an empty dependency list says and which spares masters an algebraic
+	// loop.
 	for i := range md.Structure.Outputs {
-		deps := []int{}
-		for _, in := range direct[md.Structure.Outputs[i].Index-1] {
-			deps = append(deps, in+1)
-		}
-		slices.Sort(deps)
-		md.Structure.Outputs[i].Dependencies = deps
+		md.Structure.Outputs[i].Dependencies = []int{}
 	}
 	if err := md.Check(); err != nil {
 		return nil, fmt.Errorf("model description breaks FMI rules: %w", err)

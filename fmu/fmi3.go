@@ -103,27 +103,3 @@ func (in *Instance) CurrentTime() float64 {
 	defer in.unlock()
 	return in.time
 }
-
-// DirectionalDerivative3 is DirectionalDerivative for FMI 3.0 value
-// references: arrays among the unknowns give one sensitivity per element,
-// and the seed has one value per element of the knowns.
-func (in *Instance) DirectionalDerivative3(unknowns, knowns []uint32, seed, sensitivity []float64) Status {
-	const fn = "fmi3GetDirectionalDerivative"
-	u, st := in.expand3(fn, unknowns, len(sensitivity), false)
-	if st != OK {
-		return st
-	}
-	k, st := in.expand3(fn, knowns, len(seed), false)
-	if st != OK {
-		return st
-	}
-	return in.DirectionalDerivative(fn, toRefs(u), toRefs(k), seed, sensitivity)
-}
-
-func toRefs(idx []int) []uint32 {
-	r := make([]uint32, len(idx))
-	for i, x := range idx {
-		r[i] = uint32(x)
-	}
-	return r
-}

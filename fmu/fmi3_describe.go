@@ -2,7 +2,6 @@ package fmu
 
 import (
 	"fmt"
-	"slices"
 
 	"github.com/cablefmu/cablefmu/modeldesc"
 )
@@ -74,27 +73,10 @@ func Describe3(sc *Scenario, model Configured) (*modeldesc.ModelDescription3, er
 		return nil, err
 	}
 	md.DeriveStructure()
-	// Dependencies as in the FMI 2.0 description, by FMI 3.0 value
-	// reference.
-	direct := directInputs(model)
-	md.CoSimulation.ProvidesDirectionalDerivatives = direct != nil
-	vr3 := map[int]uint32{}
-	for _, v3 := range Layout3(vars) {
-		if len(v3.Dims) == 0 && !v3.Independent {
-			vr3[v3.Scalars[0]] = v3.VR
-		}
-	}
+	// No output depends at once on an input, as in the FMI 2.0
+	// description.
 	for i := range md.Structure.Outputs {
-		deps := []uint32{}
-		for _, v3 := range Layout3(vars) {
-			if v3.VR == md.Structure.Outputs[i].ValueReference && len(v3.Dims) == 0 {
-				for _, in := range direct[v3.Scalars[0]] {
-					deps = append(deps, vr3[in])
-				}
-			}
-		}
-		slices.Sort(deps)
-		md.Structure.Outputs[i].Dependencies = deps
+		md.Structure.Outputs[i].Dependencies = []uint32{}
 	}
 	if err := md.Check(); err != nil {
 		return nil, fmt.Errorf("FMI 3.0 model description breaks FMI rules: %w", err)

@@ -58,9 +58,6 @@ type Instance struct {
 	scenario *Scenario
 	model    Configured
 	vars     []Variable
-	// derivatives: the model declares outputs that respond at once to
-	// inputs (providesDirectionalDerivative), fixed at instantiation.
-	derivatives bool
 
 	state   State
 	values  []float64 // by value reference; inputs as the master set them
@@ -88,6 +85,15 @@ type Instance struct {
 	rates   []float64 // outputs' first derivatives at the communication point
 	pending []message
 	layout3 []Var3 // the FMI 3.0 variables, when created through that interface
+	// The driven points' paths (path.go): an axis each, the points'
+	// names, whether the one-time message that a point follows its
+	// positions alone was logged, the internal steps taken since the
+	// simulation was built and the time of the last communication point
+	// (in internal steps).
+	paths            []pathAxis
+	drivenNames      []string
+	pathsLogged      []bool
+	clock, lastPoint float64
 }
 
 // message is a log message held until the instance lock is released, so
@@ -129,7 +135,8 @@ func Instantiate(cfg Config) (*Instance, error) {
 		return nil, err
 	}
 	inst.scenario, inst.model, inst.vars = sc, model, model.Variables()
-	inst.derivatives = directInputs(model) != nil
+	inst.paths, inst.drivenNames = newPaths(model)
+	inst.pathsLogged = make([]bool, len(inst.drivenNames))
 	for i, v := range inst.vars {
 		switch v.Causality {
 		case modeldesc.CausalityInput:
@@ -330,6 +337,7 @@ func (in *Instance) build() error {
 	copy(in.values, out)
 	in.sim, in.dirty = sim, false
 	in.ahead = 0
+	in.startPaths(in.values)
 	copy(in.cur, in.values)
 	copy(in.prev, in.values)
 	clear(in.rates)
@@ -404,9 +412,8 @@ func (in *Instance) GetReal(vrs []uint32, out []float64) Status {
 			return Error
 		}
 	}
-	in.feedthrough()
 	// A number the model cannot give is never answered with OK (the
-	// values of a step that failed on it, a feedthrough that overflowed).
+	// values of a step that failed on it).
 	for _, vr := range vrs {
 		if x := in.values[vr]; !finite(x) {
 			return in.fail("fmi2GetReal: the model gives %s = %g", in.vars[vr].Name, x)
@@ -555,6 +562,7 @@ func (in *Instance) DoStep(t, H float64) Status {
 	}
 	copy(in.from, in.values)
 	copy(in.to, in.values)
+	in.planPaths(t, h)
 	for k := 0; k < int(steps); k++ {
 		start := in.ahead + float64(k)*h // from the communication point to this step's start
 		// The first step gets the inputs at the communication point, where
@@ -566,6 +574,8 @@ func (in *Instance) DoStep(t, H float64) Status {
 		}
 		in.interpolate(in.from, start-lead)
 		in.interpolate(in.to, start+h)
+		in.drivePaths(in.from, in.clock, h)
+		in.drivePaths(in.to, in.clock+1, h)
 		in.prev, in.cur = in.cur, in.prev
 		if err := in.sim.Step(lead, in.from, in.to, k == 0); err != nil {
 			// The world is broken now: outputs keep the values of the last
@@ -574,6 +584,7 @@ func (in *Instance) DoStep(t, H float64) Status {
 			in.state = Failed
 			return in.fail("fmi2DoStep: at t = %g s: %v; reset or free the instance", t+start, err)
 		}
+		in.clock++
 		in.sim.Outputs(in.cur)
 		if err := in.checkOutputs(in.cur); err != nil {
 			in.state = Failed

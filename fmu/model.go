@@ -85,29 +85,6 @@ type Simulation interface {
 	LoadState(src []float64) error
 }
 
-// Feedthrough is implemented by configured models some of whose outputs
-// respond at once to inputs (the crane force to the suspension point's
-// position and velocity: the cable's stiffness and damping).
-type Feedthrough interface {
-	// Direct maps each such output's index to the indices of the inputs
-	// it depends on directly.
-	Direct() map[int][]int
-}
-
-// FeedthroughSimulation is the simulation side of Feedthrough.
-type FeedthroughSimulation interface {
-	// Feedthrough adds to the direct outputs in values the change that the
-	// inputs set since the last step (changed, by variable index) bring.
-	// values holds the outputs at the communication point, which lies
-	// back seconds (0 ≤ back < h, the internal step) before the
-	// simulation's time: the inputs are compared with those the
-	// simulation followed at that point.
-	Feedthrough(values []float64, changed []bool, back, h float64)
-	// Partial returns ∂y_out/∂u_in where Feedthrough evaluates the
-	// outputs (same arguments).
-	Partial(values []float64, changed []bool, back, h float64, out, in int) float64
-}
-
 // PointOutputter is implemented by simulations some of whose outputs are
 // set at communication points (CommunicationPointer) rather than by the
 // internal steps: the runtime reports those as set, not interpolated

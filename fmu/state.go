@@ -25,6 +25,7 @@ type Snapshot struct {
 	prev          []float64 // outputs one internal step before the simulation's time
 	changed       []bool    // inputs set since the last step
 	sim           []float64 // nil when no simulation was built yet
+	paths         []float64 // the driven points' paths (Instance.savePaths)
 	extra         []byte    // the simulation's ExtraState
 }
 
@@ -47,6 +48,7 @@ func (in *Instance) GetState(s *Snapshot) (*Snapshot, Status) {
 	s.deriv = append(s.deriv[:0], in.deriv...)
 	s.ahead, s.prev = in.ahead, append(s.prev[:0], in.prev...)
 	s.changed = append(s.changed[:0], in.changed...)
+	s.paths = in.savePaths(s.paths[:0])
 	s.sim, s.extra = s.sim[:0], s.extra[:0]
 	// Only a simulation the instance will go on with is saved: after
 	// parameters changed (dirty) it is rebuilt from the values before it is
@@ -123,6 +125,7 @@ func (in *Instance) SetState(s *Snapshot) Status {
 	in.ahead = s.ahead
 	copy(in.prev, s.prev)
 	copy(in.changed, s.changed)
+	in.loadPaths(s.paths)
 	if in.sim != nil {
 		// The outputs are computed here, as the getters will give them: a
 		// state whose numbers are finite and in their bounds may still
@@ -130,7 +133,6 @@ func (in *Instance) SetState(s *Snapshot) Status {
 		// non-finite number with OK.
 		in.sim.Outputs(in.cur)
 		in.outputsAt(in.model.InternalStep(in.values))
-		in.feedthrough()
 		if err := in.checkRestored(); err != nil {
 			in.unkeep(prev)
 			in.putBack(old, backup, backupExtra)
@@ -172,12 +174,13 @@ type kept struct {
 	values, deriv, prev []float64
 	cur, rates          []float64
 	changed             []bool
+	paths               []float64
 }
 
 func (in *Instance) keep() kept {
 	return kept{in.state, in.time, in.start, in.stop, in.hasEnd, in.dirty, in.ahead,
 		slices.Clone(in.values), slices.Clone(in.deriv), slices.Clone(in.prev),
-		slices.Clone(in.cur), slices.Clone(in.rates), slices.Clone(in.changed)}
+		slices.Clone(in.cur), slices.Clone(in.rates), slices.Clone(in.changed), in.savePaths(nil)}
 }
 
 func (in *Instance) unkeep(k kept) {
@@ -188,6 +191,7 @@ func (in *Instance) unkeep(k kept) {
 	copy(in.cur, k.cur)
 	copy(in.rates, k.rates)
 	copy(in.changed, k.changed)
+	in.loadPaths(k.paths)
 }
 
 // checkRestored returns an error naming the first output that a restored
@@ -275,6 +279,9 @@ func (in *Instance) compatible(s *Snapshot) error {
 		}
 	default:
 		return fmt.Errorf("state machine value %d is none of the FMU's states: damaged", int(s.state))
+	}
+	if err := in.checkPaths(s.paths); err != nil {
+		return err
 	}
 	for _, x := range []float64{s.time, s.start, s.stop, s.ahead} {
 		if !finite(x) {
@@ -371,7 +378,7 @@ func (in *Instance) rebuild(values []float64) (Simulation, error) {
 // stateMagic opens every serialized state; stateFormat versions the layout.
 const (
 	stateMagic  = "cablefmu-state\x00"
-	stateFormat = 8
+	stateFormat = 9
 )
 
 // StateHeaderSize is the length of a serialized state's fixed header: the
@@ -404,7 +411,7 @@ func (s *Snapshot) Serialize() []byte {
 	w(s.ahead)
 	w(uint32(len(s.changed)))
 	w(s.changed)
-	for _, xs := range [][]float64{s.values, s.deriv, s.prev, s.sim} {
+	for _, xs := range [][]float64{s.values, s.deriv, s.prev, s.sim, s.paths} {
 		w(uint32(len(xs)))
 		w(xs)
 	}
@@ -505,7 +512,7 @@ func (in *Instance) Deserialize(data []byte) (*Snapshot, error) {
 	}
 	s.state, s.hasEnd, s.dirty = State(st), flags[0], flags[1]
 	s.time, s.start, s.stop = times[0], times[1], times[2]
-	for i, dst := range []*[]float64{&s.values, &s.deriv, &s.prev, &s.sim} {
+	for i, dst := range []*[]float64{&s.values, &s.deriv, &s.prev, &s.sim, &s.paths} {
 		var n uint32
 		if !rd(&n) || int(n)*8 > r.Len() {
 			return fail("truncated data")

@@ -161,10 +161,10 @@ func (c *configured) InternalStep(values []float64) float64 {
 	return c.inner.InternalStep(values[:c.n])
 }
 
-// Direct passes the model's feedthrough on.
-func (c *configured) Direct() map[int][]int {
-	if f, ok := c.inner.(fmu.Feedthrough); ok {
-		return f.Direct()
+// DrivenPoints passes the model's driven points on (fmu.Driver).
+func (c *configured) DrivenPoints() []fmu.DrivenPoint {
+	if d, ok := c.inner.(fmu.Driver); ok {
+		return d.DrivenPoints()
 	}
 	return nil
 }
@@ -397,19 +397,4 @@ func (s *simulation) DrainEvents() []string {
 	ev = append(ev, s.events...)
 	s.events = s.events[:0]
 	return ev
-}
-
-// Feedthrough passes the model's direct feedthrough on.
-func (s *simulation) Feedthrough(values []float64, changed []bool, back, h float64) {
-	if f, ok := s.inner.(fmu.FeedthroughSimulation); ok {
-		f.Feedthrough(values, changed, back, h)
-	}
-}
-
-// Partial passes the model's partial derivatives on.
-func (s *simulation) Partial(values []float64, changed []bool, back, h float64, out, in int) float64 {
-	if f, ok := s.inner.(fmu.FeedthroughSimulation); ok && out < s.c.n && in < s.c.n {
-		return f.Partial(values, changed, back, h, out, in)
-	}
-	return 0
 }

@@ -25,9 +25,8 @@ type simulation struct {
 	// kinematic lists the kinematic bodies' indices.
 	kinematic []int
 	from, to  drive
-	// placed holds the position inputs last applied to each kinematic
-	// body.
-	placed []geom.Vec3
+	// hasPos says on which axes each body has a position port.
+	hasPos [][3]bool
 	// nodes caches each wire's sampled points (x, y, z in a row), valid
 	// until the state changes.
 	nodes      [][]float64
@@ -106,7 +105,7 @@ func (s *simulation) build(p *params, c *config) error {
 		}
 		s.sys.World.AddBody(body)
 		s.bodies = append(s.bodies, body)
-		s.placed = append(s.placed, body.Pos)
+		s.hasPos = append(s.hasPos, port.FindDriven(s.m.Variables(), b.Name).HasPos())
 		byName[b.Name] = body
 	}
 	geoByName := map[string]*hmrwire.Geometry{}
@@ -196,9 +195,8 @@ func (s *simulation) nodeCoord(j, k, c int) float64 {
 
 func (s *simulation) invalidate() { clear(s.nodesValid) }
 
-// Step implements fmu.Simulation: the kinematic bodies move with the mean
-// of their velocity inputs over the step (placed at their position
-// inputs when the master changed those), the winches run at their speed
+// Step implements fmu.Simulation: the kinematic bodies move along the
+// runtime's path (motion.Kinematic), the winches run at their speed
 // inputs, and the system takes one step.
 func (s *simulation) Step(lead float64, from, to []float64, first bool) error {
 	h := s.h
@@ -208,7 +206,7 @@ func (s *simulation) Step(lead float64, from, to []float64, first bool) error {
 	frac := motion.StepStart(lead, h)
 	for _, i := range s.kinematic {
 		b := s.bodies[i]
-		b.Vel = motion.Kinematic(&b.Pos, &s.placed[i], s.from.pos[i], s.from.vel[i], s.to.vel[i], lead, frac, first)
+		b.Vel = motion.Kinematic(&b.Pos, s.hasPos[i], s.from.pos[i], s.to.pos[i], s.from.vel[i], s.to.vel[i], h)
 	}
 	for j, w := range s.sys.Wires {
 		if w.Winch != nil {
@@ -234,18 +232,14 @@ func (s *simulation) SaveState(dst []float64) []float64 {
 	return state.Save(s.sys.SaveState(dst), ownState{s})
 }
 
-// ownState walks what the simulation keeps besides the system: the
-// position inputs last applied to each body, and each wire's plugin
-// command and winch force limit in their ranges.
+// ownState walks what the simulation keeps besides the system: each
+// wire's plugin command and winch force limit in their ranges.
 type ownState struct{ s *simulation }
 
-func (o ownState) tail() int { return 3*len(o.s.placed) + 3*len(o.s.plugin) }
+func (o ownState) tail() int { return 3 * len(o.s.plugin) }
 
 func (o ownState) State(c *state.Codec) {
 	s := o.s
-	for i := range s.placed {
-		c.Point(s.bodies[i].Name+" placed at", &s.placed[i])
-	}
 	for j, w := range s.sys.Wires {
 		p := &s.plugin[j]
 		c.Flag("winch commanded", &p.commanded)
@@ -293,3 +287,14 @@ func (s *simulation) LoadState(src []float64) error {
 
 // Outputs implements fmu.Simulation.
 func (s *simulation) Outputs(values []float64) { s.m.WriteOutputs(s, values) }
+
+// DrivenPoints implements fmu.Driver: the kinematic bodies.
+func (m *configured) DrivenPoints() []fmu.DrivenPoint {
+	var ps []fmu.DrivenPoint
+	for _, b := range m.cfg.Bodies {
+		if b.Kind == "kinematic" {
+			ps = append(ps, port.FindDriven(m.Variables(), b.Name).Point(b.Name))
+		}
+	}
+	return ps
+}

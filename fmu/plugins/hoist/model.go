@@ -109,14 +109,6 @@ type Cable interface {
 	state.Stater
 }
 
-// Feeder is a Cable whose force on the crane responds at once to the
-// suspension point's inputs (fmu.FeedthroughSimulation, in the
-// simulation's terms).
-type Feeder interface {
-	Feedthrough(s *Simulation, values []float64, changed []bool, back, h float64)
-	Partial(s *Simulation, values []float64, changed []bool, back, h float64, out, in int) float64
-}
-
 // Eventer is a Cable with events of its own (a load set down), noted
 // after each step.
 type Eventer interface {
@@ -124,20 +116,15 @@ type Eventer interface {
 }
 
 // Configure binds a model of the family to a scenario: its ports, and a
-// simulation built once to check the config. d's Build decides whether
-// the simulations feed through (Feeder).
+// simulation built once to check the config.
 func Configure(sc *fmu.Scenario, cfg *Config, d *Design) (fmu.Configured, error) {
 	ports, err := port.Select(quantities(cfg, sc.Step, d), port.ExpandCableNodes(sc.Ports, d.Nodes), sc.Step)
 	if err != nil {
 		return nil, err
 	}
 	m := &configured{Ports: ports, cfg: cfg, design: d}
-	probe, err := m.NewSimulation(m.Starts())
-	if err != nil {
+	if _, err := m.NewSimulation(m.Starts()); err != nil {
 		return nil, fmt.Errorf("building the scenario's cable: %w", err)
-	}
-	if _, ok := probe.(feedSimulation); ok {
-		return feedConfigured{m}, nil
 	}
 	return m, nil
 }
@@ -150,15 +137,9 @@ type configured struct {
 	design *Design
 }
 
-// feedConfigured is a configured model whose simulations feed through.
-type feedConfigured struct{ *configured }
-
-// Direct implements fmu.Feedthrough: the force on the crane depends at
-// once on the suspension point's position and velocity.
-func (m feedConfigured) Direct() map[int][]int {
-	d := map[int][]int{}
-	port.FindDriven(m.Variables(), "suspension").AddDirect(d)
-	return d
+// DrivenPoints implements fmu.Driver: the suspension point.
+func (m *configured) DrivenPoints() []fmu.DrivenPoint {
+	return []fmu.DrivenPoint{port.FindDriven(m.Variables(), "suspension").Point("suspension")}
 }
 
 // NewSimulation implements fmu.Configured: the model's cable built at
@@ -171,7 +152,7 @@ func (m *configured) NewSimulation(values []float64) (fmu.Simulation, error) {
 	s.From.Pos = geom.V(c.Suspension.Position[0], c.Suspension.Position[1], c.Suspension.Position[2])
 	m.ReadInputs(&s.From, values)
 	st.Top, st.Vel = s.From.Pos, s.From.Vel
-	s.placed, s.RefPos, s.RefVel, s.MeanVel = s.From.Pos, s.From.Pos, s.From.Vel, s.From.Vel
+	s.RefPos, s.RefVel, s.MeanVel = s.From.Pos, s.From.Vel, s.From.Vel
 	s.Driven = port.FindDriven(m.Variables(), "suspension")
 	if !(st.Params.Length0 > s.minLen) {
 		return nil, fmt.Errorf("cable.length0 %g m: must exceed the winch's minimum length %g m", st.Params.Length0, s.minLen)
@@ -184,36 +165,12 @@ func (m *configured) NewSimulation(values []float64) (fmu.Simulation, error) {
 		return nil, err
 	}
 	s.Cable = cable
-	if f, ok := cable.(Feeder); ok {
-		return feedSimulation{s, f}, nil
-	}
 	return s, nil
-}
-
-// feedSimulation is a Simulation whose cable feeds through.
-type feedSimulation struct {
-	*Simulation
-	f Feeder
-}
-
-// Feedthrough implements fmu.FeedthroughSimulation.
-func (s feedSimulation) Feedthrough(values []float64, changed []bool, back, h float64) {
-	s.f.Feedthrough(s.Simulation, values, changed, back, h)
-}
-
-// Partial implements fmu.FeedthroughSimulation.
-func (s feedSimulation) Partial(values []float64, changed []bool, back, h float64, out, in int) float64 {
-	return s.f.Partial(s.Simulation, values, changed, back, h, out, in)
 }
 
 // Of returns the family's simulation in a simulation Configure's models
 // built (for tests that reach into a model's cable).
 func Of(s fmu.Simulation) *Simulation {
-	switch s := s.(type) {
-	case *Simulation:
-		return s
-	case feedSimulation:
-		return s.Simulation
-	}
-	return nil
+	hs, _ := s.(*Simulation)
+	return hs
 }

@@ -20,10 +20,9 @@ type Simulation struct {
 	minLen float64
 	// From and To are the inputs at the start and end of the last step.
 	From, To Drive
-	placed   geom.Vec3 // position inputs last applied to the suspension point
 	// RefPos and RefVel are the suspension point's position and velocity
-	// input at the end of the last step, the inputs its outputs belong to;
-	// MeanVel the velocity it moved at over that step.
+	// at the end of the last step, where its outputs belong; MeanVel the
+	// velocity it moved at over that step.
 	RefPos, RefVel, MeanVel geom.Vec3
 	// Driven is where the suspension point's ports lie.
 	Driven port.Driven
@@ -43,16 +42,16 @@ type Simulation struct {
 // Params returns the parameters the simulation was built with.
 func (s *Simulation) Params() Params { return s.params }
 
-// Step implements fmu.Simulation: the suspension point moves with the
-// mean velocity input (placed at its position inputs when those
-// changed), the winch pays out at its speed input, a plugin's command, or
-// what its slipping brake lets go, and the cable takes one step.
+// Step implements fmu.Simulation: the suspension point moves along the
+// runtime's path (motion.Kinematic), the winch pays out at its speed
+// input, a plugin's command, or what its slipping brake lets go, and the
+// cable takes one step.
 func (s *Simulation) Step(lead float64, from, to []float64, first bool) error {
 	h := s.params.H
 	s.m.ReadInputs(&s.From, from)
 	s.m.ReadInputs(&s.To, to)
 	frac := motion.StepStart(lead, h)
-	s.MeanVel = motion.Kinematic(s.Cable.Top(), &s.placed, s.From.Pos, s.From.Vel, s.To.Vel, lead, frac, first)
+	s.MeanVel = motion.Kinematic(s.Cable.Top(), s.Driven.HasPos(), s.From.Pos, s.To.Pos, s.From.Vel, s.To.Vel, h)
 	speed := motion.MeanSpeed(s.From.Winch, s.To.Winch, frac)
 	if s.commanded {
 		if err := port.Velocity.Check("winch command", "m/s", s.command); err != nil {
@@ -157,14 +156,13 @@ func (s *Simulation) noteEvents(h float64) {
 func (s *Simulation) Outputs(values []float64) { s.m.WriteOutputs(s, values) }
 
 // State walks the simulation's state (state.Stater): the cable's, then
-// where the position inputs last placed the suspension point, the inputs
-// of the last step's end and its mean velocity, the slack and slipping
+// the suspension point's position and velocity at the last step's end
+// and its mean velocity over that step, the slack and slipping
 // flags and the winch (a command and a force limit in their ranges).
 func (s *Simulation) State(c *state.Codec) {
 	s.Cable.State(c)
-	c.Point("hoist placed at", &s.placed)
-	c.Point("hoist position input", &s.RefPos)
-	c.Velocity("hoist velocity input", &s.RefVel)
+	c.Point("suspension point", &s.RefPos)
+	c.Velocity("suspension point velocity", &s.RefVel)
 	c.Velocity("hoist mean velocity", &s.MeanVel)
 	c.Flag("slack", &s.slack)
 	c.Flag("brake slipping", &s.slipping)

@@ -111,9 +111,10 @@ func TestHaulInStopsAtTheSheave(t *testing.T) {
 // has stopped the tension stays below 10·Mg (the load may still bounce
 // at the stop; a rope pinned 5 m short against it would carry about
 // 2900·Mg). The trolley travels at constant speed for two periods of the
-// 10 m pendulum, which leaves the load without sway; the travel time is
-// rounded to whole internal steps, so that the velocity input changes on
-// the internal step grid.
+// 10 m pendulum, which leaves the load without sway; the master steps at
+// the internal step, and the travel time is rounded to whole internal
+// steps, so that the path through its velocity samples covers the travel
+// exactly (it ramps to each new velocity over two internal steps).
 func TestHaulInLimitFollowsTheTrolley(t *testing.T) {
 	sc := edit(t, drumScenario, `"ports": [`, `"ports": ["suspension.vx", `)
 	period := 2 * math.Pi * math.Sqrt((10+mass*g/(1e11*math.Pi*0.01*0.01/15))/g)
@@ -128,8 +129,10 @@ func TestHaulInLimitFollowsTheTrolley(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			r := newRig(t, sc, false).start(nil)
-			r.set("suspension.vx", c.travel/(2*period))
-			r.step(2 * period)
+			for k := 0; k < int(math.Round(2*period*60)); k++ {
+				r.set("suspension.vx", c.travel/(2*period))
+				r.step(1.0 / 60)
+			}
 			r.set("suspension.vx", 0)
 			limit := c.run + 0.5
 			lowest, peak := math.Inf(1), 0.0

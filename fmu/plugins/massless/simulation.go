@@ -51,15 +51,12 @@ type simulation struct {
 	bodies   []*multibody.Body
 	cables   []cable
 	from, to drive
-	// placed holds the position inputs last applied to each kinematic
-	// body: a body is moved to its position inputs only when they change,
-	// otherwise it carries on with its velocity.
-	placed []geom.Vec3
-	// refPos and refVel are each body's position and velocity input at
-	// the end of the last step: the inputs the step's outputs belong to.
+	// refPos and refVel are each body's position and velocity at the end
+	// of the last step, where the step's outputs belong.
 	refPos, refVel []geom.Vec3
 	kin            []kinematicPorts
-	set            []bool // scratch of Partial: the inputs taken as set
+	// hasPos says on which axes each body has a position port.
+	hasPos [][3]bool
 }
 
 func (m *configured) newDrive() drive {
@@ -91,10 +88,13 @@ func (m *configured) NewSimulation(values []float64) (fmu.Simulation, error) {
 	if err := s.build(&p); err != nil {
 		return nil, err
 	}
-	s.placed = append([]geom.Vec3(nil), s.from.pos...)
 	s.refPos = append([]geom.Vec3(nil), s.from.pos...)
 	s.refVel = append([]geom.Vec3(nil), s.from.vel...)
 	s.kin = m.kinematicPorts()
+	s.hasPos = make([][3]bool, len(s.bodies))
+	for _, k := range s.kin {
+		s.hasPos[k.body] = k.HasPos()
+	}
 	return s, nil
 }
 
@@ -234,12 +234,9 @@ func (s *simulation) addCable(j int, cb *cableConfig, h float64) error {
 	return nil
 }
 
-// Step implements fmu.Simulation. Kinematic bodies move with the mean of
-// their velocity inputs over the step; at the first internal step after a
-// communication point they are placed at their position inputs if those
-// changed since they were last applied (a master that drives only the
-// velocity leaves the position to the integration), carried from the
-// communication point to the step's start with the mean velocity.
+// Step implements fmu.Simulation. Kinematic bodies move along the
+// runtime's path (motion.Kinematic); the winches run at their speed
+// inputs or their plugins' commands.
 func (s *simulation) Step(lead float64, from, to []float64, first bool) error {
 	h := s.h
 	s.m.ReadInputs(&s.from, from)
@@ -249,7 +246,7 @@ func (s *simulation) Step(lead float64, from, to []float64, first bool) error {
 		if b.Kind != multibody.Kinematic {
 			continue
 		}
-		b.Vel = motion.Kinematic(&b.Pos, &s.placed[i], s.from.pos[i], s.from.vel[i], s.to.vel[i], lead, frac, first)
+		b.Vel = motion.Kinematic(&b.Pos, s.hasPos[i], s.from.pos[i], s.to.pos[i], s.from.vel[i], s.to.vel[i], h)
 	}
 	for j, c := range s.cables {
 		if c.winch != nil {
@@ -310,17 +307,16 @@ func (s *simulation) noteEvents() {
 
 // State walks the simulation's state (state.Stater): the world's (the
 // dynamic bodies' masses and inertias those of the parameters,
-// multibody.World.FixMass), then per body the inputs last applied and of
+// multibody.World.FixMass), then per body its position and velocity at
 // the last step's end, per cable its flags and the winch's command and
 // force limit in their ranges (a cable's free length no longer than the
 // longest cable, which a step keeps: massless.Stretch.MaxLength).
 func (s *simulation) State(c *state.Codec) {
 	s.world.State(c)
-	for i := range s.placed {
+	for i := range s.refPos {
 		name := s.m.cfg.Bodies[i].Name
-		c.Point(name+" placed at", &s.placed[i])
-		c.Point(name+" position input", &s.refPos[i])
-		c.Velocity(name+" velocity input", &s.refVel[i])
+		c.Point(name+" position", &s.refPos[i])
+		c.Velocity(name+" velocity", &s.refVel[i])
 	}
 	for j := range s.cables {
 		cb := &s.cables[j]

@@ -1,10 +1,13 @@
 // Package motion is how the model plugins carry their inputs through an
 // internal step: where the step starts between the inputs at a
 // communication point and at the step's end, the driven points placed
-// and moved, the winches' mean speed.
+// and moved along the path the runtime gives, the winches' mean speed.
 package motion
 
-import "github.com/cablefmu/cablefmu/core/geom"
+import (
+	"github.com/cablefmu/cablefmu/core/geom"
+	"github.com/cablefmu/cablefmu/fmu/plugins/port"
+)
 
 // StepStart returns where an internal step of h (s) starting lead (s)
 // after a communication point lies between the inputs there (from) and at
@@ -12,20 +15,22 @@ import "github.com/cablefmu/cablefmu/core/geom"
 // linearly, take the step's start value.
 func StepStart(lead, h float64) float64 { return lead / (lead + h) }
 
-// Kinematic moves a point driven by position and velocity inputs through
-// an internal step that starts at frac (StepStart) between the inputs
-// from and to, lead after from: on the first step after a communication
-// point whose position input differs from the one last applied (*placed)
-// it is placed there, carried to the step's start with the mean velocity;
-// it returns the mean velocity over the step, at which the step moves
-// it. A master that drives the velocity alone leaves the position to the
-// integration.
-func Kinematic(pos, placed *geom.Vec3, fromPos, fromVel, toVel geom.Vec3, lead, frac float64, first bool) geom.Vec3 {
-	start := fromVel.Add(toVel.Sub(fromVel).Scale(frac))
-	if first && fromPos != *placed {
-		*pos, *placed = fromPos.AddScaled(lead, fromVel.Add(start).Scale(0.5)), fromPos
+// Kinematic places a driven point (fmu.Driver) at the start of an
+// internal step of h seconds and returns its mean velocity (m/s) over the
+// step, at which the step moves it. The runtime gives the point's path at
+// the step's start (fromPos, fromVel) and end (toPos, toVel): on an axis
+// with a position port (hasPos) the point is placed at the start's
+// position and moves to the end's, on the others it moves at the mean of
+// the two velocities.
+func Kinematic(pos *geom.Vec3, hasPos [3]bool, fromPos, toPos, fromVel, toVel geom.Vec3, h float64) geom.Vec3 {
+	mean := fromVel.Add(toVel).Scale(0.5)
+	for a := 0; a < 3; a++ {
+		if hasPos[a] {
+			port.SetComp(pos, a, fromPos.Comp(a))
+			port.SetComp(&mean, a, (toPos.Comp(a)-fromPos.Comp(a))/h)
+		}
 	}
-	return start.Add(toVel).Scale(0.5)
+	return mean
 }
 
 // MeanSpeed returns the mean over an internal step of a speed input

@@ -15,7 +15,7 @@ import (
 	"github.com/cablefmu/cablefmu/fmu/plugins/plant"
 )
 
-// rope implements hoist.Cable, hoist.Feeder, hoist.Eventer and
+// rope implements hoist.Cable, hoist.Eventer and
 // hoist.Bodies on a world of the suspension point, the cable's segments
 // and the load, with the ground's contacts.
 type rope struct {

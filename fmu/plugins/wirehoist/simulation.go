@@ -19,10 +19,9 @@ type simulation struct {
 	h        float64
 	ho       *hmrwire.Hoist
 	from, to drive
-	// placed is the position input last applied to the boom tip; refPos
-	// and refVel its position and velocity input at the end of the last
-	// step, which Feedthrough compares new inputs with.
-	placed, refPos, refVel geom.Vec3
+	// refPos and refVel are the boom tip's position and velocity at the
+	// end of the last step, which Feedthrough compares new inputs with.
+	refPos, refVel geom.Vec3
 	// grounded: the load stood on the ground after the last step.
 	grounded bool
 	fmu.Events
@@ -32,10 +31,6 @@ type simulation struct {
 	nodes      []float64
 	fallsValid bool
 	nodesValid bool
-	// stiffness and damping cache Hoist.BoomTipStiffness: the runtime asks
-	// Partial for each pair of output and input.
-	stiffness, damping geom.Mat3
-	stiffValid         bool
 	// A plugin's command runs the drum at that rim speed (m/s) while
 	// commanded; forceLimit (N, 0: none) caps the motor's torque at
 	// forceLimit × radius below torqueLimit, the motor.torqueLimit
@@ -67,7 +62,7 @@ func (m *configured) NewSimulation(values []float64) (fmu.Simulation, error) {
 	if err != nil {
 		return nil, err
 	}
-	s.ho, s.placed = ho, ho.BoomTip.Pos
+	s.ho = ho
 	ho.BoomTip.Vel = s.from.vel
 	s.refPos, s.refVel = s.from.pos, s.from.vel
 	s.torqueLimit = s.ho.Drum.TorqueLimit
@@ -96,21 +91,11 @@ func (s *simulation) drive(a, b drive, frac float64) {
 	}
 }
 
-func (s *simulation) invalidate() { s.fallsValid, s.nodesValid, s.stiffValid = false, false, false }
+func (s *simulation) invalidate() { s.fallsValid, s.nodesValid = false, false }
 
-// boomTipStiffness returns Hoist.BoomTipStiffness for the state now.
-func (s *simulation) boomTipStiffness() (K, C geom.Mat3) {
-	if !s.stiffValid {
-		s.stiffness, s.damping = s.ho.BoomTipStiffness()
-		s.stiffValid = true
-	}
-	return s.stiffness, s.damping
-}
-
-// Step implements fmu.Simulation: the boom tip moves with the mean of its
-// velocity input over the step (placed at its position input when the
-// master changed it), the drum follows its command, and the hoist takes
-// one step.
+// Step implements fmu.Simulation: the boom tip moves along the runtime's
+// path (motion.Kinematic), the drum follows its command, and the hoist
+// takes one step.
 func (s *simulation) Step(lead float64, from, to []float64, first bool) error {
 	h := s.h
 	s.invalidate()
@@ -118,7 +103,7 @@ func (s *simulation) Step(lead float64, from, to []float64, first bool) error {
 	s.m.ReadInputs(&s.to, to)
 	frac := motion.StepStart(lead, h)
 	b := s.ho.BoomTip
-	b.Vel = motion.Kinematic(&b.Pos, &s.placed, s.from.pos, s.from.vel, s.to.vel, lead, frac, first)
+	b.Vel = motion.Kinematic(&b.Pos, s.m.hoist.HasPos(), s.from.pos, s.to.pos, s.from.vel, s.to.vel, h)
 	if s.commanded {
 		if err := port.Velocity.Check("winch command", "m/s", s.speedCommand); err != nil {
 			return err
@@ -151,18 +136,17 @@ func (s *simulation) SaveState(dst []float64) []float64 {
 }
 
 // ownState walks what the simulation keeps besides the hoist's system: the
-// boom tip's inputs last applied and of the last step's end, the grounded
+// boom tip's position and velocity at the last step's end, the grounded
 // flag, a plugin's command and force limit in their ranges.
 type ownState struct{ s *simulation }
 
 // stateTail is the number of values ownState walks.
-const stateTail = 13
+const stateTail = 10
 
 func (o ownState) State(c *state.Codec) {
 	s := o.s
-	c.Point("boom tip placed at", &s.placed)
-	c.Point("boom tip position input", &s.refPos)
-	c.Velocity("boom tip velocity input", &s.refVel)
+	c.Point("boom tip", &s.refPos)
+	c.Velocity("boom tip velocity", &s.refVel)
 	c.Flag("grounded", &s.grounded)
 	c.Flag("commanded", &s.commanded)
 	c.Range("winch command", "m/s", port.Velocity.Min, port.Velocity.Max, &s.speedCommand)
