@@ -562,7 +562,7 @@ func (in *Instance) DoStep(t, H float64) Status {
 	}
 	copy(in.from, in.values)
 	copy(in.to, in.values)
-	in.planPaths(t, h)
+	in.planPaths(t, H, h)
 	for k := 0; k < int(steps); k++ {
 		start := in.ahead + float64(k)*h // from the communication point to this step's start
 		// The first step gets the inputs at the communication point, where

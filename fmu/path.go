@@ -37,9 +37,10 @@ type Driver interface {
 // path runs from where the point is, at the velocity it has, along a cubic
 // (Hermite) to a knot: the sample reached Δ + h after it was set, h being
 // the internal step and Δ the time since the communication point before
-// (the master's step, the span over which the inputs changed), at least h,
-// so that the lag is the same at every sample and the internal steps taken
-// before the next sample never pass the knot. Past the knot the path goes
+// (the master's step, the span over which the inputs changed; at the first
+// communication point the step the master takes), at least h, so that the
+// lag is the same at every sample and the internal steps taken before the
+// next sample never pass the knot. Past the knot the path goes
 // on at the knot's velocity. Times are counted in internal steps since the
 // simulation was built, so that a sample on the grid has the same time
 // however the master reached it. A master drives a point in one of two
@@ -109,7 +110,7 @@ func newPaths(model Configured) (axes []pathAxis, names []string) {
 // moving at their velocity, as the simulation is built: the paths' clock
 // starts.
 func (in *Instance) startPaths(values []float64) {
-	in.clock, in.lastPoint = 0, 0
+	in.clock, in.lastPoint = 0, -1
 	for i := range in.paths {
 		p := &in.paths[i]
 		x, v := p.input(values, p.pos), p.input(values, p.vel)
@@ -161,10 +162,10 @@ func (p *pathAxis) at(t, h float64) (x, v float64) {
 
 // sample starts a segment at a sample set at time t with the inputs
 // values and derivatives deriv, the simulation standing at time now ≥ t,
-// the communication point before at time prev (times in internal steps of
+// delta after the communication point before (times in internal steps of
 // h seconds).
-func (p *pathAxis) sample(values, deriv []float64, t, now, prev, h float64) {
-	knot := t + max(t-prev, 1) + 1
+func (p *pathAxis) sample(values, deriv []float64, t, now, delta, h float64) {
+	knot := t + delta + 1
 	tau := (knot - t) * h // s from the sample to the knot
 	q, w := p.at(now, h)
 	p.start, p.span, p.q0, p.w0 = now, knot-now, q, w
@@ -213,21 +214,30 @@ func (p *pathAxis) isSample(values, deriv []float64, t float64) bool {
 	return p.byPosition(values) && t >= p.start+p.span
 }
 
-// planPaths takes the samples of the communication point at time t (s),
-// the simulation standing ahead seconds after it with internal steps of h
-// seconds; it latches which inputs the master drives and logs, once per
-// point, that a point follows its positions alone.
-func (in *Instance) planPaths(t, h float64) {
+// planPaths takes the samples of the communication point at time t (s)
+// before a step of H seconds, the simulation standing ahead seconds after
+// it with internal steps of h seconds; it latches which inputs the master
+// drives and logs, once per point, that a point follows its positions
+// alone.
+func (in *Instance) planPaths(t, H, h float64) {
 	now := in.clock
 	point := now - in.ahead/h
+	// The span over which the inputs changed: the master's last step (at
+	// the first communication point, the step it is taking), at least one
+	// internal step.
+	delta := point - in.lastPoint
+	if in.lastPoint < 0 {
+		delta = H / h
+	}
+	delta = max(delta, 1)
 	for i := range in.paths {
 		p := &in.paths[i]
 		if p.isSample(in.values, in.deriv, point) {
-			p.sample(in.values, in.deriv, point, now, in.lastPoint, h)
+			p.sample(in.values, in.deriv, point, now, delta, h)
 		}
 		if p.byPosition(in.values) && p.vel >= 0 && !in.pathsLogged[p.point] {
 			in.pathsLogged[p.point] = true
-			in.logf(Warning, "logStatusWarning", "%s", in.positionsOnly(p.point, t, (max(point-in.lastPoint, 1)+1)*h))
+			in.logf(Warning, "logStatusWarning", "%s", in.positionsOnly(p.point, t, (delta+1)*h))
 		}
 		if p.pos >= 0 && in.values[p.pos] != p.x0 {
 			p.posDriven = true

@@ -204,9 +204,8 @@ func (in *Instance) checkRestored() error {
 		return fmt.Errorf("restored, %w", err)
 	}
 	for _, i := range in.outputs {
-		// Between the two outputs checked, or changed by the inputs set
-		// since the last step (feedthrough), in their declared ranges: as
-		// the instance the state was saved from gave them.
+		// Between the two outputs checked: as the instance the state was
+		// saved from gave them.
 		if !finite(in.values[i]) {
 			return fmt.Errorf("restored, the model gives %s = %g", in.vars[i].Name, in.values[i])
 		}

@@ -152,7 +152,7 @@ func (m *configured) NewSimulation(values []float64) (fmu.Simulation, error) {
 	s.From.Pos = geom.V(c.Suspension.Position[0], c.Suspension.Position[1], c.Suspension.Position[2])
 	m.ReadInputs(&s.From, values)
 	st.Top, st.Vel = s.From.Pos, s.From.Vel
-	s.RefPos, s.RefVel, s.MeanVel = s.From.Pos, s.From.Vel, s.From.Vel
+	s.MeanVel = s.From.Vel
 	s.Driven = port.FindDriven(m.Variables(), "suspension")
 	if !(st.Params.Length0 > s.minLen) {
 		return nil, fmt.Errorf("cable.length0 %g m: must exceed the winch's minimum length %g m", st.Params.Length0, s.minLen)

@@ -20,10 +20,9 @@ type Simulation struct {
 	minLen float64
 	// From and To are the inputs at the start and end of the last step.
 	From, To Drive
-	// RefPos and RefVel are the suspension point's position and velocity
-	// at the end of the last step, where its outputs belong; MeanVel the
-	// velocity it moved at over that step.
-	RefPos, RefVel, MeanVel geom.Vec3
+	// MeanVel is the velocity the suspension point moved at over the last
+	// step.
+	MeanVel geom.Vec3
 	// Driven is where the suspension point's ports lie.
 	Driven port.Driven
 	slack  bool
@@ -68,7 +67,6 @@ func (s *Simulation) Step(lead float64, from, to []float64, first bool) error {
 	} else if err := s.step(h, length, next); err != nil {
 		return err
 	}
-	s.RefPos, s.RefVel = *s.Cable.Top(), s.To.Vel
 	s.noteEvents(h)
 	return nil
 }
@@ -156,13 +154,11 @@ func (s *Simulation) noteEvents(h float64) {
 func (s *Simulation) Outputs(values []float64) { s.m.WriteOutputs(s, values) }
 
 // State walks the simulation's state (state.Stater): the cable's, then
-// the suspension point's position and velocity at the last step's end
-// and its mean velocity over that step, the slack and slipping
+// the suspension point's mean velocity over the last step, the slack and
+// slipping
 // flags and the winch (a command and a force limit in their ranges).
 func (s *Simulation) State(c *state.Codec) {
 	s.Cable.State(c)
-	c.Point("suspension point", &s.RefPos)
-	c.Velocity("suspension point velocity", &s.RefVel)
 	c.Velocity("hoist mean velocity", &s.MeanVel)
 	c.Flag("slack", &s.slack)
 	c.Flag("brake slipping", &s.slipping)

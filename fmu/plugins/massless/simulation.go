@@ -51,10 +51,7 @@ type simulation struct {
 	bodies   []*multibody.Body
 	cables   []cable
 	from, to drive
-	// refPos and refVel are each body's position and velocity at the end
-	// of the last step, where the step's outputs belong.
-	refPos, refVel []geom.Vec3
-	kin            []kinematicPorts
+	kin      []kinematicPorts
 	// hasPos says on which axes each body has a position port.
 	hasPos [][3]bool
 }
@@ -88,8 +85,6 @@ func (m *configured) NewSimulation(values []float64) (fmu.Simulation, error) {
 	if err := s.build(&p); err != nil {
 		return nil, err
 	}
-	s.refPos = append([]geom.Vec3(nil), s.from.pos...)
-	s.refVel = append([]geom.Vec3(nil), s.from.vel...)
 	s.kin = m.kinematicPorts()
 	s.hasPos = make([][3]bool, len(s.bodies))
 	for _, k := range s.kin {
@@ -276,9 +271,6 @@ func (s *simulation) Step(lead float64, from, to []float64, first bool) error {
 			return fmt.Errorf("cable %s paid out to a free length of %g m, beyond the longest cable, %g m", c.name, l, port.Length.Max)
 		}
 	}
-	for i, b := range s.bodies {
-		s.refPos[i], s.refVel[i] = b.Pos, s.to.vel[i]
-	}
 	s.noteEvents()
 	return nil
 }
@@ -307,17 +299,11 @@ func (s *simulation) noteEvents() {
 
 // State walks the simulation's state (state.Stater): the world's (the
 // dynamic bodies' masses and inertias those of the parameters,
-// multibody.World.FixMass), then per body its position and velocity at
-// the last step's end, per cable its flags and the winch's command and
+// multibody.World.FixMass), then per cable its flags and the winch's command and
 // force limit in their ranges (a cable's free length no longer than the
 // longest cable, which a step keeps: massless.Stretch.MaxLength).
 func (s *simulation) State(c *state.Codec) {
 	s.world.State(c)
-	for i := range s.refPos {
-		name := s.m.cfg.Bodies[i].Name
-		c.Point(name+" position", &s.refPos[i])
-		c.Velocity(name+" velocity", &s.refVel[i])
-	}
 	for j := range s.cables {
 		cb := &s.cables[j]
 		c.Flag(cb.name+" slack", &cb.slack)

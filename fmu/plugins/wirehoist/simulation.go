@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/cablefmu/cablefmu/core/geom"
 	"github.com/cablefmu/cablefmu/core/hmrwire"
 	"github.com/cablefmu/cablefmu/core/multibody"
 	"github.com/cablefmu/cablefmu/core/state"
@@ -19,9 +18,6 @@ type simulation struct {
 	h        float64
 	ho       *hmrwire.Hoist
 	from, to drive
-	// refPos and refVel are the boom tip's position and velocity at the
-	// end of the last step, which Feedthrough compares new inputs with.
-	refPos, refVel geom.Vec3
 	// grounded: the load stood on the ground after the last step.
 	grounded bool
 	fmu.Events
@@ -64,7 +60,6 @@ func (m *configured) NewSimulation(values []float64) (fmu.Simulation, error) {
 	}
 	s.ho = ho
 	ho.BoomTip.Vel = s.from.vel
-	s.refPos, s.refVel = s.from.pos, s.from.vel
 	s.torqueLimit = s.ho.Drum.TorqueLimit
 	s.drive(s.from, s.from, 0)
 	return s, nil
@@ -117,7 +112,6 @@ func (s *simulation) Step(lead float64, from, to []float64, first bool) error {
 	if err != nil {
 		return err
 	}
-	s.refPos, s.refVel = b.Pos, s.to.vel
 	if grounded := s.groundForce() > 0; grounded != s.grounded {
 		s.grounded = grounded
 		if grounded {
@@ -136,17 +130,15 @@ func (s *simulation) SaveState(dst []float64) []float64 {
 }
 
 // ownState walks what the simulation keeps besides the hoist's system: the
-// boom tip's position and velocity at the last step's end, the grounded
+// grounded
 // flag, a plugin's command and force limit in their ranges.
 type ownState struct{ s *simulation }
 
 // stateTail is the number of values ownState walks.
-const stateTail = 10
+const stateTail = 4
 
 func (o ownState) State(c *state.Codec) {
 	s := o.s
-	c.Point("boom tip", &s.refPos)
-	c.Velocity("boom tip velocity", &s.refVel)
 	c.Flag("grounded", &s.grounded)
 	c.Flag("commanded", &s.commanded)
 	c.Range("winch command", "m/s", port.Velocity.Min, port.Velocity.Max, &s.speedCommand)
