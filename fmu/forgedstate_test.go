@@ -359,7 +359,7 @@ func TestRestoredOutputsMustBeFinite(t *testing.T) {
 // offsets returns where a serialized state's flags, times (time, start,
 // stop) and its arrays of values, input derivatives, outputs one step
 // back and simulation numbers start.
-func offsets(data []byte) (flags, times int, arrays [4]int) {
+func offsets(data []byte) (flags, times int, arrays [5]int) {
 	at := fmu.StateHeaderSize
 	skip := func(size int) {
 		n := int(binary.LittleEndian.Uint32(data[at:]))
@@ -371,7 +371,7 @@ func offsets(data []byte) (flags, times int, arrays [4]int) {
 	flags = at
 	times = flags + 3
 	at = times + 3*8 + 8
-	skip(1) // changed inputs
+	skip(1) // inputs with derivatives set
 	for k := range arrays {
 		arrays[k] = at + 4
 		skip(8)
@@ -456,6 +456,11 @@ func TestForgedStatesOutsideTheirRanges(t *testing.T) {
 		{arrays[0] + 8*int(vr["load.mass"]), 1e9, "load.mass = 1e+09"}, {arrays[0] + 8*int(vr["suspension.x"]), 5e6, "suspension.x = 5e+06"},
 		{times, 1e300, "after its stop time"}, {times, -1, "before its start time"},
 		{times + 16, -1, "stop time -1 s is before its start time"},
+		// The suspension point's path: the clock, the last communication
+		// point, the lag, then per axis the segment's start and span.
+		{arrays[4], 0.5, "clock reads 0.5"}, {arrays[4] + 8, 1e6, "last communication point"},
+		{arrays[4] + 16, 0.5, "lag of 0.5"}, {arrays[4] + 24, 1e6, "path segment from 1e+06"},
+		{arrays[4] + 32, -1, "over -1 internal steps"}, {arrays[4] + 24 + 8*13, 0.5, "flag is 0.5"},
 	} {
 		refuses(t, in, rec, forged(data, c.off, c.x), fmt.Sprintf("number at %d forged to %g", c.off, c.x), c.named)
 	}

@@ -59,22 +59,22 @@ type Instance struct {
 	model    Configured
 	vars     []Variable
 
-	state   State
-	values  []float64 // by value reference; inputs as the master set them
-	deriv   []float64 // first derivatives of inputs for the next step
-	sim     Simulation
-	backup  []float64 // scratch: the simulation's state while SetState loads another
-	dirty   bool      // parameters or inputs changed since sim was built
-	time    float64
-	start   float64
-	stop    float64
-	hasEnd  bool
-	from    []float64 // scratch: values at the start and end of an internal step
-	to      []float64
-	inputs  []int  // value references of the inputs
-	outputs []int  // value references of the outputs
-	trace   bool   // logCalls enabled
-	changed []bool // inputs set since the last step
+	state    State
+	values   []float64 // by value reference; inputs as the master set them
+	deriv    []float64 // first derivatives of inputs for the next step
+	sim      Simulation
+	backup   []float64 // scratch: the simulation's state while SetState loads another
+	dirty    bool      // parameters or inputs changed since sim was built
+	time     float64
+	start    float64
+	stop     float64
+	hasEnd   bool
+	from     []float64 // scratch: values at the start and end of an internal step
+	to       []float64
+	inputs   []int  // value references of the inputs
+	outputs  []int  // value references of the outputs
+	trace    bool   // logCalls enabled
+	derivSet []bool // inputs whose derivatives were set since the last step
 	// The internal steps keep a fixed grid, start + k·h, whatever the
 	// master's communication points: the simulation stands at the first
 	// grid point at or after the communication point, and outputs between
@@ -88,12 +88,12 @@ type Instance struct {
 	// The driven points' paths (path.go): an axis each, the points'
 	// names, whether the one-time message that a point follows its
 	// positions alone was logged, the internal steps taken since the
-	// simulation was built and the time of the last communication point
-	// (in internal steps).
-	paths            []pathAxis
-	drivenNames      []string
-	pathsLogged      []bool
-	clock, lastPoint float64
+	// simulation was built, the time of the last communication point and
+	// the lag of a sample's knot (in internal steps).
+	paths                 []pathAxis
+	drivenNames           []string
+	pathsLogged           []bool
+	clock, lastPoint, lag float64
 }
 
 // message is a log message held until the instance lock is released, so
@@ -136,7 +136,6 @@ func Instantiate(cfg Config) (*Instance, error) {
 	}
 	inst.scenario, inst.model, inst.vars = sc, model, model.Variables()
 	inst.paths, inst.drivenNames = newPaths(model)
-	inst.pathsLogged = make([]bool, len(inst.drivenNames))
 	for i, v := range inst.vars {
 		switch v.Causality {
 		case modeldesc.CausalityInput:
@@ -154,7 +153,7 @@ func (in *Instance) reset() {
 	n := len(in.vars)
 	in.values = make([]float64, n)
 	in.deriv = make([]float64, n)
-	in.changed = make([]bool, n)
+	in.derivSet = make([]bool, n)
 	in.prev = make([]float64, n)
 	in.cur = make([]float64, n)
 	in.rates = make([]float64, n)
@@ -167,6 +166,8 @@ func (in *Instance) reset() {
 	in.sim, in.dirty = nil, true
 	in.time, in.start, in.stop, in.hasEnd = 0, 0, 0, false
 	in.ahead = 0 // a stale value would make the FMU's own states look damaged
+	in.pathsLogged = make([]bool, len(in.drivenNames))
+	in.startPaths(in.values) // a state saved before the build holds them so
 }
 
 // Variables returns the instance's variables (value reference = index).
@@ -465,8 +466,6 @@ func (in *Instance) SetReal(vrs []uint32, vals []float64) Status {
 		in.values[vr] = vals[k]
 		if in.vars[vr].Causality == modeldesc.CausalityParameter {
 			in.dirty = true
-		} else {
-			in.changed[vr] = true
 		}
 	}
 	if in.state != StepComplete {
@@ -512,7 +511,7 @@ func (in *Instance) SetRealInputDerivatives(vrs []uint32, orders []int32, vals [
 		}
 	}
 	for k, vr := range vrs {
-		in.deriv[vr] = vals[k]
+		in.deriv[vr], in.derivSet[vr] = vals[k], true
 	}
 	return OK
 }
@@ -611,7 +610,7 @@ func (in *Instance) DoStep(t, H float64) Status {
 	for _, i := range in.inputs {
 		in.deriv[i] = 0
 	}
-	clear(in.changed)
+	clear(in.derivSet)
 	in.drainEvents(in.sim)
 	return OK
 }

@@ -38,6 +38,18 @@ type Model interface {
 	Configure(sc *Scenario) (Configured, error)
 }
 
+// Validated is implemented by models that state what their validation
+// measured, for the FMUs' documentation.
+type Validated interface {
+	Validation() []Figure
+}
+
+// Figure is one check of a model: what was checked against what, the
+// result, the tolerance the test holds it to, and the test.
+type Figure struct {
+	Check, Result, Tolerance, Test string
+}
+
 // Offering is a configured model that lists every quantity its scenario
 // could make a port, not only those it does: what `cablefmu models NAME`
 // lists.
@@ -64,16 +76,16 @@ type Simulation interface {
 	// Step advances one internal step of h seconds, the step the simulation
 	// was built with (its values' InternalStep, which the runtime lays its
 	// grid with: a parameter, fixed for the run). from and to hold all
-	// variable values at the start and end of the step, inputs
-	// extrapolated by the runtime from the master's values with their
-	// derivatives. first marks the first internal step after a
-	// communication point: it starts lead ≥ 0 seconds after that point
-	// (internal steps keep a fixed grid whatever the master's
-	// communication points), and from holds the values at the
-	// communication point itself, as the master set them; the inputs at
-	// the step's start are from + (to − from)·lead/(lead + h), and a
-	// position the master set is carried over the lead with the mean
-	// velocity. After the first step lead is 0.
+	// variable values at the start and end of the step. The driven points'
+	// inputs (Driver) are their smooth path's position and velocity at the
+	// step's start and end. The other inputs are the master's values,
+	// extrapolated with their derivatives: first marks the first internal
+	// step after a communication point, which starts lead ≥ 0 seconds after
+	// it (internal steps keep a fixed grid whatever the master's
+	// communication points), and from then holds those inputs at the
+	// communication point itself, as the master set them, so that at the
+	// step's start they are from + (to − from)·lead/(lead + h). After the
+	// first step lead is 0.
 	Step(lead float64, from, to []float64, first bool) error
 	// Outputs writes the output variables into values.
 	Outputs(values []float64)

@@ -28,23 +28,24 @@ type Driver interface {
 // of the point's motion at its communication points; the path is the
 // smooth signal through them: its position and velocity never jump,
 // whatever the master sends, so that a master's communication step
-// changes no physics beyond what the step cannot see, and it depends only
-// on the samples, not on how the master cuts its steps between them.
+// changes no physics beyond what the step cannot see. It depends on the
+// samples and on the master's longest step (the lag); communication
+// points closer together than the internal step change nothing.
 //
 // A sample is a communication point at which one of the axis's inputs
-// changed (or, driven by position alone, at which the position was held
-// past the time the path reached the last one). From each sample on, the
-// path runs from where the point is, at the velocity it has, along a cubic
-// (Hermite) to a knot: the sample reached Δ + h after it was set, h being
-// the internal step and Δ the time since the communication point before
-// (the master's step, the span over which the inputs changed; at the first
-// communication point the step the master takes), at least h, so that the
-// lag is the same at every sample and the internal steps taken before the
-// next sample never pass the knot. Past the knot the path goes
-// on at the knot's velocity. Times are counted in internal steps since the
-// simulation was built, so that a sample on the grid has the same time
-// however the master reached it. A master drives a point in one of two
-// ways:
+// changed or a derivative was set, or at which a position the master
+// drives was held past the time its next sample was due. From each sample
+// on, the path runs from where the point is, at the velocity it has, along
+// a cubic (Hermite) to a knot: the sample reached a lag after it was set,
+// the master's step rounded up to internal steps h, plus h, so that the
+// internal steps taken before the next sample stay short of the knot.
+// The lag follows a longer step at once and a shorter one slowly
+// (lagRate): it is the same at every sample of a master with a fixed
+// step, or whose longest step came before the motion. Past the knot the
+// path goes on at the knot's velocity. Times are counted in internal
+// steps since the simulation was built, so that a sample on the grid has
+// the same time however the master reached it. A master drives a point in
+// one of two ways:
 //
 //   - by velocity (its velocity input moved, or the axis has no position
 //     port): the knot is the velocity sample and, where the master drives
@@ -52,17 +53,20 @@ type Driver interface {
 //     drive is the integral of the path's velocity, which runs linearly to
 //     the knot's.
 //   - by position alone (its position moved, its velocity never): the knot
-//     is the position sample at the mean velocity since the sample before
-//     (a first-order hold on the samples, smoothed so that the velocity
-//     never jumps).
+//     is the position sample at the velocity the last samples give (slope).
 //
-// Where the master gives derivatives (fmi2SetRealInputDerivatives: the
+// Where the master sets derivatives (fmi2SetRealInputDerivatives: the
 // velocity's, or the position's when driving by position), the knot is
-// the sample extrapolated with them to the knot's time instead: no lag.
+// the sample extrapolated with them to the knot's time instead: no lag,
+// but an acceleration that changes within a step is extrapolated wrongly
+// until the next sample.
 type pathAxis struct {
 	point    int // index of the driven point
 	axis     int
 	pos, vel int // input indices, −1 where not a port
+	// The ranges the inputs declare (m, m/s), which a knot keeps to: a
+	// sample's derivative or a slope over a tiny step may ask for more.
+	xlo, xhi, vlo, vhi float64
 	// The segment from the last sample: from position q0 (m) at velocity
 	// w0 (m/s) at time start to the knot, position X at velocity U, span
 	// later (position free where not cubic). Times in internal steps.
@@ -80,12 +84,12 @@ type pathAxis struct {
 }
 
 // pathNumbers is how many numbers one axis keeps in a saved state, and
-// pathFlags how many of the last of them are flags; the paths' clock and
-// the time of the last communication point come first.
+// pathFlags how many of the last of them are flags; the paths' clock, the
+// time of the last communication point and the lag come first.
 const (
 	pathNumbers = 16
 	pathFlags   = 3
-	pathClocks  = 2
+	pathClocks  = 3
 )
 
 // newPaths lists the axes of the model's driven points and the points'
@@ -95,11 +99,25 @@ func newPaths(model Configured) (axes []pathAxis, names []string) {
 	if !ok {
 		return nil, nil
 	}
+	vars := model.Variables()
+	bounds := func(i int) (lo, hi float64) {
+		lo, hi = math.Inf(-1), math.Inf(1)
+		if i >= 0 && vars[i].Min != nil {
+			lo = *vars[i].Min
+		}
+		if i >= 0 && vars[i].Max != nil {
+			hi = *vars[i].Max
+		}
+		return lo, hi
+	}
 	for p, pt := range d.DrivenPoints() {
 		names = append(names, pt.Name)
 		for a := 0; a < 3; a++ {
 			if pt.Pos[a] >= 0 || pt.Vel[a] >= 0 {
-				axes = append(axes, pathAxis{point: p, axis: a, pos: pt.Pos[a], vel: pt.Vel[a]})
+				ax := pathAxis{point: p, axis: a, pos: pt.Pos[a], vel: pt.Vel[a]}
+				ax.xlo, ax.xhi = bounds(ax.pos)
+				ax.vlo, ax.vhi = bounds(ax.vel)
+				axes = append(axes, ax)
 			}
 		}
 	}
@@ -110,7 +128,7 @@ func newPaths(model Configured) (axes []pathAxis, names []string) {
 // moving at their velocity, as the simulation is built: the paths' clock
 // starts.
 func (in *Instance) startPaths(values []float64) {
-	in.clock, in.lastPoint = 0, -1
+	in.clock, in.lastPoint, in.lag = 0, -1, 2
 	for i := range in.paths {
 		p := &in.paths[i]
 		x, v := p.input(values, p.pos), p.input(values, p.vel)
@@ -161,58 +179,86 @@ func (p *pathAxis) at(t, h float64) (x, v float64) {
 }
 
 // sample starts a segment at a sample set at time t with the inputs
-// values and derivatives deriv, the simulation standing at time now ≥ t,
-// delta after the communication point before (times in internal steps of
-// h seconds).
-func (p *pathAxis) sample(values, deriv []float64, t, now, delta, h float64) {
-	knot := t + delta + 1
-	tau := (knot - t) * h // s from the sample to the knot
+// values, derivatives deriv (set where derivSet), the simulation standing
+// at time now ≥ t, the knot lag after the sample (times in internal steps
+// of h seconds).
+func (p *pathAxis) sample(values, deriv []float64, derivSet []bool, t, now, lag, h float64) {
+	knot := t + lag
+	tau := lag * h // s from the sample to the knot
 	q, w := p.at(now, h)
 	p.start, p.span, p.q0, p.w0 = now, knot-now, q, w
 	X, V := p.input(values, p.pos), p.input(values, p.vel)
 	switch {
-	case p.byPosition(values) && deriv[p.pos] == 0:
-		p.cubic, p.X, p.U = true, X, 0
-		if t > p.lastT {
-			d1 := (t - p.lastT) * h
-			s1 := (X - p.lastX) / d1
-			p.U = s1
-			if d2 := (p.lastT - p.prevT) * h; d2 > 0 {
-				// The slope at t of the parabola through the last three
-				// samples: exact for a constant acceleration.
-				p.U += d1 / (d1 + d2) * (s1 - (p.lastX-p.prevX)/d2)
-			}
-		}
+	case p.byPosition(values) && !derivSet[p.pos]:
+		p.cubic, p.X, p.U = true, X, p.slope(X, t, h)
 	case p.byPosition(values):
 		p.cubic, p.U = true, deriv[p.pos]
 		p.X = X + p.U*tau
 	default:
 		D := 0.0
-		if p.vel >= 0 {
+		if p.vel >= 0 && derivSet[p.vel] {
 			D = deriv[p.vel]
-		}
-		if D == 0 {
+		} else {
 			tau = 0 // a sample, reached at the knot
 		}
 		p.U = V + D*tau
 		p.cubic = p.pos >= 0 && (p.posDriven || X != p.x0)
 		p.X = X + V*tau + 0.5*D*tau*tau
 	}
+	p.X, p.U = min(max(p.X, p.xlo), p.xhi), min(max(p.U, p.vlo), p.vhi)
 	p.prevX, p.prevT = p.lastX, p.lastT
 	p.lastX, p.lastV, p.lastT = X, V, t
 }
 
-// isSample reports whether the inputs at a communication point at time t
-// (in internal steps) make a sample of the axis.
-func (p *pathAxis) isSample(values, deriv []float64, t float64) bool {
-	if p.pos >= 0 && (values[p.pos] != p.lastX || deriv[p.pos] != 0) {
-		return true
+// slope returns the velocity (m/s) of positions alone at a sample X at
+// time t (in internal steps of h seconds): the slope at t of the parabola
+// through the last three samples (exact for a constant acceleration),
+// zero where the motion stops or turns (the last two mean slopes differ
+// in sign, or one is zero) and where the parabola's slope opposes the
+// last mean slope, as monotone cubic interpolation takes it (Fritsch and
+// Carlson), so that the path does not overshoot a sample where the
+// motion stops.
+func (p *pathAxis) slope(X, t, h float64) float64 {
+	if !(t > p.lastT) {
+		return 0
 	}
-	if p.vel >= 0 && (values[p.vel] != p.lastV || deriv[p.vel] != 0) {
-		return true
+	d1 := (t - p.lastT) * h
+	s1 := (X - p.lastX) / d1
+	d2 := (p.lastT - p.prevT) * h
+	if !(d2 > 0) {
+		return s1
 	}
-	return p.byPosition(values) && t >= p.start+p.span
+	s0 := (p.lastX - p.prevX) / d2
+	if s0*s1 <= 0 {
+		return 0
+	}
+	if u := s1 + d1/(d1+d2)*(s1-s0); u*s1 > 0 {
+		return u
+	}
+	return 0
 }
+
+// isSample reports whether the inputs at a communication point at time t
+// (in internal steps) make a sample of the axis: an input changed, a
+// derivative was set, or a position the master drives was held past the
+// time its next sample was due (one sample interval after the last):
+// then it is a sample that says the point stands there.
+func (p *pathAxis) isSample(values []float64, derivSet []bool, t float64) bool {
+	if p.pos >= 0 && (values[p.pos] != p.lastX || derivSet[p.pos]) {
+		return true
+	}
+	if p.vel >= 0 && (values[p.vel] != p.lastV || derivSet[p.vel]) {
+		return true
+	}
+	held := p.pos >= 0 && (p.posDriven || values[p.pos] != p.x0)
+	return held && t-p.lastT >= max(p.lastT-p.prevT, 1)
+}
+
+// lagRate is how fast the lag follows the master's step down: by this
+// fraction of the time between communication points, so that a master
+// that alternates long and short steps keeps the long steps' lag, and
+// the path speeds up by at most that fraction while the lag shrinks.
+const lagRate = 0.1
 
 // planPaths takes the samples of the communication point at time t (s)
 // before a step of H seconds, the simulation standing ahead seconds after
@@ -222,22 +268,24 @@ func (p *pathAxis) isSample(values, deriv []float64, t float64) bool {
 func (in *Instance) planPaths(t, H, h float64) {
 	now := in.clock
 	point := now - in.ahead/h
-	// The span over which the inputs changed: the master's last step (at
-	// the first communication point, the step it is taking), at least one
-	// internal step.
-	delta := point - in.lastPoint
+	// The lag: one communication step and one internal step, so that the
+	// internal steps taken before the next sample stay short of the knot.
+	// It follows a longer step at once (a master sets its longest step
+	// early, before the crane moves), a shorter one at lagRate.
+	want := max(math.Ceil(H/h-gridTolerance), 1) + 1
 	if in.lastPoint < 0 {
-		delta = H / h
+		in.lag = want
+	} else {
+		in.lag = max(want, in.lag-lagRate*(point-in.lastPoint))
 	}
-	delta = max(delta, 1)
 	for i := range in.paths {
 		p := &in.paths[i]
-		if p.isSample(in.values, in.deriv, point) {
-			p.sample(in.values, in.deriv, point, now, delta, h)
+		if p.isSample(in.values, in.derivSet, point) {
+			p.sample(in.values, in.deriv, in.derivSet, point, now, in.lag, h)
 		}
 		if p.byPosition(in.values) && p.vel >= 0 && !in.pathsLogged[p.point] {
 			in.pathsLogged[p.point] = true
-			in.logf(Warning, "logStatusWarning", "%s", in.positionsOnly(p.point, t, (delta+1)*h))
+			in.logf(Warning, "logStatusWarning", "%s", in.positionsOnly(p.point, t, in.lag*h))
 		}
 		if p.pos >= 0 && in.values[p.pos] != p.x0 {
 			p.posDriven = true
@@ -253,11 +301,11 @@ func (in *Instance) planPaths(t, H, h float64) {
 func (in *Instance) positionsOnly(point int, t, lag float64) string {
 	var vels []string
 	for _, p := range in.paths {
-		if p.point == point && p.vel >= 0 {
+		if p.point == point && p.vel >= 0 && p.byPosition(in.values) {
 			vels = append(vels, in.vars[p.vel].Name)
 		}
 	}
-	return fmt.Sprintf("t = %g s: %s moves by its position inputs while its velocity inputs (%s) were never set: "+
+	return fmt.Sprintf("t = %g s: %s moves by its position inputs while its velocity inputs (%s) stay at their start values: "+
 		"it follows the positions along a smooth path through them, reaching each one communication step and one internal step "+
 		"after it is set (%g s at this step); set the velocities too, or the positions' derivatives, for a path that bends with the motion",
 		t, in.drivenNames[point], strings.Join(vels, ", "), lag)
@@ -281,7 +329,7 @@ func (in *Instance) drivePaths(dst []float64, t, h float64) {
 // savePaths appends the paths' numbers to dst: the clocks, then
 // pathNumbers per axis.
 func (in *Instance) savePaths(dst []float64) []float64 {
-	dst = append(dst, in.clock, in.lastPoint)
+	dst = append(dst, in.clock, in.lastPoint, in.lag)
 	for _, p := range in.paths {
 		dst = append(dst, p.start, p.span, p.q0, p.w0, p.X, p.U, p.lastX, p.lastV, p.lastT, p.prevX, p.prevT, p.x0, p.v0,
 			flag(p.cubic), flag(p.posDriven), flag(p.velDriven))
@@ -296,26 +344,41 @@ func flag(b bool) float64 {
 	return 0
 }
 
-// checkPaths returns an error if src cannot be the paths' numbers.
+// checkPaths returns an error if src cannot be the paths' numbers: every
+// number finite and within StateLimit, the flags 0 or 1, the clock a
+// count of steps, the last communication point, the samples and the
+// segments' starts not after it, the lag at least two internal steps.
 func (in *Instance) checkPaths(src []float64) error {
 	if len(src) != pathClocks+pathNumbers*len(in.paths) {
 		return fmt.Errorf("the state has %d numbers for the driven points' paths, this FMU %d: damaged", len(src), pathClocks+pathNumbers*len(in.paths))
 	}
 	for k, x := range src {
-		i := (k - pathClocks) % pathNumbers
-		switch {
-		case !finite(x):
+		if !finite(x) || !(math.Abs(x) <= StateLimit) {
 			return fmt.Errorf("number %d of the driven points' paths is %g: damaged", k, x)
-		case k < pathClocks:
-			if !(x >= -1 && x <= StateLimit) {
-				return fmt.Errorf("the driven points' paths' clock reads %g internal steps: damaged", x)
+		}
+	}
+	clock, last, lag := src[0], src[1], src[2]
+	switch {
+	case clock < 0 || clock != math.Trunc(clock):
+		return fmt.Errorf("the driven points' paths' clock reads %g internal steps: damaged", clock)
+	case last != -1 && !(last >= 0 && last <= clock):
+		return fmt.Errorf("the driven points' last communication point at %g internal steps, the clock at %g: damaged", last, clock)
+	case !(lag >= 2):
+		return fmt.Errorf("the driven points' lag of %g internal steps: damaged", lag)
+	}
+	for i := range in.paths {
+		v := src[pathClocks+pathNumbers*i:][:pathNumbers]
+		start, span, lastT, prevT := v[0], v[1], v[8], v[10]
+		switch {
+		case !(start >= 0 && start <= clock) || !(span >= 0):
+			return fmt.Errorf("a driven point's path segment from %g over %g internal steps, the clock at %g: damaged", start, span, clock)
+		case !(lastT <= clock && prevT <= lastT):
+			return fmt.Errorf("a driven point's samples at %g and %g internal steps, the clock at %g: damaged", prevT, lastT, clock)
+		}
+		for _, f := range v[pathNumbers-pathFlags:] {
+			if f != 0 && f != 1 {
+				return fmt.Errorf("a driven point's flag is %g, not 0 or 1: damaged", f)
 			}
-		case i >= pathNumbers-pathFlags && x != 0 && x != 1:
-			return fmt.Errorf("number %d of the driven points' paths is %g, a flag must be 0 or 1: damaged", k, x)
-		case i == 1 && !(x >= 0):
-			return fmt.Errorf("a driven point's path segment lasts %g internal steps: damaged", x)
-		case !(math.Abs(x) <= StateLimit):
-			return fmt.Errorf("number %d of the driven points' paths is %g, beyond ±%g: damaged", k, x, StateLimit)
 		}
 	}
 	return nil
@@ -323,7 +386,7 @@ func (in *Instance) checkPaths(src []float64) error {
 
 // loadPaths restores the paths from numbers checkPaths accepted.
 func (in *Instance) loadPaths(src []float64) {
-	in.clock, in.lastPoint = src[0], src[1]
+	in.clock, in.lastPoint, in.lag = src[0], src[1], src[2]
 	for i := range in.paths {
 		p := &in.paths[i]
 		v := src[pathClocks+pathNumbers*i:]

@@ -23,7 +23,7 @@ type Snapshot struct {
 	values, deriv []float64
 	ahead         float64   // s, the simulation's time less the communication point's
 	prev          []float64 // outputs one internal step before the simulation's time
-	changed       []bool    // inputs set since the last step
+	derivSet      []bool    // inputs whose derivatives were set since the last step
 	sim           []float64 // nil when no simulation was built yet
 	paths         []float64 // the driven points' paths (Instance.savePaths)
 	extra         []byte    // the simulation's ExtraState
@@ -47,7 +47,7 @@ func (in *Instance) GetState(s *Snapshot) (*Snapshot, Status) {
 	s.values = append(s.values[:0], in.values...)
 	s.deriv = append(s.deriv[:0], in.deriv...)
 	s.ahead, s.prev = in.ahead, append(s.prev[:0], in.prev...)
-	s.changed = append(s.changed[:0], in.changed...)
+	s.derivSet = append(s.derivSet[:0], in.derivSet...)
 	s.paths = in.savePaths(s.paths[:0])
 	s.sim, s.extra = s.sim[:0], s.extra[:0]
 	// Only a simulation the instance will go on with is saved: after
@@ -124,7 +124,7 @@ func (in *Instance) SetState(s *Snapshot) Status {
 	copy(in.deriv, s.deriv)
 	in.ahead = s.ahead
 	copy(in.prev, s.prev)
-	copy(in.changed, s.changed)
+	copy(in.derivSet, s.derivSet)
 	in.loadPaths(s.paths)
 	if in.sim != nil {
 		// The outputs are computed here, as the getters will give them: a
@@ -173,14 +173,14 @@ type kept struct {
 	ahead               float64
 	values, deriv, prev []float64
 	cur, rates          []float64
-	changed             []bool
+	derivSet            []bool
 	paths               []float64
 }
 
 func (in *Instance) keep() kept {
 	return kept{in.state, in.time, in.start, in.stop, in.hasEnd, in.dirty, in.ahead,
 		slices.Clone(in.values), slices.Clone(in.deriv), slices.Clone(in.prev),
-		slices.Clone(in.cur), slices.Clone(in.rates), slices.Clone(in.changed), in.savePaths(nil)}
+		slices.Clone(in.cur), slices.Clone(in.rates), slices.Clone(in.derivSet), in.savePaths(nil)}
 }
 
 func (in *Instance) unkeep(k kept) {
@@ -190,7 +190,7 @@ func (in *Instance) unkeep(k kept) {
 	copy(in.prev, k.prev)
 	copy(in.cur, k.cur)
 	copy(in.rates, k.rates)
-	copy(in.changed, k.changed)
+	copy(in.derivSet, k.derivSet)
 	in.loadPaths(k.paths)
 }
 
@@ -267,7 +267,7 @@ func (in *Instance) compatible(s *Snapshot) error {
 	if s.guid != in.scenario.GUID() {
 		return fmt.Errorf("the state belongs to the FMU with GUID %s, this one is %s", s.guid, in.scenario.GUID())
 	}
-	if len(s.values) != len(in.values) || len(s.deriv) != len(in.deriv) || len(s.prev) != len(in.prev) || len(s.changed) != len(in.changed) {
+	if len(s.values) != len(in.values) || len(s.deriv) != len(in.deriv) || len(s.prev) != len(in.prev) || len(s.derivSet) != len(in.derivSet) {
 		return fmt.Errorf("the state has %d variables, this FMU %d", len(s.values), len(in.values))
 	}
 	switch s.state {
@@ -408,8 +408,8 @@ func (s *Snapshot) Serialize() []byte {
 	w([3]bool{s.hasEnd, s.dirty, s.sim != nil})
 	w([3]float64{s.time, s.start, s.stop})
 	w(s.ahead)
-	w(uint32(len(s.changed)))
-	w(s.changed)
+	w(uint32(len(s.derivSet)))
+	w(s.derivSet)
 	for _, xs := range [][]float64{s.values, s.deriv, s.prev, s.sim, s.paths} {
 		w(uint32(len(xs)))
 		w(xs)
@@ -505,8 +505,8 @@ func (in *Instance) Deserialize(data []byte) (*Snapshot, error) {
 	if !rd(&nc) || int(nc) > r.Len() {
 		return fail("truncated header")
 	}
-	s.changed = make([]bool, nc)
-	if !rd(s.changed) {
+	s.derivSet = make([]bool, nc)
+	if !rd(s.derivSet) {
 		return fail("truncated header")
 	}
 	s.state, s.hasEnd, s.dirty = State(st), flags[0], flags[1]

@@ -5,8 +5,9 @@
 # with --studies Debian's Dask (python3-distributed), pandas and Matplotlib
 # for the studies of the cablefmu Python package (/usr/bin/python3 sees
 # them); with --test both and Wine, under which the test suite runs the
-# Windows DLL, and python3-jsonschema, with which it validates the example
-# scenarios against the scenario schema. Debian/Ubuntu packages; runs apt only when a tool is missing,
+# Windows DLL, python3-jsonschema, with which it validates the example
+# scenarios against the scenario schema, and Chromium, in which it opens
+# the FMUs' documentation. Debian/Ubuntu packages; runs apt only when a tool is missing,
 # and waits for another apt or dpkg that holds the lock.
 set -euo pipefail
 
@@ -23,6 +24,8 @@ if [ "${1:-}" = --test ]; then
 	command -v wine >/dev/null 2>&1 || need+=(wine wine64)
 	# Debian's validator checks the examples against the scenario schema.
 	/usr/bin/python3 -c 'import jsonschema' >/dev/null 2>&1 || need+=(python3-jsonschema)
+	# Headless Chromium opens the documentation inside each FMU.
+	command -v chromium >/dev/null 2>&1 || need+=(chromium)
 fi
 if [ "${1:-}" = --test ] || [ "${1:-}" = --studies ]; then
 	if ! /usr/bin/python3 -c 'import distributed, pandas, matplotlib' >/dev/null 2>&1; then

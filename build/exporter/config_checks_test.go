@@ -160,7 +160,7 @@ func TestEveryConfigNumberBounded(t *testing.T) {
 				dir := editedExample(t, example, p, x)
 				sc, err := fmu.ReadScenario(dir)
 				if err == nil {
-					_, err = configure(reg, sc, configureSlack)
+					_, _, err = configure(reg, sc, configureSlack)
 				}
 				if err == nil {
 					t.Errorf("%s: %s = %g accepted", example, p, x)

@@ -71,7 +71,8 @@ func TestExportHoist(t *testing.T) {
 		names = append(names, n)
 	}
 	slices.Sort(names)
-	want := []string{"modelDescription.xml", "resources/scenario.json"}
+	want := []string{"modelDescription.xml", "resources/scenario.json", "model.png",
+		"documentation/index.html", "documentation/diagram.svg", "documentation/diagram.png"}
 	for _, e := range engines {
 		want = append(want, "binaries/"+e.Platform.Name+"/Hoist"+e.Platform.Ext)
 	}
@@ -297,7 +298,7 @@ func TestConfigureIsBoundedOnTheWallClock(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, err = configure(reg, sc, slack)
+	_, _, err = configure(reg, sc, slack)
 	if err == nil || !strings.Contains(err.Error(), "did not finish within") || !strings.Contains(err.Error(), "controller.py") {
 		t.Fatalf("got %v", err)
 	}

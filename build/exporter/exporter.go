@@ -15,12 +15,15 @@ package exporter
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
+	"github.com/cablefmu/cablefmu/build/docs"
 	"github.com/cablefmu/cablefmu/fmu"
 	"github.com/cablefmu/cablefmu/fmu/plugins"
 	"github.com/cablefmu/cablefmu/modeldesc"
@@ -31,7 +34,11 @@ type Checked struct {
 	Folder   string
 	Scenario *fmu.Scenario
 	Model    fmu.Configured
-	data     []byte // the scenario file
+	// Plugin is the cable model the scenario names; Sketch its world at
+	// the start, which the documentation draws.
+	Plugin fmu.Model
+	Sketch fmu.Sketch
+	data   []byte // the scenario file
 }
 
 // Check reads a scenario folder, loads its plugins and configures its
@@ -62,11 +69,15 @@ func Check(folder string) (*Checked, error) {
 	if err != nil {
 		return nil, fmt.Errorf("model registry: %w", err)
 	}
-	model, err := configure(reg, sc, configureSlack)
+	model, sketch, err := configure(reg, sc, configureSlack)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", folder, err)
 	}
-	return &Checked{Folder: folder, Scenario: sc, Model: model, data: data}, nil
+	plugin, err := reg.Lookup(sc.Model)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", folder, err)
+	}
+	return &Checked{Folder: folder, Scenario: sc, Model: model, Plugin: plugin, Sketch: sketch, data: data}, nil
 }
 
 // Describe writes the model description of the given FMI version.
@@ -133,7 +144,10 @@ func (c *Checked) Archive(version int, engines []Engine) (*fmu.Archive, error) {
 	if err != nil {
 		return nil, err
 	}
-	files := map[string][]byte{}
+	files, err := c.Documentation(version)
+	if err != nil {
+		return nil, err
+	}
 	if version == 3 {
 		terminals, err := c.Terminals()
 		if err != nil {
@@ -150,6 +164,72 @@ func (c *Checked) Archive(version int, engines []Engine) (*fmu.Archive, error) {
 		ModelIdentifier:  c.Scenario.ModelIdentifier,
 		Resources:        resources,
 	}, nil
+}
+
+// Documentation returns the files that document the FMU by their paths
+// from the archive's root: documentation/index.html with the scenario's
+// picture beside it (diagram.svg and diagram.png), and the FMU's icon
+// drawn from the same picture (FMI 2.0: model.png; FMI 3.0:
+// terminalsAndIcons/icon.png and icon.svg).
+func (c *Checked) Documentation(version int) (map[string][]byte, error) {
+	files := map[string][]byte{}
+	svg, png, err := docs.Picture(c.Sketch, 720, 480, true)
+	if err != nil {
+		return nil, fmt.Errorf("%s: the documentation's picture: %w", c.Folder, err)
+	}
+	files["documentation/diagram.svg"], files["documentation/diagram.png"] = svg, png
+	iconSVG, iconPNG, err := docs.Picture(c.Sketch, 128, 128, false)
+	if err != nil {
+		return nil, fmt.Errorf("%s: the icon: %w", c.Folder, err)
+	}
+	resources, err := c.Resources()
+	if err != nil {
+		return nil, err
+	}
+	p := &docs.Page{
+		ModelIdentifier: c.Scenario.ModelIdentifier, Description: c.Scenario.Description,
+		Model: c.Plugin.Name(), Summary: c.Plugin.Summary(), Engine: fmu.Version,
+		StopTime: c.Scenario.StopTime, Step: c.Scenario.Step,
+		Picture: "diagram.svg", Raster: "diagram.png",
+		Files: slices.Sorted(maps.Keys(resources)),
+	}
+	if v, ok := c.Plugin.(fmu.Validated); ok {
+		p.Figures = v.Validation()
+	}
+	if d, ok := c.Model.(fmu.Driver); ok {
+		for _, pt := range d.DrivenPoints() {
+			p.Driven = append(p.Driven, pt.Name)
+		}
+	}
+	switch version {
+	case 2:
+		md, err := fmu.Describe(c.Scenario, c.Model)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", c.Folder, err)
+		}
+		p.FMIVersion, p.GUID = "2.0", md.GUID
+		p.Inputs, p.Outputs, p.Parameters = docs.Ports2(md)
+		files["model.png"] = iconPNG
+	case 3:
+		md, err := fmu.Describe3(c.Scenario, c.Model)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", c.Folder, err)
+		}
+		p.FMIVersion, p.GUID = "3.0", md.InstantiationToken
+		p.Inputs, p.Outputs, p.Parameters = docs.Ports3(md)
+		files["terminalsAndIcons/icon.png"], files["terminalsAndIcons/icon.svg"] = iconPNG, iconSVG
+	default:
+		return nil, fmt.Errorf("FMI %d: the exporter writes FMI 2 or 3", version)
+	}
+	for _, in := range p.Inputs {
+		if strings.HasPrefix(in.Name, "winch.") || strings.Contains(in.Name, ".speed") {
+			p.Winch = true
+		}
+	}
+	if files["documentation/index.html"], err = p.Write(); err != nil {
+		return nil, fmt.Errorf("%s: %w", c.Folder, err)
+	}
+	return files, nil
 }
 
 // Resources returns the FMU's resources by their slash-separated paths
@@ -224,7 +304,7 @@ const configureSlack = 10 * time.Second
 // timeout; this bounds the whole on the wall clock too (slack plus three
 // timeouts per plugin), so that a computation no check interrupts ends
 // the export with a message instead of hanging it.
-func configure(reg *fmu.Registry, sc *fmu.Scenario, slack time.Duration) (fmu.Configured, error) {
+func configure(reg *fmu.Registry, sc *fmu.Scenario, slack time.Duration) (fmu.Configured, fmu.Sketch, error) {
 	limit := slack
 	var files []string
 	for _, p := range sc.Plugins {
@@ -233,8 +313,9 @@ func configure(reg *fmu.Registry, sc *fmu.Scenario, slack time.Duration) (fmu.Co
 		files = append(files, p.File)
 	}
 	type result struct {
-		model fmu.Configured
-		err   error
+		model  fmu.Configured
+		sketch fmu.Sketch
+		err    error
 	}
 	done := make(chan result, 1)
 	go func() {
@@ -244,14 +325,37 @@ func configure(reg *fmu.Registry, sc *fmu.Scenario, slack time.Duration) (fmu.Co
 			}
 		}()
 		m, err := reg.Configure(sc)
-		done <- result{m, err}
+		if err != nil {
+			done <- result{err: err}
+			return
+		}
+		sk, err := startSketch(m)
+		done <- result{m, sk, err}
 	}()
 	select {
 	case r := <-done:
-		return r.model, r.err
+		return r.model, r.sketch, r.err
 	case <-time.After(limit):
-		return nil, fmt.Errorf("%s: checking the plugins did not finish within %v: a top level or init(sim) runs a computation that neither the operations nor the memory budget interrupts", strings.Join(files, ", "), limit)
+		return nil, fmu.Sketch{}, fmt.Errorf("%s: checking the plugins did not finish within %v: a top level or init(sim) runs a computation that neither the operations nor the memory budget interrupts", strings.Join(files, ", "), limit)
 	}
+}
+
+// startSketch draws the model's world built at the variables' start
+// values: where the documentation's picture comes from.
+func startSketch(m fmu.Configured) (fmu.Sketch, error) {
+	var starts []float64
+	for _, v := range m.Variables() {
+		starts = append(starts, v.Start)
+	}
+	sim, err := m.NewSimulation(starts)
+	if err != nil {
+		return fmu.Sketch{}, fmt.Errorf("building the scenario at its start values: %w", err)
+	}
+	sk, ok := sim.(fmu.Sketcher)
+	if !ok {
+		return fmu.Sketch{}, fmt.Errorf("the model draws no picture of its world for the documentation (fmu.Sketcher)")
+	}
+	return sk.Sketch(), nil
 }
 
 // readResources collects the scenario and the files under

@@ -78,7 +78,7 @@ func tryScenario(reg *fmu.Registry, folder string, data []byte) (accepted bool, 
 		}
 		var model fmu.Configured
 		if err == nil {
-			model, err = configure(reg, sc, configureSlack)
+			model, _, err = configure(reg, sc, configureSlack)
 		}
 		if err != nil {
 			accepted = false

@@ -67,6 +67,13 @@ func NewGeometry(name string, b *multibody.Body, s *Shape, offset geom.Vec3, rot
 	return g, nil
 }
 
+// Vertices returns the shape's corners in the world, where its body is
+// now (m).
+func (g *Geometry) Vertices() []geom.Vec3 {
+	g.refresh()
+	return append([]geom.Vec3(nil), g.verts...)
+}
+
 // refresh places the shape where its body is now.
 func (g *Geometry) refresh() {
 	s := g.Shape

@@ -20,6 +20,9 @@ import (
 type observed struct {
 	fmu.Model
 	peaks map[string]float64 // the largest value of each tension (N) and of |suspension.f|
+	// path is the suspension point's x (m) and vx (m/s) at every internal
+	// step's end.
+	path [][2]float64
 }
 
 func (m *observed) Configure(sc *fmu.Scenario) (fmu.Configured, error) {
@@ -48,6 +51,10 @@ func (c observedConfigured) NewSimulation(values []float64) (fmu.Simulation, err
 	o := &observedSimulation{Simulation: s, m: c.m, out: append([]float64(nil), values...), force: [3]int{-1, -1, -1}}
 	for i, v := range c.Variables() {
 		switch {
+		case v.Name == "suspension.x":
+			o.x = i
+		case v.Name == "suspension.vx":
+			o.vx = i
 		case v.Causality != modeldesc.CausalityOutput:
 		case strings.HasSuffix(v.Name, "tension"):
 			o.tensions = append(o.tensions, i)
@@ -66,12 +73,14 @@ type observedSimulation struct {
 	tensions []int
 	names    []string
 	force    [3]int
+	x, vx    int
 }
 
 func (s *observedSimulation) Step(lead float64, from, to []float64, first bool) error {
 	if err := s.Simulation.Step(lead, from, to, first); err != nil {
 		return err
 	}
+	s.m.path = append(s.m.path, [2]float64{to[s.x], to[s.vx]})
 	s.Outputs(s.out)
 	for k, i := range s.tensions {
 		s.m.peaks[s.names[k]] = math.Max(s.m.peaks[s.names[k]], s.out[i])
@@ -104,11 +113,30 @@ func trolleyMove(t float64) (x, v float64) {
 	return 10, 0
 }
 
+// How a master drives the suspension point.
+type driving int
+
+const (
+	byPositions   driving = iota // positions alone
+	byVelocities                 // positions and velocities
+	byDerivatives                // positions, velocities and the velocities' derivatives, at every point
+)
+
 // runMove drives the example through the trolley move to tEnd with
 // communication steps of H, setting the positions and, when withVel, the
 // velocities at every communication point; it returns the peaks over
 // every internal step and the messages logged.
 func runMove(t *testing.T, example string, H float64, withVel bool, tEnd float64) (map[string]float64, []string) {
+	how := byPositions
+	if withVel {
+		how = byVelocities
+	}
+	return runSteps(t, example, []float64{H}, how, tEnd)
+}
+
+// runSteps is runMove with communication steps taken in turn from steps,
+// driven as how says.
+func runSteps(t *testing.T, example string, steps []float64, how driving, tEnd float64) (map[string]float64, []string) {
 	t.Helper()
 	dir, err := filepath.Abs(filepath.Join("../../examples", example))
 	if err != nil {
@@ -149,16 +177,24 @@ func runMove(t *testing.T, example string, H float64, withVel bool, tEnd float64
 			t.Fatalf("initialization: %v (%s)", st, strings.Join(log.msgs, "; "))
 		}
 	}
-	n := int(math.Round(tEnd / H))
-	for k := 0; k < n; k++ {
-		x, v := trolleyMove(float64(k) * H)
+	tc := 0.0
+	for k := 0; tc < tEnd-1e-9; k++ {
+		H := steps[k%len(steps)]
+		x, v := trolleyMove(tc)
 		plugintest.Set(t, in, vr["suspension.x"], x0+x)
-		if withVel {
+		if how != byPositions {
 			plugintest.Set(t, in, vr["suspension.vx"], v)
 		}
-		if st := in.DoStep(float64(k)*H, H); st != fmu.OK {
-			t.Fatalf("%s, H = %g s: DoStep at %g s: %v (%s)", example, H, float64(k)*H, st, strings.Join(log.msgs, "; "))
+		if how == byDerivatives {
+			a := (v - func() float64 { _, w := trolleyMove(tc - 1e-6); return w }()) / 1e-6
+			if st := in.SetRealInputDerivatives([]uint32{vr["suspension.vx"]}, []int32{1}, []float64{a}); st != fmu.OK {
+				t.Fatal(st)
+			}
 		}
+		if st := in.DoStep(tc, H); st != fmu.OK {
+			t.Fatalf("%s, steps %v s: DoStep at %g s: %v (%s)", example, steps, tc, st, strings.Join(log.msgs, "; "))
+		}
+		tc += H
 	}
 	return obs.peaks, log.msgs
 }
@@ -182,6 +218,26 @@ func TestAnyMasterAnyStep(t *testing.T) {
 	for _, ex := range []string{"massless", "rigid-cable", "wire-hoist"} {
 		t.Run(ex, func(t *testing.T) {
 			ref, refLog := runMove(t, ex, 0.01, true, tEnd)
+			// Masters that change their step, and masters that send the
+			// velocities' derivatives at every point (zero while cruising).
+			for _, c := range []struct {
+				steps []float64
+				how   driving
+			}{
+				{[]float64{0.1, 0.2}, byVelocities}, {[]float64{0.1, 0.2}, byPositions},
+				{[]float64{0.25, 0.05, 0.5, 0.1}, byVelocities}, {[]float64{0.25, 0.05, 0.5, 0.1}, byPositions},
+				{[]float64{0.01, 0.5}, byVelocities}, {[]float64{0.1, 0.001}, byVelocities},
+				{[]float64{0.1}, byDerivatives},
+			} {
+				got, _ := runSteps(t, ex, c.steps, c.how, tEnd)
+				for name, want := range ref {
+					dev := got[name]/want - 1
+					t.Logf("steps %-22v driving %d: %-14s peak %8.4g kN (%+.2f %%)", fmt.Sprint(c.steps), c.how, name, got[name]/1e3, 100*dev)
+					if math.Abs(dev) > 0.05 {
+						t.Errorf("steps %v s, driving %d: peak %s %.4g kN, want %.4g kN within 5 %%", c.steps, c.how, name, got[name]/1e3, want/1e3)
+					}
+				}
+			}
 			for _, m := range refLog {
 				if strings.Contains(m, "velocity inputs") {
 					t.Errorf("driven by velocities, the FMU says: %s", m)
@@ -195,7 +251,7 @@ func TestAnyMasterAnyStep(t *testing.T) {
 						how = "positions alone"
 						said := 0
 						for _, m := range log {
-							if strings.Contains(m, "were never set") {
+							if strings.Contains(m, "velocity inputs") {
 								said++
 							}
 						}
@@ -213,5 +269,75 @@ func TestAnyMasterAnyStep(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// A master that moves the point by positions alone at 1 m/s and stops it
+// dead (x = min(t, 5) m from rest, then held) at communication steps of
+// 0.1 and 0.5 s: the samples cannot tell the stop until the next one
+// holds, so the smooth path passes 5 m, by at most 15 % of the last
+// step's travel (vH: 1.5 cm at 0.1 s, 7.5 cm at 0.5 s), comes back slower
+// than a third of the speed it had, and ends at rest at 5 m.
+func TestPositionsAloneStop(t *testing.T) {
+	for _, H := range []float64{0.1, 0.5} {
+		dir, _ := filepath.Abs("../../examples/massless")
+		sc, err := fmu.ReadScenario(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		builtin, _ := plugins.Builtin()
+		inner, _ := builtin.Lookup(sc.Model)
+		obs := &observed{Model: inner, peaks: map[string]float64{}}
+		reg, _ := fmu.NewRegistry(obs)
+		log := &messages{}
+		in, err := fmu.Instantiate(fmu.Config{InstanceName: "stop", GUID: sc.GUID(), ResourceLocation: dir, Logger: log, LoggingOn: true, Registry: reg})
+		if err != nil {
+			t.Fatal(err)
+		}
+		vr := map[string]uint32{}
+		for i, v := range in.Variables() {
+			vr[v.Name] = uint32(i)
+		}
+		x0 := in.Variables()[vr["suspension.x"]].Start
+		// Twice, with fmi2Reset between: each run says once that the point
+		// follows its positions alone.
+		for run := 0; run < 2; run++ {
+			if run == 1 {
+				if st := in.Reset(); st != fmu.OK {
+					t.Fatal(st)
+				}
+				obs.path, log.msgs = nil, nil
+			}
+			for _, st := range []fmu.Status{in.SetupExperiment(false, 0, 0, false, 0), in.EnterInitializationMode(), in.ExitInitializationMode()} {
+				if st != fmu.OK {
+					t.Fatal(st)
+				}
+			}
+			for k := 0; float64(k)*H < 10; k++ {
+				tc := float64(k) * H
+				plugintest.Set(t, in, vr["suspension.x"], x0+math.Min(tc, 5))
+				if st := in.DoStep(tc, H); st != fmu.OK {
+					t.Fatal(st)
+				}
+			}
+			said := 0
+			for _, m := range log.msgs {
+				if strings.Contains(m, "velocity inputs (suspension.vx)") {
+					said++
+				}
+			}
+			if said != 1 {
+				t.Errorf("H = %g s, run %d: said %d times that the point follows its positions alone, want once", H, run+1, said)
+			}
+		}
+		far, back := math.Inf(-1), 0.0
+		for _, p := range obs.path {
+			far, back = math.Max(far, p[0]-x0), math.Min(back, p[1])
+		}
+		last := obs.path[len(obs.path)-1]
+		t.Logf("H = %g s: farthest %.4f m, slowest %.4f m/s, at the end %.6f m moving %.2g m/s", H, far, back, last[0]-x0, last[1])
+		if far > 5+0.15*H || back < -1.0/3 || math.Abs(last[0]-x0-5) > 1e-9 || math.Abs(last[1]) > 1e-9 {
+			t.Errorf("H = %g s: the path went to %.4f m (want at most %.4f), back at %.4f m/s (want slower than 1/3 m/s), ended at %.6f m moving %g m/s", H, far, 5+0.15*H, back, last[0]-x0, last[1])
+		}
 	}
 }

@@ -398,3 +398,11 @@ func (s *simulation) DrainEvents() []string {
 	s.events = s.events[:0]
 	return ev
 }
+
+// Sketch passes the model's picture of its world on (fmu.Sketcher).
+func (s *simulation) Sketch() fmu.Sketch {
+	if sk, ok := s.inner.(fmu.Sketcher); ok {
+		return sk.Sketch()
+	}
+	return fmu.Sketch{}
+}

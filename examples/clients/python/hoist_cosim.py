@@ -11,12 +11,12 @@ Scenario (communication step 0.01 s, 30 s):
   0.5 m/s^2 to 1 m/s, travels, and brakes at 0.5 m/s^2 to stand still
   10 m further (t = 13 s).  Position and velocity
   are both taken from this trapezoidal velocity profile, so the inputs are
-  consistent with each other.  The FMU places the suspension point at the
-  position inputs at the start of each communication step and moves it with
-  the velocity inputs within the step; when the FMU declares
+  consistent with each other.  The FMU moves the suspension point along a
+  smooth path through these samples; when the FMU declares
   canInterpolateInputs, the acceleration is passed as the first derivative
-  of suspension.vx with fmi2SetRealInputDerivatives, so that the velocity ramps
-  within a step instead of being held.
+  of suspension.vx with fmi2SetRealInputDerivatives, so that the path
+  extrapolates the motion over each step instead of following the samples a
+  step (and an internal step) late.
 * The winch pays out at 0.5 m/s for 4 s from t = 12 s and hauls in at
   0.5 m/s for 4 s from t = 20 s.
 

@@ -23,6 +23,8 @@ type Plugin struct {
 	// Config returns a pointer to a zero value of the model's config type
 	// (the scenario schema follows it).
 	Config func() any
+	// Checks are the model's validation figures (fmu.Validated).
+	Checks []fmu.Figure
 }
 
 // Reader makes a Plugin's Read from a model's parse (its config read and
@@ -42,6 +44,9 @@ func (p Plugin) Name() string { return p.Model }
 
 // Summary implements fmu.Model.
 func (p Plugin) Summary() string { return p.When }
+
+// Validation implements fmu.Validated.
+func (p Plugin) Validation() []fmu.Figure { return p.Checks }
 
 // ConfigType implements fmu.Configurable.
 func (p Plugin) ConfigType() any { return p.Config() }

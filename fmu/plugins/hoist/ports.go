@@ -75,7 +75,7 @@ func quantities(c *Config, step float64, d *Design) *Catalogue {
 			func(d *Drive, v float64) { port.SetComp(&d.Pos, k, v) })
 	}
 	for k, ax := range axes {
-		input("suspension.v"+ax, "m/s", fmt.Sprintf("World %s velocity of the suspension point; within a communication step it moves with it", ax), 0, port.Velocity,
+		input("suspension.v"+ax, "m/s", fmt.Sprintf("World %s velocity of the suspension point: the point follows it along a smooth path through the samples", ax), 0, port.Velocity,
 			func(d *Drive, v float64) { port.SetComp(&d.Vel, k, v) })
 	}
 	input("winch.speed", "m/s", "Pay-out rate of the winch; positive lengthens the cable"+suffix(x.Winch), 0, port.Velocity, func(d *Drive, v float64) { d.Winch = v })

@@ -63,7 +63,7 @@ func quantities(c *config, step float64) *catalogue {
 					func(d *drive, x float64) { port.SetComp(&d.pos[i], k, x) })
 			}
 			for k, ax := range axes {
-				input(b.Name+".v"+ax, "m/s", fmt.Sprintf("World %s velocity of %s; within a communication step the body moves with it", ax, b.Name), 0, port.Velocity,
+				input(b.Name+".v"+ax, "m/s", fmt.Sprintf("World %s velocity of %s: the body follows it along a smooth path through the samples", ax, b.Name), 0, port.Velocity,
 					func(d *drive, x float64) { port.SetComp(&d.vel[i], k, x) })
 			}
 			for k, ax := range axes {
@@ -110,3 +110,15 @@ func quantities(c *config, step float64) *catalogue {
 
 // ConfigType implements fmu.Configurable.
 func (Model) ConfigType() any { return new(config) }
+
+// Validation implements fmu.Validated.
+func (Model) Validation() []fmu.Figure {
+	return []fmu.Figure{
+		{Check: "stretch and twist periods of two 1000 kg boxes on a 4 m cable (the paper's §5.1), c_s = 10 … 1e6 N/m", Result: "0.00 % to +1.6 % (c_s = 1e6 at h = 0.01 s)", Tolerance: "1 %, 5 %", Test: "TestStretchPeriodsSL07, TestTwistPeriodsSL07"},
+		{Check: "static elongation MgL/EA; tension and crane force Mg", Result: "as theory", Tolerance: "1 %, 0.5 %", Test: "TestStaticElongationAndTension"},
+		{Check: "pendulum period 2π√(l/g), 10 m, h = 1/60 s", Result: "−0.001 %", Tolerance: "2 %", Test: "TestPendulumPeriodAndEnergy"},
+		{Check: "peak tension after a winch stop from 0.5 m/s, 1 t on the 20 mm rope: Mg + max k(x + τẋ)", Result: "−2.9 % at h = 1/60 s, −0.2 % at 1 ms", Tolerance: "5 %", Test: "TestWinchStopPeak"},
+		{Check: "axial bounce √(k/M)", Result: "−7.4 % at 1/60 s (ωh = 0.93), −0.1 % at 1 ms", Tolerance: "10 %, 1 %", Test: "TestBounceFrequencyAndDamping"},
+		{Check: "a trolley move (0.5 m/s² to 1 m/s, 10 m) at communication steps of 0.02–0.5 s, by positions alone or with velocities: peak tension against the 0.01 s run", Result: "within 0.1 % with velocities, 3.7 % by positions alone", Tolerance: "5 %", Test: "TestAnyMasterAnyStep"},
+	}
+}

@@ -2,6 +2,7 @@ package massspring
 
 import (
 	"fmt"
+	"github.com/cablefmu/cablefmu/fmu"
 
 	"github.com/cablefmu/cablefmu/fmu/plugins/hoist"
 )
@@ -9,6 +10,12 @@ import (
 // Model is the mass–spring cable plugin; cable.node[k] are its N+1 mass
 // points.
 var Model = hoist.Plugin{Model: "mass-spring",
+	Checks: []fmu.Figure{
+		{Check: "cantilever, small deflection w L⁴/(8EI)", Result: "+0.99 / +0.24 / +0.06 % at 10 / 20 / 40 segments", Tolerance: "5 %, 2 %", Test: "TestCantileverSmallDeflection"},
+		{Check: "hanging chain's modes 1–3 (zeros of J₀), 40 segments, 1/60 s", Result: "−0.03 / −0.27 / −0.34 %", Tolerance: "1 %", Test: "TestHangingCableModes"},
+		{Check: "pendulum with the rope's mass and stretch", Result: "−0.013 %, energy never grows", Tolerance: "0.1 %", Test: "TestPendulum"},
+		{Check: "peak tension after a sudden winch stop, v√(km) with damping", Result: "+0.62 % at 0.1 ms (−3.4 % at 1 ms)", Tolerance: "2 %", Test: "TestSuddenStop"},
+	},
 	When: "the comparison model of particles on springs with torsion springs [Loock & Schömer 2001]; for comparisons with the other models",
 	Read: hoist.Reader(parseConfig, design), Config: func() any { return new(config) }}
 

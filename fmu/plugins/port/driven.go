@@ -1,6 +1,9 @@
 package port
 
-import "github.com/cablefmu/cablefmu/fmu"
+import (
+	"github.com/cablefmu/cablefmu/core/geom"
+	"github.com/cablefmu/cablefmu/fmu"
+)
 
 // Driven holds the port indices (−1 where a quantity is not a port) of a
 // body the master drives: its position inputs NAME.x|y|z and velocity
@@ -35,4 +38,16 @@ func (d Driven) Point(name string) fmu.DrivenPoint {
 // HasPos says on which axes the point has a position port.
 func (d Driven) HasPos() [3]bool {
 	return [3]bool{d.Pos[0] >= 0, d.Pos[1] >= 0, d.Pos[2] >= 0}
+}
+
+// Pt returns v as a point of a sketch (fmu.Sketch).
+func Pt(v geom.Vec3) fmu.Point { return fmu.Point{v.X, v.Y, v.Z} }
+
+// Pts returns vs as points of a sketch.
+func Pts(vs []geom.Vec3) []fmu.Point {
+	out := make([]fmu.Point, len(vs))
+	for i, v := range vs {
+		out[i] = Pt(v)
+	}
+	return out
 }

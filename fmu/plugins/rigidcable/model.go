@@ -2,6 +2,7 @@ package rigidcable
 
 import (
 	"fmt"
+	"github.com/cablefmu/cablefmu/fmu"
 
 	"github.com/cablefmu/cablefmu/fmu/plugins/hoist"
 )
@@ -9,6 +10,13 @@ import (
 // Model is the rigid-body cable plugin; cable.node[k] are its N+1
 // segment ends.
 var Model = hoist.Plugin{Model: "rigid-cable",
+	Checks: []fmu.Figure{
+		{Check: "peak tension after a winch stop from 0.5 m/s, 1 t on the 20 mm rope: Mg + max k(x + τẋ)", Result: "−2.5 % at h = 1/60 s, +0.2 % at 1 ms", Tolerance: "5 %", Test: "TestRigidWinchStopPeak"},
+		{Check: "axial bounce √(k/M) with the rope's mass (β tan β = m_c/M)", Result: "−7.4 % at 1/60 s (ωh = 0.93), −0.1 % at 1 ms", Tolerance: "10 %, 1 %", Test: "TestRigidBounceFrequencyAndDamping"},
+		{Check: "hanging chain's modes 1–3 (zeros of J₀), 40 segments", Result: "+0.00 / +0.04 / +0.16 %", Tolerance: "1 %", Test: "the model atlas"},
+		{Check: "stable mass ratio at 1/60 s (the paper's Table II)", Result: "stable at 1e5 load to segment mass", Tolerance: "no failed step", Test: "TestTableIIStableAtMassRatio1e5"},
+		{Check: "a trolley move (0.5 m/s² to 1 m/s, 10 m) at communication steps of 0.02–0.5 s, by positions alone or with velocities: peak tension against the 0.01 s run", Result: "within 0.2 % with velocities, +1.5 % by positions alone", Tolerance: "5 %", Test: "TestAnyMasterAnyStep"},
+	},
 	When: "a rope of rigid segments that bends, twists and goes slack, stable at 1/60 s under loads 1e5 times a segment's mass [Servin & Lacoursière 2008]; for sway, rope modes, slack rope and ground contact",
 	Read: hoist.Reader(parseConfig, design), Config: func() any { return new(config) }}
 

@@ -2,6 +2,7 @@ package spline
 
 import (
 	"fmt"
+	"github.com/cablefmu/cablefmu/fmu"
 
 	"github.com/cablefmu/cablefmu/fmu/plugins/hoist"
 	"github.com/cablefmu/cablefmu/fmu/plugins/port"
@@ -10,6 +11,11 @@ import (
 // Model is the quasi-dynamic spline cable plugin; cable.node[k] are K
 // points of its centreline at equal rest arc length (spline.outputNodes).
 var Model = hoist.Plugin{Model: "spline",
+	Checks: []fmu.Figure{
+		{Check: "cantilever, small deflection w L⁴/(8EI), 10 control points", Result: "0.00 % (static system)", Tolerance: "2 %", Test: "TestCantileverStatic"},
+		{Check: "twist of one end by two turns: moment GJθ/L", Result: "0.000 %", Tolerance: "1 %", Test: "TestTwistTorque"},
+		{Check: "pendulum with the rope's mass and stretch", Result: "−0.013 %", Tolerance: "0.1 %", Test: "TestPendulum"},
+	},
 	When: "the comparison model of quasi-dynamic splines [Theetten et al. 2007]: a smooth rope shape at low cost; for comparisons with the other models",
 	Read: hoist.Reader(parseConfig, design), Config: func() any { return new(config) }}
 
