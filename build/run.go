@@ -313,7 +313,7 @@ func simulate(ctx context.Context, c *exporter.Checked, stop, step float64, tabl
 		case !ok || vars[i].Causality != modeldesc.CausalityParameter:
 			return fmt.Errorf("-set %s: not a parameter of %s (%s)", n, c.Scenario.ModelIdentifier, nearest(n, params))
 		}
-		if in.SetReal([]uint32{uint32(i)}, []float64{set[n]}) != fmu.OK {
+		if in.Write([]uint32{uint32(i)}, []float64{set[n]}) != fmu.OK {
 			return failed("-set " + n)
 		}
 	}
@@ -328,7 +328,7 @@ func simulate(ctx context.Context, c *exporter.Checked, stop, step float64, tabl
 		for k := range inVR {
 			vals[k] = table.at(k, t)
 		}
-		if in.SetReal(inVR, vals) != fmu.OK {
+		if in.Write(inVR, vals) != fmu.OK {
 			return failed(fmt.Sprintf("setting the inputs at t = %g s", t))
 		}
 		return nil
@@ -346,7 +346,7 @@ func simulate(ctx context.Context, c *exporter.Checked, stop, step float64, tabl
 	}
 	row := make([]float64, len(columns))
 	record := func(t float64) error {
-		if in.GetReal(allVR, all) != fmu.OK {
+		if in.Read(allVR, all) != fmu.OK {
 			return failed(fmt.Sprintf("reading the outputs at t = %g s", t))
 		}
 		for k, i := range columns {

@@ -144,8 +144,8 @@ func fmi2SetReal(c C.cablefmu_ref, vr *C.fmi2ValueReference, n C.size_t, value *
 	})
 }
 
-// The FMU has Real variables only: the typed accessors of the other types
-// accept empty requests and refuse any value reference.
+// The FMU has no String variables: their accessors accept empty requests
+// and refuse any value reference.
 func noneOfType(c C.cablefmu_ref, fn string, vr *C.fmi2ValueReference, n C.size_t, mask fmu.State) C.fmi2Status {
 	return withFMU(c, fn, func(in *fmu.Instance) fmu.Status {
 		refs, ok := view[uint32](unsafe.Pointer(vr), n)
@@ -158,12 +158,36 @@ func noneOfType(c C.cablefmu_ref, fn string, vr *C.fmi2ValueReference, n C.size_
 
 //export fmi2GetInteger
 func fmi2GetInteger(c C.cablefmu_ref, vr *C.fmi2ValueReference, n C.size_t, value *C.fmi2Integer) C.fmi2Status {
-	return noneOfType(c, "fmi2GetInteger", vr, n, fmu.Readable)
+	return withFMU(c, "fmi2GetInteger", func(in *fmu.Instance) fmu.Status {
+		refs, ok1 := view[uint32](unsafe.Pointer(vr), n)
+		out, ok2 := view[int32](unsafe.Pointer(value), n)
+		if !ok1 || !ok2 {
+			return nullArgs(in, "fmi2GetInteger")
+		}
+		return in.GetInteger(refs, out)
+	})
 }
 
 //export fmi2GetBoolean
 func fmi2GetBoolean(c C.cablefmu_ref, vr *C.fmi2ValueReference, n C.size_t, value *C.fmi2Boolean) C.fmi2Status {
-	return noneOfType(c, "fmi2GetBoolean", vr, n, fmu.Readable)
+	return withFMU(c, "fmi2GetBoolean", func(in *fmu.Instance) fmu.Status {
+		refs, ok1 := view[uint32](unsafe.Pointer(vr), n)
+		out, ok2 := view[int32](unsafe.Pointer(value), n) // fmi2Boolean is an int
+		if !ok1 || !ok2 {
+			return nullArgs(in, "fmi2GetBoolean")
+		}
+		got := make([]bool, len(refs))
+		st := in.GetBoolean(refs, got)
+		if st == fmu.OK {
+			for k, b := range got {
+				out[k] = 0
+				if b {
+					out[k] = 1
+				}
+			}
+		}
+		return st
+	})
 }
 
 //export fmi2GetString
@@ -173,12 +197,30 @@ func fmi2GetString(c C.cablefmu_ref, vr *C.fmi2ValueReference, n C.size_t, value
 
 //export fmi2SetInteger
 func fmi2SetInteger(c C.cablefmu_ref, vr *C.fmi2ValueReference, n C.size_t, value *C.fmi2Integer) C.fmi2Status {
-	return noneOfType(c, "fmi2SetInteger", vr, n, fmu.Writable)
+	return withFMU(c, "fmi2SetInteger", func(in *fmu.Instance) fmu.Status {
+		refs, ok1 := view[uint32](unsafe.Pointer(vr), n)
+		vals, ok2 := view[int32](unsafe.Pointer(value), n)
+		if !ok1 || !ok2 {
+			return nullArgs(in, "fmi2SetInteger")
+		}
+		return in.SetInteger(refs, vals)
+	})
 }
 
 //export fmi2SetBoolean
 func fmi2SetBoolean(c C.cablefmu_ref, vr *C.fmi2ValueReference, n C.size_t, value *C.fmi2Boolean) C.fmi2Status {
-	return noneOfType(c, "fmi2SetBoolean", vr, n, fmu.Writable)
+	return withFMU(c, "fmi2SetBoolean", func(in *fmu.Instance) fmu.Status {
+		refs, ok1 := view[uint32](unsafe.Pointer(vr), n)
+		vals, ok2 := view[int32](unsafe.Pointer(value), n) // fmi2Boolean is an int: any nonzero is true
+		if !ok1 || !ok2 {
+			return nullArgs(in, "fmi2SetBoolean")
+		}
+		bs := make([]bool, len(vals))
+		for k, v := range vals {
+			bs[k] = v != 0
+		}
+		return in.SetBoolean(refs, bs)
+	})
 }
 
 //export fmi2SetString

@@ -167,8 +167,9 @@ func fmi3SetFloat64(c C.cablefmu_ref, vr *C.fmi3ValueReference, n C.size_t, valu
 	})
 }
 
-// The FMU's variables are all Float64: the typed accessors of the other
-// types accept empty requests and refuse any value reference.
+// The FMU's variables are Float64, Int32 (counts) and Boolean (switches):
+// the typed accessors of the other types accept empty requests and refuse
+// any value reference.
 func noneOfType3(c C.cablefmu_ref, fn string, vr *C.fmi3ValueReference, n C.size_t, mask fmu.State) C.fmi3Status {
 	return with3(c, fn, func(in *fmu.Instance) fmu.Status {
 		refs, ok := view[uint32](unsafe.Pointer(vr), n)
@@ -206,7 +207,14 @@ func fmi3GetUInt16(c C.cablefmu_ref, vr *C.fmi3ValueReference, n C.size_t, value
 
 //export fmi3GetInt32
 func fmi3GetInt32(c C.cablefmu_ref, vr *C.fmi3ValueReference, n C.size_t, values *C.fmi3Int32, nValues C.size_t) C.fmi3Status {
-	return noneOfType3(c, "fmi3GetInt32", vr, n, fmu.Readable)
+	return with3(c, "fmi3GetInt32", func(in *fmu.Instance) fmu.Status {
+		refs, ok1 := view[uint32](unsafe.Pointer(vr), n)
+		out, ok2 := view[int32](unsafe.Pointer(values), nValues)
+		if !ok1 || !ok2 {
+			return in.Reject("fmi3GetInt32", "an array argument is NULL with a non-zero length")
+		}
+		return in.GetInt32(refs, out)
+	})
 }
 
 //export fmi3GetUInt32
@@ -226,7 +234,24 @@ func fmi3GetUInt64(c C.cablefmu_ref, vr *C.fmi3ValueReference, n C.size_t, value
 
 //export fmi3GetBoolean
 func fmi3GetBoolean(c C.cablefmu_ref, vr *C.fmi3ValueReference, n C.size_t, values *C.fmi3Boolean, nValues C.size_t) C.fmi3Status {
-	return noneOfType3(c, "fmi3GetBoolean", vr, n, fmu.Readable)
+	return with3(c, "fmi3GetBoolean", func(in *fmu.Instance) fmu.Status {
+		refs, ok1 := view[uint32](unsafe.Pointer(vr), n)
+		out, ok2 := view[uint8](unsafe.Pointer(values), nValues) // a C bool: one byte, 0 or 1
+		if !ok1 || !ok2 {
+			return in.Reject("fmi3GetBoolean", "an array argument is NULL with a non-zero length")
+		}
+		got := make([]bool, len(out))
+		st := in.GetBoolean3(refs, got)
+		if st == fmu.OK {
+			for k, b := range got {
+				out[k] = 0
+				if b {
+					out[k] = 1
+				}
+			}
+		}
+		return st
+	})
 }
 
 //export fmi3GetString
@@ -261,7 +286,14 @@ func fmi3SetUInt16(c C.cablefmu_ref, vr *C.fmi3ValueReference, n C.size_t, value
 
 //export fmi3SetInt32
 func fmi3SetInt32(c C.cablefmu_ref, vr *C.fmi3ValueReference, n C.size_t, values *C.fmi3Int32, nValues C.size_t) C.fmi3Status {
-	return noneOfType3(c, "fmi3SetInt32", vr, n, fmu.Writable)
+	return with3(c, "fmi3SetInt32", func(in *fmu.Instance) fmu.Status {
+		refs, ok1 := view[uint32](unsafe.Pointer(vr), n)
+		vals, ok2 := view[int32](unsafe.Pointer(values), nValues)
+		if !ok1 || !ok2 {
+			return in.Reject("fmi3SetInt32", "an array argument is NULL with a non-zero length")
+		}
+		return in.SetInt32(refs, vals)
+	})
 }
 
 //export fmi3SetUInt32
@@ -281,7 +313,18 @@ func fmi3SetUInt64(c C.cablefmu_ref, vr *C.fmi3ValueReference, n C.size_t, value
 
 //export fmi3SetBoolean
 func fmi3SetBoolean(c C.cablefmu_ref, vr *C.fmi3ValueReference, n C.size_t, values *C.fmi3Boolean, nValues C.size_t) C.fmi3Status {
-	return noneOfType3(c, "fmi3SetBoolean", vr, n, fmu.Writable)
+	return with3(c, "fmi3SetBoolean", func(in *fmu.Instance) fmu.Status {
+		refs, ok1 := view[uint32](unsafe.Pointer(vr), n)
+		vals, ok2 := view[uint8](unsafe.Pointer(values), nValues) // a C bool, read as its byte: any nonzero is true
+		if !ok1 || !ok2 {
+			return in.Reject("fmi3SetBoolean", "an array argument is NULL with a non-zero length")
+		}
+		bs := make([]bool, len(vals))
+		for k, v := range vals {
+			bs[k] = v != 0
+		}
+		return in.SetBoolean3(refs, bs)
+	})
 }
 
 //export fmi3SetString

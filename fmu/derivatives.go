@@ -30,8 +30,8 @@ func (in *Instance) OutputDerivatives(fn string, vrs []uint32, orders []int32, o
 		if !ok {
 			return Error
 		}
-		if in.vars[i].Causality != modeldesc.CausalityOutput {
-			return in.fail("%s: %s is not an output", fn, in.vars[i].Name)
+		if in.vars[i].Causality != modeldesc.CausalityOutput || in.vars[i].Kind() != modeldesc.TypeReal {
+			return in.fail("%s: %s is not a Real output", fn, in.vars[i].Name)
 		}
 		if orders[k] != 1 {
 			return in.fail("%s: order %d for %s: only first derivatives are provided (maxOutputDerivativeOrder 1)", fn, orders[k], in.vars[i].Name)

@@ -2,6 +2,7 @@ package fmu
 
 import (
 	"fmt"
+	"strconv"
 
 	"github.com/cablefmu/cablefmu/modeldesc"
 )
@@ -49,17 +50,25 @@ func Describe(sc *Scenario, model Configured) (*modeldesc.ModelDescription, erro
 			Min:            v.Min,
 			Max:            v.Max,
 		}
+		start := modeldesc.FormatReal(v.Start)
+		switch mv.Type = v.Kind(); mv.Type {
+		case modeldesc.TypeInteger:
+			// Counts: no unit, no display unit.
+			mv.Unit, mv.DisplayUnit, start = "", "", strconv.Itoa(int(v.Start))
+		case modeldesc.TypeBoolean:
+			mv.Unit, mv.DisplayUnit, mv.Quantity, mv.Min, mv.Max, start = "", "", "", nil, nil, strconv.FormatBool(v.Start != 0)
+		}
 		switch v.Causality {
 		case modeldesc.CausalityParameter, modeldesc.CausalityInput:
-			mv.Start = modeldesc.FormatReal(v.Start)
+			mv.Start = start
 		case modeldesc.CausalityOutput:
 			// Outputs are computed from the parameters and the static
 			// equilibrium at initialization.
 			mv.Initial = modeldesc.InitialCalculated
 		}
 		md.Variables = append(md.Variables, mv)
-		if v.Unit != "" {
-			units = append(units, v.Unit)
+		if mv.Unit != "" {
+			units = append(units, mv.Unit)
 		}
 	}
 	var err error

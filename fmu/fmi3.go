@@ -5,6 +5,8 @@ import "strings"
 // fmi3Names renames the FMI 2.0 functions in messages for an instance
 // created through the FMI 3.0 interface.
 var fmi3Names = strings.NewReplacer(
+	"fmi2GetInteger", "fmi3GetInt32", "fmi2SetInteger", "fmi3SetInt32",
+	"a Real variable", "a Float64 variable", "an Integer variable", "an Int32 variable",
 	"fmi2GetReal", "fmi3GetFloat64", "fmi2SetReal", "fmi3SetFloat64",
 	"fmi2SetupExperiment", "fmi3EnterInitializationMode",
 	"fmi2GetFMUstate", "fmi3GetFMUState", "fmi2SetFMUstate", "fmi3SetFMUState",
@@ -61,6 +63,56 @@ func (in *Instance) SetFloat64(vrs []uint32, vals []float64) Status {
 		refs[k] = uint32(i)
 	}
 	return in.SetReal(refs, vals)
+}
+
+// GetInt32 reads FMI 3.0 Int32 variables (counts).
+func (in *Instance) GetInt32(vrs []uint32, out []int32) Status {
+	refs, st := in.scalars3("fmi3GetInt32", vrs, len(out))
+	if st != OK {
+		return st
+	}
+	return in.GetInteger(refs, out)
+}
+
+// SetInt32 writes FMI 3.0 Int32 inputs and parameters.
+func (in *Instance) SetInt32(vrs []uint32, vals []int32) Status {
+	refs, st := in.scalars3("fmi3SetInt32", vrs, len(vals))
+	if st != OK {
+		return st
+	}
+	return in.SetInteger(refs, vals)
+}
+
+// GetBoolean3 reads FMI 3.0 Boolean variables (switches).
+func (in *Instance) GetBoolean3(vrs []uint32, out []bool) Status {
+	refs, st := in.scalars3("fmi3GetBoolean", vrs, len(out))
+	if st != OK {
+		return st
+	}
+	return in.GetBoolean(refs, out)
+}
+
+// SetBoolean3 writes FMI 3.0 Boolean inputs and parameters.
+func (in *Instance) SetBoolean3(vrs []uint32, vals []bool) Status {
+	refs, st := in.scalars3("fmi3SetBoolean", vrs, len(vals))
+	if st != OK {
+		return st
+	}
+	return in.SetBoolean(refs, vals)
+}
+
+// scalars3 maps FMI 3.0 value references of variables other than time to
+// the model's scalar value references.
+func (in *Instance) scalars3(fn string, vrs []uint32, nValues int) ([]uint32, Status) {
+	scalars, st := in.expand3(fn, vrs, nValues, false)
+	if st != OK {
+		return nil, st
+	}
+	refs := make([]uint32, len(scalars))
+	for k, i := range scalars {
+		refs[k] = uint32(i)
+	}
+	return refs, OK
 }
 
 // expand3 maps FMI 3.0 value references to the model's scalar indices

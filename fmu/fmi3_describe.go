@@ -55,6 +55,12 @@ func Describe3(sc *Scenario, model Configured) (*modeldesc.ModelDescription3, er
 			Min:            p.Min,
 			Max:            p.Max,
 		}
+		switch p.Kind() {
+		case modeldesc.TypeInteger:
+			mv.Type, mv.Unit, mv.DisplayUnit = modeldesc.TypeInt32, "", ""
+		case modeldesc.TypeBoolean:
+			mv.Type, mv.Unit, mv.DisplayUnit, mv.Quantity, mv.Min, mv.Max = modeldesc.TypeBoolean3, "", "", "", nil, nil
+		}
 		for _, d := range v3.Dims {
 			mv.Dimensions = append(mv.Dimensions, modeldesc.Fixed(uint64(d)))
 		}

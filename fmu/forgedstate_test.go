@@ -136,7 +136,7 @@ func TestForgedSimulationStatesRefused(t *testing.T) {
 			data := snap.Serialize()
 			at, n := simPart(t, data)
 			before := make([]float64, len(all))
-			if st := in.GetReal(all, before); st != fmu.OK {
+			if st := in.Read(all, before); st != fmu.OK {
 				t.Fatal(st)
 			}
 			h := 1.0 / 60
@@ -193,7 +193,7 @@ func TestForgedSimulationStatesRefused(t *testing.T) {
 					}
 				}
 			}
-			if st := in.GetReal(all, out); st != fmu.OK || !equalBits(before, out) {
+			if st := in.Read(all, out); st != fmu.OK || !equalBits(before, out) {
 				t.Errorf("the refusals changed the instance (%v)", st)
 			}
 			if st := in.DoStep(tm, 0.05); st != fmu.OK {
@@ -208,7 +208,7 @@ func TestForgedSimulationStatesRefused(t *testing.T) {
 // 2·fmu.OutputLimit/h.
 func checkBounded(t *testing.T, in *fmu.Instance, all []uint32, out []float64, outputs []uint32, ones []int32, rates []float64, h float64, what string) {
 	t.Helper()
-	if st := in.GetReal(all, out); st == fmu.OK {
+	if st := in.Read(all, out); st == fmu.OK {
 		for i, y := range out {
 			v := in.Variables()[i]
 			if math.IsNaN(y) || math.IsInf(y, 0) || (v.Causality == modeldesc.CausalityOutput && math.Abs(y) > fmu.OutputLimit) {

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"strings"
 	"sync"
 
 	"github.com/cablefmu/cablefmu/modeldesc"
@@ -390,26 +391,114 @@ func (in *Instance) lookup(fn string, vr uint32) (int, bool) {
 	return int(vr), true
 }
 
-// GetReal reads variables.
+// GetReal reads Real variables.
 func (in *Instance) GetReal(vrs []uint32, out []float64) Status {
+	return in.getValues("fmi2GetReal", modeldesc.TypeReal, vrs, out)
+}
+
+// GetInteger reads Integer variables.
+func (in *Instance) GetInteger(vrs []uint32, out []int32) Status {
+	vals := make([]float64, len(vrs))
+	st := in.getValues("fmi2GetInteger", modeldesc.TypeInteger, vrs, vals)
+	if st == OK {
+		for k, x := range vals {
+			out[k] = int32(x)
+		}
+	}
+	return st
+}
+
+// GetBoolean reads Boolean variables.
+func (in *Instance) GetBoolean(vrs []uint32, out []bool) Status {
+	vals := make([]float64, len(vrs))
+	st := in.getValues("fmi2GetBoolean", modeldesc.TypeBoolean, vrs, vals)
+	if st == OK {
+		for k, x := range vals {
+			out[k] = x != 0
+		}
+	}
+	return st
+}
+
+// SetReal writes Real parameters (before the simulation starts) and
+// inputs.
+func (in *Instance) SetReal(vrs []uint32, vals []float64) Status {
+	return in.setValues("fmi2SetReal", modeldesc.TypeReal, vrs, vals)
+}
+
+// SetInteger writes Integer parameters and inputs.
+func (in *Instance) SetInteger(vrs []uint32, vals []int32) Status {
+	xs := make([]float64, len(vals))
+	for k, v := range vals {
+		xs[k] = float64(v)
+	}
+	return in.setValues("fmi2SetInteger", modeldesc.TypeInteger, vrs, xs)
+}
+
+// SetBoolean writes Boolean parameters and inputs.
+func (in *Instance) SetBoolean(vrs []uint32, vals []bool) Status {
+	xs := make([]float64, len(vals))
+	for k, v := range vals {
+		if v {
+			xs[k] = 1
+		}
+	}
+	return in.setValues("fmi2SetBoolean", modeldesc.TypeBoolean, vrs, xs)
+}
+
+// Read reads variables of any type as numbers (false 0, true 1): for
+// hosts in this process (the cablefmu command, tests), which hold every
+// value as a float64 as the runtime does.
+func (in *Instance) Read(vrs []uint32, out []float64) Status {
+	return in.getValues("Read", "", vrs, out)
+}
+
+// Write writes parameters and inputs of any type as numbers: an Integer
+// takes whole numbers, a Boolean 0 or 1.
+func (in *Instance) Write(vrs []uint32, vals []float64) Status {
+	return in.setValues("Write", "", vrs, vals)
+}
+
+// typed checks that the variable at index i has the type the function fn
+// reads or writes (any, where typ is empty).
+func (in *Instance) typed(fn string, typ modeldesc.Type, i int) bool {
+	if k := in.vars[i].Kind(); typ != "" && k != typ {
+		in.fail("%s: %s is a%s %s variable: use fmi2Get%s and fmi2Set%s", fn, in.vars[i].Name, article(string(k)), k, k, k)
+		return false
+	}
+	return true
+}
+
+func article(word string) string {
+	if strings.ContainsRune("AEIOU", rune(word[0])) {
+		return "n"
+	}
+	return ""
+}
+
+// getValues reads the variables vrs of type typ for the function fn.
+func (in *Instance) getValues(fn string, typ modeldesc.Type, vrs []uint32, out []float64) Status {
 	in.lock()
 	defer in.unlock()
 	if in.trace {
-		in.traceCall("fmi2GetReal", "%v", vrs)
+		in.traceCall(fn, "%v", vrs)
 	}
-	if !in.allowed("fmi2GetReal", InitializationMode|StepComplete|Terminated|Failed) {
+	if !in.allowed(fn, InitializationMode|StepComplete|Terminated|Failed) {
 		return Error
+	}
+	if len(vrs) == 0 {
+		return OK // nothing to read: no build that could fail
 	}
 	if in.state == InitializationMode {
 		// Outputs during initialization follow the parameters set so far.
 		if err := in.build(); err != nil {
-			return in.fail("fmi2GetReal: initializing: %v", err)
+			return in.fail("%s: initializing: %v", fn, err)
 		}
 	}
 	// Every reference is checked before any value is written: a refused
 	// call leaves the caller's array as it was.
 	for _, vr := range vrs {
-		if _, ok := in.lookup("fmi2GetReal", vr); !ok {
+		if i, ok := in.lookup(fn, vr); !ok || !in.typed(fn, typ, i) {
 			return Error
 		}
 	}
@@ -417,7 +506,7 @@ func (in *Instance) GetReal(vrs []uint32, out []float64) Status {
 	// values of a step that failed on it).
 	for _, vr := range vrs {
 		if x := in.values[vr]; !finite(x) {
-			return in.fail("fmi2GetReal: the model gives %s = %g", in.vars[vr].Name, x)
+			return in.fail("%s: the model gives %s = %g", fn, in.vars[vr].Name, x)
 		}
 	}
 	for k, vr := range vrs {
@@ -426,21 +515,22 @@ func (in *Instance) GetReal(vrs []uint32, out []float64) Status {
 	return OK
 }
 
-// SetReal writes parameters (before the simulation starts) and inputs.
-func (in *Instance) SetReal(vrs []uint32, vals []float64) Status {
+// setValues writes the variables vrs of type typ for the function fn:
+// parameters (before the simulation starts) and inputs.
+func (in *Instance) setValues(fn string, typ modeldesc.Type, vrs []uint32, vals []float64) Status {
 	in.lock()
 	defer in.unlock()
 	if in.trace {
-		in.traceCall("fmi2SetReal", "%v, %v", vrs, vals)
+		in.traceCall(fn, "%v, %v", vrs, vals)
 	}
-	if !in.allowed("fmi2SetReal", Instantiated|InitializationMode|StepComplete) {
+	if !in.allowed(fn, Instantiated|InitializationMode|StepComplete) {
 		return Error
 	}
 	// Check everything before changing anything: a rejected call leaves
 	// the instance as it was.
 	for k, vr := range vrs {
-		i, ok := in.lookup("fmi2SetReal", vr)
-		if !ok {
+		i, ok := in.lookup(fn, vr)
+		if !ok || !in.typed(fn, typ, i) {
 			return Error
 		}
 		v := in.vars[i]
@@ -449,17 +539,27 @@ func (in *Instance) SetReal(vrs []uint32, vals []float64) Status {
 		case modeldesc.CausalityParameter:
 			// Every parameter is fixed: the world is built from them.
 			if in.state == StepComplete {
-				return in.fail("fmi2SetReal: %s is a fixed parameter: set it before fmi2ExitInitializationMode", v.Name)
+				return in.fail("%s: %s is a fixed parameter: set it before fmi2ExitInitializationMode", fn, v.Name)
 			}
 		default:
-			return in.fail("fmi2SetReal: %s is an %s, it cannot be set", v.Name, v.Causality)
+			return in.fail("%s: %s is an %s, it cannot be set", fn, v.Name, v.Causality)
 		}
 		x := vals[k]
 		if !finite(x) {
-			return in.fail("fmi2SetReal: %s = %g: values must be finite", v.Name, x)
+			return in.fail("%s: %s = %g: values must be finite", fn, v.Name, x)
 		}
 		if (v.Min != nil && x < *v.Min) || (v.Max != nil && x > *v.Max) {
-			return in.fail("fmi2SetReal: %s = %g is outside [%s, %s]", v.Name, x, bound(v.Min, "-inf"), bound(v.Max, "inf"))
+			return in.fail("%s: %s = %g is outside [%s, %s]", fn, v.Name, x, bound(v.Min, "-inf"), bound(v.Max, "inf"))
+		}
+		switch v.Kind() {
+		case modeldesc.TypeInteger:
+			if x != math.Trunc(x) {
+				return in.fail("%s: %s = %g: an Integer takes whole numbers", fn, v.Name, x)
+			}
+		case modeldesc.TypeBoolean:
+			if x != 0 && x != 1 {
+				return in.fail("%s: %s = %g: a Boolean is 0 (false) or 1 (true)", fn, v.Name, x)
+			}
 		}
 	}
 	for k, vr := range vrs {
@@ -500,8 +600,8 @@ func (in *Instance) SetRealInputDerivatives(vrs []uint32, orders []int32, vals [
 		if !ok {
 			return Error
 		}
-		if in.vars[i].Causality != modeldesc.CausalityInput {
-			return in.fail("fmi2SetRealInputDerivatives: %s is not an input", in.vars[i].Name)
+		if in.vars[i].Causality != modeldesc.CausalityInput || in.vars[i].Kind() != modeldesc.TypeReal {
+			return in.fail("fmi2SetRealInputDerivatives: %s is not a Real input", in.vars[i].Name)
 		}
 		if orders[k] != 1 {
 			return in.fail("fmi2SetRealInputDerivatives: order %d for %s: only first derivatives are supported", orders[k], in.vars[i].Name)
@@ -639,8 +739,17 @@ func (in *Instance) checkOutputs(values []float64) error {
 func (in *Instance) outputsAt(h float64) {
 	back := in.behind(h) / h // in steps, 0 … 1
 	for _, i := range in.outputs {
-		in.rates[i] = (in.cur[i] - in.prev[i]) / h
 		in.values[i] = in.cur[i]
+		if in.vars[i].Kind() != modeldesc.TypeReal {
+			// A count or a switch changes at grid points: between them it
+			// is the earlier one's.
+			in.rates[i] = 0
+			if back > 0 {
+				in.values[i] = in.prev[i]
+			}
+			continue
+		}
+		in.rates[i] = (in.cur[i] - in.prev[i]) / h
 		if back > 0 {
 			in.values[i] = in.cur[i] + (in.prev[i]-in.cur[i])*back
 		}

@@ -19,6 +19,18 @@ type Variable struct {
 	Variability modeldesc.Variability
 	Start       float64 // parameters and inputs
 	Min, Max    *float64
+	// Type is Real (""), Integer (a count) or Boolean (a switch); the
+	// runtime holds every value as a float64 (false 0, true 1), and the
+	// FMI functions of the type read and write it.
+	Type modeldesc.Type
+}
+
+// Kind returns the variable's FMI 2.0 type: Real where Type is empty.
+func (v Variable) Kind() modeldesc.Type {
+	if v.Type == "" {
+		return modeldesc.TypeReal
+	}
+	return v.Type
 }
 
 // Model is a cable model plugin: it reads a scenario and says what the FMU

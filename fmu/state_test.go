@@ -62,7 +62,7 @@ func drive(t *testing.T, in *fmu.Instance, t0 float64, n int) []float64 {
 	for i := range all {
 		all[i] = uint32(i)
 	}
-	if st := in.GetReal(all, out); st != fmu.OK {
+	if st := in.Read(all, out); st != fmu.OK {
 		t.Fatal(st)
 	}
 	return out

@@ -206,11 +206,11 @@ func (quiet) Log(fmu.Status, string, string) {}
 
 func (r *run) get(name string) float64 {
 	out := []float64{0}
-	r.in.GetReal([]uint32{r.vr[name]}, out)
+	r.in.Read([]uint32{r.vr[name]}, out)
 	return out[0]
 }
 
-func (r *run) set(name string, x float64) { r.in.SetReal([]uint32{r.vr[name]}, []float64{x}) }
+func (r *run) set(name string, x float64) { r.in.Write([]uint32{r.vr[name]}, []float64{x}) }
 
 // step takes one communication step of h; trolley gives the trolley's x
 // and vx at a time.

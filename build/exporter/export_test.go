@@ -359,6 +359,11 @@ func TestResourcesFollowLinks(t *testing.T) {
 // diameters, rpm for spins.
 func TestExamplesDescribeQuantitiesAndDisplayUnits(t *testing.T) {
 	want := map[string]string{"N": "kN", "kg": "t", "rad/s": "rpm", "Pa": "GPa", "N.m": "kN.m", "rad": "deg"}
+	// Switches are Boolean, counts Integer (FMI 2.0) and Int32 (FMI 3.0).
+	count, switch_ := [2]string{"Integer", "Int32"}, [2]string{"Boolean", "Boolean"}
+	types := map[string][2]string{"winch.brake": switch_, "cable.static": switch_, "cable.massNodes": count,
+		"cable.contactNodes": count, "wire.massNodes": count, "wire.contactNodes": count, "cable.iterations": count,
+		"cable.tension": {"Real", "Float64"}}
 	for _, example := range []string{"massless", "massless-controlled", "rigid-cable", "mass-spring", "spline", "hmr-wire", "wire-hoist"} {
 		c, err := Check(filepath.Join("../../examples", example))
 		if err != nil {
@@ -373,7 +378,7 @@ func TestExamplesDescribeQuantitiesAndDisplayUnits(t *testing.T) {
 			if err := os.WriteFile(path, xml, 0o644); err != nil {
 				t.Fatal(err)
 			}
-			type variable struct{ name, unit, quantity, display string }
+			type variable struct{ name, unit, quantity, display, typ string }
 			var vars []variable
 			if version == 2 {
 				schematest.Validate(t, path)
@@ -382,7 +387,7 @@ func TestExamplesDescribeQuantitiesAndDisplayUnits(t *testing.T) {
 					t.Fatal(err)
 				}
 				for _, v := range md.Variables {
-					vars = append(vars, variable{v.Name, v.Unit, v.Quantity, v.DisplayUnit})
+					vars = append(vars, variable{v.Name, v.Unit, v.Quantity, v.DisplayUnit, string(v.Type)})
 				}
 			} else {
 				schematest.Validate3(t, path)
@@ -393,12 +398,15 @@ func TestExamplesDescribeQuantitiesAndDisplayUnits(t *testing.T) {
 				}
 				for _, v := range md.Variables {
 					if v.Name != "time" {
-						vars = append(vars, variable{v.Name, v.Unit, v.Quantity, v.DisplayUnit})
+						vars = append(vars, variable{v.Name, v.Unit, v.Quantity, v.DisplayUnit, string(v.Type)})
 					}
 				}
 			}
 			for _, v := range vars {
-				if v.quantity == "" {
+				if want, ok := types[v.name]; ok && v.typ != want[version-2] {
+					t.Errorf("%s, FMI %d: %s is a %s variable, want %s", example, version, v.name, v.typ, want[version-2])
+				}
+				if v.quantity == "" && v.typ != "Boolean" { // FMI gives a Boolean no quantity
 					t.Errorf("%s, FMI %d: %s (%s) has no quantity", example, version, v.name, v.unit)
 				}
 				if d, ok := want[v.unit]; ok && v.display != d {

@@ -50,10 +50,11 @@ class Slave:
         return self
 
     def get(self, names):
-        return self.s.get_real(names) if self.version == 2 else self.s.get_float64(names)
+        """Variables of any type as numbers (counts and switches through their own functions)."""
+        return self.s.get_values(names)
 
     def set(self, names, values):
-        return self.s.set_real(names, values) if self.version == 2 else self.s.set_float64(names, values)
+        return self.s.set_values(names, values)
 
     def step(self, t, h):
         """One communication step from t; returns t + h."""

@@ -229,10 +229,10 @@ class CommonTests:
         slave.enter_initialization_mode(start_time=0.0, stop_time=120 * H)
         slave.set_float64(INPUTS, self.rest())
         slave.exit_initialization_mode()
-        self.assertFinite(slave.get_float64(self.outputs()), "outputs after fmi3ExitInitializationMode")
+        self.assertFinite(slave.get_values(self.outputs()), "outputs after fmi3ExitInitializationMode")
         t = self.run_steps(slave, 120)
         self.assertAlmostEqual(t, 2.0, delta=1e-9)
-        self.assertFinite(slave.get_float64(self.outputs()), "outputs after 120 steps")
+        self.assertFinite(slave.get_values(self.outputs()), "outputs after 120 steps")
         slave.terminate()
         slave.free()
         self.assertIsNone(slave.instance)
@@ -252,7 +252,7 @@ class CommonTests:
             slave.set_float64(INPUTS, self.rest())
             slave.exit_initialization_mode()
             self.run_steps(slave, 40, inputs_at=self.motion)
-            return bits(slave.get_float64(self.outputs()))
+            return bits(slave.get_values(self.outputs()))
 
         first = one_run()
         slave.terminate()
@@ -295,7 +295,7 @@ class CommonTests:
 
     def drive(self, slave, t0, n, h=0.05):
         self.run_steps(slave, n, h=h, t0=t0, inputs_at=self.motion)
-        return bits(slave.get_float64(self.outputs()))
+        return bits(slave.get_values(self.outputs()))
 
     def test_state_restore_continues_bitwise(self):
         slave = self.ready_slave()
@@ -366,7 +366,7 @@ class CommonTests:
                                      mentions=["suspension.x"])
                     if mode == "step":
                         try:
-                            out = slave.get_float64(self.outputs())
+                            out = slave.get_values(self.outputs())
                         except fmi3.FMIError:
                             continue  # the instance may refuse further calls after fmi3Error
                         self.assertFinite(out, "outputs after the refused fmi3SetFloat64(%r)" % value)
@@ -576,7 +576,7 @@ class CommonTests:
         md = self.md
         slave = self.ready_slave()
         self.run_steps(slave, 3, inputs_at=self.motion)
-        outputs = [v.name for v in md.by_causality("output") if not v.is_array]
+        outputs = [v.name for v in md.by_causality("output") if not v.is_array and v.type == "Float64"]
         inputs = [n for n in INPUTS if n in md.variables]
         if md.max_output_derivative_order >= 1:
             for order in range(1, md.max_output_derivative_order + 1):

@@ -239,9 +239,17 @@ class WireHoistCase(fmutestlib.StatusAssertions, unittest.TestCase):
         s = Slave(self.VERSION, "bad")
         self.addCleanup(s.free)
         for name, x in (("load.mass", float("nan")), ("load.mass", -1.0), ("internalStep", 0.0), ("cable.length0", 0.0),
-                        ("brake.holdingTorque", -5.0), ("winch.brake", 2.0), ("winch.speed", float("inf"))):
+                        ("brake.holdingTorque", -5.0), ("winch.speed", float("inf"))):
             self.assertFails(lambda: s.set([name], [x]), "%s = %r" % (name, x), mentions=[name])
+        # The brake is a switch (Boolean), the node counts Integer: the Real
+        # functions refuse them, naming the functions of their types.
+        real_set = s.s.set_real if self.VERSION == 2 else s.s.set_float64
+        real_get = s.s.get_real if self.VERSION == 2 else s.s.get_float64
+        self.assertFails(lambda: real_set(["winch.brake"], [1.0]), "winch.brake through the Real setter",
+                         mentions=["winch.brake", "SetBoolean"])
         s.initialize()
+        self.assertFails(lambda: real_get(["cable.massNodes"]), "cable.massNodes through the Real getter",
+                         mentions=["cable.massNodes", "GetInt"])
         self.assertFails(lambda: s.s.do_step(0.0, -H), "a negative communication step")
         values = s.get(OUTPUTS)
         self.assertTrue(all(math.isfinite(v) for v in values), "outputs finite after refused calls")

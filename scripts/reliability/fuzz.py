@@ -75,11 +75,25 @@ class Violation(Exception):
 # --------------------------------------------------------------------------
 
 class Var:
-    """A variable as the oracle needs it: value reference, causality, range, start, element count."""
+    """A variable as the oracle needs it: value reference, causality, range, start, element count,
+    and type: Real (Float64), Integer (Int32: counts) or Boolean (switches)."""
 
-    def __init__(self, name, vr, causality, variability, lo, hi, start, size=1):
+    def __init__(self, name, vr, causality, variability, lo, hi, start, size=1, type_="Real"):
         self.name, self.vr, self.causality, self.variability = name, vr, causality, variability
-        self.lo, self.hi, self.start, self.size = lo, hi, start, size
+        self.lo, self.hi, self.start, self.size, self.type = lo, hi, start, size, type_
+
+
+TYPES = {"Real": "Real", "Float64": "Real", "Integer": "Integer", "Int32": "Integer", "Boolean": "Boolean"}
+
+
+def _start(text):
+    """A start value as a number (a Boolean's as 0 or 1)."""
+    if text is None:
+        return None
+    text = text.split()[0]
+    if text in ("true", "false"):
+        return 1.0 if text == "true" else 0.0
+    return float(text)
 
 
 def _num(text):
@@ -96,19 +110,18 @@ def read_spec(folder):
     mv = root.find("ModelVariables")
     if spec["fmi"] == 2:
         for sv in mv.findall("ScalarVariable"):
-            real = sv.find("Real")
+            el = next(c for c in sv if c.tag in TYPES)
             spec["vars"].append(Var(sv.get("name"), int(sv.get("valueReference")), sv.get("causality", "local"),
-                                    sv.get("variability", "continuous"), _num(real.get("min")),
-                                    _num(real.get("max")), _num(real.get("start"))))
+                                    sv.get("variability", "continuous"), _num(el.get("min")),
+                                    _num(el.get("max")), _start(el.get("start")), type_=TYPES[el.tag]))
     else:
         for el in mv:
             size = 1
             for d in el.findall("Dimension"):
                 size *= int(d.get("start"))
-            start = el.get("start")
             spec["vars"].append(Var(el.get("name"), int(el.get("valueReference")), el.get("causality", "local"),
                                     el.get("variability", "continuous"), _num(el.get("min")), _num(el.get("max")),
-                                    float(start.split()[0]) if start else None, size))
+                                    _start(el.get("start")), size, TYPES.get(el.tag, "Real")))
     return spec
 
 
@@ -143,8 +156,12 @@ class Lib:
     def __init__(self, spec, index):
         self.spec, self.index = spec, index
         self.fmi = spec["fmi"]
-        self.vars = spec["vars"]
-        self.by_vr = {v.vr: v for v in self.vars}
+        self.all = spec["vars"]
+        # The Real (Float64) variables, which the Real accessors take; the
+        # counts and switches have their own (typed).
+        self.vars = [v for v in self.all if v.type == "Real"]
+        self.typed = [v for v in self.all if v.type != "Real"]
+        self.by_vr = {v.vr: v for v in self.all}
         # The internal step, when the FMU lets it be set (it decides the
         # limit on internal steps per call); else the engine's default.
         self.h_vr = next((v.vr for v in self.vars if v.name == "internalStep"), None)
@@ -496,9 +513,9 @@ class Fuzzer:
                     raise Violation("%s(%s) = %r, the oracle has %r" % (fn, v.name, vals[at], m.values[v.vr]))
                 at += v.size
             return
-        vr = rng.choice([len(lib.vars), len(lib.vars) + 100, 2**31, 2**32 - 1])
+        vr = rng.choice([len(lib.all), len(lib.all) + 100, 2**31, 2**32 - 1] + [v.vr for v in lib.typed])
         st, _ = self.get_values(lib, m, [vr], 1)
-        self.check(fn, m, st, "error", what="(unknown vr %d)" % vr)
+        self.check(fn, m, st, "error", what="(vr %d: unknown, or a count or a switch)" % vr)
         if lib.fmi == 3:
             v = rng.choice(lib.vars)
             st, _ = self.get_values(lib, m, [v.vr], v.size + 2)
@@ -506,6 +523,8 @@ class Fuzzer:
 
     def a_typed(self, lib, m):
         rng = self.rng
+        if lib.typed and rng.random() < 0.5:
+            return self.a_count_or_switch(lib, m)
         if lib.fmi == 2:
             fn = rng.choice(["fmi2GetInteger", "fmi2GetBoolean", "fmi2GetString",
                              "fmi2SetInteger", "fmi2SetBoolean", "fmi2SetString"])
@@ -521,6 +540,31 @@ class Fuzzer:
             st = self.call(lib, m, fn, m.handle, vr, n, self.array(lib, fn, 3, 2), n)
             mask = READABLE if "Get" in fn else WRITABLE
         self.check(fn, m, st, "ok" if n == 0 and m.state in mask else "error", what="(n=%d)" % n)
+
+    def a_count_or_switch(self, lib, m):
+        """Reads a count or a switch, or sets a switch, through its type's function."""
+        rng = self.rng
+        v = rng.choice(lib.typed)
+        boolean = v.type == "Boolean"
+        c_type = (ctypes.c_int if lib.fmi == 2 else ctypes.c_bool) if boolean else ctypes.c_int32
+        name = ("Boolean" if boolean else ("Integer" if lib.fmi == 2 else "Int32"))
+        vr = (ctypes.c_uint if lib.fmi == 2 else ctypes.c_uint32)(v.vr)
+        if boolean and v.causality == "input" and rng.random() < 0.5:
+            fn, x = "fmi%dSet%s" % (lib.fmi, name), rng.random() < 0.5
+            vals = (c_type * 1)(x)
+            args = (m.handle, ctypes.byref(vr), 1, vals) + (() if lib.fmi == 2 else (1,))
+            st = self.call(lib, m, fn, *args)
+            if self.check(fn, m, st, "ok" if m.state in WRITABLE else "error", what="(%s = %s)" % (v.name, x)):
+                m.values[v.vr] = 1.0 if x else 0.0
+            return
+        fn = "fmi%dGet%s" % (lib.fmi, name)
+        vals = (c_type * 1)()
+        args = (m.handle, ctypes.byref(vr), 1, vals) + (() if lib.fmi == 2 else (1,))
+        st = self.call(lib, m, fn, *args)
+        expect = "error" if m.state not in READABLE else ("maybe" if m.state == INIT else "ok")
+        self.check(fn, m, st, expect, [float(vals[0])], what="(%s)" % v.name)
+        if st == OK and v.vr in m.values and float(vals[0]) != m.values[v.vr]:
+            raise Violation("%s(%s) = %r, the oracle has %r" % (fn, v.name, vals[0], m.values[v.vr]))
 
     # -- the lifecycle ------------------------------------------------------------
 
@@ -546,7 +590,7 @@ class Fuzzer:
             st = self.call(lib, m, fn, m.handle)
             if self.check(fn, m, st, "ok"):
                 m.state, m.time, m.stop = INSTANTIATED, 0.0, None
-                m.values = {v.vr: v.start for v in lib.vars if v.causality in ("parameter", "input")}
+                m.values = {v.vr: v.start for v in lib.all if v.causality in ("parameter", "input")}
 
     def enter_init(self, lib, m):
         rng = self.rng

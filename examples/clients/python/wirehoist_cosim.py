@@ -122,7 +122,6 @@ def run(args):
     if falls == 0:
         raise ValueError("%s has no fall[k].tension outputs: is it a wire hoist?" % args.fmu)
     boom = tuple(md.variables["suspension." + a].start for a in "xyz")  # the scenario's boom tip
-    in_vrs, out_vrs = md.vrs(INPUTS), md.vrs(names)
     col = {name: i for i, name in enumerate(names)}
     rows = []
     winch, brake = Ramp(), 0.0
@@ -134,11 +133,11 @@ def run(args):
     try:
         slave.setup_experiment(start_time=0.0, stop_time=args.stop)
         slave.enter_initialization_mode()
-        slave.set_real(in_vrs, [boom[0], boom[1], boom[2], 0, 0, 0, 0, 0])
+        slave.set_values(INPUTS, [boom[0], boom[1], boom[2], 0, 0, 0, 0, 0])
         slave.exit_initialization_mode()
         mass, gravity = slave.get_real(["load.mass", "gravity"])
         weight = mass * gravity
-        out = slave.get_real(out_vrs)
+        out = slave.get_values(names)
         for i in range(n_steps + 1):
             t = i * h
             bx, bvx = boom_x(t)
@@ -170,9 +169,9 @@ def run(args):
             if phase == "lift again" and t < phase_t + 6.0:
                 target = -SPEED
             speed = winch.toward(target, h)
-            slave.set_real(in_vrs, [boom[0] + bx, boom[1], boom[2], bvx, 0, 0, speed, brake])
+            slave.set_values(INPUTS, [boom[0] + bx, boom[1], boom[2], bvx, 0, 0, speed, brake])
             slave.do_step(t, h)
-            out = slave.get_real(out_vrs)
+            out = slave.get_values(names)
         slave.terminate()
     finally:
         slave.free()

@@ -135,9 +135,9 @@ func quantities(c *config, step float64) *catalogue {
 		}
 		qs.Output(w.Name+".tension", "N", fmt.Sprintf("Tension of wire %s at its %s", w.Name, end), func(s *simulation) float64 { return s.sys.Wires[j].Tensions()[0] })
 		qs.Output(w.Name+".length", "m", fmt.Sprintf("Rest (unstretched) length of wire %s", w.Name), func(s *simulation) float64 { return s.sys.Wires[j].RestLength() })
-		qs.Output(w.Name+".massNodes", "1", fmt.Sprintf("Number of mass nodes of wire %s, its ends included (the adaptive resolution)", w.Name),
+		qs.Count(w.Name+".massNodes", fmt.Sprintf("Number of mass nodes of wire %s, its ends included (the adaptive resolution)", w.Name),
 			func(s *simulation) float64 { m, _, _ := s.sys.Wires[j].Counts(); return float64(m) })
-		qs.Output(w.Name+".contactNodes", "1", fmt.Sprintf("Number of contact nodes of wire %s on the geometries' edges", w.Name),
+		qs.Count(w.Name+".contactNodes", fmt.Sprintf("Number of contact nodes of wire %s on the geometries' edges", w.Name),
 			func(s *simulation) float64 { _, _, c := s.sys.Wires[j].Counts(); return float64(c) })
 		for n := 1; n <= w.outputNodes(); n++ {
 			for k, ax := range axes {

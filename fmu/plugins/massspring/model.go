@@ -35,7 +35,7 @@ func design(c *config) *hoist.Design {
 		Nodes:  c.Cable.Elements() + 1,
 		NoSlip: noSlip(c),
 		Quantities: func(q *hoist.Catalogue) {
-			q.Output("cable.iterations", "1", "Conjugate-gradient iterations of the last internal step, summed over its rebuilds (0 with the direct solve)",
+			q.Count("cable.iterations", "Conjugate-gradient iterations of the last internal step, summed over its rebuilds (0 with the direct solve)",
 				func(s *hoist.Simulation) float64 { return float64(s.Cable.(*cable).c.Stats.Iterations) })
 		},
 		Build: c.build,

@@ -55,7 +55,7 @@ func New(t testing.TB, dir string, params map[string]float64) (*fmu.Instance, ma
 		t.Fatalf("SetupExperiment: %v", st)
 	}
 	for name, x := range params {
-		if st := in.SetReal([]uint32{vr[name]}, []float64{x}); st != fmu.OK {
+		if st := in.Write([]uint32{vr[name]}, []float64{x}); st != fmu.OK {
 			t.Fatalf("SetReal(%s = %g): %v", name, x, st)
 		}
 	}
@@ -71,7 +71,7 @@ func New(t testing.TB, dir string, params map[string]float64) (*fmu.Instance, ma
 func Get(t testing.TB, in *fmu.Instance, vr uint32) float64 {
 	t.Helper()
 	out := []float64{0}
-	if st := in.GetReal([]uint32{vr}, out); st != fmu.OK {
+	if st := in.Read([]uint32{vr}, out); st != fmu.OK {
 		t.Fatalf("GetReal(%d): %v", vr, st)
 	}
 	return out[0]
@@ -80,7 +80,7 @@ func Get(t testing.TB, in *fmu.Instance, vr uint32) float64 {
 // Set sets the real variable vr to x.
 func Set(t testing.TB, in *fmu.Instance, vr uint32, x float64) {
 	t.Helper()
-	if st := in.SetReal([]uint32{vr}, []float64{x}); st != fmu.OK {
+	if st := in.Write([]uint32{vr}, []float64{x}); st != fmu.OK {
 		t.Fatalf("SetReal(%d = %g): %v", vr, x, st)
 	}
 }
@@ -219,7 +219,7 @@ func WinchAndStateRollback(t *testing.T, dir string) {
 		for i := range all {
 			all[i] = uint32(i)
 		}
-		if st := in.GetReal(all, out); st != fmu.OK {
+		if st := in.Read(all, out); st != fmu.OK {
 			t.Fatal(st)
 		}
 		return out

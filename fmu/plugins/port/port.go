@@ -99,6 +99,26 @@ func (c *Catalogue[P, D, S]) Output(name, unit, desc string, get func(s *S) floa
 		Causality: modeldesc.CausalityOutput, Variability: modeldesc.VariabilityContinuous}, Output: get})
 }
 
+// Switch adds a Boolean input (false 0, true 1): a discrete input of the
+// master, such as a brake.
+func (c *Catalogue[P, D, S]) Switch(name, desc string, start bool, set func(d *D, x float64)) {
+	c.List = append(c.List, Quantity[P, D, S]{Var: fmu.Variable{Name: name, Description: desc, Type: modeldesc.TypeBoolean,
+		Causality: modeldesc.CausalityInput, Variability: modeldesc.VariabilityDiscrete, Start: Flag(start)}, Input: set})
+}
+
+// Count adds an Integer output: a number of things, which changes at
+// internal steps.
+func (c *Catalogue[P, D, S]) Count(name, desc string, get func(s *S) float64) {
+	c.List = append(c.List, Quantity[P, D, S]{Var: fmu.Variable{Name: name, Description: desc, Type: modeldesc.TypeInteger,
+		Causality: modeldesc.CausalityOutput, Variability: modeldesc.VariabilityDiscrete}, Output: get})
+}
+
+// State adds a Boolean output: whether something holds after a step.
+func (c *Catalogue[P, D, S]) State(name, desc string, get func(s *S) float64) {
+	c.List = append(c.List, Quantity[P, D, S]{Var: fmu.Variable{Name: name, Description: desc, Type: modeldesc.TypeBoolean,
+		Causality: modeldesc.CausalityOutput, Variability: modeldesc.VariabilityDiscrete}, Output: get})
+}
+
 // Ports are a scenario's selected quantities in value-reference order.
 type Ports[P, D, S any] struct {
 	// List is fixed by Select: the index lists below are made from it.

@@ -45,6 +45,6 @@ func design(c *config) *hoist.Design {
 func quantities(q *hoist.Catalogue) {
 	sp := func(s *hoist.Simulation) *cable { return s.Cable.(*cable) }
 	q.Input("cable.budget", "1", "Operations a step may take (0: no limit): above 95 % of it the spline takes the static system where its held points allow (Algorithm 2: with spline.clampStart; a cable held at one point stays dynamic), below 90 % the dynamic one again", 0, port.Range{Min: 0, Max: 1e15}, func(d *hoist.Drive, x float64) { d.Extra[0] = x })
-	q.Output("cable.static", "1", "1 where the last step solved the static system, 0 the dynamic one", func(s *hoist.Simulation) float64 { return port.Flag(sp(s).sp.Static) })
+	q.State("cable.static", "True where the last step solved the static system, false the dynamic one", func(s *hoist.Simulation) float64 { return port.Flag(sp(s).sp.Static) })
 	q.Output("cable.cost", "1", "Operations a step takes (what the budget is compared with)", func(s *hoist.Simulation) float64 { return sp(s).sp.Cost() })
 }

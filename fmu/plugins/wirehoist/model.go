@@ -84,11 +84,10 @@ type drive struct {
 	brake         float64
 }
 
-// Ranges of the drum's torques and the brake switch.
+// Ranges of the drum's torques.
 var (
 	torqueRange = port.Range{Min: 0, Max: 1e9} // N·m
 	driveTorque = port.Range{Min: -1e9, Max: 1e9}
-	switchRange = port.Range{Min: 0, Max: 1}
 )
 
 func quantities(c *config, step float64) *catalogue {
@@ -117,7 +116,7 @@ func quantities(c *config, step float64) *catalogue {
 		qs.Input("winch.speed", "m/s", "Commanded wire speed at the drum's rim; positive pays out (the motor gives at most motor.torqueLimit)", 0, port.Velocity,
 			func(d *drive, x float64) { d.speed = x })
 	}
-	qs.Input("winch.brake", "1", "Holding brake: 1 engaged (it replaces the motor and holds up to brake.holdingTorque), 0 released; engaged from 0.5", 0, switchRange,
+	qs.Switch("winch.brake", "Holding brake: true engaged (it replaces the motor and holds up to brake.holdingTorque), false released", false,
 		func(d *drive, x float64) { d.brake = x })
 
 	for k, ax := range axes {
@@ -126,9 +125,9 @@ func quantities(c *config, step float64) *catalogue {
 	}
 	qs.Output("cable.tension", "N", "Tension of the wire where it leaves the drum", func(s *simulation) float64 { return s.ho.Drum.Tension() })
 	qs.Output("cable.length", "m", "Paid-out rest (unstretched) length of the wire, drum to dead end", func(s *simulation) float64 { return s.ho.Wire.RestLength() })
-	qs.Output("cable.massNodes", "1", "Number of mass nodes of the wire, its ends included (the adaptive resolution)",
+	qs.Count("cable.massNodes", "Number of mass nodes of the wire, its ends included (the adaptive resolution)",
 		func(s *simulation) float64 { m, _, _ := s.ho.Wire.Counts(); return float64(m) })
-	qs.Output("cable.contactNodes", "1", "Number of contact nodes of the wire on the sheaves' grooves",
+	qs.Count("cable.contactNodes", "Number of contact nodes of the wire on the sheaves' grooves",
 		func(s *simulation) float64 { _, _, n := s.ho.Wire.Counts(); return float64(n) })
 	qs.Output("drum.angle", "rad", "Angle the drum turned from the start, positive paying out", func(s *simulation) float64 { return s.ho.Drum.Angle() })
 	qs.Output("drum.omega", "rad/s", "Spin of the drum on its axle, positive paying out", func(s *simulation) float64 { return s.ho.Drum.Omega() })

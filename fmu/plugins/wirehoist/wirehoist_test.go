@@ -51,14 +51,14 @@ type driver struct {
 
 func (d *driver) get(name string) float64 {
 	out := []float64{0}
-	if st := d.in.GetReal([]uint32{d.vr[name]}, out); st != fmu.OK {
+	if st := d.in.Read([]uint32{d.vr[name]}, out); st != fmu.OK {
 		d.t.Fatalf("GetReal(%s): %v", name, st)
 	}
 	return out[0]
 }
 
 func (d *driver) set(name string, x float64) {
-	if st := d.in.SetReal([]uint32{d.vr[name]}, []float64{x}); st != fmu.OK {
+	if st := d.in.Write([]uint32{d.vr[name]}, []float64{x}); st != fmu.OK {
 		d.t.Fatalf("SetReal(%s = %g): %v", name, x, st)
 	}
 }

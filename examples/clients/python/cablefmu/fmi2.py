@@ -458,6 +458,41 @@ class FMU2Slave(fmucommon.SlaveBase):
         self._call_checked("fmi2GetReal", vrs, n, vals)
         return list(vals)
 
+    def set_integer(self, refs, values):
+        self._need("fmi2SetInteger")
+        vrs, n = self._refs(refs)
+        values = list(values) if not isinstance(values, (int, float)) else [values]
+        if len(values) != n:
+            raise ValueError("set_integer: %d references but %d values" % (n, len(values)))
+        return self._call_checked("fmi2SetInteger", vrs, n, (fmi2Integer * n)(*[int(v) for v in values]))
+
+    def get_integer(self, refs):
+        self._need("fmi2GetInteger")
+        vrs, n = self._refs(refs)
+        vals = (fmi2Integer * n)()
+        self._call_checked("fmi2GetInteger", vrs, n, vals)
+        return list(vals)
+
+    def set_boolean(self, refs, values):
+        self._need("fmi2SetBoolean")
+        vrs, n = self._refs(refs)
+        values = list(values) if not isinstance(values, (bool, int, float)) else [values]
+        if len(values) != n:
+            raise ValueError("set_boolean: %d references but %d values" % (n, len(values)))
+        return self._call_checked("fmi2SetBoolean", vrs, n, (fmi2Boolean * n)(*[fmi2True if v else fmi2False for v in values]))
+
+    def get_boolean(self, refs):
+        self._need("fmi2GetBoolean")
+        vrs, n = self._refs(refs)
+        vals = (fmi2Boolean * n)()
+        self._call_checked("fmi2GetBoolean", vrs, n, vals)
+        return [v != fmi2False for v in vals]
+
+    # The typed calls by the model description's type name, for the
+    # generic get_values and set_values (fmucommon.SlaveBase).
+    _GETTERS = {"Real": "get_real", "Integer": "get_integer", "Boolean": "get_boolean"}
+    _SETTERS = {"Real": "set_real", "Integer": "set_integer", "Boolean": "set_boolean"}
+
     # The same calls for a master that sets and gets the same variables
     # every step: the value references are resolved and the ctypes arrays
     # built once, when the function is made.

@@ -721,6 +721,45 @@ class FMU3Slave(fmucommon.SlaveBase):
         self._call_checked("fmi3GetFloat64", vrs, n, vals, n_values)
         return list(vals)
 
+    def set_int32(self, refs, values):
+        """fmi3SetInt32."""
+        self._need("fmi3SetInt32")
+        vrs, n, n_values = self._refs(refs)
+        values = flatten(values)
+        if len(values) != n_values:
+            raise ValueError("set_int32: %d references with %d elements but %d values" % (n, n_values, len(values)))
+        return self._call_checked("fmi3SetInt32", vrs, n, (fmi3Int32 * n_values)(*[int(v) for v in values]), n_values)
+
+    def get_int32(self, refs):
+        """fmi3GetInt32: a flat list of every element of every variable."""
+        self._need("fmi3GetInt32")
+        vrs, n, n_values = self._refs(refs)
+        vals = (fmi3Int32 * n_values)()
+        self._call_checked("fmi3GetInt32", vrs, n, vals, n_values)
+        return list(vals)
+
+    def set_boolean(self, refs, values):
+        """fmi3SetBoolean."""
+        self._need("fmi3SetBoolean")
+        vrs, n, n_values = self._refs(refs)
+        values = flatten(values)
+        if len(values) != n_values:
+            raise ValueError("set_boolean: %d references with %d elements but %d values" % (n, n_values, len(values)))
+        return self._call_checked("fmi3SetBoolean", vrs, n, (fmi3Boolean * n_values)(*[bool(v) for v in values]), n_values)
+
+    def get_boolean(self, refs):
+        """fmi3GetBoolean: a flat list of every element of every variable."""
+        self._need("fmi3GetBoolean")
+        vrs, n, n_values = self._refs(refs)
+        vals = (fmi3Boolean * n_values)()
+        self._call_checked("fmi3GetBoolean", vrs, n, vals, n_values)
+        return [bool(v) for v in vals]
+
+    # The typed calls by the model description's type name, for the
+    # generic get_values and set_values (fmucommon.SlaveBase).
+    _GETTERS = {"Float64": "get_float64", "Int32": "get_int32", "Boolean": "get_boolean"}
+    _SETTERS = {"Float64": "set_float64", "Int32": "set_int32", "Boolean": "set_boolean"}
+
     # The same calls for a master that sets and gets the same variables
     # every step: the value references are resolved and the ctypes arrays
     # built once, when the function is made.

@@ -425,6 +425,55 @@ class SlaveBase:
         self._need(name)
         return getattr(self.lib, name)(self._handle(), *args)
 
+    # -- values of any type --------------------------------------------------
+    # Counts are Integer (Int32 in FMI 3.0) and switches Boolean: these
+    # read every variable as a number (False 0, True 1) and write numbers
+    # into every type, calling the function of each variable's type.
+
+    def _by_type(self, names):
+        """{type name: ([names], [their positions])} in the order given."""
+        groups = {}
+        for k, name in enumerate(names):
+            var = self.md.variables[name] if isinstance(name, str) else None
+            type_ = var.type if var is not None else None
+            if type_ not in self._GETTERS:
+                type_ = next(iter(self._GETTERS))  # the floating-point type
+            g = groups.setdefault(type_, ([], []))
+            g[0].append(name)
+            g[1].append(k)
+        return groups
+
+    def get_values(self, names):
+        """The values of ``names`` as floats, whatever their types."""
+        out = [0.0] * len(names)
+        for type_, (group, where) in self._by_type(names).items():
+            for k, v in zip(where, getattr(self, self._GETTERS[type_])(group)):
+                out[k] = float(v)
+        return out
+
+    def set_values(self, names, values):
+        """Sets ``names`` to the numbers ``values``, whatever their types."""
+        values = list(values)
+        for type_, (group, where) in self._by_type(names).items():
+            getattr(self, self._SETTERS[type_])(group, [values[k] for k in where])
+
+    def values_getter(self, names):
+        """A function ``get()`` returning ``get_values(names)``; Real and
+        Float64 variables through a getter whose arrays are built once."""
+        groups = self._by_type(names)
+        floating = next(iter(self._GETTERS))
+        if list(groups) == [floating]:
+            return self.real_getter(names) if floating == "Real" else self.float64_getter(names)
+        return lambda: self.get_values(names)
+
+    def values_setter(self, names):
+        """A function ``set(values)`` doing ``set_values(names, values)``."""
+        groups = self._by_type(names)
+        floating = next(iter(self._SETTERS))
+        if list(groups) == [floating]:
+            return self.real_setter(names) if floating == "Real" else self.float64_setter(names)
+        return lambda values: self.set_values(names, values)
+
     def vr(self, name):
         return self.md.vr(name)
 

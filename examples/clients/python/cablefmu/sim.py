@@ -166,28 +166,21 @@ class Instance:
             raise FMUError(str(e), e.messages) from e
 
     def set(self, names, values):
-        if self.fmu.version == 2:
-            self.s.set_real(names, values)
-        else:
-            self.s.set_float64(names, values)
+        """Sets variables of any type to numbers (a Boolean is 0 or 1)."""
+        self.s.set_values(names, values)
 
     def get(self, names):
-        if self.fmu.version == 2:
-            return self.s.get_real(names)
-        return self.s.get_float64(names)
+        """Variables of any type as numbers (a Boolean as 0 or 1)."""
+        return self.s.get_values(names)
 
     def setter(self, names):
         """A function ``set(values)`` doing ``set(names, values)``, the
         names resolved and the ctypes arrays built once: for every step."""
-        if self.fmu.version == 2:
-            return self.s.real_setter(names)
-        return self.s.float64_setter(names)
+        return self.s.values_setter(names)
 
     def getter(self, names):
         """A function ``get()`` returning ``get(names)`` (see :meth:`setter`)."""
-        if self.fmu.version == 2:
-            return self.s.real_getter(names)
-        return self.s.float64_getter(names)
+        return self.s.values_getter(names)
 
     def step(self, t, h):
         self.s.do_step(t, h)

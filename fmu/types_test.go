@@ -1,0 +1,70 @@
+package fmu_test
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/cablefmu/cablefmu/fmu"
+	"github.com/cablefmu/cablefmu/fmu/plugins"
+)
+
+// Counts are Integer and switches Boolean, read and written through the
+// functions of their type: on the WireHoist, cable.massNodes through
+// GetInteger (a whole number, between grid points the earlier one's, not
+// interpolated) and winch.brake through SetBoolean; GetReal on a count
+// and SetReal on a switch are refused naming the functions to use, and
+// Write takes 0 or 1 for a Boolean, nothing between.
+func TestCountsAndSwitchesHaveTheirTypes(t *testing.T) {
+	dir, _ := filepath.Abs("../examples/wire-hoist")
+	sc, err := fmu.ReadScenario(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	reg, _ := plugins.Builtin()
+	rec := &recorder{}
+	in, err := fmu.Instantiate(fmu.Config{InstanceName: "types", GUID: sc.GUID(), ResourceLocation: dir, Logger: rec, Registry: reg})
+	if err != nil {
+		t.Fatal(err)
+	}
+	initialize(t, in)
+	vr := vrOf(in)
+	if st := in.SetBoolean([]uint32{vr["winch.brake"]}, []bool{true}); st != fmu.OK {
+		t.Fatalf("SetBoolean(winch.brake): %v", st)
+	}
+	got := []bool{false}
+	if st := in.GetBoolean([]uint32{vr["winch.brake"]}, got); st != fmu.OK || !got[0] {
+		t.Errorf("GetBoolean(winch.brake) = %v (%v), want true", got[0], st)
+	}
+	if st := in.DoStep(0, 0.5); st != fmu.OK {
+		t.Fatal(st)
+	}
+	n := []int32{0}
+	if st := in.GetInteger([]uint32{vr["cable.massNodes"]}, n); st != fmu.OK || n[0] < 2 {
+		t.Errorf("GetInteger(cable.massNodes) = %d (%v), want the wire's mass nodes", n[0], st)
+	}
+	// Between grid points (0.5 s is on the grid; 0.505 s is not).
+	if st := in.DoStep(0.5, 0.005); st != fmu.OK {
+		t.Fatal(st)
+	}
+	x := []float64{0}
+	in.Read([]uint32{vr["cable.massNodes"]}, x)
+	if x[0] != float64(int32(x[0])) {
+		t.Errorf("cable.massNodes between grid points = %g, want a whole number", x[0])
+	}
+	for _, c := range []struct {
+		call func() fmu.Status
+		what string
+	}{
+		{func() fmu.Status { return in.GetReal([]uint32{vr["cable.massNodes"]}, x) }, "fmi2GetInteger"},
+		{func() fmu.Status { return in.SetReal([]uint32{vr["winch.brake"]}, []float64{1}) }, "fmi2SetBoolean"},
+		{func() fmu.Status { return in.GetInteger([]uint32{vr["cable.tension"]}, n) }, "fmi2GetReal"},
+		{func() fmu.Status { return in.Write([]uint32{vr["winch.brake"]}, []float64{0.5}) }, "0 (false) or 1 (true)"},
+	} {
+		if st := c.call(); st != fmu.Error {
+			t.Errorf("a call naming %q: %v, want Error", c.what, st)
+		} else if msg := rec.last(); !strings.Contains(msg, c.what) {
+			t.Errorf("refused with %q, want it to name %q", msg, c.what)
+		}
+	}
+}
