@@ -16,10 +16,20 @@ const TerminalsFile = "terminalsAndIcons/terminalsAndIcons.xml"
 const schemaTerminals3 = "3.0/fmi3TerminalsAndIcons.xsd"
 
 // TerminalsAndIcons is the content of TerminalsFile: the terminals that
-// group an FMU's variables into connectors (icons are not written).
+// group an FMU's variables into connectors, and whether the FMU has an
+// icon (IconFile, with IconSVG beside it), which the graphical
+// representation then places on the default coordinate system (−100 to
+// 100 both ways, 0.1 mm a unit: 20 mm square).
 type TerminalsAndIcons struct {
 	Terminals []Terminal
+	Icon      bool
 }
+
+// IconFile and IconSVG are where an FMI 3.0 FMU holds its icon.
+const (
+	IconFile = "terminalsAndIcons/icon.png"
+	IconSVG  = "terminalsAndIcons/icon.svg"
+)
 
 // Terminal is a named group of variables a tool can connect as one.
 type Terminal struct {
@@ -91,6 +101,18 @@ func (t *TerminalsAndIcons) Marshal() ([]byte, error) {
 	doc.CreateProcInst("xml", `version="1.0" encoding="UTF-8"`)
 	root := doc.CreateElement("fmiTerminalsAndIcons")
 	root.CreateAttr("fmiVersion", FMIVersion3)
+	if t.Icon {
+		g := root.CreateElement("GraphicalRepresentation")
+		extent := func(el *etree.Element) {
+			for _, a := range [][2]string{{"x1", "-100"}, {"y1", "-100"}, {"x2", "100"}, {"y2", "100"}} {
+				el.CreateAttr(a[0], a[1])
+			}
+		}
+		cs := g.CreateElement("CoordinateSystem")
+		extent(cs)
+		cs.CreateAttr("suggestedScalingFactorTo_mm", "0.1")
+		extent(g.CreateElement("Icon"))
+	}
 	if len(t.Terminals) > 0 {
 		terms := root.CreateElement("Terminals")
 		for _, term := range t.Terminals {

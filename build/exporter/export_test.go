@@ -430,12 +430,6 @@ func checkTerminals(t *testing.T, example string, c *Checked) {
 	if err != nil {
 		t.Fatalf("%s: %v", example, err)
 	}
-	if example == "hmr-wire" { // its example drives no body
-		if data != nil {
-			t.Errorf("%s: terminals without an input:\n%s", example, data)
-		}
-		return
-	}
 	path := filepath.Join(t.TempDir(), "terminalsAndIcons.xml")
 	if err := os.WriteFile(path, data, 0o644); err != nil {
 		t.Fatal(err)
@@ -444,6 +438,17 @@ func checkTerminals(t *testing.T, example string, c *Checked) {
 		t.Errorf("%s: %v", example, err)
 	}
 	text := string(data)
+	// Every FMU places its icon (terminalsAndIcons/icon.png) on the
+	// default 20 mm square.
+	if !strings.Contains(text, `<Icon x1="-100" y1="-100" x2="100" y2="100"/>`) {
+		t.Errorf("%s: no icon in\n%s", example, text)
+	}
+	if example == "hmr-wire" { // its example drives no body: no terminal
+		if strings.Contains(text, "<Terminal ") {
+			t.Errorf("%s: terminals without an input:\n%s", example, data)
+		}
+		return
+	}
 	want := []string{`<Terminal name="suspension" matchingRule="bus" terminalKind="_cablefmu_DrivenPoint"`,
 		`variableName="suspension.vz" memberName="vz" variableKind="signal"`, `variableName="suspension.fz" memberName="fz"`}
 	for _, v := range c.Model.Variables() {

@@ -104,18 +104,16 @@ func (c *Checked) Describe(version int) ([]byte, error) {
 	return xml, nil
 }
 
-// Terminals returns the FMI 3.0 FMU's terminalsAndIcons.xml, the ports
+// Terminals returns the FMI 3.0 FMU's terminalsAndIcons.xml: the ports
 // grouped into connectors (fmu.Terminals3), checked against its model
-// description; nil when no port group has an input.
+// description, and the icon's place (every FMU has one: Documentation).
 func (c *Checked) Terminals() ([]byte, error) {
 	md, err := fmu.Describe3(c.Scenario, c.Model)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", c.Folder, err)
 	}
 	t := fmu.Terminals3(c.Model)
-	if len(t.Terminals) == 0 {
-		return nil, nil
-	}
+	t.Icon = true
 	if err := t.Check(md); err != nil {
 		return nil, fmt.Errorf("%s: the terminals: %w", c.Folder, err)
 	}
@@ -217,7 +215,7 @@ func (c *Checked) Documentation(version int) (map[string][]byte, error) {
 		}
 		p.FMIVersion, p.GUID = "3.0", md.InstantiationToken
 		p.Inputs, p.Outputs, p.Parameters = docs.Ports3(md)
-		files["terminalsAndIcons/icon.png"], files["terminalsAndIcons/icon.svg"] = iconPNG, iconSVG
+		files[modeldesc.IconFile], files[modeldesc.IconSVG] = iconPNG, iconSVG
 	default:
 		return nil, fmt.Errorf("FMI %d: the exporter writes FMI 2 or 3", version)
 	}
