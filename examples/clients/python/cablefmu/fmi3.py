@@ -755,6 +755,9 @@ class FMU3Slave(fmucommon.SlaveBase):
         self._call_checked("fmi3GetBoolean", vrs, n, vals, n_values)
         return [bool(v) for v in vals]
 
+    def _size(self, name):
+        return self.md.size(self.md.vr(name)) if isinstance(name, str) else self.md.size(name)
+
     # The typed calls by the model description's type name, for the
     # generic get_values and set_values (fmucommon.SlaveBase).
     _GETTERS = {"Float64": "get_float64", "Int32": "get_int32", "Boolean": "get_boolean"}

@@ -443,19 +443,33 @@ class SlaveBase:
             g[1].append(k)
         return groups
 
+    def _size(self, name):
+        """How many values the variable ``name`` has (an FMI 3.0 array more than one)."""
+        return 1
+
     def get_values(self, names):
-        """The values of ``names`` as floats, whatever their types."""
-        out = [0.0] * len(names)
+        """The values of ``names`` as floats, whatever their types, flat and in order (an
+        array's elements in row-major order)."""
+        chunks = [None] * len(names)
         for type_, (group, where) in self._by_type(names).items():
-            for k, v in zip(where, getattr(self, self._GETTERS[type_])(group)):
-                out[k] = float(v)
-        return out
+            flat, at = getattr(self, self._GETTERS[type_])(group), 0
+            for name, k in zip(group, where):
+                n = self._size(name)
+                chunks[k] = [float(v) for v in flat[at:at + n]]
+                at += n
+        return [x for c in chunks for x in c]
 
     def set_values(self, names, values):
-        """Sets ``names`` to the numbers ``values``, whatever their types."""
-        values = list(values)
+        """Sets ``names`` to the numbers ``values`` (flat, in order), whatever their types."""
+        values, chunks, at = list(values), [], 0
+        for name in names:
+            n = self._size(name)
+            chunks.append(values[at:at + n])
+            at += n
+        if at != len(values):
+            raise ValueError("set_values: %d values for variables with %d" % (len(values), at))
         for type_, (group, where) in self._by_type(names).items():
-            getattr(self, self._SETTERS[type_])(group, [values[k] for k in where])
+            getattr(self, self._SETTERS[type_])(group, [x for k in where for x in chunks[k]])
 
     def values_getter(self, names):
         """A function ``get()`` returning ``get_values(names)``; Real and
