@@ -254,6 +254,13 @@ func (p *pathAxis) isSample(values []float64, derivSet []bool, t float64) bool {
 	return held && t-p.lastT >= max(p.lastT-p.prevT, 1)
 }
 
+// Lag returns the lag (s) of a driven point's path at communication steps
+// of H seconds and internal steps of h: the communication step rounded up
+// to internal steps, plus one internal step.
+func Lag(H, h float64) float64 {
+	return (max(math.Ceil(H/h-gridTolerance), 1) + 1) * h
+}
+
 // lagRate is how fast the lag follows the master's step down: by this
 // fraction of the time between communication points, so that a master
 // that alternates long and short steps keeps the long steps' lag, and
@@ -272,7 +279,7 @@ func (in *Instance) planPaths(t, H, h float64) {
 	// internal steps taken before the next sample stay short of the knot.
 	// It follows a longer step at once (a master sets its longest step
 	// early, before the crane moves), a shorter one at lagRate.
-	want := max(math.Ceil(H/h-gridTolerance), 1) + 1
+	want := Lag(H, h) / h
 	if in.lastPoint < 0 {
 		in.lag = want
 	} else {
@@ -306,8 +313,8 @@ func (in *Instance) positionsOnly(point int, t, lag float64) string {
 		}
 	}
 	return fmt.Sprintf("t = %g s: %s moves by its position inputs while its velocity inputs (%s) stay at their start values: "+
-		"it follows the positions along a smooth path through them, reaching each one communication step and one internal step "+
-		"after it is set (%g s at this step); set the velocities too, or the positions' derivatives, for a path that bends with the motion",
+		"it follows the positions along a smooth path through them, reaching each the communication step (rounded up to internal steps) "+
+		"and one internal step after it is set (%.4g s at this step); set the velocities too, or the positions' derivatives, for a path that bends with the motion",
 		t, in.drivenNames[point], strings.Join(vels, ", "), lag)
 }
 

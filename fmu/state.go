@@ -305,6 +305,10 @@ func (in *Instance) compatible(s *Snapshot) error {
 			return fmt.Errorf("%s is %g (derivative %g, last step %g) in the state: damaged", v.Name, x, s.deriv[i], s.prev[i])
 		case (v.Min != nil && x < *v.Min) || (v.Max != nil && x > *v.Max):
 			return fmt.Errorf("%s = %g in the state is outside [%s, %s]: damaged", v.Name, x, bound(v.Min, "-inf"), bound(v.Max, "inf"))
+		case v.Kind() == modeldesc.TypeBoolean && x != 0 && x != 1:
+			return fmt.Errorf("%s = %g in the state: a Boolean is 0 or 1: damaged", v.Name, x)
+		case v.Kind() == modeldesc.TypeInteger && x != math.Trunc(x):
+			return fmt.Errorf("%s = %g in the state: an Integer is a whole number: damaged", v.Name, x)
 		case v.Causality == modeldesc.CausalityOutput && !(math.Abs(s.prev[i]) <= OutputLimit):
 			// The output a step gave; the one at the communication point is
 			// computed from the simulation again (checkRestored).

@@ -68,3 +68,39 @@ func TestCountsAndSwitchesHaveTheirTypes(t *testing.T) {
 		}
 	}
 }
+
+// A forged state whose Boolean is neither 0 nor 1, or whose Integer is not
+// whole, is refused naming the variable (the model and the C API could
+// read such a switch differently).
+func TestForgedCountsAndSwitchesRefused(t *testing.T) {
+	dir, _ := filepath.Abs("../examples/wire-hoist")
+	sc, err := fmu.ReadScenario(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	reg, _ := plugins.Builtin()
+	rec := &recorder{}
+	in, err := fmu.Instantiate(fmu.Config{InstanceName: "forged", GUID: sc.GUID(), ResourceLocation: dir, Logger: rec, Registry: reg})
+	if err != nil {
+		t.Fatal(err)
+	}
+	initialize(t, in)
+	if st := in.DoStep(0, 0.1); st != fmu.OK {
+		t.Fatal(st)
+	}
+	vr := vrOf(in)
+	snap, _ := in.GetState(nil)
+	data := snap.Serialize()
+	_, _, arrays := offsets(data)
+	for _, c := range []struct {
+		name  string
+		x     float64
+		named string
+	}{
+		{"winch.brake", 0.3, "winch.brake = 0.3 in the state: a Boolean is 0 or 1"},
+		{"winch.brake", -1, "winch.brake = -1 in the state: a Boolean is 0 or 1"},
+		{"cable.massNodes", 20.5, "cable.massNodes = 20.5 in the state: an Integer is a whole number"},
+	} {
+		refuses(t, in, rec, forged(data, arrays[0]+8*int(vr[c.name]), c.x), c.name, c.named)
+	}
+}

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"fmt"
 	"html/template"
-	"math"
 	"strconv"
 	"strings"
 
@@ -67,7 +66,10 @@ func Ports3(md *modeldesc.ModelDescription3) (inputs, outputs, parameters []Port
 	for _, v := range md.Variables {
 		p := Port{Name: v.Name, Type: string(v.Type), Description: v.Description, Unit: v.Unit,
 			Display: display(md.Units, v.Unit, v.DisplayUnit), Range: span(v.Min, v.Max)}
-		if len(v.Start) > 0 {
+		switch {
+		case len(v.Start) > 0 && v.Type == modeldesc.TypeBoolean3:
+			p.Start = strconv.FormatBool(v.Start[0] != 0)
+		case len(v.Start) > 0:
 			p.Start = modeldesc.FormatReal(v.Start[0])
 		}
 		if len(v.Dimensions) > 0 {
@@ -136,9 +138,8 @@ func (p *Page) Write() ([]byte, error) {
 }
 
 // Lag returns the driven point's lag (s) at a communication step H (s):
-// one communication step and one internal step, at least two internal
-// steps.
-func (p *Page) Lag(H float64) float64 { return math.Max(H, p.Step) + p.Step }
+// the runtime's (fmu.Lag).
+func (p *Page) Lag(H float64) float64 { return fmu.Lag(H, p.Step) }
 
 // ms formats seconds as milliseconds.
 func ms(s float64) string { return strconv.FormatFloat(1000*s, 'f', 1, 64) + " ms" }
@@ -176,13 +177,13 @@ figcaption { color: #555; font-size: .9rem; }
  onerror="console.error('missing picture: ' + this.getAttribute('src')); this.replaceWith('(the picture ' + this.getAttribute('src') + ' is missing beside this page)')">
 <figcaption>The scenario at its start, seen from the side (x to the right, z up); the red triangle marks the point the crane drives. The same picture as PNG: <a href="{{.Raster}}">{{.Raster}}</a>.</figcaption>
 </figure>
-<p>Default experiment: 0 to {{g .StopTime}} s. Internal step <code>internalStep</code> = {{ms .Step}}: the simulation steps on the grid 0, h, 2h, … whatever your communication step, and outputs between grid points are interpolated.</p>
+<p>Default experiment: 0 to {{g .StopTime}} s. Internal step <code>internalStep</code> = {{ms .Step}}: the simulation steps on the grid 0, h, 2h, … whatever your communication step; between grid points Real outputs are interpolated, counts and switches keep the earlier grid point's value.</p>
 
 <h2 id="driving">How to drive it</h2>
 <ul>
 {{- if .Driven}}
-<li>Set the inputs before each <code>DoStep</code>. The driven point{{if gt (len .Driven) 1}}s{{end}} ({{range $i, $d := .Driven}}{{if $i}}, {{end}}<code>{{$d}}</code>{{end}}) follow{{if eq (len .Driven) 1}}s{{end}} your samples along a smooth path: position and velocity never jump, at any communication step. Each sample is reached one communication step and one internal step after you set it: {{ms (.Lag 0.01)}} at steps of 10 ms, {{ms (.Lag 0.1)}} at 0.1 s.</li>
-<li>Send positions and velocities (consistent with each other), or velocities alone. With <code>fmi2SetRealInputDerivatives</code> (FMI 2.0) of the velocities there is no lag: the path extrapolates with them.</li>
+<li>Set the inputs before each <code>DoStep</code>. The driven point{{if gt (len .Driven) 1}}s{{end}} ({{range $i, $d := .Driven}}{{if $i}}, {{end}}<code>{{$d}}</code>{{end}}) follow{{if eq (len .Driven) 1}}s{{end}} your samples along a smooth path: position and velocity never jump, at any communication step. Each sample is reached the communication step (rounded up to internal steps) and one internal step after you set it: {{ms (.Lag 0.01)}} at steps of 10 ms, {{ms (.Lag 0.1)}} at 0.1 s.</li>
+<li>Send positions and velocities (consistent with each other), or velocities alone.{{if eq .FMIVersion "2.0"}} With <code>fmi2SetRealInputDerivatives</code> of the velocities there is no lag: the path extrapolates with them.{{end}}</li>
 <li>Positions alone work too: the FMU takes the velocity from the last samples and says so once (log category <code>logStatusWarning</code>).</li>
 {{- end}}
 {{- if .Winch}}

@@ -88,7 +88,7 @@ func quantities(c *config, step float64) *catalogue {
 	qs := &catalogue{}
 	axes := []string{port.Axis(0), port.Axis(1), port.Axis(2)}
 	qs.Param("gravity", "m/s2", "Gravitational acceleration, acting along -z", c.Gravity, port.Gravity, func(p *params, x float64) { p.gravity = x })
-	qs.Param("internalStep", "s", "Internal step of the wire solver: steps on the fixed grid start + k·internalStep whatever the communication steps; outputs between grid points are interpolated", step, port.Step, func(p *params, x float64) { p.h = x })
+	qs.Param("internalStep", "s", "Internal step of the wire solver: steps on the fixed grid start + k·internalStep whatever the communication steps; between grid points Real outputs are interpolated, counts and switches keep the earlier grid point's value", step, port.Step, func(p *params, x float64) { p.h = x })
 	for i, b := range c.Bodies {
 		switch b.Kind {
 		case "dynamic":
@@ -135,9 +135,9 @@ func quantities(c *config, step float64) *catalogue {
 		}
 		qs.Output(w.Name+".tension", "N", fmt.Sprintf("Tension of wire %s at its %s", w.Name, end), func(s *simulation) float64 { return s.sys.Wires[j].Tensions()[0] })
 		qs.Output(w.Name+".length", "m", fmt.Sprintf("Rest (unstretched) length of wire %s", w.Name), func(s *simulation) float64 { return s.sys.Wires[j].RestLength() })
-		qs.Count(w.Name+".massNodes", fmt.Sprintf("Number of mass nodes of wire %s, its ends included (the adaptive resolution)", w.Name),
+		qs.Count(w.Name+".massNodes", fmt.Sprintf("Number of mass nodes of the wire %q, its ends included (the adaptive resolution)", w.Name),
 			func(s *simulation) float64 { m, _, _ := s.sys.Wires[j].Counts(); return float64(m) })
-		qs.Count(w.Name+".contactNodes", fmt.Sprintf("Number of contact nodes of wire %s on the geometries' edges", w.Name),
+		qs.Count(w.Name+".contactNodes", fmt.Sprintf("Number of contact nodes of the wire %q on the geometries' edges", w.Name),
 			func(s *simulation) float64 { _, _, c := s.sys.Wires[j].Counts(); return float64(c) })
 		for n := 1; n <= w.outputNodes(); n++ {
 			for k, ax := range axes {

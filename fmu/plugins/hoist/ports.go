@@ -60,7 +60,7 @@ func quantities(c *Config, step float64, d *Design) *Catalogue {
 	param, input, output := qs.Param, qs.Input, qs.Output
 	axes := []string{port.Axis(0), port.Axis(1), port.Axis(2)}
 	param("gravity", "m/s2", "Gravitational acceleration, acting along -z", c.Gravity, port.Gravity, func(p *Params, v float64) { p.Gravity = v })
-	param("internalStep", "s", "Internal step of "+x.Step+": steps on the fixed grid start + k·internalStep whatever the communication steps; outputs between grid points are interpolated", step, port.Step, func(p *Params, v float64) { p.H = v })
+	param("internalStep", "s", "Internal step of "+x.Step+": steps on the fixed grid start + k·internalStep whatever the communication steps; between grid points Real outputs are interpolated, counts and switches keep the earlier grid point's value", step, port.Step, func(p *Params, v float64) { p.H = v })
 	param("load.mass", "kg", "Mass of the load (hook and payload)"+suffix(x.Load), c.Load.Mass, f.loadMass(), func(p *Params, v float64) { p.LoadMass = v })
 	param("cable.length0", "m", "Initial cable length from the suspension point to the load", c.Cable.Length0, port.Length, func(p *Params, v float64) { p.Length0 = v })
 	param("cable.E", "Pa", "Effective Young's modulus of the rope (a stranded wire rope is softer than solid steel): its stretching stiffness EA", rope.E, port.Modulus, func(p *Params, v float64) { p.Rope.E = v })

@@ -15,7 +15,7 @@ var Model = hoist.Plugin{Model: "rigid-cable",
 		{Check: "axial bounce √(k/M) with the rope's mass (β tan β = m_c/M)", Result: "−7.4 % at 1/60 s (ωh = 0.93), −0.1 % at 1 ms", Tolerance: "10 %, 1 %", Test: "TestRigidBounceFrequencyAndDamping"},
 		{Check: "hanging chain's modes 1–3 (zeros of J₀), 40 segments", Result: "+0.00 / +0.04 / +0.16 %", Tolerance: "1 %", Test: "the model atlas"},
 		{Check: "stable mass ratio at 1/60 s (the paper's Table II)", Result: "stable at 1e5 load to segment mass", Tolerance: "no failed step", Test: "TestTableIIStableAtMassRatio1e5"},
-		{Check: "a trolley move (0.5 m/s² to 1 m/s, 10 m) at communication steps of 0.02–0.5 s, by positions alone or with velocities: peak tension against the 0.01 s run", Result: "within 0.2 % with velocities, +1.5 % by positions alone", Tolerance: "5 %", Test: "TestAnyMasterAnyStep"},
+		{Check: "a trolley move (0.5 m/s² to 1 m/s, 10 m) at communication steps of 0.02–0.5 s, by positions alone or with velocities: peak tension against the 0.01 s run", Result: "within 0.2 % with velocities, 0.5 % by positions alone, 0.3 % at alternating steps, 1.5 % with the velocities' derivatives at 0.1 s", Tolerance: "5 %", Test: "TestAnyMasterAnyStep"},
 	},
 	When: "a rope of rigid segments that bends, twists and goes slack, stable at 1/60 s under loads 1e5 times a segment's mass [Servin & Lacoursière 2008]; for sway, rope modes, slack rope and ground contact",
 	Read: hoist.Reader(parseConfig, design), Config: func() any { return new(config) }}

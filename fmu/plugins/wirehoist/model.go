@@ -94,7 +94,7 @@ func quantities(c *config, step float64) *catalogue {
 	qs := &catalogue{}
 	axes := []string{port.Axis(0), port.Axis(1), port.Axis(2)}
 	qs.Param("gravity", "m/s2", "Gravitational acceleration, acting along -z", c.Gravity, port.Gravity, func(p *params, x float64) { p.gravity = x })
-	qs.Param("internalStep", "s", "Internal step of the wire solver: steps on the fixed grid start + k·internalStep whatever the communication steps; outputs between grid points are interpolated", step, port.Step, func(p *params, x float64) { p.h = x })
+	qs.Param("internalStep", "s", "Internal step of the wire solver: steps on the fixed grid start + k·internalStep whatever the communication steps; between grid points Real outputs are interpolated, counts and switches keep the earlier grid point's value", step, port.Step, func(p *params, x float64) { p.h = x })
 	qs.Param("load.mass", "kg", "Mass of the load (the hook block's is config.wireHoist.block's)", c.Load.Mass, port.Mass, func(p *params, x float64) { p.loadMass = x })
 	qs.Param("cable.length0", "m", "Depth of the load's top below the suspension point (the first boom sheave's centre) at the start: each fall's length plus the sling (config.wireHoist.sling)", c.Length0, port.Length,
 		func(p *params, x float64) { p.drop = x - c.Load.Sling })
@@ -181,6 +181,6 @@ func (Model) Validation() []fmu.Figure {
 		{Check: "bounce on four falls √(n²EA/(L M))", Result: "−1.2 %", Tolerance: "5 %", Test: "TestHoistBounce"},
 		{Check: "swing after a boom-tip move: the double pendulum from the hook sheaves' axles", Result: "−0.1 %, energy never rising", Tolerance: "2 %", Test: "TestHoistSwing"},
 		{Check: "set-down and lift: the load on the ground, the ground's share of the weight, each fall's mean after the lift", Result: "within 0.01 mm, 98.5 %, 0.26 %", Tolerance: "1 cm, 95 %, 2 %", Test: "TestHoistSetDownAndLift"},
-		{Check: "a boom-tip move (0.5 m/s² to 1 m/s, 10 m) at communication steps of 0.02–0.5 s, by positions alone or with velocities: peak tension of each fall, the drum and the tip against the 0.01 s run", Result: "within 0.3 % with velocities, 4.0 % by positions alone", Tolerance: "5 %", Test: "TestAnyMasterAnyStep"},
+		{Check: "a boom-tip move (0.5 m/s² to 1 m/s, 10 m) at communication steps of 0.02–0.5 s, by positions alone or with velocities: peak tension of each fall, the drum and the tip against the 0.01 s run", Result: "within 0.3 % with velocities, 3.9 % by positions alone, 4.1 % at alternating steps, 0.1 % with the velocities' derivatives at 0.1 s", Tolerance: "5 %", Test: "TestAnyMasterAnyStep"},
 	}
 }

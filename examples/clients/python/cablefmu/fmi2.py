@@ -432,7 +432,7 @@ class FMU2Slave(fmucommon.SlaveBase):
         """setup_experiment + set ``parameters`` (dict name -> value) + enter/exit initialization."""
         self.setup_experiment(start_time=start_time, stop_time=stop_time)
         if parameters:
-            self.set_real(list(parameters), list(parameters.values()))
+            self.set_values(list(parameters), list(parameters.values()))
         self.enter_initialization_mode()
         self.exit_initialization_mode()
         return self

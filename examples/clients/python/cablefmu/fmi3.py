@@ -686,10 +686,10 @@ class FMU3Slave(fmucommon.SlaveBase):
     def initialize(self, start_time=0.0, stop_time=None, parameters=None, inputs=None):
         """Set ``parameters`` (dict name -> value), enter initialization mode, set ``inputs``, exit."""
         if parameters:
-            self.set_float64(list(parameters), [parameters[k] for k in parameters])
+            self.set_values(list(parameters), [parameters[k] for k in parameters])
         self.enter_initialization_mode(start_time=start_time, stop_time=stop_time)
         if inputs:
-            self.set_float64(list(inputs), [inputs[k] for k in inputs])
+            self.set_values(list(inputs), [inputs[k] for k in inputs])
         self.exit_initialization_mode()
         return self
 
