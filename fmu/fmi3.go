@@ -104,12 +104,15 @@ func (in *Instance) SetBoolean3(vrs []uint32, vals []bool) Status {
 // scalars3 maps FMI 3.0 value references of variables other than time to
 // the model's scalar value references.
 func (in *Instance) scalars3(fn string, vrs []uint32, nValues int) ([]uint32, Status) {
-	scalars, st := in.expand3(fn, vrs, nValues, false)
+	scalars, st := in.expand3(fn, vrs, nValues, true)
 	if st != OK {
 		return nil, st
 	}
 	refs := make([]uint32, len(scalars))
 	for k, i := range scalars {
+		if i < 0 {
+			return nil, in.Reject(fn, "time is a Float64 variable: use fmi3GetFloat64")
+		}
 		refs[k] = uint32(i)
 	}
 	return refs, OK

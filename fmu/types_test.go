@@ -104,3 +104,29 @@ func TestForgedCountsAndSwitchesRefused(t *testing.T) {
 		refuses(t, in, rec, forged(data, arrays[0]+8*int(vr[c.name]), c.x), c.name, c.named)
 	}
 }
+
+// Through the FMI 3.0 functions, a count reads as Int32 and a switch as
+// Boolean, and time (a Float64) through neither.
+func TestFMI3CountsAndSwitches(t *testing.T) {
+	in := instantiate(t, "wire-hoist")
+	in.UseFMI3()
+	initialize(t, in)
+	vr3 := map[string]uint32{}
+	for _, v := range in.Layout() {
+		vr3[v.Name] = v.VR
+	}
+	n := []int32{0}
+	if st := in.GetInt32([]uint32{vr3["cable.massNodes"]}, n); st != fmu.OK || n[0] < 2 {
+		t.Errorf("fmi3GetInt32(cable.massNodes) = %d (%v)", n[0], st)
+	}
+	if st := in.SetBoolean3([]uint32{vr3["winch.brake"]}, []bool{true}); st != fmu.OK {
+		t.Errorf("fmi3SetBoolean(winch.brake): %v", st)
+	}
+	b := []bool{false}
+	if st := in.GetBoolean3([]uint32{vr3["time"]}, b); st != fmu.Error {
+		t.Errorf("fmi3GetBoolean(time): %v, want Error", st)
+	}
+	if st := in.GetInt32([]uint32{vr3["time"]}, n); st != fmu.Error {
+		t.Errorf("fmi3GetInt32(time): %v, want Error", st)
+	}
+}
