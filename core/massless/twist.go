@@ -35,6 +35,9 @@ type Twist struct {
 	Length func() float64
 	// Damping is the rope's material relaxation time τ (s) of the row.
 	Damping float64
+	// Torque returns the rope's torque under its tension (N·m,
+	// material.Rope.Torque), which the row balances: nil for none.
+	Torque func() float64
 
 	angle float64 // Ω at the last update, rad
 }
@@ -110,7 +113,9 @@ func (t *Twist) Rows() int { return 1 }
 // Stiffness returns c_t = GJ/L (N·m/rad).
 func (t *Twist) Stiffness() float64 { return t.GJ / t.Length() }
 
-// Update implements multibody.Constraint: eqs. 17–20.
+// Update implements multibody.Constraint: eqs. 17–20. A rope with torque
+// M (Torque) holds its ends with c_t Ω − M: the row's rest twist is
+// Ω₀ = M/c_t instead of 0.
 func (t *Twist) Update(h float64, rows []multibody.Row) {
 	row := &rows[0]
 	psiA, aA := t.ends[0].angle()
@@ -119,6 +124,9 @@ func (t *Twist) Update(h float64, rows []multibody.Row) {
 	row.J[0].Ang = aA
 	row.J[1].Ang = aB
 	row.Violation = t.angle
+	if t.Torque != nil {
+		row.Violation -= t.Torque() / t.Stiffness()
+	}
 	row.Compliance = 1 / t.Stiffness()
 	row.Damping = t.Damping
 }

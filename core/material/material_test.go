@@ -2,6 +2,7 @@ package material
 
 import (
 	"math"
+	"strings"
 	"testing"
 )
 
@@ -33,5 +34,24 @@ func TestValidateRejectsImpossibleRopes(t *testing.T) {
 	}
 	if err := DefaultSteelRope().Validate(); err != nil {
 		t.Errorf("default rope rejected: %v", err)
+	}
+}
+
+// A rope's torque is k·d·T under tension and none when slack; a torque
+// factor beyond ±MaxTorqueFactor is refused with the range.
+func TestRopeTorque(t *testing.T) {
+	r := DefaultSteelRope()
+	r.TorqueFactor = TorqueFactorSixStrand
+	if got, want := r.Torque(1e5), 0.089*0.02*1e5; math.Abs(got-want) > 1e-9*want {
+		t.Errorf("torque at 100 kN: %g N·m, want %g", got, want)
+	}
+	if got := r.Torque(-5); got != 0 {
+		t.Errorf("torque of a slack rope: %g N·m, want 0", got)
+	}
+	for _, k := range []float64{0.5, -0.3, math.NaN(), math.Inf(1)} {
+		r.TorqueFactor = k
+		if err := r.Validate(); err == nil || !strings.Contains(err.Error(), "torque factor") {
+			t.Errorf("torque factor %g: %v, want a refusal naming it", k, err)
+		}
 	}
 }
