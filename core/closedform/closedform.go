@@ -195,3 +195,32 @@ func HangingModes(l, mu, m, g float64, n int) ([]float64, error) {
 	}
 	return out, nil
 }
+
+// BlockYaw returns the angle (rad) a hook block turns to on two falls of
+// spacing s and length H (m) under the ropes' torque, each rope of
+// diameter d (m) with torque factor k carrying half the weight W (N): the
+// ropes' torque k·d·W balances the falls' restoring moment
+// W s² sin φ/(4h), the block standing h = √(H² − s² sin²(φ/2)) below their
+// tops (the falls' lengths fixed: it rises as it turns), plus the two
+// ropes' own twist stiffness 2 GJ φ/H (GJ in N·m²). Where the torque
+// exceeds the largest restoring moment (W s²/(4H) at 90°, the ropes' GJ
+// aside: above H = s²/(4kd)) there is no equilibrium below 90°: the falls
+// cable, and it returns π/2.
+func BlockYaw(W, s, H, k, d, gj float64) float64 {
+	excess := func(phi float64) float64 {
+		h := math.Sqrt(H*H - s*s*math.Pow(math.Sin(phi/2), 2))
+		return W*s*s*math.Sin(phi)/(4*h) + 2*gj*phi/H - k*d*W
+	}
+	lo, hi := 0.0, math.Pi/2
+	if excess(hi) < 0 {
+		return hi
+	}
+	for i := 0; i < 100; i++ {
+		if mid := (lo + hi) / 2; excess(mid) < 0 {
+			lo = mid
+		} else {
+			hi = mid
+		}
+	}
+	return (lo + hi) / 2
+}

@@ -4,6 +4,7 @@ import (
 	"math"
 	"testing"
 
+	"github.com/cablefmu/cablefmu/core/closedform"
 	"github.com/cablefmu/cablefmu/core/geom"
 	"github.com/cablefmu/cablefmu/core/material"
 	"github.com/cablefmu/cablefmu/core/multibody"
@@ -65,37 +66,10 @@ func (f *twoFalls) settle(t *testing.T, seconds float64) float64 {
 	return yaw
 }
 
-// blockYaw solves the closed form of a block on two falls of spacing s and
-// length H turned by the ropes' torque: the two ropes' torque k·d·W (each
-// carries W/2) against the falls' restoring moment W s² sin φ/(4h), with
-// the block at h = √(H² − s² sin²(φ/2)) below the crane (the falls' lengths
-// fixed: the block rises as it turns), plus the ropes' own twist stiffness
-// 2 GJ φ/H. It returns φ in [0, π/2], or π/2 where the torque exceeds the
-// largest restoring moment: the falls cable.
-func blockYaw(W, s, H, k, d, gj float64) float64 {
-	excess := func(phi float64) float64 {
-		h := math.Sqrt(H*H - s*s*math.Pow(math.Sin(phi/2), 2))
-		return W*s*s*math.Sin(phi)/(4*h) + 2*gj*phi/H - k*d*W
-	}
-	lo, hi := 0.0, math.Pi/2
-	if excess(hi) < 0 {
-		return hi
-	}
-	for i := 0; i < 100; i++ {
-		mid := (lo + hi) / 2
-		if excess(mid) < 0 {
-			lo = mid
-		} else {
-			hi = mid
-		}
-	}
-	return (lo + hi) / 2
-}
-
 // A 20 t block on two falls of a six-strand rope (k = 0.089, 20 mm, GJ =
 // 18 N·m², about what such a rope's own turn under load gives) 1 m apart
 // turns under the ropes' torque to the angle where the falls' restoring
-// moment balances it: within 5 % of the closed form (blockYaw) for H = 10
+// moment balances it: within 5 % of the closed form (closedform.BlockYaw) for H = 10
 // to 60 m. A rotation-resistant rope (k = 0.0076) turns it less, by the
 // ratio of the torque factors within 5 % at 30 m (small angles). At 0.5 m
 // spacing the falls cable above H = s²/(4kd) = 35 m: at 45 m the block
@@ -107,7 +81,7 @@ func TestRopeTorqueTurnsTheBlock(t *testing.T) {
 	for _, H := range []float64{10, 20, 30, 45, 60} {
 		f := newTwoFalls(t, s, H, material.TorqueFactorSixStrand, gj)
 		got := f.settle(t, 240)
-		want := blockYaw(W, s, H, material.TorqueFactorSixStrand, d, gj)
+		want := closedform.BlockYaw(W, s, H, material.TorqueFactorSixStrand, d, gj)
 		t.Logf("H = %2g m: block turned %.3f°, closed form %.3f°", H, got*180/math.Pi, want*180/math.Pi)
 		if math.Abs(got/want-1) > 0.05 {
 			t.Errorf("H = %g m: block turned %.4f rad, want %.4f rad within 5 %%", H, got, want)

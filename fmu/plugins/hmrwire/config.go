@@ -203,6 +203,7 @@ func parseConfig(raw json.RawMessage) (*config, error) {
 		claim(w.Name, "wire")
 		at := fmt.Sprintf("wire %q:", w.Name)
 		errs = append(errs, w.Rope.Check(at+" rope")...)
+		errs = append(errs, w.Rope.Unsupported(at+" rope", "the HMR wire", false, false)...)
 		errs.Num(at+" spacing", "m", port.OptLength, w.Spacing)
 		errs.Num(at+" tension", "N", port.Force, w.Tension)
 		errs.Int(at+" outputNodes", w.outputNodes(), 2, 10000)

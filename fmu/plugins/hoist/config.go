@@ -178,6 +178,10 @@ type Features struct {
 	// Elements is what the cable's elements are, for messages ("the
 	// segments need mass").
 	Elements string
+	// Torsion: the rope's torsional stiffness (cable.rope.
+	// torsionalStiffness) acts; RopeTorque: so does its torque factor
+	// (cable.rope.torqueFactor). Otherwise a value given is refused.
+	Torsion, RopeTorque bool
 }
 
 // Check returns what is wrong with the config for a model with features
@@ -209,6 +213,7 @@ func (c *Config) Check(f Features) scenario.Errors {
 	if d := cb.Rope.Density; d >= 0 && d < port.RopeDensity.Min {
 		errs.Add("cable.rope.density %g kg/m³: must lie in [%g, %g] kg/m³ (%s need mass)", d, port.RopeDensity.Min, port.RopeDensity.Max, f.Elements)
 	}
+	errs = append(errs, cb.Rope.Unsupported("cable.rope", f.Model, f.Torsion, f.RopeTorque)...)
 	if cb.Rope.DampingTime != nil && !f.Damping {
 		errs.Add("cable.rope.dampingTime: %s has no material damping (remove the key)", f.Model)
 	}

@@ -39,7 +39,7 @@ type craneSettings struct {
 
 // craneFeatures are the crane's parts the massless cable has: the load is
 // a body, the rope is damped, it has no ground.
-var craneFeatures = hoist.Features{Model: "the massless cable", LoadBody: true, Damping: true, Elements: "the cable"}
+var craneFeatures = hoist.Features{Model: "the massless cable", LoadBody: true, Damping: true, Elements: "the cable", Torsion: true, RopeTorque: true}
 
 // fromCrane turns a crane given in the hoist family's form into bodies
 // ("suspension" kinematic, "load" dynamic, hanging from the cable) and a cable
@@ -199,6 +199,7 @@ func (c *config) validate() error {
 		}
 		errs.Num(at+" length0", "m", port.Length, cb.Length0)
 		errs = append(errs, cb.Rope.Check(at+" rope")...)
+		errs = append(errs, cb.Rope.Unsupported(at+" rope", "a massless cable without its twist", cb.twists(), cb.twists())...)
 		errs.Num(at+" minLength", "m", port.OptLength, cb.MinLength)
 		if w := cb.Winch; w != nil {
 			if w.Name == "" || names[w.Name] {

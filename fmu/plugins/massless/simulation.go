@@ -222,6 +222,9 @@ func (s *simulation) addCable(j int, cb *cableConfig, h float64) error {
 		if err != nil {
 			return fmt.Errorf("cable %q: %w", cb.Name, err)
 		}
+		if rope.TorqueFactor != 0 {
+			tw.Torque = func() float64 { return rope.Torque(st.Tension()) }
+		}
 		s.world.AddConstraint(tw)
 		c.twist = tw
 	}

@@ -14,6 +14,7 @@ import (
 	"strings"
 
 	"github.com/cablefmu/cablefmu/core/geom"
+	"github.com/cablefmu/cablefmu/core/material"
 	"github.com/cablefmu/cablefmu/fmu"
 	"github.com/cablefmu/cablefmu/modeldesc"
 )
@@ -42,20 +43,25 @@ type Range struct{ Min, Max float64 }
 // than any crane's, and narrow enough that the models' arithmetic stays
 // finite (squares of positions, products of masses and speeds).
 var (
-	Gravity     = Range{0, 100}         // m/s²: Jupiter's is 25
-	Step        = Range{1e-6, 1}        // s, the internal step
-	Mass        = Range{1e-6, 1e8}      // kg: the heaviest lifts are 2e7
-	Length      = Range{1e-3, 1e5}      // m: deep-sea lowering is 1e4
-	Modulus     = Range{1e3, 1e13}      // Pa: steel is 2e11
-	Diameter    = Range{1e-4, 1}        // m, a rope's: the thickest are 0.3
-	Density     = Range{0, 1e5}         // kg/m³: osmium is 2.3e4
-	Poisson     = Range{-0.99, 0.5}     // 1
-	Time        = Range{0, 100}         // s, damping time constants
-	Bending     = Range{0, 1e9}         // N·m², bending stiffness
-	Slip        = Range{0, 1}           // s/kg, winch slip
-	Position    = Range{-1e6, 1e6}      // m, world coordinates and offsets
-	Velocity    = Range{-1e3, 1e3}      // m/s
-	RopeDensity = Range{1, Density.Max} // kg/m³, a rope whose segments have mass
+	Gravity  = Range{0, 100}     // m/s²: Jupiter's is 25
+	Step     = Range{1e-6, 1}    // s, the internal step
+	Mass     = Range{1e-6, 1e8}  // kg: the heaviest lifts are 2e7
+	Length   = Range{1e-3, 1e5}  // m: deep-sea lowering is 1e4
+	Modulus  = Range{1e3, 1e13}  // Pa: steel is 2e11
+	Diameter = Range{1e-4, 1}    // m, a rope's: the thickest are 0.3
+	Density  = Range{0, 1e5}     // kg/m³: osmium is 2.3e4
+	Poisson  = Range{-0.99, 0.5} // 1
+	Time     = Range{0, 100}     // s, damping time constants
+	Bending  = Range{0, 1e9}     // N·m², bending stiffness
+	// Torsion is a rope's torsional stiffness GJ (N·m²; above 0: zero is a
+	// solid section's), TorqueFactor its torque factor k
+	// (material.MaxTorqueFactor).
+	Torsion      = Range{1e-9, 1e9}
+	TorqueFactor = Range{-material.MaxTorqueFactor, material.MaxTorqueFactor}
+	Slip         = Range{0, 1}           // s/kg, winch slip
+	Position     = Range{-1e6, 1e6}      // m, world coordinates and offsets
+	Velocity     = Range{-1e3, 1e3}      // m/s
+	RopeDensity  = Range{1, Density.Max} // kg/m³, a rope whose segments have mass
 
 	// OptLength is a length where 0 takes a default or means none (m).
 	OptLength = Range{0, Length.Max}

@@ -8,13 +8,32 @@ import (
 // Rope is a scenario's rope material data (SI), as every cable model reads
 // it. E, poisson, diameter and density are required (fmu.DecodeStrict
 // refuses a scenario without them); DampingTime is optional: absent, it is
-// material.DefaultDampingTime, and 0 is an undamped rope.
+// material.DefaultDampingTime, and 0 is an undamped rope. The torsional
+// stiffness GJ (absent: a solid round section's) and the torque factor k
+// (material.Rope.TorqueFactor; absent: none) are for models with torsion,
+// which the others refuse (Unsupported).
 type Rope struct {
-	E           float64  `json:"E" required:"true"`        // Pa
-	Poisson     float64  `json:"poisson" required:"true"`  // 1
-	Diameter    float64  `json:"diameter" required:"true"` // m
-	Density     float64  `json:"density" required:"true"`  // kg/m³
-	DampingTime *float64 `json:"dampingTime"`
+	E                  float64  `json:"E" required:"true"`        // Pa
+	Poisson            float64  `json:"poisson" required:"true"`  // 1
+	Diameter           float64  `json:"diameter" required:"true"` // m
+	Density            float64  `json:"density" required:"true"`  // kg/m³
+	DampingTime        *float64 `json:"dampingTime"`
+	TorsionalStiffness *float64 `json:"torsionalStiffness"` // N·m²
+	TorqueFactor       *float64 `json:"torqueFactor"`       // 1
+}
+
+// Unsupported returns an error for each of the rope's torsion data that a
+// model without torsion (torsion false) or without rope torque (torque
+// false) cannot use, naming the key at name and the model.
+func (r Rope) Unsupported(name, model string, torsion, torque bool) []error {
+	var errs Errors
+	if r.TorsionalStiffness != nil && !torsion {
+		errs.Add("%s.torsionalStiffness: %s carries no torsion (remove the key)", name, model)
+	}
+	if r.TorqueFactor != nil && *r.TorqueFactor != 0 && !torque {
+		errs.Add("%s.torqueFactor: %s does not carry the rope's torque (the massless cable with its twist does; remove the key)", name, model)
+	}
+	return errs
 }
 
 // Check returns what is wrong with the rope's data, an error each, the
@@ -40,6 +59,12 @@ func (r Rope) ranges(name string) Errors {
 	if r.DampingTime != nil {
 		errs.Num(name+".dampingTime", "s", port.Time, *r.DampingTime)
 	}
+	if r.TorsionalStiffness != nil {
+		errs.Num(name+".torsionalStiffness", "N·m²", port.Torsion, *r.TorsionalStiffness)
+	}
+	if r.TorqueFactor != nil {
+		errs.Num(name+".torqueFactor", "", port.TorqueFactor, *r.TorqueFactor)
+	}
 	return errs
 }
 
@@ -48,6 +73,12 @@ func (r Rope) Material() material.Rope {
 	m := material.Rope{E: r.E, Poisson: r.Poisson, Diameter: r.Diameter, Density: r.Density, DampingTime: material.DefaultDampingTime}
 	if r.DampingTime != nil {
 		m.DampingTime = *r.DampingTime
+	}
+	if r.TorsionalStiffness != nil {
+		m.TorsionalStiffness = *r.TorsionalStiffness
+	}
+	if r.TorqueFactor != nil {
+		m.TorqueFactor = *r.TorqueFactor
 	}
 	return m
 }

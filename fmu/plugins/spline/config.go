@@ -55,7 +55,7 @@ func (c *config) controls() int {
 
 // features are the crane's parts the spline cable has: the rope has no
 // material damping in [TGDM07]'s model.
-var features = hoist.Features{Model: "the spline cable", Elements: "the spline"}
+var features = hoist.Features{Model: "the spline cable", Elements: "the spline", Torsion: true}
 
 // parseConfig reads and checks the config: the family's checks
 // (hoist.Config.Check), the control points, the ceiling in
