@@ -83,7 +83,7 @@ func TestRopeTorqueTurnsTheBlock(t *testing.T) {
 		got := f.settle(t, 240)
 		want := closedform.BlockYaw(W, s, H, material.TorqueFactorSixStrand, d, gj)
 		t.Logf("H = %2g m: block turned %.3f°, closed form %.3f°", H, got*180/math.Pi, want*180/math.Pi)
-		if math.Abs(got/want-1) > 0.05 { // counterclockwise seen from above for a positive factor
+		if math.Abs(got/want-1) > 0.05 {
 			t.Errorf("H = %g m: block turned %.4f rad, want %.4f rad within 5 %%", H, got, want)
 		}
 	}

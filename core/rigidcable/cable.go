@@ -122,7 +122,6 @@ func (c *Cable) setStiffness(j *Joint, l float64) {
 	j.Stretch, j.Bend, j.Twist = stiffness(c.opt.Rope, l)
 	j.Length, j.Link = l, c.SegmentLength
 	j.Damping = c.opt.Rope.DampingTime
-	j.TorqueArm = c.opt.Rope.TorqueFactor * c.opt.Rope.Diameter
 }
 
 // endJoint returns the joint of the given kind from body a to body b. A

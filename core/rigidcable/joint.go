@@ -98,13 +98,6 @@ type Joint struct {
 	Link float64
 	// Damping is the rope's material relaxation time τ (s) of all rows.
 	Damping float64
-	// TorqueArm is the rope's torque per tension, k·d (m,
-	// material.Rope.TorqueFactor × Diameter): under the tension T of the
-	// last step the twist row rests at the twist −k·d·T/c_t (Ω measured
-	// about the axis from A to B, down a hanging rope: a positive factor
-	// turns a hanging load counterclockwise seen from above, as the
-	// massless cable's does).
-	TorqueArm float64
 
 	// rateA and rateB are the body-frame velocities (m/s) of the attachment
 	// points along their bodies while the cable pays out: the ball rows'
@@ -333,7 +326,7 @@ func (j *Joint) Update(h float64, rows []multibody.Row) {
 		row := &rows[next]
 		row.J[0].Ang = t.Scale(-1) // Ω̇ = (ω_B − ω_A)·t (eq. 28)
 		row.J[1].Ang = t
-		row.Violation = j.unwound + j.TorqueArm*max(j.force, 0)/j.Twist
+		row.Violation = j.unwound
 		row.Compliance = 1 / j.Twist
 		row.Damping = j.Damping
 	}

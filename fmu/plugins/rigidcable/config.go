@@ -56,7 +56,7 @@ func (c *settings) hook() (rigidcable.EndKind, error) {
 const maxIterations = 10000
 
 // features are the crane's parts the rigid-body cable has: all of them.
-var features = hoist.Features{Model: "the rigid-body cable", LoadBody: true, Ground: true, Damping: true, Elements: "the segments", Torsion: true, RopeTorque: true}
+var features = hoist.Features{Model: "the rigid-body cable", LoadBody: true, Ground: true, Damping: true, Elements: "the segments", Torsion: true}
 
 // parseConfig reads and checks the config: the family's checks
 // (hoist.Config.Check), the load above the ground, the settings.

@@ -31,7 +31,7 @@ func (r Rope) Unsupported(name, model string, torsion, torque bool) []error {
 		errs.Add("%s.torsionalStiffness: %s carries no torsion (remove the key)", name, model)
 	}
 	if r.TorqueFactor != nil && *r.TorqueFactor != 0 && !torque {
-		errs.Add("%s.torqueFactor: %s does not carry the rope's torque (the massless cable with its twist and the rigid-body cable do; remove the key)", name, model)
+		errs.Add("%s.torqueFactor: %s does not carry the rope's torque (the massless cable with its twist does; remove the key)", name, model)
 	}
 	return errs
 }
