@@ -37,6 +37,10 @@ func TestAbsurdConfigNumbersRefusedByName(t *testing.T) {
 		{"massless", "cables[0].rope.density", 1e300, `cable "cable": rope.density`, "kg/m³"},
 		{"massless", "cables[0].rope.dampingTime", 1e300, `cable "cable": rope.dampingTime`, "s"},
 		{"massless", "cables[0].rope.poisson", -1e300, `cable "cable": rope.poisson`, ""},
+		{"massless", "cables[0].rope.torqueFactor", 0.5, `cable "cable": rope.torqueFactor`, ""},
+		{"massless", "cables[0].rope.torsionalStiffness", -5, `cable "cable": rope.torsionalStiffness`, "N·m²"},
+		{"massless", "cables[0].rope.torsionalStiffness", 1e6, `cable "cable": rope.torsionalStiffness`, "N·m²"},
+		{"massless", "cables[0].rope.torsionalStiffness", 1e-3, `cable "cable": rope.torsionalStiffness`, "N·m²"},
 		{"massless", "cables[0].winch.slip", 1e300, `winch "winch": slip`, "m/(N·s)"},
 		// rigid-cable
 		{"rigid-cable", "suspension.position[0]", 1e300, "suspension.position[0]", "m"},

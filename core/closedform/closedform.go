@@ -205,7 +205,8 @@ func HangingModes(l, mu, m, g float64, n int) ([]float64, error) {
 // ropes' own twist stiffness 2 GJ φ/H (GJ in N·m²). Where the torque
 // exceeds the largest restoring moment (W s²/(4H) at 90°, the ropes' GJ
 // aside: above H = s²/(4kd)) there is no equilibrium below 90°: the falls
-// cable, and it returns π/2.
+// cable, and it returns π/2, a flag rather than an angle (with stiff ropes
+// an equilibrium may lie beyond 90°).
 func BlockYaw(W, s, H, k, d, gj float64) float64 {
 	excess := func(phi float64) float64 {
 		h := math.Sqrt(H*H - s*s*math.Pow(math.Sin(phi/2), 2))

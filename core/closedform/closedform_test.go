@@ -108,3 +108,22 @@ func TestHangingModes(t *testing.T) {
 		t.Errorf("loaded chain: first string mode %.6g rad/s, want %.6g within 0.1 %%", loaded[1], want)
 	}
 }
+
+// BlockYaw: for small angles and ropes without twist stiffness the block
+// turns to asin(4 k d H/s²); the ropes' twist stiffness turns it less;
+// above H = s²/(4kd) the falls cable (π/2 flags it).
+func TestBlockYaw(t *testing.T) {
+	const W, s, k, d = 2e5, 1.0, 0.089, 0.02
+	for _, H := range []float64{5, 10, 20} {
+		got, want := BlockYaw(W, s, H, k, d, 0), math.Asin(4*k*d*H/(s*s))
+		if math.Abs(got/want-1) > 0.01 {
+			t.Errorf("H = %g m: %.5f rad, want asin(4kdH/s²) = %.5f within 1 %%", H, got, want)
+		}
+		if stiff := BlockYaw(W, s, H, k, d, 1e4); !(stiff < got) {
+			t.Errorf("H = %g m: with the ropes' GJ the block turned %.5f rad, not less than %.5f", H, stiff, got)
+		}
+	}
+	if got := BlockYaw(W, 0.5, 40, k, d, 0); got != math.Pi/2 {
+		t.Errorf("above s²/(4kd) = 35 m: %.4f rad, want π/2 (the falls cable)", got)
+	}
+}

@@ -38,7 +38,9 @@ type Rope struct {
 	// TorqueFactor is the stranded rope's torque factor k: under tension T
 	// it turns its ends with the torque k·d·T (Torque), the cause of a hook
 	// block's rotation. Zero is a rope without torque (the default); its
-	// sign is the lay's (positive: right-hand lay). Measured at 20 % of the
+	// sign sets the turn: a positive factor turns a load hanging from the
+	// rope counterclockwise seen from above, a negative one the other way
+	// (the rope's lay decides which a rope has). Measured at 20 % of the
 	// breaking force: 0.089 for a six-strand 6x25F rope, 0.0076 for a
 	// rotation-resistant 34x7-class rope (Dyform 34LR) (Manka, "Twist and
 	// shout", Cranes Today, 2001); see TorqueFactorSixStrand and
@@ -46,8 +48,8 @@ type Rope struct {
 	TorqueFactor float64
 }
 
-// Torque factors of common constructions (Rope.TorqueFactor), right-hand
-// lay: six-strand regular lay, and rotation-resistant (34x7 class).
+// Torque factors of common constructions (Rope.TorqueFactor): six-strand
+// regular lay, and rotation-resistant (34x7 class).
 const (
 	TorqueFactorSixStrand         = 0.089
 	TorqueFactorRotationResistant = 0.0076

@@ -46,6 +46,33 @@ func (r Rope) Check(name string) []error {
 		if err := r.Material().Validate(); err != nil {
 			errs.Add("%s: %w", name, err)
 		}
+		errs = append(errs, r.torsion(name)...)
+	}
+	return errs
+}
+
+// Torsional stiffness bounds relative to a solid bar of the rope's
+// diameter and modulus: a stranded rope is softer in torsion (about 1/30
+// of it for a six-strand rope under a fifth of its breaking force), and
+// no rope reaches three times a bar of its effective modulus (a solid
+// steel bar's shear modulus).
+const (
+	minTorsionFraction = 1e-4
+	maxTorsionFraction = 3.0
+)
+
+// torsion refuses a torsional stiffness no rope of this diameter has.
+func (r Rope) torsion(name string) Errors {
+	var errs Errors
+	if r.TorsionalStiffness == nil {
+		return errs
+	}
+	solid := material.Rope{E: r.E, Poisson: r.Poisson, Diameter: r.Diameter}.TorsionalRigidity()
+	lo, hi := minTorsionFraction*solid, maxTorsionFraction*solid
+	if gj := *r.TorsionalStiffness; !(gj >= lo && gj <= hi) {
+		// The range is the rope's own (build/README.md says why), so the
+		// message ends with it as every range check's does.
+		errs.Add("%s.torsionalStiffness %g N·m²: must lie in [%.3g, %.3g] N·m²", name, gj, lo, hi)
 	}
 	return errs
 }
@@ -101,6 +128,7 @@ func (r BendingRope) Check(name string) []error {
 		if err := r.Material().Validate(); err != nil {
 			errs.Add("%s: %w", name, err)
 		}
+		errs = append(errs, r.torsion(name)...)
 	}
 	return errs
 }
