@@ -179,12 +179,7 @@ func fmi2GetBoolean(c C.cablefmu_ref, vr *C.fmi2ValueReference, n C.size_t, valu
 		got := make([]bool, len(refs))
 		st := in.GetBoolean(refs, got)
 		if st == fmu.OK {
-			for k, b := range got {
-				out[k] = 0
-				if b {
-					out[k] = 1
-				}
-			}
+			putBools(out, got)
 		}
 		return st
 	})
@@ -215,17 +210,33 @@ func fmi2SetBoolean(c C.cablefmu_ref, vr *C.fmi2ValueReference, n C.size_t, valu
 		if !ok1 || !ok2 {
 			return nullArgs(in, "fmi2SetBoolean")
 		}
-		bs := make([]bool, len(vals))
-		for k, v := range vals {
-			bs[k] = v != 0
-		}
-		return in.SetBoolean(refs, bs)
+		return in.SetBoolean(refs, bools(vals))
 	})
 }
 
 //export fmi2SetString
 func fmi2SetString(c C.cablefmu_ref, vr *C.fmi2ValueReference, n C.size_t, value *C.fmi2String) C.fmi2Status {
 	return noneOfType(c, "fmi2SetString", vr, n, fmu.Writable)
+}
+
+// bools reads C booleans (an int in FMI 2.0, a byte in 3.0): any nonzero
+// is true.
+func bools[T int32 | uint8](vals []T) []bool {
+	bs := make([]bool, len(vals))
+	for k, v := range vals {
+		bs[k] = v != 0
+	}
+	return bs
+}
+
+// putBools writes booleans as C booleans: 1 for true, 0 for false.
+func putBools[T int32 | uint8](dst []T, bs []bool) {
+	for k, b := range bs {
+		dst[k] = 0
+		if b {
+			dst[k] = 1
+		}
+	}
 }
 
 func unsupported(c C.cablefmu_ref, fn, why string) C.fmi2Status {

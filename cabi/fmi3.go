@@ -243,12 +243,7 @@ func fmi3GetBoolean(c C.cablefmu_ref, vr *C.fmi3ValueReference, n C.size_t, valu
 		got := make([]bool, len(out))
 		st := in.GetBoolean3(refs, got)
 		if st == fmu.OK {
-			for k, b := range got {
-				out[k] = 0
-				if b {
-					out[k] = 1
-				}
-			}
+			putBools(out, got)
 		}
 		return st
 	})
@@ -319,11 +314,7 @@ func fmi3SetBoolean(c C.cablefmu_ref, vr *C.fmi3ValueReference, n C.size_t, valu
 		if !ok1 || !ok2 {
 			return in.Reject("fmi3SetBoolean", "an array argument is NULL with a non-zero length")
 		}
-		bs := make([]bool, len(vals))
-		for k, v := range vals {
-			bs[k] = v != 0
-		}
-		return in.SetBoolean3(refs, bs)
+		return in.SetBoolean3(refs, bools(vals))
 	})
 }
 

@@ -62,7 +62,6 @@ type Driver interface {
 // until the next sample.
 type pathAxis struct {
 	point    int // index of the driven point
-	axis     int
 	pos, vel int // input indices, −1 where not a port
 	// The ranges the inputs declare (m, m/s), which a knot keeps to: a
 	// sample's derivative or a slope over a tiny step may ask for more.
@@ -114,7 +113,7 @@ func newPaths(model Configured) (axes []pathAxis, names []string) {
 		names = append(names, pt.Name)
 		for a := 0; a < 3; a++ {
 			if pt.Pos[a] >= 0 || pt.Vel[a] >= 0 {
-				ax := pathAxis{point: p, axis: a, pos: pt.Pos[a], vel: pt.Vel[a]}
+				ax := pathAxis{point: p, pos: pt.Pos[a], vel: pt.Vel[a]}
 				ax.xlo, ax.xhi = bounds(ax.pos)
 				ax.vlo, ax.vhi = bounds(ax.vel)
 				axes = append(axes, ax)

@@ -16,18 +16,7 @@ import (
 // and SetReal on a switch are refused naming the functions to use, and
 // Write takes 0 or 1 for a Boolean, nothing between.
 func TestCountsAndSwitchesHaveTheirTypes(t *testing.T) {
-	dir, _ := filepath.Abs("../examples/wire-hoist")
-	sc, err := fmu.ReadScenario(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	reg, _ := plugins.Builtin()
-	rec := &recorder{}
-	in, err := fmu.Instantiate(fmu.Config{InstanceName: "types", GUID: sc.GUID(), ResourceLocation: dir, Logger: rec, Registry: reg})
-	if err != nil {
-		t.Fatal(err)
-	}
-	initialize(t, in)
+	in, rec := wireHoist(t)
 	vr := vrOf(in)
 	if st := in.SetBoolean([]uint32{vr["winch.brake"]}, []bool{true}); st != fmu.OK {
 		t.Fatalf("SetBoolean(winch.brake): %v", st)
@@ -73,18 +62,7 @@ func TestCountsAndSwitchesHaveTheirTypes(t *testing.T) {
 // whole, is refused naming the variable (the model and the C API could
 // read such a switch differently).
 func TestForgedCountsAndSwitchesRefused(t *testing.T) {
-	dir, _ := filepath.Abs("../examples/wire-hoist")
-	sc, err := fmu.ReadScenario(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	reg, _ := plugins.Builtin()
-	rec := &recorder{}
-	in, err := fmu.Instantiate(fmu.Config{InstanceName: "forged", GUID: sc.GUID(), ResourceLocation: dir, Logger: rec, Registry: reg})
-	if err != nil {
-		t.Fatal(err)
-	}
-	initialize(t, in)
+	in, rec := wireHoist(t)
 	if st := in.DoStep(0, 0.1); st != fmu.OK {
 		t.Fatal(st)
 	}
@@ -129,4 +107,23 @@ func TestFMI3CountsAndSwitches(t *testing.T) {
 	if st := in.GetInt32([]uint32{vr3["time"]}, n); st != fmu.Error {
 		t.Errorf("fmi3GetInt32(time): %v, want Error", st)
 	}
+}
+
+// wireHoist returns the WireHoist example's instance, initialized, and
+// the recorder of its messages.
+func wireHoist(t *testing.T) (*fmu.Instance, *recorder) {
+	t.Helper()
+	dir, _ := filepath.Abs("../examples/wire-hoist")
+	sc, err := fmu.ReadScenario(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	reg, _ := plugins.Builtin()
+	rec := &recorder{}
+	in, err := fmu.Instantiate(fmu.Config{InstanceName: "wire-hoist", GUID: sc.GUID(), ResourceLocation: dir, Logger: rec, Registry: reg})
+	if err != nil {
+		t.Fatal(err)
+	}
+	initialize(t, in)
+	return in, rec
 }

@@ -43,26 +43,34 @@ type Page struct {
 	Files           []string // the resources
 }
 
+// byCausality sorts a description's variables into the page's lists.
+type byCausality struct{ inputs, outputs, parameters []Port }
+
+func (b *byCausality) add(c modeldesc.Causality, p Port) {
+	switch c {
+	case modeldesc.CausalityInput:
+		b.inputs = append(b.inputs, p)
+	case modeldesc.CausalityOutput:
+		b.outputs = append(b.outputs, p)
+	case modeldesc.CausalityParameter:
+		b.parameters = append(b.parameters, p)
+	}
+}
+
 // Ports2 lists the variables of an FMI 2.0 model description by causality.
 func Ports2(md *modeldesc.ModelDescription) (inputs, outputs, parameters []Port) {
+	var b byCausality
 	for _, v := range md.Variables {
-		p := Port{Name: v.Name, Type: string(v.Type), Description: v.Description, Unit: v.Unit, Start: v.Start,
-			Display: display(md.Units, v.Unit, v.DisplayUnit), Range: span(v.Min, v.Max)}
-		switch v.EffectiveCausality() {
-		case modeldesc.CausalityInput:
-			inputs = append(inputs, p)
-		case modeldesc.CausalityOutput:
-			outputs = append(outputs, p)
-		case modeldesc.CausalityParameter:
-			parameters = append(parameters, p)
-		}
+		b.add(v.EffectiveCausality(), Port{Name: v.Name, Type: string(v.Type), Description: v.Description, Unit: v.Unit, Start: v.Start,
+			Display: display(md.Units, v.Unit, v.DisplayUnit), Range: span(v.Min, v.Max)})
 	}
-	return inputs, outputs, parameters
+	return b.inputs, b.outputs, b.parameters
 }
 
 // Ports3 lists the variables of an FMI 3.0 model description by
 // causality, arrays with their shape.
 func Ports3(md *modeldesc.ModelDescription3) (inputs, outputs, parameters []Port) {
+	var b byCausality
 	for _, v := range md.Variables {
 		p := Port{Name: v.Name, Type: string(v.Type), Description: v.Description, Unit: v.Unit,
 			Display: display(md.Units, v.Unit, v.DisplayUnit), Range: span(v.Min, v.Max)}
@@ -79,16 +87,9 @@ func Ports3(md *modeldesc.ModelDescription3) (inputs, outputs, parameters []Port
 			}
 			p.Size = strings.Join(dims, " × ")
 		}
-		switch v.Causality {
-		case modeldesc.CausalityInput:
-			inputs = append(inputs, p)
-		case modeldesc.CausalityOutput:
-			outputs = append(outputs, p)
-		case modeldesc.CausalityParameter:
-			parameters = append(parameters, p)
-		}
+		b.add(v.Causality, p)
 	}
-	return inputs, outputs, parameters
+	return b.inputs, b.outputs, b.parameters
 }
 
 // display names the display unit of a variable with its factor ("kN =

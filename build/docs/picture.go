@@ -173,14 +173,7 @@ func draw(c vg.Canvas, sk fmu.Sketch, w, h vg.Length, labels bool) {
 		if s.Kind != fmu.Outline || len(s.Points) < 2 {
 			continue
 		}
-		var p vg.Path
-		for k, q := range s.Points {
-			if k == 0 {
-				p.Move(v.at(q))
-			} else {
-				p.Line(v.at(q))
-			}
-		}
+		p := polyline(v, s.Points)
 		p.Close()
 		c.SetColor(bodyFill)
 		c.Fill(p)
@@ -200,14 +193,7 @@ func draw(c vg.Canvas, sk fmu.Sketch, w, h vg.Length, labels bool) {
 		if s.Kind != fmu.Rope || len(s.Points) < 2 {
 			continue
 		}
-		var p vg.Path
-		for k, q := range s.Points {
-			if k == 0 {
-				p.Move(v.at(q))
-			} else {
-				p.Line(v.at(q))
-			}
-		}
+		p := polyline(v, s.Points)
 		c.SetLineWidth(1.6)
 		c.SetColor(ropeColour)
 		c.Stroke(p)
@@ -268,6 +254,19 @@ func scaleBar(c vg.Canvas, v view, face font.Face, w vg.Length) {
 	text := fmt.Sprintf("%g m", step)
 	c.SetColor(labelColour)
 	c.FillString(face, vg.Point{X: x1 - length/2 - face.Width(text)/2, Y: y + 4}, text)
+}
+
+// polyline returns the path through the points on the canvas.
+func polyline(v view, pts []fmu.Point) vg.Path {
+	var p vg.Path
+	for k, q := range pts {
+		if k == 0 {
+			p.Move(v.at(q))
+		} else {
+			p.Line(v.at(q))
+		}
+	}
+	return p
 }
 
 // midway returns the point halfway along a polyline on the canvas.
