@@ -17,7 +17,7 @@ import (
 // state, and the active set's rows for the next solve.
 
 // stateVersion starts every saved state.
-const stateVersion = 2
+const stateVersion = 3
 
 // Codes of the world's bodies and constraints in a saved state: an
 // external one (not the wires') by its index among those, a wire's by
@@ -64,6 +64,7 @@ type wireImage struct {
 type nodeImage struct {
 	kind                        int
 	rest, tension, sigma, bound float64
+	moment                      float64
 	sliding, locked             bool
 	body, geo, edge             int
 	local                       geom.Vec3 // an eye's, contact's or lock's point (m)
@@ -87,7 +88,7 @@ func (im *image) State(c *state.Codec, winch []bool) {
 	for wi := range im.wires {
 		w := &im.wires[wi]
 		n := len(w.nodes)
-		n = c.Items("node count", 7, &n) // a node is at least 7 numbers
+		n = c.Items("node count", 8, &n) // a node is at least 8 numbers
 		c.Count("coarsenings", &w.coarsened)
 		c.Count("refinements", &w.refined)
 		c.Flag("tension known", &w.known)
@@ -120,6 +121,7 @@ func walkNode(c *state.Codec, n *nodeImage) Kind {
 	kind := Kind(c.Index("node kind", 3, &n.kind))
 	c.Range("node rest length", "m", 0, state.Limit, &n.rest)
 	c.Float("node tension (N)", &n.tension)
+	c.NonNegative("node bending moment (N·m)", &n.moment)
 	c.Range("node arc length", "m", 0, state.Limit, &n.sigma)
 	c.NonNegative("node friction bound (N·s)", &n.bound)
 	c.Flag("node sliding", &n.sliding)
@@ -208,7 +210,7 @@ func (sys *System) image() *image {
 			wm.winchSpeed, wm.winchRate = w.Winch.speed, w.Winch.rate
 		}
 		for i, n := range w.nodes {
-			nm := nodeImage{kind: int(n.kind), rest: n.rest, tension: n.tension, sigma: n.sigma, bound: n.bound, sliding: n.sliding}
+			nm := nodeImage{kind: int(n.kind), rest: n.rest, tension: n.tension, moment: n.moment, sigma: n.sigma, bound: n.bound, sliding: n.sliding}
 			switch n.kind {
 			case MassNode:
 				particle[n.body] = [2]int{wi, i}
@@ -351,7 +353,7 @@ func (sys *System) rebuild(im *image) (*rebuilt, error) {
 	// The nodes first, their bodies named by the saved order below.
 	for wi, w := range sys.Wires {
 		for _, nm := range im.wires[wi].nodes {
-			n := &node{kind: Kind(nm.kind), rest: nm.rest, tension: nm.tension, sigma: nm.sigma, bound: nm.bound, sliding: nm.sliding}
+			n := &node{kind: Kind(nm.kind), rest: nm.rest, tension: nm.tension, moment: nm.moment, sigma: nm.sigma, bound: nm.bound, sliding: nm.sliding}
 			switch n.kind {
 			case MassNode:
 				n.body = multibody.NewParticle(w.Name, 0, geom.Vec3{})

@@ -45,6 +45,9 @@ type node struct {
 	// tension (N) of the sub-segment from this node to the next, from the
 	// last solve.
 	tension float64
+	// moment is the bending moment (N·m) at a mass node in the last solve
+	// (see bend).
+	moment float64
 	// The first node of a run of frictional contact nodes holds the rest
 	// length of wire (m) from its segment's first node (the material
 	// point held while the wire sticks), the bound of the run's stick
@@ -86,9 +89,15 @@ type Wire struct {
 	// Rope is the wire's rope as AddWire took it (read only: ea (N) and
 	// mu (kg/m), its axial stiffness and mass per length, which every
 	// step reads, are taken from it there).
-	Rope       material.Rope
-	ea, mu     float64
-	Resolution Resolution
+	Rope   material.Rope
+	ea, mu float64
+	// ei is the rope's bending stiffness (N·m²), zero for a flexible rope
+	// (material.Rope.Bending).
+	ei float64
+	// clampFirst and clampLast are the wire's directions at its clamped
+	// ends in their bodies' frames (see RoutePoint.Clamped), or nil.
+	clampFirst, clampLast *geom.Vec3
+	Resolution            Resolution
 	// Winch, if set, pays the wire out of its first end.
 	Winch *Winch
 
@@ -132,6 +141,11 @@ type RoutePoint struct {
 	Point    geom.Vec3
 	Body     *multibody.Body
 	Geometry *Geometry
+	// Clamped holds an End on a body against turning as well: the wire
+	// leaves the body along the route's first (or last) leg as laid, and
+	// bends away from it with the rope's bending stiffness. Unclamped, an
+	// end is a pin.
+	Clamped bool
 }
 
 // ErrWire reports an invalid wire.
@@ -221,7 +235,10 @@ func (sys *System) AddWire(spec WireSpec) (*Wire, error) {
 	if len(route) < 2 || route[0].Kind != End || route[len(route)-1].Kind != End {
 		return nil, fmt.Errorf("wire %q: a route starts and ends with an End and has at least two points: %w", name, ErrWire)
 	}
-	w := &Wire{Name: name, Rope: rope, ea: rope.AxialStiffness(), mu: rope.LinearDensity(), Resolution: res, sys: sys, changed: true, known: spec.Tension > 0}
+	w := &Wire{Name: name, Rope: rope, ea: rope.AxialStiffness(), mu: rope.LinearDensity(), ei: rope.Bending(), Resolution: res, sys: sys, changed: true, known: spec.Tension > 0}
+	if err := w.clamps(route, spec.Winch != nil); err != nil {
+		return nil, err
+	}
 	if spec.Winch != nil {
 		if route[0].Body == nil {
 			return nil, fmt.Errorf("wire %q: a winch needs the wire's first end on a body: %w", name, ErrWire)
@@ -330,6 +347,38 @@ func (sys *System) AddWire(spec WireSpec) (*Wire, error) {
 	}
 	sys.Wires = append(sys.Wires, w)
 	return w, nil
+}
+
+// clamps records the directions of the route's clamped ends in their
+// bodies' frames: along the first leg at the first end, onward along the
+// last leg at the last.
+func (w *Wire) clamps(route []RoutePoint, winch bool) error {
+	for i, rp := range route {
+		if !rp.Clamped {
+			continue
+		}
+		switch {
+		case rp.Kind != End || rp.Body == nil:
+			return fmt.Errorf("wire %q: route point %d: only an End on a body can be clamped: %w", w.Name, i, ErrWire)
+		case i == 0 && winch:
+			return fmt.Errorf("wire %q: the winch's end cannot be clamped: %w", w.Name, ErrWire)
+		}
+		from, to := route[0].Point, route[1].Point
+		if i > 0 {
+			from, to = route[i-1].Point, route[i].Point
+		}
+		d, l := to.Sub(from).Unit()
+		if !(l > 0) {
+			return fmt.Errorf("wire %q: clamped end %d has no direction (its leg has no length): %w", w.Name, i, ErrWire)
+		}
+		local := rp.Body.Rot.Conj().Rotate(d)
+		if i == 0 {
+			w.clampFirst = &local
+		} else {
+			w.clampLast = &local
+		}
+	}
+	return nil
 }
 
 // swallowing returns a geometry that p lies inside, other than those on

@@ -150,6 +150,10 @@ func TestStateContinuesBitwise(t *testing.T) {
 		})
 	}
 }
+
+// TestReviewHMRForgedConstraintCode: a state whose list of the world's
+// constraints names a segment or an external constraint as a lock is
+// refused, and the refusal leaves the simulation as it was.
 func TestReviewHMRForgedConstraintCode(t *testing.T) {
 	dir := filepath.Join("../../examples", "wire-hoist")
 	_, sim, vals := build(t, dir)
@@ -160,15 +164,19 @@ func TestReviewHMRForgedConstraintCode(t *testing.T) {
 	}
 	s0 := sim.SaveState(nil)
 	n0 := len(s0)
-	for _, i := range []int{1396, 1409} {
+	codes := constraintCodes(s0)
+	if len(codes) != 2 {
+		t.Fatalf("the state's list of constraints was not found (%v)", codes)
+	}
+	for _, i := range codes {
 		_, sim, _ := build(t, dir)
 		if err := sim.LoadState(s0); err != nil {
 			t.Fatal(err)
 		}
 		f := append([]float64(nil), s0...)
-		f[i] = 2
+		f[i] = 2 // a lock
 		err := sim.LoadState(f)
-		t.Logf("forged value %d: %v", i, err)
+		t.Logf("forged value %d (%g): %v", i, s0[i], err)
 		if err == nil {
 			t.Errorf("value %d forged to 2: accepted", i)
 		}
@@ -179,4 +187,42 @@ func TestReviewHMRForgedConstraintCode(t *testing.T) {
 			t.Errorf("value %d: a refused state left the simulation changed", i)
 		}
 	}
+}
+
+// constraintCodes finds the HMR wire state's list of the world's
+// constraints in s (a count n, then n entries of a code — 0 external, 2
+// lock, 3 segment — and two indices, with external ones first, then
+// locks, then segments) and returns the places of the first external
+// entry's code and the first segment's.
+func constraintCodes(s []float64) []int {
+	isIndex := func(x float64) bool { return x >= 0 && x == math.Trunc(x) && x < 1e7 }
+	for i := range s {
+		n := int(s[i])
+		if !isIndex(s[i]) || n < 3 || i+1+3*n > len(s) {
+			continue
+		}
+		ext, seg, locks, ok := -1, -1, 0, true
+		for k := 0; k < n && ok; k++ {
+			e := s[i+1+3*k : i+4+3*k]
+			ok = isIndex(e[1]) && isIndex(e[2])
+			switch e[0] {
+			case 0:
+				if ext < 0 {
+					ext = i + 1 + 3*k
+				}
+			case 2:
+				locks++
+			case 3:
+				if seg < 0 {
+					seg = i + 1 + 3*k
+				}
+			default:
+				ok = false
+			}
+		}
+		if ok && ext >= 0 && seg >= 0 && locks > 0 {
+			return []int{ext, seg}
+		}
+	}
+	return nil
 }

@@ -1,0 +1,197 @@
+package hmrwire
+
+import (
+	"math"
+
+	"github.com/cablefmu/cablefmu/core/geom"
+	"github.com/cablefmu/cablefmu/core/multibody"
+)
+
+// bend is the rope's bending stiffness at one mass node: two compliant
+// angular rows on the turn from the wire's direction a into the node to
+// its direction b out of it, the turn's rotation vector θ n (n = a×b/|a×b|)
+// split on two axes across the wire. A discrete rod's bending energy at a
+// node is EI θ²/(2ℓ̄) with ℓ̄ the node's share of the wire, half of each
+// segment beside it (the rest lengths), so each row has the compliance
+// ℓ̄/EI (rad/(N·m)) and the rope's damping time. Where resolution merges
+// or splits nodes the segments' rest lengths change and ℓ̄ with them: the
+// curvature θ/ℓ̄ a bend holds at a given moment does not depend on the
+// resolution. Its impulses are the bending moment times the step.
+//
+// A clamped end (RoutePoint.Clamped) bends the same way against a
+// direction fixed on its body, with ℓ̄ half its segment's rest length:
+// node springs at x_k carrying ℓ̄_k sum the cantilever's ∫(L − x)² dx by
+// the trapezoid rule, O(ℓ²) from the closed form.
+//
+// The rows are linear in the velocities, their axes and lever arms taken
+// at the start of the step; the moment's turning of them is explicit, as
+// the tension's is, and counts in the node's stability (see load).
+type bend struct {
+	// prev, mid and next are the nodes before, at and after the bend; a
+	// clamp has no prev (first end) or no next (last end).
+	prev, mid, next *node
+	// before is the mass node that starts the segment ending at mid, the
+	// rest lengths of its segment and mid's setting ℓ̄; nil at a clamped
+	// first end.
+	before *node
+	// clamp is a clamped end's body and the wire's direction there in
+	// the body's frame (from the first end along the wire, or onward past
+	// the last end).
+	clamp      *multibody.Body
+	clampLocal geom.Vec3
+	// at gives the index in the segment's bodies of prev, mid and next,
+	// or of the clamp's body in place of the absent one.
+	at [3]int
+}
+
+// bendRows is the number of rows of a bend.
+const bendRows = 2
+
+// minLeg is the shortest leg of a bend, as a share of its ℓ̄, whose
+// direction the rows take: a contact node appearing at a mass node, or a
+// mass node released at a contact node's place, leaves a leg of a few
+// nanometres whose direction is noise and whose Jacobian 1/l reached
+// 1e15 (a dropped load's slack wire at the hook sheaves), leaving the
+// solve no pivots. Such a node bends freely in that step: a wire at a
+// contact node is bent by the geometry, not by its stiffness.
+const minLeg = 1e-3
+
+// arm returns the bend's share ℓ̄ (m) of the wire: half the rest lengths
+// of the segments beside it.
+func (b *bend) arm() float64 {
+	l := 0.0
+	if b.before != nil {
+		l += b.before.rest
+	}
+	if b.next != nil {
+		l += b.mid.rest
+	}
+	return l / 2
+}
+
+// leg is one side of a bend: the wire's unit direction there and how it
+// turns with the bodies' velocities.
+type leg struct {
+	dir geom.Vec3
+	// A free leg runs from node p to node q, length l (m); a clamped one
+	// is fixed on the body at index at[k] (p < 0).
+	p, q   int
+	length float64
+}
+
+// update fills the bend's two rows (see bend) for a wire of bending
+// stiffness ei (N·m²) and damping time tau (s).
+func (b *bend) update(rows []multibody.Row, ei, tau float64) {
+	var in, out leg
+	pm := b.mid.position()
+	if b.prev != nil {
+		in.dir, in.length = pm.Sub(b.prev.position()).Unit()
+		in.p, in.q = 0, 1
+	} else {
+		in.dir, in.p = b.clamp.Rot.Rotate(b.clampLocal), -1
+	}
+	if b.next != nil {
+		out.dir, out.length = b.next.position().Sub(pm).Unit()
+		out.p, out.q = 1, 2
+	} else {
+		out.dir, out.p = b.clamp.Rot.Rotate(b.clampLocal), -1
+	}
+	comp := b.arm() / ei
+	for k := range bendRows {
+		rows[k].Compliance, rows[k].Damping = comp, tau
+	}
+	if short := minLeg * b.arm(); b.prev != nil && in.length < short || b.next != nil && out.length < short {
+		return // see minLeg
+	}
+	a, c := in.dir, out.dir
+	cos := a.Dot(c)
+	cross := a.Cross(c)
+	sin := cross.Norm()
+	// x and y are the rows' coefficients on the changes da and dc of the
+	// two directions; g their violations.
+	var x, y [bendRows]geom.Vec3
+	var g [bendRows]float64
+	switch {
+	case sin > 1e-9:
+		theta := math.Atan2(sin, cos)
+		n := cross.Scale(1 / sin)
+		// dθ = cos θ n·d(a×c) − sin θ d(a·c).
+		x[0] = c.Cross(n).Scale(cos).AddScaled(-sin, c)
+		y[0] = n.Cross(a).Scale(cos).AddScaled(-sin, a)
+		g[0] = theta
+		// Across n the rotation vector changes by θ/sin θ times d(a×c).
+		e, _ := c.Sub(a).Unit()
+		q := theta / sin
+		x[1], y[1] = c.Cross(e).Scale(q), e.Cross(a).Scale(q)
+	case cos > 0:
+		// Straight: θ n ≈ a×c on any two axes across the wire.
+		e0 := geom.Perpendicular(a)
+		e1 := a.Cross(e0)
+		for k, e := range [bendRows]geom.Vec3{e0, e1} {
+			x[k], y[k], g[k] = c.Cross(e), e.Cross(a), e.Dot(cross)
+		}
+	default:
+		// Folded straight back: the turn has no axis; the first row
+		// holds it on one across the wire, the second is left empty.
+		n := geom.Perpendicular(a)
+		x[0], y[0], g[0] = c.Cross(n).Scale(cos), n.Cross(a).Scale(cos), math.Pi
+	}
+	for k := range bendRows {
+		row := &rows[k]
+		b.addLeg(row, in, x[k])
+		b.addLeg(row, out, y[k])
+		row.Violation = g[k]
+	}
+}
+
+// addLeg adds to row the coefficient z on the change of leg l's
+// direction: for a free leg dl = P (v_q − v_p)/l with P the projection
+// across it, for a clamped one dl = ω × dir.
+func (b *bend) addLeg(row *multibody.Row, l leg, z geom.Vec3) {
+	if l.p < 0 {
+		j := &row.J[b.at[0]]
+		if b.next == nil {
+			j = &row.J[b.at[2]]
+		}
+		j.Ang = j.Ang.Add(l.dir.Cross(z))
+		return
+	}
+	c := z.AddScaled(-z.Dot(l.dir), l.dir).Scale(1 / l.length)
+	b.addPoint(row, l.q, c)
+	b.addPoint(row, l.p, c.Scale(-1))
+}
+
+// addPoint adds the coefficient c on the velocity of the bend's node k
+// (0 prev, 1 mid, 2 next) to its body's block.
+func (b *bend) addPoint(row *multibody.Row, k int, c geom.Vec3) {
+	n := [3]*node{b.prev, b.mid, b.next}[k]
+	j := &row.J[b.at[k]]
+	j.Lin = j.Lin.Add(c)
+	if n.kind != MassNode {
+		j.Ang = j.Ang.Add(n.position().Sub(n.body.Pos).Cross(c))
+	}
+}
+
+// moment returns the bending moment (N·m) of impulses lambda over a step
+// of h seconds.
+func bendMoment(h float64, lambda []float64) float64 {
+	return math.Hypot(lambda[0], lambda[1]) / h
+}
+
+// BendingEnergy returns the energy (J) the wire's bends hold, Σ EI θ²/(2ℓ̄)
+// over its mass nodes (see bend); zero for a flexible wire.
+func (w *Wire) BendingEnergy() float64 {
+	if !(w.ei > 0) {
+		return 0
+	}
+	e := 0.0
+	for i, n := range w.nodes {
+		if n.kind != MassNode {
+			continue
+		}
+		if theta, arm := w.turn(i); arm > 0 {
+			e += w.ei * theta * theta / (2 * arm)
+		}
+	}
+	return e
+}

@@ -1,0 +1,223 @@
+package hmrwire
+
+import (
+	"math"
+	"testing"
+
+	"github.com/cablefmu/cablefmu/core/geom"
+	"github.com/cablefmu/cablefmu/core/material"
+	"github.com/cablefmu/cablefmu/core/multibody"
+)
+
+// bendingRope is a 20 mm steel rope (EA = 3.1e7 N, 2.47 kg/m) of bending
+// stiffness ei (N·m²).
+func bendingRope(ei float64) material.Rope {
+	r := material.DefaultSteelRope()
+	r.BendingStiffness = ei
+	return r
+}
+
+// relax steps sys until the wire's nodes rest, each held back by a
+// viscous force that damps the wire's first mode of angular frequency
+// omega (rad/s) about critically (dynamic relaxation: the statics are
+// the rest point whatever the damping), with load the extra force on
+// each node. It returns the steps taken.
+func relax(t *testing.T, sys *System, w *Wire, h, omega float64, load func(n *node) geom.Vec3, maxSteps int) int {
+	t.Helper()
+	for k := 1; k <= maxSteps; k++ {
+		fastest := 0.0
+		for _, n := range w.nodes {
+			if n.kind == MassNode {
+				n.body.Force = load(n).AddScaled(-2*omega*n.body.Mass, n.body.Vel)
+				fastest = max(fastest, n.body.Vel.Norm())
+			}
+		}
+		if err := sys.Step(h); err != nil {
+			t.Fatal(err)
+		}
+		if k > 100 && fastest < 1e-7 {
+			return k
+		}
+	}
+	t.Fatalf("the wire did not come to rest in %d steps", maxSteps)
+	return 0
+}
+
+// cantilever returns the tip of a wire of length l (m) and bending
+// stiffness ei clamped along +x at the origin, n segments, without
+// gravity, under the tip load p (N) along −z, at rest.
+func cantilever(t *testing.T, ei, l, p float64, n int, h float64) geom.Vec3 {
+	t.Helper()
+	sys := NewSystem(geom.Vec3{})
+	wall := sys.World.AddBody(multibody.NewStatic("wall", geom.Vec3{}))
+	w, err := sys.AddWire(WireSpec{
+		Name: "cantilever", Rope: bendingRope(ei), Spacing: l / float64(n),
+		Route: []RoutePoint{
+			{Kind: End, Point: geom.Vec3{}, Body: wall, Clamped: true},
+			{Kind: End, Point: geom.V(l, 0, 0)},
+		},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, tip := w.Ends()
+	// The first mode of a cantilever: 1.875² √(EI/(ρA L⁴)).
+	omega := 1.875 * 1.875 * math.Sqrt(ei/(w.mu*l*l*l*l))
+	relax(t, sys, w, h, omega, func(n *node) geom.Vec3 {
+		if n.body == tip {
+			return geom.V(0, 0, -p)
+		}
+		return geom.Vec3{}
+	}, 200000)
+	return tip.Pos
+}
+
+// elastica returns the tip (x along the clamp, z along the load, m) of
+// an inextensible cantilever of length l under a tip load of p·l²/EI = alpha,
+// from EI θ” = −P cos θ, θ(0) = 0, θ'(l) = 0 (θ the slope below the
+// clamp's line), shot on θ'(0) by bisection and integrated by RK4.
+func elastica(alpha, l float64) (x, z float64) {
+	const steps = 4000
+	ds := 1.0 / steps
+	// On the unit length: θ” = −α cos θ.
+	run := func(k0 float64) (end, x, z float64) {
+		th, k := 0.0, k0
+		f := func(th, k float64) (float64, float64) { return k, -alpha * math.Cos(th) }
+		for range steps {
+			// x and z by the trapezoid rule on θ before and after.
+			a1, b1 := f(th, k)
+			a2, b2 := f(th+ds/2*a1, k+ds/2*b1)
+			a3, b3 := f(th+ds/2*a2, k+ds/2*b2)
+			a4, b4 := f(th+ds*a3, k+ds*b3)
+			nth := th + ds/6*(a1+2*a2+2*a3+a4)
+			k += ds / 6 * (b1 + 2*b2 + 2*b3 + b4)
+			x += ds / 2 * (math.Cos(th) + math.Cos(nth))
+			z += ds / 2 * (math.Sin(th) + math.Sin(nth))
+			th = nth
+		}
+		return k, x, z
+	}
+	lo, hi := 0.0, alpha // θ'(0) = α x_tip ≤ α
+	for range 60 {
+		mid := (lo + hi) / 2
+		if end, _, _ := run(mid); end > 0 {
+			hi = mid
+		} else {
+			lo = mid
+		}
+	}
+	_, x, z = run((lo + hi) / 2)
+	return x * l, z * l
+}
+
+// TestElasticaReference checks the shooting solution against Bisshopp and
+// Drucker's table (Q. Appl. Math. 3, 1945) of the cantilever's tip under
+// an end load: the deflection and the tip's pull-in as shares of the
+// length.
+func TestElasticaReference(t *testing.T) {
+	for _, c := range []struct{ alpha, down, in float64 }{
+		{1, 0.30172, 0.05643},
+		{2, 0.49346, 0.16064},
+		{5, 0.71379, 0.38763},
+		{10, 0.81061, 0.55500},
+	} {
+		x, z := elastica(c.alpha, 1)
+		if math.Abs(z-c.down) > 2e-4 || math.Abs(1-x-c.in) > 2e-4 {
+			t.Errorf("PL²/EI = %g: tip down %.5f L, in %.5f L; table %.5f, %.5f", c.alpha, z, 1-x, c.down, c.in)
+		}
+	}
+}
+
+// TestCantilever: a wire clamped at one end bends under a load at the
+// other as a beam of the rope's EI: under a small load its tip sinks by
+// PL³/(3EI), and under large ones it follows the elastica (Bisshopp and
+// Drucker's, TestElasticaReference), both within 1 % of the length, at
+// 20 segments.
+func TestCantilever(t *testing.T) {
+	const (
+		ei = 10.0 // N·m²
+		l  = 2.0  // m
+		n  = 20
+	)
+	for _, alpha := range []float64{0.1, 1, 2, 5, 10} {
+		p := alpha * ei / (l * l)
+		tip := cantilever(t, ei, l, p, n, 1e-3)
+		x, z := elastica(alpha, l)
+		down, in := -tip.Z, l-tip.X
+		t.Logf("PL²/EI = %4g: tip down %.4f m (elastica %.4f, beam %.4f), in %.4f m (elastica %.4f)", alpha, down, z, p*l*l*l/(3*ei), in, l-x)
+		if math.Abs(down-z) > 0.01*l || math.Abs(in-(l-x)) > 0.01*l {
+			t.Errorf("PL²/EI = %g: tip (%.4f, %.4f) m off the elastica's (%.4f, %.4f) by more than 1 %% of %g m", alpha, tip.X, tip.Z, x, -z, l)
+		}
+		if alpha == 0.1 {
+			if beam := p * l * l * l / (3 * ei); math.Abs(down-beam) > 0.01*beam {
+				t.Errorf("small load: tip down %.5f m, PL³/(3EI) = %.5f m", down, beam)
+			}
+		}
+	}
+}
+
+// TestBendingLength: a wire under tension T leaving a clamp at a small
+// angle θ₀ to its line straightens over its bending length λ = √(EI/T):
+// EI y”” = T y” gives the slope θ₀ e^(−s/λ). The slopes of the wire's
+// segments over the first three bending lengths, fitted to an
+// exponential, give λ within 2 %, at 20 segments per λ.
+func TestBendingLength(t *testing.T) {
+	const (
+		ei     = 0.1  // N·m²
+		pull   = 10.0 // N
+		l      = 0.8  // m
+		n      = 160
+		theta0 = 0.05 // rad
+	)
+	lambda := math.Sqrt(ei / pull)
+	sys := NewSystem(geom.Vec3{})
+	wall := sys.World.AddBody(multibody.NewStatic("wall", geom.Vec3{}))
+	w, err := sys.AddWire(WireSpec{
+		Name: "wire", Rope: bendingRope(ei), Spacing: l / n,
+		Route: []RoutePoint{
+			{Kind: End, Point: geom.Vec3{}, Body: wall, Clamped: true},
+			{Kind: End, Point: geom.V(l, 0, 0)},
+		},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Laid straight, then the clamp turned up by θ₀.
+	wall.Rot = geom.AxisAngle(geom.V(0, -1, 0), theta0)
+	_, end := w.Ends()
+	omega := math.Pi / l * math.Sqrt(pull/w.mu) // the string's first mode
+	steps := relax(t, sys, w, 1e-3, omega, func(n *node) geom.Vec3 {
+		if n.body == end {
+			return geom.V(pull, 0, 0)
+		}
+		return geom.Vec3{}
+	}, 200000)
+	// Least squares of ln(slope) on the arc s at each segment's middle.
+	var sx, sy, sxx, sxy, k float64
+	s := 0.0
+	for i := 0; i+1 < len(w.nodes); i++ {
+		d := w.nodes[i+1].position().Sub(w.nodes[i].position())
+		seg := d.Norm()
+		mid := s + seg/2
+		s += seg
+		if mid > 3*lambda {
+			break
+		}
+		slope := math.Atan2(d.Z, d.X)
+		if !(slope > 0) {
+			t.Fatalf("segment %d at %.3f m has slope %g", i, mid, slope)
+		}
+		y := math.Log(slope)
+		sx, sy, sxx, sxy, k = sx+mid, sy+y, sxx+mid*mid, sxy+mid*y, k+1
+	}
+	rate := (k*sxy - sx*sy) / (k*sxx - sx*sx)
+	got := -1 / rate
+	first := math.Exp((sy - rate*sx) / k)
+	t.Logf("rest after %d steps of 1 ms: bending length %.5f m (√(EI/T) = %.5f m), slope at the clamp %.5f rad (θ₀ = %g)", steps, got, lambda, first, theta0)
+	if math.Abs(got-lambda) > 0.02*lambda {
+		t.Errorf("bending length %.5f m, want %.5f m within 2 %%", got, lambda)
+	}
+	if math.Abs(first-theta0) > 0.02*theta0 {
+		t.Errorf("slope at the clamp %.5f rad, want %g within 2 %%", first, theta0)
+	}
+}
