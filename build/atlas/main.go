@@ -63,6 +63,13 @@ func ropeOf(sc scenario) map[string]any {
 	return rope(nil)
 }
 
+// hmrRope is ropeOf with the HMR wire's damping time of 1 ms.
+func hmrRope(sc scenario) map[string]any {
+	r := ropeOf(sc)
+	r["dampingTime"] = 0.001
+	return r
+}
+
 // model builds the scenario of one cable model.
 type model struct {
 	Name string
@@ -127,7 +134,7 @@ var models = []model{
 				"gravity": g,
 				"bodies": []any{map[string]any{"name": "suspension", "kind": "kinematic", "position": []float64{0, 0, top}},
 					map[string]any{"name": "load", "kind": "dynamic", "mass": load, "size": []float64{loadBox, loadBox, loadBox}, "position": []float64{0, 0, end - loadBox/2}}},
-				"wires": []any{map[string]any{"name": "cable", "rope": rope(map[string]any{"dampingTime": 0.001}),
+				"wires": []any{map[string]any{"name": "cable", "rope": hmrRope(sc),
 					"route":   []any{map[string]any{"end": "suspension", "point": []float64{0, 0, top}}, map[string]any{"end": "load", "point": []float64{0, 0, end}}},
 					"spacing": sc.Element, "tension": tension, "outputNodes": n + 1,
 					"resolution": map[string]any{"adaptive": true, "maxMassNodes": n + 1, "minSegment": sc.Element / 4}}},

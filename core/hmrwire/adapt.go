@@ -189,7 +189,7 @@ func (w *Wire) splitBending(i int, sp splitting) float64 {
 	e := 0.0
 	for _, end := range [2]int{i, sp.ic} {
 		theta, arm := w.turn(end)
-		if arm > 0 {
+		if arm > 0 && !w.nodes[end].unbent {
 			e += w.ei * theta * theta / 2 * (1/(arm-sp.rest/4) - 1/arm)
 		}
 	}

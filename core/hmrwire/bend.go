@@ -178,8 +178,59 @@ func bendMoment(h float64, lambda []float64) float64 {
 	return math.Hypot(lambda[0], lambda[1]) / h
 }
 
+// bendNegligible is the share of the stiffness across the wire that a
+// mass node's tension gives, T(1/L_a + 1/L_c), below which its bend's,
+// EI(1/L_a + 1/L_c)²/ℓ̄, is left out (L_a and L_c the segments' rest
+// lengths beside it); bendTakenBack is the share above which a bend left
+// out is taken back. Under tension a wire's bending acts within its
+// bending length √(EI/T) of a bend, 4 cm in a fall of the example crane
+// (78 N·m² at 50 kN), far below its 4 m segments: there the bends' rows
+// change the falls' transverse stiffness by 4e-4 and cost the solve
+// twice its fill (a bend couples three nodes), 50 % of a taut step. The
+// band between the two keeps a tension hovering at the bound from
+// rebuilding the rows every step. A clamp keeps its bend. A bend taken
+// back holds the energy EI θ²/(2ℓ̄) of its turn at once: about the
+// share bendTakenBack of what the tension holds across the same kink.
+const (
+	bendNegligible = 1e-3
+	bendTakenBack  = 1e-2
+)
+
+// followTension takes back the bends of the wire's interior mass nodes
+// that are no longer negligible beside their tension in the last solve
+// (see bendNegligible), and, when the rows are rebuilt anyway
+// (rebuilding), leaves out those that became negligible: a bend carried
+// too long costs time, one left out too long would change the physics.
+// It reports whether it took one back: the rows must be rebuilt. (The
+// slack falls of a set-down crane swing through their tensions' band
+// some 40 times in 300 steps; each rebuild for it alone redid the
+// solver's analysis.)
+func (w *Wire) followTension(rebuilding bool) bool {
+	changed := false
+	for i := 1; i < len(w.nodes)-1; i++ {
+		n := w.nodes[i]
+		if n.kind != MassNode {
+			continue
+		}
+		la, lc := w.nodes[w.massBefore(i)].rest, n.rest
+		t := min(w.nodes[i-1].tension, n.tension)
+		share := math.Inf(1)
+		if t > 0 {
+			share = w.ei * (1/la + 1/lc) / ((la + lc) / 2 * t)
+		}
+		switch {
+		case n.unbent && share > bendTakenBack:
+			n.unbent, changed = false, true
+		case !n.unbent && share < bendNegligible && rebuilding:
+			n.unbent = true
+		}
+	}
+	return changed
+}
+
 // BendingEnergy returns the energy (J) the wire's bends hold, Σ EI θ²/(2ℓ̄)
-// over its mass nodes (see bend); zero for a flexible wire.
+// over its mass nodes whose bends it carries (see bend, bendNegligible);
+// zero for a flexible wire.
 func (w *Wire) BendingEnergy() float64 {
 	if !(w.ei > 0) {
 		return 0
@@ -189,7 +240,7 @@ func (w *Wire) BendingEnergy() float64 {
 		if n.kind != MassNode {
 			continue
 		}
-		if theta, arm := w.turn(i); arm > 0 {
+		if theta, arm := w.turn(i); arm > 0 && !n.unbent {
 			e += w.ei * theta * theta / (2 * arm)
 		}
 	}

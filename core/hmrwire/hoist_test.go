@@ -12,13 +12,16 @@ import (
 
 // craneSpec is the example crane: the boom tip 50 m up, the drum at its
 // foot 30 m behind, hook sheaves drop m below the boom's, a 20 mm rope
-// (EA = 3.1e7 N, 2.0 kg/m), a 500 kg block and a 20 t load of 2 × 2 × 2 m
-// hung 1 m below the hook sheaves' axles.
+// (EA = 3.1e7 N, 2.0 kg/m, EI 78 N·m², the default tenth of a solid
+// bar's, as the WireHoist example's), a 500 kg block and a 20 t load of
+// 2 × 2 × 2 m hung 1 m below the hook sheaves' axles.
 func craneSpec(falls int, drop float64) HoistSpec {
+	rope := testRope(3.1e7, 2.0, 0.01)
+	rope.Flexible = false
 	return HoistSpec{
 		Gravity: g0, BoomTip: geom.V(0, 0, 50), Falls: falls,
 		Drum:   DrumSpec{Center: geom.V(-30, 0, 1), Radius: 0.4, Width: 1, Mass: 800, Inertia: 60, Wound: 200, TorqueLimit: 2e5, BrakeTorque: 3e5},
-		Rope:   testRope(3.1e7, 2.0, 0.01),
+		Rope:   rope,
 		Sheave: SheaveSpec{Radius: 0.4, Width: 0.1, Sides: 48, Mass: 80, Friction: 0.2},
 		Drop:   drop, BlockMass: 500, BlockSize: geom.V(float64(2*falls)*0.4+0.4, 0.6, 1.2),
 		LoadMass: 20000, LoadSize: geom.V(2, 2, 2), Sling: 1,

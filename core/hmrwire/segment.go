@@ -170,7 +170,7 @@ func (s *segment) addBends(w *Wire, first, last int) {
 	if !(w.ei > 0) {
 		return
 	}
-	if first > 0 {
+	if first > 0 && !w.nodes[first].unbent {
 		b := bend{prev: w.nodes[first-1], mid: w.nodes[first], next: w.nodes[first+1], before: w.nodes[w.massBefore(first)]}
 		b.at = [3]int{s.bodyIndex(b.prev.body), s.bodyIndex(b.mid.body), s.bodyIndex(b.next.body)}
 		s.bends = append(s.bends, b)

@@ -166,6 +166,9 @@ func (sys *System) step(h float64) error {
 				w.winchNodes(h)
 			}
 			w.adapt(h)
+			if w.ei > 0 && w.followTension(w.changed) {
+				w.changed = true
+			}
 		}
 		if w.changed {
 			w.rebuild()

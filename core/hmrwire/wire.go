@@ -46,8 +46,10 @@ type node struct {
 	// last solve.
 	tension float64
 	// moment is the bending moment (N·m) at a mass node in the last solve
-	// (see bend).
+	// (see bend); unbent says the node's bend is left out, negligible
+	// beside its tension (see bendNegligible).
 	moment float64
+	unbent bool
 	// The first node of a run of frictional contact nodes holds the rest
 	// length of wire (m) from its segment's first node (the material
 	// point held while the wire sticks), the bound of the run's stick

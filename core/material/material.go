@@ -167,6 +167,16 @@ func (r Rope) SolidBending() float64 {
 	return r.E * math.Pi * math.Pow(r.Diameter, 4) / 64
 }
 
+// SteelModulus is the Young's modulus of steel (Pa), the wires' own.
+const SteelModulus = 2.1e11
+
+// MaxBending returns the bending stiffness (N·m²) of a solid steel bar of
+// diameter d (m), E_steel π d⁴/64: a stranded rope whose wires were welded
+// into one bar would bend so; none bends stiffer (with its wires stuck by
+// friction about 0.6 of it, with them free below 0.01: see
+// DefaultBendingFraction).
+func MaxBending(d float64) float64 { return SteelModulus * math.Pi * math.Pow(d, 4) / 64 }
+
 // Bending returns the rope's bending stiffness EI (N·m²): zero for a
 // Flexible rope, else BendingStiffness, or DefaultBendingFraction of
 // SolidBending when that is zero.

@@ -61,8 +61,8 @@ type prismConfig struct {
 }
 
 type wireConfig struct {
-	Name string        `json:"name"`
-	Rope scenario.Rope `json:"rope"`
+	Name string               `json:"name"`
+	Rope scenario.BendingRope `json:"rope"`
 	// Route is the wire's initial route from its first end to its last.
 	Route []routeConfig `json:"route"`
 	// Spacing (m) between the mass nodes laid along the route; 0: mass

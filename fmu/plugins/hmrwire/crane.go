@@ -39,9 +39,6 @@ func (c *config) fromCrane() error {
 		return errors.New("config: a crane is described either by suspension, load and cable or by bodies, geometries and wires, not both")
 	}
 	fc, errs := c.Crane.Config(c.Gravity, craneFeatures)
-	if fc != nil && fc.Cable.Rope.BendingStiffness != nil {
-		errs.Add("cable.rope.bendingStiffness: the HMR wire carries stretch only (remove the key)")
-	}
 	if err := errs.Err(); err != nil {
 		return err
 	}
@@ -59,7 +56,7 @@ func (c *config) fromCrane() error {
 		{Name: "suspension", Kind: "kinematic", Position: fc.Suspension.Position},
 		{Name: "load", Kind: "dynamic", Mass: fc.Load.Mass, Size: fc.Load.Box()},
 	}
-	c.Wires = []wireConfig{{Name: "cable", Rope: fc.Cable.Rope.Rope,
+	c.Wires = []wireConfig{{Name: "cable", Rope: fc.Cable.Rope,
 		Route:   []routeConfig{{End: &hoistEnd, Point: fc.Suspension.Position}, {End: &loadEnd}},
 		Spacing: fc.Cable.Length0 / float64(n), Resolution: own.Resolution, OutputNodes: own.OutputNodes,
 		Winch: &winchConfig{Name: "winch", Slip: own.Slip, ForceLimit: own.ForceLimit, Spacing: fc.Cable.Length0 / float64(n), MinLength: fc.Cable.MinLen()}}}

@@ -160,5 +160,7 @@ func (Model) Validation() []fmu.Figure {
 		{Check: "a wire over two beams keeps its contact nodes at the edges while loaded and moved", Result: "as stated", Tolerance: "no node inside a beam", Test: "TestWireOverTwoBeamsKeepsItsContacts"},
 		{Check: "hanging chain's modes 1–3 (zeros of J₀), 40 segments", Result: "−0.03 / −0.22 / −0.47 %", Tolerance: "1 %", Test: "the model atlas"},
 		{Check: "a 100 t load on 200 m of 44 mm wire at 1/60 s: bounce with the wire's mass", Result: "within 0.41 %", Tolerance: "1 %", Test: "TestHeavyHoistBounce"},
+		{Check: "bending: a wire of 20 segments clamped at one end under an end load PL²/EI = 0.1 to 10, against the elastica (Bisshopp–Drucker) and PL³/(3EI)", Result: "within 0.15 % of L; 0.1 %", Tolerance: "1 % of L; 1 %", Test: "TestCantilever"},
+		{Check: "the bending length √(EI/T) of a wire under tension leaving a clamp at an angle", Result: "within 0.01 %", Tolerance: "2 %", Test: "TestBendingLength"},
 	}
 }

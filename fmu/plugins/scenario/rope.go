@@ -118,7 +118,10 @@ type BendingRope struct {
 	BendingStiffness *float64 `json:"bendingStiffness"`
 }
 
-// Check is Rope.Check with the bending stiffness in port.Bending.
+// Check is Rope.Check with the bending stiffness in port.Bending, and at
+// most a solid steel bar's of the rope's diameter
+// (material.MaxBending): no rope bends stiffer. A vanishing one is the
+// perfectly flexible rope of the closed forms, and allowed.
 func (r BendingRope) Check(name string) []error {
 	errs := r.ranges(name)
 	if r.BendingStiffness != nil {
@@ -129,6 +132,11 @@ func (r BendingRope) Check(name string) []error {
 			errs.Add("%s: %w", name, err)
 		}
 		errs = append(errs, r.torsion(name)...)
+		if r.BendingStiffness != nil {
+			if hi := material.MaxBending(r.Diameter); !(*r.BendingStiffness <= hi) {
+				errs.Add("%s.bendingStiffness %g N·m²: must lie in [0, %.3g] N·m²", name, *r.BendingStiffness, hi)
+			}
+		}
 	}
 	return errs
 }

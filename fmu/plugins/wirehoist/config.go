@@ -62,7 +62,7 @@ type config struct {
 	// BoomTip (m) is the first boom sheave's centre at the start.
 	BoomTip [3]float64
 	Falls   int
-	Rope    scenario.Rope
+	Rope    scenario.BendingRope
 	Drum    drumConfig
 	Sheave  sheaveConfig
 	// Length0 (m) is the load's top below the boom tip at the start, and
@@ -201,9 +201,6 @@ func parseConfig(raw json.RawMessage) (*config, error) {
 	var errs scenario.Errors
 	fc, crane := sc.Crane.Config(sc.Gravity, craneFeatures)
 	errs = append(errs, crane...)
-	if fc != nil && fc.Cable.Rope.BendingStiffness != nil {
-		errs.Add("cable.rope.bendingStiffness: the wire hoist's wire carries stretch only (remove the key)")
-	}
 	if fc != nil && fc.Cable.Segments > 0 && sc.Own != nil && sc.Own.Spacing > 0 {
 		errs.Add("cable.segments and wireHoist.spacing: give one (the spacing of the wire's mass nodes, or into how many pieces cable.length0 is cut for it)")
 	}
@@ -256,7 +253,7 @@ func checkKeys(raw json.RawMessage) error {
 // builds.
 func resolve(fc *hoist.Config, own *reeving) *config {
 	c := &config{
-		Gravity: fc.Gravity, BoomTip: fc.Suspension.Position, Falls: own.Falls, Rope: fc.Cable.Rope.Rope,
+		Gravity: fc.Gravity, BoomTip: fc.Suspension.Position, Falls: own.Falls, Rope: fc.Cable.Rope,
 		Drum: own.Drum, Sheave: own.Sheave, Length0: fc.Cable.Length0, Drop: fc.Cable.Length0 - own.Sling, Block: own.Block,
 		Load:    loadConfig{Mass: fc.Load.Mass, Sling: own.Sling, Size: fc.Load.Box()},
 		Ground:  fc.Ground,

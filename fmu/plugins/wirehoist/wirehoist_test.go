@@ -154,8 +154,11 @@ func TestConfigRefused(t *testing.T) {
 		{func(cfg map[string]any) { delete(cfg, "wireHoist") }, "config.wireHoist: missing: the wire hoist's reeving"},
 		{func(cfg map[string]any) { delete(own(cfg), "block") }, `"wireHoist": "block" is missing`},
 		{func(cfg map[string]any) {
-			cfg["cable"].(map[string]any)["rope"].(map[string]any)["bendingStiffness"] = 1.0
-		}, "carries stretch only"},
+			cfg["cable"].(map[string]any)["rope"].(map[string]any)["bendingStiffness"] = 1e5
+		}, "cable.rope.bendingStiffness 100000 N·m²: must lie in [0, "},
+		{func(cfg map[string]any) {
+			cfg["cable"].(map[string]any)["rope"].(map[string]any)["bendingStiffness"] = -1.0
+		}, "cable.rope.bendingStiffness -1 N·m²"},
 		{func(cfg map[string]any) { cfg["boomTip"] = []any{0.0, 0.0, 50.0} }, "config.boomTip: now config.suspension.position"},
 		{func(cfg map[string]any) { cfg["drop"] = 40.0 }, "config.drop: now config.cable.length0"},
 		{func(cfg map[string]any) { cfg["load"].(map[string]any)["sling"] = 1.0 }, "config.load.sling: now config.wireHoist.sling"},
