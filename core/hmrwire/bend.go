@@ -221,7 +221,7 @@ func (w *Wire) followTension(rebuilding bool) bool {
 		switch {
 		case n.unbent && share > bendTakenBack:
 			n.unbent, changed = false, true
-		case !n.unbent && share < bendNegligible && rebuilding:
+		case !n.unbent && share < bendNegligible && rebuilding && !w.allBends:
 			n.unbent = true
 		}
 	}

@@ -221,3 +221,60 @@ func TestBendingLength(t *testing.T) {
 		t.Errorf("slope at the clamp %.5f rad, want %g within 2 %%", first, theta0)
 	}
 }
+
+// TestNegligibleBendsLeftOut: the example crane's taut falls leave out
+// their bends (bendNegligible), and what an engineer reads does not
+// change: at rest and through a boom-tip move (0.5 m/s for 4 s, then
+// stopped), the hook and every fall's tension agree with a run that keeps
+// every bend within 1e-4 (the hook's position within 1 mm).
+func TestNegligibleBendsLeftOut(t *testing.T) {
+	type outcome struct {
+		hook  geom.Vec3
+		falls []float64
+		peak  float64
+		left  int
+	}
+	run := func(all bool) outcome {
+		ho := newCrane(t, craneSpec(4, 40))
+		ho.Wire.allBends = all
+		var o outcome
+		ho.run(t, 2, nil)
+		ho.BoomTip.Vel = geom.V(0.5, 0, 0)
+		ho.run(t, 4, func() {
+			for _, f := range ho.FallTensions() {
+				o.peak = max(o.peak, f)
+			}
+		})
+		ho.BoomTip.Vel = geom.Vec3{}
+		ho.run(t, 2, func() {
+			for _, f := range ho.FallTensions() {
+				o.peak = max(o.peak, f)
+			}
+		})
+		o.hook, o.falls = ho.Hook(), ho.FallTensions()
+		for _, n := range ho.Wire.nodes {
+			if n.unbent {
+				o.left++
+			}
+		}
+		return o
+	}
+	all, some := run(true), run(false)
+	m, _, _ := newCrane(t, craneSpec(4, 40)).Wire.Counts()
+	t.Logf("bends left out: %d of some %d mass nodes; hook %v against %v with every bend; peak fall tension %.1f N against %.1f N",
+		some.left, m, some.hook, all.hook, some.peak, all.peak)
+	if some.left == 0 || all.left != 0 {
+		t.Fatalf("%d bends left out (every bend kept: %d): the test shows nothing", some.left, all.left)
+	}
+	if d := some.hook.Sub(all.hook).Norm(); d > 1e-3 {
+		t.Errorf("the hook %.4f m from where it is with every bend", d)
+	}
+	for k := range all.falls {
+		if math.Abs(some.falls[k]/all.falls[k]-1) > 1e-4 {
+			t.Errorf("fall %d: %.2f N, %.2f N with every bend", k+1, some.falls[k], all.falls[k])
+		}
+	}
+	if math.Abs(some.peak/all.peak-1) > 1e-4 {
+		t.Errorf("peak fall tension %.2f N, %.2f N with every bend", some.peak, all.peak)
+	}
+}

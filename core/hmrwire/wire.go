@@ -99,6 +99,9 @@ type Wire struct {
 	// clampFirst and clampLast are the wire's directions at its clamped
 	// ends in their bodies' frames (see RoutePoint.Clamped), or nil.
 	clampFirst, clampLast *geom.Vec3
+	// allBends keeps every bend however negligible (a test's reference;
+	// see bendNegligible).
+	allBends bool
 	Resolution            Resolution
 	// Winch, if set, pays the wire out of its first end.
 	Winch *Winch
