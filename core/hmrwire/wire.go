@@ -101,8 +101,8 @@ type Wire struct {
 	clampFirst, clampLast *geom.Vec3
 	// allBends keeps every bend however negligible (a test's reference;
 	// see bendNegligible).
-	allBends bool
-	Resolution            Resolution
+	allBends   bool
+	Resolution Resolution
 	// Winch, if set, pays the wire out of its first end.
 	Winch *Winch
 
