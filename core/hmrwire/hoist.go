@@ -41,7 +41,9 @@ type Hoist struct {
 	// Contacts are the load's bottom corners against the ground, if
 	// there is one.
 	Contacts []*contact.Contact
-	spec     HoistSpec
+	// LoadGeometry is the load's box as the wire meets it.
+	LoadGeometry *Geometry
+	spec         HoistSpec
 	// hook and load are the hook sheaves' axle centre and the load's
 	// bottom centre in the block's frame (m).
 	hook, load geom.Vec3
@@ -199,6 +201,23 @@ func NewHoist(spec HoistSpec) (*Hoist, error) {
 		}
 	}
 
+	// The load is geometry for the wire: slack falls lie on it, not
+	// through it, with the ground's friction (none without a ground).
+	shape, err := Box(spec.LoadSize)
+	if err != nil {
+		return nil, fmt.Errorf("%w: the load: %w", ErrHoist, err)
+	}
+	mu := 0.0
+	if g := spec.Ground; g != nil {
+		mu = g.Friction
+	}
+	loadGeo, err := NewGeometry("load", ho.Block, shape, loadCentre.Sub(com), geom.Quat{W: 1}, mu)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %w", ErrHoist, err)
+	}
+	sys.AddGeometry(loadGeo)
+	ho.LoadGeometry = loadGeo
+
 	ds := spec.Drum
 	ds.Axle, ds.Axis = ho.Base, geom.V(0, 1, 0)
 	if ds.Name == "" {
@@ -250,7 +269,7 @@ func NewHoist(spec HoistSpec) (*Hoist, error) {
 	}
 	route = append(route, deadEnd)
 	w, err := sys.AddWire(WireSpec{Name: "hoist wire", Rope: spec.Rope, Resolution: spec.Resolution, Route: route,
-		Spacing: spec.Spacing, Tension: spec.Hooked() / float64(n),
+		Spacing: spec.Spacing, Tension: spec.Hooked() / float64(n), Ground: spec.Ground,
 		// In its static equilibrium: each fall carries W/n at the hook
 		// sheaves' axles and its weight above them.
 		TensionRise: spec.Rope.LinearDensity() * spec.Gravity, TensionHeight: axle.Z,

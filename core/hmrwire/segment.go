@@ -244,7 +244,7 @@ func (s *segment) Update(h float64, rows []multibody.Row) {
 	// segment's Euler load (see push).
 	push := s.push()
 	row.Hi = push * h
-	if s.slack() && (push == 0 || s.lambda[0] >= row.Hi*(1-1e-9)) {
+	if s.slack() && (push == 0 || s.lambda[0] >= push*s.wire.sys.lastH*(1-1e-9)) {
 		row.Start = 1 // at the bound in the last solve: likely there again
 	}
 	for f, r := range s.fric {
@@ -294,22 +294,29 @@ func (s *segment) Update(h float64, rows []multibody.Row) {
 }
 
 // push returns the largest compression (N) the segment carries: none on
-// a flexible wire; on one that bends, the Euler load π²EI/L² of a column
+// a flexible wire, nor on the segment a winch spools (its rest length
+// grows by the wire coming off the drum, not by rope pressed together);
+// on the others of a wire that bends, the Euler load π²EI/L² of a column
 // of its rest length L pinned at both ends. Straight between its mass
 // nodes, a segment whose ends come closer than its length has buckled
 // between them; the buckled column carries about its Euler load while it
 // shortens (the elastica's post-buckling branch is flat), and stores that
-// work. Without it a slack segment of a bending wire would fold for
-// nothing, its nodes passing through each other, and the bends at its
-// ends, whose legs it is, would turn through π at once: a wire of three
-// nodes let go in an L gained 150 % of its energy in 0.4 s.
+// work. Free to shorten, a slack segment of a bending wire folded for
+// nothing, and each time it snapped taut again its bends, turning fast,
+// gained energy: a wire of three nodes let go in an L gained 150 % of its
+// energy in 0.4 s. (Neither a stop at half the rest length nor a soft
+// spring in compression kept it; nor did a segment that pushes without
+// bound, whose nodes, held by friction on the ground, it kicked into the
+// ground at 5 m/s. The spooled segment's push shoved the paid-out wire
+// along the ground, buckling it segment by segment, and its bounds
+// flipped 40,000 times in an active set that did not settle.)
 func (s *segment) push() float64 {
-	ei := s.wire.ei
-	if !(ei > 0) {
+	w := s.wire
+	if !(w.ei > 0) || w.Winch != nil && s.nodes[0] == w.nodes[0] {
 		return 0
 	}
 	L := s.rest()
-	return math.Pi * math.Pi * ei / (L * L)
+	return math.Pi * math.Pi * w.ei / (L * L)
 }
 
 // slack reports whether every sub-segment was slack (no tension) in the

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/cablefmu/cablefmu/core/contact"
 	"github.com/cablefmu/cablefmu/core/geom"
 	"github.com/cablefmu/cablefmu/core/multibody"
 	"github.com/cablefmu/cablefmu/core/state"
@@ -27,6 +28,7 @@ const (
 	codeParticle
 	codeLock
 	codeSegment
+	codeGround // a free mass node's contact with the wire's ground
 )
 
 // ErrState reports a state that does not fit the system.
@@ -112,7 +114,7 @@ func (im *image) State(c *state.Codec, winch []bool) {
 		c.Check(first == MassNode && last == MassNode, "wire %d: its ends are not mass nodes", wi)
 	}
 	im.bodies = walkEntries(c, "body", im.bodies, codeExternal, codeParticle)
-	im.cons = walkEntries(c, "constraint", im.cons, codeExternal, codeLock, codeSegment)
+	im.cons = walkEntries(c, "constraint", im.cons, codeExternal, codeLock, codeSegment, codeGround)
 }
 
 // walkNode walks a node and returns its kind (the fields are assigned
@@ -154,7 +156,7 @@ func walkEntries(c *state.Codec, what string, es []entry, codes ...int) []entry 
 	}
 	for k := range es {
 		e := &es[k]
-		code := c.Index(what+" code", codeSegment+1, &e.code)
+		code := c.Index(what+" code", codeGround+1, &e.code)
 		if !slices.Contains(codes, code) {
 			c.Refuse("%s %d has code %d", what, k, code)
 		}
@@ -204,6 +206,7 @@ func (sys *System) image() *image {
 	particle := map[*multibody.Body][2]int{}
 	lockAt := map[multibody.Constraint][2]int{}
 	segAt := map[multibody.Constraint][2]int{}
+	groundAt := map[multibody.Constraint][2]int{}
 	for wi, w := range sys.Wires {
 		wm := &im.wires[wi]
 		wm.coarsened, wm.refined, wm.known, wm.changed = w.Coarsened, w.Refined, w.known, w.changed
@@ -215,6 +218,9 @@ func (sys *System) image() *image {
 			switch n.kind {
 			case MassNode:
 				particle[n.body] = [2]int{wi, i}
+				if n.ground != nil {
+					groundAt[n.ground] = [2]int{wi, i}
+				}
 				if n.lock != nil {
 					lockAt[n.lock] = [2]int{wi, i}
 					nm.locked, nm.body, nm.local = true, bodyIndex[n.lock.body], n.lock.local
@@ -245,6 +251,8 @@ func (sys *System) image() *image {
 			im.cons = append(im.cons, entry{codeLock, at[0], at[1]})
 		} else if at, ok := segAt[c]; ok {
 			im.cons = append(im.cons, entry{codeSegment, at[0], at[1]})
+		} else if at, ok := groundAt[c]; ok {
+			im.cons = append(im.cons, entry{codeGround, at[0], at[1]})
 		} else {
 			im.cons = append(im.cons, entry{codeExternal, ext, 0})
 			ext++
@@ -336,6 +344,9 @@ func (sys *System) rebuild(im *image) (*rebuilt, error) {
 		}
 		for _, l := range w.locks {
 			ownC[l] = true
+		}
+		for _, g := range w.grounds {
+			ownC[g] = true
 		}
 	}
 	var extBodies []*multibody.Body
@@ -446,6 +457,13 @@ func (sys *System) rebuild(im *image) (*rebuilt, error) {
 			return nil, fmt.Errorf("constraint %d does not fit its node", k)
 		case e.code == codeLock:
 			r.cons = append(r.cons, conRef{c: n.lock})
+		case e.code == codeGround:
+			w := sys.Wires[e.a]
+			if w.ground == nil || n.lock != nil || n.ground != nil {
+				return nil, fmt.Errorf("constraint %d: a ground contact the node cannot have", k)
+			}
+			n.ground = w.groundContact(n)
+			r.cons = append(r.cons, conRef{c: n.ground})
 		case e.b == len(r.nodes[e.a])-1:
 			return nil, fmt.Errorf("a segment starts at wire %q's last node", sys.Wires[e.a].Name)
 		default:
@@ -535,7 +553,7 @@ func (r *rebuilt) apply(sys *System) {
 		if w.Winch != nil {
 			w.Winch.speed, w.Winch.rate = wm.winchSpeed, wm.winchRate
 		}
-		w.segs, w.locks = w.segs[:0], w.locks[:0]
+		w.segs, w.locks, w.grounds = w.segs[:0], w.locks[:0], w.grounds[:0]
 	}
 	sys.World.Remove(func(*multibody.Body) bool { return true }, func(multibody.Constraint) bool { return true })
 	for _, b := range r.bodies {
@@ -571,6 +589,12 @@ func (w *Wire) relist() {
 					w.locks = append(w.locks, c)
 				}
 			}
+		case *contact.Contact:
+			for _, n := range w.nodes {
+				if n.ground == c {
+					w.grounds = append(w.grounds, c)
+				}
+			}
 		}
 	}
 	slices.SortStableFunc(w.segs, func(a, b *segment) int { return at[a.nodes[0]] - at[b.nodes[0]] })
@@ -589,6 +613,7 @@ type wireLists struct {
 	nodes                 []*node
 	segs                  []*segment
 	locks                 []*lock
+	grounds               []*contact.Contact
 	coarsened, refined    int
 	known, changed        bool
 	winchSpeed, winchRate float64
@@ -603,7 +628,7 @@ func (sys *System) saveLists() *lists {
 	}
 	for _, w := range sys.Wires {
 		wl := wireLists{nodes: append([]*node(nil), w.nodes...), segs: append([]*segment(nil), w.segs...),
-			locks: append([]*lock(nil), w.locks...), coarsened: w.Coarsened, refined: w.Refined, known: w.known, changed: w.changed}
+			locks: append([]*lock(nil), w.locks...), grounds: append([]*contact.Contact(nil), w.grounds...), coarsened: w.Coarsened, refined: w.Refined, known: w.known, changed: w.changed}
 		if w.Winch != nil {
 			wl.winchSpeed, wl.winchRate = w.Winch.speed, w.Winch.rate
 		}
@@ -622,7 +647,7 @@ func (l *lists) restore(sys *System) {
 	}
 	for i, w := range sys.Wires {
 		wl := l.wires[i]
-		w.nodes, w.segs, w.locks, w.Coarsened, w.Refined, w.known, w.changed = wl.nodes, wl.segs, wl.locks, wl.coarsened, wl.refined, wl.known, wl.changed
+		w.nodes, w.segs, w.locks, w.grounds, w.Coarsened, w.Refined, w.known, w.changed = wl.nodes, wl.segs, wl.locks, wl.grounds, wl.coarsened, wl.refined, wl.known, wl.changed
 		if w.Winch != nil {
 			w.Winch.speed, w.Winch.rate = wl.winchSpeed, wl.winchRate
 		}

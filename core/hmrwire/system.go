@@ -170,6 +170,9 @@ func (sys *System) step(h float64) error {
 				w.changed = true
 			}
 		}
+		if w.followGround(h) {
+			w.changed = true
+		}
 		if w.changed {
 			w.rebuild()
 		}

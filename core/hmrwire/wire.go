@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/cablefmu/cablefmu/core/contact"
 	"github.com/cablefmu/cablefmu/core/geom"
 	"github.com/cablefmu/cablefmu/core/material"
 	"github.com/cablefmu/cablefmu/core/multibody"
@@ -50,6 +51,8 @@ type node struct {
 	// beside its tension (see bendNegligible).
 	moment float64
 	unbent bool
+	// ground keeps a free mass node above the wire's ground, or is nil.
+	ground *contact.Contact
 	// The first node of a run of frictional contact nodes holds the rest
 	// length of wire (m) from its segment's first node (the material
 	// point held while the wire sticks), the bound of the run's stick
@@ -101,7 +104,11 @@ type Wire struct {
 	clampFirst, clampLast *geom.Vec3
 	// allBends keeps every bend however negligible (a test's reference;
 	// see bendNegligible).
-	allBends   bool
+	allBends bool
+	// ground, if set, is the plane the wire's free mass nodes rest on
+	// (WireSpec.Ground); grounds lists their contacts in the world.
+	ground     *contact.Ground
+	grounds    []*contact.Contact
 	Resolution Resolution
 	// Winch, if set, pays the wire out of its first end.
 	Winch *Winch
@@ -174,6 +181,13 @@ type WireSpec struct {
 	// geometry with friction keeps whatever tension it was laid with
 	// where it sticks.
 	Tension float64
+	// Ground, if set, is a ground the wire lies on: every free mass node
+	// keeps its radius (half the rope's diameter) above it, with the
+	// ground's friction (contact.Contact: a normal row that only pushes,
+	// Coulomb's bounds on two tangential rows). Between mass nodes the wire
+	// is straight, or runs over geometry, above the plane wherever its
+	// nodes are.
+	Ground *contact.Ground
 	// TensionRise (N/m) and TensionHeight (m) lay a hanging wire in its
 	// static equilibrium, its tension rising with height by its weight
 	// per length: the tension at height z (world) is Tension +
@@ -243,6 +257,12 @@ func (sys *System) AddWire(spec WireSpec) (*Wire, error) {
 	w := &Wire{Name: name, Rope: rope, ea: rope.AxialStiffness(), mu: rope.LinearDensity(), ei: rope.Bending(), Resolution: res, sys: sys, changed: true, known: spec.Tension > 0}
 	if err := w.clamps(route, spec.Winch != nil); err != nil {
 		return nil, err
+	}
+	if g := spec.Ground; g != nil {
+		if !(g.Friction >= 0) || math.IsInf(g.Friction, 0) || math.IsNaN(g.Height) || math.IsInf(g.Height, 0) {
+			return nil, fmt.Errorf("wire %q: ground height %g m and friction %g must be finite, friction not negative: %w", name, g.Height, g.Friction, ErrWire)
+		}
+		w.ground = g
 	}
 	if spec.Winch != nil {
 		if route[0].Body == nil {
@@ -450,8 +470,11 @@ func (w *Wire) rebuild() {
 	for _, l := range w.locks {
 		old[l] = true
 	}
+	for _, c := range w.grounds {
+		old[c] = true
+	}
 	w.sys.World.Remove(nil, func(c multibody.Constraint) bool { return old[c] })
-	w.segs, w.locks = w.segs[:0], w.locks[:0]
+	w.segs, w.locks, w.grounds = w.segs[:0], w.locks[:0], w.grounds[:0]
 	for _, n := range w.nodes {
 		if n.lock != nil {
 			w.locks = append(w.locks, n.lock)
@@ -465,7 +488,66 @@ func (w *Wire) rebuild() {
 			w.sys.World.AddConstraint(s)
 		}
 	}
+	for _, n := range w.nodes {
+		if n.ground != nil {
+			w.grounds = append(w.grounds, n.ground)
+			w.sys.World.AddConstraint(n.ground)
+		}
+	}
 	w.changed = false
+}
+
+// Free mass nodes carry a contact with the wire's ground while near it:
+// from groundNear above it (plus twice what the node falls in a step), to
+// groundFar, where it is dropped. Contacts far from the ground would be
+// rows of every step (three per node, a sixth more on the example crane's
+// taut step); the band between the two keeps a node hovering at the bound
+// from rebuilding the rows every step, and the contact's own margin
+// (contact.Contact) switches its rows on before the node reaches the
+// ground.
+const (
+	groundNear = 1.0 // m
+	groundFar  = 2.0 // m
+)
+
+// followGround gives the wire's free mass nodes that came near the ground
+// their contacts and takes them from those that went far (see
+// groundNear), for steps of h seconds. It reports whether any changed:
+// the rows must be rebuilt.
+func (w *Wire) followGround(h float64) bool {
+	if w.ground == nil {
+		return false
+	}
+	changed := false
+	for _, n := range w.nodes {
+		if n.kind != MassNode || n.lock != nil {
+			continue
+		}
+		gap := n.body.Pos.Z - w.ground.Height
+		switch {
+		case n.ground == nil && gap < groundNear+2*max(-n.body.Vel.Z, 0)*h:
+			n.ground, changed = w.groundContact(n), true
+		case n.ground != nil && gap > groundFar:
+			n.ground, changed = nil, true
+		}
+	}
+	return changed
+}
+
+// groundContact returns the contact of mass node n with the wire's
+// ground.
+func (w *Wire) groundContact(n *node) *contact.Contact {
+	return contact.New(w.ground, contact.Point{Body: n.body, Radius: w.Rope.Diameter / 2})
+}
+
+// GroundForce returns the ground's normal force on the wire in the last
+// step (N).
+func (w *Wire) GroundForce(h float64) float64 {
+	f := 0.0
+	for _, c := range w.grounds {
+		f += c.Force(h)
+	}
+	return f
 }
 
 // Mass returns the wire's mass (kg): the sum of its mass nodes'.

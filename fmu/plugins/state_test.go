@@ -191,9 +191,9 @@ func TestReviewHMRForgedConstraintCode(t *testing.T) {
 
 // constraintCodes finds the HMR wire state's list of the world's
 // constraints in s (a count n, then n entries of a code — 0 external, 2
-// lock, 3 segment — and two indices, with external ones first, then
-// locks, then segments) and returns the places of the first external
-// entry's code and the first segment's.
+// lock, 3 segment, 4 a node's ground contact — and two indices) and
+// returns the places of the first external entry's code and the first
+// segment's.
 func constraintCodes(s []float64) []int {
 	isIndex := func(x float64) bool { return x >= 0 && x == math.Trunc(x) && x < 1e7 }
 	for i := range s {
@@ -216,6 +216,7 @@ func constraintCodes(s []float64) []int {
 				if seg < 0 {
 					seg = i + 1 + 3*k
 				}
+			case 4:
 			default:
 				ok = false
 			}

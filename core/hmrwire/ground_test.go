@@ -1,0 +1,114 @@
+package hmrwire
+
+import (
+	"math"
+	"testing"
+)
+
+// TestSlackWireOnGroundAndLoad: the example crane (bending wire) sets its
+// 20 t load down and pays out 36 m more wire at 1.2 m/s, so that the lead
+// from the drum sags onto the ground and lies there; it rests 5 s, then
+// hauls in and lifts the load. At every step, after the contact update
+// and after the solve, at most 50 and at most 200 mass nodes, no node of
+// the wire (mass or contact) lies below the ground or inside the load's
+// box by more than 1 cm (the wire's surface, half its diameter from a
+// node); set down, the load rests on the ground within 1 cm; the slack
+// wire carries part of its weight on the ground; lifted, each fall's mean
+// tension is W/n + ρgL/2 within 2 %.
+func TestSlackWireOnGroundAndLoad(t *testing.T) {
+	for _, maxNodes := range []int{50, 200} {
+		t.Run(map[int]string{50: "50 nodes", 200: "200 nodes"}[maxNodes], func(t *testing.T) { slackOnGround(t, maxNodes) })
+	}
+}
+
+func slackOnGround(t *testing.T, maxNodes int) {
+	const n, v, h = 4, 1.2, 1.0 / 60
+	spec := craneSpec(n, 45)
+	spec.Resolution.MaxMassNodes = maxNodes
+	ho := newCrane(t, spec)
+	w := ho.Wire
+	radius := spec.Rope.Diameter / 2
+	ground := spec.Ground.Height
+	worstGround, worstLoad := 0.0, 0.0
+	check := func(when string) {
+		ho.LoadGeometry.refresh()
+		for i, nd := range w.nodes {
+			p := nd.position()
+			below := ground - (p.Z - radius)
+			if nd.kind != MassNode {
+				below = ground - p.Z // on an edge of a geometry
+			}
+			worstGround = max(worstGround, below)
+			if below > 0.01 {
+				var v float64
+				if nd.kind == MassNode {
+					v = nd.body.Vel.Z
+				}
+				t.Fatalf("%s: node %d (kind %d) of %d %.4f m below the ground, moving down at %.3f m/s, %d steps", when, i, nd.kind, len(w.nodes), below, -v, ho.Sys.Substeps)
+			}
+			if d := ho.LoadGeometry.depth(p); d > 0 {
+				worstLoad = max(worstLoad, d)
+				if d > 0.01 {
+					t.Fatalf("%s: node %d (kind %d) %.4f m inside the load", when, i, nd.kind, d)
+				}
+			}
+		}
+	}
+	ho.Sys.afterContacts = func() { check("after the contact update") }
+	each := func() { check("after the step") }
+	ho.run(t, 1, each)
+	ho.ramp(t, v, 0.5)
+	for ho.LoadBottom().Z > 0.05 {
+		ho.run(t, h, each)
+	}
+	ho.run(t, 30, each) // about 36 m more wire
+	ho.ramp(t, 0, 0.2)
+	onGround, steps := 0.0, 0.0
+	ho.run(t, 5, func() {
+		each()
+		onGround += w.GroundForce(ho.Sys.LastStep())
+		steps++
+	})
+	onGround /= steps
+	bottom, speed := ho.LoadBottom().Z, ho.Block.Vel.Norm()
+	m, _, c := w.Counts()
+	lowest := math.Inf(1)
+	for _, p := range w.Points() {
+		lowest = min(lowest, p.Z)
+	}
+	t.Logf("lowest node %.3f m", lowest)
+	t.Logf("set down with slack: load bottom at %.5f m moving at %.2g m/s; the ground carries %.0f N of the wire (%.0f N of wire in all); %d mass and %d contact nodes",
+		bottom, speed, onGround, w.Mass()*spec.Gravity, m, c)
+	if math.Abs(bottom-ground) > 0.01 || speed > 0.01 {
+		t.Errorf("set down: load bottom at %.4f m moving at %.3g m/s, want at rest on the ground within 1 cm", bottom, speed)
+	}
+	if !(onGround > 0) {
+		t.Error("no wire rests on the ground: the test shows nothing")
+	}
+	ho.ramp(t, -v, 0.5)
+	for k := 0; ho.LoadBottom().Z < 1 && k < 40*60; k++ {
+		ho.run(t, h, each)
+	}
+	ho.ramp(t, 0, 0.5)
+	ho.run(t, 3, each)
+	mean := make([]float64, n)
+	steps = 0
+	ho.run(t, 3, func() {
+		each()
+		for k, T := range ho.FallTensions() {
+			mean[k] += T
+		}
+		steps++
+	})
+	want := spec.Hooked()/n + spec.Rope.LinearDensity()*spec.Gravity*(ho.BoomTip.Pos.Z-ho.Hook().Z)/2
+	t.Logf("lifted to %.3f m; deepest below the ground %.4f m, inside the load %.4f m", ho.LoadBottom().Z, worstGround, worstLoad)
+	if ho.LoadBottom().Z < 0.5 {
+		t.Fatalf("the load was not lifted: bottom at %.3f m", ho.LoadBottom().Z)
+	}
+	for k := range mean {
+		mean[k] /= steps
+		if math.Abs(mean[k]/want-1) > 0.02 {
+			t.Errorf("lifted: fall %d carries %.0f N on the mean, W/n + ρgL/2 = %.0f N", k+1, mean[k], want)
+		}
+	}
+}
