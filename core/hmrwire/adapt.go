@@ -92,6 +92,7 @@ func (w *Wire) merge(i int) {
 	}
 	give(c.body, b.body, toC)
 	a.rest = La + Lc
+	a.twist += b.twist // twists add as lengths do
 	w.nodes = slices.Delete(w.nodes, i, i+1)
 	w.sys.World.Remove(func(x *multibody.Body) bool { return x == b.body }, nil)
 	w.changed = true
@@ -290,6 +291,7 @@ func (w *Wire) insertSplit(i int, sp splitting) {
 	c.body.Mass -= dC
 	L := sp.rest
 	b.rest, a.rest = L-L/2, L/2
+	b.twist, a.twist = a.twist-a.twist/2, a.twist/2
 	b.tension = w.nodes[i+sp.k].tension
 	w.nodes = slices.Insert(w.nodes, i+sp.k+1, b)
 	w.sys.World.AddBody(b.body)

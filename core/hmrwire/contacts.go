@@ -288,6 +288,8 @@ func (w *Wire) release(i int) bool {
 	a.body.Mass -= dA
 	c.body.Mass -= dC
 	a.rest, b.rest = L1, L2
+	b.twist = a.twist * L2 / L // shared as the rest length is
+	a.twist -= b.twist
 	w.nodes[i] = b
 	w.sys.World.AddBody(b.body)
 	w.changed = true

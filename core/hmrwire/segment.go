@@ -62,6 +62,9 @@ type segment struct {
 	// stretch and stick rows): at its first mass node unless that is the
 	// wire's first end, and at a clamped end of the wire.
 	bends []bend
+	// twistJ is the twist row's Jacobian of this step, in bodies' order
+	// (a wire that twists; see twist.go).
+	twistJ []multibody.Jacobian
 	// Evaluated by Update: positions, sub-segment unit vectors and
 	// lengths, the total length.
 	pos    []geom.Vec3
@@ -122,6 +125,16 @@ func newSegment(w *Wire, first int) *segment {
 		}
 	}
 	s.addBends(w, first, last)
+	if w.twist {
+		// The locked ends whose twist the segment holds act on their
+		// bodies: in the list before the rows are sized.
+		if l := w.nodes[0].lock; first == 0 && l != nil && !w.swivelFirst {
+			s.bodyIndex(l.body)
+		}
+		if l := w.nodes[last].lock; last == len(w.nodes)-1 && l != nil && !w.swivelLast {
+			s.bodyIndex(l.body)
+		}
+	}
 	s.drumAt, s.axleAt = -1, -1
 	if wi := w.Winch; wi != nil && wi.Drum != nil && first == 0 {
 		// The drum's spin sets the rest length (see Winch).
@@ -129,6 +142,9 @@ func newSegment(w *Wire, first int) *segment {
 	}
 	// Two arrays cut into the working slices: a wire makes its segments
 	// anew whenever its nodes change, many times a second.
+	if w.twist {
+		s.twistJ = make([]multibody.Jacobian, len(s.bodies))
+	}
 	nf := len(s.fric)
 	vecs := make([]geom.Vec3, 2*m-1)
 	s.pos, s.dir = vecs[:m:m], vecs[m:]
@@ -162,7 +178,17 @@ func (s *segment) rest() float64 { return s.nodes[0].rest }
 func (s *segment) Bodies() []*multibody.Body { return s.bodies }
 
 // Rows implements multibody.Constraint.
-func (s *segment) Rows() int { return 1 + len(s.fric) + bendRows*len(s.bends) }
+func (s *segment) Rows() int {
+	w := s.wire
+	first, last := -1, -1
+	if s.nodes[0] == w.nodes[0] {
+		first = 0
+	}
+	if s.nodes[len(s.nodes)-1] == w.nodes[len(w.nodes)-1] {
+		last = len(w.nodes) - 1
+	}
+	return 1 + len(s.fric) + bendRows*len(s.bends) + w.twistRows(first, last)
+}
 
 // addBends adds the bends the segment from node first to node last of w
 // carries (see bends) if the wire bends.
@@ -286,6 +312,9 @@ func (s *segment) Update(h float64, rows []multibody.Row) {
 	}
 	for k := range s.bends {
 		s.bends[k].update(rows[s.bendAt(k):], w.ei, w.Rope.DampingTime)
+	}
+	if w.twist {
+		s.twistUpdate(h, rows[s.twistAt():])
 	}
 	if w.Winch != nil && s.nodes[0] == w.nodes[0] {
 		s.winchRows(h, rows)
@@ -491,6 +520,9 @@ func (s *segment) Apply(h float64, lambda []float64) {
 	s.tensions(h, lambda)
 	for k, b := range s.bends {
 		b.mid.moment = bendMoment(h, lambda[s.bendAt(k):])
+	}
+	if s.wire.twist {
+		s.twistApply(h, lambda[s.twistAt():])
 	}
 	for f, r := range s.fric {
 		n := s.nodes[r.first]

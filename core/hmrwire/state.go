@@ -18,7 +18,7 @@ import (
 // state, and the active set's rows for the next solve.
 
 // stateVersion starts every saved state.
-const stateVersion = 3
+const stateVersion = 4
 
 // Codes of the world's bodies and constraints in a saved state: an
 // external one (not the wires') by its index among those, a wire's by
@@ -66,7 +66,7 @@ type wireImage struct {
 type nodeImage struct {
 	kind                        int
 	rest, tension, sigma, bound float64
-	moment                      float64
+	moment, twist               float64
 	sliding, locked, unbent     bool
 	body, geo, edge             int
 	local                       geom.Vec3 // an eye's, contact's or lock's point (m)
@@ -90,7 +90,7 @@ func (im *image) State(c *state.Codec, winch []bool) {
 	for wi := range im.wires {
 		w := &im.wires[wi]
 		n := len(w.nodes)
-		n = c.Items("node count", 9, &n) // a node is at least 9 numbers
+		n = c.Items("node count", 10, &n) // a node is at least 10 numbers
 		c.Count("coarsenings", &w.coarsened)
 		c.Count("refinements", &w.refined)
 		c.Flag("tension known", &w.known)
@@ -124,6 +124,7 @@ func walkNode(c *state.Codec, n *nodeImage) Kind {
 	c.Range("node rest length", "m", 0, state.Limit, &n.rest)
 	c.Float("node tension (N)", &n.tension)
 	c.NonNegative("node bending moment (N·m)", &n.moment)
+	c.Float("node twist (rad)", &n.twist)
 	c.Flag("node bend left out", &n.unbent)
 	c.Range("node arc length", "m", 0, state.Limit, &n.sigma)
 	c.NonNegative("node friction bound (N·s)", &n.bound)
@@ -214,7 +215,7 @@ func (sys *System) image() *image {
 			wm.winchSpeed, wm.winchRate = w.Winch.speed, w.Winch.rate
 		}
 		for i, n := range w.nodes {
-			nm := nodeImage{kind: int(n.kind), rest: n.rest, tension: n.tension, moment: n.moment, unbent: n.unbent, sigma: n.sigma, bound: n.bound, sliding: n.sliding}
+			nm := nodeImage{kind: int(n.kind), rest: n.rest, tension: n.tension, moment: n.moment, twist: n.twist, unbent: n.unbent, sigma: n.sigma, bound: n.bound, sliding: n.sliding}
 			switch n.kind {
 			case MassNode:
 				particle[n.body] = [2]int{wi, i}
@@ -365,7 +366,7 @@ func (sys *System) rebuild(im *image) (*rebuilt, error) {
 	// The nodes first, their bodies named by the saved order below.
 	for wi, w := range sys.Wires {
 		for _, nm := range im.wires[wi].nodes {
-			n := &node{kind: Kind(nm.kind), rest: nm.rest, tension: nm.tension, moment: nm.moment, unbent: nm.unbent, sigma: nm.sigma, bound: nm.bound, sliding: nm.sliding}
+			n := &node{kind: Kind(nm.kind), rest: nm.rest, tension: nm.tension, moment: nm.moment, twist: nm.twist, unbent: nm.unbent, sigma: nm.sigma, bound: nm.bound, sliding: nm.sliding}
 			switch n.kind {
 			case MassNode:
 				n.body = multibody.NewParticle(w.Name, 0, geom.Vec3{})

@@ -110,7 +110,8 @@ const maxSubsteps = 64
 func (sys *System) substeps(h float64) int {
 	fastest := 0.0
 	for _, b := range sys.World.Bodies() {
-		if !sys.isDrum(b) {
+		// A wire's mass node rolls about the wire, moving no point.
+		if !sys.isDrum(b) && !(b.Inertia.Y == 0 && b.Inertia.Z == 0) {
 			fastest = max(fastest, b.AngVel.Norm())
 		}
 	}
@@ -183,6 +184,11 @@ func (sys *System) step(h float64) error {
 	for _, d := range sys.drums {
 		d.prepare(sys.World.Gravity)
 	}
+	for _, w := range sys.Wires {
+		if w.twist {
+			w.alignTwist()
+		}
+	}
 	if err := sys.World.Step(h); err != nil {
 		return err
 	}
@@ -208,6 +214,9 @@ type lock struct {
 	local          geom.Vec3 // d in the body's frame (m)
 	bodies         [2]*multibody.Body
 	force          geom.Vec3 // on the body, N, last step
+	// On a wire that twists: the end's twist against the body about the
+	// wire (rad), and the rope's torque there in the last step (N·m).
+	twist, torque float64
 }
 
 // Bodies implements multibody.Constraint.
@@ -240,7 +249,11 @@ func pinRows(h float64, rows []multibody.Row, p geom.Vec3, body *multibody.Body,
 }
 
 // State implements state.Stater: the force of the last step.
-func (l *lock) State(c *state.Codec) { c.Vec("lock force", &l.force) }
+func (l *lock) State(c *state.Codec) {
+	c.Vec("lock force", &l.force)
+	c.Float("lock twist (rad)", &l.twist)
+	c.Float("lock torque (N·m)", &l.torque)
+}
 
 // Apply implements multibody.Constraint.
 func (l *lock) Apply(h float64, lambda []float64) {

@@ -53,6 +53,11 @@ type node struct {
 	unbent bool
 	// ground keeps a free mass node above the wire's ground, or is nil.
 	ground *contact.Contact
+	// On a wire that twists (see twist.go): twist is the twist (rad) of
+	// the segment starting at a mass node, axis the node's axis of roll
+	// in this step (world, unit).
+	twist float64
+	axis  geom.Vec3
 	// The first node of a run of frictional contact nodes holds the rest
 	// length of wire (m) from its segment's first node (the material
 	// point held while the wire sticks), the bound of the run's stick
@@ -107,9 +112,15 @@ type Wire struct {
 	allBends bool
 	// ground, if set, is the plane the wire's free mass nodes rest on
 	// (WireSpec.Ground); grounds lists their contacts in the world.
-	ground     *contact.Ground
-	grounds    []*contact.Contact
-	Resolution Resolution
+	ground  *contact.Ground
+	grounds []*contact.Contact
+	// twist says the wire carries twist (WireSpec.Twist), of torsional
+	// rigidity gj (N·m²); swivelFirst and swivelLast say its ends turn
+	// freely about it (RoutePoint.Swivel).
+	twist                   bool
+	gj                      float64
+	swivelFirst, swivelLast bool
+	Resolution              Resolution
 	// Winch, if set, pays the wire out of its first end.
 	Winch *Winch
 
@@ -153,6 +164,9 @@ type RoutePoint struct {
 	Point    geom.Vec3
 	Body     *multibody.Body
 	Geometry *Geometry
+	// Swivel lets a wire that twists turn freely about itself at an End
+	// on a body (a swivel hook); otherwise a locked end holds its twist.
+	Swivel bool
 	// Clamped holds an End on a body against turning as well: the wire
 	// leaves the body along the route's first (or last) leg as laid, and
 	// bends away from it with the rope's bending stiffness. Unclamped, an
@@ -181,6 +195,10 @@ type WireSpec struct {
 	// geometry with friction keeps whatever tension it was laid with
 	// where it sticks.
 	Tension float64
+	// Twist makes the wire carry twist: its sections roll about it with
+	// the rope's torsional rigidity GJ (material.Rope.TorsionalRigidity)
+	// and torque k·d·T (material.Rope.Torque); see twist.go.
+	Twist bool
 	// Ground, if set, is a ground the wire lies on: every free mass node
 	// keeps its radius (half the rope's diameter) above it, with the
 	// ground's friction (contact.Contact: a normal row that only pushes,
@@ -257,6 +275,20 @@ func (sys *System) AddWire(spec WireSpec) (*Wire, error) {
 	w := &Wire{Name: name, Rope: rope, ea: rope.AxialStiffness(), mu: rope.LinearDensity(), ei: rope.Bending(), Resolution: res, sys: sys, changed: true, known: spec.Tension > 0}
 	if err := w.clamps(route, spec.Winch != nil); err != nil {
 		return nil, err
+	}
+	if spec.Twist {
+		w.twist, w.gj = true, rope.TorsionalRigidity()
+	}
+	for i, rp := range route {
+		switch {
+		case !rp.Swivel:
+		case rp.Kind != End || rp.Body == nil || !spec.Twist:
+			return nil, fmt.Errorf("wire %q: route point %d: only an End on a body of a wire that twists can be a swivel: %w", name, i, ErrWire)
+		case i == 0:
+			w.swivelFirst = true
+		default:
+			w.swivelLast = true
+		}
 	}
 	if g := spec.Ground; g != nil {
 		if !(g.Friction >= 0) || math.IsInf(g.Friction, 0) || math.IsNaN(g.Height) || math.IsInf(g.Height, 0) {
