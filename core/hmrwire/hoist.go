@@ -85,6 +85,11 @@ type HoistSpec struct {
 	// shortest first segment.
 	Resolution         Resolution
 	Spacing, MinLength float64
+	// Twist makes the wire carry twist (WireSpec.Twist): the rope's
+	// torque turns the hook block through its sheaves, and turning the
+	// block twists the falls. Swivel puts the dead end on the hook block
+	// (an odd number of falls) on a swivel.
+	Twist, Swivel bool
 }
 
 // maxStrain is the largest strain T/EA a hoist's falls are laid with:
@@ -132,6 +137,9 @@ func (s *HoistSpec) validate() error {
 	}
 	if !(s.Sling >= 0) || math.IsInf(s.Sling, 0) {
 		add("sling %g m must be finite and not negative", s.Sling)
+	}
+	if s.Swivel && (!s.Twist || s.Falls%2 == 0) {
+		add("a swivel needs a wire that twists and an odd number of falls (the dead end on the hook block); %d falls", s.Falls)
 	}
 	for _, v := range []struct {
 		name string
@@ -265,11 +273,11 @@ func NewHoist(spec HoistSpec) (*Hoist, error) {
 	}
 	deadEnd := RoutePoint{Kind: End, Point: spec.BoomTip.Add(geom.V(float64(2*n-1)*r, 0, 0)), Body: ho.BoomTip}
 	if n%2 == 1 {
-		deadEnd.Point, deadEnd.Body = axle.Add(geom.V(float64(n-1)*r, 0, 0)), ho.Block
+		deadEnd.Point, deadEnd.Body, deadEnd.Swivel = axle.Add(geom.V(float64(n-1)*r, 0, 0)), ho.Block, spec.Swivel
 	}
 	route = append(route, deadEnd)
 	w, err := sys.AddWire(WireSpec{Name: "hoist wire", Rope: spec.Rope, Resolution: spec.Resolution, Route: route,
-		Spacing: spec.Spacing, Tension: spec.Hooked() / float64(n), Ground: spec.Ground,
+		Spacing: spec.Spacing, Tension: spec.Hooked() / float64(n), Ground: spec.Ground, Twist: spec.Twist,
 		// In its static equilibrium: each fall carries W/n at the hook
 		// sheaves' axles and its weight above them.
 		TensionRise: spec.Rope.LinearDensity() * spec.Gravity, TensionHeight: axle.Z,
@@ -300,6 +308,13 @@ func (ho *Hoist) wrap(route []RoutePoint, s *Sheave, a0, a1 float64) []RoutePoin
 			k--
 		}
 	}
+}
+
+// Yaw returns the hook block's turn about the vertical (rad, in (−π, π],
+// counterclockwise seen from above) and its rate (rad/s).
+func (ho *Hoist) Yaw() (angle, rate float64) {
+	x := ho.Block.Rot.Rotate(geom.V(1, 0, 0))
+	return math.Atan2(x.Y, x.X), ho.Block.AngVel.Z
 }
 
 // Spec returns the specification the hoist was built from.

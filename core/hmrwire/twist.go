@@ -14,8 +14,10 @@ import (
 // τ (rad), the turn of its last node's section against its first's, with
 // the compliance L/GJ of its rest length L; it holds it against the
 // rope's torque k·d·T (material.Rope.Torque): the rope's section turns
-// freely to the twist k·d·T·L/GJ under the tension T of the last step,
-// as in the massless cable's twist row.
+// freely to the twist −k·d·T·L/GJ under the tension T of the last step,
+// as in the massless cable's twist row (the sign that turns a load hung
+// from a rope of positive torque factor counterclockwise seen from
+// above, material.Rope.TorqueFactor).
 //
 // The twist is carried over eye and contact nodes, where the wire may
 // turn in the groove: the segment's twist row acts on their bodies only
@@ -130,7 +132,7 @@ func (s *segment) twistUpdate(h float64, rows []multibody.Row) {
 		j.Ang = j.Ang.Add(s.dir[k-1].Sub(s.dir[k]))
 	}
 	L := s.rest()
-	row.Violation = a.twist - w.Rope.Torque(a.tension)*L/w.gj
+	row.Violation = a.twist + w.Rope.Torque(a.tension)*L/w.gj
 	row.Compliance = L / w.gj
 	row.Damping = w.Rope.DampingTime
 	copy(s.twistJ, row.J)
@@ -180,10 +182,13 @@ func (s *segment) twistApply(h float64, lambda []float64) {
 	}
 }
 
-// EndTorques returns the rope's torque (N·m) about the wire at its first
-// and last end in the last step, positive turning the end's body the way
-// a positive torque factor turns a load (see material.Rope.TorqueFactor);
-// zero at a swivel, a free end, or on a wire without twist.
+// EndTorques returns the rope's torque (N·m) on the body at its first
+// and last end in the last step, about the wire's direction from the body
+// into the wire: positive the way a rope of positive torque factor turns
+// its ends (a load hung from it counterclockwise seen from above, and
+// its top anchor likewise about the downward wire; see
+// material.Rope.TorqueFactor); zero at a swivel, a free end, or on a wire
+// without twist.
 func (w *Wire) EndTorques() (first, last float64) {
 	if !w.twist {
 		return 0, 0
@@ -192,7 +197,7 @@ func (w *Wire) EndTorques() (first, last float64) {
 		first = l.torque
 	}
 	if l := w.nodes[len(w.nodes)-1].lock; l != nil && !w.swivelLast {
-		last = l.torque
+		last = -l.torque // the wire runs into its last end
 	}
 	return first, last
 }
@@ -215,7 +220,7 @@ func (w *Wire) twistEnergy() float64 {
 	e := 0.0
 	for _, n := range w.nodes {
 		if n.kind == MassNode && n.rest > 0 {
-			d := n.twist - w.Rope.Torque(n.tension)*n.rest/w.gj
+			d := n.twist + w.Rope.Torque(n.tension)*n.rest/w.gj
 			e += w.gj * d * d / (2 * n.rest)
 		}
 	}

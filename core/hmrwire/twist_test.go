@@ -4,6 +4,7 @@ import (
 	"math"
 	"testing"
 
+	"github.com/cablefmu/cablefmu/core/closedform"
 	"github.com/cablefmu/cablefmu/core/geom"
 	"github.com/cablefmu/cablefmu/core/material"
 	"github.com/cablefmu/cablefmu/core/multibody"
@@ -122,5 +123,94 @@ func TestTorsionPendulum(t *testing.T) {
 		if math.Abs(1/f/want-1) > 0.02 {
 			t.Errorf("%s: period %.4f s, want %.4f s within 2 %%", c.name, 1/f, want)
 		}
+	}
+}
+
+// yawHoist sets the crane of spec hoisting with its block's yaw damped
+// (a test's dynamic relaxation: c = 2√(K I) of the falls' restoring
+// stiffness K = W s²/(4H)), and returns the block's yaw at rest.
+func yawHoist(t *testing.T, spec HoistSpec) float64 {
+	t.Helper()
+	ho := newCrane(t, spec)
+	_, iz := ho.Block.Inertia.X, ho.Block.Inertia.Z
+	s := 2 * spec.Sheave.Radius
+	k := spec.Hooked() * s * s / (4 * spec.Drop)
+	c := 2 * math.Sqrt(k*iz)
+	last := math.Inf(1)
+	for step := 0; step < 40*60; step++ {
+		_, rate := ho.Yaw()
+		ho.Block.Torque = geom.V(0, 0, -c*rate)
+		if err := ho.Step(1.0 / 60); err != nil {
+			t.Fatal(err)
+		}
+		angle, _ := ho.Yaw()
+		if step > 600 && math.Abs(angle-last) < 1e-7 {
+			break
+		}
+		last = angle
+	}
+	angle, _ := ho.Yaw()
+	return angle
+}
+
+// TestBlockYaw: the example crane on two falls 0.8 m apart (the sheaves'
+// diameter), the rope twisting (GJ = 20 N·m², a six-strand rope's
+// thirtieth of a solid bar's), its hook block turns under the ropes'
+// torque k·d·T to closedform.BlockYaw's angle — the falls' restoring
+// moment W s² sin φ/(4h) and their twist 2GJφ/H against k·d·W — within
+// 5 % at drops H = 10, 20, 40 and 60 m, for a six-strand rope (k = 0.089,
+// up to 42°) and a rotation-resistant one (k = 0.0076), which turns the
+// block less by the ratio of the torque factors at small angles (H = 10
+// m: within 2 %); with no torque factor the block does not turn. Above
+// H = s²/(4kd) = 90 m no restoring moment of the falls holds the
+// six-strand rope's torque: at 100 m the block turns past 90° (the falls
+// cable; the wire passes through itself thereafter, having no contact
+// with itself).
+func TestBlockYaw(t *testing.T) {
+	const gj = 20.0
+	first := map[float64]float64{}
+	for _, k := range []float64{material.TorqueFactorSixStrand, material.TorqueFactorRotationResistant, 0} {
+		for i, drop := range []float64{10, 20, 40, 60} {
+			spec := craneSpec(2, drop)
+			spec.BoomTip = geom.V(0, 0, drop+10)
+			spec.Ground = nil
+			spec.Rope.TorsionalStiffness, spec.Rope.TorqueFactor = gj, k
+			spec.Twist = true
+			got := yawHoist(t, spec)
+			want := closedform.BlockYaw(spec.Hooked(), 2*spec.Sheave.Radius, drop, k, spec.Rope.Diameter, gj)
+			t.Logf("k = %g, H = %g m: the block turns %.3f° (closed form %.3f°)", k, drop, got*180/math.Pi, want*180/math.Pi)
+			switch {
+			case k == 0 && math.Abs(got) > 1e-6:
+				t.Errorf("no torque factor: the block turns %.3g rad", got)
+			case k != 0 && math.Abs(got/want-1) > 0.05:
+				t.Errorf("k = %g, H = %g m: the block turns %.3f°, closed form %.3f°", k, drop, got*180/math.Pi, want*180/math.Pi)
+			}
+			if i == 0 {
+				first[k] = got
+			}
+		}
+	}
+	ratio := first[material.TorqueFactorRotationResistant] / first[material.TorqueFactorSixStrand]
+	want := material.TorqueFactorRotationResistant / material.TorqueFactorSixStrand
+	t.Logf("H = 10 m: the rotation-resistant rope turns the block %.4f times the six-strand's (torque factors' ratio %.4f)", ratio, want)
+	if math.Abs(ratio/want-1) > 0.02 {
+		t.Errorf("H = 10 m: yaw ratio %.4f, the torque factors' %.4f", ratio, want)
+	}
+	spec := craneSpec(2, 100)
+	spec.BoomTip, spec.Ground = geom.V(0, 0, 110), nil
+	spec.Rope.TorsionalStiffness, spec.Rope.TorqueFactor, spec.Twist = gj, material.TorqueFactorSixStrand, true
+	ho := newCrane(t, spec)
+	most := 0.0
+	for step := 0; step < 60*60 && most < math.Pi/2; step++ {
+		if err := ho.Step(1.0 / 60); err != nil {
+			t.Fatal(err)
+		}
+		a, _ := ho.Yaw()
+		most = max(most, math.Abs(a))
+	}
+	crit := 4 * spec.Sheave.Radius * spec.Sheave.Radius / (4 * material.TorqueFactorSixStrand * spec.Rope.Diameter)
+	t.Logf("H = 100 m, above s²/(4kd) = %.1f m: the block turned %.1f°", crit, most*180/math.Pi)
+	if most < math.Pi/2 {
+		t.Errorf("H = 100 m: the block turned at most %.1f°, want past 90° (the falls cable above %.1f m)", most*180/math.Pi, crit)
 	}
 }
