@@ -52,6 +52,9 @@ type reeving struct {
 	// OutputNodes is K, the number of points cable.node[k] samples the
 	// wire at, equally spaced along its rest length (default 41).
 	OutputNodes int `json:"outputNodes"`
+	// Swivel puts the dead end on the hook block (an odd number of falls)
+	// on a swivel: the rope turns freely there. It makes the wire twist.
+	Swivel bool `json:"swivel"`
 }
 
 // config is a wire hoist as the plugin builds it: the scenario's crane and
@@ -78,6 +81,17 @@ type config struct {
 	Spacing, MinLength float64
 	Resolution         resolutionConfig
 	OutputNodes        int
+	// Swivel: the dead end on the block turns freely (see reeving).
+	Swivel bool
+}
+
+// twists reports whether the wire carries twist: when the scenario's rope
+// gives its torsional stiffness or a torque factor, or the dead end is on
+// a swivel (otherwise the wire is left without the roll of its sections,
+// which costs a degree of freedom per mass node).
+func (c *config) twists() bool {
+	r := c.Rope
+	return r.TorsionalStiffness != nil || r.TorqueFactor != nil && *r.TorqueFactor != 0 || c.Swivel
 }
 
 type drumConfig struct {
@@ -161,6 +175,7 @@ func (c *config) spec(p *params) hmrwire.HoistSpec {
 		LoadMass: p.loadMass, LoadSize: vec(c.Load.Size), Sling: c.Load.Sling,
 		Resolution: hmrwire.Resolution{Adaptive: adaptive, MaxMassNodes: c.Resolution.MaxMassNodes, MinSegment: c.Resolution.MinSegment},
 		Spacing:    c.Spacing, MinLength: c.MinLength,
+		Twist: c.twists(), Swivel: c.Swivel,
 	}
 	if g := c.Ground; g != nil {
 		s.Ground = &contact.Ground{Height: g.Height, Friction: g.Friction}
@@ -174,7 +189,8 @@ const maxMassNodes = 1000000
 
 // craneFeatures are the crane's parts the wire hoist has: the load is a
 // body set down on the ground, the rope is damped.
-var craneFeatures = hoist.Features{Model: "the wire hoist", LoadBody: true, Ground: true, Damping: true, Elements: "the wire's mass nodes"}
+var craneFeatures = hoist.Features{Model: "the wire hoist", LoadBody: true, Ground: true, Damping: true, Elements: "the wire's mass nodes",
+	Torsion: true, RopeTorque: true}
 
 // movedKeys are the keys of the wire hoist's own language before it read
 // the hoist family's crane, with where they went.
@@ -258,6 +274,7 @@ func resolve(fc *hoist.Config, own *reeving) *config {
 		Load:    loadConfig{Mass: fc.Load.Mass, Sling: own.Sling, Size: fc.Load.Box()},
 		Ground:  fc.Ground,
 		Spacing: own.Spacing, MinLength: fc.Cable.MinLen(), Resolution: own.Resolution, OutputNodes: own.OutputNodes,
+		Swivel: own.Swivel,
 	}
 	if c.Falls == 0 {
 		c.Falls = 1
@@ -306,5 +323,8 @@ func (c *config) check() scenario.Errors {
 	errs.Int("wireHoist.resolution.maxMassNodes", c.Resolution.MaxMassNodes, 0, maxMassNodes)
 	errs.Num("wireHoist.resolution.minSegment", "m", port.OptLength, c.Resolution.MinSegment)
 	errs.Int("wireHoist.outputNodes", c.outputNodes(), 2, 10000)
+	if c.Swivel && c.Falls%2 == 0 {
+		add("wireHoist.swivel: on %d falls the dead end is on the boom tip, not on the hook block (a swivel needs an odd number of falls)", c.Falls)
+	}
 	return errs
 }

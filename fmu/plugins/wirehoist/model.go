@@ -147,6 +147,12 @@ func quantities(c *config, step float64) *catalogue {
 		qs.Output("load.v"+ax, "m/s", fmt.Sprintf("World %s velocity of the load's centre", ax), func(s *simulation) float64 { return s.ho.LoadVelocity().Comp(k) })
 	}
 	qs.Output("ground.force", "N", "Normal force of the ground on the load", func(s *simulation) float64 { return s.groundForce() })
+	qs.Output("hook.yaw", "rad", "Turn of the hook block and load about the vertical, counterclockwise seen from above, in (-pi, pi]", func(s *simulation) float64 { a, _ := s.ho.Yaw(); return a })
+	qs.Output("hook.yawRate", "rad/s", "Rate of turn of the hook block and load about the vertical", func(s *simulation) float64 { _, r := s.ho.Yaw(); return r })
+	qs.Output("drum.ropeTorque", "N.m", "Torque of the rope about itself on the drum where it is anchored, positive the way a rope of positive torque factor turns its ends (0 when the wire does not twist: see cable.rope.torqueFactor)",
+		func(s *simulation) float64 { t, _ := s.ho.Wire.EndTorques(); return t })
+	qs.Output("deadEnd.ropeTorque", "N.m", "Torque of the rope about itself at the dead end, the same sign (0 on a swivel, or when the wire does not twist)",
+		func(s *simulation) float64 { _, t := s.ho.Wire.EndTorques(); return t })
 	for k := 1; k <= c.Falls; k++ {
 		qs.Output(fmt.Sprintf("fall[%d].tension", k), "N", fmt.Sprintf("Mean tension of fall %d of %d, counted from the drum's side", k, c.Falls),
 			func(s *simulation) float64 { return s.fallTension(k - 1) })

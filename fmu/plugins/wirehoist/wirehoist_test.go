@@ -2,6 +2,7 @@ package wirehoist_test
 
 import (
 	"encoding/json"
+	"github.com/cablefmu/cablefmu/core/closedform"
 	"math"
 	"os"
 	"path/filepath"
@@ -159,6 +160,10 @@ func TestConfigRefused(t *testing.T) {
 		{func(cfg map[string]any) {
 			cfg["cable"].(map[string]any)["rope"].(map[string]any)["bendingStiffness"] = -1.0
 		}, "cable.rope.bendingStiffness -1 N·m²"},
+		{func(cfg map[string]any) { own(cfg)["swivel"] = true }, "wireHoist.swivel: on 4 falls the dead end is on the boom tip"},
+		{func(cfg map[string]any) {
+			cfg["cable"].(map[string]any)["rope"].(map[string]any)["torqueFactor"] = 0.5
+		}, "cable.rope.torqueFactor"},
 		{func(cfg map[string]any) { cfg["boomTip"] = []any{0.0, 0.0, 50.0} }, "config.boomTip: now config.suspension.position"},
 		{func(cfg map[string]any) { cfg["drop"] = 40.0 }, "config.drop: now config.cable.length0"},
 		{func(cfg map[string]any) { cfg["load"].(map[string]any)["sling"] = 1.0 }, "config.load.sling: now config.wireHoist.sling"},
@@ -206,5 +211,46 @@ func TestDroppedLoad(t *testing.T) {
 	}
 	if w := d.get("drum.omega"); math.Abs(w) > 1e-3 {
 		t.Errorf("the braked drum turns at %.3g rad/s", w)
+	}
+}
+
+// TestRopeTorqueTurnsTheBlock: the example on two falls with a
+// rotation-resistant rope (torque factor 0.0076, GJ = 20 N·m²): through
+// the FMU the hook block swings about the vertical about the angle of
+// closedform.BlockYaw (its mean over the 80 s after the first second
+// within 5 %; it starts at 0 and swings about its rest, 26 s a swing);
+// the rope's torque at the drum is k·d times the drum's tension, and at
+// the dead end k·d times the fall's, within 2 %.
+func TestRopeTorqueTurnsTheBlock(t *testing.T) {
+	const k, gj = 0.0076, 20.0
+	sc := example(t)
+	cfg := sc["config"].(map[string]any)
+	own(cfg)["falls"] = 2.0
+	rope := cfg["cable"].(map[string]any)["rope"].(map[string]any)
+	rope["torqueFactor"], rope["torsionalStiffness"] = k, gj
+	sc["ports"] = append(sc["ports"].([]any), "hook.yaw", "hook.yawRate", "drum.ropeTorque", "deadEnd.ropeTorque")
+	in, vr := plugintest.New(t, scenarioDir(t, sc), nil)
+	d := &driver{t: t, in: in, vr: vr}
+	d.run(1)
+	mean, steps := 0.0, 0.0
+	var drum, drumWant, dead, deadWant float64
+	for k := 0; k < 80*20; k++ {
+		d.run(0.05)
+		mean += d.get("hook.yaw")
+		steps++
+		drum, drumWant = d.get("drum.ropeTorque"), d.get("cable.tension")
+		dead, deadWant = d.get("deadEnd.ropeTorque"), d.get("fall[2].tension")
+	}
+	mean /= steps
+	const diameter = 0.02
+	W := (20000 + 500 + 2*80) * 9.81
+	want := closedform.BlockYaw(W, 0.8, 40, k, diameter, gj)
+	t.Logf("mean yaw %.4f° (closed form %.4f°); rope torque at the drum %.3f N·m (k·d·T = %.3f), at the dead end %.3f N·m (%.3f)",
+		mean*180/math.Pi, want*180/math.Pi, drum, k*diameter*drumWant, dead, k*diameter*deadWant)
+	if math.Abs(mean/want-1) > 0.05 {
+		t.Errorf("mean yaw %.4f°, closed form %.4f°", mean*180/math.Pi, want*180/math.Pi)
+	}
+	if math.Abs(drum/(k*diameter*drumWant)-1) > 0.02 || math.Abs(dead/(k*diameter*deadWant)-1) > 0.02 {
+		t.Errorf("rope torques %.3f and %.3f N·m, want k·d·T = %.3f and %.3f", drum, dead, k*diameter*drumWant, k*diameter*deadWant)
 	}
 }
