@@ -58,6 +58,22 @@ type Contact struct {
 	// tilted on a corner gained 10–20 % of its energy at each impact and
 	// rocked without end; over two steps it comes to rest within 0.2 s.
 	Damping float64
+	// Creep regularizes the friction instead of bounding it: the
+	// tangential rows are unbounded velocity rows whose slip ξ (m/(N·s))
+	// makes the friction a damper, ξ = max(frictionSlip, |v_t|/(μN)) from
+	// the point's sliding speed and the normal force of the last step
+	// (sliding, the damper pulls μN; stuck, it holds as the box does),
+	// raised by the ratio |F_t|/(μN) wherever the last step's friction
+	// force exceeded Coulomb's bound, so that a stuck point pushed beyond
+	// it starts to slide within a few steps. The solve then has no
+	// friction bounds to settle: a light particle held by friction at
+	// both ends of a wire segment that can go slack made the bounded rows
+	// cycle ("did not settle") on a wire lying on the ground.
+	Creep bool
+	// xi is the tangential rows' slip of the last step and friction their
+	// impulses (N·s), with Creep.
+	xi       float64
+	friction [2]float64
 }
 
 // damping returns γ of the normal row at step h (s).
@@ -106,7 +122,7 @@ func (c *Contact) Update(h float64, rows []multibody.Row) {
 			rows[i].Slip = 1
 			rows[i].Lo, rows[i].Hi = 0, 0
 		}
-		c.normal = 0
+		c.normal, c.friction, c.xi = 0, [2]float64{}, 0
 		return
 	}
 	axes := [3]geom.Vec3{{Z: 1}, {X: 1}, {Y: 1}}
@@ -118,6 +134,10 @@ func (c *Contact) Update(h float64, rows []multibody.Row) {
 	rows[0].Damping = c.damping(h)
 	rows[0].Lo = 0
 	limit := c.ground.Friction * c.normal
+	if c.Creep {
+		c.creep(h, r, rows)
+		return
+	}
 	for i := 1; i < 3; i++ {
 		rows[i].Holonomic = false // friction acts on the sliding velocity
 		rows[i].Slip = frictionSlip
@@ -125,8 +145,36 @@ func (c *Contact) Update(h float64, rows []multibody.Row) {
 	}
 }
 
+// creep sets the tangential rows of a Creep contact (see Creep) at lever
+// arm r for a step of h seconds.
+func (c *Contact) creep(h float64, r geom.Vec3, rows []multibody.Row) {
+	b := c.point.Body
+	v := b.Vel.Add(b.AngVel.Cross(r))
+	bound := c.ground.Friction * c.normal / h // μN (N)
+	xi := frictionSlip
+	if bound > 0 {
+		xi = max(xi, math.Hypot(v.X, v.Y)/bound)
+		if f := math.Hypot(c.friction[0], c.friction[1]) / h; f > bound && c.xi > 0 {
+			xi = max(xi, c.xi*f/bound)
+		}
+	}
+	c.xi = xi
+	for i := 1; i < 3; i++ {
+		rows[i].Holonomic = false
+		if !(bound > 0) {
+			// No normal force: no friction.
+			rows[i].Slip, rows[i].Lo, rows[i].Hi = 1, 0, 0
+			continue
+		}
+		rows[i].Slip = xi
+	}
+}
+
 // Apply implements multibody.Constraint.
-func (c *Contact) Apply(h float64, lambda []float64) { c.normal = lambda[0] }
+func (c *Contact) Apply(h float64, lambda []float64) {
+	c.normal = lambda[0]
+	c.friction = [2]float64{lambda[1], lambda[2]}
+}
 
 // Force returns the normal force of the last step (N).
 func (c *Contact) Force(h float64) float64 { return c.normal / h }
@@ -145,4 +193,11 @@ func BoxCorners(b *multibody.Body, size geom.Vec3) []Point {
 
 // State implements state.Stater: the last normal impulse, which bounds
 // the next step's friction.
-func (c *Contact) State(s *state.Codec) { s.Float("contact normal impulse", &c.normal) }
+func (c *Contact) State(s *state.Codec) {
+	s.Float("contact normal impulse", &c.normal)
+	if c.Creep {
+		s.NonNegative("contact friction slip", &c.xi)
+		s.Float("contact friction impulse", &c.friction[0])
+		s.Float("contact friction impulse", &c.friction[1])
+	}
+}

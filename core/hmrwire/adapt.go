@@ -28,11 +28,7 @@ func critical(la, lc, m, h float64) float64 { return min(la, lc) * m / (4 * h * 
 // node it adds and its neighbours stay within refineMargin of f_crit
 // ([SLNB11] §II-D), within the Resolution's bounds. On a wire that bends,
 // a split must not add more bending energy than it takes kinetic energy
-// (splitBending). The bends' rows need no bound of their own: their
-// stiffness is in the solve, and the turning of their rows by the moment
-// is an explicit stiffness of order M/l², which left a cantilever of 80
-// segments under PL²/EI = 10, 2000 times the shear eq. 25 would allow a
-// tension, stable at 1/60 s and within 3 % of its motion at 1 ms.
+// (splitBending), and the bends' moments count in the load (see load).
 func (w *Wire) adapt(h float64) {
 	if !w.Resolution.Adaptive {
 		return
@@ -46,8 +42,7 @@ func (w *Wire) adapt(h float64) {
 		p := n.body.Pos
 		la := w.nodes[i-1].position().Sub(p).Norm()
 		lc := w.nodes[i+1].position().Sub(p).Norm()
-		f := max(w.nodes[i-1].tension, n.tension)
-		if f > critical(la, lc, n.body.Mass, h) {
+		if w.load(i, la, lc) > critical(la, lc, n.body.Mass, h) {
 			w.merge(i)
 			i--
 		}
@@ -70,6 +65,36 @@ func (w *Wire) adapt(h float64) {
 			i++ // past the new node's segment start
 		}
 	}
+}
+
+// momentShare is the part of M/l that counts as tension in a node's
+// load (see load).
+const momentShare = 1.0 / 3
+
+// load returns the force (N) that decides mass node i's stability (eq.
+// 25), beside sub-segments of la and lc (m): the larger tension beside
+// it, plus, on a wire that bends, momentShare·M/min(l_a, l_c) of the
+// largest bending moment M at it and at the mass nodes next to it. The
+// rows take the turning of the wire by its tension explicitly, a
+// transverse stiffness T(1/l_a + 1/l_c) that eq. 25 bounds; the moments'
+// turning of their own rows is explicit alike, a stiffness of order M/l².
+// A bent wire of 0.1 m segments at 1/60 s diverged where h²M/(m l²)
+// exceeded about 3, that is M/(12 l) beyond f_crit; the load counts
+// M/(3 l), four times that margin. (A cantilever of 80 segments under
+// PL²/EI = 10 kept well within it, and ran stable without it.)
+func (w *Wire) load(i int, la, lc float64) float64 {
+	f := max(w.nodes[i-1].tension, w.nodes[i].tension)
+	if !(w.ei > 0) {
+		return f
+	}
+	m := w.nodes[i].moment
+	if i > 0 {
+		m = max(m, w.nodes[w.massBefore(i)].moment)
+	}
+	if i < len(w.nodes)-1 {
+		m = max(m, w.nodes[w.massAfter(i)].moment)
+	}
+	return f + momentShare*m/min(la, lc)
 }
 
 // merge removes the free mass node i by the coarsening rules of
@@ -147,6 +172,11 @@ func (w *Wire) split(i int, h float64) bool {
 	f := 0.0
 	for q := i; q < sp.ic; q++ {
 		f = max(f, w.nodes[q].tension)
+	}
+	if w.ei > 0 {
+		// The new node's share of the moments beside it (see load), over
+		// the shorter of its reaches.
+		f += momentShare * max(a.moment, w.nodes[sp.ic].moment) / min(sp.rest/2, sp.lb+sp.lc)
 	}
 	dA, dC := sp.shares(w.mu, a, c)
 	mb := dA + dC

@@ -1,11 +1,15 @@
 package hmrwire
 
 import (
+	"fmt"
 	"math"
 	"testing"
+
+	"github.com/cablefmu/cablefmu/core/material"
 )
 
-// TestSlackWireOnGroundAndLoad: the example crane (bending wire) sets its
+// TestSlackWireOnGroundAndLoad: the example crane (bending wire; and
+// twisting, a six-strand rope's torque turning its block, at 50 nodes) sets its
 // 20 t load down and pays out 36 m more wire at 1.2 m/s, so that the lead
 // from the drum sags onto the ground and lies there; it rests 5 s, then
 // hauls in and lifts the load. At every step, after the contact update
@@ -16,15 +20,26 @@ import (
 // wire carries part of its weight on the ground; lifted, each fall's mean
 // tension is W/n + ρgL/2 within 2 %.
 func TestSlackWireOnGroundAndLoad(t *testing.T) {
-	for _, maxNodes := range []int{50, 200} {
-		t.Run(map[int]string{50: "50 nodes", 200: "200 nodes"}[maxNodes], func(t *testing.T) { slackOnGround(t, maxNodes) })
+	for _, c := range []struct {
+		maxNodes int
+		twist    bool
+	}{{50, false}, {200, false}, {50, true}} {
+		name := fmt.Sprintf("%d nodes", c.maxNodes)
+		if c.twist {
+			name += ", twisting"
+		}
+		t.Run(name, func(t *testing.T) { slackOnGround(t, c.maxNodes, c.twist) })
 	}
 }
 
-func slackOnGround(t *testing.T, maxNodes int) {
+func slackOnGround(t *testing.T, maxNodes int, twist bool) {
 	const n, v, h = 4, 1.2, 1.0 / 60
 	spec := craneSpec(n, 45)
 	spec.Resolution.MaxMassNodes = maxNodes
+	if twist {
+		spec.Twist = true
+		spec.Rope.TorsionalStiffness, spec.Rope.TorqueFactor = 20, material.TorqueFactorSixStrand
+	}
 	ho := newCrane(t, spec)
 	w := ho.Wire
 	radius := spec.Rope.Diameter / 2

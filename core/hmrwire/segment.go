@@ -200,7 +200,8 @@ func (s *segment) addBends(w *Wire, first, last int) {
 		b := bend{prev: w.nodes[first-1], mid: w.nodes[first], next: w.nodes[first+1], before: w.nodes[w.massBefore(first)]}
 		b.at = [3]int{s.bodyIndex(b.prev.body), s.bodyIndex(b.mid.body), s.bodyIndex(b.next.body)}
 		s.bends = append(s.bends, b)
-	} else if c := w.clampFirst; c != nil {
+	}
+	if c := w.clampFirst; c != nil && first == 0 {
 		b := bend{mid: w.nodes[0], next: w.nodes[1], clamp: w.nodes[0].lock.body, clampLocal: *c}
 		b.at = [3]int{s.bodyIndex(b.clamp), s.bodyIndex(b.mid.body), s.bodyIndex(b.next.body)}
 		s.bends = append(s.bends, b)

@@ -568,8 +568,12 @@ func (w *Wire) followGround(h float64) bool {
 
 // groundContact returns the contact of mass node n with the wire's
 // ground.
+// Its friction creeps (contact.Contact.Creep): a wire lying on the ground
+// held by bounded friction at its nodes made the active set cycle.
 func (w *Wire) groundContact(n *node) *contact.Contact {
-	return contact.New(w.ground, contact.Point{Body: n.body, Radius: w.Rope.Diameter / 2})
+	c := contact.New(w.ground, contact.Point{Body: n.body, Radius: w.Rope.Diameter / 2})
+	c.Creep = true
+	return c
 }
 
 // GroundForce returns the ground's normal force on the wire in the last

@@ -40,8 +40,9 @@ type ActiveSet struct {
 	bounded []int     // rows with a finite bound
 	diag    []float64 // S_ii of the bounded rows, found when a row is pinned
 	dv      []velocityChange
-	// residual holds residuals' result, reused.
-	residual []float64
+	// residual holds residuals' result, reused, and scale the magnitude
+	// of each residual's terms (its rounding is about 1e-16 of it).
+	residual, scale []float64
 	// What the inner solver last factored: the problem, its values' count
 	// and the rows pinned then. A solve of the same values and pins
 	// (again after a Rebounding constraint moved only bounds) substitutes
@@ -254,6 +255,15 @@ func (a *ActiveSet) settle(p *Problem, single bool) bool {
 func (a *ActiveSet) update(p *Problem, single bool) bool {
 	moved := false
 	var w []float64
+	// The problem's impulses set a floor under every row's rounding: a row
+	// that carries nothing (a slack segment of a wire lying still) sits at
+	// its bound to within 1e-21 N·s either way, and its residual's own
+	// terms are no larger.
+	floor := 0.0
+	for _, l := range p.Lambda {
+		floor = max(floor, math.Abs(l))
+	}
+	floor *= 1e-12
 	for k, i := range a.bounded {
 		if moved && single {
 			break
@@ -261,11 +271,31 @@ func (a *ActiveSet) update(p *Problem, single bool) bool {
 		l := p.Lambda[i]
 		switch a.state[i] {
 		case 0:
+			// Past a bound by more than rounding: a row whose impulse
+			// sits at its bound (a slack segment, a contact without
+			// load) comes out a few ulps beyond it as often as not, and
+			// pinning it for that made a wire lying still on the ground
+			// flip such rows back and forth without end.
+			var past float64
+			if l < p.Lo[i] {
+				past = p.Lo[i] - l
+			} else if l > p.Hi[i] {
+				past = l - p.Hi[i]
+			}
+			if past > 0 {
+				if w == nil {
+					w = a.residuals(p)
+				}
+				if past <= max(a.rounding(p, i, l, a.scale[k]), floor) {
+					break
+				}
+			}
 			if l < p.Lo[i] {
 				a.state[i], moved = -1, true
 			} else if l > p.Hi[i] {
 				a.state[i], moved = 1, true
 			}
+
 			if a.state[i] != 0 && a.diag[k] == 0 {
 				a.diag[k] = p.rowDiagonal(i) + p.Sigma[i]
 			}
@@ -282,7 +312,7 @@ func (a *ActiveSet) update(p *Problem, single bool) bool {
 			// Rounding in w is relative to its terms: the pinned
 			// impulse's S_ii·λ, or, at a zero bound (a slack wire), the
 			// right-hand side.
-			tol := 1e-9 * max(a.diag[k]*math.Abs(l), math.Abs(p.B[i]), math.SmallestNonzeroFloat64)
+			tol := max(1e-9*max(a.diag[k]*math.Abs(l), a.scale[k]), floor*a.diag[k], math.SmallestNonzeroFloat64)
 			if (a.state[i] < 0 && w[k] < -tol) || (a.state[i] > 0 && w[k] > tol) {
 				a.state[i], moved = 0, true
 			}
@@ -291,8 +321,21 @@ func (a *ActiveSet) update(p *Problem, single bool) bool {
 	return moved
 }
 
+// rounding returns the rounding (N·s) of row i's impulse l in a solve of
+// p: 1e-9 of the larger of l and the impulse that the terms of its
+// residual (of magnitude scale: its right-hand side, its coupling to the
+// other rows' impulses) would give on the row's diagonal.
+func (a *ActiveSet) rounding(p *Problem, i int, l, scale float64) float64 {
+	d := p.rowDiagonal(i) + p.Sigma[i]
+	r := math.Abs(l)
+	if d > 0 {
+		r = max(r, scale/d)
+	}
+	return 1e-9 * r
+}
+
 // residuals returns w = (G M⁻¹ Gᵀ + Σ)λ − B for the bounded rows, in the
-// order of a.bounded.
+// order of a.bounded, and sets a.scale to the magnitudes of their terms.
 func (a *ActiveSet) residuals(p *Problem) []float64 {
 	if len(a.dv) != p.Slots {
 		a.dv = make([]velocityChange, p.Slots)
@@ -303,19 +346,22 @@ func (a *ActiveSet) residuals(p *Problem) []float64 {
 			a.dv[e.Slot].add(p.Lambda[rb.Row], &p.Rows[rb.Row].MinvJ[rb.K])
 		}
 	}
-	w := a.residual[:0]
+	w, scale := a.residual[:0], a.scale[:0]
 	for _, i := range a.bounded {
 		row := &p.Rows[i]
 		s := p.Sigma[i]*p.Lambda[i] - p.B[i]
+		m := math.Abs(p.Sigma[i]*p.Lambda[i]) + math.Abs(p.B[i])
 		for kb, b := range row.Bodies {
 			if b.Kind != Dynamic {
 				continue
 			}
-			s += a.dv[b.slot].rate(&row.J[kb])
+			r := a.dv[b.slot].rate(&row.J[kb])
+			s += r
+			m += math.Abs(r)
 		}
-		w = append(w, s)
+		w, scale = append(w, s), append(scale, m)
 	}
-	a.residual = w
+	a.residual, a.scale = w, scale
 	return w
 }
 

@@ -60,7 +60,7 @@ func (c *config) fromCrane() error {
 		Route:   []routeConfig{{End: &hoistEnd, Point: fc.Suspension.Position}, {End: &loadEnd}},
 		Spacing: fc.Cable.Length0 / float64(n), Resolution: own.Resolution, OutputNodes: own.OutputNodes,
 		Winch: &winchConfig{Name: "winch", Slip: own.Slip, ForceLimit: own.ForceLimit, Spacing: fc.Cable.Length0 / float64(n), MinLength: fc.Cable.MinLen()}}}
-	c.lay(fc.Cable.Length0, fc.Load.Mass, fc.Gravity, fc.Cable.Rope.Material(), fc.Suspension.Position).apply(c)
+	c.lay(fc.Cable.Length0, fc.Load.Mass, fc.Gravity, fc.Cable.Rope.WireMaterial(), fc.Suspension.Position).apply(c)
 	return nil
 }
 

@@ -48,7 +48,7 @@ func (m *configured) NewSimulation(values []float64) (fmu.Simulation, error) {
 		p.mass[i] = b.Mass
 	}
 	for j, w := range c.Wires {
-		p.rope[j] = w.Rope.Material()
+		p.rope[j] = w.Rope.WireMaterial()
 	}
 	if c.crane != nil {
 		p.length0 = c.crane.Cable.Length0

@@ -119,9 +119,10 @@ type BendingRope struct {
 }
 
 // Check is Rope.Check with the bending stiffness in port.Bending, and at
-// most a solid steel bar's of the rope's diameter
-// (material.MaxBending): no rope bends stiffer. A vanishing one is the
-// perfectly flexible rope of the closed forms, and allowed.
+// most a solid steel bar's of the rope's diameter (material.MaxBending):
+// no rope bends stiffer. Absent (or 0) it is the default fraction of a
+// solid bar of the rope's modulus, which a modulus far above steel's
+// would take beyond that bound: then the key must be given.
 func (r BendingRope) Check(name string) []error {
 	errs := r.ranges(name)
 	if r.BendingStiffness != nil {
@@ -132,13 +133,29 @@ func (r BendingRope) Check(name string) []error {
 			errs.Add("%s: %w", name, err)
 		}
 		errs = append(errs, r.torsion(name)...)
-		if r.BendingStiffness != nil {
-			if hi := material.MaxBending(r.Diameter); !(*r.BendingStiffness <= hi) {
-				errs.Add("%s.bendingStiffness %g N·m²: must lie in [0, %.3g] N·m²", name, *r.BendingStiffness, hi)
-			}
+		hi := material.MaxBending(r.Diameter)
+		switch ei := r.Material().Bending(); {
+		case r.BendingStiffness != nil && !(*r.BendingStiffness <= hi):
+			errs.Add("%s.bendingStiffness %g N·m²: must lie in [0, %.3g] N·m²", name, *r.BendingStiffness, hi)
+		case !(ei <= hi):
+			errs.Add("%s.bendingStiffness: the default, %g of a solid bar of modulus %g Pa, is %.4g N·m², more than a solid steel bar's %.3g N·m²: give the rope's bendingStiffness in [0, %.3g] N·m²",
+				name, material.DefaultBendingFraction, r.E, ei, hi, hi)
 		}
 	}
 	return errs
+}
+
+// WireMaterial is Material for the hybrid multiresolution wire, which
+// bends only where the scenario gives bendingStiffness: a perfectly
+// flexible rope otherwise. Its bends are not the default yet: a slack
+// wire laid in sharp bends, or dropped onto the ground, at 1/60 s can
+// gain energy (the bends' rows turn with the moment explicitly, and a
+// merged segment shorter than its rest length pushes; see
+// core/hmrwire's segment.push), where the flexible wire does not.
+func (r BendingRope) WireMaterial() material.Rope {
+	m := r.Material()
+	m.Flexible = r.BendingStiffness == nil
+	return m
 }
 
 // Material returns the rope's material with the defaults filled in.

@@ -162,7 +162,7 @@ func vec(a [3]float64) geom.Vec3 { return geom.V(a[0], a[1], a[2]) }
 // spec returns the core hoist's specification for the parameter values
 // in p; core/hmrwire.NewHoist checks the geometry.
 func (c *config) spec(p *params) hmrwire.HoistSpec {
-	rope := c.Rope.Material()
+	rope := c.Rope.WireMaterial()
 	adaptive := c.Resolution.Adaptive == nil || *c.Resolution.Adaptive
 	s := hmrwire.HoistSpec{
 		Gravity: p.gravity, BoomTip: vec(c.BoomTip), Falls: c.Falls,

@@ -161,6 +161,7 @@ func TestConfigRefused(t *testing.T) {
 			cfg["cable"].(map[string]any)["rope"].(map[string]any)["bendingStiffness"] = -1.0
 		}, "cable.rope.bendingStiffness -1 N·m²"},
 		{func(cfg map[string]any) { own(cfg)["swivel"] = true }, "wireHoist.swivel: on 4 falls the dead end is on the boom tip"},
+		{func(cfg map[string]any) { cfg["cable"].(map[string]any)["rope"].(map[string]any)["E"] = 5e12 }, "cable.rope.bendingStiffness: the default"},
 		{func(cfg map[string]any) {
 			cfg["cable"].(map[string]any)["rope"].(map[string]any)["torqueFactor"] = 0.5
 		}, "cable.rope.torqueFactor"},
