@@ -19,6 +19,9 @@ type Geometry struct {
 	Rot    geom.Quat
 	// Friction is the Coulomb coefficient μ between wire and shape.
 	Friction float64
+	// axle is the body that carries a sheave's axle, for a sheave's shape
+	// (its groove across the body's z axis, the axle); nil otherwise.
+	axle *multibody.Body
 
 	// The shape in the world at the start of the step (refresh), and the
 	// placement it was computed for.
@@ -116,6 +119,17 @@ func (g *Geometry) depth(p geom.Vec3) float64 {
 	return d
 }
 
+// entering reports whether a point at p moving at v (m/s) would pass
+// into the geometry within two steps of h seconds at its velocity
+// relative to the geometry's body there: twice, as a node's contact with
+// the ground is taken on at twice its fall in a step, for the velocity
+// the step itself adds (a fall's tension, gravity).
+func (g *Geometry) entering(p, v geom.Vec3, h float64) bool {
+	b := g.Body
+	rel := v.Sub(b.Vel.Add(b.AngVel.Cross(p.Sub(b.Pos))))
+	return g.Cuts(p, p.AddScaled(2*h, rel))
+}
+
 // near reports whether p lies within clearance (m) of the geometry (or
 // inside it), judged by the faces' planes.
 func (g *Geometry) near(p geom.Vec3, clearance float64) bool { return g.depth(p) > -clearance }
@@ -148,6 +162,22 @@ func (g *Geometry) Cuts(a, b geom.Vec3) bool {
 		}
 	}
 	return true
+}
+
+// cutsGroove reports whether the straight wire from a to b passes
+// through a sheave's shape seen along its axle: a and b taken to the
+// sheave's mid-plane. A wire reeved over a sheave lies in its groove,
+// between the flanges, however far a fleet angle or a turning block
+// takes its straight pieces off the groove's plane: the flanges and the
+// rope guards keep it there, and it cannot straighten past the sheave
+// beside it (the shape's width is the groove's). For other geometries,
+// Cuts.
+func (g *Geometry) cutsGroove(a, b geom.Vec3) bool {
+	if g.axle == nil {
+		return g.Cuts(a, b)
+	}
+	n := g.Body.Rot.Rotate(geom.V(0, 0, 1))
+	return g.Cuts(a.AddScaled(-a.Sub(g.centre).Dot(n), n), b.AddScaled(-b.Sub(g.centre).Dot(n), n))
 }
 
 // segmentDistance returns the distance (m) from p to the segment a–b.

@@ -3,6 +3,7 @@ package hmrwire
 import (
 	"fmt"
 	"math"
+	"slices"
 	"testing"
 
 	"github.com/cablefmu/cablefmu/core/contact"
@@ -11,21 +12,27 @@ import (
 )
 
 // TestSlackWireOnGroundAndLoad: the example crane (bending wire; and
-// twisting, a six-strand rope's torque turning its block, at 50 nodes) sets its
-// 20 t load down and pays out 36 m more wire at 1.2 m/s, so that the lead
-// from the drum sags onto the ground and lies there; it rests 5 s, then
-// hauls in and lifts the load. At every step, after the contact update
-// and after the solve, at most 50 and at most 200 mass nodes, no node of
-// the wire (mass or contact) lies below the ground or inside the load's
-// box by more than 1 cm (the wire's surface, half its diameter from a
-// node); set down, the load rests on the ground within 1 cm; the slack
-// wire carries part of its weight on the ground; lifted, each fall's mean
-// tension is W/n + ρgL/2 within 2 %.
+// twisting, a six-strand rope's torque turning its block) sets its 20 t
+// load down and pays out 36 m more wire at 1.2 m/s, so that the lead from
+// the drum sags onto the ground and lies there and the falls collapse
+// onto the block and the load; it rests 5 s, then hauls in and lifts the
+// load. At every step, after the contact update and after the solve, at
+// most 50 and at most 200 mass nodes, no node of the wire (mass or
+// contact) lies below the ground or inside the load's box by more than
+// 1 cm (the wire's surface, half its diameter from a node), and every
+// sheave keeps the wire (a contact node on it); set down, the load rests
+// on the ground within 1 cm; the slack wire carries part of its weight on
+// the ground; lifted, each fall's mean tension is W/n + ρgL/2 within 2 %.
+// (The twisting wire at 200 nodes had a slack fall's node, falling at
+// 22 m/s from the boom tip, 7 cm inside the load after a step before the
+// geometry merged it (Geometry.entering); and a slack fall, walked along
+// a hook sheave's edges by the turned block, slid off its side and the
+// reeving came undone (cutsGroove).)
 func TestSlackWireOnGroundAndLoad(t *testing.T) {
 	for _, c := range []struct {
 		maxNodes int
 		twist    bool
-	}{{50, false}, {200, false}, {50, true}} {
+	}{{50, false}, {200, false}, {50, true}, {200, true}} {
 		name := fmt.Sprintf("%d nodes", c.maxNodes)
 		if c.twist {
 			name += ", twisting"
@@ -72,7 +79,14 @@ func slackOnGround(t *testing.T, maxNodes int, twist bool) {
 		}
 	}
 	ho.Sys.afterContacts = func() { check("after the contact update") }
-	each := func() { check("after the step") }
+	each := func() {
+		check("after the step")
+		for _, sh := range ho.Sheaves {
+			if !slices.ContainsFunc(w.nodes, func(n *node) bool { return n.kind == ContactNode && n.geo == sh.Geometry }) {
+				t.Fatalf("the wire came off %s", sh.Name)
+			}
+		}
+	}
 	ho.run(t, 1, each)
 	ho.ramp(t, v, 0.5)
 	for ho.LoadBottom().Z > 0.05 {

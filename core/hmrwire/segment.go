@@ -267,6 +267,7 @@ func (s *segment) Update(h float64, rows []multibody.Row) {
 	row.Violation = s.total - L
 	row.Compliance = L / w.ea
 	row.Damping = w.Rope.DampingTime
+	row.Gap = row.Violation < 0 // slack: taut again where the gap closes
 	// A flexible wire pulls, never pushes; one that bends pushes up to its
 	// segment's Euler load (see push).
 	push := s.push()

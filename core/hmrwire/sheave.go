@@ -84,6 +84,7 @@ func (sys *System) AddSheave(spec SheaveSpec) (*Sheave, error) {
 	if err != nil {
 		return nil, err
 	}
+	g.axle = spec.Axle
 	h.friction, h.locked = spec.BearingFriction, spec.Locked
 	sys.World.AddBody(body)
 	sys.AddGeometry(g)

@@ -29,8 +29,10 @@ type Rope struct {
 	// BendingStiffness is the rope's bending stiffness EI (N·m²); zero
 	// means DefaultBendingFraction of a solid bar's (see Bending).
 	BendingStiffness float64
-	// TorsionalStiffness is the rope's torsional rigidity GJ (N·m²); zero
-	// means a solid round section's (see TorsionalRigidity).
+	// TorsionalStiffness is the rope's torsional rigidity GJ (N·m²), the
+	// torque per twist per length of the rope turned under a constant
+	// tension (a loaded rope's own turn, a hook block's torsion pendulum);
+	// zero means a solid round section's (see TorsionalRigidity).
 	TorsionalStiffness float64
 	// Flexible makes the rope a perfectly flexible string, the closed
 	// forms' idealization: Bending is zero whatever BendingStiffness says.

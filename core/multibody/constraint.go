@@ -50,6 +50,18 @@ type Row struct {
 	// saving the solve that would find a row where its constraint knows
 	// it to be (a wire slack in the last step at Hi = 0).
 	Start int8
+	// Gap says a holonomic row's violation is a gap its constraint closes
+	// without force (a slack cable: g < 0 for a row that only pulls): the
+	// step holds the row where the gap closes, the spring and its damper
+	// (γ, relaxed as SPOOK's where the step does not resolve the row)
+	// acting from there, implicitly: g + (h + γ)·G v' = −ε λ/h. SPOOK's
+	// stabilization, G v' = Υ(G v − 4g/h), read with the bound, let a gap
+	// close by up to 4Υ times itself before the row pulled: a slack
+	// segment snapping taut stretched 28 % in a step, and the spring gave
+	// back energy that nothing had put in. (Without the damper, a stiff
+	// segment that the step does not resolve, switching between the two
+	// forms as it went slack and taut, diverged.)
+	Gap bool
 }
 
 // Reset clears a row to an unbounded rigid holonomic row with zero Jacobian.
@@ -65,7 +77,7 @@ func (r *Row) Reset() {
 	// A field added to Row must be reset here.
 	r.Holonomic, r.Violation, r.Compliance, r.Damping, r.Geometric = true, 0, 0, 0, 0
 	r.Speed, r.SpeedBefore, r.Slip = 0, 0, 0
-	r.Lo, r.Hi, r.Start = math.Inf(-1), math.Inf(1), 0
+	r.Lo, r.Hi, r.Start, r.Gap = math.Inf(-1), math.Inf(1), 0, false
 }
 
 // Constraint is anything that restricts the motion of bodies through rows.

@@ -422,7 +422,7 @@ func (w *World) assemble(h float64) {
 			if row.Slip != lastSlip {
 				lastSlip, slipRate = row.Slip, row.Slip/h
 			}
-			upsilon, sigma := 0.0, slipRate
+			upsilon, sigma, gapDamping := 0.0, slipRate, 0.0
 			if row.Holonomic {
 				damping := row.Damping
 				unresolved := true // a rigid row vibrates infinitely fast
@@ -460,9 +460,16 @@ func (w *World) assemble(h float64) {
 				}
 				upsilon = lastUpsilon
 				sigma += sigmaScale * row.Compliance * upsilon
+				gapDamping = damping
 			}
 			p.Sigma[i] = sigma
 			p.B[i] = bias*upsilon*row.Violation + upsilon*(gv-row.SpeedBefore) + row.Speed - gpred
+			if row.Gap && row.Holonomic {
+				// From the gap's end (Row.Gap), with the row's damping
+				// (relaxed where the step does not resolve the row).
+				p.Sigma[i] = slipRate + row.Compliance/(h*(h+gapDamping))
+				p.B[i] = -row.Violation/(h+gapDamping) + row.Speed - gpred
+			}
 			p.Lo[i] = row.Lo
 			p.Hi[i] = row.Hi
 			p.Start[i] = row.Start
