@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/cablefmu/cablefmu/core/geom"
+	"github.com/cablefmu/cablefmu/core/material"
 	"github.com/cablefmu/cablefmu/core/multibody"
 )
 
@@ -227,7 +228,9 @@ func exampleCrane() HoistSpec {
 // nodes, which it reaches and leaves some 200 times a second as the
 // slack falls swing. Hauling and the boom's move cannot go on for ever,
 // and the slack wire moves unevenly: those are timed over windows of
-// 10 s, each from the state they were settled in.
+// 10 s, each from the state they were settled in. Each phase but the
+// last runs also with the wire bending (bending/) and bending and
+// twisting (twisting/), for the costs of bending and torsion.
 func BenchmarkWireHoist(b *testing.B) {
 	const window = 600 // steps of benchH: 10 s
 	// settled settles the crane of spec for a second, Timing set; crane
@@ -238,7 +241,6 @@ func BenchmarkWireHoist(b *testing.B) {
 		ho.run(b, 1, nil)
 		return ho
 	}
-	crane := func(b *testing.B) *Hoist { return settled(b, exampleCrane()) }
 	nodes := func(ho *Hoist) func() int {
 		return func() int { m, _, c := ho.Wire.Counts(); return m + c }
 	}
@@ -258,25 +260,6 @@ func BenchmarkWireHoist(b *testing.B) {
 			}
 		})
 	}
-	b.Run("rest", func(b *testing.B) {
-		ho := crane(b)
-		ho.run(b, 2, nil)
-		benchSteps(b, ho.Sys, nodes(ho), 0, nil)
-	})
-	b.Run("haul", func(b *testing.B) {
-		const v = 1.2 // m/s at the drum, 0.3 m/s at the hook
-		ho := crane(b)
-		ho.ramp(b, -v, 1)
-		ho.run(b, 2, nil)
-		windowed(b, ho, func() { ho.Drum.Speed = -v })
-	})
-	b.Run("slew", func(b *testing.B) {
-		vel := geom.V(0.5, 0, 0)
-		ho := crane(b)
-		ho.BoomTip.Vel = vel
-		ho.run(b, 2, nil)
-		windowed(b, ho, func() { ho.BoomTip.Vel = vel })
-	})
 	ground := func(b *testing.B, ho *Hoist) {
 		const v = 1.2 // m/s paid out at the drum
 		ho.ramp(b, v, 0.5)
@@ -293,7 +276,49 @@ func BenchmarkWireHoist(b *testing.B) {
 		// benchmark runs while the slack wire's resolution changes.
 		windowed(b, ho, func() { ho.Drum.Speed = 0 })
 	}
-	b.Run("ground", func(b *testing.B) { ground(b, crane(b)) })
+	// The phases for the example's flexible wire (unprefixed), the wire
+	// bending with the rope's default stiffness (bending/), and bending
+	// and twisting under a six-strand rope's torque (twisting/): the
+	// differences are the costs of bending and of torsion.
+	for _, rope := range []struct {
+		prefix string
+		spec   func() HoistSpec
+	}{
+		{"", exampleCrane},
+		{"bending/", func() HoistSpec {
+			spec := exampleCrane()
+			spec.Rope.Flexible = false
+			return spec
+		}},
+		{"twisting/", func() HoistSpec {
+			spec := exampleCrane()
+			spec.Rope.Flexible, spec.Twist = false, true
+			spec.Rope.TorsionalStiffness, spec.Rope.TorqueFactor = 20, material.TorqueFactorSixStrand
+			return spec
+		}},
+	} {
+		crane := func(b *testing.B) *Hoist { return settled(b, rope.spec()) }
+		b.Run(rope.prefix+"rest", func(b *testing.B) {
+			ho := crane(b)
+			ho.run(b, 2, nil)
+			benchSteps(b, ho.Sys, nodes(ho), 0, nil)
+		})
+		b.Run(rope.prefix+"haul", func(b *testing.B) {
+			const v = 1.2 // m/s at the drum, 0.3 m/s at the hook
+			ho := crane(b)
+			ho.ramp(b, -v, 1)
+			ho.run(b, 2, nil)
+			windowed(b, ho, func() { ho.Drum.Speed = -v })
+		})
+		b.Run(rope.prefix+"slew", func(b *testing.B) {
+			vel := geom.V(0.5, 0, 0)
+			ho := crane(b)
+			ho.BoomTip.Vel = vel
+			ho.run(b, 2, nil)
+			windowed(b, ho, func() { ho.BoomTip.Vel = vel })
+		})
+		b.Run(rope.prefix+"ground", func(b *testing.B) { ground(b, crane(b)) })
+	}
 	b.Run("ground/maxMassNodes=200", func(b *testing.B) {
 		spec := exampleCrane()
 		spec.Resolution.MaxMassNodes = 200

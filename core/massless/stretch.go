@@ -83,8 +83,7 @@ func (s *Stretch) Update(h float64, rows []multibody.Row) {
 	row.Compliance = 1 / s.Stiffness()
 	row.Damping = s.Damping
 	if s.Slack {
-		row.Hi = 0                  // λ < 0 pulls the nodes together; a rope cannot push
-		row.Gap = row.Violation < 0 // slack: taut again where the gap closes
+		row.Hi = 0 // λ < 0 pulls the nodes together; a rope cannot push
 	}
 	// ∂φ_s/∂t = −L̇: the winch's pay-out is the row's prescribed rate. The
 	// damping acts on the stretch rate at the start of the step, G v − L̇
