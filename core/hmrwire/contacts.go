@@ -39,7 +39,7 @@ func (w *Wire) updateContacts(h float64) error {
 		return nil
 	}
 	for sweep := 0; sweep < maxSweeps; sweep++ {
-		if moved := w.follow(sweep%2 == 1); moved <= followTolerance || math.IsInf(moved, 1) {
+		if moved := w.follow(sweep%2 == 1, sweep >= placeAfter); moved <= followTolerance || math.IsInf(moved, 1) {
 			break // still, or a node slid off and the route changes
 		}
 	}
@@ -48,7 +48,7 @@ func (w *Wire) updateContacts(h float64) error {
 			return nil // the rest settles in the next step
 		}
 		changed := w.detach()
-		if w.swallowed(h) {
+		if w.swallowed(h, pass == 0) {
 			changed = true
 		}
 		inserted, err := w.insert()
@@ -69,12 +69,19 @@ func (w *Wire) updateContacts(h float64) error {
 const (
 	maxSweeps       = 64
 	followTolerance = 1e-9
+	// placeAfter is the sweeps after which the runs on sheaves are placed
+	// at once (placeGrooves): most steps settle within one or two.
+	placeAfter = 4
 )
 
 // follow moves each contact node along its edge (one Gauss–Seidel sweep,
-// backward when back is set) and returns the largest move (m).
-func (w *Wire) follow(back bool) float64 {
+// backward when back is set; with place, the runs on sheaves at once,
+// placeGrooves) and returns the largest move (m).
+func (w *Wire) follow(back, place bool) float64 {
 	moved := 0.0
+	if place {
+		moved = w.placeGrooves()
+	}
 	n := len(w.nodes)
 	for j := 1; j < n-1; j++ {
 		i := j
@@ -82,7 +89,7 @@ func (w *Wire) follow(back bool) float64 {
 			i = n - 1 - j
 		}
 		c := w.nodes[i]
-		if c.kind != ContactNode || math.IsNaN(c.s) {
+		if c.kind != ContactNode || math.IsNaN(c.s) || place && c.geo.axle != nil {
 			continue
 		}
 		a, b := w.nodes[i-1].position(), w.nodes[i+1].position()
@@ -117,6 +124,77 @@ func (w *Wire) follow(back bool) float64 {
 		if s != c.s {
 			moved = max(moved, math.Abs(s-c.s))
 			c.s, c.local = s, c.geo.local(start.AddScaled(s, dir))
+		}
+	}
+	return moved
+}
+
+// placeGrooves places each run of consecutive contact nodes on one
+// sheave where the wire over it is shortest and returns the largest move
+// (m). A sheave's edges all run along its axle, so the wire from the node
+// before the run over the run's edges to the node after it is
+// Σ √(d_k² + (z_{k+1} − z_k)²), d_k the distance between consecutive
+// lines (from the outer nodes to the first and last edge) and z the
+// place along the axle: unrolled, a straight line, z linear in the
+// distance Σd along it. The groove holds the rope where that line crosses
+// it, within its flanges (the edges' ends), by its shape rather than by
+// friction across the edge; found at once where sweeps of the nodes one
+// by one creep there (placeAfter: a fall running skew onto a hook sheave
+// of a turned block took 20 sweeps a step, most of a twisting wire's
+// set-down).
+func (w *Wire) placeGrooves() float64 {
+	moved := 0.0
+	for i := 1; i < len(w.nodes)-1; {
+		g := w.nodes[i].geo
+		if w.nodes[i].kind != ContactNode || g.axle == nil {
+			i++
+			continue
+		}
+		last := i
+		for last+1 < len(w.nodes)-1 && w.onGeometry(last+1, g) {
+			last++
+		}
+		moved = max(moved, w.placeRun(g, i, last))
+		i = last + 1
+	}
+	return moved
+}
+
+// placeRun places nodes first to last, contact nodes on the sheave g (see
+// placeGrooves), and returns the largest move (m).
+func (w *Wire) placeRun(g *Geometry, first, last int) float64 {
+	axis := g.Body.Rot.Rotate(geom.V(0, 0, 1))
+	across := func(v geom.Vec3) float64 { return v.Sub(axis.Scale(v.Dot(axis))).Norm() }
+	a, b := w.nodes[first-1].position(), w.nodes[last+1].position()
+	// Distances d between consecutive lines, cumulated: u[k] up to node k.
+	u := w.unrolled[:0]
+	prev := a
+	total := 0.0
+	for k := first; k <= last; k++ {
+		start, _, _ := g.edgeLine(w.nodes[k].edge)
+		total += across(start.Sub(prev))
+		u = append(u, total)
+		prev = start
+	}
+	total += across(b.Sub(prev))
+	w.unrolled = u
+	if !(total > 0) {
+		return 0
+	}
+	za, zb := a.Sub(g.centre).Dot(axis), b.Sub(g.centre).Dot(axis)
+	moved := 0.0
+	for k := first; k <= last; k++ {
+		c := w.nodes[k]
+		start, dir, length := g.edgeLine(c.edge)
+		along := dir.Dot(axis)
+		if math.Abs(along) < 0.5 {
+			continue // a rim edge: left where it is
+		}
+		z := za + (zb-za)*u[k-first]/total
+		s := min(max((z-start.Sub(g.centre).Dot(axis))/along, 0), length)
+		if s != c.s {
+			moved = max(moved, math.Abs(s-c.s))
+			c.s, c.local = s, g.local(start.AddScaled(s, dir))
 		}
 	}
 	return moved
@@ -160,7 +238,10 @@ func balance(start, dir, a, b geom.Vec3, ta, tb, s0, mu float64) float64 {
 	// Bisect for |φ| = μ·across between s0 (|φ| above it) and the
 	// balance side: ψ(s) = |φ(s)| − μ·across(s) changes sign.
 	sign := math.Copysign(1, along)
-	for it := 0; it < 60; it++ {
+	// To a thousandth of followTolerance: the sweeps stop at it, and a
+	// slack wire's nodes slide a little in every sweep (60 halvings of
+	// the bracket were most of a twisting wire's set-down).
+	for it := 0; it < 60 && hi-lo > 1e-3*followTolerance; it++ {
 		mid := (lo + hi) / 2
 		f, x := pull(mid)
 		// Slide continues while the pull still points the same way and
@@ -375,10 +456,7 @@ func (w *Wire) insert() (bool, error) {
 		}
 		b, known = w.nodes[i+1].position(), true
 		for _, g := range w.sys.Geometries {
-			// A piece of wire reeved over a sheave (a node of it on the
-			// sheave) wraps it as seen along the axle (cutsGroove).
-			cuts := g.Cuts(a, b) || g.axle != nil && (w.onGeometry(i, g) || w.onGeometry(i+1, g)) && g.cutsGroove(a, b)
-			if w.onOneFace(i, g) || !cuts || w.pinnedInside(i, g) || w.pinnedInside(i+1, g) {
+			if w.onOneFace(i, g) || !w.cuts(i, g, a, b) || w.pinnedInside(i, g) || w.pinnedInside(i+1, g) {
 				continue
 			}
 			n := w.wrapNode(g, i, a, b)
@@ -398,6 +476,13 @@ func (w *Wire) insert() (bool, error) {
 		}
 	}
 	return added > 0, nil
+}
+
+// cuts reports whether the piece of wire from node i at a to node i+1 at
+// b passes through g: a piece reeved over a sheave (a node of it on the
+// sheave) as seen along the sheave's axle (cutsGroove).
+func (w *Wire) cuts(i int, g *Geometry, a, b geom.Vec3) bool {
+	return g.Cuts(a, b) || g.axle != nil && (w.onGeometry(i, g) || w.onGeometry(i+1, g)) && g.cutsGroove(a, b)
 }
 
 // onOneFace reports whether nodes i and i+1 are contact nodes of g on
@@ -501,15 +586,15 @@ func (w *Wire) onEdge(i int, g *Geometry, e int) bool {
 	return n.kind == ContactNode && n.geo == g && n.edge == e
 }
 
-// swallowed merges every free mass node inside a geometry, or on its way
-// into one within the coming step of h seconds, into its neighbours and
-// reports whether there was one. The wire's ends stay where their bodies
+// swallowed merges every free mass node inside a geometry, or, with
+// ahead, on its way into one within the coming step of h seconds, into
+// its neighbours and reports whether there was one. The wire's ends stay where their bodies
 // hold them. The mass nodes never touch a geometry ([SLNB11] §II-C: the
 // contact nodes on its edges carry the wire), so one must go before it
 // gets there: a slack fall collapsing from a 45 m boom tip reaches the
 // load at 22 m/s, 0.37 m in a step of 1/60 s, and went 7 cm into it
 // within the step that it merged after.
-func (w *Wire) swallowed(h float64) bool {
+func (w *Wire) swallowed(h float64, ahead bool) bool {
 	merged := false
 	for i := 1; i < len(w.nodes)-1; i++ {
 		n := w.nodes[i]
@@ -517,7 +602,7 @@ func (w *Wire) swallowed(h float64) bool {
 			continue
 		}
 		for _, g := range w.sys.Geometries {
-			if g.Inside(n.body.Pos) || g.entering(n.body.Pos, n.body.Vel, h) {
+			if g.Inside(n.body.Pos) || ahead && g.entering(n.body.Pos, n.body.Vel, h) {
 				w.merge(i)
 				merged = true
 				i--

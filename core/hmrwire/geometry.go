@@ -170,14 +170,17 @@ func (g *Geometry) Cuts(a, b geom.Vec3) bool {
 // between the flanges, however far a fleet angle or a turning block
 // takes its straight pieces off the groove's plane: the flanges and the
 // rope guards keep it there, and it cannot straighten past the sheave
-// beside it (the shape's width is the groove's). For other geometries,
-// Cuts.
+// beside it (the shape's width is the groove's). A piece from a point
+// that lies within the sheave's outline seen so (a slack wire hanging
+// beside the sheave) cannot go round it and does not cut it. For other
+// geometries, Cuts.
 func (g *Geometry) cutsGroove(a, b geom.Vec3) bool {
 	if g.axle == nil {
 		return g.Cuts(a, b)
 	}
 	n := g.Body.Rot.Rotate(geom.V(0, 0, 1))
-	return g.Cuts(a.AddScaled(-a.Sub(g.centre).Dot(n), n), b.AddScaled(-b.Sub(g.centre).Dot(n), n))
+	pa, pb := a.AddScaled(-a.Sub(g.centre).Dot(n), n), b.AddScaled(-b.Sub(g.centre).Dot(n), n)
+	return !g.Inside(pa) && !g.Inside(pb) && g.Cuts(pa, pb)
 }
 
 // segmentDistance returns the distance (m) from p to the segment a–b.
