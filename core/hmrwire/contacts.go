@@ -523,6 +523,12 @@ func (w *Wire) wrapNode(g *Geometry, i int, a, b geom.Vec3) *node {
 		start, dir, length := g.edgeLine(e)
 		s := min(max(shortestOnLine(start, dir, a, b), 0), length)
 		p := start.AddScaled(s, dir)
+		if p.Sub(a).Norm() <= g.tol || p.Sub(b).Norm() <= g.tol {
+			// Where a neighbour already is (a corner reached through
+			// another of its edges): the pieces would be the same, and
+			// the insertion would repeat until its bound.
+			continue
+		}
 		c = append(c, candidate{e: e, s: s, cost: p.Sub(a).Norm() + b.Sub(p).Norm()})
 	}
 	w.candidates = c
