@@ -78,13 +78,15 @@ type wireConfig struct {
 }
 
 // routeConfig is one route point: exactly one of End (a body's name, or
-// "" for a free end given as "free"), Via, Eye or Wrap.
+// "" for a free end given as "free"), Via, Eye or Wrap. Swivel lets an
+// end on a body turn freely about the wire (it makes the wire twist).
 type routeConfig struct {
-	End   *string    `json:"end"`
-	Via   bool       `json:"via"`
-	Eye   string     `json:"eye"`
-	Wrap  string     `json:"wrap"`
-	Point [3]float64 `json:"point"` // m, world
+	End    *string    `json:"end"`
+	Via    bool       `json:"via"`
+	Eye    string     `json:"eye"`
+	Wrap   string     `json:"wrap"`
+	Swivel bool       `json:"swivel"`
+	Point  [3]float64 `json:"point"` // m, world
 }
 
 type resolutionConfig struct {
@@ -121,6 +123,23 @@ func (w *wireConfig) outputNodes() int {
 }
 
 func (w *wireConfig) adaptive() bool { return w.Resolution.Adaptive == nil || *w.Resolution.Adaptive }
+
+// twists reports whether the wire carries its twist: where its rope gives
+// a torsional stiffness or a torque factor, or an end is on a swivel
+// (hmrwire.WireSpec.Twist; otherwise the wire is left without its
+// sections' roll, which costs a row per segment).
+func (w *wireConfig) twists() bool {
+	r := w.Rope
+	if r.TorsionalStiffness != nil || r.TorqueFactor != nil && *r.TorqueFactor != 0 {
+		return true
+	}
+	for _, rp := range w.Route {
+		if rp.Swivel {
+			return true
+		}
+	}
+	return false
+}
 
 // maxMassNodes bounds a wire's resolution.maxMassNodes (0 takes the
 // wire's default): a cap on its nodes, each a body in every step's
@@ -203,7 +222,7 @@ func parseConfig(raw json.RawMessage) (*config, error) {
 		claim(w.Name, "wire")
 		at := fmt.Sprintf("wire %q:", w.Name)
 		errs = append(errs, w.Rope.Check(at+" rope")...)
-		errs = append(errs, w.Rope.Unsupported(at+" rope", "the HMR wire", false, false)...)
+		errs = append(errs, w.Rope.Unsupported(at+" rope", "the HMR wire", true, true)...)
 		errs.Num(at+" spacing", "m", port.OptLength, w.Spacing)
 		errs.Num(at+" tension", "N", port.Force, w.Tension)
 		errs.Int(at+" outputNodes", w.outputNodes(), 2, 10000)
@@ -230,6 +249,9 @@ func parseConfig(raw json.RawMessage) (*config, error) {
 				if _, ok := bodies[*rp.End]; !ok {
 					add("%s route point %d: no body %q (a free end is \"free\")", at, k, *rp.End)
 				}
+			}
+			if rp.Swivel && (rp.End == nil || *rp.End == "free") {
+				add("%s route point %d: only an end on a body can be a swivel", at, k)
 			}
 			if rp.Eye != "" {
 				if _, ok := bodies[rp.Eye]; !ok {

@@ -142,10 +142,10 @@ func (s *simulation) build(p *params, c *config) error {
 			Rope: p.rope[j],
 			Resolution: hmrwire.Resolution{Adaptive: wc.adaptive(), MaxMassNodes: wc.Resolution.MaxMassNodes,
 				MinSegment: wc.Resolution.MinSegment},
-			Spacing: wc.Spacing, Tension: wc.Tension,
+			Spacing: wc.Spacing, Tension: wc.Tension, Twist: wc.twists(),
 		}
 		for _, rp := range wc.Route {
-			pt := hmrwire.RoutePoint{Point: vec(rp.Point)}
+			pt := hmrwire.RoutePoint{Point: vec(rp.Point), Swivel: rp.Swivel}
 			switch {
 			case rp.End != nil:
 				pt.Kind, pt.Body = hmrwire.End, byName[*rp.End] // nil for "free"

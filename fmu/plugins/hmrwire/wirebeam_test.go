@@ -1,8 +1,11 @@
 package hmrwire_test
 
 import (
+	"encoding/json"
 	"fmt"
 	"math"
+	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/cablefmu/cablefmu/fmu"
@@ -61,5 +64,76 @@ func TestWireBeamAtwood(t *testing.T) {
 	x1, z1 := plugintest.Get(t, in, vr["wire.node[1].x"]), plugintest.Get(t, in, vr["wire.node[1].z"])
 	if math.Abs(x1+0.1) > 1e-3 || math.Abs(z1-(plugintest.Get(t, in, vr["m1.z"])+0.15)) > 1e-3 {
 		t.Errorf("first sample at x = %.4f, z = %.4f m: not m1's hook", x1, z1)
+	}
+}
+
+// scenarioDir writes sc as a scenario folder and returns its path.
+func scenarioDir(t *testing.T, sc map[string]any) string {
+	t.Helper()
+	dir := t.TempDir()
+	data, err := json.Marshal(sc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, fmu.ScenarioFile), data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+// TestWireRopeTorque: 4 m of a six-strand rope (k = 0.089, GJ = 20 N·m²)
+// laid at 10 kN between two fixed bodies holds its ends with the rope's
+// torque k·d·T within 1 % (its sections turn within, the ends hold the
+// wire's twist at zero); with its last end on a swivel both ends' torques
+// fall to nothing (under 1 % of k·d·T after 2 s) as the wire untwists by
+// k·d·T·L/GJ.
+func TestWireRopeTorque(t *testing.T) {
+	const k, gj, d, T, L = 0.089, 20.0, 0.02, 10000.0, 4.0
+	for _, swivel := range []bool{false, true} {
+		last := map[string]any{"end": "b", "point": []float64{L, 0, 0}}
+		if swivel {
+			last["swivel"] = true
+		}
+		sc := map[string]any{
+			"model": "hmr-wire", "modelIdentifier": "TwistingWire", "stopTime": 2, "step": 1.0 / 60,
+			"ports": []string{"w.tension", "w.firstEnd.ropeTorque", "w.lastEnd.ropeTorque", "w.twist"},
+			"config": map[string]any{
+				"gravity": 0.0,
+				"bodies": []map[string]any{
+					{"name": "a", "kind": "static", "position": []float64{0, 0, 0}},
+					{"name": "b", "kind": "static", "position": []float64{L, 0, 0}},
+				},
+				"wires": []map[string]any{{
+					"name": "w",
+					"rope": map[string]any{"E": 1e11, "poisson": 0.3, "diameter": d, "density": 7850,
+						"torqueFactor": k, "torsionalStiffness": gj},
+					"route":   []map[string]any{{"end": "a", "point": []float64{0, 0, 0}}, last},
+					"spacing": 0.5, "tension": T,
+				}},
+			},
+		}
+		in, vr := plugintest.New(t, scenarioDir(t, sc), nil)
+		const H = 1.0 / 60
+		for tm := 0.0; tm < 2-1e-9; tm += H {
+			if st := in.DoStep(tm, H); st != fmu.OK {
+				t.Fatalf("swivel %v, t = %.3f s: %v", swivel, tm, st)
+			}
+		}
+		first, lastT := plugintest.Get(t, in, vr["w.firstEnd.ropeTorque"]), plugintest.Get(t, in, vr["w.lastEnd.ropeTorque"])
+		tension, twist := plugintest.Get(t, in, vr["w.tension"]), plugintest.Get(t, in, vr["w.twist"])
+		want := k * d * tension
+		t.Logf("swivel %v: tension %.1f N, end torques %.4f and %.4f N·m (k·d·T = %.4f), twist %.4f rad (k·d·T·L/GJ = %.4f)", swivel, tension, first, lastT, want, twist, want*L/gj)
+		if !swivel {
+			if math.Abs(first/want-1) > 0.01 || math.Abs(lastT/want-1) > 0.01 {
+				t.Errorf("held: end torques %.4f and %.4f N·m, want k·d·T = %.4f within 1 %%", first, lastT, want)
+			}
+			continue
+		}
+		if math.Abs(first) > 0.01*want || lastT != 0 {
+			t.Errorf("on a swivel: end torques %.4f and %.4f N·m, want none", first, lastT)
+		}
+		if math.Abs(math.Abs(twist)/(want*L/gj)-1) > 0.02 {
+			t.Errorf("on a swivel the wire untwisted by %.4f rad, want k·d·T·L/GJ = %.4f within 2 %%", twist, want*L/gj)
+		}
 	}
 }
