@@ -20,14 +20,16 @@ const maxContactPasses = 8
 //     on it has no component along the edge (the length minimum of eq.
 //     18, for equal tensions on its sides), or, with friction, only as
 //     far as Coulomb's bound lets the edge hold it; Gauss–Seidel sweeps
-//     forward and back;
+//     forward and back (a run on a sheave placed at once where they
+//     creep, placeGrooves);
 //  2. a node that slid off its edge, that the wire pulls away from the
 //     geometry (N ≥ 0, eq. 20), or whose neighbours see each other past
 //     the geometry (with the geometry not between the node and their
 //     chord) is removed, or, where the wire is slack, released as a mass
 //     node;
 //  3. where the straight wire between two nodes cuts a geometry, contact
-//     nodes are inserted on its edges;
+//     nodes are inserted on its edges (a piece reeved over a sheave cuts
+//     it as seen along its axle, cutsGroove);
 //  4. a mass node that a geometry swallowed, or would swallow within the
 //     step, merges into its neighbours, and the wire around it wraps the
 //     geometry instead;
