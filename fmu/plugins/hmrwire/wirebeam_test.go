@@ -1,11 +1,8 @@
 package hmrwire_test
 
 import (
-	"encoding/json"
 	"fmt"
 	"math"
-	"os"
-	"path/filepath"
 	"testing"
 
 	"github.com/cablefmu/cablefmu/fmu"
@@ -67,20 +64,6 @@ func TestWireBeamAtwood(t *testing.T) {
 	}
 }
 
-// scenarioDir writes sc as a scenario folder and returns its path.
-func scenarioDir(t *testing.T, sc map[string]any) string {
-	t.Helper()
-	dir := t.TempDir()
-	data, err := json.Marshal(sc)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(dir, fmu.ScenarioFile), data, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	return dir
-}
-
 // TestWireRopeTorque: 4 m of a six-strand rope (k = 0.089, GJ = 20 N·m²)
 // laid at 10 kN between two fixed bodies holds its ends with the rope's
 // torque k·d·T within 1 % (its sections turn within, the ends hold the
@@ -112,7 +95,7 @@ func TestWireRopeTorque(t *testing.T) {
 				}},
 			},
 		}
-		in, vr := plugintest.New(t, scenarioDir(t, sc), nil)
+		in, vr := plugintest.New(t, plugintest.ScenarioDir(t, sc), nil)
 		const H = 1.0 / 60
 		for tm := 0.0; tm < 2-1e-9; tm += H {
 			if st := in.DoStep(tm, H); st != fmu.OK {

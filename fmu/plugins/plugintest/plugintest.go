@@ -7,6 +7,7 @@
 package plugintest
 
 import (
+	"encoding/json"
 	"math"
 	"os"
 	"path/filepath"
@@ -24,6 +25,21 @@ type Logger struct{ TB testing.TB }
 
 // Log implements fmu.Logger.
 func (l Logger) Log(s fmu.Status, cat, msg string) { l.TB.Logf("%v %s: %s", s, cat, msg) }
+
+// ScenarioDir writes the scenario sc (as read from a scenario file and
+// edited) into a fresh folder and returns its path.
+func ScenarioDir(t testing.TB, sc map[string]any) string {
+	t.Helper()
+	dir := t.TempDir()
+	data, err := json.Marshal(sc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, fmu.ScenarioFile), data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
 
 // New instantiates the scenario in dir, sets the given parameters and
 // initializes it; it returns the instance and the value references by

@@ -5,7 +5,6 @@ import (
 	"github.com/cablefmu/cablefmu/core/closedform"
 	"math"
 	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -27,20 +26,6 @@ func example(t *testing.T) map[string]any {
 		t.Fatal(err)
 	}
 	return sc
-}
-
-// scenarioDir writes sc as a scenario folder and returns its path.
-func scenarioDir(t *testing.T, sc map[string]any) string {
-	t.Helper()
-	dir := t.TempDir()
-	data, err := json.Marshal(sc)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(dir, fmu.ScenarioFile), data, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	return dir
 }
 
 type driver struct {
@@ -87,7 +72,7 @@ func torqueScenario(t *testing.T) string {
 		ports = append(ports, p)
 	}
 	sc["ports"] = ports
-	return scenarioDir(t, sc)
+	return plugintest.ScenarioDir(t, sc)
 }
 
 // TestTorqueDrive: the example with the drum's motor in torque mode. The
@@ -230,7 +215,7 @@ func TestRopeTorqueTurnsTheBlock(t *testing.T) {
 	rope := cfg["cable"].(map[string]any)["rope"].(map[string]any)
 	rope["torqueFactor"], rope["torsionalStiffness"] = k, gj
 	sc["ports"] = append(sc["ports"].([]any), "hook.yaw", "hook.yawRate", "drum.ropeTorque", "deadEnd.ropeTorque")
-	in, vr := plugintest.New(t, scenarioDir(t, sc), nil)
+	in, vr := plugintest.New(t, plugintest.ScenarioDir(t, sc), nil)
 	d := &driver{t: t, in: in, vr: vr}
 	d.run(1)
 	mean, steps := 0.0, 0.0
