@@ -173,10 +173,15 @@ func (w *Wire) placeRun(g *Geometry, first, last int) float64 {
 	prev := a
 	total := 0.0
 	for k := first; k <= last; k++ {
-		start, _, _ := g.edgeLine(w.nodes[k].edge)
-		total += across(start.Sub(prev))
+		// A lateral edge's line by its start; a rim edge's (across the
+		// axle) by the node itself, which stays where it is.
+		p, dir, _ := g.edgeLine(w.nodes[k].edge)
+		if math.Abs(dir.Dot(axis)) < 0.5 {
+			p = w.nodes[k].position()
+		}
+		total += across(p.Sub(prev))
 		u = append(u, total)
-		prev = start
+		prev = p
 	}
 	total += across(b.Sub(prev))
 	w.unrolled = u
