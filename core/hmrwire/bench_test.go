@@ -75,6 +75,7 @@ func benchSteps(b *testing.B, sys *System, nodes func() int, cycle int, restart 
 		nnz, unknowns = s.Nonzeros, s.Unknowns
 	}
 	b.ReportMetric(float64(s.Factorizations)/n, "factorizations/step")
+	b.ReportMetric(float64(s.Analyses)/n, "analyses/step")
 	b.ReportMetric(float64(unknowns), "unknowns")
 	b.ReportMetric(float64(nnz), "nnz(L)")
 	rest := tm.World - s.Ordering - s.Analysis - s.Assembly - s.Factorization - s.Substitution

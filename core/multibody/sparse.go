@@ -22,8 +22,11 @@ import (
 // inertia for a rigid body) and a scalar per row; a row couples only to its
 // bodies, so a net of segments, whose Schur complement couples every two
 // rows sharing a body, stays as sparse as the net itself ([SLNB11] §II-A,
-// Fig. 8). The ordering (minimum degree on the graph of bodies and rows,
-// rigid rows after their bodies; from 2,000 unknowns also nested
+// Fig. 8). A body few rows act on (a wire's node: see condensed) is
+// eliminated in assembly instead, its rows' block taking −G M⁻¹ Gᵀ, as
+// minimum degree would eliminate it first. The ordering (minimum degree on
+// the graph of the bodies kept and the rows, rigid rows on kept bodies
+// alone after those bodies; from 1,000 unknowns also nested
 // dissection, kept where it factors in fewer operations, as it does for
 // nets) and the symbolic analysis are redone only when the rows' coupling
 // to the bodies (not merely the problem's layout) or the set of rigid
@@ -41,12 +44,15 @@ type Sparse struct {
 	layout    structure
 	dissected bool   // the order is a nested dissection
 	rigid     []bool // rows with Σ = 0 when the ordering was made
-	bodyStart []int  // per ByBody entry: its first unknown
+	bodyStart []int  // per ByBody entry: its first unknown, −1 if condensed
 	bodyDofs  []int  // per ByBody entry: 3 (particle) to 6 (see turnable)
-	rows      int    // unknown of row 0
-	mat       *sparse.Matrix
-	fac       *sparse.Factor
-	pivot     sparse.Pivot
+	bodyNode  []int  // the ByBody entries kept as unknowns, in order
+	// onCondensed marks the rows acting on a condensed body.
+	onCondensed []bool
+	rows        int // unknown of row 0
+	mat         *sparse.Matrix
+	fac         *sparse.Factor
+	pivot       sparse.Pivot
 	// pos holds, per ByBody entry and block, the positions in mat.Val of
 	// the entries (row, dof) and (dof, row), dof by dof; posStart indexes
 	// it per entry.
@@ -65,8 +71,9 @@ type SparseTiming struct {
 	// Nonzeros of L at the last analysis, and unknowns.
 	Nonzeros, Unknowns int
 	// Factorizations and Substitutions count the numeric factorizations
-	// and the solves with a factor (an active set makes several a step).
-	Factorizations, Substitutions int
+	// and the solves with a factor (an active set makes several a step);
+	// Analyses the orderings and symbolic analyses.
+	Factorizations, Substitutions, Analyses int
 }
 
 // pivotEps is the smallest pivot, relative to its node's scale, taken as
@@ -204,21 +211,42 @@ func (s *Sparse) turningChanged(p *Problem) bool {
 func (s *Sparse) setup(p *Problem) error {
 	t0 := time.Now()
 	s.pattern = s.pattern[:0] // none until the analysis is done
-	nb, nr := len(p.ByBody), len(p.Rows)
-	s.bodyStart, s.bodyDofs = s.bodyStart[:0], s.bodyDofs[:0]
+	nr := len(p.Rows)
+	s.bodyStart, s.bodyDofs, s.bodyNode = s.bodyStart[:0], s.bodyDofs[:0], s.bodyNode[:0]
+	s.onCondensed = slices.Grow(s.onCondensed[:0], nr)[:nr]
+	clear(s.onCondensed)
 	n := 0
-	for _, e := range p.ByBody {
-		s.bodyStart = append(s.bodyStart, n)
+	for ei, e := range p.ByBody {
 		dofs := 3 + turnable(p.Rows[e.Blocks[0].Row].Bodies[e.Blocks[0].K])
 		s.bodyDofs = append(s.bodyDofs, dofs)
+		if condensed(len(e.Blocks), dofs) {
+			s.bodyStart = append(s.bodyStart, -1)
+			for _, rb := range e.Blocks {
+				s.onCondensed[rb.Row] = true
+			}
+			continue
+		}
+		s.bodyStart = append(s.bodyStart, n)
+		s.bodyNode = append(s.bodyNode, ei)
 		n += dofs
 	}
 	s.rows = n
 	n += nr
-	// The scalar structure: each rigid body's inertia block, each row's
-	// couplings to its bodies' unknowns.
+	// The scalar structure: each kept body's inertia block and its rows'
+	// couplings to its unknowns; the rows of a condensed body coupled to
+	// each other.
 	b := sparse.NewBuilder(n)
-	for ei := range p.ByBody {
+	for ei, e := range p.ByBody {
+		if s.bodyStart[ei] < 0 {
+			for ia, a := range e.Blocks {
+				for _, c := range e.Blocks[:ia] {
+					if a.Row != c.Row {
+						b.Couple(s.rows+a.Row, s.rows+c.Row)
+					}
+				}
+			}
+			continue
+		}
 		if s.bodyDofs[ei] == 6 {
 			st := s.bodyStart[ei] + 3
 			for i := 0; i < 3; i++ {
@@ -227,7 +255,7 @@ func (s *Sparse) setup(p *Problem) error {
 				}
 			}
 		}
-		for _, rb := range p.ByBody[ei].Blocks {
+		for _, rb := range e.Blocks {
 			for d := 0; d < s.bodyDofs[ei]; d++ {
 				b.Couple(s.rows+rb.Row, s.bodyStart[ei]+d)
 			}
@@ -237,6 +265,16 @@ func (s *Sparse) setup(p *Problem) error {
 	s.pos, s.posStart = s.pos[:0], s.posStart[:0]
 	for ei, e := range p.ByBody {
 		s.posStart = append(s.posStart, len(s.pos))
+		if s.bodyStart[ei] < 0 {
+			// Per pair of blocks (a, c), c from a on: the entries
+			// (a's row, c's row) and (c's row, a's row).
+			for ia, a := range e.Blocks {
+				for _, c := range e.Blocks[ia:] {
+					s.pos = append(s.pos, s.mat.Index(s.rows+a.Row, s.rows+c.Row), s.mat.Index(s.rows+c.Row, s.rows+a.Row))
+				}
+			}
+			continue
+		}
 		for _, rb := range e.Blocks {
 			for d := 0; d < s.bodyDofs[ei]; d++ {
 				u := s.bodyStart[ei] + d
@@ -249,12 +287,25 @@ func (s *Sparse) setup(p *Problem) error {
 		s.diag[i] = s.mat.Index(i, i)
 	}
 	t0 = s.clock(&s.timing().Analysis, t0)
-	// The graph of bodies and rows, ordered; rigid rows wait for their
-	// bodies.
+	// The graph of kept bodies and rows, ordered; rigid rows on kept
+	// bodies alone (a zero diagonal) wait for their bodies.
+	nb := len(s.bodyNode)
+	node := make([]int, len(p.ByBody)) // graph node of a kept body
+	for k, ei := range s.bodyNode {
+		node[ei] = k
+	}
 	blocks := sparse.NewBuilder(nb + nr)
 	for ei, e := range p.ByBody {
-		for _, rb := range e.Blocks {
-			blocks.Couple(ei, nb+rb.Row)
+		for ia, a := range e.Blocks {
+			if s.bodyStart[ei] >= 0 {
+				blocks.Couple(node[ei], nb+a.Row)
+				continue
+			}
+			for _, c := range e.Blocks[:ia] {
+				if a.Row != c.Row {
+					blocks.Couple(nb+a.Row, nb+c.Row)
+				}
+			}
 		}
 	}
 	graph := blocks.Matrix().Graph()
@@ -263,12 +314,12 @@ func (s *Sparse) setup(p *Problem) error {
 	for i := range nodes.Size {
 		nodes.Size[i] = 1
 		if i < nb {
-			nodes.Size[i] = s.bodyDofs[i]
+			nodes.Size[i] = s.bodyDofs[s.bodyNode[i]]
 		}
 	}
 	for i, sg := range p.Sigma {
 		s.rigid[i] = sg == 0
-		nodes.Wait[nb+i] = sg == 0
+		nodes.Wait[nb+i] = sg == 0 && !s.onCondensed[i]
 	}
 	sym, err := s.analyze(graph, nodes, &t0)
 	if err != nil {
@@ -305,15 +356,33 @@ func (s *Sparse) setup(p *Problem) error {
 	s.pattern = p.pattern(s.pattern[:0])
 	if s.Timing != nil {
 		s.Timing.Nonzeros, s.Timing.Unknowns = sym.Nonzeros(), n
+		s.Timing.Analyses++
 	}
 	s.clock(&s.timing().Analysis, t0)
 	return nil
 }
 
+// condensed reports whether a body of dofs unknowns that blocks rows act
+// on is eliminated in assembly (its rows coupled through G M⁻¹ Gᵀ) rather
+// than kept as unknowns. Minimum degree eliminates a body with few rows
+// early, and the clique of its rows forms anyway; condensed, its mass
+// costs no columns of L, and ordering and analysis see a smaller graph.
+// The limits are measured: a wire's node on the ground (nine or ten rows:
+// stretch, bends, the contacts of both its segments) factors in half the
+// operations condensed, while a knot of a net with four ball joints
+// (twelve rows) fills twice as much, and a rigid body's full inertia
+// block is cheap to keep.
+func condensed(blocks, dofs int) bool {
+	if dofs == 6 {
+		return blocks <= 2*dofs+1
+	}
+	return blocks <= 3*dofs+1
+}
+
 // Nested dissection is tried from dissectFrom unknowns, down to parts of
 // dissectLeaf unknowns, which minimum degree orders.
 const (
-	dissectFrom = 2000
+	dissectFrom = 1000
 	dissectLeaf = 64
 )
 
@@ -324,12 +393,13 @@ func (s *Sparse) analyze(graph sparse.Graph, nodes sparse.Nodes, t0 *time.Time) 
 	if err != nil {
 		return nil, fmt.Errorf("sparse solve: %w", err)
 	}
-	nb := len(s.bodyStart)
+	nb := len(s.bodyNode)
 	perm := make([]int, 0, s.mat.N)
 	for _, node := range order {
 		if node < nb {
-			for d := 0; d < s.bodyDofs[node]; d++ {
-				perm = append(perm, s.bodyStart[node]+d)
+			ei := s.bodyNode[node]
+			for d := 0; d < s.bodyDofs[ei]; d++ {
+				perm = append(perm, s.bodyStart[ei]+d)
 			}
 		} else {
 			perm = append(perm, s.rows+node-nb)
@@ -349,7 +419,12 @@ func (s *Sparse) analyze(graph sparse.Graph, nodes sparse.Nodes, t0 *time.Time) 
 func (s *Sparse) assemble(p *Problem) error {
 	val := s.mat.Val
 	clear(val)
+
 	for ei, e := range p.ByBody {
+		if s.bodyStart[ei] < 0 {
+			s.assembleCondensed(p, e, s.pos[s.posStart[ei]:])
+			continue
+		}
 		b := p.Rows[e.Blocks[0].Row].Bodies[e.Blocks[0].K]
 		st := s.bodyStart[ei]
 		for d := 0; d < 3; d++ {
@@ -389,23 +464,48 @@ func (s *Sparse) assemble(p *Problem) error {
 		}
 	}
 	for i, sg := range p.Sigma {
-		val[s.diag[s.rows+i]] = -sg
+		val[s.diag[s.rows+i]] -= sg // after the condensed bodies' terms
 	}
 	// Scale of each unknown: |a_kk| + Σ_j a_kj²/|a_jj|, the size its pivot
-	// has without cancellation.
-	sc := s.pivot.Scale
+	// has without cancellation (a zero diagonal adds nothing).
+	sc, inv := s.pivot.Scale, s.res // res is free until a refinement
+	for k := range inv {
+		inv[k] = 0
+		if d := math.Abs(val[s.diag[k]]); d > 0 {
+			inv[k] = 1 / d
+		}
+	}
 	for k := 0; k < s.mat.N; k++ {
 		v := math.Abs(val[s.diag[k]])
 		for q := s.mat.Col[k]; q < s.mat.Col[k+1]; q++ {
 			if j := s.mat.Row[q]; j != k {
-				if d := math.Abs(val[s.diag[j]]); d > 0 {
-					v += val[q] * val[q] / d
-				}
+				v += val[q] * val[q] * inv[j]
 			}
 		}
 		sc[k] = v
 	}
 	return nil
+}
+
+// assembleCondensed subtracts a condensed body's G M⁻¹ Gᵀ from its rows'
+// block (the row unknowns are −λ), pos its entries' positions (setup).
+func (s *Sparse) assembleCondensed(p *Problem, e BodyRows, pos []int) {
+	val := s.mat.Val
+	q := 0
+	for ia, a := range e.Blocks {
+		ja := &p.Rows[a.Row].J[a.K]
+		for ic := ia; ic < len(e.Blocks); ic++ {
+			c := e.Blocks[ic]
+			v := ja.Dot(p.Rows[c.Row].MinvJ[c.K])
+			val[pos[q]] -= v
+			if ic != ia {
+				// Both triangles; the diagonal twice where a row has two
+				// blocks on the body.
+				val[pos[q+1]] -= v
+			}
+			q += 2
+		}
+	}
 }
 
 // turnable returns the number of axes b can turn about: 0 for a

@@ -159,9 +159,9 @@ func lockedNet(side int) *World {
 	return w
 }
 
-// Large nets solve as the dense solver does: a net of wires (2,650
+// Large nets solve as the dense solver does: a net of wires (1,462
 // unknowns), ordered by nested dissection and factored by the up-looking
-// kernel, and a net of particles (24 × 24, 2,856 unknowns), which minimum
+// kernel, and a net of particles (24 × 24, 1,128 unknowns), which minimum
 // degree orders in fewer operations and whose L is dense enough for the
 // multifrontal kernel.
 func TestSparseDissectedNetMatchesDense(t *testing.T) {
