@@ -49,10 +49,21 @@ type Sparse struct {
 	bodyNode  []int  // the ByBody entries kept as unknowns, in order
 	// onCondensed marks the rows acting on a condensed body.
 	onCondensed []bool
-	rows        int // unknown of row 0
-	mat         *sparse.Matrix
-	fac         *sparse.Factor
-	pivot       sparse.Pivot
+	// gatherJ and gatherM hold a condensed body's blocks (assembly).
+	gatherJ, gatherM []Jacobian
+	// Storage kept from one setup to the next: analyses come whenever a
+	// wire's rows change, and allocating them anew cost most of their time.
+	builder, blockBuilder sparse.Builder
+	blockMat              *sparse.Matrix
+	graph                 sparse.Graph
+	orderer               sparse.Orderer
+	syms                  [2]*sparse.Symbolic
+	node, size, perm      []int
+	wait                  []bool
+	rows                  int // unknown of row 0
+	mat                   *sparse.Matrix
+	fac                   *sparse.Factor
+	pivot                 sparse.Pivot
 	// pos holds, per ByBody entry and block, the positions in mat.Val of
 	// the entries (row, dof) and (dof, row), dof by dof; posStart indexes
 	// it per entry.
@@ -235,7 +246,8 @@ func (s *Sparse) setup(p *Problem) error {
 	// The scalar structure: each kept body's inertia block and its rows'
 	// couplings to its unknowns; the rows of a condensed body coupled to
 	// each other.
-	b := sparse.NewBuilder(n)
+	b := &s.builder
+	b.Reset(n)
 	for ei, e := range p.ByBody {
 		if s.bodyStart[ei] < 0 {
 			for ia, a := range e.Blocks {
@@ -261,7 +273,7 @@ func (s *Sparse) setup(p *Problem) error {
 			}
 		}
 	}
-	s.mat = b.Matrix()
+	s.mat = b.Build(s.mat)
 	s.pos, s.posStart = s.pos[:0], s.posStart[:0]
 	for ei, e := range p.ByBody {
 		s.posStart = append(s.posStart, len(s.pos))
@@ -282,7 +294,7 @@ func (s *Sparse) setup(p *Problem) error {
 			}
 		}
 	}
-	s.diag = make([]int, n)
+	s.diag = grow(s.diag, n)
 	for i := range s.diag {
 		s.diag[i] = s.mat.Index(i, i)
 	}
@@ -290,11 +302,13 @@ func (s *Sparse) setup(p *Problem) error {
 	// The graph of kept bodies and rows, ordered; rigid rows on kept
 	// bodies alone (a zero diagonal) wait for their bodies.
 	nb := len(s.bodyNode)
-	node := make([]int, len(p.ByBody)) // graph node of a kept body
+	node := grow(s.node, len(p.ByBody)) // graph node of a kept body
+	s.node = node
 	for k, ei := range s.bodyNode {
 		node[ei] = k
 	}
-	blocks := sparse.NewBuilder(nb + nr)
+	blocks := &s.blockBuilder
+	blocks.Reset(nb + nr)
 	for ei, e := range p.ByBody {
 		for ia, a := range e.Blocks {
 			if s.bodyStart[ei] >= 0 {
@@ -308,9 +322,12 @@ func (s *Sparse) setup(p *Problem) error {
 			}
 		}
 	}
-	graph := blocks.Matrix().Graph()
+	s.blockMat = blocks.Build(s.blockMat)
+	s.graph = s.blockMat.GraphIn(s.graph)
+	graph := s.graph
 	s.rigid = slices.Grow(s.rigid[:0], nr)[:nr]
-	nodes := sparse.Nodes{Size: make([]int, nb+nr), Wait: make([]bool, nb+nr)}
+	s.size, s.wait = grow(s.size, nb+nr), grow(s.wait, nb+nr)
+	nodes := sparse.Nodes{Size: s.size, Wait: s.wait}
 	for i := range nodes.Size {
 		nodes.Size[i] = 1
 		if i < nb {
@@ -321,7 +338,7 @@ func (s *Sparse) setup(p *Problem) error {
 		s.rigid[i] = sg == 0
 		nodes.Wait[nb+i] = sg == 0 && !s.onCondensed[i]
 	}
-	sym, err := s.analyze(graph, nodes, &t0)
+	sym, err := s.analyze(graph, nodes, 0, &t0)
 	if err != nil {
 		return err
 	}
@@ -334,7 +351,7 @@ func (s *Sparse) setup(p *Problem) error {
 			return fmt.Errorf("sparse solve: %w", err)
 		}
 		nodes.Stage = stage
-		nd, err := s.analyze(graph, nodes, &t0)
+		nd, err := s.analyze(graph, nodes, 1, &t0)
 		if err != nil {
 			return err
 		}
@@ -343,15 +360,18 @@ func (s *Sparse) setup(p *Problem) error {
 		}
 		s.dissected = sym == nd
 	}
-	s.fac = sparse.NewFactor(sym)
-	s.pivot = sparse.Pivot{Sign: make([]int8, n), Scale: make([]float64, n), Eps: pivotEps}
+	if s.fac == nil {
+		s.fac = &sparse.Factor{}
+	}
+	s.fac.Reset(sym)
+	s.pivot = sparse.Pivot{Sign: grow(s.pivot.Sign, n), Scale: grow(s.pivot.Scale, n), Eps: pivotEps}
 	for i := range s.pivot.Sign {
 		s.pivot.Sign[i] = 1
 		if i >= s.rows {
 			s.pivot.Sign[i] = -1
 		}
 	}
-	s.rhs, s.x, s.res, s.dx = make([]float64, n), make([]float64, n), make([]float64, n), make([]float64, n)
+	s.rhs, s.x, s.res, s.dx = grow(s.rhs, n), grow(s.x, n), grow(s.res, n), grow(s.dx, n)
 	s.layout = p.structure()
 	s.pattern = p.pattern(s.pattern[:0])
 	if s.Timing != nil {
@@ -387,14 +407,16 @@ const (
 )
 
 // analyze orders the graph of bodies and rows under nodes' constraints and
-// analyzes the scalar matrix in that order, the body's unknowns together.
-func (s *Sparse) analyze(graph sparse.Graph, nodes sparse.Nodes, t0 *time.Time) (*sparse.Symbolic, error) {
-	order, err := sparse.Order(graph, nodes)
+// analyzes the scalar matrix in that order, the body's unknowns together,
+// into the storage of analysis slot (0 or 1: the two orders compared).
+func (s *Sparse) analyze(graph sparse.Graph, nodes sparse.Nodes, slot int, t0 *time.Time) (*sparse.Symbolic, error) {
+	order, err := s.orderer.Order(graph, nodes)
 	if err != nil {
 		return nil, fmt.Errorf("sparse solve: %w", err)
 	}
 	nb := len(s.bodyNode)
-	perm := make([]int, 0, s.mat.N)
+	perm := s.perm[:0]
+	defer func() { s.perm = perm }()
 	for _, node := range order {
 		if node < nb {
 			ei := s.bodyNode[node]
@@ -406,10 +428,11 @@ func (s *Sparse) analyze(graph sparse.Graph, nodes sparse.Nodes, t0 *time.Time) 
 		}
 	}
 	*t0 = s.clock(&s.timing().Ordering, *t0)
-	sym, err := sparse.Analyze(s.mat, perm)
+	sym, err := sparse.AnalyzeIn(s.syms[slot], s.mat, perm)
 	if err != nil {
 		return nil, fmt.Errorf("sparse solve: %w", err)
 	}
+	s.syms[slot] = sym
 	*t0 = s.clock(&s.timing().Analysis, *t0)
 	return sym, nil
 }
@@ -422,7 +445,7 @@ func (s *Sparse) assemble(p *Problem) error {
 
 	for ei, e := range p.ByBody {
 		if s.bodyStart[ei] < 0 {
-			s.assembleCondensed(p, e, s.pos[s.posStart[ei]:])
+			s.assembleCondensed(p, e, s.bodyDofs[ei], s.pos[s.posStart[ei]:])
 			continue
 		}
 		b := p.Rows[e.Blocks[0].Row].Bodies[e.Blocks[0].K]
@@ -489,14 +512,26 @@ func (s *Sparse) assemble(p *Problem) error {
 
 // assembleCondensed subtracts a condensed body's G M⁻¹ Gᵀ from its rows'
 // block (the row unknowns are −λ), pos its entries' positions (setup).
-func (s *Sparse) assembleCondensed(p *Problem, e BodyRows, pos []int) {
+func (s *Sparse) assembleCondensed(p *Problem, e BodyRows, dofs int, pos []int) {
 	val := s.mat.Val
+	// The blocks gathered: the pairs read each many times. A particle's
+	// M⁻¹J has no angular part (its inverse inertia is zero), so its
+	// products are the linear ones.
+	j, m := s.gatherJ[:0], s.gatherM[:0]
+	for _, b := range e.Blocks {
+		j = append(j, p.Rows[b.Row].J[b.K])
+		m = append(m, p.Rows[b.Row].MinvJ[b.K])
+	}
+	s.gatherJ, s.gatherM = j, m
 	q := 0
-	for ia, a := range e.Blocks {
-		ja := &p.Rows[a.Row].J[a.K]
-		for ic := ia; ic < len(e.Blocks); ic++ {
-			c := e.Blocks[ic]
-			v := ja.Dot(p.Rows[c.Row].MinvJ[c.K])
+	for ia := range j {
+		ja := &j[ia]
+		for ic := ia; ic < len(j); ic++ {
+			mc := &m[ic]
+			v := ja.Lin.X*mc.Lin.X + ja.Lin.Y*mc.Lin.Y + ja.Lin.Z*mc.Lin.Z
+			if dofs > 3 {
+				v += ja.Ang.X*mc.Ang.X + ja.Ang.Y*mc.Ang.Y + ja.Ang.Z*mc.Ang.Z
+			}
 			val[pos[q]] -= v
 			if ic != ia {
 				// Both triangles; the diagonal twice where a row has two

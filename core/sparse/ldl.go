@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"slices"
 )
 
 // Symbolic is the analysis of a matrix structure under an ordering: the
@@ -31,6 +30,8 @@ type Symbolic struct {
 	// column scatterCol[q], q in scatterStart[k]…scatterStart[k+1]−1.
 	rowStart, rowCol                     []int
 	scatterStart, scatterPos, scatterCol []int
+	// scratch of the analysis
+	flag, count, post, stack []int
 }
 
 // Analyze computes the symbolic factorization of a's structure in the
@@ -38,17 +39,30 @@ type Symbolic struct {
 // refined to a postorder of its elimination tree, which has the same
 // fill and keeps each subtree's columns together.
 func Analyze(a *Matrix, perm []int) (*Symbolic, error) {
+	return AnalyzeIn(nil, a, perm)
+}
+
+// AnalyzeIn is Analyze written into s's storage (a new analysis if s is
+// nil): a solver that analyzes again whenever its rows change allocates
+// little. A Factor made for s must be Reset for it.
+func AnalyzeIn(s *Symbolic, a *Matrix, perm []int) (*Symbolic, error) {
 	n := a.N
-	if perm == nil {
-		perm = make([]int, n)
-		for i := range perm {
-			perm[i] = i
-		}
-	}
-	if len(perm) != n {
+	if perm != nil && len(perm) != n {
 		return nil, fmt.Errorf("analyze: an ordering of %d nodes for a %d×%d matrix", len(perm), n, n)
 	}
-	s := &Symbolic{n: n, perm: slices.Clone(perm), iperm: make([]int, n), parent: make([]int, n), colStart: make([]int, n+1)}
+	if s == nil {
+		s = &Symbolic{}
+	}
+	s.n, s.frontal, s.front = n, false, nil
+	s.perm = grown(s.perm, n)
+	if perm == nil {
+		for i := range s.perm {
+			s.perm[i] = i
+		}
+	} else {
+		copy(s.perm, perm)
+	}
+	s.iperm, s.parent, s.colStart = grown(s.iperm, n), grown(s.parent, n), zeroed(s.colStart, n+1)
 	for i := range s.iperm {
 		s.iperm[i] = -1
 	}
@@ -58,7 +72,8 @@ func Analyze(a *Matrix, perm []int) (*Symbolic, error) {
 		}
 		s.iperm[i] = k
 	}
-	flag := make([]int, n)
+	s.flag = grown(s.flag, n)
+	flag := s.flag
 	s.tree(a, flag)
 	s.postorder()
 	count := s.tree(a, flag)
@@ -67,7 +82,7 @@ func Analyze(a *Matrix, perm []int) (*Symbolic, error) {
 	}
 	// L's structure: row k's entries, found as in tree, appended to their
 	// columns in increasing k.
-	s.rowIdx = make([]int, s.colStart[n])
+	s.rowIdx = grown(s.rowIdx, s.colStart[n])
 	fill := count[:n]
 	clear(fill)
 	for k := 0; k < n; k++ {
@@ -95,22 +110,25 @@ func Analyze(a *Matrix, perm []int) (*Symbolic, error) {
 // tree nor the permutation.
 func (s *Symbolic) rows(a *Matrix) {
 	n := s.n
-	s.rowStart = make([]int, n+1)
+	s.rowStart = zeroed(s.rowStart, n+1)
 	for _, k := range s.rowIdx {
 		s.rowStart[k+1]++
 	}
 	for k := 0; k < n; k++ {
 		s.rowStart[k+1] += s.rowStart[k]
 	}
-	s.rowCol = make([]int, len(s.rowIdx))
-	next := slices.Clone(s.rowStart[:n])
+	s.rowCol = grown(s.rowCol, len(s.rowIdx))
+	next := append(s.count[:0], s.rowStart[:n]...)
+	s.count = next
 	for j := 0; j < n; j++ { // columns ascending: each row's list ascends
 		for _, k := range s.rowIdx[s.colStart[j]:s.colStart[j+1]] {
 			s.rowCol[next[k]] = j
 			next[k]++
 		}
 	}
-	s.scatterStart = make([]int, n+1)
+	s.scatterStart = grown(s.scatterStart, n+1)
+	s.scatterStart[0] = 0
+	s.scatterPos, s.scatterCol = s.scatterPos[:0], s.scatterCol[:0]
 	for k := 0; k < n; k++ {
 		col := s.perm[k]
 		for q := a.Col[col]; q < a.Col[col+1]; q++ {
@@ -139,7 +157,8 @@ const frontalFrom = 8
 // nodes reached from the entries of row k of P A Pᵀ left of the diagonal
 // by walking up the tree until node k, whose tree it joins (Liu).
 func (s *Symbolic) tree(a *Matrix, flag []int) []int {
-	count := make([]int, s.n+1)
+	s.count = zeroed(s.count, s.n+1)
+	count := s.count
 	for k := 0; k < s.n; k++ {
 		s.parent[k], flag[k] = -1, k
 		col := s.perm[k]
@@ -161,7 +180,9 @@ func (s *Symbolic) tree(a *Matrix, flag []int) []int {
 // old order), which leaves the tree the same up to the numbering.
 func (s *Symbolic) postorder() {
 	n := s.n
-	head, next := make([]int, n), make([]int, n)
+	// Scratch: flag and count are free between the two tree walks.
+	s.post = grown(s.post, 3*n)
+	head, next, post := s.post[:n], s.post[n:2*n], s.post[2*n:2*n]
 	for i := range head {
 		head[i] = -1
 	}
@@ -170,8 +191,8 @@ func (s *Symbolic) postorder() {
 			next[k], head[p] = head[p], k
 		}
 	}
-	post := make([]int, 0, n)
-	stack := make([]int, 0, 16)
+	stack := s.stack[:0]
+	defer func() { s.stack = stack }()
 	for root := 0; root < n; root++ {
 		if s.parent[root] >= 0 {
 			continue
@@ -188,7 +209,7 @@ func (s *Symbolic) postorder() {
 			post = append(post, top)
 		}
 	}
-	old := slices.Clone(s.perm)
+	old := append(s.flag[:0], s.perm...) // flag is scratch here
 	for k, p := range post {
 		s.perm[k] = old[p]
 		s.iperm[old[p]] = k
@@ -248,9 +269,16 @@ var ErrSingular = errors.New("matrix is singular")
 
 // NewFactor allocates a factorization for the analysis s.
 func NewFactor(s *Symbolic) *Factor {
-	nnz := s.Nonzeros()
-	return &Factor{sym: s, val: make([]float64, nnz), d: make([]float64, s.n),
-		y: make([]float64, s.n), x: make([]float64, s.n), fill: make([]int, s.n)}
+	f := &Factor{}
+	f.Reset(s)
+	return f
+}
+
+// Reset makes f a factorization for the analysis s, keeping its storage.
+func (f *Factor) Reset(s *Symbolic) {
+	f.sym, f.Perturbed = s, 0
+	f.val, f.d = zeroed(f.val, s.Nonzeros()), zeroed(f.d, s.n)
+	f.y, f.x, f.fill = zeroed(f.y, s.n), zeroed(f.x, s.n), zeroed(f.fill, s.n)
 }
 
 // Symbolic returns the analysis f factors for.

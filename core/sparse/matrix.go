@@ -16,19 +16,30 @@ type Matrix struct {
 	Val []float64
 }
 
-// Builder collects the structure of a symmetric matrix.
+// Builder collects the structure of a symmetric matrix. A Builder may be
+// Reset and used again, keeping its storage.
 type Builder struct {
 	n     int
 	pairs [][2]int
+	// scratch of Build
+	at    []int
+	byRow [][2]int
 }
 
 // NewBuilder starts an n×n symmetric structure with its diagonal.
 func NewBuilder(n int) *Builder {
-	b := &Builder{n: n}
+	b := &Builder{}
+	b.Reset(n)
+	return b
+}
+
+// Reset starts b again on an n×n structure with its diagonal.
+func (b *Builder) Reset(n int) {
+	b.n = n
+	b.pairs = b.pairs[:0]
 	for i := 0; i < n; i++ {
 		b.pairs = append(b.pairs, [2]int{i, i})
 	}
-	return b
 }
 
 // Couple marks entries (i, j) and (j, i) as nonzero.
@@ -43,19 +54,25 @@ func (b *Builder) Couple(i, j int) {
 }
 
 // Matrix returns the structure built, with zero values.
-func (b *Builder) Matrix() *Matrix {
+func (b *Builder) Matrix() *Matrix { return b.Build(nil) }
+
+// Build writes the structure built, with zero values, into m (reusing
+// its storage; a new matrix if m is nil) and returns it.
+func (b *Builder) Build(m *Matrix) *Matrix {
 	// Sorted by column then row, duplicates removed: a counting sort by
 	// row, then a stable one by column (linear; a comparison sort of the
 	// pairs was most of the time of a symbolic analysis).
 	n := b.n
-	at := make([]int, n+1)
+	at := grown(b.at, n+1)
+	clear(at)
 	for _, p := range b.pairs {
 		at[p[0]+1]++
 	}
 	for i := 0; i < n; i++ {
 		at[i+1] += at[i]
 	}
-	byRow := make([][2]int, len(b.pairs))
+	byRow := b.byRow[:0]
+	byRow = slices.Grow(byRow, len(b.pairs))[:len(b.pairs)]
 	for _, p := range b.pairs {
 		byRow[at[p[0]]] = p
 		at[p[0]]++
@@ -67,13 +84,17 @@ func (b *Builder) Matrix() *Matrix {
 	for j := 0; j < n; j++ {
 		at[j+1] += at[j]
 	}
-	rows := make([]int, len(byRow))
+	if m == nil {
+		m = &Matrix{}
+	}
+	rows := grown(m.Row, len(byRow))
 	for _, p := range byRow {
 		rows[at[p[1]]] = p[0]
 		at[p[1]]++
 	}
 	// at[j] is now column j's end; compact each column in place.
-	m := &Matrix{N: n, Col: make([]int, n+1)}
+	m.N, m.Col = n, grown(m.Col, n+1)
+	m.Col[0] = 0
 	k, from := 0, 0
 	for j := 0; j < n; j++ {
 		for q := from; q < at[j]; q++ {
@@ -85,9 +106,20 @@ func (b *Builder) Matrix() *Matrix {
 		from = at[j]
 		m.Col[j+1] = k
 	}
-	m.Row = slices.Clip(rows[:k])
-	m.Val = make([]float64, k)
+	m.Row = rows[:k]
+	m.Val = grown(m.Val, k)
+	clear(m.Val)
+	b.at, b.byRow = at, byRow
 	return m
+}
+
+// grown returns s resliced to length n, reallocated if its capacity is
+// short; its contents are left as they are.
+func grown[T any](s []T, n int) []T {
+	if cap(s) < n {
+		return make([]T, n)
+	}
+	return s[:n]
 }
 
 // Index returns the position of entry (i, j) in Val, or −1 if it is not
@@ -113,8 +145,12 @@ func (m *Matrix) MulVec(y, x []float64) {
 
 // Graph returns the adjacency of the matrix's structure without the
 // diagonal, in the form Order takes.
-func (m *Matrix) Graph() Graph {
-	g := Graph{Start: make([]int, m.N+1)}
+func (m *Matrix) Graph() Graph { return m.GraphIn(Graph{}) }
+
+// GraphIn is Graph written into g's storage.
+func (m *Matrix) GraphIn(g Graph) Graph {
+	g.Start, g.Adj = grown(g.Start, m.N+1), g.Adj[:0]
+	g.Start[0] = 0
 	for j := 0; j < m.N; j++ {
 		for k := m.Col[j]; k < m.Col[j+1]; k++ {
 			if m.Row[k] != j {

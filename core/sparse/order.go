@@ -65,6 +65,21 @@ type Nodes struct {
 // time proportional to the element lists) and element absorption, under
 // the constraints of nodes (see Nodes).
 func Order(g Graph, nodes Nodes) ([]int, error) {
+	var o Orderer
+	return o.Order(g, nodes)
+}
+
+// Orderer orders graphs as Order does, keeping its storage from one
+// ordering to the next: a solver that orders again whenever its rows
+// change allocates little. Its zero value is ready to use.
+type Orderer struct {
+	o                 ordering
+	perm, size, stage []int
+}
+
+// Order is the package's Order; the order it returns is valid until the
+// next call.
+func (w *Orderer) Order(g Graph, nodes Nodes) ([]int, error) {
 	if err := g.check(); err != nil {
 		return nil, fmt.Errorf("order: %w", err)
 	}
@@ -74,7 +89,8 @@ func Order(g Graph, nodes Nodes) ([]int, error) {
 		return nil, fmt.Errorf("order: %d wait flags for %d nodes", len(wait), n)
 	}
 	if size == nil {
-		size = make([]int, n)
+		size = grown(w.size, n)
+		w.size = size
 		for i := range size {
 			size[i] = 1
 		}
@@ -88,7 +104,8 @@ func Order(g Graph, nodes Nodes) ([]int, error) {
 		}
 	}
 	if stage == nil {
-		stage = make([]int, n)
+		stage = zeroed(w.stage, n)
+		w.stage = stage
 	}
 	if len(stage) != n {
 		return nil, fmt.Errorf("order: %d stages for %d nodes", len(stage), n)
@@ -98,8 +115,10 @@ func Order(g Graph, nodes Nodes) ([]int, error) {
 			return nil, fmt.Errorf("order: node %d in stage %d", i, s)
 		}
 	}
-	o := newOrdering(g, size, wait, stage)
-	perm := make([]int, 0, n)
+	o := &w.o
+	o.reset(g, size, wait, stage)
+	perm := w.perm[:0]
+	defer func() { w.perm = perm }()
 	for len(perm) < n {
 		p := o.pop()
 		if p < 0 && o.nextStage() {
@@ -144,23 +163,30 @@ type ordering struct {
 	wStamp           []int
 }
 
-func newOrdering(g Graph, size []int, wait []bool, stage []int) *ordering {
+// reset makes o the start of an ordering of g, keeping o's storage.
+func (o *ordering) reset(g Graph, size []int, wait []bool, stage []int) {
 	n := g.Nodes()
 	total := 0
 	for _, s := range size {
 		total += s
 	}
-	o := &ordering{g: g, size: size, wait: wait, stage: stage, later: map[int][]int{},
-		vars: make([][]int, n), elems: make([][]int, n), members: make([][]int, n),
-		eliminated: make([]bool, n), dead: make([]bool, n), waiting: make([]int, n),
-		degree: make([]int, n), head: make([]int, total+1), next: make([]int, n), prev: make([]int, n),
-		mark: make([]int, n), w: make([]int, n), wStamp: make([]int, n)}
+	if o.later == nil {
+		o.later = map[int][]int{}
+	}
+	clear(o.later)
+	o.g, o.size, o.wait, o.stage = g, size, wait, stage
+	o.cur, o.stages, o.queued, o.least, o.stamp = 0, o.stages[:0], 0, 0, 0
+	o.vars, o.elems, o.members = grownLists(o.vars, n), grownLists(o.elems, n), grownLists(o.members, n)
+	o.eliminated, o.dead = zeroed(o.eliminated, n), zeroed(o.dead, n)
+	o.waiting, o.degree = zeroed(o.waiting, n), zeroed(o.degree, n)
+	o.head, o.next, o.prev = grown(o.head, total+1), grown(o.next, n), grown(o.prev, n)
+	o.mark, o.w, o.wStamp = zeroed(o.mark, n), zeroed(o.w, n), zeroed(o.wStamp, n)
 	for i := range o.head {
 		o.head[i] = -1
 	}
 	for i := 0; i < n; i++ {
 		adj := g.Adj[g.Start[i]:g.Start[i+1]]
-		o.vars[i] = append([]int(nil), adj...)
+		o.vars[i] = append(o.vars[i], adj...)
 		for _, j := range adj {
 			o.degree[i] += size[j]
 		}
@@ -189,7 +215,25 @@ func newOrdering(g Graph, size []int, wait []bool, stage []int) *ordering {
 	}
 	slices.Sort(o.stages)
 	slices.Reverse(o.stages)
-	return o
+}
+
+// zeroed returns s resliced to length n and cleared.
+func zeroed[T any](s []T, n int) []T {
+	s = grown(s, n)
+	clear(s)
+	return s
+}
+
+// grownLists returns n empty lists, those of s keeping their storage.
+func grownLists(s [][]int, n int) [][]int {
+	if cap(s) < n {
+		s = append(s[:cap(s)], make([][]int, n-cap(s))...)
+	}
+	s = s[:n]
+	for i := range s {
+		s[i] = s[i][:0]
+	}
+	return s
 }
 
 // nextStage moves on to the lowest stage above the current one and makes
@@ -275,7 +319,7 @@ func (o *ordering) eliminate(p int) {
 	o.mark[p] = st
 	// L_p: p's variables and the variables of its elements, which p
 	// absorbs.
-	var lp []int
+	lp := o.members[p][:0] // a variable's own member list is empty
 	lpSize := 0
 	add := func(i int) {
 		if o.mark[i] != st && !o.eliminated[i] {
@@ -294,10 +338,10 @@ func (o *ordering) eliminate(p int) {
 		for _, i := range o.members[e] {
 			add(i)
 		}
-		o.dead[e], o.members[e] = true, nil
+		o.dead[e], o.members[e] = true, o.members[e][:0]
 	}
 	o.eliminated[p] = true
-	o.members[p], o.vars[p], o.elems[p] = lp, nil, nil
+	o.members[p], o.vars[p], o.elems[p] = lp, o.vars[p][:0], o.elems[p][:0]
 	if !o.waits(p) {
 		for _, r := range o.g.Adj[o.g.Start[p]:o.g.Start[p+1]] {
 			if o.waits(r) && !o.eliminated[r] {
@@ -337,7 +381,7 @@ func (o *ordering) eliminate(p int) {
 				continue
 			}
 			if o.wStamp[e] == st && o.w[e] == 0 {
-				o.dead[e], o.members[e] = true, nil // aggressive absorption
+				o.dead[e], o.members[e] = true, o.members[e][:0] // aggressive absorption
 				continue
 			}
 			elems = append(elems, e)
