@@ -1,6 +1,7 @@
 package multibody
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"slices"
@@ -24,7 +25,9 @@ import (
 // rows sharing a body, stays as sparse as the net itself ([SLNB11] §II-A,
 // Fig. 8). A body few rows act on (a wire's node: see condensed) is
 // eliminated in assembly instead, its rows' block taking −G M⁻¹ Gᵀ, as
-// minimum degree would eliminate it first. The ordering (minimum degree on
+// minimum degree would eliminate it first. Rows acting on different parts
+// of a body, its translation and its turning, or with a zero block on it,
+// do not couple through it (see parts). The ordering (minimum degree on
 // the graph of the bodies kept and the rows, rigid rows on kept bodies
 // alone after those bodies; from 1,000 unknowns also nested
 // dissection, kept where it factors in fewer operations, as it does for
@@ -49,6 +52,9 @@ type Sparse struct {
 	bodyNode  []int  // the ByBody entries kept as unknowns, in order
 	// onCondensed marks the rows acting on a condensed body.
 	onCondensed []bool
+	// parts holds the parts (see parts) of every block at the analysis,
+	// entry by entry of ByBody.
+	parts []uint8
 	// gatherJ and gatherM hold a condensed body's blocks (assembly).
 	gatherJ, gatherM []Jacobian
 	// Storage kept from one setup to the next: analyses come whenever a
@@ -120,7 +126,14 @@ func (s *Sparse) Factor(p *Problem) error {
 		}
 		t0 = time.Now() // setup times itself (ordering, analysis)
 	}
-	if err := s.assemble(p); err != nil {
+	if err := s.assemble(p); errors.Is(err, errPartsChanged) {
+		if err := s.setup(p); err != nil {
+			return err
+		}
+		if err := s.assemble(p); err != nil {
+			return err
+		}
+	} else if err != nil {
 		return err
 	}
 	t0 = s.clock(&s.timing().Assembly, t0)
@@ -227,9 +240,13 @@ func (s *Sparse) setup(p *Problem) error {
 	s.onCondensed = slices.Grow(s.onCondensed[:0], nr)[:nr]
 	clear(s.onCondensed)
 	n := 0
+	s.parts = s.parts[:0]
 	for ei, e := range p.ByBody {
 		dofs := 3 + turnable(p.Rows[e.Blocks[0].Row].Bodies[e.Blocks[0].K])
 		s.bodyDofs = append(s.bodyDofs, dofs)
+		for _, rb := range e.Blocks {
+			s.parts = append(s.parts, parts(&p.Rows[rb.Row].J[rb.K], dofs))
+		}
 		if condensed(len(e.Blocks), dofs) {
 			s.bodyStart = append(s.bodyStart, -1)
 			for _, rb := range e.Blocks {
@@ -248,11 +265,14 @@ func (s *Sparse) setup(p *Problem) error {
 	// each other.
 	b := &s.builder
 	b.Reset(n)
+	part := s.parts
 	for ei, e := range p.ByBody {
+		pe := part[:len(e.Blocks)]
+		part = part[len(e.Blocks):]
 		if s.bodyStart[ei] < 0 {
 			for ia, a := range e.Blocks {
-				for _, c := range e.Blocks[:ia] {
-					if a.Row != c.Row {
+				for ic, c := range e.Blocks[:ia] {
+					if a.Row != c.Row && pe[ia]&pe[ic] != 0 {
 						b.Couple(s.rows+a.Row, s.rows+c.Row)
 					}
 				}
@@ -267,28 +287,43 @@ func (s *Sparse) setup(p *Problem) error {
 				}
 			}
 		}
-		for _, rb := range e.Blocks {
+		for k, rb := range e.Blocks {
 			for d := 0; d < s.bodyDofs[ei]; d++ {
-				b.Couple(s.rows+rb.Row, s.bodyStart[ei]+d)
+				if pe[k]&dofPart(d) != 0 {
+					b.Couple(s.rows+rb.Row, s.bodyStart[ei]+d)
+				}
 			}
 		}
 	}
 	s.mat = b.Build(s.mat)
+	// Positions of the entries assembly writes, −1 where the parts of
+	// the blocks do not meet.
 	s.pos, s.posStart = s.pos[:0], s.posStart[:0]
+	part = s.parts
 	for ei, e := range p.ByBody {
+		pe := part[:len(e.Blocks)]
+		part = part[len(e.Blocks):]
 		s.posStart = append(s.posStart, len(s.pos))
 		if s.bodyStart[ei] < 0 {
 			// Per pair of blocks (a, c), c from a on: the entries
 			// (a's row, c's row) and (c's row, a's row).
 			for ia, a := range e.Blocks {
-				for _, c := range e.Blocks[ia:] {
+				for ic, c := range e.Blocks[ia:] {
+					if pe[ia]&pe[ia+ic] == 0 {
+						s.pos = append(s.pos, -1, -1)
+						continue
+					}
 					s.pos = append(s.pos, s.mat.Index(s.rows+a.Row, s.rows+c.Row), s.mat.Index(s.rows+c.Row, s.rows+a.Row))
 				}
 			}
 			continue
 		}
-		for _, rb := range e.Blocks {
+		for k, rb := range e.Blocks {
 			for d := 0; d < s.bodyDofs[ei]; d++ {
+				if pe[k]&dofPart(d) == 0 {
+					s.pos = append(s.pos, -1, -1)
+					continue
+				}
 				u := s.bodyStart[ei] + d
 				s.pos = append(s.pos, s.mat.Index(s.rows+rb.Row, u), s.mat.Index(u, s.rows+rb.Row))
 			}
@@ -309,14 +344,17 @@ func (s *Sparse) setup(p *Problem) error {
 	}
 	blocks := &s.blockBuilder
 	blocks.Reset(nb + nr)
+	part = s.parts
 	for ei, e := range p.ByBody {
+		pe := part[:len(e.Blocks)]
+		part = part[len(e.Blocks):]
 		for ia, a := range e.Blocks {
 			if s.bodyStart[ei] >= 0 {
 				blocks.Couple(node[ei], nb+a.Row)
 				continue
 			}
-			for _, c := range e.Blocks[:ia] {
-				if a.Row != c.Row {
+			for ic, c := range e.Blocks[:ia] {
+				if a.Row != c.Row && pe[ia]&pe[ic] != 0 {
 					blocks.Couple(nb+a.Row, nb+c.Row)
 				}
 			}
@@ -442,10 +480,14 @@ func (s *Sparse) analyze(graph sparse.Graph, nodes sparse.Nodes, slot int, t0 *t
 func (s *Sparse) assemble(p *Problem) error {
 	val := s.mat.Val
 	clear(val)
-
+	part := s.parts
 	for ei, e := range p.ByBody {
+		pe := part[:len(e.Blocks)]
+		part = part[len(e.Blocks):]
 		if s.bodyStart[ei] < 0 {
-			s.assembleCondensed(p, e, s.bodyDofs[ei], s.pos[s.posStart[ei]:])
+			if !s.assembleCondensed(p, e, s.bodyDofs[ei], pe, s.pos[s.posStart[ei]:]) {
+				return errPartsChanged
+			}
 			continue
 		}
 		b := p.Rows[e.Blocks[0].Row].Bodies[e.Blocks[0].K]
@@ -476,12 +518,17 @@ func (s *Sparse) assemble(p *Problem) error {
 			}
 		}
 		q := s.posStart[ei]
-		for _, rb := range e.Blocks {
+		for k, rb := range e.Blocks {
 			j := &p.Rows[rb.Row].J[rb.K]
+			if parts(j, s.bodyDofs[ei])&^pe[k] != 0 {
+				return errPartsChanged
+			}
 			g := [6]float64{j.Lin.X, j.Lin.Y, j.Lin.Z, j.Ang.Dot(axes[0]), j.Ang.Dot(axes[1]), j.Ang.Dot(axes[2])}
 			for d := 0; d < s.bodyDofs[ei]; d++ {
-				val[s.pos[q]] += g[d]
-				val[s.pos[q+1]] += g[d]
+				if s.pos[q] >= 0 {
+					val[s.pos[q]] += g[d]
+					val[s.pos[q+1]] += g[d]
+				}
 				q += 2
 			}
 		}
@@ -512,21 +559,28 @@ func (s *Sparse) assemble(p *Problem) error {
 
 // assembleCondensed subtracts a condensed body's G M⁻¹ Gᵀ from its rows'
 // block (the row unknowns are −λ), pos its entries' positions (setup).
-func (s *Sparse) assembleCondensed(p *Problem, e BodyRows, dofs int, pos []int) {
+func (s *Sparse) assembleCondensed(p *Problem, e BodyRows, dofs int, pe []uint8, pos []int) bool {
 	val := s.mat.Val
 	// The blocks gathered: the pairs read each many times. A particle's
 	// M⁻¹J has no angular part (its inverse inertia is zero), so its
 	// products are the linear ones.
 	j, m := s.gatherJ[:0], s.gatherM[:0]
-	for _, b := range e.Blocks {
+	for k, b := range e.Blocks {
 		j = append(j, p.Rows[b.Row].J[b.K])
 		m = append(m, p.Rows[b.Row].MinvJ[b.K])
+		if parts(&j[k], dofs)&^pe[k] != 0 {
+			return false
+		}
 	}
 	s.gatherJ, s.gatherM = j, m
 	q := 0
 	for ia := range j {
 		ja := &j[ia]
 		for ic := ia; ic < len(j); ic++ {
+			if pos[q] < 0 {
+				q += 2 // parts that do not meet: a zero product
+				continue
+			}
 			mc := &m[ic]
 			v := ja.Lin.X*mc.Lin.X + ja.Lin.Y*mc.Lin.Y + ja.Lin.Z*mc.Lin.Z
 			if dofs > 3 {
@@ -541,7 +595,47 @@ func (s *Sparse) assembleCondensed(p *Problem, e BodyRows, dofs int, pos []int) 
 			q += 2
 		}
 	}
+	return true
 }
+
+// The parts of a Jacobian block that act on a body: its linear half on
+// the body's translation, its angular half on its turning. The mass
+// matrix does not couple the two, so rows that act on different parts of
+// a body (a wire's stretch and its twist at a node), or a row whose block
+// on it is zero, do not couple through it, and the structure leaves their
+// products out. A block that comes to act on a part it did not act on at
+// the analysis makes the solver analyze again.
+const (
+	linPart uint8 = 1
+	angPart uint8 = 2
+)
+
+// parts returns the parts block j acts on, on a body of dofs unknowns (a
+// particle has no angular part); none for a zero block (a wire's bend row
+// on a segment's bodies away from the bend).
+func parts(j *Jacobian, dofs int) uint8 {
+	var m uint8
+	if j.Lin != (geom.Vec3{}) {
+		m |= linPart
+	}
+	if dofs > 3 && j.Ang != (geom.Vec3{}) {
+		m |= angPart
+	}
+	return m
+}
+
+// dofPart returns the part unknown d of a body's block is: its first
+// three the translation.
+func dofPart(d int) uint8 {
+	if d < 3 {
+		return linPart
+	}
+	return angPart
+}
+
+// errPartsChanged reports a block that acts on a part of its body its
+// structure left out (see parts): the analysis must be redone.
+var errPartsChanged = errors.New("sparse solve: a row acts on a part of a body it did not act on")
 
 // turnable returns the number of axes b can turn about: 0 for a
 // particle, 3 for a rigid body, 1 or 2 where principal moments are zero,

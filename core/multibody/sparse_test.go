@@ -272,3 +272,63 @@ func matchDense(t *testing.T, what string, ws, wd *World, steps int) {
 		}
 	}
 }
+
+// turnLink is a test torsion spring about x between two rigid bodies: an
+// angular row only.
+type turnLink struct{ a, b *Body }
+
+func (l *turnLink) Bodies() []*Body { return []*Body{l.a, l.b} }
+func (l *turnLink) Rows() int       { return 1 }
+func (l *turnLink) Update(h float64, rows []Row) {
+	x := geom.V(1, 0, 0)
+	rows[0].J[0] = Jacobian{Ang: x.Scale(-1)}
+	rows[0].J[1] = Jacobian{Ang: x}
+	rows[0].Compliance = 1e-3
+	rows[0].Damping = 2.0 / 60
+}
+func (l *turnLink) Apply(float64, []float64) {}
+
+// A chain of small boxes hung from a beam by links between points on
+// their axes, neighbours joined by torsion springs: at rest, hanging
+// plumb, the links act on the boxes' translation only (their lever arms
+// lie along them) and the springs on their turning only, so the analysis
+// leaves the two apart. Kicked sideways, the links come to act on the
+// turning too: the solver analyzes again, and it finds the dense solver's
+// impulses at every step before and after.
+func TestSparseRowsComingToActOnTurning(t *testing.T) {
+	chain := func() *World {
+		w := NewWorld(geom.V(0, 0, -9.81))
+		prev := w.AddBody(NewKinematic("beam", geom.V(0, 0, 0)))
+		arm := geom.V(0, 0, 0.1) // from a box's centre to its top
+		var last *Body
+		for i := 0; i < 8; i++ {
+			b := w.AddBody(NewBody("box", 10, BoxInertia(10, 0.1, 0.1, 0.2), geom.V(0, 0, -0.5*float64(i+1))))
+			ra := arm.Scale(-1)
+			if i == 0 {
+				ra = geom.Vec3{}
+			}
+			w.AddConstraint(&pointLink{a: prev, b: b, ra: ra, rb: arm, length: 0.3, compliance: 1e-7})
+			if last != nil {
+				w.AddConstraint(&turnLink{a: last, b: b})
+			}
+			prev, last = b, b
+		}
+		return w
+	}
+	ws, wd := chain(), chain()
+	sp := &Sparse{Timing: &SparseTiming{}}
+	ws.Solver = sp
+	matchDense(t, "plumb", ws, wd, 20)
+	before := sp.Timing.Analyses
+	for _, w := range []*World{ws, wd} {
+		for _, b := range w.Bodies() {
+			if b.Kind == Dynamic {
+				b.Vel = geom.V(0.3, 0.2, 0)
+			}
+		}
+	}
+	matchDense(t, "kicked", ws, wd, 60)
+	if sp.Timing.Analyses == before {
+		t.Errorf("the links came to act on the boxes' turning and the solver did not analyze again")
+	}
+}
