@@ -242,35 +242,47 @@ func balance(start, dir, a, b geom.Vec3, ta, tb, s0, mu float64) float64 {
 		}
 		step *= 2
 	}
-	// Bisect for |φ| = μ·across between s0 (|φ| above it) and the
-	// balance side: ψ(s) = |φ(s)| − μ·across(s) changes sign.
+	// Find |φ| = μ·across between s0 (|φ| above it) and the balance
+	// side: ψ(s) = sign·φ(s) − μ·across(s) changes sign there. Regula
+	// falsi with the Illinois halving (the end kept twice has its value
+	// halved), to a thousandth of followTolerance: the sweeps stop at
+	// it, and a slack wire's nodes slide a little in every sweep (the
+	// bisection's 40 halvings of a metre's bracket were most of a
+	// twisting wire's set-down; this takes about a fifth of them).
 	sign := math.Copysign(1, along)
-	// To a thousandth of followTolerance: the sweeps stop at it, and a
-	// slack wire's nodes slide a little in every sweep (60 halvings of
-	// the bracket were most of a twisting wire's set-down).
-	for it := 0; it < 60 && hi-lo > 1e-3*followTolerance; it++ {
-		mid := (lo + hi) / 2
-		f, x := pull(mid)
-		// Slide continues while the pull still points the same way and
-		// exceeds friction.
-		if sign*f > mu*x {
-			if sign > 0 {
-				lo = mid
-			} else {
-				hi = mid
+	psi := func(s float64) float64 {
+		f, x := pull(s)
+		return sign*f - mu*x
+	}
+	// slide is the end where the node still slides (ψ > 0), stuck the
+	// other; ψ is not above zero there (NaN counts as stuck).
+	slide, stuck := s0, hi
+	if sign < 0 {
+		stuck = lo
+	}
+	fs, ft := psi(slide), psi(stuck)
+	kept := 0 // +1: slide kept last time, −1: stuck kept
+	for it := 0; it < 60 && math.Abs(stuck-slide) > 1e-3*followTolerance; it++ {
+		c := (slide*ft - stuck*fs) / (ft - fs)
+		if !(ft < 0 && fs > 0) || !(min(slide, stuck) < c && c < max(slide, stuck)) {
+			c = (slide + stuck) / 2 // no usable secant (a zero or NaN end)
+		}
+		fc := psi(c)
+		if fc > 0 {
+			slide, fs = c, fc
+			if kept == -1 {
+				ft /= 2
 			}
+			kept = -1
 		} else {
-			if sign > 0 {
-				hi = mid
-			} else {
-				lo = mid
+			stuck, ft = c, fc
+			if kept == 1 {
+				fs /= 2
 			}
+			kept = 1
 		}
 	}
-	if sign > 0 {
-		return hi
-	}
-	return lo
+	return stuck
 }
 
 // pullAt returns the pull on a massless node at start + s·dir by tensions
