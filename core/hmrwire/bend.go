@@ -5,6 +5,7 @@ import (
 
 	"github.com/cablefmu/cablefmu/core/geom"
 	"github.com/cablefmu/cablefmu/core/multibody"
+	"github.com/cablefmu/cablefmu/core/stability"
 )
 
 // bend is the rope's bending stiffness at one mass node: two compliant
@@ -25,7 +26,8 @@ import (
 //
 // The rows are linear in the velocities, their axes and lever arms taken
 // at the start of the step; the moment's turning of them is explicit, as
-// the tension's is, and counts in the node's stability (see load).
+// the tension's is, and counts in the node's stability (see load); where
+// the step cannot resolve it, the bend's legs are braced (see braceRows).
 type bend struct {
 	// prev, mid and next are the nodes before, at and after the bend; a
 	// clamp has no prev (first end) or no next (last end).
@@ -42,6 +44,9 @@ type bend struct {
 	// at gives the index in the segment's bodies of prev, mid and next,
 	// or of the clamp's body in place of the absent one.
 	at [3]int
+	// braceAt is the index in the segment's rows of the bend's first
+	// brace row, zero where it has none (see braceRows).
+	braceAt int
 }
 
 // bendRows is the number of rows of a bend.
@@ -172,6 +177,74 @@ func (b *bend) addPoint(row *multibody.Row, k int, c geom.Vec3) {
 	}
 }
 
+// braceRows is the number of rows of a bend's braces: two across each
+// leg.
+const braceRows = 4
+
+// brace fills the bend's brace rows (see braceRows) for a step of h
+// seconds, ei the wire's bending stiffness and bodies the segment's: the
+// bend's moment M pushes the nodes of a leg of length l across it with
+// M/l, and turning the leg turns that push, a stiffness M/l² against the
+// leg's ends moving apart across it, which the rows, linear at the start
+// of the step, take a step late. Where the leg's vibration under it, of
+// angular frequency ω² = M/(l² μ) (μ the reduced mass of its ends), is
+// faster than the step resolves, each brace row resists the change of the
+// ends' relative velocity across the leg with the inertia s h² M/l², s =
+// stability.TurnShare: the least that brings that vibration to ωh =
+// stability.TurnLimit. It resists only the relative motion across the
+// leg, so the wire's motion as a whole, and its bending waves longer than
+// a few legs, keep their inertia. Elsewhere a brace row acts on nothing.
+func (b *bend) brace(rows []multibody.Row, h, ei float64, bodies []*multibody.Body) {
+	for k := range braceRows {
+		rows[k].Holonomic, rows[k].Slip = false, h // idle: no Jacobian, λ = 0
+	}
+	if b.prev == nil || b.next == nil {
+		return // a clamp: its leg is fixed on its body
+	}
+	pm := b.mid.position()
+	a, la := pm.Sub(b.prev.position()).Unit()
+	c, lc := b.next.position().Sub(pm).Unit()
+	arm := b.arm()
+	if !(la > 0 && lc > 0 && arm > 0) {
+		return
+	}
+	// The moment: the last solve's, or the elastic moment EI θ/ℓ̄ at the
+	// present shape where that is larger (a bent wire let go from rest).
+	m := max(b.mid.moment, ei*math.Atan2(a.Cross(c).Norm(), a.Dot(c))/arm)
+	if !(m > 0) {
+		return
+	}
+	for leg, l := range [2]struct {
+		p, q int
+		dir  geom.Vec3
+		len  float64
+	}{{0, 1, a, la}, {1, 2, c, lc}} {
+		nodes := [3]*node{b.prev, b.mid, b.next}
+		inv := 0.0 // 1/μ
+		for _, n := range [2]*node{nodes[l.p], nodes[l.q]} {
+			if n.kind == MassNode {
+				inv += 1 / n.body.Mass
+			}
+		}
+		k := m / (l.len * l.len)
+		share := stability.TurnShare(k*inv, h)
+		if share == 0 {
+			continue
+		}
+		e0 := geom.Perpendicular(l.dir)
+		for i, e := range [2]geom.Vec3{e0, l.dir.Cross(e0)} {
+			row := &rows[2*leg+i]
+			b.addPoint(row, l.q, e)
+			b.addPoint(row, l.p, e.Scale(-1))
+			w := 0.0 // the ends' relative velocity across the leg
+			for j, body := range bodies {
+				w += row.J[j].Lin.Dot(body.Vel) + row.J[j].Ang.Dot(body.AngVel)
+			}
+			row.Speed, row.Slip = w, h/(share*h*h*k)
+		}
+	}
+}
+
 // moment returns the bending moment (N·m) of impulses lambda over a step
 // of h seconds.
 func bendMoment(h float64, lambda []float64) float64 {
@@ -226,6 +299,64 @@ func (w *Wire) followTension(rebuilding bool) bool {
 		}
 	}
 	return changed
+}
+
+// followBraces braces the bends of the wire's interior mass nodes whose
+// legs, under the bend's moment, vibrate faster than a step of h seconds
+// resolves (see braceRows and brace), and, when the rows are rebuilt
+// anyway (rebuilding), takes the braces from those whose legs vibrate
+// below half that (a band, so that a node at the bound does not rebuild
+// the rows every step). It reports whether it braced one: the rows must
+// be rebuilt. A bend's braces act only in the steps that need them (an
+// idle brace has no Jacobian); the band keeps a slack wire's rows from
+// carrying four idle rows per node.
+func (w *Wire) followBraces(h float64, rebuilding bool) bool {
+	changed := false
+	for i := 1; i < len(w.nodes)-1; i++ {
+		n := w.nodes[i]
+		if n.kind != MassNode {
+			continue
+		}
+		if n.unbent {
+			n.braced = n.braced && !rebuilding
+			continue
+		}
+		omega2 := w.legOmega2(i)
+		switch {
+		case !n.braced && stability.TurnUnresolved(omega2, h):
+			n.braced, changed = true, true
+		case n.braced && rebuilding && !stability.TurnUnresolved(4*omega2, h):
+			n.braced = false
+		}
+	}
+	return changed
+}
+
+// legOmega2 returns the largest ω² (rad²/s²) of the vibration of mass
+// node i's legs (to its neighbours) under its bend's moment (see brace):
+// the moment the last solve found or, if larger, the bend's elastic
+// moment EI θ/ℓ̄ at the present shape.
+func (w *Wire) legOmega2(i int) float64 {
+	theta, arm := w.turn(i)
+	if !(arm > 0) {
+		return 0
+	}
+	n := w.nodes[i]
+	m := max(n.moment, w.ei*theta/arm)
+	p := n.position()
+	worst := 0.0
+	for _, o := range [2]*node{w.nodes[i-1], w.nodes[i+1]} {
+		l2 := o.position().Sub(p).Dot(o.position().Sub(p))
+		if !(l2 > 0) {
+			continue
+		}
+		inv := 1 / n.body.Mass
+		if o.kind == MassNode {
+			inv += 1 / o.body.Mass
+		}
+		worst = max(worst, m/l2*inv)
+	}
+	return worst
 }
 
 // BendingEnergy returns the energy (J) the wire's bends hold, Σ EI θ²/(2ℓ̄)

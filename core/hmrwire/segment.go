@@ -60,8 +60,10 @@ type segment struct {
 	fric []run
 	// bends are the rope's bending rows the segment carries (after its
 	// stretch and stick rows): at its first mass node unless that is the
-	// wire's first end, and at a clamped end of the wire.
-	bends []bend
+	// wire's first end, and at a clamped end of the wire; braces counts
+	// those braced (their rows come last, see braceRows).
+	bends  []bend
+	braces int
 	// twistJ is the twist row's Jacobian of this step, in bodies' order
 	// (a wire that twists; see twist.go).
 	twistJ []multibody.Jacobian
@@ -135,6 +137,15 @@ func newSegment(w *Wire, first int) *segment {
 			s.bodyIndex(l.body)
 		}
 	}
+	// The braced bends' rows, after all others (see braceRows).
+	at := s.Rows()
+	for k := range s.bends {
+		if b := &s.bends[k]; b.mid.braced && b.prev != nil && b.next != nil {
+			b.braceAt = at
+			at += braceRows
+			s.braces++
+		}
+	}
 	s.drumAt, s.axleAt = -1, -1
 	if wi := w.Winch; wi != nil && wi.Drum != nil && first == 0 {
 		// The drum's spin sets the rest length (see Winch).
@@ -187,7 +198,7 @@ func (s *segment) Rows() int {
 	if s.nodes[len(s.nodes)-1] == w.nodes[len(w.nodes)-1] {
 		last = len(w.nodes) - 1
 	}
-	return 1 + len(s.fric) + bendRows*len(s.bends) + w.twistRows(first, last)
+	return 1 + len(s.fric) + bendRows*len(s.bends) + w.twistRows(first, last) + braceRows*s.braces
 }
 
 // addBends adds the bends the segment from node first to node last of w
@@ -317,6 +328,11 @@ func (s *segment) Update(h float64, rows []multibody.Row) {
 	}
 	if w.twist {
 		s.twistUpdate(h, rows[s.twistAt():])
+	}
+	for k := range s.bends {
+		if b := &s.bends[k]; b.braceAt > 0 {
+			b.brace(rows[b.braceAt:], h, w.ei, s.bodies)
+		}
 	}
 	if w.Winch != nil && s.nodes[0] == w.nodes[0] {
 		s.winchRows(h, rows)

@@ -18,7 +18,7 @@ import (
 // state, and the active set's rows for the next solve.
 
 // stateVersion starts every saved state.
-const stateVersion = 4
+const stateVersion = 5
 
 // Codes of the world's bodies and constraints in a saved state: an
 // external one (not the wires') by its index among those, a wire's by
@@ -68,6 +68,7 @@ type nodeImage struct {
 	rest, tension, sigma, bound float64
 	moment, twist               float64
 	sliding, locked, unbent     bool
+	braced                      bool
 	body, geo, edge             int
 	local                       geom.Vec3 // an eye's, contact's or lock's point (m)
 	s                           float64   // a contact node's place on its edge (m)
@@ -126,6 +127,7 @@ func walkNode(c *state.Codec, n *nodeImage) Kind {
 	c.NonNegative("node bending moment (N·m)", &n.moment)
 	c.Float("node twist (rad)", &n.twist)
 	c.Flag("node bend left out", &n.unbent)
+	c.Flag("node bend braced", &n.braced)
 	c.Range("node arc length", "m", 0, state.Limit, &n.sigma)
 	c.NonNegative("node friction bound (N·s)", &n.bound)
 	c.Flag("node sliding", &n.sliding)
@@ -215,7 +217,7 @@ func (sys *System) image() *image {
 			wm.winchSpeed, wm.winchRate = w.Winch.speed, w.Winch.rate
 		}
 		for i, n := range w.nodes {
-			nm := nodeImage{kind: int(n.kind), rest: n.rest, tension: n.tension, moment: n.moment, twist: n.twist, unbent: n.unbent, sigma: n.sigma, bound: n.bound, sliding: n.sliding}
+			nm := nodeImage{kind: int(n.kind), rest: n.rest, tension: n.tension, moment: n.moment, twist: n.twist, unbent: n.unbent, braced: n.braced, sigma: n.sigma, bound: n.bound, sliding: n.sliding}
 			switch n.kind {
 			case MassNode:
 				particle[n.body] = [2]int{wi, i}
@@ -366,7 +368,7 @@ func (sys *System) rebuild(im *image) (*rebuilt, error) {
 	// The nodes first, their bodies named by the saved order below.
 	for wi, w := range sys.Wires {
 		for _, nm := range im.wires[wi].nodes {
-			n := &node{kind: Kind(nm.kind), rest: nm.rest, tension: nm.tension, moment: nm.moment, twist: nm.twist, unbent: nm.unbent, sigma: nm.sigma, bound: nm.bound, sliding: nm.sliding}
+			n := &node{kind: Kind(nm.kind), rest: nm.rest, tension: nm.tension, moment: nm.moment, twist: nm.twist, unbent: nm.unbent, braced: nm.braced, sigma: nm.sigma, bound: nm.bound, sliding: nm.sliding}
 			switch n.kind {
 			case MassNode:
 				n.body = multibody.NewParticle(w.Name, 0, geom.Vec3{})

@@ -174,6 +174,9 @@ func (sys *System) step(h float64) error {
 		if w.followGround(h) {
 			w.changed = true
 		}
+		if w.ei > 0 && w.followBraces(h, w.changed) {
+			w.changed = true
+		}
 		if w.changed {
 			w.rebuild()
 		}

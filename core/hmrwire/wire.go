@@ -48,9 +48,10 @@ type node struct {
 	tension float64
 	// moment is the bending moment (N·m) at a mass node in the last solve
 	// (see bend); unbent says the node's bend is left out, negligible
-	// beside its tension (see bendNegligible).
-	moment float64
-	unbent bool
+	// beside its tension (see bendNegligible); braced that its bend has
+	// braces (see braceRows, followBraces).
+	moment         float64
+	unbent, braced bool
 	// ground keeps a free mass node above the wire's ground, or is nil.
 	ground *contact.Contact
 	// On a wire that twists (see twist.go): twist is the twist (rad) of

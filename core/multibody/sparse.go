@@ -244,10 +244,15 @@ func (s *Sparse) setup(p *Problem) error {
 	for ei, e := range p.ByBody {
 		dofs := 3 + turnable(p.Rows[e.Blocks[0].Row].Bodies[e.Blocks[0].K])
 		s.bodyDofs = append(s.bodyDofs, dofs)
+		acting := 0 // blocks that act on the body (see parts)
 		for _, rb := range e.Blocks {
-			s.parts = append(s.parts, parts(&p.Rows[rb.Row].J[rb.K], dofs))
+			pt := parts(&p.Rows[rb.Row].J[rb.K], dofs)
+			s.parts = append(s.parts, pt)
+			if pt != 0 {
+				acting++
+			}
 		}
-		if condensed(len(e.Blocks), dofs) {
+		if condensed(acting, dofs) {
 			s.bodyStart = append(s.bodyStart, -1)
 			for _, rb := range e.Blocks {
 				s.onCondensed[rb.Row] = true
@@ -421,8 +426,8 @@ func (s *Sparse) setup(p *Problem) error {
 }
 
 // condensed reports whether a body of dofs unknowns that blocks rows act
-// on is eliminated in assembly (its rows coupled through G M⁻¹ Gᵀ) rather
-// than kept as unknowns. Minimum degree eliminates a body with few rows
+// on (their blocks on it not zero) is eliminated in assembly (its rows
+// coupled through G M⁻¹ Gᵀ) rather than kept as unknowns. Minimum degree eliminates a body with few rows
 // early, and the clique of its rows forms anyway; condensed, its mass
 // costs no columns of L, and ordering and analysis see a smaller graph.
 // The limits are measured: a wire's node on the ground (nine or ten rows:

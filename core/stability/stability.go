@@ -35,7 +35,10 @@
 //     it. Bodies the step resolves
 //     keep their own inertia, and the rope bends with its own stiffness
 //     everywhere, stiffened nowhere. The HMR wire's particle nodes do not
-//     turn; it coarsens its light nodes by the Courant number instead.
+//     turn; it coarsens its light nodes by the Courant number instead, and
+//     braces a bend's legs, whose turning under the bend's moment M is a
+//     stiffness M/l² across each, with rows that give the legs' relative
+//     motion across them the inertia TurnShare·h²M/l² (hmrwire's braces).
 package stability
 
 import "math"
