@@ -70,9 +70,11 @@ type Sparse struct {
 	mat                   *sparse.Matrix
 	fac                   *sparse.Factor
 	pivot                 sparse.Pivot
-	// pos holds, per ByBody entry and block, the positions in mat.Val of
-	// the entries (row, dof) and (dof, row), dof by dof; posStart indexes
-	// it per entry.
+	// pos holds, per ByBody entry kept as unknowns and block, the
+	// positions in mat.Val of the entries (row, dof) and (dof, row), dof by
+	// dof (−1 where the block does not act on the dof's part); per
+	// condensed entry its pairs of blocks (see assembleCondensed); posStart
+	// indexes it per entry.
 	pos      []int
 	posStart []int
 	diag     []int // position of each unknown's diagonal
@@ -310,15 +312,16 @@ func (s *Sparse) setup(p *Problem) error {
 		part = part[len(e.Blocks):]
 		s.posStart = append(s.posStart, len(s.pos))
 		if s.bodyStart[ei] < 0 {
-			// Per pair of blocks (a, c), c from a on: the entries
-			// (a's row, c's row) and (c's row, a's row).
+			// Per pair of blocks (a, c) whose parts meet, c from a on:
+			// their indices in the entry, and the positions of the
+			// entries (a's row, c's row) and (c's row, a's row).
 			for ia, a := range e.Blocks {
-				for ic, c := range e.Blocks[ia:] {
-					if pe[ia]&pe[ia+ic] == 0 {
-						s.pos = append(s.pos, -1, -1)
+				for ic := ia; ic < len(e.Blocks); ic++ {
+					if pe[ia]&pe[ic] == 0 {
 						continue
 					}
-					s.pos = append(s.pos, s.mat.Index(s.rows+a.Row, s.rows+c.Row), s.mat.Index(s.rows+c.Row, s.rows+a.Row))
+					c := e.Blocks[ic]
+					s.pos = append(s.pos, ia, ic, s.mat.Index(s.rows+a.Row, s.rows+c.Row), s.mat.Index(s.rows+c.Row, s.rows+a.Row))
 				}
 			}
 			continue
@@ -490,7 +493,11 @@ func (s *Sparse) assemble(p *Problem) error {
 		pe := part[:len(e.Blocks)]
 		part = part[len(e.Blocks):]
 		if s.bodyStart[ei] < 0 {
-			if !s.assembleCondensed(p, e, s.bodyDofs[ei], pe, s.pos[s.posStart[ei]:]) {
+			end := len(s.pos)
+			if ei+1 < len(s.posStart) {
+				end = s.posStart[ei+1]
+			}
+			if !s.assembleCondensed(p, e, s.bodyDofs[ei], pe, s.pos[s.posStart[ei]:end]) {
 				return errPartsChanged
 			}
 			continue
@@ -563,8 +570,9 @@ func (s *Sparse) assemble(p *Problem) error {
 }
 
 // assembleCondensed subtracts a condensed body's G M⁻¹ Gᵀ from its rows'
-// block (the row unknowns are −λ), pos its entries' positions (setup).
-func (s *Sparse) assembleCondensed(p *Problem, e BodyRows, dofs int, pe []uint8, pos []int) bool {
+// block (the row unknowns are −λ), pairs its pairs of blocks and their
+// entries' positions (setup), four numbers each.
+func (s *Sparse) assembleCondensed(p *Problem, e BodyRows, dofs int, pe []uint8, pairs []int) bool {
 	val := s.mat.Val
 	// The blocks gathered: the pairs read each many times. A particle's
 	// M⁻¹J has no angular part (its inverse inertia is zero), so its
@@ -578,26 +586,18 @@ func (s *Sparse) assembleCondensed(p *Problem, e BodyRows, dofs int, pe []uint8,
 		}
 	}
 	s.gatherJ, s.gatherM = j, m
-	q := 0
-	for ia := range j {
-		ja := &j[ia]
-		for ic := ia; ic < len(j); ic++ {
-			if pos[q] < 0 {
-				q += 2 // parts that do not meet: a zero product
-				continue
-			}
-			mc := &m[ic]
-			v := ja.Lin.X*mc.Lin.X + ja.Lin.Y*mc.Lin.Y + ja.Lin.Z*mc.Lin.Z
-			if dofs > 3 {
-				v += ja.Ang.X*mc.Ang.X + ja.Ang.Y*mc.Ang.Y + ja.Ang.Z*mc.Ang.Z
-			}
-			val[pos[q]] -= v
-			if ic != ia {
-				// Both triangles; the diagonal twice where a row has two
-				// blocks on the body.
-				val[pos[q+1]] -= v
-			}
-			q += 2
+	for q := 0; q+3 < len(pairs); q += 4 {
+		ia, ic := pairs[q], pairs[q+1]
+		ja, mc := &j[ia], &m[ic]
+		v := ja.Lin.X*mc.Lin.X + ja.Lin.Y*mc.Lin.Y + ja.Lin.Z*mc.Lin.Z
+		if dofs > 3 {
+			v += ja.Ang.X*mc.Ang.X + ja.Ang.Y*mc.Ang.Y + ja.Ang.Z*mc.Ang.Z
+		}
+		val[pairs[q+2]] -= v
+		if ic != ia {
+			// Both triangles; the diagonal twice where a row has two
+			// blocks on the body.
+			val[pairs[q+3]] -= v
 		}
 	}
 	return true
