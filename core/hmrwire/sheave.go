@@ -89,7 +89,10 @@ func (sys *System) AddSheave(spec SheaveSpec) (*Sheave, error) {
 	sys.World.AddBody(body)
 	sys.AddGeometry(g)
 	sys.World.AddConstraint(h)
-	return &Sheave{Name: spec.Name, Body: body, Geometry: g, hinge: h}, nil
+	h.radius = r
+	sh := &Sheave{Name: spec.Name, Body: body, Geometry: g, hinge: h}
+	sys.sheaves = append(sys.sheaves, sh)
+	return sh, nil
 }
 
 // mount turns body, centred on its axle, so that its z axis lies along
@@ -120,6 +123,74 @@ func zTo(a geom.Vec3) geom.Quat {
 // about the axle's direction).
 func (s *Sheave) Omega() float64 { return s.hinge.relativeSpin() }
 
+// Radius returns the sheave's groove radius at the wire's axis (m).
+func (s *Sheave) Radius() float64 { return s.hinge.radius }
+
+// Speed returns the speed of the wire over the sheave (m/s): its groove's
+// at the wire's axis, ω r, signed as Omega.
+func (s *Sheave) Speed() float64 { return s.Omega() * s.hinge.radius }
+
+// Wrap returns the angle (rad) the wires wrap the sheave by at the start
+// of the last step: the sum of the turns of the wire at its contact
+// nodes on the sheave, about the axle.
+func (s *Sheave) Wrap() float64 { return s.hinge.wrap }
+
+// Travel returns the length of wire (m) that ran over the sheave since the
+// start, either way: ∫|ω r| dt.
+func (s *Sheave) Travel() float64 { return s.hinge.travel }
+
+// Passes returns the running count of the wire's passes over the sheave:
+// a pass is a run of the wire in one direction that carries at least the
+// wrapped arc, r times Wrap, over the sheave, so that the wire that ran
+// onto the sheave also ran off it, bent once and straightened (what rope
+// life estimates count per sheave; a lift and a lowering are two passes).
+// A run that stops or turns back before that is no pass.
+func (s *Sheave) Passes() int { return s.hinge.passes }
+
+// wrap returns the angle (rad) the system's wires wrap sheave sh by: at
+// each of their contact nodes on it the wire turns from the direction it
+// came in to the one it goes on, by an angle about the axle; the turns
+// add up over the wrap.
+func (sys *System) wrap(sh *Sheave) float64 {
+	hg := sh.hinge
+	u := hg.axle.Rot.Rotate(hg.axis)
+	total := 0.0
+	for _, w := range sys.Wires {
+		for i := 1; i < len(w.nodes)-1; i++ {
+			n := w.nodes[i]
+			if n.kind != ContactNode || n.geo != sh.Geometry {
+				continue
+			}
+			p := n.position()
+			a := p.Sub(w.nodes[i-1].position())
+			c := w.nodes[i+1].position().Sub(p)
+			total += math.Atan2(a.Cross(c).Dot(u), a.Dot(c))
+		}
+	}
+	return math.Abs(total)
+}
+
+// passSpeed is the speed (m/s) below which the wire is taken as standing
+// on a sheave: a turn of its running direction starts a new run only from
+// a speed above it (a standing sheave's spin jitters around zero).
+const passSpeed = 1e-3
+
+// follow counts the wire's run over the sheave in a step of h seconds
+// (Travel, Passes), wrap being its wrap angle (rad) at the step's start.
+func (hg *hinge) follow(h, wrap float64) {
+	hg.wrap = wrap
+	v := hg.relativeSpin() * hg.radius
+	hg.travel += math.Abs(v) * h
+	if dir := math.Copysign(1, v); math.Abs(v) > passSpeed && dir != hg.runDir {
+		hg.runDir, hg.run, hg.passed = dir, 0, false
+	}
+	hg.run += math.Abs(v) * h
+	if !hg.passed && hg.runDir != 0 && wrap > 0 && hg.run >= wrap*hg.radius {
+		hg.passes++
+		hg.passed = true
+	}
+}
+
 // Force returns the force of the last step the sheave puts on its axle
 // (N): the wire's pull over it and its weight, through the bearing.
 func (s *Sheave) Force() geom.Vec3 { return s.hinge.force }
@@ -141,6 +212,14 @@ type hinge struct {
 	bodies       [2]*multibody.Body
 	force        geom.Vec3 // on the axle, N, last step
 	torque       float64   // bearing friction on the sheave, N·m, last step
+	// What the wire does over the sheave (see follow): the groove's
+	// radius (m), the wrap angle (rad) at the last step's start, the
+	// travel (m) and passes so far, and the present run: its direction
+	// (±1, 0 before any), its length (m), whether it made a pass.
+	radius, wrap, travel float64
+	passes               int
+	runDir, run          float64
+	passed               bool
 }
 
 // Bodies implements multibody.Constraint.
@@ -208,8 +287,15 @@ func (hg *hinge) relativeSpin() float64 {
 	return hg.sheave.AngVel.Sub(hg.axle.AngVel).Dot(hg.axle.Rot.Rotate(hg.axis))
 }
 
-// State implements state.Stater: the loads of the last step.
+// State implements state.Stater: the loads of the last step and what the
+// wire did over the sheave.
 func (hg *hinge) State(c *state.Codec) {
 	c.Vec("hinge force", &hg.force)
 	c.Float("hinge torque", &hg.torque)
+	c.NonNegative("sheave wrap angle (rad)", &hg.wrap)
+	c.NonNegative("wire travel over the sheave (m)", &hg.travel)
+	c.Count("wire passes over the sheave", &hg.passes)
+	c.Range("wire run direction over the sheave", "", -1, 1, &hg.runDir)
+	c.NonNegative("wire run over the sheave (m)", &hg.run)
+	c.Flag("wire run passed the sheave", &hg.passed)
 }

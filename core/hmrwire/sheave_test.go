@@ -184,3 +184,78 @@ func TestSheaveState(t *testing.T) {
 		}
 	}
 }
+
+// What the sheaves see on the example crane (four falls of 40 m, 20 t):
+// hanging at rest, every sheave between two falls is wrapped by half a
+// turn (the falls hang plumb from sheaves of equal diameter), and the boom
+// sheave the lead comes to from the drum by a quarter turn and the lead's
+// slope, the slope of the circles' common tangent over their tops, ε =
+// φ + asin((R − r)/L) with φ the slope and L the distance from the
+// drum's centre to the sheave's. Hauled in by 2 m of hook travel and let
+// down again (the drive ramped over 3 s, so that the load hardly bounces:
+// a bounce runs wire over the sheaves as the falls stretch), the wire runs
+// over the sheave k-th from the dead end k times the hook's travel within
+// 1 %, and each sheave counts two passes, a lift and a lowering; at rest
+// none.
+func TestSheaveWrapTravelAndPasses(t *testing.T) {
+	ho := newCrane(t, exampleCrane())
+	ho.run(t, 2, nil)
+	n := len(ho.Sheaves)
+	for k, sh := range ho.Sheaves {
+		want := math.Pi
+		if k == 0 {
+			d := sh.Body.Pos.Sub(ho.Drum.Body.Pos)
+			run := math.Hypot(d.X, d.Y)
+			phi := math.Atan2(d.Z, run)
+			want = math.Pi/2 + phi + math.Asin((ho.Drum.Radius-sh.Radius())/d.Norm())
+		}
+		t.Logf("sheave %d (%s): wrap %.4f rad (%.3f°), the geometry's %.4f rad; D/d %.1f", k+1, sh.Name, sh.Wrap(), sh.Wrap()*180/math.Pi, want, 2*sh.Radius()/ho.Wire.Rope.Diameter)
+		if math.Abs(sh.Wrap()-want) > 0.5*math.Pi/180 {
+			t.Errorf("sheave %d: wrapped by %.3f°, the geometry gives %.3f°", k+1, sh.Wrap()*180/math.Pi, want*180/math.Pi)
+		}
+		if sh.Passes() != 0 {
+			t.Errorf("sheave %d: %d passes at rest", k+1, sh.Passes())
+		}
+	}
+	hook0 := ho.Hook().Z
+	start := make([]float64, n)
+	for k, sh := range ho.Sheaves {
+		start[k] = sh.Travel()
+	}
+	// Ramped over 3 s, so that the load hardly bounces when it starts and
+	// stops (a bounce runs wire over the sheaves as the falls stretch).
+	const v = 1.2 // m/s at the drum
+	const h = 1.0 / 60
+	ramp := func(to float64) {
+		from := ho.Drum.Speed
+		for k := 1; k <= 180; k++ {
+			ho.Drum.Speed = from + (to-from)*float64(k)/180
+			ho.run(t, h, nil)
+		}
+	}
+	ramp(-v)
+	for ho.Hook().Z < hook0+2 {
+		ho.run(t, h, nil)
+	}
+	ramp(0)
+	ho.run(t, 3, nil)
+	top := ho.Hook().Z
+	ramp(v)
+	for ho.Hook().Z > hook0 {
+		ho.run(t, h, nil)
+	}
+	ramp(0)
+	ho.run(t, 3, nil)
+	travel := (top - hook0) + (top - ho.Hook().Z) // the hook's, up and down
+	for k, sh := range ho.Sheaves {
+		ratio := float64(n - k) // falls between the sheave and the dead end
+		got := (sh.Travel() - start[k]) / travel
+		t.Logf("sheave %d: %.4f m of wire over %.4f m of hook travel: %.4f per metre, want %.0f; %d passes", k+1, sh.Travel()-start[k], travel, got, ratio, sh.Passes())
+		if math.Abs(got/ratio-1) > 0.01 {
+			t.Errorf("sheave %d: %.4f m of wire per metre of hook travel, want %.0f within 1 %%", k+1, got, ratio)
+		}
+		if sh.Passes() != 2 {
+			t.Errorf("sheave %d: %d passes over a lift and a lowering, want 2", k+1, sh.Passes())
+		}
+	}
+}

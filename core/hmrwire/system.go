@@ -17,6 +17,8 @@ type System struct {
 	Geometries []*Geometry
 	Wires      []*Wire
 	drums      []*Drum
+	sheaves    []*Sheave
+	wraps      []float64 // scratch of step: the sheaves' wrap angles
 	// Substeps counts the steps solved since the system was built,
 	// substeps included (see maxTurn): a diagnostic, not part of the
 	// saved state.
@@ -192,8 +194,16 @@ func (sys *System) step(h float64) error {
 			w.alignTwist()
 		}
 	}
+	wraps := sys.wraps[:0]
+	for _, sh := range sys.sheaves {
+		wraps = append(wraps, sys.wrap(sh))
+	}
+	sys.wraps = wraps
 	if err := sys.World.Step(h); err != nil {
 		return err
+	}
+	for k, sh := range sys.sheaves {
+		sh.hinge.follow(h, wraps[k])
 	}
 	if tm != nil {
 		lap(&tm.World, start)

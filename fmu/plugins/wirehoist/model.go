@@ -2,6 +2,7 @@ package wirehoist
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/cablefmu/cablefmu/core/geom"
 	"github.com/cablefmu/cablefmu/fmu"
@@ -20,8 +21,8 @@ func (Model) Summary() string {
 }
 
 // Configure implements fmu.Model. The ports "cable.node[*]",
-// "fall[*].tension" and "sheave[*].omega" expand to every sample point,
-// fall and sheave.
+// "fall[*].tension" and "sheave[*].QUANTITY" (omega, wrap, speed, dOverD,
+// travel, passes) expand to every sample point, fall and sheave.
 func (Model) Configure(sc *fmu.Scenario) (fmu.Configured, error) {
 	cfg, err := parseConfig(sc.Config)
 	if err != nil {
@@ -49,9 +50,9 @@ func expand(ports []string, c *config) []string {
 			for k := 1; k <= c.Falls; k++ {
 				out = append(out, fmt.Sprintf("fall[%d].tension", k))
 			}
-		case "sheave[*].omega":
+		case "sheave[*].omega", "sheave[*].wrap", "sheave[*].speed", "sheave[*].dOverD", "sheave[*].travel", "sheave[*].passes":
 			for k := 1; k <= c.Falls; k++ {
-				out = append(out, fmt.Sprintf("sheave[%d].omega", k))
+				out = append(out, strings.Replace(p, "*", fmt.Sprint(k), 1))
 			}
 		default:
 			out = append(out, p)
@@ -164,6 +165,16 @@ func quantities(c *config, step float64) *catalogue {
 		}
 		qs.Output(fmt.Sprintf("sheave[%d].omega", k), "rad/s", fmt.Sprintf("Spin of sheave %d in the wire's order (%s) on its axle", k, name),
 			func(s *simulation) float64 { return s.ho.Sheaves[k-1].Omega() })
+		qs.Output(fmt.Sprintf("sheave[%d].wrap", k), "rad", fmt.Sprintf("Angle the wire wraps sheave %d by (the sum of its turns at its contact nodes on the sheave, about the axle), at the last internal step's start", k),
+			func(s *simulation) float64 { return s.ho.Sheaves[k-1].Wrap() })
+		qs.Output(fmt.Sprintf("sheave[%d].speed", k), "m/s", fmt.Sprintf("Speed of the wire over sheave %d: its groove's at the wire's axis, omega times the radius, signed as omega", k),
+			func(s *simulation) float64 { return s.ho.Sheaves[k-1].Speed() })
+		qs.Output(fmt.Sprintf("sheave[%d].dOverD", k), "1", fmt.Sprintf("D/d of sheave %d: its diameter at the wire's axis over the rope's diameter", k),
+			func(s *simulation) float64 { return 2 * s.ho.Sheaves[k-1].Radius() / s.ho.Wire.Rope.Diameter })
+		qs.Output(fmt.Sprintf("sheave[%d].travel", k), "m", fmt.Sprintf("Length of wire that ran over sheave %d since the start, either way", k),
+			func(s *simulation) float64 { return s.ho.Sheaves[k-1].Travel() })
+		qs.Count(fmt.Sprintf("sheave[%d].passes", k), fmt.Sprintf("Running count of the wire's passes over sheave %d: runs in one direction that carried at least the wrapped arc over it, each bending the wire that ran over once (a lift and a lowering are two); counts for rope life estimates, no life law", k),
+			func(s *simulation) float64 { return float64(s.ho.Sheaves[k-1].Passes()) })
 	}
 	K := c.outputNodes()
 	for n := 1; n <= K; n++ {

@@ -2,6 +2,7 @@ package wirehoist_test
 
 import (
 	"encoding/json"
+	"fmt"
 	"github.com/cablefmu/cablefmu/core/closedform"
 	"math"
 	"os"
@@ -238,5 +239,47 @@ func TestRopeTorqueTurnsTheBlock(t *testing.T) {
 	}
 	if math.Abs(drum/(k*diameter*drumWant)-1) > 0.02 || math.Abs(dead/(k*diameter*deadWant)-1) > 0.02 {
 		t.Errorf("rope torques %.3f and %.3f N·m, want k·d·T = %.3f and %.3f", drum, dead, k*diameter*drumWant, k*diameter*deadWant)
+	}
+}
+
+// TestSheaveOutputs: the example's sheave outputs through the FMU. At
+// rest the hook sheave is wrapped by half a turn, D/d is the groove's
+// diameter over the rope's, and nothing has run over the sheaves; hauled
+// in at 1.2 m/s for 6 s and stopped, the wire ran over the sheave next to
+// the drum four times as far as over the last (four falls), at four times
+// its speed over the last second, within 5 % (the drive steps from rest,
+// and the load's bounce runs wire over the sheaves as the falls stretch;
+// TestSheaveWrapTravelAndPasses has the ramped lift within 1 %), and each
+// sheave counts one pass (more than its wrapped arc, 1.26 m, ran over the
+// last).
+func TestSheaveOutputs(t *testing.T) {
+	in, vr := plugintest.New(t, plugintest.ScenarioDir(t, example(t)), nil)
+	d := &driver{t: t, in: in, vr: vr}
+	d.run(1)
+	wrap, dd := d.get("sheave[2].wrap"), d.get("sheave[2].dOverD")
+	t.Logf("at rest: hook sheave 1 wrapped by %.4f rad, D/d %.1f, travel %.4f m, %v passes", wrap, dd, d.get("sheave[2].travel"), d.get("sheave[2].passes"))
+	if math.Abs(wrap-math.Pi) > 0.5*math.Pi/180 || math.Abs(dd-40) > 1e-9 {
+		t.Errorf("at rest: hook sheave 1 wrapped by %.4f rad (want π), D/d %.3f (want 40)", wrap, dd)
+	}
+	start := [2]float64{d.get("sheave[1].travel"), d.get("sheave[4].travel")}
+	d.set("winch.speed", -1.2)
+	d.run(5)
+	var speeds [2]float64
+	for k := 0; k < 60; k++ {
+		d.run(1.0 / 60)
+		speeds[0] += math.Abs(d.get("sheave[1].speed")) / 60
+		speeds[1] += math.Abs(d.get("sheave[4].speed")) / 60
+	}
+	d.set("winch.speed", 0)
+	d.run(3)
+	first, last := d.get("sheave[1].travel")-start[0], d.get("sheave[4].travel")-start[1]
+	t.Logf("hauled: %.3f m over the first sheave, %.3f m over the last (ratio %.3f); speeds while hauling %.3f and %.3f m/s", first, last, first/last, speeds[0], speeds[1])
+	if math.Abs(first/last/4-1) > 0.05 || math.Abs(speeds[0]/speeds[1]/4-1) > 0.05 {
+		t.Errorf("hauled: the first sheave saw %.3f m at %.3f m/s, the last %.3f m at %.3f m/s; want four times", first, speeds[0], last, speeds[1])
+	}
+	for k := 1; k <= 4; k++ {
+		if p := d.get(fmt.Sprintf("sheave[%d].passes", k)); p != 1 {
+			t.Errorf("sheave %d: %v passes after one haul", k, p)
+		}
 	}
 }
