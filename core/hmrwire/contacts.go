@@ -215,7 +215,7 @@ func (w *Wire) placeRun(g *Geometry, first, last int) float64 {
 // (stick), else the nearest point towards that balance where it is
 // (slide at Coulomb's bound). The along-line pull φ(s) = −d/ds (ta|a − p|
 // + tb|b − p|) decreases with s (the weighted length is convex), so the
-// points are found by bisection.
+// points are found within a bracket (see below).
 func balance(start, dir, a, b geom.Vec3, ta, tb, s0, mu float64) float64 {
 	pull := func(s float64) (along, across float64) { return pullAt(start, dir, a, b, ta, tb, s) }
 	along, across := pull(s0)
@@ -262,10 +262,16 @@ func balance(start, dir, a, b geom.Vec3, ta, tb, s0, mu float64) float64 {
 	}
 	fs, ft := psi(slide), psi(stuck)
 	kept := 0 // +1: slide kept last time, −1: stuck kept
-	for it := 0; it < 60 && math.Abs(stuck-slide) > 1e-3*followTolerance; it++ {
+	// Where the pull jumps (a neighbour on the edge's line, whose leg
+	// there has no length) the secant can creep: a step that did not
+	// halve the bracket of two steps before is followed by a bisection,
+	// so the bracket halves at least every other step, as bisection's
+	// does every step.
+	width, before := math.Abs(stuck-slide), math.Inf(1)
+	for it := 0; it < 120 && width > 1e-3*followTolerance; it++ {
 		c := (slide*ft - stuck*fs) / (ft - fs)
-		if !(ft < 0 && fs > 0) || !(min(slide, stuck) < c && c < max(slide, stuck)) {
-			c = (slide + stuck) / 2 // no usable secant (a zero or NaN end)
+		if !(ft < 0 && fs > 0) || !(min(slide, stuck) < c && c < max(slide, stuck)) || width > before/2 {
+			c = (slide + stuck) / 2 // no usable secant, or it crept
 		}
 		fc := psi(c)
 		if fc > 0 {
@@ -281,6 +287,10 @@ func balance(start, dir, a, b geom.Vec3, ta, tb, s0, mu float64) float64 {
 			}
 			kept = 1
 		}
+		if it%2 == 1 {
+			before = width
+		}
+		width = math.Abs(stuck - slide)
 	}
 	return stuck
 }

@@ -28,12 +28,13 @@ import (
 // minimum degree would eliminate it first. Rows acting on different parts
 // of a body, its translation and its turning, or with a zero block on it,
 // do not couple through it (see parts). The ordering (minimum degree on
-// the graph of the bodies kept and the rows, rigid rows on kept bodies
-// alone after those bodies; from 1,000 unknowns also nested
-// dissection, kept where it factors in fewer operations, as it does for
-// nets) and the symbolic analysis are redone only when the rows' coupling
-// to the bodies (not merely the problem's layout) or the set of rigid
-// rows changes; each step factors the new values.
+// the graph of the bodies kept and the rows, a rigid row acting on a kept
+// body after that body, whatever rows it is coupled to; from 1,000
+// unknowns also nested dissection, kept where it factors in fewer
+// operations, as it does for nets) and the symbolic analysis are redone
+// only when the rows' coupling to the bodies and their parts (not merely
+// the problem's layout) or the set of rigid rows changes; each step
+// factors the new values.
 //
 // A pivot that comes out below 1e-13 of its node's scale, or of the wrong
 // sign (rows that depend on each other, a rigid row on no dynamic body), is
@@ -50,8 +51,9 @@ type Sparse struct {
 	bodyStart []int  // per ByBody entry: its first unknown, −1 if condensed
 	bodyDofs  []int  // per ByBody entry: 3 (particle) to 6 (see turnable)
 	bodyNode  []int  // the ByBody entries kept as unknowns, in order
-	// onCondensed marks the rows acting on a condensed body.
-	onCondensed []bool
+	// onKept marks the rows acting on a body kept as unknowns (a
+	// nonzero block on it).
+	onKept []bool
 	// parts holds the parts (see parts) of every block at the analysis,
 	// entry by entry of ByBody.
 	parts []uint8
@@ -65,7 +67,7 @@ type Sparse struct {
 	orderer               sparse.Orderer
 	syms                  [2]*sparse.Symbolic
 	node, size, perm      []int
-	wait                  []bool
+	wait, lead            []bool
 	rows                  int // unknown of row 0
 	mat                   *sparse.Matrix
 	fac                   *sparse.Factor
@@ -239,8 +241,8 @@ func (s *Sparse) setup(p *Problem) error {
 	s.pattern = s.pattern[:0] // none until the analysis is done
 	nr := len(p.Rows)
 	s.bodyStart, s.bodyDofs, s.bodyNode = s.bodyStart[:0], s.bodyDofs[:0], s.bodyNode[:0]
-	s.onCondensed = slices.Grow(s.onCondensed[:0], nr)[:nr]
-	clear(s.onCondensed)
+	s.onKept = slices.Grow(s.onKept[:0], nr)[:nr]
+	clear(s.onKept)
 	n := 0
 	s.parts = s.parts[:0]
 	for ei, e := range p.ByBody {
@@ -256,10 +258,12 @@ func (s *Sparse) setup(p *Problem) error {
 		}
 		if condensed(acting, dofs) {
 			s.bodyStart = append(s.bodyStart, -1)
-			for _, rb := range e.Blocks {
-				s.onCondensed[rb.Row] = true
-			}
 			continue
+		}
+		for k, rb := range e.Blocks {
+			if s.parts[len(s.parts)-len(e.Blocks)+k] != 0 {
+				s.onKept[rb.Row] = true
+			}
 		}
 		s.bodyStart = append(s.bodyStart, n)
 		s.bodyNode = append(s.bodyNode, ei)
@@ -372,17 +376,23 @@ func (s *Sparse) setup(p *Problem) error {
 	s.graph = s.blockMat.GraphIn(s.graph)
 	graph := s.graph
 	s.rigid = slices.Grow(s.rigid[:0], nr)[:nr]
-	s.size, s.wait = grow(s.size, nb+nr), grow(s.wait, nb+nr)
-	nodes := sparse.Nodes{Size: s.size, Wait: s.wait}
+	s.size, s.wait, s.lead = grow(s.size, nb+nr), grow(s.wait, nb+nr), grow(s.lead, nb+nr)
+	// Rigid rows wait for the bodies they act on, not for the rows they
+	// are coupled to through condensed bodies.
+	nodes := sparse.Nodes{Size: s.size, Wait: s.wait, Lead: s.lead}
 	for i := range nodes.Size {
-		nodes.Size[i] = 1
+		nodes.Size[i], nodes.Wait[i], nodes.Lead[i] = 1, false, i < nb
 		if i < nb {
 			nodes.Size[i] = s.bodyDofs[s.bodyNode[i]]
 		}
 	}
 	for i, sg := range p.Sigma {
+		// A rigid row acting on a kept body waits for it: its pivot
+		// before that body's elimination can be zero (two rigid rows
+		// alike on a condensed particle). A rigid row on condensed
+		// bodies alone has its pivot from their masses.
 		s.rigid[i] = sg == 0
-		nodes.Wait[nb+i] = sg == 0 && !s.onCondensed[i]
+		nodes.Wait[nb+i] = sg == 0 && s.onKept[i]
 	}
 	sym, err := s.analyze(graph, nodes, 0, &t0)
 	if err != nil {
@@ -532,7 +542,7 @@ func (s *Sparse) assemble(p *Problem) error {
 		q := s.posStart[ei]
 		for k, rb := range e.Blocks {
 			j := &p.Rows[rb.Row].J[rb.K]
-			if parts(j, s.bodyDofs[ei])&^pe[k] != 0 {
+			if parts(j, s.bodyDofs[ei]) != pe[k] {
 				return errPartsChanged
 			}
 			g := [6]float64{j.Lin.X, j.Lin.Y, j.Lin.Z, j.Ang.Dot(axes[0]), j.Ang.Dot(axes[1]), j.Ang.Dot(axes[2])}
@@ -581,7 +591,7 @@ func (s *Sparse) assembleCondensed(p *Problem, e BodyRows, dofs int, pe []uint8,
 	for k, b := range e.Blocks {
 		j = append(j, p.Rows[b.Row].J[b.K])
 		m = append(m, p.Rows[b.Row].MinvJ[b.K])
-		if parts(&j[k], dofs)&^pe[k] != 0 {
+		if parts(&j[k], dofs) != pe[k] {
 			return false
 		}
 	}
@@ -608,8 +618,10 @@ func (s *Sparse) assembleCondensed(p *Problem, e BodyRows, dofs int, pe []uint8,
 // matrix does not couple the two, so rows that act on different parts of
 // a body (a wire's stretch and its twist at a node), or a row whose block
 // on it is zero, do not couple through it, and the structure leaves their
-// products out. A block that comes to act on a part it did not act on at
-// the analysis makes the solver analyze again.
+// products out. A block that acts on other parts than at the analysis
+// makes the solver analyze again, also where it acts on fewer: the
+// structure is then what a fresh analysis of the same rows gives, so a
+// state restored into a new solver continues bitwise.
 const (
 	linPart uint8 = 1
 	angPart uint8 = 2
@@ -638,9 +650,9 @@ func dofPart(d int) uint8 {
 	return angPart
 }
 
-// errPartsChanged reports a block that acts on a part of its body its
-// structure left out (see parts): the analysis must be redone.
-var errPartsChanged = errors.New("sparse solve: a row acts on a part of a body it did not act on")
+// errPartsChanged reports a block that acts on other parts of its body
+// than at the analysis (see parts): the analysis must be redone.
+var errPartsChanged = errors.New("sparse solve: a row acts on other parts of a body than at the analysis")
 
 // turnable returns the number of axes b can turn about: 0 for a
 // particle, 3 for a rigid body, 1 or 2 where principal moments are zero,

@@ -19,7 +19,7 @@ import "fmt"
 // pseudo-peripheral node (George and Liu's automatic nested dissection):
 // the level of fewest unknowns per unknown of the smaller part, thinned to
 // its nodes next to the level above. A waiting node is then moved to the
-// stage of its latest neighbour that does not wait, so that Order can
+// stage of its latest neighbour it waits for (Nodes.Lead), so that Order can
 // honour both.
 func Dissect(g Graph, nodes Nodes, leaf int) ([]int, error) {
 	if err := g.check(); err != nil {
@@ -70,7 +70,7 @@ func Dissect(g Graph, nodes Nodes, leaf int) ([]int, error) {
 				continue
 			}
 			for _, j := range g.Adj[g.Start[i]:g.Start[i+1]] {
-				if !nodes.Wait[j] {
+				if lead := !nodes.Wait[j]; nodes.Lead != nil && nodes.Lead[j] || nodes.Lead == nil && lead {
 					stage[i] = max(stage[i], stage[j])
 				}
 			}

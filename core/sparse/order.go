@@ -47,10 +47,14 @@ type Nodes struct {
 	// elimination couples its bodies' blocks.
 	Size []int
 	// Wait[i] set: node i is eliminated only after every neighbour that
-	// does not wait. A rigid constraint row, whose diagonal is zero, goes
-	// after the bodies it couples, so that its pivot is the (nonzero)
-	// Schur complement.
+	// does not wait (with Lead, every neighbour that leads). A rigid
+	// constraint row, whose diagonal is zero, goes after the bodies it
+	// couples, so that its pivot is the (nonzero) Schur complement.
 	Wait []bool
+	// Lead, if set, marks the nodes a waiting node waits for (the bodies,
+	// not the other rows a row is coupled to); nil: every node that does
+	// not wait.
+	Lead []bool
 	// Stage[i] ≥ 0: every node of a lower stage is eliminated before any
 	// node of a higher one (constrained minimum degree), as Dissect's
 	// separators come after the parts they separate. Default: one stage.
@@ -88,6 +92,9 @@ func (w *Orderer) Order(g Graph, nodes Nodes) ([]int, error) {
 	if wait != nil && len(wait) != n {
 		return nil, fmt.Errorf("order: %d wait flags for %d nodes", len(wait), n)
 	}
+	if nodes.Lead != nil && len(nodes.Lead) != n {
+		return nil, fmt.Errorf("order: %d lead flags for %d nodes", len(nodes.Lead), n)
+	}
 	if size == nil {
 		size = grown(w.size, n)
 		w.size = size
@@ -116,7 +123,7 @@ func (w *Orderer) Order(g Graph, nodes Nodes) ([]int, error) {
 		}
 	}
 	o := &w.o
-	o.reset(g, size, wait, stage)
+	o.reset(g, size, wait, nodes.Lead, stage)
 	perm := w.perm[:0]
 	defer func() { w.perm = perm }()
 	for len(perm) < n {
@@ -135,10 +142,10 @@ func (w *Orderer) Order(g Graph, nodes Nodes) ([]int, error) {
 
 // ordering is the quotient graph of a minimum degree elimination.
 type ordering struct {
-	g     Graph
-	size  []int
-	wait  []bool
-	stage []int
+	g          Graph
+	size       []int
+	wait, lead []bool
+	stage      []int
 	// cur is the stage being eliminated; later[s] lists the nodes of
 	// stage s above cur, from the highest-numbered node down, and stages
 	// the stages above cur, descending.
@@ -164,7 +171,7 @@ type ordering struct {
 }
 
 // reset makes o the start of an ordering of g, keeping o's storage.
-func (o *ordering) reset(g Graph, size []int, wait []bool, stage []int) {
+func (o *ordering) reset(g Graph, size []int, wait, lead []bool, stage []int) {
 	n := g.Nodes()
 	total := 0
 	for _, s := range size {
@@ -174,7 +181,7 @@ func (o *ordering) reset(g Graph, size []int, wait []bool, stage []int) {
 		o.later = map[int][]int{}
 	}
 	clear(o.later)
-	o.g, o.size, o.wait, o.stage = g, size, wait, stage
+	o.g, o.size, o.wait, o.stage, o.lead = g, size, wait, stage, lead
 	o.cur, o.stages, o.queued, o.least, o.stamp = 0, o.stages[:0], 0, 0, 0
 	o.vars, o.elems, o.members = grownLists(o.vars, n), grownLists(o.elems, n), grownLists(o.members, n)
 	o.eliminated, o.dead = zeroed(o.eliminated, n), zeroed(o.dead, n)
@@ -192,7 +199,7 @@ func (o *ordering) reset(g Graph, size []int, wait []bool, stage []int) {
 		}
 		if o.waits(i) {
 			for _, j := range adj {
-				if !o.waits(j) {
+				if o.leads(j) {
 					o.waiting[i]++
 				}
 			}
@@ -255,6 +262,14 @@ func (o *ordering) nextStage() bool {
 }
 
 func (o *ordering) waits(i int) bool { return o.wait != nil && o.wait[i] }
+
+// leads reports whether a waiting neighbour of node i waits for it.
+func (o *ordering) leads(i int) bool {
+	if o.lead != nil {
+		return o.lead[i]
+	}
+	return !o.waits(i)
+}
 
 func (o *ordering) insert(i int) {
 	o.queued++
@@ -342,7 +357,7 @@ func (o *ordering) eliminate(p int) {
 	}
 	o.eliminated[p] = true
 	o.members[p], o.vars[p], o.elems[p] = lp, o.vars[p][:0], o.elems[p][:0]
-	if !o.waits(p) {
+	if o.leads(p) {
 		for _, r := range o.g.Adj[o.g.Start[p]:o.g.Start[p+1]] {
 			if o.waits(r) && !o.eliminated[r] {
 				if o.waiting[r]--; o.waiting[r] == 0 && o.stage[r] == o.cur {
