@@ -133,6 +133,7 @@ func (sys *System) AddDrum(spec DrumSpec) (*Drum, error) {
 		axle: spec.Axle, ownMass: spec.Mass, ownInertia: polar, width: spec.Width, wound0: spec.Wound}
 	d.setInertia(spec.Wound)
 	d.hinge = mount(body, spec.Axle, axis)
+	d.hinge.radius = r
 	sys.World.AddBody(body)
 	sys.World.AddConstraint(d.hinge)
 	d.drive = &drive{drum: d}
@@ -264,6 +265,24 @@ func (d *Drum) Angle() float64 { return d.Paid() / d.Radius }
 
 // Wound returns the wire wound on the drum (m).
 func (d *Drum) Wound() float64 { return d.wound0 - d.Paid() }
+
+// Wrap returns the angle (rad) the wound wire wraps the drum by at the
+// last step's start: Wound over the radius.
+func (d *Drum) Wrap() float64 { return d.hinge.wrap }
+
+// RimSpeed returns the speed of the wire onto or off the drum (m/s): its
+// rim's, ω R, positive paying out.
+func (d *Drum) RimSpeed() float64 { return d.Omega() * d.Radius }
+
+// Travel returns the length of wire (m) that ran onto or off the drum
+// since the start: ∫|ω R| dt.
+func (d *Drum) Travel() float64 { return d.hinge.travel }
+
+// Passes returns the running count of the wire's passes over the drum:
+// runs in one direction that spooled at least half a turn on or off, each
+// bending the wire that ran on (or straightening what ran off) once, as
+// Sheave.Passes counts them.
+func (d *Drum) Passes() int { return d.hinge.passes }
 
 // MotorTorque returns the motor's torque of the last step (N·m, positive
 // paying out): the speed row's in speed mode, the command in torque

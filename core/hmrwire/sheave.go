@@ -175,9 +175,10 @@ func (sys *System) wrap(sh *Sheave) float64 {
 // a speed above it (a standing sheave's spin jitters around zero).
 const passSpeed = 1e-3
 
-// follow counts the wire's run over the sheave in a step of h seconds
-// (Travel, Passes), wrap being its wrap angle (rad) at the step's start.
-func (hg *hinge) follow(h, wrap float64) {
+// follow counts the wire's run over the sheave or drum in a step of h
+// seconds (Travel, Passes), wrap being its wrap angle (rad) at the step's
+// start and arc the run (m) that makes a pass.
+func (hg *hinge) follow(h, wrap, arc float64) {
 	hg.wrap = wrap
 	v := hg.relativeSpin() * hg.radius
 	hg.travel += math.Abs(v) * h
@@ -185,7 +186,7 @@ func (hg *hinge) follow(h, wrap float64) {
 		hg.runDir, hg.run, hg.passed = dir, 0, false
 	}
 	hg.run += math.Abs(v) * h
-	if !hg.passed && hg.runDir != 0 && wrap > 0 && hg.run >= wrap*hg.radius {
+	if !hg.passed && hg.runDir != 0 && arc > 0 && hg.run >= arc {
 		hg.passes++
 		hg.passed = true
 	}

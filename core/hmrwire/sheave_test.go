@@ -195,8 +195,9 @@ func TestSheaveState(t *testing.T) {
 // down again (the drive ramped over 3 s, so that the load hardly bounces:
 // a bounce runs wire over the sheaves as the falls stretch), the wire runs
 // over the sheave k-th from the dead end k times the hook's travel within
-// 1 %, and each sheave counts two passes, a lift and a lowering; at rest
-// none.
+// 1 % (onto and off the drum four times), and each sheave and the drum
+// count two passes, a lift and a lowering; at rest none. The drum is
+// wrapped by its wound wire over its radius.
 func TestSheaveWrapTravelAndPasses(t *testing.T) {
 	ho := newCrane(t, exampleCrane())
 	ho.run(t, 2, nil)
@@ -217,11 +218,15 @@ func TestSheaveWrapTravelAndPasses(t *testing.T) {
 			t.Errorf("sheave %d: %d passes at rest", k+1, sh.Passes())
 		}
 	}
+	if w := ho.Drum.Wrap(); math.Abs(w*ho.Drum.Radius-ho.Drum.Wound()) > 1e-9*ho.Drum.Wound() {
+		t.Errorf("drum wrapped by %.6f rad, %.6f m of wire wound on its %.3f m radius", w, ho.Drum.Wound(), ho.Drum.Radius)
+	}
 	hook0 := ho.Hook().Z
 	start := make([]float64, n)
 	for k, sh := range ho.Sheaves {
 		start[k] = sh.Travel()
 	}
+	drum0 := ho.Drum.Travel()
 	// Ramped over 3 s, so that the load hardly bounces when it starts and
 	// stops (a bounce runs wire over the sheaves as the falls stretch).
 	const v = 1.2 // m/s at the drum
@@ -257,5 +262,10 @@ func TestSheaveWrapTravelAndPasses(t *testing.T) {
 		if sh.Passes() != 2 {
 			t.Errorf("sheave %d: %d passes over a lift and a lowering, want 2", k+1, sh.Passes())
 		}
+	}
+	got := (ho.Drum.Travel() - drum0) / travel
+	t.Logf("drum: %.4f m of wire on and off over %.4f m of hook travel: %.4f per metre, want %d; %d passes", ho.Drum.Travel()-drum0, travel, got, n, ho.Drum.Passes())
+	if math.Abs(got/float64(n)-1) > 0.01 || ho.Drum.Passes() != 2 {
+		t.Errorf("drum: %.4f m of wire per metre of hook travel, want %d within 1 %%; %d passes, want 2", got, n, ho.Drum.Passes())
 	}
 }

@@ -203,7 +203,10 @@ func (sys *System) step(h float64) error {
 		return err
 	}
 	for k, sh := range sys.sheaves {
-		sh.hinge.follow(h, wraps[k])
+		sh.hinge.follow(h, wraps[k], wraps[k]*sh.hinge.radius)
+	}
+	for _, d := range sys.drums {
+		d.hinge.follow(h, d.Wound()/d.Radius, math.Pi*d.Radius)
 	}
 	if tm != nil {
 		lap(&tm.World, start)

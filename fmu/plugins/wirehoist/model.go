@@ -135,6 +135,12 @@ func quantities(c *config, step float64) *catalogue {
 	qs.Output("drum.motorTorque", "N.m", "Torque of the winch motor on the drum in the last step, positive paying out", func(s *simulation) float64 { return s.ho.Drum.MotorTorque() })
 	qs.Output("drum.brakeTorque", "N.m", "Torque of the holding brake on the drum in the last step", func(s *simulation) float64 { return s.ho.Drum.BrakeTorqueApplied() })
 	qs.Output("drum.wound", "m", "Length of wire wound on the drum", func(s *simulation) float64 { return s.ho.Drum.Wound() })
+	qs.Output("drum.wrap", "rad", "Angle the wound wire wraps the drum by: drum.wound over the radius, at the last internal step's start", func(s *simulation) float64 { return s.ho.Drum.Wrap() })
+	qs.Output("drum.speed", "m/s", "Speed of the wire onto or off the drum: its rim's, omega times the radius, positive paying out", func(s *simulation) float64 { return s.ho.Drum.RimSpeed() })
+	qs.Output("drum.dOverD", "1", "D/d of the drum: its diameter at the wire's axis over the rope's diameter", func(s *simulation) float64 { return 2 * s.ho.Drum.Radius / s.ho.Wire.Rope.Diameter })
+	qs.Output("drum.travel", "m", "Length of wire that ran onto or off the drum since the start", func(s *simulation) float64 { return s.ho.Drum.Travel() })
+	qs.Count("drum.passes", "Running count of the wire's passes over the drum: runs in one direction that spooled at least half a turn on or off; counts for rope life estimates, no life law",
+		func(s *simulation) float64 { return float64(s.ho.Drum.Passes()) })
 	for k, ax := range axes {
 		qs.Output("hook."+ax, "m", fmt.Sprintf("World %s position of the hook (the hook sheaves' axle centre)", ax), func(s *simulation) float64 { return s.ho.Hook().Comp(k) })
 	}

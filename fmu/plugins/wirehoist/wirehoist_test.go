@@ -242,7 +242,8 @@ func TestRopeTorqueTurnsTheBlock(t *testing.T) {
 	}
 }
 
-// TestSheaveOutputs: the example's sheave outputs through the FMU. At
+// TestSheaveOutputs: the example's sheave and drum outputs through the
+// FMU. At
 // rest the hook sheave is wrapped by half a turn, D/d is the groove's
 // diameter over the rope's, and nothing has run over the sheaves; hauled
 // in at 1.2 m/s for 6 s and stopped, the wire ran over the sheave next to
@@ -251,7 +252,9 @@ func TestRopeTorqueTurnsTheBlock(t *testing.T) {
 // and the load's bounce runs wire over the sheaves as the falls stretch;
 // TestSheaveWrapTravelAndPasses has the ramped lift within 1 %), and each
 // sheave counts one pass (more than its wrapped arc, 1.26 m, ran over the
-// last).
+// last); the drum, held at its speed, took the 7.2 m on within 0.1 %, one
+// pass, and is wrapped by its wound wire over its 0.4 m radius (the
+// sheaves' travel counts the load's bounce both ways, the drum's not).
 func TestSheaveOutputs(t *testing.T) {
 	in, vr := plugintest.New(t, plugintest.ScenarioDir(t, example(t)), nil)
 	d := &driver{t: t, in: in, vr: vr}
@@ -262,6 +265,7 @@ func TestSheaveOutputs(t *testing.T) {
 		t.Errorf("at rest: hook sheave 1 wrapped by %.4f rad (want π), D/d %.3f (want 40)", wrap, dd)
 	}
 	start := [2]float64{d.get("sheave[1].travel"), d.get("sheave[4].travel")}
+	drumStart := d.get("drum.travel")
 	d.set("winch.speed", -1.2)
 	d.run(5)
 	var speeds [2]float64
@@ -281,5 +285,10 @@ func TestSheaveOutputs(t *testing.T) {
 		if p := d.get(fmt.Sprintf("sheave[%d].passes", k)); p != 1 {
 			t.Errorf("sheave %d: %v passes after one haul", k, p)
 		}
+	}
+	drum := d.get("drum.travel") - drumStart
+	t.Logf("drum: %.4f m of wire hauled on, D/d %.1f, wrapped by %.1f rad, %v passes", drum, d.get("drum.dOverD"), d.get("drum.wrap"), d.get("drum.passes"))
+	if math.Abs(drum/7.2-1) > 1e-3 || d.get("drum.passes") != 1 || math.Abs(d.get("drum.wrap")*0.4-d.get("drum.wound")) > 1e-9*d.get("drum.wound") {
+		t.Errorf("drum: %.4f m hauled on (1.2 m/s for 6 s: 7.2 m), %v passes, wrapped by %.4f rad with %.4f m wound on 0.4 m", drum, d.get("drum.passes"), d.get("drum.wrap"), d.get("drum.wound"))
 	}
 }
