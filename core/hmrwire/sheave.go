@@ -20,7 +20,10 @@ type Sheave struct {
 	Name     string
 	Body     *multibody.Body // the turning sheave; its body z axis is the axle
 	Geometry *Geometry
-	hinge    *hinge
+	// FleetLimit (rad) is the largest fleet angle its groove holds the
+	// wire at (see SheaveSpec); 0: none.
+	FleetLimit float64
+	hinge      *hinge
 }
 
 // SheaveSpec describes a sheave.
@@ -46,6 +49,9 @@ type SheaveSpec struct {
 	// Locked holds the bearing: the sheave does not turn on its axle (a
 	// seized sheave; the wire then slides over it as over a fixed drum).
 	Locked bool
+	// FleetLimit (rad) is the largest fleet angle the groove holds the
+	// wire at (Sheave.Beyond); 0 is none given.
+	FleetLimit float64
 }
 
 // AddSheave adds a turning sheave: its body, its cylinder and its hinge.
@@ -89,8 +95,11 @@ func (sys *System) AddSheave(spec SheaveSpec) (*Sheave, error) {
 	sys.World.AddBody(body)
 	sys.AddGeometry(g)
 	sys.World.AddConstraint(h)
+	if !(spec.FleetLimit >= 0 && spec.FleetLimit < math.Pi/2) {
+		return nil, fmt.Errorf("sheave %q: fleet angle limit %g rad must lie in [0, π/2)", spec.Name, spec.FleetLimit)
+	}
 	h.radius = r
-	sh := &Sheave{Name: spec.Name, Body: body, Geometry: g, hinge: h}
+	sh := &Sheave{Name: spec.Name, Body: body, Geometry: g, hinge: h, FleetLimit: spec.FleetLimit}
 	sys.sheaves = append(sys.sheaves, sh)
 	return sh, nil
 }
@@ -135,6 +144,19 @@ func (s *Sheave) Speed() float64 { return s.Omega() * s.hinge.radius }
 // nodes on the sheave, about the axle.
 func (s *Sheave) Wrap() float64 { return s.hinge.wrap }
 
+// Fleet returns the fleet angle (rad) at the last step's start: the
+// largest angle between the sheave's plane and the wire's straight pieces
+// running onto it and off it. A wire reeved over a sheave wraps it as seen
+// along its axle at any fleet angle (Geometry.cutsGroove), as flanges and
+// rope guards hold it; a real groove holds it only up to a few degrees.
+func (s *Sheave) Fleet() float64 { return s.hinge.fleet }
+
+// Beyond reports whether the fleet angle exceeded FleetLimit (given) at
+// a step's start and has not since come back below fleetBack of it: the
+// wire runs at an angle the groove does not hold, and would ride up the
+// flange or jump the sheave.
+func (s *Sheave) Beyond() bool { return s.hinge.beyond }
+
 // Travel returns the length of wire (m) that ran over the sheave since the
 // start, either way: ∫|ω r| dt.
 func (s *Sheave) Travel() float64 { return s.hinge.travel }
@@ -150,11 +172,11 @@ func (s *Sheave) Passes() int { return s.hinge.passes }
 // wrap returns the angle (rad) the system's wires wrap sheave sh by: at
 // each of their contact nodes on it the wire turns from the direction it
 // came in to the one it goes on, by an angle about the axle; the turns
-// add up over the wrap.
+// add up over the wrap. It also sets the sheave's fleet angle (Fleet).
 func (sys *System) wrap(sh *Sheave) float64 {
 	hg := sh.hinge
 	u := hg.axle.Rot.Rotate(hg.axis)
-	total := 0.0
+	total, fleet := 0.0, 0.0
 	for _, w := range sys.Wires {
 		for i := 1; i < len(w.nodes)-1; i++ {
 			n := w.nodes[i]
@@ -165,10 +187,33 @@ func (sys *System) wrap(sh *Sheave) float64 {
 			a := p.Sub(w.nodes[i-1].position())
 			c := w.nodes[i+1].position().Sub(p)
 			total += math.Atan2(a.Cross(c).Dot(u), a.Dot(c))
+			// The pieces onto and off the sheave: from or to a node not
+			// on it.
+			for k, d := range [2]geom.Vec3{a, c} {
+				if o := w.nodes[i-1+2*k]; o.kind == ContactNode && o.geo == sh.Geometry {
+					continue
+				}
+				if l := d.Norm(); l > 0 {
+					fleet = max(fleet, math.Asin(min(math.Abs(d.Dot(u))/l, 1)))
+				}
+			}
 		}
+	}
+	hg.fleet = fleet
+	switch lim := sh.FleetLimit; {
+	case lim > 0 && fleet > lim:
+		hg.beyond = true
+	case fleet < fleetBack*lim:
+		hg.beyond = false
 	}
 	return math.Abs(total)
 }
+
+// fleetBack is the share of the fleet angle limit below which a wire
+// beyond it counts as back within (Sheave.Beyond): a wire vibrating at
+// the limit (the example's lead, by ±0.3° about 4°) does not cross it
+// every few steps.
+const fleetBack = 0.75
 
 // passSpeed is the speed (m/s) below which the wire is taken as standing
 // on a sheave: a turn of its running direction starts a new run only from
@@ -218,6 +263,8 @@ type hinge struct {
 	// travel (m) and passes so far, and the present run: its direction
 	// (±1, 0 before any), its length (m), whether it made a pass.
 	radius, wrap, travel float64
+	fleet                float64 // rad, at the last step's start
+	beyond               bool    // see Sheave.Beyond
 	passes               int
 	runDir, run          float64
 	passed               bool
@@ -294,6 +341,8 @@ func (hg *hinge) State(c *state.Codec) {
 	c.Vec("hinge force", &hg.force)
 	c.Float("hinge torque", &hg.torque)
 	c.NonNegative("sheave wrap angle (rad)", &hg.wrap)
+	c.Range("sheave fleet angle", "rad", 0, math.Pi/2, &hg.fleet)
+	c.Flag("sheave fleet angle beyond its limit", &hg.beyond)
 	c.NonNegative("wire travel over the sheave (m)", &hg.travel)
 	c.Count("wire passes over the sheave", &hg.passes)
 	c.Range("wire run direction over the sheave", "", -1, 1, &hg.runDir)

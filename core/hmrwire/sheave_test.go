@@ -214,8 +214,8 @@ func TestSheaveWrapTravelAndPasses(t *testing.T) {
 		if math.Abs(sh.Wrap()-want) > 0.5*math.Pi/180 {
 			t.Errorf("sheave %d: wrapped by %.3f°, the geometry gives %.3f°", k+1, sh.Wrap()*180/math.Pi, want*180/math.Pi)
 		}
-		if sh.Passes() != 0 {
-			t.Errorf("sheave %d: %d passes at rest", k+1, sh.Passes())
+		if sh.Passes() != 0 || sh.Fleet() > 1e-6 {
+			t.Errorf("sheave %d: %d passes and a fleet angle of %.3g rad at rest in the reeving's plane", k+1, sh.Passes(), sh.Fleet())
 		}
 	}
 	if w := ho.Drum.Wrap(); math.Abs(w*ho.Drum.Radius-ho.Drum.Wound()) > 1e-9*ho.Drum.Wound() {

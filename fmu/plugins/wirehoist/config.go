@@ -124,6 +124,9 @@ type sheaveConfig struct {
 	BearingFriction float64 `json:"bearingFriction"`
 	// Locked seizes every sheave: the wire slides over them.
 	Locked bool `json:"locked"`
+	// FleetAngleLimit (rad) is the largest fleet angle the grooves hold
+	// the wire at; beyond it an event names the sheave. 0: no limit.
+	FleetAngleLimit float64 `json:"fleetAngleLimit"`
 }
 
 type blockConfig struct {
@@ -170,7 +173,8 @@ func (c *config) spec(p *params) hmrwire.HoistSpec {
 			Mass: c.Drum.Mass, Inertia: c.Drum.Inertia, Wound: c.Drum.Wound, TorqueLimit: p.torqueLimit, BrakeTorque: p.brakeTorque},
 		Rope: rope,
 		Sheave: hmrwire.SheaveSpec{Radius: c.Sheave.Radius, Width: c.Sheave.Width, Sides: c.Sheave.Sides, Mass: c.Sheave.Mass,
-			Inertia: c.Sheave.Inertia, Friction: c.Sheave.Friction, BearingFriction: p.bearingFriction, Locked: c.Sheave.Locked},
+			Inertia: c.Sheave.Inertia, Friction: c.Sheave.Friction, BearingFriction: p.bearingFriction, Locked: c.Sheave.Locked,
+			FleetLimit: c.Sheave.FleetAngleLimit},
 		Drop: p.drop, BlockMass: c.Block.Mass, BlockSize: vec(c.Block.Size),
 		LoadMass: p.loadMass, LoadSize: vec(c.Load.Size), Sling: c.Load.Sling,
 		Resolution: hmrwire.Resolution{Adaptive: adaptive, MaxMassNodes: c.Resolution.MaxMassNodes, MinSegment: c.Resolution.MinSegment},
@@ -313,6 +317,7 @@ func (c *config) check() scenario.Errors {
 	errs.Num("wireHoist.sheave.inertia", "kg·m²", port.Inertia, sh.Inertia)
 	errs.Num("wireHoist.sheave.friction", "", port.Friction, sh.Friction)
 	errs.Num("wireHoist.sheave.bearingFriction", "N·m", torqueRange, sh.BearingFriction)
+	errs.Num("wireHoist.sheave.fleetAngleLimit", "rad", port.Range{Min: 0, Max: 1.5}, sh.FleetAngleLimit)
 	errs.Num("wireHoist.block.mass", "kg", port.Mass, c.Block.Mass)
 	errs.Vec("wireHoist.block.size", "m", port.Size, c.Block.Size[:])
 	errs.Num("wireHoist.sling", "m", port.OptLength, c.Load.Sling)

@@ -21,8 +21,9 @@ func (Model) Summary() string {
 }
 
 // Configure implements fmu.Model. The ports "cable.node[*]",
-// "fall[*].tension" and "sheave[*].QUANTITY" (omega, wrap, speed, dOverD,
-// travel, passes) expand to every sample point, fall and sheave.
+// "fall[*].tension" and "sheave[*].QUANTITY" (omega, wrap, fleetAngle,
+// speed, dOverD, travel, passes) expand to every sample point, fall and
+// sheave.
 func (Model) Configure(sc *fmu.Scenario) (fmu.Configured, error) {
 	cfg, err := parseConfig(sc.Config)
 	if err != nil {
@@ -50,7 +51,7 @@ func expand(ports []string, c *config) []string {
 			for k := 1; k <= c.Falls; k++ {
 				out = append(out, fmt.Sprintf("fall[%d].tension", k))
 			}
-		case "sheave[*].omega", "sheave[*].wrap", "sheave[*].speed", "sheave[*].dOverD", "sheave[*].travel", "sheave[*].passes":
+		case "sheave[*].omega", "sheave[*].wrap", "sheave[*].fleetAngle", "sheave[*].speed", "sheave[*].dOverD", "sheave[*].travel", "sheave[*].passes":
 			for k := 1; k <= c.Falls; k++ {
 				out = append(out, strings.Replace(p, "*", fmt.Sprint(k), 1))
 			}
@@ -173,6 +174,8 @@ func quantities(c *config, step float64) *catalogue {
 			func(s *simulation) float64 { return s.ho.Sheaves[k-1].Omega() })
 		qs.Output(fmt.Sprintf("sheave[%d].wrap", k), "rad", fmt.Sprintf("Angle the wire wraps sheave %d by (the sum of its turns at its contact nodes on the sheave, about the axle), at the last internal step's start", k),
 			func(s *simulation) float64 { return s.ho.Sheaves[k-1].Wrap() })
+		qs.Output(fmt.Sprintf("sheave[%d].fleetAngle", k), "rad", fmt.Sprintf("Fleet angle at sheave %d: the largest angle between its plane and the wire running onto or off it, at the last internal step's start (beyond wireHoist.sheave.fleetAngleLimit an event names the sheave)", k),
+			func(s *simulation) float64 { return s.ho.Sheaves[k-1].Fleet() })
 		qs.Output(fmt.Sprintf("sheave[%d].speed", k), "m/s", fmt.Sprintf("Speed of the wire over sheave %d: its groove's at the wire's axis, omega times the radius, signed as omega", k),
 			func(s *simulation) float64 { return s.ho.Sheaves[k-1].Speed() })
 		qs.Output(fmt.Sprintf("sheave[%d].dOverD", k), "1", fmt.Sprintf("D/d of sheave %d: its diameter at the wire's axis over the rope's diameter", k),

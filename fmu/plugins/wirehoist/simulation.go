@@ -3,6 +3,7 @@ package wirehoist
 import (
 	"errors"
 	"fmt"
+	"math"
 
 	"github.com/cablefmu/cablefmu/core/hmrwire"
 	"github.com/cablefmu/cablefmu/core/multibody"
@@ -33,6 +34,9 @@ type simulation struct {
 	// parameter (N·m, 0: none).
 	commanded                             bool
 	speedCommand, forceLimit, torqueLimit float64
+	// beyond is scratch of a step: which sheaves' fleet angles were
+	// beyond their limit before it.
+	beyond []bool
 }
 
 // NewSimulation implements fmu.Configured: the hoist with the load
@@ -105,12 +109,29 @@ func (s *simulation) Step(lead float64, from, to []float64, first bool) error {
 		}
 	}
 	s.drive(s.from, s.to, frac)
+	beyond := s.beyond[:0]
+	for _, sh := range s.ho.Sheaves {
+		beyond = append(beyond, sh.Beyond())
+	}
+	s.beyond = beyond
 	err := s.ho.Step(h)
 	if errors.Is(err, multibody.ErrDiverged) {
 		return fmt.Errorf("%w (check the inputs and the internal step internalStep)", err)
 	}
 	if err != nil {
 		return err
+	}
+	for k, sh := range s.ho.Sheaves {
+		// The step's fleet angle is the one at its start: what the step
+		// ran with, as the state saved before it holds the last one.
+		if b := sh.Beyond(); b != beyond[k] {
+			deg := 180 / math.Pi
+			if b {
+				s.Add("the wire runs onto or off %s (sheave[%d]) at %.1f°, beyond the %.1f° its groove holds (wireHoist.sheave.fleetAngleLimit): it would ride up the flange or jump the sheave", sh.Name, k+1, sh.Fleet()*deg, sh.FleetLimit*deg)
+			} else {
+				s.Add("the wire runs onto and off %s (sheave[%d]) at %.1f°, within the %.1f° its groove holds again", sh.Name, k+1, sh.Fleet()*deg, sh.FleetLimit*deg)
+			}
+		}
 	}
 	if grounded := s.groundForce() > 0; grounded != s.grounded {
 		s.grounded = grounded

@@ -292,3 +292,87 @@ func TestSheaveOutputs(t *testing.T) {
 		t.Errorf("drum: %.4f m hauled on (1.2 m/s for 6 s: 7.2 m), %v passes, wrapped by %.4f rad with %.4f m wound on 0.4 m", drum, d.get("drum.passes"), d.get("drum.wrap"), d.get("drum.wound"))
 	}
 }
+
+// TestFleetAngleEvent: the example's boom tip moved sideways (across the
+// sheaves' planes, 0.25 m/s, the drum staying on the base) turns the lead
+// from the drum across the first boom sheave: its fleet angle follows
+// asin(Δy/L) of the lead's length L, and once past the 4° limit
+// (wireHoist.sheave.fleetAngleLimit) one event names the sheave (the
+// lead, vibrating by ±0.3°, does not make it cross back and forth: back
+// within takes 75 % of the limit); none before. The wire stays reeved (the load does
+// not drop).
+func TestFleetAngleEvent(t *testing.T) {
+	sc := example(t)
+	data, err := json.Marshal(sc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	parsed, err := fmu.ParseScenario(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	reg, err := plugins.Builtin()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg, err := reg.Configure(parsed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	index := map[string]int{}
+	var values []float64
+	for i, v := range cfg.Variables() {
+		index[v.Name] = i
+		values = append(values, v.Start)
+	}
+	sim, err := cfg.NewSimulation(values)
+	if err != nil {
+		t.Fatal(err)
+	}
+	events := sim.(interface{ DrainEvents() []string })
+	loadZ := func() float64 {
+		out := make([]float64, len(values))
+		sim.Outputs(out)
+		return out[index["load.z"]]
+	}
+	const h, v = 1.0 / 60, 0.25
+	lead := math.Sqrt(30*30 + 49*49) // drum centre to boom tip, m
+	y, firstAt, count := 0.0, -1.0, 0
+	z0 := 0.0
+	for k := 0; k < int(24/h); k++ {
+		from := append([]float64(nil), values...)
+		vy := v
+		if k < 60 {
+			vy = v * float64(k) / 60
+		}
+		from[index["suspension.y"]], from[index["suspension.vy"]] = y, vy
+		y += vy * h
+		if err := sim.Step(0, from, from, true); err != nil {
+			t.Fatalf("t = %.2f s: %v", float64(k)*h, err)
+		}
+		values = from
+		for _, e := range events.DrainEvents() {
+			t.Logf("t = %.2f s, boom tip %.2f m aside: %s", float64(k)*h, y, e)
+			count++
+			if strings.Contains(e, "beyond") {
+				if !strings.Contains(e, "boom sheave 1") {
+					t.Errorf("the event names another sheave: %s", e)
+				}
+				if firstAt < 0 {
+					firstAt = y
+				}
+			}
+		}
+		if k == 0 {
+			z0 = loadZ()
+		}
+	}
+	want := lead * math.Sin(0.07) // where the lead's fleet angle reaches 4°
+	t.Logf("%d events, the first with the boom tip %.2f m aside; asin(Δy/L) reaches 4° at %.2f m", count, firstAt, want)
+	if firstAt < 0 || math.Abs(firstAt-want) > 0.1*want || count != 1 {
+		t.Errorf("%d fleet angle events, the first with the boom tip %.2f m aside; want one, about %.2f m aside", count, firstAt, want)
+	}
+	if z := loadZ(); z < z0-0.5 {
+		t.Errorf("the load dropped from %.2f m to %.2f m", z0, z)
+	}
+}
