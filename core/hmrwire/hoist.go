@@ -28,8 +28,12 @@ import (
 // the n-gon prisms, having no flanges, would not stop.)
 type Hoist struct {
 	Sys *System
-	// BoomTip is the kinematic body the crane moves; Base the static
-	// body of the drum's axle.
+	// SlewRate (rad/s, counterclockwise seen from above) slews the
+	// superstructure in the next steps (HoistSpec.Slew).
+	SlewRate float64
+	// BoomTip is the kinematic body the crane moves; Base the body of the
+	// drum's axle: static, or the kinematic superstructure that slews
+	// (HoistSpec.Slew), the boom tip then turning with it.
 	BoomTip, Base *multibody.Body
 	Drum          *Drum
 	// Sheaves in the wire's order: the boom tip's first, then hook and
@@ -90,6 +94,17 @@ type HoistSpec struct {
 	// block twists the falls. Swivel puts the dead end on the hook block
 	// (an odd number of falls) on a swivel.
 	Twist, Swivel bool
+	// Slew, if set, puts the drum and the boom on a superstructure that
+	// slews about the vertical axis through it: Hoist.SlewRate turns the
+	// drum, the boom tip and its sheaves together. Without it the drum
+	// stays on the base and the boom tip moves as BoomTip's velocity says.
+	Slew *SlewSpec
+}
+
+// SlewSpec is a slewing superstructure (HoistSpec.Slew).
+type SlewSpec struct {
+	// Center (m) is a point of the vertical slew axis.
+	Center geom.Vec3
 }
 
 // maxStrain is the largest strain T/EA a hoist's falls are laid with:
@@ -183,7 +198,16 @@ func NewHoist(spec HoistSpec) (*Hoist, error) {
 	sys := NewSystem(geom.V(0, 0, -spec.Gravity))
 	ho := &Hoist{Sys: sys, spec: spec}
 	ho.BoomTip = sys.World.AddBody(multibody.NewKinematic("boom tip", spec.BoomTip))
-	ho.Base = sys.World.AddBody(multibody.NewStatic("base", spec.Drum.Center))
+	if sl := spec.Slew; sl != nil {
+		if !sl.Center.IsFinite() {
+			return nil, fmt.Errorf("%w: slew axis through %v m: not finite", ErrHoist, sl.Center)
+		}
+		// The superstructure: kinematic, turning about the slew axis
+		// through its centre, which stays.
+		ho.Base = sys.World.AddBody(multibody.NewKinematic("superstructure", sl.Center))
+	} else {
+		ho.Base = sys.World.AddBody(multibody.NewStatic("base", spec.Drum.Center))
+	}
 
 	// The block and the load: one body, its frame at their centre of
 	// mass, the hook sheaves' axle line at x = n r from the first boom
@@ -392,6 +416,11 @@ var ErrTwoBlock = errors.New("the hook block reached the boom tip (two-blocking)
 // a crane's anti-two-block switch stops the winch before; hauled on, the
 // wire's pieces between the sheaves would shrink to nothing.
 func (ho *Hoist) Step(h float64) error {
+	if ho.spec.Slew != nil {
+		ho.slew(h)
+	} else if ho.SlewRate != 0 {
+		return fmt.Errorf("%w: slew rate %g rad/s on a hoist without a slewing superstructure (HoistSpec.Slew)", ErrHoist, ho.SlewRate)
+	}
 	if err := ho.Sys.Step(h); err != nil {
 		return err
 	}
@@ -399,6 +428,26 @@ func (ho *Hoist) Step(h float64) error {
 		return fmt.Errorf("%w: its sheaves' axles %.3g m below the boom sheaves' (stop hauling in before)", ErrTwoBlock, gap)
 	}
 	return nil
+}
+
+// slew sets the superstructure turning at SlewRate about the slew axis
+// for a step of h seconds, and the boom tip with it: turning with the
+// superstructure (its sheaves' axles turn), moving along the chord that
+// takes it to where the turn puts it, so that it stays on its circle.
+func (ho *Hoist) slew(h float64) {
+	w := ho.SlewRate
+	z := geom.V(0, 0, 1)
+	ho.Base.Vel, ho.Base.AngVel = geom.Vec3{}, z.Scale(w)
+	r := ho.BoomTip.Pos.Sub(ho.Base.Pos)
+	to := geom.AxisAngle(z, w*h).Rotate(r)
+	ho.BoomTip.Vel, ho.BoomTip.AngVel = to.Sub(r).Scale(1/h), z.Scale(w)
+}
+
+// SlewAngle returns the angle (rad) the superstructure slewed from the
+// start, counterclockwise seen from above, in (−π, π]; 0 without one.
+func (ho *Hoist) SlewAngle() float64 {
+	x := ho.Base.Rot.Rotate(geom.V(1, 0, 0))
+	return math.Atan2(x.Y, x.X)
 }
 
 // LoadCentre returns the centre of the load's box (m, world).
