@@ -55,6 +55,15 @@ type reeving struct {
 	// Swivel puts the dead end on the hook block (an odd number of falls)
 	// on a swivel: the rope turns freely there. It makes the wire twist.
 	Swivel bool `json:"swivel"`
+	// Slew, if given, puts the drum and the boom on a superstructure that
+	// slews about the vertical axis through its center (m) at the input
+	// slew.rate: the boom tip follows the slew, and the suspension
+	// inputs are no ports.
+	Slew *slewConfig `json:"slew"`
+}
+
+type slewConfig struct {
+	Center [3]float64 `json:"center" required:"true"` // m, a point of the slew axis
 }
 
 // config is a wire hoist as the plugin builds it: the scenario's crane and
@@ -83,6 +92,8 @@ type config struct {
 	OutputNodes        int
 	// Swivel: the dead end on the block turns freely (see reeving).
 	Swivel bool
+	// Slew: the superstructure slews (see reeving).
+	Slew *slewConfig
 }
 
 // twists reports whether the wire carries twist: when the scenario's rope
@@ -184,6 +195,9 @@ func (c *config) spec(p *params) hmrwire.HoistSpec {
 	if g := c.Ground; g != nil {
 		s.Ground = &contact.Ground{Height: g.Height, Friction: g.Friction}
 	}
+	if sl := c.Slew; sl != nil {
+		s.Slew = &hmrwire.SlewSpec{Center: vec(sl.Center)}
+	}
 	return s
 }
 
@@ -278,7 +292,7 @@ func resolve(fc *hoist.Config, own *reeving) *config {
 		Load:    loadConfig{Mass: fc.Load.Mass, Sling: own.Sling, Size: fc.Load.Box()},
 		Ground:  fc.Ground,
 		Spacing: own.Spacing, MinLength: fc.Cable.MinLen(), Resolution: own.Resolution, OutputNodes: own.OutputNodes,
-		Swivel: own.Swivel,
+		Swivel: own.Swivel, Slew: own.Slew,
 	}
 	if c.Falls == 0 {
 		c.Falls = 1
@@ -328,6 +342,9 @@ func (c *config) check() scenario.Errors {
 	errs.Int("wireHoist.resolution.maxMassNodes", c.Resolution.MaxMassNodes, 0, maxMassNodes)
 	errs.Num("wireHoist.resolution.minSegment", "m", port.OptLength, c.Resolution.MinSegment)
 	errs.Int("wireHoist.outputNodes", c.outputNodes(), 2, 10000)
+	if sl := c.Slew; sl != nil {
+		errs.Vec("wireHoist.slew.center", "m", port.Position, sl.Center[:])
+	}
 	if c.Swivel && c.Falls%2 == 0 {
 		add("wireHoist.swivel: on %d falls the dead end is on the boom tip, not on the hook block (a swivel needs an odd number of falls)", c.Falls)
 	}

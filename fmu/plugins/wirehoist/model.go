@@ -2,6 +2,7 @@ package wirehoist
 
 import (
 	"fmt"
+	"github.com/cablefmu/cablefmu/modeldesc"
 	"strings"
 
 	"github.com/cablefmu/cablefmu/core/geom"
@@ -35,6 +36,13 @@ func (Model) Configure(sc *fmu.Scenario) (fmu.Configured, error) {
 	}
 	m := &configured{Ports: ports, cfg: cfg}
 	m.hoist = port.FindDriven(m.Variables(), "suspension")
+	if cfg.Slew != nil {
+		for _, v := range m.Variables() {
+			if strings.HasPrefix(v.Name, "suspension.") && v.Causality == modeldesc.CausalityInput {
+				return nil, fmt.Errorf("port %q: a slewing superstructure (wireHoist.slew) moves the boom tip itself; drop the suspension inputs and drive slew.rate", v.Name)
+			}
+		}
+	}
 	if _, err := m.NewSimulation(m.Starts()); err != nil {
 		return nil, fmt.Errorf("building the hoist: %w", err)
 	}
@@ -84,6 +92,7 @@ type drive struct {
 	pos, vel      geom.Vec3
 	speed, torque float64
 	brake         float64
+	slew          float64 // rad/s
 }
 
 // Ranges of the drum's torques.
@@ -124,6 +133,11 @@ func quantities(c *config, step float64) *catalogue {
 	for k, ax := range axes {
 		qs.Output("suspension.f"+ax, "N", fmt.Sprintf("World %s component of the force of the whole hoisting system (wire, sheaves, block and load) on the boom tip", ax),
 			func(s *simulation) float64 { return s.ho.BoomTipForce().Comp(k) })
+	}
+	if c.Slew != nil {
+		qs.Input("slew.rate", "rad/s", "Slew rate of the superstructure (drum, boom and its sheaves) about the vertical axis through wireHoist.slew.center, counterclockwise seen from above", 0, port.Range{Min: -1, Max: 1},
+			func(d *drive, x float64) { d.slew = x })
+		qs.Output("slew.angle", "rad", "Angle the superstructure slewed from the start, counterclockwise seen from above, in (-pi, pi]", func(s *simulation) float64 { return s.ho.SlewAngle() })
 	}
 	qs.Output("cable.tension", "N", "Tension of the wire where it leaves the drum", func(s *simulation) float64 { return s.ho.Drum.Tension() })
 	qs.Output("cable.length", "m", "Paid-out rest (unstretched) length of the wire, drum to dead end", func(s *simulation) float64 { return s.ho.Wire.RestLength() })

@@ -109,6 +109,10 @@ func (s *simulation) Step(lead float64, from, to []float64, first bool) error {
 		}
 	}
 	s.drive(s.from, s.to, frac)
+	if s.m.cfg.Slew != nil {
+		// The slew rate's mean over the step, as the drive's.
+		s.ho.SlewRate = 0.5 * (s.from.slew + frac*(s.to.slew-s.from.slew) + s.to.slew)
+	}
 	beyond := s.beyond[:0]
 	for _, sh := range s.ho.Sheaves {
 		beyond = append(beyond, sh.Beyond())

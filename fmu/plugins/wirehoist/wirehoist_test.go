@@ -376,3 +376,84 @@ func TestFleetAngleEvent(t *testing.T) {
 		t.Errorf("the load dropped from %.2f m to %.2f m", z0, z)
 	}
 }
+
+// slewScenario returns the example on a slewing superstructure about the
+// drum's vertical axis, driven by slew.rate in place of the boom tip's
+// inputs (keep them to see the scenario refused).
+func slewScenario(t *testing.T, keepSuspension bool) string {
+	sc := example(t)
+	own(sc["config"].(map[string]any))["slew"] = map[string]any{"center": []any{-30.0, 0.0, 1.0}}
+	var ports []any
+	for _, p := range sc["ports"].([]any) {
+		name := p.(string)
+		if strings.HasPrefix(name, "suspension.") && len(name) <= len("suspension.vx") && !strings.HasPrefix(name, "suspension.f") && !keepSuspension {
+			continue
+		}
+		ports = append(ports, p)
+	}
+	sc["ports"] = append(ports, "slew.rate", "slew.angle")
+	return plugintest.ScenarioDir(t, sc)
+}
+
+// TestSlewThroughTheFMU: the example on a slewing superstructure, slewed
+// by 90° through slew.rate (0.1 rad/s, ramped over the load's 13 s swing):
+// slew.angle reads π/2, the hook ends below the turned boom tip (its mean
+// over a swing within 0.1 m of the falls' centre there) and every fall
+// carries its static tension within 2 %. A scenario that slews and still
+// drives the boom tip through the suspension inputs is refused.
+func TestSlewThroughTheFMU(t *testing.T) {
+	reg, err := plugins.Builtin()
+	if err != nil {
+		t.Fatal(err)
+	}
+	both, err := fmu.ReadScenario(slewScenario(t, true))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := reg.Configure(both); err == nil || !strings.Contains(err.Error(), "wireHoist.slew") {
+		t.Errorf("a slewing scenario with the suspension inputs: %v, want it refused", err)
+	}
+	in, vr := plugintest.New(t, slewScenario(t, false), nil)
+	d := &driver{t: t, in: in, vr: vr}
+	d.run(2)
+	var static [4]float64
+	for k := range static {
+		static[k] = d.get(fmt.Sprintf("fall[%d].tension", k+1))
+	}
+	const rate, h = 0.1, 1.0 / 60
+	ramp := 2 * math.Pi * math.Sqrt(42/9.81)
+	full := (math.Pi/2 - rate*ramp) / rate
+	for k := 0; float64(k)*h < 2*ramp+full-1e-9; k++ {
+		tm := (float64(k) + 0.5) * h
+		w := rate
+		switch {
+		case tm < ramp:
+			w = rate * tm / ramp
+		case tm > ramp+full:
+			w = rate * (2*ramp + full - tm) / ramp
+		}
+		d.set("slew.rate", w)
+		d.run(h)
+	}
+	d.set("slew.rate", 0)
+	d.run(20)
+	var hx, hy float64
+	n := int(math.Round(ramp / h))
+	for k := 0; k < n; k++ {
+		d.run(h)
+		hx, hy = hx+d.get("hook.x")/float64(n), hy+d.get("hook.y")/float64(n)
+	}
+	// After 90° about (−30, 0): the boom tip at (−30, 30), the falls'
+	// centre 1.6 m further out.
+	off := math.Hypot(hx+30, hy-31.6)
+	t.Logf("slew.angle %.6f rad; the hook's mean %.3f m from the falls' centre below the tip", d.get("slew.angle"), off)
+	if math.Abs(d.get("slew.angle")-math.Pi/2) > 2e-3 || off > 0.1 {
+		t.Errorf("slewed by %.6f rad (want π/2), the hook's mean %.3f m off its place", d.get("slew.angle"), off)
+	}
+	for k := range static {
+		got := d.get(fmt.Sprintf("fall[%d].tension", k+1))
+		if math.Abs(got/static[k]-1) > 0.02 {
+			t.Errorf("fall %d: %.0f N after the slew, %.0f N before", k+1, got, static[k])
+		}
+	}
+}
