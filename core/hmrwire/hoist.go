@@ -29,13 +29,17 @@ import (
 type Hoist struct {
 	Sys *System
 	// SlewRate (rad/s, counterclockwise seen from above) slews the
-	// superstructure in the next steps (HoistSpec.Slew).
-	SlewRate float64
+	// superstructure in the next steps (HoistSpec.Slew); LuffRate (rad/s,
+	// positive raising the boom) luffs its boom about the boom foot
+	// (SlewSpec.BoomFoot).
+	SlewRate, LuffRate float64
 	// BoomTip is the kinematic body the crane moves; Base the body of the
 	// drum's axle: static, or the kinematic superstructure that slews
 	// (HoistSpec.Slew), the boom tip then turning with it.
 	BoomTip, Base *multibody.Body
 	Drum          *Drum
+	// footLocal is the boom foot in the superstructure's frame.
+	footLocal geom.Vec3
 	// Sheaves in the wire's order: the boom tip's first, then hook and
 	// boom sheaves alternately.
 	Sheaves []*Sheave
@@ -105,6 +109,10 @@ type HoistSpec struct {
 type SlewSpec struct {
 	// Center (m) is a point of the vertical slew axis.
 	Center geom.Vec3
+	// BoomFoot (m), if the boom luffs (Hoist.LuffRate), is the point on
+	// the superstructure its boom turns about, on a horizontal axis across
+	// the boom.
+	BoomFoot *geom.Vec3
 }
 
 // maxStrain is the largest strain T/EA a hoist's falls are laid with:
@@ -205,6 +213,12 @@ func NewHoist(spec HoistSpec) (*Hoist, error) {
 		// The superstructure: kinematic, turning about the slew axis
 		// through its centre, which stays.
 		ho.Base = sys.World.AddBody(multibody.NewKinematic("superstructure", sl.Center))
+		if f := sl.BoomFoot; f != nil {
+			if !f.IsFinite() || f.Sub(spec.BoomTip).Norm() == 0 {
+				return nil, fmt.Errorf("%w: boom foot %v m: not finite, or at the boom tip", ErrHoist, *f)
+			}
+			ho.footLocal = f.Sub(sl.Center)
+		}
 	} else {
 		ho.Base = sys.World.AddBody(multibody.NewStatic("base", spec.Drum.Center))
 	}
@@ -416,10 +430,13 @@ var ErrTwoBlock = errors.New("the hook block reached the boom tip (two-blocking)
 // a crane's anti-two-block switch stops the winch before; hauled on, the
 // wire's pieces between the sheaves would shrink to nothing.
 func (ho *Hoist) Step(h float64) error {
-	if ho.spec.Slew != nil {
+	switch sl := ho.spec.Slew; {
+	case sl == nil && (ho.SlewRate != 0 || ho.LuffRate != 0):
+		return fmt.Errorf("%w: slew rate %g rad/s and luff rate %g rad/s on a hoist without a slewing superstructure (HoistSpec.Slew)", ErrHoist, ho.SlewRate, ho.LuffRate)
+	case sl != nil && sl.BoomFoot == nil && ho.LuffRate != 0:
+		return fmt.Errorf("%w: luff rate %g rad/s on a superstructure without a boom foot (SlewSpec.BoomFoot)", ErrHoist, ho.LuffRate)
+	case sl != nil:
 		ho.slew(h)
-	} else if ho.SlewRate != 0 {
-		return fmt.Errorf("%w: slew rate %g rad/s on a hoist without a slewing superstructure (HoistSpec.Slew)", ErrHoist, ho.SlewRate)
 	}
 	if err := ho.Sys.Step(h); err != nil {
 		return err
@@ -434,13 +451,39 @@ func (ho *Hoist) Step(h float64) error {
 // for a step of h seconds, and the boom tip with it: turning with the
 // superstructure (its sheaves' axles turn), moving along the chord that
 // takes it to where the turn puts it, so that it stays on its circle.
+//
+// Luffing, the boom tip first turns about the boom foot by LuffRate·h on
+// the horizontal axis across the boom (its sheaves' axles, which keep
+// their direction), then with the superstructure.
 func (ho *Hoist) slew(h float64) {
 	w := ho.SlewRate
 	z := geom.V(0, 0, 1)
 	ho.Base.Vel, ho.Base.AngVel = geom.Vec3{}, z.Scale(w)
-	r := ho.BoomTip.Pos.Sub(ho.Base.Pos)
-	to := geom.AxisAngle(z, w*h).Rotate(r)
-	ho.BoomTip.Vel, ho.BoomTip.AngVel = to.Sub(r).Scale(1/h), z.Scale(w)
+	tip := ho.BoomTip.Pos
+	var luff geom.Vec3 // the luff's angular velocity
+	if ho.LuffRate != 0 {
+		foot := ho.Base.PointWorld(ho.footLocal)
+		r := tip.Sub(foot)
+		out := geom.V(r.X, r.Y, 0)
+		u, _ := out.Unit()
+		axis := u.Cross(z) // raising the boom turns it about u × z
+		luff = axis.Scale(ho.LuffRate)
+		tip = foot.Add(geom.AxisAngle(axis, ho.LuffRate*h).Rotate(r))
+	}
+	to := ho.Base.Pos.Add(geom.AxisAngle(z, w*h).Rotate(tip.Sub(ho.Base.Pos)))
+	ho.BoomTip.Vel, ho.BoomTip.AngVel = to.Sub(ho.BoomTip.Pos).Scale(1/h), z.Scale(w).Add(luff)
+}
+
+// LuffAngle returns the boom's angle (rad) above the horizontal, from the
+// boom foot to the boom tip (the first boom sheave's centre); 0 without a
+// boom foot.
+func (ho *Hoist) LuffAngle() float64 {
+	sl := ho.spec.Slew
+	if sl == nil || sl.BoomFoot == nil {
+		return 0
+	}
+	r := ho.BoomTip.Pos.Sub(ho.Base.PointWorld(ho.footLocal))
+	return math.Atan2(r.Z, math.Hypot(r.X, r.Y))
 }
 
 // SlewAngle returns the angle (rad) the superstructure slewed from the

@@ -64,6 +64,9 @@ type reeving struct {
 
 type slewConfig struct {
 	Center [3]float64 `json:"center" required:"true"` // m, a point of the slew axis
+	// BoomFoot (m), if given, is the point on the superstructure the boom
+	// luffs about, at the input luff.rate.
+	BoomFoot *[3]float64 `json:"boomFoot"`
 }
 
 // config is a wire hoist as the plugin builds it: the scenario's crane and
@@ -197,6 +200,10 @@ func (c *config) spec(p *params) hmrwire.HoistSpec {
 	}
 	if sl := c.Slew; sl != nil {
 		s.Slew = &hmrwire.SlewSpec{Center: vec(sl.Center)}
+		if f := sl.BoomFoot; f != nil {
+			foot := vec(*f)
+			s.Slew.BoomFoot = &foot
+		}
 	}
 	return s
 }
@@ -344,6 +351,9 @@ func (c *config) check() scenario.Errors {
 	errs.Int("wireHoist.outputNodes", c.outputNodes(), 2, 10000)
 	if sl := c.Slew; sl != nil {
 		errs.Vec("wireHoist.slew.center", "m", port.Position, sl.Center[:])
+		if f := sl.BoomFoot; f != nil {
+			errs.Vec("wireHoist.slew.boomFoot", "m", port.Position, f[:])
+		}
 	}
 	if c.Swivel && c.Falls%2 == 0 {
 		add("wireHoist.swivel: on %d falls the dead end is on the boom tip, not on the hook block (a swivel needs an odd number of falls)", c.Falls)

@@ -92,7 +92,7 @@ type drive struct {
 	pos, vel      geom.Vec3
 	speed, torque float64
 	brake         float64
-	slew          float64 // rad/s
+	slew, luff    float64 // rad/s
 }
 
 // Ranges of the drum's torques.
@@ -138,6 +138,11 @@ func quantities(c *config, step float64) *catalogue {
 		qs.Input("slew.rate", "rad/s", "Slew rate of the superstructure (drum, boom and its sheaves) about the vertical axis through wireHoist.slew.center, counterclockwise seen from above", 0, port.Range{Min: -1, Max: 1},
 			func(d *drive, x float64) { d.slew = x })
 		qs.Output("slew.angle", "rad", "Angle the superstructure slewed from the start, counterclockwise seen from above, in (-pi, pi]", func(s *simulation) float64 { return s.ho.SlewAngle() })
+		if c.Slew.BoomFoot != nil {
+			qs.Input("luff.rate", "rad/s", "Luff rate of the boom about wireHoist.slew.boomFoot, positive raising it", 0, port.Range{Min: -1, Max: 1},
+				func(d *drive, x float64) { d.luff = x })
+			qs.Output("luff.angle", "rad", "Angle of the boom above the horizontal, from its foot to the boom tip", func(s *simulation) float64 { return s.ho.LuffAngle() })
+		}
 	}
 	qs.Output("cable.tension", "N", "Tension of the wire where it leaves the drum", func(s *simulation) float64 { return s.ho.Drum.Tension() })
 	qs.Output("cable.length", "m", "Paid-out rest (unstretched) length of the wire, drum to dead end", func(s *simulation) float64 { return s.ho.Wire.RestLength() })

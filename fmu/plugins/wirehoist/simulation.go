@@ -112,6 +112,7 @@ func (s *simulation) Step(lead float64, from, to []float64, first bool) error {
 	if s.m.cfg.Slew != nil {
 		// The slew rate's mean over the step, as the drive's.
 		s.ho.SlewRate = 0.5 * (s.from.slew + frac*(s.to.slew-s.from.slew) + s.to.slew)
+		s.ho.LuffRate = 0.5 * (s.from.luff + frac*(s.to.luff-s.from.luff) + s.to.luff)
 	}
 	beyond := s.beyond[:0]
 	for _, sh := range s.ho.Sheaves {

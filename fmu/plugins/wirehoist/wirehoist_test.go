@@ -457,3 +457,31 @@ func TestSlewThroughTheFMU(t *testing.T) {
 		}
 	}
 }
+
+// TestLuffThroughTheFMU: with a boom foot on the slewing superstructure,
+// luff.rate raises the boom: 0.02 rad/s for 5 s turns luff.angle by
+// 0.1 rad, the boom tip (hook.z follows it) rising.
+func TestLuffThroughTheFMU(t *testing.T) {
+	sc := example(t)
+	own(sc["config"].(map[string]any))["slew"] = map[string]any{"center": []any{-30.0, 0.0, 1.0}, "boomFoot": []any{-25.0, 0.0, 3.0}}
+	var ports []any
+	for _, p := range sc["ports"].([]any) {
+		if name := p.(string); strings.HasPrefix(name, "suspension.") && !strings.HasPrefix(name, "suspension.f") {
+			continue
+		}
+		ports = append(ports, p)
+	}
+	sc["ports"] = append(ports, "slew.rate", "slew.angle", "luff.rate", "luff.angle")
+	in, vr := plugintest.New(t, plugintest.ScenarioDir(t, sc), nil)
+	d := &driver{t: t, in: in, vr: vr}
+	d.run(1)
+	a0, z0 := d.get("luff.angle"), d.get("hook.z")
+	d.set("luff.rate", 0.02)
+	d.run(5)
+	d.set("luff.rate", 0)
+	d.run(3)
+	t.Logf("luff.angle %.6f → %.6f rad, hook %.3f → %.3f m", a0, d.get("luff.angle"), z0, d.get("hook.z"))
+	if math.Abs(d.get("luff.angle")-a0-0.1) > 1e-3 || !(d.get("hook.z") > z0+1) {
+		t.Errorf("luffed by %.6f rad (want 0.1), the hook from %.3f m to %.3f m", d.get("luff.angle")-a0, z0, d.get("hook.z"))
+	}
+}
