@@ -64,6 +64,15 @@ type Drum struct {
 	// endPull is the pull of the end node's weight along the lead (N)
 	// as prepare found it.
 	endPull float64
+	// turned (rad) is the angle the drum turned since the wire was
+	// attached, positive paying out.
+	turned float64
+	// Spooling (DrumSpec.Spool): the first layer's radius and the pitch
+	// (m); the drum's centre and axle direction and the direction from
+	// its centre to where the wire leaves it, in the axle's frame.
+	spool                                bool
+	radius0, pitch                       float64
+	centerLocal, axialLocal, radialLocal geom.Vec3
 }
 
 // DriveMode is a drum motor's control mode.
@@ -95,6 +104,37 @@ type DrumSpec struct {
 	Wound float64
 	// TorqueLimit and BrakeTorque (N·m): see Drum.
 	TorqueLimit, BrakeTorque float64
+	// Spool, with Pitch (m, the rope's diameter), spools the wire across
+	// the drum's width (see Layer): the wire leaves the drum where its
+	// last turn lies, and on the layer's radius.
+	Spool bool
+	Pitch float64
+}
+
+// Layer returns where the wound length ℓ (m) lies on a drum of radius r
+// (m, at the first layer's wire axis) and width w (m) spooled with rope
+// of diameter d (m): its layer k (0 the first), the layer's radius at the
+// wire's axis r + k d, and the last turn's place across the drum from its
+// middle (m). Each layer holds n = ⌊w/d⌋ turns, 2π n (r + k d) of wire,
+// laid from one flange to the other, the next back (plain layers, each
+// on the one below: no grooving's nesting).
+func Layer(wound, r, w, d float64) (k int, radius, across float64) {
+	n := max(math.Floor(w/d), 1)
+	left := max(wound, 0)
+	for {
+		radius = r + float64(k)*d
+		if c := 2 * math.Pi * n * radius; left <= c || k > 1000 {
+			turns := left / (2 * math.Pi * radius)
+			across = -w/2 + w*turns/n
+			if k%2 == 1 {
+				across = -across
+			}
+			return k, radius, across
+		} else {
+			left -= c
+		}
+		k++
+	}
 }
 
 // AddDrum adds a winch drum on its axle. A wire whose Winch names the
@@ -123,6 +163,9 @@ func (sys *System) AddDrum(spec DrumSpec) (*Drum, error) {
 			return nil, fmt.Errorf("drum %q: %s %g must be finite and not negative", spec.Name, v.name, v.x)
 		}
 	}
+	if spec.Spool && !(spec.Pitch > 0 && spec.Pitch <= spec.Width && spec.Pitch < spec.Radius) {
+		return nil, fmt.Errorf("drum %q: spooling with a pitch (rope diameter) of %g m: must be positive, at most the width %g m and below the radius %g m", spec.Name, spec.Pitch, spec.Width, spec.Radius)
+	}
 	r := spec.Radius
 	polar := spec.Inertia
 	if polar == 0 {
@@ -131,6 +174,12 @@ func (sys *System) AddDrum(spec DrumSpec) (*Drum, error) {
 	body := multibody.NewBody(spec.Name, spec.Mass, geom.Vec3{}, spec.Center)
 	d := &Drum{Name: spec.Name, Body: body, Radius: r, TorqueLimit: spec.TorqueLimit, BrakeTorque: spec.BrakeTorque,
 		axle: spec.Axle, ownMass: spec.Mass, ownInertia: polar, width: spec.Width, wound0: spec.Wound}
+	if spec.Spool {
+		d.spool, d.radius0, d.pitch = true, r, spec.Pitch
+		_, d.Radius, _ = Layer(spec.Wound, r, spec.Width, spec.Pitch)
+		inv := spec.Axle.Rot.Conj()
+		d.centerLocal, d.axialLocal = inv.Rotate(spec.Center.Sub(spec.Axle.Pos)), inv.Rotate(axis)
+	}
 	d.setInertia(spec.Wound)
 	d.hinge = mount(body, spec.Axle, axis)
 	d.hinge.radius = r
@@ -168,6 +217,7 @@ func (d *Drum) setInertia(wound float64) {
 // across the lead stays on the lock. In torque mode the motor's torque
 // adds to the drum's.
 func (d *Drum) prepare(gravity geom.Vec3) {
+	d.spoolWire()
 	d.setInertia(d.Wound())
 	u := d.axisWorld()
 	torque := geom.Vec3{}
@@ -236,8 +286,12 @@ func (d *Drum) attach(w *Wire, tangent, next geom.Vec3) error {
 	if u.Cross(radial).Dot(lead) < 0 {
 		d.hinge.axis = d.hinge.axis.Scale(-1)
 	}
+	if d.spool {
+		rad, _ := radial.Unit()
+		d.radialLocal = d.axle.Rot.Conj().Rotate(rad)
+	}
 	d.wire, d.density = w, w.mu
-	d.paid = 0
+	d.paid, d.turned = 0, 0
 	d.setInertia(d.wound0)
 	return nil
 }
@@ -261,7 +315,21 @@ func (d *Drum) Paid() float64 { return d.paid }
 
 // Angle returns the angle (rad) the drum turned since the wire was
 // attached, positive paying out.
-func (d *Drum) Angle() float64 { return d.Paid() / d.Radius }
+func (d *Drum) Angle() float64 { return d.turned }
+
+// spoolWire puts where the wire leaves the drum, the first end's lock, on
+// the wound length's layer radius and across the drum at its last turn
+// (Layer), and makes the drum's Radius the layer's.
+func (d *Drum) spoolWire() {
+	if !d.spool || d.wire == nil {
+		return
+	}
+	_, r, across := Layer(d.Wound(), d.radius0, d.width, d.pitch)
+	d.Radius = r
+	if l := d.wire.nodes[0].lock; l != nil {
+		l.local = d.centerLocal.AddScaled(across, d.axialLocal).AddScaled(r, d.radialLocal)
+	}
+}
 
 // Wound returns the wire wound on the drum (m).
 func (d *Drum) Wound() float64 { return d.wound0 - d.Paid() }
@@ -375,11 +443,13 @@ func (dr *drive) Apply(h float64, lambda []float64) {
 }
 
 // State implements state.Stater: the torques of the last step, the wire
-// paid out (within ±state.Limit) and the end node's pull (Tension reads
-// it).
+// paid out (within ±state.Limit), the end node's pull (Tension reads it),
+// the angle turned and the radius of the layer the wire leaves from.
 func (dr *drive) State(c *state.Codec) {
 	c.Float("drum motor torque", &dr.motor)
 	c.Float("drum brake torque", &dr.brake)
 	c.Bounded("drum wire paid out", "m", &dr.drum.paid)
 	c.Float("drum end pull", &dr.drum.endPull)
+	c.Bounded("drum angle turned", "rad", &dr.drum.turned)
+	c.Positive("drum radius at the wire (its layer's)", "m", &dr.drum.Radius)
 }

@@ -303,3 +303,57 @@ func TestDrumRunsOut(t *testing.T) {
 	}
 	t.Errorf("paid out %.3f m of the 3 m wound without an error", r.drum.Paid())
 }
+
+// TestDrumSpooling: the example crane's drum made 0.2 m wide (ten turns
+// of the 20 mm rope a layer) and spooled, with 100 m wound (its fourth
+// layer), hauls in 40 m of wire: the wire's first end leaves the drum on
+// the layer's radius and across the drum at the last turn (within 5 mm,
+// a quarter of the rope's diameter, of Layer's place as the place moves
+// across, but in the three steps after it jumps a layer up and to the
+// flange), the layer changes where the wound length
+// fills a layer, and the wire wound between two changes (what the drum
+// took in) is a layer's 2π n (r + k d) within 1 %; the drum's rim runs at
+// the commanded speed on every layer.
+func TestDrumSpooling(t *testing.T) {
+	spec := exampleCrane()
+	spec.Drum.Width, spec.Drum.Wound, spec.Drum.Spool = 0.2, 100, true
+	ho := newCrane(t, spec)
+	ho.run(t, 1, nil)
+	d, rope := ho.Drum, spec.Rope.Diameter
+	const v = 1.2
+	ho.ramp(t, -v, 1)
+	var changes []float64
+	worst, jump, layer, since := 0.0, 0.0, -1, 0
+	for ho.Drum.Wound() < 140 {
+		ho.run(t, 1.0/60, nil)
+		k, r, across := Layer(d.Wound(), spec.Drum.Radius, spec.Drum.Width, rope)
+		if since++; layer >= 0 && k != layer {
+			changes, since = append(changes, d.Wound()), 0
+		}
+		layer = k
+		// Where the wire leaves: on the axle's body, at the layer's radius
+		// from the drum's axis and across the drum at the last turn.
+		end := ho.Wire.nodes[0].body.Pos
+		arm := end.Sub(d.Body.Pos)
+		off := math.Abs(math.Hypot(arm.X, arm.Z)-r) + math.Abs(arm.Y-across)
+		if since < 3 {
+			jump = max(jump, off) // the place jumped a layer up and across
+		} else {
+			worst = max(worst, off)
+		}
+		if s := d.RimSpeed(); math.Abs(s+v) > 0.01*v && ho.Drum.Speed == -v {
+			t.Fatalf("wound %.2f m: the rim runs at %.4f m/s on layer %d, commanded %.1f", d.Wound(), s, k, -v)
+		}
+	}
+	t.Logf("layer changes at %v m wound; the wire's end off its place by at most %.2g m (%.3g m in the steps the place jumps to the next layer)", changes, worst, jump)
+	if len(changes) < 2 {
+		t.Fatalf("%d layer changes hauling 40 m, want 2", len(changes))
+	}
+	k, _, _ := Layer(changes[0]+0.01, spec.Drum.Radius, spec.Drum.Width, rope)
+	want := 2 * math.Pi * math.Floor(spec.Drum.Width/rope) * (spec.Drum.Radius + float64(k)*rope)
+	got := changes[1] - changes[0]
+	t.Logf("layer %d took %.3f m, its geometry %.3f m", k, got, want)
+	if math.Abs(got/want-1) > 0.01 || worst > 5e-3 {
+		t.Errorf("layer %d took %.3f m against %.3f m; the wire's end off its place by %.3g m", k, got, want, worst)
+	}
+}

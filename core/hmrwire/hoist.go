@@ -266,6 +266,9 @@ func NewHoist(spec HoistSpec) (*Hoist, error) {
 
 	ds := spec.Drum
 	ds.Axle, ds.Axis = ho.Base, geom.V(0, 1, 0)
+	if ds.Spool {
+		ds.Pitch = spec.Rope.Diameter
+	}
 	if ds.Name == "" {
 		ds.Name = "drum"
 	}
@@ -293,12 +296,18 @@ func NewHoist(spec HoistSpec) (*Hoist, error) {
 
 	// The route: the lead from the drum's top over the first sheave's
 	// (their outer tangent), then over and under the sheaves.
+	// Spooled, the wire leaves the drum on its layer's radius, across
+	// the drum at its last turn (Layer).
 	c1, cd := spec.BoomTip, spec.Drum.Center
+	rd, across := spec.Drum.Radius, 0.0
+	if ds.Spool {
+		_, rd, across = Layer(spec.Drum.Wound, spec.Drum.Radius, spec.Drum.Width, ds.Pitch)
+	}
 	d, dist := c1.Sub(cd).Unit()
 	up := geom.V(-d.Z, 0, d.X) // d turned a quarter towards +z
-	sinPhi := (spec.Drum.Radius - r) / dist
+	sinPhi := (rd - r) / dist
 	normal := up.Scale(math.Sqrt(1-sinPhi*sinPhi)).AddScaled(sinPhi, d)
-	route := []RoutePoint{{Kind: End, Point: cd.AddScaled(spec.Drum.Radius, normal), Body: ho.Base}}
+	route := []RoutePoint{{Kind: End, Point: cd.AddScaled(rd, normal).Add(geom.V(0, across, 0)), Body: ho.Base}}
 	for k, sh := range ho.Sheaves {
 		switch {
 		case k == 0:

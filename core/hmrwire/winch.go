@@ -165,6 +165,7 @@ func (w *Wire) reel(h float64) error {
 	c.body.Mass += dm
 	if d := wi.Drum; d != nil {
 		d.paid += dL
+		d.turned += dL / d.Radius // on the radius of the step's layer
 		if d.Wound() < 0 {
 			// The wire's end is anchored on the drum: paying out more
 			// than is wound would make wire from nothing.

@@ -123,6 +123,10 @@ type drumConfig struct {
 	Drive       string  `json:"drive"`
 	TorqueLimit float64 `json:"torqueLimit"` // N·m, 0: none
 	BrakeTorque float64 `json:"brakeTorque"` // N·m the holding brake holds
+	// Spool spools the wire across the drum's width in layers, the wire
+	// leaving at its last turn on its layer's radius (default: at one
+	// point on the drum's radius).
+	Spool bool `json:"spool"`
 }
 
 type sheaveConfig struct {
@@ -184,7 +188,8 @@ func (c *config) spec(p *params) hmrwire.HoistSpec {
 	s := hmrwire.HoistSpec{
 		Gravity: p.gravity, BoomTip: vec(c.BoomTip), Falls: c.Falls,
 		Drum: hmrwire.DrumSpec{Name: "drum", Center: vec(c.Drum.Center), Radius: c.Drum.Radius, Width: c.Drum.Width,
-			Mass: c.Drum.Mass, Inertia: c.Drum.Inertia, Wound: c.Drum.Wound, TorqueLimit: p.torqueLimit, BrakeTorque: p.brakeTorque},
+			Mass: c.Drum.Mass, Inertia: c.Drum.Inertia, Wound: c.Drum.Wound, TorqueLimit: p.torqueLimit, BrakeTorque: p.brakeTorque,
+			Spool: c.Drum.Spool},
 		Rope: rope,
 		Sheave: hmrwire.SheaveSpec{Radius: c.Sheave.Radius, Width: c.Sheave.Width, Sides: c.Sheave.Sides, Mass: c.Sheave.Mass,
 			Inertia: c.Sheave.Inertia, Friction: c.Sheave.Friction, BearingFriction: p.bearingFriction, Locked: c.Sheave.Locked,
