@@ -98,6 +98,13 @@ type HoistSpec struct {
 	// block twists the falls. Swivel puts the dead end on the hook block
 	// (an odd number of falls) on a swivel.
 	Twist, Swivel bool
+	// SideBySide reeves the falls as cranes do: the boom sheaves side by
+	// side on one axle at the boom tip, the hook sheaves side by side on
+	// the block's axle below it, each fall running between a boom and a
+	// hook sheave half a sheave pitch apart along the axles (a fleet
+	// angle of its own). Without it the sheaves lie in a row along the
+	// boom and the falls hang plumb in one plane.
+	SideBySide bool
 	// Slew, if set, puts the drum and the boom on a superstructure that
 	// slews about the vertical axis through it: Hoist.SlewRate turns the
 	// drum, the boom tip and its sheaves together. Without it the drum
@@ -227,6 +234,32 @@ func NewHoist(spec HoistSpec) (*Hoist, error) {
 	// mass, the hook sheaves' axle line at x = n r from the first boom
 	// sheave, the falls' centre.
 	axle := spec.BoomTip.Add(geom.V(float64(n)*r, 0, -spec.Drop))
+	// Side by side: sheave k of the wire's order lies (k − (n−1)/2) half
+	// pitches along the axles (its groove's width and a tenth of it
+	// between sheaves), the boom and hook sheaves' axles one above the
+	// other.
+	pitch := 1.1 * spec.Sheave.Width
+	// The block's falls pull at its sheaves (two each) and at a dead end
+	// on it (odd n): their mean along the axles is where the block hangs
+	// from, so the hook sheaves are shifted to put it under the block's
+	// centre of mass, as a block is built.
+	place := func(k int) float64 { return (float64(k) - float64(n-1)/2) * pitch / 2 }
+	shift := 0.0
+	for k := 1; k < n; k += 2 {
+		shift += 2 * place(k) / float64(n)
+	}
+	if n%2 == 1 {
+		shift += place(n) / float64(n)
+	}
+	along := func(k int) float64 {
+		if k%2 == 1 {
+			return place(k) - shift // on the block
+		}
+		return place(k)
+	}
+	if spec.SideBySide {
+		axle = spec.BoomTip.Add(geom.V(0, 0, -spec.Drop))
+	}
 	loadCentre := axle.Add(geom.V(0, 0, -spec.Sling-spec.LoadSize.Z/2))
 	mb, ml := spec.BlockMass, spec.LoadMass
 	m := mb + ml
@@ -282,10 +315,14 @@ func NewHoist(spec HoistSpec) (*Hoist, error) {
 	for k := 0; k < n; k++ {
 		ss := spec.Sheave
 		ss.Axis = geom.V(0, 1, 0)
+		boom, hook := spec.BoomTip.Add(geom.V(float64(2*k)*r, 0, 0)), axle.Add(geom.V(float64(2*k-n)*r, 0, 0))
+		if spec.SideBySide {
+			boom, hook = spec.BoomTip.Add(geom.V(0, along(k), 0)), axle.Add(geom.V(0, along(k), 0))
+		}
 		if k%2 == 0 {
-			ss.Name, ss.Axle, ss.Center = fmt.Sprintf("boom sheave %d", k/2+1), ho.BoomTip, spec.BoomTip.Add(geom.V(float64(2*k)*r, 0, 0))
+			ss.Name, ss.Axle, ss.Center = fmt.Sprintf("boom sheave %d", k/2+1), ho.BoomTip, boom
 		} else {
-			ss.Name, ss.Axle, ss.Center = fmt.Sprintf("hook sheave %d", k/2+1), ho.Block, axle.Add(geom.V(float64(2*k-n)*r, 0, 0))
+			ss.Name, ss.Axle, ss.Center = fmt.Sprintf("hook sheave %d", k/2+1), ho.Block, hook
 		}
 		sh, err := sys.AddSheave(ss)
 		if err != nil {
@@ -312,6 +349,9 @@ func NewHoist(spec HoistSpec) (*Hoist, error) {
 		switch {
 		case k == 0:
 			route = ho.wrap(route, sh, math.Atan2(normal.Z, normal.X), 0)
+		case k%2 == 1 && spec.SideBySide:
+			// Down on the +x side, under, up on the −x side.
+			route = ho.wrap(route, sh, 0, -math.Pi)
 		case k%2 == 1:
 			route = ho.wrap(route, sh, math.Pi, 2*math.Pi)
 		default:
@@ -321,6 +361,15 @@ func NewHoist(spec HoistSpec) (*Hoist, error) {
 	deadEnd := RoutePoint{Kind: End, Point: spec.BoomTip.Add(geom.V(float64(2*n-1)*r, 0, 0)), Body: ho.BoomTip}
 	if n%2 == 1 {
 		deadEnd.Point, deadEnd.Body, deadEnd.Swivel = axle.Add(geom.V(float64(n-1)*r, 0, 0)), ho.Block, spec.Swivel
+	}
+	if spec.SideBySide {
+		// The last fall to its anchor at the next place along the axles:
+		// up to the boom tip from a hook sheave, down to the block from a
+		// boom sheave.
+		deadEnd.Point = spec.BoomTip.Add(geom.V(-r, place(n), 0))
+		if n%2 == 1 {
+			deadEnd.Point = axle.Add(geom.V(r, place(n)-shift, 0))
+		}
 	}
 	route = append(route, deadEnd)
 	w, err := sys.AddWire(WireSpec{Name: "hoist wire", Rope: spec.Rope, Resolution: spec.Resolution, Route: route,

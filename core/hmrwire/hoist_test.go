@@ -647,3 +647,63 @@ func TestHoistLuff(t *testing.T) {
 		}
 	}
 }
+
+// TestHoistSideBySide: the falls reeved as cranes reeve them, the boom
+// sheaves side by side on the boom tip's axle and the hook sheaves on the
+// block's below, each fall running half a sheave pitch along the axles
+// (0.055 m over 40 m: a fleet angle of 0.079°). On 2, 4 and 6 falls: each
+// fall carries W/n + ρgL/2 within 1 %, every sheave between falls sees
+// the fall's fleet angle within 0.01°, and hauled in at 1.2 m/s the hook
+// rises at v/n within 1 % with the sheave k-th from the dead end turning
+// at k v/n within 1 %.
+func TestHoistSideBySide(t *testing.T) {
+	const v = 1.2
+	for _, n := range []int{2, 4, 6} {
+		spec := craneSpec(n, 40)
+		spec.SideBySide = true
+		ho := newCrane(t, spec)
+		ho.run(t, 8, nil)
+		W, rho, g := spec.Hooked(), spec.Rope.LinearDensity(), spec.Gravity
+		for k, T := range ho.FallTensions() {
+			if want := W/float64(n) + rho*g*spec.Drop/2; math.Abs(T/want-1) > 0.01 {
+				t.Errorf("%d falls: fall %d carries %.1f N, want %.1f within 1 %%", n, k+1, T, want)
+			}
+		}
+		// Each fall's fleet angle from the sheaves' places along the
+		// axles, Δy over the falls' length; a sheave sees its falls'
+		// larger (the first boom sheave the lead's too).
+		falls := make([]float64, n)
+		for k := 0; k+1 < n; k++ {
+			falls[k] = math.Atan(math.Abs(ho.Sheaves[k+1].Body.Pos.Y-ho.Sheaves[k].Body.Pos.Y) / spec.Drop)
+		}
+		end := ho.Wire.nodes[len(ho.Wire.nodes)-1].position()
+		falls[n-1] = math.Atan(math.Abs(end.Y-ho.Sheaves[n-1].Body.Pos.Y) / spec.Drop)
+		for k := 1; k < n; k++ {
+			bound := max(falls[k-1], falls[k])
+			got := ho.Sheaves[k].Fleet()
+			t.Logf("%d falls: %s: fleet angle %.4f°, at most %.4f° between the sheaves' centres", n, ho.Sheaves[k].Name, got*180/math.Pi, bound*180/math.Pi)
+			if !(got > 0 && got <= bound+1e-6) {
+				t.Errorf("%d falls: %s sees a fleet angle of %.4f°, want above 0 and at most its falls' %.4f°", n, ho.Sheaves[k].Name, got*180/math.Pi, bound*180/math.Pi)
+			}
+		}
+		ho.ramp(t, -v, 1)
+		ho.run(t, 2, nil)
+		z0 := ho.Hook().Z
+		rim := make([]float64, n)
+		ho.run(t, 2, func() {
+			for k, sh := range ho.Sheaves {
+				rim[k] += math.Abs(sh.Speed()) / 120
+			}
+		})
+		rise := (ho.Hook().Z - z0) / 2
+		t.Logf("%d falls side by side: the hook rises at %.5f m/s (v/n %.5f); rim speeds %.4f m/s", n, rise, v/float64(n), rim)
+		if math.Abs(rise*float64(n)/v-1) > 0.01 {
+			t.Errorf("%d falls: the hook rises at %.5f m/s, want %.5f within 1 %%", n, rise, v/float64(n))
+		}
+		for k := range rim {
+			if want := float64(n-k) * v / float64(n); math.Abs(rim[k]/want-1) > 0.01 {
+				t.Errorf("%d falls: %s turns at ω r = %.4f m/s, want %.4f", n, ho.Sheaves[k].Name, rim[k], want)
+			}
+		}
+	}
+}

@@ -55,6 +55,10 @@ type reeving struct {
 	// Swivel puts the dead end on the hook block (an odd number of falls)
 	// on a swivel: the rope turns freely there. It makes the wire twist.
 	Swivel bool `json:"swivel"`
+	// SideBySide reeves the falls over sheaves side by side on the boom
+	// tip's and the block's axles (hmrwire.HoistSpec.SideBySide); default:
+	// sheaves in a row along the boom, the falls in one plane.
+	SideBySide bool `json:"sideBySide"`
 	// Slew, if given, puts the drum and the boom on a superstructure that
 	// slews about the vertical axis through its center (m) at the input
 	// slew.rate: the boom tip follows the slew, and the suspension
@@ -95,8 +99,10 @@ type config struct {
 	OutputNodes        int
 	// Swivel: the dead end on the block turns freely (see reeving).
 	Swivel bool
-	// Slew: the superstructure slews (see reeving).
-	Slew *slewConfig
+	// Slew: the superstructure slews (see reeving); SideBySide: the
+	// sheaves' arrangement (see reeving).
+	Slew       *slewConfig
+	SideBySide bool
 }
 
 // twists reports whether the wire carries twist: when the scenario's rope
@@ -198,7 +204,7 @@ func (c *config) spec(p *params) hmrwire.HoistSpec {
 		LoadMass: p.loadMass, LoadSize: vec(c.Load.Size), Sling: c.Load.Sling,
 		Resolution: hmrwire.Resolution{Adaptive: adaptive, MaxMassNodes: c.Resolution.MaxMassNodes, MinSegment: c.Resolution.MinSegment},
 		Spacing:    c.Spacing, MinLength: c.MinLength,
-		Twist: c.twists(), Swivel: c.Swivel,
+		Twist: c.twists(), Swivel: c.Swivel, SideBySide: c.SideBySide,
 	}
 	if g := c.Ground; g != nil {
 		s.Ground = &contact.Ground{Height: g.Height, Friction: g.Friction}
@@ -304,7 +310,7 @@ func resolve(fc *hoist.Config, own *reeving) *config {
 		Load:    loadConfig{Mass: fc.Load.Mass, Sling: own.Sling, Size: fc.Load.Box()},
 		Ground:  fc.Ground,
 		Spacing: own.Spacing, MinLength: fc.Cable.MinLen(), Resolution: own.Resolution, OutputNodes: own.OutputNodes,
-		Swivel: own.Swivel, Slew: own.Slew,
+		Swivel: own.Swivel, Slew: own.Slew, SideBySide: own.SideBySide,
 	}
 	if c.Falls == 0 {
 		c.Falls = 1
