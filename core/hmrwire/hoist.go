@@ -38,8 +38,9 @@ type Hoist struct {
 	// (HoistSpec.Slew), the boom tip then turning with it.
 	BoomTip, Base *multibody.Body
 	Drum          *Drum
-	// footLocal is the boom foot in the superstructure's frame.
-	footLocal geom.Vec3
+	// footLocal is the boom foot in the superstructure's frame, luffAxis
+	// the boom's luff axis there (unit, across the boom).
+	footLocal, luffAxis geom.Vec3
 	// Sheaves in the wire's order: the boom tip's first, then hook and
 	// boom sheaves alternately.
 	Sheaves []*Sheave
@@ -225,6 +226,14 @@ func NewHoist(spec HoistSpec) (*Hoist, error) {
 				return nil, fmt.Errorf("%w: boom foot %v m: not finite, or at the boom tip", ErrHoist, *f)
 			}
 			ho.footLocal = f.Sub(sl.Center)
+			// The luff axis, across the boom: raising the boom turns it
+			// about u × z, u its horizontal direction out from the foot.
+			out := spec.BoomTip.Sub(*f)
+			u, l := geom.V(out.X, out.Y, 0).Unit()
+			if !(l > 0) {
+				return nil, fmt.Errorf("%w: boom foot %v m straight below the boom tip: the boom's direction across which it luffs is not given", ErrHoist, *f)
+			}
+			ho.luffAxis = u.Cross(geom.V(0, 0, 1))
 		}
 	} else {
 		ho.Base = sys.World.AddBody(multibody.NewStatic("base", spec.Drum.Center))
@@ -521,12 +530,9 @@ func (ho *Hoist) slew(h float64) {
 	var luff geom.Vec3 // the luff's angular velocity
 	if ho.LuffRate != 0 {
 		foot := ho.Base.PointWorld(ho.footLocal)
-		r := tip.Sub(foot)
-		out := geom.V(r.X, r.Y, 0)
-		u, _ := out.Unit()
-		axis := u.Cross(z) // raising the boom turns it about u × z
+		axis := ho.Base.Rot.Rotate(ho.luffAxis) // across the boom, turning with the superstructure
 		luff = axis.Scale(ho.LuffRate)
-		tip = foot.Add(geom.AxisAngle(axis, ho.LuffRate*h).Rotate(r))
+		tip = foot.Add(geom.AxisAngle(axis, ho.LuffRate*h).Rotate(tip.Sub(foot)))
 	}
 	to := ho.Base.Pos.Add(geom.AxisAngle(z, w*h).Rotate(tip.Sub(ho.Base.Pos)))
 	ho.BoomTip.Vel, ho.BoomTip.AngVel = to.Sub(ho.BoomTip.Pos).Scale(1/h), z.Scale(w).Add(luff)
@@ -540,8 +546,11 @@ func (ho *Hoist) LuffAngle() float64 {
 	if sl == nil || sl.BoomFoot == nil {
 		return 0
 	}
+	// In the boom's vertical plane: beyond the vertical the angle goes on
+	// past π/2.
 	r := ho.BoomTip.Pos.Sub(ho.Base.PointWorld(ho.footLocal))
-	return math.Atan2(r.Z, math.Hypot(r.X, r.Y))
+	out := ho.Base.Rot.Rotate(ho.luffAxis).Cross(geom.V(0, 0, 1)).Scale(-1)
+	return math.Atan2(r.Z, r.Dot(out))
 }
 
 // SlewAngle returns the angle (rad) the superstructure slewed from the

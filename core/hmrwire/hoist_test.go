@@ -766,3 +766,21 @@ func TestHoistSlewingStateRestoresBitwise(t *testing.T) {
 		}
 	}
 }
+
+// The boom luffs through the vertical: raised from 62° by 0.7 rad at
+// 0.1 rad/s, its angle in its vertical plane goes on past π/2 to 1.78 rad,
+// the tip on its circle about the foot.
+func TestHoistLuffThroughVertical(t *testing.T) {
+	spec := exampleCrane()
+	foot := geom.V(-25, 0, 3)
+	spec.Slew = &SlewSpec{Center: spec.Drum.Center, BoomFoot: &foot}
+	ho := newCrane(t, spec)
+	a0, length := ho.LuffAngle(), ho.BoomTip.Pos.Sub(foot).Norm()
+	ho.LuffRate = 0.1
+	ho.run(t, 7, nil)
+	a := ho.LuffAngle()
+	t.Logf("luff angle %.6f → %.6f rad; boom %.6f m long, was %.6f", a0, a, ho.BoomTip.Pos.Sub(foot).Norm(), length)
+	if math.Abs(a-a0-0.7) > 1e-6 || !(a > math.Pi/2) || math.Abs(ho.BoomTip.Pos.Sub(foot).Norm()/length-1) > 1e-12 {
+		t.Errorf("luffed from %.6f to %.6f rad (want +0.7, past π/2), boom %.9f m long (was %.9f)", a0, a, ho.BoomTip.Pos.Sub(foot).Norm(), length)
+	}
+}
