@@ -118,12 +118,14 @@ type DrumSpec struct {
 // middle (m). Each layer holds n = ⌊w/d⌋ turns, 2π n (r + k d) of wire,
 // laid from one flange to the other, the next back (plain layers, each
 // on the one below: no grooving's nesting).
+// A length beyond maxLayers layers lies on the last, its turns there
+// past the flange (AddDrum refuses such a drum).
 func Layer(wound, r, w, d float64) (k int, radius, across float64) {
 	n := max(math.Floor(w/d), 1)
 	left := max(wound, 0)
 	for {
 		radius = r + float64(k)*d
-		if c := 2 * math.Pi * n * radius; left <= c || k > 1000 {
+		if c := 2 * math.Pi * n * radius; left <= c || k == maxLayers-1 {
 			turns := left / (2 * math.Pi * radius)
 			across = -w/2 + w*turns/n
 			if k%2 == 1 {
@@ -136,6 +138,9 @@ func Layer(wound, r, w, d float64) (k int, radius, across float64) {
 		k++
 	}
 }
+
+// maxLayers bounds a spooled drum's layers: drums are built for a few.
+const maxLayers = 100
 
 // AddDrum adds a winch drum on its axle. A wire whose Winch names the
 // drum is paid out from it.
@@ -165,6 +170,14 @@ func (sys *System) AddDrum(spec DrumSpec) (*Drum, error) {
 	}
 	if spec.Spool && !(spec.Pitch > 0 && spec.Pitch <= spec.Width && spec.Pitch < spec.Radius) {
 		return nil, fmt.Errorf("drum %q: spooling with a pitch (rope diameter) of %g m: must be positive, at most the width %g m and below the radius %g m", spec.Name, spec.Pitch, spec.Width, spec.Radius)
+	}
+	if spec.Spool {
+		n := math.Floor(spec.Width / spec.Pitch)
+		k := float64(maxLayers)
+		// The wire the layers hold: 2π n Σ (r + k d).
+		if holds := 2 * math.Pi * n * (k*spec.Radius + spec.Pitch*k*(k-1)/2); spec.Wound > holds {
+			return nil, fmt.Errorf("drum %q: %g m of wire wound needs more than %d layers of %g turns (they hold %.4g m)", spec.Name, spec.Wound, maxLayers, n, holds)
+		}
 	}
 	r := spec.Radius
 	polar := spec.Inertia

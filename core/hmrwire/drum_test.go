@@ -357,3 +357,28 @@ func TestDrumSpooling(t *testing.T) {
 		t.Errorf("layer %d took %.3f m against %.3f m; the wire's end off its place by %.3g m", k, got, want, worst)
 	}
 }
+
+// Layer at its layers' bounds: a layer full to the far flange and the
+// next one starting there (the wire steps up a layer, not across), the
+// turns back across the drum on odd layers; a drum whose wound wire needs
+// more than maxLayers layers is refused.
+func TestLayerBounds(t *testing.T) {
+	const r, w, d = 0.4, 0.2, 0.02
+	full := 2 * math.Pi * 10 * r // ten turns on the first layer
+	for _, c := range []struct {
+		wound  float64
+		k      int
+		across float64
+	}{{0, 0, -w / 2}, {full / 2, 0, 0}, {full, 0, w / 2}, {full + 1e-9, 1, w / 2}, {full + 2*math.Pi*10*(r+d)/2, 1, 0}} {
+		k, radius, across := Layer(c.wound, r, w, d)
+		if k != c.k || math.Abs(radius-(r+float64(c.k)*d)) > 1e-12 || math.Abs(across-c.across) > 1e-9 {
+			t.Errorf("wound %.9g m: layer %d at %.4f m, %.6f m across; want layer %d, %.6f m across", c.wound, k, radius, across, c.k, c.across)
+		}
+	}
+	sys := NewSystem(geom.V(0, 0, -9.81))
+	base := sys.World.AddBody(multibody.NewStatic("base", geom.Vec3{}))
+	_, err := sys.AddDrum(DrumSpec{Name: "d", Axle: base, Axis: geom.V(0, 1, 0), Radius: r, Width: w, Mass: 100, Wound: 1e6, Spool: true, Pitch: d})
+	if err == nil || !strings.Contains(err.Error(), "layers") {
+		t.Errorf("a drum of 1e6 m wound in 0.2 m: %v, want it refused", err)
+	}
+}
