@@ -71,6 +71,7 @@ type Drum struct {
 	// (m); the drum's centre and axle direction and the direction from
 	// its centre to where the wire leaves it, in the axle's frame.
 	spool                                bool
+	layer                                int // the step's, 0 the first
 	radius0, pitch                       float64
 	centerLocal, axialLocal, radialLocal geom.Vec3
 }
@@ -337,8 +338,8 @@ func (d *Drum) spoolWire() {
 	if !d.spool || d.wire == nil {
 		return
 	}
-	_, r, across := Layer(d.Wound(), d.radius0, d.width, d.pitch)
-	d.Radius = r
+	k, r, across := Layer(d.Wound(), d.radius0, d.width, d.pitch)
+	d.Radius, d.hinge.radius, d.layer = r, r, k
 	if l := d.wire.nodes[0].lock; l != nil {
 		l.local = d.centerLocal.AddScaled(across, d.axialLocal).AddScaled(r, d.radialLocal)
 	}
@@ -348,8 +349,31 @@ func (d *Drum) spoolWire() {
 func (d *Drum) Wound() float64 { return d.wound0 - d.Paid() }
 
 // Wrap returns the angle (rad) the wound wire wraps the drum by at the
-// last step's start: Wound over the radius.
+// last step's start: its turns, Wound over the radius or, spooled, the
+// turns of its layers.
 func (d *Drum) Wrap() float64 { return d.hinge.wrap }
+
+// Layer returns the layer (0 the first) the wire left the spooled drum
+// from in the last step; 0 unless spooled.
+func (d *Drum) Layer() int { return d.layer }
+
+// wrapAngle returns the angle (rad) of the wound wire's turns.
+func (d *Drum) wrapAngle() float64 {
+	if !d.spool {
+		return d.Wound() / d.Radius
+	}
+	n := max(math.Floor(d.width/d.pitch), 1)
+	left, turns := max(d.Wound(), 0), 0.0
+	for k := 0; k < maxLayers; k++ {
+		r := d.radius0 + float64(k)*d.pitch
+		if c := 2 * math.Pi * n * r; left > c && k < maxLayers-1 {
+			left, turns = left-c, turns+n
+			continue
+		}
+		return 2 * math.Pi * (turns + left/(2*math.Pi*r))
+	}
+	return 2 * math.Pi * turns
+}
 
 // RimSpeed returns the speed of the wire onto or off the drum (m/s): its
 // rim's, ω R, positive paying out.
@@ -465,4 +489,5 @@ func (dr *drive) State(c *state.Codec) {
 	c.Float("drum end pull", &dr.drum.endPull)
 	c.Bounded("drum angle turned", "rad", &dr.drum.turned)
 	c.Positive("drum radius at the wire (its layer's)", "m", &dr.drum.Radius)
+	c.Index("drum layer", maxLayers, &dr.drum.layer)
 }

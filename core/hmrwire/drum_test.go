@@ -313,7 +313,8 @@ func TestDrumRunsOut(t *testing.T) {
 // flange), the layer changes where the wound length
 // fills a layer, and the wire wound between two changes (what the drum
 // took in) is a layer's 2π n (r + k d) within 1 %; the drum's rim runs at
-// the commanded speed on every layer.
+// the commanded speed on every layer, and its travel is the wire wound on
+// within 1 %.
 func TestDrumSpooling(t *testing.T) {
 	spec := exampleCrane()
 	spec.Drum.Width, spec.Drum.Wound, spec.Drum.Spool = 0.2, 100, true
@@ -321,6 +322,7 @@ func TestDrumSpooling(t *testing.T) {
 	ho.run(t, 1, nil)
 	d, rope := ho.Drum, spec.Rope.Diameter
 	const v = 1.2
+	wound0, travel0 := d.Wound(), d.Travel()
 	ho.ramp(t, -v, 1)
 	var changes []float64
 	worst, jump, layer, since := 0.0, 0.0, -1, 0
@@ -348,6 +350,10 @@ func TestDrumSpooling(t *testing.T) {
 	t.Logf("layer changes at %v m wound; the wire's end off its place by at most %.2g m (%.3g m in the steps the place jumps to the next layer)", changes, worst, jump)
 	if len(changes) < 2 {
 		t.Fatalf("%d layer changes hauling 40 m, want 2", len(changes))
+	}
+	// What ran onto the drum: the wire wound, on every layer's radius.
+	if in, ran := d.Wound()-wound0, d.Travel()-travel0; math.Abs(ran/in-1) > 0.01 {
+		t.Errorf("%.3f m of wire wound on, the drum's travel %.3f m", in, ran)
 	}
 	k, _, _ := Layer(changes[0]+0.01, spec.Drum.Radius, spec.Drum.Width, rope)
 	want := 2 * math.Pi * math.Floor(spec.Drum.Width/rope) * (spec.Drum.Radius + float64(k)*rope)

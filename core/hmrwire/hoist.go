@@ -119,7 +119,9 @@ type SlewSpec struct {
 	Center geom.Vec3
 	// BoomFoot (m), if the boom luffs (Hoist.LuffRate), is the point on
 	// the superstructure its boom turns about, on a horizontal axis across
-	// the boom.
+	// the boom (parallel to the sheaves' axles): below the boom tip, in
+	// its vertical plane. The boom luffs between the horizontal and the
+	// vertical; a luff beyond is an error.
 	BoomFoot *geom.Vec3
 }
 
@@ -230,8 +232,13 @@ func NewHoist(spec HoistSpec) (*Hoist, error) {
 			// about u × z, u its horizontal direction out from the foot.
 			out := spec.BoomTip.Sub(*f)
 			u, l := geom.V(out.X, out.Y, 0).Unit()
-			if !(l > 0) {
-				return nil, fmt.Errorf("%w: boom foot %v m straight below the boom tip: the boom's direction across which it luffs is not given", ErrHoist, *f)
+			if !(l > 0) || !(out.Z > 0) {
+				return nil, fmt.Errorf("%w: boom foot %v m: must lie below the boom tip and not straight below it (the boom luffs between the horizontal and the vertical)", ErrHoist, *f)
+			}
+			if math.Abs(u.Y) > 1e-9 {
+				// The sheaves' axles run along y: luffing about another
+				// axis would tilt them.
+				return nil, fmt.Errorf("%w: boom foot %v m off the boom's vertical plane through the boom tip (y = %g m): luffing would tilt the sheaves' axles", ErrHoist, *f, spec.BoomTip.Y)
 			}
 			ho.luffAxis = u.Cross(geom.V(0, 0, 1))
 		}
@@ -503,7 +510,9 @@ func (ho *Hoist) Step(h float64) error {
 	case sl != nil && sl.BoomFoot == nil && ho.LuffRate != 0:
 		return fmt.Errorf("%w: luff rate %g rad/s on a superstructure without a boom foot (SlewSpec.BoomFoot)", ErrHoist, ho.LuffRate)
 	case sl != nil:
-		ho.slew(h)
+		if err := ho.slew(h); err != nil {
+			return err
+		}
 	}
 	if err := ho.Sys.Step(h); err != nil {
 		return err
@@ -522,25 +531,29 @@ func (ho *Hoist) Step(h float64) error {
 // Luffing, the boom tip first turns about the boom foot by LuffRate·h on
 // the horizontal axis across the boom (its sheaves' axles, which keep
 // their direction), then with the superstructure.
-func (ho *Hoist) slew(h float64) {
+func (ho *Hoist) slew(h float64) error {
 	w := ho.SlewRate
 	z := geom.V(0, 0, 1)
-	ho.Base.Vel, ho.Base.AngVel = geom.Vec3{}, z.Scale(w)
 	tip := ho.BoomTip.Pos
 	var luff geom.Vec3 // the luff's angular velocity
 	if ho.LuffRate != 0 {
+		if a := ho.LuffAngle() + ho.LuffRate*h; !(a > 0 && a < math.Pi/2) {
+			return fmt.Errorf("%w: the boom luffed to %.2f°, beyond the horizontal or the vertical (luff rate %g rad/s)", ErrHoist, a*180/math.Pi, ho.LuffRate)
+		}
 		foot := ho.Base.PointWorld(ho.footLocal)
 		axis := ho.Base.Rot.Rotate(ho.luffAxis) // across the boom, turning with the superstructure
 		luff = axis.Scale(ho.LuffRate)
 		tip = foot.Add(geom.AxisAngle(axis, ho.LuffRate*h).Rotate(tip.Sub(foot)))
 	}
+	ho.Base.Vel, ho.Base.AngVel = geom.Vec3{}, z.Scale(w)
 	to := ho.Base.Pos.Add(geom.AxisAngle(z, w*h).Rotate(tip.Sub(ho.Base.Pos)))
 	ho.BoomTip.Vel, ho.BoomTip.AngVel = to.Sub(ho.BoomTip.Pos).Scale(1/h), z.Scale(w).Add(luff)
+	return nil
 }
 
 // LuffAngle returns the boom's angle (rad) above the horizontal, from the
-// boom foot to the boom tip (the first boom sheave's centre); 0 without a
-// boom foot.
+// boom foot to the boom tip (the first boom sheave's centre), in the
+// boom's vertical plane; 0 without a boom foot.
 func (ho *Hoist) LuffAngle() float64 {
 	sl := ho.spec.Slew
 	if sl == nil || sl.BoomFoot == nil {

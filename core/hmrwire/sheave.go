@@ -158,15 +158,15 @@ func (s *Sheave) Fleet() float64 { return s.hinge.fleet }
 func (s *Sheave) Beyond() bool { return s.hinge.beyond }
 
 // Travel returns the length of wire (m) that ran over the sheave since the
-// start, either way: ∫|ω r| dt.
+// start, either way, ∫|ω r| dt but for to-and-fro within travelBand.
 func (s *Sheave) Travel() float64 { return s.hinge.travel }
 
 // Passes returns the running count of the wire's passes over the sheave:
-// a pass is a run of the wire in one direction that carries at least the
-// wrapped arc, r times Wrap, over the sheave, so that the wire that ran
-// onto the sheave also ran off it, bent once and straightened (what rope
-// life estimates count per sheave; a lift and a lowering are two passes).
-// A run that stops or turns back before that is no pass.
+// a pass is a run of the wire in one direction (pauses included) that
+// carries at least the wrapped arc, r times Wrap, over the sheave, so that
+// the wire that ran onto the sheave also ran off it, bent once and
+// straightened (what rope life estimates count per sheave; a lift and a
+// lowering are two passes). A run that turns back before that is no pass.
 func (s *Sheave) Passes() int { return s.hinge.passes }
 
 // wrap returns the angle (rad) the system's wires wrap sheave sh by: at
@@ -215,23 +215,38 @@ func (sys *System) wrap(sh *Sheave) float64 {
 // every few steps.
 const fleetBack = 0.75
 
-// passSpeed is the speed (m/s) below which the wire is taken as standing
-// on a sheave: a turn of its running direction starts a new run only from
-// a speed above it (a standing sheave's spin jitters around zero).
-const passSpeed = 1e-3
+// travelBand is the play (m) within which the wire's to-and-fro over a
+// sheave or drum is not travel (follow): a standing sheave's spin jitters
+// at up to 0.01 m/s, which counted as travel gave some 10 m an hour of a
+// hoist at rest, and reset the runs of a slow lift.
+const travelBand = 0.01
 
 // follow counts the wire's run over the sheave or drum in a step of h
 // seconds (Travel, Passes), wrap being its wrap angle (rad) at the step's
-// start and arc the run (m) that makes a pass.
+// start and arc the run (m) that makes a pass. The wire's place on the
+// rim, ∫ω r dt, is followed with a play of travelBand (a backlash): what
+// moves the followed place is travel, and a run goes on, pauses
+// included, until the followed place turns back.
 func (hg *hinge) follow(h, wrap, arc float64) {
 	hg.wrap = wrap
-	v := hg.relativeSpin() * hg.radius
-	hg.travel += math.Abs(v) * h
-	if dir := math.Copysign(1, v); math.Abs(v) > passSpeed && dir != hg.runDir {
+	hg.place += hg.relativeSpin() * hg.radius * h
+	moved := 0.0
+	switch {
+	case hg.place > hg.followed+travelBand:
+		moved = hg.place - travelBand - hg.followed
+	case hg.place < hg.followed-travelBand:
+		moved = hg.place + travelBand - hg.followed
+	}
+	if moved == 0 {
+		return
+	}
+	hg.followed += moved
+	hg.travel += math.Abs(moved)
+	if dir := math.Copysign(1, moved); dir != hg.runDir {
 		hg.runDir, hg.run, hg.passed = dir, 0, false
 	}
-	hg.run += math.Abs(v) * h
-	if !hg.passed && hg.runDir != 0 && arc > 0 && hg.run >= arc {
+	hg.run += math.Abs(moved)
+	if !hg.passed && arc > 0 && hg.run >= arc {
 		hg.passes++
 		hg.passed = true
 	}
@@ -268,6 +283,9 @@ type hinge struct {
 	passes               int
 	runDir, run          float64
 	passed               bool
+	// place is the wire's place on the rim, ∫ω r dt (m), followed its
+	// followed place within travelBand.
+	place, followed float64
 }
 
 // Bodies implements multibody.Constraint.
@@ -348,4 +366,6 @@ func (hg *hinge) State(c *state.Codec) {
 	c.Range("wire run direction over the sheave", "", -1, 1, &hg.runDir)
 	c.NonNegative("wire run over the sheave (m)", &hg.run)
 	c.Flag("wire run passed the sheave", &hg.passed)
+	c.Bounded("wire place on the rim", "m", &hg.place)
+	c.Bounded("wire place on the rim followed", "m", &hg.followed)
 }

@@ -269,3 +269,34 @@ func TestSheaveWrapTravelAndPasses(t *testing.T) {
 		t.Errorf("drum: %.4f m of wire per metre of hook travel, want %d within 1 %%; %d passes, want 2", got, n, ho.Drum.Passes())
 	}
 }
+
+// A hoist standing still for two minutes runs no wire over its sheaves:
+// their spin's jitter (up to 0.01 m/s) is no travel and no pass. Hauled
+// in slowly, at 0.02 m/s at the drum (5 mm/s at the hook) until 1.5 m of
+// wire ran over the last sheave, every sheave counts one pass: the
+// jitter does not break the run.
+func TestSheaveStandingAndSlow(t *testing.T) {
+	ho := newCrane(t, exampleCrane())
+	ho.run(t, 2, nil)
+	start := make([]float64, len(ho.Sheaves))
+	for k, sh := range ho.Sheaves {
+		start[k] = sh.Travel()
+	}
+	ho.run(t, 120, nil)
+	for k, sh := range ho.Sheaves {
+		if moved := sh.Travel() - start[k]; moved > 0.02 || sh.Passes() != 0 {
+			t.Errorf("standing: %.4f m of wire ran over %s, %d passes", moved, sh.Name, sh.Passes())
+		}
+	}
+	last := ho.Sheaves[len(ho.Sheaves)-1]
+	from := last.Travel()
+	ho.ramp(t, -0.02, 1)
+	for last.Travel()-from < 1.5 {
+		ho.run(t, 1, nil)
+	}
+	for _, sh := range ho.Sheaves {
+		if sh.Passes() != 1 {
+			t.Errorf("hauled slowly: %s counts %d passes, want 1", sh.Name, sh.Passes())
+		}
+	}
+}

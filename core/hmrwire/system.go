@@ -206,7 +206,7 @@ func (sys *System) step(h float64) error {
 		sh.hinge.follow(h, wraps[k], wraps[k]*sh.hinge.radius)
 	}
 	for _, d := range sys.drums {
-		d.hinge.follow(h, d.Wound()/d.Radius, math.Pi*d.Radius)
+		d.hinge.follow(h, d.wrapAngle(), math.Pi*d.Radius)
 	}
 	if tm != nil {
 		lap(&tm.World, start)

@@ -5,7 +5,6 @@ import (
 	"strings"
 
 	"github.com/cablefmu/cablefmu/core/geom"
-	"github.com/cablefmu/cablefmu/core/hmrwire"
 	"github.com/cablefmu/cablefmu/fmu"
 	"github.com/cablefmu/cablefmu/fmu/plugins/port"
 	"github.com/cablefmu/cablefmu/modeldesc"
@@ -157,14 +156,11 @@ func quantities(c *config, step float64) *catalogue {
 	qs.Output("drum.brakeTorque", "N.m", "Torque of the holding brake on the drum in the last step", func(s *simulation) float64 { return s.ho.Drum.BrakeTorqueApplied() })
 	qs.Output("drum.wound", "m", "Length of wire wound on the drum", func(s *simulation) float64 { return s.ho.Drum.Wound() })
 	if c.Drum.Spool {
-		qs.Count("drum.layer", "Layer the wire leaves the drum from, 1 the first (wireHoist.drum.spool)",
-			func(s *simulation) float64 {
-				k, _, _ := hmrwire.Layer(s.ho.Drum.Wound(), c.Drum.Radius, c.Drum.Width, s.ho.Wire.Rope.Diameter)
-				return float64(k + 1)
-			})
-		qs.Output("drum.radius", "m", "Radius at the wire's axis of the layer the wire leaves the drum from", func(s *simulation) float64 { return s.ho.Drum.Radius })
+		qs.Count("drum.layer", "Layer the wire left the drum from in the last internal step, 1 the first (wireHoist.drum.spool)",
+			func(s *simulation) float64 { return float64(s.ho.Drum.Layer() + 1) })
+		qs.Output("drum.radius", "m", "Radius at the wire's axis of the layer the wire left the drum from in the last internal step", func(s *simulation) float64 { return s.ho.Drum.Radius })
 	}
-	qs.Output("drum.wrap", "rad", "Angle the wound wire wraps the drum by: drum.wound over the radius, at the last internal step's start", func(s *simulation) float64 { return s.ho.Drum.Wrap() })
+	qs.Output("drum.wrap", "rad", "Angle the wound wire wraps the drum by: its turns (drum.wound over the radius, or spooled the turns of its layers), at the last internal step's start", func(s *simulation) float64 { return s.ho.Drum.Wrap() })
 	qs.Output("drum.speed", "m/s", "Speed of the wire onto or off the drum: its rim's, omega times the radius, positive paying out", func(s *simulation) float64 { return s.ho.Drum.RimSpeed() })
 	qs.Output("drum.dOverD", "1", "D/d of the drum: its diameter at the wire's axis over the rope's diameter", func(s *simulation) float64 { return 2 * s.ho.Drum.Radius / s.ho.Wire.Rope.Diameter })
 	qs.Output("drum.travel", "m", "Length of wire that ran onto or off the drum since the start", func(s *simulation) float64 { return s.ho.Drum.Travel() })

@@ -252,8 +252,8 @@ func TestRopeTorqueTurnsTheBlock(t *testing.T) {
 // and the load's bounce runs wire over the sheaves as the falls stretch;
 // TestSheaveWrapTravelAndPasses has the ramped lift within 1 %), and each
 // sheave counts one pass (more than its wrapped arc, 1.26 m, ran over the
-// last); the drum, held at its speed, took the 7.2 m on within 0.1 %, one
-// pass, and is wrapped by its wound wire over its 0.4 m radius (the
+// last); the drum, held at its speed, took the 7.2 m on within 2 cm (the
+// travel leaves out the first centimetre's play), one pass, and is wrapped by its wound wire over its 0.4 m radius (the
 // sheaves' travel counts the load's bounce both ways, the drum's not).
 func TestSheaveOutputs(t *testing.T) {
 	in, vr := plugintest.New(t, plugintest.ScenarioDir(t, example(t)), nil)
@@ -288,7 +288,7 @@ func TestSheaveOutputs(t *testing.T) {
 	}
 	drum := d.get("drum.travel") - drumStart
 	t.Logf("drum: %.4f m of wire hauled on, D/d %.1f, wrapped by %.1f rad, %v passes", drum, d.get("drum.dOverD"), d.get("drum.wrap"), d.get("drum.passes"))
-	if math.Abs(drum/7.2-1) > 1e-3 || d.get("drum.passes") != 1 || math.Abs(d.get("drum.wrap")*0.4-d.get("drum.wound")) > 1e-9*d.get("drum.wound") {
+	if math.Abs(drum-7.2) > 0.02 || d.get("drum.passes") != 1 || math.Abs(d.get("drum.wrap")*0.4-d.get("drum.wound")) > 1e-9*d.get("drum.wound") {
 		t.Errorf("drum: %.4f m hauled on (1.2 m/s for 6 s: 7.2 m), %v passes, wrapped by %.4f rad with %.4f m wound on 0.4 m", drum, d.get("drum.passes"), d.get("drum.wrap"), d.get("drum.wound"))
 	}
 }
