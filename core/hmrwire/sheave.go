@@ -152,7 +152,8 @@ func (s *Sheave) Wrap() float64 { return s.hinge.wrap }
 func (s *Sheave) Fleet() float64 { return s.hinge.fleet }
 
 // Beyond reports whether the fleet angle exceeded FleetLimit (given) at
-// a step's start and has not since come back below fleetBack of it: the
+// a step's start and has not since come back a band below it (fleetBack,
+// fleetBand): the
 // wire runs at an angle the groove does not hold, and would ride up the
 // flange or jump the sheave.
 func (s *Sheave) Beyond() bool { return s.hinge.beyond }
@@ -203,17 +204,21 @@ func (sys *System) wrap(sh *Sheave) float64 {
 	switch lim := sh.FleetLimit; {
 	case lim > 0 && fleet > lim:
 		hg.beyond = true
-	case fleet < fleetBack*lim:
+	case fleet < lim-max((1-fleetBack)*lim, fleetBand):
 		hg.beyond = false
 	}
 	return math.Abs(total)
 }
 
 // fleetBack is the share of the fleet angle limit below which a wire
-// beyond it counts as back within (Sheave.Beyond): a wire vibrating at
-// the limit (the example's lead, by ±0.3° about 4°) does not cross it
-// every few steps.
-const fleetBack = 0.75
+// beyond it counts as back within (Sheave.Beyond), and fleetBand (rad,
+// 0.2°) the least band below the limit: a wire vibrating at the limit
+// (the example's lead, by ±0.3° about 4°) does not cross it every few
+// steps, nor at a small limit.
+const (
+	fleetBack = 0.75
+	fleetBand = 0.2 * math.Pi / 180
+)
 
 // travelBand is the play (m) within which the wire's to-and-fro over a
 // sheave or drum is not travel (follow): a standing sheave's spin jitters

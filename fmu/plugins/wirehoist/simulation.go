@@ -132,9 +132,9 @@ func (s *simulation) Step(lead float64, from, to []float64, first bool) error {
 		if b := sh.Beyond(); b != beyond[k] {
 			deg := 180 / math.Pi
 			if b {
-				s.Add("the wire runs onto or off %s (sheave[%d]) at %.1f°, beyond the %.1f° its groove holds (wireHoist.sheave.fleetAngleLimit): it would ride up the flange or jump the sheave", sh.Name, k+1, sh.Fleet()*deg, sh.FleetLimit*deg)
+				s.Add("the wire runs onto or off %s (sheave[%d]) at %.2f°, beyond the %.2f° its groove holds (wireHoist.sheave.fleetAngleLimit): it would ride up the flange or jump the sheave", sh.Name, k+1, sh.Fleet()*deg, sh.FleetLimit*deg)
 			} else {
-				s.Add("the wire runs onto and off %s (sheave[%d]) at %.1f°, within the %.1f° its groove holds again", sh.Name, k+1, sh.Fleet()*deg, sh.FleetLimit*deg)
+				s.Add("the wire runs onto and off %s (sheave[%d]) at %.2f°, within the %.2f° its groove holds again", sh.Name, k+1, sh.Fleet()*deg, sh.FleetLimit*deg)
 			}
 		}
 	}
