@@ -20,8 +20,10 @@ type Geometry struct {
 	// Friction is the Coulomb coefficient μ between wire and shape.
 	Friction float64
 	// axle is the body that carries a sheave's axle, for a sheave's shape
-	// (its groove across the body's z axis, the axle); nil otherwise.
-	axle *multibody.Body
+	// (its groove across the body's z axis, the axle), and sheave its
+	// hinge; nil otherwise.
+	axle   *multibody.Body
+	sheave *hinge
 
 	// The shape in the world at the start of the step (refresh), and the
 	// placement it was computed for.

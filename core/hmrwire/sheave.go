@@ -90,7 +90,7 @@ func (sys *System) AddSheave(spec SheaveSpec) (*Sheave, error) {
 	if err != nil {
 		return nil, err
 	}
-	g.axle = spec.Axle
+	g.axle, g.sheave = spec.Axle, h
 	h.friction, h.locked = spec.BearingFriction, spec.Locked
 	sys.World.AddBody(body)
 	sys.AddGeometry(g)
@@ -170,44 +170,50 @@ func (s *Sheave) Travel() float64 { return s.hinge.travel }
 // lowering are two passes). A run that turns back before that is no pass.
 func (s *Sheave) Passes() int { return s.hinge.passes }
 
-// wrap returns the angle (rad) the system's wires wrap sheave sh by: at
-// each of their contact nodes on it the wire turns from the direction it
-// came in to the one it goes on, by an angle about the axle; the turns
-// add up over the wrap. It also sets the sheave's fleet angle (Fleet).
-func (sys *System) wrap(sh *Sheave) float64 {
-	hg := sh.hinge
-	u := hg.axle.Rot.Rotate(hg.axis)
-	total, fleet := 0.0, 0.0
+// measureSheaves sets each sheave's wrap angle and fleet angle at the
+// step's start (Wrap, Fleet, Beyond), in one pass over the wires' nodes.
+// The wrap: at each contact node on a sheave the wire turns from the
+// direction it came in to the one it goes on, by an angle about the axle;
+// the turns add up over the wrap. The fleet angle: the largest angle of
+// the pieces onto and off the sheave (from or to a node not on it) with
+// its plane.
+func (sys *System) measureSheaves() {
+	for _, sh := range sys.sheaves {
+		hg := sh.hinge
+		hg.turn, hg.fleet, hg.normal = 0, 0, hg.axle.Rot.Rotate(hg.axis)
+	}
 	for _, w := range sys.Wires {
 		for i := 1; i < len(w.nodes)-1; i++ {
 			n := w.nodes[i]
-			if n.kind != ContactNode || n.geo != sh.Geometry {
+			if n.kind != ContactNode || n.geo.sheave == nil {
 				continue
 			}
+			hg := n.geo.sheave
+			u := hg.normal
 			p := n.position()
 			a := p.Sub(w.nodes[i-1].position())
 			c := w.nodes[i+1].position().Sub(p)
-			total += math.Atan2(a.Cross(c).Dot(u), a.Dot(c))
-			// The pieces onto and off the sheave: from or to a node not
-			// on it.
+			hg.turn += math.Atan2(a.Cross(c).Dot(u), a.Dot(c))
 			for k, d := range [2]geom.Vec3{a, c} {
-				if o := w.nodes[i-1+2*k]; o.kind == ContactNode && o.geo == sh.Geometry {
+				if o := w.nodes[i-1+2*k]; o.kind == ContactNode && o.geo == n.geo {
 					continue
 				}
 				if l := d.Norm(); l > 0 {
-					fleet = max(fleet, math.Asin(min(math.Abs(d.Dot(u))/l, 1)))
+					hg.fleet = max(hg.fleet, math.Asin(min(math.Abs(d.Dot(u))/l, 1)))
 				}
 			}
 		}
 	}
-	hg.fleet = fleet
-	switch lim := sh.FleetLimit; {
-	case lim > 0 && fleet > lim:
-		hg.beyond = true
-	case fleet < lim-max((1-fleetBack)*lim, fleetBand):
-		hg.beyond = false
+	for _, sh := range sys.sheaves {
+		hg := sh.hinge
+		hg.wrap = math.Abs(hg.turn)
+		switch lim := sh.FleetLimit; {
+		case lim > 0 && hg.fleet > lim:
+			hg.beyond = true
+		case hg.fleet < lim-max((1-fleetBack)*lim, fleetBand):
+			hg.beyond = false
+		}
 	}
-	return math.Abs(total)
 }
 
 // fleetBack is the share of the fleet angle limit below which a wire
@@ -291,6 +297,9 @@ type hinge struct {
 	// place is the wire's place on the rim, ∫ω r dt (m), followed its
 	// followed place within travelBand.
 	place, followed float64
+	// Scratch of measureSheaves: the turns summed, the axle's direction.
+	turn   float64
+	normal geom.Vec3
 }
 
 // Bodies implements multibody.Constraint.

@@ -18,7 +18,6 @@ type System struct {
 	Wires      []*Wire
 	drums      []*Drum
 	sheaves    []*Sheave
-	wraps      []float64 // scratch of step: the sheaves' wrap angles
 	// Substeps counts the steps solved since the system was built,
 	// substeps included (see maxTurn): a diagnostic, not part of the
 	// saved state.
@@ -194,16 +193,12 @@ func (sys *System) step(h float64) error {
 			w.alignTwist()
 		}
 	}
-	wraps := sys.wraps[:0]
-	for _, sh := range sys.sheaves {
-		wraps = append(wraps, sys.wrap(sh))
-	}
-	sys.wraps = wraps
+	sys.measureSheaves()
 	if err := sys.World.Step(h); err != nil {
 		return err
 	}
-	for k, sh := range sys.sheaves {
-		sh.hinge.follow(h, wraps[k], wraps[k]*sh.hinge.radius)
+	for _, sh := range sys.sheaves {
+		sh.hinge.follow(h, sh.hinge.wrap, sh.hinge.wrap*sh.hinge.radius)
 	}
 	for _, d := range sys.drums {
 		d.hinge.follow(h, d.wrapAngle(), math.Pi*d.Radius)
