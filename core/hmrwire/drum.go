@@ -357,22 +357,19 @@ func (d *Drum) Wrap() float64 { return d.hinge.wrap }
 // from in the last step; 0 unless spooled.
 func (d *Drum) Layer() int { return d.layer }
 
-// wrapAngle returns the angle (rad) of the wound wire's turns.
+// wrapAngle returns the angle (rad) of the wound wire's turns: spooled,
+// the full layers' and the turns of the last, which Layer's place across
+// the drum gives.
 func (d *Drum) wrapAngle() float64 {
 	if !d.spool {
 		return d.Wound() / d.Radius
 	}
 	n := max(math.Floor(d.width/d.pitch), 1)
-	left, turns := max(d.Wound(), 0), 0.0
-	for k := 0; k < maxLayers; k++ {
-		r := d.radius0 + float64(k)*d.pitch
-		if c := 2 * math.Pi * n * r; left > c && k < maxLayers-1 {
-			left, turns = left-c, turns+n
-			continue
-		}
-		return 2 * math.Pi * (turns + left/(2*math.Pi*r))
+	k, _, across := Layer(d.Wound(), d.radius0, d.width, d.pitch)
+	if k%2 == 1 {
+		across = -across
 	}
-	return 2 * math.Pi * turns
+	return 2 * math.Pi * (float64(k)*n + n*(across+d.width/2)/d.width)
 }
 
 // RimSpeed returns the speed of the wire onto or off the drum (m/s): its

@@ -313,8 +313,8 @@ func TestDrumRunsOut(t *testing.T) {
 // flange), the layer changes where the wound length
 // fills a layer, and the wire wound between two changes (what the drum
 // took in) is a layer's 2π n (r + k d) within 1 %; the drum's rim runs at
-// the commanded speed on every layer, and its travel is the wire wound on
-// within 1 %.
+// the commanded speed on every layer, its travel is the wire wound on
+// within 1 %, and its wrap is its layers' turns.
 func TestDrumSpooling(t *testing.T) {
 	spec := exampleCrane()
 	spec.Drum.Width, spec.Drum.Wound, spec.Drum.Spool = 0.2, 100, true
@@ -351,9 +351,21 @@ func TestDrumSpooling(t *testing.T) {
 	if len(changes) < 2 {
 		t.Fatalf("%d layer changes hauling 40 m, want 2", len(changes))
 	}
-	// What ran onto the drum: the wire wound, on every layer's radius.
+	// What ran onto the drum: the wire wound, on every layer's radius; the
+	// wrap grew by its turns.
 	if in, ran := d.Wound()-wound0, d.Travel()-travel0; math.Abs(ran/in-1) > 0.01 {
 		t.Errorf("%.3f m of wire wound on, the drum's travel %.3f m", in, ran)
+	}
+	// The wrap at the last step's start: each layer's wire over its radius.
+	wound := d.Wound() + d.wire.Winch.rate/60 // before the last step's reel
+	turns, left := 0.0, wound
+	for k := 0; left > 0; k++ {
+		r := spec.Drum.Radius + float64(k)*rope
+		on := min(left, 2*math.Pi*math.Floor(spec.Drum.Width/rope)*r)
+		turns, left = turns+on/r, left-on
+	}
+	if math.Abs(d.Wrap()/turns-1) > 1e-9 {
+		t.Errorf("the drum's wrap %.6f rad, its layers' turns %.6f rad", d.Wrap(), turns)
 	}
 	k, _, _ := Layer(changes[0]+0.01, spec.Drum.Radius, spec.Drum.Width, rope)
 	want := 2 * math.Pi * math.Floor(spec.Drum.Width/rope) * (spec.Drum.Radius + float64(k)*rope)
