@@ -34,7 +34,10 @@ import (
 // operations, as it does for nets) and the symbolic analysis are redone
 // only when the rows' coupling to the bodies and their parts (not merely
 // the problem's layout) or the set of rigid rows changes; each step
-// factors the new values.
+// factors the new values. A factorization again within the step with only
+// compliances changed (an active set pinning or freeing rows) writes those
+// alone and recomputes L from the first unknown they touch on
+// (sparse.Factor.Refactor).
 //
 // A pivot that comes out below 1e-13 of its node's scale, or of the wrong
 // sign (rows that depend on each other, a rigid row on no dynamic body), is
@@ -84,6 +87,15 @@ type Sparse struct {
 	res, dx  []float64
 	// pattern is the coupling the analysis was made for (Problem.pattern).
 	pattern []int
+	// The assembly the factor holds: the problem's values count (see
+	// Problem.values; 0 for none), each row's diagonal before its
+	// compliance and the compliances. An active set that pins or frees
+	// rows changes only compliances, which refactor puts in.
+	values   uint64
+	rowDiag  []float64
+	sigma    []float64
+	changed  []int
+	isChange []bool
 }
 
 // SparseTiming splits a sparse solve's time for benchmarks.
@@ -129,6 +141,8 @@ func (s *Sparse) Factor(p *Problem) error {
 			return err
 		}
 		t0 = time.Now() // setup times itself (ordering, analysis)
+	} else if p.values != 0 && p.values == s.values {
+		return s.refactor(p, t0)
 	}
 	if err := s.assemble(p); errors.Is(err, errPartsChanged) {
 		if err := s.setup(p); err != nil {
@@ -142,11 +156,76 @@ func (s *Sparse) Factor(p *Problem) error {
 	}
 	t0 = s.clock(&s.timing().Assembly, t0)
 	if err := s.fac.Factor(s.mat, s.pivot); err != nil {
+		s.values = 0
+		return err
+	}
+	s.values = p.values
+	s.clock(&s.timing().Factorization, t0)
+	s.timing().Factorizations++
+	return nil
+}
+
+// refactor factors the matrix of the last assembly again with p's
+// compliances, p's other values being the same: only the changed rows'
+// diagonals and the pivot scales of them and their neighbours are
+// written, and L is recomputed from the first of those on
+// (sparse.Factor.Refactor), which gives the factor a full assembly and
+// factorization would, to the bit.
+func (s *Sparse) refactor(p *Problem, t0 time.Time) error {
+	val := s.mat.Val
+	changed := s.changed[:0]
+	mark := func(k int) {
+		if !s.isChange[k] {
+			s.isChange[k] = true
+			changed = append(changed, k)
+		}
+	}
+	for i, sg := range p.Sigma {
+		if sg == s.sigma[i] {
+			continue
+		}
+		k := s.rows + i
+		val[s.diag[k]] = s.rowDiag[i] - sg
+		mark(k)
+		for q := s.mat.Col[k]; q < s.mat.Col[k+1]; q++ {
+			mark(s.mat.Row[q]) // its pivot scale sees the diagonal
+		}
+	}
+	s.sigma = append(s.sigma[:0], p.Sigma...)
+	for _, k := range changed {
+		s.isChange[k] = false
+		s.pivot.Scale[k] = s.scale(k, nil)
+	}
+	s.changed = changed
+	t0 = s.clock(&s.timing().Assembly, t0)
+	if err := s.fac.Refactor(s.mat, s.pivot, changed); err != nil {
+		s.values = 0
 		return err
 	}
 	s.clock(&s.timing().Factorization, t0)
 	s.timing().Factorizations++
 	return nil
+}
+
+// scale returns unknown k's pivot scale, |a_kk| + Σ_j a_kj²/|a_jj|: the
+// size its pivot has without cancellation (a zero diagonal adds nothing).
+// inv holds 1/|a_jj| (0 for a zero one) per unknown, or is nil to have it
+// worked out here.
+func (s *Sparse) scale(k int, inv []float64) float64 {
+	val := s.mat.Val
+	v := math.Abs(val[s.diag[k]])
+	for q := s.mat.Col[k]; q < s.mat.Col[k+1]; q++ {
+		j := s.mat.Row[q]
+		if j == k {
+			continue
+		}
+		if inv != nil {
+			v += val[q] * val[q] * inv[j]
+		} else if d := math.Abs(val[s.diag[j]]); d > 0 {
+			v += val[q] * val[q] * (1 / d)
+		}
+	}
+	return v
 }
 
 // Substitute implements Factorizer.
@@ -239,6 +318,7 @@ func (s *Sparse) turningChanged(p *Problem) bool {
 func (s *Sparse) setup(p *Problem) error {
 	t0 := time.Now()
 	s.pattern = s.pattern[:0] // none until the analysis is done
+	s.values = 0              // nor an assembly
 	nr := len(p.Rows)
 	s.bodyStart, s.bodyDofs, s.bodyNode = s.bodyStart[:0], s.bodyDofs[:0], s.bodyNode[:0]
 	s.onKept = slices.Grow(s.onKept[:0], nr)[:nr]
@@ -428,6 +508,8 @@ func (s *Sparse) setup(p *Problem) error {
 		}
 	}
 	s.rhs, s.x, s.res, s.dx = grow(s.rhs, n), grow(s.x, n), grow(s.res, n), grow(s.dx, n)
+	s.isChange = grow(s.isChange, n)
+	clear(s.isChange)
 	s.layout = p.structure()
 	s.pattern = p.pattern(s.pattern[:0])
 	if s.Timing != nil {
@@ -555,12 +637,14 @@ func (s *Sparse) assemble(p *Problem) error {
 			}
 		}
 	}
+	s.rowDiag, s.sigma = grow(s.rowDiag, len(p.Sigma)), append(s.sigma[:0], p.Sigma...)
 	for i, sg := range p.Sigma {
-		val[s.diag[s.rows+i]] -= sg // after the condensed bodies' terms
+		q := s.diag[s.rows+i]
+		s.rowDiag[i] = val[q]
+		val[q] -= sg // after the condensed bodies' terms
 	}
-	// Scale of each unknown: |a_kk| + Σ_j a_kj²/|a_jj|, the size its pivot
-	// has without cancellation (a zero diagonal adds nothing).
-	sc, inv := s.pivot.Scale, s.res // res is free until a refinement
+	// Each unknown's pivot scale (see scale).
+	inv := s.res // free until a refinement
 	for k := range inv {
 		inv[k] = 0
 		if d := math.Abs(val[s.diag[k]]); d > 0 {
@@ -568,13 +652,7 @@ func (s *Sparse) assemble(p *Problem) error {
 		}
 	}
 	for k := 0; k < s.mat.N; k++ {
-		v := math.Abs(val[s.diag[k]])
-		for q := s.mat.Col[k]; q < s.mat.Col[k+1]; q++ {
-			if j := s.mat.Row[q]; j != k {
-				v += val[q] * val[q] * inv[j]
-			}
-		}
-		sc[k] = v
+		s.pivot.Scale[k] = s.scale(k, inv)
 	}
 	return nil
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand"
+	"slices"
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
@@ -351,4 +352,82 @@ func TestSparseReusedMatchesFresh(t *testing.T) {
 			t.Fatalf("row %d: fresh λ %.17g (%d pivots perturbed), reused %.17g (%d)", i, lf[i], pf, lr[i], pr)
 		}
 	}
+}
+
+// checkedSparse factors with a Sparse and checks each factorization
+// against a fresh Sparse's of the same problem, bitwise: the matrix, the
+// pivot scales and the factor (its solve). It counts the refactorizations (an active
+// set's pins changed, the values not).
+type checkedSparse struct {
+	*Sparse
+	t          *testing.T
+	refactored int
+}
+
+func (c *checkedSparse) Factor(p *Problem) error {
+	refactor := c.Sparse.mat != nil && p.values != 0 && p.values == c.Sparse.values
+	if refactor {
+		c.refactored++
+	}
+	if err := c.Sparse.Factor(p); err != nil {
+		return err
+	}
+	fresh := &Sparse{}
+	if err := fresh.Factor(p); err != nil {
+		c.t.Fatalf("fresh factor: %v", err)
+	}
+	s := c.Sparse
+	// The factors compared through their solves of a vector of ramps.
+	x, y := make([]float64, s.mat.N), make([]float64, s.mat.N)
+	for i := range x {
+		x[i] = float64(i%7) - 2.5
+	}
+	copy(y, x)
+	s.fac.Solve(x)
+	fresh.fac.Solve(y)
+	same := func(a, b []float64) bool { // bitwise: a NaN is its own
+		return slices.EqualFunc(a, b, func(u, v float64) bool { return math.Float64bits(u) == math.Float64bits(v) })
+	}
+	if !same(s.mat.Val, fresh.mat.Val) || !same(s.pivot.Scale, fresh.pivot.Scale) || !same(x, y) || s.fac.Perturbed != fresh.fac.Perturbed {
+		c.t.Errorf("a factorization (refactored %v) differs from a fresh one's of the same problem: matrix %v, scales %v, solves %v, perturbed %d and %d",
+			refactor, same(s.mat.Val, fresh.mat.Val), same(s.pivot.Scale, fresh.pivot.Scale), same(x, y), s.fac.Perturbed, fresh.fac.Perturbed)
+	}
+	return nil
+}
+
+func (c *checkedSparse) Solve(p *Problem) error {
+	if err := c.Factor(p); err != nil {
+		return err
+	}
+	return c.Substitute(p)
+}
+
+// Where an active set pins or frees rows within a step, the sparse solver
+// puts in the changed compliances only and refactors from the first
+// changed unknown on: the matrix, pivot scales and factor are a fresh
+// solver's to the bit, on bounded random worlds over 12 steps.
+func TestSparseRefactorMatchesFresh(t *testing.T) {
+	refactored := 0
+	for seed := int64(1); seed <= 300; seed++ {
+		var step int
+		w := randomWorld(seed, &step, randomConfig{bounded: true})
+		for _, c := range w.Constraints() {
+			c.(*randomLink).step = &step
+		}
+		cs := &checkedSparse{Sparse: &Sparse{}, t: t}
+		w.Solver = &ActiveSet{Solver: cs}
+		for ; step < 12; step++ {
+			if err := w.Step(0.01); err != nil {
+				break // a random world the solvers cannot step: TestSparseMatchesDenseOnRandomWorlds's matter
+			}
+		}
+		refactored += cs.refactored
+		if t.Failed() {
+			t.Fatalf("seed %d", seed)
+		}
+	}
+	if refactored < 100 {
+		t.Errorf("%d refactorizations over the worlds: too few to tell", refactored)
+	}
+	t.Logf("%d refactorizations", refactored)
 }

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 )
 
 // Symbolic is the analysis of a matrix structure under an ordering: the
@@ -242,6 +243,9 @@ type Factor struct {
 	// Perturbed counts the pivots of the last factorization that were
 	// below the threshold and were replaced (see Options.Pivot).
 	Perturbed int
+	// perturbed marks them by position, for Refactor, which keeps the
+	// rows before the first it recomputes.
+	perturbed []bool
 	// scratch of the up-looking kernel
 	y, x []float64
 	fill []int
@@ -277,7 +281,7 @@ func NewFactor(s *Symbolic) *Factor {
 // Reset makes f a factorization for the analysis s, keeping its storage.
 func (f *Factor) Reset(s *Symbolic) {
 	f.sym, f.Perturbed = s, 0
-	f.val, f.d = zeroed(f.val, s.Nonzeros()), zeroed(f.d, s.n)
+	f.val, f.d, f.perturbed = zeroed(f.val, s.Nonzeros()), zeroed(f.d, s.n), zeroed(f.perturbed, s.n)
 	f.y, f.x, f.fill = zeroed(f.y, s.n), zeroed(f.x, s.n), zeroed(f.fill, s.n)
 }
 
@@ -288,17 +292,61 @@ func (f *Factor) Symbolic() *Symbolic { return f.sym }
 // analyzed), with the kernel the analysis chose: multifrontal where L has
 // dense blocks, up-looking otherwise.
 func (f *Factor) Factor(a *Matrix, piv Pivot) error {
+	if err := f.check(a, piv); err != nil {
+		return err
+	}
+	f.Perturbed = 0
+	clear(f.perturbed)
+	if f.sym.frontal {
+		return f.multifrontal(a, piv)
+	}
+	return f.upLooking(a, piv, 0)
+}
+
+// check reports a matrix or pivot options of the wrong size.
+func (f *Factor) check(a *Matrix, piv Pivot) error {
 	if a.N != f.sym.n {
 		return fmt.Errorf("factor: a %d×%d matrix for an analysis of %d", a.N, a.N, f.sym.n)
 	}
 	if piv.Sign != nil && (len(piv.Sign) != a.N || len(piv.Scale) != a.N) {
 		return fmt.Errorf("factor: %d pivot signs and %d scales for %d unknowns", len(piv.Sign), len(piv.Scale), a.N)
 	}
+	return nil
+}
+
+// Refactor factors a again where it differs from the matrix of the last
+// Factor or Refactor only in the rows and columns of the nodes changed
+// and in those nodes' pivot scales: an active set's pinned row changes
+// its diagonal alone. Row k of L depends on rows k and above of P A Pᵀ
+// and on L's rows before k only, so the rows before the first changed
+// node's position are kept as they are, and the result is the one Factor
+// gives, to the bit. The multifrontal kernel factors anew.
+func (f *Factor) Refactor(a *Matrix, piv Pivot, changed []int) error {
+	if err := f.check(a, piv); err != nil {
+		return err
+	}
+	s := f.sym
+	from := s.n
+	for _, c := range changed {
+		if c < 0 || c >= s.n {
+			return fmt.Errorf("refactor: node %d of a %d×%d matrix", c, s.n, s.n)
+		}
+		from = min(from, s.iperm[c])
+	}
+	if s.frontal {
+		from = 0
+	}
 	f.Perturbed = 0
-	if f.sym.frontal {
+	for _, p := range f.perturbed[:from] {
+		if p {
+			f.Perturbed++
+		}
+	}
+	clear(f.perturbed[from:])
+	if s.frontal {
 		return f.multifrontal(a, piv)
 	}
-	return f.upLooking(a, piv)
+	return f.upLooking(a, piv, from)
 }
 
 // pivot returns the pivot to divide by at position k for the computed
@@ -315,6 +363,7 @@ func (f *Factor) pivot(dk float64, k int, piv Pivot) (float64, error) {
 		if !(dk*sign >= least) {
 			dk = sign * least
 			f.Perturbed++
+			f.perturbed[k] = true
 		}
 	case dk == 0 || math.IsNaN(dk):
 		return 0, fmt.Errorf("factor: pivot %d (node %d): %w", k, col, ErrSingular)
@@ -322,14 +371,20 @@ func (f *Factor) pivot(dk float64, k int, piv Pivot) (float64, error) {
 	return dk, nil
 }
 
-// upLooking computes L row by row: row k of L solves
-// L₁₁ D₁₁ yᵀ = A₁₂ on the row's pattern (from the analysis, ascending),
-// and d_k = a_kk − Σ_j l_kj y_j.
-func (f *Factor) upLooking(a *Matrix, piv Pivot) error {
+// upLooking computes L row by row from row from on (the rows before it
+// kept): row k of L solves L₁₁ D₁₁ yᵀ = A₁₂ on the row's pattern (from
+// the analysis, ascending), and d_k = a_kk − Σ_j l_kj y_j.
+func (f *Factor) upLooking(a *Matrix, piv Pivot, from int) error {
 	s := f.sym
 	y, fill := f.y, f.fill
 	clear(fill)
-	for k := 0; k < s.n; k++ {
+	if from > 0 {
+		// Each column's entries in the kept rows: its rows ascend.
+		for i := 0; i < from; i++ {
+			fill[i], _ = slices.BinarySearch(s.rowIdx[s.colStart[i]:s.colStart[i+1]], from)
+		}
+	}
+	for k := from; k < s.n; k++ {
 		// Row k of P A Pᵀ, left of and on the diagonal, into y.
 		for q := s.scatterStart[k]; q < s.scatterStart[k+1]; q++ {
 			y[s.scatterCol[q]] += a.Val[s.scatterPos[q]]

@@ -625,3 +625,64 @@ func TestReusedStorageMatchesFresh(t *testing.T) {
 		}
 	}
 }
+
+// Refactor after changing a few nodes' diagonals and pivot scales gives
+// the factor a fresh Factor gives, to the bit, by both kernels, also where
+// pivots are perturbed (a diagonal of the wrong sign) before, at and after
+// the first changed node; a changed node outside the matrix is refused.
+func TestRefactorMatchesFactor(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 8))
+	for trial := 0; trial < 200; trial++ {
+		n := 2 + rng.IntN(120)
+		rows := rng.IntN(n/2 + 1)
+		m, sign := randomMatrix(rng, n, 1+rng.IntN(4), rows)
+		sym, err := Analyze(m, order(t, m.Graph(), Nodes{}, 0))
+		if err != nil {
+			t.Fatal(err)
+		}
+		frontal := trial%5 == 4
+		kernel(sym, m, frontal)
+		piv := Pivot{Sign: sign, Scale: make([]float64, n), Eps: 1e-13}
+		for i := range piv.Scale {
+			piv.Scale[i] = 1 + rng.Float64()
+		}
+		flip := func() { // a diagonal of the wrong sign: a perturbed pivot
+			i := rng.IntN(n)
+			m.Val[m.Index(i, i)] = -m.Val[m.Index(i, i)]
+		}
+		if trial%3 == 0 {
+			flip()
+		}
+		f := NewFactor(sym)
+		if err := f.Factor(m, piv); err != nil {
+			t.Fatal(err)
+		}
+		for round := 0; round < 3; round++ {
+			changed := make([]int, 1+rng.IntN(3))
+			for k := range changed {
+				i := rng.IntN(n)
+				changed[k] = i
+				m.Val[m.Index(i, i)] *= 1 + rng.Float64()
+				piv.Scale[i] *= 1 + rng.Float64()
+			}
+			if trial%3 == 1 && round == 1 {
+				i := changed[0]
+				m.Val[m.Index(i, i)] = -m.Val[m.Index(i, i)]
+			}
+			if err := f.Refactor(m, piv, changed); err != nil {
+				t.Fatal(err)
+			}
+			fresh := NewFactor(sym)
+			if err := fresh.Factor(m, piv); err != nil {
+				t.Fatal(err)
+			}
+			if !slices.Equal(f.val, fresh.val) || !slices.Equal(f.d, fresh.d) || f.Perturbed != fresh.Perturbed {
+				t.Fatalf("trial %d round %d (frontal %v, changed %v): refactored factor differs from a fresh one (%d and %d pivots perturbed)",
+					trial, round, frontal, changed, f.Perturbed, fresh.Perturbed)
+			}
+		}
+		if trial == 0 && f.Refactor(m, piv, []int{n}) == nil {
+			t.Errorf("node %d of a %d×%d matrix was not refused", n, n, n)
+		}
+	}
+}
