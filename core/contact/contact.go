@@ -89,6 +89,10 @@ func New(g *Ground, p Point) *Contact {
 	return &Contact{ground: g, point: p, bodies: [1]*multibody.Body{p.Body}}
 }
 
+// SetOffset moves the contact point on its body (body frame, m): the end
+// of a rope segment that a winch pays out grows away from its centre.
+func (c *Contact) SetOffset(o geom.Vec3) { c.point.Offset = o }
+
 // Bodies implements multibody.Constraint.
 func (c *Contact) Bodies() []*multibody.Body { return c.bodies[:] }
 

@@ -19,7 +19,7 @@ type Options struct {
 	Rope material.Rope
 	// Segments is the number N of rigid segments.
 	Segments int
-	// Twist selects the twist angle definition of the joints.
+	// Twist selects how the joints measure twist (TwistSwing if zero).
 	Twist TwistDefinition
 	// InertiaScale multiplies the segments' moments of inertia (1 if 0):
 	// [SL08] §VIII scales them by 20 to stabilize its crane.
@@ -188,17 +188,10 @@ func (c *Cable) edgeRate() float64 {
 	return math.NaN()
 }
 
-// KinkLimit is the largest bend angle (rad) between two segments that the
-// cable takes as a rope's shape: beyond it the rope folds back on itself
-// between two joints (a slack rope piling up), which rigid segments cannot
-// represent and eq. 21's bend angle, undefined at π, cannot hold. Runs that
-// stayed right bent their joints by at most 0.9 rad (a load set down and
-// lifted, slack rope, winch jumps); runs that went wrong folded to π.
-const KinkLimit = 2.0
-
 // Kink returns the joint with the largest bend angle at the last update
-// among the joints that hold bending, and that angle (rad); see KinkLimit.
-// (A sheave or a pinned end lets the rope leave at any angle.)
+// among the joints that hold bending, and that angle (rad): how far a slack
+// rope folds (π: back on itself). A sheave or a pinned end lets the rope
+// leave at any angle.
 func (c *Cable) Kink() (joint int, angle float64) {
 	for k, j := range c.Joints {
 		if !j.bends {

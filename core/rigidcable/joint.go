@@ -9,13 +9,26 @@ import (
 	"github.com/cablefmu/cablefmu/core/state"
 )
 
-// TwistDefinition selects how a joint measures twist (eq. 22).
+// TwistDefinition selects how a joint measures twist: the swing–twist
+// decomposition (the default) or eq. 22 with one of the paper's two
+// reference vectors.
 type TwistDefinition int
 
 const (
+	// TwistSwing measures the twist as the twist part of the swing–twist
+	// decomposition of B's rotation relative to A since rest, about B's
+	// cable axis: the rotation left once the swing that takes A's axis to
+	// B's by the shortest way is taken out (the twist of discrete elastic
+	// rods, as the massless cable's, [SL07] eq. 17). Its rate, t·(ω_B −
+	// ω_A) with t from the decomposition, is exact at any bend, where eq.
+	// 22's rate along the mean axis holds for small bends only: bent by
+	// 50–70°, a slack rope's light segments whirled about their own axes
+	// under eq. 22 (thousands of rad/s within a second) and not under this
+	// one. The three agree to first order in the bend.
+	TwistSwing TwistDefinition = iota
 	// TwistPerpendicular compares body a's reference vector with a vector
 	// of body b that is perpendicular to it at rest, less π/2 (eq. 22).
-	TwistPerpendicular TwistDefinition = iota
+	TwistPerpendicular
 	// TwistAligned compares reference vectors that are co-aligned at rest,
 	// the "alternative" definition of §V-A. [SL08] writes it unsigned
 	// (atan2 of |ṽ_A × ṽ_B|), which also measures bending, and found it
@@ -38,9 +51,25 @@ const (
 // through a sheave joint (see NewSheaveJoint).
 const slideLimit = 0.9
 
-// eps0 keeps the bend direction finite at d_x → 0 (the substitution
-// d_x⁻¹ → (ε₀ + d_x)⁻¹ below eq. 28).
-const eps0 = 1e-12
+// minAcross is the least share of the bend stiffness the row across a
+// bend keeps (see Joint.Update): beyond a right angle it is let go, with a
+// compliance this much above the bend row's.
+const minAcross = 1e-6
+
+// twistFold is the bend (rad) beyond which a joint's twist is held (see
+// Joint.Update): eq. 22's axis is the mean of the two segments' axes,
+// which vanishes as the rope folds back on itself, and the swing–twist
+// decomposition's rate grows as 1/cos(θ/2).
+const twistFold = 0.9 * math.Pi
+
+// bendAcross returns θ cot θ, the bend energy's curvature across the bend
+// plane relative to along it (1 at θ = 0).
+func bendAcross(theta float64) float64 {
+	if theta < 1e-4 {
+		return 1 - theta*theta/3
+	}
+	return theta / math.Tan(theta)
+}
 
 // Joint is the angular constraint of eq. 20 between body A and body B:
 // the ball and socket p_A − p_B = 0, the bend angle θ (eq. 21) and the
@@ -48,16 +77,25 @@ const eps0 = 1e-12
 // Ends of a cable may leave bending or twisting free (see NewBallJoint,
 // NewSheaveJoint, NewSwivelJoint).
 //
-// The bend is constrained as the two components, in body A's cross-section
-// plane, of the bend vector θ n, n = d_x/(ε₀+|d_x|), d_x = d_A × d_B. Its
-// energy ½ c_b θ² is that of eq. 35, and its force, −c_b θ n, is the exact
-// gradient; unlike the single row θ of eq. 20, whose direction n is
-// undefined at θ = 0, the two rows also resist bending of a straight cable
-// in every direction.
+// The bend is held by two rows in body A's cross-section plane: along the
+// bend's axis n = d_x/|d_x|, d_x = d_A × d_B, the bend angle θ itself, as
+// eq. 20's single row, whose rate (ω_B − ω_A)·n is exact at any bend; and
+// across it, along m = d_A × n, no violation and the stiffness the energy
+// ½ c_b θ² (eq. 35) has there, c_b θ cot θ. A straight rope so resists
+// bending in every direction (eq. 20's row alone has no direction at
+// θ = 0), and a rope folded past a right angle, where the curvature across
+// is negative, is not pushed further in (see Update).
 //
-// The twist angle takes its sign from the cable axis t = (d_A + d_B)/|…|, so
-// that the winding number is defined for twists of many turns; its size is
-// that of eq. 22.
+// The twist is measured by eq. 22 (TwistPerpendicular, TwistAligned),
+// signed by the cable axis t = (d_A + d_B)/|…| so that the winding number
+// is defined for twists of many turns, or by the swing–twist
+// decomposition (TwistSwing), whose rate is exact at any bend. Folded
+// past twistFold, a joint holds its twist.
+//
+// Where a joint between segments pushes at least the rope's buckling load
+// (Buckling), a straight rope is given a small imperfection to buckle
+// about (bucklingSeed); the joints themselves hold both ways, so that a
+// pushed rope buckles rather than shortens.
 //
 // Every row is damped by the rope's material relaxation time Damping
 // (Kelvin–Voigt: SPOOK's γ is exactly the time constant of a spring and
@@ -81,12 +119,16 @@ type Joint struct {
 	// the joint between the first two segments from that end: its tension
 	// sets the end's bend stiffness (bendStiffness). Nil elsewhere.
 	rope *Joint
-	// sheave marks a joint whose twist is measured without eq. 22 (see
-	// NewSheaveJoint); restRel is B's rest orientation in A's frame,
-	// inverted.
+	// sheave marks the joint where the cable leaves a sheave (see
+	// NewSheaveJoint). restRel is B's rest orientation in A's frame,
+	// inverted: the untwisted state of a sheave joint's twist and of
+	// TwistSwing's.
 	sheave  bool
 	restRel geom.Quat
 	slide   float64 // slack rope slid through the sheave at the last update, m
+	// folded marks a joint bent past twistFold at the last update, whose
+	// twist is held.
+	folded bool
 
 	// Stiffness of the joint: c_s (N/m), c_b and c_t (N·m/rad) of the
 	// rope's material (eqs. 34–36).
@@ -128,6 +170,7 @@ type Joint struct {
 // would be an infinitely compliant, absent, constraint.
 func NewJoint(a *multibody.Body, pa, da geom.Vec3, b *multibody.Body, pb, db geom.Vec3, def TwistDefinition) *Joint {
 	j := &Joint{bodies: [2]*multibody.Body{a, b}, pointA: pa, pointB: pb, twistDef: def, bends: true, twists: true}
+	j.restRel = a.Rot.Conj().Mul(b.Rot).Conj()
 	j.axisA, _ = da.Unit()
 	j.axisB, _ = db.Unit()
 	refA := geom.Perpendicular(j.axisA)
@@ -170,20 +213,37 @@ func NewBallJoint(a *multibody.Body, pa, da geom.Vec3, b *multibody.Body, pb, db
 // slack is stored there rather than in loops of the hanging rope, like
 // the massless cable's, up to slideLimit of the first segment; beyond it
 // the joint holds, pushing at most the rope's buckling load (Buckling):
-// beyond it the rope gives way, as it does inside.
+// beyond it the rope buckles below the sheave.
 func NewSheaveJoint(a *multibody.Body, pa, da geom.Vec3, b *multibody.Body, pb, db geom.Vec3, def TwistDefinition) *Joint {
 	j := NewJoint(a, pa, da, b, pb, db, def)
 	j.bends = false
 	j.sheave = true
-	j.restRel = a.Rot.Conj().Mul(b.Rot).Conj()
 	return j
 }
 
-// sheaveTwist returns the twist angle of a sheave joint, unwound, and its
-// row's Jacobian direction t (world): Ω̇ = t·(ω_B − ω_A). With the rotation
-// since rest q = (w, v) in B's frame and n B's axis, Ψ = 2 atan2(v·n, w)
-// and, as in package massless, t = R_B (w² n + w n×v + s v)/(s² + w²).
-func (j *Joint) sheaveTwist() (float64, geom.Vec3) {
+// swingTwist returns the twist angle of a sheave joint or of a joint
+// measuring TwistSwing, unwound, and its row's Jacobian direction t
+// (world): Ω̇ = t·(ω_B − ω_A). With count unset the raw angle is followed
+// without being added to the twist (a fold holds it, see Joint.Update).
+func (j *Joint) swingTwist(count bool) (float64, geom.Vec3) {
+	psi, t, ok := j.swing()
+	if !ok {
+		return j.unwound, geom.Vec3{} // swung half a turn: hold, no torque
+	}
+	if count {
+		j.unwound += remainder2Pi(psi - j.psi)
+	}
+	j.psi = psi
+	return j.unwound, t
+}
+
+// swing returns the raw twist angle Ψ of the swing–twist decomposition at
+// the bodies' present orientations and the rate's direction t (world);
+// not ok within 1e-6 rad of a half turn's swing, where Ψ is not defined.
+// With the rotation since rest q = (w, v) in B's frame and n B's axis,
+// Ψ = 2 atan2(v·n, w) and, as in package massless, t = R_B (w² n +
+// w n×v + s v)/(s² + w²), s = v·n.
+func (j *Joint) swing() (psi float64, t geom.Vec3, ok bool) {
 	a, b := j.bodies[0], j.bodies[1]
 	q := j.restRel.Mul(a.Rot.Conj().Mul(b.Rot))
 	v := geom.Vec3{X: q.X, Y: q.Y, Z: q.Z}
@@ -191,13 +251,10 @@ func (j *Joint) sheaveTwist() (float64, geom.Vec3) {
 	s := v.Dot(n)
 	rho2 := s*s + q.W*q.W
 	if rho2 < 1e-12 {
-		return j.unwound, geom.Vec3{} // swung half a turn: hold, no torque
+		return 0, geom.Vec3{}, false
 	}
-	psi := 2 * math.Atan2(s, q.W)
-	j.unwound += remainder2Pi(psi - j.psi)
-	j.psi = psi
-	t := n.Scale(q.W * q.W).Add(n.Cross(v).Scale(q.W)).Add(v.Scale(s)).Scale(1 / rho2)
-	return j.unwound, b.ToWorld(t)
+	t = n.Scale(q.W * q.W).Add(n.Cross(v).Scale(q.W)).Add(v.Scale(s)).Scale(1 / rho2)
+	return 2 * math.Atan2(s, q.W), b.Rot.Rotate(t), true
 }
 
 // NewSwivelJoint returns the joint of a hook swivel: the load hangs from the
@@ -286,8 +343,6 @@ func (j *Joint) Update(h float64, rows []multibody.Row) {
 			rows[0].Violation = along - limit
 			rows[0].Lo = -j.Buckling() * h
 		}
-	} else if j.bends && !j.socket {
-		rows[0].Lo = -j.Buckling() * h // λ·d/h is the pull on A: the tension
 	}
 	if !j.bends && !j.twists {
 		return
@@ -295,14 +350,28 @@ func (j *Joint) Update(h float64, rows []multibody.Row) {
 	j.bend = m.theta
 	next := ballRows
 	if j.bends {
-		compliance := 1 / j.bendStiffness()
-		for k, e := range [2]geom.Vec3{m.e1, m.e2} {
+		// The rows in the bend's own axes: along n, the bend angle θ,
+		// whose rate (ω_B − ω_A)·n is exact at any bend (eqs. 21, 27);
+		// along m = d_A × n, no violation and the energy's curvature there,
+		// c_b θ cot θ (turning B about m by δ bends it by ½ δ² cot θ more):
+		// c_b for a straight rope, so that it resists bending in every
+		// direction, falling to nothing at a right angle. Beyond it the
+		// curvature is negative (a rope folded back unfolds sideways),
+		// which a row cannot hold: the row is let go. The two rows of
+		// the bend vector θ n along A's fixed axes, whose rates are those
+		// of a small bend only, pushed a fold past 90° further in (their
+		// rate across the bend plane is θ cot θ times the linearized one:
+		// of the wrong sign there), and a slack rope folded to π.
+		stiffness := j.bendStiffness()
+		across := stiffness * max(bendAcross(m.theta), minAcross)
+		for k, e := range [2]geom.Vec3{m.n, m.m} {
 			row := &rows[next+k]
-			// θ̇ n = (ω_B − ω_A)·n n for the bend part (eqs. 27, 25–26).
 			row.J[0].Ang = e.Scale(-1)
 			row.J[1].Ang = e
-			row.Violation = m.bendVec.Dot(e)
-			row.Compliance = compliance
+			row.Compliance = 1 / stiffness
+			if k == 1 {
+				row.Compliance = 1 / across
+			}
 			row.Damping = j.Damping
 			// Tension resists a kink like a bend stiffness T·l that the
 			// step sees only explicitly. The last step's tension, not the
@@ -314,15 +383,35 @@ func (j *Joint) Update(h float64, rows []multibody.Row) {
 				row.Geometric = j.force * j.Length
 			}
 		}
+		rows[next].Violation = m.theta - j.bucklingSeed(m.theta)
 		next += bendRows
 	}
 	if j.twists {
 		t := m.t
-		if j.sheave {
-			_, t = j.sheaveTwist()
-		} else {
+		folded := !j.sheave && m.theta > twistFold
+		switch {
+		case folded:
+			// Folded back: eq. 22's axis t = (d_A + d_B)/|…| vanishes,
+			// and the swing–twist decomposition's rate grows as
+			// 1/cos(θ/2). The twist is held and carries no torque until
+			// the fold opens.
+			t = geom.Vec3{}
+		case j.folded:
+			// The fold opened: the raw angle is taken up where it is,
+			// as the angle near the fold is not defined and its jump
+			// would become twist.
+			if j.twistDef == TwistSwing {
+				j.swingTwist(false)
+			} else {
+				j.psi = m.psi
+			}
+			t = geom.Vec3{}
+		case j.sheave || j.twistDef == TwistSwing:
+			_, t = j.swingTwist(true)
+		default:
 			j.unwound, j.psi = m.twist, m.psi
 		}
+		j.folded = folded
 		row := &rows[next]
 		row.J[0].Ang = t.Scale(-1) // Ω̇ = (ω_B − ω_A)·t (eq. 28)
 		row.J[1].Ang = t
@@ -384,7 +473,7 @@ func (j *Joint) bendStiffness() float64 {
 type geometry struct {
 	da, db     geom.Vec3 // the cable axes of A and B (world)
 	theta      float64   // bend angle, eq. 21
-	bendVec    geom.Vec3 // θ n
+	n, m       geom.Vec3 // the bend's axis d_A × d_B/|…| and d_A × n
 	e1, e2     geom.Vec3 // body A's cross-section axes
 	t          geom.Vec3 // cable axis at the joint
 	psi, twist float64   // raw and unwound twist angle, eq. 22
@@ -400,9 +489,13 @@ func (j *Joint) measure(fa, fb *geom.Mat3) geometry {
 	sx := dx.Norm()
 	g := geometry{da: da, db: db}
 	g.theta = math.Atan2(sx, da.Dot(db)) // eq. 21
-	g.bendVec = dx.Scale(g.theta / (eps0 + sx))
 	g.e1 = fa.MulVec(j.refA)
 	g.e2 = da.Cross(g.e1)
+	g.n = g.e1 // a straight rope: any axis across it
+	if sx > 0 {
+		g.n = dx.Scale(1 / sx)
+	}
+	g.m = da.Cross(g.n)
 	g.t, _ = da.Add(db).Unit()
 	yb := fb.MulVec(j.refB)
 	g.psi = math.Atan2(g.e1.Cross(yb).Dot(g.t), g.e1.Dot(yb)) // eq. 22, signed by t
@@ -474,6 +567,11 @@ func (j *Joint) TwistAngle() float64 { return j.unwound }
 func (j *Joint) PotentialEnergy() float64 {
 	a, b := j.bodies[0], j.bodies[1]
 	gap := a.PointWorld(j.pointA).Sub(b.PointWorld(j.pointB))
+	if j.sheave {
+		// Slack slid into the sheave's store stretches nothing.
+		d := b.Rot.Rotate(j.axisB)
+		gap = gap.AddScaled(-max(0, min(gap.Dot(d), slideLimit*2*j.Length)), d)
+	}
 	e := 0.5 * j.Stretch * gap.Dot(gap)
 	if j.bends || j.twists {
 		fa, fb := a.Rot.Matrix(), b.Rot.Matrix()
@@ -483,8 +581,16 @@ func (j *Joint) PotentialEnergy() float64 {
 		}
 		if j.twists {
 			tw := g.twist
-			if j.sheave {
+			switch {
+			case j.sheave:
 				tw = j.unwound // of the last update
+			case j.folded:
+				tw = j.unwound // held
+			case j.twistDef == TwistSwing:
+				tw = j.unwound
+				if psi, _, ok := j.swing(); ok {
+					tw += remainder2Pi(psi - j.psi)
+				}
 			}
 			e += 0.5 * j.Twist * tw * tw
 		}
@@ -507,6 +613,7 @@ func (j *Joint) State(c *state.Codec) {
 	for _, x := range []*float64{&j.psi, &j.unwound, &j.bend, &j.force, &j.held} {
 		c.Float("joint", x)
 	}
+	c.Flag("joint folded", &j.folded)
 	c.NonNegative("joint stretch stiffness", &j.Stretch)
 	c.NonNegative("joint bend stiffness", &j.Bend)
 	c.NonNegative("joint twist stiffness", &j.Twist)
@@ -536,10 +643,10 @@ func (j *Joint) BallForce(p, v geom.Vec3) geom.Vec3 {
 // Link hinged by a rotational spring of the rope's bend stiffness over a
 // link, EI/Link, 2 EI/Link² (each link's moment P·δ balances the spring's
 // c_b·2δ/Link). For the default 20 mm rope at 0.5 m segments: 0.63 kN. It
-// bounds the push of a joint between segments, and of a sheave joint whose
-// slack store is full; a socket at a load holds the rope's end both ways
-// (+Inf: the rope buckles at its joints, not into the load); 0 for the
-// other joints.
+// bounds the push of a sheave joint whose slack store is full, and a joint
+// between segments pushed by it is seeded to buckle (bucklingSeed); a
+// socket at a load holds the rope's end both ways (+Inf: the rope buckles
+// at its joints, not into the load); 0 for the other joints.
 func (j *Joint) Buckling() float64 {
 	if j.socket {
 		return math.Inf(1)
@@ -549,6 +656,27 @@ func (j *Joint) Buckling() float64 {
 	}
 	return 2 * j.Bend * j.Length / (j.Link * j.Link) // Bend·Length = EI
 }
+
+// bucklingSeed returns the bend (rad) a joint pushed at its buckling load
+// (Buckling) in the last step is held towards while it is bent less: the
+// imperfection that makes a straight rope under a push buckle sideways.
+// A rope pushed exactly along its axis (paid out onto a load set down
+// straight below the sheave) stays straight in exact arithmetic, its
+// joints compressing at the buckling load, and the rope grew into a strut
+// that pushed the load into the ground. The seed, 1 mrad along the
+// joint's first cross-section axis, is a bending moment of c_b·1e-3
+// (0.1 N·m for the default rope at 0.5 m segments); it acts on pushed
+// joints only, and a rope that pulls never sees it.
+func (j *Joint) bucklingSeed(theta float64) float64 {
+	if !j.bends || j.socket || !(j.force <= -j.Buckling()) || theta >= bucklingSeed {
+		return 0
+	}
+	return bucklingSeed
+}
+
+// bucklingSeed is the bend (rad) of a pushed joint's imperfection (see
+// Joint.bucklingSeed).
+const bucklingSeed = 1e-3
 
 // Slide returns the slack rope slid through a sheave joint at the last
 // update (m): 0 while the rope is taut.

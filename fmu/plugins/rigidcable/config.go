@@ -21,7 +21,10 @@ type config struct {
 
 // settings are the rigid-body cable's own.
 type settings struct {
-	// Twist is "aligned" (default) or "perpendicular" (eq. 22).
+	// Twist is "swing" (default: the swing–twist decomposition, exact at
+	// any bend) or "aligned" or "perpendicular" (the paper's eq. 22, for
+	// small bends: a slack rope bent by 50–70° whirls its segments about
+	// their axes under it).
 	Twist string `json:"twist"`
 	// Hook is "fixed" (default: the rope's torsion reaches the load) or
 	// "swivel" (the load turns freely about the rope below the hook).
@@ -33,12 +36,14 @@ type settings struct {
 
 func (c *settings) twist() (rigidcable.TwistDefinition, error) {
 	switch c.Twist {
-	case "", "aligned":
+	case "", "swing":
+		return rigidcable.TwistSwing, nil
+	case "aligned":
 		return rigidcable.TwistAligned, nil
 	case "perpendicular":
 		return rigidcable.TwistPerpendicular, nil
 	}
-	return 0, fmt.Errorf("rigidCable.twist %q: want aligned or perpendicular", c.Twist)
+	return 0, fmt.Errorf("rigidCable.twist %q: want swing, aligned or perpendicular", c.Twist)
 }
 
 func (c *settings) hook() (rigidcable.EndKind, error) {

@@ -4,9 +4,9 @@ import (
 	"fmt"
 	"math"
 	"os"
-	"strings"
 	"testing"
 
+	"github.com/cablefmu/cablefmu/core/geom"
 	"github.com/cablefmu/cablefmu/fmu"
 	"github.com/cablefmu/cablefmu/fmu/plugins/hoist"
 )
@@ -147,9 +147,9 @@ func TestGantryCycle(t *testing.T) {
 // and from rest straight to hauling in at 1 m/s.
 // Paying out faster than the load can fall, the rope goes slack at the
 // sheave (tension 0, the slack sliding through it) and snaps taut again.
-// It never pushes more than its bending carries: the tension at the
-// sheave is never below 0, inside the rope no joint pushes beyond its
-// buckling load. The runs stay finite, and from 3 s after the stop the
+// It never pushes the sheave (the tension there is never below 0), and
+// inside the rope a joint pushes beyond its buckling load only while the
+// rope buckles, for at most 6 steps in a row (measured 2). The runs stay finite, and from 3 s after the stop the
 // mean tension at the sheave over 4 s (about nine periods of the bounce,
 // which goes on slackening the rope for a while) is the hanging weight
 // (M + m_cable) g within 10 %.
@@ -157,17 +157,23 @@ func TestWinchJumpsGoSlackAndSnap(t *testing.T) {
 	for _, speed := range []float64{1, -1} {
 		g := newGantry(t)
 		g.run(2, 0, 0, nil)
-		lowest, peak, slack, inner, beyond := math.Inf(1), 0.0, 0, math.Inf(1), 0.0
+		lowest, peak, slack, inner := math.Inf(1), 0.0, 0, math.Inf(1)
+		run, longest := 0, 0 // steps in a row with a joint pushing beyond its buckling load
 		watch := func() {
 			f := g.rope.cable.Joints[0].Force()
 			lowest, peak = math.Min(lowest, f), math.Max(peak, f)
 			if f == 0 {
 				slack++
 			}
+			beyond := false
 			for _, j := range g.rope.cable.Joints[1:] {
 				inner = math.Min(inner, j.Force())
-				beyond = math.Max(beyond, -j.Force()-j.Buckling())
+				beyond = beyond || -j.Force() > j.Buckling()*(1+1e-6)
 			}
+			if run++; !beyond {
+				run = 0
+			}
+			longest = max(longest, run)
 		}
 		g.run(2, 0, speed, watch)
 		g.run(3, 0, 0, watch)
@@ -175,13 +181,13 @@ func TestWinchJumpsGoSlackAndSnap(t *testing.T) {
 		g.run(4, 0, 0, func() { sum += g.rope.cable.Joints[0].Force(); n++ })
 		want := (g.rope.load.Mass + g.rope.cable.Mass()) * 9.81
 		name := fmt.Sprintf("winch %+g m/s", speed)
-		t.Logf("%s: tension at the sheave from %.0f N to %.0f N (%.1f × the hanging weight), slack in %d steps, lowest axial force inside the rope %.0f N; mean afterwards %.0f N (weight %.0f N)",
-			name, lowest, peak, peak/want, slack, inner, sum/float64(n), want)
+		t.Logf("%s: tension at the sheave from %.0f N to %.0f N (%.1f × the hanging weight), slack in %d steps, lowest axial force inside the rope %.0f N (beyond buckling for %d steps in a row at most); mean afterwards %.0f N (weight %.0f N)",
+			name, lowest, peak, peak/want, slack, inner, longest, sum/float64(n), want)
 		if lowest < 0 {
 			t.Errorf("%s: the rope pushed the sheave with %.0f N", name, -lowest)
 		}
-		if beyond > 1e-6*want {
-			t.Errorf("%s: a joint pushed %.3g N beyond its buckling load", name, beyond)
+		if longest > 6 {
+			t.Errorf("%s: joints pushed beyond their buckling load for %d steps in a row: the rope did not buckle", name, longest)
 		}
 		if speed > 0 && slack == 0 {
 			t.Errorf("%s: the rope never went slack paying out faster than the load falls", name)
@@ -246,26 +252,83 @@ func TestSetDownAndLiftWithinSlackStore(t *testing.T) {
 	}
 }
 
-// Paying out 0.8 m beyond the sheave's slack store onto the RigidHoist load
-// resting on the ground (no travel, 0.5 m/s): the slack rope folds back on
-// itself, and the step says so instead of returning what rigid segments
-// cannot represent.
-func TestFoldedRopeStopsWithTheReason(t *testing.T) {
-	g := newGantry(t)
-	h := g.step
-	var err error
-	for i := 0; i < int(math.Round((11+4/0.5+3)/h)) && err == nil; i++ {
-		w := 0.0
-		if tm := float64(i) * h; tm >= 11 && tm < 19 {
-			w = 0.5
+// The RigidHoist load set down (lowered 3.2 m at 0.5 m/s) and 5 m more
+// rope paid out onto it at 0.5 m/s, the trolley left where it is (the
+// rope straight above the load) or moved 3 m aside after the first metre,
+// held 10 s and 4 m hauled in: each run goes to its end. The pushed rope buckles and piles on the
+// load, or falls beside it onto the ground (both touched: a segment's end
+// within 5 mm of each), every segment's end at least its radius above the
+// ground (within 1 cm) and no segment but the last, which the load holds,
+// more than 1 cm inside the load's box; the load stays at rest (within
+// 1 cm of where it landed, 0.5 m up). The largest fold is logged.
+func TestSlackRopePaidOutAfterSetDown(t *testing.T) {
+	for _, aside := range []float64{0, 3} {
+		g := newGantry(t)
+		g.run(1, 0, 0, nil)
+		const speed, down = 0.5, 3.2
+		g.run(down/speed, 0, speed, nil)
+		landed := g.rope.load.Pos
+		r := hoist.Of(g.sim).Params().Rope.Diameter / 2
+		below, inside, moved, fold := math.Inf(-1), math.Inf(-1), 0.0, 0.0
+		boxForce, groundForce := 0.0, 0.0
+		watch := func() {
+			l := g.rope.cable.SegmentLength
+			ld := g.rope.load
+			segs := g.rope.cable.Segments
+			for k, s := range segs {
+				for _, x := range []float64{-l / 2, l / 2} {
+					below = math.Max(below, r-s.PointWorld(geom.Vec3{X: x}).Z)
+				}
+				if k == len(segs)-1 {
+					continue
+				}
+				// How far the rope is inside the load's box, at 17
+				// points along the segment.
+				for i := 0; i <= 16; i++ {
+					p := s.PointWorld(geom.Vec3{X: l * (float64(i)/16 - 0.5)})
+					q := ld.Rot.Conj().Rotate(p.Sub(ld.Pos))
+					d := geom.V(math.Abs(q.X)-1, math.Abs(q.Y)-1, math.Abs(q.Z)-0.5)
+					out := geom.V(max(d.X, 0), max(d.Y, 0), max(d.Z, 0)).Norm()
+					if out == 0 {
+						out = max(d.X, d.Y, d.Z)
+					}
+					inside = math.Max(inside, r-out)
+				}
+			}
+			moved = math.Max(moved, ld.Pos.Sub(landed).Norm())
+			for _, c := range g.rope.onLoad {
+				boxForce = math.Max(boxForce, c.Force(g.step))
+			}
+			for _, c := range g.rope.contacts[4:] {
+				groundForce = math.Max(groundForce, c.Force(g.step))
+			}
+			_, a := g.rope.cable.Kink()
+			fold = math.Max(fold, a)
 		}
-		from := append([]float64(nil), g.values...)
-		from[g.index["winch.speed"]] = w
-		err = g.sim.Step(0, from, from, true)
-		g.values = from
+		if aside > 0 {
+			// Slack first, so that the trolley does not drag the load.
+			g.run(1/speed, 0, speed, watch)
+			g.run(aside, 1, 0, watch)
+			g.run(4/speed, 0, speed, watch)
+		} else {
+			g.run(5/speed, 0, speed, watch)
+		}
+		g.run(10, 0, 0, watch)
+		g.run(4/speed, 0, -speed, watch)
+		name := fmt.Sprintf("trolley %g m aside", aside)
+		t.Logf("%s, 5 m paid out and 4 m hauled in: segment ends at most %+.1f mm below their radius above the ground, the rope at most %+.1f mm inside the load; largest contact force of a segment on the ground %.0f N, on the load %.0f N; load moved %.2f mm; folded by up to %.0f°; tension at the sheave %.0f N",
+			name, 1e3*below, 1e3*inside, groundForce, boxForce, 1e3*moved, fold*180/math.Pi, g.rope.cable.Joints[0].Force())
+		if below > 0.01 {
+			t.Errorf("%s: a segment's end %.1f mm below its radius above the ground, want within 1 cm", name, 1e3*below)
+		}
+		if inside > 0.01 {
+			t.Errorf("%s: a segment %.1f mm inside the load, want within 1 cm", name, 1e3*inside)
+		}
+		if !(groundForce > 0) {
+			t.Errorf("%s: the rope never lay on the ground", name)
+		}
+		if moved > 0.01 || math.Abs(landed.Z-0.5) > 0.01 {
+			t.Errorf("%s: the load moved %.1f mm from where it landed (centre at %.4f m), want at rest within 1 cm at 0.5 m", name, 1e3*moved, landed.Z)
+		}
 	}
-	if err == nil || !strings.Contains(err.Error(), "folded back on itself") {
-		t.Fatalf("paying out 0.8 m beyond the slack store: %v, want the step to stop on the folded rope", err)
-	}
-	t.Log(err)
 }

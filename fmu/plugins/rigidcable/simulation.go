@@ -24,6 +24,9 @@ type rope struct {
 	load     *multibody.Body
 	cable    *rigidcable.Cable
 	contacts []*contact.Contact
+	// onLoad keeps the segments but those at the socket (socketZone) out
+	// of the load's box.
+	onLoad   []*contact.BoxContact
 	grounded bool
 	// nodes caches the segment ends' positions for the node outputs, which
 	// read three coordinates each and are read twice a communication step;
@@ -68,23 +71,50 @@ func (c *config) build(st *hoist.Start) (hoist.Cable, error) {
 	cable.AddTo(r.world)
 	if g := c.Ground; g != nil {
 		ground := &contact.Ground{Height: g.Height, Friction: g.Friction}
+		// The load's bottom corners, and every segment's ends (the
+		// first's at the sheave too): a straight segment whose ends are
+		// above the ground is above it all along.
 		points := contact.BoxCorners(r.load, size)
+		radius := p.Rope.Diameter / 2
+		points = append(points, contact.Point{Body: cable.Segments[0], Radius: radius})
 		for _, seg := range cable.Segments {
-			points = append(points, contact.Point{Body: seg, Radius: p.Rope.Diameter / 2})
+			points = append(points, contact.Point{Body: seg, Radius: radius})
 		}
+		var constraints []multibody.Constraint
 		for _, pt := range points {
 			ct := contact.New(ground, pt)
 			// Contact rows are rigid: their relaxation is the stepper's,
 			// two steps, not the rope's.
 			ct.Damping = 2 * p.H
-			r.world.AddConstraint(ct)
+			constraints = append(constraints, ct)
 			r.contacts = append(r.contacts, ct)
 		}
-		// The cable's joints are one group (direct chain solve), each
-		// contact a small group of its own (3 rows, dense with its bounds).
-		sizes := []int{len(cable.Joints)}
-		for range r.contacts {
-			sizes = append(sizes, 1)
+		// The slack rope lies on the load as on the ground: the segments
+		// stay out of the load's box (with the ground's friction), but
+		// for the rope at its socket, which touches the load where the
+		// load holds it: the last segment and those within socketZone
+		// rope diameters of the load (at the start's segment length).
+		box := &contact.Box{Body: r.load, Half: size.Scale(0.5), Friction: g.Friction}
+		held := max(1, int(math.Ceil(socketZone*p.Rope.Diameter/cable.SegmentLength)))
+		for _, seg := range cable.Segments[:max(0, len(cable.Segments)-held)] {
+			ct := contact.NewBoxContact(box, contact.Capsule{Body: seg, Radius: radius})
+			ct.Damping = 2 * p.H
+			constraints = append(constraints, ct)
+			r.onLoad = append(r.onLoad, ct)
+		}
+		r.placeContacts()
+		// The cable's joints are one group (direct chain solve), the
+		// load's four corners another (dense with their bounds: solved
+		// apart, the redundant corners of one body converged so slowly
+		// that a load set down slid on at the 0.6 mm/s its landing left
+		// it, 20 sweeps a step), each of the rope's contacts a small group
+		// of its own (3 rows).
+		sizes := []int{len(cable.Joints), 4}
+		for k, ct := range constraints {
+			r.world.AddConstraint(ct)
+			if k >= 4 {
+				sizes = append(sizes, 1)
+			}
 		}
 		r.world.Solver = &multibody.GaussSeidel{
 			Sizes:      sizes,
@@ -100,6 +130,13 @@ func (c *config) build(st *hoist.Start) (hoist.Cable, error) {
 	}
 	return r, nil
 }
+
+// socketZone is the length of rope at the load's socket, in rope
+// diameters, that does not touch the load: a rope of fine segments held at
+// the load's top touches it with the segments next to the socket, whose
+// contacts would be active every step (and couple every Gauss–Seidel
+// sweep to the load's) for a touch the socket makes anyway.
+const socketZone = 4
 
 func (r *rope) Top() *geom.Vec3            { return &r.hoist.Pos }
 func (r *rope) Length() float64            { return r.cable.Length() }
@@ -141,18 +178,30 @@ func (r *rope) Step(h float64, topVel geom.Vec3, length, rate float64, _ *hoist.
 	if err := r.cable.SetLength(length, rate); err != nil {
 		return err
 	}
+	r.placeContacts()
 	err := r.world.Step(h)
 	if errors.Is(err, multibody.ErrDiverged) {
 		return fmt.Errorf("%w (check the inputs and the internal step internalStep)", err)
 	}
-	if err != nil {
-		return err
+	return err
+}
+
+// placeContacts puts the segments' contacts at their ends for the
+// segments' present length: the ground's at the first segment's start and
+// every segment's end, the load's along each segment.
+func (r *rope) placeContacts() {
+	if len(r.contacts) == 0 {
+		return
 	}
-	if k, a := r.cable.Kink(); a > rigidcable.KinkLimit {
-		return fmt.Errorf("rope folded back on itself at joint %d (bent by %.0f°, more than %.0f°): a slack rope piling up is beyond the rigid-body cable; keep the slack within the sheave's store (examples/README.md, known limits of the rigid-body cable's slack)",
-			k, a*180/math.Pi, rigidcable.KinkLimit*180/math.Pi)
+	end := geom.Vec3{X: r.cable.SegmentLength / 2}
+	ends := r.contacts[4:] // after the load's corners
+	ends[0].SetOffset(end.Scale(-1))
+	for k := range r.cable.Segments {
+		ends[k+1].SetOffset(end)
 	}
-	return nil
+	for _, ct := range r.onLoad {
+		ct.SetEnds(end.Scale(-1), end)
+	}
 }
 
 // NoteEvents implements hoist.Eventer: the load set down and lifted off.

@@ -1,0 +1,234 @@
+package contact
+
+import (
+	"math"
+
+	"github.com/cablefmu/cablefmu/core/geom"
+	"github.com/cablefmu/cablefmu/core/multibody"
+	"github.com/cablefmu/cablefmu/core/state"
+)
+
+// Box is a box of half extents Half (m) centred on its Body's frame and
+// aligned with it, with friction coefficient Friction (μ) against what
+// touches it: a load that a slack rope lies on.
+type Box struct {
+	Body     *multibody.Body
+	Half     geom.Vec3
+	Friction float64
+}
+
+// Capsule is the straight piece of a body from body-frame point A to
+// point B (m) with radius Radius (m): a rope's segment.
+type Capsule struct {
+	Body   *multibody.Body
+	A, B   geom.Vec3
+	Radius float64
+}
+
+// BoxContact keeps a capsule out of a box at up to three points of its
+// axis: its two ends and the point between them nearest the box (deepest
+// inside it), where that is not an end. The box's signed distance is
+// convex along the axis, so a capsule lying on a face is held at its
+// ends, one across an edge at the edge, and one resting on an end and an
+// edge at both. Each point within reach (the gap below margin plus the
+// step's approach) has a normal row that can only push the two apart
+// along the box's outward normal there (rigid, SPOOK-stabilized, λ ≥ 0)
+// and two tangential velocity rows bounded by μ times its normal impulse
+// of the previous step, acting on both bodies.
+type BoxContact struct {
+	box     *Box
+	capsule Capsule
+	bodies  [2]*multibody.Body
+	normal  [boxPoints]float64 // normal impulses of the last step, N·s
+	// Damping is γ of the normal rows (s); zero means two steps (see
+	// Contact.Damping).
+	Damping float64
+}
+
+// boxPoints is the number of contact points of a BoxContact: A, B and the
+// nearest between.
+const boxPoints = 3
+
+// NewBoxContact returns the contact of capsule c with box b.
+func NewBoxContact(b *Box, c Capsule) *BoxContact {
+	return &BoxContact{box: b, capsule: c, bodies: [2]*multibody.Body{c.Body, b.Body}}
+}
+
+// SetEnds moves the capsule's ends (body frame, m): a rope segment paid
+// out by a winch grows.
+func (c *BoxContact) SetEnds(a, b geom.Vec3) { c.capsule.A, c.capsule.B = a, b }
+
+// Bodies implements multibody.Constraint: the capsule's body, then the box's.
+func (c *BoxContact) Bodies() []*multibody.Body { return c.bodies[:] }
+
+// Rows implements multibody.Constraint: per contact point (A, B, the
+// nearest between) a normal row, then two tangential.
+func (c *BoxContact) Rows() int { return 3 * boxPoints }
+
+// boxSearch bounds the ternary search along the axis: 60 thirds leave
+// 3e-11 of it.
+const boxSearch = 60
+
+// contactPoint is one point of a BoxContact: on the capsule's axis
+// (world), the box's outward normal there and the gap (m, negative
+// inside), and whether it is within reach of the box this step.
+type contactPoint struct {
+	p, normal geom.Vec3
+	gap       float64
+	on        bool
+}
+
+// far reports, from the bodies' centres and speeds alone, that the
+// capsule cannot reach the box within a step of h seconds: spheres about
+// the two, grown by the margin and the fastest approach of their points,
+// do not meet (most of a rope's segments, most steps, for a few products).
+func (c *BoxContact) far(h float64) bool {
+	cb, bb := c.capsule.Body, c.box.Body
+	arm := max(c.capsule.A.Norm(), c.capsule.B.Norm()) // from the capsule body's centre
+	box := c.box.Half.Norm()
+	approach := cb.Vel.Sub(bb.Vel).Norm() + cb.AngVel.Norm()*arm + bb.AngVel.Norm()*(box+arm+cb.Pos.Sub(bb.Pos).Norm())
+	return cb.Pos.Sub(bb.Pos).Norm() > box+arm+c.capsule.Radius+margin+approach*h
+}
+
+// points returns the contact points for a step of h seconds (see
+// BoxContact): A, B and the nearest between (off where it is an end).
+func (c *BoxContact) points(h float64) (pts [boxPoints]contactPoint) {
+	if c.far(h) {
+		return pts
+	}
+	cb, bb := c.capsule.Body, c.box.Body
+	a, b := cb.PointWorld(c.capsule.A), cb.PointWorld(c.capsule.B)
+	at := func(t float64) geom.Vec3 { return a.Add(b.Sub(a).Scale(t)) }
+	// Reach: the margin and the fastest relative approach of the ends.
+	fastest := 0.0
+	for _, e := range [2]geom.Vec3{a, b} {
+		v := cb.Vel.Add(cb.AngVel.Cross(e.Sub(cb.Pos))).Sub(bb.Vel.Add(bb.AngVel.Cross(e.Sub(bb.Pos))))
+		fastest = max(fastest, v.Norm())
+	}
+	reach := margin + fastest*h
+	// The distance changes by at most as much as the point moves: ends
+	// far enough from the box keep the whole axis out of reach.
+	length := b.Sub(a).Norm()
+	da, _ := c.distance(a)
+	db, _ := c.distance(b)
+	if (da+db-length)/2 > c.capsule.Radius+reach {
+		return pts
+	}
+	// The nearest point: ternary search, ties towards B.
+	lo, hi := 0.0, 1.0
+	for it := 0; it < boxSearch; it++ {
+		m1, m2 := lo+(hi-lo)/3, hi-(hi-lo)/3
+		d1, _ := c.distance(at(m1))
+		d2, _ := c.distance(at(m2))
+		if d1 < d2 {
+			hi = m2
+		} else {
+			lo = m1
+		}
+	}
+	nearest := (lo + hi) / 2
+	for k, t := range [boxPoints]float64{0, 1, nearest} {
+		pt := &pts[k]
+		pt.p = at(t)
+		d, local := c.distance(pt.p)
+		pt.normal, pt.gap = bb.Rot.Rotate(local), d-c.capsule.Radius
+		pt.on = pt.gap <= reach
+		if k == 2 && (t*length <= c.capsule.Radius || (1-t)*length <= c.capsule.Radius) {
+			pt.on = false // an end: held there already
+		}
+	}
+	return pts
+}
+
+// distance returns the signed distance (m) of world point p from the box
+// and the outward normal there in the box's frame: from the box's nearest
+// point outside it, that of the face nearest inside it.
+func (c *BoxContact) distance(p geom.Vec3) (float64, geom.Vec3) {
+	bb := c.box.Body
+	q := bb.Rot.Conj().Rotate(p.Sub(bb.Pos))
+	h := c.box.Half
+	d := geom.V(math.Abs(q.X)-h.X, math.Abs(q.Y)-h.Y, math.Abs(q.Z)-h.Z)
+	sign := geom.V(math.Copysign(1, q.X), math.Copysign(1, q.Y), math.Copysign(1, q.Z))
+	out := geom.V(max(d.X, 0)*sign.X, max(d.Y, 0)*sign.Y, max(d.Z, 0)*sign.Z)
+	if l := out.Norm(); l > 0 {
+		return l, out.Scale(1 / l)
+	}
+	switch { // inside: the face least deep
+	case d.X >= d.Y && d.X >= d.Z:
+		return d.X, geom.V(sign.X, 0, 0)
+	case d.Y >= d.Z:
+		return d.Y, geom.V(0, sign.Y, 0)
+	}
+	return d.Z, geom.V(0, 0, sign.Z)
+}
+
+// Off implements multibody.Switched: the rows are off out of reach.
+func (c *BoxContact) Off(h float64) bool {
+	for _, pt := range c.points(h) {
+		if pt.on {
+			return false
+		}
+	}
+	return true
+}
+
+// Update implements multibody.Constraint.
+func (c *BoxContact) Update(h float64, rows []multibody.Row) {
+	for k, pt := range c.points(h) {
+		r := rows[3*k : 3*k+3]
+		if !pt.on {
+			// Off: rows that decouple and carry no impulse, the same in
+			// every state (multibody.Switched).
+			for i := range r {
+				r[i].Holonomic = false
+				r[i].Slip = 1
+				r[i].Lo, r[i].Hi = 0, 0
+			}
+			c.normal[k] = 0
+			continue
+		}
+		ra, rb := pt.p.Sub(c.capsule.Body.Pos), pt.p.Sub(c.box.Body.Pos)
+		e1 := geom.Perpendicular(pt.normal)
+		for i, e := range [3]geom.Vec3{pt.normal, e1, pt.normal.Cross(e1)} {
+			r[i].J[0].Lin, r[i].J[0].Ang = e, ra.Cross(e)
+			r[i].J[1].Lin, r[i].J[1].Ang = e.Scale(-1), rb.Cross(e).Scale(-1)
+		}
+		r[0].Violation = pt.gap
+		r[0].Compliance = normalCompliance
+		r[0].Damping = 2 * h
+		if c.Damping > 0 {
+			r[0].Damping = c.Damping
+		}
+		r[0].Lo = 0
+		limit := c.box.Friction * c.normal[k]
+		for i := 1; i < 3; i++ {
+			r[i].Holonomic = false // friction acts on the sliding velocity
+			r[i].Slip = frictionSlip
+			r[i].Lo, r[i].Hi = -limit, limit
+		}
+	}
+}
+
+// Apply implements multibody.Constraint.
+func (c *BoxContact) Apply(h float64, lambda []float64) {
+	for k := range c.normal {
+		c.normal[k] = lambda[3*k]
+	}
+}
+
+// Force returns the normal force of the last step (N), all points'.
+func (c *BoxContact) Force(h float64) float64 {
+	f := 0.0
+	for _, n := range c.normal {
+		f += n
+	}
+	return f / h
+}
+
+// State implements state.Stater: the last normal impulses, which bound
+// the next step's friction.
+func (c *BoxContact) State(s *state.Codec) {
+	for k := range c.normal {
+		s.Float("box contact normal impulse", &c.normal[k])
+	}
+}
