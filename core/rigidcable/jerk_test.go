@@ -294,9 +294,10 @@ func dropPeak(mass, k, tau, v, s, until float64) float64 {
 // Every cell runs the 20 s: the slack phases buckle the rope and fold it,
 // up to back on itself (the largest fold is logged), except the light
 // load of 10 segments' mass on 5 segments of 2 m (the rope half as heavy
-// as its load), whose slack rope gains energy at its snaps until the run
-// diverges (at 12 s when this was written): a known limit, logged
-// (examples/README.md).
+// as its load), whose slack rope gains energy at its snaps taut over the
+// sheave (8.3 kJ to 14 kJ within 14 s): whether it diverges within the 20 s
+// depends on rounding (it did at 12 s in a build that differed in it); a
+// known limit, logged either way (examples/README.md).
 func TestHoistDropAndStop(t *testing.T) {
 	const h = 1.0 / 60
 	known := map[[2]float64]bool{{5, 10}: true}
@@ -340,10 +341,10 @@ func TestHoistDropAndStop(t *testing.T) {
 				}
 			}
 			switch {
+			case known[[2]float64{float64(n), ratio}]:
+				t.Logf("%s (known limit): folded by up to %.0f°; %v", name, fold*180/math.Pi, err)
 			case err == nil:
 				t.Logf("%s: 20 s of snaps, folded by up to %.0f°", name, fold*180/math.Pi)
-			case known[[2]float64{float64(n), ratio}]:
-				t.Logf("%s (known limit): %v", name, err)
 			default:
 				t.Errorf("%s: %v", name, err)
 			}
