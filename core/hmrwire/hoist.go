@@ -106,6 +106,15 @@ type HoistSpec struct {
 	// angle of its own). Without it the sheaves lie in a row along the
 	// boom and the falls hang plumb in one plane.
 	SideBySide bool
+	// CrossedHook reeves the falls over hook sheaves whose axle crosses the
+	// boom sheaves' (it runs along x, theirs along y), as many cranes'
+	// hook blocks are built: the boom sheaves in a row along the boom, a
+	// diameter apart, alternately a radius to either side of the hook
+	// block's axle; the hook sheaves on that axle, a diameter apart, each
+	// under the boom sheaves' falls it joins and wound alternately one way
+	// and the other, so that every fall hangs plumb and the block does not
+	// turn. Not with SideBySide.
+	CrossedHook bool
 	// Slew, if set, puts the drum and the boom on a superstructure that
 	// slews about the vertical axis through it: Hoist.SlewRate turns the
 	// drum, the boom tip and its sheaves together. Without it the drum
@@ -170,6 +179,15 @@ func (s *HoistSpec) validate() error {
 	}
 	if !(s.Sling >= 0) || math.IsInf(s.Sling, 0) {
 		add("sling %g m must be finite and not negative", s.Sling)
+	}
+	if s.CrossedHook && s.SideBySide {
+		add("crossed hook sheaves and side-by-side reeving exclude each other")
+	}
+	if s.CrossedHook && s.Falls < 2 {
+		add("crossed hook sheaves need at least 2 falls (a single fall has no hook sheave); %d falls", s.Falls)
+	}
+	if s.CrossedHook && 2*s.Sheave.Radius < 1.1*s.Sheave.Width {
+		add("crossed hook sheaves lie a diameter (%g m) apart on their axle, less than their width %g m and a tenth", 2*s.Sheave.Radius, s.Sheave.Width)
 	}
 	if s.Swivel && (!s.Twist || s.Falls%2 == 0) {
 		add("a swivel needs a wire that twists and an odd number of falls (the dead end on the hook block); %d falls", s.Falls)
@@ -276,6 +294,34 @@ func NewHoist(spec HoistSpec) (*Hoist, error) {
 	if spec.SideBySide {
 		axle = spec.BoomTip.Add(geom.V(0, 0, -spec.Drop))
 	}
+	// Crossed: boom sheave j (the wire's 2j-th) 2j r along the boom and a
+	// radius to the −y side of the hook axle (j even) or the +y side (j
+	// odd), its falls down at +x and up at −x; hook sheave j (the wire's
+	// 2j+1-th) at (2j+1) r along the boom, under boom sheave j's down
+	// fall and boom sheave j+1's up fall, wound from −y to +y (j even) or
+	// from +y to −y (j odd). The block's axle centre is the falls' mean
+	// place, over which the block hangs level.
+	crossedBoom := func(j int) geom.Vec3 { return spec.BoomTip.Add(geom.V(float64(2*j)*r, float64(2*(j%2))*r, 0)) }
+	crossedHook := func(j int) geom.Vec3 {
+		return spec.BoomTip.Add(geom.V(float64(2*j+1)*r, r, -spec.Drop))
+	}
+	if spec.CrossedHook {
+		var mean geom.Vec3
+		for k := 0; k < n; k++ { // fall k+1 at the block
+			var at geom.Vec3
+			switch j := k / 2; {
+			case k%2 == 0: // down from boom sheave j to hook sheave j's entry
+				at = crossedHook(j).Add(geom.V(0, float64(2*(j%2)-1)*r, 0))
+			default: // up from hook sheave j's exit
+				at = crossedHook(j).Add(geom.V(0, float64(1-2*(j%2))*r, 0))
+			}
+			if k == n-1 && n%2 == 1 {
+				at = crossedBoom(k/2).Add(geom.V(r, 0, -spec.Drop)) // the dead end on the block
+			}
+			mean = mean.Add(at.Scale(1 / float64(n)))
+		}
+		axle = mean
+	}
 	loadCentre := axle.Add(geom.V(0, 0, -spec.Sling-spec.LoadSize.Z/2))
 	mb, ml := spec.BlockMass, spec.LoadMass
 	m := mb + ml
@@ -332,8 +378,14 @@ func NewHoist(spec HoistSpec) (*Hoist, error) {
 		ss := spec.Sheave
 		ss.Axis = geom.V(0, 1, 0)
 		boom, hook := spec.BoomTip.Add(geom.V(float64(2*k)*r, 0, 0)), axle.Add(geom.V(float64(2*k-n)*r, 0, 0))
-		if spec.SideBySide {
+		switch {
+		case spec.SideBySide:
 			boom, hook = spec.BoomTip.Add(geom.V(0, along(k), 0)), axle.Add(geom.V(0, along(k), 0))
+		case spec.CrossedHook:
+			boom, hook = crossedBoom(k/2), crossedHook(k/2)
+			if k%2 == 1 {
+				ss.Axis = geom.V(1, 0, 0)
+			}
 		}
 		if k%2 == 0 {
 			ss.Name, ss.Axle, ss.Center = fmt.Sprintf("boom sheave %d", k/2+1), ho.BoomTip, boom
@@ -368,6 +420,12 @@ func NewHoist(spec HoistSpec) (*Hoist, error) {
 		case k%2 == 1 && spec.SideBySide:
 			// Down on the +x side, under, up on the −x side.
 			route = ho.wrap(route, sh, 0, -math.Pi)
+		case k%2 == 1 && spec.CrossedHook && (k/2)%2 == 0:
+			// Down on the −y side, under, up on the +y side.
+			route = ho.wrap(route, sh, math.Pi, 2*math.Pi)
+		case k%2 == 1 && spec.CrossedHook:
+			// Down on the +y side, under, up on the −y side.
+			route = ho.wrap(route, sh, 0, -math.Pi)
 		case k%2 == 1:
 			route = ho.wrap(route, sh, math.Pi, 2*math.Pi)
 		default:
@@ -378,13 +436,22 @@ func NewHoist(spec HoistSpec) (*Hoist, error) {
 	if n%2 == 1 {
 		deadEnd.Point, deadEnd.Body, deadEnd.Swivel = axle.Add(geom.V(float64(n-1)*r, 0, 0)), ho.Block, spec.Swivel
 	}
-	if spec.SideBySide {
+	switch {
+	case spec.SideBySide:
 		// The last fall to its anchor at the next place along the axles:
 		// up to the boom tip from a hook sheave, down to the block from a
 		// boom sheave.
 		deadEnd.Point = spec.BoomTip.Add(geom.V(-r, place(n), 0))
 		if n%2 == 1 {
 			deadEnd.Point = axle.Add(geom.V(r, place(n)-shift, 0))
+		}
+	case spec.CrossedHook:
+		// Plumb above the last hook sheave's exit, or below the last
+		// boom sheave's down side.
+		j := (n - 1) / 2
+		deadEnd.Point = crossedHook(j).Add(geom.V(0, float64(1-2*(j%2))*r, spec.Drop))
+		if n%2 == 1 {
+			deadEnd.Point = crossedBoom(j).Add(geom.V(r, 0, -spec.Drop))
 		}
 	}
 	route = append(route, deadEnd)
@@ -401,16 +468,21 @@ func NewHoist(spec HoistSpec) (*Hoist, error) {
 	return ho, nil
 }
 
-// wrap appends the corners of sheave s from angle a0 to a1 (rad, in the
-// xz-plane from +x towards +z) to route.
+// wrap appends the corners of sheave s from angle a0 to a1 (rad, in its
+// plane from +x towards +z, or from +y for a sheave whose axle runs along
+// x) to route.
 func (ho *Hoist) wrap(route []RoutePoint, s *Sheave, a0, a1 float64) []RoutePoint {
 	r, sides := ho.spec.Sheave.Radius, ho.spec.Sheave.Sides
 	c := s.Body.Pos
+	u := geom.V(1, 0, 0)
+	if axle := s.Body.Rot.Rotate(geom.V(0, 0, 1)); math.Abs(axle.X) > 0.5 {
+		u = geom.V(0, 1, 0)
+	}
 	step := 2 * math.Pi / float64(sides)
 	k0, k1 := int(math.Round(a0/step)), int(math.Round(a1/step))
 	for k := k0; ; {
 		a := float64(k) * step
-		route = append(route, RoutePoint{Kind: Wrap, Point: c.Add(geom.V(r*math.Cos(a), 0, r*math.Sin(a))), Geometry: s.Geometry})
+		route = append(route, RoutePoint{Kind: Wrap, Point: c.AddScaled(r*math.Cos(a), u).Add(geom.V(0, 0, r*math.Sin(a))), Geometry: s.Geometry})
 		if k == k1 {
 			return route
 		}

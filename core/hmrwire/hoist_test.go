@@ -711,6 +711,108 @@ func TestHoistSideBySide(t *testing.T) {
 	}
 }
 
+// TestHoistCrossedHook: the hook sheaves' axle across the boom sheaves'
+// (HoistSpec.CrossedHook), on 2, 3, 4 and 6 falls. At rest each fall
+// carries W/n + ρgL/2 within 1 %, the falls hang plumb (every sheave's
+// fleet angle below 0.1°), the hook sheaves and the boom sheaves between
+// falls are wrapped by 180° within 0.5° (their falls parallel) and the
+// block does not turn (yaw below 1e-4 rad). Hauled in at 1.2 m/s the hook
+// rises at v/n within 1 %, the sheave k-th from the dead end turning at
+// k v/n within 1 %. On 4 falls and a slewing superstructure, slewed by
+// 90° at 0.1 rad/s (ramped over the load's pendulum period) and left 20 s:
+// the block has turned with the boom (its yaw, swinging under the falls'
+// weak restoring torque, 90° within 1° on average over the next 60 s) and
+// every fall carries its static tension within 2 %.
+func TestHoistCrossedHook(t *testing.T) {
+	const v = 1.2
+	for _, n := range []int{2, 3, 4, 6} {
+		spec := craneSpec(n, 40)
+		spec.CrossedHook = true
+		ho := newCrane(t, spec)
+		ho.run(t, 8, nil)
+		W, rho, g := spec.Hooked(), spec.Rope.LinearDensity(), spec.Gravity
+		for k, T := range ho.FallTensions() {
+			if want := W/float64(n) + rho*g*spec.Drop/2; math.Abs(T/want-1) > 0.01 {
+				t.Errorf("%d falls: fall %d carries %.1f N, want %.1f within 1 %%", n, k+1, T, want)
+			}
+		}
+		for k, sh := range ho.Sheaves {
+			t.Logf("%d falls: %s (axle %v): wrap %.3f°, fleet angle %.4f°", n, sh.Name, sh.Body.Rot.Rotate(geom.V(0, 0, 1)), sh.Wrap()*180/math.Pi, sh.Fleet()*180/math.Pi)
+			if f := sh.Fleet(); f > 0.1*math.Pi/180 {
+				t.Errorf("%d falls: %s sees a fleet angle of %.4f°, want the falls plumb (below 0.1°)", n, sh.Name, f*180/math.Pi)
+			}
+			if k > 0 && math.Abs(sh.Wrap()-math.Pi) > 0.5*math.Pi/180 {
+				t.Errorf("%d falls: %s wrapped by %.3f°, want 180° within 0.5°", n, sh.Name, sh.Wrap()*180/math.Pi)
+			}
+		}
+		if yaw, _ := ho.Yaw(); math.Abs(yaw) > 1e-4 {
+			t.Errorf("%d falls: the block turned by %.3g rad, want it hanging straight", n, yaw)
+		}
+		ho.ramp(t, -v, 1)
+		ho.run(t, 2, nil)
+		z0 := ho.Hook().Z
+		rim := make([]float64, n)
+		ho.run(t, 2, func() {
+			for k, sh := range ho.Sheaves {
+				rim[k] += math.Abs(sh.Speed()) / 120
+			}
+		})
+		rise := (ho.Hook().Z - z0) / 2
+		t.Logf("%d falls crossed: the hook rises at %.5f m/s (v/n %.5f); rim speeds %.4f m/s", n, rise, v/float64(n), rim)
+		if math.Abs(rise*float64(n)/v-1) > 0.01 {
+			t.Errorf("%d falls: the hook rises at %.5f m/s, want %.5f within 1 %%", n, rise, v/float64(n))
+		}
+		for k := range rim {
+			if want := float64(n-k) * v / float64(n); math.Abs(rim[k]/want-1) > 0.01 {
+				t.Errorf("%d falls: %s turns at ω r = %.4f m/s, want %.4f", n, ho.Sheaves[k].Name, rim[k], want)
+			}
+		}
+	}
+
+	spec := exampleCrane()
+	spec.CrossedHook = true
+	spec.Slew = &SlewSpec{Center: spec.Drum.Center}
+	ho := newCrane(t, spec)
+	ho.run(t, 2, nil)
+	static := ho.FallTensions()
+	const rate, h = 0.1, 1.0 / 60
+	ramp := 2 * math.Pi * math.Sqrt((spec.Drop+spec.Sling+spec.LoadSize.Z/2)/spec.Gravity)
+	full := (math.Pi/2 - rate*ramp) / rate
+	for k := 0; float64(k)*h < 2*ramp+full-1e-9; k++ {
+		tm := (float64(k) + 0.5) * h
+		switch {
+		case tm < ramp:
+			ho.SlewRate = rate * tm / ramp
+		case tm < ramp+full:
+			ho.SlewRate = rate
+		default:
+			ho.SlewRate = rate * (2*ramp + full - tm) / ramp
+		}
+		ho.run(t, h, nil)
+	}
+	ho.SlewRate = 0
+	ho.run(t, 20, nil)
+	// The block swings about its yaw under the falls' weak restoring
+	// torque (a period near 13 s): its mean over 60 s.
+	yaw, lo, hi := 0.0, math.Inf(1), math.Inf(-1)
+	ho.run(t, 60, func() {
+		y, _ := ho.Yaw()
+		yaw += y / 3600
+		lo, hi = min(lo, y), max(hi, y)
+	})
+	t.Logf("crossed, slewed by %.3f°: the block turned by %.3f° on average, swinging between %.2f° and %.2f°", ho.SlewAngle()*180/math.Pi, yaw*180/math.Pi, lo*180/math.Pi, hi*180/math.Pi)
+	if math.Abs(yaw-ho.SlewAngle()) > math.Pi/180 {
+		t.Errorf("the block turned by %.3f° on average with the boom slewed by %.3f°, want them within 1°", yaw*180/math.Pi, ho.SlewAngle()*180/math.Pi)
+	}
+	for k := range static {
+		got := 0.0
+		ho.run(t, 1, func() { got += ho.FallTensions()[k] / 60 })
+		if math.Abs(got/static[k]-1) > 0.02 {
+			t.Errorf("crossed, fall %d: %.0f N after the slew, %.0f N before", k+1, got, static[k])
+		}
+	}
+}
+
 // A crane that slews, luffs, spools its drum and reeves side by side,
 // saved mid-motion and restored into a new hoist built from the same
 // specification, continues bitwise as the run that was not interrupted:

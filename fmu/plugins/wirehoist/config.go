@@ -59,6 +59,10 @@ type reeving struct {
 	// tip's and the block's axles (hmrwire.HoistSpec.SideBySide); default:
 	// sheaves in a row along the boom, the falls in one plane.
 	SideBySide bool `json:"sideBySide"`
+	// CrossedHook reeves the falls over hook sheaves whose axle crosses
+	// the boom sheaves' (hmrwire.HoistSpec.CrossedHook); not with
+	// SideBySide.
+	CrossedHook bool `json:"crossedHook"`
 	// Slew, if given, puts the drum and the boom on a superstructure that
 	// slews about the vertical axis through its center (m) at the input
 	// slew.rate: the boom tip follows the slew, and the suspension
@@ -99,10 +103,10 @@ type config struct {
 	OutputNodes        int
 	// Swivel: the dead end on the block turns freely (see reeving).
 	Swivel bool
-	// Slew: the superstructure slews (see reeving); SideBySide: the
-	// sheaves' arrangement (see reeving).
-	Slew       *slewConfig
-	SideBySide bool
+	// Slew: the superstructure slews (see reeving); SideBySide and
+	// CrossedHook: the sheaves' arrangement (see reeving).
+	Slew                    *slewConfig
+	SideBySide, CrossedHook bool
 }
 
 // twists reports whether the wire carries twist: when the scenario's rope
@@ -204,7 +208,7 @@ func (c *config) spec(p *params) hmrwire.HoistSpec {
 		LoadMass: p.loadMass, LoadSize: vec(c.Load.Size), Sling: c.Load.Sling,
 		Resolution: hmrwire.Resolution{Adaptive: adaptive, MaxMassNodes: c.Resolution.MaxMassNodes, MinSegment: c.Resolution.MinSegment},
 		Spacing:    c.Spacing, MinLength: c.MinLength,
-		Twist: c.twists(), Swivel: c.Swivel, SideBySide: c.SideBySide,
+		Twist: c.twists(), Swivel: c.Swivel, SideBySide: c.SideBySide, CrossedHook: c.CrossedHook,
 	}
 	if g := c.Ground; g != nil {
 		s.Ground = &contact.Ground{Height: g.Height, Friction: g.Friction}
@@ -310,7 +314,7 @@ func resolve(fc *hoist.Config, own *reeving) *config {
 		Load:    loadConfig{Mass: fc.Load.Mass, Sling: own.Sling, Size: fc.Load.Box()},
 		Ground:  fc.Ground,
 		Spacing: own.Spacing, MinLength: fc.Cable.MinLen(), Resolution: own.Resolution, OutputNodes: own.OutputNodes,
-		Swivel: own.Swivel, Slew: own.Slew, SideBySide: own.SideBySide,
+		Swivel: own.Swivel, Slew: own.Slew, SideBySide: own.SideBySide, CrossedHook: own.CrossedHook,
 	}
 	if c.Falls == 0 {
 		c.Falls = 1

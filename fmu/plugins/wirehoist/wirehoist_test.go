@@ -485,3 +485,56 @@ func TestLuffThroughTheFMU(t *testing.T) {
 		t.Errorf("luffed by %.6f rad (want 0.1), the hook from %.3f m to %.3f m", d.get("luff.angle")-a0, z0, d.get("hook.z"))
 	}
 }
+
+// TestCrossedHookThroughTheFMU: the example reeved over crossed hook
+// sheaves (wireHoist.crossedHook): the four falls carry their mean within
+// 1 % (their weights differ by metres of lead only), the hook sheaves are wrapped
+// by 180° within 0.5° and see no fleet angle (below 0.1°: the falls hang
+// plumb), and the hook block does not turn (hook.yaw below 1e-4 rad).
+// With sideBySide as well the scenario is refused, naming both.
+func TestCrossedHookThroughTheFMU(t *testing.T) {
+	sc := example(t)
+	reeving := own(sc["config"].(map[string]any))
+	reeving["crossedHook"] = true
+	sc["ports"] = append(sc["ports"].([]any), "hook.yaw")
+	in, vr := plugintest.New(t, plugintest.ScenarioDir(t, sc), nil)
+	d := &driver{t: t, in: in, vr: vr}
+	d.run(8)
+	var sum float64
+	tensions := make([]float64, 4)
+	for k := range tensions {
+		tensions[k] = d.get(fmt.Sprintf("fall[%d].tension", k+1))
+		sum += tensions[k]
+	}
+	for k, T := range tensions {
+		if math.Abs(T/(sum/4)-1) > 0.01 {
+			t.Errorf("fall %d carries %.0f N, the falls' mean %.0f N: want within 1 %%", k+1, T, sum/4)
+		}
+	}
+	for _, k := range []int{2, 4} {
+		wrap, fleet := d.get(fmt.Sprintf("sheave[%d].wrap", k)), d.get(fmt.Sprintf("sheave[%d].fleetAngle", k))
+		t.Logf("hook sheave %d: wrapped by %.3f°, fleet angle %.4f°", k/2, wrap*180/math.Pi, fleet*180/math.Pi)
+		if math.Abs(wrap-math.Pi) > 0.5*math.Pi/180 || fleet > 0.1*math.Pi/180 {
+			t.Errorf("hook sheave %d: wrapped by %.3f° (want 180° within 0.5°), fleet angle %.4f° (want below 0.1°)", k/2, wrap*180/math.Pi, fleet*180/math.Pi)
+		}
+	}
+	if yaw := d.get("hook.yaw"); math.Abs(yaw) > 1e-4 {
+		t.Errorf("the block turned by %.3g rad, want it hanging straight", yaw)
+	}
+	reeving["sideBySide"] = true
+	reg, err := plugins.Builtin()
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, err := json.Marshal(sc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	parsed, err := fmu.ParseScenario(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := reg.Configure(parsed); err == nil || !strings.Contains(err.Error(), "crossed") {
+		t.Errorf("crossedHook with sideBySide: %v, want it refused", err)
+	}
+}
