@@ -316,7 +316,7 @@ func NewHoist(spec HoistSpec) (*Hoist, error) {
 				at = crossedHook(j).Add(geom.V(0, float64(1-2*(j%2))*r, 0))
 			}
 			if k == n-1 && n%2 == 1 {
-				at = crossedBoom(k/2).Add(geom.V(r, 0, -spec.Drop)) // the dead end on the block
+				at = crossedBoom(k / 2).Add(geom.V(r, 0, -spec.Drop)) // the dead end on the block
 			}
 			mean = mean.Add(at.Scale(1 / float64(n)))
 		}
