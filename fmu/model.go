@@ -170,9 +170,9 @@ func (r *Registry) Lookup(name string) (Model, error) {
 		}
 		names := r.Names()
 		if near, ok := Nearest(name, names); ok {
-			return nil, fmt.Errorf("unknown cable model %q: did you mean %q? (this binary has %s)", name, near, strings.Join(names, ", "))
+			return nil, fmt.Errorf("unknown model %q: did you mean %q? (this binary has %s)", name, near, strings.Join(names, ", "))
 		}
-		return nil, fmt.Errorf("unknown cable model %q (this binary has %s)", name, strings.Join(names, ", "))
+		return nil, fmt.Errorf("unknown model %q (this binary has %s)", name, strings.Join(names, ", "))
 	}
 	return m, nil
 }

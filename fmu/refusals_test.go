@@ -64,7 +64,7 @@ func TestScenarioRefusedAtThePlace(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	models := "(this binary has hmr-wire, mass-spring, massless, rigid-cable, spline, wire-hoist)"
+	models := "(this binary has gantry-crane, hmr-wire, mass-spring, massless, rigid-cable, spline, wire-hoist)"
 	cases := []struct {
 		name, old, new string
 		want           string // the whole message, or its start if it ends in "…"
@@ -96,9 +96,9 @@ func TestScenarioRefusedAtThePlace(t *testing.T) {
 		{"value out of range", `"E": 1e11`, `"E": 1e300`,
 			`scenario.json:14:21: model "rigid-cable": cable.rope.E 1e+300 Pa: must lie in [1000, 1e+13] Pa`},
 		{"unknown model", `"rigid-cable"`, `"rigid-cabel"`,
-			`scenario.json:2:12: unknown cable model "rigid-cabel": did you mean "rigid-cable"? ` + models},
+			`scenario.json:2:12: unknown model "rigid-cabel": did you mean "rigid-cable"? ` + models},
 		{"unknown model, none near", `"rigid-cable"`, `"catenary"`,
-			`scenario.json:2:12: unknown cable model "catenary" ` + models},
+			`scenario.json:2:12: unknown model "catenary" ` + models},
 		{"renamed model", `"rigid-cable"`, `"rigid-body-cable"`,
 			`scenario.json:2:12: cable model "rigid-body-cable" is now called "rigid-cable": write "model": "rigid-cable"`},
 		{"misspelt port", `"load.z"]`, `"laod.z"]`,

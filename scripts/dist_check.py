@@ -33,6 +33,7 @@ SCENARIOS = [
     ("examples/spline", "SplineHoist", True),
     ("examples/hmr-wire", "WireBeam", True),
     ("examples/wire-hoist", "WireHoist", True),
+    ("examples/gantry-crane", "GantryCrane", True),
     ("examples/studies/payload-sweep/hoist-wind", "HoistWind", False),
     ("scripts/fmutest/plugin-faults", "PluginFaults", False),
 ]

@@ -220,7 +220,7 @@ func (c *Checked) Documentation(version int) (map[string][]byte, error) {
 		return nil, fmt.Errorf("FMI %d: the exporter writes FMI 2 or 3", version)
 	}
 	for _, in := range p.Inputs {
-		if strings.HasPrefix(in.Name, "winch.") || strings.Contains(in.Name, ".speed") {
+		if strings.HasPrefix(in.Name, "winch.") || strings.HasSuffix(in.Name, ".speed") {
 			p.Winch = true
 		}
 	}

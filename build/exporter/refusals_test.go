@@ -48,7 +48,7 @@ const controlledScenario = `{
 // scenario names it.
 func TestExportRefusalsAtThePlace(t *testing.T) {
 	const plugin = "def step(sim):\n    pass\n"
-	models := "(this binary has hmr-wire, mass-spring, massless, rigid-cable, spline, wire-hoist)"
+	models := "(this binary has gantry-crane, hmr-wire, mass-spring, massless, rigid-cable, spline, wire-hoist)"
 	cases := []struct {
 		name, old, new string
 		wind           string // plugins/wind.py; "" for none
@@ -63,7 +63,7 @@ func TestExportRefusalsAtThePlace(t *testing.T) {
 		{"syntax error", `"length0": 10,`, `"length0": 10`, plugin,
 			`scenario.json:18:9: invalid character '"' after object key:value pair, want ',' or '}'`},
 		{"unknown model", `"massless"`, `"masless"`, plugin,
-			`scenario.json:2:12: unknown cable model "masless": did you mean "massless"? ` + models},
+			`scenario.json:2:12: unknown model "masless": did you mean "massless"? ` + models},
 		{"missing plugin file", "", "", "",
 			`plugins/wind.py: no such file (plugin "wind", scenario.json:25:30)`},
 		{"plugin syntax error", "", "", "def step(sim):\n    force = = 1\n",

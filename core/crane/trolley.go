@@ -145,3 +145,6 @@ func (t *Trolley) State(c *state.Codec) {
 	c.Float("trolley speed controller's integral (m)", &t.integral)
 	c.Float("trolley motor torque (N·m)", &t.Torque)
 }
+
+// Spec returns the trolley's specification.
+func (t *Trolley) Spec() TrolleySpec { return t.spec }

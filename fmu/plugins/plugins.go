@@ -1,4 +1,4 @@
-// Package plugins assembles the registry of cable models compiled into the
+// Package plugins assembles the registry of cable and crane models compiled into the
 // FMU binary, with the extension that runs scenarios' Python plugins. The
 // exporter and the runtime both call Builtin, so an FMU can only name a
 // model its binary contains, and plugins are checked as they will run.
@@ -6,6 +6,7 @@ package plugins
 
 import (
 	"github.com/cablefmu/cablefmu/fmu"
+	"github.com/cablefmu/cablefmu/fmu/plugins/crane"
 	"github.com/cablefmu/cablefmu/fmu/plugins/hmrwire"
 	"github.com/cablefmu/cablefmu/fmu/plugins/massless"
 	"github.com/cablefmu/cablefmu/fmu/plugins/massspring"
@@ -17,7 +18,7 @@ import (
 
 // Builtin returns a new registry of every model this build contains.
 func Builtin() (*fmu.Registry, error) {
-	r, err := fmu.NewRegistry(massless.Model{}, rigidcable.Model, hmrwire.Model{}, wirehoist.Model{}, massspring.Model, spline.Model)
+	r, err := fmu.NewRegistry(massless.Model{}, rigidcable.Model, hmrwire.Model{}, wirehoist.Model{}, massspring.Model, spline.Model, crane.Gantry{})
 	if err != nil {
 		return nil, err
 	}
