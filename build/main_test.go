@@ -97,7 +97,7 @@ func TestCheckRefusesOnOneLine(t *testing.T) {
 		{name: "typo in a key", scenario: typo,
 			want: `scenario.json:` + place(typo, `"stopTim"`) + `: unknown key "stopTim" (did you mean "stopTime"?)`},
 		{name: "unknown model", scenario: model,
-			want: `scenario.json:` + place(model, `"masless"`) + `: unknown model "masless": did you mean "massless"? (this binary has gantry-crane, hmr-wire, mass-spring, massless, rigid-cable, spline, wire-hoist)`},
+			want: `scenario.json:` + place(model, `"masless"`) + `: unknown model "masless": did you mean "massless"? (this binary has boom-crane, gantry-crane, hmr-wire, mass-spring, massless, rigid-cable, spline, wire-hoist)`},
 		{name: "missing plugin file", scenario: moved,
 			want: `plugins/wind.py: no such file (plugin "wind", scenario.json:` + place(moved, `"plugins/wind.py"`) + `)`},
 		{name: "plugin syntax error", controller: "def step(sim)\n    pass\n",

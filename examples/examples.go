@@ -8,7 +8,7 @@ import (
 	"fmt"
 )
 
-//go:embed massless/scenario.json rigid-cable/scenario.json mass-spring/scenario.json spline/scenario.json hmr-wire/scenario.json wire-hoist/scenario.json gantry-crane/scenario.json
+//go:embed massless/scenario.json rigid-cable/scenario.json mass-spring/scenario.json spline/scenario.json hmr-wire/scenario.json wire-hoist/scenario.json gantry-crane/scenario.json boom-crane/scenario.json
 var scenarios embed.FS
 
 // Scenario returns the example scenario of a model, by the model's name.

@@ -64,7 +64,7 @@ func TestScenarioRefusedAtThePlace(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	models := "(this binary has gantry-crane, hmr-wire, mass-spring, massless, rigid-cable, spline, wire-hoist)"
+	models := "(this binary has boom-crane, gantry-crane, hmr-wire, mass-spring, massless, rigid-cable, spline, wire-hoist)"
 	cases := []struct {
 		name, old, new string
 		want           string // the whole message, or its start if it ends in "…"

@@ -34,6 +34,7 @@ SCENARIOS = [
     ("examples/hmr-wire", "WireBeam", True),
     ("examples/wire-hoist", "WireHoist", True),
     ("examples/gantry-crane", "GantryCrane", True),
+    ("examples/boom-crane", "BoomCrane", True),
     ("examples/studies/payload-sweep/hoist-wind", "HoistWind", False),
     ("scripts/fmutest/plugin-faults", "PluginFaults", False),
 ]

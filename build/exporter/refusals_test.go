@@ -48,7 +48,7 @@ const controlledScenario = `{
 // scenario names it.
 func TestExportRefusalsAtThePlace(t *testing.T) {
 	const plugin = "def step(sim):\n    pass\n"
-	models := "(this binary has gantry-crane, hmr-wire, mass-spring, massless, rigid-cable, spline, wire-hoist)"
+	models := "(this binary has boom-crane, gantry-crane, hmr-wire, mass-spring, massless, rigid-cable, spline, wire-hoist)"
 	cases := []struct {
 		name, old, new string
 		wind           string // plugins/wind.py; "" for none

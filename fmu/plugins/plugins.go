@@ -18,7 +18,7 @@ import (
 
 // Builtin returns a new registry of every model this build contains.
 func Builtin() (*fmu.Registry, error) {
-	r, err := fmu.NewRegistry(massless.Model{}, rigidcable.Model, hmrwire.Model{}, wirehoist.Model{}, massspring.Model, spline.Model, crane.Gantry{})
+	r, err := fmu.NewRegistry(massless.Model{}, rigidcable.Model, hmrwire.Model{}, wirehoist.Model{}, massspring.Model, spline.Model, crane.Gantry{}, crane.BoomCrane{})
 	if err != nil {
 		return nil, err
 	}
