@@ -39,8 +39,9 @@ HOIST_FMU=out/Hoist.fmu RIGIDHOIST_FMU=out/RigidHoist.fmu HOIST3_FMU=out/Hoist3.
 	GANTRYCRANE_FMU=out/GantryCrane.fmu GANTRYCRANE3_FMU=out/GantryCrane3.fmu BOOMCRANE_FMU=out/BoomCrane.fmu BOOMCRANE3_FMU=out/BoomCrane3.fmu \
 	python3 -m unittest discover -s scripts/fmutest -v
 
-echo "== The cablefmu Python package: simulate, studies serially and on a Dask LocalCluster"
-HOIST_FMU=out/Hoist.fmu HOISTWIND_FMU=out/HoistWind.fmu /usr/bin/python3 -m unittest discover -s examples/clients/python/tests -v
+echo "== The cablefmu Python package: simulate, studies serially and on a Dask LocalCluster, SSP systems"
+HOIST_FMU=out/Hoist.fmu HOISTWIND_FMU=out/HoistWind.fmu GANTRYCRANE_FMU=out/GantryCrane.fmu \
+	/usr/bin/python3 -m unittest discover -s examples/clients/python/tests -v
 
 echo "== C-API fuzzer: random FMI 2.0/3.0 call sequences against the state-machine oracle"
 # FUZZ_SEEDS=N changes the number of sequences (one process each).

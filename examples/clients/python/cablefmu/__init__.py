@@ -9,8 +9,9 @@ studies of them (parameter sweeps and load cases) locally or on a Dask cluster.
 
 The core needs the standard library only; NumPy/pandas are used when
 installed (Result.to_numpy, Result.to_pandas), Dask for studies
-(cablefmu.study), Matplotlib for their plots. The ctypes bindings are the
-modules cablefmu.fmi2 and cablefmu.fmi3.
+(cablefmu.study), Matplotlib for their plots. Systems of FMUs from SSP
+packages run with cablefmu.system. The ctypes bindings are the modules
+cablefmu.fmi2 and cablefmu.fmi3.
 """
 
 from .command import CommandError, export

@@ -1,5 +1,6 @@
 """Command line: ``python3 -m cablefmu study run STUDY`` and ``study plot
-STUDY`` (STUDY a study file, or a folder holding study.json); every other
+STUDY`` (STUDY a study file, or a folder holding study.json), ``system pack
+FOLDER`` and ``system run PACKAGE.ssp`` (cablefmu.system); every other
 verb (export, check, models, schema, run, info) goes to the cablefmu
 command, which the package finds as cablefmu.command says."""
 
@@ -13,6 +14,9 @@ from .study import MAX_RUNS, RUN_TIMEOUT, Study, StudyError, report, run, table
 
 def main(argv=None):
     argv = sys.argv[1:] if argv is None else list(argv)
+    if argv and argv[0] == "system":
+        from .system import main as system_main
+        return system_main(argv[1:])
     if argv and argv[0] not in ("study", "-h", "--help"):
         from .command import main as command_main
         return command_main(argv)

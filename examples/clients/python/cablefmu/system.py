@@ -1,0 +1,561 @@
+"""Systems of co-simulation FMUs from SSP 1.0 packages: :func:`load_ssp` reads one, :func:`run` steps it.
+
+    import cablefmu.system as system
+    s = system.load_ssp("out/crane-system/gantry-hoist.ssp", parameter_sets=["resources/cases/20t.ssv"])
+    r = system.run(s, stop_time=30, step=0.01, order="gauss-seidel",
+                   inputs={"speedCommand": cablefmu.Table([0, 2, 10, 12], [0, 1, 1, 0])})
+    print(max(r["cable.suspension.fz"]))
+
+An SSP package (a zip archive) holds ``SystemStructure.ssd`` and, under ``resources/``, the FMUs its components name
+and the parameter values (``.ssv``) its bindings name. :func:`load_ssp` reads SSP 1.0's components (FMUs, FMI 2.0
+or 3.0), their connectors (inputs, outputs, parameters, with units), the system's own inputs and outputs, the
+connections, the parameter bindings and the unit definitions, and refuses, before any step, a system it cannot run
+faithfully, with one line naming the element: a connection to a connector or element that does not exist, units
+that differ, a connector the FMU does not have (or of another causality), an FMU missing from the package, an
+input fed twice, a parameter value outside the package, and an algebraic loop of direct feedthrough (outputs that
+depend on inputs at the same instant) that the order of the steps cannot break.
+
+:func:`run` steps every component at a fixed communication step: in Gauss-Seidel order (a component's inputs from
+the outputs of those already stepped to the end of the step, the others' at its start) or Jacobi order (every input
+from the outputs at the step's start). The components are initialized in the same order, the connected inputs set
+from the outputs of those initialized before, so that a cable starts hanging from where its crane is. The coupling
+is explicit: each component sees the others' outputs of a communication point, and a stiff interface (a stiff boom
+tip under a heavy load) needs a step small enough for it.
+"""
+
+import math
+import os
+import xml.etree.ElementTree as ET
+import zipfile
+
+from . import fmucommon
+from .sim import FMUError, Result, Table, _cache_root, _sha256, _signal, load
+
+__all__ = ["SystemError", "System", "Component", "load_ssp", "run"]
+
+SSD = "http://ssp-standard.org/SSP1/SystemStructureDescription"
+SSC = "http://ssp-standard.org/SSP1/SystemStructureCommon"
+SSV = "http://ssp-standard.org/SSP1/SystemStructureParameterValues"
+NS = {"ssd": SSD, "ssc": SSC, "ssv": SSV}
+TYPES = ("Real", "Integer", "Boolean", "String", "Enumeration", "Binary")
+
+
+class SystemError(Exception):  # noqa: A001 (a system's error, as FMUError is an FMU's)
+    """A system that cannot be run, in one line naming the element (a component, a connector, a connection, a
+    parameter)."""
+
+
+class Connector:
+    """A connector: its ``name``, ``kind`` (input, output, parameter, ...) and ``unit`` (None where it gives none)."""
+
+    def __init__(self, name, kind, unit):
+        self.name, self.kind, self.unit = name, kind, unit
+
+    def __repr__(self):
+        return "Connector(%r, %r, %r)" % (self.name, self.kind, self.unit)
+
+
+class Component:
+    """A component: its ``name``, the ``fmu`` it runs (a loaded :class:`cablefmu.FMU`), its ``connectors`` by name
+    and the ``parameters`` its bindings set (name -> value)."""
+
+    def __init__(self, name, fmu, connectors, parameters):
+        self.name, self.fmu, self.connectors, self.parameters = name, fmu, connectors, parameters
+
+    def __repr__(self):
+        return "Component(%r, %r)" % (self.name, self.fmu)
+
+
+class System:
+    """A system read from an SSP package: ``name``, ``components`` (in the package's order), ``inputs`` and
+    ``outputs`` (the system's own connectors by name), ``connections`` (``((element, connector), (element,
+    connector))``, the element None for the system itself), ``stop_time`` (the default experiment's, or None) and
+    ``folder`` (where the package is unpacked)."""
+
+    def __init__(self, name, components, inputs, outputs, connections, stop_time, folder):
+        self.name, self.components, self.inputs, self.outputs = name, components, inputs, outputs
+        self.connections, self.stop_time, self.folder = connections, stop_time, folder
+
+    def component(self, name):
+        for c in self.components:
+            if c.name == name:
+                return c
+        raise KeyError(name)
+
+
+def _unpack(path):
+    if not zipfile.is_zipfile(path):
+        raise SystemError("%s: not an SSP package (a zip archive)" % path)
+    digest = _sha256(path)
+    return fmucommon.unzip(os.path.abspath(path), os.path.join(_cache_root(), "ssp-" + digest[:20]), digest)
+
+
+def _connectors(parent, where):
+    out = {}
+    box = parent.find("ssd:Connectors", NS)
+    for c in (box if box is not None else []):
+        if c.tag != "{%s}Connector" % SSD:
+            continue
+        name, kind = c.get("name"), c.get("kind")
+        if not name or not kind:
+            raise SystemError("%s: a connector without a name or kind" % where)
+        if name in out:
+            raise SystemError("%s: connector %r given twice" % (where, name))
+        unit = None
+        for t in TYPES:
+            typed = c.find("ssc:" + t, NS)
+            if typed is not None:
+                unit = typed.get("unit")
+        out[name] = Connector(name, kind, unit)
+    return out
+
+
+def _values(folder, source, where):
+    """The parameter values of an .ssv file in the package: name -> (value, unit)."""
+    path = os.path.normpath(os.path.join(folder, source))
+    if not path.startswith(os.path.normpath(folder) + os.sep):
+        raise SystemError("%s: parameter values %r lie outside the package" % (where, source))
+    if not os.path.isfile(path):
+        raise SystemError("%s: parameter values %r are not in the package" % (where, source))
+    try:
+        root = ET.parse(path).getroot()
+    except ET.ParseError as e:
+        raise SystemError("%s: parameter values %r: %s" % (where, source, e)) from None
+    out = {}
+    for p in root.iter("{%s}Parameter" % SSV):
+        name = p.get("name")
+        for t in ("Real", "Integer", "Boolean"):
+            v = p.find("ssv:" + t, NS)
+            if v is not None:
+                raw = v.get("value")
+                value = {"true": 1.0, "false": 0.0}.get(raw, None) if t == "Boolean" else None
+                try:
+                    value = float(raw) if value is None else value
+                except (TypeError, ValueError):
+                    raise SystemError("%s: parameter %r in %r: value %r is not a number" % (where, name, source, raw)) from None
+                out[name] = (value, v.get("unit"))
+        if name not in out:
+            raise SystemError("%s: parameter %r in %r has no Real, Integer or Boolean value" % (where, name, source))
+    return out
+
+
+def _variable(comp, name):
+    return comp.fmu.md.variables.get(name)
+
+
+def _fmu_kind(var):
+    return {"calculatedParameter": "calculatedParameter"}.get(var.causality, var.causality)
+
+
+def load_ssp(path, parameter_sets=()):
+    """The system of the SSP package at ``path``, its FMUs loaded and checked (see the module's documentation).
+    ``parameter_sets``: paths in the package of further .ssv files, applied after the package's own bindings,
+    their parameters named ``component.variable`` (a load case)."""
+    folder = _unpack(path)
+    ssd = os.path.join(folder, "SystemStructure.ssd")
+    if not os.path.isfile(ssd):
+        raise SystemError("%s: no SystemStructure.ssd in the package" % path)
+    try:
+        root = ET.parse(ssd).getroot()
+    except ET.ParseError as e:
+        raise SystemError("SystemStructure.ssd: %s" % e) from None
+    if root.tag != "{%s}SystemStructureDescription" % SSD:
+        raise SystemError("SystemStructure.ssd: the root is %s, want ssd:SystemStructureDescription" % root.tag)
+    sysel = root.find("ssd:System", NS)
+    if sysel is None:
+        raise SystemError("SystemStructure.ssd: no ssd:System")
+    name = sysel.get("name") or os.path.splitext(os.path.basename(path))[0]
+    own = _connectors(sysel, "system %s" % name)
+    components = []
+    elements = sysel.find("ssd:Elements", NS)
+    for el in (elements if elements is not None else []):
+        if el.tag != "{%s}Component" % SSD:
+            raise SystemError("system %s: element %s (%s) is not a component: nested systems are not supported"
+                              % (name, el.get("name"), el.tag.split("}")[-1]))
+        cname, source = el.get("name"), el.get("source")
+        where = "component %s" % cname
+        if not cname or not source:
+            raise SystemError("system %s: a component without a name or source" % name)
+        if any(c.name == cname for c in components):
+            raise SystemError("%s: given twice" % where)
+        kind = el.get("type", "application/x-fmu-sharedlibrary")
+        if kind != "application/x-fmu-sharedlibrary":
+            raise SystemError("%s: type %r: only FMUs (application/x-fmu-sharedlibrary) are supported" % (where, kind))
+        fmu_path = os.path.normpath(os.path.join(folder, source))
+        if not fmu_path.startswith(os.path.normpath(folder) + os.sep) or not os.path.isfile(fmu_path):
+            raise SystemError("%s: its FMU %r is not in the package" % (where, source))
+        try:
+            fmu = load(fmu_path)
+        except FMUError as e:
+            raise SystemError("%s: %s" % (where, e)) from None
+        connectors = _connectors(el, where)
+        for c in connectors.values():
+            var = fmu.md.variables.get(c.name)
+            if var is None:
+                raise SystemError("%s: connector %r: %s has no such variable" % (where, c.name, fmu.name))
+            if c.kind != _fmu_kind(var) and not (c.kind == "parameter" and var.causality == "parameter"):
+                raise SystemError("%s: connector %r is an %s, %s's variable an %s" % (where, c.name, c.kind, fmu.name, var.causality))
+            unit = getattr(var, "unit", None)
+            if c.unit and unit and c.unit != unit:
+                raise SystemError("%s: connector %r in %s, %s's variable in %s" % (where, c.name, c.unit, fmu.name, unit))
+            if c.unit is None:
+                c.unit = unit
+        params = {}
+        binds = el.find("ssd:ParameterBindings", NS)
+        for b in (binds if binds is not None else []):
+            source_ssv = b.get("source")
+            if not source_ssv:
+                inline = b.find("ssd:ParameterValues", NS)
+                raise SystemError("%s: a parameter binding without a source%s" % (
+                    where, " (inline values are not supported)" if inline is not None else ""))
+            for pname, (value, unit) in _values(folder, source_ssv, where).items():
+                _bind(fmu, params, pname, value, unit, where)
+        components.append(Component(cname, fmu, connectors, params))
+    for ps in parameter_sets:
+        for qname, (value, unit) in _values(folder, ps, "parameter set %s" % ps).items():
+            cname, _, pname = qname.partition(".")
+            comp = next((c for c in components if c.name == cname), None)
+            if comp is None or not pname:
+                raise SystemError("parameter set %s: parameter %r names no component (want component.variable)" % (ps, qname))
+            _bind(comp.fmu, comp.parameters, pname, value, unit, "parameter set %s" % ps)
+    connections = []
+    fed = {}
+    conns = sysel.find("ssd:Connections", NS)
+    for c in (conns if conns is not None else []):
+        ends = []
+        for side in ("start", "end"):
+            element, connector = c.get(side + "Element"), c.get(side + "Connector")
+            label = "%s.%s" % (element, connector) if element else connector
+            if element is None:
+                con = own.get(connector)
+                if con is None:
+                    raise SystemError("connection %s: system %s has no connector %r" % (_label(c), name, connector))
+            else:
+                comp = next((x for x in components if x.name == element), None)
+                if comp is None:
+                    raise SystemError("connection %s: no element %r" % (_label(c), element))
+                con = comp.connectors.get(connector)
+                if con is None:
+                    raise SystemError("connection %s: component %s has no connector %r" % (_label(c), element, connector))
+            ends.append((element, connector, con, label))
+        (se, sc, scon, sl), (ee, ec, econ, el_) = ends
+        if scon.unit and econ.unit and scon.unit != econ.unit:
+            raise SystemError("connection %s: units differ, %s in %s, %s in %s" % (_label(c), sl, scon.unit, el_, econ.unit))
+        if (se is None and scon.kind != "input") or (se is not None and scon.kind != "output"):
+            raise SystemError("connection %s: starts at %s, an %s" % (_label(c), sl, scon.kind))
+        if (ee is None and econ.kind != "output") or (ee is not None and econ.kind != "input"):
+            raise SystemError("connection %s: ends at %s, an %s" % (_label(c), el_, econ.kind))
+        if (ee, ec) in fed:
+            raise SystemError("connection %s: %s is fed already by %s" % (_label(c), el_, fed[(ee, ec)]))
+        fed[(ee, ec)] = sl
+        connections.append(((se, sc), (ee, ec)))
+    stop = None
+    de = root.find("ssd:DefaultExperiment", NS)
+    if de is not None and de.get("stopTime"):
+        stop = float(de.get("stopTime"))
+    s = System(name, components, {k: v for k, v in own.items() if v.kind == "input"},
+               {k: v for k, v in own.items() if v.kind == "output"}, connections, stop, folder)
+    _check_loops(s)
+    return s
+
+
+def _label(c):
+    return "%s.%s -> %s.%s" % (c.get("startElement") or "", c.get("startConnector"), c.get("endElement") or "", c.get("endConnector"))
+
+
+def _bind(fmu, params, pname, value, unit, where):
+    var = fmu.md.variables.get(pname)
+    if var is None or var.causality != "parameter":
+        raise SystemError("%s: parameter %r: %s has no such parameter" % (where, pname, fmu.name))
+    vu = getattr(var, "unit", None)
+    if unit and vu and unit != vu:
+        raise SystemError("%s: parameter %r in %s, %s's in %s" % (where, pname, unit, fmu.name, vu))
+    params[pname] = value
+
+
+def _feedthrough(comp):
+    """The pairs (output, input) of a component whose output depends on the input at the same instant, from its
+    model description's ModelStructure: FMI 2.0's Outputs/Unknown (indices of ModelVariables, from 1) and FMI
+    3.0's Output (value references); an output without dependencies listed depends on every input."""
+    md = comp.fmu.md
+    root = ET.parse(os.path.join(comp.fmu.folder, "modelDescription.xml")).getroot()
+    ms = root.find("ModelStructure")
+    inputs = {v.name for v in md.variables.values() if v.causality == "input"}
+    out = set()
+    if ms is None:
+        return out
+    if comp.fmu.version == 2:
+        order = [v.get("name") for v in root.find("ModelVariables") or []]
+        for u in ms.findall("Outputs/Unknown"):
+            name = order[int(u.get("index")) - 1]
+            deps = u.get("dependencies")
+            ins = inputs if deps is None else {order[int(i) - 1] for i in deps.split()}
+            out.update((name, i) for i in ins if i in inputs)
+    else:
+        by_vr = {v.value_reference: v.name for v in md.variables.values()}
+        for u in ms.findall("Output"):
+            name = by_vr.get(int(u.get("valueReference")))
+            deps = u.get("dependencies")
+            ins = inputs if deps is None else {by_vr.get(int(i)) for i in deps.split()}
+            out.update((name, i) for i in ins if i in inputs)
+    return out
+
+
+def _check_loops(s):
+    """Refuse a cycle of direct feedthrough through the connections: no order of steps breaks it."""
+    through = {c.name: _feedthrough(c) for c in s.components}
+    edges = {}
+    for (se, sc), (ee, ec) in s.connections:
+        if se is None or ee is None:
+            continue
+        for o, i in through[ee]:
+            if i == ec:
+                edges.setdefault((se, sc), []).append((ee, o))
+    seen, stack = set(), []
+
+    def visit(node):
+        if node in stack:
+            loop = stack[stack.index(node):] + [node]
+            raise SystemError("algebraic loop: %s: outputs that depend at once on inputs fed by each other; no order "
+                              "of the steps breaks it" % " -> ".join("%s.%s" % n for n in loop))
+        if node in seen:
+            return
+        stack.append(node)
+        for nxt in edges.get(node, []):
+            visit(nxt)
+        stack.pop()
+        seen.add(node)
+
+    for node in list(edges):
+        visit(node)
+
+
+def run(system, stop_time=None, step=None, order="gauss-seidel", inputs=None, outputs=None, start_time=0.0):
+    """Step ``system`` from ``start_time`` to ``stop_time`` (default the package's) at the communication step
+    ``step`` (default the smallest of the components' own) in ``order`` ("gauss-seidel" or "jacobi"). ``inputs``:
+    the system's inputs by name, as :func:`cablefmu.simulate` takes them (a number, a callable of the time, a
+    ``(times, values)`` pair); ``outputs``: names ``component.variable`` to record (default every connected output
+    and the system's outputs). Returns a :class:`cablefmu.Result`; :class:`FMUError` names the component whose step
+    failed."""
+    if order not in ("gauss-seidel", "jacobi"):
+        raise ValueError("order %r: want gauss-seidel or jacobi" % order)
+    stop = system.stop_time if stop_time is None else stop_time
+    if stop is None or not (stop > start_time):
+        raise ValueError("stop_time %r must exceed start_time %r" % (stop, start_time))
+    h = float(step) if step else min(c.fmu.default_step() for c in system.components)
+    if not (h > 0 and math.isfinite(h)):
+        raise ValueError("step %r: must be positive and finite" % step)
+    signals = {}
+    for n, spec in (inputs or {}).items():
+        if n not in system.inputs:
+            raise SystemError("system %s has no input %r (it has %s)" % (system.name, n, ", ".join(sorted(system.inputs)) or "none"))
+        signals[n] = _signal(n, spec)
+    comps = system.components
+    index = {c.name: k for k, c in enumerate(comps)}
+    # Per component: (its input, where from) where from is (component index, output) or the system input's name.
+    feeds = [[] for _ in comps]
+    for (se, sc), (ee, ec) in system.connections:
+        if ee is None:
+            continue
+        feeds[index[ee]].append((ec, (index[se], sc) if se is not None else sc))
+    names = list(outputs) if outputs else sorted({"%s.%s" % (se, sc) for (se, sc), _ in system.connections if se is not None})
+    wanted = []
+    for n in names:
+        cname, _, var = n.partition(".")
+        if cname not in index or var not in comps[index[cname]].fmu.md.variables:
+            raise SystemError("output %r names no component's variable" % n)
+        wanted.append((index[cname], var))
+    produced = [sorted({sc for (se, sc), _ in system.connections if se == c.name}) for c in comps]
+    insts = []
+    result = Result(time=[])
+    for n, (k, var) in zip(names, wanted):
+        result[n] = []
+        result.units[n] = getattr(comps[k].fmu.md.variables[var], "unit", None) or "1"
+    t = float(start_time)
+    current = [dict() for _ in comps]  # the outputs last read, per component
+
+    def read(k):
+        vals = insts[k].get(produced[k]) if produced[k] else []
+        current[k] = dict(zip(produced[k], vals))
+
+    def value(src, at):
+        if isinstance(src, tuple):
+            return current[src[0]][src[1]]
+        return signals[src](at) if src in signals else 0.0
+
+    # A system input given by samples ramps between them: an FMI 2.0 component that interpolates its inputs gets
+    # its slope over each step (fmi2SetRealInputDerivatives), so that it follows the ramp within the step instead of
+    # a staircase (a speed controller's torque sampled at the end of a held step is biased low).
+    ramps = [[] for _ in comps]
+    for k, c in enumerate(comps):
+        if c.fmu.version == 2 and c.fmu.md.can_interpolate_inputs:
+            ramps[k] = [(i, src) for i, src in feeds[k] if not isinstance(src, tuple) and isinstance(signals.get(src), Table)]
+    derivs = [None] * len(comps)
+    try:
+        for k, c in enumerate(comps):
+            inst = c.fmu.instance("%s-%s" % (system.name, c.name))
+            insts.append(inst)
+            if ramps[k]:
+                derivs[k] = inst.s.real_input_derivatives_setter([i for i, _ in ramps[k]], 1)
+            # Inputs fed by components initialized already, and the system's inputs, at the start.
+            start = {i: value(src, t) for i, src in feeds[k] if not isinstance(src, tuple) or src[0] < k}
+            try:
+                inst.initialize(c.parameters, start, start_time=t)
+            except FMUError as e:
+                raise FMUError("component %s: %s" % (c.name, e), e.log, t) from None
+            read(k)
+        rows = []
+
+        def record(at):
+            result["time"].append(at)
+            rows.append([insts[k].get([var])[0] for k, var in wanted])
+
+        record(t)
+        steps = int(math.ceil((stop - start_time) / h - 1e-9))
+        for n in range(steps):
+            dt = min(h, stop - t)
+            if order == "jacobi":
+                for k in range(len(comps)):
+                    if feeds[k]:
+                        insts[k].set([i for i, _ in feeds[k]], [value(src, t) for _, src in feeds[k]])
+            for k, c in enumerate(comps):
+                if order == "gauss-seidel" and feeds[k]:
+                    insts[k].set([i for i, _ in feeds[k]], [value(src, t) for _, src in feeds[k]])
+                if derivs[k] is not None:
+                    derivs[k]([_slope(signals[src], t, dt) for _, src in ramps[k]])
+                try:
+                    insts[k].step(t, dt)
+                except fmucommon.FMIError as e:
+                    raise FMUError("component %s: step at t = %.6g s failed: %s" % (c.name, t, e), e.messages, t) from None
+                if order == "gauss-seidel":
+                    read(k)
+            if order == "jacobi":
+                for k in range(len(comps)):
+                    read(k)
+            t = start_time + (n + 1) * h if n + 1 < steps else stop
+            record(t)
+    finally:
+        for inst in insts:
+            inst.free()
+    for n, col in zip(names, zip(*rows)):
+        result[n] = list(col)
+    return result
+
+
+def _slope(table, t, dt):
+    """A sampled signal's mean slope over the step from t (the samples' ramp it is on)."""
+    return (table(t + dt) - table(t)) / dt
+
+
+def pack(folder, fmus, out):
+    """Write the SSP package ``out`` from a system's ``folder`` (its SystemStructure.ssd and resources/) and the
+    FMUs its components name, found by file name in the folder ``fmus`` (an FMU is a build output, kept out of the
+    system's sources). Returns ``out``."""
+    ssd = os.path.join(folder, "SystemStructure.ssd")
+    try:
+        root = ET.parse(ssd).getroot()
+    except (OSError, ET.ParseError) as e:
+        raise SystemError("%s: %s" % (ssd, e)) from None
+    sources = [el.get("source") for el in root.iter("{%s}Component" % SSD)]
+    missing = [s for s in sources if not os.path.isfile(os.path.join(fmus, os.path.basename(s)))]
+    if missing:
+        raise SystemError("%s: no %s in %s (export them first)" % (folder, ", ".join(os.path.basename(m) for m in missing), fmus))
+    os.makedirs(os.path.dirname(os.path.abspath(out)), exist_ok=True)
+    tmp = out + ".tmp"
+    with zipfile.ZipFile(tmp, "w", zipfile.ZIP_DEFLATED) as z:
+        for base, _, files in os.walk(folder):
+            for f in sorted(files):
+                path = os.path.join(base, f)
+                z.write(path, os.path.relpath(path, folder).replace(os.sep, "/"))
+        for s in sources:
+            z.write(os.path.join(fmus, os.path.basename(s)), s)
+    os.replace(tmp, out)
+    return out
+
+
+def plot_result(result, path, title):
+    """Write a plot of a system run's columns, grouped by unit (one panel each), to ``path`` (PNG)."""
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        raise RuntimeError("the plot needs Matplotlib (Debian: python3-matplotlib)")
+    groups = {}
+    for name in result:
+        if name != "time":
+            groups.setdefault(result.units.get(name, "1"), []).append(name)
+    fig, axes = plt.subplots(len(groups), 1, figsize=(10, 2.6 * len(groups) + 0.6), sharex=True, squeeze=False)
+    for ax, (unit, names) in zip(axes[:, 0], sorted(groups.items())):
+        for n in names:
+            ax.plot(result["time"], result[n], label=n, linewidth=1)
+        ax.set_ylabel(unit)
+        ax.grid(True, alpha=0.3)
+        ax.legend(fontsize=7, loc="center left", bbox_to_anchor=(1.0, 0.5))
+    axes[-1, 0].set_xlabel("time (s)")
+    fig.suptitle(title)
+    fig.tight_layout()
+    fig.savefig(path, dpi=100)
+    plt.close(fig)
+    return path
+
+
+def _signal_arg(text):
+    """An input given on the command line: NAME=VALUE, or NAME=t0:v0,t1:v1,... (linear between the samples)."""
+    name, sep, spec = text.partition("=")
+    if not sep or not name:
+        raise ValueError("input %r: want NAME=VALUE or NAME=t0:v0,t1:v1,..." % text)
+    if ":" not in spec:
+        return name, float(spec)
+    times, values = [], []
+    for pair in spec.split(","):
+        t, sep, v = pair.partition(":")
+        if not sep:
+            raise ValueError("input %r: sample %r is not t:v" % (text, pair))
+        times.append(float(t))
+        values.append(float(v))
+    return name, (times, values)
+
+
+def main(argv):
+    """``python3 -m cablefmu system pack|run ...``; returns the exit status."""
+    import argparse
+    import sys
+    p = argparse.ArgumentParser(prog="python3 -m cablefmu system", description="Pack and run SSP systems of FMUs.")
+    verbs = p.add_subparsers(dest="verb", required=True)
+    pk = verbs.add_parser("pack", help="write an SSP package from a system folder and the FMUs it names")
+    pk.add_argument("folder", help="the system's folder: SystemStructure.ssd and resources/")
+    pk.add_argument("--fmus", default="out", help="the folder holding the FMUs the components name (default: out)")
+    pk.add_argument("-o", "--out", required=True, help="the package to write (.ssp)")
+    r = verbs.add_parser("run", help="run an SSP package and write its outputs as CSV (and a plot)")
+    r.add_argument("ssp", help="the SSP package")
+    r.add_argument("--stop", type=float, help="stop time (s; default the package's)")
+    r.add_argument("--step", type=float, help="communication step (s; default the components' smallest)")
+    r.add_argument("--order", choices=("gauss-seidel", "jacobi"), default="gauss-seidel")
+    r.add_argument("--input", action="append", default=[], metavar="NAME=VALUE|NAME=t:v,t:v",
+                   help="a system input: a constant, or samples linear between them (repeatable)")
+    r.add_argument("--parameters", action="append", default=[], metavar="SSV",
+                   help="a parameter set in the package (a load case, component.variable names; repeatable)")
+    r.add_argument("--csv", help="the CSV to write (default: NAME.csv beside the package)")
+    r.add_argument("--plot", help="also write a plot (PNG)")
+    args = p.parse_args(argv)
+    try:
+        if args.verb == "pack":
+            print("wrote %s" % pack(args.folder, args.fmus, args.out))
+            return 0
+        s = load_ssp(args.ssp, parameter_sets=args.parameters)
+        inputs = dict(_signal_arg(x) for x in args.input)
+        result = run(s, stop_time=args.stop, step=args.step, order=args.order, inputs=inputs)
+        csv_path = args.csv or os.path.splitext(args.ssp)[0] + ".csv"
+        result.write_csv(csv_path)
+        print("wrote %s (%d communication points, %s order)" % (csv_path, len(result["time"]), args.order))
+        for name in result:
+            if name != "time":
+                col = result[name]
+                print("  %-28s %12.6g .. %-12.6g %s" % (name, min(col), max(col), result.units.get(name, "")))
+        if args.plot:
+            print("wrote %s" % plot_result(result, args.plot, "%s (%s, step %g s)" % (s.name, args.order, result["time"][1] - result["time"][0])))
+    except (SystemError, FMUError, ValueError, RuntimeError, OSError) as e:
+        print("system: %s" % " ".join(str(e).split()), file=sys.stderr)
+        return 2
+    return 0
