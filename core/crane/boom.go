@@ -76,6 +76,15 @@ func NewBoom(spec BoomSpec) (*Boom, error) {
 	return b, nil
 }
 
+// Preload sets the tip at rest in its static deflection under a steady
+// force on it (N, world) besides its own weight: (F − m g ẑ)/k. A crane
+// starts so where it starts carrying its load.
+func (b *Boom) Preload(force geom.Vec3) {
+	s := b.spec
+	b.Deflection = force.Add(geom.V(0, 0, -s.TipMass*s.Gravity)).Scale(1 / s.Stiffness)
+	b.TipVel = geom.Vec3{}
+}
+
 // Angles returns the slew and luff angles (rad).
 func (b *Boom) Angles() (slew, luff float64) { return b.slew, b.luff }
 

@@ -153,3 +153,23 @@ func TestBoomRefusesBadSpecs(t *testing.T) {
 		}
 	}
 }
+
+// A boom preloaded by a 20 t load's weight stays put under it: its tip
+// moves less than 1e-9 m in 5 s.
+func TestBoomPreloadIsStatic(t *testing.T) {
+	b, err := NewBoom(boom())
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := geom.V(1e4, 0, -20000*g0)
+	b.Preload(f)
+	tip := b.Tip()
+	for k := 0; k < 5000; k++ {
+		if err := b.Step(1e-3, f); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if d := b.Tip().Sub(tip).Norm(); d > 1e-9 {
+		t.Errorf("the preloaded tip moved %.3g m", d)
+	}
+}

@@ -176,7 +176,9 @@ type boomSim struct {
 }
 
 // NewSimulation implements fmu.Configured: the boom at rest, its tip
-// deflected by its own weight.
+// deflected by its own weight and the cable's force at the start (the
+// inputs' start values or what the master sets before initialization
+// ends).
 func (m *boomModel) NewSimulation(values []float64) (fmu.Simulation, error) {
 	p := boomParams{h: m.Step, spec: m.cfg.spec(m.cfg.Gravity)}
 	m.ApplyParams(&p, values)
@@ -186,6 +188,7 @@ func (m *boomModel) NewSimulation(values []float64) (fmu.Simulation, error) {
 	}
 	s := &boomSim{m: m, h: p.h, boom: b}
 	m.ReadInputs(&s.from, values)
+	b.Preload(s.from.cable) // the cable's force at the start, as a master sets it, carried at rest
 	return s, nil
 }
 

@@ -34,8 +34,8 @@ func TestBoomCraneThroughTheFMU(t *testing.T) {
 		run(t, in, &tm, 5, dt)
 		plugintest.Set(t, in, vr["slew.rate"], 0)
 		run(t, in, &tm, 1, dt)
-		x, y := plugintest.Get(t, in, vr["tip.x"]), plugintest.Get(t, in, vr["tip.y"])
-		reach := 2 + 30*math.Cos(math.Pi/3)
+		x, y := plugintest.Get(t, in, vr["tip.x"])+30, plugintest.Get(t, in, vr["tip.y"]) // from the slew axis at (−30, 0)
+		reach := 30.0
 		t.Logf("communication step %g s: slewed to %.6f rad, the tip at (%.4f, %.4f) m, %.5f m from the axis (reach %.5f m); deflected %.6f m by the load", dt, plugintest.Get(t, in, vr["slew.angle"]), x, y, math.Hypot(x, y), reach, drop)
 		if a := plugintest.Get(t, in, vr["slew.angle"]); math.Abs(a-0.5) > 1e-9 || math.Abs(math.Hypot(x, y)-reach) > 1e-3 {
 			t.Errorf("communication step %g s: slewed by %.9f rad to a %.5f m circle, want 0.5 rad and %.5f m", dt, a, math.Hypot(x, y), reach)
@@ -59,8 +59,8 @@ func TestBoomCraneThroughTheFMU(t *testing.T) {
 // Out-of-range settings are refused, each naming its key.
 func TestBoomCraneRefusals(t *testing.T) {
 	plugintest.Refused(t, boomExample, [][2]string{
-		{`"length": 30`, `"length": 0`},
-		{`"luff": 1.0471975511965976`, `"luff": 2`},
+		{`"length": 54.20332093147061`, `"length": 0`},
+		{`"luff": 1.049361887023153`, `"luff": 2`},
 		{`"tipStiffness": 1e6`, `"tipStiffness": 0`},
 		{`"tipDamping": 3577.7087639996632`, `"tipDamping": -1`},
 		{`"boom": {`, `"bom": {`},

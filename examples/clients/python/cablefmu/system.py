@@ -330,15 +330,33 @@ def _check_loops(s):
         visit(node)
 
 
-def run(system, stop_time=None, step=None, order="gauss-seidel", inputs=None, outputs=None, start_time=0.0):
+def run(system, stop_time=None, step=None, order="gauss-seidel", inputs=None, outputs=None, start_time=0.0,
+        coupling="explicit"):
     """Step ``system`` from ``start_time`` to ``stop_time`` (default the package's) at the communication step
     ``step`` (default the smallest of the components' own) in ``order`` ("gauss-seidel" or "jacobi"). ``inputs``:
     the system's inputs by name, as :func:`cablefmu.simulate` takes them (a number, a callable of the time, a
     ``(times, values)`` pair); ``outputs``: names ``component.variable`` to record (default every connected output
     and the system's outputs). Returns a :class:`cablefmu.Result`; :class:`FMUError` names the component whose step
-    failed."""
+    failed.
+
+    ``coupling="implicit"`` treats the connections linearly implicitly (``order`` then does not apply): each
+    connected input gets, at the step's start, its source's value there and the slope to the source's value at the
+    step's end (fmi2SetRealInputDerivatives), those end values solved for by one Newton step on the step's map from
+    them to the outputs, whose Jacobian is taken by finite differences, each column stepping again from a saved
+    state only the component the perturbed value feeds. A stiff interface (a stiff boom tip under a heavy load)
+    then steps stably where the explicit coupling diverges. It needs FMI 2.0 components that save and restore
+    their state and interpolate their inputs; it costs one step of each component and one more per connected
+    output each communication step."""
     if order not in ("gauss-seidel", "jacobi"):
         raise ValueError("order %r: want gauss-seidel or jacobi" % order)
+    if coupling not in ("explicit", "implicit"):
+        raise ValueError("coupling %r: want explicit or implicit" % coupling)
+    if coupling == "implicit":
+        for c in system.components:
+            md = c.fmu.md
+            if c.fmu.version != 2 or not md.can_get_and_set_fmu_state or not md.can_interpolate_inputs:
+                raise SystemError("component %s: the implicit coupling needs an FMI 2.0 FMU that saves and restores "
+                                  "its state and interpolates its inputs" % c.name)
     stop = system.stop_time if stop_time is None else stop_time
     if stop is None or not (stop > start_time):
         raise ValueError("stop_time %r must exceed start_time %r" % (stop, start_time))
@@ -412,8 +430,16 @@ def run(system, stop_time=None, step=None, order="gauss-seidel", inputs=None, ou
 
         record(t)
         steps = int(math.ceil((stop - start_time) / h - 1e-9))
+        implicit = None
+        if coupling == "implicit":
+            implicit = _Implicit(comps, insts, feeds, produced, current, signals)
         for n in range(steps):
             dt = min(h, stop - t)
+            if implicit is not None:
+                implicit.step(t, dt)
+                t = start_time + (n + 1) * h if n + 1 < steps else stop
+                record(t)
+                continue
             if order == "jacobi":
                 for k in range(len(comps)):
                     if feeds[k]:
@@ -440,6 +466,100 @@ def run(system, stop_time=None, step=None, order="gauss-seidel", inputs=None, ou
     for n, col in zip(names, zip(*rows)):
         result[n] = list(col)
     return result
+
+
+class _Implicit:
+    """The linearly implicit coupling of :func:`run` (see there): the state kept between steps and one step."""
+
+    def __init__(self, comps, insts, feeds, produced, current, signals):
+        self.comps, self.insts, self.feeds, self.produced, self.current, self.signals = comps, insts, feeds, produced, current, signals
+        # The unknowns: every connected source output (component, name), and which components each feeds.
+        self.keys = sorted({src for fs in feeds for _, src in fs if isinstance(src, tuple)})
+        self.consumers = {key: sorted({k for k, fs in enumerate(feeds) for _, src in fs if src == key}) for key in self.keys}
+        self.setters = []
+        for k, inst in enumerate(insts):
+            names = [i for i, _ in feeds[k]]
+            self.setters.append((inst.setter(names), inst.s.real_input_derivatives_setter(names, 1)) if names else None)
+        self.states = [None] * len(insts)
+
+    def _inputs(self, k, t, dt, end):
+        """Component k's inputs at t and their slopes to the sources' values ``end`` at t + dt."""
+        values, slopes = [], []
+        for _, src in self.feeds[k]:
+            if isinstance(src, tuple):
+                v0 = self.current[src[0]][src[1]]
+                values.append(v0)
+                slopes.append((end[src] - v0) / dt)
+            else:
+                sig = self.signals.get(src)
+                values.append(sig(t) if sig else 0.0)
+                slopes.append(_slope(sig, t, dt) if isinstance(sig, Table) else 0.0)
+        return values, slopes
+
+    def _step(self, k, t, dt, end, restore=True):
+        """Component k stepped from its saved state with the sources' end values ``end``; its outputs."""
+        inst = self.insts[k]
+        if restore:
+            inst.s.set_fmu_state(self.states[k])
+        if self.setters[k] is not None:
+            values, slopes = self._inputs(k, t, dt, end)
+            self.setters[k][0](values)
+            self.setters[k][1](slopes)
+        try:
+            inst.step(t, dt)
+        except fmucommon.FMIError as e:
+            raise FMUError("component %s: step at t = %.6g s failed: %s" % (self.comps[k].name, t, e), e.messages, t) from None
+        return dict(zip(self.produced[k], inst.get(self.produced[k]))) if self.produced[k] else {}
+
+    def step(self, t, dt):
+        keys = self.keys
+        for k, inst in enumerate(self.insts):
+            self.states[k] = inst.s.get_fmu_state(self.states[k])
+        start = {key: self.current[key[0]][key[1]] for key in keys}
+        # The map from the sources' end values to the outputs, at the values held (the explicit step).
+        base = {}
+        for k in range(len(self.insts)):
+            out = self._step(k, t, dt, start)
+            base.update({(k, name): v for name, v in out.items()})
+        n = len(keys)
+        jac = [[0.0] * n for _ in range(n)]
+        for j, key in enumerate(keys):
+            delta = 1e-6 * max(1.0, abs(start[key]))
+            probe = dict(start)
+            probe[key] = start[key] + delta
+            for k in self.consumers[key]:
+                out = self._step(k, t, dt, probe)
+                for i, other in enumerate(keys):
+                    if other[0] == k:
+                        jac[i][j] = (out[other[1]] - base[other]) / delta
+        # One Newton step on Y = Φ(Y) from the values held: (I − J)(Y − Y0) = Φ(Y0) − Y0.
+        a = [[(1.0 if i == j else 0.0) - jac[i][j] for j in range(n)] for i in range(n)]
+        rhs = [base[key] - start[key] for key in keys]
+        delta = _solve(a, rhs)
+        end = {key: start[key] + d for key, d in zip(keys, delta)}
+        for k in range(len(self.insts)):
+            out = self._step(k, t, dt, end)
+            self.current[k] = out
+
+
+def _solve(a, b):
+    """The solution of the small dense system a x = b (Gaussian elimination with partial pivoting)."""
+    n = len(b)
+    m = [row[:] + [b[i]] for i, row in enumerate(a)]
+    for c in range(n):
+        p = max(range(c, n), key=lambda r: abs(m[r][c]))
+        if m[p][c] == 0:
+            raise SystemError("the implicit coupling's interface matrix is singular")
+        m[c], m[p] = m[p], m[c]
+        for r in range(c + 1, n):
+            f = m[r][c] / m[c][c]
+            if f:
+                for cc in range(c, n + 1):
+                    m[r][cc] -= f * m[c][cc]
+    x = [0.0] * n
+    for r in range(n - 1, -1, -1):
+        x[r] = (m[r][n] - sum(m[r][cc] * x[cc] for cc in range(r + 1, n))) / m[r][r]
+    return x
 
 
 def _slope(table, t, dt):
