@@ -33,7 +33,7 @@ func TestBoomCraneThroughTheFMU(t *testing.T) {
 		plugintest.Set(t, in, vr["slew.rate"], 0.1)
 		run(t, in, &tm, 5, dt)
 		plugintest.Set(t, in, vr["slew.rate"], 0)
-		run(t, in, &tm, 1, dt)
+		run(t, in, &tm, 6, dt) // the tip's ringing from the slew's start and stop dies out (2 % of critical)
 		x, y := plugintest.Get(t, in, vr["tip.x"])+30, plugintest.Get(t, in, vr["tip.y"]) // from the slew axis at (−30, 0)
 		reach := 30.0
 		t.Logf("communication step %g s: slewed to %.6f rad, the tip at (%.4f, %.4f) m, %.5f m from the axis (reach %.5f m); deflected %.6f m by the load", dt, plugintest.Get(t, in, vr["slew.angle"]), x, y, math.Hypot(x, y), reach, drop)
@@ -62,7 +62,7 @@ func TestBoomCraneRefusals(t *testing.T) {
 		{`"length": 54.20332093147061`, `"length": 0`},
 		{`"luff": 1.049361887023153`, `"luff": 2`},
 		{`"tipStiffness": 1e6`, `"tipStiffness": 0`},
-		{`"tipDamping": 3577.7087639996632`, `"tipDamping": -1`},
+		{`"tipDamping": 1788.854381999832`, `"tipDamping": -1`},
 		{`"boom": {`, `"bom": {`},
 	})
 }

@@ -409,19 +409,46 @@ def run(system, stop_time=None, step=None, order="gauss-seidel", inputs=None, ou
         if c.fmu.version == 2 and c.fmu.md.can_interpolate_inputs:
             ramps[k] = [(i, src) for i, src in feeds[k] if not isinstance(src, tuple) and isinstance(signals.get(src), Table)]
     derivs = [None] * len(comps)
-    try:
-        for k, c in enumerate(comps):
-            inst = c.fmu.instance("%s-%s" % (system.name, c.name))
+    used = [None] * len(comps)  # the connected inputs each component was initialized with
+
+    def start(k):
+        c = comps[k]
+        inst = c.fmu.instance("%s-%s" % (system.name, c.name))
+        if k < len(insts):
+            insts[k].free()
+            insts[k] = inst
+        else:
             insts.append(inst)
-            if ramps[k]:
-                derivs[k] = inst.s.real_input_derivatives_setter([i for i, _ in ramps[k]], 1)
-            # Inputs fed by components initialized already, and the system's inputs, at the start.
-            start = {i: value(src, t) for i, src in feeds[k] if not isinstance(src, tuple) or src[0] < k}
-            try:
-                inst.initialize(c.parameters, start, start_time=t)
-            except FMUError as e:
-                raise FMUError("component %s: %s" % (c.name, e), e.log, t) from None
-            read(k)
+        if ramps[k]:
+            derivs[k] = inst.s.real_input_derivatives_setter([i for i, _ in ramps[k]], 1)
+        # Inputs fed by the system and by components initialized already (in the first round, those before it).
+        known = {i: value(src, t) for i, src in feeds[k] if not isinstance(src, tuple) or current[src[0]]}
+        try:
+            inst.initialize(c.parameters, known, start_time=t)
+        except FMUError as e:
+            raise FMUError("component %s: %s" % (c.name, e), e.log, t) from None
+        used[k] = {i: known.get(i) for i, src in feeds[k] if isinstance(src, tuple)}
+        read(k)
+
+    try:
+        for k in range(len(comps)):
+            start(k)
+        # A component fed by one after it started from its inputs' start values, not from what they are: such a
+        # component (a crane whose tip the load's weight bends) starts again from the values the others give, until
+        # every connected input is what its source gives, so that the system starts at rest where it is at rest.
+        for _ in range(_START_ROUNDS):
+            stale = [k for k in range(len(comps)) if any(not _agree(used[k][i], value(src, t))
+                                                           for i, src in feeds[k] if isinstance(src, tuple))]
+            if not stale:
+                break
+            for k in stale:
+                start(k)
+        else:
+            k = stale[0]
+            i, src = next((i, src) for i, src in feeds[k] if isinstance(src, tuple) and not _agree(used[k][i], value(src, t)))
+            raise SystemError("the start values do not agree after %d rounds of starting again: %s.%s started from %r, "
+                              "%s.%s gives %r" % (_START_ROUNDS, comps[k].name, i, used[k][i], comps[src[0]].name, src[1],
+                                                  value(src, t)))
         rows = []
 
         def record(at):
@@ -540,6 +567,14 @@ class _Implicit:
         for k in range(len(self.insts)):
             out = self._step(k, t, dt, end)
             self.current[k] = out
+
+
+_START_ROUNDS = 20  # starting again at most this often before refusing a system whose start values do not settle
+
+
+def _agree(a, b):
+    """Whether a connected input's start value a is its source's value b (to 1e-9 of its size)."""
+    return a is not None and abs(a - b) <= 1e-9 * max(1.0, abs(a), abs(b))
 
 
 def _solve(a, b):
