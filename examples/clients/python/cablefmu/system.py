@@ -69,12 +69,14 @@ class Component:
 class System:
     """A system read from an SSP package: ``name``, ``components`` (in the package's order), ``inputs`` and
     ``outputs`` (the system's own connectors by name), ``connections`` (``((element, connector), (element,
-    connector))``, the element None for the system itself), ``stop_time`` (the default experiment's, or None) and
-    ``folder`` (where the package is unpacked)."""
+    connector))``, the element None for the system itself), ``stop_time`` (the default experiment's, or None),
+    ``folder`` (where the package is unpacked) and ``units`` (the SSD's unit definitions: name -> exponents of kg, m,
+    s, A, K, mol, cd, rad)."""
 
     def __init__(self, name, components, inputs, outputs, connections, stop_time, folder):
         self.name, self.components, self.inputs, self.outputs = name, components, inputs, outputs
         self.connections, self.stop_time, self.folder = connections, stop_time, folder
+        self.units = {}
 
     def component(self, name):
         for c in self.components:
@@ -255,8 +257,38 @@ def load_ssp(path, parameter_sets=()):
         stop = float(de.get("stopTime"))
     s = System(name, components, {k: v for k, v in own.items() if v.kind == "input"},
                {k: v for k, v in own.items() if v.kind == "output"}, connections, stop, folder)
+    s.units = _units(root)
     _check_loops(s)
     return s
+
+
+_EXPONENTS = ("kg", "m", "s", "A", "K", "mol", "cd", "rad")
+
+
+def _units(root):
+    """The SSD's unit definitions: name -> the SI base units' exponents (kg, m, s, A, K, mol, cd, rad)."""
+    out = {}
+    units = root.find("ssd:Units", NS)
+    for u in (units if units is not None else []):
+        base = u.find("ssc:BaseUnit", NS)
+        if u.get("name") and base is not None:
+            try:
+                out[u.get("name")] = tuple(int(base.get(e, "0")) for e in _EXPONENTS)
+            except ValueError:
+                raise SystemError("unit %s: its base unit's exponents must be integers" % u.get("name")) from None
+    return out
+
+
+# A force (kg m s^-2) or a torque (kg m^2 s^-2): what a mechanical FMU answers a motion with.
+_EFFORTS = {(1, 1, -2, 0, 0, 0, 0, 0), (1, 2, -2, 0, 0, 0, 0, 0), (1, 2, -2, 0, 0, 0, 0, -1)}
+
+
+def _effort(unit, units):
+    """Whether a connector in ``unit`` carries a force or a torque (by the SSD's definition of the unit, else by
+    the SI symbols N and N.m)."""
+    if unit in units:
+        return units[unit] in _EFFORTS
+    return unit in ("N", "N.m", "N*m")
 
 
 def _label(c):
@@ -339,14 +371,19 @@ def run(system, stop_time=None, step=None, order="gauss-seidel", inputs=None, ou
     and the system's outputs). Returns a :class:`cablefmu.Result`; :class:`FMUError` names the component whose step
     failed.
 
-    ``coupling="implicit"`` treats the connections linearly implicitly (``order`` then does not apply): each
-    connected input gets, at the step's start, its source's value there and the slope to the source's value at the
-    step's end (fmi2SetRealInputDerivatives), those end values solved for by one Newton step on the step's map from
-    them to the outputs, whose Jacobian is taken by finite differences, each column stepping again from a saved
-    state only the component the perturbed value feeds. A stiff interface (a stiff boom tip under a heavy load)
-    then steps stably where the explicit coupling diverges. It needs FMI 2.0 components that save and restore
-    their state and interpolate their inputs; it costs one step of each component and one more per connected
-    output each communication step."""
+    ``coupling="implicit"`` treats the connections linearly implicitly (``order`` then does not apply). The
+    unknowns are the connected outputs' values at the step's end, Y; stepping every component from the step's start
+    with its connected inputs given by Y is a map Φ, and the coupling takes one Newton step on Y = Φ(Y) from the
+    values held, Y0: Y = Y0 + (I − J)^-1 (Φ(Y0) − Y0). Φ(Y0) is the explicit (Jacobi) step; J, the map's Jacobian,
+    is taken by finite differences, each column stepping again from a saved state only the components the perturbed
+    value feeds, and kept while the operating point stays near (see _JACOBIAN_AGE). Each component then steps once
+    more, from its saved state, with its inputs given by Y: a motion (position, velocity, angle) from its value at
+    the step's start to Y along the step, as the input's derivative (fmi2SetRealInputDerivatives); a force or a
+    torque (by the connector's unit) as Y all through the step, the force the source's step ended with, as a
+    cable FMU's step applies its force through the step (the impulse each side gets is the same). A stiff
+    interface (a stiff boom tip under a heavy load) then steps stably where the explicit coupling diverges. It needs
+    FMI 2.0 components that save and restore their state and interpolate their inputs; it costs each component two
+    steps and a restore of its state per communication step, and one step per column when the Jacobian is taken."""
     if order not in ("gauss-seidel", "jacobi"):
         raise ValueError("order %r: want gauss-seidel or jacobi" % order)
     if coupling not in ("explicit", "implicit"):
@@ -449,17 +486,34 @@ def run(system, stop_time=None, step=None, order="gauss-seidel", inputs=None, ou
             raise SystemError("the start values do not agree after %d rounds of starting again: %s.%s started from %r, "
                               "%s.%s gives %r" % (_START_ROUNDS, comps[k].name, i, used[k][i], comps[src[0]].name, src[1],
                                                   value(src, t)))
+        # Built once for every step: each component's setter of the inputs it is fed and getter of the outputs it
+        # gives; the recorded variables read per component, those it gives taken from what was read.
+        setters = [insts[k].setter([i for i, _ in feeds[k]]) if feeds[k] else None for k in range(len(comps))]
+        getters = [insts[k].getter(produced[k]) if produced[k] else None for k in range(len(comps))]
+        extra = []
+        for k in sorted({k for k, _ in wanted}):
+            more = sorted({var for kk, var in wanted if kk == k and var not in produced[k]})
+            if more:
+                extra.append((k, more, insts[k].getter(more)))
+
+        def fetch(k):
+            current[k] = dict(zip(produced[k], getters[k]())) if getters[k] else {}
+
         rows = []
 
         def record(at):
             result["time"].append(at)
-            rows.append([insts[k].get([var])[0] for k, var in wanted])
+            got = [dict(current[k]) for k in range(len(comps))]
+            for k, more, get in extra:
+                got[k].update(zip(more, get()))
+            rows.append([got[k][var] for k, var in wanted])
 
         record(t)
         steps = int(math.ceil((stop - start_time) / h - 1e-9))
         implicit = None
         if coupling == "implicit":
-            implicit = _Implicit(comps, insts, feeds, produced, current, signals)
+            held = [[_effort(c.connectors[i].unit, system.units) for i, _ in feeds[k]] for k, c in enumerate(comps)]
+            implicit = _Implicit(comps, insts, feeds, produced, current, signals, getters, held)
         for n in range(steps):
             dt = min(h, stop - t)
             if implicit is not None:
@@ -469,11 +523,11 @@ def run(system, stop_time=None, step=None, order="gauss-seidel", inputs=None, ou
                 continue
             if order == "jacobi":
                 for k in range(len(comps)):
-                    if feeds[k]:
-                        insts[k].set([i for i, _ in feeds[k]], [value(src, t) for _, src in feeds[k]])
+                    if setters[k] is not None:
+                        setters[k]([value(src, t) for _, src in feeds[k]])
             for k, c in enumerate(comps):
-                if order == "gauss-seidel" and feeds[k]:
-                    insts[k].set([i for i, _ in feeds[k]], [value(src, t) for _, src in feeds[k]])
+                if order == "gauss-seidel" and setters[k] is not None:
+                    setters[k]([value(src, t) for _, src in feeds[k]])
                 if derivs[k] is not None:
                     derivs[k]([_slope(signals[src], t, dt) for _, src in ramps[k]])
                 try:
@@ -481,12 +535,14 @@ def run(system, stop_time=None, step=None, order="gauss-seidel", inputs=None, ou
                 except fmucommon.FMIError as e:
                     raise FMUError("component %s: step at t = %.6g s failed: %s" % (c.name, t, e), e.messages, t) from None
                 if order == "gauss-seidel":
-                    read(k)
+                    fetch(k)
             if order == "jacobi":
                 for k in range(len(comps)):
-                    read(k)
+                    fetch(k)
             t = start_time + (n + 1) * h if n + 1 < steps else stop
             record(t)
+        if implicit is not None:
+            result.jacobians = implicit.evaluations
     finally:
         for inst in insts:
             inst.free()
@@ -495,78 +551,127 @@ def run(system, stop_time=None, step=None, order="gauss-seidel", inputs=None, ou
     return result
 
 
+# The implicit coupling takes the interface's Jacobian again after _JACOBIAN_AGE seconds of simulated time, or when
+# the communication step changes, or when the operating point it was taken at has moved far: the connected values'
+# changes since, each scaled by the largest magnitude it has had, above _JACOBIAN_MOVE in root mean square (a
+# cable gone slack, a load set down). The Jacobian is there for the coupling's stability, which needs the
+# interface's stiffness, not its exact value, and a mechanical interface's stiffness changes on the load's time
+# scale (its swing, seconds): on the boom crane carrying 20 t, a Jacobian taken once for a whole lift and slew
+# changed the peak tension by 0.02 % against one taken at every step. Neither bound is measured on a clock.
+_JACOBIAN_AGE = 0.5  # s
+_JACOBIAN_MOVE = 0.5
+
+
 class _Implicit:
     """The linearly implicit coupling of :func:`run` (see there): the state kept between steps and one step."""
 
-    def __init__(self, comps, insts, feeds, produced, current, signals):
-        self.comps, self.insts, self.feeds, self.produced, self.current, self.signals = comps, insts, feeds, produced, current, signals
+    def __init__(self, comps, insts, feeds, produced, current, signals, getters, held):
+        self.comps, self.insts, self.produced, self.current, self.getters = comps, insts, produced, current, getters
         # The unknowns: every connected source output (component, name), and which components each feeds.
         self.keys = sorted({src for fs in feeds for _, src in fs if isinstance(src, tuple)})
-        self.consumers = {key: sorted({k for k, fs in enumerate(feeds) for _, src in fs if src == key}) for key in self.keys}
-        self.setters = []
+        index = {key: i for i, key in enumerate(self.keys)}
+        self.consumers = [sorted({k for k, fs in enumerate(feeds) for _, src in fs if src == key}) for key in self.keys]
+        # Per component: its setters of values and slopes, where each input comes from (an unknown's index, or the
+        # system's signal), and which unknowns its outputs are (output position, unknown's index).
+        self.setters, self.sources, self.gives = [], [], []
         for k, inst in enumerate(insts):
             names = [i for i, _ in feeds[k]]
             self.setters.append((inst.setter(names), inst.s.real_input_derivatives_setter(names, 1)) if names else None)
+            self.sources.append([(index[src], None, hold) if isinstance(src, tuple) else (None, signals.get(src), False)
+                                 for (_, src), hold in zip(feeds[k], held[k])])
+            self.gives.append([(p, index[(k, name)]) for p, name in enumerate(produced[k]) if (k, name) in index])
         self.states = [None] * len(insts)
+        self.inverse, self.anchor, self.dt, self.taken, self.evaluations = None, None, None, None, 0
+        self.scale = [1e-6] * len(self.keys)  # per unknown, the largest magnitude it has had (floored)
 
-    def _inputs(self, k, t, dt, end):
-        """Component k's inputs at t and their slopes to the sources' values ``end`` at t + dt."""
-        values, slopes = [], []
-        for _, src in self.feeds[k]:
-            if isinstance(src, tuple):
-                v0 = self.current[src[0]][src[1]]
-                values.append(v0)
-                slopes.append((end[src] - v0) / dt)
-            else:
-                sig = self.signals.get(src)
-                values.append(sig(t) if sig else 0.0)
-                slopes.append(_slope(sig, t, dt) if isinstance(sig, Table) else 0.0)
-        return values, slopes
-
-    def _step(self, k, t, dt, end, restore=True):
-        """Component k stepped from its saved state with the sources' end values ``end``; its outputs."""
+    def _step(self, k, t, dt, start, end, restore=True):
+        """Component k stepped (from its saved state where ``restore``) with its connected inputs ramped from the
+        unknowns' values ``start`` to ``end`` (lists by unknown); its outputs in the order it gives them."""
         inst = self.insts[k]
         if restore:
             inst.s.set_fmu_state(self.states[k])
         if self.setters[k] is not None:
-            values, slopes = self._inputs(k, t, dt, end)
+            values, slopes = [], []
+            for i, sig, hold in self.sources[k]:
+                if hold:  # the force the source's step ends with, all through the step
+                    values.append(end[i])
+                    slopes.append(0.0)
+                elif i is not None:  # a motion, from where it is to where it ends
+                    values.append(start[i])
+                    slopes.append((end[i] - start[i]) / dt)
+                else:
+                    values.append(sig(t) if sig else 0.0)
+                    slopes.append(_slope(sig, t, dt) if isinstance(sig, Table) else 0.0)
             self.setters[k][0](values)
             self.setters[k][1](slopes)
         try:
             inst.step(t, dt)
         except fmucommon.FMIError as e:
             raise FMUError("component %s: step at t = %.6g s failed: %s" % (self.comps[k].name, t, e), e.messages, t) from None
-        return dict(zip(self.produced[k], inst.get(self.produced[k]))) if self.produced[k] else {}
+        return self.getters[k]() if self.getters[k] else []
+
+    def _jacobian(self, t, dt, y0, base):
+        """(I - J)^-1, J the step's map from the unknowns' end values to the outputs at ``y0`` (finite differences:
+        each column steps again, from the saved state, only the components its value feeds)."""
+        n = len(y0)
+        a = [[float(i == j) for j in range(n)] for i in range(n)]  # I - J, column by column
+        for j in range(n):
+            delta = 1e-6 * max(1.0, abs(y0[j]))
+            probe = list(y0)
+            probe[j] += delta
+            for k in self.consumers[j]:
+                out = self._step(k, t, dt, y0, probe)
+                for p, i in self.gives[k]:
+                    a[i][j] -= (out[p] - base[i]) / delta
+        self.inverse = _inverse(a)
+        self.anchor, self.dt, self.taken = list(y0), dt, t
+        self.evaluations += 1
 
     def step(self, t, dt):
-        keys = self.keys
+        n = len(self.keys)
         for k, inst in enumerate(self.insts):
             self.states[k] = inst.s.get_fmu_state(self.states[k])
-        start = {key: self.current[key[0]][key[1]] for key in keys}
-        # The map from the sources' end values to the outputs, at the values held (the explicit step).
-        base = {}
+        y0 = [self.current[k][name] for k, name in self.keys]
+        # The explicit step first (the unknowns held): its outputs are the step's map at the start.
+        base = [0.0] * n
         for k in range(len(self.insts)):
-            out = self._step(k, t, dt, start)
-            base.update({(k, name): v for name, v in out.items()})
-        n = len(keys)
-        jac = [[0.0] * n for _ in range(n)]
-        for j, key in enumerate(keys):
-            delta = 1e-6 * max(1.0, abs(start[key]))
-            probe = dict(start)
-            probe[key] = start[key] + delta
-            for k in self.consumers[key]:
-                out = self._step(k, t, dt, probe)
-                for i, other in enumerate(keys):
-                    if other[0] == k:
-                        jac[i][j] = (out[other[1]] - base[other]) / delta
-        # One Newton step on Y = Φ(Y) from the values held: (I − J)(Y − Y0) = Φ(Y0) − Y0.
-        a = [[(1.0 if i == j else 0.0) - jac[i][j] for j in range(n)] for i in range(n)]
-        rhs = [base[key] - start[key] for key in keys]
-        delta = _solve(a, rhs)
-        end = {key: start[key] + d for key, d in zip(keys, delta)}
+            out = self._step(k, t, dt, y0, y0, restore=False)
+            for p, i in self.gives[k]:
+                base[i] = out[p]
+        moved = 0.0
+        for i in range(n):
+            self.scale[i] = max(self.scale[i], abs(y0[i]))
+            if self.anchor is not None:
+                moved += ((y0[i] - self.anchor[i]) / self.scale[i]) ** 2
+        if self.inverse is None or dt != self.dt or t - self.taken >= _JACOBIAN_AGE - 1e-9 * dt or moved > _JACOBIAN_MOVE ** 2 * n:
+            self._jacobian(t, dt, y0, base)
+        # One Newton step on Y = Φ(Y) from the values held: Y - Y0 = (I − J)^-1 (Φ(Y0) − Y0).
+        residual = [b - y for b, y in zip(base, y0)]
+        end = [y + sum(a * r for a, r in zip(row, residual)) for y, row in zip(y0, self.inverse)]
         for k in range(len(self.insts)):
-            out = self._step(k, t, dt, end)
-            self.current[k] = out
+            self.current[k] = dict(zip(self.produced[k], self._step(k, t, dt, y0, end)))
+
+
+def _inverse(a):
+    """The inverse of the small dense matrix a (Gauss-Jordan elimination with partial pivoting)."""
+    n = len(a)
+    m = [row[:] + [float(i == j) for j in range(n)] for i, row in enumerate(a)]
+    for c in range(n):
+        p = max(range(c, n), key=lambda r: abs(m[r][c]))
+        if m[p][c] == 0:
+            raise SystemError("the implicit coupling's interface matrix is singular")
+        m[c], m[p] = m[p], m[c]
+        pivot = m[c]
+        inv = 1.0 / pivot[c]
+        for cc in range(c, 2 * n):
+            pivot[cc] *= inv
+        for r in range(n):
+            f = m[r][c]
+            if r != c and f:
+                row = m[r]
+                for cc in range(c, 2 * n):
+                    row[cc] -= f * pivot[cc]
+    return [row[n:] for row in m]
 
 
 _START_ROUNDS = 20  # starting again at most this often before refusing a system whose start values do not settle
@@ -575,26 +680,6 @@ _START_ROUNDS = 20  # starting again at most this often before refusing a system
 def _agree(a, b):
     """Whether a connected input's start value a is its source's value b (to 1e-9 of its size)."""
     return a is not None and abs(a - b) <= 1e-9 * max(1.0, abs(a), abs(b))
-
-
-def _solve(a, b):
-    """The solution of the small dense system a x = b (Gaussian elimination with partial pivoting)."""
-    n = len(b)
-    m = [row[:] + [b[i]] for i, row in enumerate(a)]
-    for c in range(n):
-        p = max(range(c, n), key=lambda r: abs(m[r][c]))
-        if m[p][c] == 0:
-            raise SystemError("the implicit coupling's interface matrix is singular")
-        m[c], m[p] = m[p], m[c]
-        for r in range(c + 1, n):
-            f = m[r][c] / m[c][c]
-            if f:
-                for cc in range(c, n + 1):
-                    m[r][cc] -= f * m[c][cc]
-    x = [0.0] * n
-    for r in range(n - 1, -1, -1):
-        x[r] = (m[r][n] - sum(m[r][cc] * x[cc] for cc in range(r + 1, n))) / m[r][r]
-    return x
 
 
 def _slope(table, t, dt):
