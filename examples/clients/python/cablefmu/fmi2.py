@@ -241,6 +241,7 @@ class ModelDescription(fmucommon.ModelDescriptionBase):
         super().__init__()
         self.guid = None
         self.can_interpolate_inputs = False
+        self.max_output_derivative_order = 0
         self.variables = {}  # name -> ScalarVariable
 
     def vr(self, name):
@@ -276,6 +277,7 @@ def read_model_description(path):
     cs = fmucommon.read_co_simulation(path, root, md)
     md.can_interpolate_inputs = _bool_attr(cs, "canInterpolateInputs")
     md.can_get_and_set_fmu_state = _bool_attr(cs, "canGetAndSetFMUstate")
+    md.max_output_derivative_order = int(cs.get("maxOutputDerivativeOrder", "0")) if cs is not None else 0
     fmucommon.read_experiment_and_categories(root, md)
     mv = root.find("ModelVariables")
     for sv in (mv.findall("ScalarVariable") if mv is not None else []):
