@@ -91,7 +91,7 @@ import types
 import zipfile
 
 from . import command
-from .sim import FMUError, Table, _simulate, load
+from .sim import FMUError, Table, _sha256, _signal, _simulate, load
 
 __all__ = ["Study", "run_case", "run", "MAX_RUNS", "MAX_STEPS", "RUN_TIMEOUT"]
 
@@ -117,8 +117,9 @@ LOCAL_TASK = 0.002
 
 OPS = ("max", "min", "max_abs", "rms", "final", "time_above", "daf")
 DESIGNS = ("grid", "random", "lhs")
-KEYS = ("name", "description", "fmu", "scenario", "stop_time", "step", "vary", "design", "runs", "seed", "fixed",
-        "inputs", "outputs", "sway", "reductions", "report", "max_runs", "run_timeout")
+KEYS = ("name", "description", "fmu", "scenario", "ssp", "coupling", "order", "parameter_sets", "stop_time", "step",
+        "vary", "design", "runs", "seed", "fixed", "inputs", "outputs", "sway", "reductions", "report", "max_runs",
+        "run_timeout")
 PROFILE_KEYS = {"constant": ("profile", "value"),
                 "table": ("profile", "time", "values", "file", "scale"),
                 "trapezoid": ("profile", "start", "distance", "speed", "acceleration", "velocity", "from"),
@@ -290,12 +291,24 @@ def _check(spec):
     for key in ("stop_time", "reductions"):
         if key not in spec:
             raise StudyError("%r is missing" % key)
-    if ("fmu" in spec) == ("scenario" in spec):
-        raise StudyError("name an 'fmu' or a 'scenario' folder" if "fmu" not in spec else
-                         "name an 'fmu' or a 'scenario' folder, not both")
-    for key in ("fmu", "scenario", "description"):
+    named = [k for k in ("fmu", "scenario", "ssp") if k in spec]
+    if len(named) != 1:
+        raise StudyError("name an 'fmu', a 'scenario' folder or an 'ssp' package" + (", not %s" % " and ".join(named)
+                                                                                      if named else ""))
+    for key in ("fmu", "scenario", "ssp", "description"):
         if key in spec:
             _want(isinstance(spec[key], str) and (spec[key] or key == "description"), "a string", spec[key], key)
+    for key, allowed in (("coupling", ("explicit", "implicit")), ("order", ("gauss-seidel", "jacobi"))):
+        if key in spec:
+            if "ssp" not in spec:
+                raise StudyError("%s: only a study of an 'ssp' package couples FMUs" % key)
+            if spec[key] not in allowed:
+                raise StudyError("%s %s: want %s" % (key, json.dumps(spec[key]), " or ".join(allowed)))
+    if "parameter_sets" in spec:
+        if "ssp" not in spec:
+            raise StudyError("parameter_sets: only a study of an 'ssp' package has parameter sets")
+        _want(isinstance(spec["parameter_sets"], list) and all(isinstance(x, str) and x for x in spec["parameter_sets"]),
+              "a list of .ssv paths in the package", spec["parameter_sets"], "parameter_sets")
     if "name" in spec:
         name = spec["name"]
         if not (isinstance(name, str) and PLAIN_NAME.match(name)):
@@ -458,11 +471,12 @@ class Study:
         """The FMU's path; a scenario folder is exported first (by the
         cablefmu command, for this machine's platform) when its FMU is
         missing or was exported from other files or other engines."""
-        if "fmu" in self.spec:
-            path = os.path.join(self.base, self.spec["fmu"])
-            if not os.path.isfile(path):
-                raise StudyError("fmu: %s not found" % path)
-            return path
+        for key in ("fmu", "ssp"):
+            if key in self.spec:
+                path = os.path.join(self.base, self.spec[key])
+                if not os.path.isfile(path):
+                    raise StudyError("%s: %s not found" % (key, path))
+                return path
         folder = os.path.join(self.base, self.spec["scenario"])
         if not os.path.isfile(os.path.join(folder, "scenario.json")):
             raise StudyError("scenario: folder %s has no scenario.json" % folder)
@@ -521,6 +535,8 @@ class Study:
 
     def load(self, path):
         """The FMU at path (see fmu_path), StudyError when it is not one."""
+        if "ssp" in self.spec:
+            return _SystemFMU(path, self.spec.get("parameter_sets", []))
         key = "fmu" if "fmu" in self.spec else "scenario"
         if not zipfile.is_zipfile(path):
             raise StudyError("%s: %s is not an FMU (not a zip archive)" % (key, path))
@@ -811,6 +827,51 @@ def _reduce(name, r, series, times, step):
     raise StudyError("reduction %s: op %r: want max, min, max_abs, rms, final, time_above or daf" % (name, op))
 
 
+class _SystemVariable:
+    """A variable of a system as a study sees it: a system input, or a component's parameter or output named
+    ``component.variable``."""
+
+    def __init__(self, causality, unit):
+        self.causality, self.unit = causality, unit
+
+
+class _SystemFMU:
+    """An SSP package as a study's FMU: its variables (the system's inputs; its components' parameters and outputs
+    as ``component.variable``), its identity (the package's SHA-256) and how a run simulates it."""
+
+    def __init__(self, path, parameter_sets):
+        from . import system  # the systems' module loads FMUs as this one does
+        self._system = system
+        try:
+            self.sys = system.load_ssp(path, parameter_sets=parameter_sets)
+        except (system.SystemError, FMUError, OSError) as e:
+            raise StudyError("ssp: %s: %s" % (path, " ".join(str(e).split()))) from None
+        self.name = self.sys.name
+        self.sha256 = _sha256(path)
+        variables = {n: _SystemVariable("input", c.unit) for n, c in self.sys.inputs.items()}
+        for comp in self.sys.components:
+            for n, v in comp.fmu.md.variables.items():
+                if v.causality in ("parameter", "output"):
+                    variables["%s.%s" % (comp.name, n)] = _SystemVariable(v.causality, getattr(v, "unit", None))
+        self.md = types.SimpleNamespace(variables=variables)
+
+    def default_step(self):
+        return min(c.fmu.default_step() for c in self.sys.components)
+
+    def simulate(self, inputs, parameters, stop_time, step, outputs, order, coupling):
+        """One run: the result and the system's inputs as applied at its communication points."""
+        for name, value in parameters.items():
+            comp, _, var = name.partition(".")
+            self.sys.component(comp).parameters[var] = value
+        result = self._system.run(self.sys, stop_time=stop_time, step=step, order=order, coupling=coupling,
+                                  inputs=inputs, outputs=outputs or None)
+        applied = {}
+        for name, spec in inputs.items():
+            sig = _signal(name, spec)
+            applied[name] = [sig(t) for t in result["time"]]
+        return result, applied
+
+
 def run_case(spec, base, fmu_path, run_id, case, keep_series=False):
     """Simulate one case and return its row (a dict): ``run``, the case
     variables, the reductions, ``status`` ("ok" or "failed") and ``error``
@@ -818,7 +879,7 @@ def run_case(spec, base, fmu_path, run_id, case, keep_series=False):
     row = {"run": run_id}
     row.update(case)
     try:
-        fmu = load(fmu_path)
+        fmu = _SystemFMU(fmu_path, spec.get("parameter_sets", [])) if "ssp" in spec else load(fmu_path)
         params = dict(spec.get("fixed", {}))
         for n, v in case.items():
             if n in fmu.md.variables and fmu.md.variables[n].causality == "parameter":
@@ -826,8 +887,12 @@ def run_case(spec, base, fmu_path, run_id, case, keep_series=False):
         step = float(spec.get("step") or fmu.default_step())
         signals, times = _inputs(spec, case, base, step)
         outputs = list(spec.get("outputs") or [])
-        result, applied = _simulate(fmu, inputs=signals, parameters=params, stop_time=float(spec["stop_time"]),
-                                    step=step, outputs=outputs, keep_inputs=True)
+        if "ssp" in spec:
+            result, applied = fmu.simulate(signals, params, float(spec["stop_time"]), step, outputs,
+                                           spec.get("order", "gauss-seidel"), spec.get("coupling", "explicit"))
+        else:
+            result, applied = _simulate(fmu, inputs=signals, parameters=params, stop_time=float(spec["stop_time"]),
+                                        step=step, outputs=outputs, keep_inputs=True)
         series = dict(result)
         series.update(applied)  # the inputs as they were applied
         units = dict(result.units)

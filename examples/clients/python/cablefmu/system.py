@@ -798,7 +798,10 @@ def main(argv):
     r.add_argument("ssp", help="the SSP package")
     r.add_argument("--stop", type=float, help="stop time (s; default the package's)")
     r.add_argument("--step", type=float, help="communication step (s; default the components' smallest)")
-    r.add_argument("--order", choices=("gauss-seidel", "jacobi"), default="gauss-seidel")
+    r.add_argument("--order", choices=("gauss-seidel", "jacobi"), default="gauss-seidel",
+                   help="the explicit coupling's order (default gauss-seidel)")
+    r.add_argument("--coupling", choices=("explicit", "implicit"), default="explicit",
+                   help="explicit (in --order), or linearly implicit for a stiff interface (default explicit)")
     r.add_argument("--input", action="append", default=[], metavar="NAME=VALUE|NAME=t:v,t:v",
                    help="a system input: a constant, or samples linear between them (repeatable)")
     r.add_argument("--parameters", action="append", default=[], metavar="SSV",
@@ -812,16 +815,17 @@ def main(argv):
             return 0
         s = load_ssp(args.ssp, parameter_sets=args.parameters)
         inputs = dict(_signal_arg(x) for x in args.input)
-        result = run(s, stop_time=args.stop, step=args.step, order=args.order, inputs=inputs)
+        result = run(s, stop_time=args.stop, step=args.step, order=args.order, inputs=inputs, coupling=args.coupling)
         csv_path = args.csv or os.path.splitext(args.ssp)[0] + ".csv"
         result.write_csv(csv_path)
-        print("wrote %s (%d communication points, %s order)" % (csv_path, len(result["time"]), args.order))
+        how = "implicit coupling" if args.coupling == "implicit" else "%s order" % args.order
+        print("wrote %s (%d communication points, %s)" % (csv_path, len(result["time"]), how))
         for name in result:
             if name != "time":
                 col = result[name]
                 print("  %-28s %12.6g .. %-12.6g %s" % (name, min(col), max(col), result.units.get(name, "")))
         if args.plot:
-            print("wrote %s" % plot_result(result, args.plot, "%s (%s, step %g s)" % (s.name, args.order, result["time"][1] - result["time"][0])))
+            print("wrote %s" % plot_result(result, args.plot, "%s (%s, step %g s)" % (s.name, how, result["time"][1] - result["time"][0])))
     except (SystemError, FMUError, ValueError, RuntimeError, OSError) as e:
         print("system: %s" % " ".join(str(e).split()), file=sys.stderr)
         return 2
