@@ -152,19 +152,20 @@ func walkNode(c *state.Codec, n *nodeImage) Kind {
 // walkEntries walks a list of the world's order, each entry a code of
 // codes and two indices.
 func walkEntries(c *state.Codec, what string, es []entry, codes ...int) []entry {
+	defer c.Back(c.Of(what, ""))
 	n := len(es)
-	n = c.Items(what+" count", 3, &n) // code and two indices
+	n = c.Items("count", 3, &n) // code and two indices
 	if !c.Saving() {
 		es = make([]entry, n)
 	}
 	for k := range es {
 		e := &es[k]
-		code := c.Index(what+" code", codeGround+1, &e.code)
+		code := c.Index("code", codeGround+1, &e.code)
 		if !slices.Contains(codes, code) {
 			c.Refuse("%s %d has code %d", what, k, code)
 		}
-		c.Index(what+" index", maxStateEntries, &e.a)
-		c.Index(what+" node", maxStateNodes, &e.b)
+		c.Index("index", maxStateEntries, &e.a)
+		c.Index("node", maxStateNodes, &e.b)
 	}
 	return es
 }

@@ -37,30 +37,30 @@ func (w *World) State(c *state.Codec) {
 // state walks the body's state; a body whose mass is fixed (FixMass)
 // must have its own mass and inertia in it.
 func (b *Body) state(c *state.Codec, fixed bool) {
-	name := "body " + b.Name
+	defer c.Back(c.Of("body", b.Name))
 	var mass float64
 	if b.Kind == Dynamic {
-		mass = c.Positive(name+" mass", "kg", &b.Mass)
+		mass = c.Positive("mass", "kg", &b.Mass)
 	} else {
-		mass = c.NonNegative(name+" mass", &b.Mass)
+		mass = c.NonNegative("mass", &b.Mass)
 	}
 	if fixed && mass != b.Mass {
-		c.Refuse("%s mass %g kg, but its parameters give %g kg", name, mass, b.Mass)
+		c.Refuse("body %s mass %g kg, but its parameters give %g kg", b.Name, mass, b.Mass)
 	}
-	in := geom.V(c.NonNegative(name+" inertia", &b.Inertia.X), c.NonNegative(name+" inertia", &b.Inertia.Y), c.NonNegative(name+" inertia", &b.Inertia.Z))
+	in := geom.V(c.NonNegative("inertia", &b.Inertia.X), c.NonNegative("inertia", &b.Inertia.Y), c.NonNegative("inertia", &b.Inertia.Z))
 	if fixed && in != b.Inertia {
-		c.Refuse("%s inertia %v kg·m², but its parameters give %v kg·m²", name, in, b.Inertia)
+		c.Refuse("body %s inertia %v kg·m², but its parameters give %v kg·m²", b.Name, in, b.Inertia)
 	}
-	c.Point(name+" position", &b.Pos)
-	c.Quat(name+" orientation", &b.Rot)
-	c.Velocity(name+" velocity", &b.Vel)
-	c.Velocity(name+" angular velocity", &b.AngVel)
-	c.Vec(name+" force", &b.Force)
-	c.Vec(name+" torque", &b.Torque)
-	c.Vec(name+" constraint force", &b.ConstraintForce)
-	c.Vec(name+" constraint torque", &b.ConstraintTorque)
-	c.Velocity(name+" velocity in the last step", &b.lastVel)
-	c.Velocity(name+" angular velocity in the last step", &b.lastAngVel)
+	c.Point("position", &b.Pos)
+	c.Quat("orientation", &b.Rot)
+	c.Velocity("velocity", &b.Vel)
+	c.Velocity("angular velocity", &b.AngVel)
+	c.Vec("force", &b.Force)
+	c.Vec("torque", &b.Torque)
+	c.Vec("constraint force", &b.ConstraintForce)
+	c.Vec("constraint torque", &b.ConstraintTorque)
+	c.Velocity("velocity in the last step", &b.lastVel)
+	c.Velocity("angular velocity in the last step", &b.lastAngVel)
 }
 
 // SaveState appends the world's state (State) to dst.

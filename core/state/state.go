@@ -46,10 +46,41 @@ const (
 
 // Codec walks a state: it saves, checks or loads, whichever its pass is.
 type Codec struct {
-	mode mode
-	buf  []float64
-	err  error
-	then []func() error
+	mode    mode
+	buf     []float64
+	err     error
+	then    []func() error
+	subject Subject
+}
+
+// Subject is the item a walk's values belong to ("body", "hook"): an error
+// names it before the value's own name. Walking many items, a State method
+// names each by Of rather than by joining strings for every value, which
+// would cost a save or load an allocation a number.
+type Subject struct{ kind, name string }
+
+// Of makes kind and name (either may be empty) the subject of the values
+// walked next, and returns the subject it replaces, for Back.
+func (c *Codec) Of(kind, name string) Subject {
+	old := c.subject
+	c.subject = Subject{kind, name}
+	return old
+}
+
+// Back puts back the subject Of replaced.
+func (c *Codec) Back(s Subject) { c.subject = s }
+
+// named is what a message calls a value: its subject's kind and name, then
+// its own name.
+func (c *Codec) named(what string) string {
+	out := what
+	if c.subject.name != "" {
+		out = c.subject.name + " " + out
+	}
+	if c.subject.kind != "" {
+		out = c.subject.kind + " " + out
+	}
+	return out
 }
 
 // Save appends s's state to dst.
@@ -131,7 +162,7 @@ func (c *Codec) next(what string) (float64, bool) {
 		return 0, false
 	}
 	if len(c.buf) == 0 {
-		c.err = fmt.Errorf("state: ends before %s: %w", what, ErrDamaged)
+		c.err = fmt.Errorf("state: ends before %s: %w", c.named(what), ErrDamaged)
 		return 0, false
 	}
 	x := c.buf[0]
@@ -229,7 +260,7 @@ func (c *Codec) number(what, unit string, x *float64, r rule) float64 {
 		if unit != "" {
 			unit = " " + unit
 		}
-		c.err = fmt.Errorf("state: %s %g%s: %s: %w", what, v, unit, text, ErrDamaged)
+		c.err = fmt.Errorf("state: %s %g%s: %s: %w", c.named(what), v, unit, text, ErrDamaged)
 	}
 	return v
 }
@@ -282,7 +313,7 @@ func (c *Codec) Velocity(what string, v *geom.Vec3) {
 func (c *Codec) Quat(what string, q *geom.Quat) {
 	w, x, y, z := c.Float(what, &q.W), c.Float(what, &q.X), c.Float(what, &q.Y), c.Float(what, &q.Z)
 	if !(math.Abs(w*w+x*x+y*y+z*z-1) <= 1e-9) {
-		c.Refuse("%s (%g, %g, %g, %g): not a unit quaternion", what, w, x, y, z)
+		c.Refuse("%s (%g, %g, %g, %g): not a unit quaternion", c.named(what), w, x, y, z)
 	}
 }
 
