@@ -33,7 +33,8 @@ func TestBoomCraneThroughTheFMU(t *testing.T) {
 		plugintest.Set(t, in, vr["slew.rate"], 0.1)
 		run(t, in, &tm, 5, dt)
 		plugintest.Set(t, in, vr["slew.rate"], 0)
-		run(t, in, &tm, 6, dt)                                                            // the tip's ringing from the slew's start and stop dies out (2 % of critical)
+		// The tip's ringing from the slew's start and stop dies out (2 % of critical).
+		run(t, in, &tm, 6, dt)
 		x, y := plugintest.Get(t, in, vr["tip.x"])+30, plugintest.Get(t, in, vr["tip.y"]) // from the slew axis at (−30, 0)
 		reach := 30.0
 		t.Logf("communication step %g s: slewed to %.6f rad, the tip at (%.4f, %.4f) m, %.5f m from the axis (reach %.5f m); deflected %.6f m by the load", dt, plugintest.Get(t, in, vr["slew.angle"]), x, y, math.Hypot(x, y), reach, drop)
