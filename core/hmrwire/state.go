@@ -278,10 +278,24 @@ func (sys *System) nodeIndex(w *Wire, n *node) int {
 // LoadState restores a state saved by SaveState and returns what follows
 // it in src. On error the system is unchanged.
 func (sys *System) LoadState(src []float64) ([]float64, error) {
+	return sys.load(src, false)
+}
+
+// LoadStateAll is LoadState of a state that must end where the system's
+// does: one with values left over is refused too, the system unchanged.
+func (sys *System) LoadStateAll(src []float64) error {
+	_, err := sys.load(src, true)
+	return err
+}
+
+func (sys *System) load(src []float64, whole bool) ([]float64, error) {
 	im := &image{}
 	rest, err := state.Load(src, walker{im, sys.winches()})
 	if err != nil {
 		return nil, fmt.Errorf("%w: %w", err, ErrState)
+	}
+	if sys.sameLayout(im) {
+		return sys.loadInPlace(im, rest, whole)
 	}
 	r, err := sys.rebuild(im)
 	if err != nil {
@@ -293,11 +307,108 @@ func (sys *System) LoadState(src []float64) ([]float64, error) {
 	if err == nil {
 		rest, err = state.Load(rest, sys.active.Warm(sys.World))
 	}
+	if err == nil && whole && len(rest) != 0 {
+		err = leftOver(len(rest))
+	}
 	if err != nil {
 		old.restore(sys)
 		return nil, fmt.Errorf("%w: %w", err, ErrState)
 	}
 	sys.lastH = im.lastH
+	return rest, nil
+}
+
+// leftOver is the error of a state with n values after the system's.
+func leftOver(n int) error { return fmt.Errorf("state: %d values after the HMR wire system's", n) }
+
+// sameLayout reports whether a loaded image lays the system out as it is:
+// the same nodes of the same kinds on the same bodies, geometries and
+// edges, bent where they are, and the world's bodies and constraints in
+// the same order. Such a state loads into the system's own objects
+// (loadInPlace) and the world keeps its solver's analysis, as a master
+// that iterates a communication step restores the state it saved at its
+// start; any other is rebuilt.
+func (sys *System) sameLayout(im *image) bool {
+	cur := sys.image()
+	if len(cur.wires) != len(im.wires) || !slices.Equal(cur.bodies, im.bodies) || !slices.Equal(cur.cons, im.cons) {
+		return false
+	}
+	for wi := range cur.wires {
+		a, b := &cur.wires[wi], &im.wires[wi]
+		if a.changed != b.changed || len(a.nodes) != len(b.nodes) {
+			return false
+		}
+		for i := range a.nodes {
+			p, q := &a.nodes[i], &b.nodes[i]
+			if p.kind != q.kind || p.locked != q.locked || p.unbent != q.unbent || p.braced != q.braced ||
+				p.body != q.body || p.geo != q.geo || p.edge != q.edge {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// loadInPlace loads an image of the system's own layout (sameLayout) and
+// the world's state and active set that follow it in src into the
+// system's objects, every number checked (and, whole, that nothing
+// follows) before any is assigned; it returns what follows.
+func (sys *System) loadInPlace(im *image, src []float64, whole bool) ([]float64, error) {
+	for wi, w := range sys.Wires {
+		for i, nm := range im.wires[wi].nodes {
+			if nm.kind != int(ContactNode) {
+				continue
+			}
+			// As rebuild checks it: a contact slides along its edge, and
+			// between a step and the next contact update it may have
+			// passed an end, not by another edge's length.
+			g := w.nodes[i].geo.Shape
+			e := g.edges[nm.edge]
+			if l := g.verts[e.B].Sub(g.verts[e.A]).Norm(); !(nm.s >= -l && nm.s <= 2*l) {
+				return nil, fmt.Errorf("wire %q: contact %g m along an edge of %g m: %w", w.Name, nm.s, l, ErrState)
+			}
+		}
+	}
+	rest, err := state.Check(src, sys.World)
+	if err == nil {
+		rest, err = state.Check(rest, sys.active.Warm(sys.World))
+	}
+	if err == nil && whole && len(rest) != 0 {
+		err = leftOver(len(rest))
+	}
+	if err != nil {
+		return nil, fmt.Errorf("%w: %w", err, ErrState)
+	}
+	for wi, w := range sys.Wires {
+		wm := &im.wires[wi]
+		w.Coarsened, w.Refined, w.known, w.changed = wm.coarsened, wm.refined, wm.known, wm.changed
+		if w.Winch != nil {
+			w.Winch.speed, w.Winch.rate = wm.winchSpeed, wm.winchRate
+		}
+		for i, nm := range wm.nodes {
+			n := w.nodes[i]
+			n.rest, n.tension, n.moment, n.twist, n.sigma, n.bound, n.sliding = nm.rest, nm.tension, nm.moment, nm.twist, nm.sigma, nm.bound, nm.sliding
+			switch n.kind {
+			case MassNode:
+				if n.lock != nil {
+					n.lock.local = nm.local
+				}
+			case EyeNode:
+				n.local = nm.local
+			case ContactNode:
+				n.s, n.local = nm.s, nm.local
+			}
+		}
+	}
+	sys.lastH = im.lastH
+	// Checked above: neither load can refuse.
+	after, err := sys.World.LoadState(src)
+	if err == nil {
+		_, err = state.Load(after, sys.active.Warm(sys.World))
+	}
+	if err != nil {
+		return nil, fmt.Errorf("%w: %w", err, ErrState)
+	}
 	return rest, nil
 }
 

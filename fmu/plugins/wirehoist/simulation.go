@@ -172,8 +172,8 @@ func (o ownState) State(c *state.Codec) {
 }
 
 // LoadState implements fmu.Simulation; a refused state changes nothing:
-// the simulation's own state is checked first, the system's restored if
-// it refuses its part.
+// the simulation's own state is checked first, and the system refuses its
+// part (values left over included) unchanged.
 func (s *simulation) LoadState(src []float64) error {
 	s.invalidate()
 	if len(src) < stateTail {
@@ -183,18 +183,10 @@ func (s *simulation) LoadState(src []float64) error {
 	if _, err := state.Check(own, ownState{s}); err != nil {
 		return err
 	}
-	backup := s.ho.Sys.SaveState(nil)
-	rest, err := s.ho.Sys.LoadState(src[:len(src)-stateTail])
-	if err != nil {
+	if err := s.ho.Sys.LoadStateAll(src[:len(src)-stateTail]); err != nil {
 		return err
 	}
-	if len(rest) != 0 {
-		if _, err := s.ho.Sys.LoadState(backup); err != nil {
-			return fmt.Errorf("restoring the state before a refused one: %w", err)
-		}
-		return fmt.Errorf("state has %d values after the hoist's, want %d", len(rest)+stateTail, stateTail)
-	}
-	_, err = state.Load(own, ownState{s})
+	_, err := state.Load(own, ownState{s})
 	return err
 }
 
