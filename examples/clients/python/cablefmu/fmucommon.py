@@ -517,6 +517,14 @@ class SlaveBase:
     def set_fmu_state(self, state):
         return self._call_checked(self.SET_STATE, state)
 
+    def state_keeper(self):
+        """Functions ``save()`` and ``restore()`` of one FMU state kept for the instance (get_fmu_state into the
+        same handle, set_fmu_state from it), their arguments built once: for a master that saves and restores the
+        state every communication step. The state is freed with the instance."""
+        handle = ctypes.c_void_p()
+        save, restore = self._repeated(self.GET_STATE, ctypes.byref(handle)), self._repeated(self.SET_STATE, handle)
+        return save, restore
+
     def _state_out(self, name, state=None):
         """Call ``name(handle, &state)`` and return the state it leaves."""
         handle = ctypes.c_void_p(state)

@@ -24,6 +24,7 @@ tip under a heavy load) needs a step small enough for it.
 """
 
 import math
+import operator
 import os
 import xml.etree.ElementTree as ET
 import zipfile
@@ -607,19 +608,19 @@ class _Implicit:
             self.sources.append([(index[src], None, hold) if isinstance(src, tuple) else (None, signals.get(src), False)
                                  for (_, src), hold in zip(feeds[k], held[k])])
             self.gives.append([(p, index[(k, name)]) for p, name in enumerate(produced[k]) if (k, name) in index])
-        self.states = [None] * len(insts)
+        self.keepers = [inst.s.state_keeper() for inst in insts]
+        self.now = None
         self.inverse, self.anchor, self.dt, self.taken, self.evaluations = None, None, None, None, 0
         self.scale = [1e-6] * len(self.keys)  # per unknown, the largest magnitude it has had (floored)
 
     def _step(self, k, t, dt, start, end, restore=True):
         """Component k stepped (from its saved state where ``restore``) with its connected inputs ramped from the
         unknowns' values ``start`` to ``end`` (lists by unknown); its outputs in the order it gives them."""
-        inst = self.insts[k]
         if restore:
-            inst.s.set_fmu_state(self.states[k])
+            self.keepers[k][1]()
         if self.setters[k] is not None:
             values, slopes = [], []
-            for i, sig, hold in self.sources[k]:
+            for (i, _, hold), own in zip(self.sources[k], self.now[k]):
                 if hold:  # the force the source's step ends with, all through the step
                     values.append(end[i])
                     slopes.append(0.0)
@@ -627,12 +628,12 @@ class _Implicit:
                     values.append(start[i])
                     slopes.append((end[i] - start[i]) / dt)
                 else:
-                    values.append(sig(t) if sig else 0.0)
-                    slopes.append(_slope(sig, t, dt) if isinstance(sig, Table) else 0.0)
+                    values.append(own[0])
+                    slopes.append(own[1])
             self.setters[k][0](values)
             self.setters[k][1](slopes)
         try:
-            inst.step(t, dt)
+            self.insts[k].s.do_step(t, dt)
         except fmucommon.FMIError as e:
             raise FMUError("component %s: step at t = %.6g s failed: %s" % (self.comps[k].name, t, e), e.messages, t) from None
         return self.getters[k]() if self.getters[k] else []
@@ -656,8 +657,11 @@ class _Implicit:
 
     def step(self, t, dt):
         n = len(self.keys)
-        for k, inst in enumerate(self.insts):
-            self.states[k] = inst.s.get_fmu_state(self.states[k])
+        # The system's inputs over this step, per component (each _step sets them again).
+        self.now = [[None if i is not None else (sig(t) if sig else 0.0, _slope(sig, t, dt) if isinstance(sig, Table) else 0.0)
+                     for i, sig, _ in src] for src in self.sources]
+        for save, _ in self.keepers:
+            save()
         y0 = [self.current[k][name] for k, name in self.keys]
         # The explicit step first (the unknowns held): its outputs are the step's map at the start.
         base = [0.0] * n
@@ -665,16 +669,13 @@ class _Implicit:
             out = self._step(k, t, dt, y0, y0, restore=False)
             for p, i in self.gives[k]:
                 base[i] = out[p]
-        moved = 0.0
-        for i in range(n):
-            self.scale[i] = max(self.scale[i], abs(y0[i]))
-            if self.anchor is not None:
-                moved += ((y0[i] - self.anchor[i]) / self.scale[i]) ** 2
-        if self.inverse is None or dt != self.dt or t - self.taken >= _JACOBIAN_AGE - 1e-9 * dt or moved > _JACOBIAN_MOVE ** 2 * n:
+        self.scale = list(map(max, self.scale, map(abs, y0)))
+        if self.anchor is None or dt != self.dt or t - self.taken >= _JACOBIAN_AGE - 1e-9 * dt or \
+                sum(d * d for d in map(operator.truediv, map(operator.sub, y0, self.anchor), self.scale)) > _JACOBIAN_MOVE ** 2 * n:
             self._jacobian(t, dt, y0, base)
         # One Newton step on Y = Φ(Y) from the values held: Y - Y0 = (I − J)^-1 (Φ(Y0) − Y0).
         residual = [b - y for b, y in zip(base, y0)]
-        end = [y + sum(a * r for a, r in zip(row, residual)) for y, row in zip(y0, self.inverse)]
+        end = [y + sum(map(operator.mul, row, residual)) for y, row in zip(y0, self.inverse)]
         for k in range(len(self.insts)):
             self.current[k] = dict(zip(self.produced[k], self._step(k, t, dt, y0, end)))
 
