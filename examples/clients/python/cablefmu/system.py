@@ -523,6 +523,9 @@ def run(system, stop_time=None, step=None, order="gauss-seidel", inputs=None, ou
 
         def record(at):
             result["time"].append(at)
+            if not extra:
+                rows.append([current[k][var] for k, var in wanted])
+                return
             got = [dict(current[k]) for k in range(len(comps))]
             for k, more, get in extra:
                 got[k].update(zip(more, get()))
@@ -618,7 +621,8 @@ class _Implicit:
         unknowns' values ``start`` to ``end`` (lists by unknown); its outputs in the order it gives them."""
         if restore:
             self.keepers[k][1]()
-        if self.setters[k] is not None:
+        setters = self.setters[k]
+        if setters is not None:
             values, slopes = [], []
             for (i, _, hold), own in zip(self.sources[k], self.now[k]):
                 if hold:  # the force the source's step ends with, all through the step
@@ -630,8 +634,8 @@ class _Implicit:
                 else:
                     values.append(own[0])
                     slopes.append(own[1])
-            self.setters[k][0](values)
-            self.setters[k][1](slopes)
+            setters[0](values)
+            setters[1](slopes)
         try:
             self.insts[k].s.do_step(t, dt)
         except fmucommon.FMIError as e:
