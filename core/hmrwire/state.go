@@ -401,6 +401,7 @@ func (sys *System) loadInPlace(im *image, src []float64, whole bool) ([]float64,
 		}
 	}
 	sys.lastH = im.lastH
+	sys.World.Reevaluate()
 	// Checked above: neither load can refuse.
 	after, err := sys.World.LoadState(src)
 	if err == nil {

@@ -63,6 +63,17 @@ type World struct {
 	turned int
 }
 
+// Reevaluate makes the next step evaluate and assemble every constraint's
+// rows, as after a change of layout, keeping the layout and the solver's
+// analysis: a state loaded into the world's own bodies and constraints (a
+// master restoring the state it saved at a step's start) must not keep the
+// rows that the step it throws away left switched off.
+func (w *World) Reevaluate() {
+	for i := range w.off {
+		w.off[i] = rowsOn
+	}
+}
+
 // rowState says whether a constraint's rows need evaluating and assembling.
 type rowState int8
 
