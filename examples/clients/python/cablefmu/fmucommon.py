@@ -186,11 +186,13 @@ def _sha256(path):
     return h.hexdigest()
 
 
-def unzip(fmu_path, dest, digest=None):
+def unzip(fmu_path, dest, digest=None, marker="modelDescription.xml"):
     """Unpack ``fmu_path`` into the folder ``dest`` and return its absolute path.
 
     The folder is reused: when it already holds this very archive (same
-    SHA-256, recorded in ``dest/.fmu-sha256``) nothing is written.  Otherwise
+    SHA-256, recorded in ``dest/.fmu-sha256``, and its ``marker`` file:
+    an FMU's model description, an SSP's SystemStructure.ssd) nothing is
+    written.  Otherwise
     every file is written to a temporary name and renamed into place, so a
     binary still mapped by a running process is never overwritten in place.
     Member names that would escape ``dest`` are rejected.  ``digest``: the
@@ -201,7 +203,7 @@ def unzip(fmu_path, dest, digest=None):
     stamp = os.path.join(dest, _STAMP)
     try:
         with open(stamp) as f:
-            if f.read().strip() == digest and os.path.isfile(os.path.join(dest, "modelDescription.xml")):
+            if f.read().strip() == digest and os.path.isfile(os.path.join(dest, marker)):
                 return dest
     except OSError:
         pass

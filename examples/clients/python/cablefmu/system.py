@@ -51,6 +51,7 @@ class Connector:
 
     def __init__(self, name, kind, unit):
         self.name, self.kind, self.unit = name, kind, unit
+        self.type = None  # the SSD's type element (Real, Integer, ...), None where it gives none
 
     def __repr__(self):
         return "Connector(%r, %r, %r)" % (self.name, self.kind, self.unit)
@@ -90,7 +91,8 @@ def _unpack(path):
     if not zipfile.is_zipfile(path):
         raise SystemError("%s: not an SSP package (a zip archive)" % path)
     digest = _sha256(path)
-    return fmucommon.unzip(os.path.abspath(path), os.path.join(_cache_root(), "ssp-" + digest[:20]), digest)
+    return fmucommon.unzip(os.path.abspath(path), os.path.join(_cache_root(), "ssp-" + digest[:20]), digest,
+                           marker="SystemStructure.ssd")
 
 
 def _connectors(parent, where):
@@ -104,12 +106,13 @@ def _connectors(parent, where):
             raise SystemError("%s: a connector without a name or kind" % where)
         if name in out:
             raise SystemError("%s: connector %r given twice" % (where, name))
-        unit = None
+        unit, kind_of = None, None
         for t in TYPES:
             typed = c.find("ssc:" + t, NS)
             if typed is not None:
-                unit = typed.get("unit")
+                unit, kind_of = typed.get("unit"), t
         out[name] = Connector(name, kind, unit)
+        out[name].type = kind_of
     return out
 
 
@@ -144,6 +147,16 @@ def _values(folder, source, where):
 
 def _variable(comp, name):
     return comp.fmu.md.variables.get(name)
+
+
+def _base_type(var):
+    """The SSP type of an FMU variable: FMI 3.0's Float64 and Float32 are Real, its IntNN Integer."""
+    t = var.type
+    if t.startswith("Float"):
+        return "Real"
+    if t.startswith(("Int", "UInt")):
+        return "Integer"
+    return t
 
 
 def _fmu_kind(var):
@@ -181,6 +194,8 @@ def load_ssp(path, parameter_sets=()):
             raise SystemError("system %s: a component without a name or source" % name)
         if any(c.name == cname for c in components):
             raise SystemError("%s: given twice" % where)
+        if el.get("implementation", "any") not in ("any", "CoSimulation"):
+            raise SystemError("%s: implementation %r: only co-simulation FMUs are run" % (where, el.get("implementation")))
         kind = el.get("type", "application/x-fmu-sharedlibrary")
         if kind != "application/x-fmu-sharedlibrary":
             raise SystemError("%s: type %r: only FMUs (application/x-fmu-sharedlibrary) are supported" % (where, kind))
@@ -198,6 +213,8 @@ def load_ssp(path, parameter_sets=()):
                 raise SystemError("%s: connector %r: %s has no such variable" % (where, c.name, fmu.name))
             if c.kind != _fmu_kind(var) and not (c.kind == "parameter" and var.causality == "parameter"):
                 raise SystemError("%s: connector %r is an %s, %s's variable an %s" % (where, c.name, c.kind, fmu.name, var.causality))
+            if c.type and _base_type(var) != c.type:
+                raise SystemError("%s: connector %r of type %s, %s's variable of type %s" % (where, c.name, c.type, fmu.name, var.type))
             unit = getattr(var, "unit", None)
             if c.unit and unit and c.unit != unit:
                 raise SystemError("%s: connector %r in %s, %s's variable in %s" % (where, c.name, c.unit, fmu.name, unit))
@@ -206,6 +223,9 @@ def load_ssp(path, parameter_sets=()):
         params = {}
         binds = el.find("ssd:ParameterBindings", NS)
         for b in (binds if binds is not None else []):
+            if b.get("prefix") is not None or b.find("ssd:ParameterMapping", NS) is not None:
+                raise SystemError("%s: a parameter binding with a %s: not supported (name the parameters as the FMU "
+                                  "does)" % (where, "prefix" if b.get("prefix") is not None else "parameter mapping"))
             source_ssv = b.get("source")
             if not source_ssv:
                 inline = b.find("ssd:ParameterValues", NS)
@@ -225,6 +245,9 @@ def load_ssp(path, parameter_sets=()):
     fed = {}
     conns = sysel.find("ssd:Connections", NS)
     for c in (conns if conns is not None else []):
+        for t in c:
+            if t.tag.startswith("{%s}" % SSC) and t.tag.endswith("Transformation") or t.tag == "{%s}BooleanMappingTransformation" % SSC:
+                raise SystemError("connection %s: a %s: not supported (connect values as they are)" % (_label(c), t.tag.split("}")[-1]))
         ends = []
         for side in ("start", "end"):
             element, connector = c.get(side + "Element"), c.get(side + "Connector")
@@ -255,7 +278,12 @@ def load_ssp(path, parameter_sets=()):
     stop = None
     de = root.find("ssd:DefaultExperiment", NS)
     if de is not None and de.get("stopTime"):
-        stop = float(de.get("stopTime"))
+        try:
+            stop = float(de.get("stopTime"))
+        except ValueError:
+            raise SystemError("DefaultExperiment: stopTime %r is not a number" % de.get("stopTime")) from None
+    if not components:
+        raise SystemError("system %s: no components" % name)
     s = System(name, components, {k: v for k, v in own.items() if v.kind == "input"},
                {k: v for k, v in own.items() if v.kind == "output"}, connections, stop, folder)
     s.units = _units(root)
@@ -396,11 +424,13 @@ def run(system, stop_time=None, step=None, order="gauss-seidel", inputs=None, ou
                 raise SystemError("component %s: the implicit coupling needs an FMI 2.0 FMU that saves and restores "
                                   "its state and interpolates its inputs" % c.name)
     stop = system.stop_time if stop_time is None else stop_time
-    if stop is None or not (stop > start_time):
-        raise ValueError("stop_time %r must exceed start_time %r" % (stop, start_time))
-    h = float(step) if step else min(c.fmu.default_step() for c in system.components)
+    if stop is None or not (stop > start_time) or not math.isfinite(stop):
+        raise ValueError("stop_time %r must be finite and exceed start_time %r" % (stop, start_time))
+    h = float(step) if step is not None else min(c.fmu.default_step() for c in system.components)
     if not (h > 0 and math.isfinite(h)):
         raise ValueError("step %r: must be positive and finite" % step)
+    if int(math.ceil((stop - start_time) / h - 1e-9)) < 1:
+        raise ValueError("stop_time %r: less than a step (%g s) after start_time %r" % (stop, h, start_time))
     signals = {}
     for n, spec in (inputs or {}).items():
         if n not in system.inputs:
@@ -414,19 +444,39 @@ def run(system, stop_time=None, step=None, order="gauss-seidel", inputs=None, ou
         if ee is None:
             continue
         feeds[index[ee]].append((ec, (index[se], sc) if se is not None else sc))
-    names = list(outputs) if outputs else sorted({"%s.%s" % (se, sc) for (se, sc), _ in system.connections if se is not None})
+    # A system input not given: its consumers' start value, where they agree on one.
+    for n in system.inputs:
+        if n in signals:
+            continue
+        starts = {comps[k].fmu.md.variables[i].start for k, fs in enumerate(feeds) for i, src in fs if src == n}
+        if len(starts) > 1 or None in starts:
+            raise SystemError("system input %s is not given, and what it feeds has no one start value to keep: give "
+                              "it" % n)
+        if starts:
+            start_value = float(starts.pop())
+            signals[n] = lambda t, v=start_value: v
+    # The system's outputs, by their own names: from a component's output, or a system input passed on.
+    own_outputs = {ec: (index[se], sc) if se is not None else sc for (se, sc), (ee, ec) in system.connections if ee is None}
+    names = list(outputs) if outputs else sorted({"%s.%s" % (se, sc) for (se, sc), _ in system.connections if se is not None}) \
+        + sorted(own_outputs)
     wanted = []
     for n in names:
+        if n in own_outputs:
+            wanted.append((None, n))
+            continue
         cname, _, var = n.partition(".")
         if cname not in index or var not in comps[index[cname]].fmu.md.variables:
-            raise SystemError("output %r names no component's variable" % n)
+            raise SystemError("output %r names no component's variable nor the system's output" % n)
         wanted.append((index[cname], var))
     produced = [sorted({sc for (se, sc), _ in system.connections if se == c.name}) for c in comps]
     insts = []
     result = Result(time=[])
     for n, (k, var) in zip(names, wanted):
         result[n] = []
-        result.units[n] = getattr(comps[k].fmu.md.variables[var], "unit", None) or "1"
+        if k is None:
+            result.units[n] = system.outputs[var].unit or "1"
+        else:
+            result.units[n] = getattr(comps[k].fmu.md.variables[var], "unit", None) or "1"
     t = float(start_time)
     current = [dict() for _ in comps]  # the outputs last read, per component
 
@@ -452,6 +502,8 @@ def run(system, stop_time=None, step=None, order="gauss-seidel", inputs=None, ou
         if c.fmu.version != 2 or not c.fmu.md.can_interpolate_inputs:
             continue
         for i, src in feeds[k]:
+            if _base_type(c.fmu.md.variables[i]) != "Real":
+                continue  # a switch or a count: set, never ramped
             if not isinstance(src, tuple):
                 if isinstance(signals.get(src), Table):
                     ramps[k].append((i, "signal", src))
@@ -509,10 +561,15 @@ def run(system, stop_time=None, step=None, order="gauss-seidel", inputs=None, ou
         setters = [insts[k].setter([i for i, _ in feeds[k]]) if feeds[k] else None for k in range(len(comps))]
         getters = [insts[k].getter(produced[k]) if produced[k] else None for k in range(len(comps))]
         extra = []
-        for k in sorted({k for k, _ in wanted}):
+        for k in sorted({k for k, _ in wanted if k is not None}):
             more = sorted({var for kk, var in wanted if kk == k and var not in produced[k]})
             if more:
                 extra.append((k, more, insts[k].getter(more)))
+
+        def output(k, var, at, got):
+            if k is not None:
+                return got[k][var]
+            return value(own_outputs[var], at)
 
         def fetch(k):
             current[k] = dict(zip(produced[k], getters[k]())) if getters[k] else {}
@@ -524,19 +581,20 @@ def run(system, stop_time=None, step=None, order="gauss-seidel", inputs=None, ou
         def record(at):
             result["time"].append(at)
             if not extra:
-                rows.append([current[k][var] for k, var in wanted])
+                rows.append([output(k, var, at, current) for k, var in wanted])
                 return
             got = [dict(current[k]) for k in range(len(comps))]
             for k, more, get in extra:
                 got[k].update(zip(more, get()))
-            rows.append([got[k][var] for k, var in wanted])
+            rows.append([output(k, var, at, got) for k, var in wanted])
 
         record(t)
         steps = int(math.ceil((stop - start_time) / h - 1e-9))
         implicit = None
         if coupling == "implicit":
             held = [[_effort(c.connectors[i].unit, system.units) for i, _ in feeds[k]] for k, c in enumerate(comps)]
-            implicit = _Implicit(comps, insts, feeds, produced, current, signals, getters, held)
+            real = [[_base_type(c.fmu.md.variables[i]) == "Real" for i, _ in feeds[k]] for k, c in enumerate(comps)]
+            implicit = _Implicit(comps, insts, feeds, produced, current, signals, getters, held, real)
         for n in range(steps):
             dt = min(h, stop - t)
             if implicit is not None:
@@ -596,20 +654,31 @@ _JACOBIAN_MOVE = 0.5
 class _Implicit:
     """The linearly implicit coupling of :func:`run` (see there): the state kept between steps and one step."""
 
-    def __init__(self, comps, insts, feeds, produced, current, signals, getters, held):
+    def __init__(self, comps, insts, feeds, produced, current, signals, getters, held, real):
         self.comps, self.insts, self.produced, self.current, self.getters = comps, insts, produced, current, getters
-        # The unknowns: every connected source output (component, name), and which components each feeds.
-        self.keys = sorted({src for fs in feeds for _, src in fs if isinstance(src, tuple)})
+        # The unknowns: every connected source output (component, name) feeding Real inputs, and which components
+        # each feeds. A switch or a count passes on as the explicit coupling passes it: its value at the step's start.
+        self.keys = sorted({src for k, fs in enumerate(feeds) for (_, src), r in zip(fs, real[k]) if isinstance(src, tuple) and r})
         index = {key: i for i, key in enumerate(self.keys)}
         self.consumers = [sorted({k for k, fs in enumerate(feeds) for _, src in fs if src == key}) for key in self.keys]
-        # Per component: its setters of values and slopes, where each input comes from (an unknown's index, or the
-        # system's signal), and which unknowns its outputs are (output position, unknown's index).
-        self.setters, self.sources, self.gives = [], [], []
+        # Per component: its setters of values and of the Real inputs' slopes, where each input comes from (an
+        # unknown's index, or a signal of the time), and which unknowns its outputs are (output position, index).
+        self.setters, self.sources, self.real, self.gives = [], [], [], []
         for k, inst in enumerate(insts):
             names = [i for i, _ in feeds[k]]
-            self.setters.append((inst.setter(names), inst.s.real_input_derivatives_setter(names, 1)) if names else None)
-            self.sources.append([(index[src], None, hold) if isinstance(src, tuple) else (None, signals.get(src), False)
-                                 for (_, src), hold in zip(feeds[k], held[k])])
+            reals = [i for i, r in zip(names, real[k]) if r]
+            self.setters.append((inst.setter(names), inst.s.real_input_derivatives_setter(reals, 1) if reals else None)
+                                if names else None)
+            sources = []
+            for (_, src), hold, r in zip(feeds[k], held[k], real[k]):
+                if r and src in index:
+                    sources.append((index[src], None, hold))
+                elif isinstance(src, tuple):
+                    sources.append((None, lambda t, s=src: self.current[s[0]][s[1]], False))
+                else:
+                    sources.append((None, signals.get(src), False))
+            self.sources.append(sources)
+            self.real.append(real[k])
             self.gives.append([(p, index[(k, name)]) for p, name in enumerate(produced[k]) if (k, name) in index])
         self.keepers = [inst.s.state_keeper() for inst in insts]
         self.now = None
@@ -624,7 +693,7 @@ class _Implicit:
         setters = self.setters[k]
         if setters is not None:
             values, slopes = [], []
-            for (i, _, hold), own in zip(self.sources[k], self.now[k]):
+            for (i, _, hold), own, real in zip(self.sources[k], self.now[k], self.real[k]):
                 if hold:  # the force the source's step ends with, all through the step
                     values.append(end[i])
                     slopes.append(0.0)
@@ -633,9 +702,11 @@ class _Implicit:
                     slopes.append((end[i] - start[i]) / dt)
                 else:
                     values.append(own[0])
-                    slopes.append(own[1])
+                    if real:
+                        slopes.append(own[1])
             setters[0](values)
-            setters[1](slopes)
+            if setters[1] is not None:
+                setters[1](slopes)
         try:
             self.insts[k].s.do_step(t, dt)
         except fmucommon.FMIError as e:
@@ -739,7 +810,7 @@ def pack(folder, fmus, out):
             for f in sorted(files):
                 path = os.path.join(base, f)
                 z.write(path, os.path.relpath(path, folder).replace(os.sep, "/"))
-        for s in sources:
+        for s in sorted(set(sources)):  # two components may run the same FMU
             z.write(os.path.join(fmus, os.path.basename(s)), s)
     os.replace(tmp, out)
     return out
@@ -831,7 +902,7 @@ def main(argv):
                 print("  %-28s %12.6g .. %-12.6g %s" % (name, min(col), max(col), result.units.get(name, "")))
         if args.plot:
             print("wrote %s" % plot_result(result, args.plot, "%s (%s, step %g s)" % (s.name, how, result["time"][1] - result["time"][0])))
-    except (SystemError, FMUError, ValueError, RuntimeError, OSError) as e:
+    except (SystemError, FMUError, fmucommon.FMIError, ValueError, RuntimeError, OSError) as e:
         print("system: %s" % " ".join(str(e).split()), file=sys.stderr)
         return 2
     return 0

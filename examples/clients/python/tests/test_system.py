@@ -267,6 +267,31 @@ class TestBoomWireHoist(unittest.TestCase):
             else:
                 self.assertLess(span[1], 1.5 * span[0] + 1e-7, "k %.3g N/m (limit %.3g): the tip's swing %s grows" % (k, limit, span))
 
+    def test_a_switch_in_both_couplings(self):
+        """A Boolean system input wired to the wire hoist's winch brake is set, never ramped, in both couplings: the
+        brake engaged at 0.1 s holds the drum."""
+        folder = os.path.join(self.tmp, "brake")
+        shutil.copytree(BOOM_WIREHOIST, folder)
+        ssd = os.path.join(folder, "SystemStructure.ssd")
+        with open(ssd) as f:
+            text = f.read()
+        own = '<ssd:Connector name="winchSpeed" kind="input"><ssc:Real unit="m/s"/></ssd:Connector>'
+        text = text.replace(own, own + '<ssd:Connector name="brake" kind="input"><ssc:Boolean/></ssd:Connector>', 1)
+        winch = '<ssd:Connector name="winch.speed" kind="input"><ssc:Real unit="m/s"/></ssd:Connector>'
+        text = text.replace(winch, winch + '<ssd:Connector name="winch.brake" kind="input"><ssc:Boolean/></ssd:Connector>'
+                            '<ssd:Connector name="drum.omega" kind="output"><ssc:Real unit="rad/s"/></ssd:Connector>', 1)
+        text = text.replace("</ssd:Connections>",
+                            '<ssd:Connection startConnector="brake" endElement="cable" endConnector="winch.brake"/>'
+                            "</ssd:Connections>", 1)
+        with open(ssd, "w") as f:
+            f.write(text)
+        package = system.pack(folder, self.fmus, os.path.join(self.tmp, "brake.ssp"))
+        for coupling in ("explicit", "implicit"):
+            r = system.run(system.load_ssp(package, parameter_sets=[tip_case(1e8)]), stop_time=0.5, step=1.0 / 60,
+                           coupling=coupling, outputs=["cable.drum.omega"],
+                           inputs={"brake": cablefmu.Table([0, 0.1], [0, 1]), "winchSpeed": 0.5})
+            self.assertLess(abs(r["cable.drum.omega"][-1]), 1e-3, "%s: the braked drum turns at %g rad/s" % (coupling, r["cable.drum.omega"][-1]))
+
     def test_jacobian_kept(self):
         """The implicit coupling keeps its Jacobian while the operating point stays near: on the lift and slew at
         1e6 N/m, taken at most once in 10 steps, the tensions, the tip's deflection and the load's position within
@@ -409,6 +434,53 @@ class TestRefusals(SystemCase):
                     z.writestr(i, data)
         package = system.pack(GANTRY_HOIST, folder, os.path.join(self.tmp, "loop.ssp"))
         self.refused(package, "algebraic loop")
+
+    def test_unsupported_content_refused(self):
+        """What the master would not carry out is refused, not ignored: a transformation on a connection, a parameter
+        binding's prefix, a component to run as model exchange, a connector whose type is not its variable's."""
+        conn = '<ssd:Connection startElement="crane" startConnector="trolley.z" endElement="cable" endConnector="suspension.z"/>'
+        self.refused(self.edited(conn, conn[:-2] + '><ssc:LinearTransformation factor="1000" offset="5"/></ssd:Connection>',
+                                 "transformation"), "LinearTransformation", "crane.trolley.z")
+        self.refused(self.edited('<ssd:ParameterBinding source=', '<ssd:ParameterBinding prefix="cable." source=', "prefix"),
+                     "prefix", "cable")
+        self.refused(self.edited('source="resources/Hoist.fmu"', 'source="resources/Hoist.fmu" implementation="ModelExchange"',
+                                 "model-exchange"), "ModelExchange", "cable")
+        self.refused(self.edited('<ssd:Connector name="suspension.z" kind="input"><ssc:Real unit="m"/>',
+                                 '<ssd:Connector name="suspension.z" kind="input"><ssc:Integer/>', "type"), "suspension.z", "Integer")
+
+    def test_bad_runs_refused(self):
+        """A step of zero, an endless run and one shorter than a step are refused before any step."""
+        s = system.load_ssp(self.package)
+        for kw in ({"step": 0.0}, {"step": -0.01}, {"stop_time": float("inf")}, {"stop_time": 1e-12, "step": 0.01}):
+            with self.assertRaises(ValueError, msg=str(kw)):
+                system.run(s, **dict({"stop_time": 1.0}, **kw))
+
+    def test_system_outputs_and_start_values(self):
+        """A system output is recorded by its name, whether a component or a system input feeds it; a system input
+        not given keeps the start value of what it feeds (the load hangs still), in both couplings."""
+        folder = os.path.join(self.tmp, "outputs")
+        shutil.copytree(GANTRY_HOIST, folder)
+        ssd = os.path.join(folder, "SystemStructure.ssd")
+        with open(ssd) as f:
+            text = f.read()
+        own = '<ssd:Connector name="winchSpeed" kind="input"><ssc:Real unit="m/s"/></ssd:Connector>'
+        text = text.replace(own, own + '<ssd:Connector name="echo" kind="output"><ssc:Real unit="m/s"/></ssd:Connector>'
+                            '<ssd:Connector name="loadX" kind="output"><ssc:Real unit="m"/></ssd:Connector>', 1)
+        text = text.replace("</ssd:Connections>",
+                            '<ssd:Connection startConnector="speedCommand" endConnector="echo"/>'
+                            '<ssd:Connection startElement="cable" startConnector="load.x" endConnector="loadX"/>'
+                            "</ssd:Connections>", 1)
+        with open(ssd, "w") as f:
+            f.write(text)
+        package = system.pack(folder, self.fmus, os.path.join(self.tmp, "outputs.ssp"))
+        for coupling in ("explicit", "implicit"):
+            ramp = cablefmu.Table([0, 0.5], [0, 0.2])
+            r = system.run(system.load_ssp(package), stop_time=0.5, step=0.05, coupling=coupling, inputs={"speedCommand": ramp})
+            self.assertEqual(r["echo"], [ramp(t) for t in r["time"]])
+            self.assertEqual(r["loadX"], r["cable.load.x"])
+            self.assertEqual(r.units["loadX"], "m")
+            quiet = system.run(system.load_ssp(package), stop_time=0.5, step=0.05, coupling=coupling, outputs=["cable.load.z"])
+            self.assertLess(max(quiet["cable.load.z"]) - min(quiet["cable.load.z"]), 1e-6, "%s: the load moved with no input" % coupling)
 
     def test_unknown_input_and_parameter_refused(self):
         s = system.load_ssp(self.package)
