@@ -117,21 +117,9 @@ func boomQuantities(c *boomConfig, step float64) *boomCatalogue {
 	qs.Param("boom.tipDamping", "N.s/m", "Damping of the boom's tip", b.TipDamping, Damper, func(p *boomParams, x float64) { p.spec.Damping = x })
 	qs.Input("slew.rate", "rad/s", "Speed of the slewing drive: the superstructure turns about the vertical axis, counterclockwise seen from above", 0, Rate, func(d *boomDrive, x float64) { d.slew = x })
 	qs.Input("luff.rate", "rad/s", "Speed of the luffing drive: the boom turns up about its foot; a luff past the horizontal or the vertical is an error", 0, Rate, func(d *boomDrive, x float64) { d.luff = x })
-	for k := 0; k < 3; k++ {
-		ax := port.Axis(k)
-		qs.Input("cable.f"+ax, "N", fmt.Sprintf("World %s component of the cable's force on the boom's tip (a cable FMU's suspension.f%s)", ax, ax), 0, Force,
-			func(d *boomDrive, x float64) { port.SetComp(&d.cable, k, x) })
-	}
-	for k := 0; k < 3; k++ {
-		ax := port.Axis(k)
-		qs.Output("tip."+ax, "m", fmt.Sprintf("World %s position of the boom's tip, where the cable hangs (a cable FMU's suspension.%s)", ax, ax),
-			func(s *boomSim) float64 { return s.boom.Tip().Comp(k) })
-	}
-	for k := 0; k < 3; k++ {
-		ax := port.Axis(k)
-		qs.Output("tip.v"+ax, "m/s", fmt.Sprintf("World %s velocity of the boom's tip (a cable FMU's suspension.v%s)", ax, ax),
-			func(s *boomSim) float64 { return s.boom.TipVel.Comp(k) })
-	}
+	cablePorts(qs, "tip", "the boom's tip", "the boom's tip, where the cable hangs", "the boom's tip",
+		func(d *boomDrive) *geom.Vec3 { return &d.cable },
+		func(s *boomSim) geom.Vec3 { return s.boom.Tip() }, func(s *boomSim) geom.Vec3 { return s.boom.TipVel })
 	qs.Output("slew.angle", "rad", "Slew angle of the superstructure from the start's x axis, counterclockwise seen from above", func(s *boomSim) float64 { a, _ := s.boom.Angles(); return a })
 	qs.Output("luff.angle", "rad", "Luff angle of the boom up from the horizontal", func(s *boomSim) float64 { _, a := s.boom.Angles(); return a })
 	return qs

@@ -117,21 +117,9 @@ func gantryQuantities(c *gantryConfig, step float64) *gantryCatalogue {
 	qs.Param("trolley.torqueLimit", "N.m", "Largest torque of the trolley's motor either way, at its driven wheels", t.TorqueLimit, Torque, func(p *gantryParams, x float64) { p.spec.TorqueLimit = x })
 	qs.Param("trolley.railFriction", "1", "Rolling resistance of the wheels on the rail: force per normal force, against the motion", t.RailFriction, port.Range{Min: 0, Max: 1}, func(p *gantryParams, x float64) { p.spec.RailFriction = x })
 	qs.Input("trolley.speedCommand", "m/s", "Speed along the rail (x) the trolley's speed controller follows", 0, port.Velocity, func(d *gantryDrive, x float64) { d.command = x })
-	for k := 0; k < 3; k++ {
-		ax := port.Axis(k)
-		qs.Input("cable.f"+ax, "N", fmt.Sprintf("World %s component of the cable's force on the trolley (a cable FMU's suspension.f%s)", ax, ax), 0, Force,
-			func(d *gantryDrive, x float64) { port.SetComp(&d.cable, k, x) })
-	}
-	for k := 0; k < 3; k++ {
-		ax := port.Axis(k)
-		qs.Output("trolley."+ax, "m", fmt.Sprintf("World %s position of the point the cable hangs from (a cable FMU's suspension.%s)", ax, ax),
-			func(s *gantrySim) float64 { return s.point().Comp(k) })
-	}
-	for k := 0; k < 3; k++ {
-		ax := port.Axis(k)
-		qs.Output("trolley.v"+ax, "m/s", fmt.Sprintf("World %s velocity of the point the cable hangs from (a cable FMU's suspension.v%s)", ax, ax),
-			func(s *gantrySim) float64 { return geom.V(s.trolley.V, 0, 0).Comp(k) })
-	}
+	cablePorts(qs, "trolley", "the trolley", "the point the cable hangs from", "the point the cable hangs from",
+		func(d *gantryDrive) *geom.Vec3 { return &d.cable },
+		func(s *gantrySim) geom.Vec3 { return s.point() }, func(s *gantrySim) geom.Vec3 { return geom.V(s.trolley.V, 0, 0) })
 	qs.Output("motor.torque", "N.m", "Torque of the trolley's motor at its driven wheels in the last internal step, positive driving towards +x", func(s *gantrySim) float64 { return s.trolley.Torque })
 	return qs
 }
