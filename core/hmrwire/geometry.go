@@ -26,10 +26,14 @@ type Geometry struct {
 	sheave *hinge
 
 	// The shape in the world at the start of the step (refresh), and the
-	// placement it was computed for.
-	verts  []geom.Vec3
-	faces  []plane
-	placed placement
+	// placement it was computed for. They are worked out when first used
+	// (vert, planes): a sheave turns every step, and most steps use the
+	// faces of none and a quarter of its corners.
+	verts   []geom.Vec3
+	vertOK  []bool
+	faces   []plane
+	facesOK bool
+	placed  placement
 	tol    float64 // m: how far inside a point must be to count as inside
 	// centre (world) and the shape's radius bound it by a sphere: most
 	// pieces of wire and points pass far from a sheave, and the sphere
@@ -76,10 +80,15 @@ func NewGeometry(name string, b *multibody.Body, s *Shape, offset geom.Vec3, rot
 // now (m).
 func (g *Geometry) Vertices() []geom.Vec3 {
 	g.refresh()
-	return append([]geom.Vec3(nil), g.verts...)
+	out := make([]geom.Vec3, len(g.verts))
+	for i := range out {
+		out[i] = g.vert(i)
+	}
+	return out
 }
 
-// refresh places the shape where its body is now.
+// refresh places the shape where its body is now: its centre at once,
+// its corners and faces when first used.
 func (g *Geometry) refresh() {
 	s := g.Shape
 	now := placement{pos: g.Body.Pos, offset: g.Offset, rot: g.Body.Rot, shape: g.Rot}
@@ -88,18 +97,38 @@ func (g *Geometry) refresh() {
 	}
 	g.placed = now
 	if len(g.verts) != len(s.verts) {
-		g.verts, g.faces = make([]geom.Vec3, len(s.verts)), make([]plane, len(s.faces))
+		g.verts, g.vertOK, g.faces = make([]geom.Vec3, len(s.verts)), make([]bool, len(s.verts)), make([]plane, len(s.faces))
 	}
-	for i, v := range s.verts {
-		g.verts[i] = g.Body.PointWorld(g.Offset.Add(g.Rot.Rotate(v)))
+	clear(g.vertOK)
+	g.facesOK = false
+	g.centre = g.placed.world(g.Offset)
+}
+
+// world returns the world point of the body-frame point d under the
+// placement (Body.PointWorld at the body's pose then).
+func (pl *placement) world(d geom.Vec3) geom.Vec3 { return pl.pos.Add(pl.rot.Rotate(d)) }
+
+// vert returns the shape's corner i in the world at the last refresh.
+func (g *Geometry) vert(i int) geom.Vec3 {
+	if !g.vertOK[i] {
+		g.verts[i] = g.placed.world(g.Offset.Add(g.Rot.Rotate(g.Shape.verts[i])))
+		g.vertOK[i] = true
 	}
-	// x_w = R x + t moves the plane N·x = D to (R N)·x_w = D + (R N)·t.
-	rot, origin := g.Body.Rot.Mul(g.Rot), g.Body.PointWorld(g.Offset)
-	g.centre = origin
-	for i, f := range s.faces {
-		n := rot.Rotate(f.N)
-		g.faces[i] = plane{N: n, D: f.D + n.Dot(origin)}
+	return g.verts[i]
+}
+
+// planes returns the shape's faces in the world at the last refresh.
+func (g *Geometry) planes() []plane {
+	if !g.facesOK {
+		// x_w = R x + t moves the plane N·x = D to (R N)·x_w = D + (R N)·t.
+		rot := g.placed.rot.Mul(g.Rot)
+		for i, f := range g.Shape.faces {
+			n := rot.Rotate(f.N)
+			g.faces[i] = plane{N: n, D: f.D + n.Dot(g.centre)}
+		}
+		g.facesOK = true
 	}
+	return g.faces
 }
 
 // Inside reports whether the world point p lies inside the geometry by
@@ -115,7 +144,7 @@ func (g *Geometry) Inside(p geom.Vec3) bool {
 // bound of the distance outside).
 func (g *Geometry) depth(p geom.Vec3) float64 {
 	d := math.Inf(1)
-	for _, f := range g.faces {
+	for _, f := range g.planes() {
 		d = min(d, f.D-f.N.Dot(p))
 	}
 	return d
@@ -148,7 +177,7 @@ func (g *Geometry) Cuts(a, b geom.Vec3) bool {
 		return false
 	}
 	t0, t1 := 0.0, 1.0
-	for _, f := range g.faces {
+	for _, f := range g.planes() {
 		// Inside the shape shrunk by tol: N·x < D − tol.
 		da, db := f.N.Dot(a)-(f.D-g.tol), f.N.Dot(b)-(f.D-g.tol)
 		switch {
@@ -198,8 +227,8 @@ func segmentDistance(p, a, b geom.Vec3) float64 {
 // edgeLine returns the world start, unit direction and length of edge e.
 func (g *Geometry) edgeLine(e int) (start, dir geom.Vec3, length float64) {
 	ed := g.Shape.edges[e]
-	start = g.verts[ed.A]
-	dir, length = g.verts[ed.B].Sub(start).Unit()
+	start = g.vert(ed.A)
+	dir, length = g.vert(ed.B).Sub(start).Unit()
 	return start, dir, length
 }
 
@@ -207,7 +236,8 @@ func (g *Geometry) edgeLine(e int) (start, dir geom.Vec3, length float64) {
 // two faces' normals ([SLNB11] below eq. 19).
 func (g *Geometry) edgeNormal(e int) geom.Vec3 {
 	ed := g.Shape.edges[e]
-	n, _ := g.faces[ed.F[0]].N.Add(g.faces[ed.F[1]].N).Unit()
+	faces := g.planes()
+	n, _ := faces[ed.F[0]].N.Add(faces[ed.F[1]].N).Unit()
 	return n
 }
 
@@ -219,8 +249,9 @@ func (g *Geometry) edgeNormal(e int) geom.Vec3 {
 func (g *Geometry) wraps(e int, ua, ub geom.Vec3) bool {
 	const eps = 1e-9
 	lo, hi := 0.0, 1.0
+	faces := g.planes()
 	for _, f := range g.Shape.edges[e].F {
-		n := g.faces[f].N
+		n := faces[f].N
 		// n·d(t) = x + t(y − x) < −eps on an interval of [0, 1].
 		x, y := n.Dot(ua), n.Dot(ub)
 		switch {

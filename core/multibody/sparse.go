@@ -60,8 +60,10 @@ type Sparse struct {
 	// parts holds the parts (see parts) of every block at the analysis,
 	// entry by entry of ByBody.
 	parts []uint8
-	// gatherJ and gatherM hold a condensed body's blocks (assembly).
-	gatherJ, gatherM []Jacobian
+	// gatherJ and gatherM hold a condensed body's blocks (assembly), and
+	// gatherLin and gatherMinvLin a condensed particle's linear ones.
+	gatherJ, gatherM         []Jacobian
+	gatherLin, gatherMinvLin []geom.Vec3
 	// Storage kept from one setup to the next: analyses come whenever a
 	// wire's rows change, and allocating them anew cost most of their time.
 	builder, blockBuilder sparse.Builder
@@ -214,15 +216,21 @@ func (s *Sparse) refactor(p *Problem, t0 time.Time) error {
 func (s *Sparse) scale(k int, inv []float64) float64 {
 	val := s.mat.Val
 	v := math.Abs(val[s.diag[k]])
-	for q := s.mat.Col[k]; q < s.mat.Col[k+1]; q++ {
-		j := s.mat.Row[q]
-		if j == k {
-			continue
+	// The column as subslices of one length: no bounds checks on them.
+	rows := s.mat.Row[s.mat.Col[k]:s.mat.Col[k+1]]
+	vals := val[s.mat.Col[k]:s.mat.Col[k+1]]
+	vals = vals[:len(rows)]
+	if inv != nil {
+		for q, j := range rows {
+			if j != k {
+				v += vals[q] * vals[q] * inv[j]
+			}
 		}
-		if inv != nil {
-			v += val[q] * val[q] * inv[j]
-		} else if d := math.Abs(val[s.diag[j]]); d > 0 {
-			v += val[q] * val[q] * (1 / d)
+		return v
+	}
+	for q, j := range rows {
+		if d := math.Abs(val[s.diag[j]]); j != k && d > 0 {
+			v += vals[q] * vals[q] * (1 / d)
 		}
 	}
 	return v
@@ -662,9 +670,34 @@ func (s *Sparse) assemble(p *Problem) error {
 // entries' positions (setup), four numbers each.
 func (s *Sparse) assembleCondensed(p *Problem, e BodyRows, dofs int, pe []uint8, pairs []int) bool {
 	val := s.mat.Val
-	// The blocks gathered: the pairs read each many times. A particle's
-	// M⁻¹J has no angular part (its inverse inertia is zero), so its
-	// products are the linear ones.
+	if dofs == 3 {
+		// A particle (a wire's node): its M⁻¹J has no angular part (its
+		// inverse inertia is zero), so its products are the linear
+		// ones, gathered alone.
+		jl, ml := s.gatherLin[:0], s.gatherMinvLin[:0]
+		for k, b := range e.Blocks {
+			r := &p.Rows[b.Row]
+			jb := &r.J[b.K]
+			if parts(jb, dofs) != pe[k] {
+				return false
+			}
+			jl, ml = append(jl, jb.Lin), append(ml, r.MinvJ[b.K].Lin)
+		}
+		s.gatherLin, s.gatherMinvLin = jl, ml
+		for ; len(pairs) >= 4; pairs = pairs[4:] {
+			pr := pairs[:4:4]
+			ja, mc := jl[pr[0]], ml[pr[1]]
+			v := ja.X*mc.X + ja.Y*mc.Y + ja.Z*mc.Z
+			val[pr[2]] -= v
+			if pr[0] != pr[1] {
+				// Both triangles; the diagonal twice where a row has
+				// two blocks on the body.
+				val[pr[3]] -= v
+			}
+		}
+		return true
+	}
+	// The blocks gathered: the pairs read each many times.
 	j, m := s.gatherJ[:0], s.gatherM[:0]
 	for k, b := range e.Blocks {
 		j = append(j, p.Rows[b.Row].J[b.K])
@@ -674,18 +707,14 @@ func (s *Sparse) assembleCondensed(p *Problem, e BodyRows, dofs int, pe []uint8,
 		}
 	}
 	s.gatherJ, s.gatherM = j, m
-	for q := 0; q+3 < len(pairs); q += 4 {
-		ia, ic := pairs[q], pairs[q+1]
-		ja, mc := &j[ia], &m[ic]
+	for ; len(pairs) >= 4; pairs = pairs[4:] {
+		pr := pairs[:4:4]
+		ja, mc := &j[pr[0]], &m[pr[1]]
 		v := ja.Lin.X*mc.Lin.X + ja.Lin.Y*mc.Lin.Y + ja.Lin.Z*mc.Lin.Z
-		if dofs > 3 {
-			v += ja.Ang.X*mc.Ang.X + ja.Ang.Y*mc.Ang.Y + ja.Ang.Z*mc.Ang.Z
-		}
-		val[pairs[q+2]] -= v
-		if ic != ia {
-			// Both triangles; the diagonal twice where a row has two
-			// blocks on the body.
-			val[pairs[q+3]] -= v
+		v += ja.Ang.X*mc.Ang.X + ja.Ang.Y*mc.Ang.Y + ja.Ang.Z*mc.Ang.Z
+		val[pr[2]] -= v
+		if pr[0] != pr[1] {
+			val[pr[3]] -= v
 		}
 	}
 	return true

@@ -385,9 +385,14 @@ func (f *Factor) upLooking(a *Matrix, piv Pivot, from int) error {
 		}
 	}
 	for k := from; k < s.n; k++ {
-		// Row k of P A Pᵀ, left of and on the diagonal, into y.
-		for q := s.scatterStart[k]; q < s.scatterStart[k+1]; q++ {
-			y[s.scatterCol[q]] += a.Val[s.scatterPos[q]]
+		// Row k of P A Pᵀ, left of and on the diagonal, into y. (The
+		// loops run over subslices of equal length: their indices need
+		// no bounds checks, a third of the kernel's instructions.)
+		cols := s.scatterCol[s.scatterStart[k]:s.scatterStart[k+1]]
+		pos := s.scatterPos[s.scatterStart[k]:s.scatterStart[k+1]]
+		pos = pos[:len(cols)]
+		for q, c := range cols {
+			y[c] += a.Val[pos[q]]
 		}
 		dk := y[k]
 		y[k] = 0
@@ -396,8 +401,11 @@ func (f *Factor) upLooking(a *Matrix, piv Pivot, from int) error {
 			y[i] = 0
 			start := s.colStart[i]
 			end := start + fill[i]
-			for q, r := range s.rowIdx[start:end] {
-				y[r] -= f.val[start+q] * yi
+			rows := s.rowIdx[start:end]
+			vals := f.val[start:end]
+			vals = vals[:len(rows)]
+			for q, r := range rows {
+				y[r] -= vals[q] * yi
 			}
 			lki := yi / f.d[i]
 			dk -= lki * yi
@@ -422,8 +430,9 @@ func (f *Factor) Solve(b []float64) {
 	}
 	for j := 0; j < s.n; j++ { // L x = b
 		xj := x[j]
-		for q := s.colStart[j]; q < s.colStart[j+1]; q++ {
-			x[s.rowIdx[q]] -= f.val[q] * xj
+		rows, vals := s.column(f.val, j)
+		for q, r := range rows {
+			x[r] -= vals[q] * xj
 		}
 	}
 	for j := range x[:s.n] {
@@ -431,14 +440,24 @@ func (f *Factor) Solve(b []float64) {
 	}
 	for j := s.n - 1; j >= 0; j-- { // Lᵀ x = y
 		xj := x[j]
-		for q := s.colStart[j]; q < s.colStart[j+1]; q++ {
-			xj -= f.val[q] * x[s.rowIdx[q]]
+		rows, vals := s.column(f.val, j)
+		for q, r := range rows {
+			xj -= vals[q] * x[r]
 		}
 		x[j] = xj
 	}
 	for k, i := range s.perm {
 		b[i] = x[k]
 	}
+}
+
+// column returns the rows of L's column j below the diagonal and their
+// values in val, as slices of one length (their loops need no bounds
+// checks).
+func (s *Symbolic) column(val []float64, j int) ([]int, []float64) {
+	rows := s.rowIdx[s.colStart[j]:s.colStart[j+1]]
+	vals := val[s.colStart[j]:s.colStart[j+1]]
+	return rows, vals[:len(rows)]
 }
 
 // Inertia returns the numbers of positive and negative pivots.
