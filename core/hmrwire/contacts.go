@@ -484,7 +484,12 @@ func (w *Wire) insert() (bool, error) {
 			a = w.nodes[i].position()
 		}
 		b, known = w.nodes[i+1].position(), true
+		lo := geom.V(min(a.X, b.X), min(a.Y, b.Y), min(a.Z, b.Z))
+		hi := geom.V(max(a.X, b.X), max(a.Y, b.Y), max(a.Z, b.Z))
 		for _, g := range w.sys.Geometries {
+			if g.boxMisses(lo, hi) && !w.onGeometry(i, g) && !w.onGeometry(i+1, g) {
+				continue // cuts would say so at its first test, the piece's box once
+			}
 			if w.onOneFace(i, g) || !w.cuts(i, g, a, b) || w.pinnedInside(i, g) || w.pinnedInside(i+1, g) {
 				continue
 			}

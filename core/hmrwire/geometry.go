@@ -171,9 +171,9 @@ func (g *Geometry) Cuts(a, b geom.Vec3) bool {
 	// The shape, shrunk by tol, lies inside its bounding sphere: a piece
 	// of wire whose box misses the sphere's box, or that passes the sphere
 	// by, does not cut it (most pieces, a few comparisons each).
-	c, r := g.centre, g.Shape.radius
-	if min(a.X, b.X) > c.X+r || max(a.X, b.X) < c.X-r || min(a.Y, b.Y) > c.Y+r || max(a.Y, b.Y) < c.Y-r ||
-		min(a.Z, b.Z) > c.Z+r || max(a.Z, b.Z) < c.Z-r || segmentDistance(c, a, b) > r {
+	lo := geom.V(min(a.X, b.X), min(a.Y, b.Y), min(a.Z, b.Z))
+	hi := geom.V(max(a.X, b.X), max(a.Y, b.Y), max(a.Z, b.Z))
+	if g.boxMisses(lo, hi) || segmentDistance(g.centre, a, b) > g.Shape.radius {
 		return false
 	}
 	t0, t1 := 0.0, 1.0
@@ -193,6 +193,13 @@ func (g *Geometry) Cuts(a, b geom.Vec3) bool {
 		}
 	}
 	return true
+}
+
+// boxMisses reports whether the box from lo to hi (m, world) misses the
+// box around the shape's bounding sphere.
+func (g *Geometry) boxMisses(lo, hi geom.Vec3) bool {
+	c, r := g.centre, g.Shape.radius
+	return lo.X > c.X+r || hi.X < c.X-r || lo.Y > c.Y+r || hi.Y < c.Y-r || lo.Z > c.Z+r || hi.Z < c.Z-r
 }
 
 // cutsGroove reports whether the straight wire from a to b passes
