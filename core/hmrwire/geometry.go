@@ -34,7 +34,7 @@ type Geometry struct {
 	faces   []plane
 	facesOK bool
 	placed  placement
-	tol    float64 // m: how far inside a point must be to count as inside
+	tol     float64 // m: how far inside a point must be to count as inside
 	// centre (world) and the shape's radius bound it by a sphere: most
 	// pieces of wire and points pass far from a sheave, and the sphere
 	// tells so without its faces.

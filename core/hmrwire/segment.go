@@ -2,6 +2,7 @@ package hmrwire
 
 import (
 	"math"
+	"slices"
 
 	"github.com/cablefmu/cablefmu/core/geom"
 	"github.com/cablefmu/cablefmu/core/multibody"
@@ -84,6 +85,10 @@ type segment struct {
 	// step's solves (N·s).
 	below, above []float64
 	next         []float64 // Rebound's new bounds, reused
+	// vecBuf and numBuf are the arrays pos, dir and the numbers are cut
+	// from, kept for the segment's next use (see newSegment).
+	vecBuf []geom.Vec3
+	numBuf []float64
 }
 
 // minStickSpan (m) is the shortest span (the two spans around a stick
@@ -105,16 +110,29 @@ const rigidDamping = 2
 
 // newSegment builds the constraint of the segment that starts at node
 // index first of w (a mass node) and ends at the next mass node.
+//
+// A wire makes its segments anew whenever its nodes change, many times a
+// second: a segment the last rebuild took out of the world (Wire.spare)
+// is made again in its storage, every field set as in a new one, so that
+// the collector is not kept busy with them.
 func newSegment(w *Wire, first int) *segment {
-	s := &segment{wire: w}
+	var s *segment
+	if k := len(w.spare) - 1; k >= 0 {
+		s = w.spare[k]
+		w.spare[k], w.spare = nil, w.spare[:k]
+		*s = segment{wire: w, nodes: s.nodes[:0], at: s.at[:0], bodies: s.bodies[:0], fric: s.fric[:0],
+			bends: s.bends[:0], twistJ: s.twistJ[:0], vecBuf: s.vecBuf, numBuf: s.numBuf}
+	} else {
+		s = &segment{wire: w}
+	}
 	last := first + 1
 	for w.nodes[last].kind != MassNode {
 		last++
 	}
 	// Sized once: the lists would grow in several steps each.
 	m := last - first + 1
-	s.nodes = append(make([]*node, 0, m), w.nodes[first:last+1]...) // its own: w.nodes changes
-	s.at, s.bodies = make([]int, 0, m), make([]*multibody.Body, 0, m+2)
+	s.nodes = append(slices.Grow(s.nodes, m), w.nodes[first:last+1]...) // its own: w.nodes changes
+	s.at, s.bodies = slices.Grow(s.at, m), slices.Grow(s.bodies, m+2)
 	for k, n := range s.nodes {
 		s.at = append(s.at, s.bodyIndex(n.body))
 		if n.kind != ContactNode || n.geo.Friction == 0 {
@@ -151,15 +169,16 @@ func newSegment(w *Wire, first int) *segment {
 		// The drum's spin sets the rest length (see Winch).
 		s.drumAt, s.axleAt = s.bodyIndex(wi.Drum.Body), s.bodyIndex(wi.Drum.axle)
 	}
-	// Two arrays cut into the working slices: a wire makes its segments
-	// anew whenever its nodes change, many times a second.
+	// Two arrays cut into the working slices, zero as new ones.
 	if w.twist {
-		s.twistJ = make([]multibody.Jacobian, len(s.bodies))
+		s.twistJ = append(s.twistJ[:0], make([]multibody.Jacobian, len(s.bodies))...)
 	}
 	nf := len(s.fric)
-	vecs := make([]geom.Vec3, 2*m-1)
+	s.vecBuf = zeroed(s.vecBuf, 2*m-1)
+	vecs := s.vecBuf
 	s.pos, s.dir = vecs[:m:m], vecs[m:]
-	nums := make([]float64, m-1+s.Rows()+5*nf)
+	s.numBuf = zeroed(s.numBuf, m-1+s.Rows()+5*nf)
+	nums := s.numBuf
 	cut := func(k int) []float64 {
 		out := nums[:k:k]
 		nums = nums[k:]
@@ -169,6 +188,16 @@ func newSegment(w *Wire, first int) *segment {
 	s.lastBound, s.lastImplied, s.next = cut(nf), cut(nf), cut(nf)
 	s.below, s.above = cut(nf), cut(nf)
 	return s
+}
+
+// zeroed returns n zeros in buf's storage if it holds them.
+func zeroed[T any](buf []T, n int) []T {
+	if cap(buf) < n {
+		return make([]T, n)
+	}
+	buf = buf[:n]
+	clear(buf)
+	return buf
 }
 
 // bodyIndex returns b's index in s.bodies, adding it if it is not there.

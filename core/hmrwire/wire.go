@@ -132,6 +132,11 @@ type Wire struct {
 	segs    []*segment
 	locks   []*lock
 	changed bool
+	// spare holds the segments the last rebuild took out of the world,
+	// whose storage newSegment makes the next ones in; old is rebuild's
+	// set of the constraints it takes out.
+	spare []*segment
+	old   map[multibody.Constraint]bool
 	// known says whether the nodes' tensions are known: from a solve, or
 	// the initial tension the wire was laid with, if any (the resolution
 	// adapts to it before the first step, so a wire laid finely under a
@@ -497,7 +502,10 @@ func (g *Geometry) contactAt(e int, s float64) *node {
 // rebuild replaces the wire's constraints in the world after its nodes
 // changed: the locks of its ends, then each segment.
 func (w *Wire) rebuild() {
-	old := make(map[multibody.Constraint]bool, len(w.segs)+len(w.locks))
+	if w.old == nil {
+		w.old = make(map[multibody.Constraint]bool, len(w.segs)+len(w.locks))
+	}
+	old := w.old
 	for _, s := range w.segs {
 		old[s] = true
 	}
@@ -508,6 +516,8 @@ func (w *Wire) rebuild() {
 		old[c] = true
 	}
 	w.sys.World.Remove(nil, func(c multibody.Constraint) bool { return old[c] })
+	clear(old)
+	w.spare = append(w.spare, w.segs...) // for newSegment
 	w.segs, w.locks, w.grounds = w.segs[:0], w.locks[:0], w.grounds[:0]
 	for _, n := range w.nodes {
 		if n.lock != nil {
