@@ -33,6 +33,8 @@ type Geometry struct {
 	vertOK  []bool
 	faces   []plane
 	facesOK bool
+	// outside is the face Cuts last found a piece wholly outside of.
+	outside int
 	placed  placement
 	tol     float64 // m: how far inside a point must be to count as inside
 	// centre (world) and the shape's radius bound it by a sphere: most
@@ -176,12 +178,21 @@ func (g *Geometry) Cuts(a, b geom.Vec3) bool {
 	if g.boxMisses(lo, hi) || segmentDistance(g.centre, a, b) > g.Shape.radius {
 		return false
 	}
+	faces := g.planes()
+	// The face that last had a piece outside it first: the pieces tried
+	// one after another mostly lie outside the same one (a sheave's side
+	// for the wire on the sheave beside it), which the others' order
+	// found among the last. The answer does not depend on the order.
+	if f := faces[g.outside]; f.N.Dot(a)-(f.D-g.tol) >= 0 && f.N.Dot(b)-(f.D-g.tol) >= 0 {
+		return false
+	}
 	t0, t1 := 0.0, 1.0
-	for _, f := range g.planes() {
+	for i, f := range faces {
 		// Inside the shape shrunk by tol: N·x < D − tol.
 		da, db := f.N.Dot(a)-(f.D-g.tol), f.N.Dot(b)-(f.D-g.tol)
 		switch {
 		case da >= 0 && db >= 0:
+			g.outside = i
 			return false
 		case da >= 0:
 			t0 = max(t0, da/(da-db))

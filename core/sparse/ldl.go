@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"slices"
 )
 
 // Symbolic is the analysis of a matrix structure under an ordering: the
@@ -26,10 +25,13 @@ type Symbolic struct {
 	front   *fronts
 	// For the up-looking kernel: row k of L (left of the diagonal) has
 	// its entries in the columns rowCol[rowStart[k]:rowStart[k+1]],
-	// ascending (an order in which its triangular solve may go), and row
-	// k of P A Pᵀ on and left of the diagonal is a.Val[scatterPos[q]] in
-	// column scatterCol[q], q in scatterStart[k]…scatterStart[k+1]−1.
-	rowStart, rowCol                     []int
+	// ascending (an order in which its triangular solve may go), each
+	// stored at position rowPos (of rowIdx and the factor's values),
+	// its column starting at rowFrom (colStart of it, read in order);
+	// and row k of P A Pᵀ on and left of the diagonal is
+	// a.Val[scatterPos[q]] in column scatterCol[q], q in
+	// scatterStart[k]…scatterStart[k+1]−1.
+	rowStart, rowCol, rowPos, rowFrom    []int
 	scatterStart, scatterPos, scatterCol []int
 	// scratch of the analysis
 	flag, count, post, stack []int
@@ -118,12 +120,13 @@ func (s *Symbolic) rows(a *Matrix) {
 	for k := 0; k < n; k++ {
 		s.rowStart[k+1] += s.rowStart[k]
 	}
-	s.rowCol = grown(s.rowCol, len(s.rowIdx))
+	s.rowCol, s.rowPos, s.rowFrom = grown(s.rowCol, len(s.rowIdx)), grown(s.rowPos, len(s.rowIdx)), grown(s.rowFrom, len(s.rowIdx))
 	next := append(s.count[:0], s.rowStart[:n]...)
 	s.count = next
 	for j := 0; j < n; j++ { // columns ascending: each row's list ascends
-		for _, k := range s.rowIdx[s.colStart[j]:s.colStart[j+1]] {
-			s.rowCol[next[k]] = j
+		for q := s.colStart[j]; q < s.colStart[j+1]; q++ {
+			k := s.rowIdx[q]
+			s.rowCol[next[k]], s.rowPos[next[k]], s.rowFrom[next[k]] = j, q, s.colStart[j]
 			next[k]++
 		}
 	}
@@ -248,7 +251,6 @@ type Factor struct {
 	perturbed []bool
 	// scratch of the up-looking kernel
 	y, x []float64
-	fill []int
 	// scratch of the multifrontal kernel: the dense front, the stack of
 	// update matrices and their places on it
 	front, stack []float64
@@ -282,7 +284,7 @@ func NewFactor(s *Symbolic) *Factor {
 func (f *Factor) Reset(s *Symbolic) {
 	f.sym, f.Perturbed = s, 0
 	f.val, f.d, f.perturbed = zeroed(f.val, s.Nonzeros()), zeroed(f.d, s.n), zeroed(f.perturbed, s.n)
-	f.y, f.x, f.fill = zeroed(f.y, s.n), zeroed(f.x, s.n), zeroed(f.fill, s.n)
+	f.y, f.x = zeroed(f.y, s.n), zeroed(f.x, s.n)
 }
 
 // Symbolic returns the analysis f factors for.
@@ -373,21 +375,16 @@ func (f *Factor) pivot(dk float64, k int, piv Pivot) (float64, error) {
 
 // upLooking computes L row by row from row from on (the rows before it
 // kept): row k of L solves L₁₁ D₁₁ yᵀ = A₁₂ on the row's pattern (from
-// the analysis, ascending), and d_k = a_kk − Σ_j l_kj y_j.
+// the analysis, ascending), and d_k = a_kk − Σ_j l_kj y_j. Column i's
+// entries above row k are those before l_ki's position (rows ascend), so
+// a refactorization from a later row needs no bookkeeping of the rows
+// kept. (The loops run over subslices of equal length: their indices
+// need no bounds checks, a third of the kernel's instructions.)
 func (f *Factor) upLooking(a *Matrix, piv Pivot, from int) error {
 	s := f.sym
-	y, fill := f.y, f.fill
-	clear(fill)
-	if from > 0 {
-		// Each column's entries in the kept rows: its rows ascend.
-		for i := 0; i < from; i++ {
-			fill[i], _ = slices.BinarySearch(s.rowIdx[s.colStart[i]:s.colStart[i+1]], from)
-		}
-	}
+	y := f.y
 	for k := from; k < s.n; k++ {
-		// Row k of P A Pᵀ, left of and on the diagonal, into y. (The
-		// loops run over subslices of equal length: their indices need
-		// no bounds checks, a third of the kernel's instructions.)
+		// Row k of P A Pᵀ, left of and on the diagonal, into y.
 		cols := s.scatterCol[s.scatterStart[k]:s.scatterStart[k+1]]
 		pos := s.scatterPos[s.scatterStart[k]:s.scatterStart[k+1]]
 		pos = pos[:len(cols)]
@@ -396,13 +393,17 @@ func (f *Factor) upLooking(a *Matrix, piv Pivot, from int) error {
 		}
 		dk := y[k]
 		y[k] = 0
-		for _, i := range s.rowCol[s.rowStart[k]:s.rowStart[k+1]] {
+		row := s.rowCol[s.rowStart[k]:s.rowStart[k+1]]
+		at := s.rowPos[s.rowStart[k]:s.rowStart[k+1]]
+		at = at[:len(row)]
+		begin := s.rowFrom[s.rowStart[k]:s.rowStart[k+1]]
+		begin = begin[:len(row)]
+		for t, i := range row {
 			yi := y[i]
 			y[i] = 0
-			start := s.colStart[i]
-			end := start + fill[i]
-			rows := s.rowIdx[start:end]
-			vals := f.val[start:end]
+			end := at[t]
+			rows := s.rowIdx[begin[t]:end]
+			vals := f.val[begin[t]:end]
 			vals = vals[:len(rows)]
 			for q, r := range rows {
 				y[r] -= vals[q] * yi
@@ -410,7 +411,6 @@ func (f *Factor) upLooking(a *Matrix, piv Pivot, from int) error {
 			lki := yi / f.d[i]
 			dk -= lki * yi
 			f.val[end] = lki
-			fill[i]++
 		}
 		dk, err := f.pivot(dk, k, piv)
 		if err != nil {
