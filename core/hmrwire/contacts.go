@@ -40,6 +40,7 @@ func (w *Wire) updateContacts(h float64) error {
 	if len(w.sys.Geometries) == 0 {
 		return nil
 	}
+	w.updates++ // the nodes' follow marks of the last update are void
 	for sweep := 0; sweep < maxSweeps; sweep++ {
 		if moved := w.follow(sweep%2 == 1, sweep >= placeAfter); moved <= followTolerance || math.IsInf(moved, 1) {
 			break // still, or a node slid off and the route changes
@@ -94,6 +95,13 @@ func (w *Wire) follow(back, place bool) float64 {
 		if c.kind != ContactNode || math.IsNaN(c.s) || place && c.geo.axle != nil {
 			continue
 		}
+		// A node that stayed at its last evaluation in this update,
+		// its neighbours where they were then, stays again.
+		mark := followMark{update: w.updates, self: c.moves, prev: w.nodes[i-1].moves, next: w.nodes[i+1].moves}
+		if c.followed == mark {
+			continue
+		}
+		c.followed = mark
 		a, b := w.nodes[i-1].position(), w.nodes[i+1].position()
 		// The pull's direction for equal tensions on both sides: the
 		// difference that friction along the wire makes between them is
@@ -126,6 +134,7 @@ func (w *Wire) follow(back, place bool) float64 {
 		if s != c.s {
 			moved = max(moved, math.Abs(s-c.s))
 			c.s, c.local = s, c.geo.local(start.AddScaled(s, dir))
+			c.moves++
 		}
 	}
 	return moved
@@ -202,6 +211,7 @@ func (w *Wire) placeRun(g *Geometry, first, last int) float64 {
 		if s != c.s {
 			moved = max(moved, math.Abs(s-c.s))
 			c.s, c.local = s, g.local(start.AddScaled(s, dir))
+			c.moves++
 		}
 	}
 	return moved

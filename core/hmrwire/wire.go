@@ -67,6 +67,19 @@ type node struct {
 	sigma   float64
 	bound   float64
 	sliding bool
+	// moves counts a contact node's moves along its edge in the contact
+	// update (follow, placeRun), and followed is its mark of the last
+	// sweep that evaluated it: a node whose own and neighbours' counts
+	// have not changed since would come out where it is.
+	moves    uint32
+	followed followMark
+}
+
+// followMark is what a contact node's place in a sweep depends on: the
+// update, and its own and its neighbours' moves.
+type followMark struct {
+	update           uint64
+	self, prev, next uint32
 }
 
 // position returns the node's world position now.
@@ -132,6 +145,8 @@ type Wire struct {
 	segs    []*segment
 	locks   []*lock
 	changed bool
+	// updates counts the contact updates (see followMark).
+	updates uint64
 	// spare holds the segments the last rebuild took out of the world,
 	// whose storage newSegment makes the next ones in; old is rebuild's
 	// set of the constraints it takes out.
