@@ -33,8 +33,9 @@ import (
 // unknowns also nested dissection, kept where it factors in fewer
 // operations, as it does for nets) and the symbolic analysis are redone
 // only when the rows' coupling to the bodies and their parts (not merely
-// the problem's layout) or the set of rigid rows changes; each step
-// factors the new values. A factorization again within the step with only
+// the problem's layout) or the set of rigid rows changes, and not when
+// that comes back to one of the last few analyses, which are kept; each
+// step factors the new values. A factorization again within the step with only
 // compliances changed (an active set pinning or freeing rows) writes those
 // alone and recomputes L from the first unknown they touch on
 // (sparse.Factor.Refactor).
@@ -89,6 +90,13 @@ type Sparse struct {
 	res, dx  []float64
 	// pattern is the coupling the analysis was made for (Problem.pattern).
 	pattern []int
+	// key is all that the analysis was made from (see keyOf); kept holds
+	// earlier analyses, the last used first, and probe is the key of the
+	// problem at hand. A wire whose slack falls take their bends back and
+	// leave them out again returns to a coupling it had a few analyses
+	// before about every other time.
+	key, probe []int
+	kept       []*analysis
 	// The assembly the factor holds: the problem's values count (see
 	// Problem.values; 0 for none), each row's diagonal before its
 	// compliance and the compliances. An active set that pins or frees
@@ -107,8 +115,9 @@ type SparseTiming struct {
 	Nonzeros, Unknowns int
 	// Factorizations and Substitutions count the numeric factorizations
 	// and the solves with a factor (an active set makes several a step);
-	// Analyses the orderings and symbolic analyses.
-	Factorizations, Substitutions, Analyses int
+	// Analyses the orderings and symbolic analyses, Reused the kept
+	// analyses taken up instead.
+	Factorizations, Substitutions, Analyses, Reused int
 }
 
 // pivotEps is the smallest pivot, relative to its node's scale, taken as
@@ -322,11 +331,129 @@ func (s *Sparse) turningChanged(p *Problem) bool {
 	return false
 }
 
-// setup lays out the unknowns, orders them and analyzes the structure.
+// analysis is what setup makes of a problem's coupling: the fields of
+// the same names in Sparse.
+type analysis struct {
+	key, pattern                  []int
+	bodyStart, bodyDofs, bodyNode []int
+	onKept, rigid                 []bool
+	parts                         []uint8
+	rows                          int
+	mat                           *sparse.Matrix
+	pos, posStart, diag           []int
+	dissected                     bool
+	fac                           *sparse.Factor
+	syms                          [2]*sparse.Symbolic
+	sign                          []int8
+}
+
+// keptAnalyses is how many analyses Sparse keeps besides the one in use,
+// and keptEntries how many entries of A and L they may hold in all (some
+// 16 MB): a net whose analysis is large keeps few.
+const (
+	keptAnalyses = 8
+	keptEntries  = 1 << 20
+)
+
+// entries returns the entries of A and L the analysis holds.
+func (a *analysis) entries() int { return len(a.mat.Row) + a.fac.Symbolic().Nonzeros() }
+
+// stash returns the analysis in use; adopt puts a in use. (The fields
+// listed are the ones setup writes from the problem's coupling alone.)
+func (s *Sparse) stash() *analysis {
+	return &analysis{key: s.key, pattern: s.pattern, bodyStart: s.bodyStart, bodyDofs: s.bodyDofs, bodyNode: s.bodyNode,
+		onKept: s.onKept, rigid: s.rigid, parts: s.parts, rows: s.rows, mat: s.mat, pos: s.pos, posStart: s.posStart,
+		diag: s.diag, dissected: s.dissected, fac: s.fac, syms: s.syms, sign: s.pivot.Sign}
+}
+
+func (s *Sparse) adopt(a *analysis) {
+	s.key, s.pattern, s.bodyStart, s.bodyDofs, s.bodyNode = a.key, a.pattern, a.bodyStart, a.bodyDofs, a.bodyNode
+	s.onKept, s.rigid, s.parts, s.rows, s.mat, s.pos, s.posStart = a.onKept, a.rigid, a.parts, a.rows, a.mat, a.pos, a.posStart
+	s.diag, s.dissected, s.fac, s.syms, s.pivot.Sign = a.diag, a.dissected, a.fac, a.syms, a.sign
+}
+
+// keyOf appends to dst all that setup's analysis of p depends on: the
+// coupling (Problem.pattern), each body's unknowns and the parts its
+// blocks act on, and which rows are rigid.
+func keyOf(p *Problem, dst []int) []int {
+	dst = p.pattern(dst)
+	for _, e := range p.ByBody {
+		dofs := 3 + turnable(p.Rows[e.Blocks[0].Row].Bodies[e.Blocks[0].K])
+		dst = append(dst, dofs)
+		for _, rb := range e.Blocks {
+			dst = append(dst, int(parts(&p.Rows[rb.Row].J[rb.K], dofs)))
+		}
+	}
+	for _, sg := range p.Sigma {
+		rigid := 0
+		if sg == 0 {
+			rigid = 1
+		}
+		dst = append(dst, rigid)
+	}
+	return dst
+}
+
+// setup lays out the unknowns, orders them and analyzes the structure,
+// or takes up a kept analysis made from the same (see key): the same
+// function of the same inputs.
 func (s *Sparse) setup(p *Problem) error {
 	t0 := time.Now()
+	s.probe = keyOf(p, s.probe[:0])
+	var cur *analysis
+	if len(s.pattern) > 0 { // an analysis done
+		cur = s.stash()
+	}
+	s.values = 0 // no assembly for the analysis taken up
+	for i, a := range s.kept {
+		if !slices.Equal(a.key, s.probe) {
+			continue
+		}
+		s.kept = slices.Delete(s.kept, i, i+1)
+		if cur != nil {
+			s.kept = slices.Insert(s.kept, 0, cur)
+		}
+		s.adopt(a)
+		s.scratch()
+		s.layout = p.structure()
+		if s.Timing != nil {
+			s.Timing.Nonzeros, s.Timing.Unknowns = s.fac.Symbolic().Nonzeros(), s.mat.N
+			s.Timing.Reused++
+		}
+		s.clock(&s.timing().Analysis, t0)
+		return nil
+	}
+	// Analyzed anew in the storage of the analysis kept longest, or new.
+	store := &analysis{}
+	if cur != nil {
+		s.kept = slices.Insert(s.kept, 0, cur)
+		total := 0
+		for i, a := range s.kept {
+			if total += a.entries(); i == keptAnalyses || total > keptEntries {
+				store = s.kept[i]
+				clear(s.kept[i:])
+				s.kept = s.kept[:i]
+				break
+			}
+		}
+	}
+	s.adopt(store)
+	s.key = append(s.key[:0], s.probe...)
+	return s.analyzeLayout(p, t0)
+}
+
+// scratch sizes the solver's working vectors for the analysis in use.
+func (s *Sparse) scratch() {
+	n := s.mat.N
+	s.pivot.Scale, s.pivot.Eps = grow(s.pivot.Scale, n), pivotEps
+	s.rhs, s.x, s.res, s.dx = grow(s.rhs, n), grow(s.x, n), grow(s.res, n), grow(s.dx, n)
+	s.isChange = grow(s.isChange, n)
+	clear(s.isChange)
+}
+
+// analyzeLayout is setup's analysis anew.
+func (s *Sparse) analyzeLayout(p *Problem, t0 time.Time) error {
 	s.pattern = s.pattern[:0] // none until the analysis is done
-	s.values = 0              // nor an assembly
 	nr := len(p.Rows)
 	s.bodyStart, s.bodyDofs, s.bodyNode = s.bodyStart[:0], s.bodyDofs[:0], s.bodyNode[:0]
 	s.onKept = slices.Grow(s.onKept[:0], nr)[:nr]
@@ -508,16 +635,14 @@ func (s *Sparse) setup(p *Problem) error {
 		s.fac = &sparse.Factor{}
 	}
 	s.fac.Reset(sym)
-	s.pivot = sparse.Pivot{Sign: grow(s.pivot.Sign, n), Scale: grow(s.pivot.Scale, n), Eps: pivotEps}
+	s.pivot.Sign = grow(s.pivot.Sign, n)
 	for i := range s.pivot.Sign {
 		s.pivot.Sign[i] = 1
 		if i >= s.rows {
 			s.pivot.Sign[i] = -1
 		}
 	}
-	s.rhs, s.x, s.res, s.dx = grow(s.rhs, n), grow(s.x, n), grow(s.res, n), grow(s.dx, n)
-	s.isChange = grow(s.isChange, n)
-	clear(s.isChange)
+	s.scratch()
 	s.layout = p.structure()
 	s.pattern = p.pattern(s.pattern[:0])
 	if s.Timing != nil {
