@@ -102,7 +102,7 @@ func (w *Wire) follow(back, place bool) float64 {
 			continue
 		}
 		c.followed = mark
-		a, b := w.nodes[i-1].position(), w.nodes[i+1].position()
+		a, b := w.place(w.nodes[i-1]), w.place(w.nodes[i+1])
 		// The pull's direction for equal tensions on both sides: the
 		// difference that friction along the wire makes between them is
 		// left out. Fed back through the stiff wire (a node moved by δ
@@ -176,7 +176,7 @@ func (w *Wire) placeGrooves() float64 {
 func (w *Wire) placeRun(g *Geometry, first, last int) float64 {
 	axis := g.Body.Rot.Rotate(geom.V(0, 0, 1))
 	across := func(v geom.Vec3) float64 { return v.Sub(axis.Scale(v.Dot(axis))).Norm() }
-	a, b := w.nodes[first-1].position(), w.nodes[last+1].position()
+	a, b := w.place(w.nodes[first-1]), w.place(w.nodes[last+1])
 	// Distances d between consecutive lines, cumulated: u[k] up to node k.
 	u := w.unrolled[:0]
 	prev := a
@@ -330,8 +330,8 @@ func (w *Wire) detach() bool {
 		}
 		drop := math.IsNaN(c.s)
 		if !drop {
-			p := c.position()
-			a, b := w.nodes[i-1].position(), w.nodes[i+1].position()
+			p := w.place(c)
+			a, b := w.place(w.nodes[i-1]), w.place(w.nodes[i+1])
 			ua, _ := a.Sub(p).Unit()
 			ub, _ := b.Sub(p).Unit()
 			ta, tb := w.nodes[i-1].tension, c.tension
@@ -491,9 +491,9 @@ func (w *Wire) insert() (bool, error) {
 	for i := 0; i < len(w.nodes)-1; i++ {
 		a := b
 		if !known {
-			a = w.nodes[i].position()
+			a = w.place(w.nodes[i])
 		}
-		b, known = w.nodes[i+1].position(), true
+		b, known = w.place(w.nodes[i+1]), true
 		lo := geom.V(min(a.X, b.X), min(a.Y, b.Y), min(a.Z, b.Z))
 		hi := geom.V(max(a.X, b.X), max(a.Y, b.Y), max(a.Z, b.Z))
 		for _, g := range w.sys.Geometries {

@@ -190,9 +190,9 @@ func (sys *System) measureSheaves() {
 			}
 			hg := n.geo.sheave
 			u := hg.normal
-			p := n.position()
-			a := p.Sub(w.nodes[i-1].position())
-			c := w.nodes[i+1].position().Sub(p)
+			p := w.place(n)
+			a := p.Sub(w.place(w.nodes[i-1]))
+			c := w.place(w.nodes[i+1]).Sub(p)
 			hg.turn += math.Atan2(a.Cross(c).Dot(u), a.Dot(c))
 			for k, d := range [2]geom.Vec3{a, c} {
 				if o := w.nodes[i-1+2*k]; o.kind == ContactNode && o.geo == n.geo {

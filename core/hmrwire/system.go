@@ -33,6 +33,9 @@ type System struct {
 	// afterContacts, if set, runs in Step once the contact nodes are
 	// updated (tests check there that no node is inside a geometry).
 	afterContacts func()
+	// still numbers the step's still window while it lasts (0 outside
+	// it; see Wire.place), stills counts the windows.
+	still, stills uint64
 }
 
 // StepTiming splits the time of System.Step for benchmarks.
@@ -153,6 +156,9 @@ func (sys *System) step(h float64) error {
 	for _, g := range sys.Geometries {
 		g.refresh()
 	}
+	sys.stills++
+	sys.still = sys.stills
+	defer func() { sys.still = 0 }()
 	for _, w := range sys.Wires {
 		if err := w.updateContacts(h); err != nil {
 			return fmt.Errorf("wire %q: %w", w.Name, err)
@@ -194,6 +200,7 @@ func (sys *System) step(h float64) error {
 		}
 	}
 	sys.measureSheaves()
+	sys.still = 0 // the bodies move
 	if err := sys.World.Step(h); err != nil {
 		return err
 	}

@@ -73,6 +73,31 @@ type node struct {
 	// have not changed since would come out where it is.
 	moves    uint32
 	followed followMark
+	// placed is an eye or contact node's position as Wire.place last
+	// worked it out, in the still window placedIn after placedMoves
+	// moves.
+	placed      geom.Vec3
+	placedIn    uint64
+	placedMoves uint32
+}
+
+// place returns node n's position now (node.position). Within a step's
+// still window (System.still: from the contact update to the world's
+// step, where no body a node rides on moves), an eye or contact node's
+// position is worked out once, and again only after it moved along its
+// edge: the contact update, the resolution and the sheaves' measures ask
+// for each some ten times.
+func (w *Wire) place(n *node) geom.Vec3 {
+	if n.kind == MassNode {
+		return n.body.Pos
+	}
+	if in := w.sys.still; in != 0 {
+		if n.placedIn != in || n.placedMoves != n.moves {
+			n.placed, n.placedIn, n.placedMoves = n.body.PointWorld(n.local), in, n.moves
+		}
+		return n.placed
+	}
+	return n.body.PointWorld(n.local)
 }
 
 // followMark is what a contact node's place in a sweep depends on: the
