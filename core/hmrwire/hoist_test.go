@@ -48,6 +48,11 @@ func (ho *Hoist) run(t testing.TB, seconds float64, each func()) {
 		if err := ho.Step(h); err != nil {
 			t.Fatalf("step %d: %v", k, err)
 		}
+		for _, s := range ho.Wire.segs {
+			if s.Rows() != s.countRows() {
+				t.Fatalf("step %d: a segment of %d rows counts %d now", k, s.Rows(), s.countRows())
+			}
+		}
 		if each != nil {
 			each()
 		}

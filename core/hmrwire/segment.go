@@ -65,6 +65,8 @@ type segment struct {
 	// those braced (their rows come last, see braceRows).
 	bends  []bend
 	braces int
+	// rows is the segment's number of rows (see Rows).
+	rows int
 	// twistJ is the twist row's Jacobian of this step, in bodies' order
 	// (a wire that twists; see twist.go).
 	twistJ []multibody.Jacobian
@@ -156,7 +158,7 @@ func newSegment(w *Wire, first int) *segment {
 		}
 	}
 	// The braced bends' rows, after all others (see braceRows).
-	at := s.Rows()
+	at := s.countRows()
 	for k := range s.bends {
 		if b := &s.bends[k]; b.mid.braced && b.prev != nil && b.next != nil {
 			b.braceAt = at
@@ -164,6 +166,7 @@ func newSegment(w *Wire, first int) *segment {
 			s.braces++
 		}
 	}
+	s.rows = s.countRows()
 	s.drumAt, s.axleAt = -1, -1
 	if wi := w.Winch; wi != nil && wi.Drum != nil && first == 0 {
 		// The drum's spin sets the rest length (see Winch).
@@ -217,8 +220,14 @@ func (s *segment) rest() float64 { return s.nodes[0].rest }
 // Bodies implements multibody.Constraint.
 func (s *segment) Bodies() []*multibody.Body { return s.bodies }
 
-// Rows implements multibody.Constraint.
-func (s *segment) Rows() int {
+// Rows implements multibody.Constraint: the count newSegment worked out
+// (countRows), which holds for the segment's life (the wire makes its
+// segments anew whenever its nodes change).
+func (s *segment) Rows() int { return s.rows }
+
+// countRows returns the segment's rows: stretch, stick, bend, twist and
+// brace rows.
+func (s *segment) countRows() int {
 	w := s.wire
 	first, last := -1, -1
 	if s.nodes[0] == w.nodes[0] {
