@@ -395,6 +395,17 @@ func (w *World) assemble(h float64) {
 				case Dynamic:
 					turning, dynamic = turning && b.turning, true
 					m := &pr.MinvJ[k]
+					if j.Ang == (geom.Vec3{}) {
+						// A linear block (a wire's stretch, a contact on a
+						// node): I⁻¹J's angular part and the angular
+						// terms are zeros, left out.
+						lin := j.Lin.Scale(b.invMass)
+						gv += j.Lin.Dot(b.Vel)
+						gpred += j.Lin.Dot(b.predVel)
+						d += j.Lin.Dot(lin)
+						m.Lin, m.Ang = lin, geom.Vec3{}
+						continue
+					}
 					// I⁻¹J written out: Mat3.MulVec is above the inliner's
 					// budget, and the calls cost 3 % of a long cable's step.
 					in := &b.invI
