@@ -795,10 +795,13 @@ func (s *Sparse) assemble(p *Problem) error {
 // entries' positions (setup), four numbers each.
 func (s *Sparse) assembleCondensed(p *Problem, e BodyRows, dofs int, pe []uint8, pairs []int) bool {
 	val := s.mat.Val
-	if dofs == 3 {
-		// A particle (a wire's node): its M⁻¹J has no angular part (its
-		// inverse inertia is zero), so its products are the linear
-		// ones, gathered alone.
+	if dofs == 3 || !slices.Contains(pe, linPart|angPart) {
+		// No block acts on both the body's translation and its turning
+		// (a wire's node: its stretch, bend and contact rows on the one,
+		// its twist rows on the other; a particle has no turning). The
+		// pairs meet in one part (setup), the other part's products are
+		// zeros, and each block's part is gathered alone: M⁻¹ keeps a
+		// zero half zero.
 		jl, ml := s.gatherLin[:0], s.gatherMinvLin[:0]
 		for k, b := range e.Blocks {
 			r := &p.Rows[b.Row]
@@ -806,7 +809,11 @@ func (s *Sparse) assembleCondensed(p *Problem, e BodyRows, dofs int, pe []uint8,
 			if parts(jb, dofs) != pe[k] {
 				return false
 			}
-			jl, ml = append(jl, jb.Lin), append(ml, r.MinvJ[b.K].Lin)
+			if pe[k] == angPart {
+				jl, ml = append(jl, jb.Ang), append(ml, r.MinvJ[b.K].Ang)
+			} else {
+				jl, ml = append(jl, jb.Lin), append(ml, r.MinvJ[b.K].Lin)
+			}
 		}
 		s.gatherLin, s.gatherMinvLin = jl, ml
 		for ; len(pairs) >= 4; pairs = pairs[4:] {
