@@ -103,7 +103,7 @@ func (g *Geometry) refresh() {
 	}
 	clear(g.vertOK)
 	g.facesOK = false
-	g.centre = g.placed.world(g.Offset)
+	g.centre = g.placed.world(g.placed.offset)
 }
 
 // world returns the world point of the body-frame point d under the
@@ -113,7 +113,8 @@ func (pl *placement) world(d geom.Vec3) geom.Vec3 { return pl.pos.Add(pl.rot.Rot
 // vert returns the shape's corner i in the world at the last refresh.
 func (g *Geometry) vert(i int) geom.Vec3 {
 	if !g.vertOK[i] {
-		g.verts[i] = g.placed.world(g.Offset.Add(g.Rot.Rotate(g.Shape.verts[i])))
+		pl := &g.placed
+		g.verts[i] = pl.world(pl.offset.Add(pl.shape.Rotate(g.Shape.verts[i])))
 		g.vertOK[i] = true
 	}
 	return g.verts[i]
@@ -123,7 +124,7 @@ func (g *Geometry) vert(i int) geom.Vec3 {
 func (g *Geometry) planes() []plane {
 	if !g.facesOK {
 		// x_w = R x + t moves the plane N·x = D to (R N)·x_w = D + (R N)·t.
-		rot := g.placed.rot.Mul(g.Rot)
+		rot := g.placed.rot.Mul(g.placed.shape)
 		for i, f := range g.Shape.faces {
 			n := rot.Rotate(f.N)
 			g.faces[i] = plane{N: n, D: f.D + n.Dot(g.centre)}

@@ -193,6 +193,15 @@ func newSegment(w *Wire, first int) *segment {
 	return s
 }
 
+// retire clears what a segment taken out of the world points to in the
+// storage it keeps for its next use (see newSegment): the nodes, bodies
+// and bends of its last life are not kept alive by it.
+func (s *segment) retire() {
+	clear(s.nodes[:cap(s.nodes)])
+	clear(s.bodies[:cap(s.bodies)])
+	clear(s.bends[:cap(s.bends)])
+}
+
 // zeroed returns n zeros in buf's storage if it holds them.
 func zeroed[T any](buf []T, n int) []T {
 	if cap(buf) < n {

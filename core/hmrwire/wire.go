@@ -172,9 +172,9 @@ type Wire struct {
 	changed bool
 	// updates counts the contact updates (see followMark).
 	updates uint64
-	// spare holds the segments the last rebuild took out of the world,
-	// whose storage newSegment makes the next ones in; old is rebuild's
-	// set of the constraints it takes out.
+	// spare holds segments rebuilds took out of the world, at most as
+	// many as are in use, whose storage newSegment makes the next ones
+	// in; old is rebuild's set of the constraints it takes out.
 	spare []*segment
 	old   map[multibody.Constraint]bool
 	// known says whether the nodes' tensions are known: from a solve, or
@@ -557,6 +557,9 @@ func (w *Wire) rebuild() {
 	}
 	w.sys.World.Remove(nil, func(c multibody.Constraint) bool { return old[c] })
 	clear(old)
+	for _, s := range w.segs {
+		s.retire()
+	}
 	w.spare = append(w.spare, w.segs...) // for newSegment
 	w.segs, w.locks, w.grounds = w.segs[:0], w.locks[:0], w.grounds[:0]
 	for _, n := range w.nodes {
@@ -577,6 +580,12 @@ func (w *Wire) rebuild() {
 			w.grounds = append(w.grounds, n.ground)
 			w.sys.World.AddConstraint(n.ground)
 		}
+	}
+	// Spares beyond the segments in use go: a wire that refined and
+	// coarsened again keeps no more than it has.
+	if n := len(w.segs); len(w.spare) > n {
+		clear(w.spare[n:])
+		w.spare = w.spare[:n]
 	}
 	w.changed = false
 }

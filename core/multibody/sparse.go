@@ -144,8 +144,11 @@ func (s *Sparse) Factor(p *Problem) error {
 	if s.layout != p.structure() && s.mat != nil && p.hasPattern(s.pattern) {
 		// Rows rebuilt with the same coupling (a wire's contact node
 		// moved to another edge of the same sheave): the analysis,
-		// a function of the pattern alone, holds.
+		// a function of the pattern alone, holds. The assembly does
+		// not: the values' count is another layout's (another world's,
+		// should two share the solver).
 		s.layout = p.structure()
+		s.values = 0
 	}
 	if s.layout != p.structure() || s.mat == nil || s.rigidChanged(p) || s.turningChanged(p) {
 		if err := s.setup(p); err != nil {
@@ -348,15 +351,50 @@ type analysis struct {
 }
 
 // keptAnalyses is how many analyses Sparse keeps besides the one in use,
-// and keptEntries how many entries of A and L they may hold in all (some
-// 16 MB): a net whose analysis is large keeps few.
+// and keptBytes the storage they may hold in all: a net whose analysis is
+// large keeps few (the example crane's slack wire, 0.1–1 MB each, keeps
+// eight).
 const (
 	keptAnalyses = 8
-	keptEntries  = 1 << 20
+	keptBytes    = 16 << 20
 )
 
-// entries returns the entries of A and L the analysis holds.
-func (a *analysis) entries() int { return len(a.mat.Row) + a.fac.Symbolic().Nonzeros() }
+// bytes returns the storage the analysis holds (bytes, by capacity).
+func (a *analysis) bytes() int {
+	n := len(a.sign) + len(a.onKept) + len(a.rigid) + len(a.parts)
+	for _, v := range [][]int{a.key, a.pattern, a.bodyStart, a.bodyDofs, a.bodyNode, a.pos, a.posStart, a.diag} {
+		n += 8 * cap(v)
+	}
+	if m := a.mat; m != nil {
+		n += 8 * (cap(m.Col) + cap(m.Row) + cap(m.Val))
+	}
+	for _, sym := range a.syms {
+		if sym != nil {
+			n += sym.Bytes()
+		}
+	}
+	if a.fac != nil {
+		n += a.fac.Bytes()
+	}
+	return n
+}
+
+// keep puts the analysis cur first among the kept ones and drops those
+// past keptAnalyses or keptBytes, returning the first dropped (its
+// storage for a new analysis), or nil.
+func (s *Sparse) keep(cur *analysis) *analysis {
+	s.kept = slices.Insert(s.kept, 0, cur)
+	total := 0
+	for i, a := range s.kept {
+		if total += a.bytes(); i == keptAnalyses || total > keptBytes {
+			dropped := s.kept[i]
+			clear(s.kept[i:])
+			s.kept = s.kept[:i]
+			return dropped
+		}
+	}
+	return nil
+}
 
 // stash returns the analysis in use; adopt puts a in use. (The fields
 // listed are the ones setup writes from the problem's coupling alone.)
@@ -411,7 +449,7 @@ func (s *Sparse) setup(p *Problem) error {
 		}
 		s.kept = slices.Delete(s.kept, i, i+1)
 		if cur != nil {
-			s.kept = slices.Insert(s.kept, 0, cur)
+			s.keep(cur)
 		}
 		s.adopt(a)
 		s.scratch()
@@ -426,15 +464,8 @@ func (s *Sparse) setup(p *Problem) error {
 	// Analyzed anew in the storage of the analysis kept longest, or new.
 	store := &analysis{}
 	if cur != nil {
-		s.kept = slices.Insert(s.kept, 0, cur)
-		total := 0
-		for i, a := range s.kept {
-			if total += a.entries(); i == keptAnalyses || total > keptEntries {
-				store = s.kept[i]
-				clear(s.kept[i:])
-				s.kept = s.kept[:i]
-				break
-			}
+		if dropped := s.keep(cur); dropped != nil {
+			store = dropped
 		}
 	}
 	s.adopt(store)

@@ -384,5 +384,47 @@ func TestSparseKeptAnalysisBitwise(t *testing.T) {
 		if tm := kept.Timing; tm.Analyses != 3 || tm.Reused != 17 {
 			t.Errorf("rigid bodies %v: %d analyses and %d taken up again, want 3 and 17", rigidBodies, tm.Analyses, tm.Reused)
 		}
+		total := 0
+		for _, a := range kept.kept {
+			total += a.bytes()
+		}
+		if len(kept.kept) != 2 || total > keptBytes || total < 1000 {
+			t.Errorf("rigid bodies %v: %d analyses kept in %d bytes, want the 2 not in use within %d", rigidBodies, len(kept.kept), total, keptBytes)
+		}
+	}
+}
+
+// A solver stepping two worlds of the same coupling in turn solves each as
+// a solver of its own does: the analysis holds for both, the assembly of
+// the one is not taken for the other's.
+func TestSparseSharedBetweenWorlds(t *testing.T) {
+	shared := &Sparse{}
+	var worlds, own [2]*World
+	for i := range worlds {
+		worlds[i], own[i] = net(3, false), net(3, false)
+		worlds[i].Solver, own[i].Solver = shared, &Sparse{}
+		for _, w := range []*World{worlds[i], own[i]} {
+			for _, b := range w.Bodies() {
+				if b.Kind == Dynamic {
+					b.Vel = geom.V(float64(i), 0, 1-float64(i))
+				}
+			}
+		}
+	}
+	const h = 1.0 / 60
+	for step := 0; step < 20; step++ {
+		for i := range worlds {
+			for _, w := range []*World{worlds[i], own[i]} {
+				if err := w.Step(h); err != nil {
+					t.Fatalf("world %d, step %d: %v", i, step, err)
+				}
+			}
+			for k, b := range worlds[i].Bodies() {
+				if o := own[i].Bodies()[k]; b.Pos != o.Pos || b.Vel != o.Vel {
+					t.Fatalf("world %d, step %d: body %d at %v moving %v with the shared solver, %v moving %v with its own",
+						i, step, k, b.Pos, b.Vel, o.Pos, o.Vel)
+				}
+			}
+		}
 	}
 }

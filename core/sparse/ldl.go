@@ -460,6 +460,31 @@ func (s *Symbolic) column(val []float64, j int) ([]int, []float64) {
 	return rows, vals[:len(rows)]
 }
 
+// intBytes is the size of an int (bytes), for the storage estimates.
+const intBytes = 8
+
+// Bytes returns the storage the analysis holds (bytes, by capacity): what
+// a solver keeping several analyses counts against its budget.
+func (s *Symbolic) Bytes() int {
+	n := 0
+	for _, v := range [][]int{s.perm, s.iperm, s.parent, s.colStart, s.rowIdx, s.rowStart, s.rowCol, s.rowPos, s.rowFrom,
+		s.scatterStart, s.scatterPos, s.scatterCol, s.flag, s.count, s.post, s.stack} {
+		n += intBytes * cap(v)
+	}
+	if fr := s.front; fr != nil {
+		for _, v := range [][]int{fr.start, fr.children, fr.rel, fr.relStart, fr.aQ, fr.aAt, fr.aStart} {
+			n += intBytes * cap(v)
+		}
+	}
+	return n
+}
+
+// Bytes returns the storage the factorization holds (bytes, by capacity),
+// its analysis not counted.
+func (f *Factor) Bytes() int {
+	return 8*(cap(f.val)+cap(f.d)+cap(f.y)+cap(f.x)+cap(f.front)+cap(f.stack)) + cap(f.perturbed) + 3*intBytes*cap(f.updates)
+}
+
 // Inertia returns the numbers of positive and negative pivots.
 func (f *Factor) Inertia() (pos, neg int) {
 	for _, d := range f.d {
