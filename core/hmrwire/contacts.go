@@ -494,8 +494,7 @@ func (w *Wire) insert() (bool, error) {
 			a = w.place(w.nodes[i])
 		}
 		b, known = w.place(w.nodes[i+1]), true
-		lo := geom.V(min(a.X, b.X), min(a.Y, b.Y), min(a.Z, b.Z))
-		hi := geom.V(max(a.X, b.X), max(a.Y, b.Y), max(a.Z, b.Z))
+		lo, hi := pieceBox(a, b)
 		for _, g := range w.sys.Geometries {
 			if g.boxMisses(lo, hi) && !w.onGeometry(i, g) && !w.onGeometry(i+1, g) {
 				continue // cuts would say so at its first test, the piece's box once

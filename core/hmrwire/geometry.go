@@ -174,8 +174,7 @@ func (g *Geometry) Cuts(a, b geom.Vec3) bool {
 	// The shape, shrunk by tol, lies inside its bounding sphere: a piece
 	// of wire whose box misses the sphere's box, or that passes the sphere
 	// by, does not cut it (most pieces, a few comparisons each).
-	lo := geom.V(min(a.X, b.X), min(a.Y, b.Y), min(a.Z, b.Z))
-	hi := geom.V(max(a.X, b.X), max(a.Y, b.Y), max(a.Z, b.Z))
+	lo, hi := pieceBox(a, b)
 	if g.boxMisses(lo, hi) || segmentDistance(g.centre, a, b) > g.Shape.radius {
 		return false
 	}
@@ -205,6 +204,12 @@ func (g *Geometry) Cuts(a, b geom.Vec3) bool {
 		}
 	}
 	return true
+}
+
+// pieceBox returns the corners of the box around the piece of wire from a
+// to b (m, world).
+func pieceBox(a, b geom.Vec3) (lo, hi geom.Vec3) {
+	return geom.V(min(a.X, b.X), min(a.Y, b.Y), min(a.Z, b.Z)), geom.V(max(a.X, b.X), max(a.Y, b.Y), max(a.Z, b.Z))
 }
 
 // boxMisses reports whether the box from lo to hi (m, world) misses the
