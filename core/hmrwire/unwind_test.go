@@ -27,8 +27,10 @@ import (
 // above the upper bound: the wrap creeps while the light free tail, whose
 // tension is all that lets the capstan hold, whips slack now and then.)
 //
-// The second case, a slippery wire (μ = 0.1) on a box twice as wide, once
-// failed the solve: a run's stick row held the top span's tension by
+// The firm grip (μ = 0.6) once failed the solve in its second step: its
+// stick rows, nearly dependent, took Murty's rule 241 solves to settle
+// (ActiveSet's budget). A slippery wire (μ = 0.1) on a box twice as wide
+// once failed it too: a run's stick row held the top span's tension by
 // pushing on the slack tail, and the bound's fixed point, a slack wire,
 // was not found.
 func TestBoxUnwinds(t *testing.T) {
@@ -38,6 +40,7 @@ func TestBoxUnwinds(t *testing.T) {
 		yoyo     bool
 	}{
 		{"grip", 0.5, 0.2, true},
+		{"firm grip", 0.6, 0.2, true},
 		{"slippery", 0.1, 0.4, false},
 	} {
 		t.Run(c.name, func(t *testing.T) { boxUnwinds(t, c.mu, c.half, c.yoyo) })

@@ -25,8 +25,8 @@ type ActiveSet struct {
 	// solve again within a step substitutes in the factorization the
 	// Solver holds from the last, which another user would overwrite.
 	Solver Solver
-	// MaxSolves bounds the solves of one step (3 + 2 × the bounded rows if
-	// 0); a step that needs more fails with an error.
+	// MaxSolves bounds the solves of one step (solvesPerRow × the bounded
+	// rows, plus 3, if 0); a step that needs more fails with an error.
 	MaxSolves int
 	// WarmStart starts each solve from the rows pinned at the end of the
 	// last one, as long as the problem's layout holds: frictional contacts
@@ -201,11 +201,21 @@ func (a *ActiveSet) prepare(p *Problem) {
 	}
 }
 
+// solvesPerRow is the default budget of solves per bounded row. Murty's
+// rule settles in finitely many solves, but where rows act nearly
+// dependently it visits their pins much as a binary counter does: a wire
+// gripping a box by friction (μ = 0.2 … 0.8, boxes of 0.3 to 0.8 m) took
+// up to 13.4 solves a row, 241 for 18 rows, where 2 a row were budgeted
+// and the step failed. A crane's wire on the ground and its sheaves
+// (218 bounded rows) settles within 0.4 a row.
+const solvesPerRow = 16
+
+// limit returns the budget of solves of one step (see MaxSolves).
 func (a *ActiveSet) limit() int {
 	if a.MaxSolves > 0 {
 		return a.MaxSolves
 	}
-	return 3 + 2*len(a.bounded)
+	return 3 + solvesPerRow*len(a.bounded)
 }
 
 // pin writes the free problem's right-hand side (and, with sigma, its
