@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/cablefmu/cablefmu/core/geom"
+	"github.com/cablefmu/cablefmu/core/multibody"
 )
 
 // TestTransitionsConserve drives thousands of random coarsenings (eqs.
@@ -104,5 +105,92 @@ func transitionsConserve(t *testing.T, ei float64) {
 	}
 	if refused == 0 {
 		t.Error("no split of a bent wire at rest was refused")
+	}
+}
+
+// TestMergeIntoFastenedEnd: a merge next to a wire's end fastened to a
+// body (giveEnd) leaves the end moving with the body, as its lock holds
+// it: the end node's velocity is the same after the merge. Fastened to a
+// static anchor, the anchor takes the merged mass's momentum; fastened
+// to a free block (100 kg, the lock 0.4 m off its centre, turning), the
+// block takes it as an impulse at the lock, so the momentum of the wire
+// and the block is kept to 1e-12 relative, and the kinetic energy of the
+// two does not grow; fastened to a block lighter than the merged mass
+// (0.01 kg), where the impulse would add energy, the mass goes to the end
+// node with its momentum as at a free end, keeping both.
+func TestMergeIntoFastenedEnd(t *testing.T) {
+	for _, c := range []struct {
+		name  string
+		block float64 // kg; 0: a static anchor
+	}{{"static anchor", 0}, {"block", 100}, {"light block", 0.01}} {
+		t.Run(c.name, func(t *testing.T) {
+			sys := NewSystem(geom.V(0, 0, -g0))
+			var body *multibody.Body
+			if c.block == 0 {
+				body = sys.World.AddBody(multibody.NewStatic("anchor", geom.V(10, 0, 0)))
+			} else {
+				body = sys.World.AddBody(multibody.NewBody("block", c.block, multibody.BoxInertia(c.block, 0.8, 0.5, 0.3), geom.V(10, 0, -0.4)))
+				body.Vel, body.AngVel = geom.V(0.3, -0.2, 0.5), geom.V(0.4, 0.1, -0.3)
+			}
+			route := []RoutePoint{{Kind: End, Point: geom.Vec3{}}}
+			for k := 1; k < 10; k++ {
+				route = append(route, RoutePoint{Kind: Via, Point: geom.V(float64(k), 0.2*math.Sin(float64(k)), 0)})
+			}
+			route = append(route, RoutePoint{Kind: End, Point: geom.V(10, 0, 0), Body: body})
+			w, err := sys.AddWire(WireSpec{Name: "w", Rope: testRope(1e7, 1.5, 0.01),
+				Resolution: Resolution{Adaptive: true, MaxMassNodes: 64, MinSegment: 1e-3}, Route: route})
+			if err != nil {
+				t.Fatal(err)
+			}
+			end := w.nodes[len(w.nodes)-1]
+			if end.lock == nil {
+				t.Fatal("the wire's end is not fastened")
+			}
+			rng := rand.New(rand.NewSource(2))
+			for _, n := range w.nodes[:len(w.nodes)-1] {
+				n.body.Vel = geom.V(rng.NormFloat64(), rng.NormFloat64(), rng.NormFloat64())
+			}
+			// The end moves with the body at the lock.
+			r := body.Rot.Rotate(end.lock.local)
+			end.body.Vel = body.Vel.Add(body.AngVel.Cross(r))
+			mass, moved := w.Mass(), 0
+			for merges := 0; ; merges++ {
+				count, _, _ := w.Counts()
+				if count < 3 {
+					if merges < 8 {
+						t.Fatalf("only %d merges", merges)
+					}
+					break
+				}
+				vEnd := end.body.Vel
+				p0 := w.Momentum().Add(body.Vel.Scale(body.Mass))
+				e0 := w.KineticEnergy() + body.KineticEnergy()
+				scale := body.Mass * body.Vel.Norm()
+				for _, n := range w.nodes {
+					scale += n.body.Mass * n.body.Vel.Norm()
+				}
+				w.merge(len(w.nodes) - 2) // the mass node next to the end
+				if end.body.Vel != vEnd {
+					moved++
+				}
+				if d := math.Abs(w.Mass()-mass) / mass; d > 1e-12 {
+					t.Fatalf("merge %d: mass off by %.3g relative", merges, d)
+				}
+				if c.block > 0 {
+					if d := w.Momentum().Add(body.Vel.Scale(body.Mass)).Sub(p0).Norm() / scale; d > 1e-12 {
+						t.Fatalf("merge %d: momentum off by %.3g relative", merges, d)
+					}
+				}
+				if e := w.KineticEnergy() + body.KineticEnergy(); e > e0*(1+1e-12) {
+					t.Fatalf("merge %d: kinetic energy grew from %.6g J to %.6g J", merges, e0, e)
+				}
+			}
+			switch light := c.block == 0.01; {
+			case light && moved == 0:
+				t.Error("the light block took every merge's momentum: the impulse added energy, or was not tried")
+			case !light && moved > 0:
+				t.Errorf("the end node's velocity changed in %d merges", moved)
+			}
+		})
 	}
 }

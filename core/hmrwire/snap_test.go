@@ -80,16 +80,21 @@ func TestSlackWireSnapsTaut(t *testing.T) {
 // load leaves the wire and falls back onto it at the speed it left with,
 // v cos ωt₁ (sin ωt₁ = δω/v, δ = m g/k the static stretch, k = EA/L), and
 // the wire's tension at the load peaks at the spring's
-// m g + √((m g)² + k m v²) within 1 % at 1 ms, uniform and adaptive, and
-// within 10 % at 1/60 s uniform (measured +0.6 %, +0.3 %, −7.3 %; with
-// adaptive resolution at 1/60 s −22 %: the taut wire's merges, 28 in the
-// step it snaps taut, are inelastic; logged, not asserted).
+// m g + √((m g)² + k m v²) within 1 % at 1 ms, uniform and adaptive,
+// within 10 % at 1/60 s uniform and within 15 % adaptive (measured
+// +0.6 %, +0.5 %, −7.3 % and −13.7 %). Adaptive at 1/60 s, 28 nodes
+// merge in the step the wire snaps taut; merged into the fastened ends
+// as into free nodes, they set the ends moving against their anchors
+// and the snatch came out 22 % low (giveEnd). What is left at 1/60 s is
+// the closing step's implicit force (Row.Gap) and the relaxation of rows
+// on the light end nodes that the step does not resolve alone, although
+// they move with the load and the anchor.
 func TestWireSlackSnatch(t *testing.T) {
 	for _, c := range []struct {
 		h        float64
 		adaptive bool
 		tol      float64
-	}{{1e-3, false, 0.01}, {1e-3, true, 0.01}, {1.0 / 60, false, 0.1}, {1.0 / 60, true, math.Inf(1)}} {
+	}{{1e-3, false, 0.01}, {1e-3, true, 0.01}, {1.0 / 60, false, 0.1}, {1.0 / 60, true, 0.15}} {
 		const M, L, v = 1000.0, 10.0, 0.5
 		hw := newHangingWinch(t, M, L, c.adaptive, Winch{Spacing: 1, MinLength: 0.5})
 		hw.wire.Rope.DampingTime = 0

@@ -107,6 +107,24 @@ func (b *Body) KineticEnergy() float64 {
 	return 0.5*b.Mass*b.Vel.Dot(b.Vel) + 0.5*rot
 }
 
+// ApplyImpulse changes a dynamic body's velocities by the impulse j (N·s,
+// world) at the lever r (m, world, from the centre of mass): v += j/m and
+// ω += I⁻¹(r × j), I the inertia at the present orientation (a particle
+// does not turn). Other bodies do not move: a static or kinematic body
+// takes any impulse.
+func (b *Body) ApplyImpulse(r, j geom.Vec3) {
+	if b.Kind != Dynamic {
+		return
+	}
+	b.Vel = b.Vel.AddScaled(1/b.Mass, j)
+	in := b.Inertia
+	if in.X == 0 || in.Y == 0 || in.Z == 0 {
+		return
+	}
+	t := b.Rot.Conj().Rotate(r.Cross(j))
+	b.AngVel = b.AngVel.Add(b.Rot.Rotate(geom.V(t.X/in.X, t.Y/in.Y, t.Z/in.Z)))
+}
+
 // refreshFrame recomputes the orientation matrix and the inverse mass
 // before the constraints update; the inverse inertia follows once the step
 // has decided whether it takes the body's turning stiffness in.
