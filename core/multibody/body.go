@@ -107,22 +107,57 @@ func (b *Body) KineticEnergy() float64 {
 	return 0.5*b.Mass*b.Vel.Dot(b.Vel) + 0.5*rot
 }
 
+// PointResponse returns K, the velocity change (m/s) of the body's point
+// at the lever r (m, world, from the centre of mass) per impulse (N·s,
+// world) applied there: Kj = j/m + (I⁻¹(r × j)) × r, I the inertia at the
+// present orientation (an axis of zero moment does not turn, as in the
+// step). A static or kinematic body does not move: K = 0.
+func (b *Body) PointResponse(r geom.Vec3) geom.Mat3 {
+	var k geom.Mat3
+	if b.Kind != Dynamic {
+		return k
+	}
+	invI := b.inverseInertiaNow()
+	// (I⁻¹(r × j)) × r = −[r]× I⁻¹ [r]× j.
+	rx := geom.Mat3{{0, -r.Z, r.Y}, {r.Z, 0, -r.X}, {-r.Y, r.X, 0}}
+	rxInv := rx.Mul(&invI)
+	m := rxInv.Mul(&rx)
+	for i := 0; i < 3; i++ {
+		for c := 0; c < 3; c++ {
+			k[i][c] = -m[i][c]
+		}
+		k[i][i] += 1 / b.Mass
+	}
+	return k
+}
+
 // ApplyImpulse changes a dynamic body's velocities by the impulse j (N·s,
 // world) at the lever r (m, world, from the centre of mass): v += j/m and
-// ω += I⁻¹(r × j), I the inertia at the present orientation (a particle
-// does not turn). Other bodies do not move: a static or kinematic body
-// takes any impulse.
+// ω += I⁻¹(r × j), as PointResponse. Other bodies do not move: a static
+// or kinematic body takes any impulse.
 func (b *Body) ApplyImpulse(r, j geom.Vec3) {
 	if b.Kind != Dynamic {
 		return
 	}
 	b.Vel = b.Vel.AddScaled(1/b.Mass, j)
-	in := b.Inertia
-	if in.X == 0 || in.Y == 0 || in.Z == 0 {
-		return
+	invI := b.inverseInertiaNow()
+	b.AngVel = b.AngVel.Add(invI.MulVec(r.Cross(j)))
+}
+
+// inverseInertiaNow returns the world inverse inertia at the body's
+// present orientation Rot (refreshInverseInertia's, which takes the
+// orientation of the step's start).
+func (b *Body) inverseInertiaNow() geom.Mat3 {
+	in := [3]float64{invOrZero(b.Inertia.X), invOrZero(b.Inertia.Y), invOrZero(b.Inertia.Z)}
+	rot := b.Rot.Matrix()
+	var inv geom.Mat3
+	for i := 0; i < 3; i++ {
+		for j := i; j < 3; j++ {
+			v := rot[i][0]*in[0]*rot[j][0] + rot[i][1]*in[1]*rot[j][1] + rot[i][2]*in[2]*rot[j][2]
+			inv[i][j], inv[j][i] = v, v
+		}
 	}
-	t := b.Rot.Conj().Rotate(r.Cross(j))
-	b.AngVel = b.AngVel.Add(b.Rot.Rotate(geom.V(t.X/in.X, t.Y/in.Y, t.Z/in.Z)))
+	return inv
 }
 
 // refreshFrame recomputes the orientation matrix and the inverse mass
