@@ -175,7 +175,9 @@ def read_experiment_and_categories(root, md):
 # Unpacking
 # --------------------------------------------------------------------------
 
-_STAMP = ".fmu-sha256"
+# STAMP names the file in an unpacked folder that holds its archive's
+# SHA-256 (unzip); a cache reads its time as the folder's last use.
+STAMP = ".fmu-sha256"
 
 
 def _sha256(path):
@@ -200,7 +202,7 @@ def unzip(fmu_path, dest, digest=None, marker="modelDescription.xml"):
     """
     dest = os.path.abspath(dest)
     digest = digest or _sha256(fmu_path)
-    stamp = os.path.join(dest, _STAMP)
+    stamp = os.path.join(dest, STAMP)
     try:
         with open(stamp) as f:
             if f.read().strip() == digest and os.path.isfile(os.path.join(dest, marker)):

@@ -4,8 +4,10 @@ import bisect
 import hashlib
 import math
 import os
+import shutil
 import tempfile
 import threading
+import time
 import xml.etree.ElementTree as ET
 import zipfile
 
@@ -47,6 +49,68 @@ def _cache_root():
     return root
 
 
+# The cache keeps the archives unpacked last used, CACHE_KEEP of them
+# (CABLEFMU_CACHE_KEEP overrides): each archive built anew (another binary,
+# another digest) unpacks into a folder of its own, and a machine that
+# rebuilt its FMUs a thousand times held 21 GB of them.  A folder used
+# within CACHE_GRACE seconds stays whatever the count: another process may
+# be about to load it.
+CACHE_KEEP = 32
+CACHE_GRACE = 3600
+
+
+def _cached(path, name, digest, marker="modelDescription.xml"):
+    """Unpack ``path`` into the cache folder ``name`` (fmucommon.unzip),
+    mark it used and evict the folders used longest ago beyond the bound."""
+    root = _cache_root()
+    folder = fmucommon.unzip(path, os.path.join(root, name), digest, marker=marker)
+    try:
+        os.utime(os.path.join(folder, fmucommon.STAMP))
+    except OSError:
+        pass
+    _evict(root, folder)
+    return folder
+
+
+def _evict(root, keep, now=None):
+    """Remove from the cache folder ``root`` its unpacked archives beyond
+    the CACHE_KEEP used last (their stamps' times; a folder without one,
+    an unpacking cut short, by its own), but ``keep`` and any used within
+    CACHE_GRACE seconds of ``now``.  A folder is renamed before it is
+    removed, so no process finds it half gone; one that cannot be removed
+    (a binary loaded on Windows) stays for another time."""
+    try:
+        bound = int(os.environ.get("CABLEFMU_CACHE_KEEP", CACHE_KEEP))
+    except ValueError:
+        bound = CACHE_KEEP
+    now = time.time() if now is None else now
+    used = []
+    for entry in os.scandir(root):
+        if entry.name.startswith(".evict-"):
+            shutil.rmtree(entry.path, ignore_errors=True)  # one a removal left
+            continue
+        if not entry.is_dir(follow_symlinks=False) or entry.name.startswith("."):
+            continue
+        try:
+            when = os.stat(os.path.join(entry.path, fmucommon.STAMP)).st_mtime
+        except OSError:
+            try:
+                when = entry.stat(follow_symlinks=False).st_mtime
+            except OSError:
+                continue
+        used.append((when, entry.name, entry.path))
+    used.sort(reverse=True)
+    for when, name, folder in used[max(bound, 0):]:
+        if os.path.abspath(folder) == os.path.abspath(keep) or now - when < CACHE_GRACE:
+            continue
+        gone = os.path.join(root, ".evict-%s-%d" % (name, os.getpid()))
+        try:
+            os.rename(folder, gone)
+        except OSError:
+            continue
+        shutil.rmtree(gone, ignore_errors=True)
+
+
 class FMU:
     """An FMU unpacked once per process (and reused by later processes on
     the machine while the archive is the same): every instance loads the
@@ -63,7 +127,7 @@ class FMU:
             raise FMUError("%s: not an FMU (a zip archive)" % path)
         digest = digest or _sha256(self.path)  # load has it: an archive is hashed once
         self.sha256 = digest
-        self.folder = fmucommon.unzip(self.path, os.path.join(_cache_root(), digest[:20]), digest)
+        self.folder = _cached(self.path, digest[:20], digest)
         root = ET.parse(os.path.join(self.folder, "modelDescription.xml")).getroot()
         version = root.get("fmiVersion", "")
         if version.startswith("2."):

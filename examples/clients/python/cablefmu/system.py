@@ -30,7 +30,7 @@ import xml.etree.ElementTree as ET
 import zipfile
 
 from . import fmucommon
-from .sim import FMUError, Result, Table, _cache_root, _sha256, _signal, load
+from .sim import FMUError, Result, Table, _cached, _sha256, _signal, load
 
 __all__ = ["SystemError", "System", "Component", "load_ssp", "run"]
 
@@ -91,8 +91,7 @@ def _unpack(path):
     if not zipfile.is_zipfile(path):
         raise SystemError("%s: not an SSP package (a zip archive)" % path)
     digest = _sha256(path)
-    return fmucommon.unzip(os.path.abspath(path), os.path.join(_cache_root(), "ssp-" + digest[:20]), digest,
-                           marker="SystemStructure.ssd")
+    return _cached(os.path.abspath(path), "ssp-" + digest[:20], digest, marker="SystemStructure.ssd")
 
 
 def _connectors(parent, where):

@@ -52,6 +52,39 @@ def have_dask():
         return False
 
 
+class TestCache(unittest.TestCase):
+    """The unpacked-archive cache keeps the CABLEFMU_CACHE_KEEP folders used
+    last, and never one used within CACHE_GRACE seconds nor the one just
+    unpacked; a folder left without its stamp (an unpacking cut short) goes
+    by its own time."""
+
+    def test_evicts_the_least_recently_used(self):
+        from cablefmu import fmucommon, sim
+        root = tempfile.mkdtemp(prefix="cablefmu-cache-test-")
+        self.addCleanup(shutil.rmtree, root, True)
+        now = time.time()
+        ages = {"a": 9000, "b": 8000, "c": 7000, "d": 6000, "e": 100, "f": 50, "kept": 99999}
+        for name, age in ages.items():
+            folder = os.path.join(root, name)
+            os.makedirs(os.path.join(folder, "binaries"))
+            stamp = os.path.join(folder, fmucommon.STAMP)
+            if name != "d":
+                with open(stamp, "w") as f:
+                    f.write("0" * 64)
+                os.utime(stamp, (now - age, now - age))
+            else:
+                os.utime(folder, (now - age, now - age))  # no stamp: its own time
+        with mock.patch.dict(os.environ, {"CABLEFMU_CACHE_KEEP": "3"}):
+            sim._evict(root, os.path.join(root, "kept"), now=now)
+        # Kept: the three used last (f, e, then d by its own time), the one
+        # just unpacked; gone: a, b, c, beyond the bound and the grace.
+        self.assertEqual(sorted(os.listdir(root)), ["d", "e", "f", "kept"])
+        with mock.patch.dict(os.environ, {"CABLEFMU_CACHE_KEEP": "0"}):
+            sim._evict(root, os.path.join(root, "kept"), now=now)
+        # Within the grace period (an hour) e and f stay even at a bound of 0.
+        self.assertEqual(sorted(os.listdir(root)), ["e", "f", "kept"])
+
+
 class TestSimulate(unittest.TestCase):
     def test_reference_result(self):
         """The trolley move of hoist_cosim.py through simulate(): every column of
