@@ -11,7 +11,9 @@ may be busy with other work.
 and WireHoist.fmu (scripts/test.sh builds them into out/).
 """
 import argparse
+import atexit
 import os
+import shutil
 import sys
 import tempfile
 import time
@@ -97,6 +99,7 @@ def main():
     args = p.parse_args()
     fmucommon.LibraryCache._declare = _declare_timed(fmucommon.LibraryCache._declare)
     tmp = tempfile.mkdtemp(prefix="bench-system-")
+    atexit.register(shutil.rmtree, tmp, True)  # the packed systems, each run's own
     # The boom's default tip (1e6 N/m) is beyond the explicit coupling's limit at 1/60 s: explicitly, the stiffest.
     cases = {("boom-wirehoist", "explicit"): "resources/cases/tip-1e8.ssv"}
     print("| system | coupling | wall per step (µs) | inside the FMUs (µs) | the master's own (µs) | Jacobians per step |")

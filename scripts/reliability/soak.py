@@ -18,6 +18,7 @@ Only the standard library is used.
 import argparse
 import math
 import os
+import shutil
 import struct
 import sys
 import tempfile
@@ -134,13 +135,19 @@ def main():
     a = p.parse_args()
     tmp = tempfile.mkdtemp(prefix="cablefmu-soak-")
     failed = 0
-    for i, path in enumerate(a.fmus):
-        folder = fmucommon.unzip(path, os.path.join(tmp, "%d-%s" % (i, os.path.splitext(os.path.basename(path))[0])))
-        try:
-            soak(folder, a.steps, a.grow)
-        except (AssertionError, fmucommon.FMIError) as e:
-            print("soak: %s: FAILED: %s" % (path, e))
-            failed += 1
+    try:
+        for i, path in enumerate(a.fmus):
+            folder = fmucommon.unzip(path, os.path.join(tmp, "%d-%s" % (i, os.path.splitext(os.path.basename(path))[0])))
+            try:
+                soak(folder, a.steps, a.grow)
+            except (AssertionError, fmucommon.FMIError) as e:
+                print("soak: %s: FAILED: %s" % (path, e))
+                failed += 1
+    finally:
+        # The unpacked FMUs (40 MB a run) went nowhere before: the binaries
+        # stay mapped while the process lives, and Linux removes them
+        # only after.
+        shutil.rmtree(tmp, ignore_errors=True)
     return 1 if failed else 0
 
 
