@@ -145,19 +145,26 @@ func (b *Body) ApplyImpulse(r, j geom.Vec3) {
 }
 
 // inverseInertiaNow returns the world inverse inertia at the body's
-// present orientation Rot (refreshInverseInertia's, which takes the
-// orientation of the step's start).
+// present orientation Rot (refreshInverseInertia's is at the orientation
+// of the step's start).
 func (b *Body) inverseInertiaNow() geom.Mat3 {
-	in := [3]float64{invOrZero(b.Inertia.X), invOrZero(b.Inertia.Y), invOrZero(b.Inertia.Z)}
 	rot := b.Rot.Matrix()
 	var inv geom.Mat3
+	b.inverseInertiaIn(&inv, &rot)
+	return inv
+}
+
+// inverseInertiaIn writes into inv the world inverse inertia at the
+// orientation matrix r: Σ_k I_k⁻¹ c_k c_kᵀ over r's columns, symmetric (an
+// axis of zero moment adds nothing).
+func (b *Body) inverseInertiaIn(inv, r *geom.Mat3) {
+	in := [3]float64{invOrZero(b.Inertia.X), invOrZero(b.Inertia.Y), invOrZero(b.Inertia.Z)}
 	for i := 0; i < 3; i++ {
 		for j := i; j < 3; j++ {
-			v := rot[i][0]*in[0]*rot[j][0] + rot[i][1]*in[1]*rot[j][1] + rot[i][2]*in[2]*rot[j][2]
+			v := r[i][0]*in[0]*r[j][0] + r[i][1]*in[1]*r[j][1] + r[i][2]*in[2]*r[j][2]
 			inv[i][j], inv[j][i] = v, v
 		}
 	}
-	return inv
 }
 
 // refreshFrame recomputes the orientation matrix and the inverse mass
@@ -170,16 +177,7 @@ func (b *Body) refreshFrame() {
 }
 
 // refreshInverseInertia sets the world-frame inverse inertia R I₀⁻¹ Rᵀ.
-func (b *Body) refreshInverseInertia() {
-	r := &b.rot
-	in := [3]float64{invOrZero(b.Inertia.X), invOrZero(b.Inertia.Y), invOrZero(b.Inertia.Z)}
-	for i := 0; i < 3; i++ { // Σ_k I_k⁻¹ c_k c_kᵀ over R's columns, symmetric
-		for j := i; j < 3; j++ {
-			v := r[i][0]*in[0]*r[j][0] + r[i][1]*in[1]*r[j][1] + r[i][2]*in[2]*r[j][2]
-			b.invI[i][j], b.invI[j][i] = v, v
-		}
-	}
-}
+func (b *Body) refreshInverseInertia() { b.inverseInertiaIn(&b.invI, &b.rot) }
 
 // AddPull adds to a dynamic body's turning stiffness (see Turning) that of
 // a constraint force f (N, world) of the last step acting at the lever arm
