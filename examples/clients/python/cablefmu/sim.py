@@ -4,6 +4,7 @@ import bisect
 import hashlib
 import math
 import os
+import re
 import shutil
 import tempfile
 import threading
@@ -57,6 +58,9 @@ def _cache_root():
 # be about to load it.
 CACHE_KEEP = 32
 CACHE_GRACE = 3600
+# A cache folder's name: the archive's SHA-256, its first 20 digits (an
+# SSP's after "ssp-").
+_ENTRY = re.compile(r"(ssp-)?[0-9a-f]{20}")
 
 
 def _cached(path, name, digest, marker="modelDescription.xml"):
@@ -73,7 +77,8 @@ def _cached(path, name, digest, marker="modelDescription.xml"):
 
 
 def _evict(root, keep, now=None):
-    """Remove from the cache folder ``root`` its unpacked archives beyond
+    """Remove from the cache folder ``root`` its unpacked archives (folders
+    named as _cached names them; nothing else is touched) beyond
     the CACHE_KEEP used last (their stamps' times; a folder without one,
     an unpacking cut short, by its own), but ``keep`` and any used within
     CACHE_GRACE seconds of ``now``.  A folder is renamed before it is
@@ -89,8 +94,8 @@ def _evict(root, keep, now=None):
         if entry.name.startswith(".evict-"):
             shutil.rmtree(entry.path, ignore_errors=True)  # one a removal left
             continue
-        if not entry.is_dir(follow_symlinks=False) or entry.name.startswith("."):
-            continue
+        if not entry.is_dir(follow_symlinks=False) or not _ENTRY.fullmatch(entry.name):
+            continue  # not an archive the cache unpacked: CABLEFMU_CACHE may name a folder of other things
         try:
             when = os.stat(os.path.join(entry.path, fmucommon.STAMP)).st_mtime
         except OSError:

@@ -63,26 +63,33 @@ class TestCache(unittest.TestCase):
         root = tempfile.mkdtemp(prefix="cablefmu-cache-test-")
         self.addCleanup(shutil.rmtree, root, True)
         now = time.time()
-        ages = {"a": 9000, "b": 8000, "c": 7000, "d": 6000, "e": 100, "f": 50, "kept": 99999}
-        for name, age in ages.items():
+        # Cache folders are named by 20 hex digits of the archive's digest
+        # ("ssp-" before an SSP's); "notes" is somebody else's folder.
+        names = {"a": "a" * 20, "b": "b" * 20, "c": "ssp-" + "c" * 20, "d": "d" * 20, "e": "e" * 20, "f": "f" * 20,
+                 "kept": "0" * 20, "notes": "notes"}
+        ages = {"a": 9000, "b": 8000, "c": 7000, "d": 6000, "e": 100, "f": 50, "kept": 99999, "notes": 99999}
+        for key, age in ages.items():
+            name = names[key]
             folder = os.path.join(root, name)
             os.makedirs(os.path.join(folder, "binaries"))
             stamp = os.path.join(folder, fmucommon.STAMP)
-            if name != "d":
+            if key != "d":
                 with open(stamp, "w") as f:
                     f.write("0" * 64)
                 os.utime(stamp, (now - age, now - age))
             else:
                 os.utime(folder, (now - age, now - age))  # no stamp: its own time
+        left = lambda: sorted(k for k, name in names.items() if os.path.isdir(os.path.join(root, name)))  # noqa: E731
         with mock.patch.dict(os.environ, {"CABLEFMU_CACHE_KEEP": "3"}):
-            sim._evict(root, os.path.join(root, "kept"), now=now)
+            sim._evict(root, os.path.join(root, names["kept"]), now=now)
         # Kept: the three used last (f, e, then d by its own time), the one
-        # just unpacked; gone: a, b, c, beyond the bound and the grace.
-        self.assertEqual(sorted(os.listdir(root)), ["d", "e", "f", "kept"])
+        # just unpacked and the folder that is not the cache's; gone: a, b,
+        # c, beyond the bound and the grace.
+        self.assertEqual(left(), ["d", "e", "f", "kept", "notes"])
         with mock.patch.dict(os.environ, {"CABLEFMU_CACHE_KEEP": "0"}):
-            sim._evict(root, os.path.join(root, "kept"), now=now)
+            sim._evict(root, os.path.join(root, names["kept"]), now=now)
         # Within the grace period (an hour) e and f stay even at a bound of 0.
-        self.assertEqual(sorted(os.listdir(root)), ["e", "f", "kept"])
+        self.assertEqual(left(), ["e", "f", "kept", "notes"])
 
 
 class TestSimulate(unittest.TestCase):
