@@ -30,7 +30,7 @@ type Capsule struct {
 // inside it), where that is not an end. The box's signed distance is
 // convex along the axis, so a capsule lying on a face is held at its
 // ends, one across an edge at the edge, and one resting on an end and an
-// edge at both. Each point within reach (the gap below margin plus the
+// edge at both. Each point within reach (the gap below the margin plus the
 // step's approach) has a normal row that can only push the two apart
 // along the box's outward normal there (rigid, SPOOK-stabilized, λ ≥ 0)
 // and two tangential velocity rows bounded by μ times its normal impulse
@@ -87,7 +87,7 @@ func (c *BoxContact) far(h float64) bool {
 	arm := max(c.capsule.A.Norm(), c.capsule.B.Norm()) // from the capsule body's centre
 	box := c.box.Half.Norm()
 	approach := cb.Vel.Sub(bb.Vel).Norm() + cb.AngVel.Norm()*arm + bb.AngVel.Norm()*(box+arm+cb.Pos.Sub(bb.Pos).Norm())
-	return cb.Pos.Sub(bb.Pos).Norm() > box+arm+c.capsule.Radius+margin+approach*h
+	return cb.Pos.Sub(bb.Pos).Norm() > box+arm+c.capsule.Radius+Margin+approach*h
 }
 
 // points returns the contact points for a step of h seconds (see
@@ -102,10 +102,10 @@ func (c *BoxContact) points(h float64) (pts [boxPoints]contactPoint) {
 	// Reach: the margin and the fastest relative approach of the ends.
 	fastest := 0.0
 	for _, e := range [2]geom.Vec3{a, b} {
-		v := cb.Vel.Add(cb.AngVel.Cross(e.Sub(cb.Pos))).Sub(bb.Vel.Add(bb.AngVel.Cross(e.Sub(bb.Pos))))
+		v := cb.PointVel(e).Sub(bb.PointVel(e))
 		fastest = max(fastest, v.Norm())
 	}
-	reach := margin + fastest*h
+	reach := Margin + fastest*h
 	// The distance changes by at most as much as the point moves: ends
 	// far enough from the box keep the whole axis out of reach.
 	length := b.Sub(a).Norm()
@@ -177,13 +177,7 @@ func (c *BoxContact) Update(h float64, rows []multibody.Row) {
 	for k, pt := range c.points(h) {
 		r := rows[3*k : 3*k+3]
 		if !pt.on {
-			// Off: rows that decouple and carry no impulse, the same in
-			// every state (multibody.Switched).
-			for i := range r {
-				r[i].Holonomic = false
-				r[i].Slip = 1
-				r[i].Lo, r[i].Hi = 0, 0
-			}
+			multibody.SwitchOff(r)
 			c.normal[k] = 0
 			continue
 		}
@@ -194,7 +188,7 @@ func (c *BoxContact) Update(h float64, rows []multibody.Row) {
 			r[i].J[1].Lin, r[i].J[1].Ang = e.Scale(-1), rb.Cross(e).Scale(-1)
 		}
 		r[0].Violation = pt.gap
-		r[0].Compliance = normalCompliance
+		r[0].Compliance = NormalCompliance
 		r[0].Damping = 2 * h
 		if c.Damping > 0 {
 			r[0].Damping = c.Damping
@@ -203,7 +197,7 @@ func (c *BoxContact) Update(h float64, rows []multibody.Row) {
 		limit := c.box.Friction * c.normal[k]
 		for i := 1; i < 3; i++ {
 			r[i].Holonomic = false // friction acts on the sliding velocity
-			r[i].Slip = frictionSlip
+			r[i].Slip = FrictionSlip
 			r[i].Lo, r[i].Hi = -limit, limit
 		}
 	}

@@ -19,17 +19,17 @@ type Ground struct {
 	Friction float64
 }
 
-// margin is how far above the ground (m) a point's rows switch on, so
+// Margin is how far from the surface (m) a point's rows switch on, so
 // that a falling body meets an active row before it penetrates.
-const margin = 0.05
+const Margin = 0.05
 
 // Several contact points on one body are redundant (four corners carry a
 // box with three degrees of freedom off the ground): a small compliance
 // (m/N) and slip (m/(N·s)) keep the rows regular, far below anything
 // visible (1e-10 m/N sinks a 10 t load resting on four corners by 2.5 µm).
 const (
-	normalCompliance = 1e-10
-	frictionSlip     = 1e-7
+	NormalCompliance = 1e-10
+	FrictionSlip     = 1e-7
 )
 
 // Point is one contact: the sphere of Radius (m) around the body-frame
@@ -60,7 +60,7 @@ type Contact struct {
 	Damping float64
 	// Creep regularizes the friction instead of bounding it: the
 	// tangential rows are unbounded velocity rows whose slip ξ (m/(N·s))
-	// makes the friction a damper, ξ = max(frictionSlip, |v_t|/(μN)) from
+	// makes the friction a damper, ξ = max(FrictionSlip, |v_t|/(μN)) from
 	// the point's sliding speed and the normal force of the last step
 	// (sliding, the damper pulls μN; stuck, it holds as the box does),
 	// raised by the ratio |F_t|/(μN) wherever the last step's friction
@@ -106,7 +106,7 @@ func (c *Contact) clearance(h float64) (r geom.Vec3, gap float64, far bool) {
 	b := c.point.Body
 	r = b.Rot.Rotate(c.point.Offset)
 	gap = b.Pos.Z + r.Z - c.ground.Height - c.point.Radius
-	return r, gap, gap > margin+math.Abs(b.Vel.Z+b.AngVel.Cross(r).Z)*h
+	return r, gap, gap > Margin+math.Abs(b.Vel.Z+b.AngVel.Cross(r).Z)*h
 }
 
 // Off implements multibody.Switched: the rows are off far from the ground.
@@ -119,13 +119,7 @@ func (c *Contact) Off(h float64) bool {
 func (c *Contact) Update(h float64, rows []multibody.Row) {
 	r, gap, far := c.clearance(h)
 	if far {
-		// Rows that decouple and carry no impulse, the same in every state
-		// (multibody.Switched).
-		for i := range rows {
-			rows[i].Holonomic = false
-			rows[i].Slip = 1
-			rows[i].Lo, rows[i].Hi = 0, 0
-		}
+		multibody.SwitchOff(rows)
 		c.normal, c.friction, c.xi = 0, [2]float64{}, 0
 		return
 	}
@@ -134,7 +128,7 @@ func (c *Contact) Update(h float64, rows []multibody.Row) {
 		rows[i].J[0].Lin, rows[i].J[0].Ang = e, r.Cross(e)
 	}
 	rows[0].Violation = gap
-	rows[0].Compliance = normalCompliance
+	rows[0].Compliance = NormalCompliance
 	rows[0].Damping = c.damping(h)
 	rows[0].Lo = 0
 	limit := c.ground.Friction * c.normal
@@ -144,7 +138,7 @@ func (c *Contact) Update(h float64, rows []multibody.Row) {
 	}
 	for i := 1; i < 3; i++ {
 		rows[i].Holonomic = false // friction acts on the sliding velocity
-		rows[i].Slip = frictionSlip
+		rows[i].Slip = FrictionSlip
 		rows[i].Lo, rows[i].Hi = -limit, limit
 	}
 }
@@ -155,13 +149,7 @@ func (c *Contact) creep(h float64, r geom.Vec3, rows []multibody.Row) {
 	b := c.point.Body
 	v := b.Vel.Add(b.AngVel.Cross(r))
 	bound := c.ground.Friction * c.normal / h // μN (N)
-	xi := frictionSlip
-	if bound > 0 {
-		xi = max(xi, math.Hypot(v.X, v.Y)/bound)
-		if f := math.Hypot(c.friction[0], c.friction[1]) / h; f > bound && c.xi > 0 {
-			xi = max(xi, c.xi*f/bound)
-		}
-	}
+	xi := CreepSlip(math.Hypot(v.X, v.Y), bound, math.Hypot(c.friction[0], c.friction[1])/h, c.xi)
 	c.xi = xi
 	for i := 1; i < 3; i++ {
 		rows[i].Holonomic = false
@@ -172,6 +160,21 @@ func (c *Contact) creep(h float64, r geom.Vec3, rows []multibody.Row) {
 		}
 		rows[i].Slip = xi
 	}
+}
+
+// CreepSlip returns the slip ξ (m/(N·s)) of creeping friction (see
+// Contact.Creep) at a point sliding at speed (m/s) under Coulomb's bound
+// μN (N), given the friction force of the last step (N) and the slip it
+// had then.
+func CreepSlip(speed, bound, force, last float64) float64 {
+	xi := FrictionSlip
+	if bound > 0 {
+		xi = max(xi, speed/bound)
+		if force > bound && last > 0 {
+			xi = max(xi, last*force/bound)
+		}
+	}
+	return xi
 }
 
 // Apply implements multibody.Constraint.

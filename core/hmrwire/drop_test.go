@@ -17,6 +17,22 @@ type dropScene struct {
 	geo  *Geometry
 }
 
+// addBox adds a box of the given size (m) centred on body b, aligned with
+// it, as geometry of friction μ.
+func addBox(t testing.TB, sys *System, b *multibody.Body, size geom.Vec3, mu float64) *Geometry {
+	t.Helper()
+	shape, err := Box(size)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, err := NewGeometry(b.Name, b, shape, geom.Vec3{}, geom.Quat{W: 1}, mu)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sys.AddGeometry(g)
+	return g
+}
+
 const (
 	dropBoxMass = 50.0
 	dropBoxSize = 0.4
@@ -29,15 +45,7 @@ func newDropScene(t testing.TB, adaptive bool) *dropScene {
 	right := sys.World.AddBody(multibody.NewStatic("right", geom.V(2, 0, 0)))
 	s := dropBoxSize
 	box := sys.World.AddBody(multibody.NewBody("box", dropBoxMass, multibody.BoxInertia(dropBoxMass, s, s, s), geom.V(0.05, 0, 0.6)))
-	shape, err := Box(geom.V(s, s, s))
-	if err != nil {
-		t.Fatal(err)
-	}
-	geo, err := NewGeometry("box", box, shape, geom.Vec3{}, geom.Quat{W: 1}, 0.3)
-	if err != nil {
-		t.Fatal(err)
-	}
-	sys.AddGeometry(geo)
+	geo := addBox(t, sys, box, geom.V(s, s, s), 0.3)
 	// The wire sags 0.6 m: a slack route through a point below the
 	// middle.
 	w, err := sys.AddWire(WireSpec{

@@ -159,8 +159,7 @@ func (g *Geometry) depth(p geom.Vec3) float64 {
 // the ground is taken on at twice its fall in a step, for the velocity
 // the step itself adds (a fall's tension, gravity).
 func (g *Geometry) entering(p, v geom.Vec3, h float64) bool {
-	b := g.Body
-	rel := v.Sub(b.Vel.Add(b.AngVel.Cross(p.Sub(b.Pos))))
+	rel := v.Sub(g.Body.PointVel(p))
 	return g.Cuts(p, p.AddScaled(2*h, rel))
 }
 

@@ -652,12 +652,7 @@ func (ho *Hoist) LoadCentre() geom.Vec3 {
 
 // HookVelocity returns the velocity (m/s, world) of the hook sheaves'
 // axle centre.
-func (ho *Hoist) HookVelocity() geom.Vec3 { return ho.pointVelocity(ho.Hook()) }
+func (ho *Hoist) HookVelocity() geom.Vec3 { return ho.Block.PointVel(ho.Hook()) }
 
 // LoadVelocity returns the velocity (m/s, world) of the load's centre.
-func (ho *Hoist) LoadVelocity() geom.Vec3 { return ho.pointVelocity(ho.LoadCentre()) }
-
-// pointVelocity returns the velocity (m/s) of the block's point p (world).
-func (ho *Hoist) pointVelocity(p geom.Vec3) geom.Vec3 {
-	return ho.Block.Vel.Add(ho.Block.AngVel.Cross(p.Sub(ho.Block.Pos)))
-}
+func (ho *Hoist) LoadVelocity() geom.Vec3 { return ho.Block.PointVel(ho.LoadCentre()) }

@@ -109,7 +109,7 @@ func (sys *System) AddSheave(spec SheaveSpec) (*Sheave, error) {
 // the hinge that holds it there (not yet in the world).
 func mount(body, axle *multibody.Body, axis geom.Vec3) *hinge {
 	body.Rot, body.AngVel = zTo(axis), axle.AngVel
-	body.Vel = axle.Vel.Add(axle.AngVel.Cross(body.Pos.Sub(axle.Pos)))
+	body.Vel = axle.PointVel(body.Pos)
 	inv := axle.Rot.Conj()
 	return &hinge{sheave: body, axle: axle, pin: inv.Rotate(body.Pos.Sub(axle.Pos)), axis: inv.Rotate(axis)}
 }

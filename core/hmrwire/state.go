@@ -18,7 +18,7 @@ import (
 // state, and the active set's rows for the next solve.
 
 // stateVersion starts every saved state.
-const stateVersion = 5
+const stateVersion = 6
 
 // Codes of the world's bodies and constraints in a saved state: an
 // external one (not the wires') by its index among those, a wire's by
@@ -29,6 +29,7 @@ const (
 	codeLock
 	codeSegment
 	codeGround // a free mass node's contact with the wire's ground
+	codeTouch  // a free end's contact with a geometry (touch)
 )
 
 // ErrState reports a state that does not fit the system.
@@ -62,7 +63,7 @@ type wireImage struct {
 
 // nodeImage is a node; body is the index of an eye node's body or a
 // mass node's lock's body in the saved world's order, geo a contact node's
-// geometry.
+// geometry, touches the geometries a free end touches (in its order).
 type nodeImage struct {
 	kind                        int
 	rest, tension, sigma, bound float64
@@ -72,6 +73,7 @@ type nodeImage struct {
 	body, geo, edge             int
 	local                       geom.Vec3 // an eye's, contact's or lock's point (m)
 	s                           float64   // a contact node's place on its edge (m)
+	touches                     []int
 }
 
 // entry is a body or constraint of the world's order: an external one
@@ -115,7 +117,7 @@ func (im *image) State(c *state.Codec, winch []bool) {
 		c.Check(first == MassNode && last == MassNode, "wire %d: its ends are not mass nodes", wi)
 	}
 	im.bodies = walkEntries(c, "body", im.bodies, codeExternal, codeParticle)
-	im.cons = walkEntries(c, "constraint", im.cons, codeExternal, codeLock, codeSegment, codeGround)
+	im.cons = walkEntries(c, "constraint", im.cons, codeExternal, codeLock, codeSegment, codeGround, codeTouch)
 }
 
 // walkNode walks a node and returns its kind (the fields are assigned
@@ -136,6 +138,15 @@ func walkNode(c *state.Codec, n *nodeImage) Kind {
 		if c.Flag("node locked", &n.locked) {
 			c.Index("lock body", maxStateEntries, &n.body)
 			c.Point("lock attachment", &n.local)
+			break
+		}
+		k := len(n.touches)
+		k = c.Items("node end contacts", 1, &k)
+		if !c.Saving() {
+			n.touches = make([]int, k)
+		}
+		for i := range n.touches {
+			c.Index("end contact geometry", maxStateEntries, &n.touches[i])
 		}
 	case EyeNode:
 		c.Index("eye body", maxStateEntries, &n.body)
@@ -160,7 +171,7 @@ func walkEntries(c *state.Codec, what string, es []entry, codes ...int) []entry 
 	}
 	for k := range es {
 		e := &es[k]
-		code := c.Index("code", codeGround+1, &e.code)
+		code := c.Index("code", codeTouch+1, &e.code)
 		if !slices.Contains(codes, code) {
 			c.Refuse("%s %d has code %d", what, k, code)
 		}
@@ -211,6 +222,7 @@ func (sys *System) image() *image {
 	lockAt := map[multibody.Constraint][2]int{}
 	segAt := map[multibody.Constraint][2]int{}
 	groundAt := map[multibody.Constraint][2]int{}
+	touchAt := map[multibody.Constraint][2]int{}
 	for wi, w := range sys.Wires {
 		wm := &im.wires[wi]
 		wm.coarsened, wm.refined, wm.known, wm.changed = w.Coarsened, w.Refined, w.known, w.changed
@@ -224,6 +236,10 @@ func (sys *System) image() *image {
 				particle[n.body] = [2]int{wi, i}
 				if n.ground != nil {
 					groundAt[n.ground] = [2]int{wi, i}
+				}
+				for _, t := range n.touches {
+					touchAt[t] = [2]int{wi, i}
+					nm.touches = append(nm.touches, geoIndex[t.geo])
 				}
 				if n.lock != nil {
 					lockAt[n.lock] = [2]int{wi, i}
@@ -257,6 +273,8 @@ func (sys *System) image() *image {
 			im.cons = append(im.cons, entry{codeSegment, at[0], at[1]})
 		} else if at, ok := groundAt[c]; ok {
 			im.cons = append(im.cons, entry{codeGround, at[0], at[1]})
+		} else if at, ok := touchAt[c]; ok {
+			im.cons = append(im.cons, entry{codeTouch, at[0], at[1]})
 		} else {
 			im.cons = append(im.cons, entry{codeExternal, ext, 0})
 			ext++
@@ -341,7 +359,7 @@ func (sys *System) sameLayout(im *image) bool {
 		for i := range a.nodes {
 			p, q := &a.nodes[i], &b.nodes[i]
 			if p.kind != q.kind || p.locked != q.locked || p.unbent != q.unbent || p.braced != q.braced ||
-				p.body != q.body || p.geo != q.geo || p.edge != q.edge {
+				p.body != q.body || p.geo != q.geo || p.edge != q.edge || !slices.Equal(p.touches, q.touches) {
 				return false
 			}
 		}
@@ -464,6 +482,9 @@ func (sys *System) rebuild(im *image) (*rebuilt, error) {
 		for _, g := range w.grounds {
 			ownC[g] = true
 		}
+		for _, t := range w.touches {
+			ownC[t] = true
+		}
 	}
 	var extBodies []*multibody.Body
 	for _, b := range sys.World.Bodies() {
@@ -580,10 +601,31 @@ func (sys *System) rebuild(im *image) (*rebuilt, error) {
 			}
 			n.ground = w.groundContact(n)
 			r.cons = append(r.cons, conRef{c: n.ground})
+		case e.code == codeTouch:
+			// The node's k-th touch in the order is the k-th of its image.
+			geos := im.wires[e.a].nodes[e.b].touches
+			j := len(n.touches)
+			if n.lock != nil || e.b != 0 && e.b != len(r.nodes[e.a])-1 || j >= len(geos) {
+				return nil, fmt.Errorf("constraint %d: an end contact the node cannot have", k)
+			}
+			if geos[j] >= len(sys.Geometries) || n.touching(sys.Geometries[geos[j]]) {
+				return nil, fmt.Errorf("constraint %d: an end contact with geometry %d of %d, or twice with one", k, geos[j], len(sys.Geometries))
+			}
+			n.touches = append(n.touches, newTouch(sys.Geometries[geos[j]], n.body))
+			r.cons = append(r.cons, conRef{c: n.touches[j]})
 		case e.b == len(r.nodes[e.a])-1:
 			return nil, fmt.Errorf("a segment starts at wire %q's last node", sys.Wires[e.a].Name)
 		default:
 			r.cons = append(r.cons, conRef{seg: [2]int{e.a, e.b}})
+		}
+	}
+	// Every end contact a node has is in the world: a wire takes them on
+	// and drops them in the step that rebuilds its rows.
+	for wi, w := range sys.Wires {
+		for i, n := range r.nodes[wi] {
+			if want := len(im.wires[wi].nodes[i].touches); len(n.touches) != want {
+				return nil, fmt.Errorf("wire %q: %d of node %d's %d end contacts in the state's order", w.Name, len(n.touches), i, want)
+			}
 		}
 	}
 	// A wire that has stepped since its nodes changed has every segment
@@ -669,7 +711,7 @@ func (r *rebuilt) apply(sys *System) {
 		if w.Winch != nil {
 			w.Winch.speed, w.Winch.rate = wm.winchSpeed, wm.winchRate
 		}
-		w.segs, w.locks, w.grounds = w.segs[:0], w.locks[:0], w.grounds[:0]
+		w.segs, w.locks, w.grounds, w.touches = w.segs[:0], w.locks[:0], w.grounds[:0], w.touches[:0]
 	}
 	sys.World.Remove(func(*multibody.Body) bool { return true }, func(multibody.Constraint) bool { return true })
 	for _, b := range r.bodies {
@@ -711,6 +753,12 @@ func (w *Wire) relist() {
 					w.grounds = append(w.grounds, c)
 				}
 			}
+		case *touch:
+			for _, n := range w.nodes {
+				if slices.Contains(n.touches, c) {
+					w.touches = append(w.touches, c)
+				}
+			}
 		}
 	}
 	slices.SortStableFunc(w.segs, func(a, b *segment) int { return at[a.nodes[0]] - at[b.nodes[0]] })
@@ -730,6 +778,7 @@ type wireLists struct {
 	segs                  []*segment
 	locks                 []*lock
 	grounds               []*contact.Contact
+	touches               []*touch
 	coarsened, refined    int
 	known, changed        bool
 	winchSpeed, winchRate float64
@@ -744,7 +793,8 @@ func (sys *System) saveLists() *lists {
 	}
 	for _, w := range sys.Wires {
 		wl := wireLists{nodes: append([]*node(nil), w.nodes...), segs: append([]*segment(nil), w.segs...),
-			locks: append([]*lock(nil), w.locks...), grounds: append([]*contact.Contact(nil), w.grounds...), coarsened: w.Coarsened, refined: w.Refined, known: w.known, changed: w.changed}
+			locks: append([]*lock(nil), w.locks...), grounds: append([]*contact.Contact(nil), w.grounds...),
+			touches: append([]*touch(nil), w.touches...), coarsened: w.Coarsened, refined: w.Refined, known: w.known, changed: w.changed}
 		if w.Winch != nil {
 			wl.winchSpeed, wl.winchRate = w.Winch.speed, w.Winch.rate
 		}
@@ -763,7 +813,8 @@ func (l *lists) restore(sys *System) {
 	}
 	for i, w := range sys.Wires {
 		wl := l.wires[i]
-		w.nodes, w.segs, w.locks, w.grounds, w.Coarsened, w.Refined, w.known, w.changed = wl.nodes, wl.segs, wl.locks, wl.grounds, wl.coarsened, wl.refined, wl.known, wl.changed
+		w.nodes, w.segs, w.locks, w.grounds, w.touches = wl.nodes, wl.segs, wl.locks, wl.grounds, wl.touches
+		w.Coarsened, w.Refined, w.known, w.changed = wl.coarsened, wl.refined, wl.known, wl.changed
 		if w.Winch != nil {
 			w.Winch.speed, w.Winch.rate = wl.winchSpeed, wl.winchRate
 		}

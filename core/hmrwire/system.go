@@ -181,6 +181,9 @@ func (sys *System) step(h float64) error {
 		if w.followGround(h) {
 			w.changed = true
 		}
+		if w.followTouches(h) {
+			w.changed = true
+		}
 		if w.ei > 0 && w.followBraces(h, w.changed) {
 			w.changed = true
 		}

@@ -32,7 +32,10 @@ import (
 // (ActiveSet's budget). A slippery wire (μ = 0.1) on a box twice as wide
 // once failed it too: a run's stick row held the top span's tension by
 // pushing on the slack tail, and the bound's fixed point, a slack wire,
-// was not found.
+// was not found. A wider box gripped firmly (μ = 0.6, 0.6 m) and a narrow
+// one gripped hard (μ = 0.8, 0.3 m) once let the whipping tail's free end
+// 14 and 7 cm into the box: the end has no segment beyond it to wrap an
+// edge, and touches the box through a point contact (touch).
 func TestBoxUnwinds(t *testing.T) {
 	for _, c := range []struct {
 		name     string
@@ -42,14 +45,28 @@ func TestBoxUnwinds(t *testing.T) {
 		{"grip", 0.5, 0.2, true},
 		{"firm grip", 0.6, 0.2, true},
 		{"slippery", 0.1, 0.4, false},
+		{"firm grip, wide box", 0.6, 0.3, true},
+		{"hard grip, narrow box", 0.8, 0.15, true},
 	} {
 		t.Run(c.name, func(t *testing.T) { boxUnwinds(t, c.mu, c.half, c.yoyo) })
 	}
 }
 
-func boxUnwinds(t *testing.T, mu, half float64, yoyo bool) {
+// unwindScene is TestBoxUnwinds' scene: the system, the wire, the box and
+// its geometry.
+type unwindScene struct {
+	sys  *System
+	w    *Wire
+	box  *multibody.Body
+	geo  *Geometry
+	mBox float64 // kg
+}
+
+// newUnwindScene lays the wire about a box of half-side half (m) across
+// its axis with friction μ (see TestBoxUnwinds).
+func newUnwindScene(t *testing.T, mu, half float64) *unwindScene {
+	t.Helper()
 	const (
-		h           = 1.0 / 60
 		mBox        = 100.0
 		turns       = 5
 		pitch       = 0.1 // m along the box's axis per turn
@@ -61,15 +78,7 @@ func boxUnwinds(t *testing.T, mu, half float64, yoyo bool) {
 	support := sys.World.AddBody(multibody.NewStatic("support", geom.V(half+supportGapX, -0.3, 0)))
 	size := geom.V(2*half, 1.2, 2*half)
 	box := sys.World.AddBody(multibody.NewBody("box", mBox, multibody.BoxInertia(mBox, size.X, size.Y, size.Z), geom.V(0, 0, boxCentreZ)))
-	shape, err := Box(size)
-	if err != nil {
-		t.Fatal(err)
-	}
-	geo, err := NewGeometry("box", box, shape, geom.Vec3{}, geom.Quat{W: 1}, mu)
-	if err != nil {
-		t.Fatal(err)
-	}
-	sys.AddGeometry(geo)
+	geo := addBox(t, sys, box, size, mu)
 	// Down the +x face to the lower +x corner, under the box, up the −x
 	// face, over the top: the corners in that order, advancing along y.
 	corners := [][2]float64{{half, -half}, {-half, -half}, {-half, half}, {half, half}}
@@ -94,6 +103,13 @@ func boxUnwinds(t *testing.T, mu, half float64, yoyo bool) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return &unwindScene{sys: sys, w: w, box: box, geo: geo, mBox: mBox}
+}
+
+func boxUnwinds(t *testing.T, mu, half float64, yoyo bool) {
+	const h = 1.0 / 60
+	sc := newUnwindScene(t, mu, half)
+	sys, w, box, geo, mBox := sc.sys, sc.w, sc.box, sc.geo, sc.mBox
 	mass0, rest0 := w.Mass(), w.RestLength()
 	_, _, contacts0 := w.Counts()
 	t.Logf("laid: %.3f kg, %.3f m of wire, %d contact nodes", mass0, rest0, contacts0)

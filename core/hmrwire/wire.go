@@ -54,6 +54,8 @@ type node struct {
 	unbent, braced bool
 	// ground keeps a free mass node above the wire's ground, or is nil.
 	ground *contact.Contact
+	// touches keep a free end out of the geometries it is near (touch.go).
+	touches []*touch
 	// On a wire that twists (see twist.go): twist is the twist (rad) of
 	// the segment starting at a mass node, axis the node's axis of roll
 	// in this step (world, unit).
@@ -153,6 +155,9 @@ type Wire struct {
 	// (WireSpec.Ground); grounds lists their contacts in the world.
 	ground  *contact.Ground
 	grounds []*contact.Contact
+	// touches lists the contacts of its free ends with geometries in the
+	// world (see touch).
+	touches []*touch
 	// twist says the wire carries twist (WireSpec.Twist), of torsional
 	// rigidity gj (N·m²); swivelFirst and swivelLast say its ends turn
 	// freely about it (RoutePoint.Swivel).
@@ -555,13 +560,16 @@ func (w *Wire) rebuild() {
 	for _, c := range w.grounds {
 		old[c] = true
 	}
+	for _, c := range w.touches {
+		old[c] = true
+	}
 	w.sys.World.Remove(nil, func(c multibody.Constraint) bool { return old[c] })
 	clear(old)
 	for _, s := range w.segs {
 		s.retire()
 	}
 	w.spare = append(w.spare, w.segs...) // for newSegment
-	w.segs, w.locks, w.grounds = w.segs[:0], w.locks[:0], w.grounds[:0]
+	w.segs, w.locks, w.grounds, w.touches = w.segs[:0], w.locks[:0], w.grounds[:0], w.touches[:0]
 	for _, n := range w.nodes {
 		if n.lock != nil {
 			w.locks = append(w.locks, n.lock)
@@ -579,6 +587,12 @@ func (w *Wire) rebuild() {
 		if n.ground != nil {
 			w.grounds = append(w.grounds, n.ground)
 			w.sys.World.AddConstraint(n.ground)
+		}
+	}
+	for _, n := range w.nodes {
+		for _, t := range n.touches {
+			w.touches = append(w.touches, t)
+			w.sys.World.AddConstraint(t)
 		}
 	}
 	// Spares beyond the segments in use go: a wire that refined and

@@ -86,6 +86,10 @@ func BoxInertia(m, a, b, c float64) geom.Vec3 {
 // PointWorld returns the world position of the body-frame point d.
 func (b *Body) PointWorld(d geom.Vec3) geom.Vec3 { return b.Pos.Add(b.Rot.Rotate(d)) }
 
+// PointVel returns the velocity (m/s) of the body's point at world
+// position p.
+func (b *Body) PointVel(p geom.Vec3) geom.Vec3 { return b.Vel.Add(b.AngVel.Cross(p.Sub(b.Pos))) }
+
 // ToWorld returns the world direction of the body-frame vector v with the
 // orientation matrix the world took at the start of the step: Rot.Rotate(v)
 // to rounding, at a third of its cost. It is for constraints evaluating

@@ -114,6 +114,17 @@ type Switched interface {
 	Off(h float64) bool
 }
 
+// SwitchOff sets rows that Update has Reset to the rows of a Switched
+// constraint that is off: velocity rows of unit slip bounded to [0, 0],
+// which carry no impulse and couple nothing.
+func SwitchOff(rows []Row) {
+	for i := range rows {
+		rows[i].Holonomic = false
+		rows[i].Slip = 1
+		rows[i].Lo, rows[i].Hi = 0, 0
+	}
+}
+
 // Energy is implemented by constraints that store elastic energy (J).
 type Energy interface {
 	PotentialEnergy() float64

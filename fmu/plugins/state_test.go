@@ -191,7 +191,8 @@ func TestReviewHMRForgedConstraintCode(t *testing.T) {
 
 // constraintCodes finds the HMR wire state's list of the world's
 // constraints in s (a count n, then n entries of a code — 0 external, 2
-// lock, 3 segment, 4 a node's ground contact — and two indices) and
+// lock, 3 segment, 4 a node's ground contact, 5 a free end's contact with
+// a geometry — and two indices) and
 // returns the places of the first external entry's code and the first
 // segment's.
 func constraintCodes(s []float64) []int {
@@ -216,7 +217,7 @@ func constraintCodes(s []float64) []int {
 				if seg < 0 {
 					seg = i + 1 + 3*k
 				}
-			case 4:
+			case 4, 5:
 			default:
 				ok = false
 			}

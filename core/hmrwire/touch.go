@@ -1,0 +1,200 @@
+package hmrwire
+
+import (
+	"math"
+
+	"github.com/cablefmu/cablefmu/core/contact"
+	"github.com/cablefmu/cablefmu/core/geom"
+	"github.com/cablefmu/cablefmu/core/multibody"
+	"github.com/cablefmu/cablefmu/core/state"
+)
+
+// A wire's free end (a mass node at either end with no lock) touches the
+// geometries through a point contact: its segment meets a geometry
+// through contact nodes on the edges, but the end itself has no segment
+// beyond it that could wrap, and a whipping tail went up to 24 cm into a
+// box it unwound from. Interior mass nodes need none: before one enters a
+// geometry, the segments beside it wrap the edges between.
+
+// touch keeps a wire's free end out of a geometry ([SL08] §V-D's contact
+// on the constraint level, as the ground's): a normal row on the face the
+// end lies farthest outside of (or least deep inside), rigid and
+// SPOOK-stabilized over two steps, that can only push the end and the
+// geometry's body apart, and two tangential rows of creeping friction
+// with the geometry's μ (contact.Contact.Creep: a light end held by
+// bounded friction made the active set cycle on the ground).
+type touch struct {
+	geo    *Geometry
+	end    *multibody.Body // the end's particle
+	bodies [2]*multibody.Body
+	// normal is the normal impulse of the last step (N·s); xi and
+	// friction the tangential rows' slip (m/(N·s)) and impulses (N·s).
+	normal   float64
+	xi       float64
+	friction [2]float64
+}
+
+// newTouch returns the contact of the end particle with g.
+func newTouch(g *Geometry, end *multibody.Body) *touch {
+	return &touch{geo: g, end: end, bodies: [2]*multibody.Body{end, g.Body}}
+}
+
+// Free ends carry a touch with a geometry from touchNear of it (plus twice
+// what the end approaches it by in a step) to touchFar, where it goes:
+// the band keeps an end that hovers at the bound from rebuilding the rows
+// every step; the touch's own margin (contact.Margin) switches its rows
+// on before the end reaches the face.
+const (
+	touchNear = 0.25 // m
+	touchFar  = 0.5  // m
+)
+
+// followTouches gives the wire's free ends that came near a geometry a
+// touch with it, and takes the touches of those that went far (see
+// touchNear), for steps of h seconds. It reports whether any changed: the
+// rows must be rebuilt.
+func (w *Wire) followTouches(h float64) bool {
+	changed := false
+	last := len(w.nodes) - 1
+	for i, n := range w.nodes {
+		if !(n.kind == MassNode && n.lock == nil && (i == 0 || i == last)) {
+			if len(n.touches) > 0 {
+				n.touches, changed = nil, true
+			}
+			continue
+		}
+		kept := n.touches[:0]
+		for _, t := range n.touches {
+			if t.geo.within(n.body.Pos, touchFar) {
+				kept = append(kept, t)
+			} else {
+				changed = true
+			}
+		}
+		clear(n.touches[len(kept):])
+		n.touches = kept
+		for _, g := range w.sys.Geometries {
+			if n.touching(g) {
+				continue
+			}
+			v := n.body.Vel.Sub(g.Body.PointVel(n.body.Pos))
+			if g.within(n.body.Pos, touchNear+2*v.Norm()*h) {
+				n.touches, changed = append(n.touches, newTouch(g, n.body)), true
+			}
+		}
+	}
+	return changed
+}
+
+// touching reports whether the node has a touch with g.
+func (n *node) touching(g *Geometry) bool {
+	for _, t := range n.touches {
+		if t.geo == g {
+			return true
+		}
+	}
+	return false
+}
+
+// within reports whether p lies within clearance (m) of the geometry's
+// faces' planes, or inside it: its bounding sphere first.
+func (g *Geometry) within(p geom.Vec3, clearance float64) bool {
+	if p.Sub(g.centre).Norm() > g.Shape.radius+clearance {
+		return false
+	}
+	return g.near(p, clearance)
+}
+
+// face returns the outward normal (world) of the face whose plane the
+// end lies farthest outside of, or least deep inside, and the end's
+// signed distance from it (m, negative inside). Of a convex shape that is
+// the distance to the face where the end lies over it, and less than the
+// distance where the nearest point is an edge or a corner: the gap is
+// never overstated.
+func (t *touch) face() (geom.Vec3, float64) {
+	t.geo.refresh()
+	p := t.end.Pos
+	gap, normal := math.Inf(-1), geom.Vec3{}
+	for _, f := range t.geo.planes() {
+		if d := f.N.Dot(p) - f.D; d > gap {
+			gap, normal = d, f.N
+		}
+	}
+	return normal, gap
+}
+
+// reach returns the face's normal and the end's gap (see face), the end's
+// speed relative to the geometry's body there (m/s) and whether the end
+// is so far from the face that it cannot reach it within a step of h
+// seconds.
+func (t *touch) reach(h float64) (normal geom.Vec3, gap float64, v geom.Vec3, far bool) {
+	normal, gap = t.face()
+	v = t.end.Vel.Sub(t.geo.Body.PointVel(t.end.Pos))
+	return normal, gap, v, gap > contact.Margin+math.Abs(v.Dot(normal))*h
+}
+
+// Bodies implements multibody.Constraint: the end's particle, then the
+// geometry's body.
+func (t *touch) Bodies() []*multibody.Body { return t.bodies[:] }
+
+// Rows implements multibody.Constraint: the normal row, then two
+// tangential.
+func (t *touch) Rows() int { return 3 }
+
+// Off implements multibody.Switched: the rows are off out of reach.
+func (t *touch) Off(h float64) bool {
+	_, _, _, far := t.reach(h)
+	return far
+}
+
+// Update implements multibody.Constraint.
+func (t *touch) Update(h float64, rows []multibody.Row) {
+	normal, gap, v, far := t.reach(h)
+	if far {
+		multibody.SwitchOff(rows)
+		t.normal, t.friction, t.xi = 0, [2]float64{}, 0
+		return
+	}
+	// The end is a particle: the point is its centre, with no lever arm
+	// on it; on the geometry's body, the arm to the end.
+	arm := t.end.Pos.Sub(t.geo.Body.Pos)
+	e1 := geom.Perpendicular(normal)
+	for i, e := range [3]geom.Vec3{normal, e1, normal.Cross(e1)} {
+		rows[i].J[0].Lin = e
+		rows[i].J[1].Lin, rows[i].J[1].Ang = e.Scale(-1), arm.Cross(e).Scale(-1)
+	}
+	rows[0].Violation = gap
+	rows[0].Compliance = contact.NormalCompliance
+	rows[0].Damping = 2 * h
+	rows[0].Lo = 0
+	bound := t.geo.Friction * t.normal / h // μN (N)
+	slide := v.Sub(normal.Scale(v.Dot(normal)))
+	t.xi = contact.CreepSlip(slide.Norm(), bound, math.Hypot(t.friction[0], t.friction[1])/h, t.xi)
+	for i := 1; i < 3; i++ {
+		rows[i].Holonomic = false
+		if !(bound > 0) {
+			// No normal force: no friction.
+			rows[i].Slip, rows[i].Lo, rows[i].Hi = 1, 0, 0
+			continue
+		}
+		rows[i].Slip = t.xi
+	}
+}
+
+// Apply implements multibody.Constraint.
+func (t *touch) Apply(h float64, lambda []float64) {
+	t.normal = lambda[0]
+	t.friction = [2]float64{lambda[1], lambda[2]}
+}
+
+// Force returns the normal force of the last step (N).
+func (t *touch) Force(h float64) float64 { return t.normal / h }
+
+// State implements state.Stater: the last impulses, which bound and
+// regularize the next step's friction, and the friction's slip.
+func (t *touch) State(s *state.Codec) {
+	s.Float("end contact normal impulse", &t.normal)
+	s.NonNegative("end contact friction slip", &t.xi)
+	s.Float("end contact friction impulse", &t.friction[0])
+	s.Float("end contact friction impulse", &t.friction[1])
+}
