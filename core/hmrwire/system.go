@@ -114,8 +114,9 @@ const maxSubsteps = 64
 func (sys *System) substeps(h float64) int {
 	fastest := 0.0
 	for _, b := range sys.World.Bodies() {
-		// A wire's mass node rolls about the wire, moving no point.
-		if !sys.isDrum(b) && !(b.Inertia.Y == 0 && b.Inertia.Z == 0) {
+		// A wire's mass node rolls about the wire, moving no point; a
+		// kinematic body turns what rides on it as a dynamic one does.
+		if !sys.isDrum(b) && !(b.Kind == multibody.Dynamic && b.Inertia.Y == 0 && b.Inertia.Z == 0) {
 			fastest = max(fastest, b.AngVel.Norm())
 		}
 	}

@@ -39,11 +39,11 @@ func newTouch(g *Geometry, end *multibody.Body) *touch {
 	return &touch{geo: g, end: end, bodies: [2]*multibody.Body{end, g.Body}}
 }
 
-// Free ends carry a touch with a geometry from touchNear of it (plus twice
-// what the end approaches it by in a step) to touchFar, where it goes:
-// the band keeps an end that hovers at the bound from rebuilding the rows
-// every step; the touch's own margin (contact.Margin) switches its rows
-// on before the end reaches the face.
+// Free ends carry a touch with a geometry from touchNear of it to
+// touchFar, where it goes, both plus twice what the end moves against it
+// in a step: the band keeps an end that hovers at the bound from
+// rebuilding the rows every step; the touch's own margin (contact.Margin)
+// switches its rows on before the end reaches the face.
 const (
 	touchNear = 0.25 // m
 	touchFar  = 0.5  // m
@@ -65,7 +65,11 @@ func (w *Wire) followTouches(h float64) bool {
 		}
 		kept := n.touches[:0]
 		for _, t := range n.touches {
-			if t.geo.within(n.body.Pos, touchFar) {
+			// Dropped beyond touchFar plus the reach it was made with: a
+			// fast end between the two would be given a new touch in the
+			// step it lost its last, every step.
+			v := n.body.Vel.Sub(t.geo.Body.PointVel(n.body.Pos))
+			if t.geo.within(n.body.Pos, touchFar+2*v.Norm()*h) {
 				kept = append(kept, t)
 			} else {
 				changed = true
@@ -123,12 +127,21 @@ func (t *touch) face() (geom.Vec3, float64) {
 	return normal, gap
 }
 
-// reach returns the face's normal and the end's gap (see face), the end's
-// speed relative to the geometry's body there (m/s) and whether the end
-// is so far from the face that it cannot reach it within a step of h
-// seconds.
+// reach returns the face's normal as the geometry's body turns it by the
+// end of a step of h seconds and the end's gap (see face), the end's
+// speed relative to the body there (m/s) and whether the end is so far
+// from the face that it cannot reach it within the step.
+//
+// The normal the step holds the end along is the face's at the step's
+// end: on a face that turns at ω under an end sliding along it at v, the
+// normal of the step's start let the end sink by about ωh·vh each step,
+// which the stabilization balanced only at (9/4)·ωh·vh deep (14 mm on a
+// bar turning at 6 rad/s, 3 mm so).
 func (t *touch) reach(h float64) (normal geom.Vec3, gap float64, v geom.Vec3, far bool) {
 	normal, gap = t.face()
+	if w := t.geo.Body.AngVel; w != (geom.Vec3{}) {
+		normal, _ = normal.AddScaled(h, w.Cross(normal)).Unit()
+	}
 	v = t.end.Vel.Sub(t.geo.Body.PointVel(t.end.Pos))
 	return normal, gap, v, gap > contact.Margin+math.Abs(v.Dot(normal))*h
 }
