@@ -2,6 +2,7 @@ package hmrwire
 
 import (
 	"math"
+	"math/rand"
 	"testing"
 
 	"github.com/cablefmu/cablefmu/core/geom"
@@ -342,5 +343,101 @@ func TestFastEndKeepsItsTouch(t *testing.T) {
 	}
 	if len(made) != 1 {
 		t.Errorf("%d touches made in 40 steps, want one", len(made))
+	}
+}
+
+// TestFreeEndThrownAtGeometries: 150 wires of 1 to 8 segments (uniform or
+// adaptive), their ends free, thrown at 1–31 m/s roughly at a box or a
+// prism of 3–22 sides (static, kinematic and moving, or dynamic and
+// spinning; turned any way; μ 0–1; with gravity and without) at steps of
+// 1/30, 1/60 and 1/120 s, drawn from a fixed seed. Measured against the
+// geometry where each step left it, neither end is ever inside it by
+// more than 1 cm, and every step solves; without merges (uniform wires)
+// and with no kinematic body doing work, the mechanical energy never
+// grows. (The normal row closes the gap without carrying the approach
+// into the face, Row.Gap, and is on from twice the end's reach: with
+// SPOOK's stabilization and the approach along the normal only, 239 of
+// 1500 such throws went more than 1 cm in, up to 8 cm.)
+func TestFreeEndThrownAtGeometries(t *testing.T) {
+	rng := rand.New(rand.NewSource(11))
+	random := func() geom.Vec3 { return geom.V(rng.NormFloat64(), rng.NormFloat64(), rng.NormFloat64()) }
+	worst, thrown := 0.0, 0
+	for trial := 0; trial < 150; trial++ {
+		h := []float64{1.0 / 30, 1.0 / 60, 1.0 / 120}[trial%3]
+		gravity := geom.V(0, 0, -g0)
+		if trial%2 == 0 {
+			gravity = geom.Vec3{}
+		}
+		sys := NewSystem(gravity)
+		var shape *Shape
+		var err error
+		if rng.Intn(2) == 0 {
+			shape, err = Box(geom.V(0.2+rng.Float64(), 0.2+rng.Float64(), 0.2+rng.Float64()))
+		} else {
+			shape, err = Prism(3+rng.Intn(20), 0.1+0.5*rng.Float64(), 0.2+rng.Float64())
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		var body *multibody.Body
+		switch rng.Intn(3) {
+		case 0:
+			body = multibody.NewStatic("body", geom.Vec3{})
+		case 1:
+			body = multibody.NewKinematic("body", geom.Vec3{})
+			body.Vel, body.AngVel = random(), random().Scale(3)
+		default:
+			m := 0.5 + 50*rng.Float64()
+			body = multibody.NewBody("body", m, geom.V(m*0.05, m*0.07, m*0.06), geom.Vec3{})
+			body.AngVel = random()
+		}
+		sys.World.AddBody(body)
+		geo, err := NewGeometry("body", body, shape, geom.Vec3{}, geom.AxisAngle(random(), 3*rng.Float64()), rng.Float64())
+		if err != nil {
+			t.Fatal(err)
+		}
+		sys.AddGeometry(geo)
+		// The wire starts 1.2–2.2 m from the body's centre, along the
+		// line it is thrown back along.
+		dir, _ := random().Unit()
+		start := dir.Scale(1.2 + rng.Float64())
+		length := 0.3 + 2*rng.Float64()
+		n := 1 + rng.Intn(8)
+		adaptive := rng.Intn(2) == 0
+		w, err := sys.AddWire(WireSpec{Name: "wire", Rope: testRope(1e5, 0.1+rng.Float64(), 0.01), Spacing: length / float64(n),
+			Resolution: Resolution{Adaptive: adaptive, MinSegment: 0.02},
+			Route:      []RoutePoint{{Kind: End, Point: start}, {Kind: End, Point: start.Add(dir.Scale(length))}}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		v := dir.Scale(-(1 + 30*rng.Float64())).Add(random())
+		for _, nd := range w.nodes {
+			nd.body.Vel = v
+		}
+		energy := func() float64 { return sys.World.KineticEnergy() + sys.World.GravityEnergy() }
+		e0, grew, deepest := energy(), 0.0, 0.0
+		for k := 0; k < int(1.5/h); k++ {
+			if err := sys.Step(h); err != nil {
+				t.Fatalf("throw %d, step %d: %v", trial, k, err)
+			}
+			grew = max(grew, energy()-e0)
+			geo.refresh() // the body where the step left it
+			ps := w.Points()
+			deepest = max(deepest, geo.depth(ps[0]), geo.depth(ps[len(ps)-1]))
+		}
+		worst = max(worst, deepest)
+		if deepest > -0.05 {
+			thrown++ // reached the body
+		}
+		if deepest > 0.01 {
+			t.Errorf("throw %d (h = %.4g s, %v body, %d segments, %.1f m/s): an end %.3g m inside", trial, h, body.Kind, n, v.Norm(), deepest)
+		}
+		if !adaptive && body.Kind != multibody.Kinematic && grew > 1e-9*math.Max(math.Abs(e0), 1) {
+			t.Errorf("throw %d (h = %.4g s, %d segments): the energy grew by %.3g J of %.3g J", trial, h, n, grew, e0)
+		}
+	}
+	t.Logf("%d of 150 throws reached the body; an end at most %.2g m inside", thrown, worst)
+	if thrown < 100 {
+		t.Errorf("only %d of 150 throws reached the body: the test shows little", thrown)
 	}
 }
