@@ -3,6 +3,7 @@ package hmrwire
 import (
 	"fmt"
 	"math"
+	"math/rand"
 	"slices"
 	"testing"
 
@@ -177,4 +178,57 @@ func TestLevelWireRestsOnTheGround(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestWireThrownAtTheGround: 150 wires of 1 to 12 segments (uniform or
+// adaptive), their ends free, thrown down at 1–31 m/s onto a ground of
+// friction 0–1 from 0.5–2.5 m at steps of 1/30, 1/60 and 1/120 s, drawn
+// from a fixed seed: every step solves, and no node is ever below the
+// ground by more than 1 cm (its surface, a radius from the node). With
+// SPOOK's stabilization on the contacts' normal rows, which carries a
+// ninth of the approach speed into the ground in the step a node lands
+// (contact.Contact.Gap), 139 of 600 such throws went more than 1 cm in,
+// up to 9 cm.
+func TestWireThrownAtTheGround(t *testing.T) {
+	rng := rand.New(rand.NewSource(5))
+	random := func() geom.Vec3 { return geom.V(rng.NormFloat64(), rng.NormFloat64(), rng.NormFloat64()) }
+	worst := 0.0
+	for trial := 0; trial < 150; trial++ {
+		h := []float64{1.0 / 30, 1.0 / 60, 1.0 / 120}[trial%3]
+		sys := NewSystem(geom.V(0, 0, -g0))
+		dir, _ := random().Unit()
+		start := geom.V(0, 0, 0.5+2*rng.Float64())
+		length := 0.3 + 3*rng.Float64()
+		n := 1 + rng.Intn(12)
+		end := start.Add(dir.Scale(length))
+		if end.Z < 0.3 {
+			end.Z = 0.3 + rng.Float64()
+		}
+		rope := testRope(1e5, 0.1+rng.Float64(), 0.01)
+		w, err := sys.AddWire(WireSpec{Name: "wire", Rope: rope, Spacing: length / float64(n),
+			Resolution: Resolution{Adaptive: rng.Intn(2) == 0, MinSegment: 0.02},
+			Ground:     &contact.Ground{Height: 0, Friction: rng.Float64()},
+			Route:      []RoutePoint{{Kind: End, Point: start}, {Kind: End, Point: end}}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		v := geom.V(5*rng.NormFloat64(), 5*rng.NormFloat64(), -(1 + 30*rng.Float64()))
+		for _, nd := range w.nodes {
+			nd.body.Vel = v.Add(random())
+		}
+		deepest := 0.0
+		for k := 0; k < int(1.5/h); k++ {
+			if err := sys.Step(h); err != nil {
+				t.Fatalf("throw %d, step %d: %v", trial, k, err)
+			}
+			for _, p := range w.Points() {
+				deepest = max(deepest, rope.Diameter/2-p.Z)
+			}
+		}
+		worst = max(worst, deepest)
+		if deepest > 0.01 {
+			t.Errorf("throw %d (h = %.4g s, %d segments, %.1f m/s): a node %.3g m below the ground", trial, h, n, v.Norm(), deepest)
+		}
+	}
+	t.Logf("a node at most %.2g m below the ground", worst)
 }
