@@ -13,8 +13,9 @@ import (
 // geometries through a point contact: its segment meets a geometry
 // through contact nodes on the edges, but the end itself has no segment
 // beyond it that could wrap, and a whipping tail went up to 24 cm into a
-// box it unwound from. Interior mass nodes need none: before one enters a
-// geometry, the segments beside it wrap the edges between.
+// box it unwound from. Interior mass nodes have none: one on its way into
+// a geometry, or found inside it, merges into its neighbours, and the
+// wire beside it wraps the edges (swallowed).
 
 // touch keeps a wire's free end out of a geometry ([SL08] §V-D's contact
 // on the constraint level, as the ground's): a normal row on the face the
