@@ -78,8 +78,9 @@ type Contact struct {
 	// step, at any direction of its velocity. A light point landing fast
 	// (a slack wire's node thrown down at 10–30 m/s, or given the momentum
 	// of nodes merged into it as it lands) went up to 9 cm into the ground
-	// at 1/30 and 1/60 s; a heavy body's corners (a load set down) need
-	// SPOOK's damping instead, and keep it.
+	// at 1/30 and 1/60 s. Off, the row keeps SPOOK's form, with which the
+	// loads' corners and the rigid-body cable's contacts were settled
+	// (Damping).
 	Gap bool
 	// xi is the tangential rows' slip of the last step and friction their
 	// impulses (N·s), with Creep.
