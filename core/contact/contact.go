@@ -71,11 +71,11 @@ type Contact struct {
 	// cycle ("did not settle") on a wire lying on the ground.
 	Creep bool
 	// Gap closes the normal row's gap implicitly (multibody.Row.Gap): the
-	// point is held where it would reach the ground and pushed out of it
-	// over h + γ, instead of SPOOK's stabilization, which carries Υ of the
-	// approach speed (a ninth at γ = 2h) into the ground in the step the
-	// point lands; and the row is on from twice the point's travel in a
-	// step, at any direction of its velocity. A light point landing fast
+	// point is stopped where it would reach the ground within the step
+	// and pushed out of it over h + γ, instead of SPOOK's stabilization,
+	// which carries Υ of the approach speed (a ninth at γ = 2h) into the
+	// ground in the step the point lands; and the row is on from twice the
+	// point's travel in a step, at any direction of its velocity. A light point landing fast
 	// (a slack wire's node thrown down at 10–30 m/s, or given the momentum
 	// of nodes merged into it as it lands) went up to 9 cm into the ground
 	// at 1/30 and 1/60 s. Off, the row keeps SPOOK's form, with which the
@@ -147,6 +147,14 @@ func (c *Contact) Update(h float64, rows []multibody.Row) {
 	rows[0].Compliance = NormalCompliance
 	rows[0].Damping = c.damping(h)
 	rows[0].Gap = c.Gap
+	if c.Gap && gap > 0 {
+		// Above the ground the row stops the point where it would reach
+		// it by the step's end (g + (h + γ)·v' ≥ 0 with the world's least
+		// relaxation, stability.Relaxation·h): with γ = 2h it stopped any
+		// approach faster than g/(3h), pushing a node that fell at 20 m/s
+		// for 15 steps while it hung in the air, its friction slowing it.
+		rows[0].Damping = 0
+	}
 	rows[0].Lo = 0
 	limit := c.ground.Friction * c.normal
 	if c.Creep {

@@ -10,6 +10,34 @@ import (
 	"github.com/cablefmu/cablefmu/core/state"
 )
 
+// The scene of TestFreeEndDraggedOverBox: friction, the wire's length (m)
+// and density (kg/m), and the puller's speed (m/s).
+const (
+	dragFriction = 0.4
+	dragLength   = 0.5
+	dragDensity  = 0.1
+	dragSpeed    = 0.2
+)
+
+// dragScene lays TestFreeEndDraggedOverBox's wire on a static box's top
+// face (z = 0), its first end fastened to a puller moving along x.
+func dragScene(t *testing.T) (*System, *Wire) {
+	t.Helper()
+	sys := NewSystem(geom.V(0, 0, -g0))
+	box := sys.World.AddBody(multibody.NewStatic("box", geom.V(0, 0, -0.5)))
+	addBox(t, sys, box, geom.V(4, 2, 1), dragFriction)
+	puller := sys.World.AddBody(multibody.NewKinematic("puller", geom.V(-1+dragLength, 0, 0)))
+	puller.Vel = geom.V(dragSpeed, 0, 0)
+	w, err := sys.AddWire(WireSpec{
+		Name: "wire", Rope: testRope(1e5, dragDensity, 0.01), Spacing: dragLength,
+		Route: []RoutePoint{{Kind: End, Point: puller.Pos, Body: puller}, {Kind: End, Point: geom.V(-1, 0, 0)}},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sys, w
+}
+
 // TestFreeEndDraggedOverBox: a wire of one segment lies on a box's top
 // face, one end fastened to a puller that moves along the face at
 // 0.2 m/s, the other free. Sliding at the puller's speed, the free end
@@ -18,25 +46,9 @@ import (
 // has passed. The end stays on the face within 0.1 mm and moves with
 // the puller within 1 %.
 func TestFreeEndDraggedOverBox(t *testing.T) {
-	const (
-		h       = 1.0 / 60
-		mu      = 0.4
-		length  = 0.5 // m
-		density = 0.1 // kg/m
-		speed   = 0.2 // m/s
-	)
-	sys := NewSystem(geom.V(0, 0, -g0))
-	box := sys.World.AddBody(multibody.NewStatic("box", geom.V(0, 0, -0.5)))
-	addBox(t, sys, box, geom.V(4, 2, 1), mu) // top face at z = 0
-	puller := sys.World.AddBody(multibody.NewKinematic("puller", geom.V(-1+length, 0, 0)))
-	puller.Vel = geom.V(speed, 0, 0)
-	w, err := sys.AddWire(WireSpec{
-		Name: "wire", Rope: testRope(1e5, density, 0.01), Spacing: length,
-		Route: []RoutePoint{{Kind: End, Point: puller.Pos, Body: puller}, {Kind: End, Point: geom.V(-1, 0, 0)}},
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
+	const h = 1.0 / 60
+	sys, w := dragScene(t)
+	const mu, length, density, speed = dragFriction, dragLength, dragDensity, dragSpeed
 	end := w.nodes[len(w.nodes)-1].body
 	want := mu * density * length / 2 * g0
 	for i := 0; i < 3*60; i++ {
@@ -162,60 +174,56 @@ func TestFreeEndHitsFloatingBox(t *testing.T) {
 	}
 }
 
-// TestTouchStateRestoresBitwise: a state saved while the whipping tail's
-// free end presses on the box it unwinds from (TestBoxUnwinds' slippery
-// wire on the wide box) restores, into the same system and into one built anew,
-// and continues bitwise; a state whose end contact names a geometry the
+// TestTouchStateRestoresBitwise: a state saved while a free end slides
+// pressed on a box's face (TestFreeEndDraggedOverBox's, 1 s in: the
+// touch holds a normal impulse, a friction slip and friction impulses)
+// restores, into the same system and into one built anew, and continues
+// bitwise for 60 steps; a state whose end contact names a geometry the
 // system does not have is refused.
 func TestTouchStateRestoresBitwise(t *testing.T) {
 	const h = 1.0 / 60
-	sc := newUnwindScene(t, 0.1, 0.4)
-	touching := func(sc *unwindScene) int {
-		n := 0
-		for _, tc := range sc.w.touches {
-			if tc.normal > 0 {
-				n++
-			}
-		}
-		return n
-	}
-	steps := 0
-	for ; touching(sc) == 0; steps++ {
-		if steps == 300 {
-			t.Fatal("the free end never pressed on the box: the test shows nothing")
-		}
-		if err := sc.sys.Step(h); err != nil {
+	sys, w := dragScene(t)
+	for k := 0; k < 60; k++ {
+		if err := sys.Step(h); err != nil {
 			t.Fatal(err)
 		}
 	}
-	saved, pressing := sc.sys.SaveState(nil), touching(sc)
-	snapshot := func(sc *unwindScene) []float64 {
+	end := w.nodes[len(w.nodes)-1]
+	if len(end.touches) != 1 {
+		t.Fatalf("the end has %d touches, want one", len(end.touches))
+	}
+	if tc := end.touches[0]; !(tc.normal > 0 && tc.xi > 0 && tc.friction != [2]float64{}) {
+		t.Fatalf("the end's touch holds normal %g, slip %g, friction %v: the test shows nothing", tc.normal, tc.xi, tc.friction)
+	}
+	saved := sys.SaveState(nil)
+	snapshot := func(w *Wire) []float64 {
 		var out []float64
-		for _, p := range sc.w.Points() {
-			out = append(out, p.X, p.Y, p.Z)
+		for _, n := range w.nodes {
+			out = append(out, n.body.Pos.X, n.body.Pos.Y, n.body.Pos.Z, n.body.Vel.X, n.body.Vel.Y, n.body.Vel.Z)
 		}
-		return append(out, sc.box.Pos.X, sc.box.Pos.Y, sc.box.Pos.Z, sc.box.Vel.X, sc.box.Vel.Y, sc.box.Vel.Z)
+		return append(out, w.Tensions()...)
 	}
 	var ref [][]float64
 	for k := 0; k < 60; k++ {
-		if err := sc.sys.Step(h); err != nil {
+		if err := sys.Step(h); err != nil {
 			t.Fatal(err)
 		}
-		ref = append(ref, snapshot(sc))
+		ref = append(ref, snapshot(w))
 	}
-	t.Logf("saved at step %d with %d end contacts pressing", steps, pressing)
+	fresh, freshWire := dragScene(t)
 	for _, c := range []struct {
 		name string
-		sc   *unwindScene
-	}{{"same system", sc}, {"new system", newUnwindScene(t, 0.1, 0.4)}} {
-		if err := c.sc.sys.LoadStateAll(saved); err != nil {
+		sys  *System
+		w    *Wire
+	}{{"same system", sys, w}, {"new system", fresh, freshWire}} {
+		if err := c.sys.LoadStateAll(saved); err != nil {
 			t.Fatalf("%s: %v", c.name, err)
 		}
 		for k := 0; k < 60; k++ {
-			if err := c.sc.sys.Step(h); err != nil {
+			if err := c.sys.Step(h); err != nil {
 				t.Fatal(err)
 			}
-			got := snapshot(c.sc)
+			got := snapshot(c.w)
 			if len(got) != len(ref[k]) {
 				t.Fatalf("%s, step %d: %d values, want %d", c.name, k, len(got), len(ref[k]))
 			}
@@ -227,26 +235,20 @@ func TestTouchStateRestoresBitwise(t *testing.T) {
 		}
 	}
 	// The end contact's geometry index, forged to one past the system's.
-	if _, err := sc.sys.LoadState(saved); err != nil {
+	if _, err := sys.LoadState(saved); err != nil {
 		t.Fatal(err)
 	}
-	im := sc.sys.image()
-	forged := false
-	for wi := range im.wires {
-		for i := range im.wires[wi].nodes {
-			if g := im.wires[wi].nodes[i].touches; len(g) > 0 {
-				g[0] = len(sc.sys.Geometries)
-				forged = true
-			}
-		}
+	im := sys.image()
+	last := &im.wires[0].nodes[len(im.wires[0].nodes)-1]
+	if len(last.touches) != 1 {
+		t.Fatalf("the saved state's end has %d end contacts, want one", len(last.touches))
 	}
-	if !forged {
-		t.Fatal("the saved state has no end contact")
-	}
-	bad := state.Save(nil, walker{im, sc.sys.winches()})
-	bad = sc.sys.World.SaveState(bad)
-	bad = state.Save(bad, sc.sys.active.Warm(sc.sys.World))
-	if _, err := newUnwindScene(t, 0.1, 0.4).sys.LoadState(bad); err == nil {
+	last.touches[0] = len(sys.Geometries)
+	bad := state.Save(nil, walker{im, sys.winches()})
+	bad = sys.World.SaveState(bad)
+	bad = state.Save(bad, sys.active.Warm(sys.World))
+	other, _ := dragScene(t)
+	if _, err := other.LoadState(bad); err == nil {
 		t.Error("a state whose end contact names no geometry of the system was taken")
 	} else {
 		t.Logf("refused: %v", err)
