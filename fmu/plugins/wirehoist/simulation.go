@@ -34,9 +34,9 @@ type simulation struct {
 	// parameter (N·m, 0: none).
 	commanded                             bool
 	speedCommand, forceLimit, torqueLimit float64
-	// beyond is scratch of a step: which sheaves' fleet angles were
-	// beyond their limit before it.
-	beyond []bool
+	// beyond and off are scratch of a step: which sheaves' fleet angles
+	// were beyond their limit before it, and which the wire did not wrap.
+	beyond, off []bool
 }
 
 // NewSimulation implements fmu.Configured: the hoist with the load
@@ -114,11 +114,11 @@ func (s *simulation) Step(lead float64, from, to []float64, first bool) error {
 		s.ho.SlewRate = 0.5 * (s.from.slew + frac*(s.to.slew-s.from.slew) + s.to.slew)
 		s.ho.LuffRate = 0.5 * (s.from.luff + frac*(s.to.luff-s.from.luff) + s.to.luff)
 	}
-	beyond := s.beyond[:0]
+	beyond, off := s.beyond[:0], s.off[:0]
 	for _, sh := range s.ho.Sheaves {
-		beyond = append(beyond, sh.Beyond())
+		beyond, off = append(beyond, sh.Beyond()), append(off, sh.Wrap() == 0)
 	}
-	s.beyond = beyond
+	s.beyond, s.off = beyond, off
 	err := s.ho.Step(h)
 	if errors.Is(err, multibody.ErrDiverged) {
 		return fmt.Errorf("%w (check the inputs and the internal step internalStep)", err)
@@ -135,6 +135,16 @@ func (s *simulation) Step(lead float64, from, to []float64, first bool) error {
 				s.Add("the wire runs onto or off %s (sheave[%d]) at %.2f°, beyond the %.2f° its groove holds (wireHoist.sheave.fleetAngleLimit): it would ride up the flange or jump the sheave", sh.Name, k+1, sh.Fleet()*deg, sh.FleetLimit*deg)
 			} else {
 				s.Add("the wire runs onto and off %s (sheave[%d]) at %.2f°, within the %.2f° its groove holds again", sh.Name, k+1, sh.Fleet()*deg, sh.FleetLimit*deg)
+			}
+		}
+		// Slack wire thrown about hard enough lifts off a sheave
+		// altogether, and with no rope guard in the model it can come
+		// down beside it: the reeving is then no longer the crane's.
+		if o := sh.Wrap() == 0; o != off[k] {
+			if o {
+				s.Add("the wire has come off %s (sheave[%d]): it wraps it no more (sheave[%d].wrap 0), and may come down beside it, undoing the reeving (the model has no rope guard)", sh.Name, k+1, k+1)
+			} else {
+				s.Add("the wire runs over %s (sheave[%d]) again, wrapping it by %.0f°", sh.Name, k+1, sh.Wrap()*180/math.Pi)
 			}
 		}
 	}

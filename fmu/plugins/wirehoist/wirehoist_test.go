@@ -302,33 +302,7 @@ func TestSheaveOutputs(t *testing.T) {
 // within takes 75 % of the limit); none before. The wire stays reeved (the load does
 // not drop).
 func TestFleetAngleEvent(t *testing.T) {
-	sc := example(t)
-	data, err := json.Marshal(sc)
-	if err != nil {
-		t.Fatal(err)
-	}
-	parsed, err := fmu.ParseScenario(data)
-	if err != nil {
-		t.Fatal(err)
-	}
-	reg, err := plugins.Builtin()
-	if err != nil {
-		t.Fatal(err)
-	}
-	cfg, err := reg.Configure(parsed)
-	if err != nil {
-		t.Fatal(err)
-	}
-	index := map[string]int{}
-	var values []float64
-	for i, v := range cfg.Variables() {
-		index[v.Name] = i
-		values = append(values, v.Start)
-	}
-	sim, err := cfg.NewSimulation(values)
-	if err != nil {
-		t.Fatal(err)
-	}
+	sim, index, values := exampleSimulation(t, nil)
 	events := sim.(interface{ DrainEvents() []string })
 	loadZ := func() float64 {
 		out := make([]float64, len(values))
@@ -401,6 +375,133 @@ func slewScenario(t *testing.T, keepSuspension bool) string {
 // over a swing within 0.1 m of the falls' centre there) and every fall
 // carries its static tension within 2 %. A scenario that slews and still
 // drives the boom tip through the suspension inputs is refused.
+// exampleSimulation returns the WireHoist example's simulation (its
+// scenario's config changed by change, if given), started from its
+// variables' start values, with the index of each variable by name and
+// those values.
+func exampleSimulation(t *testing.T, change func(config map[string]any)) (fmu.Simulation, map[string]int, []float64) {
+	t.Helper()
+	sc := example(t)
+	if change != nil {
+		change(sc["config"].(map[string]any))
+	}
+	data, err := json.Marshal(sc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	parsed, err := fmu.ParseScenario(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	reg, err := plugins.Builtin()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg, err := reg.Configure(parsed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	index := map[string]int{}
+	var values []float64
+	for i, v := range cfg.Variables() {
+		index[v.Name] = i
+		values = append(values, v.Start)
+	}
+	sim, err := cfg.NewSimulation(values)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sim, index, values
+}
+
+// TestSheaveLostEvent: the example's load set down, its slack wire (up to
+// 200 mass nodes) whipped by the winch reversing between 8 m/s out and in
+// every 2 s lifts
+// off sheaves altogether (the model has no rope guard): every time the
+// wire stops wrapping a sheave an event names it, every time it wraps it
+// again another does, and the events leave each sheave as its wrap
+// output says; lowering the load at 1.2 m/s and setting it down gives
+// none.
+func TestSheaveLostEvent(t *testing.T) {
+	sim, index, values := exampleSimulation(t, func(config map[string]any) {
+		config["wireHoist"].(map[string]any)["resolution"].(map[string]any)["maxMassNodes"] = 200
+	})
+	events := sim.(interface{ DrainEvents() []string })
+	const h = 1.0 / 60
+	out := make([]float64, len(values))
+	var sheaves []int // the sheaves' wrap outputs
+	for k := 1; ; k++ {
+		i, ok := index[fmt.Sprintf("sheave[%d].wrap", k)]
+		if !ok {
+			break
+		}
+		sheaves = append(sheaves, i)
+	}
+	if len(sheaves) == 0 {
+		t.Fatal("no sheave[k].wrap outputs")
+	}
+	off := make([]bool, len(sheaves)) // by the events
+	offs, ons := 0, 0
+	tm := 0.0
+	run := func(speed float64, steps int, expectNone bool) {
+		for k := 0; k < steps; k++ {
+			values[index["winch.speed"]] = speed
+			if err := sim.Step(tm, values, values, true); err != nil {
+				t.Fatalf("t = %.2f s: %v", tm, err)
+			}
+			tm += h
+			for _, e := range events.DrainEvents() {
+				for j := range sheaves {
+					name := fmt.Sprintf("(sheave[%d])", j+1)
+					switch {
+					case !strings.Contains(e, name):
+					case strings.Contains(e, "has come off"):
+						if off[j] {
+							t.Errorf("t = %.2f s: sheave %d reported off twice: %s", tm, j+1, e)
+						}
+						off[j] = true
+						offs++
+					case strings.Contains(e, "again, wrapping"):
+						if !off[j] {
+							t.Errorf("t = %.2f s: sheave %d reported back on while on: %s", tm, j+1, e)
+						}
+						off[j] = false
+						ons++
+					}
+				}
+				if expectNone && strings.Contains(e, "sheave[") {
+					t.Errorf("t = %.2f s, lowering the load: %s", tm, e)
+				}
+			}
+			sim.Outputs(out)
+			for j, i := range sheaves {
+				if (out[i] == 0) != off[j] {
+					t.Fatalf("t = %.2f s: sheave %d wraps %.3g rad, the events say off %v", tm, j+1, out[i], off[j])
+				}
+			}
+		}
+	}
+	for {
+		run(1.2, 1, true)
+		if sim.Outputs(out); out[index["ground.force"]] > 0 {
+			break
+		}
+		if tm > 60 {
+			t.Fatal("the load did not reach the ground in 60 s")
+		}
+	}
+	run(1.2, 60, true)
+	run(0, 60, true)
+	for cycle := 0; cycle < 8; cycle++ {
+		run(8, 120, false)
+		run(-8, 120, false)
+	}
+	t.Logf("%d times a sheave lost the wire, %d times it took it back; off at the end: %v", offs, ons, off)
+	if offs == 0 {
+		t.Error("no sheave lost the wire: the test shows nothing")
+	}
+}
+
 func TestSlewThroughTheFMU(t *testing.T) {
 	reg, err := plugins.Builtin()
 	if err != nil {
