@@ -465,13 +465,15 @@ func NewHoist(spec HoistSpec) (*Hoist, error) {
 		return nil, fmt.Errorf("%w: %w", ErrHoist, err)
 	}
 	ho.Wire = w
-	// The sheaves' wrap and fleet angles from the start, for what is read
-	// before the first step; whether a fleet angle is beyond its limit is
-	// left to the first step, which reports it.
+	// The sheaves' and the drum's wrap angles and the fleet angles from
+	// the start, for what is read before the first step; whether a fleet
+	// angle is beyond its limit is left to the first step, which reports
+	// it.
 	sys.measureSheaves()
 	for _, sh := range ho.Sheaves {
 		sh.hinge.beyond = false
 	}
+	drum.hinge.wrap = drum.wrapAngle()
 	return ho, nil
 }
 

@@ -34,10 +34,28 @@ type simulation struct {
 	// parameter (N·m, 0: none).
 	commanded                             bool
 	speedCommand, forceLimit, torqueLimit float64
-	// beyond and off are scratch of a step: which sheaves' fleet angles
-	// were beyond their limit before it, and which the wire did not wrap.
-	beyond, off []bool
+	// beyond is scratch of a step: which sheaves' fleet angles were
+	// beyond their limit before it.
+	beyond []bool
+	// off and over say, per sheave, that the wire came off it (an event
+	// said so, and none since that it wraps it again) and that it wraps
+	// it by more than it is reeved with (see sheaveEvents); reeved holds
+	// those wraps (rad), the sheaves' at the hoist's build.
+	off, over []bool
+	reeved    []float64
 }
+
+// A sheave the wire came off counts as wrapped again once the wire wraps
+// it by rewrapped (rad), not at the first touch: a slack wire grazing
+// it came on and off within a step or two. One wrapped by more than
+// overwrap (rad) beyond what it is reeved with has a loop of slack wire
+// over it or a fall that ran over another (a slack fall of side-by-side
+// sheaves walked onto its neighbour), until it is back within
+// overwrap/2.
+const (
+	rewrapped = 30 * math.Pi / 180
+	overwrap  = math.Pi / 2
+)
 
 // NewSimulation implements fmu.Configured: the hoist with the load
 // hanging at rest from the boom tip at its position input.
@@ -63,6 +81,13 @@ func (m *configured) NewSimulation(values []float64) (fmu.Simulation, error) {
 		return nil, err
 	}
 	s.ho = ho
+	for _, sh := range ho.Sheaves {
+		s.reeved = append(s.reeved, sh.Wrap())
+	}
+	s.off, s.over = make([]bool, len(ho.Sheaves)), make([]bool, len(ho.Sheaves))
+	for k, w := range s.reeved {
+		s.off[k] = w == 0 // reeved so: wrapped once it is wrapped
+	}
 	ho.BoomTip.Vel = s.from.vel
 	s.torqueLimit = s.ho.Drum.TorqueLimit
 	s.drive(s.from, s.from, 0)
@@ -114,11 +139,11 @@ func (s *simulation) Step(lead float64, from, to []float64, first bool) error {
 		s.ho.SlewRate = 0.5 * (s.from.slew + frac*(s.to.slew-s.from.slew) + s.to.slew)
 		s.ho.LuffRate = 0.5 * (s.from.luff + frac*(s.to.luff-s.from.luff) + s.to.luff)
 	}
-	beyond, off := s.beyond[:0], s.off[:0]
+	beyond := s.beyond[:0]
 	for _, sh := range s.ho.Sheaves {
-		beyond, off = append(beyond, sh.Beyond()), append(off, sh.Wrap() == 0)
+		beyond = append(beyond, sh.Beyond())
 	}
-	s.beyond, s.off = beyond, off
+	s.beyond = beyond
 	err := s.ho.Step(h)
 	if errors.Is(err, multibody.ErrDiverged) {
 		return fmt.Errorf("%w (check the inputs and the internal step internalStep)", err)
@@ -137,17 +162,8 @@ func (s *simulation) Step(lead float64, from, to []float64, first bool) error {
 				s.Add("the wire runs onto and off %s (sheave[%d]) at %.2f°, within the %.2f° its groove holds again", sh.Name, k+1, sh.Fleet()*deg, sh.FleetLimit*deg)
 			}
 		}
-		// Slack wire thrown about hard enough lifts off a sheave
-		// altogether, and with no rope guard in the model it can come
-		// down beside it: the reeving is then no longer the crane's.
-		if o := sh.Wrap() == 0; o != off[k] {
-			if o {
-				s.Add("the wire has come off %s (sheave[%d]): it wraps it no more (sheave[%d].wrap 0), and may come down beside it, undoing the reeving (the model has no rope guard)", sh.Name, k+1, k+1)
-			} else {
-				s.Add("the wire runs over %s (sheave[%d]) again, wrapping it by %.0f°", sh.Name, k+1, sh.Wrap()*180/math.Pi)
-			}
-		}
 	}
+	s.sheaveEvents()
 	if grounded := s.groundForce() > 0; grounded != s.grounded {
 		s.grounded = grounded
 		if grounded {
@@ -159,6 +175,35 @@ func (s *simulation) Step(lead float64, from, to []float64, first bool) error {
 	return nil
 }
 
+// sheaveEvents reports, after a step, the sheaves the wire came off and
+// those it wraps again (see rewrapped), and those that took a fall of
+// another (see overwrap). Slack wire thrown about hard enough lifts off a
+// sheave altogether, and with no rope guard in the model it can come down
+// beside it or on a neighbouring sheave: the reeving is then no longer
+// the crane's, which must not pass silently.
+func (s *simulation) sheaveEvents() {
+	const deg = 180 / math.Pi
+	for k, sh := range s.ho.Sheaves {
+		wrap := sh.Wrap()
+		switch {
+		case !s.off[k] && wrap == 0:
+			s.off[k] = true
+			s.Add("the wire has come off %s (sheave[%d]): it wraps it no more (sheave[%d].wrap 0), and may come down beside it, undoing the reeving (the model has no rope guard)", sh.Name, k+1, k+1)
+		case s.off[k] && wrap >= rewrapped:
+			s.off[k] = false
+			s.Add("the wire runs over %s (sheave[%d]) again, wrapping it by %.1f°", sh.Name, k+1, wrap*deg)
+		}
+		switch {
+		case !s.over[k] && wrap > s.reeved[k]+overwrap:
+			s.over[k] = true
+			s.Add("the wire wraps %s (sheave[%d]) by %.1f°, beyond the %.1f° it is reeved with: slack wire has looped over it or a fall of another sheave has come onto it, and the reeving is no longer the crane's", sh.Name, k+1, wrap*deg, s.reeved[k]*deg)
+		case s.over[k] && wrap < s.reeved[k]+overwrap/2:
+			s.over[k] = false
+			s.Add("the wire wraps %s (sheave[%d]) by %.1f° again, within its reeving's %.1f°", sh.Name, k+1, wrap*deg, s.reeved[k]*deg)
+		}
+	}
+}
+
 // SaveState implements fmu.Simulation: the hoist's system (its wire at
 // any resolution), then the simulation's own state (ownState).
 func (s *simulation) SaveState(dst []float64) []float64 {
@@ -166,12 +211,12 @@ func (s *simulation) SaveState(dst []float64) []float64 {
 }
 
 // ownState walks what the simulation keeps besides the hoist's system: the
-// grounded
-// flag, a plugin's command and force limit in their ranges.
+// grounded flag, a plugin's command and force limit in their ranges, and
+// the sheaves' off and overwrapped flags (see sheaveEvents).
 type ownState struct{ s *simulation }
 
-// stateTail is the number of values ownState walks.
-const stateTail = 4
+// stateTail returns the number of values ownState walks.
+func (s *simulation) stateTail() int { return 4 + 2*len(s.off) }
 
 func (o ownState) State(c *state.Codec) {
 	s := o.s
@@ -179,6 +224,10 @@ func (o ownState) State(c *state.Codec) {
 	c.Flag("commanded", &s.commanded)
 	c.Range("winch command", "m/s", port.Velocity.Min, port.Velocity.Max, &s.speedCommand)
 	c.Range("winch force limit", "N", port.Force.Min, port.Force.Max, &s.forceLimit)
+	for k := range s.off {
+		c.Flag("sheave off", &s.off[k])
+		c.Flag("sheave overwrapped", &s.over[k])
+	}
 }
 
 // LoadState implements fmu.Simulation; a refused state changes nothing:
@@ -186,14 +235,15 @@ func (o ownState) State(c *state.Codec) {
 // part (values left over included) unchanged.
 func (s *simulation) LoadState(src []float64) error {
 	s.invalidate()
-	if len(src) < stateTail {
-		return fmt.Errorf("state of %d values: the simulation's own alone are %d", len(src), stateTail)
+	tail := s.stateTail()
+	if len(src) < tail {
+		return fmt.Errorf("state of %d values: the simulation's own alone are %d", len(src), tail)
 	}
-	own := src[len(src)-stateTail:]
+	own := src[len(src)-tail:]
 	if _, err := state.Check(own, ownState{s}); err != nil {
 		return err
 	}
-	if err := s.ho.Sys.LoadStateAll(src[:len(src)-stateTail]); err != nil {
+	if err := s.ho.Sys.LoadStateAll(src[:len(src)-tail]); err != nil {
 		return err
 	}
 	_, err := state.Load(own, ownState{s})
