@@ -210,6 +210,10 @@ func (s *HoistSpec) validate() error {
 		add("the drum at %v m must be below the boom tip %v m and behind it (smaller x): the wire leads up to the first sheave's top", s.Drum.Center, s.BoomTip)
 	} else if dist := math.Hypot(d.X, d.Z); dist <= s.Drum.Radius+s.Sheave.Radius {
 		add("drum and first sheave overlap")
+	} else if math.Abs(d.Y) > 1e-3*s.Drum.Radius {
+		// The lead from the drum's top to the first sheave's is laid in
+		// the xz-plane through both.
+		add("the boom tip %v m must start in the drum's vertical plane y = %g m, %.4g m off it: the lead from the drum is laid in that plane (move the boom tip aside after the start, or slew the superstructure)", s.BoomTip, s.Drum.Center.Y, d.Y)
 	}
 	if g := s.Ground; g != nil {
 		if !(g.Friction >= 0) || math.IsInf(g.Friction, 0) || math.IsNaN(g.Height) || math.IsInf(g.Height, 0) {

@@ -134,6 +134,7 @@ func TestConfigRefused(t *testing.T) {
 		{func(cfg map[string]any) { own(cfg)["sheave"].(map[string]any)["sides"] = 2.0 }, "wireHoist.sheave.sides 2"},
 		{func(cfg map[string]any) { own(cfg)["sling"] = 41.0 }, "cable.length0 41 m: the load's top below the suspension point must exceed wireHoist.sling 41 m"},
 		{func(cfg map[string]any) { cfg["suspension"].(map[string]any)["position"] = []any{-40.0, 0.0, 50.0} }, "drum"},
+		{func(cfg map[string]any) { cfg["suspension"].(map[string]any)["position"] = []any{0.0, 3.0, 50.0} }, "must start in the drum's vertical plane y = 0 m, 3 m off it"},
 		{func(cfg map[string]any) { cfg["load"].(map[string]any)["mass"] = 0.0 }, "load.mass 0 kg"},
 		{func(cfg map[string]any) { own(cfg)["outputNodes"] = 1.0 }, "wireHoist.outputNodes 1"},
 		{func(cfg map[string]any) { own(cfg)["sheave"].(map[string]any)["groove"] = 1.0 }, "groove"},
