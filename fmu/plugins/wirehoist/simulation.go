@@ -86,7 +86,7 @@ func (m *configured) NewSimulation(values []float64) (fmu.Simulation, error) {
 	}
 	s.off, s.over = make([]bool, len(ho.Sheaves)), make([]bool, len(ho.Sheaves))
 	for k, w := range s.reeved {
-		s.off[k] = w == 0 // reeved so: wrapped once it is wrapped
+		s.off[k] = w == 0 // a sheave the wire does not wrap at the start counts as off
 	}
 	ho.BoomTip.Vel = s.from.vel
 	s.torqueLimit = s.ho.Drum.TorqueLimit
@@ -176,8 +176,8 @@ func (s *simulation) Step(lead float64, from, to []float64, first bool) error {
 }
 
 // sheaveEvents reports, after a step, the sheaves the wire came off and
-// those it wraps again (see rewrapped), and those that took a fall of
-// another (see overwrap). Slack wire thrown about hard enough lifts off a
+// those it wraps again (see rewrapped), and those it wraps beyond their
+// reeving and back within it (see overwrap). Slack wire thrown about hard enough lifts off a
 // sheave altogether, and with no rope guard in the model it can come down
 // beside it or on a neighbouring sheave: the reeving is then no longer
 // the crane's, which must not pass silently.

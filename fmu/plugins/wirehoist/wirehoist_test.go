@@ -518,7 +518,7 @@ func TestSheaveLostEvent(t *testing.T) {
 			more--
 		}
 	}
-	t.Logf("%d times a sheave lost the wire, %d times it took it back, %d times one took another's fall; off at the end %v, overwrapped %v", offs, ons, overs, off, over)
+	t.Logf("%d times a sheave lost the wire, %d times it took it back, %d times one was wrapped beyond its reeving; off at the end %v, overwrapped %v", offs, ons, overs, off, over)
 }
 
 // TestFleetAngleBeyondAtStart: a hoist built with its fleet angles beyond
