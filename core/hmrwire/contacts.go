@@ -29,7 +29,8 @@ const maxContactPasses = 8
 //     node;
 //  3. where the straight wire between two nodes cuts a geometry, contact
 //     nodes are inserted on its edges (a piece reeved over a sheave cuts
-//     it as seen along its axle, cutsGroove);
+//     it as seen along its axle, cutsGroove, and none on the sheaves
+//     beside it on its axle, flanged);
 //  4. a mass node that a geometry swallowed, or would swallow within the
 //     step, merges into its neighbours, and the wire around it wraps the
 //     geometry instead;
@@ -499,7 +500,7 @@ func (w *Wire) insert() (bool, error) {
 			if g.boxMisses(lo, hi) && !w.onGeometry(i, g) && !w.onGeometry(i+1, g) {
 				continue // cuts would say so at its first test, the piece's box once
 			}
-			if w.onOneFace(i, g) || !w.cuts(i, g, a, b) || w.pinnedInside(i, g) || w.pinnedInside(i+1, g) {
+			if w.onOneFace(i, g) || w.flanged(i, g) || !w.cuts(i, g, a, b) || w.pinnedInside(i, g) || w.pinnedInside(i+1, g) {
 				continue
 			}
 			n := w.wrapNode(g, i, a, b)
@@ -526,6 +527,22 @@ func (w *Wire) insert() (bool, error) {
 // sheave) as seen along the sheave's axle (cutsGroove).
 func (w *Wire) cuts(i int, g *Geometry, a, b geom.Vec3) bool {
 	return g.Cuts(a, b) || g.axle != nil && (w.onGeometry(i, g) || w.onGeometry(i+1, g)) && g.cutsGroove(a, b)
+}
+
+// flanged reports whether node i or i+1 is a contact node on a sheave
+// beside g on g's axle: the piece runs in that sheave's groove, and the
+// flange between the grooves keeps it off g. The shapes are the grooves'
+// bottoms without flanges, side by side: a fall pulled against the
+// flange by its fleet angle leaves its groove on the plane the two
+// prisms share and clips g's corner there, so that the lift after an
+// ordinary set-down walked a slack fall onto the sheave beside its own.
+func (w *Wire) flanged(i int, g *Geometry) bool {
+	for _, k := range [2]int{i, i + 1} {
+		if n := w.nodes[k]; n.kind == ContactNode && slices.Contains(g.beside, n.geo) {
+			return true
+		}
+	}
+	return false
 }
 
 // onOneFace reports whether nodes i and i+1 are contact nodes of g on

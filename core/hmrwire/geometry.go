@@ -24,6 +24,10 @@ type Geometry struct {
 	// hinge; nil otherwise.
 	axle   *multibody.Body
 	sheave *hinge
+	// beside are the other sheaves on a sheave's axle line (side by side
+	// on one axle): a flange parts each groove from the next, so the wire
+	// in this groove does not run onto theirs (Wire.insert).
+	beside []*Geometry
 
 	// The shape in the world at the start of the step (refresh), and the
 	// placement it was computed for. They are worked out when first used

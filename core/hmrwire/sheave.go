@@ -91,6 +91,12 @@ func (sys *System) AddSheave(spec SheaveSpec) (*Sheave, error) {
 		return nil, err
 	}
 	g.axle, g.sheave = spec.Axle, h
+	for _, o := range sys.sheaves {
+		if o.Geometry.axle == spec.Axle && coaxial(o.Body.Pos, o.Body.Rot.Rotate(geom.V(0, 0, 1)), spec.Center, axis, min(o.hinge.radius, r)) {
+			o.Geometry.beside = append(o.Geometry.beside, g)
+			g.beside = append(g.beside, o.Geometry)
+		}
+	}
 	h.friction, h.locked = spec.BearingFriction, spec.Locked
 	sys.World.AddBody(body)
 	sys.AddGeometry(g)
@@ -102,6 +108,14 @@ func (sys *System) AddSheave(spec SheaveSpec) (*Sheave, error) {
 	sh := &Sheave{Name: spec.Name, Body: body, Geometry: g, hinge: h, FleetLimit: spec.FleetLimit}
 	sys.sheaves = append(sys.sheaves, sh)
 	return sh, nil
+}
+
+// coaxial reports whether the lines through ca along the unit vector ua
+// and through cb along ub (m, world) are one, within a thousandth of
+// radius (m): two sheaves on one axle.
+func coaxial(ca, ua, cb, ub geom.Vec3, radius float64) bool {
+	d := cb.Sub(ca)
+	return math.Abs(ua.Dot(ub)) > 1-1e-9 && d.Sub(ua.Scale(d.Dot(ua))).Norm() <= 1e-3*radius
 }
 
 // mount turns body, centred on its axle, so that its z axis lies along
