@@ -207,7 +207,11 @@ func (sys *System) measureSheaves() {
 			p := w.place(n)
 			a := p.Sub(w.place(w.nodes[i-1]))
 			c := w.place(w.nodes[i+1]).Sub(p)
-			hg.turn += math.Atan2(a.Cross(c).Dot(u), a.Dot(c))
+			// The turn seen along the axle: a and c in the sheave's
+			// plane. Their whole dot product made a slack wire lying
+			// across a face to the far flange and back, a V along the
+			// axle, turn by 177° at that node.
+			hg.turn += math.Atan2(a.Cross(c).Dot(u), a.Dot(c)-a.Dot(u)*c.Dot(u))
 			for k, d := range [2]geom.Vec3{a, c} {
 				if o := w.nodes[i-1+2*k]; o.kind == ContactNode && o.geo == n.geo {
 					continue
