@@ -24,9 +24,10 @@ type Geometry struct {
 	// hinge; nil otherwise.
 	axle   *multibody.Body
 	sheave *hinge
-	// beside are the other sheaves on a sheave's axle line (side by side
-	// on one axle): a flange parts each groove from the next, so the wire
-	// in this groove does not run onto theirs (Wire.insert).
+	// beside are the sheaves side by side with a sheave on its axle
+	// (flanking): a flange parts each groove from the next, so the wire in
+	// this groove does not run onto theirs by clipping a corner
+	// (Wire.flanged).
 	beside []*Geometry
 
 	// The shape in the world at the start of the step (refresh), and the
@@ -207,6 +208,34 @@ func (g *Geometry) Cuts(a, b geom.Vec3) bool {
 		}
 	}
 	return true
+}
+
+// cutDepth returns how deep (m) the straight wire from a to b passes
+// into the geometry, its deepest point's distance from the nearest face
+// (0 where it misses): the depth along the piece is concave, the least of
+// the faces' distances, and is taken at eight points of the part inside.
+func (g *Geometry) cutDepth(a, b geom.Vec3) float64 {
+	t0, t1 := 0.0, 1.0
+	for _, f := range g.planes() {
+		da, db := f.N.Dot(a)-f.D, f.N.Dot(b)-f.D
+		switch {
+		case da >= 0 && db >= 0:
+			return 0
+		case da >= 0:
+			t0 = max(t0, da/(da-db))
+		case db >= 0:
+			t1 = min(t1, da/(da-db))
+		}
+		if t0 >= t1 {
+			return 0
+		}
+	}
+	deepest := 0.0
+	for k := 0; k < 8; k++ {
+		t := t0 + (t1-t0)*(float64(k)+0.5)/8
+		deepest = max(deepest, g.depth(a.AddScaled(t, b.Sub(a))))
+	}
+	return deepest
 }
 
 // pieceBox returns the corners of the box around the piece of wire from a

@@ -92,7 +92,7 @@ func (sys *System) AddSheave(spec SheaveSpec) (*Sheave, error) {
 	}
 	g.axle, g.sheave = spec.Axle, h
 	for _, o := range sys.sheaves {
-		if o.Geometry.axle == spec.Axle && coaxial(o.Body.Pos, o.Body.Rot.Rotate(geom.V(0, 0, 1)), spec.Center, axis, min(o.hinge.radius, r)) {
+		if o.Geometry.axle == spec.Axle && flanking(o.Body.Pos, o.Body.Rot.Rotate(geom.V(0, 0, 1)), o.hinge.width, spec.Center, axis, w, min(o.hinge.radius, r)) {
 			o.Geometry.beside = append(o.Geometry.beside, g)
 			g.beside = append(g.beside, o.Geometry)
 		}
@@ -104,18 +104,24 @@ func (sys *System) AddSheave(spec SheaveSpec) (*Sheave, error) {
 	if !(spec.FleetLimit >= 0 && spec.FleetLimit < math.Pi/2) {
 		return nil, fmt.Errorf("sheave %q: fleet angle limit %g rad must lie in [0, π/2)", spec.Name, spec.FleetLimit)
 	}
-	h.radius = r
+	h.radius, h.width = r, w
 	sh := &Sheave{Name: spec.Name, Body: body, Geometry: g, hinge: h, FleetLimit: spec.FleetLimit}
 	sys.sheaves = append(sys.sheaves, sh)
 	return sh, nil
 }
 
-// coaxial reports whether the lines through ca along the unit vector ua
-// and through cb along ub (m, world) are one, within a thousandth of
-// radius (m): two sheaves on one axle.
-func coaxial(ca, ua, cb, ub geom.Vec3, radius float64) bool {
+// flanking reports whether two sheaves, centred at ca and cb (m, world)
+// on axles along the unit vectors ua and ub and wa and wb wide (m), sit
+// side by side on one axle: the axles' lines one, within a thousandth of
+// radius (m), and the gap between their facing sides at most a quarter
+// of their widths together, so that one flange parts their grooves.
+// Sheaves further apart on an axle (a crossed hook's, a diameter apart)
+// have no flange between them.
+func flanking(ca, ua geom.Vec3, wa float64, cb, ub geom.Vec3, wb, radius float64) bool {
 	d := cb.Sub(ca)
-	return math.Abs(ua.Dot(ub)) > 1-1e-9 && d.Sub(ua.Scale(d.Dot(ua))).Norm() <= 1e-3*radius
+	along := math.Abs(d.Dot(ua))
+	return math.Abs(ua.Dot(ub)) > 1-1e-9 && d.Sub(ua.Scale(d.Dot(ua))).Norm() <= 1e-3*radius &&
+		along-(wa+wb)/2 <= (wa+wb)/4
 }
 
 // mount turns body, centred on its axle, so that its z axis lies along
@@ -307,6 +313,7 @@ type hinge struct {
 	// travel (m) and passes so far, and the present run: its direction
 	// (±1, 0 before any), its length (m), whether it made a pass.
 	radius, wrap, travel float64
+	width                float64 // m, along the axle
 	fleet                float64 // rad, at the last step's start
 	beyond               bool    // see Sheave.Beyond
 	passes               int
