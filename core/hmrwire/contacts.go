@@ -500,7 +500,7 @@ func (w *Wire) insert() (bool, error) {
 			if g.boxMisses(lo, hi) && !w.onGeometry(i, g) && !w.onGeometry(i+1, g) {
 				continue // cuts would say so at its first test, the piece's box once
 			}
-			if w.onOneFace(i, g) || w.flanged(i, g, a, b) || !w.cuts(i, g, a, b) || w.pinnedInside(i, g) || w.pinnedInside(i+1, g) {
+			if w.onOneFace(i, g) || !w.cuts(i, g, a, b) || w.flanged(i, g, a, b) || w.pinnedInside(i, g) || w.pinnedInside(i+1, g) {
 				continue
 			}
 			n := w.wrapNode(g, i, a, b)
