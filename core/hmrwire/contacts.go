@@ -500,7 +500,7 @@ func (w *Wire) insert() (bool, error) {
 			if g.boxMisses(lo, hi) && !w.onGeometry(i, g) && !w.onGeometry(i+1, g) {
 				continue // cuts would say so at its first test, the piece's box once
 			}
-			if w.onOneFace(i, g) || !w.cuts(i, g, a, b) || w.flanged(i, g, a, b) || w.pinnedInside(i, g) || w.pinnedInside(i+1, g) {
+			if w.onOneFace(i, g) || !w.cuts(i, g, a, b) || w.flanged(i, g) || w.pinnedInside(i, g) || w.pinnedInside(i+1, g) {
 				continue
 			}
 			n := w.wrapNode(g, i, a, b)
@@ -529,21 +529,24 @@ func (w *Wire) cuts(i int, g *Geometry, a, b geom.Vec3) bool {
 	return g.Cuts(a, b) || g.axle != nil && (w.onGeometry(i, g) || w.onGeometry(i+1, g)) && g.cutsGroove(a, b)
 }
 
-// flanged reports whether the piece of wire from node i at a to node i+1
-// at b runs in the groove of a sheave beside g, from a contact node on it,
-// and clips g no deeper than a tenth of g's width: the flange between the
-// grooves keeps it off g. The shapes are the grooves' bottoms without
-// flanges (a Hoist sets them a tenth of their width apart): a fall pulled
-// against the flange by its fleet angle leaves its groove at the edge's
-// end, and its piece clipped the corner of the sheave beside it (by up to
-// 1.1 mm in the example's set-downs), which walked a slack fall onto that
-// sheave in the lift after an ordinary set-down. A piece that goes
-// deeper, across the neighbour's groove, wraps it: the wire climbed the
-// flange.
-func (w *Wire) flanged(i int, g *Geometry, a, b geom.Vec3) bool {
+// flanged reports whether node i or i+1 is a contact node on a sheave
+// beside g (side by side on one axle, Geometry.beside): the piece runs in
+// that sheave's groove, and the flange between the grooves keeps it off
+// g. The shapes are the grooves' bottoms without flanges (a Hoist sets
+// them a tenth of their width apart): a fall pulled against the flange by
+// its fleet angle leaves its groove at the edge's end, and its piece
+// clipped the corner of the sheave beside it (by up to 3.3 mm in
+// set-downs), which walked a slack fall onto that sheave in the lift
+// after an ordinary set-down. A wire pulled so far across that it would
+// ride over the flange (a fleet angle far beyond any groove's, which
+// Sheave.Beyond reports) keeps to its groove and passes through the
+// neighbour's shape: letting it wrap the neighbour where it went deeper
+// than a tenth of its width made the wire chatter between the two and
+// gain 35–55 J in 4 s.
+func (w *Wire) flanged(i int, g *Geometry) bool {
 	for _, k := range [2]int{i, i + 1} {
 		if n := w.nodes[k]; n.kind == ContactNode && slices.Contains(g.beside, n.geo) {
-			return g.cutDepth(a, b) <= g.sheave.width/10
+			return true
 		}
 	}
 	return false

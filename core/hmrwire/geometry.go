@@ -210,34 +210,6 @@ func (g *Geometry) Cuts(a, b geom.Vec3) bool {
 	return true
 }
 
-// cutDepth returns how deep (m) the straight wire from a to b passes
-// into the geometry, its deepest point's distance from the nearest face
-// (0 where it misses): the depth along the piece is concave, the least of
-// the faces' distances, and is taken at eight points of the part inside.
-func (g *Geometry) cutDepth(a, b geom.Vec3) float64 {
-	t0, t1 := 0.0, 1.0
-	for _, f := range g.planes() {
-		da, db := f.N.Dot(a)-f.D, f.N.Dot(b)-f.D
-		switch {
-		case da >= 0 && db >= 0:
-			return 0
-		case da >= 0:
-			t0 = max(t0, da/(da-db))
-		case db >= 0:
-			t1 = min(t1, da/(da-db))
-		}
-		if t0 >= t1 {
-			return 0
-		}
-	}
-	deepest := 0.0
-	for k := 0; k < 8; k++ {
-		t := t0 + (t1-t0)*(float64(k)+0.5)/8
-		deepest = max(deepest, g.depth(a.AddScaled(t, b.Sub(a))))
-	}
-	return deepest
-}
-
 // pieceBox returns the corners of the box around the piece of wire from a
 // to b (m, world).
 func pieceBox(a, b geom.Vec3) (lo, hi geom.Vec3) {

@@ -92,7 +92,7 @@ func (sys *System) AddSheave(spec SheaveSpec) (*Sheave, error) {
 	}
 	g.axle, g.sheave = spec.Axle, h
 	for _, o := range sys.sheaves {
-		if o.Geometry.axle == spec.Axle && flanking(o.Body.Pos, o.Body.Rot.Rotate(geom.V(0, 0, 1)), o.hinge.width, spec.Center, axis, w, min(o.hinge.radius, r)) {
+		if o.Geometry.axle == spec.Axle && math.Abs(o.hinge.radius-r) <= 1e-3*r && flanking(o.Body.Pos, o.Body.Rot.Rotate(geom.V(0, 0, 1)), o.hinge.width, spec.Center, axis, w, r) {
 			o.Geometry.beside = append(o.Geometry.beside, g)
 			g.beside = append(g.beside, o.Geometry)
 		}
@@ -213,11 +213,7 @@ func (sys *System) measureSheaves() {
 			p := w.place(n)
 			a := p.Sub(w.place(w.nodes[i-1]))
 			c := w.place(w.nodes[i+1]).Sub(p)
-			// The turn seen along the axle: a and c in the sheave's
-			// plane. Their whole dot product made a slack wire lying
-			// across a face to the far flange and back, a V along the
-			// axle, turn by 177° at that node.
-			hg.turn += math.Atan2(a.Cross(c).Dot(u), a.Dot(c)-a.Dot(u)*c.Dot(u))
+			hg.turn += axialTurn(a, c, u)
 			for k, d := range [2]geom.Vec3{a, c} {
 				if o := w.nodes[i-1+2*k]; o.kind == ContactNode && o.geo == n.geo {
 					continue
@@ -238,6 +234,23 @@ func (sys *System) measureSheaves() {
 			hg.beyond = false
 		}
 	}
+}
+
+// axialTurn returns the turn (rad) of a wire running along a and then
+// along c about the unit axle u: its turn θ = atan2(|a×c|, a·c), counted
+// by how far its axis a×c lies along the axle. A wire in the groove turns
+// about the axle; one lying across a face to the far flange and back (a V
+// along the axle) or across the rim turns about an axis across it and
+// wraps nothing there. Mixing the axial part of a×c with the whole a·c
+// read such a V as 177°; taking the pieces' parts in the sheave's plane
+// read a piece nearly along the axle as anything up to ±180°.
+func axialTurn(a, c, u geom.Vec3) float64 {
+	x := a.Cross(c)
+	s := x.Norm()
+	if !(s > 0) {
+		return 0 // straight on, or straight back: no axis to turn about
+	}
+	return math.Atan2(s, a.Dot(c)) * x.Dot(u) / s
 }
 
 // fleetBack is the share of the fleet angle limit below which a wire
