@@ -101,35 +101,51 @@ func TestWireOverTheFlange(t *testing.T) {
 	}
 }
 
-// TestAxialTurn: the wrap a node adds (axialTurn). In the sheave's plane
-// it is the wire's turn, 90° and −135°. Running onto and off a sheave at
-// a fleet angle of 4° each way, it is the turn seen along the axle within
-// 0.2°. A V lying across a face to the far flange and back (3.4° seen
-// along the axle), and a wire crossing the rim at 80° to the plane (its
-// whole bend 2°), add under 4°: the axial part of a×c over the whole a·c
-// read the V as 179°, the pieces' parts in the plane read the rim
-// crossing as 11.5°.
-func TestAxialTurn(t *testing.T) {
+// TestWrapTurn: the wrap a run of contact nodes adds up to (wrapTurn).
+// A U of 25 nodes over the bottom of a 48-gon of radius 0.4 m, the falls
+// plumb, wraps 180° seen along the axle: within 1e-9° in the sheave's
+// plane, with the nodes alternately 5 cm either side of the groove's
+// middle (the wire crossing the groove), and with the falls at 4° fleet
+// angles. A fall 86° off the sheave's plane (slack wire lying along the
+// axle) adds nothing at its end node: the U reads 180° less that node's
+// turn onto the groove (3.75°), not 127° more.
+func TestWrapTurn(t *testing.T) {
+	const r, sides = 0.4, 48
 	u := geom.V(0, 1, 0)
-	deg := 180 / math.Pi
-	dir := func(inPlane, fleet float64) geom.Vec3 { // a direction at angle inPlane in x–z, tilted by fleet along y
-		return geom.V(math.Cos(fleet)*math.Cos(inPlane), math.Sin(fleet), math.Cos(fleet)*math.Sin(inPlane))
+	wrap := func(zigzag float64, in geom.Vec3, fleetOut float64) float64 {
+		var p []geom.Vec3
+		p = append(p, in) // where the fall comes from
+		for k := 0; k <= sides/2; k++ {
+			a := math.Pi + float64(k)*2*math.Pi/sides // from (−r, 0, 0) under the bottom to (r, 0, 0)
+			y := zigzag * float64(1-2*(k%2))
+			p = append(p, geom.V(r*math.Cos(a), y, r*math.Sin(a)))
+		}
+		p = append(p, geom.V(r, 40*math.Tan(fleetOut), 40)) // the fall out, up
+		turn := 0.0
+		for i := 1; i+1 < len(p); i++ {
+			turn += wrapTurn(p[i].Sub(p[i-1]), p[i+1].Sub(p[i]), u, i > 1, i+2 < len(p))
+		}
+		return math.Abs(turn) * 180 / math.Pi
 	}
+	deg := math.Pi / 180
 	for _, c := range []struct {
 		name     string
-		a, c     geom.Vec3
-		want, by float64 // degrees
+		zigzag   float64
+		in       geom.Vec3
+		fout     float64
+		want, by float64
 	}{
-		{"in the plane, 90°", dir(0, 0), dir(-math.Pi/2, 0), 90, 1e-9},
-		{"in the plane, 135° the other way", dir(0, 0), dir(3*math.Pi/4, 0), -135, 1e-9},
-		{"a fleet angle of 4° on and off, 90° seen along the axle", dir(0, 4/deg), dir(-math.Pi/2, -4/deg), 90, 0.2},
-		{"a V along the axle across a face", geom.V(0.05, 0.1, 0), geom.V(0.05, -0.1, -0.003), 0, 4},
-		{"across the rim at 80° to the plane", dir(0.1, 80/deg), dir(-0.1, 80/deg), 0, 4},
+		{"in the plane", 0, geom.V(-r, 0, 40), 0, 180, 1e-9},
+		{"crossing the groove", 0.05, geom.V(-r, 0, 40), 0, 180, 1e-9},
+		{"falls at 4° fleet angles", 0, geom.V(-r, 40*math.Tan(4*deg), 40), -4 * deg, 180, 1e-9},
+		// In the plane this piece points up and outwards: its turn onto
+		// the groove seen along the axle would be 127°.
+		{"a fall 86° off the plane", 0, geom.V(-r+0.03, 0.6, -0.02), 0, 180 - 3.75, 1e-9},
 	} {
-		got := axialTurn(c.a, c.c, u) * deg
-		t.Logf("%s: %.3f°", c.name, got)
+		got := wrap(c.zigzag, c.in, c.fout)
+		t.Logf("%s: wraps %.9f°", c.name, got)
 		if math.Abs(got-c.want) > c.by {
-			t.Errorf("%s: turn %.3f°, want %.1f° within %g°", c.name, got, c.want, c.by)
+			t.Errorf("%s: wraps %.6f°, want %.6f° within %g°", c.name, got, c.want, c.by)
 		}
 	}
 }

@@ -213,7 +213,7 @@ func (sys *System) measureSheaves() {
 			p := w.place(n)
 			a := p.Sub(w.place(w.nodes[i-1]))
 			c := w.place(w.nodes[i+1]).Sub(p)
-			hg.turn += axialTurn(a, c, u)
+			hg.turn += wrapTurn(a, c, u, onSheave(w.nodes[i-1], n.geo), onSheave(w.nodes[i+1], n.geo))
 			for k, d := range [2]geom.Vec3{a, c} {
 				if o := w.nodes[i-1+2*k]; o.kind == ContactNode && o.geo == n.geo {
 					continue
@@ -236,22 +236,31 @@ func (sys *System) measureSheaves() {
 	}
 }
 
-// axialTurn returns the turn (rad) of a wire running along a and then
-// along c about the unit axle u: its turn θ = atan2(|a×c|, a·c), counted
-// by how far its axis a×c lies along the axle. A wire in the groove turns
-// about the axle; one lying across a face to the far flange and back (a V
-// along the axle) or across the rim turns about an axis across it and
-// wraps nothing there. Mixing the axial part of a×c with the whole a·c
-// read such a V as 177°; taking the pieces' parts in the sheave's plane
-// read a piece nearly along the axle as anything up to ±180°.
-func axialTurn(a, c, u geom.Vec3) float64 {
-	x := a.Cross(c)
-	s := x.Norm()
-	if !(s > 0) {
-		return 0 // straight on, or straight back: no axis to turn about
+// wrapTurn returns the turn (rad) about the unit axle u of a wire that
+// runs along a onto a contact node and on along c, seen along the axle:
+// the angle between the two pieces' parts in the sheave's plane. Summed
+// over a run of nodes the turns add up to the angle the wire turns seen
+// along the axle, however its pieces cross the groove. A piece to a node
+// off the sheave (prev or next false) that lies more than 60° off the
+// sheave's plane does not run onto or off the groove but across its rim,
+// and its part in the plane points anywhere: the turn there is left out
+// (it read a slack piece 86° off the plane as a wrap of 349°).
+func wrapTurn(a, c, u geom.Vec3, prev, next bool) float64 {
+	if !prev && acrossRim(a, u) || !next && acrossRim(c, u) {
+		return 0
 	}
-	return math.Atan2(s, a.Dot(c)) * x.Dot(u) / s
+	return math.Atan2(a.Cross(c).Dot(u), a.Dot(c)-a.Dot(u)*c.Dot(u))
 }
+
+// acrossRim reports whether the piece d lies more than 60° off the plane
+// across the unit axle u.
+func acrossRim(d, u geom.Vec3) bool {
+	x := d.Dot(u)
+	return 4*x*x > 3*d.Dot(d)
+}
+
+// onSheave reports whether n is a contact node on g.
+func onSheave(n *node, g *Geometry) bool { return n.kind == ContactNode && n.geo == g }
 
 // fleetBack is the share of the fleet angle limit below which a wire
 // beyond it counts as back within (Sheave.Beyond), and fleetBand (rad,
