@@ -92,7 +92,7 @@ func (sys *System) AddSheave(spec SheaveSpec) (*Sheave, error) {
 	}
 	g.axle, g.sheave = spec.Axle, h
 	for _, o := range sys.sheaves {
-		if o.Geometry.axle == spec.Axle && math.Abs(o.hinge.radius-r) <= 1e-3*r && flanking(o.Body.Pos, o.Body.Rot.Rotate(geom.V(0, 0, 1)), o.hinge.width, spec.Center, axis, w, r) {
+		if o.Geometry.axle == spec.Axle && flanking(o.Body.Pos, o.Body.Rot.Rotate(geom.V(0, 0, 1)), o.hinge.width, o.hinge.radius, spec.Center, axis, w, r) {
 			o.Geometry.beside = append(o.Geometry.beside, g)
 			g.beside = append(g.beside, o.Geometry)
 		}
@@ -111,17 +111,18 @@ func (sys *System) AddSheave(spec SheaveSpec) (*Sheave, error) {
 }
 
 // flanking reports whether two sheaves, centred at ca and cb (m, world)
-// on axles along the unit vectors ua and ub and wa and wb wide (m), sit
-// side by side on one axle: the axles' lines one, within a thousandth of
-// radius (m), and the gap between their facing sides at most a quarter
-// of their widths together, so that one flange parts their grooves.
-// Sheaves further apart on an axle (a crossed hook's, a diameter apart)
-// have no flange between them.
-func flanking(ca, ua geom.Vec3, wa float64, cb, ub geom.Vec3, wb, radius float64) bool {
+// on axles along the unit vectors ua and ub, wa and wb wide and of radii
+// ra and rb (m), sit side by side on one axle: of one radius and their
+// axles' lines one, within a thousandth of it, and the gap between their
+// facing sides at most a quarter of their widths together, so that one
+// flange parts their grooves. Sheaves further apart on an axle (a crossed
+// hook's, a diameter apart) have no flange between them; a larger one
+// beside a sheave is a wall, not a groove the wire could walk onto.
+func flanking(ca, ua geom.Vec3, wa, ra float64, cb, ub geom.Vec3, wb, rb float64) bool {
 	d := cb.Sub(ca)
-	along := math.Abs(d.Dot(ua))
-	return math.Abs(ua.Dot(ub)) > 1-1e-9 && d.Sub(ua.Scale(d.Dot(ua))).Norm() <= 1e-3*radius &&
-		along-(wa+wb)/2 <= (wa+wb)/4
+	along := d.Dot(ua)
+	return math.Abs(ra-rb) <= 1e-3*ra && math.Abs(ua.Dot(ub)) > 1-1e-9 &&
+		d.Sub(ua.Scale(along)).Norm() <= 1e-3*ra && math.Abs(along)-(wa+wb)/2 <= (wa+wb)/4
 }
 
 // mount turns body, centred on its axle, so that its z axis lies along
@@ -213,9 +214,9 @@ func (sys *System) measureSheaves() {
 			p := w.place(n)
 			a := p.Sub(w.place(w.nodes[i-1]))
 			c := w.place(w.nodes[i+1]).Sub(p)
-			hg.turn += wrapTurn(a, c, u, onSheave(w.nodes[i-1], n.geo), onSheave(w.nodes[i+1], n.geo))
+			hg.turn += wrapTurn(a, c, u, w.onGeometry(i-1, n.geo), w.onGeometry(i+1, n.geo))
 			for k, d := range [2]geom.Vec3{a, c} {
-				if o := w.nodes[i-1+2*k]; o.kind == ContactNode && o.geo == n.geo {
+				if w.onGeometry(i-1+2*k, n.geo) {
 					continue
 				}
 				if l := d.Norm(); l > 0 {
@@ -258,9 +259,6 @@ func acrossRim(d, u geom.Vec3) bool {
 	x := d.Dot(u)
 	return 4*x*x > 3*d.Dot(d)
 }
-
-// onSheave reports whether n is a contact node on g.
-func onSheave(n *node, g *Geometry) bool { return n.kind == ContactNode && n.geo == g }
 
 // fleetBack is the share of the fleet angle limit below which a wire
 // beyond it counts as back within (Sheave.Beyond), and fleetBand (rad,
