@@ -1,6 +1,7 @@
 package hmrwire
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"strings"
@@ -175,4 +176,47 @@ func TestStabilityChart(t *testing.T) {
 	}
 	t.Log(adaptive.String())
 	t.Log(uniform.String())
+}
+
+// TestDivergingWireIsAnError: a wire its step cannot hold is stopped with
+// an error (multibody.ErrDiverged, saying what to change) once it is
+// twice its rest length (maxStretch), while its bodies are still near
+// where they were, instead of running on until positions pass 1e7 m. The
+// uniform chains of the stability chart that eq. 25 calls unstable (m_b ≥
+// 100 m_w at the resolutions given) fail so within 60 s with every body
+// within 20 m of the cylinder's axis; the same wires adaptive run 10 s
+// without error.
+func TestDivergingWireIsAnError(t *testing.T) {
+	for _, c := range []struct {
+		mw, mb   float64
+		segments int
+	}{{1, 1e4, 30}, {1, 1e5, 4}, {10, 1e4, 8}, {1, 100, 30}} {
+		name := fmt.Sprintf("m_w = %g kg, m_b = %g kg, %d segments", c.mw, c.mb, c.segments)
+		cell := newChartCell(t, c.mw, c.mb, c.segments, false)
+		far := 0.0
+		var err error
+		k := 0
+		for ; k < int(chartSeconds*60) && err == nil; k++ {
+			err = cell.sys.Step(1.0 / 60)
+			for _, b := range cell.sys.World.Bodies() {
+				far = max(far, b.Pos.Norm())
+			}
+		}
+		t.Logf("uniform, %s: step %d, bodies within %.3g m: %v", name, k, far, err)
+		switch {
+		case err == nil:
+			t.Errorf("uniform, %s: no error in %g s", name, chartSeconds)
+		case !errors.Is(err, multibody.ErrDiverged) || !strings.Contains(err.Error(), "adaptive resolution"):
+			t.Errorf("uniform, %s: %v, want a divergence that names adaptive resolution", name, err)
+		case far > 20:
+			t.Errorf("uniform, %s: a body %.3g m from the axis before the error", name, far)
+		}
+		cell = newChartCell(t, c.mw, c.mb, c.segments, true)
+		for k := 0; k < 600; k++ {
+			if err := cell.sys.Step(1.0 / 60); err != nil {
+				t.Errorf("adaptive, %s: step %d: %v", name, k, err)
+				break
+			}
+		}
+	}
 }

@@ -209,6 +209,9 @@ func (sys *System) step(h float64) error {
 		return err
 	}
 	for _, w := range sys.Wires {
+		if err := w.overstretched(); err != nil {
+			return fmt.Errorf("wire %q: %w", w.Name, err)
+		}
 		w.reportMerges(h)
 	}
 	for _, sh := range sys.sheaves {
