@@ -199,8 +199,10 @@ func (c *Chain) assemble(p *Problem, k int) {
 		}
 		if c.tail[k] {
 			linear = 3
+			assembleJoint6Tail((*block6)(a), (*[6]float64)(p.Sigma[s:s+6]), r6)
+		} else {
+			assembleJoint6((*block6)(a), (*[6]float64)(p.Sigma[s:s+6]), r6, linear)
 		}
-		assembleJoint6((*block6)(a), (*[6]float64)(p.Sigma[s:s+6]), r6, linear)
 	} else {
 		c.assembleDiagonal(p, k)
 	}
@@ -213,7 +215,11 @@ func (c *Chain) assemble(p *Problem, k int) {
 		if c.tail[k+1] {
 			nextLinear = 3
 		}
-		coupleJoint6((*block6)(c.w[k]), (*[6]ProblemRow)(rows), next, linear, nextLinear)
+		if linear == 3 && nextLinear == 3 {
+			coupleJoint6Tail((*block6)(c.w[k]), (*[6]ProblemRow)(rows), next)
+		} else {
+			coupleJoint6((*block6)(c.w[k]), (*[6]ProblemRow)(rows), next, linear, nextLinear)
+		}
 	default:
 		c.assembleCoupling(p, k)
 	}

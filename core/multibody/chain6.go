@@ -1,118 +1,20 @@
 package multibody
 
-import (
-	"math"
-
-	"github.com/cablefmu/cablefmu/core/geom"
-)
+import "github.com/cablefmu/cablefmu/core/geom"
 
 // Fixed-size kernels for the blocks of six rows that make up most of a
 // cable's chain (a joint's ball, bend and twist rows). They repeat the
 // arithmetic of the generic code in chain.go operation for operation, so
-// that results are bitwise the same; with the sizes known the compiler
-// drops the bounds checks and the short loops cost little.
+// that results are bitwise the same. Most are written out in full by
+// internal/gen6 (chain6_unrolled.go): the compiler does not unroll loops,
+// and for blocks this small the loops' counters, index arithmetic and
+// branches cost more than the arithmetic. Those here take the blocks whose
+// rows 3–5 are not all angular.
+
+//go:generate sh -c "go run ./internal/gen6 > chain6_unrolled.go"
 
 // block6 is a 6×6 block, row-major.
 type block6 = [36]float64
-
-// gram6 subtracts the lower triangle of wᵀ w from a (Ďₖ = Aₖ −
-// Wₖ₋₁ᵀ Wₖ₋₁), each product summed from zero over the rows of w in order.
-func gram6(a, w *block6) {
-	for i := 0; i < 6; i++ {
-		for j := 0; j <= i; j++ {
-			a[i*6+j] -= 0 + w[i]*w[j] + w[6+i]*w[6+j] + w[12+i]*w[12+j] +
-				w[18+i]*w[18+j] + w[24+i]*w[24+j] + w[30+i]*w[30+j]
-		}
-	}
-}
-
-// cholesky6 is cholesky for m = 6.
-func cholesky6(a *block6, inv *[6]float64) bool {
-	for j := 0; j < 6; j++ {
-		d := a[j*6+j]
-		if !(d > 0) {
-			return false
-		}
-		r := 1 / d
-		s := math.Sqrt(r)
-		if !(r <= math.MaxFloat64 && r >= minNormal) {
-			choleskyColumn(a[:], 6, j, d, inv[:])
-			continue
-		}
-		inv[j] = s
-		a[j*6+j] = d * s
-		for i := j + 1; i < 6; i++ {
-			f := a[i*6+j] * r
-			for k := j + 1; k <= i; k++ {
-				a[i*6+k] -= f * a[k*6+j]
-			}
-		}
-		for i := j + 1; i < 6; i++ {
-			a[i*6+j] *= s
-		}
-	}
-	return true
-}
-
-// forwardRows6 is forwardRows for m = n = 6, with row i held in locals
-// (registers) while the rows above are subtracted from it.
-func forwardRows6(l *block6, inv *[6]float64, b *block6) {
-	for i := 0; i < 6; i++ {
-		bi := (*[6]float64)(b[i*6 : i*6+6])
-		b0, b1, b2, b3, b4, b5 := bi[0], bi[1], bi[2], bi[3], bi[4], bi[5]
-		for k := 0; k < i; k++ {
-			f, bk := l[i*6+k], (*[6]float64)(b[k*6:k*6+6])
-			b0, b1, b2 = b0-f*bk[0], b1-f*bk[1], b2-f*bk[2]
-			b3, b4, b5 = b3-f*bk[3], b4-f*bk[4], b5-f*bk[5]
-		}
-		s := inv[i]
-		bi[0], bi[1], bi[2], bi[3], bi[4], bi[5] = b0*s, b1*s, b2*s, b3*s, b4*s, b5*s
-	}
-}
-
-// forward6 is forward for m = 6.
-func forward6(l *block6, inv, x *[6]float64) {
-	for i := 0; i < 6; i++ {
-		s := x[i]
-		for k := 0; k < i; k++ {
-			s -= l[i*6+k] * x[k]
-		}
-		x[i] = s * inv[i]
-	}
-}
-
-// backward6 is backward for m = 6.
-func backward6(l *block6, inv, x *[6]float64) {
-	for i := 5; i >= 0; i-- {
-		s := x[i]
-		for k := i + 1; k < 6; k++ {
-			s -= l[k*6+i] * x[k]
-		}
-		x[i] = s * inv[i]
-	}
-}
-
-// subtractTransposed6 sets z −= bᵀ y, summed over r in order.
-func subtractTransposed6(z *[6]float64, b *block6, y *[6]float64) {
-	for i := 0; i < 6; i++ {
-		s := z[i]
-		for r := 0; r < 6; r++ {
-			s -= b[r*6+i] * y[r]
-		}
-		z[i] = s
-	}
-}
-
-// subtract6 sets z −= g y, summed over j in order.
-func subtract6(z *[6]float64, g *block6, y *[6]float64) {
-	for i := 0; i < 6; i++ {
-		s := z[i]
-		for j := 0; j < 6; j++ {
-			s -= g[i*6+j] * y[j]
-		}
-		z[i] = s
-	}
-}
 
 // angularTail reports whether rows 3–5 of a six-row block on two bodies
 // are angular (J.Lin = 0 on both, hence M⁻¹J.Lin = 0 too: a body's M⁻¹

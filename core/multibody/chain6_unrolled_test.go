@@ -1,0 +1,132 @@
+package multibody
+
+import (
+	"math"
+	"math/rand"
+	"testing"
+
+	"github.com/cablefmu/cablefmu/core/geom"
+)
+
+// TestUnrolledKernels holds the unrolled 6×6 kernels (chain6_unrolled.go)
+// to their loop forms (chain6_loop_test.go) bit for bit, on 20,000 random
+// inputs each: entries of mixed signs and magnitudes from 1e-300 to 1e300,
+// with zeros, negative zeros and subnormals among them; positive definite
+// blocks for the Cholesky factorization, among them pivots whose
+// reciprocal leaves the normal range; the joint kernels on rows whose
+// rows 3–5 are angular.
+func TestUnrolledKernels(t *testing.T) {
+	rng := rand.New(rand.NewSource(6))
+	entry := func() float64 {
+		switch rng.Intn(12) {
+		case 0:
+			return 0
+		case 1:
+			return math.Copysign(0, -1)
+		case 2:
+			return 5e-324 * float64(1+rng.Intn(1000))
+		}
+		return rng.NormFloat64() * math.Pow(10, float64(rng.Intn(21)-10)*float64(1+rng.Intn(30))/10)
+	}
+	fill := func(x []float64) {
+		for i := range x {
+			x[i] = entry()
+		}
+	}
+	same := func(name string, got, want []float64) {
+		t.Helper()
+		for i := range got {
+			if math.Float64bits(got[i]) != math.Float64bits(want[i]) && !(math.IsNaN(got[i]) && math.IsNaN(want[i])) {
+				t.Fatalf("%s: entry %d is %v unrolled, %v looped", name, i, got[i], want[i])
+			}
+		}
+	}
+	vec := func(zero bool) geom.Vec3 {
+		if zero {
+			return geom.Vec3{}
+		}
+		return geom.V(entry(), entry(), entry())
+	}
+	rows := func() *[6]ProblemRow {
+		var r [6]ProblemRow
+		for i := range r {
+			r[i].J, r[i].MinvJ = make([]Jacobian, 2), make([]Jacobian, 2)
+			for k := 0; k < 2; k++ {
+				r[i].J[k] = Jacobian{Lin: vec(i >= 3), Ang: vec(false)}
+				r[i].MinvJ[k] = Jacobian{Lin: vec(i >= 3), Ang: vec(false)}
+			}
+		}
+		return &r
+	}
+	for trial := 0; trial < 20000; trial++ {
+		var a, b, w block6
+		var x, y, inv [6]float64
+		fill(a[:])
+		fill(w[:])
+		fill(x[:])
+		fill(y[:])
+		fill(inv[:])
+
+		a1, a2 := a, a
+		gram6(&a1, &w)
+		gram6Loop(&a2, &w)
+		same("gram6", a1[:], a2[:])
+
+		// A positive definite block: G Gᵀ plus a diagonal, some of whose
+		// entries put the pivots' reciprocals out of the normal range.
+		var g block6
+		fill(g[:])
+		for i := 0; i < 6; i++ {
+			for j := 0; j <= i; j++ {
+				s := 0.0
+				for k := 0; k < 6; k++ {
+					s += g[i*6+k] * g[j*6+k]
+				}
+				b[i*6+j] = s
+			}
+			b[i*6+i] += []float64{1, 4e-309, 1e308, 2.5}[rng.Intn(4)]
+		}
+		b1, b2 := b, b
+		inv1, inv2 := inv, inv
+		ok1, ok2 := cholesky6(&b1, &inv1), cholesky6Loop(&b2, &inv2)
+		if ok1 != ok2 {
+			t.Fatalf("cholesky6: %v unrolled, %v looped", ok1, ok2)
+		}
+		same("cholesky6", b1[:], b2[:])
+		same("cholesky6's 1/L_jj", inv1[:], inv2[:])
+
+		w1, w2 := w, w
+		forwardRows6(&b1, &inv1, &w1)
+		forwardRows6Loop(&b2, &inv2, &w2)
+		same("forwardRows6", w1[:], w2[:])
+
+		x1, x2 := x, x
+		forward6(&a, &inv, &x1)
+		forward6Loop(&a, &inv, &x2)
+		same("forward6", x1[:], x2[:])
+		x1, x2 = x, x
+		backward6(&a, &inv, &x1)
+		backward6Loop(&a, &inv, &x2)
+		same("backward6", x1[:], x2[:])
+		x1, x2 = x, x
+		subtractTransposed6(&x1, &a, &y)
+		subtractTransposed6Loop(&x2, &a, &y)
+		same("subtractTransposed6", x1[:], x2[:])
+		x1, x2 = x, x
+		subtract6(&x1, &a, &y)
+		subtract6Loop(&x2, &a, &y)
+		same("subtract6", x1[:], x2[:])
+
+		r, next := rows(), rows()
+		var sigma [6]float64
+		fill(sigma[:])
+		a1, a2 = a, a
+		assembleJoint6Tail(&a1, &sigma, r)
+		assembleJoint6(&a2, &sigma, r, 3)
+		same("assembleJoint6Tail", a1[:], a2[:])
+		w1, w2 = w, w
+		coupleJoint6Tail(&w1, r, next)
+		coupleJoint6(&w2, r, next, 3, 3)
+		same("coupleJoint6Tail", w1[:], w2[:])
+	}
+}
