@@ -54,10 +54,7 @@ func (gs *GaussSeidel) Solve(p *Problem) error {
 	active := 0
 	for i := range gs.groups {
 		g := &gs.groups[i]
-		g.pinned = true
-		for r := g.first; r < g.last && g.pinned; r++ {
-			g.pinned = p.Lo[r] == 0 && p.Hi[r] == 0
-		}
+		g.pinned = pinned(p.Lo[g.first:g.last], p.Hi[g.first:g.last])
 		if g.pinned {
 			continue
 		}
@@ -92,6 +89,20 @@ func (gs *GaussSeidel) Solve(p *Problem) error {
 		}
 	}
 	return nil
+}
+
+// pinned reports whether every row's bounds are [0, 0] (a switched-off
+// contact's). Locals and slices of one length: the loop needs no bounds
+// checks and reads no field through a pointer, where the form writing
+// the group's flag each row reloaded both slices at every row.
+func pinned(lo, hi []float64) bool {
+	hi = hi[:len(lo)]
+	for r, l := range lo {
+		if l != 0 || hi[r] != 0 {
+			return false
+		}
+	}
+	return true
 }
 
 func (gs *GaussSeidel) setup(p *Problem) error {
