@@ -227,37 +227,63 @@ func (s *segment) bodyIndex(b *multibody.Body) int {
 // rest returns the segment's rest length L (m).
 func (s *segment) rest() float64 { return s.nodes[0].rest }
 
-// maxStretch is the most a wire may stretch, as its length over its rest
-// length, before it is taken as diverged: a steel rope parts at a few per
-// cent of strain and a fibre rope within a few tens, so a wire twice its
-// rest length is no rope the model describes. A wire its step cannot hold
-// gets there within steps: a wire of fixed resolution, its 1 kg nodes
-// carrying 2–11 times their critical tension (eq. 25) as a 100 kg load
-// pulled it off a sheave, had one segment at 1.24 times its rest length
-// 11 steps after the nodes first exceeded it and at 24 times 7 steps
-// later, and the load went on to be flung 60 km, with no error until
-// positions passed the world's divergence limit (1e7 m). The whole wire,
-// not a segment: a short segment is stretched many times over for a step
-// where a free end thrown at a geometry stops on it (20 times, 2 cm of
-// rest, in TestFreeEndThrownAtGeometries) or where contact nodes placed
-// within the step add their detour, which the next solve takes up.
-const maxStretch = 2
+// A wire its step cannot hold runs away within steps, in one of two
+// ways: its light nodes are flung (a wire of fixed resolution, its 1 kg
+// nodes carrying 2–11 times their critical tension, eq. 25, as a 100 kg
+// load pulled it off a sheave, flung the load 60 km), or it stretches as
+// a whole while its loads are thrown about (the stability chart's uniform
+// chains: 17 km within 60 s). Neither gave an error until positions passed
+// the world's divergence limit (1e7 m). runaway reports both, by limits
+// that no hoisting rope reaches:
+const (
+	// maxNodeSpeed (m/s): sound in air travels at 343 m/s, the FMUs'
+	// driven points at most 1 km/s; a free end thrown at a geometry at
+	// 31 m/s (TestFreeEndThrownAtGeometries) stays far below.
+	maxNodeSpeed = 1000
+	// maxStretch (length over rest length) and maxStress (Pa): a wire
+	// twice its rest length whose material would then carry more than
+	// 10 GPa, five times the breaking stress of the strongest rope wire
+	// and above any fibre's. Both: an elastic cord hangs at several times
+	// its rest length at a small stress, and a short wire that stops on
+	// a geometry is twice its length for a step and recovers.
+	maxStretch = 2
+	maxStress  = 10e9
+)
 
-// overstretched returns an error wrapping multibody.ErrDiverged if w's
-// length at the last update (its segments' lengths through their nodes)
-// is more than maxStretch times its rest length, or not finite.
-func (w *Wire) overstretched() error {
+// runaway returns an error wrapping multibody.ErrDiverged if a mass node
+// of w moves faster than maxNodeSpeed, or if w's length at the last update
+// (its segments' lengths through their nodes) is more than maxStretch
+// times its rest length at a stress beyond maxStress (or either is not
+// finite).
+func (w *Wire) runaway() error {
+	// What to change where the wire is of fixed resolution (eq. 25).
+	const unstable = "a wire of fixed resolution whose nodes carry more than their critical tension l·m/(4h²) (SLNB11 eq. 25) is unstable at its step: give it adaptive resolution or a shorter step"
+	for i, n := range w.nodes {
+		if n.kind != MassNode {
+			continue
+		}
+		v := n.body.Vel
+		if !(v.X*v.X+v.Y*v.Y+v.Z*v.Z <= maxNodeSpeed*maxNodeSpeed) {
+			err := fmt.Errorf("mass node %d at %.4g m moving at %.4g m/s, beyond the %d m/s no hoisting rope reaches", i, n.body.Pos, v.Norm(), maxNodeSpeed)
+			if !w.Resolution.Adaptive {
+				err = fmt.Errorf("%w; %s", err, unstable)
+			}
+			return fmt.Errorf("%w: %w", err, multibody.ErrDiverged)
+		}
+	}
 	length, rest := 0.0, 0.0
 	for _, s := range w.segs {
 		length += s.total
 		rest += s.rest()
 	}
-	if rest > 0 && !(length <= maxStretch*rest) {
-		msg := fmt.Sprintf("%.4g m long, %.3g times its rest length of %.4g m: no rope stretches so far", length, length/rest, rest)
+	stress := (length/rest - 1) * w.ea / w.Rope.Area()
+	if rest > 0 && !(length <= maxStretch*rest || stress <= maxStress) {
+		err := fmt.Errorf("%.4g m long at the step's start, %.3g times its rest length of %.4g m, at a stress of %.3g GPa that no rope holds (a winch hauling with no force limit against a load that cannot follow stretches a wire so)",
+			length, length/rest, rest, stress/1e9)
 		if !w.Resolution.Adaptive {
-			msg += "; a wire of fixed resolution whose nodes carry more than their critical tension l·m/(4h²) (SLNB11 eq. 25) is unstable at its step: give it adaptive resolution or a shorter step"
+			err = fmt.Errorf("%w; or %s", err, unstable)
 		}
-		return fmt.Errorf("%s: %w", msg, multibody.ErrDiverged)
+		return fmt.Errorf("%w: %w", err, multibody.ErrDiverged)
 	}
 	return nil
 }

@@ -179,19 +179,38 @@ func TestStabilityChart(t *testing.T) {
 }
 
 // TestDivergingWireIsAnError: a wire its step cannot hold is stopped with
-// an error (multibody.ErrDiverged, saying what to change) once it is
-// twice its rest length (maxStretch), while its bodies are still near
-// where they were, instead of running on until positions pass 1e7 m. The
-// uniform chains of the stability chart that eq. 25 calls unstable (m_b ≥
-// 100 m_w at the resolutions given) fail so within 60 s with every body
-// within 20 m of the cylinder's axis; the same wires adaptive run 10 s
-// without error.
+// an error (multibody.ErrDiverged, saying what to change) while its bodies
+// are still near where they were, instead of running on until positions
+// pass 1e7 m (runaway), and a wire that only looks extreme is not:
+//   - the uniform chains of the stability chart that eq. 25 calls unstable
+//     (m_b ≥ 100 m_w at the resolutions given) stretch as a whole and fail
+//     within 60 s with every body within 20 m of the cylinder's axis (they
+//     hang 4.5–5 m below it); the same wires adaptive run 10 s;
+//   - a hanging wire of fixed resolution whose only unstable nodes are
+//     four 5 cm apart above its 1 t load, shaken sideways at 3 m/s, flings
+//     them: it fails with no node more than 10 m beyond the wire's reach,
+//     hung 10, 100 or 400 m long;
+//   - an elastic cord (EA 400 N) that a 100 kg load stretches to 3.45
+//     times its length hangs 10 s with no error, and a winch hauling with
+//     no force limit against a fixed anchor fails, the wire at a stress no
+//     rope holds.
 func TestDivergingWireIsAnError(t *testing.T) {
+	diverged := func(name string, err error, adaptiveHint bool) {
+		t.Helper()
+		switch {
+		case err == nil:
+			t.Errorf("%s: no error", name)
+		case !errors.Is(err, multibody.ErrDiverged):
+			t.Errorf("%s: %v, want a divergence", name, err)
+		case adaptiveHint && !strings.Contains(err.Error(), "adaptive resolution"):
+			t.Errorf("%s: %v, want the error to name adaptive resolution", name, err)
+		}
+	}
 	for _, c := range []struct {
 		mw, mb   float64
 		segments int
 	}{{1, 1e4, 30}, {1, 1e5, 4}, {10, 1e4, 8}, {1, 100, 30}} {
-		name := fmt.Sprintf("m_w = %g kg, m_b = %g kg, %d segments", c.mw, c.mb, c.segments)
+		name := fmt.Sprintf("uniform chain, m_w = %g kg, m_b = %g kg, %d segments", c.mw, c.mb, c.segments)
 		cell := newChartCell(t, c.mw, c.mb, c.segments, false)
 		far := 0.0
 		var err error
@@ -202,21 +221,85 @@ func TestDivergingWireIsAnError(t *testing.T) {
 				far = max(far, b.Pos.Norm())
 			}
 		}
-		t.Logf("uniform, %s: step %d, bodies within %.3g m: %v", name, k, far, err)
-		switch {
-		case err == nil:
-			t.Errorf("uniform, %s: no error in %g s", name, chartSeconds)
-		case !errors.Is(err, multibody.ErrDiverged) || !strings.Contains(err.Error(), "adaptive resolution"):
-			t.Errorf("uniform, %s: %v, want a divergence that names adaptive resolution", name, err)
-		case far > 20:
-			t.Errorf("uniform, %s: a body %.3g m from the axis before the error", name, far)
+		t.Logf("%s: step %d, bodies within %.3g m of the axis: %v", name, k, far, err)
+		diverged(name, err, true)
+		if far > 20 {
+			t.Errorf("%s: a body %.3g m from the axis before the error", name, far)
 		}
 		cell = newChartCell(t, c.mw, c.mb, c.segments, true)
 		for k := 0; k < 600; k++ {
 			if err := cell.sys.Step(1.0 / 60); err != nil {
-				t.Errorf("adaptive, %s: step %d: %v", name, k, err)
+				t.Errorf("adaptive, m_w = %g kg, m_b = %g kg: step %d: %v", c.mw, c.mb, k, err)
 				break
 			}
 		}
+	}
+	for _, L := range []float64{10, 100, 400} {
+		name := fmt.Sprintf("%g m of wire shaken above its load", L)
+		sys := NewSystem(geom.V(0, 0, -g0))
+		crane := sys.World.AddBody(multibody.NewStatic("crane", geom.Vec3{}))
+		const M = 1000.0
+		load := sys.World.AddBody(multibody.NewBody("load", M, multibody.BoxInertia(M, 1, 1, 1), geom.V(0, 0, -L-0.5)))
+		route := []RoutePoint{{Kind: End, Point: geom.Vec3{}, Body: crane}}
+		for _, d := range []float64{0.2, 0.15, 0.1, 0.05} {
+			route = append(route, RoutePoint{Kind: Via, Point: geom.V(0, 0, -L+d)})
+		}
+		route = append(route, RoutePoint{Kind: End, Point: geom.V(0, 0, -L), Body: load})
+		w, err := sys.AddWire(WireSpec{Name: "w", Rope: testRope(1e8, 1, 0.001), Spacing: 1, Tension: M * g0, Route: route})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, nd := range w.nodes {
+			if i > 0 && i < len(w.nodes)-1 && nd.kind == MassNode {
+				nd.body.Vel = geom.V(float64(i%2*2-1)*3, 0, 0)
+			}
+		}
+		beyond := 0.0
+		k := 0
+		for ; k < 600 && err == nil; k++ {
+			err = sys.Step(1.0 / 60)
+			for _, b := range sys.World.Bodies() {
+				beyond = max(beyond, b.Pos.Norm()-L-1)
+			}
+		}
+		t.Logf("%s: step %d, bodies up to %.3g m beyond the wire's reach: %v", name, k, beyond, err)
+		diverged(name, err, true)
+		if beyond > 10 {
+			t.Errorf("%s: a body %.3g m beyond the wire's reach before the error", name, beyond)
+		}
+	}
+	// The elastic cord: 1 m under 100 kg, static stretch W/EA = 2.45.
+	sys := NewSystem(geom.V(0, 0, -g0))
+	crane := sys.World.AddBody(multibody.NewStatic("crane", geom.Vec3{}))
+	load := sys.World.AddBody(multibody.NewBody("load", 100, multibody.BoxInertia(100, 0.2, 0.2, 0.2), geom.V(0, 0, -1.1)))
+	if _, err := sys.AddWire(WireSpec{Name: "cord", Rope: testRope(400, 0.05, 0.01), Spacing: 0.25, Resolution: Resolution{Adaptive: true, MinSegment: 0.05},
+		Route: []RoutePoint{{Kind: End, Point: geom.Vec3{}, Body: crane}, {Kind: End, Point: geom.V(0, 0, -1), Body: load}}}); err != nil {
+		t.Fatal(err)
+	}
+	for k := 0; k < 600; k++ {
+		if err := sys.Step(1.0 / 60); err != nil {
+			t.Errorf("elastic cord: step %d: %v", k, err)
+			break
+		}
+	}
+	t.Logf("elastic cord: the load at %.3f m after 10 s (static: %.3f m)", load.Pos.Z, -(1+100*g0/400)-0.1)
+	// The winch hauling against an anchor, no force limit.
+	sys = NewSystem(geom.V(0, 0, -g0))
+	crane = sys.World.AddBody(multibody.NewStatic("crane", geom.Vec3{}))
+	anchor := sys.World.AddBody(multibody.NewStatic("anchor", geom.V(0, 0, -5)))
+	wi := Winch{Spacing: 1, Speed: -1, MinLength: 0.5}
+	_, err := sys.AddWire(WireSpec{Name: "w", Rope: testRope(1e6, 1, 0.01), Spacing: 1, Winch: &wi,
+		Route: []RoutePoint{{Kind: End, Point: geom.Vec3{}, Body: crane}, {Kind: End, Point: anchor.Pos, Body: anchor}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	k := 0
+	for ; k < 600 && err == nil; k++ {
+		err = sys.Step(1.0 / 60)
+	}
+	t.Logf("stalled winch: step %d: %v", k, err)
+	diverged("stalled winch", err, false)
+	if err != nil && !strings.Contains(err.Error(), "force limit") {
+		t.Errorf("stalled winch: %v, want the error to name a winch's force limit", err)
 	}
 }

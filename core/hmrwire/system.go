@@ -209,7 +209,7 @@ func (sys *System) step(h float64) error {
 		return err
 	}
 	for _, w := range sys.Wires {
-		if err := w.overstretched(); err != nil {
+		if err := w.runaway(); err != nil {
 			return fmt.Errorf("wire %q: %w", w.Name, err)
 		}
 		w.reportMerges(h)

@@ -11,7 +11,8 @@ import (
 	"github.com/cablefmu/cablefmu/core/state"
 )
 
-// ErrDiverged reports a simulation whose state left the finite range.
+// ErrDiverged reports a simulation whose state left the finite range, or
+// a range no cable reaches (a model may check its own, as the HMR wire does).
 var ErrDiverged = errors.New("simulation diverged")
 
 // DivergenceLimit bounds positions (m) and speeds (m/s, rad/s) that a cable
