@@ -26,7 +26,7 @@ source=$(cat build/engines/source)
 for p in linux64:linux:cablefmu win64:windows:cablefmu.exe; do
 	IFS=: read -r platform goos exe <<<"$p"
 	mkdir -p "$out/$platform"
-	CGO_ENABLED=0 GOOS=$goos GOARCH=amd64 go build -tags cablefmu_dist -trimpath -ldflags "-s -w -X main.distSource=$source" \
+	CGO_ENABLED=0 GOOS=$goos GOARCH=amd64 GOAMD64=v1 go build -tags cablefmu_dist -trimpath -ldflags "-s -w -X main.distSource=$source" \
 		-o "$out/$platform/$exe" ./build
 	mkdir -p examples/clients/python/cablefmu/bin/$platform
 	cp "$out/$platform/$exe" examples/clients/python/cablefmu/bin/$platform/

@@ -247,3 +247,21 @@ func peExports(f *pe.File) ([]string, error) {
 	}
 	return names, nil
 }
+
+// TestEngineBuiltForBaselineCPU: an engine is built for the baseline
+// x86-64 instruction set whatever GOAMD64 the caller sets (v3 fuses
+// multiply-adds: other numbers, and a CPU with AVX2 needed).
+func TestEngineBuiltForBaselineCPU(t *testing.T) {
+	t.Setenv("GOAMD64", "v3")
+	for _, p := range Platforms() {
+		level := ""
+		for _, kv := range engineEnv(p) {
+			if v, ok := strings.CutPrefix(kv, "GOAMD64="); ok {
+				level = v // the last counts
+			}
+		}
+		if level != "v1" {
+			t.Errorf("%s engine built with GOAMD64=%q, want v1", p.Name, level)
+		}
+	}
+}

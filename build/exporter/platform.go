@@ -167,7 +167,7 @@ func Compile(root string, p Platform) (Engine, error) {
 	defer os.RemoveAll(tmp)
 	lib := filepath.Join(tmp, engineName+p.Ext)
 	ldflags := "-s -w"
-	env := append(os.Environ(), "CGO_ENABLED=1", "GOARCH=amd64", "GOOS="+p.goos, "CC="+p.cc)
+	env := engineEnv(p)
 	if p.goos == "windows" {
 		ldflags += " -extldflags -Wl,--no-insert-timestamp" // the same inputs give the same DLL
 	}
@@ -198,6 +198,17 @@ func Compile(root string, p Platform) (Engine, error) {
 		return Engine{}, fmt.Errorf("the %s engine: %w", p.Name, err)
 	}
 	return Engine{Platform: p, Library: l}, nil
+}
+
+// engineEnv returns the environment the engine for p is built in: the
+// caller's, with the target set, and the baseline x86-64 instruction set
+// (GOAMD64=v1) whatever the caller's: with v3 the compiler fuses
+// multiplications and additions, which round differently (and the engine
+// would need a CPU with AVX2), so the same scenario would give other
+// numbers than the tests' and than every other build's. The last of
+// duplicate entries counts.
+func engineEnv(p Platform) []string {
+	return append(os.Environ(), "CGO_ENABLED=1", "GOARCH=amd64", "GOAMD64=v1", "GOOS="+p.goos, "CC="+p.cc)
 }
 
 // ModuleRoot returns the root of the cablefmu module the working
