@@ -11,7 +11,8 @@ import (
 // TestUnrolledKernels holds the unrolled 6×6 kernels (chain6_unrolled.go)
 // to their loop forms (chain6_loop_test.go) bit for bit, on 20,000 random
 // inputs each: entries of mixed signs and magnitudes from 1e-300 to 1e300,
-// with zeros, negative zeros and subnormals among them; positive definite
+// with zeros, negative zeros and subnormals among them, and blocks of
+// signed zeros only; positive definite
 // blocks for the Cholesky factorization, among them pivots whose
 // reciprocal leaves the normal range; the joint kernels on rows whose
 // rows 3–5 are angular.
@@ -63,6 +64,14 @@ func TestUnrolledKernels(t *testing.T) {
 		var x, y, inv [6]float64
 		fill(a[:])
 		fill(w[:])
+		if trial%50 == 0 {
+			// Signed zeros only: a sum of negative zeros is −0 unless it
+			// starts from +0, and −0 − (−0) is +0.
+			for i := range a {
+				a[i] = math.Copysign(0, -1)
+				w[i] = math.Copysign(0, float64(rng.Intn(2)*2-1))
+			}
+		}
 		fill(x[:])
 		fill(y[:])
 		fill(inv[:])
