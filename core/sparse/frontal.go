@@ -155,7 +155,7 @@ func (f *Factor) multifrontal(a *Matrix, piv Pivot) error {
 		// triangle takes −l d lᵀ of each.
 		for j := 0; j < cols; j++ {
 			k := first + j
-			dk, err := f.pivot(front[j*m+j], k, piv)
+			dk, err := f.pivot(front[j*m+j], k, &piv)
 			if err != nil {
 				return err
 			}

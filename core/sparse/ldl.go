@@ -23,16 +23,14 @@ type Symbolic struct {
 	// whose supernodes and maps are then set.
 	frontal bool
 	front   *fronts
-	// For the up-looking kernel: row k of L (left of the diagonal) has
-	// its entries in the columns rowCol[rowStart[k]:rowStart[k+1]],
-	// ascending (an order in which its triangular solve may go), each
-	// stored at position rowPos (of rowIdx and the factor's values),
-	// its column starting at rowFrom (colStart of it, read in order);
-	// and row k of P A Pᵀ on and left of the diagonal is
-	// a.Val[scatterPos[q]] in column scatterCol[q], q in
-	// scatterStart[k]…scatterStart[k+1]−1.
-	rowStart, rowCol, rowPos, rowFrom    []int
-	scatterStart, scatterPos, scatterCol []int
+	// For the up-looking kernel: row k of L (left of the diagonal) is
+	// row[rowStart[k]:rowStart[k+1]], its entries' columns ascending (an
+	// order in which its triangular solve may go); and row k of P A Pᵀ
+	// on and left of the diagonal is scatter[scatterStart[k]:
+	// scatterStart[k+1]].
+	rowStart, scatterStart []int
+	row                    []rowEntry
+	scatter                []scatterEntry
 	// scratch of the analysis
 	flag, count, post, stack []int
 }
@@ -108,6 +106,15 @@ func AnalyzeIn(s *Symbolic, a *Matrix, perm []int) (*Symbolic, error) {
 	return s, nil
 }
 
+// rowEntry is an entry l_ki of L for the up-looking kernel: its column i,
+// its position in rowIdx and the factor's values, and the position of its
+// column's first entry (l_ki's column above it is from…pos−1).
+type rowEntry struct{ col, pos, from int }
+
+// scatterEntry is an entry of P A Pᵀ for the up-looking kernel: its
+// column and its position in the matrix's values.
+type scatterEntry struct{ col, pos int }
+
 // rows lays out the up-looking kernel's row patterns of L and the scatter
 // of a's entries, so that a factorization walks neither the elimination
 // tree nor the permutation.
@@ -120,28 +127,27 @@ func (s *Symbolic) rows(a *Matrix) {
 	for k := 0; k < n; k++ {
 		s.rowStart[k+1] += s.rowStart[k]
 	}
-	s.rowCol, s.rowPos, s.rowFrom = grown(s.rowCol, len(s.rowIdx)), grown(s.rowPos, len(s.rowIdx)), grown(s.rowFrom, len(s.rowIdx))
+	s.row = grown(s.row, len(s.rowIdx))
 	next := append(s.count[:0], s.rowStart[:n]...)
 	s.count = next
 	for j := 0; j < n; j++ { // columns ascending: each row's list ascends
 		for q := s.colStart[j]; q < s.colStart[j+1]; q++ {
 			k := s.rowIdx[q]
-			s.rowCol[next[k]], s.rowPos[next[k]], s.rowFrom[next[k]] = j, q, s.colStart[j]
+			s.row[next[k]] = rowEntry{col: j, pos: q, from: s.colStart[j]}
 			next[k]++
 		}
 	}
 	s.scatterStart = grown(s.scatterStart, n+1)
 	s.scatterStart[0] = 0
-	s.scatterPos, s.scatterCol = s.scatterPos[:0], s.scatterCol[:0]
+	s.scatter = s.scatter[:0]
 	for k := 0; k < n; k++ {
 		col := s.perm[k]
 		for q := a.Col[col]; q < a.Col[col+1]; q++ {
 			if i := s.iperm[a.Row[q]]; i <= k {
-				s.scatterPos = append(s.scatterPos, q)
-				s.scatterCol = append(s.scatterCol, i)
+				s.scatter = append(s.scatter, scatterEntry{col: i, pos: q})
 			}
 		}
-		s.scatterStart[k+1] = len(s.scatterPos)
+		s.scatterStart[k+1] = len(s.scatter)
 	}
 }
 
@@ -353,7 +359,7 @@ func (f *Factor) Refactor(a *Matrix, piv Pivot, changed []int) error {
 
 // pivot returns the pivot to divide by at position k for the computed
 // dk, perturbed as piv says.
-func (f *Factor) pivot(dk float64, k int, piv Pivot) (float64, error) {
+func (f *Factor) pivot(dk float64, k int, piv *Pivot) (float64, error) {
 	col := f.sym.perm[k]
 	switch {
 	case piv.Sign != nil:
@@ -378,45 +384,41 @@ func (f *Factor) pivot(dk float64, k int, piv Pivot) (float64, error) {
 // the analysis, ascending), and d_k = a_kk − Σ_j l_kj y_j. Column i's
 // entries above row k are those before l_ki's position (rows ascend), so
 // a refactorization from a later row needs no bookkeeping of the rows
-// kept. (The loops run over subslices of equal length: their indices
-// need no bounds checks, a third of the kernel's instructions.)
+// kept.
 func (f *Factor) upLooking(a *Matrix, piv Pivot, from int) error {
 	s := f.sym
-	y := f.y
+	// Locals, and slices of known lengths: the loops reload no fields,
+	// and check fewer bounds.
+	y, d, aVal := f.y[:s.n], f.d[:s.n], a.Val
+	rowIdx := s.rowIdx
+	val := f.val[:len(rowIdx)]
+	rowStart, scatterStart := s.rowStart[:s.n+1], s.scatterStart[:s.n+1]
 	for k := from; k < s.n; k++ {
 		// Row k of P A Pᵀ, left of and on the diagonal, into y.
-		cols := s.scatterCol[s.scatterStart[k]:s.scatterStart[k+1]]
-		pos := s.scatterPos[s.scatterStart[k]:s.scatterStart[k+1]]
-		pos = pos[:len(cols)]
-		for q, c := range cols {
-			y[c] += a.Val[pos[q]]
+		for _, e := range s.scatter[scatterStart[k]:scatterStart[k+1]] {
+			y[e.col] += aVal[e.pos]
 		}
 		dk := y[k]
 		y[k] = 0
-		row := s.rowCol[s.rowStart[k]:s.rowStart[k+1]]
-		at := s.rowPos[s.rowStart[k]:s.rowStart[k+1]]
-		at = at[:len(row)]
-		begin := s.rowFrom[s.rowStart[k]:s.rowStart[k+1]]
-		begin = begin[:len(row)]
-		for t, i := range row {
-			yi := y[i]
-			y[i] = 0
-			end := at[t]
-			rows := s.rowIdx[begin[t]:end]
-			vals := f.val[begin[t]:end]
-			vals = vals[:len(rows)]
-			for q, r := range rows {
-				y[r] -= vals[q] * yi
+		for _, e := range s.row[rowStart[k]:rowStart[k+1]] {
+			yi := y[e.col]
+			y[e.col] = 0
+			// Column e.col above row k; unsigned q needs no bounds
+			// checks on rows and vals.
+			rows := rowIdx[:e.pos]
+			vals := val[:len(rows)]
+			for q := uint(e.from); q < uint(len(rows)); q++ {
+				y[rows[q]] -= vals[q] * yi
 			}
-			lki := yi / f.d[i]
+			lki := yi / d[e.col]
 			dk -= lki * yi
-			f.val[end] = lki
+			val[e.pos] = lki
 		}
-		dk, err := f.pivot(dk, k, piv)
+		dk, err := f.pivot(dk, k, &piv)
 		if err != nil {
 			return err
 		}
-		f.d[k] = dk
+		d[k] = dk
 	}
 	return nil
 }
@@ -424,40 +426,38 @@ func (f *Factor) upLooking(a *Matrix, piv Pivot, from int) error {
 // Solve overwrites b with the solution x of A x = b.
 func (f *Factor) Solve(b []float64) {
 	s := f.sym
-	x := f.x
+	n := s.n
+	x, d := f.x[:n], f.d[:n]
+	// Column j of L is rows[colStart[j]:], vals alike: unsigned q needs
+	// no bounds checks on them.
+	colStart, rowIdx := s.colStart[:n+1], s.rowIdx
+	val := f.val[:len(rowIdx)]
 	for k, i := range s.perm {
 		x[k] = b[i]
 	}
-	for j := 0; j < s.n; j++ { // L x = b
+	for j := 0; j < n; j++ { // L x = b
 		xj := x[j]
-		rows, vals := s.column(f.val, j)
-		for q, r := range rows {
-			x[r] -= vals[q] * xj
+		rows := rowIdx[:colStart[j+1]]
+		vals := val[:len(rows)]
+		for q := uint(colStart[j]); q < uint(len(rows)); q++ {
+			x[rows[q]] -= vals[q] * xj
 		}
 	}
-	for j := range x[:s.n] {
-		x[j] /= f.d[j]
+	for j := range x {
+		x[j] /= d[j]
 	}
-	for j := s.n - 1; j >= 0; j-- { // Lᵀ x = y
+	for j := n - 1; j >= 0; j-- { // Lᵀ x = y
 		xj := x[j]
-		rows, vals := s.column(f.val, j)
-		for q, r := range rows {
-			xj -= vals[q] * x[r]
+		rows := rowIdx[:colStart[j+1]]
+		vals := val[:len(rows)]
+		for q := uint(colStart[j]); q < uint(len(rows)); q++ {
+			xj -= vals[q] * x[rows[q]]
 		}
 		x[j] = xj
 	}
 	for k, i := range s.perm {
 		b[i] = x[k]
 	}
-}
-
-// column returns the rows of L's column j below the diagonal and their
-// values in val, as slices of one length (their loops need no bounds
-// checks).
-func (s *Symbolic) column(val []float64, j int) ([]int, []float64) {
-	rows := s.rowIdx[s.colStart[j]:s.colStart[j+1]]
-	vals := val[s.colStart[j]:s.colStart[j+1]]
-	return rows, vals[:len(rows)]
 }
 
 // intBytes is the size of an int (bytes), for the storage estimates.
@@ -467,10 +467,11 @@ const intBytes = 8
 // a solver keeping several analyses counts against its budget.
 func (s *Symbolic) Bytes() int {
 	n := 0
-	for _, v := range [][]int{s.perm, s.iperm, s.parent, s.colStart, s.rowIdx, s.rowStart, s.rowCol, s.rowPos, s.rowFrom,
-		s.scatterStart, s.scatterPos, s.scatterCol, s.flag, s.count, s.post, s.stack} {
+	for _, v := range [][]int{s.perm, s.iperm, s.parent, s.colStart, s.rowIdx, s.rowStart,
+		s.scatterStart, s.flag, s.count, s.post, s.stack} {
 		n += intBytes * cap(v)
 	}
+	n += 3*intBytes*cap(s.row) + 2*intBytes*cap(s.scatter)
 	if fr := s.front; fr != nil {
 		for _, v := range [][]int{fr.start, fr.children, fr.rel, fr.relStart, fr.aQ, fr.aAt, fr.aStart} {
 			n += intBytes * cap(v)

@@ -144,7 +144,7 @@ func kernel(s *Symbolic, a *Matrix, frontal bool) {
 	s.frontal, s.front = frontal, nil
 	if frontal {
 		s.front = newFronts(s, a)
-	} else if s.rowStart == nil {
+	} else if s.row == nil {
 		s.rows(a)
 	}
 }
