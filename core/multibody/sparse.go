@@ -80,14 +80,16 @@ type Sparse struct {
 	pivot                 sparse.Pivot
 	// pos holds, per ByBody entry kept as unknowns and block, the
 	// positions in mat.Val of the entries (row, dof) and (dof, row), dof by
-	// dof (−1 where the block does not act on the dof's part); per
-	// condensed entry its pairs of blocks (see assembleCondensed); posStart
-	// indexes it per entry.
-	pos      []int
-	posStart []int
-	diag     []int // position of each unknown's diagonal
-	rhs, x   []float64
-	res, dx  []float64
+	// dof (−1 where the block does not act on the dof's part); posStart
+	// indexes it per entry. A condensed entry ei's pairs of blocks are
+	// pairs[pairStart[ei]:pairStart[ei+1]].
+	pos       []int
+	posStart  []int
+	pairs     []blockPair
+	pairStart []int
+	diag      []int // position of each unknown's diagonal
+	rhs, x    []float64
+	res, dx   []float64
 	// pattern is the coupling the analysis was made for (Problem.pattern).
 	pattern []int
 	// key is all that the analysis was made from (see keyOf); kept holds
@@ -208,7 +210,7 @@ func (s *Sparse) refactor(p *Problem, t0 time.Time) error {
 	s.sigma = append(s.sigma[:0], p.Sigma...)
 	for _, k := range changed {
 		s.isChange[k] = false
-		s.pivot.Scale[k] = s.scale(k, nil)
+		s.pivot.Scale[k] = s.scale(k)
 	}
 	s.changed = changed
 	t0 = s.clock(&s.timing().Assembly, t0)
@@ -223,23 +225,13 @@ func (s *Sparse) refactor(p *Problem, t0 time.Time) error {
 
 // scale returns unknown k's pivot scale, |a_kk| + Σ_j a_kj²/|a_jj|: the
 // size its pivot has without cancellation (a zero diagonal adds nothing).
-// inv holds 1/|a_jj| (0 for a zero one) per unknown, or is nil to have it
-// worked out here.
-func (s *Sparse) scale(k int, inv []float64) float64 {
+func (s *Sparse) scale(k int) float64 {
 	val := s.mat.Val
 	v := math.Abs(val[s.diag[k]])
 	// The column as subslices of one length: no bounds checks on them.
 	rows := s.mat.Row[s.mat.Col[k]:s.mat.Col[k+1]]
 	vals := val[s.mat.Col[k]:s.mat.Col[k+1]]
 	vals = vals[:len(rows)]
-	if inv != nil {
-		for q, j := range rows {
-			if j != k {
-				v += vals[q] * vals[q] * inv[j]
-			}
-		}
-		return v
-	}
 	for q, j := range rows {
 		if d := math.Abs(val[s.diag[j]]); j != k && d > 0 {
 			v += vals[q] * vals[q] * (1 / d)
@@ -337,17 +329,18 @@ func (s *Sparse) turningChanged(p *Problem) bool {
 // analysis is what setup makes of a problem's coupling: the fields of
 // the same names in Sparse.
 type analysis struct {
-	key, pattern                  []int
-	bodyStart, bodyDofs, bodyNode []int
-	onKept, rigid                 []bool
-	parts                         []uint8
-	rows                          int
-	mat                           *sparse.Matrix
-	pos, posStart, diag           []int
-	dissected                     bool
-	fac                           *sparse.Factor
-	syms                          [2]*sparse.Symbolic
-	sign                          []int8
+	key, pattern                   []int
+	bodyStart, bodyDofs, bodyNode  []int
+	onKept, rigid                  []bool
+	parts                          []uint8
+	rows                           int
+	mat                            *sparse.Matrix
+	pos, posStart, pairStart, diag []int
+	pairs                          []blockPair
+	dissected                      bool
+	fac                            *sparse.Factor
+	syms                           [2]*sparse.Symbolic
+	sign                           []int8
 }
 
 // keptAnalyses is how many analyses Sparse keeps besides the one in use,
@@ -362,9 +355,10 @@ const (
 // bytes returns the storage the analysis holds (bytes, by capacity).
 func (a *analysis) bytes() int {
 	n := len(a.sign) + len(a.onKept) + len(a.rigid) + len(a.parts)
-	for _, v := range [][]int{a.key, a.pattern, a.bodyStart, a.bodyDofs, a.bodyNode, a.pos, a.posStart, a.diag} {
+	for _, v := range [][]int{a.key, a.pattern, a.bodyStart, a.bodyDofs, a.bodyNode, a.pos, a.posStart, a.pairStart, a.diag} {
 		n += 8 * cap(v)
 	}
+	n += 4 * 8 * cap(a.pairs)
 	if m := a.mat; m != nil {
 		n += 8 * (cap(m.Col) + cap(m.Row) + cap(m.Val))
 	}
@@ -401,12 +395,13 @@ func (s *Sparse) keep(cur *analysis) *analysis {
 func (s *Sparse) stash() *analysis {
 	return &analysis{key: s.key, pattern: s.pattern, bodyStart: s.bodyStart, bodyDofs: s.bodyDofs, bodyNode: s.bodyNode,
 		onKept: s.onKept, rigid: s.rigid, parts: s.parts, rows: s.rows, mat: s.mat, pos: s.pos, posStart: s.posStart,
-		diag: s.diag, dissected: s.dissected, fac: s.fac, syms: s.syms, sign: s.pivot.Sign}
+		pairs: s.pairs, pairStart: s.pairStart, diag: s.diag, dissected: s.dissected, fac: s.fac, syms: s.syms, sign: s.pivot.Sign}
 }
 
 func (s *Sparse) adopt(a *analysis) {
 	s.key, s.pattern, s.bodyStart, s.bodyDofs, s.bodyNode = a.key, a.pattern, a.bodyStart, a.bodyDofs, a.bodyNode
 	s.onKept, s.rigid, s.parts, s.rows, s.mat, s.pos, s.posStart = a.onKept, a.rigid, a.parts, a.rows, a.mat, a.pos, a.posStart
+	s.pairs, s.pairStart = a.pairs, a.pairStart
 	s.diag, s.dissected, s.fac, s.syms, s.pivot.Sign = a.diag, a.dissected, a.fac, a.syms, a.sign
 }
 
@@ -556,22 +551,22 @@ func (s *Sparse) analyzeLayout(p *Problem, t0 time.Time) error {
 	// Positions of the entries assembly writes, −1 where the parts of
 	// the blocks do not meet.
 	s.pos, s.posStart = s.pos[:0], s.posStart[:0]
+	s.pairs, s.pairStart = s.pairs[:0], s.pairStart[:0]
 	part = s.parts
 	for ei, e := range p.ByBody {
 		pe := part[:len(e.Blocks)]
 		part = part[len(e.Blocks):]
 		s.posStart = append(s.posStart, len(s.pos))
+		s.pairStart = append(s.pairStart, len(s.pairs))
 		if s.bodyStart[ei] < 0 {
-			// Per pair of blocks (a, c) whose parts meet, c from a on:
-			// their indices in the entry, and the positions of the
-			// entries (a's row, c's row) and (c's row, a's row).
 			for ia, a := range e.Blocks {
 				for ic := ia; ic < len(e.Blocks); ic++ {
 					if pe[ia]&pe[ic] == 0 {
 						continue
 					}
 					c := e.Blocks[ic]
-					s.pos = append(s.pos, ia, ic, s.mat.Index(s.rows+a.Row, s.rows+c.Row), s.mat.Index(s.rows+c.Row, s.rows+a.Row))
+					s.pairs = append(s.pairs, blockPair{a: ia, c: ic,
+						ac: s.mat.Index(s.rows+a.Row, s.rows+c.Row), ca: s.mat.Index(s.rows+c.Row, s.rows+a.Row)})
 				}
 			}
 			continue
@@ -587,6 +582,7 @@ func (s *Sparse) analyzeLayout(p *Problem, t0 time.Time) error {
 			}
 		}
 	}
+	s.pairStart = append(s.pairStart, len(s.pairs))
 	s.diag = grow(s.diag, n)
 	for i := range s.diag {
 		s.diag[i] = s.mat.Index(i, i)
@@ -749,11 +745,7 @@ func (s *Sparse) assemble(p *Problem) error {
 		pe := part[:len(e.Blocks)]
 		part = part[len(e.Blocks):]
 		if s.bodyStart[ei] < 0 {
-			end := len(s.pos)
-			if ei+1 < len(s.posStart) {
-				end = s.posStart[ei+1]
-			}
-			if !s.assembleCondensed(p, e, s.bodyDofs[ei], pe, s.pos[s.posStart[ei]:end]) {
+			if !s.assembleCondensed(p, e, s.bodyDofs[ei], pe, s.pairs[s.pairStart[ei]:s.pairStart[ei+1]]) {
 				return errPartsChanged
 			}
 			continue
@@ -807,24 +799,49 @@ func (s *Sparse) assemble(p *Problem) error {
 		s.rowDiag[i] = val[q]
 		val[q] -= sg // after the condensed bodies' terms
 	}
-	// Each unknown's pivot scale (see scale).
-	inv := s.res // free until a refinement
-	for k := range inv {
-		inv[k] = 0
-		if d := math.Abs(val[s.diag[k]]); d > 0 {
-			inv[k] = 1 / d
-		}
-	}
-	for k := 0; k < s.mat.N; k++ {
-		s.pivot.Scale[k] = s.scale(k, inv)
-	}
+	s.scales()
 	return nil
 }
 
+// scales sets every unknown's pivot scale (see scale), with 1/|a_jj| (0
+// for a zero one) worked out once per unknown.
+func (s *Sparse) scales() {
+	val, diag := s.mat.Val, s.diag[:s.mat.N]
+	inv := s.res[:len(diag)] // free until a refinement
+	for k, q := range diag {
+		inv[k] = 0
+		if d := math.Abs(val[q]); d > 0 {
+			inv[k] = 1 / d
+		}
+	}
+	col, row := s.mat.Col, s.mat.Row
+	scale := s.pivot.Scale[:len(diag)]
+	for k, dq := range diag {
+		v := math.Abs(val[dq])
+		// The column's entries above the diagonal, then below it (rows
+		// ascend): unsigned q needs no bounds checks on rows and vals.
+		rows := row[:col[k+1]]
+		vals := val[:len(rows)]
+		above, aVals := rows[:dq], vals[:dq]
+		for q := uint(col[k]); q < uint(len(above)); q++ {
+			v += aVals[q] * aVals[q] * inv[above[q]]
+		}
+		for q := uint(dq) + 1; q < uint(len(rows)); q++ {
+			v += vals[q] * vals[q] * inv[rows[q]]
+		}
+		scale[k] = v
+	}
+}
+
+// blockPair is a pair of blocks (a, c) on a condensed body whose parts
+// meet, c from a on: their indices in the body's entry of ByBody, and the
+// positions in mat.Val of the entries (a's row, c's row) and (c's row, a's
+// row).
+type blockPair struct{ a, c, ac, ca int }
+
 // assembleCondensed subtracts a condensed body's G M⁻¹ Gᵀ from its rows'
-// block (the row unknowns are −λ), pairs its pairs of blocks and their
-// entries' positions (setup), four numbers each.
-func (s *Sparse) assembleCondensed(p *Problem, e BodyRows, dofs int, pe []uint8, pairs []int) bool {
+// block (the row unknowns are −λ), pairs its pairs of blocks (setup).
+func (s *Sparse) assembleCondensed(p *Problem, e BodyRows, dofs int, pe []uint8, pairs []blockPair) bool {
 	val := s.mat.Val
 	if dofs == 3 || !slices.Contains(pe, linPart|angPart) {
 		// No block acts on both the body's translation and its turning
@@ -833,7 +850,10 @@ func (s *Sparse) assembleCondensed(p *Problem, e BodyRows, dofs int, pe []uint8,
 		// pairs meet in one part (setup), the other part's products are
 		// zeros, and each block's part is gathered alone: M⁻¹ keeps a
 		// zero half zero.
-		jl, ml := s.gatherLin[:0], s.gatherMinvLin[:0]
+		n := len(e.Blocks)
+		jl, ml := slices.Grow(s.gatherLin[:0], n)[:n], slices.Grow(s.gatherMinvLin[:0], n)[:n]
+		s.gatherLin, s.gatherMinvLin = jl, ml
+		pe = pe[:n]
 		for k, b := range e.Blocks {
 			r := &p.Rows[b.Row]
 			jb := &r.J[b.K]
@@ -841,21 +861,19 @@ func (s *Sparse) assembleCondensed(p *Problem, e BodyRows, dofs int, pe []uint8,
 				return false
 			}
 			if pe[k] == angPart {
-				jl, ml = append(jl, jb.Ang), append(ml, r.MinvJ[b.K].Ang)
+				jl[k], ml[k] = jb.Ang, r.MinvJ[b.K].Ang
 			} else {
-				jl, ml = append(jl, jb.Lin), append(ml, r.MinvJ[b.K].Lin)
+				jl[k], ml[k] = jb.Lin, r.MinvJ[b.K].Lin
 			}
 		}
-		s.gatherLin, s.gatherMinvLin = jl, ml
-		for ; len(pairs) >= 4; pairs = pairs[4:] {
-			pr := pairs[:4:4]
-			ja, mc := jl[pr[0]], ml[pr[1]]
+		for _, pr := range pairs {
+			ja, mc := jl[pr.a], ml[pr.c]
 			v := ja.X*mc.X + ja.Y*mc.Y + ja.Z*mc.Z
-			val[pr[2]] -= v
-			if pr[0] != pr[1] {
+			val[pr.ac] -= v
+			if pr.a != pr.c {
 				// Both triangles; the diagonal twice where a row has
 				// two blocks on the body.
-				val[pr[3]] -= v
+				val[pr.ca] -= v
 			}
 		}
 		return true
@@ -870,14 +888,13 @@ func (s *Sparse) assembleCondensed(p *Problem, e BodyRows, dofs int, pe []uint8,
 		}
 	}
 	s.gatherJ, s.gatherM = j, m
-	for ; len(pairs) >= 4; pairs = pairs[4:] {
-		pr := pairs[:4:4]
-		ja, mc := &j[pr[0]], &m[pr[1]]
+	for _, pr := range pairs {
+		ja, mc := &j[pr.a], &m[pr.c]
 		v := ja.Lin.X*mc.Lin.X + ja.Lin.Y*mc.Lin.Y + ja.Lin.Z*mc.Lin.Z
 		v += ja.Ang.X*mc.Ang.X + ja.Ang.Y*mc.Ang.Y + ja.Ang.Z*mc.Ang.Z
-		val[pr[2]] -= v
-		if pr[0] != pr[1] {
-			val[pr[3]] -= v
+		val[pr.ac] -= v
+		if pr.a != pr.c {
+			val[pr.ca] -= v
 		}
 	}
 	return true
