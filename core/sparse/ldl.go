@@ -427,12 +427,12 @@ func (f *Factor) upLooking(a *Matrix, piv Pivot, from int) error {
 func (f *Factor) Solve(b []float64) {
 	s := f.sym
 	n := s.n
-	x, d := f.x[:n], f.d[:n]
+	x, d, perm := f.x[:n], f.d[:n], s.perm[:n]
 	// Column j of L is rows[colStart[j]:], vals alike: unsigned q needs
 	// no bounds checks on them.
 	colStart, rowIdx := s.colStart[:n+1], s.rowIdx
 	val := f.val[:len(rowIdx)]
-	for k, i := range s.perm {
+	for k, i := range perm {
 		x[k] = b[i]
 	}
 	for j := 0; j < n; j++ { // L x = b
@@ -455,7 +455,7 @@ func (f *Factor) Solve(b []float64) {
 		}
 		x[j] = xj
 	}
-	for k, i := range s.perm {
+	for k, i := range perm {
 		b[i] = x[k]
 	}
 }
