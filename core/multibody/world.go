@@ -383,19 +383,27 @@ func (w *World) assemble(h float64) {
 		case rowsSwitching:
 			w.off[ci] = rowsOff
 		}
-		for i := p.Groups[ci]; i < p.Groups[ci+1]; i++ {
-			row := &w.rows[i]
-			pr := &p.Rows[i]
+		// The constraint's rows and their parts of the problem as
+		// slices of one length: no bounds checks, no fields reloaded.
+		first, end := p.Groups[ci], p.Groups[ci+1]
+		rows := w.rows[first:end]
+		n := len(rows)
+		prs, sigmas, bs := p.Rows[first:end][:n], p.Sigma[first:end][:n], p.B[first:end][:n]
+		los, his, starts := p.Lo[first:end][:n], p.Hi[first:end][:n], p.Start[first:end][:n]
+		for i := range rows {
+			row := &rows[i]
+			pr := &prs[i]
 			gv, gpred, d, jump := 0.0, 0.0, 0.0, 0.0
 			// turning: every dynamic body of the row had its turning
 			// taken into the step (and there is one).
 			turning, dynamic := true, false
+			js, ms := row.J[:len(pr.Bodies)], pr.MinvJ[:len(pr.Bodies)]
 			for k, b := range pr.Bodies {
-				j := &row.J[k]
+				j := &js[k]
 				switch b.Kind {
 				case Dynamic:
 					turning, dynamic = turning && b.turning, true
-					m := &pr.MinvJ[k]
+					m := &ms[k]
 					if j.Ang == (geom.Vec3{}) {
 						// A linear block (a wire's stretch, a contact on a
 						// node): I⁻¹J's angular part and the angular
@@ -437,9 +445,9 @@ func (w *World) assemble(h float64) {
 					gv += kv
 					gpred += kv
 					jump += j.Lin.Dot(b.lastVel) + j.Ang.Dot(b.lastAngVel) - kv
-					pr.MinvJ[k] = Jacobian{}
+					ms[k] = Jacobian{}
 				default:
-					pr.MinvJ[k] = Jacobian{}
+					ms[k] = Jacobian{}
 				}
 			}
 			if row.Slip != lastSlip {
@@ -485,17 +493,17 @@ func (w *World) assemble(h float64) {
 				sigma += sigmaScale * row.Compliance * upsilon
 				gapDamping = damping
 			}
-			p.Sigma[i] = sigma
-			p.B[i] = bias*upsilon*row.Violation + upsilon*(gv-row.SpeedBefore) + row.Speed - gpred
+			sigmas[i] = sigma
+			bs[i] = bias*upsilon*row.Violation + upsilon*(gv-row.SpeedBefore) + row.Speed - gpred
 			if row.Gap && row.Holonomic {
 				// From the gap's end (Row.Gap), with the row's damping
 				// (relaxed where the step does not resolve the row).
-				p.Sigma[i] = slipRate + row.Compliance/(h*(h+gapDamping))
-				p.B[i] = -row.Violation/(h+gapDamping) + row.Speed - gpred
+				sigmas[i] = slipRate + row.Compliance/(h*(h+gapDamping))
+				bs[i] = -row.Violation/(h+gapDamping) + row.Speed - gpred
 			}
-			p.Lo[i] = row.Lo
-			p.Hi[i] = row.Hi
-			p.Start[i] = row.Start
+			los[i] = row.Lo
+			his[i] = row.Hi
+			starts[i] = row.Start
 		}
 	}
 }
