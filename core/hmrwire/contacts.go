@@ -368,6 +368,15 @@ func (w *Wire) detach() bool {
 	return removed
 }
 
+// contactGeometry returns the geometry node i is a contact node on, nil
+// if it is no contact node.
+func (w *Wire) contactGeometry(i int) *Geometry {
+	if n := w.nodes[i]; n.kind == ContactNode {
+		return n.geo
+	}
+	return nil
+}
+
 // onGeometry reports whether node i is a contact node on g.
 func (w *Wire) onGeometry(i int, g *Geometry) bool {
 	n := w.nodes[i]
@@ -496,11 +505,15 @@ func (w *Wire) insert() (bool, error) {
 		}
 		b, known = w.place(w.nodes[i+1]), true
 		lo, hi := pieceBox(a, b)
+		// The geometries nodes i and i+1 are contact nodes on (nil for
+		// other nodes): onGeometry(i, g) is g == gi.
+		gi, gj := w.contactGeometry(i), w.contactGeometry(i+1)
 		for _, g := range w.sys.Geometries {
-			if g.boxMisses(lo, hi) && !w.onGeometry(i, g) && !w.onGeometry(i+1, g) {
+			on := g == gi || g == gj
+			if !on && g.boxMisses(lo, hi) {
 				continue // cuts would say so at its first test, the piece's box once
 			}
-			if w.onOneFace(i, g) || !w.cuts(i, g, a, b) || w.flanged(i, g) || w.pinnedInside(i, g) || w.pinnedInside(i+1, g) {
+			if gi == g && gj == g && w.onOneFace(i, g) || !w.cuts(g, on, a, b) || w.flanged(i, g) || w.pinnedInside(i, g) || w.pinnedInside(i+1, g) {
 				continue
 			}
 			n := w.wrapNode(g, i, a, b)
@@ -522,11 +535,11 @@ func (w *Wire) insert() (bool, error) {
 	return added > 0, nil
 }
 
-// cuts reports whether the piece of wire from node i at a to node i+1 at
-// b passes through g: a piece reeved over a sheave (a node of it on the
-// sheave) as seen along the sheave's axle (cutsGroove).
-func (w *Wire) cuts(i int, g *Geometry, a, b geom.Vec3) bool {
-	return g.Cuts(a, b) || g.axle != nil && (w.onGeometry(i, g) || w.onGeometry(i+1, g)) && g.cutsGroove(a, b)
+// cuts reports whether the piece of wire from a to b passes through g: a
+// piece reeved over a sheave (on set: a node of it on the sheave) as seen
+// along the sheave's axle (cutsGroove).
+func (w *Wire) cuts(g *Geometry, on bool, a, b geom.Vec3) bool {
+	return g.Cuts(a, b) || g.axle != nil && on && g.cutsGroove(a, b)
 }
 
 // flanged reports whether node i or i+1 is a contact node on a sheave

@@ -34,18 +34,22 @@ type Geometry struct {
 	// placement it was computed for. They are worked out when first used
 	// (vert, planes): a sheave turns every step, and most steps use the
 	// faces of none and a quarter of its corners.
-	verts   []geom.Vec3
-	vertOK  []bool
-	faces   []plane
-	facesOK bool
+	verts  []geom.Vec3
+	vertOK []bool
+	// bodyVerts are the corners in the body's frame, placed by the offset
+	// and rotation of placed: the same from step to step.
+	bodyVerts []geom.Vec3
+	faces     []plane
+	facesOK   bool
 	// outside is the face Cuts last found a piece wholly outside of.
 	outside int
 	placed  placement
 	tol     float64 // m: how far inside a point must be to count as inside
 	// centre (world) and the shape's radius bound it by a sphere: most
 	// pieces of wire and points pass far from a sheave, and the sphere
-	// tells so without its faces.
-	centre geom.Vec3
+	// tells so without its faces. boxLo and boxHi are the corners of the
+	// box around the sphere (centre ∓ radius).
+	centre, boxLo, boxHi geom.Vec3
 }
 
 // placement is what puts a shape in the world: its body's pose and its
@@ -102,13 +106,22 @@ func (g *Geometry) refresh() {
 	if len(g.verts) == len(s.verts) && now == g.placed {
 		return // a body at rest: a drum's, a beam's (O(faces) each step)
 	}
+	kept := len(g.verts) == len(s.verts) && now.offset == g.placed.offset && now.shape == g.placed.shape
 	g.placed = now
 	if len(g.verts) != len(s.verts) {
 		g.verts, g.vertOK, g.faces = make([]geom.Vec3, len(s.verts)), make([]bool, len(s.verts)), make([]plane, len(s.faces))
+		g.bodyVerts = make([]geom.Vec3, len(s.verts))
+	}
+	if !kept { // the shape moved on its body, or is new
+		for i, v := range s.verts {
+			g.bodyVerts[i] = now.offset.Add(now.shape.Rotate(v))
+		}
 	}
 	clear(g.vertOK)
 	g.facesOK = false
 	g.centre = g.placed.world(g.placed.offset)
+	c, r := g.centre, s.radius
+	g.boxLo, g.boxHi = geom.V(c.X-r, c.Y-r, c.Z-r), geom.V(c.X+r, c.Y+r, c.Z+r)
 }
 
 // world returns the world point of the body-frame point d under the
@@ -118,8 +131,7 @@ func (pl *placement) world(d geom.Vec3) geom.Vec3 { return pl.pos.Add(pl.rot.Rot
 // vert returns the shape's corner i in the world at the last refresh.
 func (g *Geometry) vert(i int) geom.Vec3 {
 	if !g.vertOK[i] {
-		pl := &g.placed
-		g.verts[i] = pl.world(pl.offset.Add(pl.shape.Rotate(g.Shape.verts[i])))
+		g.verts[i] = g.placed.world(g.bodyVerts[i])
 		g.vertOK[i] = true
 	}
 	return g.verts[i]
@@ -219,8 +231,7 @@ func pieceBox(a, b geom.Vec3) (lo, hi geom.Vec3) {
 // boxMisses reports whether the box from lo to hi (m, world) misses the
 // box around the shape's bounding sphere.
 func (g *Geometry) boxMisses(lo, hi geom.Vec3) bool {
-	c, r := g.centre, g.Shape.radius
-	return lo.X > c.X+r || hi.X < c.X-r || lo.Y > c.Y+r || hi.Y < c.Y-r || lo.Z > c.Z+r || hi.Z < c.Z-r
+	return lo.X > g.boxHi.X || hi.X < g.boxLo.X || lo.Y > g.boxHi.Y || hi.Y < g.boxLo.Y || lo.Z > g.boxHi.Z || hi.Z < g.boxLo.Z
 }
 
 // cutsGroove reports whether the straight wire from a to b passes
