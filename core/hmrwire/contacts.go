@@ -324,6 +324,10 @@ func pullAt(start, dir, a, b geom.Vec3, ta, tb, s float64) (along, across float6
 // any went.
 func (w *Wire) detach() bool {
 	removed := false
+	// The places of the node and the next one kept at index kept: a and
+	// p of the next node if it is a contact node too (a run on a sheave).
+	kept := -1
+	var keptP, keptB geom.Vec3
 	for i := 1; i < len(w.nodes)-1; i++ {
 		c := w.nodes[i]
 		if c.kind != ContactNode {
@@ -331,8 +335,14 @@ func (w *Wire) detach() bool {
 		}
 		drop := math.IsNaN(c.s)
 		if !drop {
-			p := w.place(c)
-			a, b := w.place(w.nodes[i-1]), w.place(w.nodes[i+1])
+			var a, p geom.Vec3
+			if kept == i-1 {
+				a, p = keptP, keptB
+			} else {
+				a, p = w.place(w.nodes[i-1]), w.place(c)
+			}
+			b := w.place(w.nodes[i+1])
+			kept, keptP, keptB = i, p, b
 			ua, _ := a.Sub(p).Unit()
 			ub, _ := b.Sub(p).Unit()
 			ta, tb := w.nodes[i-1].tension, c.tension
@@ -354,7 +364,7 @@ func (w *Wire) detach() bool {
 		if !drop {
 			continue
 		}
-		removed = true
+		removed, kept = true, -1
 		// A slack wire has no straight shape to fall back to: removing
 		// the node would move the wire to the straight line between its
 		// neighbours, maybe to the geometry's far side. The paper
@@ -463,21 +473,24 @@ func (w *Wire) hold(i int, all bool) {
 		first = w.massBefore(i)
 	}
 	last := w.massAfter(first)
-	ea := w.ea
-	restOf := func(k int) float64 { // sub-segment k−1…k at rest
-		l := w.nodes[k].position().Sub(w.nodes[k-1].position()).Norm()
-		return l / (1 + max(w.nodes[k-1].tension, 0)/ea)
-	}
+	// rest[k−first−1] is sub-segment k−1…k at rest.
+	rest := w.rests[:0]
 	total := 0.0
+	p := w.place(w.nodes[first])
 	for k := first + 1; k <= last; k++ {
-		total += restOf(k)
+		q := w.place(w.nodes[k])
+		r := q.Sub(p).Norm() / (1 + max(w.nodes[k-1].tension, 0)/w.ea)
+		rest = append(rest, r)
+		total += r
+		p = q
 	}
+	w.rests = rest
 	if total == 0 {
 		return
 	}
 	L, s := w.nodes[first].rest, 0.0
 	for k := first + 1; k < last; k++ {
-		s += restOf(k)
+		s += rest[k-first-1]
 		if n := w.nodes[k]; n.kind == ContactNode && (all || k == i) {
 			n.sigma = L * s / total
 			n.sliding = false

@@ -187,9 +187,9 @@ type Wire struct {
 	// adapts to it before the first step, so a wire laid finely under a
 	// heavy load does not take one unstable step).
 	known bool
-	// candidates is wrapNode's buffer, unrolled placeRun's.
-	candidates []candidate
-	unrolled   []float64
+	// candidates is wrapNode's buffer, unrolled placeRun's, rests hold's.
+	candidates      []candidate
+	unrolled, rests []float64
 	// Transitions counts coarsenings and refinements, and the contact
 	// nodes released as mass nodes.
 	Coarsened, Refined, Released int
