@@ -204,6 +204,10 @@ func (sys *System) measureSheaves() {
 		hg.turn, hg.fleet, hg.normal = 0, 0, hg.axle.Rot.Rotate(hg.axis)
 	}
 	for _, w := range sys.Wires {
+		// The next node's place and the piece to it, kept at index kept:
+		// p and a of the next node if it is a contact node on a sheave.
+		kept := -1
+		var keptP, keptA geom.Vec3
 		for i := 1; i < len(w.nodes)-1; i++ {
 			n := w.nodes[i]
 			if n.kind != ContactNode || n.geo.sheave == nil {
@@ -211,12 +215,20 @@ func (sys *System) measureSheaves() {
 			}
 			hg := n.geo.sheave
 			u := hg.normal
-			p := w.place(n)
-			a := p.Sub(w.place(w.nodes[i-1]))
-			c := w.place(w.nodes[i+1]).Sub(p)
-			hg.turn += wrapTurn(a, c, u, w.onGeometry(i-1, n.geo), w.onGeometry(i+1, n.geo))
+			var p, a geom.Vec3
+			if kept == i-1 {
+				p, a = keptP, keptA
+			} else {
+				p = w.place(n)
+				a = p.Sub(w.place(w.nodes[i-1]))
+			}
+			next := w.place(w.nodes[i+1])
+			c := next.Sub(p)
+			kept, keptP, keptA = i, next, c
+			on := [2]bool{w.onGeometry(i-1, n.geo), w.onGeometry(i+1, n.geo)}
+			hg.turn += wrapTurn(a, c, u, on[0], on[1])
 			for k, d := range [2]geom.Vec3{a, c} {
-				if w.onGeometry(i-1+2*k, n.geo) {
+				if on[k] {
 					continue
 				}
 				if l := d.Norm(); l > 0 {
