@@ -57,6 +57,9 @@ type Geometry struct {
 type placement struct {
 	pos, offset geom.Vec3
 	rot, shape  geom.Quat
+	// form is the shape placed: another (Geometry.Shape set anew) is
+	// placed afresh.
+	form *Shape
 }
 
 // surfaceTolerance is the depth (relative to a shape's size, and at
@@ -102,11 +105,11 @@ func (g *Geometry) Vertices() []geom.Vec3 {
 // its corners and faces when first used.
 func (g *Geometry) refresh() {
 	s := g.Shape
-	now := placement{pos: g.Body.Pos, offset: g.Offset, rot: g.Body.Rot, shape: g.Rot}
+	now := placement{pos: g.Body.Pos, offset: g.Offset, rot: g.Body.Rot, shape: g.Rot, form: s}
 	if len(g.verts) == len(s.verts) && now == g.placed {
 		return // a body at rest: a drum's, a beam's (O(faces) each step)
 	}
-	kept := len(g.verts) == len(s.verts) && now.offset == g.placed.offset && now.shape == g.placed.shape
+	kept := len(g.verts) == len(s.verts) && now.offset == g.placed.offset && now.shape == g.placed.shape && now.form == g.placed.form
 	g.placed = now
 	if len(g.verts) != len(s.verts) {
 		g.verts, g.vertOK, g.faces = make([]geom.Vec3, len(s.verts)), make([]bool, len(s.verts)), make([]plane, len(s.faces))
