@@ -86,8 +86,9 @@ func (c *BoxContact) far(h float64) bool {
 	cb, bb := c.capsule.Body, c.box.Body
 	arm := max(c.capsule.A.Norm(), c.capsule.B.Norm()) // from the capsule body's centre
 	box := c.box.Half.Norm()
-	approach := cb.Vel.Sub(bb.Vel).Norm() + cb.AngVel.Norm()*arm + bb.AngVel.Norm()*(box+arm+cb.Pos.Sub(bb.Pos).Norm())
-	return cb.Pos.Sub(bb.Pos).Norm() > box+arm+c.capsule.Radius+Margin+approach*h
+	apart := cb.Pos.Sub(bb.Pos).Norm()
+	approach := cb.Vel.Sub(bb.Vel).Norm() + cb.AngVel.Norm()*arm + bb.AngVel.Norm()*(box+arm+apart)
+	return apart > box+arm+c.capsule.Radius+Margin+approach*h
 }
 
 // points returns the contact points for a step of h seconds (see
@@ -164,6 +165,9 @@ func (c *BoxContact) distance(p geom.Vec3) (float64, geom.Vec3) {
 
 // Off implements multibody.Switched: the rows are off out of reach.
 func (c *BoxContact) Off(h float64) bool {
+	if c.far(h) {
+		return true // as points would find, without its array
+	}
 	for _, pt := range c.points(h) {
 		if pt.on {
 			return false
