@@ -97,10 +97,6 @@ func (b *Body) PointVel(p geom.Vec3) geom.Vec3 { return b.Vel.Add(b.AngVel.Cross
 // elsewhere once the body has turned.
 func (b *Body) ToWorld(v geom.Vec3) geom.Vec3 { return b.rot.MulVec(v) }
 
-// StepFrame returns the orientation matrix the world took at the start of
-// the step, which ToWorld applies; the same restriction holds.
-func (b *Body) StepFrame() geom.Mat3 { return b.rot }
-
 // KineticEnergy returns ½ m v² + ½ ωᵀ I ω (J).
 func (b *Body) KineticEnergy() float64 {
 	if b.Kind != Dynamic {
@@ -195,19 +191,19 @@ func (b *Body) AddPull(r, f geom.Vec3) {
 	if b.Kind != Dynamic || !(fr > 0) || r2 == 0 {
 		return
 	}
-	u := [3]float64{r.X, r.Y, r.Z}
 	k := &b.turnK
 	q := fr / r2
-	for i := range u {
-		k[i][i] += fr
-		for c := i; c < 3; c++ { // the same number on both sides: K symmetric
-			v := q * (u[i] * u[c])
-			k[i][c] -= v
-			if c != i {
-				k[c][i] -= v
-			}
-		}
-	}
+	k[0][0] = k[0][0] + fr - q*(r.X*r.X)
+	k[1][1] = k[1][1] + fr - q*(r.Y*r.Y)
+	k[2][2] = k[2][2] + fr - q*(r.Z*r.Z)
+	// The same number on both sides: K symmetric.
+	xy, xz, yz := q*(r.X*r.Y), q*(r.X*r.Z), q*(r.Y*r.Z)
+	k[0][1] -= xy
+	k[1][0] -= xy
+	k[0][2] -= xz
+	k[2][0] -= xz
+	k[1][2] -= yz
+	k[2][1] -= yz
 }
 
 // takeTurnStiffness decides whether a step of h seconds takes the body's
