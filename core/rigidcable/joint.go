@@ -295,8 +295,11 @@ func (j *Joint) Update(h float64, rows []multibody.Row) {
 	g := gap.AddScaled(-h, drift)
 	var m geometry
 	if j.bends || j.twists {
-		fa, fb := a.StepFrame(), b.StepFrame()
-		m = j.measure(&fa, &fb)
+		var yb geom.Vec3
+		if j.eq22() {
+			yb = b.ToWorld(j.refB)
+		}
+		j.measure(&m, a.ToWorld(j.axisA), b.ToWorld(j.axisB), a.ToWorld(j.refA), yb)
 	}
 	axes := [3]geom.Vec3{{X: 1}, {Y: 1}, {Z: 1}}
 	limit := slideLimit * 2 * j.Length // an end joint stands for half a segment
@@ -479,30 +482,44 @@ type geometry struct {
 	psi, twist float64   // raw and unwound twist angle, eq. 22
 }
 
-// measure evaluates eqs. 21–22 without changing the joint, with the
-// orientation matrices fa of body A and fb of body B: within a step's
-// update those the step took (Body.StepFrame), elsewhere the bodies'
-// current ones.
-func (j *Joint) measure(fa, fb *geom.Mat3) geometry {
-	da, db := fa.MulVec(j.axisA), fb.MulVec(j.axisB)
+// eq22 reports whether the joint measures its twist by eq. 22, from
+// geometry's t, psi and twist.
+func (j *Joint) eq22() bool { return j.twists && !j.sheave && j.twistDef != TwistSwing }
+
+// measure evaluates eqs. 21–22 into g without changing the joint, from
+// the world cable axes da of body A and db of body B, A's reference vector
+// e1 and B's yb, turned by the orientations of the step's start
+// (Body.ToWorld) within a step's update, elsewhere by the present ones. It
+// leaves t, psi and twist (and reads yb) only where the joint has no use
+// for them (eq22).
+func (j *Joint) measure(g *geometry, da, db, e1, yb geom.Vec3) {
 	dx := da.Cross(db)
 	sx := dx.Norm()
-	g := geometry{da: da, db: db}
+	g.da, g.db = da, db
 	g.theta = math.Atan2(sx, da.Dot(db)) // eq. 21
-	g.e1 = fa.MulVec(j.refA)
+	g.e1 = e1
 	g.e2 = da.Cross(g.e1)
 	g.n = g.e1 // a straight rope: any axis across it
 	if sx > 0 {
 		g.n = dx.Scale(1 / sx)
 	}
 	g.m = da.Cross(g.n)
+	if !j.eq22() {
+		return
+	}
 	g.t, _ = da.Add(db).Unit()
-	yb := fb.MulVec(j.refB)
 	g.psi = math.Atan2(g.e1.Cross(yb).Dot(g.t), g.e1.Dot(yb)) // eq. 22, signed by t
 	if j.twistDef == TwistPerpendicular {
 		g.psi -= math.Pi / 2
 	}
 	g.twist = j.unwound + remainder2Pi(g.psi-j.psi)
+}
+
+// measureNow returns the joint's geometry at the bodies' present
+// orientations.
+func (j *Joint) measureNow() (g geometry) {
+	fa, fb := j.bodies[0].Rot.Matrix(), j.bodies[1].Rot.Matrix()
+	j.measure(&g, fa.MulVec(j.axisA), fb.MulVec(j.axisB), fa.MulVec(j.refA), fb.MulVec(j.refB))
 	return g
 }
 
@@ -574,8 +591,7 @@ func (j *Joint) PotentialEnergy() float64 {
 	}
 	e := 0.5 * j.Stretch * gap.Dot(gap)
 	if j.bends || j.twists {
-		fa, fb := a.Rot.Matrix(), b.Rot.Matrix()
-		g := j.measure(&fa, &fb)
+		g := j.measureNow()
 		if j.bends {
 			e += 0.5 * j.bendStiffness() * g.theta * g.theta
 		}
