@@ -71,10 +71,14 @@ type Row struct {
 // Reset clears a row to an unbounded rigid holonomic row with zero Jacobian.
 func (r *Row) Reset() {
 	// Element by element: a loop of whole elements becomes a call to
-	// clear memory, whose set-up costs more than two blocks' stores.
-	for i := range r.J {
-		j := &r.J[i]
-		j.Lin, j.Ang = geom.Vec3{}, geom.Vec3{}
+	// clear memory, whose set-up costs more than two blocks' stores. Two
+	// bodies, the common case, without the loop.
+	if j := r.J; len(j) == 2 {
+		j[0].Lin, j[0].Ang, j[1].Lin, j[1].Ang = geom.Vec3{}, geom.Vec3{}, geom.Vec3{}, geom.Vec3{}
+	} else {
+		for i := range j {
+			j[i].Lin, j[i].Ang = geom.Vec3{}, geom.Vec3{}
+		}
 	}
 	// Field by field, J kept: assigning a whole Row would copy it through a
 	// temporary with a write barrier, a cost in every row of every step.
