@@ -212,34 +212,36 @@ func (b *Body) AddPull(r, f geom.Vec3) {
 // World.takeTurnStiffness). The criterion is on the fastest turning mode,
 // ω² the largest eigenvalue of I₀^(−½) Rᵀ K R I₀^(−½).
 func (b *Body) takeTurnStiffness(h float64) {
-	in := [3]float64{b.Inertia.X, b.Inertia.Y, b.Inertia.Z}
-	if in[0] == 0 || in[1] == 0 || in[2] == 0 || b.turnK == (geom.Mat3{}) {
+	in, k, r := b.Inertia, &b.turnK, &b.rot
+	if in.X == 0 || in.Y == 0 || in.Z == 0 || *k == (geom.Mat3{}) {
 		return // a particle does not turn; no pull, no stiffness
 	}
-	k, r := &b.turnK, &b.rot
-	var kc [3]geom.Vec3 // K times the body's axes (R's columns), world
-	for i := range in {
-		kc[i] = k.MulVec(geom.Vec3{X: r[0][i], Y: r[1][i], Z: r[2][i]})
-	}
-	isq := [3]float64{1 / math.Sqrt(in[0]), 1 / math.Sqrt(in[1]), 1 / math.Sqrt(in[2])}
-	var scaled geom.Mat3 // I₀^(−½) Rᵀ K R I₀^(−½), upper triangle
-	for i := range in {
-		for j := i; j < 3; j++ {
-			scaled[i][j] = (r[0][i]*kc[j].X + r[1][i]*kc[j].Y + r[2][i]*kc[j].Z) * (isq[i] * isq[j])
-		}
+	// The body's axes (R's columns) and K times them, world; written out,
+	// as are the matrices below, for want of loops the compiler unrolls.
+	c0 := geom.Vec3{X: r[0][0], Y: r[1][0], Z: r[2][0]}
+	c1 := geom.Vec3{X: r[0][1], Y: r[1][1], Z: r[2][1]}
+	c2 := geom.Vec3{X: r[0][2], Y: r[1][2], Z: r[2][2]}
+	k0, k1, k2 := k.MulVec(c0), k.MulVec(c1), k.MulVec(c2)
+	q0, q1, q2 := 1/math.Sqrt(in.X), 1/math.Sqrt(in.Y), 1/math.Sqrt(in.Z)
+	scaled := geom.Mat3{ // I₀^(−½) Rᵀ K R I₀^(−½), upper triangle
+		{c0.Dot(k0) * (q0 * q0), c0.Dot(k1) * (q0 * q1), c0.Dot(k2) * (q0 * q2)},
+		{1: c1.Dot(k1) * (q1 * q1), 2: c1.Dot(k2) * (q1 * q2)},
+		{2: c2.Dot(k2) * (q2 * q2)},
 	}
 	share := stability.TurnShare(scaled.SymMaxEigen(), h)
 	if share == 0 {
 		return
 	}
-	var iw geom.Mat3 // R I₀ Rᵀ + s h² K
+	// R I₀ Rᵀ + s h² K, from R I₀ Rᵀ's upper triangle.
+	rir := func(a, c int) float64 {
+		return r[a][0]*in.X*r[c][0] + r[a][1]*in.Y*r[c][1] + r[a][2]*in.Z*r[c][2]
+	}
+	v01, v02, v12 := rir(0, 1), rir(0, 2), rir(1, 2)
 	sh2 := share * h * h
-	for a := 0; a < 3; a++ {
-		for c := a; c < 3; c++ {
-			v := r[a][0]*in[0]*r[c][0] + r[a][1]*in[1]*r[c][1] + r[a][2]*in[2]*r[c][2]
-			iw[a][c] = v + sh2*k[a][c]
-			iw[c][a] = v + sh2*k[c][a]
-		}
+	iw := geom.Mat3{
+		{rir(0, 0) + sh2*k[0][0], v01 + sh2*k[0][1], v02 + sh2*k[0][2]},
+		{v01 + sh2*k[1][0], rir(1, 1) + sh2*k[1][1], v12 + sh2*k[1][2]},
+		{v02 + sh2*k[2][0], v12 + sh2*k[2][1], rir(2, 2) + sh2*k[2][2]},
 	}
 	if inv, ok := iw.Inverse(); ok {
 		b.invI, b.turning = inv, true
@@ -262,27 +264,20 @@ func (b *Body) gyroscopicImpulse(h float64) geom.Vec3 {
 	}
 	w := b.Rot.Conj().Rotate(b.AngVel)
 	iw := hadamard(in, w)
-	// f(ω) = h ω × Iω at ω₀; ∂f/∂ω = I + h(skew(ω) I − skew(Iω)).
+	// f(ω) = h ω × Iω at ω₀; ∂f/∂ω = I + h(skew(ω) I − skew(Iω)), written
+	// out entry by entry, zeros of the skew matrices and all: the
+	// diagonal's h(0·I − 0) + I is I but for an infinite moment.
 	f := w.Cross(iw).Scale(h)
-	sw, siw := skew(w), skew(iw)
-	diag := [3]float64{in.X, in.Y, in.Z}
-	var j geom.Mat3
-	for r := 0; r < 3; r++ {
-		for c := 0; c < 3; c++ {
-			j[r][c] = h * (sw[r][c]*diag[c] - siw[r][c])
-		}
-		j[r][r] += diag[r]
+	j := geom.Mat3{
+		{h*(0*in.X-0) + in.X, h * (-w.Z*in.Y - -iw.Z), h * (w.Y*in.Z - iw.Y)},
+		{h * (w.Z*in.X - iw.Z), h*(0*in.Y-0) + in.Y, h * (-w.X*in.Z - -iw.X)},
+		{h * (-w.Y*in.X - -iw.Y), h * (w.X*in.Y - iw.X), h*(0*in.Z-0) + in.Z},
 	}
 	inv, ok := j.Inverse()
 	if !ok {
 		return b.Rot.Rotate(f.Scale(-1))
 	}
 	return b.Rot.Rotate(hadamard(in, inv.MulVec(f)).Scale(-1))
-}
-
-// skew returns the cross-product matrix of v: skew(v) u = v × u.
-func skew(v geom.Vec3) geom.Mat3 {
-	return geom.Mat3{{0, -v.Z, v.Y}, {v.Z, 0, -v.X}, {-v.Y, v.X, 0}}
 }
 
 func invOrZero(x float64) float64 {
