@@ -223,8 +223,9 @@ func (w *World) Step(h float64) error {
 		}
 	}
 	w.integrate(h)
+	groups := w.prob.Groups // the constraints' rows, as laid out
 	for i, c := range w.constraints {
-		c.Apply(h, w.prob.Lambda[w.rowStart[i]:w.rowStart[i]+c.Rows()])
+		c.Apply(h, w.prob.Lambda[groups[i]:groups[i+1]])
 	}
 	return w.check()
 }
@@ -291,6 +292,7 @@ func (w *World) update(h float64) error {
 			b.rot = b.Rot.Matrix() // for Body.ToWorld
 		}
 	}
+	groups := w.prob.Groups // the constraints' rows, as laid out
 	for i, c := range w.constraints {
 		if s := w.switched[i]; s != nil && s.Off(h) {
 			if w.off[i] == rowsOff && h == w.offH {
@@ -300,7 +302,7 @@ func (w *World) update(h float64) error {
 		} else {
 			w.off[i] = rowsOn
 		}
-		rows := w.rows[w.rowStart[i] : w.rowStart[i]+c.Rows()]
+		rows := w.rows[groups[i]:groups[i+1]]
 		for r := range rows {
 			rows[r].Reset()
 		}
@@ -517,15 +519,18 @@ func (w *World) integrate(h float64) {
 		}
 	}
 	p := &w.prob
-	for i := range p.Rows {
-		l := p.Lambda[i]
+	prs := p.Rows
+	lambda := p.Lambda[:len(prs)] // of one length: no bounds checks
+	for i := range prs {
+		l := lambda[i]
 		if l == 0 {
 			continue
 		}
-		pr := &p.Rows[i]
+		pr := &prs[i]
 		f := l / h
+		js, ms := pr.J[:len(pr.Bodies)], pr.MinvJ[:len(pr.Bodies)]
 		for k, b := range pr.Bodies {
-			j := &pr.J[k]
+			j := &js[k]
 			// An angular block's linear part (zero, and zero in M⁻¹J) would
 			// add zeros that change nothing: the force sums start from +0,
 			// and a predicted velocity is −0 only where the velocity was,
@@ -536,7 +541,7 @@ func (w *World) integrate(h float64) {
 			}
 			b.ConstraintTorque = b.ConstraintTorque.AddScaled(f, j.Ang)
 			if b.Kind == Dynamic {
-				m := &pr.MinvJ[k]
+				m := &ms[k]
 				if linear {
 					b.Vel = b.Vel.AddScaled(l, m.Lin)
 				}
