@@ -74,6 +74,7 @@ type Instance struct {
 	to       []float64
 	inputs   []int  // value references of the inputs
 	outputs  []int  // value references of the outputs
+	discrete []int  // those of the outputs not of type Real
 	trace    bool   // logCalls enabled
 	derivSet []bool // inputs whose derivatives were set since the last step
 	// The internal steps keep a fixed grid, start + k·h, whatever the
@@ -143,6 +144,9 @@ func Instantiate(cfg Config) (*Instance, error) {
 			inst.inputs = append(inst.inputs, i)
 		case modeldesc.CausalityOutput:
 			inst.outputs = append(inst.outputs, i)
+			if v.Kind() != modeldesc.TypeReal {
+				inst.discrete = append(inst.discrete, i)
+			}
 		}
 	}
 	inst.trace = inst.enabled["logCalls"]
@@ -721,12 +725,14 @@ func (in *Instance) DoStep(t, H float64) Status {
 // world).
 func (in *Instance) checkOutputs(values []float64) error {
 	for _, i := range in.outputs {
-		if !finite(values[i]) {
-			return fmt.Errorf("the model gives %s = %g", in.vars[i].Name, values[i])
+		x := values[i]
+		if math.Abs(x) <= OutputLimit {
+			continue // finite and within the limit: one comparison
 		}
-		if math.Abs(values[i]) > OutputLimit {
-			return fmt.Errorf("the model gives %s = %g, beyond ±%g %s", in.vars[i].Name, values[i], float64(OutputLimit), in.vars[i].Unit)
+		if !finite(x) {
+			return fmt.Errorf("the model gives %s = %g", in.vars[i].Name, x)
 		}
+		return fmt.Errorf("the model gives %s = %g, beyond ±%g %s", in.vars[i].Name, x, float64(OutputLimit), in.vars[i].Unit)
 	}
 	return nil
 }
@@ -738,20 +744,22 @@ func (in *Instance) checkOutputs(values []float64) error {
 // (PointOutputter) are taken as set.
 func (in *Instance) outputsAt(h float64) {
 	back := in.behind(h) / h // in steps, 0 … 1
+	// Slices of one length: one bounds check an output.
+	values := in.values
+	cur, prev, rates := in.cur[:len(values)], in.prev[:len(values)], in.rates[:len(values)]
 	for _, i := range in.outputs {
-		in.values[i] = in.cur[i]
-		if in.vars[i].Kind() != modeldesc.TypeReal {
-			// A count or a switch changes at grid points: between them it
-			// is the earlier one's.
-			in.rates[i] = 0
-			if back > 0 {
-				in.values[i] = in.prev[i]
-			}
-			continue
-		}
-		in.rates[i] = (in.cur[i] - in.prev[i]) / h
+		values[i] = cur[i]
+		rates[i] = (cur[i] - prev[i]) / h
 		if back > 0 {
-			in.values[i] = in.cur[i] + (in.prev[i]-in.cur[i])*back
+			values[i] = cur[i] + (prev[i]-cur[i])*back
+		}
+	}
+	for _, i := range in.discrete {
+		// A count or a switch changes at grid points: between them it is
+		// the earlier one's.
+		values[i], rates[i] = cur[i], 0
+		if back > 0 {
+			values[i] = prev[i]
 		}
 	}
 	if po, ok := in.sim.(PointOutputter); ok {
