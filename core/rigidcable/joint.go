@@ -301,16 +301,10 @@ func (j *Joint) Update(h float64, rows []multibody.Row) {
 		}
 		j.measure(&m, a.ToWorld(j.axisA), b.ToWorld(j.axisB), a.ToWorld(j.refA), yb)
 	}
-	axes := [3]geom.Vec3{{X: 1}, {Y: 1}, {Z: 1}}
+	var axes [3]geom.Vec3
 	limit := slideLimit * 2 * j.Length // an end joint stands for half a segment
-	if j.bends && !j.sheave {
-		// Rows along the rope, where the joint pushes only as hard as its
-		// bending carries (Buckling), and across it, along A's
-		// cross-section axes.
-		axes = [3]geom.Vec3{m.da, m.e1, m.e2}
-		j.pull = m.da
-	}
-	if j.sheave {
+	switch {
+	case j.sheave:
 		// Rows along the rope and across it; across, the sheave holds the
 		// rope where it runs through, slack rope slid in (see NewSheaveJoint).
 		d := m.db
@@ -320,15 +314,24 @@ func (j *Joint) Update(h float64, rows []multibody.Row) {
 		rb = rb.AddScaled(j.slide, d)
 		g = g.AddScaled(-j.slide, d)
 		j.pull = d
+	case j.bends:
+		// Rows along the rope, where the joint pushes only as hard as its
+		// bending carries (Buckling), and across it, along A's
+		// cross-section axes.
+		axes = [3]geom.Vec3{m.da, m.e1, m.e2}
+		j.pull = m.da
+	default:
+		axes = [3]geom.Vec3{{X: 1}, {Y: 1}, {Z: 1}}
 	}
 	j.leverA, j.leverB = ra, rb
 	compliance := 1 / j.Stretch
-	for k, e := range axes {
-		row := &rows[k]
+	for k := range axes {
+		e, row := axes[k], &rows[k]
 		// d/dt (x + r)·e = v·e + ω·(r × e); set by parts, as a whole
 		// Jacobian would be copied from a temporary.
-		row.J[0].Lin, row.J[0].Ang = e, ra.Cross(e)
-		row.J[1].Lin, row.J[1].Ang = e.Scale(-1), rb.Cross(e).Scale(-1)
+		jac := row.J[:2]
+		jac[0].Lin, jac[0].Ang = e, ra.Cross(e)
+		jac[1].Lin, jac[1].Ang = e.Scale(-1), rb.Cross(e).Scale(-1)
 		row.Violation = g.Dot(e)
 		row.Compliance = compliance
 		row.Damping = j.Damping
@@ -367,26 +370,23 @@ func (j *Joint) Update(h float64, rows []multibody.Row) {
 		// of the wrong sign there), and a slack rope folded to π.
 		stiffness := j.bendStiffness()
 		across := stiffness * max(bendAcross(m.theta), minAcross)
-		for k, e := range [2]geom.Vec3{m.n, m.m} {
-			row := &rows[next+k]
-			row.J[0].Ang = e.Scale(-1)
-			row.J[1].Ang = e
-			row.Compliance = 1 / stiffness
-			if k == 1 {
-				row.Compliance = 1 / across
-			}
-			row.Damping = j.Damping
-			// Tension resists a kink like a bend stiffness T·l that the
-			// step sees only explicitly. The last step's tension, not the
-			// held one of TurnStiffness: the damping it sets
-			// (stability.TurnDamping) follows the rope as it is now, and
-			// held there, it made a slack rope rattle harder after a load
-			// was set down (mean tension at the sheave 18 kN, not 0.1 kN).
-			if j.force > 0 {
-				row.Geometric = j.force * j.Length
-			}
+		rn, rm := &rows[next], &rows[next+1]
+		jn, jm := rn.J[:2], rm.J[:2]
+		jn[0].Ang, jn[1].Ang = m.n.Scale(-1), m.n
+		jm[0].Ang, jm[1].Ang = m.m.Scale(-1), m.m
+		rn.Compliance, rm.Compliance = 1/stiffness, 1/across
+		rn.Damping, rm.Damping = j.Damping, j.Damping
+		// Tension resists a kink like a bend stiffness T·l that the step
+		// sees only explicitly. The last step's tension, not the held one
+		// of TurnStiffness: the damping it sets (stability.TurnDamping)
+		// follows the rope as it is now, and held there, it made a slack
+		// rope rattle harder after a load was set down (mean tension at
+		// the sheave 18 kN, not 0.1 kN).
+		if j.force > 0 {
+			rn.Geometric = j.force * j.Length
+			rm.Geometric = rn.Geometric
 		}
-		rows[next].Violation = m.theta - j.bucklingSeed(m.theta)
+		rn.Violation = m.theta - j.bucklingSeed(m.theta)
 		next += bendRows
 	}
 	if j.twists {
@@ -416,8 +416,8 @@ func (j *Joint) Update(h float64, rows []multibody.Row) {
 		}
 		j.folded = folded
 		row := &rows[next]
-		row.J[0].Ang = t.Scale(-1) // Ω̇ = (ω_B − ω_A)·t (eq. 28)
-		row.J[1].Ang = t
+		jac := row.J[:2]
+		jac[0].Ang, jac[1].Ang = t.Scale(-1), t // Ω̇ = (ω_B − ω_A)·t (eq. 28)
 		row.Violation = j.unwound
 		row.Compliance = 1 / j.Twist
 		row.Damping = j.Damping
