@@ -570,8 +570,10 @@ func (w *World) check() error {
 	return nil
 }
 
+// finiteWithin reports whether v's components are within
+// ±DivergenceLimit, and so finite: NaN fails the comparison.
 func finiteWithin(v geom.Vec3) bool {
-	return v.IsFinite() && math.Abs(v.X) < DivergenceLimit && math.Abs(v.Y) < DivergenceLimit && math.Abs(v.Z) < DivergenceLimit
+	return math.Abs(v.X) < DivergenceLimit && math.Abs(v.Y) < DivergenceLimit && math.Abs(v.Z) < DivergenceLimit
 }
 
 func hadamard(a, b geom.Vec3) geom.Vec3 { return geom.Vec3{X: a.X * b.X, Y: a.Y * b.Y, Z: a.Z * b.Z} }
