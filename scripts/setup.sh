@@ -7,7 +7,9 @@
 # them); with --test both and Wine, under which the test suite runs the
 # Windows DLL, python3-jsonschema, with which it validates the example
 # scenarios against the scenario schema, and Chromium, in which it opens
-# the FMUs' documentation. Debian/Ubuntu packages; runs apt only when a tool is missing,
+# the FMUs' documentation; with --engines g++ and Debian's ODE and Bullet,
+# which scripts/bench-engines.sh runs beside the rigid-body cable (no part
+# of cablefmu uses them). Debian/Ubuntu packages; runs apt only when a tool is missing,
 # and waits for another apt or dpkg that holds the lock.
 set -euo pipefail
 
@@ -26,6 +28,12 @@ if [ "${1:-}" = --test ]; then
 	/usr/bin/python3 -c 'import jsonschema' >/dev/null 2>&1 || need+=(python3-jsonschema)
 	# Headless Chromium opens the documentation inside each FMU.
 	command -v chromium >/dev/null 2>&1 || need+=(chromium)
+fi
+if [ "${1:-}" = --engines ]; then
+	command -v g++ >/dev/null 2>&1 || need+=(g++)
+	command -v pkg-config >/dev/null 2>&1 || need+=(pkg-config)
+	pkg-config --exists ode 2>/dev/null || need+=(libode-dev)
+	pkg-config --exists bullet 2>/dev/null || need+=(libbullet-dev)
 fi
 if [ "${1:-}" = --test ] || [ "${1:-}" = --studies ]; then
 	if ! /usr/bin/python3 -c 'import distributed, pandas, matplotlib' >/dev/null 2>&1; then
