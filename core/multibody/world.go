@@ -41,9 +41,13 @@ type World struct {
 	rowStart    []int // first row of each constraint
 	rows        []Row
 	prob        Problem
-	// js and minvJs hold every row's blocks (Row.J, ProblemRow.MinvJ);
-	// entry is scratch of the layout.
+	// js and minvJs hold every row's blocks (Row.J, ProblemRow.MinvJ), a
+	// constraint's together; blockStart holds each constraint's first
+	// block in them, and one past the last. sums is scratch of assemble
+	// (a row of the constraint with the most), entry of the layout.
 	js, minvJs []Jacobian
+	blockStart []int
+	sums       []rowSums
 	entry      []int
 	// switched holds each constraint as a Switched, or nil; off says where
 	// a switched constraint's rows stand (rowsOn, …), offH the step size
@@ -182,8 +186,13 @@ func (w *World) layout() error {
 	}
 	w.js, w.minvJs = reuse(w.js, blocks), reuse(w.minvJs, blocks)
 	js, minvJs := w.js, w.minvJs
+	w.blockStart = w.blockStart[:0]
+	most, first := 0, 0
 	for i, c := range w.constraints {
 		nb := len(c.Bodies())
+		w.blockStart = append(w.blockStart, first)
+		first += c.Rows() * nb
+		most = max(most, c.Rows())
 		for r := 0; r < c.Rows(); r++ {
 			row := &w.rows[w.rowStart[i]+r]
 			row.J, js = js[:nb:nb], js[nb:]
@@ -193,6 +202,8 @@ func (w *World) layout() error {
 			pr.MinvJ, minvJs = minvJs[:nb:nb], minvJs[nb:]
 		}
 	}
+	w.blockStart = append(w.blockStart, first)
+	w.sums = reuse(w.sums, most)
 	w.prob.Groups = append(append(w.prob.Groups[:0], w.rowStart...), n)
 	w.entry = reuse(w.entry, len(w.dynamic))
 	w.prob.index(w.entry)
@@ -392,66 +403,44 @@ func (w *World) assemble(h float64) {
 		n := len(rows)
 		prs, sigmas, bs := p.Rows[first:end][:n], p.Sigma[first:end][:n], p.B[first:end][:n]
 		los, his, starts := p.Lo[first:end][:n], p.Hi[first:end][:n], p.Start[first:end][:n]
-		for i := range rows {
-			row := &rows[i]
-			pr := &prs[i]
-			gv, gpred, d, jump := 0.0, 0.0, 0.0, 0.0
-			// turning: every dynamic body of the row had its turning
-			// taken into the step (and there is one).
-			turning, dynamic := true, false
-			js, ms := row.J[:len(pr.Bodies)], pr.MinvJ[:len(pr.Bodies)]
-			for k, b := range pr.Bodies {
-				j := &js[k]
+		// Body by body, then row by row: a constraint's rows act on the
+		// same bodies (layout), so each body's kind, inverse inertia and
+		// velocities are read once for all its rows instead of once a row.
+		// Each row's sums still add the bodies' terms in body order.
+		sums := w.sums[:n]
+		clear(sums)
+		blocks := w.js[w.blockStart[ci]:w.blockStart[ci+1]]
+		minvs := w.minvJs[w.blockStart[ci]:w.blockStart[ci+1]][:len(blocks)]
+		// turning: every dynamic body of the rows had its turning taken
+		// into the step (and there is one).
+		turning, dynamic := true, false
+		if n > 0 {
+			bodies := prs[0].Bodies
+			nb := len(bodies)
+			for k, b := range bodies {
 				switch b.Kind {
 				case Dynamic:
 					turning, dynamic = turning && b.turning, true
-					m := &ms[k]
-					if j.Ang == (geom.Vec3{}) {
-						// A linear block (a wire's stretch, a contact on a
-						// node): I⁻¹J's angular part and the angular
-						// terms are zeros, left out.
-						lin := j.Lin.Scale(b.invMass)
-						gv += j.Lin.Dot(b.Vel)
-						gpred += j.Lin.Dot(b.predVel)
-						d += j.Lin.Dot(lin)
-						m.Lin, m.Ang = lin, geom.Vec3{}
-						continue
-					}
-					// I⁻¹J written out: Mat3.MulVec is above the inliner's
-					// budget, and the calls cost 3 % of a long cable's step.
-					in := &b.invI
-					ang := geom.Vec3{
-						X: in[0][0]*j.Ang.X + in[0][1]*j.Ang.Y + in[0][2]*j.Ang.Z,
-						Y: in[1][0]*j.Ang.X + in[1][1]*j.Ang.Y + in[1][2]*j.Ang.Z,
-						Z: in[2][0]*j.Ang.X + in[2][1]*j.Ang.Y + in[2][2]*j.Ang.Z,
-					}
-					if j.Lin == (geom.Vec3{}) {
-						// An angular block (bend, twist): its linear
-						// terms are zeros, which sums that start from +0
-						// and stay finite do not see.
-						gv += j.Ang.Dot(b.AngVel)
-						gpred += j.Ang.Dot(b.predAng)
-						d += j.Ang.Dot(ang)
-						m.Lin, m.Ang = geom.Vec3{}, ang
-						continue
-					}
-					gv += j.Lin.Dot(b.Vel) + j.Ang.Dot(b.AngVel)
-					gpred += j.Lin.Dot(b.predVel) + j.Ang.Dot(b.predAng)
-					// M⁻¹J by its parts: a whole Jacobian made in a temporary
-					// and copied stalls the copy on store forwarding.
-					lin := j.Lin.Scale(b.invMass)
-					d += j.Lin.Dot(lin) + j.Ang.Dot(ang) // J·M⁻¹J
-					m.Lin, m.Ang = lin, ang
+					assembleTerms(b, sums, blocks, minvs, k, nb)
 				case Kinematic:
-					kv := j.Lin.Dot(b.Vel) + j.Ang.Dot(b.AngVel)
-					gv += kv
-					gpred += kv
-					jump += j.Lin.Dot(b.lastVel) + j.Ang.Dot(b.lastAngVel) - kv
-					ms[k] = Jacobian{}
+					for i := range sums {
+						j, s := &blocks[i*nb+k], &sums[i]
+						kv := j.Lin.Dot(b.Vel) + j.Ang.Dot(b.AngVel)
+						s.gv += kv
+						s.gpred += kv
+						s.jump += j.Lin.Dot(b.lastVel) + j.Ang.Dot(b.lastAngVel) - kv
+						minvs[i*nb+k] = Jacobian{}
+					}
 				default:
-					ms[k] = Jacobian{}
+					for i := range sums {
+						minvs[i*nb+k] = Jacobian{}
+					}
 				}
 			}
+		}
+		for i := range rows {
+			row := &rows[i]
+			gv, gpred, d, jump := sums[i].gv, sums[i].gpred, sums[i].d, sums[i].jump
 			if row.Slip != lastSlip {
 				lastSlip, slipRate = row.Slip, row.Slip/h
 			}
@@ -507,6 +496,57 @@ func (w *World) assemble(h float64) {
 			his[i] = row.Hi
 			starts[i] = row.Start
 		}
+	}
+}
+
+// rowSums are a row's sums over its bodies in assemble: G v, G ṽ (the
+// predicted velocities), J M⁻¹ Jᵀ, and the kinematic bodies' change of
+// velocity since the last step.
+type rowSums struct{ gv, gpred, d, jump float64 }
+
+// assembleTerms adds dynamic body b's terms to the sums of a constraint's
+// rows, whose blocks (nb a row, b's at k) are blocks, and writes b's M⁻¹J
+// into minvs.
+func assembleTerms(b *Body, sums []rowSums, blocks, minvs []Jacobian, k, nb int) {
+	in, invMass := &b.invI, b.invMass
+	// Row i's blocks from blocks[i*nb:]: block k of the row is [k].
+	blocks, minvs = blocks[:len(sums)*nb], minvs[:len(sums)*nb]
+	for i := range sums {
+		j, m, s := &blocks[i*nb+k], &minvs[i*nb+k], &sums[i]
+		if j.Ang == (geom.Vec3{}) {
+			// A linear block (a wire's stretch, a contact on a node):
+			// I⁻¹J's angular part and the angular terms are zeros, left
+			// out.
+			lin := j.Lin.Scale(invMass)
+			s.gv += j.Lin.Dot(b.Vel)
+			s.gpred += j.Lin.Dot(b.predVel)
+			s.d += j.Lin.Dot(lin)
+			m.Lin, m.Ang = lin, geom.Vec3{}
+			continue
+		}
+		// I⁻¹J written out: Mat3.MulVec is above the inliner's budget,
+		// and the calls cost 3 % of a long cable's step.
+		ang := geom.Vec3{
+			X: in[0][0]*j.Ang.X + in[0][1]*j.Ang.Y + in[0][2]*j.Ang.Z,
+			Y: in[1][0]*j.Ang.X + in[1][1]*j.Ang.Y + in[1][2]*j.Ang.Z,
+			Z: in[2][0]*j.Ang.X + in[2][1]*j.Ang.Y + in[2][2]*j.Ang.Z,
+		}
+		if j.Lin == (geom.Vec3{}) {
+			// An angular block (bend, twist): its linear terms are zeros,
+			// which sums that start from +0 and stay finite do not see.
+			s.gv += j.Ang.Dot(b.AngVel)
+			s.gpred += j.Ang.Dot(b.predAng)
+			s.d += j.Ang.Dot(ang)
+			m.Lin, m.Ang = geom.Vec3{}, ang
+			continue
+		}
+		s.gv += j.Lin.Dot(b.Vel) + j.Ang.Dot(b.AngVel)
+		s.gpred += j.Lin.Dot(b.predVel) + j.Ang.Dot(b.predAng)
+		// M⁻¹J by its parts: a whole Jacobian made in a temporary and
+		// copied stalls the copy on store forwarding.
+		lin := j.Lin.Scale(invMass)
+		s.d += j.Lin.Dot(lin) + j.Ang.Dot(ang) // J·M⁻¹J
+		m.Lin, m.Ang = lin, ang
 	}
 }
 
