@@ -301,54 +301,48 @@ func (j *Joint) Update(h float64, rows []multibody.Row) {
 		}
 		j.measure(&m, a.ToWorld(j.axisA), b.ToWorld(j.axisB), a.ToWorld(j.refA), yb)
 	}
-	var axes [3]geom.Vec3
 	limit := slideLimit * 2 * j.Length // an end joint stands for half a segment
-	switch {
-	case j.sheave:
-		// Rows along the rope and across it; across, the sheave holds the
-		// rope where it runs through, slack rope slid in (see NewSheaveJoint).
+	if j.sheave {
+		// Slack rope slides in through the sheave (see NewSheaveJoint).
 		d := m.db
-		e1 := geom.Perpendicular(d)
-		axes = [3]geom.Vec3{d, e1, d.Cross(e1)}
 		j.slide = max(0, min(g.Dot(d), limit))
 		rb = rb.AddScaled(j.slide, d)
 		g = g.AddScaled(-j.slide, d)
-		j.pull = d
-	case j.bends:
-		// Rows along the rope, where the joint pushes only as hard as its
-		// bending carries (Buckling), and across it, along A's
-		// cross-section axes.
-		axes = [3]geom.Vec3{m.da, m.e1, m.e2}
-		j.pull = m.da
-	default:
-		axes = [3]geom.Vec3{{X: 1}, {Y: 1}, {Z: 1}}
 	}
 	j.leverA, j.leverB = ra, rb
-	compliance := 1 / j.Stretch
-	for k := range axes {
-		e, row := axes[k], &rows[k]
-		// d/dt (x + r)·e = v·e + ω·(r × e); set by parts, as a whole
-		// Jacobian would be copied from a temporary.
-		jac := row.J[:2]
-		jac[0].Lin, jac[0].Ang = e, ra.Cross(e)
-		jac[1].Lin, jac[1].Ang = e.Scale(-1), rb.Cross(e).Scale(-1)
-		row.Violation = g.Dot(e)
-		row.Compliance = compliance
-		row.Damping = j.Damping
-		row.Speed = -drift.Dot(e)
-		row.SpeedBefore = row.Speed
-	}
-	if j.sheave {
+	ball := &ballFrame{ra: ra, rb: rb, g: g, drift: drift, compliance: 1 / j.Stretch, damping: j.Damping}
+	switch {
+	case j.sheave:
+		// Rows along the rope and across it; across, the sheave holds the
+		// rope where it runs through.
+		d := m.db
+		e1 := geom.Perpendicular(d)
+		ball.row(&rows[0], d)
+		ball.row(&rows[1], e1)
+		ball.row(&rows[2], d.Cross(e1))
+		j.pull = d
 		// λ·d/h is the rope's pull on the sheave: the tension. A rope
 		// cannot push, so the row only pulls while the slack is within
 		// the limit; there it holds.
-		if along := g.Dot(axes[0]) + j.slide; along < limit {
+		if along := g.Dot(d) + j.slide; along < limit {
 			rows[0].Violation = along
 			rows[0].Lo = 0
 		} else {
 			rows[0].Violation = along - limit
 			rows[0].Lo = -j.Buckling() * h
 		}
+	case j.bends:
+		// Rows along the rope, where the joint pushes only as hard as its
+		// bending carries (Buckling), and across it, along A's
+		// cross-section axes.
+		ball.row(&rows[0], m.da)
+		ball.row(&rows[1], m.e1)
+		ball.row(&rows[2], m.e2)
+		j.pull = m.da
+	default:
+		ball.row(&rows[0], geom.Vec3{X: 1})
+		ball.row(&rows[1], geom.Vec3{Y: 1})
+		ball.row(&rows[2], geom.Vec3{Z: 1})
 	}
 	if !j.bends && !j.twists {
 		return
@@ -422,6 +416,31 @@ func (j *Joint) Update(h float64, rows []multibody.Row) {
 		row.Compliance = 1 / j.Twist
 		row.Damping = j.Damping
 	}
+}
+
+// ballFrame is what a joint's three ball rows share: the attachment
+// points' levers ra and rb (world), the gap g and its prescribed rate
+// drift, and the rows' compliance and damping. Its rows read it from
+// memory: passed among registers, the twelve coordinates spilled and
+// were reloaded around every row.
+type ballFrame struct {
+	ra, rb, g, drift    geom.Vec3
+	compliance, damping float64
+}
+
+// row sets row to the ball row along the unit axis e (world):
+// d/dt (x + r)·e = v·e + ω·(r × e), the violation g·e and the prescribed
+// rate −drift·e. By parts, as a whole Jacobian would be copied from a
+// temporary.
+func (f *ballFrame) row(row *multibody.Row, e geom.Vec3) {
+	jac := row.J[:2]
+	jac[0].Lin, jac[0].Ang = e, f.ra.Cross(e)
+	jac[1].Lin, jac[1].Ang = e.Scale(-1), f.rb.Cross(e).Scale(-1)
+	row.Violation = f.g.Dot(e)
+	row.Compliance = f.compliance
+	row.Damping = f.damping
+	row.Speed = -f.drift.Dot(e)
+	row.SpeedBefore = row.Speed
 }
 
 // bendStiffness returns the stiffness c_b (N·m/rad) of the bend rows:
