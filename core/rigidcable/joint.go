@@ -512,21 +512,23 @@ func (j *Joint) eq22() bool { return j.twists && !j.sheave && j.twistDef != Twis
 // leaves t, psi and twist (and reads yb) only where the joint has no use
 // for them (eq22).
 func (j *Joint) measure(g *geometry, da, db, e1, yb geom.Vec3) {
+	// The bend's axes before the bend angle's call to Atan2, and eq. 22
+	// after it from g: what lives across the call lives in g rather than
+	// spilled besides.
 	dx := da.Cross(db)
 	sx := dx.Norm()
-	g.da, g.db = da, db
-	g.theta = math.Atan2(sx, da.Dot(db)) // eq. 21
-	g.e1 = e1
-	g.e2 = da.Cross(g.e1)
-	g.n = g.e1 // a straight rope: any axis across it
+	g.da, g.db, g.e1 = da, db, e1
+	g.e2 = da.Cross(e1)
+	g.n = e1 // a straight rope: any axis across it
 	if sx > 0 {
 		g.n = dx.Scale(1 / sx)
 	}
 	g.m = da.Cross(g.n)
+	g.theta = math.Atan2(sx, da.Dot(db)) // eq. 21
 	if !j.eq22() {
 		return
 	}
-	g.t, _ = da.Add(db).Unit()
+	g.t, _ = g.da.Add(g.db).Unit()
 	g.psi = math.Atan2(g.e1.Cross(yb).Dot(g.t), g.e1.Dot(yb)) // eq. 22, signed by t
 	if j.twistDef == TwistPerpendicular {
 		g.psi -= math.Pi / 2
