@@ -243,6 +243,7 @@ func (c *Cable) SetLength(length, rate float64) error {
 		if b {
 			j.pointB, j.rateB = geom.Vec3{X: -l / 2}, geom.Vec3{X: -edge}
 		}
+		j.ratesSet()
 		// New stiffnesses for the new length; damping stays as set.
 		j.Stretch, j.Bend, j.Twist = stiffness(c.opt.Rope, jl)
 		j.Length, j.Link = jl, l

@@ -143,8 +143,9 @@ type Joint struct {
 
 	// rateA and rateB are the body-frame velocities (m/s) of the attachment
 	// points along their bodies while the cable pays out: the ball rows'
-	// prescribed rate.
+	// prescribed rate. drifts says either is not zero (see ratesSet).
 	rateA, rateB geom.Vec3
+	drifts       bool
 
 	psi     float64 // last raw twist angle, rad
 	unwound float64 // accumulated twist, rad
@@ -289,7 +290,7 @@ func (j *Joint) Update(h float64, rows []multibody.Row) {
 	// end of the step and move at ∂φ/∂t = drift: the violation at the start
 	// of the step is the gap less h·drift, and the rate is prescribed.
 	var drift geom.Vec3
-	if j.rateA != (geom.Vec3{}) || j.rateB != (geom.Vec3{}) {
+	if j.drifts {
 		drift = a.ToWorld(j.rateA).Sub(b.ToWorld(j.rateB))
 	}
 	g := gap.AddScaled(-h, drift)
@@ -660,7 +661,12 @@ func (j *Joint) State(c *state.Codec) {
 	c.Point("joint attachment point", &j.pointB)
 	c.Velocity("joint attachment rate", &j.rateA)
 	c.Velocity("joint attachment rate", &j.rateB)
+	j.ratesSet()
 }
+
+// ratesSet updates drifts after rateA or rateB changed: a flag rather than
+// the comparison of six components in every update.
+func (j *Joint) ratesSet() { j.drifts = j.rateA != (geom.Vec3{}) || j.rateB != (geom.Vec3{}) }
 
 // BallForce returns the ball-and-socket force the joint exerts on its body
 // A if A's attachment point were at p moving at v (world), body B as it
