@@ -150,11 +150,15 @@ type Joint struct {
 	psi     float64 // last raw twist angle, rad
 	unwound float64 // accumulated twist, rad
 	bend    float64 // bend angle at the last update, rad
-	// leverA and leverB are the attachment points relative to the bodies'
-	// centres (world, m) and pull the direction of the tension's pull on A,
-	// all at the last update, for TurnStiffness.
-	leverA, leverB, pull geom.Vec3
-	force                float64 // tension of the last step: the pull along the cable, N
+	// ball is the ball rows' frame and geo the bend and twist geometry of
+	// the last update, kept in the joint: as locals that calls write
+	// through pointers they were cleared every update. TurnStiffness reads
+	// the levers (ball.ra, ball.rb) and pull, the direction of the
+	// tension's pull on A at the last update.
+	ball  ballFrame
+	geo   geometry
+	pull  geom.Vec3
+	force float64 // tension of the last step: the pull along the cable, N
 	// held is the largest tension of the last seconds (N), decaying with
 	// the time constant stability.TurnHold: the tension whose geometric
 	// stiffness the joint reports (TurnStiffness).
@@ -294,13 +298,13 @@ func (j *Joint) Update(h float64, rows []multibody.Row) {
 		drift = a.ToWorld(j.rateA).Sub(b.ToWorld(j.rateB))
 	}
 	g := gap.AddScaled(-h, drift)
-	var m geometry
+	m := &j.geo
 	if j.bends || j.twists {
 		var yb geom.Vec3
 		if j.eq22() {
 			yb = b.ToWorld(j.refB)
 		}
-		j.measure(&m, a.ToWorld(j.axisA), b.ToWorld(j.axisB), a.ToWorld(j.refA), yb)
+		j.measure(m, a.ToWorld(j.axisA), b.ToWorld(j.axisB), a.ToWorld(j.refA), yb)
 	}
 	limit := slideLimit * 2 * j.Length // an end joint stands for half a segment
 	if j.sheave {
@@ -310,8 +314,9 @@ func (j *Joint) Update(h float64, rows []multibody.Row) {
 		rb = rb.AddScaled(j.slide, d)
 		g = g.AddScaled(-j.slide, d)
 	}
-	j.leverA, j.leverB = ra, rb
-	ball := &ballFrame{ra: ra, rb: rb, g: g, drift: drift, compliance: 1 / j.Stretch, damping: j.Damping}
+	ball := &j.ball // by fields: a whole ballFrame went through a cleared temporary
+	ball.ra, ball.rb, ball.g, ball.drift = ra, rb, g, drift
+	ball.compliance, ball.damping = 1/j.Stretch, j.Damping
 	switch {
 	case j.sheave:
 		// Rows along the rope and across it; across, the sheave holds the
@@ -587,8 +592,8 @@ func (j *Joint) TurnStiffness() {
 			d = b.ToWorld(j.axisB)
 		}
 	}
-	a.AddPull(j.leverA, d.Scale(force))
-	b.AddPull(j.leverB, d.Scale(-force))
+	a.AddPull(j.ball.ra, d.Scale(force))
+	b.AddPull(j.ball.rb, d.Scale(-force))
 }
 
 // Force returns the ball-and-socket force of the last step (N): the cable
