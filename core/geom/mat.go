@@ -54,6 +54,26 @@ func (m *Mat3) Inverse() (Mat3, bool) {
 	}, true
 }
 
+// InverseMulVec returns m⁻¹·v and true, or false if m is singular: the
+// inverse's entries as Inverse forms them, applied as MulVec applies a
+// matrix (the same operations, the same bits), without a Mat3 to return
+// and store between the two.
+func (m *Mat3) InverseMulVec(v Vec3) (Vec3, bool) {
+	c00 := m[1][1]*m[2][2] - m[1][2]*m[2][1]
+	c01 := m[1][2]*m[2][0] - m[1][0]*m[2][2]
+	c02 := m[1][0]*m[2][1] - m[1][1]*m[2][0]
+	det := m[0][0]*c00 + m[0][1]*c01 + m[0][2]*c02
+	if det == 0 {
+		return Vec3{}, false
+	}
+	s := 1 / det
+	return Vec3{
+		c00*s*v.X + (m[0][2]*m[2][1]-m[0][1]*m[2][2])*s*v.Y + (m[0][1]*m[1][2]-m[0][2]*m[1][1])*s*v.Z,
+		c01*s*v.X + (m[0][0]*m[2][2]-m[0][2]*m[2][0])*s*v.Y + (m[0][2]*m[1][0]-m[0][0]*m[1][2])*s*v.Z,
+		c02*s*v.X + (m[0][1]*m[2][0]-m[0][0]*m[2][1])*s*v.Y + (m[0][0]*m[1][1]-m[0][1]*m[1][0])*s*v.Z,
+	}, true
+}
+
 // SymMaxEigen returns the largest eigenvalue of the symmetric matrix m
 // (its upper triangle is read), by the trigonometric solution of the
 // characteristic cubic (O. K. Smith, Comm. ACM 4(4), 1961): to rounding,

@@ -280,11 +280,11 @@ func (b *Body) gyroscopicImpulse(h float64) geom.Vec3 {
 		{h * (w.Z*in.X - iw.Z), h*(0*in.Y-0) + in.Y, h * (-w.X*in.Z - -iw.X)},
 		{h * (-w.Y*in.X - -iw.Y), h * (w.X*in.Y - iw.X), h*(0*in.Z-0) + in.Z},
 	}
-	inv, ok := j.Inverse()
+	d, ok := j.InverseMulVec(f)
 	if !ok {
 		return b.Rot.Rotate(f.Scale(-1))
 	}
-	return b.Rot.Rotate(hadamard(in, inv.MulVec(f)).Scale(-1))
+	return b.Rot.Rotate(hadamard(in, d).Scale(-1))
 }
 
 func invOrZero(x float64) float64 {
