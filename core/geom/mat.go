@@ -39,23 +39,35 @@ func (m *Mat3) T() Mat3 {
 
 // Inverse returns m⁻¹ by cofactors, and false if m is singular.
 func (m *Mat3) Inverse() (Mat3, bool) {
+	var inv Mat3
+	ok := m.InverseTo(&inv)
+	return inv, ok
+}
+
+// InverseTo writes m⁻¹ (Inverse) into dst and returns true, or returns
+// false and leaves dst as it was if m is singular; dst may be m. It
+// spares a caller that keeps the inverse the copies of a returned Mat3.
+func (m *Mat3) InverseTo(dst *Mat3) bool {
 	c00 := m[1][1]*m[2][2] - m[1][2]*m[2][1]
 	c01 := m[1][2]*m[2][0] - m[1][0]*m[2][2]
 	c02 := m[1][0]*m[2][1] - m[1][1]*m[2][0]
 	det := m[0][0]*c00 + m[0][1]*c01 + m[0][2]*c02
 	if det == 0 {
-		return Mat3{}, false
+		return false
 	}
 	s := 1 / det
-	return Mat3{
-		{c00 * s, (m[0][2]*m[2][1] - m[0][1]*m[2][2]) * s, (m[0][1]*m[1][2] - m[0][2]*m[1][1]) * s},
-		{c01 * s, (m[0][0]*m[2][2] - m[0][2]*m[2][0]) * s, (m[0][2]*m[1][0] - m[0][0]*m[1][2]) * s},
-		{c02 * s, (m[0][1]*m[2][0] - m[0][0]*m[2][1]) * s, (m[0][0]*m[1][1] - m[0][1]*m[1][0]) * s},
-	}, true
+	// One assignment: every entry is computed from m before dst changes.
+	dst[0][0], dst[0][1], dst[0][2],
+		dst[1][0], dst[1][1], dst[1][2],
+		dst[2][0], dst[2][1], dst[2][2] =
+		c00*s, (m[0][2]*m[2][1]-m[0][1]*m[2][2])*s, (m[0][1]*m[1][2]-m[0][2]*m[1][1])*s,
+		c01*s, (m[0][0]*m[2][2]-m[0][2]*m[2][0])*s, (m[0][2]*m[1][0]-m[0][0]*m[1][2])*s,
+		c02*s, (m[0][1]*m[2][0]-m[0][0]*m[2][1])*s, (m[0][0]*m[1][1]-m[0][1]*m[1][0])*s
+	return true
 }
 
 // InverseMulVec returns m⁻¹·v and true, or false if m is singular: the
-// inverse's entries as Inverse forms them, applied as MulVec applies a
+// inverse's entries as InverseTo forms them, applied as MulVec applies a
 // matrix (the same operations, the same bits), without a Mat3 to return
 // and store between the two.
 func (m *Mat3) InverseMulVec(v Vec3) (Vec3, bool) {

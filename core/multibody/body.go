@@ -250,9 +250,7 @@ func (b *Body) takeTurnStiffness(h float64) {
 		{v01 + sh2*k[1][0], rir(1, 1) + sh2*k[1][1], v12 + sh2*k[1][2]},
 		{v02 + sh2*k[2][0], v12 + sh2*k[2][1], rir(2, 2) + sh2*k[2][2]},
 	}
-	if inv, ok := iw.Inverse(); ok {
-		b.invI, b.turning = inv, true
-	}
+	b.turning = iw.InverseTo(&b.invI)
 }
 
 // gyroscopicImpulse returns the angular impulse (N·m·s, world) of h
