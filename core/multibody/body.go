@@ -230,11 +230,13 @@ func (b *Body) takeTurnStiffness(h float64) {
 	k1 := geom.Vec3{X: kr0.Dot(c1), Y: kr1.Dot(c1), Z: kr2.Dot(c1)}
 	k2 := geom.Vec3{X: kr0.Dot(c2), Y: kr1.Dot(c2), Z: kr2.Dot(c2)}
 	q0, q1, q2 := 1/math.Sqrt(in.X), 1/math.Sqrt(in.Y), 1/math.Sqrt(in.Z)
-	scaled := geom.Mat3{ // I₀^(−½) Rᵀ K R I₀^(−½), upper triangle
-		{c0.Dot(k0) * (q0 * q0), c0.Dot(k1) * (q0 * q1), c0.Dot(k2) * (q0 * q2)},
-		{1: c1.Dot(k1) * (q1 * q1), 2: c1.Dot(k2) * (q1 * q2)},
-		{2: c2.Dot(k2) * (q2 * q2)},
-	}
+	// I₀^(−½) Rᵀ K R I₀^(−½), upper triangle. Assigned entry by entry, as
+	// are iw below and gyroscopicImpulse's Jacobian: a composite literal
+	// of a matrix whose address is taken is built aside and then copied.
+	var scaled geom.Mat3
+	scaled[0][0], scaled[0][1], scaled[0][2] = c0.Dot(k0)*(q0*q0), c0.Dot(k1)*(q0*q1), c0.Dot(k2)*(q0*q2)
+	scaled[1][1], scaled[1][2] = c1.Dot(k1)*(q1*q1), c1.Dot(k2)*(q1*q2)
+	scaled[2][2] = c2.Dot(k2) * (q2 * q2)
 	share := stability.TurnShare(scaled.SymMaxEigen(), h)
 	if share == 0 {
 		return
@@ -245,11 +247,10 @@ func (b *Body) takeTurnStiffness(h float64) {
 	}
 	v01, v02, v12 := rir(0, 1), rir(0, 2), rir(1, 2)
 	sh2 := share * h * h
-	iw := geom.Mat3{
-		{rir(0, 0) + sh2*k[0][0], v01 + sh2*k[0][1], v02 + sh2*k[0][2]},
-		{v01 + sh2*k[1][0], rir(1, 1) + sh2*k[1][1], v12 + sh2*k[1][2]},
-		{v02 + sh2*k[2][0], v12 + sh2*k[2][1], rir(2, 2) + sh2*k[2][2]},
-	}
+	var iw geom.Mat3
+	iw[0][0], iw[0][1], iw[0][2] = rir(0, 0)+sh2*k[0][0], v01+sh2*k[0][1], v02+sh2*k[0][2]
+	iw[1][0], iw[1][1], iw[1][2] = v01+sh2*k[1][0], rir(1, 1)+sh2*k[1][1], v12+sh2*k[1][2]
+	iw[2][0], iw[2][1], iw[2][2] = v02+sh2*k[2][0], v12+sh2*k[2][1], rir(2, 2)+sh2*k[2][2]
 	b.turning = iw.InverseTo(&b.invI)
 }
 
@@ -273,11 +274,10 @@ func (b *Body) gyroscopicImpulse(h float64) geom.Vec3 {
 	// out entry by entry, zeros of the skew matrices and all: the
 	// diagonal's h(0·I − 0) + I is I but for an infinite moment.
 	f := w.Cross(iw).Scale(h)
-	j := geom.Mat3{
-		{h*(0*in.X-0) + in.X, h * (-w.Z*in.Y - -iw.Z), h * (w.Y*in.Z - iw.Y)},
-		{h * (w.Z*in.X - iw.Z), h*(0*in.Y-0) + in.Y, h * (-w.X*in.Z - -iw.X)},
-		{h * (-w.Y*in.X - -iw.Y), h * (w.X*in.Y - iw.X), h*(0*in.Z-0) + in.Z},
-	}
+	var j geom.Mat3
+	j[0][0], j[0][1], j[0][2] = h*(0*in.X-0)+in.X, h*(-w.Z*in.Y - -iw.Z), h*(w.Y*in.Z-iw.Y)
+	j[1][0], j[1][1], j[1][2] = h*(w.Z*in.X-iw.Z), h*(0*in.Y-0)+in.Y, h*(-w.X*in.Z - -iw.X)
+	j[2][0], j[2][1], j[2][2] = h*(-w.Y*in.X - -iw.Y), h*(w.X*in.Y-iw.X), h*(0*in.Z-0)+in.Z
 	d, ok := j.InverseMulVec(f)
 	if !ok {
 		return b.Rot.Rotate(f.Scale(-1))
