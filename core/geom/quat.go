@@ -44,12 +44,18 @@ func (q Quat) Rotate(v Vec3) Vec3 {
 
 // Matrix returns the rotation matrix R(q).
 func (q Quat) Matrix() Mat3 {
+	var m Mat3
+	q.MatrixTo(&m)
+	return m
+}
+
+// MatrixTo writes the rotation matrix R(q) into m: Matrix without a Mat3
+// to return and copy, for a caller that keeps the matrix.
+func (q Quat) MatrixTo(m *Mat3) {
 	w, x, y, z := q.W, q.X, q.Y, q.Z
-	return Mat3{
-		{1 - 2*(y*y+z*z), 2 * (x*y - w*z), 2 * (x*z + w*y)},
-		{2 * (x*y + w*z), 1 - 2*(x*x+z*z), 2 * (y*z - w*x)},
-		{2 * (x*z - w*y), 2 * (y*z + w*x), 1 - 2*(x*x+y*y)},
-	}
+	m[0][0], m[0][1], m[0][2] = 1-2*(y*y+z*z), 2*(x*y-w*z), 2*(x*z+w*y)
+	m[1][0], m[1][1], m[1][2] = 2*(x*y+w*z), 1-2*(x*x+z*z), 2*(y*z-w*x)
+	m[2][0], m[2][1], m[2][2] = 2*(x*z-w*y), 2*(y*z+w*x), 1-2*(x*x+y*y)
 }
 
 // Integrate advances the orientation by the world-frame angular velocity

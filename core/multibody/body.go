@@ -172,7 +172,7 @@ func (b *Body) inverseInertiaIn(inv, r *geom.Mat3) {
 // has decided whether it takes the body's turning stiffness in.
 func (b *Body) refreshFrame() {
 	b.invMass = 1 / b.Mass
-	b.rot = b.Rot.Matrix()
+	b.Rot.MatrixTo(&b.rot)
 	b.turning = false
 }
 
