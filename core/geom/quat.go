@@ -62,7 +62,15 @@ func (q Quat) MatrixTo(m *Mat3) {
 // ω (rad/s) over h seconds: q ← normalize(q + h/2 (0, ω)·q), the quaternion
 // form of q̇ = T(q)ω ([SL07] eq. 4, [SL08] eq. 8).
 func (q Quat) Integrate(omega Vec3, h float64) Quat {
-	dq := Quat{0, omega.X, omega.Y, omega.Z}.Mul(q)
+	// (0, ω)·q written out as Mul forms it, its zero terms and all: Mul
+	// is above the inliner's budget.
+	x, y, z := omega.X, omega.Y, omega.Z
+	dq := Quat{
+		0*q.W - x*q.X - y*q.Y - z*q.Z,
+		0*q.X + x*q.W + y*q.Z - z*q.Y,
+		0*q.Y - x*q.Z + y*q.W + z*q.X,
+		0*q.Z + x*q.Y - y*q.X + z*q.W,
+	}
 	return Quat{q.W + h/2*dq.W, q.X + h/2*dq.X, q.Y + h/2*dq.Y, q.Z + h/2*dq.Z}.Normalize()
 }
 
