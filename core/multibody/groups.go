@@ -27,17 +27,24 @@ type GaussSeidel struct {
 	// Iterations is N_it, the number of Gauss–Seidel sweeps.
 	Iterations int
 
-	layout  structure
-	groups  []group
+	layout structure
+	groups []group
+	// active lists this step's groups that are not pinned, in order: the
+	// sweeps visit only those (a cable's many switched-off contacts are
+	// passed over once, not once per sweep).
+	active  []int
 	dv      []velocityChange // per dynamic body slot: M⁻¹Gᵀλ summed
 	coupled bool             // this step: more than one group active, dv needed
 }
 
 type group struct {
-	sub              Problem
-	first, last      int // rows
-	solver           Solver
-	pinned, factored bool // this step: all rows pinned at 0; S_αα factored
+	sub         Problem
+	first, last int // rows
+	solver      Solver
+	// factorizer is solver as a Factorizer, or nil: asserted once, at
+	// setup.
+	factorizer Factorizer
+	factored   bool // this step: S_αα factored
 }
 
 // Solve implements Solver.
@@ -51,17 +58,18 @@ func (gs *GaussSeidel) Solve(p *Problem) error {
 		gs.dv[i] = velocityChange{}
 	}
 	clear(p.Lambda)
-	active := 0
+	gs.active = gs.active[:0]
 	for i := range gs.groups {
 		g := &gs.groups[i]
-		g.pinned = pinned(p.Lo[g.first:g.last], p.Hi[g.first:g.last])
-		if g.pinned {
+		// The group's bounds are p's rows first to last (setup), as
+		// slices that need not be cut again each step.
+		if pinned(g.sub.Lo, g.sub.Hi) {
 			continue
 		}
-		active++
+		gs.active = append(gs.active, i)
 		g.factored = false
-		if f, ok := g.solver.(Factorizer); ok {
-			if err := f.Factor(&g.sub); err != nil {
+		if g.factorizer != nil {
+			if err := g.factorizer.Factor(&g.sub); err != nil {
 				return fmt.Errorf("group %d: %w", i, err)
 			}
 			g.factored = true
@@ -69,22 +77,18 @@ func (gs *GaussSeidel) Solve(p *Problem) error {
 	}
 	// A group alone needs no coupling: dv and the convergence measure
 	// are left out.
-	gs.coupled = active > 1
+	gs.coupled = len(gs.active) > 1
 	for pass := 0; pass <= gs.Iterations; pass++ {
 		change, size := 0.0, 0.0
-		for i := range gs.groups {
-			g := &gs.groups[i]
-			if g.pinned {
-				continue
-			}
+		for _, i := range gs.active {
 			// Pass 0 is the preconditioning step: each group alone.
-			c, s, err := gs.solveGroup(p, g, pass > 0)
+			c, s, err := gs.solveGroup(p, &gs.groups[i], pass > 0)
 			if err != nil {
 				return fmt.Errorf("group %d, pass %d: %w", i, pass, err)
 			}
 			change, size = max(change, c), max(size, s)
 		}
-		if active <= 1 || (pass > 0 && change <= 1e-12*size) {
+		if !gs.coupled || (pass > 0 && change <= 1e-12*size) {
 			break
 		}
 	}
@@ -94,11 +98,15 @@ func (gs *GaussSeidel) Solve(p *Problem) error {
 // pinned reports whether every row's bounds are [0, 0] (a switched-off
 // contact's). Locals and slices of one length: the loop needs no bounds
 // checks and reads no field through a pointer, where the form writing
-// the group's flag each row reloaded both slices at every row.
+// the group's flag each row reloaded both slices at every row. A bound
+// is ±0 exactly when its bits are zero but for the sign: one integer
+// test takes both bounds, where comparing floats takes two tests each
+// (a NaN compares unordered), and a NaN, whose exponent bits are set,
+// is not zero either way.
 func pinned(lo, hi []float64) bool {
 	hi = hi[:len(lo)]
 	for r, l := range lo {
-		if l != 0 || hi[r] != 0 {
+		if (math.Float64bits(l)|math.Float64bits(hi[r]))<<1 != 0 {
 			return false
 		}
 	}
@@ -124,6 +132,7 @@ func (gs *GaussSeidel) setup(p *Problem) error {
 		if i < len(gs.Solvers) && gs.Solvers[i] != nil {
 			g.solver = gs.Solvers[i]
 		}
+		g.factorizer, _ = g.solver.(Factorizer)
 		sub := &g.sub
 		sub.Rows = p.Rows[first:last]
 		sub.Sigma, sub.B = p.Sigma[first:last], make([]float64, last-first)
@@ -149,23 +158,23 @@ func (gs *GaussSeidel) setup(p *Problem) error {
 // (zeros when the group is alone).
 func (gs *GaussSeidel) solveGroup(p *Problem, g *group, coupled bool) (change, size float64, err error) {
 	gs.accumulate(p, g, -1) // take the group's own part out
-	for r := g.first; r < g.last; r++ {
-		row := &p.Rows[r]
-		coupling := 0.0
-		if !coupled {
-			g.sub.B[r-g.first] = p.B[r]
-			continue
-		}
-		for k, b := range row.Bodies {
-			if b.Kind != Dynamic {
-				continue
+	if coupled {
+		for r := g.first; r < g.last; r++ {
+			row := &p.Rows[r]
+			coupling := 0.0
+			for k, b := range row.Bodies {
+				if b.Kind != Dynamic {
+					continue
+				}
+				coupling += gs.dv[b.slot].rate(&row.J[k])
 			}
-			coupling += gs.dv[b.slot].rate(&row.J[k])
+			g.sub.B[r-g.first] = p.B[r] - coupling
 		}
-		g.sub.B[r-g.first] = p.B[r] - coupling
+	} else {
+		copy(g.sub.B, p.B[g.first:g.last]) // b_α alone: one copy, not a loop
 	}
 	if g.factored {
-		err = g.solver.(Factorizer).Substitute(&g.sub)
+		err = g.factorizer.Substitute(&g.sub)
 	} else {
 		err = g.solver.Solve(&g.sub)
 	}
