@@ -152,8 +152,12 @@ func (a *ActiveSet) prepare(p *Problem) {
 	a.free.Sigma, a.free.B = append(sigma[:0], p.Sigma...), slices.Grow(b[:0], len(p.B))[:len(p.B)]
 	a.bounded = a.bounded[:0]
 	a.diag = a.diag[:0]
-	for i := 0; i < n; i++ {
-		if !math.IsInf(p.Lo[i], -1) || !math.IsInf(p.Hi[i], 1) {
+	// Locals of one length: no bounds checks, and no reloads of p's
+	// fields, which the appends could have written as far as the compiler
+	// knows.
+	lo, hi := p.Lo[:n], p.Hi[:n]
+	for i, l := range lo {
+		if !math.IsInf(l, -1) || !math.IsInf(hi[i], 1) {
 			a.bounded = append(a.bounded, i)
 			a.diag = append(a.diag, 0)
 		}
@@ -274,9 +278,16 @@ func (a *ActiveSet) update(p *Problem, single bool) bool {
 	// that carries nothing (a slack segment of a wire lying still) sits at
 	// its bound to within 1e-21 N·s either way, and its residual's own
 	// terms are no larger.
+	//
+	// max(floor, |l|) written out: |l| is never −0, so of what the
+	// builtin's form takes care of (NaN, −0 below +0, at two MINSD and
+	// three sign flips an impulse) only a NaN needs a test, which then
+	// stays the floor as it would with max.
 	floor := 0.0
 	for _, l := range p.Lambda {
-		floor = max(floor, math.Abs(l))
+		if a := math.Abs(l); a > floor || a != a {
+			floor = a
+		}
 	}
 	floor *= 1e-12
 	for k, i := range a.bounded {
