@@ -34,15 +34,31 @@ type Chain struct {
 	own      [][]int
 	shared   [][][2]int
 	notChain error
+	// six holds each block's part in the fixed-size kernels (chain6.go).
+	six []block6Use
+	// Timing, when set, accumulates the time spent in each phase.
+	Timing *ChainTiming
+}
+
+// block6Use is what the fixed-size kernels take of one block, found at
+// setup: the loops over the blocks read one record a block where they
+// read several slices, each with its bounds check, and turned slices into
+// arrays, each with its length check.
+type block6Use struct {
+	// a is the block's A (then L) where it has six rows, inv then its
+	// 1/Lᵢᵢ; w its W where it and the next block have six rows. Else nil.
+	a, w *block6
+	inv  *[6]float64
+	// factor6 marks the blocks that the kernels factor: six rows, as the
+	// blocks before and after it have (gram6, cholesky6, forwardRows6).
+	factor6 bool
 	// joint6 marks the blocks of six rows on two dynamic bodies (a cable's
 	// joints), link6 those that share only their second body with the next
 	// block, its first: fixed-size kernels assemble them.
-	joint6, link6 []bool
-	// tail marks, this step, the joint6 blocks whose rows 3–5 are angular
+	joint6, link6 bool
+	// tail marks, this step, a joint6 block whose rows 3–5 are angular
 	// (angularTail), found once per block.
-	tail []bool
-	// Timing, when set, accumulates the time spent in each phase.
-	Timing *ChainTiming
+	tail bool
 }
 
 // ChainTiming splits a chain solve's time for benchmarks: the blocks'
@@ -171,14 +187,23 @@ func (c *Chain) setup(p *Problem) {
 			seen[b] = k
 		}
 	}
-	c.joint6, c.link6, c.tail = make([]bool, nb), make([]bool, nb), make([]bool, nb)
-	for k := range c.joint6 {
-		c.joint6[k] = c.sizes[k] == 6 && len(c.own[k]) == 2 && len(p.Rows[c.starts[k]].Bodies) == 2
+	c.inv = make([]float64, len(p.Rows))
+	c.six = make([]block6Use, nb)
+	for k := range c.six {
+		b, m, s := &c.six[k], c.sizes[k], c.starts[k]
+		if m != 6 {
+			continue
+		}
+		b.a, b.inv = (*block6)(c.a[k]), (*[6]float64)(c.inv[s:s+6])
+		if k+1 < nb && c.sizes[k+1] == 6 {
+			b.w = (*block6)(c.w[k])
+		}
+		b.factor6 = (k == 0 || c.sizes[k-1] == 6) && (k+1 == nb || c.sizes[k+1] == 6)
+		b.joint6 = len(c.own[k]) == 2 && len(p.Rows[s].Bodies) == 2
 	}
 	for k := 0; k+1 < nb; k++ {
-		c.link6[k] = c.joint6[k] && c.joint6[k+1] && len(c.shared[k]) == 1 && c.shared[k][0] == [2]int{1, 0}
+		c.six[k].link6 = c.six[k].joint6 && c.six[k+1].joint6 && len(c.shared[k]) == 1 && c.shared[k][0] == [2]int{1, 0}
 	}
-	c.inv = make([]float64, len(p.Rows))
 }
 
 // assemble writes block k's lower triangle of Aₖ = Σ J M⁻¹ Jᵀ + Σ and, for
@@ -186,39 +211,41 @@ func (c *Chain) setup(p *Problem) {
 // sums Jⱼ·M⁻¹Jᵢ over the block's dynamic bodies, Bₖ's over the bodies
 // shared with block k+1.
 func (c *Chain) assemble(p *Problem, k int) {
-	m, s := c.sizes[k], c.starts[k]
-	last := k+1 == len(c.a)
-	rows := p.Rows[s : s+m]
-	a := c.a[k]
+	b := &c.six[k]
+	if !b.joint6 {
+		c.assembleDiagonal(p, k)
+		if k+1 < len(c.six) {
+			c.assembleCoupling(p, k)
+		}
+		return
+	}
+	s := c.starts[k]
+	rows := (*[6]ProblemRow)(p.Rows[s : s+6])
+	if k == 0 || !c.six[k-1].link6 {
+		b.tail = angularTail(rows) // else found with the coupling before
+	}
 	// Rows from linear on are angular (angularTail): 3 for a cable joint.
 	linear := 6
-	if c.joint6[k] {
-		r6 := (*[6]ProblemRow)(rows)
-		if k == 0 || !c.link6[k-1] {
-			c.tail[k] = angularTail(r6) // else found with the coupling before
-		}
-		if c.tail[k] {
-			linear = 3
-			assembleJoint6Tail((*block6)(a), (*[6]float64)(p.Sigma[s:s+6]), r6)
-		} else {
-			assembleJoint6((*block6)(a), (*[6]float64)(p.Sigma[s:s+6]), r6, linear)
-		}
+	if b.tail {
+		linear = 3
+		assembleJoint6Tail(b.a, (*[6]float64)(p.Sigma[s:s+6]), rows)
 	} else {
-		c.assembleDiagonal(p, k)
+		assembleJoint6(b.a, (*[6]float64)(p.Sigma[s:s+6]), rows, linear)
 	}
 	switch {
-	case last:
-	case c.link6[k]:
+	case k+1 == len(c.six):
+	case b.link6:
+		after := &c.six[k+1]
 		next := (*[6]ProblemRow)(p.Rows[s+6 : s+12])
-		c.tail[k+1] = angularTail(next)
-		nextLinear := 6
-		if c.tail[k+1] {
-			nextLinear = 3
-		}
-		if linear == 3 && nextLinear == 3 {
-			coupleJoint6Tail((*block6)(c.w[k]), (*[6]ProblemRow)(rows), next)
+		after.tail = angularTail(next)
+		if b.tail && after.tail {
+			coupleJoint6Tail(b.w, rows, next)
 		} else {
-			coupleJoint6((*block6)(c.w[k]), (*[6]ProblemRow)(rows), next, linear, nextLinear)
+			nextLinear := 6
+			if after.tail {
+				nextLinear = 3
+			}
+			coupleJoint6(b.w, rows, next, linear, nextLinear)
 		}
 	default:
 		c.assembleCoupling(p, k)
@@ -266,23 +293,23 @@ func (c *Chain) assembleCoupling(p *Problem, k int) {
 // factor assembles each block and overwrites Aₖ with the Cholesky factor
 // Lₖ of Ďₖ and Bₖ with Wₖ.
 func (c *Chain) factor(p *Problem) error {
-	for k, a := range c.a {
+	six := c.six
+	for k := range six {
 		c.assemble(p, k)
-		m := c.sizes[k]
-		inv := c.inv[c.starts[k] : c.starts[k]+m]
-		last := k+1 == len(c.a)
-		if m == 6 && (k == 0 || c.sizes[k-1] == 6) && (last || c.sizes[k+1] == 6) {
+		if b := &six[k]; b.factor6 {
 			if k > 0 {
-				gram6((*block6)(a), (*block6)(c.w[k-1]))
+				gram6(b.a, six[k-1].w)
 			}
-			if !cholesky6((*block6)(a), (*[6]float64)(inv)) {
+			if !cholesky6(b.a, b.inv) {
 				return c.notPositive(k)
 			}
-			if !last {
-				forwardRows6((*block6)(a), (*[6]float64)(inv), (*block6)(c.w[k]))
+			if b.w != nil { // not the last block
+				forwardRows6(b.a, b.inv, b.w)
 			}
 			continue
 		}
+		a, m := c.a[k], c.sizes[k]
+		inv := c.inv[c.starts[k] : c.starts[k]+m]
 		if k > 0 {
 			// Ďₖ = Aₖ − Wₖ₋₁ᵀ Wₖ₋₁, lower triangle.
 			mp, wp := c.sizes[k-1], c.w[k-1]
@@ -299,7 +326,7 @@ func (c *Chain) factor(p *Problem) error {
 		if !cholesky(a, m, inv) {
 			return c.notPositive(k)
 		}
-		if !last {
+		if k+1 < len(six) {
 			forwardRows(a, inv, m, c.w[k], c.sizes[k+1]) // Wₖ = Lₖ⁻¹ Bₖ
 		}
 	}
@@ -315,15 +342,16 @@ func (c *Chain) notPositive(k int) error {
 func (c *Chain) substitute(p *Problem) {
 	z := p.Lambda // solved in place
 	copy(z, p.B)
-	for k, a := range c.a {
-		m, s := c.sizes[k], c.starts[k]
-		zk, inv := z[s:s+m], c.inv[s:s+m]
+	six := c.six
+	var zp []float64 // the block before's
+	for k := range six {
+		b, m, s := &six[k], c.sizes[k], c.starts[k]
+		zk := z[s : s+m]
 		if k > 0 {
-			mp, sp := c.sizes[k-1], c.starts[k-1]
-			w, zp := c.w[k-1], z[sp:sp+mp]
-			if m == 6 && mp == 6 {
-				subtractTransposed6((*[6]float64)(zk), (*block6)(w), (*[6]float64)(zp))
+			if w := six[k-1].w; w != nil {
+				subtractTransposed6((*[6]float64)(zk), w, (*[6]float64)(zp))
 			} else {
+				w := c.w[k-1]
 				for i := range zk {
 					for r, zr := range zp {
 						zk[i] -= w[r*m+i] * zr
@@ -331,21 +359,22 @@ func (c *Chain) substitute(p *Problem) {
 				}
 			}
 		}
-		if m == 6 {
-			forward6((*block6)(a), (*[6]float64)(inv), (*[6]float64)(zk))
+		if b.a != nil {
+			forward6(b.a, b.inv, (*[6]float64)(zk))
 		} else {
-			forward(a, inv, zk)
+			forward(c.a[k], c.inv[s:s+m], zk)
 		}
+		zp = zk
 	}
-	for k := len(c.a) - 1; k >= 0; k-- {
-		m, s := c.sizes[k], c.starts[k]
-		zk, inv := z[s:s+m], c.inv[s:s+m]
-		if k+1 < len(c.a) {
-			mn, sn := c.sizes[k+1], c.starts[k+1]
-			w, zn := c.w[k], z[sn:sn+mn]
-			if m == 6 && mn == 6 {
-				subtract6((*[6]float64)(zk), (*block6)(w), (*[6]float64)(zn))
+	var zn []float64 // the block after's
+	for k := len(six) - 1; k >= 0; k-- {
+		b, m, s := &six[k], c.sizes[k], c.starts[k]
+		zk := z[s : s+m]
+		if k+1 < len(six) {
+			if b.w != nil {
+				subtract6((*[6]float64)(zk), b.w, (*[6]float64)(zn))
 			} else {
+				w, mn := c.w[k], len(zn)
 				for i := range zk {
 					wi := w[i*mn : i*mn+mn]
 					for j, zj := range zn {
@@ -354,11 +383,12 @@ func (c *Chain) substitute(p *Problem) {
 				}
 			}
 		}
-		if m == 6 {
-			backward6((*block6)(c.a[k]), (*[6]float64)(inv), (*[6]float64)(zk))
+		if b.a != nil {
+			backward6(b.a, b.inv, (*[6]float64)(zk))
 		} else {
-			backward(c.a[k], inv, zk)
+			backward(c.a[k], c.inv[s:s+m], zk)
 		}
+		zn = zk
 	}
 }
 
