@@ -114,6 +114,14 @@ type Cable interface {
 	state.Stater
 }
 
+// NodeLister is a Cable that gives its nodes' coordinates at once, as
+// Node gives them: x, y, z of node 0, then of node 1, … (m), valid until
+// the cable changes. The cable.node outputs then take one call a step,
+// not one each.
+type NodeLister interface {
+	Nodes() []float64
+}
+
 // Eventer is a Cable with events of its own (a load set down), noted
 // after each step.
 type Eventer interface {

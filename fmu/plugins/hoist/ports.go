@@ -95,10 +95,10 @@ func quantities(c *Config, step float64, d *Design) *Catalogue {
 		output("load.v"+ax, "m/s", fmt.Sprintf("World %s velocity of %s", ax, x.LoadPoint), func(s *Simulation) float64 { _, v := s.Cable.Load(); return v.Comp(k) })
 	}
 	n := d.Nodes
+	nodes := &port.Array[Simulation]{Get: (*Simulation).nodes}
 	for j := 1; j <= n; j++ {
 		for k, ax := range axes {
-			output(fmt.Sprintf("cable.node[%d].%s", j, ax), "m", fmt.Sprintf("World %s position of %s", ax, x.Node(j, n)),
-				func(s *Simulation) float64 { return s.Cable.Node(j-1, k) })
+			qs.Element(fmt.Sprintf("cable.node[%d].%s", j, ax), "m", fmt.Sprintf("World %s position of %s", ax, x.Node(j, n)), nodes, 3*(j-1)+k)
 		}
 	}
 	return qs

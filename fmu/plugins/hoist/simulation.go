@@ -36,6 +36,9 @@ type Simulation struct {
 	// holds the state a slipping brake retakes its step from.
 	slipping bool
 	scratch  []float64
+	// nodeScratch holds the node coordinates of a Cable that is no
+	// NodeLister.
+	nodeScratch []float64
 }
 
 // Params returns the parameters the simulation was built with.
@@ -152,6 +155,21 @@ func (s *Simulation) noteEvents(h float64) {
 
 // Outputs implements fmu.Simulation.
 func (s *Simulation) Outputs(values []float64) { s.m.WriteOutputs(s, values) }
+
+// nodes returns the coordinates of the cable's Design.Nodes nodes for the
+// cable.node outputs: x, y, z of node 0, then of node 1, … (m).
+func (s *Simulation) nodes() []float64 {
+	if l, ok := s.Cable.(NodeLister); ok {
+		return l.Nodes()
+	}
+	s.nodeScratch = s.nodeScratch[:0]
+	for k := range s.m.design.Nodes {
+		for axis := range 3 {
+			s.nodeScratch = append(s.nodeScratch, s.Cable.Node(k, axis))
+		}
+	}
+	return s.nodeScratch
+}
 
 // State walks the simulation's state (state.Stater): the cable's, then
 // the suspension point's mean velocity over the last step, the slack and

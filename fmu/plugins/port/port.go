@@ -11,6 +11,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 
 	"github.com/cablefmu/cablefmu/core/geom"
@@ -27,6 +28,18 @@ type Quantity[P, D, S any] struct {
 	Param  func(p *P, x float64)
 	Input  func(d *D, x float64)
 	Output func(s *S) float64
+	// Array, with Output, makes the output element Element of the values
+	// Array gives (Catalogue.Element): WriteOutputs reads the array once
+	// for all its elements.
+	Array   *Array[S]
+	Element int
+}
+
+// Array is a row of outputs a simulation gives at once, such as a
+// cable's node coordinates: Get returns them, valid until the simulation
+// changes.
+type Array[S any] struct {
+	Get func(s *S) []float64
 }
 
 // Catalogue lists the quantities of one scenario.
@@ -105,6 +118,15 @@ func (c *Catalogue[P, D, S]) Output(name, unit, desc string, get func(s *S) floa
 		Causality: modeldesc.CausalityOutput, Variability: modeldesc.VariabilityContinuous}, Output: get})
 }
 
+// Element adds a continuous output that is element i of the values a
+// gives: a's Get is called once a step for all of its elements, where an
+// Output of its own would take a call each.
+func (c *Catalogue[P, D, S]) Element(name, unit, desc string, a *Array[S], i int) {
+	c.Output(name, unit, desc, func(s *S) float64 { return a.Get(s)[i] })
+	q := &c.List[len(c.List)-1]
+	q.Array, q.Element = a, i
+}
+
 // Switch adds a Boolean input (false 0, true 1): a discrete input of the
 // master, such as a brake.
 func (c *Catalogue[P, D, S]) Switch(name, desc string, start bool, set func(d *D, x float64)) {
@@ -137,8 +159,17 @@ type Ports[P, D, S any] struct {
 	hPort   int
 	// The indices in List of the inputs and outputs: read and written
 	// every internal step, they are a few of thousands of ports when a
-	// cable's nodes are outputs.
+	// cable's nodes are outputs. outputs leaves out the Array elements,
+	// which arrays lists by their Array.
 	inputs, outputs []int
+	arrays          []arrayPorts[S]
+}
+
+// arrayPorts are the ports that are elements of one Array: ports[k] (an
+// index in List) is element elements[k].
+type arrayPorts[S any] struct {
+	array           *Array[S]
+	ports, elements []int
 }
 
 // Select picks the named quantities; an unknown or repeated name is an
@@ -191,12 +222,26 @@ func Select[P, D, S any](c *Catalogue[P, D, S], names []string, step float64) (*
 		if q.Input != nil {
 			ps.inputs = append(ps.inputs, len(ps.List))
 		}
-		if q.Output != nil {
+		switch {
+		case q.Array != nil:
+			ps.addElement(q.Array, len(ps.List), q.Element)
+		case q.Output != nil:
 			ps.outputs = append(ps.outputs, len(ps.List))
 		}
 		ps.List = append(ps.List, q)
 	}
 	return ps, nil
+}
+
+// addElement notes port i as element e of a.
+func (ps *Ports[P, D, S]) addElement(a *Array[S], i, e int) {
+	k := slices.IndexFunc(ps.arrays, func(g arrayPorts[S]) bool { return g.array == a })
+	if k < 0 {
+		k = len(ps.arrays)
+		ps.arrays = append(ps.arrays, arrayPorts[S]{array: a})
+	}
+	g := &ps.arrays[k]
+	g.ports, g.elements = append(g.ports, i), append(g.elements, e)
 }
 
 // names lists the catalogue, folding the indexed names of arrays such as
@@ -269,6 +314,13 @@ func (ps *Ports[P, D, S]) ReadInputs(d *D, values []float64) {
 func (ps *Ports[P, D, S]) WriteOutputs(s *S, values []float64) {
 	for _, i := range ps.outputs {
 		values[i] = ps.List[i].Output(s)
+	}
+	for _, g := range ps.arrays {
+		x := g.array.Get(s)
+		elements := g.elements[:len(g.ports)]
+		for k, i := range g.ports {
+			values[i] = x[elements[k]]
+		}
 	}
 }
 

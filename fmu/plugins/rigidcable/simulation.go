@@ -28,10 +28,9 @@ type rope struct {
 	// of the load's box.
 	onLoad   []*contact.BoxContact
 	grounded bool
-	// nodes caches the segment ends' positions for the node outputs, which
-	// read three coordinates each and are read twice a communication step;
-	// valid until the state changes. Coordinates in a row: x, y, z of end
-	// 0, then of end 1, …
+	// nodes caches the segment ends' positions for the node outputs
+	// (Nodes) and the sketch (Node); valid until the state changes.
+	// Coordinates in a row: x, y, z of end 0, then of end 1, …
 	nodes      []float64
 	nodesValid bool
 }
@@ -161,7 +160,10 @@ func (r *rope) ClearForces() { plant.ClearRigid([]*multibody.Body{r.load}) }
 
 // Node implements hoist.Cable: coordinate c (m, world) of segment end k
 // (0 = suspension point).
-func (r *rope) Node(k, c int) float64 {
+func (r *rope) Node(k, c int) float64 { return r.Nodes()[3*k+c] }
+
+// Nodes implements hoist.NodeLister: the segment ends' coordinates.
+func (r *rope) Nodes() []float64 {
 	if !r.nodesValid {
 		segs := r.cable.Segments
 		r.nodes = r.nodes[:0]
@@ -174,7 +176,7 @@ func (r *rope) Node(k, c int) float64 {
 		r.nodes = append(r.nodes, p.X, p.Y, p.Z)
 		r.nodesValid = true
 	}
-	return r.nodes[3*k+c]
+	return r.nodes
 }
 
 // Step implements hoist.Cable: the hoist moves at topVel, the winch
