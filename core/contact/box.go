@@ -40,6 +40,9 @@ type BoxContact struct {
 	capsule Capsule
 	bodies  [2]*multibody.Body
 	normal  [boxPoints]float64 // normal impulses of the last step, N·s
+	// arm is the capsule's reach from its body's centre, the larger of
+	// |A| and |B| (far), found when the ends move rather than each step.
+	arm float64
 	// Damping is γ of the normal rows (s); zero means two steps (see
 	// Contact.Damping).
 	Damping float64
@@ -51,12 +54,17 @@ const boxPoints = 3
 
 // NewBoxContact returns the contact of capsule c with box b.
 func NewBoxContact(b *Box, c Capsule) *BoxContact {
-	return &BoxContact{box: b, capsule: c, bodies: [2]*multibody.Body{c.Body, b.Body}}
+	bc := &BoxContact{box: b, capsule: c, bodies: [2]*multibody.Body{c.Body, b.Body}}
+	bc.SetEnds(c.A, c.B) // and its arm
+	return bc
 }
 
 // SetEnds moves the capsule's ends (body frame, m): a rope segment paid
 // out by a winch grows.
-func (c *BoxContact) SetEnds(a, b geom.Vec3) { c.capsule.A, c.capsule.B = a, b }
+func (c *BoxContact) SetEnds(a, b geom.Vec3) {
+	c.capsule.A, c.capsule.B = a, b
+	c.arm = max(a.Norm(), b.Norm())
+}
 
 // Bodies implements multibody.Constraint: the capsule's body, then the box's.
 func (c *BoxContact) Bodies() []*multibody.Body { return c.bodies[:] }
@@ -84,7 +92,7 @@ type contactPoint struct {
 // do not meet (most of a rope's segments, most steps, for a few products).
 func (c *BoxContact) far(h float64) bool {
 	cb, bb := c.capsule.Body, c.box.Body
-	arm := max(c.capsule.A.Norm(), c.capsule.B.Norm()) // from the capsule body's centre
+	arm := c.arm // from the capsule body's centre
 	box := c.box.Half.Norm()
 	apart := cb.Pos.Sub(bb.Pos).Norm()
 	approach := cb.Vel.Sub(bb.Vel).Norm() + cb.AngVel.Norm()*arm + bb.AngVel.Norm()*(box+arm+apart)
@@ -97,6 +105,11 @@ func (c *BoxContact) points(h float64) (pts [boxPoints]contactPoint) {
 	if c.far(h) {
 		return pts
 	}
+	return c.near(h)
+}
+
+// near is points for a capsule not far from the box.
+func (c *BoxContact) near(h float64) (pts [boxPoints]contactPoint) {
 	cb, bb := c.capsule.Body, c.box.Body
 	a, b := cb.PointWorld(c.capsule.A), cb.PointWorld(c.capsule.B)
 	at := func(t float64) geom.Vec3 { return a.Add(b.Sub(a).Scale(t)) }
@@ -168,7 +181,7 @@ func (c *BoxContact) Off(h float64) bool {
 	if c.far(h) {
 		return true // as points would find, without its array
 	}
-	for _, pt := range c.points(h) {
+	for _, pt := range c.near(h) {
 		if pt.on {
 			return false
 		}
