@@ -26,7 +26,10 @@ type rope struct {
 	contacts []*contact.Contact
 	// onLoad keeps the segments but those at the socket (socketZone) out
 	// of the load's box.
-	onLoad   []*contact.BoxContact
+	onLoad []*contact.BoxContact
+	// placed is the segment length the contacts were last placed for
+	// (placeContacts): they move only when the winch changes it.
+	placed   float64
 	grounded bool
 	// nodes caches the segment ends' positions for the node outputs
 	// (Nodes) and the sketch (Node); valid until the state changes.
@@ -199,9 +202,10 @@ func (r *rope) Step(h float64, topVel geom.Vec3, length, rate float64, _ *hoist.
 // segments' present length: the ground's at the first segment's start and
 // every segment's end, the load's along each segment.
 func (r *rope) placeContacts() {
-	if len(r.contacts) == 0 {
-		return
+	if len(r.contacts) == 0 || r.cable.SegmentLength == r.placed {
+		return // placed for this length already
 	}
+	r.placed = r.cable.SegmentLength
 	end := geom.Vec3{X: r.cable.SegmentLength / 2}
 	ends := r.contacts[4:] // after the load's corners
 	ends[0].SetOffset(end.Scale(-1))
