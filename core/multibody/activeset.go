@@ -273,23 +273,11 @@ func (a *ActiveSet) settle(p *Problem, single bool) bool {
 // single, only the first row that should move does.
 func (a *ActiveSet) update(p *Problem, single bool) bool {
 	moved := false
+	// The residuals and the impulses' floor, found when a row first needs
+	// them (the same rows need both): a step whose bounded rows are all
+	// free and within their bounds finds neither.
 	var w []float64
-	// The problem's impulses set a floor under every row's rounding: a row
-	// that carries nothing (a slack segment of a wire lying still) sits at
-	// its bound to within 1e-21 N·s either way, and its residual's own
-	// terms are no larger.
-	//
-	// max(floor, |l|) written out: |l| is never −0, so of what the
-	// builtin's form takes care of (NaN, −0 below +0, at two MINSD and
-	// three sign flips an impulse) only a NaN needs a test, which then
-	// stays the floor as it would with max.
-	floor := 0.0
-	for _, l := range p.Lambda {
-		if a := math.Abs(l); a > floor || a != a {
-			floor = a
-		}
-	}
-	floor *= 1e-12
+	var floor float64
 	for k, i := range a.bounded {
 		if moved && single {
 			break
@@ -310,7 +298,7 @@ func (a *ActiveSet) update(p *Problem, single bool) bool {
 			}
 			if past > 0 {
 				if w == nil {
-					w = a.residuals(p)
+					w, floor = a.residuals(p), impulseFloor(p.Lambda)
 				}
 				if past <= max(a.rounding(p, i, l, a.scale[k]), floor) {
 					break
@@ -333,7 +321,7 @@ func (a *ActiveSet) update(p *Problem, single bool) bool {
 				continue
 			}
 			if w == nil {
-				w = a.residuals(p)
+				w, floor = a.residuals(p), impulseFloor(p.Lambda)
 			}
 			// Rounding in w is relative to its terms: the pinned
 			// impulse's S_ii·λ, or, at a zero bound (a slack wire), the
@@ -345,6 +333,24 @@ func (a *ActiveSet) update(p *Problem, single bool) bool {
 		}
 	}
 	return moved
+}
+
+// impulseFloor returns the floor that a problem's impulses set under
+// every row's rounding, 1e-12 of the largest: a row that carries nothing
+// (a slack segment of a wire lying still) sits at its bound to within
+// 1e-21 N·s either way, and its residual's own terms are no larger.
+func impulseFloor(lambda []float64) float64 {
+	// max(floor, |l|) written out: |l| is never −0, so of what the
+	// builtin's form takes care of (NaN, −0 below +0, at two MINSD and
+	// three sign flips an impulse) only a NaN needs a test, which then
+	// stays the floor as it would with max.
+	floor := 0.0
+	for _, l := range lambda {
+		if a := math.Abs(l); a > floor || a != a {
+			floor = a
+		}
+	}
+	return floor * 1e-12
 }
 
 // rounding returns the rounding (N·s) of row i's impulse l in a solve of
