@@ -49,6 +49,8 @@ type block6Use struct {
 	// 1/Lᵢᵢ; w its W where it and the next block have six rows. Else nil.
 	a, w *block6
 	inv  *[6]float64
+	// start is the block's first row (starts).
+	start int
 	// factor6 marks the blocks that the kernels factor: six rows, as the
 	// blocks before and after it have (gram6, cholesky6, forwardRows6).
 	factor6 bool
@@ -191,6 +193,7 @@ func (c *Chain) setup(p *Problem) {
 	c.six = make([]block6Use, nb)
 	for k := range c.six {
 		b, m, s := &c.six[k], c.sizes[k], c.starts[k]
+		b.start = s
 		if m != 6 {
 			continue
 		}
@@ -338,58 +341,95 @@ func (c *Chain) notPositive(k int) error {
 }
 
 // substitute solves with the factors: forward uₖ = Lₖ⁻¹ (bₖ − Wₖ₋₁ᵀ uₖ₋₁),
-// then back xₖ = Lₖ⁻ᵀ (uₖ − Wₖ xₖ₊₁).
+// then back xₖ = Lₖ⁻ᵀ (uₖ − Wₖ xₖ₊₁). A block of six rows whose neighbour
+// solved before it has six too (most of a cable's) is solved in the loop
+// itself, with the fixed-size kernels on its record alone; the others by
+// forwardBlock and backwardBlock, in the general form.
 func (c *Chain) substitute(p *Problem) {
 	z := p.Lambda // solved in place
 	copy(z, p.B)
 	six := c.six
-	var zp []float64 // the block before's
+	var zp *[6]float64 // the block before's, where it has six rows
 	for k := range six {
-		b, m, s := &six[k], c.sizes[k], c.starts[k]
-		zk := z[s : s+m]
+		b := &six[k]
+		if b.a == nil || k > 0 && six[k-1].w == nil {
+			zp = c.forwardBlock(z, k)
+			continue
+		}
+		zk := (*[6]float64)(z[b.start:])
 		if k > 0 {
-			if w := six[k-1].w; w != nil {
-				subtractTransposed6((*[6]float64)(zk), w, (*[6]float64)(zp))
-			} else {
-				w := c.w[k-1]
-				for i := range zk {
-					for r, zr := range zp {
-						zk[i] -= w[r*m+i] * zr
-					}
-				}
-			}
+			subtractTransposed6(zk, six[k-1].w, zp)
 		}
-		if b.a != nil {
-			forward6(b.a, b.inv, (*[6]float64)(zk))
-		} else {
-			forward(c.a[k], c.inv[s:s+m], zk)
-		}
+		forward6(b.a, b.inv, zk)
 		zp = zk
 	}
-	var zn []float64 // the block after's
+	var zn *[6]float64 // the block after's, where it has six rows
 	for k := len(six) - 1; k >= 0; k-- {
-		b, m, s := &six[k], c.sizes[k], c.starts[k]
-		zk := z[s : s+m]
-		if k+1 < len(six) {
-			if b.w != nil {
-				subtract6((*[6]float64)(zk), b.w, (*[6]float64)(zn))
-			} else {
-				w, mn := c.w[k], len(zn)
-				for i := range zk {
-					wi := w[i*mn : i*mn+mn]
-					for j, zj := range zn {
-						zk[i] -= wi[j] * zj
-					}
+		b := &six[k]
+		if b.a == nil || k+1 < len(six) && b.w == nil {
+			zn = c.backwardBlock(z, k)
+			continue
+		}
+		zk := (*[6]float64)(z[b.start:])
+		if b.w != nil {
+			subtract6(zk, b.w, zn)
+		}
+		backward6(b.a, b.inv, zk)
+		zn = zk
+	}
+}
+
+// forwardBlock is substitute's forward step for block k, and returns its
+// z where it has six rows.
+func (c *Chain) forwardBlock(z []float64, k int) *[6]float64 {
+	m, s := c.sizes[k], c.starts[k]
+	zk := z[s : s+m]
+	if k > 0 {
+		mp, sp := c.sizes[k-1], c.starts[k-1]
+		w, zp := c.w[k-1], z[sp:sp+mp]
+		if m == 6 && mp == 6 {
+			subtractTransposed6((*[6]float64)(zk), (*block6)(w), (*[6]float64)(zp))
+		} else {
+			for i := range zk {
+				for r, zr := range zp {
+					zk[i] -= w[r*m+i] * zr
 				}
 			}
 		}
-		if b.a != nil {
-			backward6(b.a, b.inv, (*[6]float64)(zk))
-		} else {
-			backward(c.a[k], c.inv[s:s+m], zk)
-		}
-		zn = zk
 	}
+	if m != 6 {
+		forward(c.a[k], c.inv[s:s+m], zk)
+		return nil
+	}
+	forward6((*block6)(c.a[k]), (*[6]float64)(c.inv[s:s+m]), (*[6]float64)(zk))
+	return (*[6]float64)(zk)
+}
+
+// backwardBlock is substitute's backward step for block k, and returns
+// its z where it has six rows.
+func (c *Chain) backwardBlock(z []float64, k int) *[6]float64 {
+	m, s := c.sizes[k], c.starts[k]
+	zk := z[s : s+m]
+	if k+1 < len(c.a) {
+		mn, sn := c.sizes[k+1], c.starts[k+1]
+		w, zn := c.w[k], z[sn:sn+mn]
+		if m == 6 && mn == 6 {
+			subtract6((*[6]float64)(zk), (*block6)(w), (*[6]float64)(zn))
+		} else {
+			for i := range zk {
+				wi := w[i*mn : i*mn+mn]
+				for j, zj := range zn {
+					zk[i] -= wi[j] * zj
+				}
+			}
+		}
+	}
+	if m != 6 {
+		backward(c.a[k], c.inv[s:s+m], zk)
+		return nil
+	}
+	backward6((*block6)(c.a[k]), (*[6]float64)(c.inv[s:s+m]), (*[6]float64)(zk))
+	return (*[6]float64)(zk)
 }
 
 // cholesky factors the symmetric positive definite m×m matrix a (lower
