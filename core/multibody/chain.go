@@ -222,7 +222,7 @@ func (c *Chain) assemble(p *Problem, k int) {
 		}
 		return
 	}
-	s := c.starts[k]
+	s := b.start
 	rows := (*[6]ProblemRow)(p.Rows[s : s+6])
 	if k == 0 || !c.six[k-1].link6 {
 		b.tail = angularTail(rows) // else found with the coupling before
