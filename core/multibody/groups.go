@@ -40,7 +40,9 @@ type GaussSeidel struct {
 type group struct {
 	sub         Problem
 	first, last int // rows
-	solver      Solver
+	// known is the group's part of the problem's pinned, or nil.
+	known  []bool
+	solver Solver
 	// factorizer is solver as a Factorizer, or nil: asserted once, at
 	// setup.
 	factorizer Factorizer
@@ -59,11 +61,15 @@ func (gs *GaussSeidel) Solve(p *Problem) error {
 	}
 	clear(p.Lambda)
 	gs.active = gs.active[:0]
-	for i := range gs.groups {
-		g := &gs.groups[i]
+	// A local: the loop's stores (append, factored) would make the
+	// compiler reload the field at every group.
+	groups := gs.groups
+	for i := range groups {
+		g := &groups[i]
 		// The group's bounds are p's rows first to last (setup), as
-		// slices that need not be cut again each step.
-		if pinned(g.sub.Lo, g.sub.Hi) {
+		// slices that need not be cut again each step; a World tells
+		// which are pinned without them.
+		if g.known != nil && allTrue(g.known) || pinned(g.sub.Lo, g.sub.Hi) {
 			continue
 		}
 		gs.active = append(gs.active, i)
@@ -93,6 +99,16 @@ func (gs *GaussSeidel) Solve(p *Problem) error {
 		}
 	}
 	return nil
+}
+
+// allTrue reports whether every element of s is true.
+func allTrue(s []bool) bool {
+	for _, b := range s {
+		if !b {
+			return false
+		}
+	}
+	return true
 }
 
 // pinned reports whether every row's bounds are [0, 0] (a switched-off
@@ -129,6 +145,10 @@ func (gs *GaussSeidel) setup(p *Problem) error {
 	for i, size := range gs.Sizes {
 		first, last := p.Groups[c], p.Groups[c+size]
 		g := group{first: first, last: last, solver: &Dense{}}
+		if len(p.pinned) == len(p.Groups)-1 {
+			// Made with the layout, as Groups: a new one is a new setup.
+			g.known = p.pinned[c : c+size]
+		}
 		if i < len(gs.Solvers) && gs.Solvers[i] != nil {
 			g.solver = gs.Solvers[i]
 		}

@@ -39,6 +39,12 @@ type Problem struct {
 	// Layout changes whenever rows or their coupling pattern change, so
 	// that solvers know when to redo their symbolic work.
 	Layout int
+	// pinned marks, per constraint (as Groups), those whose rows a World
+	// knows to be bounded to [0, 0] (a switched-off contact's, checked
+	// when assembled, and none whose bounds a Rebounding constraint
+	// moves): block Gauss–Seidel passes their groups over without reading
+	// the bounds. False, or nil, says nothing.
+	pinned []bool
 	// free marks a problem whose rows are all unbounded by construction
 	// (an ActiveSet's free problem): the direct solvers need not check
 	// its bounds, a pass over every row each step.

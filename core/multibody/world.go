@@ -205,6 +205,7 @@ func (w *World) layout() error {
 	w.blockStart = append(w.blockStart, first)
 	w.sums = reuse(w.sums, most)
 	w.prob.Groups = append(append(w.prob.Groups[:0], w.rowStart...), n)
+	w.prob.pinned = reuse(w.prob.pinned, len(w.constraints))
 	w.entry = reuse(w.entry, len(w.dynamic))
 	w.prob.index(w.entry)
 	w.prob.Layout++
@@ -496,7 +497,16 @@ func (w *World) assemble(h float64) {
 			his[i] = row.Hi
 			starts[i] = row.Start
 		}
+		// Rows switched off are pinned for as long as they stay off
+		// (Problem.pinned), unless Rebound moves their bounds.
+		p.pinned[ci] = state == rowsSwitching && pinned(los, his) && !w.rebounds(ci)
 	}
+}
+
+// rebounds reports whether constraint ci is Rebounding.
+func (w *World) rebounds(ci int) bool {
+	_, ok := w.constraints[ci].(Rebounding)
+	return ok
 }
 
 // rowSums are a row's sums over its bodies in assemble: G v, G ṽ (the
