@@ -378,16 +378,11 @@ func (w *World) takeTurnStiffness(h float64) {
 func (w *World) assemble(h float64) {
 	p := &w.prob
 	p.values++
-	w.relaxed = 0
-	// The step's constants, divided once: the same values as in the
-	// expressions of every row.
-	bias, sigmaScale := -4/h, 4/(h*h)
-	// Rows mostly share their compliance and damping with the row before,
-	// and divisions are a good part of a row's cost: the last quotients
-	// are kept (same operands, same results).
-	lastCompliance, stiffness := math.NaN(), 0.0
-	lastDamping, lastUpsilon := math.NaN(), 0.0
-	lastSlip, slipRate := 0.0, 0.0 // 0/h = 0
+	t := rowTerms{
+		h: h, bias: -4 / h, sigmaScale: 4 / (h * h),
+		lastCompliance: math.NaN(), lastDamping: math.NaN(), lastOwn: math.NaN(),
+		// lastSlip, slipRate: 0/h = 0
+	}
 	// Rows kept off hold for h: update evaluates them again for any other.
 	w.offH = h
 	for ci, state := range w.off {
@@ -439,67 +434,99 @@ func (w *World) assemble(h float64) {
 				}
 			}
 		}
-		for i := range rows {
-			row := &rows[i]
-			gv, gpred, d, jump := sums[i].gv, sums[i].gpred, sums[i].d, sums[i].jump
-			if row.Slip != lastSlip {
-				lastSlip, slipRate = row.Slip, row.Slip/h
-			}
-			upsilon, sigma, gapDamping := 0.0, slipRate, 0.0
-			if row.Holonomic {
-				damping := row.Damping
-				unresolved := true // a rigid row vibrates infinitely fast
-				if c := row.Compliance; c > 0 {
-					if c != lastCompliance {
-						lastCompliance, stiffness = c, 1/c
-					}
-					if unresolved = stability.Unresolved(stiffness+row.Geometric, d, h); unresolved {
-						damping = stability.Damping(damping, h, true)
-						w.relaxed++
-					}
-					if turning && dynamic && row.Geometric > 0 {
-						// The turning the step took in is damped relative
-						// to the neighbours (see takeTurnStiffness); not
-						// between a turned segment and a body whose
-						// turning the step resolves (a load), whose
-						// motion, such as a rocking load, is resolved.
-						damping = stability.TurnDamping(damping, h, row.Geometric, c)
-					}
-				}
-				// A kinematic body whose velocity changed since the last step
-				// (a crane jerked into motion) opens the row at the new
-				// relative speed. A row the step resolves carries that speed
-				// into its spring and damper, as the rope does; a row stiffer
-				// than the step resolves would, in the rope, take it up within
-				// a small fraction of the step (its own vibration, of amplitude
-				// v/ω, is below what the step shows), while the relaxed row
-				// would keep Υ of it and open by about Υ v h (14 mm at 1 m/s):
-				// it sees the jump as already taken up.
-				if unresolved {
-					gv += jump
-				}
-				if damping != lastDamping {
-					lastDamping, lastUpsilon = damping, 1/(1+4*damping/h)
-				}
-				upsilon = lastUpsilon
-				sigma += sigmaScale * row.Compliance * upsilon
-				gapDamping = damping
-			}
-			sigmas[i] = sigma
-			bs[i] = bias*upsilon*row.Violation + upsilon*(gv-row.SpeedBefore) + row.Speed - gpred
-			if row.Gap && row.Holonomic {
-				// From the gap's end (Row.Gap), with the row's damping
-				// (relaxed where the step does not resolve the row).
-				sigmas[i] = slipRate + row.Compliance/(h*(h+gapDamping))
-				bs[i] = -row.Violation/(h+gapDamping) + row.Speed - gpred
-			}
-			los[i] = row.Lo
-			his[i] = row.Hi
-			starts[i] = row.Start
-		}
+		t.assemble(rows, sums, sigmas, bs, los, his, starts, turning && dynamic)
 		// Rows switched off are pinned for as long as they stay off
 		// (Problem.pinned), unless Rebound moves their bounds.
 		p.pinned[ci] = state == rowsSwitching && pinned(los, his) && !w.rebounds(ci)
+	}
+	w.relaxed = t.relaxed
+}
+
+// rowTerms holds the step's constants of World.assemble, divided once (the
+// same values as in the expressions of every row), and the last quotients
+// of the rows: rows mostly share their compliance, damping and slip with
+// the row before, and divisions are a good part of a row's cost, so the
+// last are kept (same operands, same results). A struct used through a
+// pointer, in memory: as locals of the row loop they were moved between
+// registers and spilled more often than they were used.
+type rowTerms struct {
+	h, bias, sigmaScale       float64 // −4/h and 4/h²
+	lastCompliance, stiffness float64 // 1/ε
+	lastDamping, lastUpsilon  float64 // Υ = 1/(1 + 4γ/h)
+	lastOwn, relaxedOwn       float64 // a row's own γ, relaxed (stability.Damping)
+	lastSlip, slipRate        float64 // ξ/h
+	relaxed                   int     // rows given numerical relaxation
+}
+
+// assemble is World.assemble's part for a constraint's rows: from their
+// sums it writes Σ, the right-hand side and the bounds. turning says
+// every dynamic body of theirs had its turning taken into the step (and
+// there is one).
+func (t *rowTerms) assemble(rows []Row, sums []rowSums, sigmas, bs, los, his []float64, starts []int8, turning bool) {
+	h := t.h
+	sums = sums[:len(rows)]
+	sigmas, bs, los, his, starts = sigmas[:len(rows)], bs[:len(rows)], los[:len(rows)], his[:len(rows)], starts[:len(rows)]
+	for i := range rows {
+		row := &rows[i]
+		gv, gpred, d, jump := sums[i].gv, sums[i].gpred, sums[i].d, sums[i].jump
+		if row.Slip != t.lastSlip {
+			t.lastSlip, t.slipRate = row.Slip, row.Slip/h
+		}
+		upsilon, sigma, gapDamping := 0.0, t.slipRate, 0.0
+		if row.Holonomic {
+			damping := row.Damping
+			unresolved := true // a rigid row vibrates infinitely fast
+			if c := row.Compliance; c > 0 {
+				if c != t.lastCompliance {
+					t.lastCompliance, t.stiffness = c, 1/c
+				}
+				if unresolved = stability.Unresolved(t.stiffness+row.Geometric, d, h); unresolved {
+					// Relaxation·h > 0 raises ±0, equal as keys, alike.
+					if damping != t.lastOwn {
+						t.lastOwn, t.relaxedOwn = damping, stability.Damping(damping, h, true)
+					}
+					damping = t.relaxedOwn
+					t.relaxed++
+				}
+				if turning && row.Geometric > 0 {
+					// The turning the step took in is damped relative
+					// to the neighbours (see takeTurnStiffness); not
+					// between a turned segment and a body whose
+					// turning the step resolves (a load), whose
+					// motion, such as a rocking load, is resolved.
+					damping = stability.TurnDamping(damping, h, row.Geometric, c)
+				}
+			}
+			// A kinematic body whose velocity changed since the last step
+			// (a crane jerked into motion) opens the row at the new
+			// relative speed. A row the step resolves carries that speed
+			// into its spring and damper, as the rope does; a row stiffer
+			// than the step resolves would, in the rope, take it up within
+			// a small fraction of the step (its own vibration, of amplitude
+			// v/ω, is below what the step shows), while the relaxed row
+			// would keep Υ of it and open by about Υ v h (14 mm at 1 m/s):
+			// it sees the jump as already taken up.
+			if unresolved {
+				gv += jump
+			}
+			if damping != t.lastDamping {
+				t.lastDamping, t.lastUpsilon = damping, 1/(1+4*damping/h)
+			}
+			upsilon = t.lastUpsilon
+			sigma += t.sigmaScale * row.Compliance * upsilon
+			gapDamping = damping
+		}
+		sigmas[i] = sigma
+		bs[i] = t.bias*upsilon*row.Violation + upsilon*(gv-row.SpeedBefore) + row.Speed - gpred
+		if row.Gap && row.Holonomic {
+			// From the gap's end (Row.Gap), with the row's damping
+			// (relaxed where the step does not resolve the row).
+			sigmas[i] = t.slipRate + row.Compliance/(h*(h+gapDamping))
+			bs[i] = -row.Violation/(h+gapDamping) + row.Speed - gpred
+		}
+		los[i] = row.Lo
+		his[i] = row.Hi
+		starts[i] = row.Start
 	}
 }
 
