@@ -70,9 +70,24 @@ type Row struct {
 
 // Reset clears a row to an unbounded rigid holonomic row with zero Jacobian.
 func (r *Row) Reset() {
-	// Element by element: a loop of whole elements becomes a call to
-	// clear memory, whose set-up costs more than two blocks' stores. Two
-	// bodies, the common case, without the loop.
+	r.clearJ()
+	r.resetFields()
+}
+
+// resetRows resets rows (Row.Reset) in one call, Reset's parts inlined:
+// World.update, calling Reset row by row, reloaded the state it holds
+// across the calls around every one.
+func resetRows(rows []Row) {
+	for i := range rows {
+		rows[i].clearJ()
+		rows[i].resetFields()
+	}
+}
+
+// clearJ zeroes the row's Jacobian, element by element: a loop of whole
+// elements becomes a call to clear memory, whose set-up costs more than
+// two blocks' stores. Two bodies, the common case, without the loop.
+func (r *Row) clearJ() {
 	if j := r.J; len(j) == 2 {
 		j[0].Lin, j[0].Ang, j[1].Lin, j[1].Ang = geom.Vec3{}, geom.Vec3{}, geom.Vec3{}, geom.Vec3{}
 	} else {
@@ -80,13 +95,20 @@ func (r *Row) Reset() {
 			j[i].Lin, j[i].Ang = geom.Vec3{}, geom.Vec3{}
 		}
 	}
-	// Field by field, J kept: assigning a whole Row would copy it through a
-	// temporary with a write barrier, a cost in every row of every step.
-	// A field added to Row must be reset here.
+}
+
+// resetFields sets every field of the row but J as Reset leaves it. Field
+// by field: assigning a whole Row would copy it through a temporary with
+// a write barrier, a cost in every row of every step. A field added to
+// Row must be reset here.
+func (r *Row) resetFields() {
 	r.Holonomic, r.Violation, r.Compliance, r.Damping, r.Geometric = true, 0, 0, 0, 0
 	r.Speed, r.SpeedBefore, r.Slip = 0, 0, 0
-	r.Lo, r.Hi, r.Start, r.Gap = math.Inf(-1), math.Inf(1), 0, false
+	r.Lo, r.Hi, r.Start, r.Gap = negInf, posInf, 0, false
 }
+
+// negInf and posInf are an unbounded row's bounds.
+var negInf, posInf = math.Inf(-1), math.Inf(1)
 
 // Constraint is anything that restricts the motion of bodies through rows.
 // A constraint type is one paper constraint: its Update states the

@@ -315,9 +315,7 @@ func (w *World) update(h float64) error {
 			w.off[i] = rowsOn
 		}
 		rows := w.rows[groups[i]:groups[i+1]]
-		for r := range rows {
-			rows[r].Reset()
-		}
+		resetRows(rows)
 		c.Update(h, rows)
 	}
 	w.turned = 0
