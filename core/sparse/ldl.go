@@ -379,6 +379,19 @@ func (f *Factor) pivot(dk float64, k int, piv *Pivot) (float64, error) {
 	return dk, nil
 }
 
+// takes reports whether dk is the pivot of node col as it is, as pivot
+// would find: the usual case, decided without a call in the up-looking
+// kernel's loop over the unknowns.
+func (piv *Pivot) takes(dk float64, col int) bool {
+	if piv.Sign == nil {
+		return dk != 0 && !math.IsNaN(dk)
+	}
+	// dk·sign ≥ max(ε·scale, the least float), as pivot has it.
+	sign := piv.Sign[col]
+	v := dk * float64(sign)
+	return (sign == 1 || sign == -1) && v >= piv.Eps*piv.Scale[col] && v >= math.SmallestNonzeroFloat64
+}
+
 // upLooking computes L row by row from row from on (the rows before it
 // kept): row k of L solves L₁₁ D₁₁ yᵀ = A₁₂ on the row's pattern (from
 // the analysis, ascending), and d_k = a_kk − Σ_j l_kj y_j. Column i's
@@ -393,6 +406,7 @@ func (f *Factor) upLooking(a *Matrix, piv Pivot, from int) error {
 	rowIdx := s.rowIdx
 	val := f.val[:len(rowIdx)]
 	rowStart, scatterStart := s.rowStart[:s.n+1], s.scatterStart[:s.n+1]
+	perm := s.perm[:s.n]
 	for k := from; k < s.n; k++ {
 		// Row k of P A Pᵀ, left of and on the diagonal, into y.
 		for _, e := range s.scatter[scatterStart[k]:scatterStart[k+1]] {
@@ -414,9 +428,11 @@ func (f *Factor) upLooking(a *Matrix, piv Pivot, from int) error {
 			dk -= lki * yi
 			val[e.pos] = lki
 		}
-		dk, err := f.pivot(dk, k, &piv)
-		if err != nil {
-			return err
+		if !piv.takes(dk, perm[k]) {
+			var err error
+			if dk, err = f.pivot(dk, k, &piv); err != nil {
+				return err
+			}
 		}
 		d[k] = dk
 	}
