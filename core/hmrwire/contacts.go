@@ -517,14 +517,13 @@ func (w *Wire) insert() (bool, error) {
 			a = w.place(w.nodes[i])
 		}
 		b, known = w.place(w.nodes[i+1]), true
-		lo, hi := pieceBox(a, b)
 		// The geometries nodes i and i+1 are contact nodes on (nil for
 		// other nodes): onGeometry(i, g) is g == gi.
 		gi, gj := w.contactGeometry(i), w.contactGeometry(i+1)
 		for _, g := range w.sys.Geometries {
 			on := g == gi || g == gj
-			if !on && g.boxMisses(lo, hi) {
-				continue // cuts would say so at its first test, the piece's box once
+			if !on && pieceMisses(a, b, g.boxLo, g.boxHi) {
+				continue // cuts would say so at its first test
 			}
 			if gi == g && gj == g && w.onOneFace(i, g) || !w.cuts(g, on, a, b) || w.flanged(i, g) || w.pinnedInside(i, g) || w.pinnedInside(i+1, g) {
 				continue

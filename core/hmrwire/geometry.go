@@ -193,8 +193,7 @@ func (g *Geometry) Cuts(a, b geom.Vec3) bool {
 	// The shape, shrunk by tol, lies inside its bounding sphere: a piece
 	// of wire whose box misses the sphere's box, or that passes the sphere
 	// by, does not cut it (most pieces, a few comparisons each).
-	lo, hi := pieceBox(a, b)
-	if g.boxMisses(lo, hi) || segmentDistance(g.centre, a, b) > g.Shape.radius {
+	if pieceMisses(a, b, g.boxLo, g.boxHi) || segmentDistance(g.centre, a, b) > g.Shape.radius {
 		return false
 	}
 	faces := g.planes()
@@ -225,16 +224,16 @@ func (g *Geometry) Cuts(a, b geom.Vec3) bool {
 	return true
 }
 
-// pieceBox returns the corners of the box around the piece of wire from a
-// to b (m, world).
-func pieceBox(a, b geom.Vec3) (lo, hi geom.Vec3) {
-	return geom.V(min(a.X, b.X), min(a.Y, b.Y), min(a.Z, b.Z)), geom.V(max(a.X, b.X), max(a.Y, b.Y), max(a.Z, b.Z))
-}
-
-// boxMisses reports whether the box from lo to hi (m, world) misses the
-// box around the shape's bounding sphere.
-func (g *Geometry) boxMisses(lo, hi geom.Vec3) bool {
-	return lo.X > g.boxHi.X || hi.X < g.boxLo.X || lo.Y > g.boxHi.Y || hi.Y < g.boxLo.Y || lo.Z > g.boxHi.Z || hi.Z < g.boxLo.Z
+// pieceMisses reports whether the box around the piece of wire from a to
+// b misses the box from lo to hi (m, world): both ends beyond one of its
+// sides. It is the piece's box (corners the ends' min and max) compared
+// with the other, which gives the same answer, NaN included, without the
+// six min and max for every piece; the boxes come as arguments, which
+// keeps it small enough to be inlined.
+func pieceMisses(a, b, lo, hi geom.Vec3) bool {
+	return a.X > hi.X && b.X > hi.X || a.X < lo.X && b.X < lo.X ||
+		a.Y > hi.Y && b.Y > hi.Y || a.Y < lo.Y && b.Y < lo.Y ||
+		a.Z > hi.Z && b.Z > hi.Z || a.Z < lo.Z && b.Z < lo.Z
 }
 
 // cutsGroove reports whether the straight wire from a to b passes
