@@ -134,24 +134,36 @@ func (pl *placement) world(d geom.Vec3) geom.Vec3 { return pl.pos.Add(pl.rot.Rot
 // vert returns the shape's corner i in the world at the last refresh.
 func (g *Geometry) vert(i int) geom.Vec3 {
 	if !g.vertOK[i] {
-		g.verts[i] = g.placed.world(g.bodyVerts[i])
-		g.vertOK[i] = true
+		g.placeVert(i)
 	}
 	return g.verts[i]
 }
 
+// placeVert works out corner i in the world for vert and edgeLine.
+func (g *Geometry) placeVert(i int) {
+	g.verts[i] = g.placed.world(g.bodyVerts[i])
+	g.vertOK[i] = true
+}
+
 // planes returns the shape's faces in the world at the last refresh.
+// (Small enough to be inlined where they are worked out already:
+// placeFaces places them.)
 func (g *Geometry) planes() []plane {
 	if !g.facesOK {
-		// x_w = R x + t moves the plane N·x = D to (R N)·x_w = D + (R N)·t.
-		rot := g.placed.rot.Mul(g.placed.shape)
-		for i, f := range g.Shape.faces {
-			n := rot.Rotate(f.N)
-			g.faces[i] = plane{N: n, D: f.D + n.Dot(g.centre)}
-		}
-		g.facesOK = true
+		g.placeFaces()
 	}
 	return g.faces
+}
+
+// placeFaces works out the faces in the world for planes.
+func (g *Geometry) placeFaces() {
+	// x_w = R x + t moves the plane N·x = D to (R N)·x_w = D + (R N)·t.
+	rot := g.placed.rot.Mul(g.placed.shape)
+	for i, f := range g.Shape.faces {
+		n := rot.Rotate(f.N)
+		g.faces[i] = plane{N: n, D: f.D + n.Dot(g.centre)}
+	}
+	g.facesOK = true
 }
 
 // Inside reports whether the world point p lies inside the geometry by
@@ -267,9 +279,17 @@ func segmentDistance(p, a, b geom.Vec3) float64 {
 
 // edgeLine returns the world start, unit direction and length of edge e.
 func (g *Geometry) edgeLine(e int) (start, dir geom.Vec3, length float64) {
-	ed := g.Shape.edges[e]
-	start = g.vert(ed.A)
-	dir, length = g.vert(ed.B).Sub(start).Unit()
+	// vert written out: it is above the inliner's budget, and most
+	// corners asked for are worked out already.
+	ed := &g.Shape.edges[e]
+	if !g.vertOK[ed.A] {
+		g.placeVert(ed.A)
+	}
+	if !g.vertOK[ed.B] {
+		g.placeVert(ed.B)
+	}
+	start = g.verts[ed.A]
+	dir, length = g.verts[ed.B].Sub(start).Unit()
 	return start, dir, length
 }
 
