@@ -104,11 +104,12 @@ func (r *Row) clearJ() {
 func (r *Row) resetFields() {
 	r.Holonomic, r.Violation, r.Compliance, r.Damping, r.Geometric = true, 0, 0, 0, 0
 	r.Speed, r.SpeedBefore, r.Slip = 0, 0, 0
-	r.Lo, r.Hi, r.Start, r.Gap = negInf, posInf, 0, false
+	r.Lo, r.Hi, r.Start, r.Gap = math.Float64frombits(negInfBits), math.Float64frombits(posInfBits), 0, false
 }
 
-// negInf and posInf are an unbounded row's bounds.
-var negInf, posInf = math.Inf(-1), math.Inf(1)
+// negInfBits and posInfBits are an unbounded row's bounds, −∞ and +∞, as
+// bits: math.Inf is above what the inliner lets resetFields call.
+const negInfBits, posInfBits = 0xfff0000000000000, 0x7ff0000000000000
 
 // Constraint is anything that restricts the motion of bodies through rows.
 // A constraint type is one paper constraint: its Update states the
