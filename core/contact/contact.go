@@ -204,8 +204,9 @@ func CreepSlip(speed, bound, force, last float64) float64 {
 
 // Apply implements multibody.Constraint.
 func (c *Contact) Apply(h float64, lambda []float64) {
-	c.normal = lambda[0]
-	c.friction = [2]float64{lambda[1], lambda[2]}
+	l := lambda[:3] // one bounds check for the three
+	c.normal = l[0]
+	c.friction = [2]float64{l[1], l[2]}
 }
 
 // Force returns the normal force of the last step (N).
