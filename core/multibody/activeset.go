@@ -147,7 +147,10 @@ func (a *ActiveSet) prepare(p *Problem) {
 	}
 	sigma, b := a.free.Sigma, a.free.B
 	a.free = *p
-	a.free.Lo, a.free.Hi, a.free.free = a.inf[:n], a.inf[n:], true
+	// The free problem's rows are unbounded: p's marks of rows pinned
+	// at [0, 0] (Problem.pinned) do not hold for it, and a Gauss–Seidel
+	// inside would pass those rows over.
+	a.free.Lo, a.free.Hi, a.free.free, a.free.pinned = a.inf[:n], a.inf[n:], true, nil
 	// B is copied by pin, which every use of the free problem begins with.
 	a.free.Sigma, a.free.B = append(sigma[:0], p.Sigma...), slices.Grow(b[:0], len(p.B))[:len(p.B)]
 	a.bounded = a.bounded[:0]

@@ -231,3 +231,40 @@ func TestActiveSetStart(t *testing.T) {
 		}
 	}
 }
+
+// offLink is a link that is switched off (Switched) from the first step:
+// its rows are pinned at [0, 0].
+type offLink struct{ link }
+
+func (l *offLink) Off(float64) bool { return true }
+func (l *offLink) Update(h float64, rows []Row) {
+	l.link.Update(h, rows)
+	SwitchOff(rows)
+}
+
+// The world marks a switched-off constraint's rows as pinned at [0, 0]
+// (Problem.pinned) for block Gauss–Seidel to pass over; an active set
+// over Gauss–Seidel solves the unbounded free problem, where the marks do
+// not hold: it must not hand them on, or the inner solver skips rows that
+// are free there.
+func TestActiveSetFreeProblemHasNoPinnedMarks(t *testing.T) {
+	w := NewWorld(geom.V(0, 0, -9.81))
+	top := w.AddBody(NewStatic("top", geom.V(0, 0, 10)))
+	a := w.AddBody(NewBody("a", 1, BoxInertia(1, 0.2, 0.2, 2), geom.V(0, 0, 9)))
+	b := w.AddBody(NewBody("b", 1, BoxInertia(1, 0.2, 0.2, 2), geom.V(0, 0, 7)))
+	w.AddConstraint(&link{a: top, b: a, s: 0, compliance: 1e-8})
+	w.AddConstraint(&offLink{link{a: a, b: b, s: 1, compliance: 1e-8}})
+	as := &ActiveSet{Solver: &GaussSeidel{Sizes: []int{1, 1}, Iterations: 5}}
+	w.Solver = as
+	for i := 0; i < 3; i++ {
+		if err := w.Step(1.0 / 60); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if len(w.prob.pinned) != 2 || !w.prob.pinned[1] {
+		t.Fatalf("the world's marks %v: the switched-off link is not marked, the test tests nothing", w.prob.pinned)
+	}
+	if as.free.pinned != nil {
+		t.Errorf("the active set's free problem carries the world's pinned marks %v", as.free.pinned)
+	}
+}
