@@ -191,3 +191,15 @@ func (r Rope) Bending() float64 {
 	}
 	return DefaultBendingFraction * r.SolidBending()
 }
+
+// Limits that no hoisting rope reaches, by which a cable model tells a
+// simulation its step cannot hold, running away, from a violent but
+// physical one (a rope snapping taut, a free end thrown at 31 m/s):
+const (
+	// RunawaySpeed (m/s) is the most a piece of rope may move against
+	// the rope's mean motion: three times the speed of sound in air.
+	RunawaySpeed = 1000
+	// RunawayStress (Pa) is 10 GPa, five times the breaking stress of the
+	// strongest rope wire and above any fibre's.
+	RunawayStress = 10e9
+)

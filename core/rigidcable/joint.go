@@ -149,6 +149,9 @@ type Joint struct {
 
 	psi     float64 // last raw twist angle, rad
 	unwound float64 // accumulated twist, rad
+	// stepped says the joint was updated before: since then its bodies
+	// turned at their present angular velocities (see unwind).
+	stepped bool
 	bend    float64 // bend angle at the last update, rad
 	// ball is the ball rows' frame and geo the bend and twist geometry of
 	// the last update, kept in the joint: as locals that calls write
@@ -217,8 +220,10 @@ func NewBallJoint(a *multibody.Body, pa, da geom.Vec3, b *multibody.Body, pb, db
 // only, and holds the rope across it where it passes the sheave. The
 // slack is stored there rather than in loops of the hanging rope, like
 // the massless cable's, up to slideLimit of the first segment; beyond it
-// the joint holds, pushing at most the rope's buckling load (Buckling):
-// beyond it the rope buckles below the sheave.
+// the joint stops the rope sliding further in, pushing at most the rope's
+// buckling load (Buckling), beyond which the rope buckles below the
+// sheave, or slides on through it where it stands on something (SlidIn
+// tells how far).
 func NewSheaveJoint(a *multibody.Body, pa, da geom.Vec3, b *multibody.Body, pb, db geom.Vec3, def TwistDefinition) *Joint {
 	j := NewJoint(a, pa, da, b, pb, db, def)
 	j.bends = false
@@ -230,13 +235,15 @@ func NewSheaveJoint(a *multibody.Body, pa, da geom.Vec3, b *multibody.Body, pb, 
 // measuring TwistSwing, unwound, and its row's Jacobian direction t
 // (world): Ω̇ = t·(ω_B − ω_A). With count unset the raw angle is followed
 // without being added to the twist (a fold holds it, see Joint.Update).
-func (j *Joint) swingTwist(count bool) (float64, geom.Vec3) {
+func (j *Joint) swingTwist(count bool, h float64) (float64, geom.Vec3) {
 	psi, t, ok := j.swing()
 	if !ok {
 		return j.unwound, geom.Vec3{} // swung half a turn: hold, no torque
 	}
-	if count {
-		j.unwound += remainder2Pi(psi - j.psi)
+	if d := psi - j.psi; count && j.turnsFast(h) {
+		j.unwound += j.unwind(d, t, h)
+	} else if count {
+		j.unwound += remainder2Pi(d)
 	}
 	j.psi = psi
 	return j.unwound, t
@@ -334,13 +341,17 @@ func (j *Joint) Update(h float64, rows []multibody.Row) {
 			rows[0].Violation = along
 			rows[0].Lo = 0
 		} else {
-			rows[0].Violation = along - limit
+			// Beyond the store: the rope is stopped from sliding further
+			// in, with at most its buckling load, but not driven back out
+			// by the overshoot (pushed back by it within a step, the
+			// light top segment was hammered in and out of the store at
+			// 30 m/s).
+			rows[0].Violation, rows[0].Hi = 0, 0
 			rows[0].Lo = -j.Buckling() * h
 		}
 	case j.bends:
-		// Rows along the rope, where the joint pushes only as hard as its
-		// bending carries (Buckling), and across it, along A's
-		// cross-section axes.
+		// Rows along the rope and across it, along A's cross-section
+		// axes; the joint holds both ways (bucklingSeed).
 		ball.row(&rows[0], m.da)
 		ball.row(&rows[1], m.e1)
 		ball.row(&rows[2], m.e2)
@@ -404,15 +415,20 @@ func (j *Joint) Update(h float64, rows []multibody.Row) {
 			// as the angle near the fold is not defined and its jump
 			// would become twist.
 			if j.twistDef == TwistSwing {
-				j.swingTwist(false)
+				j.swingTwist(false, h)
 			} else {
 				j.psi = m.psi
 			}
 			t = geom.Vec3{}
 		case j.sheave || j.twistDef == TwistSwing:
-			_, t = j.swingTwist(true)
+			_, t = j.swingTwist(true, h)
 		default:
-			j.unwound, j.psi = m.twist, m.psi
+			if j.turnsFast(h) { // m.twist's whole turns counted by j.unwind
+				j.unwound += j.unwind(m.psi-j.psi, m.t, h)
+			} else {
+				j.unwound = m.twist
+			}
+			j.psi = m.psi
 		}
 		j.folded = folded
 		row := &rows[next]
@@ -421,6 +437,7 @@ func (j *Joint) Update(h float64, rows []multibody.Row) {
 		row.Violation = j.unwound
 		row.Compliance = 1 / j.Twist
 		row.Damping = j.Damping
+		j.stepped = true
 	}
 }
 
@@ -641,6 +658,40 @@ func (j *Joint) PotentialEnergy() float64 {
 	return e
 }
 
+// turnsFast reports whether a body of j turns by π/4 or more in a step of
+// h seconds at its present angular velocity, since the last update (the
+// joint was updated before: before the first step, nothing turned them).
+// The raw twist angle alone counts no relative turn beyond half a turn a
+// step (188 rad/s at 1/60 s), which slack segments flung about reach;
+// counted wrong by a turn, the twist row sprang back on them with 2π of
+// twist, spinning them up further (to 10⁴ rad/s about their axes within
+// 0.2 s). Where they turn fast, unwind counts the whole turns.
+func (j *Joint) turnsFast(h float64) bool {
+	wa, wb := j.bodies[0].AngVel, j.bodies[1].AngVel
+	return j.stepped && max(wa.Dot(wa), wb.Dot(wb))*(h*h) >= (math.Pi/4)*(math.Pi/4)
+}
+
+// unwind returns the change of the twist over the last step of h seconds
+// from the change d (rad) of its raw angle, which is known up to whole
+// turns, and the direction t (world) of its rate Ω̇ = t·(ω_B − ω_A): the
+// whole turns that bring d nearest the twist the bodies' last turns made
+// (the integrator turned each by 2 atan(|ω|h/2) about ω).
+func (j *Joint) unwind(d float64, t geom.Vec3, h float64) float64 {
+	wa, wb := j.bodies[0].AngVel, j.bodies[1].AngVel
+	turned := t.Dot(stepTurn(wb, h).Sub(stepTurn(wa, h)))
+	return turned + remainder2Pi(d-turned)
+}
+
+// stepTurn returns the rotation vector (rad) by which geom.Quat.Integrate
+// turns a body at angular velocity w (rad/s) in h seconds.
+func stepTurn(w geom.Vec3, h float64) geom.Vec3 {
+	n := w.Norm()
+	if n == 0 {
+		return geom.Vec3{}
+	}
+	return w.Scale(2 * math.Atan(n*h/2) / n)
+}
+
 // remainder2Pi maps an angle difference into [−π, π].
 func remainder2Pi(d float64) float64 {
 	return d - 2*math.Pi*math.Round(d/(2*math.Pi))
@@ -657,6 +708,7 @@ func (j *Joint) State(c *state.Codec) {
 		c.Float("joint", x)
 	}
 	c.Flag("joint folded", &j.folded)
+	c.Flag("joint stepped", &j.stepped)
 	c.NonNegative("joint stretch stiffness", &j.Stretch)
 	c.NonNegative("joint bend stiffness", &j.Bend)
 	c.NonNegative("joint twist stiffness", &j.Twist)
@@ -703,6 +755,16 @@ func (j *Joint) Buckling() float64 {
 		return 0
 	}
 	return 2 * j.Bend * j.Length / (j.Link * j.Link) // Bend·Length = EI
+}
+
+// SlidIn returns the rope (m) slid into a sheave joint's slack store at
+// the bodies' present positions, the gap along the rope (negative where the
+// rope is stretched), and the store's size, beyond which the joint stops the
+// rope with at most its buckling load (see NewSheaveJoint).
+func (j *Joint) SlidIn() (in, store float64) {
+	a, b := j.bodies[0], j.bodies[1]
+	gap := a.PointWorld(j.pointA).Sub(b.PointWorld(j.pointB))
+	return gap.Dot(b.ToWorld(j.axisB)), slideLimit * 2 * j.Length
 }
 
 // bucklingSeed returns the bend (rad) a joint pushed at its buckling load

@@ -46,6 +46,12 @@ func ScenarioDir(t testing.TB, sc map[string]any) string {
 // variable name.
 func New(t testing.TB, dir string, params map[string]float64) (*fmu.Instance, map[string]uint32) {
 	t.Helper()
+	return NewLogged(t, dir, params, Logger{t})
+}
+
+// NewLogged is New with the instance's messages going to logger.
+func NewLogged(t testing.TB, dir string, params map[string]float64, logger fmu.Logger) (*fmu.Instance, map[string]uint32) {
+	t.Helper()
 	dir, err := filepath.Abs(dir)
 	if err != nil {
 		t.Fatal(err)
@@ -59,7 +65,7 @@ func New(t testing.TB, dir string, params map[string]float64) (*fmu.Instance, ma
 		t.Fatal(err)
 	}
 	in, err := fmu.Instantiate(fmu.Config{InstanceName: filepath.Base(dir), GUID: sc.GUID(), ResourceLocation: dir,
-		Logger: Logger{t}, Registry: reg})
+		Logger: logger, Registry: reg})
 	if err != nil {
 		t.Fatal(err)
 	}

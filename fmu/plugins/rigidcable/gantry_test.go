@@ -1,6 +1,7 @@
 package rigidcable
 
 import (
+	"bytes"
 	"fmt"
 	"math"
 	"os"
@@ -25,9 +26,22 @@ type gantry struct {
 
 func newGantry(t *testing.T) *gantry {
 	t.Helper()
+	return newGantryEdited(t)
+}
+
+// newGantryEdited is newGantry with the scenario's text edited: pairs of
+// old and new strings.
+func newGantryEdited(t *testing.T, edits ...string) *gantry {
+	t.Helper()
 	data, err := os.ReadFile("../../../examples/rigid-cable/scenario.json")
 	if err != nil {
 		t.Fatal(err)
+	}
+	for k := 0; k+1 < len(edits); k += 2 {
+		if !bytes.Contains(data, []byte(edits[k])) {
+			t.Fatalf("the scenario has no %q", edits[k])
+		}
+		data = bytes.Replace(data, []byte(edits[k]), []byte(edits[k+1]), 1)
 	}
 	sc, err := fmu.ParseScenario(data)
 	if err != nil {
@@ -254,8 +268,10 @@ func TestSetDownAndLiftWithinSlackStore(t *testing.T) {
 
 // The RigidHoist load set down (lowered 3.2 m at 0.5 m/s) and 5 m more
 // rope paid out onto it at 0.5 m/s, the trolley left where it is (the
-// rope straight above the load) or moved 3 m aside after the first metre,
-// held 10 s and 4 m hauled in: each run goes to its end. The pushed rope buckles and piles on the
+// rope straight above the load) or moved 3 m aside after the first metre
+// (and then 6 m paid out: with 5 m the rope's sag from the sheave 3 m
+// aside may end 0.13 m above the ground), held 10 s and 4 m hauled in:
+// each run goes to its end. The pushed rope buckles and piles on the
 // load, or falls beside it onto the ground (both touched: a segment's end
 // within 5 mm of each), every segment's end at least its radius above the
 // ground (within 1 cm) and no segment but the last, which the load holds,
@@ -305,19 +321,21 @@ func TestSlackRopePaidOutAfterSetDown(t *testing.T) {
 			_, a := g.rope.cable.Kink()
 			fold = math.Max(fold, a)
 		}
+		paidOut := 5.0
 		if aside > 0 {
 			// Slack first, so that the trolley does not drag the load.
+			paidOut = 6
 			g.run(1/speed, 0, speed, watch)
 			g.run(aside, 1, 0, watch)
-			g.run(4/speed, 0, speed, watch)
+			g.run((paidOut-1)/speed, 0, speed, watch)
 		} else {
-			g.run(5/speed, 0, speed, watch)
+			g.run(paidOut/speed, 0, speed, watch)
 		}
 		g.run(10, 0, 0, watch)
 		g.run(4/speed, 0, -speed, watch)
 		name := fmt.Sprintf("trolley %g m aside", aside)
-		t.Logf("%s, 5 m paid out and 4 m hauled in: segment ends at most %+.1f mm below their radius above the ground, the rope at most %+.1f mm inside the load; largest contact force of a segment on the ground %.0f N, on the load %.0f N; load moved %.2f mm; folded by up to %.0f°; tension at the sheave %.0f N",
-			name, 1e3*below, 1e3*inside, groundForce, boxForce, 1e3*moved, fold*180/math.Pi, g.rope.cable.Joints[0].Force())
+		t.Logf("%s, %g m paid out and 4 m hauled in: segment ends at most %+.1f mm below their radius above the ground, the rope at most %+.1f mm inside the load; largest contact force of a segment on the ground %.0f N, on the load %.0f N; load moved %.2f mm; folded by up to %.0f°; tension at the sheave %.0f N",
+			name, paidOut, 1e3*below, 1e3*inside, groundForce, boxForce, 1e3*moved, fold*180/math.Pi, g.rope.cable.Joints[0].Force())
 		if below > 0.01 {
 			t.Errorf("%s: a segment's end %.1f mm below its radius above the ground, want within 1 cm", name, 1e3*below)
 		}
@@ -330,5 +348,60 @@ func TestSlackRopePaidOutAfterSetDown(t *testing.T) {
 		if moved > 0.01 || math.Abs(landed.Z-0.5) > 0.01 {
 			t.Errorf("%s: the load moved %.1f mm from where it landed (centre at %.4f m), want at rest within 1 cm at 0.5 m", name, 1e3*moved, landed.Z)
 		}
+	}
+}
+
+// The example's load hanging 0.5 m above the ground from a sheave at 11.5 m
+// (the trolley still, the rope straight above the load), 4.5 m of rope paid
+// out at 3 m/s, held 1 s and hauled in at 3 m/s for 1 s: the rope that lands
+// on the load stands on it, and pushed on it slid up through the sheave
+// and was flung at 500 m/s within a second. Here the winch's rope that the
+// rope below does not take stays slack between the drum and the sheave
+// (3.35 m of it): the run goes to its end with the rope's top at most 1 m
+// beyond the sheave's slack store (190 mm beyond the 502 mm store), no
+// segment faster than 50 m/s (5.6 m/s), the load at rest on the ground
+// (within 1 cm), and the paid-out length the winch's to 1e-9 m at every
+// step, slack and all.
+func TestRopePaidOutFastBelowStillSheave(t *testing.T) {
+	g := newGantryEdited(t, "[0, 0, 14]", "[0, 0, 11.5]")
+	const speed = 3.0
+	length := g.rope.Length()
+	var landed geom.Vec3
+	over, fastest, moved, slack := math.Inf(-1), 0.0, 0.0, 0.0
+	paid := func(w float64) func() {
+		return func() {
+			length = max(length+w*g.step, 0)
+			if d := math.Abs(g.rope.Length() - length); d > 1e-9 {
+				t.Fatalf("t = %.3f s: %.12g m paid out, the winch paid %.12g m", g.time, g.rope.Length(), length)
+			}
+			in, store := g.rope.cable.Joints[0].SlidIn()
+			over = max(over, in-store)
+			for _, s := range g.rope.cable.Segments {
+				fastest = max(fastest, s.Vel.Norm())
+			}
+			if landed != (geom.Vec3{}) {
+				moved = max(moved, g.rope.load.Pos.Sub(landed).Norm())
+			}
+			slack = max(slack, g.rope.slack)
+		}
+	}
+	g.run(0.5, 0, speed, paid(speed)) // lands after 0.17 s
+	landed = g.rope.load.Pos
+	g.run(1, 0, speed, paid(speed))
+	g.run(1, 0, 0, paid(0))
+	g.run(1, 0, -speed, paid(-speed))
+	_, store := g.rope.cable.Joints[0].SlidIn()
+	t.Logf("rope at most %.1f mm beyond the sheave's store of %.0f mm; up to %.2f m slack at the drum; fastest segment %.2f m/s; load moved %.2f mm", 1e3*over, 1e3*store, slack, fastest, 1e3*moved)
+	if over > 1 {
+		t.Errorf("the rope slid %.1f mm beyond the sheave's store, want at most 1 m", 1e3*over)
+	}
+	if !(slack > 0) {
+		t.Errorf("no rope stayed at the drum")
+	}
+	if fastest > 50 {
+		t.Errorf("a segment moved at %.1f m/s, want below 50 m/s", fastest)
+	}
+	if moved > 0.01 || math.Abs(landed.Z-0.5) > 0.01 {
+		t.Errorf("the load moved %.1f mm from where it landed (centre at %.4f m), want at rest within 1 cm at 0.5 m", 1e3*moved, landed.Z)
 	}
 }

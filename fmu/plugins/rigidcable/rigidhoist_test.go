@@ -2,6 +2,7 @@ package rigidcable_test
 
 import (
 	"math"
+	"strings"
 	"testing"
 
 	"github.com/cablefmu/cablefmu/fmu"
@@ -71,5 +72,58 @@ func TestFailedStepKeepsOutputsAndResets(t *testing.T) {
 		if st != fmu.OK {
 			t.Fatalf("after Reset: %v", st)
 		}
+	}
+}
+
+// The example's load hanging 0.5 m above the ground from a still sheave at
+// 11.5 m while the winch pays out, hauls in and rests in turns of 1.5 s at
+// 3 m/s for 15 s: the load lands, is snatched up by the rope hauled taut
+// (about 1 MN, the load thrown 2 m up) and lands again, over and over. A
+// rope its step cannot hold through this ran away silently before: its
+// segments spun up about their axes (a twist counted wrong by whole
+// turns), were flung at 10⁶ m/s under 10¹¹ N, and only the world's limit of
+// 1e7 m stopped it. Now every step either succeeds with the load slower
+// than 20 m/s and the tension below 3 MN, or the instance fails with the
+// rope's runaway named (segments faster than 1000 m/s against the rope's
+// mean motion, or a stress no rope holds), outputs those of the last good
+// step; this run fails so after 5.3 s (a known limit: repeated snatches of
+// a slack rope at 3 m/s, examples/README.md).
+func TestSnatchCyclesRunOrStopClearly(t *testing.T) {
+	raw := plugintest.Edited(t, rigidHoist, "[0, 0, 14]", "[0, 0, 11.5]")
+	errs := &errorLog{TB: t}
+	in, vr := plugintest.NewLogged(t, raw, nil, errs)
+	get := func(name string) float64 { return plugintest.Get(t, in, vr[name]) }
+	const h = 1.0 / 60
+	for k := 0; k < 900; k++ {
+		w := []float64{3, -3, 0}[(k/90)%3]
+		if st := in.SetReal([]uint32{vr["winch.speed"]}, []float64{w}); st != fmu.OK {
+			t.Fatal(st)
+		}
+		if st := in.DoStep(float64(k)*h, h); st != fmu.OK {
+			if !strings.Contains(errs.last, "against the rope's mean motion") && !strings.Contains(errs.last, "that no rope holds") {
+				t.Fatalf("step %d failed without naming the rope's runaway: %q", k, errs.last)
+			}
+			t.Logf("stopped at t = %.2f s", float64(k)*h)
+			return
+		}
+		v := math.Sqrt(get("load.vx")*get("load.vx") + get("load.vy")*get("load.vy") + get("load.vz")*get("load.vz"))
+		if T := get("cable.tension"); v > 20 || math.Abs(T) > 3e6 {
+			t.Fatalf("t = %.2f s: load at %.1f m/s under %.3g N, and the step succeeded", float64(k+1)*h, v, T)
+		}
+	}
+}
+
+// errorLog logs an instance's messages to the test and keeps its last
+// error.
+type errorLog struct {
+	testing.TB
+	last string
+}
+
+// Log implements fmu.Logger.
+func (l *errorLog) Log(s fmu.Status, cat, msg string) {
+	l.Logf("%v %s: %s", s, cat, msg)
+	if s == fmu.Error {
+		l.last = msg
 	}
 }

@@ -31,6 +31,9 @@ type rope struct {
 	// (placeContacts): they move only when the winch changes it.
 	placed   float64
 	grounded bool
+	// slack is rope the winch paid out that the hanging rope did not take
+	// (m): it lies slack between the drum and the sheave (Step).
+	slack float64
 	// nodes caches the segment ends' positions for the node outputs
 	// (Nodes) and the sketch (Node); valid until the state changes.
 	// Coordinates in a row: x, y, z of end 0, then of end 1, …
@@ -148,7 +151,7 @@ func (c *config) build(st *hoist.Start) (hoist.Cable, error) {
 const socketZone = 4
 
 func (r *rope) Top() *geom.Vec3            { return &r.hoist.Pos }
-func (r *rope) Length() float64            { return r.cable.Length() }
+func (r *rope) Length() float64            { return r.cable.Length() + r.slack }
 func (r *rope) Force() geom.Vec3           { return r.hoist.ConstraintForce }
 func (r *rope) Tension() float64           { return r.cable.Joints[0].Force() }
 func (r *rope) Load() (pos, vel geom.Vec3) { return r.load.Pos, r.load.Vel }
@@ -187,16 +190,60 @@ func (r *rope) Nodes() []float64 {
 func (r *rope) Step(h float64, topVel geom.Vec3, length, rate float64, _ *hoist.Drive) error {
 	r.nodesValid = false
 	r.hoist.Vel = topVel
-	if err := r.cable.SetLength(length, rate); err != nil {
+	if err := r.feed(h, length, rate); err != nil {
 		return err
 	}
 	r.placeContacts()
 	err := r.world.Step(h)
+	if err == nil {
+		err = r.cable.Runaway()
+	}
 	if errors.Is(err, multibody.ErrDiverged) {
 		return fmt.Errorf("%w (check the inputs and the internal step internalStep)", err)
 	}
 	return err
 }
+
+// feed gives the hanging rope what the winch paid out, length (m) at rate
+// (m/s) in all, through the sheave (the cable's first joint). A drum
+// cannot push rope over a sheave. Rope that stands on something below the
+// sheave (paid out onto a load set down straight below a still sheave, it
+// stands on the load as a column) slides up through the sheave beyond its
+// slack store, where the sheave stops it with at most the rope's buckling
+// load; once it is stallBeyond of the store beyond it, the rope paid out
+// lies slack between the drum and the sheave (slack), until the rope is
+// back within the store. (Fed on, the column slid on up through the
+// sheave, buckled about the groove and was flung at 500 m/s within a
+// second.) That slack stays there, as loose rope on a drum does, until
+// the winch hauls in, which takes it first. With no slack and the rope
+// within stallBeyond of the store, the hanging rope gets the winch's
+// length and rate.
+func (r *rope) feed(h, length, rate float64) error {
+	in, store := r.cable.Joints[0].SlidIn()
+	stalled := rate > 0 && in > store*(1+stallBeyond)
+	if r.slack == 0 && !stalled {
+		return r.cable.SetLength(length, rate)
+	}
+	hanging := r.cable.Length()
+	paid := length - hanging - r.slack // this step's pay-out, m
+	switch {
+	case paid < 0:
+		taken := min(r.slack, -paid)
+		r.slack -= taken
+		paid += taken
+	case stalled || in > store:
+		r.slack += paid
+		paid = 0
+	}
+	return r.cable.SetLength(hanging+paid, paid/h)
+}
+
+// stallBeyond is the share of the sheave's slack store the rope must slide
+// beyond it for feed to stop feeding it: rope fed into a pile keeps within
+// the store but for the stretch under the sheave's push (15 µm for the
+// default rope), rope pushed up through the sheave passes it by the pay-out
+// of a step (5 cm at 3 m/s).
+const stallBeyond = 0.25
 
 // placeContacts puts the segments' contacts at their ends for the
 // segments' present length: the ground's at the first segment's start and
@@ -240,5 +287,6 @@ func (r *rope) State(c *state.Codec) {
 	r.nodesValid = false
 	r.world.State(c)
 	c.Flag("grounded", &r.grounded)
+	c.Range("slack at the drum", "m", 0, state.Limit, &r.slack)
 	c.Positive("segment length", "m", &r.cable.SegmentLength)
 }
