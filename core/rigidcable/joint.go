@@ -241,7 +241,7 @@ func (j *Joint) swingTwist(count bool, h float64) (float64, geom.Vec3) {
 		return j.unwound, geom.Vec3{} // swung half a turn: hold, no torque
 	}
 	if d := psi - j.psi; count && j.turnsFast(h) {
-		j.unwound += j.unwind(d, t, h)
+		j.unwound += j.unwind(d, h)
 	} else if count {
 		j.unwound += remainder2Pi(d)
 	}
@@ -256,8 +256,12 @@ func (j *Joint) swingTwist(count bool, h float64) (float64, geom.Vec3) {
 // Ψ = 2 atan2(v·n, w) and, as in package massless, t = R_B (w² n +
 // w n×v + s v)/(s² + w²), s = v·n.
 func (j *Joint) swing() (psi float64, t geom.Vec3, ok bool) {
-	a, b := j.bodies[0], j.bodies[1]
-	q := j.restRel.Mul(a.Rot.Conj().Mul(b.Rot))
+	return j.swingAt(j.bodies[0].Rot, j.bodies[1].Rot)
+}
+
+// swingAt is swing with the bodies at orientations qa and qb.
+func (j *Joint) swingAt(qa, qb geom.Quat) (psi float64, t geom.Vec3, ok bool) {
+	q := j.restRel.Mul(qa.Conj().Mul(qb))
 	v := geom.Vec3{X: q.X, Y: q.Y, Z: q.Z}
 	n := j.axisB
 	s := v.Dot(n)
@@ -266,7 +270,7 @@ func (j *Joint) swing() (psi float64, t geom.Vec3, ok bool) {
 		return 0, geom.Vec3{}, false
 	}
 	t = n.Scale(q.W * q.W).Add(n.Cross(v).Scale(q.W)).Add(v.Scale(s)).Scale(1 / rho2)
-	return 2 * math.Atan2(s, q.W), b.Rot.Rotate(t), true
+	return 2 * math.Atan2(s, q.W), qb.Rotate(t), true
 }
 
 // NewSwivelJoint returns the joint of a hook swivel: the load hangs from the
@@ -424,7 +428,7 @@ func (j *Joint) Update(h float64, rows []multibody.Row) {
 			_, t = j.swingTwist(true, h)
 		default:
 			if j.turnsFast(h) { // m.twist's whole turns counted by j.unwind
-				j.unwound += j.unwind(m.psi-j.psi, m.t, h)
+				j.unwound += j.unwind(m.psi-j.psi, h)
 			} else {
 				j.unwound = m.twist
 			}
@@ -658,38 +662,67 @@ func (j *Joint) PotentialEnergy() float64 {
 	return e
 }
 
-// turnsFast reports whether a body of j turns by π/4 or more in a step of
-// h seconds at its present angular velocity, since the last update (the
-// joint was updated before: before the first step, nothing turned them).
-// The raw twist angle alone counts no relative turn beyond half a turn a
-// step (188 rad/s at 1/60 s), which slack segments flung about reach;
-// counted wrong by a turn, the twist row sprang back on them with 2π of
-// twist, spinning them up further (to 10⁴ rad/s about their axes within
+// turnsFast reports whether the bodies of j turned against each other by
+// more than fastTurn in the last step of h seconds, at their present
+// angular velocities (the joint was updated before: before the first step,
+// nothing turned them). A raw twist angle alone counts no change beyond
+// half a turn a step; slack segments flung about turn so (by 300 rad/s,
+// where counted wrong by a turn the twist row sprang back on them with 2π
+// of twist, spinning them up further, to 10⁴ rad/s about their axes within
 // 0.2 s). Where they turn fast, unwind counts the whole turns.
 func (j *Joint) turnsFast(h float64) bool {
-	wa, wb := j.bodies[0].AngVel, j.bodies[1].AngVel
-	return j.stepped && max(wa.Dot(wa), wb.Dot(wb))*(h*h) >= (math.Pi/4)*(math.Pi/4)
+	w := j.bodies[1].AngVel.Sub(j.bodies[0].AngVel)
+	return j.stepped && w.Dot(w)*(h*h) > fastTurn*fastTurn
 }
 
-// unwind returns the change of the twist over the last step of h seconds
-// from the change d (rad) of its raw angle, which is known up to whole
-// turns, and the direction t (world) of its rate Ω̇ = t·(ω_B − ω_A): the
-// whole turns that bring d nearest the twist the bodies' last turns made
-// (the integrator turned each by 2 atan(|ω|h/2) about ω).
-func (j *Joint) unwind(d float64, t geom.Vec3, h float64) float64 {
-	wa, wb := j.bodies[0].AngVel, j.bodies[1].AngVel
-	turned := t.Dot(stepTurn(wb, h).Sub(stepTurn(wa, h)))
-	return turned + remainder2Pi(d-turned)
-}
+// fastTurn (rad) is the relative turn a step beyond which turnsFast
+// counts the twist's whole turns along the bodies' path: the twist turns
+// at most 1/cos(θ/2) times as fast as the bodies, 6.4 times at the fold
+// (twistFold) beyond which it is held, so that below π/(2·6.4) a step it
+// turns by less than a quarter turn.
+const fastTurn = math.Pi / (2 * 6.4)
 
-// stepTurn returns the rotation vector (rad) by which geom.Quat.Integrate
-// turns a body at angular velocity w (rad/s) in h seconds.
-func stepTurn(w geom.Vec3, h float64) geom.Vec3 {
-	n := w.Norm()
-	if n == 0 {
-		return geom.Vec3{}
+// unwind returns the change of the twist over the last step of h seconds,
+// whose raw angle changed by d (rad, known up to whole turns): the raw
+// angle followed along the path the integrator turned the bodies (about
+// their present angular velocities ω, from normalize((1, −hω/2)·q) to q)
+// in substeps of at most 1/8 rad of turn, in which the twist turns by less
+// than 0.8 rad, each counted within ±π; d's remainder taken on the whole
+// turns so found. Where the raw angle is not defined on the path, d within
+// ±π.
+func (j *Joint) unwind(d, h float64) float64 {
+	a, b := j.bodies[0], j.bodies[1]
+	wa, wb := a.AngVel.Scale(h/2), b.AngVel.Scale(h/2)
+	// Integrate took q to normalize((1, hω/2)·q).
+	along := func(w geom.Vec3, s float64) geom.Quat { return geom.Quat{W: 1, X: s * w.X, Y: s * w.Y, Z: s * w.Z} }
+	qa, qb := along(wa, -1).Mul(a.Rot).Normalize(), along(wb, -1).Mul(b.Rot).Normalize()
+	turn := 2 * (math.Atan(wa.Norm()) + math.Atan(wb.Norm()))
+	n := 1 + int(8*turn)
+	last, ok := j.rawTwistAt(qa, qb)
+	total := 0.0
+	for i := 1; i <= n && ok; i++ {
+		s := float64(i) / float64(n)
+		var psi float64
+		psi, ok = j.rawTwistAt(along(wa, s).Mul(qa).Normalize(), along(wb, s).Mul(qb).Normalize())
+		total += remainder2Pi(psi - last)
+		last = psi
 	}
-	return w.Scale(2 * math.Atan(n*h/2) / n)
+	if !ok {
+		return remainder2Pi(d)
+	}
+	return total + remainder2Pi(d-total)
+}
+
+// rawTwistAt returns the raw twist angle Ψ (rad) the joint measures with
+// its bodies at orientations qa and qb, and whether it is defined there.
+func (j *Joint) rawTwistAt(qa, qb geom.Quat) (float64, bool) {
+	if j.sheave || j.twistDef == TwistSwing {
+		psi, _, ok := j.swingAt(qa, qb)
+		return psi, ok
+	}
+	var g geometry
+	j.measure(&g, qa.Rotate(j.axisA), qb.Rotate(j.axisB), qa.Rotate(j.refA), qb.Rotate(j.refB))
+	return g.psi, true
 }
 
 // remainder2Pi maps an angle difference into [−π, π].

@@ -86,7 +86,7 @@ func TestFailedStepKeepsOutputsAndResets(t *testing.T) {
 // than 20 m/s and the tension below 3 MN, or the instance fails with the
 // rope's runaway named (segments faster than 1000 m/s against the rope's
 // mean motion, or a stress no rope holds), outputs those of the last good
-// step; this run fails so after 5.3 s (a known limit: repeated snatches of
+// step; this run fails so after 9.2 s (a known limit: repeated snatches of
 // a slack rope at 3 m/s, examples/README.md).
 func TestSnatchCyclesRunOrStopClearly(t *testing.T) {
 	raw := plugintest.Edited(t, rigidHoist, "[0, 0, 14]", "[0, 0, 11.5]")

@@ -31,9 +31,9 @@ type rope struct {
 	// (placeContacts): they move only when the winch changes it.
 	placed   float64
 	grounded bool
-	// slack is rope the winch paid out that the hanging rope did not take
-	// (m): it lies slack between the drum and the sheave (Step).
-	slack float64
+	// stopped says the slack-rope stop held the winch in the last step
+	// (feed), and stopNoted the same as its events last reported it.
+	stopped, stopNoted bool
 	// nodes caches the segment ends' positions for the node outputs
 	// (Nodes) and the sketch (Node); valid until the state changes.
 	// Coordinates in a row: x, y, z of end 0, then of end 1, …
@@ -151,7 +151,7 @@ func (c *config) build(st *hoist.Start) (hoist.Cable, error) {
 const socketZone = 4
 
 func (r *rope) Top() *geom.Vec3            { return &r.hoist.Pos }
-func (r *rope) Length() float64            { return r.cable.Length() + r.slack }
+func (r *rope) Length() float64            { return r.cable.Length() }
 func (r *rope) Force() geom.Vec3           { return r.hoist.ConstraintForce }
 func (r *rope) Tension() float64           { return r.cable.Joints[0].Force() }
 func (r *rope) Load() (pos, vel geom.Vec3) { return r.load.Pos, r.load.Vel }
@@ -205,44 +205,34 @@ func (r *rope) Step(h float64, topVel geom.Vec3, length, rate float64, _ *hoist.
 }
 
 // feed gives the hanging rope what the winch paid out, length (m) at rate
-// (m/s) in all, through the sheave (the cable's first joint). A drum
-// cannot push rope over a sheave. Rope that stands on something below the
-// sheave (paid out onto a load set down straight below a still sheave, it
-// stands on the load as a column) slides up through the sheave beyond its
-// slack store, where the sheave stops it with at most the rope's buckling
-// load; once it is stallBeyond of the store beyond it, the rope paid out
-// lies slack between the drum and the sheave (slack), until the rope is
-// back within the store. (Fed on, the column slid on up through the
-// sheave, buckled about the groove and was flung at 500 m/s within a
-// second.) That slack stays there, as loose rope on a drum does, until
-// the winch hauls in, which takes it first. With no slack and the rope
-// within stallBeyond of the store, the hanging rope gets the winch's
-// length and rate.
+// (m/s) in all, through the sheave (the cable's first joint), but for a
+// slack-rope stop, as cranes have: a drum cannot push rope over a sheave,
+// and rope that stands on something below it (paid out onto a load set
+// down straight below a still sheave, it stands on the load as a column)
+// slides up through the sheave beyond its slack store, where the sheave
+// stops it with at most the rope's buckling load. Once it is stallBeyond
+// of the store beyond it, the winch pays out no more (cable.length stays,
+// and an event says so) until the rope is back within the store; hauling
+// in is never stopped. (Fed on, the column slid on up through the sheave,
+// buckled about the groove and was flung at 500 m/s within a second.)
 func (r *rope) feed(h, length, rate float64) error {
 	in, store := r.cable.Joints[0].SlidIn()
-	stalled := rate > 0 && in > store*(1+stallBeyond)
-	if r.slack == 0 && !stalled {
-		return r.cable.SetLength(length, rate)
+	limit := store * (1 + stallBeyond)
+	if r.stopNoted {
+		limit = store // released once the rope is back within the store
 	}
-	hanging := r.cable.Length()
-	paid := length - hanging - r.slack // this step's pay-out, m
-	switch {
-	case paid < 0:
-		taken := min(r.slack, -paid)
-		r.slack -= taken
-		paid += taken
-	case stalled || in > store:
-		r.slack += paid
-		paid = 0
+	r.stopped = rate > 0 && in > limit
+	if r.stopped {
+		return r.cable.SetLength(r.cable.Length(), 0)
 	}
-	return r.cable.SetLength(hanging+paid, paid/h)
+	return r.cable.SetLength(length, rate)
 }
 
 // stallBeyond is the share of the sheave's slack store the rope must slide
-// beyond it for feed to stop feeding it: rope fed into a pile keeps within
-// the store but for the stretch under the sheave's push (15 µm for the
-// default rope), rope pushed up through the sheave passes it by the pay-out
-// of a step (5 cm at 3 m/s).
+// beyond it for the slack-rope stop (feed): rope fed into a pile keeps
+// within the store but for the stretch under the sheave's push (15 µm for
+// the default rope), rope pushed up through the sheave passes it by the
+// pay-out of a step (5 cm at 3 m/s).
 const stallBeyond = 0.25
 
 // placeContacts puts the segments' contacts at their ends for the
@@ -278,6 +268,14 @@ func (r *rope) NoteEvents(ev *fmu.Events, h float64) {
 			ev.Add("load lifted off the ground")
 		}
 	}
+	if r.stopped != r.stopNoted {
+		r.stopNoted = r.stopped
+		if r.stopped {
+			ev.Add("slack-rope stop: the rope below the sheave stands on something and takes no more; the winch pays out no more")
+		} else {
+			ev.Add("slack-rope stop released: the winch pays out again")
+		}
+	}
 }
 
 // State implements hoist.Cable: the world's state (the load's mass and
@@ -287,6 +285,6 @@ func (r *rope) State(c *state.Codec) {
 	r.nodesValid = false
 	r.world.State(c)
 	c.Flag("grounded", &r.grounded)
-	c.Range("slack at the drum", "m", 0, state.Limit, &r.slack)
+	c.Flag("slack-rope stop", &r.stopNoted)
 	c.Positive("segment length", "m", &r.cable.SegmentLength)
 }
