@@ -444,26 +444,38 @@ func (f *Factor) Solve(b []float64) {
 	s := f.sym
 	n := s.n
 	x, d, perm := f.x[:n], f.d[:n], s.perm[:n]
-	// Column j of L is rows[colStart[j]:], vals alike: unsigned q needs
-	// no bounds checks on them.
-	colStart, rowIdx := s.colStart[:n+1], s.rowIdx
-	val := f.val[:len(rowIdx)]
+	colStart, rowIdx, val := s.colStart[:n+1], s.rowIdx, f.val[:len(s.rowIdx)]
+	forward(x, b, perm, colStart, rowIdx, val)
+	backward(b, x, d, perm, colStart, rowIdx, val)
+}
+
+// forward sets x to L⁻¹ P b, L unit lower triangular with columns
+// colStart, rows rowIdx and values val (of one length). Solve's halves
+// are functions of their own: in one, the other's locals crowded the
+// registers and the loops reloaded some per entry.
+func forward(x, b []float64, perm, colStart, rowIdx []int, val []float64) {
+	perm, colStart = perm[:len(x)], colStart[:len(x)+1]
 	for k, i := range perm {
 		x[k] = b[i]
 	}
-	for j := 0; j < n; j++ { // L x = b
-		xj := x[j]
+	for j, xj := range x {
+		// Column j of L is rows[colStart[j]:], vals alike: unsigned
+		// q needs no bounds checks on them.
 		rows := rowIdx[:colStart[j+1]]
 		vals := val[:len(rows)]
 		for q := uint(colStart[j]); q < uint(len(rows)); q++ {
 			x[rows[q]] -= vals[q] * xj
 		}
 	}
-	for j := range x {
-		x[j] /= d[j]
-	}
-	for j := n - 1; j >= 0; j-- { // Lᵀ x = y
-		xj := x[j]
+}
+
+// backward sets b to Pᵀ L⁻ᵀ D⁻¹ x, x's entries divided by D as their
+// columns come (x_j is final when column j comes: the columns after it
+// write only their own), x left as L⁻ᵀ D⁻¹ x.
+func backward(b, x, d []float64, perm, colStart, rowIdx []int, val []float64) {
+	d, perm, colStart = d[:len(x)], perm[:len(x)], colStart[:len(x)+1]
+	for j := len(x) - 1; j >= 0; j-- {
+		xj := x[j] / d[j]
 		rows := rowIdx[:colStart[j+1]]
 		vals := val[:len(rows)]
 		for q := uint(colStart[j]); q < uint(len(rows)); q++ {
