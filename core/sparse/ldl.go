@@ -417,6 +417,11 @@ func (f *Factor) upLooking(a *Matrix, piv Pivot, from int) error {
 		for _, e := range s.row[rowStart[k]:rowStart[k+1]] {
 			yi := y[e.col]
 			y[e.col] = 0
+			// l_ki first: the column's update below reads neither it
+			// nor dk, and the loop then holds fewer values.
+			lki := yi / d[e.col]
+			dk -= lki * yi
+			val[e.pos] = lki
 			// Column e.col above row k; unsigned q needs no bounds
 			// checks on rows and vals.
 			rows := rowIdx[:e.pos]
@@ -424,9 +429,6 @@ func (f *Factor) upLooking(a *Matrix, piv Pivot, from int) error {
 			for q := uint(e.from); q < uint(len(rows)); q++ {
 				y[rows[q]] -= vals[q] * yi
 			}
-			lki := yi / d[e.col]
-			dk -= lki * yi
-			val[e.pos] = lki
 		}
 		if !piv.takes(dk, perm[k]) {
 			var err error
