@@ -919,14 +919,19 @@ const (
 // on a segment's bodies away from the bend).
 func parts(j *Jacobian, dofs int) uint8 {
 	var m uint8
-	if j.Lin != (geom.Vec3{}) {
+	if !isZero(&j.Lin) {
 		m |= linPart
 	}
-	if dofs > 3 && j.Ang != (geom.Vec3{}) {
+	if dofs > 3 && !isZero(&j.Ang) {
 		m |= angPart
 	}
 	return m
 }
+
+// isZero reports whether v is zero (−0 is, NaN is not), as v ==
+// geom.Vec3{} does; written out, each component is compared with a zero
+// held in a register rather than loaded from memory.
+func isZero(v *geom.Vec3) bool { return v.X == 0 && v.Y == 0 && v.Z == 0 }
 
 // dofPart returns the part unknown d of a body's block is: its first
 // three the translation.
