@@ -59,8 +59,10 @@ type Sparse struct {
 	// nonzero block on it).
 	onKept []bool
 	// parts holds the parts (see parts) of every block at the analysis,
-	// entry by entry of ByBody.
+	// entry by entry of ByBody; both marks the entries with a block on
+	// both parts (assembleCondensed's two ways).
 	parts []uint8
+	both  []bool
 	// gatherJ and gatherM hold a condensed body's blocks (assembly), and
 	// gatherLin and gatherMinvLin a condensed particle's linear ones.
 	gatherJ, gatherM         []Jacobian
@@ -331,7 +333,7 @@ func (s *Sparse) turningChanged(p *Problem) bool {
 type analysis struct {
 	key, pattern                   []int
 	bodyStart, bodyDofs, bodyNode  []int
-	onKept, rigid                  []bool
+	onKept, rigid, both            []bool
 	parts                          []uint8
 	rows                           int
 	mat                            *sparse.Matrix
@@ -354,7 +356,7 @@ const (
 
 // bytes returns the storage the analysis holds (bytes, by capacity).
 func (a *analysis) bytes() int {
-	n := len(a.sign) + len(a.onKept) + len(a.rigid) + len(a.parts)
+	n := len(a.sign) + len(a.onKept) + len(a.rigid) + len(a.parts) + len(a.both)
 	for _, v := range [][]int{a.key, a.pattern, a.bodyStart, a.bodyDofs, a.bodyNode, a.pos, a.posStart, a.pairStart, a.diag} {
 		n += 8 * cap(v)
 	}
@@ -394,13 +396,13 @@ func (s *Sparse) keep(cur *analysis) *analysis {
 // listed are the ones setup writes from the problem's coupling alone.)
 func (s *Sparse) stash() *analysis {
 	return &analysis{key: s.key, pattern: s.pattern, bodyStart: s.bodyStart, bodyDofs: s.bodyDofs, bodyNode: s.bodyNode,
-		onKept: s.onKept, rigid: s.rigid, parts: s.parts, rows: s.rows, mat: s.mat, pos: s.pos, posStart: s.posStart,
+		onKept: s.onKept, rigid: s.rigid, parts: s.parts, both: s.both, rows: s.rows, mat: s.mat, pos: s.pos, posStart: s.posStart,
 		pairs: s.pairs, pairStart: s.pairStart, diag: s.diag, dissected: s.dissected, fac: s.fac, syms: s.syms, sign: s.pivot.Sign}
 }
 
 func (s *Sparse) adopt(a *analysis) {
 	s.key, s.pattern, s.bodyStart, s.bodyDofs, s.bodyNode = a.key, a.pattern, a.bodyStart, a.bodyDofs, a.bodyNode
-	s.onKept, s.rigid, s.parts, s.rows, s.mat, s.pos, s.posStart = a.onKept, a.rigid, a.parts, a.rows, a.mat, a.pos, a.posStart
+	s.onKept, s.rigid, s.parts, s.both, s.rows, s.mat, s.pos, s.posStart = a.onKept, a.rigid, a.parts, a.both, a.rows, a.mat, a.pos, a.posStart
 	s.pairs, s.pairStart = a.pairs, a.pairStart
 	s.diag, s.dissected, s.fac, s.syms, s.pivot.Sign = a.diag, a.dissected, a.fac, a.syms, a.sign
 }
@@ -485,18 +487,21 @@ func (s *Sparse) analyzeLayout(p *Problem, t0 time.Time) error {
 	s.onKept = slices.Grow(s.onKept[:0], nr)[:nr]
 	clear(s.onKept)
 	n := 0
-	s.parts = s.parts[:0]
+	s.parts, s.both = s.parts[:0], s.both[:0]
 	for ei, e := range p.ByBody {
 		dofs := 3 + turnable(p.Rows[e.Blocks[0].Row].Bodies[e.Blocks[0].K])
 		s.bodyDofs = append(s.bodyDofs, dofs)
 		acting := 0 // blocks that act on the body (see parts)
+		both := false
 		for _, rb := range e.Blocks {
 			pt := parts(&p.Rows[rb.Row].J[rb.K], dofs)
 			s.parts = append(s.parts, pt)
 			if pt != 0 {
 				acting++
 			}
+			both = both || pt == linPart|angPart
 		}
+		s.both = append(s.both, both)
 		if condensed(acting, dofs) {
 			s.bodyStart = append(s.bodyStart, -1)
 			continue
@@ -745,7 +750,7 @@ func (s *Sparse) assemble(p *Problem) error {
 		pe := part[:len(e.Blocks)]
 		part = part[len(e.Blocks):]
 		if s.bodyStart[ei] < 0 {
-			if !s.assembleCondensed(p, e, s.bodyDofs[ei], pe, s.pairs[s.pairStart[ei]:s.pairStart[ei+1]]) {
+			if !s.assembleCondensed(p, e, s.bodyDofs[ei], pe, s.both[ei], s.pairs[s.pairStart[ei]:s.pairStart[ei+1]]) {
 				return errPartsChanged
 			}
 			continue
@@ -840,10 +845,12 @@ func (s *Sparse) scales() {
 type blockPair struct{ a, c, ac, ca int }
 
 // assembleCondensed subtracts a condensed body's G M⁻¹ Gᵀ from its rows'
-// block (the row unknowns are −λ), pairs its pairs of blocks (setup).
-func (s *Sparse) assembleCondensed(p *Problem, e BodyRows, dofs int, pe []uint8, pairs []blockPair) bool {
+// block (the row unknowns are −λ), pairs its pairs of blocks (setup);
+// both says whether a block acts on both parts (see parts) of the body at
+// the analysis, which the blocks' parts, checked, still are.
+func (s *Sparse) assembleCondensed(p *Problem, e BodyRows, dofs int, pe []uint8, both bool, pairs []blockPair) bool {
 	val := s.mat.Val
-	if dofs == 3 || !slices.Contains(pe, linPart|angPart) {
+	if !both {
 		// No block acts on both the body's translation and its turning
 		// (a wire's node: its stretch, bend and contact rows on the one,
 		// its twist rows on the other; a particle has no turning). The
