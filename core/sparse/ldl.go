@@ -402,12 +402,13 @@ func (f *Factor) upLooking(a *Matrix, piv Pivot, from int) error {
 	s := f.sym
 	// Locals, and slices of known lengths: the loops reload no fields,
 	// and check fewer bounds.
-	y, d, aVal := f.y[:s.n], f.d[:s.n], a.Val
+	n := s.n
+	y, d, aVal := f.y[:n], f.d[:n], a.Val
 	rowIdx := s.rowIdx
 	val := f.val[:len(rowIdx)]
-	rowStart, scatterStart := s.rowStart[:s.n+1], s.scatterStart[:s.n+1]
-	perm := s.perm[:s.n]
-	for k := from; k < s.n; k++ {
+	rowStart, scatterStart := s.rowStart[:n+1], s.scatterStart[:n+1]
+	perm := s.perm[:n]
+	for k := from; k < n; k++ {
 		// Row k of P A Pᵀ, left of and on the diagonal, into y.
 		for _, e := range s.scatter[scatterStart[k]:scatterStart[k+1]] {
 			y[e.col] += aVal[e.pos]
