@@ -34,8 +34,10 @@ type Chain struct {
 	own      [][]int
 	shared   [][][2]int
 	notChain error
-	// six holds each block's part in the fixed-size kernels (chain6.go).
-	six []block6Use
+	// six holds each block's part in the fixed-size kernels (chain6.go);
+	// gathers says one has blocks to gather (block6Use.gather).
+	six     []block6Use
+	gathers bool
 	// Timing, when set, accumulates the time spent in each phase.
 	Timing *ChainTiming
 }
@@ -61,6 +63,12 @@ type block6Use struct {
 	// tail marks, this step, a joint6 block whose rows 3–5 are angular
 	// (angularTail), found once per block.
 	tail bool
+	// js and ms hold a joint6 block's J and M⁻¹J blocks, row r's on body
+	// k at 2r+k: the problem's own (Problem.js), of which its rows' are
+	// views, or, for a problem made otherwise, arrays of the chain's that
+	// gather fills from the rows (gather set).
+	js, ms *[12]Jacobian
+	gather bool
 }
 
 // ChainTiming splits a chain solve's time for benchmarks: the blocks'
@@ -190,7 +198,7 @@ func (c *Chain) setup(p *Problem) {
 		}
 	}
 	c.inv = make([]float64, len(p.Rows))
-	c.six = make([]block6Use, nb)
+	c.six, c.gathers = make([]block6Use, nb), false
 	for k := range c.six {
 		b, m, s := &c.six[k], c.sizes[k], c.starts[k]
 		b.start = s
@@ -203,9 +211,53 @@ func (c *Chain) setup(p *Problem) {
 		}
 		b.factor6 = (k == 0 || c.sizes[k-1] == 6) && (k+1 == nb || c.sizes[k+1] == 6)
 		b.joint6 = len(c.own[k]) == 2 && len(p.Rows[s].Bodies) == 2
+		if b.joint6 {
+			b.js, b.ms, b.gather = jointBlocks(p, k, s)
+			c.gathers = c.gathers || b.gather
+		}
 	}
 	for k := 0; k+1 < nb; k++ {
 		c.six[k].link6 = c.six[k].joint6 && c.six[k+1].joint6 && len(c.shared[k]) == 1 && c.shared[k][0] == [2]int{1, 0}
+	}
+}
+
+// jointBlocks returns the J and M⁻¹J blocks of the six rows from s, those
+// of constraint k (block6Use.js): p's own arrays where the rows' blocks are
+// views of them, as a World lays them out, else new arrays to gather into.
+func jointBlocks(p *Problem, k, s int) (js, ms *[12]Jacobian, gather bool) {
+	if len(p.blockStart) == len(p.Groups) && p.blockStart[k+1]-p.blockStart[k] == 12 {
+		first := p.blockStart[k]
+		js, ms = (*[12]Jacobian)(p.js[first:first+12]), (*[12]Jacobian)(p.minvJs[first:first+12])
+		views := true
+		for r := range 6 {
+			row := &p.Rows[s+r]
+			for i := range 2 {
+				views = views && &row.J[i] == &js[2*r+i] && &row.MinvJ[i] == &ms[2*r+i]
+			}
+		}
+		if views {
+			return js, ms, false
+		}
+	}
+	return new([12]Jacobian), new([12]Jacobian), true
+}
+
+// gather copies the blocks of the rows of the joint6 blocks that have no
+// arrays of the problem's into the chain's (jointBlocks).
+func (c *Chain) gather(p *Problem) {
+	if !c.gathers {
+		return
+	}
+	for k := range c.six {
+		b := &c.six[k]
+		if !b.gather {
+			continue
+		}
+		for r := range 6 {
+			row := &p.Rows[b.start+r]
+			b.js[2*r], b.js[2*r+1] = row.J[0], row.J[1]
+			b.ms[2*r], b.ms[2*r+1] = row.MinvJ[0], row.MinvJ[1]
+		}
 	}
 }
 
@@ -223,32 +275,30 @@ func (c *Chain) assemble(p *Problem, k int) {
 		return
 	}
 	s := b.start
-	rows := (*[6]ProblemRow)(p.Rows[s : s+6])
 	if k == 0 || !c.six[k-1].link6 {
-		b.tail = angularTail(rows) // else found with the coupling before
+		b.tail = angularTail(b.js) // else found with the coupling before
 	}
 	// Rows from linear on are angular (angularTail): 3 for a cable joint.
 	linear := 6
 	if b.tail {
 		linear = 3
-		assembleJoint6Tail(b.a, (*[6]float64)(p.Sigma[s:s+6]), rows)
+		assembleJoint6Tail(b.a, (*[6]float64)(p.Sigma[s:s+6]), b.js, b.ms)
 	} else {
-		assembleJoint6(b.a, (*[6]float64)(p.Sigma[s:s+6]), rows, linear)
+		assembleJoint6(b.a, (*[6]float64)(p.Sigma[s:s+6]), b.js, b.ms, linear)
 	}
 	switch {
 	case k+1 == len(c.six):
 	case b.link6:
 		after := &c.six[k+1]
-		next := (*[6]ProblemRow)(p.Rows[s+6 : s+12])
-		after.tail = angularTail(next)
+		after.tail = angularTail(after.js)
 		if b.tail && after.tail {
-			coupleJoint6Tail(b.w, rows, next)
+			coupleJoint6Tail(b.w, b.js, after.ms)
 		} else {
 			nextLinear := 6
 			if after.tail {
 				nextLinear = 3
 			}
-			coupleJoint6(b.w, rows, next, linear, nextLinear)
+			coupleJoint6(b.w, b.js, after.ms, linear, nextLinear)
 		}
 	default:
 		c.assembleCoupling(p, k)
@@ -296,6 +346,7 @@ func (c *Chain) assembleCoupling(p *Problem, k int) {
 // factor assembles each block and overwrites Aₖ with the Cholesky factor
 // Lₖ of Ďₖ and Bₖ with Wₖ.
 func (c *Chain) factor(p *Problem) error {
+	c.gather(p)
 	six := c.six
 	for k := range six {
 		c.assemble(p, k)

@@ -20,25 +20,25 @@ import (
 // block6 is a 6×6 block, row-major.
 type block6 = [36]float64
 
-// angularTail reports whether rows 3–5 of a six-row block on two bodies
-// are angular (J.Lin = 0 on both, hence M⁻¹J.Lin = 0 too: a body's M⁻¹
-// does not couple its linear and angular parts, and World.assemble
-// writes those zeros), as a cable
-// joint's bend and twist rows are behind its three ball rows. The kernels
-// for such blocks leave out the products with those zeros: 15 of a
-// block's 21 entries and 27 of a coupling's 36 then need only the angular
-// half of the dot product (assembleJoint6, coupleJoint6).
+// angularTail reports whether rows 3–5 of a six-row block on two bodies,
+// whose J blocks are js (row r's on body k at 2r+k, block6Use.js), are
+// angular (J.Lin = 0 on both, hence M⁻¹J.Lin = 0 too: a body's M⁻¹ does
+// not couple its linear and angular parts, and World.assemble writes
+// those zeros), as a cable joint's bend and twist rows are behind its
+// three ball rows. The kernels for such blocks leave out the products
+// with those zeros: 15 of a block's 21 entries and 27 of a coupling's 36
+// then need only the angular half of the dot product (assembleJoint6,
+// coupleJoint6).
 //
 // The components' bits are ORed and tested at once, the sign bit shifted
 // out: that is == 0 for each (±0 is zero, a NaN is not), at one integer
 // operation a component where comparing floats takes a compare and two
 // branches (a NaN compares unordered). Written out: a loop's counter and
 // branches would cost a third as much again.
-func angularTail(rows *[6]ProblemRow) bool {
-	j3, j4, j5 := rows[3].J[:2], rows[4].J[:2], rows[5].J[:2]
-	bits := vecBits(j3[0].Lin) | vecBits(j3[1].Lin) |
-		vecBits(j4[0].Lin) | vecBits(j4[1].Lin) |
-		vecBits(j5[0].Lin) | vecBits(j5[1].Lin)
+func angularTail(js *[12]Jacobian) bool {
+	bits := vecBits(js[6].Lin) | vecBits(js[7].Lin) |
+		vecBits(js[8].Lin) | vecBits(js[9].Lin) |
+		vecBits(js[10].Lin) | vecBits(js[11].Lin)
 	return bits<<1 == 0
 }
 
@@ -48,18 +48,19 @@ func vecBits(v geom.Vec3) uint64 {
 }
 
 // assembleJoint6 is assemble's Aₖ for a block of six rows on two dynamic
-// bodies (a cable joint). Rows from linear on are angular (J.Lin = M⁻¹J.Lin
+// bodies (a cable joint), from their J and M⁻¹J blocks js and ms (row r's
+// on body k at 2r+k). Rows from linear on are angular (J.Lin = M⁻¹J.Lin
 // = 0, angularTail): their products leave the zero linear halves out; the
 // sums are otherwise those of all six components, in the same order.
-func assembleJoint6(a *block6, sigma *[6]float64, rows *[6]ProblemRow, linear int) {
+func assembleJoint6(a *block6, sigma *[6]float64, js, ms *[12]Jacobian, linear int) {
 	// Body by body, row i's M⁻¹J held in locals (registers) while the
 	// rows j ≤ i are dotted with it: each block is read once per entry.
 	for k := 0; k < 2; k++ {
 		for i := 0; i < 6; i++ {
-			mi := &rows[i].MinvJ[k]
+			mi := &ms[2*i+k]
 			m0, m1, m2, m3, m4, m5 := mi.Lin.X, mi.Lin.Y, mi.Lin.Z, mi.Ang.X, mi.Ang.Y, mi.Ang.Z
 			for j := 0; j <= i; j++ {
-				x := &rows[j].J[k]
+				x := &js[2*j+k]
 				v := x.Ang.X*m3 + x.Ang.Y*m4 + x.Ang.Z*m5
 				if i < linear { // j ≤ i: row j has its linear part too
 					v = x.Lin.X*m0 + x.Lin.Y*m1 + x.Lin.Z*m2 + v
@@ -78,14 +79,16 @@ func assembleJoint6(a *block6, sigma *[6]float64, rows *[6]ProblemRow, linear in
 }
 
 // coupleJoint6 is assemble's Bₖ for two such blocks whose only shared body
-// is the second of block k and the first of block k+1; rows from linear
-// (of block k) and nextLinear (of block k+1) on are angular.
-func coupleJoint6(w *block6, rows, next *[6]ProblemRow, linear, nextLinear int) {
+// is the second of block k and the first of block k+1, from block k's J
+// blocks js and block k+1's M⁻¹J blocks nextMs (as assembleJoint6's);
+// rows from linear (of block k) and nextLinear (of block k+1) on are
+// angular.
+func coupleJoint6(w *block6, js, nextMs *[12]Jacobian, linear, nextLinear int) {
 	for i := 0; i < 6; i++ {
-		x := &rows[i].J[1]
+		x := &js[2*i+1]
 		x0, x1, x2, x3, x4, x5 := x.Lin.X, x.Lin.Y, x.Lin.Z, x.Ang.X, x.Ang.Y, x.Ang.Z
 		for j := 0; j < 6; j++ {
-			y := &next[j].MinvJ[0]
+			y := &nextMs[2*j]
 			v := x3*y.Ang.X + x4*y.Ang.Y + x5*y.Ang.Z
 			if i < linear && j < nextLinear {
 				v = x0*y.Lin.X + x1*y.Lin.Y + x2*y.Lin.Z + v

@@ -294,33 +294,33 @@ func subtract6(z *[6]float64, g *block6, y *[6]float64) {
 
 // assembleJoint6Tail is assembleJoint6 for linear = 3: a cable joint's
 // three ball rows and three angular rows.
-func assembleJoint6Tail(a *block6, sigma *[6]float64, rows *[6]ProblemRow) {
+func assembleJoint6Tail(a *block6, sigma *[6]float64, js, ms *[12]Jacobian) {
 	// Body 0.
 	{
-		jl0x, jl0y, jl0z := rows[0].J[0].Lin.X, rows[0].J[0].Lin.Y, rows[0].J[0].Lin.Z
-		ja0x, ja0y, ja0z := rows[0].J[0].Ang.X, rows[0].J[0].Ang.Y, rows[0].J[0].Ang.Z
-		jl1x, jl1y, jl1z := rows[1].J[0].Lin.X, rows[1].J[0].Lin.Y, rows[1].J[0].Lin.Z
-		ja1x, ja1y, ja1z := rows[1].J[0].Ang.X, rows[1].J[0].Ang.Y, rows[1].J[0].Ang.Z
-		jl2x, jl2y, jl2z := rows[2].J[0].Lin.X, rows[2].J[0].Lin.Y, rows[2].J[0].Lin.Z
-		ja2x, ja2y, ja2z := rows[2].J[0].Ang.X, rows[2].J[0].Ang.Y, rows[2].J[0].Ang.Z
-		ja3x, ja3y, ja3z := rows[3].J[0].Ang.X, rows[3].J[0].Ang.Y, rows[3].J[0].Ang.Z
-		ja4x, ja4y, ja4z := rows[4].J[0].Ang.X, rows[4].J[0].Ang.Y, rows[4].J[0].Ang.Z
-		ja5x, ja5y, ja5z := rows[5].J[0].Ang.X, rows[5].J[0].Ang.Y, rows[5].J[0].Ang.Z
+		jl0x, jl0y, jl0z := js[0].Lin.X, js[0].Lin.Y, js[0].Lin.Z
+		ja0x, ja0y, ja0z := js[0].Ang.X, js[0].Ang.Y, js[0].Ang.Z
+		jl1x, jl1y, jl1z := js[2].Lin.X, js[2].Lin.Y, js[2].Lin.Z
+		ja1x, ja1y, ja1z := js[2].Ang.X, js[2].Ang.Y, js[2].Ang.Z
+		jl2x, jl2y, jl2z := js[4].Lin.X, js[4].Lin.Y, js[4].Lin.Z
+		ja2x, ja2y, ja2z := js[4].Ang.X, js[4].Ang.Y, js[4].Ang.Z
+		ja3x, ja3y, ja3z := js[6].Ang.X, js[6].Ang.Y, js[6].Ang.Z
+		ja4x, ja4y, ja4z := js[8].Ang.X, js[8].Ang.Y, js[8].Ang.Z
+		ja5x, ja5y, ja5z := js[10].Ang.X, js[10].Ang.Y, js[10].Ang.Z
 		{
-			mi := &rows[0].MinvJ[0]
+			mi := &ms[0]
 			m0, m1, m2 := mi.Lin.X, mi.Lin.Y, mi.Lin.Z
 			m3, m4, m5 := mi.Ang.X, mi.Ang.Y, mi.Ang.Z
 			a[0] = jl0x*m0 + jl0y*m1 + jl0z*m2 + (ja0x*m3 + ja0y*m4 + ja0z*m5)
 		}
 		{
-			mi := &rows[1].MinvJ[0]
+			mi := &ms[2]
 			m0, m1, m2 := mi.Lin.X, mi.Lin.Y, mi.Lin.Z
 			m3, m4, m5 := mi.Ang.X, mi.Ang.Y, mi.Ang.Z
 			a[6] = jl0x*m0 + jl0y*m1 + jl0z*m2 + (ja0x*m3 + ja0y*m4 + ja0z*m5)
 			a[7] = jl1x*m0 + jl1y*m1 + jl1z*m2 + (ja1x*m3 + ja1y*m4 + ja1z*m5)
 		}
 		{
-			mi := &rows[2].MinvJ[0]
+			mi := &ms[4]
 			m0, m1, m2 := mi.Lin.X, mi.Lin.Y, mi.Lin.Z
 			m3, m4, m5 := mi.Ang.X, mi.Ang.Y, mi.Ang.Z
 			a[12] = jl0x*m0 + jl0y*m1 + jl0z*m2 + (ja0x*m3 + ja0y*m4 + ja0z*m5)
@@ -328,7 +328,7 @@ func assembleJoint6Tail(a *block6, sigma *[6]float64, rows *[6]ProblemRow) {
 			a[14] = jl2x*m0 + jl2y*m1 + jl2z*m2 + (ja2x*m3 + ja2y*m4 + ja2z*m5)
 		}
 		{
-			mi := &rows[3].MinvJ[0]
+			mi := &ms[6]
 			m3, m4, m5 := mi.Ang.X, mi.Ang.Y, mi.Ang.Z
 			a[18] = ja0x*m3 + ja0y*m4 + ja0z*m5
 			a[19] = ja1x*m3 + ja1y*m4 + ja1z*m5
@@ -336,7 +336,7 @@ func assembleJoint6Tail(a *block6, sigma *[6]float64, rows *[6]ProblemRow) {
 			a[21] = ja3x*m3 + ja3y*m4 + ja3z*m5
 		}
 		{
-			mi := &rows[4].MinvJ[0]
+			mi := &ms[8]
 			m3, m4, m5 := mi.Ang.X, mi.Ang.Y, mi.Ang.Z
 			a[24] = ja0x*m3 + ja0y*m4 + ja0z*m5
 			a[25] = ja1x*m3 + ja1y*m4 + ja1z*m5
@@ -345,7 +345,7 @@ func assembleJoint6Tail(a *block6, sigma *[6]float64, rows *[6]ProblemRow) {
 			a[28] = ja4x*m3 + ja4y*m4 + ja4z*m5
 		}
 		{
-			mi := &rows[5].MinvJ[0]
+			mi := &ms[10]
 			m3, m4, m5 := mi.Ang.X, mi.Ang.Y, mi.Ang.Z
 			a[30] = ja0x*m3 + ja0y*m4 + ja0z*m5
 			a[31] = ja1x*m3 + ja1y*m4 + ja1z*m5
@@ -357,30 +357,30 @@ func assembleJoint6Tail(a *block6, sigma *[6]float64, rows *[6]ProblemRow) {
 	}
 	// Body 1.
 	{
-		jl0x, jl0y, jl0z := rows[0].J[1].Lin.X, rows[0].J[1].Lin.Y, rows[0].J[1].Lin.Z
-		ja0x, ja0y, ja0z := rows[0].J[1].Ang.X, rows[0].J[1].Ang.Y, rows[0].J[1].Ang.Z
-		jl1x, jl1y, jl1z := rows[1].J[1].Lin.X, rows[1].J[1].Lin.Y, rows[1].J[1].Lin.Z
-		ja1x, ja1y, ja1z := rows[1].J[1].Ang.X, rows[1].J[1].Ang.Y, rows[1].J[1].Ang.Z
-		jl2x, jl2y, jl2z := rows[2].J[1].Lin.X, rows[2].J[1].Lin.Y, rows[2].J[1].Lin.Z
-		ja2x, ja2y, ja2z := rows[2].J[1].Ang.X, rows[2].J[1].Ang.Y, rows[2].J[1].Ang.Z
-		ja3x, ja3y, ja3z := rows[3].J[1].Ang.X, rows[3].J[1].Ang.Y, rows[3].J[1].Ang.Z
-		ja4x, ja4y, ja4z := rows[4].J[1].Ang.X, rows[4].J[1].Ang.Y, rows[4].J[1].Ang.Z
-		ja5x, ja5y, ja5z := rows[5].J[1].Ang.X, rows[5].J[1].Ang.Y, rows[5].J[1].Ang.Z
+		jl0x, jl0y, jl0z := js[1].Lin.X, js[1].Lin.Y, js[1].Lin.Z
+		ja0x, ja0y, ja0z := js[1].Ang.X, js[1].Ang.Y, js[1].Ang.Z
+		jl1x, jl1y, jl1z := js[3].Lin.X, js[3].Lin.Y, js[3].Lin.Z
+		ja1x, ja1y, ja1z := js[3].Ang.X, js[3].Ang.Y, js[3].Ang.Z
+		jl2x, jl2y, jl2z := js[5].Lin.X, js[5].Lin.Y, js[5].Lin.Z
+		ja2x, ja2y, ja2z := js[5].Ang.X, js[5].Ang.Y, js[5].Ang.Z
+		ja3x, ja3y, ja3z := js[7].Ang.X, js[7].Ang.Y, js[7].Ang.Z
+		ja4x, ja4y, ja4z := js[9].Ang.X, js[9].Ang.Y, js[9].Ang.Z
+		ja5x, ja5y, ja5z := js[11].Ang.X, js[11].Ang.Y, js[11].Ang.Z
 		{
-			mi := &rows[0].MinvJ[1]
+			mi := &ms[1]
 			m0, m1, m2 := mi.Lin.X, mi.Lin.Y, mi.Lin.Z
 			m3, m4, m5 := mi.Ang.X, mi.Ang.Y, mi.Ang.Z
 			a[0] += jl0x*m0 + jl0y*m1 + jl0z*m2 + (ja0x*m3 + ja0y*m4 + ja0z*m5)
 		}
 		{
-			mi := &rows[1].MinvJ[1]
+			mi := &ms[3]
 			m0, m1, m2 := mi.Lin.X, mi.Lin.Y, mi.Lin.Z
 			m3, m4, m5 := mi.Ang.X, mi.Ang.Y, mi.Ang.Z
 			a[6] += jl0x*m0 + jl0y*m1 + jl0z*m2 + (ja0x*m3 + ja0y*m4 + ja0z*m5)
 			a[7] += jl1x*m0 + jl1y*m1 + jl1z*m2 + (ja1x*m3 + ja1y*m4 + ja1z*m5)
 		}
 		{
-			mi := &rows[2].MinvJ[1]
+			mi := &ms[5]
 			m0, m1, m2 := mi.Lin.X, mi.Lin.Y, mi.Lin.Z
 			m3, m4, m5 := mi.Ang.X, mi.Ang.Y, mi.Ang.Z
 			a[12] += jl0x*m0 + jl0y*m1 + jl0z*m2 + (ja0x*m3 + ja0y*m4 + ja0z*m5)
@@ -388,7 +388,7 @@ func assembleJoint6Tail(a *block6, sigma *[6]float64, rows *[6]ProblemRow) {
 			a[14] += jl2x*m0 + jl2y*m1 + jl2z*m2 + (ja2x*m3 + ja2y*m4 + ja2z*m5)
 		}
 		{
-			mi := &rows[3].MinvJ[1]
+			mi := &ms[7]
 			m3, m4, m5 := mi.Ang.X, mi.Ang.Y, mi.Ang.Z
 			a[18] += ja0x*m3 + ja0y*m4 + ja0z*m5
 			a[19] += ja1x*m3 + ja1y*m4 + ja1z*m5
@@ -396,7 +396,7 @@ func assembleJoint6Tail(a *block6, sigma *[6]float64, rows *[6]ProblemRow) {
 			a[21] += ja3x*m3 + ja3y*m4 + ja3z*m5
 		}
 		{
-			mi := &rows[4].MinvJ[1]
+			mi := &ms[9]
 			m3, m4, m5 := mi.Ang.X, mi.Ang.Y, mi.Ang.Z
 			a[24] += ja0x*m3 + ja0y*m4 + ja0z*m5
 			a[25] += ja1x*m3 + ja1y*m4 + ja1z*m5
@@ -405,7 +405,7 @@ func assembleJoint6Tail(a *block6, sigma *[6]float64, rows *[6]ProblemRow) {
 			a[28] += ja4x*m3 + ja4y*m4 + ja4z*m5
 		}
 		{
-			mi := &rows[5].MinvJ[1]
+			mi := &ms[11]
 			m3, m4, m5 := mi.Ang.X, mi.Ang.Y, mi.Ang.Z
 			a[30] += ja0x*m3 + ja0y*m4 + ja0z*m5
 			a[31] += ja1x*m3 + ja1y*m4 + ja1z*m5
@@ -424,18 +424,18 @@ func assembleJoint6Tail(a *block6, sigma *[6]float64, rows *[6]ProblemRow) {
 }
 
 // coupleJoint6Tail is coupleJoint6 for linear = nextLinear = 3.
-func coupleJoint6Tail(w *block6, rows, next *[6]ProblemRow) {
-	yl0x, yl0y, yl0z := next[0].MinvJ[0].Lin.X, next[0].MinvJ[0].Lin.Y, next[0].MinvJ[0].Lin.Z
-	ya0x, ya0y, ya0z := next[0].MinvJ[0].Ang.X, next[0].MinvJ[0].Ang.Y, next[0].MinvJ[0].Ang.Z
-	yl1x, yl1y, yl1z := next[1].MinvJ[0].Lin.X, next[1].MinvJ[0].Lin.Y, next[1].MinvJ[0].Lin.Z
-	ya1x, ya1y, ya1z := next[1].MinvJ[0].Ang.X, next[1].MinvJ[0].Ang.Y, next[1].MinvJ[0].Ang.Z
-	yl2x, yl2y, yl2z := next[2].MinvJ[0].Lin.X, next[2].MinvJ[0].Lin.Y, next[2].MinvJ[0].Lin.Z
-	ya2x, ya2y, ya2z := next[2].MinvJ[0].Ang.X, next[2].MinvJ[0].Ang.Y, next[2].MinvJ[0].Ang.Z
-	ya3x, ya3y, ya3z := next[3].MinvJ[0].Ang.X, next[3].MinvJ[0].Ang.Y, next[3].MinvJ[0].Ang.Z
-	ya4x, ya4y, ya4z := next[4].MinvJ[0].Ang.X, next[4].MinvJ[0].Ang.Y, next[4].MinvJ[0].Ang.Z
-	ya5x, ya5y, ya5z := next[5].MinvJ[0].Ang.X, next[5].MinvJ[0].Ang.Y, next[5].MinvJ[0].Ang.Z
+func coupleJoint6Tail(w *block6, js, nextMs *[12]Jacobian) {
+	yl0x, yl0y, yl0z := nextMs[0].Lin.X, nextMs[0].Lin.Y, nextMs[0].Lin.Z
+	ya0x, ya0y, ya0z := nextMs[0].Ang.X, nextMs[0].Ang.Y, nextMs[0].Ang.Z
+	yl1x, yl1y, yl1z := nextMs[2].Lin.X, nextMs[2].Lin.Y, nextMs[2].Lin.Z
+	ya1x, ya1y, ya1z := nextMs[2].Ang.X, nextMs[2].Ang.Y, nextMs[2].Ang.Z
+	yl2x, yl2y, yl2z := nextMs[4].Lin.X, nextMs[4].Lin.Y, nextMs[4].Lin.Z
+	ya2x, ya2y, ya2z := nextMs[4].Ang.X, nextMs[4].Ang.Y, nextMs[4].Ang.Z
+	ya3x, ya3y, ya3z := nextMs[6].Ang.X, nextMs[6].Ang.Y, nextMs[6].Ang.Z
+	ya4x, ya4y, ya4z := nextMs[8].Ang.X, nextMs[8].Ang.Y, nextMs[8].Ang.Z
+	ya5x, ya5y, ya5z := nextMs[10].Ang.X, nextMs[10].Ang.Y, nextMs[10].Ang.Z
 	{
-		x := &rows[0].J[1]
+		x := &js[1]
 		x0, x1, x2 := x.Lin.X, x.Lin.Y, x.Lin.Z
 		x3, x4, x5 := x.Ang.X, x.Ang.Y, x.Ang.Z
 		w[0] = x0*yl0x + x1*yl0y + x2*yl0z + (x3*ya0x + x4*ya0y + x5*ya0z)
@@ -446,7 +446,7 @@ func coupleJoint6Tail(w *block6, rows, next *[6]ProblemRow) {
 		w[5] = x3*ya5x + x4*ya5y + x5*ya5z
 	}
 	{
-		x := &rows[1].J[1]
+		x := &js[3]
 		x0, x1, x2 := x.Lin.X, x.Lin.Y, x.Lin.Z
 		x3, x4, x5 := x.Ang.X, x.Ang.Y, x.Ang.Z
 		w[6] = x0*yl0x + x1*yl0y + x2*yl0z + (x3*ya0x + x4*ya0y + x5*ya0z)
@@ -457,7 +457,7 @@ func coupleJoint6Tail(w *block6, rows, next *[6]ProblemRow) {
 		w[11] = x3*ya5x + x4*ya5y + x5*ya5z
 	}
 	{
-		x := &rows[2].J[1]
+		x := &js[5]
 		x0, x1, x2 := x.Lin.X, x.Lin.Y, x.Lin.Z
 		x3, x4, x5 := x.Ang.X, x.Ang.Y, x.Ang.Z
 		w[12] = x0*yl0x + x1*yl0y + x2*yl0z + (x3*ya0x + x4*ya0y + x5*ya0z)
@@ -468,7 +468,7 @@ func coupleJoint6Tail(w *block6, rows, next *[6]ProblemRow) {
 		w[17] = x3*ya5x + x4*ya5y + x5*ya5z
 	}
 	{
-		x := &rows[3].J[1]
+		x := &js[7]
 		x3, x4, x5 := x.Ang.X, x.Ang.Y, x.Ang.Z
 		w[18] = x3*ya0x + x4*ya0y + x5*ya0z
 		w[19] = x3*ya1x + x4*ya1y + x5*ya1z
@@ -478,7 +478,7 @@ func coupleJoint6Tail(w *block6, rows, next *[6]ProblemRow) {
 		w[23] = x3*ya5x + x4*ya5y + x5*ya5z
 	}
 	{
-		x := &rows[4].J[1]
+		x := &js[9]
 		x3, x4, x5 := x.Ang.X, x.Ang.Y, x.Ang.Z
 		w[24] = x3*ya0x + x4*ya0y + x5*ya0z
 		w[25] = x3*ya1x + x4*ya1y + x5*ya1z
@@ -488,7 +488,7 @@ func coupleJoint6Tail(w *block6, rows, next *[6]ProblemRow) {
 		w[29] = x3*ya5x + x4*ya5y + x5*ya5z
 	}
 	{
-		x := &rows[5].J[1]
+		x := &js[11]
 		x3, x4, x5 := x.Ang.X, x.Ang.Y, x.Ang.Z
 		w[30] = x3*ya0x + x4*ya0y + x5*ya0z
 		w[31] = x3*ya1x + x4*ya1y + x5*ya1z

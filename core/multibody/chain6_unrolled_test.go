@@ -48,16 +48,14 @@ func TestUnrolledKernels(t *testing.T) {
 		}
 		return geom.V(entry(), entry(), entry())
 	}
-	rows := func() *[6]ProblemRow {
-		var r [6]ProblemRow
-		for i := range r {
-			r[i].J, r[i].MinvJ = make([]Jacobian, 2), make([]Jacobian, 2)
-			for k := 0; k < 2; k++ {
-				r[i].J[k] = Jacobian{Lin: vec(i >= 3), Ang: vec(false)}
-				r[i].MinvJ[k] = Jacobian{Lin: vec(i >= 3), Ang: vec(false)}
-			}
+	// A joint's J and M⁻¹J blocks (block6Use.js): row r's on body k at
+	// 2r+k.
+	blocks := func() *[12]Jacobian {
+		var b [12]Jacobian
+		for i := range b {
+			b[i] = Jacobian{Lin: vec(i >= 6), Ang: vec(false)}
 		}
-		return &r
+		return &b
 	}
 	for trial := 0; trial < 20000; trial++ {
 		var a, b, w block6
@@ -126,16 +124,16 @@ func TestUnrolledKernels(t *testing.T) {
 		subtract6Loop(&x2, &a, &y)
 		same("subtract6", x1[:], x2[:])
 
-		r, next := rows(), rows()
+		js, ms, nextMs := blocks(), blocks(), blocks()
 		var sigma [6]float64
 		fill(sigma[:])
 		a1, a2 = a, a
-		assembleJoint6Tail(&a1, &sigma, r)
-		assembleJoint6(&a2, &sigma, r, 3)
+		assembleJoint6Tail(&a1, &sigma, js, ms)
+		assembleJoint6(&a2, &sigma, js, ms, 3)
 		same("assembleJoint6Tail", a1[:], a2[:])
 		w1, w2 = w, w
-		coupleJoint6Tail(&w1, r, next)
-		coupleJoint6(&w2, r, next, 3, 3)
+		coupleJoint6Tail(&w1, js, nextMs)
+		coupleJoint6(&w2, js, nextMs, 3, 3)
 		same("coupleJoint6Tail", w1[:], w2[:])
 	}
 }

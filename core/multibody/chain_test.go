@@ -2,7 +2,11 @@ package multibody
 
 import (
 	"math"
+	"math/rand"
+	"slices"
 	"testing"
+
+	"github.com/cablefmu/cablefmu/core/geom"
 )
 
 // Pivots whose reciprocal leaves the normal range (a subnormal 4e-309,
@@ -35,6 +39,75 @@ func TestCholeskyExtremePivots(t *testing.T) {
 			if math.IsInf(got, 0) || math.IsNaN(got) || math.Abs(got-want) > 1e-14*want {
 				t.Errorf("d = %g: cholesky6 entry %d = %g, want %g", d, i, got, want)
 			}
+		}
+	}
+}
+
+// jointLink is a cable joint's shape of constraint: six rows on two
+// bodies, rows 3–5 angular, Jacobians drawn from a seeded source.
+type jointLink struct {
+	a, b *Body
+	seed int64
+}
+
+func (l *jointLink) Bodies() []*Body { return []*Body{l.a, l.b} }
+func (l *jointLink) Rows() int       { return 6 }
+func (l *jointLink) Update(h float64, rows []Row) {
+	rng := rand.New(rand.NewSource(l.seed))
+	rv := func() geom.Vec3 { return geom.V(rng.NormFloat64(), rng.NormFloat64(), rng.NormFloat64()) }
+	for r := range rows {
+		for k := range 2 {
+			if r < 3 {
+				rows[r].J[k].Lin = rv()
+			}
+			rows[r].J[k].Ang = rv()
+		}
+		rows[r].Violation = 0.01 * rng.NormFloat64()
+		rows[r].Compliance = 1e-6
+	}
+}
+func (l *jointLink) Apply(float64, []float64) {}
+
+// A problem made otherwise than by a World, its rows' blocks in slices of
+// their own (no Problem.js), solves as the World's problem does, bit for
+// bit: the chain gathers its joints' blocks into arrays of its own.
+func TestChainGathersBlocks(t *testing.T) {
+	w := NewWorld(geom.V(0, 0, -9.81))
+	var bodies []*Body
+	for i := range 6 {
+		bodies = append(bodies, w.AddBody(NewBody("b", 1+float64(i), geom.V(0.1, 0.2, 0.3), geom.V(float64(i), 0, 0))))
+	}
+	for i := range 5 {
+		w.AddConstraint(&jointLink{bodies[i], bodies[i+1], int64(i)})
+	}
+	p, err := w.Assemble(1.0 / 60)
+	if err != nil {
+		t.Fatal(err)
+	}
+	inPlace := &Chain{}
+	if err := inPlace.Solve(p); err != nil {
+		t.Fatal(err)
+	}
+	if inPlace.gathers {
+		t.Fatal("the chain gathered the blocks of the world's problem")
+	}
+	q := *p
+	q.js, q.minvJs, q.blockStart = nil, nil, nil
+	q.Rows = make([]ProblemRow, len(p.Rows))
+	for i, r := range p.Rows {
+		q.Rows[i] = ProblemRow{Bodies: r.Bodies, J: slices.Clone(r.J), MinvJ: slices.Clone(r.MinvJ)}
+	}
+	q.Lambda = make([]float64, len(p.Lambda))
+	c := &Chain{}
+	if err := c.Solve(&q); err != nil {
+		t.Fatal(err)
+	}
+	if !c.gathers {
+		t.Fatal("the chain did not gather the blocks")
+	}
+	for i := range p.Lambda {
+		if math.Float64bits(q.Lambda[i]) != math.Float64bits(p.Lambda[i]) {
+			t.Fatalf("row %d: λ = %v gathered, %v in place", i, q.Lambda[i], p.Lambda[i])
 		}
 	}
 }

@@ -163,6 +163,11 @@ func (gs *GaussSeidel) setup(p *Problem) error {
 		for k := c; k <= c+size; k++ {
 			sub.Groups = append(sub.Groups, p.Groups[k]-first)
 		}
+		if len(p.blockStart) == len(p.Groups) {
+			// The group's blocks are where p's are: its constraints'
+			// first blocks, taken as they are, index p's arrays.
+			sub.js, sub.minvJs, sub.blockStart = p.js, p.minvJs, p.blockStart[c:c+size+1]
+		}
 		sub.Slots = p.Slots
 		sub.index(entry)
 		sub.Layout = p.Layout

@@ -49,6 +49,15 @@ type Problem struct {
 	// (an ActiveSet's free problem): the direct solvers need not check
 	// its bounds, a pass over every row each step.
 	free bool
+	// js and minvJs hold the rows' blocks (ProblemRow.J, MinvJ) where a
+	// World laid them out: a constraint's together, row by row, each row's
+	// in body order. blockStart holds each constraint's first block in
+	// them (as Groups) and then one past the last. Nil in a problem made
+	// otherwise. The chain's kernels take a joint's blocks from them as
+	// arrays (Chain.setup), where through the rows each block took a slice
+	// header and a bounds check.
+	js, minvJs []Jacobian
+	blockStart []int
 	// values counts the assemblies of the rows' numbers (Jacobians,
 	// compliances) by the world: solves within one step that move only
 	// bounds (Rebounding constraints) see the same count, and an active

@@ -40,15 +40,13 @@ type World struct {
 	constraints []Constraint
 	rowStart    []int // first row of each constraint
 	rows        []Row
-	prob        Problem
-	// js and minvJs hold every row's blocks (Row.J, ProblemRow.MinvJ), a
-	// constraint's together; blockStart holds each constraint's first
-	// block in them, and one past the last. sums is scratch of assemble
-	// (a row of the constraint with the most), entry of the layout.
-	js, minvJs []Jacobian
-	blockStart []int
-	sums       []rowSums
-	entry      []int
+	// prob holds every row's blocks (Row.J, ProblemRow.MinvJ) in its
+	// js and minvJs, a constraint's together (Problem.blockStart). sums
+	// is scratch of assemble (a row of the constraint with the most),
+	// entry of the layout.
+	prob  Problem
+	sums  []rowSums
+	entry []int
 	// switched holds each constraint as a Switched, or nil; off says where
 	// a switched constraint's rows stand (rowsOn, …), offH the step size
 	// of the last assembly, for which rowsOff rows hold.
@@ -184,13 +182,14 @@ func (w *World) layout() error {
 	for _, c := range w.constraints {
 		blocks += c.Rows() * len(c.Bodies())
 	}
-	w.js, w.minvJs = reuse(w.js, blocks), reuse(w.minvJs, blocks)
-	js, minvJs := w.js, w.minvJs
-	w.blockStart = w.blockStart[:0]
+	p := &w.prob
+	p.js, p.minvJs = reuse(p.js, blocks), reuse(p.minvJs, blocks)
+	js, minvJs := p.js, p.minvJs
+	p.blockStart = p.blockStart[:0]
 	most, first := 0, 0
 	for i, c := range w.constraints {
 		nb := len(c.Bodies())
-		w.blockStart = append(w.blockStart, first)
+		p.blockStart = append(p.blockStart, first)
 		first += c.Rows() * nb
 		most = max(most, c.Rows())
 		for r := 0; r < c.Rows(); r++ {
@@ -202,7 +201,7 @@ func (w *World) layout() error {
 			pr.MinvJ, minvJs = minvJs[:nb:nb], minvJs[nb:]
 		}
 	}
-	w.blockStart = append(w.blockStart, first)
+	p.blockStart = append(p.blockStart, first)
 	w.sums = reuse(w.sums, most)
 	w.prob.Groups = append(append(w.prob.Groups[:0], w.rowStart...), n)
 	w.prob.pinned = reuse(w.prob.pinned, len(w.constraints))
@@ -403,8 +402,8 @@ func (w *World) assemble(h float64) {
 		// Each row's sums still add the bodies' terms in body order.
 		sums := w.sums[:n]
 		clear(sums)
-		blocks := w.js[w.blockStart[ci]:w.blockStart[ci+1]]
-		minvs := w.minvJs[w.blockStart[ci]:w.blockStart[ci+1]][:len(blocks)]
+		blocks := p.js[p.blockStart[ci]:p.blockStart[ci+1]]
+		minvs := p.minvJs[p.blockStart[ci]:p.blockStart[ci+1]][:len(blocks)]
 		// turning: every dynamic body of the rows had its turning taken
 		// into the step (and there is one).
 		turning, dynamic := true, false

@@ -158,19 +158,19 @@ func subtract6(b *bytes.Buffer) {
 func assembleJoint6(b *bytes.Buffer) {
 	b.WriteString(`// assembleJoint6Tail is assembleJoint6 for linear = 3: a cable joint's
 // three ball rows and three angular rows.
-func assembleJoint6Tail(a *block6, sigma *[6]float64, rows *[6]ProblemRow) {
+func assembleJoint6Tail(a *block6, sigma *[6]float64, js, ms *[12]Jacobian) {
 `)
 	for k := 0; k < 2; k++ {
 		fmt.Fprintf(b, "// Body %d.\n{\n", k)
 		// Every row's J on body k in locals, read once.
 		for j := 0; j < 6; j++ {
 			if j < 3 {
-				fmt.Fprintf(b, "jl%dx, jl%dy, jl%dz := rows[%d].J[%d].Lin.X, rows[%d].J[%d].Lin.Y, rows[%d].J[%d].Lin.Z\n", j, j, j, j, k, j, k, j, k)
+				fmt.Fprintf(b, "jl%dx, jl%dy, jl%dz := js[%d].Lin.X, js[%d].Lin.Y, js[%d].Lin.Z\n", j, j, j, 2*j+k, 2*j+k, 2*j+k)
 			}
-			fmt.Fprintf(b, "ja%dx, ja%dy, ja%dz := rows[%d].J[%d].Ang.X, rows[%d].J[%d].Ang.Y, rows[%d].J[%d].Ang.Z\n", j, j, j, j, k, j, k, j, k)
+			fmt.Fprintf(b, "ja%dx, ja%dy, ja%dz := js[%d].Ang.X, js[%d].Ang.Y, js[%d].Ang.Z\n", j, j, j, 2*j+k, 2*j+k, 2*j+k)
 		}
 		for i := 0; i < 6; i++ {
-			fmt.Fprintf(b, "{\nmi := &rows[%d].MinvJ[%d]\n", i, k)
+			fmt.Fprintf(b, "{\nmi := &ms[%d]\n", 2*i+k)
 			if i < 3 {
 				b.WriteString("m0, m1, m2 := mi.Lin.X, mi.Lin.Y, mi.Lin.Z\n")
 			}
@@ -200,16 +200,16 @@ func assembleJoint6Tail(a *block6, sigma *[6]float64, rows *[6]ProblemRow) {
 // nextLinear = 3).
 func coupleJoint6(b *bytes.Buffer) {
 	b.WriteString(`// coupleJoint6Tail is coupleJoint6 for linear = nextLinear = 3.
-func coupleJoint6Tail(w *block6, rows, next *[6]ProblemRow) {
+func coupleJoint6Tail(w *block6, js, nextMs *[12]Jacobian) {
 `)
 	for j := 0; j < 6; j++ {
 		if j < 3 {
-			fmt.Fprintf(b, "yl%dx, yl%dy, yl%dz := next[%d].MinvJ[0].Lin.X, next[%d].MinvJ[0].Lin.Y, next[%d].MinvJ[0].Lin.Z\n", j, j, j, j, j, j)
+			fmt.Fprintf(b, "yl%dx, yl%dy, yl%dz := nextMs[%d].Lin.X, nextMs[%d].Lin.Y, nextMs[%d].Lin.Z\n", j, j, j, 2*j, 2*j, 2*j)
 		}
-		fmt.Fprintf(b, "ya%dx, ya%dy, ya%dz := next[%d].MinvJ[0].Ang.X, next[%d].MinvJ[0].Ang.Y, next[%d].MinvJ[0].Ang.Z\n", j, j, j, j, j, j)
+		fmt.Fprintf(b, "ya%dx, ya%dy, ya%dz := nextMs[%d].Ang.X, nextMs[%d].Ang.Y, nextMs[%d].Ang.Z\n", j, j, j, 2*j, 2*j, 2*j)
 	}
 	for i := 0; i < 6; i++ {
-		fmt.Fprintf(b, "{\nx := &rows[%d].J[1]\n", i)
+		fmt.Fprintf(b, "{\nx := &js[%d]\n", 2*i+1)
 		if i < 3 {
 			b.WriteString("x0, x1, x2 := x.Lin.X, x.Lin.Y, x.Lin.Z\n")
 		}
