@@ -64,10 +64,12 @@ type block6Use struct {
 	// (angularTail), found once per block.
 	tail bool
 	// js and ms hold a joint6 block's J and M⁻¹J blocks, row r's on body
-	// k at 2r+k: the problem's own (Problem.js), of which its rows' are
-	// views, or, for a problem made otherwise, arrays of the chain's that
-	// gather fills from the rows (gather set).
+	// k at 2r+k, and sums its rows' sums, of which the kernels take
+	// J M⁻¹ Jᵀ: the problem's own (Problem.js, Problem.sums), of which its
+	// rows' blocks are views, or, for a problem made otherwise, arrays of
+	// the chain's that gather fills from the rows (gather set).
 	js, ms *[12]Jacobian
+	sums   *[6]rowSums
 	gather bool
 }
 
@@ -212,7 +214,7 @@ func (c *Chain) setup(p *Problem) {
 		b.factor6 = (k == 0 || c.sizes[k-1] == 6) && (k+1 == nb || c.sizes[k+1] == 6)
 		b.joint6 = len(c.own[k]) == 2 && len(p.Rows[s].Bodies) == 2
 		if b.joint6 {
-			b.js, b.ms, b.gather = jointBlocks(p, k, s)
+			b.js, b.ms, b.sums, b.gather = jointBlocks(p, k, s)
 			c.gathers = c.gathers || b.gather
 		}
 	}
@@ -221,11 +223,12 @@ func (c *Chain) setup(p *Problem) {
 	}
 }
 
-// jointBlocks returns the J and M⁻¹J blocks of the six rows from s, those
-// of constraint k (block6Use.js): p's own arrays where the rows' blocks are
-// views of them, as a World lays them out, else new arrays to gather into.
-func jointBlocks(p *Problem, k, s int) (js, ms *[12]Jacobian, gather bool) {
-	if len(p.blockStart) == len(p.Groups) && p.blockStart[k+1]-p.blockStart[k] == 12 {
+// jointBlocks returns the J and M⁻¹J blocks and the sums of the six rows
+// from s, those of constraint k (block6Use.js): p's own arrays where the
+// rows' blocks are views of them, as a World lays them out, else new
+// arrays to gather into.
+func jointBlocks(p *Problem, k, s int) (js, ms *[12]Jacobian, sums *[6]rowSums, gather bool) {
+	if len(p.blockStart) == len(p.Groups) && p.blockStart[k+1]-p.blockStart[k] == 12 && len(p.sums) == len(p.Rows) {
 		first := p.blockStart[k]
 		js, ms = (*[12]Jacobian)(p.js[first:first+12]), (*[12]Jacobian)(p.minvJs[first:first+12])
 		views := true
@@ -236,14 +239,15 @@ func jointBlocks(p *Problem, k, s int) (js, ms *[12]Jacobian, gather bool) {
 			}
 		}
 		if views {
-			return js, ms, false
+			return js, ms, (*[6]rowSums)(p.sums[s : s+6]), false
 		}
 	}
-	return new([12]Jacobian), new([12]Jacobian), true
+	return new([12]Jacobian), new([12]Jacobian), new([6]rowSums), true
 }
 
 // gather copies the blocks of the rows of the joint6 blocks that have no
-// arrays of the problem's into the chain's (jointBlocks).
+// arrays of the problem's into the chain's (jointBlocks), and sums their
+// J M⁻¹ Jᵀ, the only sum the kernels take.
 func (c *Chain) gather(p *Problem) {
 	if !c.gathers {
 		return
@@ -257,6 +261,7 @@ func (c *Chain) gather(p *Problem) {
 			row := &p.Rows[b.start+r]
 			b.js[2*r], b.js[2*r+1] = row.J[0], row.J[1]
 			b.ms[2*r], b.ms[2*r+1] = row.MinvJ[0], row.MinvJ[1]
+			b.sums[r].d = 0 + row.J[0].Dot(row.MinvJ[0]) + row.J[1].Dot(row.MinvJ[1])
 		}
 	}
 }
@@ -282,9 +287,9 @@ func (c *Chain) assemble(p *Problem, k int) {
 	linear := 6
 	if b.tail {
 		linear = 3
-		assembleJoint6Tail(b.a, (*[6]float64)(p.Sigma[s:s+6]), b.js, b.ms)
+		assembleJoint6Tail(b.a, b.sums, (*[6]float64)(p.Sigma[s:s+6]), b.js, b.ms)
 	} else {
-		assembleJoint6(b.a, (*[6]float64)(p.Sigma[s:s+6]), b.js, b.ms, linear)
+		assembleJoint6(b.a, b.sums, (*[6]float64)(p.Sigma[s:s+6]), b.js, b.ms, linear)
 	}
 	switch {
 	case k+1 == len(c.six):

@@ -51,18 +51,22 @@ func vecBits(v geom.Vec3) uint64 {
 // bodies (a cable joint), from their J and M⁻¹J blocks js and ms (row r's
 // on body k at 2r+k). Rows from linear on are angular (J.Lin = M⁻¹J.Lin
 // = 0, angularTail): their products leave the zero linear halves out; the
-// sums are otherwise those of all six components, in the same order.
-func assembleJoint6(a *block6, sigma *[6]float64, js, ms *[12]Jacobian, linear int) {
+// sums are otherwise those of all six components, in the same order. The
+// diagonal is the rows' J M⁻¹ Jᵀ as the world summed it (sums, rowSums.d)
+// plus Σ: the bits of the sums here but for the sign of a zero, which
+// matters to no sum that comes out nonzero, and a zero pivot fails
+// Cholesky either way.
+func assembleJoint6(a *block6, sums *[6]rowSums, sigma *[6]float64, js, ms *[12]Jacobian, linear int) {
 	// Body by body, row i's M⁻¹J held in locals (registers) while the
-	// rows j ≤ i are dotted with it: each block is read once per entry.
+	// rows j < i are dotted with it: each block is read once per entry.
 	for k := 0; k < 2; k++ {
 		for i := 0; i < 6; i++ {
 			mi := &ms[2*i+k]
 			m0, m1, m2, m3, m4, m5 := mi.Lin.X, mi.Lin.Y, mi.Lin.Z, mi.Ang.X, mi.Ang.Y, mi.Ang.Z
-			for j := 0; j <= i; j++ {
+			for j := 0; j < i; j++ {
 				x := &js[2*j+k]
 				v := x.Ang.X*m3 + x.Ang.Y*m4 + x.Ang.Z*m5
-				if i < linear { // j ≤ i: row j has its linear part too
+				if i < linear { // j < i: row j has its linear part too
 					v = x.Lin.X*m0 + x.Lin.Y*m1 + x.Lin.Z*m2 + v
 				}
 				if k == 0 {
@@ -73,8 +77,8 @@ func assembleJoint6(a *block6, sigma *[6]float64, js, ms *[12]Jacobian, linear i
 			}
 		}
 	}
-	for i, s := range sigma {
-		a[i*6+i] += s
+	for i := range sums {
+		a[i*6+i] = sums[i].d + sigma[i]
 	}
 }
 

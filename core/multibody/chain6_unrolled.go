@@ -294,30 +294,21 @@ func subtract6(z *[6]float64, g *block6, y *[6]float64) {
 
 // assembleJoint6Tail is assembleJoint6 for linear = 3: a cable joint's
 // three ball rows and three angular rows.
-func assembleJoint6Tail(a *block6, sigma *[6]float64, js, ms *[12]Jacobian) {
+func assembleJoint6Tail(a *block6, sums *[6]rowSums, sigma *[6]float64, js, ms *[12]Jacobian) {
 	// Body 0.
 	{
 		jl0x, jl0y, jl0z := js[0].Lin.X, js[0].Lin.Y, js[0].Lin.Z
 		ja0x, ja0y, ja0z := js[0].Ang.X, js[0].Ang.Y, js[0].Ang.Z
 		jl1x, jl1y, jl1z := js[2].Lin.X, js[2].Lin.Y, js[2].Lin.Z
 		ja1x, ja1y, ja1z := js[2].Ang.X, js[2].Ang.Y, js[2].Ang.Z
-		jl2x, jl2y, jl2z := js[4].Lin.X, js[4].Lin.Y, js[4].Lin.Z
 		ja2x, ja2y, ja2z := js[4].Ang.X, js[4].Ang.Y, js[4].Ang.Z
 		ja3x, ja3y, ja3z := js[6].Ang.X, js[6].Ang.Y, js[6].Ang.Z
 		ja4x, ja4y, ja4z := js[8].Ang.X, js[8].Ang.Y, js[8].Ang.Z
-		ja5x, ja5y, ja5z := js[10].Ang.X, js[10].Ang.Y, js[10].Ang.Z
-		{
-			mi := &ms[0]
-			m0, m1, m2 := mi.Lin.X, mi.Lin.Y, mi.Lin.Z
-			m3, m4, m5 := mi.Ang.X, mi.Ang.Y, mi.Ang.Z
-			a[0] = jl0x*m0 + jl0y*m1 + jl0z*m2 + (ja0x*m3 + ja0y*m4 + ja0z*m5)
-		}
 		{
 			mi := &ms[2]
 			m0, m1, m2 := mi.Lin.X, mi.Lin.Y, mi.Lin.Z
 			m3, m4, m5 := mi.Ang.X, mi.Ang.Y, mi.Ang.Z
 			a[6] = jl0x*m0 + jl0y*m1 + jl0z*m2 + (ja0x*m3 + ja0y*m4 + ja0z*m5)
-			a[7] = jl1x*m0 + jl1y*m1 + jl1z*m2 + (ja1x*m3 + ja1y*m4 + ja1z*m5)
 		}
 		{
 			mi := &ms[4]
@@ -325,7 +316,6 @@ func assembleJoint6Tail(a *block6, sigma *[6]float64, js, ms *[12]Jacobian) {
 			m3, m4, m5 := mi.Ang.X, mi.Ang.Y, mi.Ang.Z
 			a[12] = jl0x*m0 + jl0y*m1 + jl0z*m2 + (ja0x*m3 + ja0y*m4 + ja0z*m5)
 			a[13] = jl1x*m0 + jl1y*m1 + jl1z*m2 + (ja1x*m3 + ja1y*m4 + ja1z*m5)
-			a[14] = jl2x*m0 + jl2y*m1 + jl2z*m2 + (ja2x*m3 + ja2y*m4 + ja2z*m5)
 		}
 		{
 			mi := &ms[6]
@@ -333,7 +323,6 @@ func assembleJoint6Tail(a *block6, sigma *[6]float64, js, ms *[12]Jacobian) {
 			a[18] = ja0x*m3 + ja0y*m4 + ja0z*m5
 			a[19] = ja1x*m3 + ja1y*m4 + ja1z*m5
 			a[20] = ja2x*m3 + ja2y*m4 + ja2z*m5
-			a[21] = ja3x*m3 + ja3y*m4 + ja3z*m5
 		}
 		{
 			mi := &ms[8]
@@ -342,7 +331,6 @@ func assembleJoint6Tail(a *block6, sigma *[6]float64, js, ms *[12]Jacobian) {
 			a[25] = ja1x*m3 + ja1y*m4 + ja1z*m5
 			a[26] = ja2x*m3 + ja2y*m4 + ja2z*m5
 			a[27] = ja3x*m3 + ja3y*m4 + ja3z*m5
-			a[28] = ja4x*m3 + ja4y*m4 + ja4z*m5
 		}
 		{
 			mi := &ms[10]
@@ -352,7 +340,6 @@ func assembleJoint6Tail(a *block6, sigma *[6]float64, js, ms *[12]Jacobian) {
 			a[32] = ja2x*m3 + ja2y*m4 + ja2z*m5
 			a[33] = ja3x*m3 + ja3y*m4 + ja3z*m5
 			a[34] = ja4x*m3 + ja4y*m4 + ja4z*m5
-			a[35] = ja5x*m3 + ja5y*m4 + ja5z*m5
 		}
 	}
 	// Body 1.
@@ -361,23 +348,14 @@ func assembleJoint6Tail(a *block6, sigma *[6]float64, js, ms *[12]Jacobian) {
 		ja0x, ja0y, ja0z := js[1].Ang.X, js[1].Ang.Y, js[1].Ang.Z
 		jl1x, jl1y, jl1z := js[3].Lin.X, js[3].Lin.Y, js[3].Lin.Z
 		ja1x, ja1y, ja1z := js[3].Ang.X, js[3].Ang.Y, js[3].Ang.Z
-		jl2x, jl2y, jl2z := js[5].Lin.X, js[5].Lin.Y, js[5].Lin.Z
 		ja2x, ja2y, ja2z := js[5].Ang.X, js[5].Ang.Y, js[5].Ang.Z
 		ja3x, ja3y, ja3z := js[7].Ang.X, js[7].Ang.Y, js[7].Ang.Z
 		ja4x, ja4y, ja4z := js[9].Ang.X, js[9].Ang.Y, js[9].Ang.Z
-		ja5x, ja5y, ja5z := js[11].Ang.X, js[11].Ang.Y, js[11].Ang.Z
-		{
-			mi := &ms[1]
-			m0, m1, m2 := mi.Lin.X, mi.Lin.Y, mi.Lin.Z
-			m3, m4, m5 := mi.Ang.X, mi.Ang.Y, mi.Ang.Z
-			a[0] += jl0x*m0 + jl0y*m1 + jl0z*m2 + (ja0x*m3 + ja0y*m4 + ja0z*m5)
-		}
 		{
 			mi := &ms[3]
 			m0, m1, m2 := mi.Lin.X, mi.Lin.Y, mi.Lin.Z
 			m3, m4, m5 := mi.Ang.X, mi.Ang.Y, mi.Ang.Z
 			a[6] += jl0x*m0 + jl0y*m1 + jl0z*m2 + (ja0x*m3 + ja0y*m4 + ja0z*m5)
-			a[7] += jl1x*m0 + jl1y*m1 + jl1z*m2 + (ja1x*m3 + ja1y*m4 + ja1z*m5)
 		}
 		{
 			mi := &ms[5]
@@ -385,7 +363,6 @@ func assembleJoint6Tail(a *block6, sigma *[6]float64, js, ms *[12]Jacobian) {
 			m3, m4, m5 := mi.Ang.X, mi.Ang.Y, mi.Ang.Z
 			a[12] += jl0x*m0 + jl0y*m1 + jl0z*m2 + (ja0x*m3 + ja0y*m4 + ja0z*m5)
 			a[13] += jl1x*m0 + jl1y*m1 + jl1z*m2 + (ja1x*m3 + ja1y*m4 + ja1z*m5)
-			a[14] += jl2x*m0 + jl2y*m1 + jl2z*m2 + (ja2x*m3 + ja2y*m4 + ja2z*m5)
 		}
 		{
 			mi := &ms[7]
@@ -393,7 +370,6 @@ func assembleJoint6Tail(a *block6, sigma *[6]float64, js, ms *[12]Jacobian) {
 			a[18] += ja0x*m3 + ja0y*m4 + ja0z*m5
 			a[19] += ja1x*m3 + ja1y*m4 + ja1z*m5
 			a[20] += ja2x*m3 + ja2y*m4 + ja2z*m5
-			a[21] += ja3x*m3 + ja3y*m4 + ja3z*m5
 		}
 		{
 			mi := &ms[9]
@@ -402,7 +378,6 @@ func assembleJoint6Tail(a *block6, sigma *[6]float64, js, ms *[12]Jacobian) {
 			a[25] += ja1x*m3 + ja1y*m4 + ja1z*m5
 			a[26] += ja2x*m3 + ja2y*m4 + ja2z*m5
 			a[27] += ja3x*m3 + ja3y*m4 + ja3z*m5
-			a[28] += ja4x*m3 + ja4y*m4 + ja4z*m5
 		}
 		{
 			mi := &ms[11]
@@ -412,15 +387,14 @@ func assembleJoint6Tail(a *block6, sigma *[6]float64, js, ms *[12]Jacobian) {
 			a[32] += ja2x*m3 + ja2y*m4 + ja2z*m5
 			a[33] += ja3x*m3 + ja3y*m4 + ja3z*m5
 			a[34] += ja4x*m3 + ja4y*m4 + ja4z*m5
-			a[35] += ja5x*m3 + ja5y*m4 + ja5z*m5
 		}
 	}
-	a[0] += sigma[0]
-	a[7] += sigma[1]
-	a[14] += sigma[2]
-	a[21] += sigma[3]
-	a[28] += sigma[4]
-	a[35] += sigma[5]
+	a[0] = sums[0].d + sigma[0]
+	a[7] = sums[1].d + sigma[1]
+	a[14] = sums[2].d + sigma[2]
+	a[21] = sums[3].d + sigma[3]
+	a[28] = sums[4].d + sigma[4]
+	a[35] = sums[5].d + sigma[5]
 }
 
 // coupleJoint6Tail is coupleJoint6 for linear = nextLinear = 3.

@@ -125,11 +125,15 @@ func TestUnrolledKernels(t *testing.T) {
 		same("subtract6", x1[:], x2[:])
 
 		js, ms, nextMs := blocks(), blocks(), blocks()
+		var sums [6]rowSums
 		var sigma [6]float64
+		for i := range sums {
+			sums[i].d = entry()
+		}
 		fill(sigma[:])
 		a1, a2 = a, a
-		assembleJoint6Tail(&a1, &sigma, js, ms)
-		assembleJoint6(&a2, &sigma, js, ms, 3)
+		assembleJoint6Tail(&a1, &sums, &sigma, js, ms)
+		assembleJoint6(&a2, &sums, &sigma, js, ms, 3)
 		same("assembleJoint6Tail", a1[:], a2[:])
 		w1, w2 = w, w
 		coupleJoint6Tail(&w1, js, nextMs)

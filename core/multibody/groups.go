@@ -168,6 +168,9 @@ func (gs *GaussSeidel) setup(p *Problem) error {
 			// first blocks, taken as they are, index p's arrays.
 			sub.js, sub.minvJs, sub.blockStart = p.js, p.minvJs, p.blockStart[c:c+size+1]
 		}
+		if len(p.sums) == len(p.Rows) {
+			sub.sums = p.sums[first:last]
+		}
 		sub.Slots = p.Slots
 		sub.index(entry)
 		sub.Layout = p.Layout

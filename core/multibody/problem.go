@@ -58,6 +58,11 @@ type Problem struct {
 	// header and a bounds check.
 	js, minvJs []Jacobian
 	blockStart []int
+	// sums holds each row's sums over its bodies as a World's assembly
+	// left them (rowSums); nil in a problem made otherwise. The chain's
+	// diagonal blocks take their diagonal from them (J M⁻¹ Jᵀ, rowSums.d)
+	// rather than sum it again.
+	sums []rowSums
 	// values counts the assemblies of the rows' numbers (Jacobians,
 	// compliances) by the world: solves within one step that move only
 	// bounds (Rebounding constraints) see the same count, and an active
@@ -142,6 +147,7 @@ func (p *Problem) resize(rows, dynamic int) {
 	p.Hi = reuse(p.Hi, rows)
 	p.Start = reuse(p.Start, rows)
 	p.Lambda = reuse(p.Lambda, rows)
+	p.sums = reuse(p.sums, rows)
 	p.Slots = dynamic
 }
 

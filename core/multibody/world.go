@@ -41,11 +41,9 @@ type World struct {
 	rowStart    []int // first row of each constraint
 	rows        []Row
 	// prob holds every row's blocks (Row.J, ProblemRow.MinvJ) in its
-	// js and minvJs, a constraint's together (Problem.blockStart). sums
-	// is scratch of assemble (a row of the constraint with the most),
-	// entry of the layout.
+	// js and minvJs, a constraint's together (Problem.blockStart), and
+	// the rows' sums of assemble. entry is scratch of the layout.
 	prob  Problem
-	sums  []rowSums
 	entry []int
 	// switched holds each constraint as a Switched, or nil; off says where
 	// a switched constraint's rows stand (rowsOn, …), offH the step size
@@ -186,12 +184,11 @@ func (w *World) layout() error {
 	p.js, p.minvJs = reuse(p.js, blocks), reuse(p.minvJs, blocks)
 	js, minvJs := p.js, p.minvJs
 	p.blockStart = p.blockStart[:0]
-	most, first := 0, 0
+	first := 0
 	for i, c := range w.constraints {
 		nb := len(c.Bodies())
 		p.blockStart = append(p.blockStart, first)
 		first += c.Rows() * nb
-		most = max(most, c.Rows())
 		for r := 0; r < c.Rows(); r++ {
 			row := &w.rows[w.rowStart[i]+r]
 			row.J, js = js[:nb:nb], js[nb:]
@@ -202,7 +199,6 @@ func (w *World) layout() error {
 		}
 	}
 	p.blockStart = append(p.blockStart, first)
-	w.sums = reuse(w.sums, most)
 	w.prob.Groups = append(append(w.prob.Groups[:0], w.rowStart...), n)
 	w.prob.pinned = reuse(w.prob.pinned, len(w.constraints))
 	w.entry = reuse(w.entry, len(w.dynamic))
@@ -400,7 +396,7 @@ func (w *World) assemble(h float64) {
 		// same bodies (layout), so each body's kind, inverse inertia and
 		// velocities are read once for all its rows instead of once a row.
 		// Each row's sums still add the bodies' terms in body order.
-		sums := w.sums[:n]
+		sums := p.sums[first:end][:n]
 		clear(sums)
 		blocks := p.js[p.blockStart[ci]:p.blockStart[ci+1]]
 		minvs := p.minvJs[p.blockStart[ci]:p.blockStart[ci+1]][:len(blocks)]

@@ -153,29 +153,31 @@ func subtract6(b *bytes.Buffer) {
 
 // assembleJoint6 writes the kernel for a block whose rows 3–5 are angular
 // (the loop's linear = 3): for each body, row i's M⁻¹J dotted with the J
-// of each row j ≤ i, the angular half first and the linear half added in
-// front of it where both rows have one.
+// of each row j < i, the angular half first and the linear half added in
+// front of it where both rows have one; the diagonal from sums.
 func assembleJoint6(b *bytes.Buffer) {
 	b.WriteString(`// assembleJoint6Tail is assembleJoint6 for linear = 3: a cable joint's
 // three ball rows and three angular rows.
-func assembleJoint6Tail(a *block6, sigma *[6]float64, js, ms *[12]Jacobian) {
+func assembleJoint6Tail(a *block6, sums *[6]rowSums, sigma *[6]float64, js, ms *[12]Jacobian) {
 `)
 	for k := 0; k < 2; k++ {
 		fmt.Fprintf(b, "// Body %d.\n{\n", k)
-		// Every row's J on body k in locals, read once.
-		for j := 0; j < 6; j++ {
-			if j < 3 {
+		// The J on body k of the rows that entries below the diagonal
+		// take, in locals, read once: the last row's none, the third's
+		// linear half none (only the ball rows before it have one).
+		for j := 0; j < 5; j++ {
+			if j < 2 {
 				fmt.Fprintf(b, "jl%dx, jl%dy, jl%dz := js[%d].Lin.X, js[%d].Lin.Y, js[%d].Lin.Z\n", j, j, j, 2*j+k, 2*j+k, 2*j+k)
 			}
 			fmt.Fprintf(b, "ja%dx, ja%dy, ja%dz := js[%d].Ang.X, js[%d].Ang.Y, js[%d].Ang.Z\n", j, j, j, 2*j+k, 2*j+k, 2*j+k)
 		}
-		for i := 0; i < 6; i++ {
+		for i := 1; i < 6; i++ {
 			fmt.Fprintf(b, "{\nmi := &ms[%d]\n", 2*i+k)
 			if i < 3 {
 				b.WriteString("m0, m1, m2 := mi.Lin.X, mi.Lin.Y, mi.Lin.Z\n")
 			}
 			b.WriteString("m3, m4, m5 := mi.Ang.X, mi.Ang.Y, mi.Ang.Z\n")
-			for j := 0; j <= i; j++ {
+			for j := 0; j < i; j++ {
 				op := "="
 				if k == 1 {
 					op = "+="
@@ -191,7 +193,7 @@ func assembleJoint6Tail(a *block6, sigma *[6]float64, js, ms *[12]Jacobian) {
 		b.WriteString("}\n")
 	}
 	for i := 0; i < 6; i++ {
-		fmt.Fprintf(b, "a[%d] += sigma[%d]\n", i*6+i, i)
+		fmt.Fprintf(b, "a[%d] = sums[%d].d + sigma[%d]\n", i*6+i, i, i)
 	}
 	b.WriteString("}\n\n")
 }
