@@ -297,96 +297,82 @@ func subtract6(z *[6]float64, g *block6, y *[6]float64) {
 func assembleJoint6Tail(a *block6, sums *[6]rowSums, sigma *[6]float64, js, ms *[12]Jacobian) {
 	// Body 0.
 	{
-		jl0x, jl0y, jl0z := js[0].Lin.X, js[0].Lin.Y, js[0].Lin.Z
-		ja0x, ja0y, ja0z := js[0].Ang.X, js[0].Ang.Y, js[0].Ang.Z
-		jl1x, jl1y, jl1z := js[2].Lin.X, js[2].Lin.Y, js[2].Lin.Z
-		ja1x, ja1y, ja1z := js[2].Ang.X, js[2].Ang.Y, js[2].Ang.Z
-		ja2x, ja2y, ja2z := js[4].Ang.X, js[4].Ang.Y, js[4].Ang.Z
-		ja3x, ja3y, ja3z := js[6].Ang.X, js[6].Ang.Y, js[6].Ang.Z
-		ja4x, ja4y, ja4z := js[8].Ang.X, js[8].Ang.Y, js[8].Ang.Z
 		{
 			mi := &ms[2]
 			m0, m1, m2 := mi.Lin.X, mi.Lin.Y, mi.Lin.Z
 			m3, m4, m5 := mi.Ang.X, mi.Ang.Y, mi.Ang.Z
-			a[6] = jl0x*m0 + jl0y*m1 + jl0z*m2 + (ja0x*m3 + ja0y*m4 + ja0z*m5)
+			a[6] = js[0].Lin.X*m0 + js[0].Lin.Y*m1 + js[0].Lin.Z*m2 + (js[0].Ang.X*m3 + js[0].Ang.Y*m4 + js[0].Ang.Z*m5)
 		}
 		{
 			mi := &ms[4]
 			m0, m1, m2 := mi.Lin.X, mi.Lin.Y, mi.Lin.Z
 			m3, m4, m5 := mi.Ang.X, mi.Ang.Y, mi.Ang.Z
-			a[12] = jl0x*m0 + jl0y*m1 + jl0z*m2 + (ja0x*m3 + ja0y*m4 + ja0z*m5)
-			a[13] = jl1x*m0 + jl1y*m1 + jl1z*m2 + (ja1x*m3 + ja1y*m4 + ja1z*m5)
+			a[12] = js[0].Lin.X*m0 + js[0].Lin.Y*m1 + js[0].Lin.Z*m2 + (js[0].Ang.X*m3 + js[0].Ang.Y*m4 + js[0].Ang.Z*m5)
+			a[13] = js[2].Lin.X*m0 + js[2].Lin.Y*m1 + js[2].Lin.Z*m2 + (js[2].Ang.X*m3 + js[2].Ang.Y*m4 + js[2].Ang.Z*m5)
 		}
 		{
 			mi := &ms[6]
 			m3, m4, m5 := mi.Ang.X, mi.Ang.Y, mi.Ang.Z
-			a[18] = ja0x*m3 + ja0y*m4 + ja0z*m5
-			a[19] = ja1x*m3 + ja1y*m4 + ja1z*m5
-			a[20] = ja2x*m3 + ja2y*m4 + ja2z*m5
+			a[18] = js[0].Ang.X*m3 + js[0].Ang.Y*m4 + js[0].Ang.Z*m5
+			a[19] = js[2].Ang.X*m3 + js[2].Ang.Y*m4 + js[2].Ang.Z*m5
+			a[20] = js[4].Ang.X*m3 + js[4].Ang.Y*m4 + js[4].Ang.Z*m5
 		}
 		{
 			mi := &ms[8]
 			m3, m4, m5 := mi.Ang.X, mi.Ang.Y, mi.Ang.Z
-			a[24] = ja0x*m3 + ja0y*m4 + ja0z*m5
-			a[25] = ja1x*m3 + ja1y*m4 + ja1z*m5
-			a[26] = ja2x*m3 + ja2y*m4 + ja2z*m5
-			a[27] = ja3x*m3 + ja3y*m4 + ja3z*m5
+			a[24] = js[0].Ang.X*m3 + js[0].Ang.Y*m4 + js[0].Ang.Z*m5
+			a[25] = js[2].Ang.X*m3 + js[2].Ang.Y*m4 + js[2].Ang.Z*m5
+			a[26] = js[4].Ang.X*m3 + js[4].Ang.Y*m4 + js[4].Ang.Z*m5
+			a[27] = js[6].Ang.X*m3 + js[6].Ang.Y*m4 + js[6].Ang.Z*m5
 		}
 		{
 			mi := &ms[10]
 			m3, m4, m5 := mi.Ang.X, mi.Ang.Y, mi.Ang.Z
-			a[30] = ja0x*m3 + ja0y*m4 + ja0z*m5
-			a[31] = ja1x*m3 + ja1y*m4 + ja1z*m5
-			a[32] = ja2x*m3 + ja2y*m4 + ja2z*m5
-			a[33] = ja3x*m3 + ja3y*m4 + ja3z*m5
-			a[34] = ja4x*m3 + ja4y*m4 + ja4z*m5
+			a[30] = js[0].Ang.X*m3 + js[0].Ang.Y*m4 + js[0].Ang.Z*m5
+			a[31] = js[2].Ang.X*m3 + js[2].Ang.Y*m4 + js[2].Ang.Z*m5
+			a[32] = js[4].Ang.X*m3 + js[4].Ang.Y*m4 + js[4].Ang.Z*m5
+			a[33] = js[6].Ang.X*m3 + js[6].Ang.Y*m4 + js[6].Ang.Z*m5
+			a[34] = js[8].Ang.X*m3 + js[8].Ang.Y*m4 + js[8].Ang.Z*m5
 		}
 	}
 	// Body 1.
 	{
-		jl0x, jl0y, jl0z := js[1].Lin.X, js[1].Lin.Y, js[1].Lin.Z
-		ja0x, ja0y, ja0z := js[1].Ang.X, js[1].Ang.Y, js[1].Ang.Z
-		jl1x, jl1y, jl1z := js[3].Lin.X, js[3].Lin.Y, js[3].Lin.Z
-		ja1x, ja1y, ja1z := js[3].Ang.X, js[3].Ang.Y, js[3].Ang.Z
-		ja2x, ja2y, ja2z := js[5].Ang.X, js[5].Ang.Y, js[5].Ang.Z
-		ja3x, ja3y, ja3z := js[7].Ang.X, js[7].Ang.Y, js[7].Ang.Z
-		ja4x, ja4y, ja4z := js[9].Ang.X, js[9].Ang.Y, js[9].Ang.Z
 		{
 			mi := &ms[3]
 			m0, m1, m2 := mi.Lin.X, mi.Lin.Y, mi.Lin.Z
 			m3, m4, m5 := mi.Ang.X, mi.Ang.Y, mi.Ang.Z
-			a[6] += jl0x*m0 + jl0y*m1 + jl0z*m2 + (ja0x*m3 + ja0y*m4 + ja0z*m5)
+			a[6] += js[1].Lin.X*m0 + js[1].Lin.Y*m1 + js[1].Lin.Z*m2 + (js[1].Ang.X*m3 + js[1].Ang.Y*m4 + js[1].Ang.Z*m5)
 		}
 		{
 			mi := &ms[5]
 			m0, m1, m2 := mi.Lin.X, mi.Lin.Y, mi.Lin.Z
 			m3, m4, m5 := mi.Ang.X, mi.Ang.Y, mi.Ang.Z
-			a[12] += jl0x*m0 + jl0y*m1 + jl0z*m2 + (ja0x*m3 + ja0y*m4 + ja0z*m5)
-			a[13] += jl1x*m0 + jl1y*m1 + jl1z*m2 + (ja1x*m3 + ja1y*m4 + ja1z*m5)
+			a[12] += js[1].Lin.X*m0 + js[1].Lin.Y*m1 + js[1].Lin.Z*m2 + (js[1].Ang.X*m3 + js[1].Ang.Y*m4 + js[1].Ang.Z*m5)
+			a[13] += js[3].Lin.X*m0 + js[3].Lin.Y*m1 + js[3].Lin.Z*m2 + (js[3].Ang.X*m3 + js[3].Ang.Y*m4 + js[3].Ang.Z*m5)
 		}
 		{
 			mi := &ms[7]
 			m3, m4, m5 := mi.Ang.X, mi.Ang.Y, mi.Ang.Z
-			a[18] += ja0x*m3 + ja0y*m4 + ja0z*m5
-			a[19] += ja1x*m3 + ja1y*m4 + ja1z*m5
-			a[20] += ja2x*m3 + ja2y*m4 + ja2z*m5
+			a[18] += js[1].Ang.X*m3 + js[1].Ang.Y*m4 + js[1].Ang.Z*m5
+			a[19] += js[3].Ang.X*m3 + js[3].Ang.Y*m4 + js[3].Ang.Z*m5
+			a[20] += js[5].Ang.X*m3 + js[5].Ang.Y*m4 + js[5].Ang.Z*m5
 		}
 		{
 			mi := &ms[9]
 			m3, m4, m5 := mi.Ang.X, mi.Ang.Y, mi.Ang.Z
-			a[24] += ja0x*m3 + ja0y*m4 + ja0z*m5
-			a[25] += ja1x*m3 + ja1y*m4 + ja1z*m5
-			a[26] += ja2x*m3 + ja2y*m4 + ja2z*m5
-			a[27] += ja3x*m3 + ja3y*m4 + ja3z*m5
+			a[24] += js[1].Ang.X*m3 + js[1].Ang.Y*m4 + js[1].Ang.Z*m5
+			a[25] += js[3].Ang.X*m3 + js[3].Ang.Y*m4 + js[3].Ang.Z*m5
+			a[26] += js[5].Ang.X*m3 + js[5].Ang.Y*m4 + js[5].Ang.Z*m5
+			a[27] += js[7].Ang.X*m3 + js[7].Ang.Y*m4 + js[7].Ang.Z*m5
 		}
 		{
 			mi := &ms[11]
 			m3, m4, m5 := mi.Ang.X, mi.Ang.Y, mi.Ang.Z
-			a[30] += ja0x*m3 + ja0y*m4 + ja0z*m5
-			a[31] += ja1x*m3 + ja1y*m4 + ja1z*m5
-			a[32] += ja2x*m3 + ja2y*m4 + ja2z*m5
-			a[33] += ja3x*m3 + ja3y*m4 + ja3z*m5
-			a[34] += ja4x*m3 + ja4y*m4 + ja4z*m5
+			a[30] += js[1].Ang.X*m3 + js[1].Ang.Y*m4 + js[1].Ang.Z*m5
+			a[31] += js[3].Ang.X*m3 + js[3].Ang.Y*m4 + js[3].Ang.Z*m5
+			a[32] += js[5].Ang.X*m3 + js[5].Ang.Y*m4 + js[5].Ang.Z*m5
+			a[33] += js[7].Ang.X*m3 + js[7].Ang.Y*m4 + js[7].Ang.Z*m5
+			a[34] += js[9].Ang.X*m3 + js[9].Ang.Y*m4 + js[9].Ang.Z*m5
 		}
 	}
 	a[0] = sums[0].d + sigma[0]
@@ -399,76 +385,67 @@ func assembleJoint6Tail(a *block6, sums *[6]rowSums, sigma *[6]float64, js, ms *
 
 // coupleJoint6Tail is coupleJoint6 for linear = nextLinear = 3.
 func coupleJoint6Tail(w *block6, js, nextMs *[12]Jacobian) {
-	yl0x, yl0y, yl0z := nextMs[0].Lin.X, nextMs[0].Lin.Y, nextMs[0].Lin.Z
-	ya0x, ya0y, ya0z := nextMs[0].Ang.X, nextMs[0].Ang.Y, nextMs[0].Ang.Z
-	yl1x, yl1y, yl1z := nextMs[2].Lin.X, nextMs[2].Lin.Y, nextMs[2].Lin.Z
-	ya1x, ya1y, ya1z := nextMs[2].Ang.X, nextMs[2].Ang.Y, nextMs[2].Ang.Z
-	yl2x, yl2y, yl2z := nextMs[4].Lin.X, nextMs[4].Lin.Y, nextMs[4].Lin.Z
-	ya2x, ya2y, ya2z := nextMs[4].Ang.X, nextMs[4].Ang.Y, nextMs[4].Ang.Z
-	ya3x, ya3y, ya3z := nextMs[6].Ang.X, nextMs[6].Ang.Y, nextMs[6].Ang.Z
-	ya4x, ya4y, ya4z := nextMs[8].Ang.X, nextMs[8].Ang.Y, nextMs[8].Ang.Z
-	ya5x, ya5y, ya5z := nextMs[10].Ang.X, nextMs[10].Ang.Y, nextMs[10].Ang.Z
 	{
 		x := &js[1]
 		x0, x1, x2 := x.Lin.X, x.Lin.Y, x.Lin.Z
 		x3, x4, x5 := x.Ang.X, x.Ang.Y, x.Ang.Z
-		w[0] = x0*yl0x + x1*yl0y + x2*yl0z + (x3*ya0x + x4*ya0y + x5*ya0z)
-		w[1] = x0*yl1x + x1*yl1y + x2*yl1z + (x3*ya1x + x4*ya1y + x5*ya1z)
-		w[2] = x0*yl2x + x1*yl2y + x2*yl2z + (x3*ya2x + x4*ya2y + x5*ya2z)
-		w[3] = x3*ya3x + x4*ya3y + x5*ya3z
-		w[4] = x3*ya4x + x4*ya4y + x5*ya4z
-		w[5] = x3*ya5x + x4*ya5y + x5*ya5z
+		w[0] = x0*nextMs[0].Lin.X + x1*nextMs[0].Lin.Y + x2*nextMs[0].Lin.Z + (x3*nextMs[0].Ang.X + x4*nextMs[0].Ang.Y + x5*nextMs[0].Ang.Z)
+		w[1] = x0*nextMs[2].Lin.X + x1*nextMs[2].Lin.Y + x2*nextMs[2].Lin.Z + (x3*nextMs[2].Ang.X + x4*nextMs[2].Ang.Y + x5*nextMs[2].Ang.Z)
+		w[2] = x0*nextMs[4].Lin.X + x1*nextMs[4].Lin.Y + x2*nextMs[4].Lin.Z + (x3*nextMs[4].Ang.X + x4*nextMs[4].Ang.Y + x5*nextMs[4].Ang.Z)
+		w[3] = x3*nextMs[6].Ang.X + x4*nextMs[6].Ang.Y + x5*nextMs[6].Ang.Z
+		w[4] = x3*nextMs[8].Ang.X + x4*nextMs[8].Ang.Y + x5*nextMs[8].Ang.Z
+		w[5] = x3*nextMs[10].Ang.X + x4*nextMs[10].Ang.Y + x5*nextMs[10].Ang.Z
 	}
 	{
 		x := &js[3]
 		x0, x1, x2 := x.Lin.X, x.Lin.Y, x.Lin.Z
 		x3, x4, x5 := x.Ang.X, x.Ang.Y, x.Ang.Z
-		w[6] = x0*yl0x + x1*yl0y + x2*yl0z + (x3*ya0x + x4*ya0y + x5*ya0z)
-		w[7] = x0*yl1x + x1*yl1y + x2*yl1z + (x3*ya1x + x4*ya1y + x5*ya1z)
-		w[8] = x0*yl2x + x1*yl2y + x2*yl2z + (x3*ya2x + x4*ya2y + x5*ya2z)
-		w[9] = x3*ya3x + x4*ya3y + x5*ya3z
-		w[10] = x3*ya4x + x4*ya4y + x5*ya4z
-		w[11] = x3*ya5x + x4*ya5y + x5*ya5z
+		w[6] = x0*nextMs[0].Lin.X + x1*nextMs[0].Lin.Y + x2*nextMs[0].Lin.Z + (x3*nextMs[0].Ang.X + x4*nextMs[0].Ang.Y + x5*nextMs[0].Ang.Z)
+		w[7] = x0*nextMs[2].Lin.X + x1*nextMs[2].Lin.Y + x2*nextMs[2].Lin.Z + (x3*nextMs[2].Ang.X + x4*nextMs[2].Ang.Y + x5*nextMs[2].Ang.Z)
+		w[8] = x0*nextMs[4].Lin.X + x1*nextMs[4].Lin.Y + x2*nextMs[4].Lin.Z + (x3*nextMs[4].Ang.X + x4*nextMs[4].Ang.Y + x5*nextMs[4].Ang.Z)
+		w[9] = x3*nextMs[6].Ang.X + x4*nextMs[6].Ang.Y + x5*nextMs[6].Ang.Z
+		w[10] = x3*nextMs[8].Ang.X + x4*nextMs[8].Ang.Y + x5*nextMs[8].Ang.Z
+		w[11] = x3*nextMs[10].Ang.X + x4*nextMs[10].Ang.Y + x5*nextMs[10].Ang.Z
 	}
 	{
 		x := &js[5]
 		x0, x1, x2 := x.Lin.X, x.Lin.Y, x.Lin.Z
 		x3, x4, x5 := x.Ang.X, x.Ang.Y, x.Ang.Z
-		w[12] = x0*yl0x + x1*yl0y + x2*yl0z + (x3*ya0x + x4*ya0y + x5*ya0z)
-		w[13] = x0*yl1x + x1*yl1y + x2*yl1z + (x3*ya1x + x4*ya1y + x5*ya1z)
-		w[14] = x0*yl2x + x1*yl2y + x2*yl2z + (x3*ya2x + x4*ya2y + x5*ya2z)
-		w[15] = x3*ya3x + x4*ya3y + x5*ya3z
-		w[16] = x3*ya4x + x4*ya4y + x5*ya4z
-		w[17] = x3*ya5x + x4*ya5y + x5*ya5z
+		w[12] = x0*nextMs[0].Lin.X + x1*nextMs[0].Lin.Y + x2*nextMs[0].Lin.Z + (x3*nextMs[0].Ang.X + x4*nextMs[0].Ang.Y + x5*nextMs[0].Ang.Z)
+		w[13] = x0*nextMs[2].Lin.X + x1*nextMs[2].Lin.Y + x2*nextMs[2].Lin.Z + (x3*nextMs[2].Ang.X + x4*nextMs[2].Ang.Y + x5*nextMs[2].Ang.Z)
+		w[14] = x0*nextMs[4].Lin.X + x1*nextMs[4].Lin.Y + x2*nextMs[4].Lin.Z + (x3*nextMs[4].Ang.X + x4*nextMs[4].Ang.Y + x5*nextMs[4].Ang.Z)
+		w[15] = x3*nextMs[6].Ang.X + x4*nextMs[6].Ang.Y + x5*nextMs[6].Ang.Z
+		w[16] = x3*nextMs[8].Ang.X + x4*nextMs[8].Ang.Y + x5*nextMs[8].Ang.Z
+		w[17] = x3*nextMs[10].Ang.X + x4*nextMs[10].Ang.Y + x5*nextMs[10].Ang.Z
 	}
 	{
 		x := &js[7]
 		x3, x4, x5 := x.Ang.X, x.Ang.Y, x.Ang.Z
-		w[18] = x3*ya0x + x4*ya0y + x5*ya0z
-		w[19] = x3*ya1x + x4*ya1y + x5*ya1z
-		w[20] = x3*ya2x + x4*ya2y + x5*ya2z
-		w[21] = x3*ya3x + x4*ya3y + x5*ya3z
-		w[22] = x3*ya4x + x4*ya4y + x5*ya4z
-		w[23] = x3*ya5x + x4*ya5y + x5*ya5z
+		w[18] = x3*nextMs[0].Ang.X + x4*nextMs[0].Ang.Y + x5*nextMs[0].Ang.Z
+		w[19] = x3*nextMs[2].Ang.X + x4*nextMs[2].Ang.Y + x5*nextMs[2].Ang.Z
+		w[20] = x3*nextMs[4].Ang.X + x4*nextMs[4].Ang.Y + x5*nextMs[4].Ang.Z
+		w[21] = x3*nextMs[6].Ang.X + x4*nextMs[6].Ang.Y + x5*nextMs[6].Ang.Z
+		w[22] = x3*nextMs[8].Ang.X + x4*nextMs[8].Ang.Y + x5*nextMs[8].Ang.Z
+		w[23] = x3*nextMs[10].Ang.X + x4*nextMs[10].Ang.Y + x5*nextMs[10].Ang.Z
 	}
 	{
 		x := &js[9]
 		x3, x4, x5 := x.Ang.X, x.Ang.Y, x.Ang.Z
-		w[24] = x3*ya0x + x4*ya0y + x5*ya0z
-		w[25] = x3*ya1x + x4*ya1y + x5*ya1z
-		w[26] = x3*ya2x + x4*ya2y + x5*ya2z
-		w[27] = x3*ya3x + x4*ya3y + x5*ya3z
-		w[28] = x3*ya4x + x4*ya4y + x5*ya4z
-		w[29] = x3*ya5x + x4*ya5y + x5*ya5z
+		w[24] = x3*nextMs[0].Ang.X + x4*nextMs[0].Ang.Y + x5*nextMs[0].Ang.Z
+		w[25] = x3*nextMs[2].Ang.X + x4*nextMs[2].Ang.Y + x5*nextMs[2].Ang.Z
+		w[26] = x3*nextMs[4].Ang.X + x4*nextMs[4].Ang.Y + x5*nextMs[4].Ang.Z
+		w[27] = x3*nextMs[6].Ang.X + x4*nextMs[6].Ang.Y + x5*nextMs[6].Ang.Z
+		w[28] = x3*nextMs[8].Ang.X + x4*nextMs[8].Ang.Y + x5*nextMs[8].Ang.Z
+		w[29] = x3*nextMs[10].Ang.X + x4*nextMs[10].Ang.Y + x5*nextMs[10].Ang.Z
 	}
 	{
 		x := &js[11]
 		x3, x4, x5 := x.Ang.X, x.Ang.Y, x.Ang.Z
-		w[30] = x3*ya0x + x4*ya0y + x5*ya0z
-		w[31] = x3*ya1x + x4*ya1y + x5*ya1z
-		w[32] = x3*ya2x + x4*ya2y + x5*ya2z
-		w[33] = x3*ya3x + x4*ya3y + x5*ya3z
-		w[34] = x3*ya4x + x4*ya4y + x5*ya4z
-		w[35] = x3*ya5x + x4*ya5y + x5*ya5z
+		w[30] = x3*nextMs[0].Ang.X + x4*nextMs[0].Ang.Y + x5*nextMs[0].Ang.Z
+		w[31] = x3*nextMs[2].Ang.X + x4*nextMs[2].Ang.Y + x5*nextMs[2].Ang.Z
+		w[32] = x3*nextMs[4].Ang.X + x4*nextMs[4].Ang.Y + x5*nextMs[4].Ang.Z
+		w[33] = x3*nextMs[6].Ang.X + x4*nextMs[6].Ang.Y + x5*nextMs[6].Ang.Z
+		w[34] = x3*nextMs[8].Ang.X + x4*nextMs[8].Ang.Y + x5*nextMs[8].Ang.Z
+		w[35] = x3*nextMs[10].Ang.X + x4*nextMs[10].Ang.Y + x5*nextMs[10].Ang.Z
 	}
 }

@@ -160,17 +160,14 @@ func assembleJoint6(b *bytes.Buffer) {
 // three ball rows and three angular rows.
 func assembleJoint6Tail(a *block6, sums *[6]rowSums, sigma *[6]float64, js, ms *[12]Jacobian) {
 `)
+	// Row i's M⁻¹J on body k in locals (registers), the J of the rows
+	// j < i read from the array where they are used, straight into the
+	// register of their product. Held in locals too, their 25 components
+	// did not fit the registers: the kernel spilled them, and each
+	// product reloaded one and copied a register (SSE's multiplication
+	// overwrites an operand), at a quarter more instructions.
 	for k := 0; k < 2; k++ {
 		fmt.Fprintf(b, "// Body %d.\n{\n", k)
-		// The J on body k of the rows that entries below the diagonal
-		// take, in locals, read once: the last row's none, the third's
-		// linear half none (only the ball rows before it have one).
-		for j := 0; j < 5; j++ {
-			if j < 2 {
-				fmt.Fprintf(b, "jl%dx, jl%dy, jl%dz := js[%d].Lin.X, js[%d].Lin.Y, js[%d].Lin.Z\n", j, j, j, 2*j+k, 2*j+k, 2*j+k)
-			}
-			fmt.Fprintf(b, "ja%dx, ja%dy, ja%dz := js[%d].Ang.X, js[%d].Ang.Y, js[%d].Ang.Z\n", j, j, j, 2*j+k, 2*j+k, 2*j+k)
-		}
 		for i := 1; i < 6; i++ {
 			fmt.Fprintf(b, "{\nmi := &ms[%d]\n", 2*i+k)
 			if i < 3 {
@@ -182,10 +179,11 @@ func assembleJoint6Tail(a *block6, sums *[6]rowSums, sigma *[6]float64, js, ms *
 				if k == 1 {
 					op = "+="
 				}
+				x := fmt.Sprintf("js[%d]", 2*j+k)
 				if i < 3 {
-					fmt.Fprintf(b, "a[%d] %s jl%dx*m0 + jl%dy*m1 + jl%dz*m2 + (ja%dx*m3 + ja%dy*m4 + ja%dz*m5)\n", i*6+j, op, j, j, j, j, j, j)
+					fmt.Fprintf(b, "a[%d] %s %s.Lin.X*m0 + %s.Lin.Y*m1 + %s.Lin.Z*m2 + (%s.Ang.X*m3 + %s.Ang.Y*m4 + %s.Ang.Z*m5)\n", i*6+j, op, x, x, x, x, x, x)
 				} else {
-					fmt.Fprintf(b, "a[%d] %s ja%dx*m3 + ja%dy*m4 + ja%dz*m5\n", i*6+j, op, j, j, j)
+					fmt.Fprintf(b, "a[%d] %s %s.Ang.X*m3 + %s.Ang.Y*m4 + %s.Ang.Z*m5\n", i*6+j, op, x, x, x)
 				}
 			}
 			b.WriteString("}\n")
@@ -204,12 +202,10 @@ func coupleJoint6(b *bytes.Buffer) {
 	b.WriteString(`// coupleJoint6Tail is coupleJoint6 for linear = nextLinear = 3.
 func coupleJoint6Tail(w *block6, js, nextMs *[12]Jacobian) {
 `)
-	for j := 0; j < 6; j++ {
-		if j < 3 {
-			fmt.Fprintf(b, "yl%dx, yl%dy, yl%dz := nextMs[%d].Lin.X, nextMs[%d].Lin.Y, nextMs[%d].Lin.Z\n", j, j, j, 2*j, 2*j, 2*j)
-		}
-		fmt.Fprintf(b, "ya%dx, ya%dy, ya%dz := nextMs[%d].Ang.X, nextMs[%d].Ang.Y, nextMs[%d].Ang.Z\n", j, j, j, 2*j, 2*j, 2*j)
-	}
+	// Row i's J in locals (registers), block k+1's M⁻¹J read from the
+	// array where it is used, as assembleJoint6's J: held in locals, its
+	// 27 components were spilled and reloaded, at a quarter more
+	// instructions.
 	for i := 0; i < 6; i++ {
 		fmt.Fprintf(b, "{\nx := &js[%d]\n", 2*i+1)
 		if i < 3 {
@@ -217,10 +213,11 @@ func coupleJoint6Tail(w *block6, js, nextMs *[12]Jacobian) {
 		}
 		b.WriteString("x3, x4, x5 := x.Ang.X, x.Ang.Y, x.Ang.Z\n")
 		for j := 0; j < 6; j++ {
+			y := fmt.Sprintf("nextMs[%d]", 2*j)
 			if i < 3 && j < 3 {
-				fmt.Fprintf(b, "w[%d] = x0*yl%dx + x1*yl%dy + x2*yl%dz + (x3*ya%dx + x4*ya%dy + x5*ya%dz)\n", i*6+j, j, j, j, j, j, j)
+				fmt.Fprintf(b, "w[%d] = x0*%s.Lin.X + x1*%s.Lin.Y + x2*%s.Lin.Z + (x3*%s.Ang.X + x4*%s.Ang.Y + x5*%s.Ang.Z)\n", i*6+j, y, y, y, y, y, y)
 			} else {
-				fmt.Fprintf(b, "w[%d] = x3*ya%dx + x4*ya%dy + x5*ya%dz\n", i*6+j, j, j, j)
+				fmt.Fprintf(b, "w[%d] = x3*%s.Ang.X + x4*%s.Ang.Y + x5*%s.Ang.Z\n", i*6+j, y, y, y)
 			}
 		}
 		b.WriteString("}\n")
