@@ -41,7 +41,7 @@ func (w *Wire) updateContacts(h float64) error {
 	if len(w.sys.Geometries) == 0 {
 		return nil
 	}
-	w.updates++ // the nodes' follow marks of the last update are void
+	w.updates++ // the nodes' follow and pass marks of the last update are void
 	for sweep := 0; sweep < maxSweeps; sweep++ {
 		if moved := w.follow(sweep%2 == 1, sweep >= placeAfter); moved <= followTolerance || math.IsInf(moved, 1) {
 			break // still, or a node slid off and the route changes
@@ -333,19 +333,23 @@ func (w *Wire) detach() bool {
 		if c.kind != ContactNode {
 			continue
 		}
+		prev, next := w.nodes[i-1], w.nodes[i+1]
+		if m := &c.passed; m.keptIn == w.updates && m.keptPrev == prev && m.keptNext == next {
+			continue // kept in an earlier pass (see passMarks)
+		}
 		drop := math.IsNaN(c.s)
 		if !drop {
 			var a, p geom.Vec3
 			if kept == i-1 {
 				a, p = keptP, keptB
 			} else {
-				a, p = w.place(w.nodes[i-1]), w.place(c)
+				a, p = w.place(prev), w.place(c)
 			}
-			b := w.place(w.nodes[i+1])
+			b := w.place(next)
 			kept, keptP, keptB = i, p, b
 			ua, _ := a.Sub(p).Unit()
 			ub, _ := b.Sub(p).Unit()
-			ta, tb := w.nodes[i-1].tension, c.tension
+			ta, tb := prev.tension, c.tension
 			if !(ta > 0 && tb > 0) {
 				ta, tb = 1, 1
 			}
@@ -362,6 +366,7 @@ func (w *Wire) detach() bool {
 			drop = !c.geo.wraps(c.edge, ua, ub) && (pull.Dot(c.geo.edgeNormal(c.edge)) >= 0 || !c.geo.cutsGroove(a, b))
 		}
 		if !drop {
+			c.passed.keptIn, c.passed.keptPrev, c.passed.keptNext = w.updates, prev, next
 			continue
 		}
 		removed, kept = true, -1
@@ -369,7 +374,7 @@ func (w *Wire) detach() bool {
 		// the node would move the wire to the straight line between its
 		// neighbours, maybe to the geometry's far side. The paper
 		// releases it as a mass node instead, where it is.
-		if !math.IsNaN(c.s) && !(w.nodes[i-1].tension > 0 && c.tension > 0) && w.release(i) {
+		if !math.IsNaN(c.s) && !(prev.tension > 0 && c.tension > 0) && w.release(i) {
 			continue
 		}
 		w.removeNode(i)
@@ -511,12 +516,17 @@ func (w *Wire) insert() (bool, error) {
 	// every geometry is most of the contact update).
 	var b geom.Vec3
 	known := false
+pieces:
 	for i := 0; i < len(w.nodes)-1; i++ {
 		a := b
 		if !known {
 			a = w.place(w.nodes[i])
 		}
 		b, known = w.place(w.nodes[i+1]), true
+		from, to := w.nodes[i], w.nodes[i+1]
+		if m := &from.passed; m.pieceIn == w.updates && m.pieceTo == to {
+			continue // needs none, found in an earlier pass (see passMarks)
+		}
 		// The geometries nodes i and i+1 are contact nodes on (nil for
 		// other nodes): onGeometry(i, g) is g == gi.
 		gi, gj := w.contactGeometry(i), w.contactGeometry(i+1)
@@ -541,8 +551,9 @@ func (w *Wire) insert() (bool, error) {
 			w.resetStick(i + 1)
 			i-- // test the two new pieces again
 			known = false
-			break
+			continue pieces
 		}
+		from.passed.pieceIn, from.passed.pieceTo = w.updates, to
 	}
 	return added > 0, nil
 }
@@ -696,16 +707,20 @@ func (w *Wire) swallowed(h float64, ahead bool) bool {
 	merged := false
 	for i := 1; i < len(w.nodes)-1; i++ {
 		n := w.nodes[i]
-		if n.kind != MassNode {
-			continue
+		if n.kind != MassNode || !ahead && n.passed.outsideIn == w.updates {
+			continue // inside none, found in an earlier pass (see passMarks)
 		}
+		outside := true
 		for _, g := range w.sys.Geometries {
 			if g.Inside(n.body.Pos) || ahead && g.entering(n.body.Pos, n.body.Vel, h) {
 				w.merge(i)
-				merged = true
+				merged, outside = true, false
 				i--
 				break
 			}
+		}
+		if outside {
+			n.passed.outsideIn = w.updates
 		}
 	}
 	return merged

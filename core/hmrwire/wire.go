@@ -81,6 +81,32 @@ type node struct {
 	placed      geom.Vec3
 	placedIn    uint64
 	placedMoves uint32
+	// passed marks the tests of the contact update's passes that found
+	// nothing to change at the node (see passMarks).
+	passed passMarks
+}
+
+// passMarks records the tests of a contact update (Wire.updates) that
+// found nothing to change at a node, with the neighbours they saw. No
+// node moves between the update's passes (no body moves, and only follow
+// moves contact nodes along their edges, before them), so the same test
+// in a later pass of that update, with the same neighbours, would find
+// the same: a pass after one that inserted or removed a node tests only
+// the pieces around it (a wire running over a sheave leaves an edge and
+// takes the next in most steps, and the second pass tested every piece
+// against every geometry again).
+type passMarks struct {
+	// pieceIn is the update in which insert found that the piece from
+	// the node to pieceTo needs no contact node.
+	pieceIn uint64
+	pieceTo *node
+	// keptIn is the update in which detach kept the contact node between
+	// keptPrev and keptNext.
+	keptIn             uint64
+	keptPrev, keptNext *node
+	// outsideIn is the update in which swallowed found the mass node
+	// inside no geometry.
+	outsideIn uint64
 }
 
 // place returns node n's position now (node.position). Within a step's
@@ -175,7 +201,7 @@ type Wire struct {
 	segs    []*segment
 	locks   []*lock
 	changed bool
-	// updates counts the contact updates (see followMark).
+	// updates counts the contact updates (see followMark, passMarks).
 	updates uint64
 	// spare holds segments rebuilds took out of the world, at most as
 	// many as are in use, whose storage newSegment makes the next ones
