@@ -169,12 +169,25 @@ func (b *bend) addLeg(row *multibody.Row, l leg, z geom.Vec3) {
 // addPoint adds the coefficient c on the velocity of the bend's node k
 // (0 prev, 1 mid, 2 next) to its body's block.
 func (b *bend) addPoint(row *multibody.Row, k int, c geom.Vec3) {
-	n := [3]*node{b.prev, b.mid, b.next}[k]
+	n := b.node(k)
 	j := &row.J[b.at[k]]
 	j.Lin = j.Lin.Add(c)
 	if n.kind != MassNode {
 		j.Ang = j.Ang.Add(n.position().Sub(n.body.Pos).Cross(c))
 	}
+}
+
+// node returns the bend's node k: 0 prev, 1 mid, 2 next. (Chosen by a
+// switch: an array of the three, built at each call, was a third of
+// addPoint.)
+func (b *bend) node(k int) *node {
+	switch k {
+	case 0:
+		return b.prev
+	case 1:
+		return b.mid
+	}
+	return b.next
 }
 
 // braceRows is the number of rows of a bend's braces: two across each
@@ -219,9 +232,8 @@ func (b *bend) brace(rows []multibody.Row, h, ei float64, bodies []*multibody.Bo
 		dir  geom.Vec3
 		len  float64
 	}{{0, 1, a, la}, {1, 2, c, lc}} {
-		nodes := [3]*node{b.prev, b.mid, b.next}
 		inv := 0.0 // 1/μ
-		for _, n := range [2]*node{nodes[l.p], nodes[l.q]} {
+		for _, n := range [2]*node{b.node(l.p), b.node(l.q)} {
 			if n.kind == MassNode {
 				inv += 1 / n.body.Mass
 			}
