@@ -518,12 +518,12 @@ func (w *Wire) insert() (bool, error) {
 	known := false
 pieces:
 	for i := 0; i < len(w.nodes)-1; i++ {
+		from, to := w.nodes[i], w.nodes[i+1]
 		a := b
 		if !known {
-			a = w.place(w.nodes[i])
+			a = w.place(from)
 		}
-		b, known = w.place(w.nodes[i+1]), true
-		from, to := w.nodes[i], w.nodes[i+1]
+		b, known = w.place(to), true
 		if m := &from.passed; m.pieceIn == w.updates && m.pieceTo == to {
 			continue // needs none, found in an earlier pass (see passMarks)
 		}
@@ -535,7 +535,8 @@ pieces:
 			if !on && pieceMisses(a, b, g.boxLo, g.boxHi) {
 				continue // cuts would say so at its first test
 			}
-			if gi == g && gj == g && w.onOneFace(i, g) || !w.cuts(g, on, a, b) || w.flanged(i, g) || w.pinnedInside(i, g) || w.pinnedInside(i+1, g) {
+			// Both on g, on edges of one face: the piece lies on it.
+			if gi == g && gj == g && g.Shape.oneFace(from.edge, to.edge) || !w.cuts(g, on, a, b) || w.flanged(i, g) || w.pinnedInside(i, g) || w.pinnedInside(i+1, g) {
 				continue
 			}
 			n := w.wrapNode(g, i, a, b)
@@ -586,19 +587,6 @@ func (w *Wire) flanged(i int, g *Geometry) bool {
 		}
 	}
 	return false
-}
-
-// onOneFace reports whether nodes i and i+1 are contact nodes of g on
-// edges of one face: the straight wire between them lies on that face of
-// the convex shape and cannot cut it (without the test, a wire wrapped
-// over an n-gon made insert cost O(n²) per step).
-func (w *Wire) onOneFace(i int, g *Geometry) bool {
-	a, b := w.nodes[i], w.nodes[i+1]
-	if a.kind != ContactNode || b.kind != ContactNode || a.geo != g || b.geo != g {
-		return false
-	}
-	fa, fb := g.Shape.edges[a.edge].F, g.Shape.edges[b.edge].F
-	return fa[0] == fb[0] || fa[0] == fb[1] || fa[1] == fb[0] || fa[1] == fb[1]
 }
 
 // pinnedInside reports whether node i is an eye or a wire end (which

@@ -135,3 +135,12 @@ func newShape(verts []geom.Vec3, faces [][]int) (*Shape, error) {
 
 // Edges returns the number of edges.
 func (s *Shape) Edges() int { return len(s.edges) }
+
+// oneFace reports whether edges e and f lie on one face: a straight wire
+// between points on them lies on that face of the convex shape and cannot
+// cut it (Wire.insert: without the test, a wire wrapped over an n-gon
+// made insert cost O(n²) per step).
+func (s *Shape) oneFace(e, f int) bool {
+	fe, ff := s.edges[e].F, s.edges[f].F
+	return fe[0] == ff[0] || fe[0] == ff[1] || fe[1] == ff[0] || fe[1] == ff[1]
+}
