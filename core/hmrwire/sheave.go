@@ -225,15 +225,15 @@ func (sys *System) measureSheaves() {
 			next := w.place(w.nodes[i+1])
 			c := next.Sub(p)
 			kept, keptP, keptA = i, next, c
-			on := [2]bool{w.onGeometry(i-1, n.geo), w.onGeometry(i+1, n.geo)}
-			hg.turn += wrapTurn(a, c, u, on[0], on[1])
-			for k, d := range [2]geom.Vec3{a, c} {
-				if on[k] {
-					continue
-				}
-				if l := d.Norm(); l > 0 {
-					hg.fleet = max(hg.fleet, math.Asin(min(math.Abs(d.Dot(u))/l, 1)))
-				}
+			onPrev, onNext := w.onGeometry(i-1, n.geo), w.onGeometry(i+1, n.geo)
+			hg.turn += wrapTurn(a, c, u, onPrev, onNext)
+			// Written out rather than over arrays of the two pieces,
+			// which were built for each node.
+			if !onPrev {
+				hg.fleet = fleetAngle(hg.fleet, a, u)
+			}
+			if !onNext {
+				hg.fleet = fleetAngle(hg.fleet, c, u)
 			}
 		}
 	}
@@ -263,6 +263,15 @@ func wrapTurn(a, c, u geom.Vec3, prev, next bool) float64 {
 		return 0
 	}
 	return math.Atan2(a.Cross(c).Dot(u), a.Dot(c)-a.Dot(u)*c.Dot(u))
+}
+
+// fleetAngle returns the larger of fleet and the angle (rad) of the piece
+// d with the plane across the unit axle u; fleet if d has no length.
+func fleetAngle(fleet float64, d, u geom.Vec3) float64 {
+	if l := d.Norm(); l > 0 {
+		return max(fleet, math.Asin(min(math.Abs(d.Dot(u))/l, 1)))
+	}
+	return fleet
 }
 
 // acrossRim reports whether the piece d lies more than 60° off the plane
