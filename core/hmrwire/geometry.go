@@ -172,7 +172,22 @@ func (g *Geometry) Inside(p geom.Vec3) bool {
 	if p.Sub(g.centre).Norm() > g.Shape.radius {
 		return false // outside the bounding sphere: the same answer as the faces'
 	}
-	return g.depth(p) > g.tol
+	return g.deeper(p, g.tol)
+}
+
+// deeper reports whether p lies deeper than margin (m) inside the
+// geometry: depth(p) > margin, every face's plane deeper than margin,
+// tried up to the first that is not (the same answer, NaN included: a
+// NaN depth at a face makes depth NaN, and compares as not deeper). A
+// point on a sheave's surface, where a wire's pieces end, passes no
+// deeper than the first faces of fifty.
+func (g *Geometry) deeper(p geom.Vec3, margin float64) bool {
+	for _, f := range g.planes() {
+		if !(f.D-f.N.Dot(p) > margin) {
+			return false
+		}
+	}
+	return true
 }
 
 // depth returns how far inside p lies (m; negative outside, a lower
@@ -199,7 +214,7 @@ func (g *Geometry) entering(p, v geom.Vec3, h float64) bool {
 
 // near reports whether p lies within clearance (m) of the geometry (or
 // inside it), judged by the faces' planes.
-func (g *Geometry) near(p geom.Vec3, clearance float64) bool { return g.depth(p) > -clearance }
+func (g *Geometry) near(p geom.Vec3, clearance float64) bool { return g.deeper(p, -clearance) }
 
 // Cuts reports whether the straight wire from a to b passes through the
 // geometry deeper than its surface tolerance.
