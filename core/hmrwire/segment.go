@@ -512,17 +512,27 @@ func (s *segment) slack() bool {
 // frictional nodes the tensions before and after it in geometric steps.
 func (s *segment) tensions(h float64, lambda []float64) {
 	L := s.rest()
-	for i := 0; i < len(s.nodes)-1; i++ {
-		l := lambda[0]
-		for f, r := range s.fric {
-			alpha := s.nodes[r.first].sigma / L
-			if i < r.first {
-				l += lambda[1+f] * (1 - alpha)
-			} else {
-				l -= lambda[1+f] * alpha
-			}
+	// Sub-segment i's impulse l is the segment row's plus, run by run,
+	// the stick row's share λ(1 − α) before the run's first node and
+	// −λα from it on: summed in the nodes in that order, each run's
+	// shares worked out once (rather than for every node), then taken
+	// to the tension −l/h.
+	subs := s.nodes[:len(s.nodes)-1]
+	for _, n := range subs {
+		n.tension = lambda[0]
+	}
+	for f, r := range s.fric {
+		alpha := s.nodes[r.first].sigma / L
+		before, from := lambda[1+f]*(1-alpha), lambda[1+f]*alpha
+		for _, n := range subs[:r.first] {
+			n.tension += before
 		}
-		s.nodes[i].tension = -l / h
+		for _, n := range subs[r.first:] {
+			n.tension -= from
+		}
+	}
+	for _, n := range subs {
+		n.tension = -n.tension / h
 	}
 	for _, r := range s.fric {
 		ta, tb := s.nodes[r.first-1].tension, s.nodes[r.last].tension
