@@ -349,21 +349,24 @@ func (w *Wire) detach() bool {
 			kept, keptP, keptB = i, p, b
 			ua, _ := a.Sub(p).Unit()
 			ub, _ := b.Sub(p).Unit()
-			ta, tb := prev.tension, c.tension
-			if !(ta > 0 && tb > 0) {
-				ta, tb = 1, 1
-			}
-			// N ≥ 0: the wire pulls the node out of the geometry (eq. 20).
-			pull := ua.Scale(ta).Add(ub.Scale(tb))
-			// Either way, the wire straightening to the chord a–b must
+			// Dropped if the wire straightening to the chord a–b would
 			// not sweep through the geometry (a box hung on a wire from
 			// two posts has the posts' chord above it; a box tipping on
 			// the corner it hangs from turns that edge's mean normal up):
-			// the geometry must not reach into the wire's angle at the
-			// node.
-			// (wraps first: it is local to the edge, Cuts is linear in
-			// the geometry's faces.)
-			drop = !c.geo.wraps(c.edge, ua, ub) && (pull.Dot(c.geo.edgeNormal(c.edge)) >= 0 || !c.geo.cutsGroove(a, b))
+			// the geometry does not reach into the wire's angle at the
+			// node, and the wire pulls the node out of the geometry or
+			// its neighbours see each other past it. (wraps first: it is
+			// local to the edge, Cuts is linear in the geometry's faces;
+			// the pull only where it is not, most nodes being wrapped.)
+			if !c.geo.wraps(c.edge, ua, ub) {
+				ta, tb := prev.tension, c.tension
+				if !(ta > 0 && tb > 0) {
+					ta, tb = 1, 1
+				}
+				// N ≥ 0: the wire pulls the node out of the geometry (eq. 20).
+				pull := ua.Scale(ta).Add(ub.Scale(tb))
+				drop = pull.Dot(c.geo.edgeNormal(c.edge)) >= 0 || !c.geo.cutsGroove(a, b)
+			}
 		}
 		if !drop {
 			c.passed.keptIn, c.passed.keptPrev, c.passed.keptNext = w.updates, prev, next
