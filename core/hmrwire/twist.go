@@ -136,23 +136,28 @@ func (s *segment) twistUpdate(h float64, rows []multibody.Row) {
 	row.Compliance = L / w.gj
 	row.Damping = w.Rope.DampingTime
 	copy(s.twistJ, row.J)
+	// The locks' rows, first end then last, written out: most segments
+	// have none, and a loop over an array of the two cost more than the
+	// tests.
 	k := 1
 	first, lastLock := s.endLocks()
-	for _, e := range [2]struct {
-		l *lock
-		n *node
-	}{{first, a}, {lastLock, b}} {
-		if e.l == nil {
-			continue
-		}
-		r := &rows[k]
+	if first != nil {
+		s.lockTwistRow(&rows[k], first, a, h)
 		k++
-		ni, bi := s.bodyIndex(e.n.body), s.bodyIndex(e.l.body)
-		r.J[ni].Ang = r.J[ni].Ang.Add(e.n.axis)
-		r.J[bi].Ang = r.J[bi].Ang.Sub(e.n.axis)
-		r.Violation = e.l.twist
-		r.Damping = rigidDamping * h
 	}
+	if lastLock != nil {
+		s.lockTwistRow(&rows[k], lastLock, b, h)
+	}
+}
+
+// lockTwistRow fills row r of the lock l holding the end node n for a
+// step of h seconds: the node's roll about its axis against its body.
+func (s *segment) lockTwistRow(r *multibody.Row, l *lock, n *node, h float64) {
+	ni, bi := s.bodyIndex(n.body), s.bodyIndex(l.body)
+	r.J[ni].Ang = r.J[ni].Ang.Add(n.axis)
+	r.J[bi].Ang = r.J[bi].Ang.Sub(n.axis)
+	r.Violation = l.twist
+	r.Damping = rigidDamping * h
 }
 
 // twistApply takes the solved impulses of the segment's twist rows (from
@@ -167,19 +172,23 @@ func (s *segment) twistApply(h float64, lambda []float64) {
 	}
 	s.nodes[0].twist += h * rate
 	a, b := s.nodes[0], s.nodes[len(s.nodes)-1]
-	k := 1
+	k := 1 // the locks' rows, as twistUpdate fills them
 	first, last := s.endLocks()
-	for _, e := range [2]struct {
-		l *lock
-		n *node
-	}{{first, a}, {last, b}} {
-		if e.l == nil {
-			continue
-		}
-		e.l.torque = -lambda[k] / h
-		e.l.twist += h * (e.n.body.AngVel.Dot(e.n.axis) - e.l.body.AngVel.Dot(e.n.axis))
+	if first != nil {
+		first.takeTwist(h, lambda[k], a)
 		k++
 	}
+	if last != nil {
+		last.takeTwist(h, lambda[k], b)
+	}
+}
+
+// takeTwist takes the impulse lambda of the twist row of lock l, holding
+// the end node n, after a step of h seconds: the lock keeps its torque
+// and turns by the end's roll against its body.
+func (l *lock) takeTwist(h, lambda float64, n *node) {
+	l.torque = -lambda / h
+	l.twist += h * (n.body.AngVel.Dot(n.axis) - l.body.AngVel.Dot(n.axis))
 }
 
 // EndTorques returns the rope's torque (N·m) on the body at its first
