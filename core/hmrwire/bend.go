@@ -358,7 +358,8 @@ func (w *Wire) legOmega2(i int) float64 {
 	p := n.position()
 	worst := 0.0
 	for _, o := range [2]*node{w.nodes[i-1], w.nodes[i+1]} {
-		l2 := o.position().Sub(p).Dot(o.position().Sub(p))
+		d := o.position().Sub(p)
+		l2 := d.Dot(d)
 		if !(l2 > 0) {
 			continue
 		}
