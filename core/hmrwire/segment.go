@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"github.com/cablefmu/cablefmu/core/geom"
+	"github.com/cablefmu/cablefmu/core/material"
 	"github.com/cablefmu/cablefmu/core/multibody"
 	"github.com/cablefmu/cablefmu/core/state"
 )
@@ -234,32 +235,24 @@ func (s *segment) rest() float64 { return s.nodes[0].rest }
 // a whole while its loads are thrown about (the stability chart's uniform
 // chains: 17 km within 60 s). Neither gave an error until positions passed
 // the world's divergence limit (1e7 m). runaway reports both, by limits
-// that no hoisting rope reaches:
-const (
-	// maxNodeSpeed (m/s) is the most a mass node may move against the
-	// wire's mean motion (its mass nodes' momentum over their mass: a
-	// wire carried along as a whole, however fast, is not running away).
-	// Sound in air travels at 343 m/s; a free end thrown at a geometry at
-	// 31 m/s (TestFreeEndThrownAtGeometries) stays far below.
-	maxNodeSpeed = 1000
-	// maxStretch (length over rest length) and maxStress (Pa): a wire
-	// twice its rest length whose material would then carry more than
-	// 10 GPa, five times the breaking stress of the strongest rope wire
-	// and above any fibre's. Both: an elastic cord hangs at several times
-	// its rest length at a small stress. A short wire that stops on a
-	// geometry can be twice its length for a step and recover: of 200
-	// steel wires of 4–24 cm (EA 3e7 N) thrown at a box at up to 31 m/s,
-	// 14 are stopped so (7 of them would have recovered, 7 stayed at
-	// 1.2–12 times their length), soft ones (EA 1e5 N) never.
-	maxStretch = 2
-	maxStress  = 10e9
-)
+// that no hoisting rope reaches. The mass nodes' limit is material.RunawaySpeed (m/s) against the wire's
+// mean motion (its mass nodes' momentum over their mass: a wire carried
+// along as a whole, however fast, is not running away); a free end thrown
+// at a geometry at 31 m/s (TestFreeEndThrownAtGeometries) stays far below.
+// The wire's: maxStretch times its rest length at a stress beyond
+// material.RunawayStress. Both: an elastic cord hangs at several times its
+// rest length at a small stress. A short wire that stops on a geometry can
+// be twice its length for a step and recover: of 200 steel wires of 4–24
+// cm (EA 3e7 N) thrown at a box at up to 31 m/s, 14 are stopped so (7 of
+// them would have recovered, 7 stayed at 1.2–12 times their length), soft
+// ones (EA 1e5 N) never.
+const maxStretch = 2
 
 // runaway returns an error wrapping multibody.ErrDiverged if a mass node
-// of w moves faster than maxNodeSpeed, or if w's length at the last update
-// (its segments' lengths through their nodes) is more than maxStretch
-// times its rest length at a stress beyond maxStress (or either is not
-// finite).
+// of w moves faster than material.RunawaySpeed, or if w's length at the
+// last update (its segments' lengths through their nodes) is more than
+// maxStretch times its rest length at a stress beyond
+// material.RunawayStress (or either is not finite).
 func (w *Wire) runaway() error {
 	// What to change where the wire is of fixed resolution (eq. 25).
 	const unstable = "a wire of fixed resolution whose nodes carry more than their critical tension l·m/(4h²) (SLNB11 eq. 25) is unstable at its step: give it adaptive resolution or a shorter step"
@@ -281,7 +274,7 @@ func (w *Wire) runaway() error {
 		}
 		k++
 		v := n.body.Vel.Sub(mean)
-		if !(v.X*v.X+v.Y*v.Y+v.Z*v.Z <= maxNodeSpeed*maxNodeSpeed) {
+		if !(v.X*v.X+v.Y*v.Y+v.Z*v.Z <= material.RunawaySpeed*material.RunawaySpeed) {
 			err := fmt.Errorf("mass node %d of %d at %.4g m moving at %.0f m/s against the wire's mean motion, faster than any hoisting rope's nodes", k, len(w.segs)+1, n.body.Pos, v.Norm())
 			if !w.Resolution.Adaptive {
 				err = fmt.Errorf("%w; %s", err, unstable)
@@ -295,7 +288,7 @@ func (w *Wire) runaway() error {
 		rest += s.rest()
 	}
 	stress := (length/rest - 1) * w.ea / w.Rope.Area()
-	if rest > 0 && !(length <= maxStretch*rest || stress <= maxStress) {
+	if rest > 0 && !(length <= maxStretch*rest || stress <= material.RunawayStress) {
 		err := fmt.Errorf("%.4g m long at the step's start, %.3g times its rest length of %.4g m, at a stress of %.3g GPa that no rope holds", length, length/rest, rest, stress/1e9)
 		if w.Winch != nil {
 			err = fmt.Errorf("%w (a winch hauling with no force limit against a load that cannot follow stretches a wire so)", err)
