@@ -684,26 +684,27 @@ const fastTurn = math.Pi / (2 * 6.4)
 
 // unwind returns the change of the twist over the last step of h seconds,
 // whose raw angle changed by d (rad, known up to whole turns): the raw
-// angle followed along the path the integrator turned the bodies (about
-// their present angular velocities ω, from normalize((1, −hω/2)·q) to q)
-// in substeps of at most 1/8 rad of turn, in which the twist turns by less
+// angle followed along the path of the step's turns (the integrator turned
+// each body by Φ = 2 atan(|ω|h/2) about its present angular velocity ω;
+// on the path both turn at a steady rate, each through its Φ) in substeps
+// of at most 1/8 rad of the two turns, in which the twist turns by less
 // than 0.8 rad, each counted within ±π; d's remainder taken on the whole
 // turns so found. Where the raw angle is not defined on the path, d within
 // ±π.
 func (j *Joint) unwind(d, h float64) float64 {
 	a, b := j.bodies[0], j.bodies[1]
-	wa, wb := a.AngVel.Scale(h/2), b.AngVel.Scale(h/2)
-	// Integrate took q to normalize((1, hω/2)·q).
-	along := func(w geom.Vec3, s float64) geom.Quat { return geom.Quat{W: 1, X: s * w.X, Y: s * w.Y, Z: s * w.Z} }
-	qa, qb := along(wa, -1).Mul(a.Rot).Normalize(), along(wb, -1).Mul(b.Rot).Normalize()
-	turn := 2 * (math.Atan(wa.Norm()) + math.Atan(wb.Norm()))
-	n := 1 + int(8*turn)
+	ua, pa := turnOf(a.AngVel, h)
+	ub, pb := turnOf(b.AngVel, h)
+	// turned returns the rotation by share s of a turn of angle p about u.
+	turned := func(u geom.Vec3, p, s float64) geom.Quat { return geom.AxisAngle(u, s*p) }
+	qa, qb := turned(ua, pa, -1).Mul(a.Rot), turned(ub, pb, -1).Mul(b.Rot)
+	n := 1 + int(8*(pa+pb))
 	last, ok := j.rawTwistAt(qa, qb)
 	total := 0.0
 	for i := 1; i <= n && ok; i++ {
 		s := float64(i) / float64(n)
 		var psi float64
-		psi, ok = j.rawTwistAt(along(wa, s).Mul(qa).Normalize(), along(wb, s).Mul(qb).Normalize())
+		psi, ok = j.rawTwistAt(turned(ua, pa, s).Mul(qa), turned(ub, pb, s).Mul(qb))
 		total += remainder2Pi(psi - last)
 		last = psi
 	}
@@ -711,6 +712,17 @@ func (j *Joint) unwind(d, h float64) float64 {
 		return remainder2Pi(d)
 	}
 	return total + remainder2Pi(d-total)
+}
+
+// turnOf returns the axis and the angle (rad) by which geom.Quat.Integrate
+// turns a body at angular velocity w (rad/s) in h seconds: about w, by
+// 2 atan(|w|h/2).
+func turnOf(w geom.Vec3, h float64) (geom.Vec3, float64) {
+	n := w.Norm()
+	if n == 0 {
+		return geom.Vec3{X: 1}, 0
+	}
+	return w.Scale(1 / n), 2 * math.Atan(n*h/2)
 }
 
 // rawTwistAt returns the raw twist angle Ψ (rad) the joint measures with

@@ -361,8 +361,7 @@ func TestSlackRopePaidOutAfterSetDown(t *testing.T) {
 // sheave's slack store (190 mm beyond the 502 mm store), no segment faster
 // than 50 m/s (5.6 m/s), the load at rest on the ground (within 1 cm), the
 // paid-out length never more than the winch's nor growing while stopped,
-// and the stop released once the rope is back within the store, here as
-// the winch hauls in.
+// and the stop released once the rope is back within the store.
 func TestSlackRopeStopBelowStillSheave(t *testing.T) {
 	g := newGantryEdited(t, "[0, 0, 14]", "[0, 0, 11.5]")
 	const speed = 3.0
@@ -418,5 +417,35 @@ func TestSlackRopeStopBelowStillSheave(t *testing.T) {
 	}
 	if moved > 0.01 || math.Abs(landed.Z-0.5) > 0.01 {
 		t.Errorf("the load moved %.1f mm from where it landed (centre at %.4f m), want at rest within 1 cm at 0.5 m", 1e3*moved, landed.Z)
+	}
+}
+
+// The slack-rope stop holds while the rope stands beyond the sheave's
+// store, whatever the winch does: the example's load set down below a
+// still sheave at 11.5 m and paid out onto at 3 m/s until the stop holds,
+// then the winch jogged (3 m/s and at rest on alternate steps) for 2 s:
+// not a metre more paid out into the standing rope (the length within
+// 1e-9 m), the stop held throughout (not released on the steps at rest).
+func TestSlackRopeStopHoldsAJoggingWinch(t *testing.T) {
+	g := newGantryEdited(t, "[0, 0, 14]", "[0, 0, 11.5]")
+	for k := 0; !g.rope.stopped; k++ {
+		if k == 120 {
+			t.Fatal("no slack-rope stop within 2 s of paying out at 3 m/s")
+		}
+		g.run(g.step, 0, 3, nil)
+	}
+	length := g.rope.Length()
+	for k := 0; k < 120; k++ {
+		g.run(g.step, 0, float64(k%2)*3, nil)
+		if !g.rope.stopped {
+			in, store := g.rope.cable.Joints[0].SlidIn()
+			if in > store {
+				t.Fatalf("step %d of the jog: the stop released with the rope %.1f mm beyond the store", k, 1e3*(in-store))
+			}
+			break
+		}
+		if d := g.rope.Length() - length; math.Abs(d) > 1e-9 {
+			t.Fatalf("step %d of the jog: %.3g m paid out into the standing rope", k, d)
+		}
 	}
 }

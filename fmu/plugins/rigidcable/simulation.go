@@ -31,8 +31,8 @@ type rope struct {
 	// (placeContacts): they move only when the winch changes it.
 	placed   float64
 	grounded bool
-	// stopped says the slack-rope stop held the winch in the last step
-	// (feed), and stopNoted the same as its events last reported it.
+	// stopped says the slack-rope stop held in the last step (feed), and
+	// stopNoted the same as its events last reported it.
 	stopped, stopNoted bool
 	// nodes caches the segment ends' positions for the node outputs
 	// (Nodes) and the sketch (Node); valid until the state changes.
@@ -207,32 +207,35 @@ func (r *rope) Step(h float64, topVel geom.Vec3, length, rate float64, _ *hoist.
 // feed gives the hanging rope what the winch paid out, length (m) at rate
 // (m/s) in all, through the sheave (the cable's first joint), but for a
 // slack-rope stop, as cranes have: a drum cannot push rope over a sheave,
-// and rope that stands on something below it (paid out onto a load set
-// down straight below a still sheave, it stands on the load as a column)
+// and rope that the rope below does not take (it stands on something, as
+// rope paid out onto a load set down straight below a still sheave stands
+// on it as a column, or the load falls slower than the winch pays out)
 // slides up through the sheave beyond its slack store, where the sheave
 // stops it with at most the rope's buckling load. Once it is stallBeyond
-// of the store beyond it, the winch pays out no more (cable.length stays,
-// and an event says so) until the rope is back within the store; hauling
-// in is never stopped. (Fed on, the column slid on up through the sheave,
-// buckled about the groove and was flung at 500 m/s within a second.)
+// of the store and a step's pay-out beyond it, the stop holds: the winch
+// pays out no more (cable.length stays, and an event says so) until the
+// rope is back within the store; hauling in is never stopped. (Fed on,
+// the column slid on up through the sheave, buckled about the groove and
+// was flung at 500 m/s within a second.)
 func (r *rope) feed(h, length, rate float64) error {
 	in, store := r.cable.Joints[0].SlidIn()
-	limit := store * (1 + stallBeyond)
 	if r.stopNoted {
-		limit = store // released once the rope is back within the store
+		r.stopped = in > store
+	} else {
+		r.stopped = rate > 0 && in > store*(1+stallBeyond)+rate*h
 	}
-	r.stopped = rate > 0 && in > limit
-	if r.stopped {
+	if r.stopped && rate > 0 {
 		return r.cable.SetLength(r.cable.Length(), 0)
 	}
 	return r.cable.SetLength(length, rate)
 }
 
 // stallBeyond is the share of the sheave's slack store the rope must slide
-// beyond it for the slack-rope stop (feed): rope fed into a pile keeps
-// within the store but for the stretch under the sheave's push (15 µm for
-// the default rope), rope pushed up through the sheave passes it by the
-// pay-out of a step (5 cm at 3 m/s).
+// beyond it, besides the step's pay-out, for the slack-rope stop (feed):
+// rope fed into a pile keeps within the store but for the stretch under
+// the sheave's push (15 µm for the default rope); without the step's
+// pay-out, 100 segments' store (9 cm, a quarter of it 2.3 cm, less than a
+// step's 5 cm at 3 m/s) stopped and released the winch 9 times a second.
 const stallBeyond = 0.25
 
 // placeContacts puts the segments' contacts at their ends for the
@@ -271,9 +274,9 @@ func (r *rope) NoteEvents(ev *fmu.Events, h float64) {
 	if r.stopped != r.stopNoted {
 		r.stopNoted = r.stopped
 		if r.stopped {
-			ev.Add("slack-rope stop: the rope below the sheave stands on something and takes no more; the winch pays out no more")
+			ev.Add("slack-rope stop: the rope below the sheave takes no more than the winch pays out; the winch pays out no more")
 		} else {
-			ev.Add("slack-rope stop released: the winch pays out again")
+			ev.Add("slack-rope stop released: the rope is back within the sheave's store")
 		}
 	}
 }
