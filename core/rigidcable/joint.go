@@ -809,7 +809,9 @@ func (j *Joint) Buckling() float64 {
 func (j *Joint) SlidIn() (in, store float64) {
 	a, b := j.bodies[0], j.bodies[1]
 	gap := a.PointWorld(j.pointA).Sub(b.PointWorld(j.pointB))
-	return gap.Dot(b.ToWorld(j.axisB)), slideLimit * 2 * j.Length
+	// B's axis from its orientation now: ToWorld's matrix is the last
+	// update's (and not the state's, after one is loaded).
+	return gap.Dot(b.Rot.Rotate(j.axisB)), slideLimit * 2 * j.Length
 }
 
 // bucklingSeed returns the bend (rad) a joint pushed at its buckling load
