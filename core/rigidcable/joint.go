@@ -317,7 +317,7 @@ func (j *Joint) Update(h float64, rows []multibody.Row) {
 		}
 		j.measure(m, a.ToWorld(j.axisA), b.ToWorld(j.axisB), a.ToWorld(j.refA), yb)
 	}
-	limit := slideLimit * 2 * j.Length // an end joint stands for half a segment
+	limit := j.store()
 	if j.sheave {
 		// Slack rope slides in through the sheave (see NewSheaveJoint).
 		d := m.db
@@ -635,7 +635,7 @@ func (j *Joint) PotentialEnergy() float64 {
 	if j.sheave {
 		// Slack slid into the sheave's store stretches nothing.
 		d := b.Rot.Rotate(j.axisB)
-		gap = gap.AddScaled(-max(0, min(gap.Dot(d), slideLimit*2*j.Length)), d)
+		gap = gap.AddScaled(-max(0, min(gap.Dot(d), j.store())), d)
 	}
 	e := 0.5 * j.Stretch * gap.Dot(gap)
 	if j.bends || j.twists {
@@ -811,8 +811,12 @@ func (j *Joint) SlidIn() (in, store float64) {
 	gap := a.PointWorld(j.pointA).Sub(b.PointWorld(j.pointB))
 	// B's axis from its orientation now: ToWorld's matrix is the last
 	// update's (and not the state's, after one is loaded).
-	return gap.Dot(b.Rot.Rotate(j.axisB)), slideLimit * 2 * j.Length
+	return gap.Dot(b.Rot.Rotate(j.axisB)), j.store()
 }
+
+// store returns the size (m) of a sheave joint's slack store: slideLimit
+// of the first segment, for which an end joint stands at half its length.
+func (j *Joint) store() float64 { return slideLimit * 2 * j.Length }
 
 // bucklingSeed returns the bend (rad) a joint pushed at its buckling load
 // (Buckling) in the last step is held towards while it is bent less: the
