@@ -200,6 +200,7 @@ const (
 	// the rope's mean motion: three times the speed of sound in air.
 	RunawaySpeed = 1000
 	// RunawayStress (Pa) is 10 GPa, five times the breaking stress of the
-	// strongest rope wire and above any fibre's.
+	// strongest rope wire and above any fibre's: a rope there either ran
+	// away or would have broken, which no model here simulates.
 	RunawayStress = 10e9
 )

@@ -75,42 +75,104 @@ func TestFailedStepKeepsOutputsAndResets(t *testing.T) {
 	}
 }
 
-// The example's load hanging 0.5 m above the ground from a still sheave at
-// 11.5 m while the winch pays out, hauls in and rests in turns of 1.5 s at
-// 3 m/s for 15 s: the load lands, the slack-rope stop holds back most of
-// the pay-out while hauling in takes its full length, so that each cycle
-// snatches the load up (about 1 MN) higher than the last. A rope its step
-// cannot hold through this ran away silently before: its segments spun up
-// about their axes (a twist counted wrong by whole turns), were flung at
-// 10⁶ m/s under 10¹¹ N, and only the world's limit of 1e7 m stopped it.
-// Now every step either succeeds with the load slower than 20 m/s and the
-// tension below 3 MN, or the instance fails with the rope's runaway named
-// (segments faster than 1000 m/s against the rope's mean motion, or a
-// stress no rope holds), outputs those of the last good step; this run
-// fails so after 5.6 s (a known limit: repeated snatches of a slack rope
-// at 3 m/s, examples/README.md).
-func TestSnatchCyclesRunOrStopClearly(t *testing.T) {
-	raw := plugintest.Edited(t, rigidHoist, "[0, 0, 14]", "[0, 0, 11.5]")
-	errs := &errorLog{TB: t}
-	in, vr := plugintest.NewLogged(t, raw, nil, errs)
-	get := func(name string) float64 { return plugintest.Get(t, in, vr[name]) }
-	const h = 1.0 / 60
-	for k := 0; k < 900; k++ {
-		w := []float64{3, -3, 0}[(k/90)%3]
-		if st := in.SetReal([]uint32{vr["winch.speed"]}, []float64{w}); st != fmu.OK {
-			t.Fatal(st)
-		}
-		if st := in.DoStep(float64(k)*h, h); st != fmu.OK {
-			if !strings.Contains(errs.last, "against the rope's mean motion") && !strings.Contains(errs.last, "that no rope holds") {
-				t.Fatalf("step %d failed without naming the rope's runaway: %q", k, errs.last)
+// A slack rope snatched taut (stability.MaxTurn): the example's load
+// (12.3 t) hanging 0.5 m above the ground from a still sheave at 11.5 m
+// lands as the winch pays out, at 3 m/s for 1.5 s (the slack hangs in a
+// loop beside the load) or at 1 m/s for 1.5 s and a rest of 1 s; then the
+// winch hauls in at 3 m/s. The rope snatches the load off the ground: an
+// elastic rope throws it up at no more than twice the winch's speed (where
+// the rope's top moves at 3 m/s the load arrives at 3 m/s and leaves at no
+// more), 6 m/s. With 20 and 100 segments at the default step it leaves at
+// 5 to 6.06 m/s (1 % above; measured 5.84–5.99, and 5.84–5.98 in the same
+// runs at a fixed step of 1/960 s). In single steps the segments whipped
+// straight (100 rad/s, 1.7 rad a step) left their joints open, which pulled
+// the rope short: 4.1 to 9.5 m/s.
+func TestSnatchLeavesAtMostTwiceTheWinchSpeed(t *testing.T) {
+	const h, haul = 1.0 / 60, 3.0
+	for _, n := range []string{"20", "100"} {
+		for _, landing := range []struct {
+			name   string
+			speed  float64 // m/s, paid out for 1.5 s
+			hauled float64 // s, when the winch starts hauling in
+		}{{"fast", 3, 1.5}, {"slow", 1, 2.5}} {
+			raw := plugintest.Edited(t, rigidHoist, "[0, 0, 14]", "[0, 0, 11.5]", `"segments": 20`, `"segments": `+n)
+			in, vr := plugintest.New(t, raw, nil)
+			fastest := 0.0
+			for k := 0; k < 240; k++ {
+				tm := float64(k) * h
+				w := 0.0
+				switch {
+				case tm >= landing.hauled:
+					w = -haul
+				case tm < 1.5:
+					w = landing.speed
+				}
+				if st := in.SetReal([]uint32{vr["winch.speed"]}, []float64{w}); st != fmu.OK {
+					t.Fatal(st)
+				}
+				if st := in.DoStep(tm, h); st != fmu.OK {
+					t.Fatalf("%s segments, %s landing: step at t = %.3f s: %v", n, landing.name, tm, st)
+				}
+				fastest = math.Max(fastest, plugintest.Get(t, in, vr["load.vz"]))
 			}
-			t.Logf("stopped at t = %.2f s", float64(k)*h)
-			return
+			t.Logf("%s segments, %s landing: the load leaves at %.3f m/s", n, landing.name, fastest)
+			if fastest < 5 || fastest > 1.01*2*haul {
+				t.Errorf("%s segments, %s landing: the load leaves at %.3f m/s, want 5 to %.2f m/s (at most twice the winch's %g m/s, 1 %%)", n, landing.name, fastest, 1.01*2*haul, haul)
+			}
 		}
-		v := math.Sqrt(get("load.vx")*get("load.vx") + get("load.vy")*get("load.vy") + get("load.vz")*get("load.vz"))
-		if T := get("cable.tension"); v > 20 || math.Abs(T) > 3e6 {
-			t.Fatalf("t = %.2f s: load at %.1f m/s under %.3g N, and the step succeeded", float64(k+1)*h, v, T)
+	}
+}
+
+// The example's load hanging 0.5 m above the ground from a still sheave at
+// 11.5 m while the winch pays out, hauls in and rests in turns of 1.5 s for
+// 15 s: the load lands, the slack-rope stop holds back most of the pay-out
+// while hauling in takes its full length, so that each cycle snatches the
+// load up higher than the last. At 3 m/s the run goes to the end with the
+// load slower than 12 m/s and the tension below 1.5 MN (measured 7.8 m/s,
+// 1.15 MN); taken in single steps where the slack segments whipped (before
+// stability.MaxTurn), it ran away after 5.6 s. At 5 m/s the snatches grow
+// until a load falling at 20 m/s is caught with 3.6 MN, a stress no rope
+// holds (11 GPa, after 7 s): every step either succeeds with the load
+// slower than 25 m/s, or the instance fails saying that the rope would
+// have broken or ran away (segments faster than 1000 m/s against the
+// rope's mean motion), outputs those of the last good step. Before runaways
+// were checked, such runs went on silently until the world's limit of
+// 1e7 m stopped them, at 10⁶ m/s under 10¹¹ N.
+func TestSnatchCyclesRunOrStopClearly(t *testing.T) {
+	const h = 1.0 / 60
+	for _, c := range []struct {
+		winch       float64 // m/s
+		mustRun     bool
+		speed, pull float64 // the largest load speed (m/s) and tension (N) allowed
+	}{{3, true, 12, 1.5e6}, {5, false, 25, 1e99}} {
+		raw := plugintest.Edited(t, rigidHoist, "[0, 0, 14]", "[0, 0, 11.5]")
+		errs := &errorLog{TB: t}
+		in, vr := plugintest.NewLogged(t, raw, nil, errs)
+		get := func(name string) float64 { return plugintest.Get(t, in, vr[name]) }
+		fastest, strongest := 0.0, 0.0
+		for k := 0; k < 900; k++ {
+			w := []float64{c.winch, -c.winch, 0}[(k/90)%3]
+			if st := in.SetReal([]uint32{vr["winch.speed"]}, []float64{w}); st != fmu.OK {
+				t.Fatal(st)
+			}
+			if st := in.DoStep(float64(k)*h, h); st != fmu.OK {
+				if c.mustRun {
+					t.Fatalf("winch at %g m/s: step %d failed: %q", c.winch, k, errs.last)
+				}
+				if !strings.Contains(errs.last, "against the rope's mean motion") && !strings.Contains(errs.last, "the rope would have broken") {
+					t.Fatalf("winch at %g m/s: step %d failed without naming the rope's overload or runaway: %q", c.winch, k, errs.last)
+				}
+				t.Logf("winch at %g m/s: stopped at t = %.2f s", c.winch, float64(k)*h)
+				break
+			}
+			v := math.Sqrt(get("load.vx")*get("load.vx") + get("load.vy")*get("load.vy") + get("load.vz")*get("load.vz"))
+			T := math.Abs(get("cable.tension"))
+			if v > c.speed || T > c.pull {
+				t.Fatalf("winch at %g m/s, t = %.2f s: load at %.1f m/s under %.3g N, and the step succeeded", c.winch, float64(k+1)*h, v, T)
+			}
+			fastest, strongest = math.Max(fastest, v), math.Max(strongest, T)
 		}
+		t.Logf("winch at %g m/s: the load at up to %.2f m/s, the tension up to %.3g N", c.winch, fastest, strongest)
 	}
 }
 

@@ -39,6 +39,8 @@ type rope struct {
 	// Coordinates in a row: x, y, z of end 0, then of end 1, …
 	nodes      []float64
 	nodesValid bool
+	// sub is the length (s) of the last step's substeps (Step).
+	sub float64
 }
 
 // build is the Design's Build: the cable hangs straight down from the
@@ -62,7 +64,7 @@ func (c *config) build(st *hoist.Start) (hoist.Cable, error) {
 	if err != nil {
 		return nil, fmt.Errorf("cable: %w", err)
 	}
-	r := &rope{cable: cable, world: multibody.NewWorld(geom.V(0, 0, -p.Gravity))}
+	r := &rope{cable: cable, world: multibody.NewWorld(geom.V(0, 0, -p.Gravity)), sub: p.H}
 	r.hoist = r.world.AddBody(multibody.NewKinematic("suspension", top))
 	r.hoist.Vel = st.Vel
 	box := c.Load.Box()
@@ -186,26 +188,43 @@ func (r *rope) Nodes() []float64 {
 }
 
 // Step implements hoist.Cable: the hoist moves at topVel, the winch
-// changes the cable length at rate, and the world takes one step.
+// changes the cable length at rate, and the world takes one step, in
+// substeps where a segment turns faster than the step resolves
+// (rigidcable.Cable.Substeps).
 func (r *rope) Step(h float64, topVel geom.Vec3, length, rate float64, _ *hoist.Drive) error {
 	r.nodesValid = false
 	r.hoist.Vel = topVel
-	if err := r.feed(h, length, rate); err != nil {
-		return err
+	length, rate = r.feed(h, length, rate)
+	n := r.cable.Substeps(h)
+	start := r.cable.Length()
+	sub := h / float64(n)
+	r.sub = sub
+	for i := 1; i <= n; i++ {
+		target := length
+		if i < n {
+			target = start + (length-start)*float64(i)/float64(n)
+		}
+		if err := r.cable.SetLength(target, rate); err != nil {
+			return err
+		}
+		r.placeContacts()
+		err := r.world.Step(sub)
+		if err == nil {
+			err = r.cable.Runaway()
+		}
+		if errors.Is(err, multibody.ErrDiverged) {
+			return fmt.Errorf("%w (check the inputs and the internal step internalStep)", err)
+		}
+		if err != nil {
+			return err
+		}
 	}
-	r.placeContacts()
-	err := r.world.Step(h)
-	if err == nil {
-		err = r.cable.Runaway()
-	}
-	if errors.Is(err, multibody.ErrDiverged) {
-		return fmt.Errorf("%w (check the inputs and the internal step internalStep)", err)
-	}
-	return err
+	return nil
 }
 
-// feed gives the hanging rope what the winch paid out, length (m) at rate
-// (m/s) in all, through the sheave (the cable's first joint), but for a
+// feed returns the cable's length (m) at the end of a step of h seconds
+// and the rate (m/s) at which it changes: the winch's length and rate,
+// paid out through the sheave (the cable's first joint), but for a
 // slack-rope stop, as cranes have: a drum cannot push rope over a sheave,
 // and rope that the rope below does not take (it stands on something, as
 // rope paid out onto a load set down straight below a still sheave stands
@@ -217,7 +236,7 @@ func (r *rope) Step(h float64, topVel geom.Vec3, length, rate float64, _ *hoist.
 // rope is back within the store; hauling in is never stopped. (Fed on,
 // the column slid on up through the sheave, buckled about the groove and
 // was flung at 500 m/s within a second.)
-func (r *rope) feed(h, length, rate float64) error {
+func (r *rope) feed(h, length, rate float64) (float64, float64) {
 	in, store := r.cable.Joints[0].SlidIn()
 	if r.stopNoted {
 		r.stopped = in > store
@@ -225,9 +244,9 @@ func (r *rope) feed(h, length, rate float64) error {
 		r.stopped = rate > 0 && in > store*(1+stallBeyond)+rate*h
 	}
 	if r.stopped && rate > 0 {
-		return r.cable.SetLength(r.cable.Length(), 0)
+		return r.cable.Length(), 0
 	}
-	return r.cable.SetLength(length, rate)
+	return length, rate
 }
 
 // stallBeyond is the share of the sheave's slack store the rope must slide
@@ -261,7 +280,7 @@ func (r *rope) placeContacts() {
 func (r *rope) NoteEvents(ev *fmu.Events, h float64) {
 	grounded := false
 	for _, c := range r.contacts[:min(4, len(r.contacts))] {
-		grounded = grounded || c.Force(h) > 0
+		grounded = grounded || c.Force(r.sub) > 0
 	}
 	if grounded != r.grounded {
 		r.grounded = grounded
