@@ -212,16 +212,26 @@ func (c *Contact) Apply(h float64, lambda []float64) {
 // Force returns the normal force of the last step (N).
 func (c *Contact) Force(h float64) float64 { return c.normal / h }
 
-// BoxCorners returns the bottom four corners of a box of the given size
-// (m) centred on its body, as contact points.
+// BoxCorners returns the eight corners of a box of the given size (m)
+// centred on its body, as contact points: the bottom four, then the top
+// four, so that a box tipped over lies on its side or its top rather than
+// sinking through.
 func BoxCorners(b *multibody.Body, size geom.Vec3) []Point {
 	var pts []Point
-	for _, sx := range []float64{-1, 1} {
-		for _, sy := range []float64{-1, 1} {
-			pts = append(pts, Point{Body: b, Offset: geom.V(sx*size.X/2, sy*size.Y/2, -size.Z/2)})
+	for _, sz := range []float64{-1, 1} {
+		for _, sx := range []float64{-1, 1} {
+			for _, sy := range []float64{-1, 1} {
+				pts = append(pts, Point{Body: b, Offset: geom.V(sx*size.X/2, sy*size.Y/2, sz*size.Z/2)})
+			}
 		}
 	}
 	return pts
+}
+
+// BoxBottomCorners returns the bottom four of BoxCorners: the ground's
+// contacts of a box that cannot tip over.
+func BoxBottomCorners(b *multibody.Body, size geom.Vec3) []Point {
+	return BoxCorners(b, size)[:4]
 }
 
 // State implements state.Stater: the last normal impulse, which bounds

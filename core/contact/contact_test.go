@@ -183,6 +183,39 @@ func TestTiltedBoxLandsAndRests(t *testing.T) {
 	}
 }
 
+// A crane's load tipped over (12.3 t, 2 × 2 × 1 m), dropped from 0.3 m:
+// on its 2 × 1 m side, or upside down, it comes to rest on that face
+// (centre 1 m or 0.5 m above the ground within 1 mm), never more than 1 cm
+// into the ground. With contacts at its bottom corners alone it fell
+// through the ground.
+func TestTippedBoxLiesOnItsSideOrTop(t *testing.T) {
+	for _, c := range []struct {
+		name   string
+		turn   float64 // about x, rad
+		centre float64 // height at rest, m
+	}{{"on its side", math.Pi / 2, 1}, {"upside down", math.Pi, 0.5}} {
+		w := multibody.NewWorld(geom.V(0, 0, -9.81))
+		const m = 12330.0
+		size := geom.V(2, 2, 1)
+		b := w.AddBody(multibody.NewBody("load", m, multibody.BoxInertia(m, size.X, size.Y, size.Z), geom.V(0, 0, c.centre+0.3)))
+		b.Rot = geom.AxisAngle(geom.V(1, 0, 0), c.turn)
+		g := &Ground{Friction: 0.5}
+		for _, p := range BoxCorners(b, size) {
+			ct := New(g, p)
+			ct.Damping = 2 * h
+			w.AddConstraint(ct)
+		}
+		lowest := math.Inf(1)
+		run(t, w, 2, func() { lowest = math.Min(lowest, b.Pos.Z) })
+		if d := c.centre - lowest; d > 0.01 {
+			t.Errorf("%s: the box went %.3f m into the ground, want at most 1 cm", c.name, d)
+		}
+		if math.Abs(b.Pos.Z-c.centre) > 1e-3 || b.Vel.Norm() > 1e-3 {
+			t.Errorf("%s: after 2 s the centre is at z = %.4f m, moving at %.3g m/s; want at rest at %g m", c.name, b.Pos.Z, b.Vel.Norm(), c.centre)
+		}
+	}
+}
+
 // TestThrownRodLands: a rope segment (2 kg, 1 m, contacts at both ends
 // of radius 1 cm, μ = 0.5), tilted 10°, thrown down at 22 m/s (a slack
 // fall from a 45 m boom) from 40 heights between 0.1 and 0.6 m at

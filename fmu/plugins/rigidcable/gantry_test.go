@@ -315,7 +315,7 @@ func TestSlackRopePaidOutAfterSetDown(t *testing.T) {
 			for _, c := range g.rope.onLoad {
 				boxForce = math.Max(boxForce, c.Force(g.step))
 			}
-			for _, c := range g.rope.contacts[4:] {
+			for _, c := range g.rope.ends {
 				groundForce = math.Max(groundForce, c.Force(g.step))
 			}
 			_, a := g.rope.cable.Kink()

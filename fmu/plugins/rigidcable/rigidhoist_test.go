@@ -130,12 +130,14 @@ func TestSnatchLeavesAtMostTwiceTheWinchSpeed(t *testing.T) {
 // load up higher than the last. At 3 m/s the run goes to the end with the
 // load slower than 12 m/s and the tension below 1.5 MN (measured 7.8 m/s,
 // 1.15 MN); taken in single steps where the slack segments whipped (before
-// stability.MaxTurn), it ran away after 5.6 s. At 5 m/s the snatches grow
-// until a load falling at 20 m/s is caught with 3.6 MN, a stress no rope
-// holds (11 GPa, after 7 s): every step either succeeds with the load
-// slower than 25 m/s, or the instance fails saying that the rope would
-// have broken or ran away (segments faster than 1000 m/s against the
-// rope's mean motion), outputs those of the last good step. Before runaways
+// stability.MaxTurn), it ran away after 5.6 s. At 5 m/s the slack-rope
+// stop holds back most of the pay-out at this step (not at 1/480 s and
+// finer, examples/README.md), each haul takes the load higher, and after
+// 7 s it is thrown up into the sheave with 3.6 MN, a stress no rope holds:
+// every step either succeeds with the load slower than 25 m/s, or the
+// instance fails saying that the rope would have broken or ran away
+// (segments faster than 1000 m/s against the rope's mean motion), outputs
+// those of the last good step. Before runaways
 // were checked, such runs went on silently until the world's limit of
 // 1e7 m stopped them, at 10⁶ m/s under 10¹¹ N.
 func TestSnatchCyclesRunOrStopClearly(t *testing.T) {

@@ -19,11 +19,14 @@ import (
 // hoist.Bodies on a world of the suspension point, the cable's segments
 // and the load, with the ground's contacts.
 type rope struct {
-	world    *multibody.World
-	hoist    *multibody.Body
-	load     *multibody.Body
-	cable    *rigidcable.Cable
-	contacts []*contact.Contact
+	world *multibody.World
+	hoist *multibody.Body
+	load  *multibody.Body
+	cable *rigidcable.Cable
+	// corners are the ground's contacts with the load's corners, ends
+	// those with the rope's segment ends (the first segment's start, then
+	// every segment's end).
+	corners, ends []*contact.Contact
 	// onLoad keeps the segments but those at the socket (socketZone) out
 	// of the load's box.
 	onLoad []*contact.BoxContact
@@ -78,17 +81,17 @@ func (c *config) build(st *hoist.Start) (hoist.Cable, error) {
 	cable.AddTo(r.world)
 	if g := c.Ground; g != nil {
 		ground := &contact.Ground{Height: g.Height, Friction: g.Friction}
-		// The load's bottom corners, and every segment's ends (the
-		// first's at the sheave too): a straight segment whose ends are
-		// above the ground is above it all along.
+		// The load's corners (a load tipped over lies on its side), and
+		// every segment's ends (the first's at the sheave too): a straight
+		// segment whose ends are above the ground is above it all along.
 		points := contact.BoxCorners(r.load, size)
+		corners := len(points)
 		radius := p.Rope.Diameter / 2
 		points = append(points, contact.Point{Body: cable.Segments[0], Radius: radius})
 		for _, seg := range cable.Segments {
 			points = append(points, contact.Point{Body: seg, Radius: radius})
 		}
 		var constraints []multibody.Constraint
-		corners := len(points) - 1 - len(cable.Segments)
 		for k, pt := range points {
 			ct := contact.New(ground, pt)
 			// Contact rows are rigid: their relaxation is the stepper's,
@@ -101,7 +104,11 @@ func (c *config) build(st *hoist.Start) (hoist.Cable, error) {
 			// keep SPOOK's damping, with which its landing was settled.
 			ct.Gap = k >= corners
 			constraints = append(constraints, ct)
-			r.contacts = append(r.contacts, ct)
+			if k < corners {
+				r.corners = append(r.corners, ct)
+			} else {
+				r.ends = append(r.ends, ct)
+			}
 		}
 		// The slack rope lies on the load as on the ground: the segments
 		// stay out of the load's box (with the ground's friction), but
@@ -118,15 +125,15 @@ func (c *config) build(st *hoist.Start) (hoist.Cable, error) {
 		}
 		r.placeContacts()
 		// The cable's joints are one group (direct chain solve), the
-		// load's four corners another (dense with their bounds: solved
+		// load's corners another (dense with their bounds: solved
 		// apart, the redundant corners of one body converged so slowly
 		// that a load set down slid on at the 0.6 mm/s its landing left
 		// it, 20 sweeps a step), each of the rope's contacts a small group
 		// of its own (3 rows).
-		sizes := []int{len(cable.Joints), 4}
+		sizes := []int{len(cable.Joints), corners}
 		for k, ct := range constraints {
 			r.world.AddConstraint(ct)
-			if k >= 4 {
+			if k >= corners {
 				sizes = append(sizes, 1)
 			}
 		}
@@ -261,12 +268,12 @@ const stallBeyond = 0.25
 // segments' present length: the ground's at the first segment's start and
 // every segment's end, the load's along each segment.
 func (r *rope) placeContacts() {
-	if len(r.contacts) == 0 || r.cable.SegmentLength == r.placed {
+	if len(r.ends) == 0 || r.cable.SegmentLength == r.placed {
 		return // placed for this length already
 	}
 	r.placed = r.cable.SegmentLength
 	end := geom.Vec3{X: r.cable.SegmentLength / 2}
-	ends := r.contacts[4:] // after the load's corners
+	ends := r.ends
 	ends[0].SetOffset(end.Scale(-1))
 	for k := range r.cable.Segments {
 		ends[k+1].SetOffset(end)
@@ -279,7 +286,7 @@ func (r *rope) placeContacts() {
 // NoteEvents implements hoist.Eventer: the load set down and lifted off.
 func (r *rope) NoteEvents(ev *fmu.Events, h float64) {
 	grounded := false
-	for _, c := range r.contacts[:min(4, len(r.contacts))] {
+	for _, c := range r.corners {
 		grounded = grounded || c.Force(r.sub) > 0
 	}
 	if grounded != r.grounded {
