@@ -107,6 +107,19 @@ func (r *Row) resetFields() {
 	r.Lo, r.Hi, r.Start, r.Gap = math.Float64frombits(negInfBits), math.Float64frombits(posInfBits), 0, false
 }
 
+// SetHolonomic sets every field of the row but J as Reset and then the
+// given fields would: an unbounded holonomic row of violation g (m or
+// rad), compliance, damping and geometric stiffness (see Row), at the
+// prescribed rate speed over the step and speedBefore over the last. It
+// is for the Update of an Overwriting constraint, which writes J itself.
+// Field by field, as resetFields, which it must follow in a field added
+// to Row.
+func (r *Row) SetHolonomic(g, compliance, damping, geometric, speed, speedBefore float64) {
+	r.Holonomic, r.Violation, r.Compliance, r.Damping, r.Geometric = true, g, compliance, damping, geometric
+	r.Speed, r.SpeedBefore, r.Slip = speed, speedBefore, 0
+	r.Lo, r.Hi, r.Start, r.Gap = math.Float64frombits(negInfBits), math.Float64frombits(posInfBits), 0, false
+}
+
 // negInfBits and posInfBits are an unbounded row's bounds, −∞ and +∞, as
 // bits: math.Inf is above what the inliner lets resetFields call.
 const negInfBits, posInfBits = 0xfff0000000000000, 0x7ff0000000000000
@@ -121,10 +134,23 @@ type Constraint interface {
 	// Rows returns the number of scalar rows.
 	Rows() int
 	// Update evaluates the rows at the current positions and velocities for
-	// a step of h seconds. rows are Reset and have len(J) = len(Bodies()).
+	// a step of h seconds. rows are Reset (unless the constraint is
+	// Overwriting) and have len(J) = len(Bodies()).
 	Update(h float64, rows []Row)
 	// Apply hands back the impulses λ (N·s) the solver found for the rows.
 	Apply(h float64, lambda []float64)
+}
+
+// Overwriting is implemented by constraints whose Update sets every field
+// of every row, each block of J whole, whatever the rows held before (as
+// Row.SetHolonomic sets all fields but J): the world then hands Update the
+// rows as the last Update left them, without resetting them first (a pass
+// over every row of the constraint each step).
+type Overwriting interface {
+	Constraint
+	// OverwritesRows reports whether Update sets every field of every
+	// row; the world asks once a layout.
+	OverwritesRows() bool
 }
 
 // Switched is implemented by constraints whose rows are often all off, such

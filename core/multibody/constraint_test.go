@@ -37,3 +37,42 @@ func TestRowResetClearsEveryField(t *testing.T) {
 		t.Errorf("reset row's Jacobian %v, want the same two blocks cleared", r.J)
 	}
 }
+
+// SetHolonomic sets every field but J, whatever the fields held (set here
+// through reflection, bools both ways, so that a field added to Row and
+// forgotten in SetHolonomic fails): what Reset and the fields give, as an
+// Overwriting constraint's Update relies on.
+func TestRowSetHolonomicSetsEveryField(t *testing.T) {
+	for _, dirty := range []bool{false, true} {
+		j := make([]Jacobian, 2)
+		j[1].Ang.Y = 1
+		r := Row{J: j}
+		v := reflect.ValueOf(&r).Elem()
+		for i := 0; i < v.NumField(); i++ {
+			switch f := v.Field(i); f.Kind() {
+			case reflect.Float64:
+				f.SetFloat(7)
+			case reflect.Bool:
+				f.SetBool(dirty)
+			case reflect.Int8:
+				f.SetInt(1)
+			case reflect.Slice:
+			default:
+				t.Fatalf("field %s of kind %v: extend this test", v.Type().Field(i).Name, f.Kind())
+			}
+		}
+		r.SetHolonomic(1, 2, 3, 4, 5, 6)
+		if len(r.J) != 2 || &r.J[0] != &j[0] || j[1].Ang.Y != 1 {
+			t.Errorf("fields held %v: J changed to %v", dirty, r.J)
+		}
+		got := r
+		got.J = nil
+		var want Row
+		want.Reset()
+		want.Violation, want.Compliance, want.Damping, want.Geometric = 1, 2, 3, 4
+		want.Speed, want.SpeedBefore = 5, 6
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("fields held %v: set row %+v, want %+v", dirty, got, want)
+		}
+	}
+}

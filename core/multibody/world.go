@@ -54,6 +54,9 @@ type World struct {
 	turning    []Turning
 	rebounding []reboundingAt
 	off        []rowState
+	// overwrites marks the constraints that are Overwriting and say so:
+	// their rows are not reset before Update.
+	overwrites []bool
 	offH       float64
 	dirty      bool
 	// relaxed counts the rows of the last step that the step could not
@@ -165,8 +168,12 @@ func (w *World) layout() error {
 	w.prob.resize(n, len(w.dynamic))
 	w.switched, w.off = reuse(w.switched, len(w.constraints)), reuse(w.off, len(w.constraints))
 	w.turning, w.rebounding = w.turning[:0], w.rebounding[:0]
+	w.overwrites = reuse(w.overwrites, len(w.constraints))
 	for i, c := range w.constraints {
 		w.switched[i], _ = c.(Switched)
+		if o, ok := c.(Overwriting); ok {
+			w.overwrites[i] = o.OverwritesRows()
+		}
 		if t, ok := c.(Turning); ok {
 			w.turning = append(w.turning, t)
 		}
@@ -310,7 +317,9 @@ func (w *World) update(h float64) error {
 			w.off[i] = rowsOn
 		}
 		rows := w.rows[groups[i]:groups[i+1]]
-		resetRows(rows)
+		if !w.overwrites[i] {
+			resetRows(rows)
+		}
 		c.Update(h, rows)
 	}
 	w.turned = 0

@@ -284,6 +284,10 @@ func NewSwivelJoint(a *multibody.Body, pa, da geom.Vec3, b *multibody.Body, pb, 
 // Bodies implements multibody.Constraint.
 func (j *Joint) Bodies() []*multibody.Body { return j.bodies[:] }
 
+// OverwritesRows implements multibody.Overwriting: Update sets every
+// field of its rows (Row.SetHolonomic, and J's blocks whole).
+func (j *Joint) OverwritesRows() bool { return true }
+
 // Rows implements multibody.Constraint.
 func (j *Joint) Rows() int {
 	n := ballRows
@@ -386,22 +390,20 @@ func (j *Joint) Update(h float64, rows []multibody.Row) {
 		stiffness := j.bendStiffness()
 		across := stiffness * max(bendAcross(m.theta), minAcross)
 		rn, rm := &rows[next], &rows[next+1]
-		jn, jm := rn.J[:2], rm.J[:2]
-		jn[0].Ang, jn[1].Ang = m.n.Scale(-1), m.n
-		jm[0].Ang, jm[1].Ang = m.m.Scale(-1), m.m
-		rn.Compliance, rm.Compliance = 1/stiffness, 1/across
-		rn.Damping, rm.Damping = j.Damping, j.Damping
+		turnRow(rn, m.n)
+		turnRow(rm, m.m)
 		// Tension resists a kink like a bend stiffness T·l that the step
 		// sees only explicitly. The last step's tension, not the held one
 		// of TurnStiffness: the damping it sets (stability.TurnDamping)
 		// follows the rope as it is now, and held there, it made a slack
 		// rope rattle harder after a load was set down (mean tension at
 		// the sheave 18 kN, not 0.1 kN).
+		geometric := 0.0
 		if j.force > 0 {
-			rn.Geometric = j.force * j.Length
-			rm.Geometric = rn.Geometric
+			geometric = j.force * j.Length
 		}
-		rn.Violation = m.theta - j.bucklingSeed(m.theta)
+		rn.SetHolonomic(m.theta-j.bucklingSeed(m.theta), 1/stiffness, j.Damping, geometric, 0, 0)
+		rm.SetHolonomic(0, 1/across, j.Damping, geometric, 0, 0)
 		next += bendRows
 	}
 	if j.twists {
@@ -436,11 +438,8 @@ func (j *Joint) Update(h float64, rows []multibody.Row) {
 		}
 		j.folded = folded
 		row := &rows[next]
-		jac := row.J[:2]
-		jac[0].Ang, jac[1].Ang = t.Scale(-1), t // Ω̇ = (ω_B − ω_A)·t (eq. 28)
-		row.Violation = j.unwound
-		row.Compliance = 1 / j.Twist
-		row.Damping = j.Damping
+		turnRow(row, t) // Ω̇ = (ω_B − ω_A)·t (eq. 28)
+		row.SetHolonomic(j.unwound, 1/j.Twist, j.Damping, 0, 0, 0)
 		j.stepped = true
 	}
 }
@@ -463,11 +462,16 @@ func (f *ballFrame) row(row *multibody.Row, e geom.Vec3) {
 	jac := row.J[:2]
 	jac[0].Lin, jac[0].Ang = e, f.ra.Cross(e)
 	jac[1].Lin, jac[1].Ang = e.Scale(-1), f.rb.Cross(e).Scale(-1)
-	row.Violation = f.g.Dot(e)
-	row.Compliance = f.compliance
-	row.Damping = f.damping
-	row.Speed = -f.drift.Dot(e)
-	row.SpeedBefore = row.Speed
+	speed := -f.drift.Dot(e)
+	row.SetHolonomic(f.g.Dot(e), f.compliance, f.damping, 0, speed, speed)
+}
+
+// turnRow sets row's Jacobian to the relative turning of the bodies about
+// the axis a (world), (ω_B − ω_A)·a: the bend's and the twist's rows.
+func turnRow(row *multibody.Row, a geom.Vec3) {
+	jac := row.J[:2]
+	jac[0].Lin, jac[0].Ang = geom.Vec3{}, a.Scale(-1)
+	jac[1].Lin, jac[1].Ang = geom.Vec3{}, a
 }
 
 // bendStiffness returns the stiffness c_b (N·m/rad) of the bend rows:
