@@ -394,18 +394,14 @@ func (w *World) assemble(h float64) {
 		case rowsSwitching:
 			w.off[ci] = rowsOff
 		}
-		// The constraint's rows and their parts of the problem as
-		// slices of one length: no bounds checks, no fields reloaded.
 		first, end := p.Groups[ci], p.Groups[ci+1]
 		rows := w.rows[first:end]
 		n := len(rows)
-		prs, sigmas, bs := p.Rows[first:end][:n], p.Sigma[first:end][:n], p.B[first:end][:n]
-		los, his, starts := p.Lo[first:end][:n], p.Hi[first:end][:n], p.Start[first:end][:n]
 		// Body by body, then row by row: a constraint's rows act on the
 		// same bodies (layout), so each body's kind, inverse inertia and
 		// velocities are read once for all its rows instead of once a row.
 		// Each row's sums still add the bodies' terms in body order.
-		sums := p.sums[first:end][:n]
+		sums := p.sums[first:end]
 		clear(sums)
 		blocks := p.js[p.blockStart[ci]:p.blockStart[ci+1]]
 		minvs := p.minvJs[p.blockStart[ci]:p.blockStart[ci+1]][:len(blocks)]
@@ -413,7 +409,7 @@ func (w *World) assemble(h float64) {
 		// into the step (and there is one).
 		turning, dynamic := true, false
 		if n > 0 {
-			bodies := prs[0].Bodies
+			bodies := p.Rows[first].Bodies
 			nb := len(bodies)
 			for k, b := range bodies {
 				switch b.Kind {
@@ -436,10 +432,10 @@ func (w *World) assemble(h float64) {
 				}
 			}
 		}
-		t.assemble(rows, sums, sigmas, bs, los, his, starts, turning && dynamic)
+		t.assemble(p, first, rows, turning && dynamic)
 		// Rows switched off are pinned for as long as they stay off
 		// (Problem.pinned), unless Rebound moves their bounds.
-		p.pinned[ci] = state == rowsSwitching && pinned(los, his) && !w.rebounds(ci)
+		p.pinned[ci] = state == rowsSwitching && pinned(p.Lo[first:end], p.Hi[first:end]) && !w.rebounds(ci)
 	}
 	w.relaxed = t.relaxed
 }
@@ -460,14 +456,17 @@ type rowTerms struct {
 	relaxed                   int     // rows given numerical relaxation
 }
 
-// assemble is World.assemble's part for a constraint's rows: from their
-// sums it writes Σ, the right-hand side and the bounds. turning says
-// every dynamic body of theirs had its turning taken into the step (and
-// there is one).
-func (t *rowTerms) assemble(rows []Row, sums []rowSums, sigmas, bs, los, his []float64, starts []int8, turning bool) {
-	h := t.h
-	sums = sums[:len(rows)]
-	sigmas, bs, los, his, starts = sigmas[:len(rows)], bs[:len(rows)], los[:len(rows)], his[:len(rows)], starts[:len(rows)]
+// assemble is World.assemble's part for a constraint's rows, p's from
+// first: from their sums it writes Σ, the right-hand side and the
+// bounds. turning says every dynamic body of theirs had its turning
+// taken into the step (and there is one). The problem's parts are cut
+// here rather than passed (eight slices are more arguments than go in
+// registers), each once, to the rows' length: the loop needs no bounds
+// checks.
+func (t *rowTerms) assemble(p *Problem, first int, rows []Row, turning bool) {
+	h, end := t.h, first+len(rows)
+	sums := p.sums[first:end]
+	sigmas, bs, los, his, starts := p.Sigma[first:end], p.B[first:end], p.Lo[first:end], p.Hi[first:end], p.Start[first:end]
 	for i := range rows {
 		row := &rows[i]
 		gv, gpred, d, jump := sums[i].gv, sums[i].gpred, sums[i].d, sums[i].jump
