@@ -40,6 +40,9 @@ type BoxContact struct {
 	capsule Capsule
 	bodies  [2]*multibody.Body
 	normal  [boxPoints]float64 // normal impulses of the last step, N·s
+	// normalStep is the length (s) of the step that gave normal (0 before
+	// the first; see Contact.normalStep).
+	normalStep float64
 	// arm is the capsule's reach from its body's centre, the larger of
 	// |A| and |B| (far), found when the ends move rather than each step.
 	arm float64
@@ -211,7 +214,7 @@ func (c *BoxContact) Update(h float64, rows []multibody.Row) {
 			r[0].Damping = c.Damping
 		}
 		r[0].Lo = 0
-		limit := c.box.Friction * c.normal[k]
+		limit := c.box.Friction * sameForce(c.normal[k], c.normalStep, h)
 		for i := 1; i < 3; i++ {
 			r[i].Holonomic = false // friction acts on the sliding velocity
 			r[i].Slip = FrictionSlip
@@ -227,15 +230,17 @@ func (c *BoxContact) Apply(h float64, lambda []float64) {
 	// change.
 	l := lambda[:3*boxPoints]
 	c.normal = [...]float64{l[0], l[3], l[6]}
+	c.normalStep = h
 }
 
-// Force returns the normal force of the last step (N), all points'.
+// Force returns the normal force of the last step (N), all points', a
+// step of h seconds unless the contact knows the step's length.
 func (c *BoxContact) Force(h float64) float64 {
 	f := 0.0
 	for _, n := range c.normal {
 		f += n
 	}
-	return f / h
+	return f / lastStep(c.normalStep, h)
 }
 
 // State implements state.Stater: the last normal impulses, which bound
@@ -244,4 +249,5 @@ func (c *BoxContact) State(s *state.Codec) {
 	for k := range c.normal {
 		s.Float("box contact normal impulse", &c.normal[k])
 	}
+	s.NonNegative("box contact normal impulse's step", &c.normalStep)
 }

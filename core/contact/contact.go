@@ -50,6 +50,9 @@ type Contact struct {
 	point  Point
 	bodies [1]*multibody.Body
 	normal float64 // normal impulse of the last step, N·s
+	// normalStep is the length (s) of the step that gave normal (0 before
+	// the first): a caller may take steps of different lengths (substeps).
+	normalStep float64
 	// Damping is γ of the normal row (s), the time over which SPOOK
 	// takes out a penetration; zero means two steps (2h). A rigid contact
 	// is never resolved by the step, and the stepper's relaxation for
@@ -136,7 +139,7 @@ func (c *Contact) Update(h float64, rows []multibody.Row) {
 	r, gap, far := c.clearance(h)
 	if far {
 		multibody.SwitchOff(rows)
-		c.normal, c.friction, c.xi = 0, [2]float64{}, 0
+		c.normal, c.friction, c.xi, c.normalStep = 0, [2]float64{}, 0, 0
 		return
 	}
 	axes := [3]geom.Vec3{{Z: 1}, {X: 1}, {Y: 1}}
@@ -156,7 +159,7 @@ func (c *Contact) Update(h float64, rows []multibody.Row) {
 		rows[0].Damping = 0
 	}
 	rows[0].Lo = 0
-	limit := c.ground.Friction * c.normal
+	limit := c.ground.Friction * c.lastNormal(h)
 	if c.Creep {
 		c.creep(h, r, rows)
 		return
@@ -173,8 +176,8 @@ func (c *Contact) Update(h float64, rows []multibody.Row) {
 func (c *Contact) creep(h float64, r geom.Vec3, rows []multibody.Row) {
 	b := c.point.Body
 	v := b.Vel.Add(b.AngVel.Cross(r))
-	bound := c.ground.Friction * c.normal / h // μN (N)
-	xi := CreepSlip(math.Hypot(v.X, v.Y), bound, math.Hypot(c.friction[0], c.friction[1])/h, c.xi)
+	bound := c.ground.Friction * c.lastNormal(h) / h // μN (N)
+	xi := CreepSlip(math.Hypot(v.X, v.Y), bound, math.Hypot(c.friction[0], c.friction[1])/lastStep(c.normalStep, h), c.xi)
 	c.xi = xi
 	for i := 1; i < 3; i++ {
 		rows[i].Holonomic = false
@@ -207,10 +210,36 @@ func (c *Contact) Apply(h float64, lambda []float64) {
 	l := lambda[:3] // one bounds check for the three
 	c.normal = l[0]
 	c.friction = [2]float64{l[1], l[2]}
+	c.normalStep = h
 }
 
-// Force returns the normal force of the last step (N).
-func (c *Contact) Force(h float64) float64 { return c.normal / h }
+// Force returns the normal force of the last step (N), a step of h
+// seconds unless the contact knows the step's length.
+func (c *Contact) Force(h float64) float64 { return c.normal / lastStep(c.normalStep, h) }
+
+// lastNormal returns the last step's normal impulse as the impulse of the
+// same force over a step of h seconds: the friction bound of a step whose
+// length differs from the last one's (substeps of a changing number).
+func (c *Contact) lastNormal(h float64) float64 { return sameForce(c.normal, c.normalStep, h) }
+
+// sameForce returns the impulse j (N·s) of a step of last seconds as the
+// impulse of the same force over h seconds: j itself where the steps
+// are alike, or last is not known (0).
+func sameForce(j, last, h float64) float64 {
+	if last == h || last == 0 {
+		return j
+	}
+	return j / last * h
+}
+
+// lastStep returns the length of the last step, last, or h where it is
+// not known (0).
+func lastStep(last, h float64) float64 {
+	if last == 0 {
+		return h
+	}
+	return last
+}
 
 // BoxCorners returns the eight corners of a box of the given size (m)
 // centred on its body, as contact points: the bottom four, then the top
@@ -238,6 +267,7 @@ func BoxBottomCorners(b *multibody.Body, size geom.Vec3) []Point {
 // the next step's friction.
 func (c *Contact) State(s *state.Codec) {
 	s.Float("contact normal impulse", &c.normal)
+	s.NonNegative("contact normal impulse's step", &c.normalStep)
 	if c.Creep {
 		s.NonNegative("contact friction slip", &c.xi)
 		s.Float("contact friction impulse", &c.friction[0])

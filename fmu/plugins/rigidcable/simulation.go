@@ -42,8 +42,9 @@ type rope struct {
 	// Coordinates in a row: x, y, z of end 0, then of end 1, …
 	nodes      []float64
 	nodesValid bool
-	// sub is the length (s) of the last step's substeps (Step).
-	sub float64
+	// tension is the tension at the sheave over the last step (N): the
+	// mean of its substeps' (Step).
+	tension float64
 }
 
 // build is the Design's Build: the cable hangs straight down from the
@@ -67,7 +68,7 @@ func (c *config) build(st *hoist.Start) (hoist.Cable, error) {
 	if err != nil {
 		return nil, fmt.Errorf("cable: %w", err)
 	}
-	r := &rope{cable: cable, world: multibody.NewWorld(geom.V(0, 0, -p.Gravity)), sub: p.H}
+	r := &rope{cable: cable, world: multibody.NewWorld(geom.V(0, 0, -p.Gravity))}
 	r.hoist = r.world.AddBody(multibody.NewKinematic("suspension", top))
 	r.hoist.Vel = st.Vel
 	box := c.Load.Box()
@@ -78,6 +79,7 @@ func (c *config) build(st *hoist.Start) (hoist.Cable, error) {
 	cable.AttachStart(r.hoist, geom.Vec3{}, geom.V(0, 0, -1), rigidcable.Sheave)
 	cable.AttachEnd(r.load, geom.V(0, 0, size.Z/2), geom.V(0, 0, -1), hook)
 	cable.Prestretch(r.world.Gravity)
+	r.tension = cable.Joints[0].Force()
 	cable.AddTo(r.world)
 	if g := c.Ground; g != nil {
 		ground := &contact.Ground{Height: g.Height, Friction: g.Friction}
@@ -162,7 +164,7 @@ const socketZone = 4
 func (r *rope) Top() *geom.Vec3            { return &r.hoist.Pos }
 func (r *rope) Length() float64            { return r.cable.Length() }
 func (r *rope) Force() geom.Vec3           { return r.hoist.ConstraintForce }
-func (r *rope) Tension() float64           { return r.cable.Joints[0].Force() }
+func (r *rope) Tension() float64           { return r.tension }
 func (r *rope) Load() (pos, vel geom.Vec3) { return r.load.Pos, r.load.Vel }
 
 // Bodies implements hoist.Bodies: the suspension point and the load.
@@ -197,7 +199,8 @@ func (r *rope) Nodes() []float64 {
 // Step implements hoist.Cable: the hoist moves at topVel, the winch
 // changes the cable length at rate, and the world takes one step, in
 // substeps where a segment turns faster than the step resolves
-// (rigidcable.Cable.Substeps).
+// (rigidcable.Cable.Substeps). The forces on the suspension point and the
+// load and the tension are then the means over the step.
 func (r *rope) Step(h float64, topVel geom.Vec3, length, rate float64, _ *hoist.Drive) error {
 	r.nodesValid = false
 	r.hoist.Vel = topVel
@@ -205,7 +208,7 @@ func (r *rope) Step(h float64, topVel geom.Vec3, length, rate float64, _ *hoist.
 	n := r.cable.Substeps(h)
 	start := r.cable.Length()
 	sub := h / float64(n)
-	r.sub = sub
+	var mean substepMean
 	for i := 1; i <= n; i++ {
 		target := length
 		if i < n {
@@ -225,8 +228,39 @@ func (r *rope) Step(h float64, topVel geom.Vec3, length, rate float64, _ *hoist.
 		if err != nil {
 			return err
 		}
+		if n > 1 {
+			mean.add(r)
+		}
+	}
+	if n > 1 {
+		mean.set(r, n)
+	} else {
+		r.tension = r.cable.Joints[0].Force()
 	}
 	return nil
+}
+
+// substepMean sums what a step's substeps exerted: the constraint forces
+// and torques on the suspension point and the load (N, N·m), and the
+// tension at the sheave (N).
+type substepMean struct {
+	hoistF, hoistT, loadF, loadT geom.Vec3
+	tension                      float64
+}
+
+// add adds the last substep's.
+func (m *substepMean) add(r *rope) {
+	m.hoistF, m.hoistT = m.hoistF.Add(r.hoist.ConstraintForce), m.hoistT.Add(r.hoist.ConstraintTorque)
+	m.loadF, m.loadT = m.loadF.Add(r.load.ConstraintForce), m.loadT.Add(r.load.ConstraintTorque)
+	m.tension += r.cable.Joints[0].Force()
+}
+
+// set gives the bodies and the rope the means over n equal substeps.
+func (m *substepMean) set(r *rope, n int) {
+	s := 1 / float64(n)
+	r.hoist.ConstraintForce, r.hoist.ConstraintTorque = m.hoistF.Scale(s), m.hoistT.Scale(s)
+	r.load.ConstraintForce, r.load.ConstraintTorque = m.loadF.Scale(s), m.loadT.Scale(s)
+	r.tension = m.tension * s
 }
 
 // feed returns the cable's length (m) at the end of a step of h seconds
@@ -287,7 +321,7 @@ func (r *rope) placeContacts() {
 func (r *rope) NoteEvents(ev *fmu.Events, h float64) {
 	grounded := false
 	for _, c := range r.corners {
-		grounded = grounded || c.Force(r.sub) > 0
+		grounded = grounded || c.Force(h) > 0
 	}
 	if grounded != r.grounded {
 		r.grounded = grounded
@@ -309,11 +343,12 @@ func (r *rope) NoteEvents(ev *fmu.Events, h float64) {
 
 // State implements hoist.Cable: the world's state (the load's mass and
 // inertia those of the parameters, multibody.World.FixMass), the grounded
-// flag and the segments' length.
+// and stop flags, the last step's tension and the segments' length.
 func (r *rope) State(c *state.Codec) {
 	r.nodesValid = false
 	r.world.State(c)
 	c.Flag("grounded", &r.grounded)
 	c.Flag("slack-rope stop", &r.stopNoted)
+	c.Float("tension at the sheave", &r.tension)
 	c.Positive("segment length", "m", &r.cable.SegmentLength)
 }
