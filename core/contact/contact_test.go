@@ -2,6 +2,7 @@ package contact
 
 import (
 	"math"
+	"math/rand/v2"
 	"testing"
 
 	"github.com/cablefmu/cablefmu/core/geom"
@@ -292,5 +293,41 @@ func TestThrownRodLands(t *testing.T) {
 	t.Logf("deepest end: %.3g m with Gap, %.3g m with SPOOK's form", gap, spook)
 	if gap > 1e-3 {
 		t.Errorf("an end of the thrown rod went %.3g m into the ground", gap)
+	}
+}
+
+// far, the bound Off tries first, finds a point far only where clearance
+// does, for either reach (Gap or not) and orientations of any norm, at
+// heights around the threshold and on far larger scales.
+func TestFarBoundsClearance(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	vec := func(s float64) geom.Vec3 {
+		return geom.V(s*rng.NormFloat64(), s*rng.NormFloat64(), s*rng.NormFloat64())
+	}
+	found := 0
+	for trial := 0; trial < 200000; trial++ {
+		scale := math.Pow(10, float64(rng.IntN(9)-3))
+		b := multibody.NewBody("b", 1, geom.V(1, 1, 1), geom.Vec3{})
+		b.Rot = geom.Quat{W: rng.NormFloat64(), X: rng.NormFloat64(), Y: rng.NormFloat64(), Z: rng.NormFloat64()}
+		if trial%2 == 0 {
+			b.Rot = b.Rot.Normalize()
+		}
+		b.Vel, b.AngVel = vec(scale*rng.Float64()), vec(rng.Float64())
+		g := &Ground{Height: scale * rng.NormFloat64()}
+		c := New(g, Point{Body: b, Offset: vec(scale * rng.Float64()), Radius: scale * rng.Float64() / 10})
+		c.Gap = trial%3 != 0
+		// The centre just above, at and below the height where the bound
+		// first holds.
+		b.Pos.Z = g.Height + c.point.Radius + c.arm*(0.5+2*rng.Float64()) + Margin*rng.Float64()*3
+		step := h * rng.Float64()
+		if c.far(step) {
+			found++
+			if _, _, far := c.clearance(step); !far {
+				t.Fatalf("trial %d: far, but clearance finds the point within reach", trial)
+			}
+		}
+	}
+	if found < 1000 {
+		t.Errorf("far held %d times in 200000 trials: not exercised", found)
 	}
 }
