@@ -92,14 +92,41 @@ type contactPoint struct {
 // far reports, from the bodies' centres and speeds alone, that the
 // capsule cannot reach the box within a step of h seconds: spheres about
 // the two, grown by the margin and the fastest approach of their points,
-// do not meet (most of a rope's segments, most steps, for a few products).
+// do not meet (most of a rope's segments, most steps, for a few products),
+// or else the box's distance from the capsule's centre says so (clear).
 func (c *BoxContact) far(h float64) bool {
 	cb, bb := c.capsule.Body, c.box.Body
 	arm := c.arm // from the capsule body's centre
 	box := c.box.Half.Norm()
 	apart := cb.Pos.Sub(bb.Pos).Norm()
 	approach := cb.Vel.Sub(bb.Vel).Norm() + cb.AngVel.Norm()*arm + bb.AngVel.Norm()*(box+arm+apart)
-	return apart > box+arm+c.capsule.Radius+Margin+approach*h
+	return apart > box+arm+c.capsule.Radius+Margin+approach*h || c.clear(h)
+}
+
+// clear reports that near finds every point of the capsule's axis out of
+// reach, from the box's distance from the capsule's centre (a rope's
+// segments next to the load, which far's spheres do not tell apart): the
+// axis is within arm·f_c of the centre (f of the capsule body's
+// orientation, see gain), which moves the distance, taken in the box's
+// frame as distance takes it, by at most f_b times that, and its points
+// approach the box at most at speed. The bound must hold by 1e-9 of the
+// magnitudes involved, far beyond the rounding of near's distances.
+func (c *BoxContact) clear(h float64) bool {
+	cb, bb := c.capsule.Body, c.box.Body
+	lever := c.arm * gain(cb.Rot)
+	apart := cb.Pos.Sub(bb.Pos).Norm()
+	speed := cb.Vel.Sub(bb.Vel).Norm() + cb.AngVel.Norm()*lever + bb.AngVel.Norm()*(apart+lever)
+	reach := Margin + speed*h
+	d, _ := c.distance(cb.Pos)
+	lever *= gain(bb.Rot)
+	return d-lever-c.capsule.Radius-reach > 1e-9*(math.Abs(d)+lever+c.capsule.Radius+reach+apart)
+}
+
+// gain returns |1 − |q|²| + |q|², the most by which Rotate by q (of any
+// norm: v + |q|²(R v − v), R the rotation of q/|q|) lengthens a vector.
+func gain(q geom.Quat) float64 {
+	n := q.W*q.W + q.X*q.X + q.Y*q.Y + q.Z*q.Z
+	return math.Abs(1-n) + n
 }
 
 // points returns the contact points for a step of h seconds (see

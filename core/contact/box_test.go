@@ -2,6 +2,7 @@ package contact
 
 import (
 	"math"
+	"math/rand/v2"
 	"testing"
 
 	"github.com/cablefmu/cablefmu/core/geom"
@@ -112,5 +113,53 @@ func TestRodAcrossBoxEdge(t *testing.T) {
 		case middle > 0.5 && rod.Pos.Z > -0.5:
 			t.Errorf("middle at %.2f m: the rod at z = %.2f m after 2 s, want it fallen off the box", middle, rod.Pos.Z)
 		}
+	}
+}
+
+// clear, the bound far tries after its spheres, finds a capsule clear of
+// the box only where near finds every point out of reach, at orientations
+// of any norm, on the box's scale and far larger ones.
+func TestClearBoundsNear(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	vec := func(s float64) geom.Vec3 {
+		return geom.V(s*rng.NormFloat64(), s*rng.NormFloat64(), s*rng.NormFloat64())
+	}
+	quat := func(unit bool) geom.Quat {
+		q := geom.Quat{W: rng.NormFloat64(), X: rng.NormFloat64(), Y: rng.NormFloat64(), Z: rng.NormFloat64()}
+		if unit {
+			return q.Normalize()
+		}
+		return q
+	}
+	found := 0
+	for trial := 0; trial < 100000; trial++ {
+		scale := math.Pow(10, float64(rng.IntN(7)-2))
+		bb := multibody.NewBody("box", 1, geom.V(1, 1, 1), vec(scale))
+		cb := multibody.NewBody("capsule", 1, geom.V(1, 1, 1), geom.Vec3{})
+		unit := trial%2 == 0
+		bb.Rot, cb.Rot = quat(unit), quat(unit)
+		bb.Vel, bb.AngVel = vec(scale*rng.Float64()), vec(rng.Float64())
+		cb.Vel, cb.AngVel = vec(scale*rng.Float64()), vec(rng.Float64())
+		half := geom.V(scale*rng.Float64(), scale*rng.Float64(), scale*rng.Float64())
+		end := vec(scale * rng.Float64())
+		c := NewBoxContact(&Box{Body: bb, Half: half}, Capsule{Body: cb, A: end.Scale(-1), B: end, Radius: scale * rng.Float64() / 10})
+		// The capsule's centre about as far from the box as its reach.
+		cb.Pos = bb.Pos.Add(vec(1).Scale((half.Norm() + c.arm*(0.5+2*rng.Float64())) / math.Sqrt(3)))
+		step := h * rng.Float64()
+		if !c.clear(step) {
+			continue
+		}
+		found++
+		for k, pt := range c.near(step) {
+			if pt.on {
+				t.Fatalf("trial %d: clear, but near finds point %d within reach", trial, k)
+			}
+		}
+		if unit && !c.far(step) {
+			t.Fatalf("trial %d: clear, but not far", trial)
+		}
+	}
+	if found < 1000 {
+		t.Errorf("clear held %d times in 100000 trials: not exercised", found)
 	}
 }

@@ -133,18 +133,15 @@ func (c *Contact) clearance(h float64) (r geom.Vec3, gap float64, far bool) {
 
 // far reports, from the body's height and speeds alone, that clearance
 // finds the point far from the ground (most of a hanging rope's points,
-// most steps), without turning the offset. Rotate by a quaternion q of
-// any norm, v + |q|²(R v − v) with R the rotation of q/|q|, puts the
-// point at most arm·(|1 − |q|²| + |q|²) from the centre: the gap is at
-// least the centre's height less that, and the point's speed at most
-// |v| + |ω| times that, twice of which over the step bounds both of
-// clearance's reaches. The bound must hold by 1e-9 of the magnitudes
-// involved, far beyond the rounding of either side.
+// most steps), without turning the offset. Rotate by the body's
+// orientation, of any norm (see gain), puts the point at most arm·f from
+// the centre: the gap is at least the centre's height less that, and the
+// point's speed at most |v| + |ω| times that, twice of which over the
+// step bounds both of clearance's reaches. The bound must hold by 1e-9
+// of the magnitudes involved, far beyond the rounding of either side.
 func (c *Contact) far(h float64) bool {
 	b := c.point.Body
-	q := b.Rot
-	n := q.W*q.W + q.X*q.X + q.Y*q.Y + q.Z*q.Z
-	arm := c.arm * (math.Abs(1-n) + n)
+	arm := c.arm * gain(b.Rot)
 	reach := Margin + 2*(b.Vel.Norm()+b.AngVel.Norm()*arm)*h
 	z, ground := b.Pos.Z, c.ground.Height+c.point.Radius
 	return z-arm-ground-reach > 1e-9*(math.Abs(z)+math.Abs(ground)+arm+reach)
