@@ -352,14 +352,19 @@ func (s *segment) bendAt(k int) int { return 1 + len(s.fric) + bendRows*k }
 // measure evaluates the positions, directions and lengths at the start of
 // the step.
 func (s *segment) measure() {
+	// The slices and the sum held in locals, cut to one length: the
+	// stores through s made every pass reload them.
+	pos := s.pos[:len(s.nodes)]
 	for k, n := range s.nodes {
-		s.pos[k] = n.position()
+		pos[k] = n.position()
 	}
-	s.total = 0
-	for k := range s.dir {
-		s.dir[k], s.length[k] = s.pos[k+1].Sub(s.pos[k]).Unit()
-		s.total += s.length[k]
+	dir, length := s.dir[:len(pos)-1], s.length[:len(pos)-1]
+	total := 0.0
+	for k := range dir {
+		dir[k], length[k] = pos[k+1].Sub(pos[k]).Unit()
+		total += length[k]
 	}
+	s.total = total
 }
 
 // addBlock adds the rate coefficient c (the derivative of a length by the
@@ -393,8 +398,16 @@ func (s *segment) Update(h float64, rows []multibody.Row) {
 	w := s.wire
 	last := len(s.nodes) - 1
 	row := &rows[0]
-	for k := range s.nodes {
-		s.addBlock(row, k, s.coefficient(k, last))
+	// addBlock written out: it is above the inliner's budget, and this
+	// loop takes every node of every segment.
+	at, pos := s.at[:len(s.nodes)], s.pos[:len(s.nodes)]
+	for k, n := range s.nodes {
+		c := s.coefficient(k, last)
+		j := &row.J[at[k]]
+		j.Lin = j.Lin.Add(c)
+		if n.kind != MassNode {
+			j.Ang = j.Ang.Add(pos[k].Sub(n.body.Pos).Cross(c))
+		}
 	}
 	L := s.rest()
 	row.Violation = s.total - L
@@ -511,6 +524,13 @@ func (s *segment) tensions(h float64, lambda []float64) {
 	// shares worked out once (rather than for every node), then taken
 	// to the tension −l/h.
 	subs := s.nodes[:len(s.nodes)-1]
+	if len(s.fric) == 0 {
+		// The segment row's alone (most segments): one pass.
+		for _, n := range subs {
+			n.tension = -lambda[0] / h
+		}
+		return
+	}
 	for _, n := range subs {
 		n.tension = lambda[0]
 	}
@@ -668,8 +688,8 @@ func changed(bound, old, b float64) bool {
 func (s *segment) Apply(h float64, lambda []float64) {
 	copy(s.lambda, lambda)
 	s.tensions(h, lambda)
-	for k, b := range s.bends {
-		b.mid.moment = bendMoment(h, lambda[s.bendAt(k):])
+	for k := range s.bends { // by index: a bend is twelve words
+		s.bends[k].mid.moment = bendMoment(h, lambda[s.bendAt(k):])
 	}
 	if s.wire.twist {
 		s.twistApply(h, lambda[s.twistAt():])

@@ -125,11 +125,12 @@ func (s *segment) twistUpdate(h float64, rows []multibody.Row) {
 	row.J[s.at[0]].Ang = row.J[s.at[0]].Ang.Sub(a.axis)
 	last := len(s.nodes) - 1
 	row.J[s.at[last]].Ang = row.J[s.at[last]].Ang.Add(b.axis)
+	at, dir := s.at[:last], s.dir[:last] // cut to one length: one bounds check
 	for k := 1; k < last; k++ {
 		// The wire turning at a node on a body: that body holds the
 		// change of the wire's moment, M·(d_in − d_out).
-		j := &row.J[s.at[k]]
-		j.Ang = j.Ang.Add(s.dir[k-1].Sub(s.dir[k]))
+		j := &row.J[at[k]]
+		j.Ang = j.Ang.Add(dir[k-1].Sub(dir[k]))
 	}
 	L := s.rest()
 	row.Violation = a.twist + w.Rope.Torque(a.tension)*L/w.gj
@@ -167,7 +168,7 @@ func (s *segment) lockTwistRow(r *multibody.Row, l *lock, n *node, h float64) {
 func (s *segment) twistApply(h float64, lambda []float64) {
 	rate := 0.0
 	for k, b := range s.bodies {
-		j := s.twistJ[k]
+		j := &s.twistJ[k] // not a copy: its six words were a third of the loop
 		rate += j.Lin.Dot(b.Vel) + j.Ang.Dot(b.AngVel)
 	}
 	s.nodes[0].twist += h * rate
