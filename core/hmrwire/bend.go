@@ -162,8 +162,18 @@ func (b *bend) addLeg(row *multibody.Row, l leg, z geom.Vec3) {
 		return
 	}
 	c := z.AddScaled(-z.Dot(l.dir), l.dir).Scale(1 / l.length)
-	b.addPoint(row, l.q, c)
-	b.addPoint(row, l.p, c.Scale(-1))
+	// addPoint written out, c at q then −c at p: it is above the
+	// inliner's budget, and a bend's rows take eight points.
+	for i, k := range [2]int{l.q, l.p} {
+		if i == 1 {
+			c = c.Scale(-1)
+		}
+		j := &row.J[b.at[k]]
+		j.Lin = j.Lin.Add(c)
+		if n := b.node(k); n.kind != MassNode {
+			j.Ang = j.Ang.Add(n.position().Sub(n.body.Pos).Cross(c))
+		}
+	}
 }
 
 // addPoint adds the coefficient c on the velocity of the bend's node k
