@@ -703,7 +703,9 @@ func (w *Wire) swallowed(h float64, ahead bool) bool {
 		}
 		outside := true
 		for _, g := range w.sys.Geometries {
-			if g.Inside(n.body.Pos) || ahead && g.entering(n.body.Pos, n.body.Vel, h) {
+			// Inside written out: most nodes are outside the sphere,
+			// and the call for each geometry cost as much as the test.
+			if g.nearby(n.body.Pos) && g.deeper(n.body.Pos, g.tol) || ahead && g.entering(n.body.Pos, n.body.Vel, h) {
 				w.merge(i)
 				merged, outside = true, false
 				i--

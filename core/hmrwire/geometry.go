@@ -169,10 +169,14 @@ func (g *Geometry) placeFaces() {
 // Inside reports whether the world point p lies inside the geometry by
 // more than its surface tolerance.
 func (g *Geometry) Inside(p geom.Vec3) bool {
-	if p.Sub(g.centre).Norm() > g.Shape.radius {
-		return false // outside the bounding sphere: the same answer as the faces'
-	}
-	return g.deeper(p, g.tol)
+	return g.nearby(p) && g.deeper(p, g.tol)
+}
+
+// nearby reports whether p lies within the bounding sphere (or is NaN):
+// outside it, Inside's answer is false, the same as the faces' would be.
+// Small enough to be inlined where most points are far (swallowed).
+func (g *Geometry) nearby(p geom.Vec3) bool {
+	return !(p.Sub(g.centre).Norm() > g.Shape.radius)
 }
 
 // deeper reports whether p lies deeper than margin (m) inside the
@@ -206,7 +210,10 @@ func (g *Geometry) depth(p geom.Vec3) float64 {
 // the ground is taken on at twice its fall in a step, for the velocity
 // the step itself adds (a fall's tension, gravity).
 func (g *Geometry) entering(p, v geom.Vec3, h float64) bool {
-	rel := v.Sub(g.Body.PointVel(p))
+	// Body.PointVel written out: it is above the inliner's budget, and
+	// this is asked for every mass node and geometry in each step.
+	b := g.Body
+	rel := v.Sub(b.Vel.Add(b.AngVel.Cross(p.Sub(b.Pos))))
 	// Cuts's first test, without the call for the most points, far off.
 	q := p.AddScaled(2*h, rel)
 	return !pieceMisses(p, q, g.boxLo, g.boxHi) && g.Cuts(p, q)
