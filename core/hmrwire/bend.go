@@ -87,6 +87,7 @@ type leg struct {
 // update fills the bend's two rows (see bend) for a wire of bending
 // stiffness ei (N·m²) and damping time tau (s).
 func (b *bend) update(rows []multibody.Row, ei, tau float64) {
+	rows = rows[:bendRows] // one bounds check for the rows' loops
 	var in, out leg
 	pm := b.mid.position()
 	if b.prev != nil {
@@ -101,11 +102,12 @@ func (b *bend) update(rows []multibody.Row, ei, tau float64) {
 	} else {
 		out.dir, out.p = b.clamp.Rot.Rotate(b.clampLocal), -1
 	}
-	comp := b.arm() / ei
-	for k := range bendRows {
+	arm := b.arm()
+	comp := arm / ei
+	for k := range rows {
 		rows[k].Compliance, rows[k].Damping = comp, tau
 	}
-	if short := minLeg * b.arm(); b.prev != nil && in.length < short || b.next != nil && out.length < short {
+	if short := minLeg * arm; b.prev != nil && in.length < short || b.next != nil && out.length < short {
 		return // see minLeg
 	}
 	a, c := in.dir, out.dir
@@ -141,10 +143,11 @@ func (b *bend) update(rows []multibody.Row, ei, tau float64) {
 		n := geom.Perpendicular(a)
 		x[0], y[0], g[0] = c.Cross(n).Scale(cos), n.Cross(a).Scale(cos), math.Pi
 	}
-	for k := range bendRows {
+	for k := range rows {
 		row := &rows[k]
-		b.addLeg(row, in, x[k])
-		b.addLeg(row, out, y[k])
+		// The legs by pointer: six words each, copied for every call.
+		b.addLeg(row, &in, x[k])
+		b.addLeg(row, &out, y[k])
 		row.Violation = g[k]
 	}
 }
@@ -152,7 +155,7 @@ func (b *bend) update(rows []multibody.Row, ei, tau float64) {
 // addLeg adds to row the coefficient z on the change of leg l's
 // direction: for a free leg dl = P (v_q − v_p)/l with P the projection
 // across it, for a clamped one dl = ω × dir.
-func (b *bend) addLeg(row *multibody.Row, l leg, z geom.Vec3) {
+func (b *bend) addLeg(row *multibody.Row, l *leg, z geom.Vec3) {
 	if l.p < 0 {
 		j := &row.J[b.at[0]]
 		if b.next == nil {
