@@ -260,6 +260,17 @@ func (c *BoxContact) Apply(h float64, lambda []float64) {
 	c.normalStep = h
 }
 
+// BoxImpulses are a BoxContact's normal impulses (N·s), one a point.
+type BoxImpulses [boxPoints]float64
+
+// Impulses returns the last step's normal impulses.
+func (c *BoxContact) Impulses() BoxImpulses { return c.normal }
+
+// SetStep makes a step of h seconds that was taken in substeps one step
+// for what follows, its normal impulses the sums over the substeps (see
+// Contact.SetStep).
+func (c *BoxContact) SetStep(normal BoxImpulses, h float64) { c.normal, c.normalStep = normal, h }
+
 // Force returns the normal force of the last step (N), all points', a
 // step of h seconds unless the contact knows the step's length.
 func (c *BoxContact) Force(h float64) float64 {

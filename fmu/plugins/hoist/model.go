@@ -101,7 +101,9 @@ type Cable interface {
 	// out at rate (m/s); in holds the inputs at the step's end.
 	Step(h float64, topVel geom.Vec3, length, rate float64, in *Drive) error
 	// Force is the force the cable exerted on the crane over the last
-	// step (N); Tension its tension at the suspension point (N).
+	// step (N); Tension its tension at the suspension point (N), at the
+	// step's end or, where a cable takes its steps in substeps, the mean
+	// over them.
 	Force() geom.Vec3
 	Tension() float64
 	// Load is the load's position (m) and velocity (m/s).

@@ -23,10 +23,10 @@ type rope struct {
 	hoist *multibody.Body
 	load  *multibody.Body
 	cable *rigidcable.Cable
-	// corners are the ground's contacts with the load's corners, ends
-	// those with the rope's segment ends (the first segment's start, then
-	// every segment's end).
-	corners, ends []*contact.Contact
+	// grounds are the ground's contacts: the load's corners, then the
+	// rope's segment ends (the first segment's start, then every
+	// segment's end), also as corners and ends.
+	grounds, corners, ends []*contact.Contact
 	// onLoad keeps the segments but those at the socket (socketZone) out
 	// of the load's box.
 	onLoad []*contact.BoxContact
@@ -45,6 +45,8 @@ type rope struct {
 	// tension is the tension at the sheave over the last step (N): the
 	// mean of its substeps' (Step).
 	tension float64
+	// sums is scratch of Step: what its substeps exerted.
+	sums substepSums
 }
 
 // build is the Design's Build: the cable hangs straight down from the
@@ -106,12 +108,9 @@ func (c *config) build(st *hoist.Start) (hoist.Cable, error) {
 			// keep SPOOK's damping, with which its landing was settled.
 			ct.Gap = k >= corners
 			constraints = append(constraints, ct)
-			if k < corners {
-				r.corners = append(r.corners, ct)
-			} else {
-				r.ends = append(r.ends, ct)
-			}
+			r.grounds = append(r.grounds, ct)
 		}
+		r.corners, r.ends = r.grounds[:corners:corners], r.grounds[corners:]
 		// The slack rope lies on the load as on the ground: the segments
 		// stay out of the load's box (with the ground's friction), but
 		// for the rope at its socket, which touches the load where the
@@ -208,7 +207,9 @@ func (r *rope) Step(h float64, topVel geom.Vec3, length, rate float64, _ *hoist.
 	n := r.cable.Substeps(h)
 	start := r.cable.Length()
 	sub := h / float64(n)
-	var mean substepMean
+	if n > 1 {
+		r.sums.clear(r)
+	}
 	for i := 1; i <= n; i++ {
 		target := length
 		if i < n {
@@ -229,38 +230,79 @@ func (r *rope) Step(h float64, topVel geom.Vec3, length, rate float64, _ *hoist.
 			return err
 		}
 		if n > 1 {
-			mean.add(r)
+			r.sums.add(r)
 		}
 	}
 	if n > 1 {
-		mean.set(r, n)
+		r.sums.set(r, n, h)
 	} else {
 		r.tension = r.cable.Joints[0].Force()
 	}
 	return nil
 }
 
-// substepMean sums what a step's substeps exerted: the constraint forces
-// and torques on the suspension point and the load (N, N·m), and the
-// tension at the sheave (N).
-type substepMean struct {
+// substepSums sums what a step's substeps exerted: the constraint forces
+// and torques on the suspension point and the load (N, N·m), the tension
+// at the sheave (N), and the contacts' impulses (N·s), the ground's
+// (corners, then ends) and the load's (onLoad).
+type substepSums struct {
 	hoistF, hoistT, loadF, loadT geom.Vec3
 	tension                      float64
+	normal                       []float64
+	friction                     [][2]float64
+	onLoad                       []contact.BoxImpulses
+}
+
+// clear readies the sums for a step of r.
+func (m *substepSums) clear(r *rope) {
+	m.hoistF, m.hoistT, m.loadF, m.loadT, m.tension = geom.Vec3{}, geom.Vec3{}, geom.Vec3{}, geom.Vec3{}, 0
+	m.normal = zeroed(m.normal, len(r.grounds))
+	m.friction = zeroed(m.friction, len(r.grounds))
+	m.onLoad = zeroed(m.onLoad, len(r.onLoad))
+}
+
+// zeroed returns s with n zero values, in s's array where it has room.
+func zeroed[T any](s []T, n int) []T {
+	if cap(s) < n {
+		return make([]T, n)
+	}
+	s = s[:n]
+	clear(s)
+	return s
 }
 
 // add adds the last substep's.
-func (m *substepMean) add(r *rope) {
+func (m *substepSums) add(r *rope) {
 	m.hoistF, m.hoistT = m.hoistF.Add(r.hoist.ConstraintForce), m.hoistT.Add(r.hoist.ConstraintTorque)
 	m.loadF, m.loadT = m.loadF.Add(r.load.ConstraintForce), m.loadT.Add(r.load.ConstraintTorque)
 	m.tension += r.cable.Joints[0].Force()
+	for k, c := range r.grounds {
+		n, f := c.Impulses()
+		m.normal[k] += n
+		m.friction[k][0] += f[0]
+		m.friction[k][1] += f[1]
+	}
+	for k, c := range r.onLoad {
+		for i, n := range c.Impulses() {
+			m.onLoad[k][i] += n
+		}
+	}
 }
 
-// set gives the bodies and the rope the means over n equal substeps.
-func (m *substepMean) set(r *rope, n int) {
+// set makes the n equal substeps one step of h seconds: the bodies and the
+// rope get the means of the forces, the contacts the sums of their
+// impulses (contact.Contact.SetStep).
+func (m *substepSums) set(r *rope, n int, h float64) {
 	s := 1 / float64(n)
 	r.hoist.ConstraintForce, r.hoist.ConstraintTorque = m.hoistF.Scale(s), m.hoistT.Scale(s)
 	r.load.ConstraintForce, r.load.ConstraintTorque = m.loadF.Scale(s), m.loadT.Scale(s)
 	r.tension = m.tension * s
+	for k, c := range r.grounds {
+		c.SetStep(m.normal[k], m.friction[k], h)
+	}
+	for k, c := range r.onLoad {
+		c.SetStep(m.onLoad[k], h)
+	}
 }
 
 // feed returns the cable's length (m) at the end of a step of h seconds
