@@ -201,28 +201,9 @@ func TestFrictionHoldsAcrossStepLengths(t *testing.T) {
 		run(t, w, 1, nil)
 		x0 := b.Pos.X
 		b.Force = geom.V(0.9*mu*100*9.81, 0, 0)
-		normal := make([]float64, len(cs))
-		friction := make([][2]float64, len(cs))
 		for k := 0; k < 60; k++ {
 			for _, n := range counts {
-				clear(normal)
-				clear(friction)
-				for i := 0; i < n; i++ {
-					if err := w.Step(h / float64(n)); err != nil {
-						t.Fatal(err)
-					}
-					for j, c := range cs {
-						nj, fj := c.Impulses()
-						normal[j] += nj
-						friction[j][0] += fj[0]
-						friction[j][1] += fj[1]
-					}
-				}
-				if sum && n > 1 {
-					for j, c := range cs {
-						c.SetStep(normal[j], friction[j], h)
-					}
-				}
+				substeps(t, w, cs, n, sum)
 			}
 		}
 		return b.Pos.X - x0
@@ -255,28 +236,8 @@ func TestLandingSlideAcrossStepLengths(t *testing.T) {
 	slide := func(counts []int, phase int) float64 {
 		w, b, cs := boxOnGround(t, 0.5, 0.25+0.5)
 		b.Vel = geom.V(3, 0, 0)
-		normal := make([]float64, len(cs))
-		friction := make([][2]float64, len(cs))
 		for k := 0; k < 180; k++ {
-			n := counts[(k+phase)%len(counts)]
-			clear(normal)
-			clear(friction)
-			for i := 0; i < n; i++ {
-				if err := w.Step(h / float64(n)); err != nil {
-					t.Fatal(err)
-				}
-				for j, c := range cs {
-					nj, fj := c.Impulses()
-					normal[j] += nj
-					friction[j][0] += fj[0]
-					friction[j][1] += fj[1]
-				}
-			}
-			if n > 1 {
-				for j, c := range cs {
-					c.SetStep(normal[j], friction[j], h)
-				}
-			}
+			substeps(t, w, cs, counts[(k+phase)%len(counts)], true)
 		}
 		return b.Pos.X - 3*math.Sqrt(2*0.5/9.81) // from where it landed
 	}
@@ -291,6 +252,31 @@ func TestLandingSlideAcrossStepLengths(t *testing.T) {
 	t.Logf("slid %.3f m at 1/60 s, %.3f to %.3f m in substeps", even, least, most)
 	if most > 1.05*even || least < 0 {
 		t.Errorf("in substeps the box slid %.3f to %.3f m, at 1/60 s %.3f m: want between 0 and 5 %% more", least, most, even)
+	}
+}
+
+// substeps takes a step of h in n equal substeps and, with sum, hands the
+// contacts the sums of their substeps' impulses as the step's
+// (Contact.SetStep), as RigidHoist does.
+func substeps(t *testing.T, w *multibody.World, cs []*Contact, n int, sum bool) {
+	t.Helper()
+	normal := make([]float64, len(cs))
+	friction := make([][2]float64, len(cs))
+	for i := 0; i < n; i++ {
+		if err := w.Step(h / float64(n)); err != nil {
+			t.Fatal(err)
+		}
+		for j, c := range cs {
+			nj, fj := c.Impulses()
+			normal[j] += nj
+			friction[j][0] += fj[0]
+			friction[j][1] += fj[1]
+		}
+	}
+	if sum && n > 1 {
+		for j, c := range cs {
+			c.SetStep(normal[j], friction[j], h)
+		}
 	}
 }
 
