@@ -260,16 +260,8 @@ func (c *BoxContact) Apply(h float64, lambda []float64) {
 	c.normalStep = h
 }
 
-// BoxImpulses are a BoxContact's normal impulses (N·s), one a point.
-type BoxImpulses [boxPoints]float64
-
-// Impulses returns the last step's normal impulses.
-func (c *BoxContact) Impulses() BoxImpulses { return c.normal }
-
-// SetStep makes a step of h seconds that was taken in substeps one step
-// for what follows, its normal impulses the sums over the substeps (see
-// Contact.SetStep).
-func (c *BoxContact) SetStep(normal BoxImpulses, h float64) { c.normal, c.normalStep = normal, h }
+// ApplyStep implements multibody.Summed (see Contact.ApplyStep).
+func (c *BoxContact) ApplyStep(h float64, lambda []float64) { c.Apply(h, lambda) }
 
 // Force returns the normal force of the last step (N), all points', a
 // step of h seconds unless the contact knows the step's length.

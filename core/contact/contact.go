@@ -235,19 +235,10 @@ func (c *Contact) Apply(h float64, lambda []float64) {
 	c.normalStep = h
 }
 
-// Impulses returns the last step's impulses (N·s): the normal row's and
-// the two friction rows'.
-func (c *Contact) Impulses() (normal float64, friction [2]float64) { return c.normal, c.friction }
-
-// SetStep makes a step of h seconds that was taken in substeps one step
-// for what follows (the next step's friction bound, Force): normal and
-// friction are its impulses (N·s), the sums over the substeps. The last
-// substep's impulse alone, scaled to the next step's length, would carry
-// that substep's force on: after an impact in a short substep, up to
-// stability.MaxSubsteps times the step's.
-func (c *Contact) SetStep(normal float64, friction [2]float64, h float64) {
-	c.normal, c.friction, c.normalStep = normal, friction, h
-}
+// ApplyStep implements multibody.Summed: a step taken in substeps is one
+// step for what follows (the next step's friction bound, Force), its
+// impulses the sums over the substeps.
+func (c *Contact) ApplyStep(h float64, lambda []float64) { c.Apply(h, lambda) }
 
 // Force returns the normal force of the last step (N), a step of h
 // seconds unless the contact knows the step's length.

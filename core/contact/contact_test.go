@@ -190,20 +190,20 @@ func TestTiltedBoxLandsAndRests(t *testing.T) {
 // changing number do (steps of 1/60 s taken whole, in three and in
 // sixteen): it slides no more than 1.5 times as far as at the constant
 // step, both where each step's substeps are left as they are and where
-// their impulses are summed into the step's (Contact.SetStep, as RigidHoist
-// does). With the last substep's normal impulse as the next step's bound,
+// their impulses are summed into the step's (multibody.World.Substeps,
+// as RigidHoist and WireHoist do). With the last substep's normal impulse as the next step's bound,
 // unscaled, a step after shorter ones had its bound cut to a third or a
 // sixteenth and slid.
 func TestFrictionHoldsAcrossStepLengths(t *testing.T) {
 	const mu = 0.5
 	slide := func(counts []int, sum bool) float64 {
-		w, b, cs := boxOnGround(t, mu, 0.25)
+		w, b, _ := boxOnGround(t, mu, 0.25)
 		run(t, w, 1, nil)
 		x0 := b.Pos.X
 		b.Force = geom.V(0.9*mu*100*9.81, 0, 0)
 		for k := 0; k < 60; k++ {
 			for _, n := range counts {
-				substeps(t, w, cs, n, sum)
+				substeps(t, w, n, sum)
 			}
 		}
 		return b.Pos.X - x0
@@ -227,17 +227,17 @@ func TestFrictionHoldsAcrossStepLengths(t *testing.T) {
 // taking 1.57 of the 3 m/s). Where the steps are taken in substeps of a
 // changing number (16 and 1, 3, 1 and 1, and 1, 16, 3, 1 and 2 per 1/60 s,
 // at every phase), each step's impulses summed into one step
-// (Contact.SetStep) as RigidHoist does, it slides no further than that
+// (multibody.World.Substeps) as RigidHoist and WireHoist do, it slides no further than that
 // (within 5 %), but may stop sooner: the friction bound is the last
 // step's normal impulse, one step late, and an impact in a substep bounds
 // the substeps after it and again the next step (measured: 0.02–0.23 m).
 // Scaled by force alone, without the sums, it slid 0.37 m.
 func TestLandingSlideAcrossStepLengths(t *testing.T) {
 	slide := func(counts []int, phase int) float64 {
-		w, b, cs := boxOnGround(t, 0.5, 0.25+0.5)
+		w, b, _ := boxOnGround(t, 0.5, 0.25+0.5)
 		b.Vel = geom.V(3, 0, 0)
 		for k := 0; k < 180; k++ {
-			substeps(t, w, cs, counts[(k+phase)%len(counts)], true)
+			substeps(t, w, counts[(k+phase)%len(counts)], true)
 		}
 		return b.Pos.X - 3*math.Sqrt(2*0.5/9.81) // from where it landed
 	}
@@ -255,27 +255,22 @@ func TestLandingSlideAcrossStepLengths(t *testing.T) {
 	}
 }
 
-// substeps takes a step of h in n equal substeps and, with sum, hands the
-// contacts the sums of their substeps' impulses as the step's
-// (Contact.SetStep), as RigidHoist does.
-func substeps(t *testing.T, w *multibody.World, cs []*Contact, n int, sum bool) {
+// substeps takes a step of h in n equal substeps: with sum, as one step
+// (multibody.World.Substeps, which hands the contacts the sums of their
+// substeps' impulses, as RigidHoist and WireHoist take them), without, as
+// n steps.
+func substeps(t *testing.T, w *multibody.World, n int, sum bool) {
 	t.Helper()
-	normal := make([]float64, len(cs))
-	friction := make([][2]float64, len(cs))
-	for i := 0; i < n; i++ {
-		if err := w.Step(h / float64(n)); err != nil {
+	step := func(_ int, sub float64) error { return w.Step(sub) }
+	if sum {
+		if err := w.Substeps(h, n, step); err != nil {
 			t.Fatal(err)
 		}
-		for j, c := range cs {
-			nj, fj := c.Impulses()
-			normal[j] += nj
-			friction[j][0] += fj[0]
-			friction[j][1] += fj[1]
-		}
+		return
 	}
-	if sum && n > 1 {
-		for j, c := range cs {
-			c.SetStep(normal[j], friction[j], h)
+	for k := 0; k < n; k++ {
+		if err := step(k, h/float64(n)); err != nil {
+			t.Fatal(err)
 		}
 	}
 }

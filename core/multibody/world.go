@@ -65,6 +65,8 @@ type World struct {
 	// turned counts the bodies of the last step whose turning stiffness
 	// the step took in (Body.takeTurnStiffness).
 	turned int
+	// substeps, while on, sums what the substeps of a step exert (Substeps).
+	substeps *stepSums
 }
 
 // Reevaluate makes the next step evaluate and assemble every constraint's
@@ -240,6 +242,9 @@ func (w *World) Step(h float64) error {
 	groups := w.prob.Groups // the constraints' rows, as laid out
 	for i, c := range w.constraints {
 		c.Apply(h, w.prob.Lambda[groups[i]:groups[i+1]])
+	}
+	if w.substeps != nil && w.substeps.on {
+		w.substeps.add(w, h)
 	}
 	return w.check()
 }

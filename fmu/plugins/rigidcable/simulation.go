@@ -45,8 +45,6 @@ type rope struct {
 	// tension is the tension at the sheave over the last step (N): the
 	// mean of its substeps' (Step).
 	tension float64
-	// sums is scratch of Step: what its substeps exerted.
-	sums substepSums
 }
 
 // build is the Design's Build: the cable hangs straight down from the
@@ -198,111 +196,43 @@ func (r *rope) Nodes() []float64 {
 // Step implements hoist.Cable: the hoist moves at topVel, the winch
 // changes the cable length at rate, and the world takes one step, in
 // substeps where a segment turns faster than the step resolves
-// (rigidcable.Cable.Substeps). The forces on the suspension point and the
-// load and the tension are then the means over the step.
+// (rigidcable.Cable.Substeps), the length paid out in equal shares. The
+// forces on the suspension point and the load and the tension are then
+// the means over the step, and the contacts bound the next step's friction
+// by the step's impulses (multibody.World.Substeps).
 func (r *rope) Step(h float64, topVel geom.Vec3, length, rate float64, _ *hoist.Drive) error {
 	r.nodesValid = false
 	r.hoist.Vel = topVel
 	length, rate = r.feed(h, length, rate)
 	n := r.cable.Substeps(h)
 	start := r.cable.Length()
-	sub := h / float64(n)
-	if n > 1 {
-		r.sums.clear(r)
-	}
-	for i := 1; i <= n; i++ {
+	tension := 0.0
+	err := r.world.Substeps(h, n, func(k int, sub float64) error {
 		target := length
-		if i < n {
-			target = start + (length-start)*float64(i)/float64(n)
+		if k < n-1 {
+			target = start + (length-start)*float64(k+1)/float64(n)
 		}
 		if err := r.cable.SetLength(target, rate); err != nil {
 			return err
 		}
 		r.placeContacts()
-		err := r.world.Step(sub)
-		if err == nil {
-			err = r.cable.Runaway()
-		}
-		if errors.Is(err, multibody.ErrDiverged) {
-			return fmt.Errorf("%w (check the inputs and the internal step internalStep)", err)
-		}
-		if err != nil {
+		if err := r.world.Step(sub); err != nil {
 			return err
 		}
-		if n > 1 {
-			r.sums.add(r)
-		}
+		tension += r.cable.Joints[0].Force()
+		return r.cable.Runaway()
+	})
+	if errors.Is(err, multibody.ErrDiverged) {
+		return fmt.Errorf("%w (check the inputs and the internal step internalStep)", err)
 	}
+	if err != nil {
+		return err
+	}
+	r.tension = tension
 	if n > 1 {
-		r.sums.set(r, n, h)
-	} else {
-		r.tension = r.cable.Joints[0].Force()
+		r.tension = tension / float64(n)
 	}
 	return nil
-}
-
-// substepSums sums what a step's substeps exerted: the constraint forces
-// and torques on the suspension point and the load (N, N·m), the tension
-// at the sheave (N), and the contacts' impulses (N·s), the ground's
-// (corners, then ends) and the load's (onLoad).
-type substepSums struct {
-	hoistF, hoistT, loadF, loadT geom.Vec3
-	tension                      float64
-	normal                       []float64
-	friction                     [][2]float64
-	onLoad                       []contact.BoxImpulses
-}
-
-// clear readies the sums for a step of r.
-func (m *substepSums) clear(r *rope) {
-	m.hoistF, m.hoistT, m.loadF, m.loadT, m.tension = geom.Vec3{}, geom.Vec3{}, geom.Vec3{}, geom.Vec3{}, 0
-	m.normal = zeroed(m.normal, len(r.grounds))
-	m.friction = zeroed(m.friction, len(r.grounds))
-	m.onLoad = zeroed(m.onLoad, len(r.onLoad))
-}
-
-// zeroed returns s with n zero values, in s's array where it has room.
-func zeroed[T any](s []T, n int) []T {
-	if cap(s) < n {
-		return make([]T, n)
-	}
-	s = s[:n]
-	clear(s)
-	return s
-}
-
-// add adds the last substep's.
-func (m *substepSums) add(r *rope) {
-	m.hoistF, m.hoistT = m.hoistF.Add(r.hoist.ConstraintForce), m.hoistT.Add(r.hoist.ConstraintTorque)
-	m.loadF, m.loadT = m.loadF.Add(r.load.ConstraintForce), m.loadT.Add(r.load.ConstraintTorque)
-	m.tension += r.cable.Joints[0].Force()
-	for k, c := range r.grounds {
-		n, f := c.Impulses()
-		m.normal[k] += n
-		m.friction[k][0] += f[0]
-		m.friction[k][1] += f[1]
-	}
-	for k, c := range r.onLoad {
-		for i, n := range c.Impulses() {
-			m.onLoad[k][i] += n
-		}
-	}
-}
-
-// set makes the n equal substeps one step of h seconds: the bodies and the
-// rope get the means of the forces, the contacts the sums of their
-// impulses (contact.Contact.SetStep).
-func (m *substepSums) set(r *rope, n int, h float64) {
-	s := 1 / float64(n)
-	r.hoist.ConstraintForce, r.hoist.ConstraintTorque = m.hoistF.Scale(s), m.hoistT.Scale(s)
-	r.load.ConstraintForce, r.load.ConstraintTorque = m.loadF.Scale(s), m.loadT.Scale(s)
-	r.tension = m.tension * s
-	for k, c := range r.grounds {
-		c.SetStep(m.normal[k], m.friction[k], h)
-	}
-	for k, c := range r.onLoad {
-		c.SetStep(m.onLoad[k], h)
-	}
 }
 
 // feed returns the cable's length (m) at the end of a step of h seconds
