@@ -476,6 +476,9 @@ func (dr *drive) Apply(h float64, lambda []float64) {
 	}
 }
 
+// ApplyStep implements multibody.Summed: the torques are the step's means.
+func (dr *drive) ApplyStep(h float64, lambda []float64) { dr.Apply(h, lambda) }
+
 // State implements state.Stater: the torques of the last step, the wire
 // paid out (within ±state.Limit), the end node's pull (Tension reads it),
 // the angle turned and the radius of the layer the wire leaves from.

@@ -22,19 +22,19 @@ func TestForgedImageRefused(t *testing.T) {
 		}
 	}
 	sys := d.sys
-	w := walker{sys.image(), sys.winches()}
+	w := sys.walker(sys.image())
 	imagePart := state.Save(nil, w)
 	saved := sys.SaveState(nil)
 	tail := saved[len(imagePart):]
 	forge := func(edit func(im *image) bool) []float64 {
 		im := &image{}
-		if _, err := state.Load(imagePart, walker{im, sys.winches()}); err != nil {
+		if _, err := state.Load(imagePart, sys.walker(im)); err != nil {
 			t.Fatal(err)
 		}
 		if !edit(im) {
 			return nil
 		}
-		return append(state.Save(nil, walker{im, sys.winches()}), tail...)
+		return append(state.Save(nil, sys.walker(im)), tail...)
 	}
 	before := sys.SaveState(nil)
 	cases := []struct {
@@ -92,7 +92,7 @@ func TestForgedImageRefused(t *testing.T) {
 		}
 	}
 	// Counts no state could hold.
-	nodeCount := 3 // version, last step, wires
+	nodeCount := 4 // version, last step, step means (none here), wires
 	for _, at := range []struct {
 		name string
 		i    int

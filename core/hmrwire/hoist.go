@@ -56,6 +56,8 @@ type Hoist struct {
 	// hook and load are the hook sheaves' axle centre and the load's
 	// bottom centre in the block's frame (m).
 	hook, load geom.Vec3
+	// report gives Report's values.
+	report *StepMean
 }
 
 // HoistSpec describes a Hoist.
@@ -481,6 +483,7 @@ func NewHoist(spec HoistSpec) (*Hoist, error) {
 		sh.hinge.beyond = false
 	}
 	drum.hinge.wrap = drum.wrapAngle()
+	ho.report = sys.AddMean(ho.readReport)
 	return ho, nil
 }
 
@@ -542,11 +545,38 @@ func (ho *Hoist) GroundForce() float64 {
 	return f
 }
 
-// FallTensions returns each fall's tension in the last step (N), from
+// Where Report puts what it reports.
+const (
+	ReportDrumTension = iota
+	ReportFirstTorque
+	ReportLastTorque
+	ReportFalls
+)
+
+// Report appends to dst what the wire did over the last step: the tension
+// at the drum (N, Drum.Tension), the rope's torques at its first and last
+// ends (N·m, Wire.EndTorques), then each fall's tension (N), from the
+// fall leaving the first boom sheave to the dead end's: the means over
+// the step's substeps where the system cut it (System.AddMean), else the
+// last step's (the wire's segments hold their last solve's impulses).
+func (ho *Hoist) Report(dst []float64) []float64 { return ho.report.Values(dst) }
+
+// FallTensions returns each fall's tension over the last step (N), as
+// Report.
+func (ho *Hoist) FallTensions() []float64 { return ho.Report(nil)[ReportFalls:] }
+
+// readReport appends Report's values after the last solve.
+func (ho *Hoist) readReport(dst []float64) []float64 {
+	first, last := ho.Wire.EndTorques()
+	dst = append(dst, ho.Drum.Tension(), first, last)
+	return append(dst, ho.fallTensions()...)
+}
+
+// fallTensions returns each fall's tension in the last solve (N), from
 // the fall leaving the first boom sheave to the dead end's: the mean
 // over the fall's straight run of the tensions of its sub-segments,
 // weighted by their lengths.
-func (ho *Hoist) FallTensions() []float64 {
+func (ho *Hoist) fallTensions() []float64 {
 	n := len(ho.Sheaves)
 	out := make([]float64, n)
 	weight := make([]float64, n)

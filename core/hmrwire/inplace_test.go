@@ -47,7 +47,7 @@ func TestRestoreInPlaceBitwise(t *testing.T) {
 	}
 	laidOut := func(ho *Hoist) bool {
 		im := &image{}
-		if _, err := state.Load(saved, walker{im, ho.Sys.winches()}); err != nil {
+		if _, err := state.Load(saved, ho.Sys.walker(im)); err != nil {
 			t.Fatal(err)
 		}
 		return ho.Sys.sameLayout(im)
@@ -150,7 +150,7 @@ func TestRestoreEveryStepBitwise(t *testing.T) {
 					t.Fatal(err)
 				}
 				im := &image{}
-				if _, err := state.Load(saved, walker{im, ho.Sys.winches()}); err != nil {
+				if _, err := state.Load(saved, ho.Sys.walker(im)); err != nil {
 					t.Fatal(err)
 				}
 				if ho.Sys.sameLayout(im) {

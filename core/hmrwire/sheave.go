@@ -428,6 +428,9 @@ func (hg *hinge) Apply(h float64, lambda []float64) {
 	}
 }
 
+// ApplyStep implements multibody.Summed: the loads are the step's means.
+func (hg *hinge) ApplyStep(h float64, lambda []float64) { hg.Apply(h, lambda) }
+
 // relativeSpin returns (ω_s − ω_a)·u_a (rad/s).
 func (hg *hinge) relativeSpin() float64 {
 	return hg.sheave.AngVel.Sub(hg.axle.AngVel).Dot(hg.axle.Rot.Rotate(hg.axis))

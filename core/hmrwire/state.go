@@ -18,7 +18,7 @@ import (
 // state, and the active set's rows for the next solve.
 
 // stateVersion starts every saved state.
-const stateVersion = 6
+const stateVersion = 7
 
 // Codes of the world's bodies and constraints in a saved state: an
 // external one (not the wires') by its index among those, a wire's by
@@ -49,9 +49,16 @@ const (
 // method is the one walk both run.
 type image struct {
 	lastH float64
+	means []meanImage
 	wires []wireImage
 	// bodies and cons are the world's order of bodies and constraints.
 	bodies, cons []entry
+}
+
+// meanImage is a StepMean's last step.
+type meanImage struct {
+	valid bool
+	mean  []float64
 }
 
 type wireImage struct {
@@ -82,10 +89,24 @@ type nodeImage struct {
 type entry struct{ code, a, b int }
 
 // State walks the image for a system whose wires have winches where
-// winch says.
-func (im *image) State(c *state.Codec, winch []bool) {
+// winch says and whose step means have the lengths means says.
+func (im *image) State(c *state.Codec, winch []bool, means []int) {
 	c.Fixed("HMR wire state version", stateVersion)
 	c.NonNegative("last step (s)", &im.lastH)
+	c.Fixed("step means", len(means))
+	if !c.Saving() {
+		im.means = make([]meanImage, len(means))
+	}
+	for i := range im.means {
+		m := &im.means[i]
+		c.Flag("step mean valid", &m.valid)
+		if !c.Saving() {
+			m.mean = make([]float64, means[i])
+		}
+		for k := range m.mean {
+			c.Float("step mean", &m.mean[k])
+		}
+	}
 	c.Fixed("wires", len(winch))
 	if !c.Saving() {
 		im.wires = make([]wireImage, len(winch))
@@ -181,13 +202,24 @@ func walkEntries(c *state.Codec, what string, es []entry, codes ...int) []entry 
 	return es
 }
 
-// walker binds an image to the system's winches for the codec.
+// walker binds an image to the system's winches and step means for the
+// codec.
 type walker struct {
 	im    *image
 	winch []bool
+	means []int
 }
 
-func (w walker) State(c *state.Codec) { w.im.State(c, w.winch) }
+func (w walker) State(c *state.Codec) { w.im.State(c, w.winch, w.means) }
+
+// walker returns the walker of im for the system.
+func (sys *System) walker(im *image) walker {
+	means := make([]int, len(sys.means))
+	for i, m := range sys.means {
+		means[i] = len(m.mean)
+	}
+	return walker{im, sys.winches(), means}
+}
 
 func (sys *System) winches() []bool {
 	winch := make([]bool, len(sys.Wires))
@@ -201,7 +233,7 @@ func (sys *System) winches() []bool {
 // into a system built the same way (the same bodies, geometries and
 // wires added in the same order), at any resolution.
 func (sys *System) SaveState(dst []float64) []float64 {
-	dst = state.Save(dst, walker{sys.image(), sys.winches()})
+	dst = state.Save(dst, sys.walker(sys.image()))
 	dst = sys.World.SaveState(dst)
 	return state.Save(dst, sys.active.Warm(sys.World))
 }
@@ -209,6 +241,9 @@ func (sys *System) SaveState(dst []float64) []float64 {
 // image returns the system's own state.
 func (sys *System) image() *image {
 	im := &image{lastH: sys.lastH, wires: make([]wireImage, len(sys.Wires))}
+	for _, m := range sys.means {
+		im.means = append(im.means, meanImage{m.valid, m.mean})
+	}
 	geoIndex := make(map[*Geometry]int, len(sys.Geometries))
 	for i, g := range sys.Geometries {
 		geoIndex[g] = i
@@ -308,7 +343,7 @@ func (sys *System) LoadStateAll(src []float64) error {
 
 func (sys *System) load(src []float64, whole bool) ([]float64, error) {
 	im := &image{}
-	rest, err := state.Load(src, walker{im, sys.winches()})
+	rest, err := state.Load(src, sys.walker(im))
 	if err != nil {
 		return nil, fmt.Errorf("%w: %w", err, ErrState)
 	}
@@ -333,6 +368,10 @@ func (sys *System) load(src []float64, whole bool) ([]float64, error) {
 		return nil, fmt.Errorf("%w: %w", err, ErrState)
 	}
 	sys.lastH = im.lastH
+	for i, m := range sys.means {
+		m.valid = im.means[i].valid
+		copy(m.mean, im.means[i].mean)
+	}
 	return rest, nil
 }
 
@@ -419,6 +458,10 @@ func (sys *System) loadInPlace(im *image, src []float64, whole bool) ([]float64,
 		}
 	}
 	sys.lastH = im.lastH
+	for i, m := range sys.means {
+		m.valid = im.means[i].valid
+		copy(m.mean, im.means[i].mean)
+	}
 	sys.World.Reevaluate()
 	// Checked above: neither load can refuse.
 	after, err := sys.World.LoadState(src)

@@ -25,14 +25,17 @@ type System struct {
 	// Timing, when set, accumulates the time of the phases of Step.
 	Timing *StepTiming
 	// lastH is the length (s) of the last step solved, a substep's when
-	// Step cut one (see maxTurn): the impulses the constraints keep are
-	// that step's.
+	// Step cut one (see maxTurn): the impulses the segments keep are that
+	// step's.
 	lastH  float64
 	sparse *multibody.Sparse
 	active *multibody.ActiveSet
 	// afterContacts, if set, runs in Step once the contact nodes are
 	// updated (tests check there that no node is inside a geometry).
 	afterContacts func()
+	// means are the values averaged over steps taken in substeps
+	// (AddMean).
+	means []*StepMean
 	// still numbers the step's still window while it lasts (0 outside
 	// it; see Wire.place), stills counts the windows.
 	still, stills uint64
@@ -74,25 +77,41 @@ func (sys *System) AddGeometry(g *Geometry) { sys.Geometries = append(sys.Geomet
 // solves every constraint at once (steps 6–10).
 //
 // Where a body turns faster than maxTurn per step, the step is cut into
-// equal substeps that each turn it at most that far (see maxTurn); the
-// forces and tensions the wires report are then those of the last one.
+// equal substeps that each turn it at most that far (see maxTurn), taken
+// as one step for what the system reports (multibody.World.Substeps): the
+// bodies' constraint loads are the step's means, and the contacts (the
+// ground's, the wire ends' on geometries), the locks, the sheaves'
+// hinges and the drum's drive keep the step's impulses, and the values
+// of AddMean are the step's means.
 func (sys *System) Step(h float64) error {
 	if !(h > 0) {
 		return fmt.Errorf("step size %g s: must be positive", h)
 	}
 	n := sys.substeps(h)
 	sys.Substeps += n
-	for k := 0; k < n; k++ {
-		if err := sys.step(h / float64(n)); err != nil {
+	err := sys.World.Substeps(h, n, func(k int, sub float64) error {
+		if err := sys.step(sub); err != nil {
 			return err
 		}
+		for _, m := range sys.means {
+			if err := m.substepDone(k, n); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	for _, w := range sys.Wires {
+		w.reportMerges(h)
 	}
 	return nil
 }
 
-// LastStep returns the length (s) of the last step solved: a substep's
-// when Step cut the step (the forces the constraints report are the
-// impulses of that step over it), 0 before the first.
+// LastStep returns the length (s) of the last step solved, a substep's
+// when Step cut the step, 0 before the first. (The constraints that report
+// forces for the whole step know its length: multibody.Summed.)
 func (sys *System) LastStep() float64 { return sys.lastH }
 
 // maxTurn is the largest angle (rad) a body may turn in one step of the
@@ -212,7 +231,6 @@ func (sys *System) step(h float64) error {
 		if err := w.runaway(); err != nil {
 			return fmt.Errorf("wire %q: %w", w.Name, err)
 		}
-		w.reportMerges(h)
 	}
 	for _, sh := range sys.sheaves {
 		sh.hinge.follow(h, sh.hinge.wrap, sh.hinge.wrap*sh.hinge.radius)
@@ -252,9 +270,9 @@ type lock struct {
 }
 
 // reportMerges adds to the body each end of w is fastened to the impulse
-// the merges into that end gave it before a step of h seconds (giveEnd),
-// as a mean force and torque over the step: the loads of the whole wire
-// on the body (a boom tip's) keep its momentum.
+// the merges into that end gave it over a step of h seconds, substeps and
+// all (giveEnd), as a mean force and torque over the step: the loads of
+// the whole wire on the body (a boom tip's) keep its momentum.
 func (w *Wire) reportMerges(h float64) {
 	for _, n := range [2]*node{w.nodes[0], w.nodes[len(w.nodes)-1]} {
 		lk := n.lock
@@ -308,3 +326,6 @@ func (l *lock) State(c *state.Codec) {
 func (l *lock) Apply(h float64, lambda []float64) {
 	l.force = geom.V(-lambda[0], -lambda[1], -lambda[2]).Scale(1 / h)
 }
+
+// ApplyStep implements multibody.Summed: the force is the step's mean.
+func (l *lock) ApplyStep(h float64, lambda []float64) { l.Apply(h, lambda) }

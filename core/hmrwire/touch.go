@@ -42,10 +42,14 @@ type touch struct {
 	end    *multibody.Body // the end's particle
 	bodies [2]*multibody.Body
 	// normal is the normal impulse of the last step (N·s); xi and
-	// friction the tangential rows' slip (m/(N·s)) and impulses (N·s).
-	normal   float64
-	xi       float64
-	friction [2]float64
+	// friction the tangential rows' slip (m/(N·s)) and impulses (N·s);
+	// normalStep the length of that step (s; 0 before the first): a
+	// step taken in substeps gives its impulses as one step's
+	// (multibody.Summed), and the next may be a substep.
+	normal     float64
+	xi         float64
+	friction   [2]float64
+	normalStep float64
 }
 
 // newTouch returns the contact of the end particle with g.
@@ -184,7 +188,7 @@ func (t *touch) Update(h float64, rows []multibody.Row) {
 	normal, gap, v, far := t.reach(h)
 	if far {
 		multibody.SwitchOff(rows)
-		t.normal, t.friction, t.xi = 0, [2]float64{}, 0
+		t.normal, t.friction, t.xi, t.normalStep = 0, [2]float64{}, 0, 0
 		return
 	}
 	// The end is a particle: the point is its centre, with no lever arm
@@ -200,9 +204,13 @@ func (t *touch) Update(h float64, rows []multibody.Row) {
 	rows[0].Damping = 2 * h
 	rows[0].Gap = true
 	rows[0].Lo = 0
-	bound := t.geo.Friction * t.normal / h // μN (N)
+	last := t.normalStep
+	if last == 0 {
+		last = h
+	}
+	bound := t.geo.Friction * t.normal / last // μN (N)
 	slide := v.Sub(normal.Scale(v.Dot(normal)))
-	t.xi = contact.CreepSlip(slide.Norm(), bound, math.Hypot(t.friction[0], t.friction[1])/h, t.xi)
+	t.xi = contact.CreepSlip(slide.Norm(), bound, math.Hypot(t.friction[0], t.friction[1])/last, t.xi)
 	for i := 1; i < 3; i++ {
 		rows[i].Holonomic = false
 		if !(bound > 0) {
@@ -218,10 +226,21 @@ func (t *touch) Update(h float64, rows []multibody.Row) {
 func (t *touch) Apply(h float64, lambda []float64) {
 	t.normal = lambda[0]
 	t.friction = [2]float64{lambda[1], lambda[2]}
+	t.normalStep = h
 }
 
-// Force returns the normal force of the last step (N).
-func (t *touch) Force(h float64) float64 { return t.normal / h }
+// ApplyStep implements multibody.Summed: a step taken in substeps bounds
+// the next one's friction by its impulses, as one step.
+func (t *touch) ApplyStep(h float64, lambda []float64) { t.Apply(h, lambda) }
+
+// Force returns the normal force of the last step (N), a step of h
+// seconds unless the touch knows the step's length.
+func (t *touch) Force(h float64) float64 {
+	if t.normalStep > 0 {
+		h = t.normalStep
+	}
+	return t.normal / h
+}
 
 // State implements state.Stater: the last impulses, which bound and
 // regularize the next step's friction, and the friction's slip.
@@ -230,4 +249,5 @@ func (t *touch) State(s *state.Codec) {
 	s.NonNegative("end contact friction slip", &t.xi)
 	s.Float("end contact friction impulse", &t.friction[0])
 	s.Float("end contact friction impulse", &t.friction[1])
+	s.NonNegative("end contact normal impulse's step", &t.normalStep)
 }

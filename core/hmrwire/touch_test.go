@@ -244,7 +244,7 @@ func TestTouchStateRestoresBitwise(t *testing.T) {
 		t.Fatalf("the saved state's end has %d end contacts, want one", len(last.touches))
 	}
 	last.touches[0] = len(sys.Geometries)
-	bad := state.Save(nil, walker{im, sys.winches()})
+	bad := state.Save(nil, sys.walker(im))
 	bad = sys.World.SaveState(bad)
 	bad = state.Save(bad, sys.active.Warm(sys.World))
 	other, _ := dragScene(t)

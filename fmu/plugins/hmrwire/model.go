@@ -133,13 +133,13 @@ func quantities(c *config, step float64) *catalogue {
 				func(d *drive, x float64) { d.winch[j] = x })
 			end = "winch"
 		}
-		qs.Output(w.Name+".tension", "N", fmt.Sprintf("Tension of wire %s at its %s", w.Name, end), func(s *simulation) float64 { return s.sys.Wires[j].Tensions()[0] })
+		qs.Output(w.Name+".tension", "N", fmt.Sprintf("Tension of wire %s at its %s", w.Name, end), func(s *simulation) float64 { return s.wireTension(j) })
 		qs.Output(w.Name+".length", "m", fmt.Sprintf("Rest (unstretched) length of wire %s", w.Name), func(s *simulation) float64 { return s.sys.Wires[j].RestLength() })
 		if w.twists() {
 			qs.Output(w.Name+".firstEnd.ropeTorque", "N.m", fmt.Sprintf("Torque of wire %s's rope about itself on the body at its first end, positive the way a rope of positive torque factor turns its ends (0 on a swivel)", w.Name),
-				func(s *simulation) float64 { t, _ := s.sys.Wires[j].EndTorques(); return t })
+				func(s *simulation) float64 { return s.endTorque(j, 0) })
 			qs.Output(w.Name+".lastEnd.ropeTorque", "N.m", fmt.Sprintf("Torque of wire %s's rope about itself on the body at its last end, the same sign (0 on a swivel)", w.Name),
-				func(s *simulation) float64 { _, t := s.sys.Wires[j].EndTorques(); return t })
+				func(s *simulation) float64 { return s.endTorque(j, 1) })
 			qs.Output(w.Name+".twist", "rad", fmt.Sprintf("Twist of wire %s: the turn of its last end's section against its first's", w.Name),
 				func(s *simulation) float64 { return s.sys.Wires[j].Twist() })
 		}

@@ -22,7 +22,7 @@ func (v view) ClearForces() { plant.ClearRigid(v.s.bodies) }
 func (v view) Cables() []plant.Cable {
 	cs := make([]plant.Cable, len(v.s.sys.Wires))
 	for j, w := range v.s.sys.Wires {
-		cs[j] = wireView{w, v.s.m.cfg.Wires[j].Name}
+		cs[j] = wireView{v.s, j, w, v.s.m.cfg.Wires[j].Name}
 	}
 	return cs
 }
@@ -38,12 +38,14 @@ func (v view) Winches() []plant.Winch {
 }
 
 type wireView struct {
+	s    *simulation
+	j    int // the wire's index
 	w    *hmrwire.Wire
 	name string
 }
 
 func (c wireView) Name() string        { return c.name }
-func (c wireView) Tension() float64    { return c.w.FirstTension() }
+func (c wireView) Tension() float64    { return c.s.wireTension(c.j) }
 func (c wireView) FreeLength() float64 { return c.w.RestLength() }
 
 // winch is wire j's winch; its command and force limit live in the

@@ -33,6 +33,13 @@ type simulation struct {
 	nodesValid []bool
 	// plugin holds each wire's winch command from plugins.
 	plugin []winchCommand
+	// report gives, for the last step, each wire's tension at its first
+	// end and rope torques at its ends, then each geometry's contact force
+	// (x, y, z): the means over a step taken in substeps (readReport);
+	// reported caches its values, valid until the state changes.
+	report        *hmrwire.StepMean
+	reported      []float64
+	reportedValid bool
 }
 
 func newDrive(c *config) drive {
@@ -166,17 +173,45 @@ func (s *simulation) build(p *params, c *config) error {
 		}
 	}
 	s.nodes, s.nodesValid = make([][]float64, len(c.Wires)), make([]bool, len(c.Wires))
+	s.report = s.sys.AddMean(s.readReport)
 	return nil
 }
 
-// contactForce returns the force (N) the wires exerted on geometry j in
+// readReport appends report's values after the last solve (see report).
+func (s *simulation) readReport(dst []float64) []float64 {
+	for _, w := range s.sys.Wires {
+		first, last := w.EndTorques()
+		dst = append(dst, w.FirstTension(), first, last)
+	}
+	for _, g := range s.geos {
+		var f geom.Vec3
+		for _, w := range s.sys.Wires {
+			f = f.Add(w.ContactForce(g))
+		}
+		dst = append(dst, f.X, f.Y, f.Z)
+	}
+	return dst
+}
+
+// fromReport returns value k of report.
+func (s *simulation) fromReport(k int) float64 {
+	if !s.reportedValid {
+		s.reported, s.reportedValid = s.report.Values(s.reported[:0]), true
+	}
+	return s.reported[k]
+}
+
+// wireTension returns wire j's tension at its first end over the last
+// step (N); endTorque its rope's torque at its first (end 0) or last end
+// (N·m, hmrwire.Wire.EndTorques).
+func (s *simulation) wireTension(j int) float64    { return s.fromReport(3 * j) }
+func (s *simulation) endTorque(j, end int) float64 { return s.fromReport(3*j + 1 + end) }
+
+// contactForce returns the force (N) the wires exerted on geometry j over
 // the last step.
 func (s *simulation) contactForce(j int) geom.Vec3 {
-	var f geom.Vec3
-	for _, w := range s.sys.Wires {
-		f = f.Add(w.ContactForce(s.geos[j]))
-	}
-	return f
+	k := 3 * (len(s.sys.Wires) + j)
+	return geom.V(s.fromReport(k), s.fromReport(k+1), s.fromReport(k+2))
 }
 
 // nodeCoord returns coordinate c (0 x, 1 y, 2 z; m) of wire j's sample
@@ -193,7 +228,10 @@ func (s *simulation) nodeCoord(j, k, c int) float64 {
 	return s.nodes[j][3*k+c]
 }
 
-func (s *simulation) invalidate() { clear(s.nodesValid) }
+func (s *simulation) invalidate() {
+	clear(s.nodesValid)
+	s.reportedValid = false
+}
 
 // Step implements fmu.Simulation: the kinematic bodies move along the
 // runtime's path (motion.Kinematic), the winches run at their speed

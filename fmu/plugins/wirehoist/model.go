@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/cablefmu/cablefmu/core/geom"
+	"github.com/cablefmu/cablefmu/core/hmrwire"
 	"github.com/cablefmu/cablefmu/fmu"
 	"github.com/cablefmu/cablefmu/fmu/plugins/port"
 	"github.com/cablefmu/cablefmu/modeldesc"
@@ -144,7 +145,7 @@ func quantities(c *config, step float64) *catalogue {
 			qs.Output("luff.angle", "rad", "Angle of the boom above the horizontal, from its foot to the boom tip", func(s *simulation) float64 { return s.ho.LuffAngle() })
 		}
 	}
-	qs.Output("cable.tension", "N", "Tension of the wire where it leaves the drum", func(s *simulation) float64 { return s.ho.Drum.Tension() })
+	qs.Output("cable.tension", "N", "Tension of the wire where it leaves the drum", func(s *simulation) float64 { return s.reported(hmrwire.ReportDrumTension) })
 	qs.Output("cable.length", "m", "Paid-out rest (unstretched) length of the wire, drum to dead end", func(s *simulation) float64 { return s.ho.Wire.RestLength() })
 	qs.Count("cable.massNodes", "Number of mass nodes of the wire, its ends included (the adaptive resolution)",
 		func(s *simulation) float64 { m, _, _ := s.ho.Wire.Counts(); return float64(m) })
@@ -182,12 +183,12 @@ func quantities(c *config, step float64) *catalogue {
 	qs.Output("hook.yaw", "rad", "Turn of the hook block and load about the vertical, counterclockwise seen from above, in (-pi, pi]", func(s *simulation) float64 { a, _ := s.ho.Yaw(); return a })
 	qs.Output("hook.yawRate", "rad/s", "Rate of turn of the hook block and load about the vertical", func(s *simulation) float64 { _, r := s.ho.Yaw(); return r })
 	qs.Output("drum.ropeTorque", "N.m", "Torque of the rope about itself on the drum where it is anchored, positive the way a rope of positive torque factor turns its ends (0 when the wire does not twist: see cable.rope.torqueFactor)",
-		func(s *simulation) float64 { t, _ := s.ho.Wire.EndTorques(); return t })
+		func(s *simulation) float64 { return s.reported(hmrwire.ReportFirstTorque) })
 	qs.Output("deadEnd.ropeTorque", "N.m", "Torque of the rope about itself at the dead end, the same sign (0 on a swivel, or when the wire does not twist)",
-		func(s *simulation) float64 { _, t := s.ho.Wire.EndTorques(); return t })
+		func(s *simulation) float64 { return s.reported(hmrwire.ReportLastTorque) })
 	for k := 1; k <= c.Falls; k++ {
 		qs.Output(fmt.Sprintf("fall[%d].tension", k), "N", fmt.Sprintf("Mean tension of fall %d of %d, counted from the drum's side", k, c.Falls),
-			func(s *simulation) float64 { return s.fallTension(k - 1) })
+			func(s *simulation) float64 { return s.reported(hmrwire.ReportFalls + k - 1) })
 	}
 	for k := 1; k <= c.Falls; k++ {
 		name := fmt.Sprintf("boom sheave %d", (k+1)/2)

@@ -3,6 +3,7 @@ package wirehoist
 import (
 	"fmt"
 
+	"github.com/cablefmu/cablefmu/core/hmrwire"
 	"github.com/cablefmu/cablefmu/core/multibody"
 	"github.com/cablefmu/cablefmu/fmu/plugins/plant"
 	"github.com/cablefmu/cablefmu/fmu/plugins/port"
@@ -27,7 +28,7 @@ func (v view) Winches() []plant.Winch { return []plant.Winch{drumWinch(v)} }
 type wireView struct{ s *simulation }
 
 func (c wireView) Name() string        { return "cable" }
-func (c wireView) Tension() float64    { return c.s.ho.Drum.Tension() }
+func (c wireView) Tension() float64    { return c.s.reported(hmrwire.ReportDrumTension) }
 func (c wireView) FreeLength() float64 { return c.s.ho.Wire.RestLength() }
 
 // drumWinch is the drum as a winch: a command runs its motor in speed

@@ -22,12 +22,12 @@ type simulation struct {
 	// grounded: the load stood on the ground after the last step.
 	grounded bool
 	fmu.Events
-	// falls and nodes cache the fall tensions and the wire's sample points
-	// (x, y, z in a row), valid until the state changes.
-	falls      []float64
-	nodes      []float64
-	fallsValid bool
-	nodesValid bool
+	// report and nodes cache the hoist's Report and the wire's sample
+	// points (x, y, z in a row), valid until the state changes.
+	report      []float64
+	nodes       []float64
+	reportValid bool
+	nodesValid  bool
 	// A plugin's command runs the drum at that rim speed (m/s) while
 	// commanded; forceLimit (N, 0: none) caps the motor's torque at
 	// forceLimit × radius below torqueLimit, the motor.torqueLimit
@@ -115,7 +115,7 @@ func (s *simulation) drive(a, b drive, frac float64) {
 	}
 }
 
-func (s *simulation) invalidate() { s.fallsValid, s.nodesValid = false, false }
+func (s *simulation) invalidate() { s.reportValid, s.nodesValid = false, false }
 
 // Step implements fmu.Simulation: the boom tip moves along the runtime's
 // path (motion.Kinematic), the drum follows its command, and the hoist
@@ -255,11 +255,12 @@ func (s *simulation) Outputs(values []float64) { s.m.WriteOutputs(s, values) }
 
 func (s *simulation) groundForce() float64 { return s.ho.GroundForce() }
 
-func (s *simulation) fallTension(k int) float64 {
-	if !s.fallsValid {
-		s.falls, s.fallsValid = s.ho.FallTensions(), true
+// reported returns value k of the hoist's Report (hmrwire.ReportFalls …).
+func (s *simulation) reported(k int) float64 {
+	if !s.reportValid {
+		s.report, s.reportValid = s.ho.Report(s.report[:0]), true
 	}
-	return s.falls[k]
+	return s.report[k]
 }
 
 // nodeCoord returns coordinate c (0 x, 1 y, 2 z; m) of the wire's sample
