@@ -175,7 +175,10 @@ const TurnHold = 1.0
 // took substeps in 198 of 240 steps, 16 in 33, and ran 11 times slower
 // than real time, where single steps ran away in 0.7 s. (The HMR wire cuts
 // its steps by the same reasoning, for nodes riding on turning bodies, at
-// 0.1 rad and at most 64 substeps: hmrwire's maxTurn.)
+// 0.1 rad and at most 64 substeps: hmrwire's maxTurn. Its sheaves turn
+// with the wire: hauling the WireHoist example's load at 1.2 m/s, at
+// 3 rad/s, and at 0.05 rad 192 of 360 steps were cut in two, 53 % more
+// solves, for a load 0.1 mm higher after 6 s.)
 const MaxTurn = 0.05
 
 // MaxSubsteps bounds the substeps of a step (Substeps), and so its cost: a
