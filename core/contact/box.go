@@ -250,6 +250,23 @@ func (c *BoxContact) Update(h float64, rows []multibody.Row) {
 	}
 }
 
+// Rebound implements multibody.Rebounding: each point's friction bound
+// becomes μ times its normal impulse of the step's own solve (see
+// Contact.Rebound).
+func (c *BoxContact) Rebound(h float64, lambda, lo, hi []float64) bool {
+	again := false
+	for k := 0; k < boxPoints; k++ {
+		r := 3 * k
+		if hi[r] == 0 { // the point's rows are off
+			continue
+		}
+		if rebound(c.box.Friction*max(lambda[r], 0), lambda[r+1:r+3], lo[r+1:r+3], hi[r+1:r+3]) {
+			again = true
+		}
+	}
+	return again
+}
+
 // Apply implements multibody.Constraint.
 func (c *BoxContact) Apply(h float64, lambda []float64) {
 	// Each point's normal row, written out with one bounds check: a loop

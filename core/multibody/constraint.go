@@ -203,14 +203,17 @@ type Turning interface {
 // its rows' impulses; Rebound writes the bounds they imply into lo and hi
 // and reports whether any moved by more than the constraint's tolerance,
 // in which case the world solves the step again (World.solve). Bounds set
-// in Update from the last step make the first solve a good guess.
+// in Update from the last step make the first solve a good guess. A
+// Switched constraint's Rebound leaves its rows as they are while they are
+// off: the world keeps them from step to step (Problem.pinned).
 type Rebounding interface {
 	Constraint
 	Rebound(h float64, lambda, lo, hi []float64) bool
 }
 
-// reboundingAt is a Rebounding constraint and its first row.
+// reboundingAt is a Rebounding constraint, its index in the world and its
+// rows.
 type reboundingAt struct {
 	Rebounding
-	start int
+	index, start, end int
 }

@@ -41,9 +41,9 @@ type Problem struct {
 	Layout int
 	// pinned marks, per constraint (as Groups), those whose rows a World
 	// knows to be bounded to [0, 0] (a switched-off contact's, checked
-	// when assembled, and none whose bounds a Rebounding constraint
-	// moves): block Gauss–Seidel passes their groups over without reading
-	// the bounds. False, or nil, says nothing.
+	// when assembled, which Rebound leaves as they are): block
+	// Gauss–Seidel passes their groups over without reading the bounds,
+	// and the world asks them for no Rebound. False, or nil, says nothing.
 	pinned []bool
 	// free marks a problem whose rows are all unbounded by construction
 	// (an ActiveSet's free problem): the direct solvers need not check

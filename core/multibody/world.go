@@ -180,7 +180,7 @@ func (w *World) layout() error {
 			w.turning = append(w.turning, t)
 		}
 		if r, ok := c.(Rebounding); ok {
-			w.rebounding = append(w.rebounding, reboundingAt{r, w.rowStart[i]})
+			w.rebounding = append(w.rebounding, reboundingAt{r, i, w.rowStart[i], w.rowStart[i] + c.Rows()})
 		}
 	}
 	// All rows' blocks in two arrays, in row order: every phase of a step
@@ -266,9 +266,13 @@ func (w *World) solve(h float64) error {
 			return nil
 		}
 		moved := false
-		for _, r := range w.rebounding {
-			n := r.Rows()
-			if r.Rebound(h, p.Lambda[r.start:r.start+n], p.Lo[r.start:r.start+n], p.Hi[r.start:r.start+n]) {
+		pinned := p.pinned
+		for i := range w.rebounding {
+			r := &w.rebounding[i] // not a copy: five words
+			if pinned[r.index] {
+				continue // off, most contacts most steps
+			}
+			if r.Rebound(h, p.Lambda[r.start:r.end], p.Lo[r.start:r.end], p.Hi[r.start:r.end]) {
 				moved = true
 			}
 		}
@@ -439,8 +443,8 @@ func (w *World) assemble(h float64) {
 		}
 		t.assemble(p, first, rows, turning && dynamic)
 		// Rows switched off are pinned for as long as they stay off
-		// (Problem.pinned), unless Rebound moves their bounds.
-		p.pinned[ci] = state == rowsSwitching && pinned(p.Lo[first:end], p.Hi[first:end]) && !w.rebounds(ci)
+		// (Problem.pinned; Rebound leaves them as they are).
+		p.pinned[ci] = state == rowsSwitching && pinned(p.Lo[first:end], p.Hi[first:end])
 	}
 	w.relaxed = t.relaxed
 }
@@ -534,12 +538,6 @@ func (t *rowTerms) assemble(p *Problem, first int, rows []Row, turning bool) {
 		his[i] = row.Hi
 		starts[i] = row.Start
 	}
-}
-
-// rebounds reports whether constraint ci is Rebounding.
-func (w *World) rebounds(ci int) bool {
-	_, ok := w.constraints[ci].(Rebounding)
-	return ok
 }
 
 // rowSums are a row's sums over its bodies in assemble: G v, G ṽ (the
