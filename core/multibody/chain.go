@@ -271,43 +271,64 @@ func (c *Chain) gather(p *Problem) {
 // sums Jⱼ·M⁻¹Jᵢ over the block's dynamic bodies, Bₖ's over the bodies
 // shared with block k+1.
 func (c *Chain) assemble(p *Problem, k int) {
+	c.assembleA(p, k)
+	if k+1 < len(c.six) {
+		c.assembleB(p, k)
+	}
+}
+
+// assembleA is assemble's Aₖ.
+func (c *Chain) assembleA(p *Problem, k int) {
 	b := &c.six[k]
 	if !b.joint6 {
 		c.assembleDiagonal(p, k)
-		if k+1 < len(c.six) {
-			c.assembleCoupling(p, k)
-		}
 		return
 	}
-	s := b.start
-	if k == 0 || !c.six[k-1].link6 {
-		b.tail = angularTail(b.js) // else found with the coupling before
+	if !c.tailFound(k) {
+		b.tail = angularTail(b.js)
 	}
-	// Rows from linear on are angular (angularTail): 3 for a cable joint.
-	linear := 6
+	s := b.start
 	if b.tail {
-		linear = 3
 		assembleJoint6Tail(b.a, b.sums, (*[6]float64)(p.Sigma[s:s+6]), b.js, b.ms)
 	} else {
-		assembleJoint6(b.a, b.sums, (*[6]float64)(p.Sigma[s:s+6]), b.js, b.ms, linear)
+		assembleJoint6(b.a, b.sums, (*[6]float64)(p.Sigma[s:s+6]), b.js, b.ms, 6)
 	}
-	switch {
-	case k+1 == len(c.six):
-	case b.link6:
-		after := &c.six[k+1]
-		after.tail = angularTail(after.js)
-		if b.tail && after.tail {
-			coupleJoint6Tail(b.w, b.js, after.ms)
-		} else {
-			nextLinear := 6
-			if after.tail {
-				nextLinear = 3
-			}
-			coupleJoint6(b.w, b.js, after.ms, linear, nextLinear)
-		}
-	default:
+}
+
+// tailFound reports whether the coupling before joint6 block k found its
+// tail (assembleB); else it is found with the block (angularTail).
+func (c *Chain) tailFound(k int) bool { return k > 0 && c.six[k-1].link6 }
+
+// assembleB is assemble's Bₖ, for k below the last. It finds the tail of
+// block k+1 where the joint kernels couple the two.
+func (c *Chain) assembleB(p *Problem, k int) {
+	b := &c.six[k]
+	if !b.link6 {
 		c.assembleCoupling(p, k)
+		return
 	}
+	after := &c.six[k+1]
+	after.tail = angularTail(after.js)
+	if b.tail && after.tail {
+		coupleJoint6Tail(b.w, b.js, after.ms)
+		return
+	}
+	c.coupleJoints(k)
+}
+
+// coupleJoints is assembleB's Bₖ for link6 blocks k and k+1 whose tails
+// are found and not both angular.
+func (c *Chain) coupleJoints(k int) {
+	b, after := &c.six[k], &c.six[k+1]
+	// Rows from linear on are angular (angularTail): 3 for a cable joint.
+	linear, nextLinear := 6, 6
+	if b.tail {
+		linear = 3
+	}
+	if after.tail {
+		nextLinear = 3
+	}
+	coupleJoint6(b.w, b.js, after.ms, linear, nextLinear)
 }
 
 // assembleDiagonal is assemble's Aₖ for any block.
@@ -354,19 +375,13 @@ func (c *Chain) factor(p *Problem) error {
 	c.gather(p)
 	six := c.six
 	for k := range six {
-		c.assemble(p, k)
-		if b := &six[k]; b.factor6 {
-			if k > 0 {
-				gram6(b.a, six[k-1].w)
-			}
-			if !cholesky6(b.a, b.inv) {
+		if six[k].factor6 {
+			if !c.factor6(p, k) {
 				return c.notPositive(k)
-			}
-			if b.w != nil { // not the last block
-				forwardRows6(b.a, b.inv, b.w)
 			}
 			continue
 		}
+		c.assemble(p, k)
 		a, m := c.a[k], c.sizes[k]
 		inv := c.inv[c.starts[k] : c.starts[k]+m]
 		if k > 0 {
@@ -390,6 +405,48 @@ func (c *Chain) factor(p *Problem) error {
 		}
 	}
 	return nil
+}
+
+// factor6 is factor's step for a block that the fixed-size kernels
+// factor (block6Use.factor6), and reports whether Ďₖ was positive
+// definite. Between two cable joints' blocks (angular tails, link6) the
+// kernels that follow one another on the same block are fused
+// (assembleGram6Tail, coupleForward6Tail): the same operations, each
+// entry stored once. Bₖ is made after Lₖ here, from the rows alone.
+func (c *Chain) factor6(p *Problem, k int) bool {
+	six := c.six
+	b := &six[k]
+	// Ďₖ = Aₖ − Wₖ₋₁ᵀ Wₖ₋₁ (Aₖ alone for the first block); a tail found
+	// by the coupling before is one of a joint's behind another's.
+	if c.tailFound(k) && b.tail {
+		s := b.start
+		assembleGram6Tail(b.a, b.sums, (*[6]float64)(p.Sigma[s:s+6]), b.js, b.ms, six[k-1].w)
+	} else {
+		c.assembleA(p, k) // finds the tail
+		if k > 0 {
+			gram6(b.a, six[k-1].w)
+		}
+	}
+	if !cholesky6(b.a, b.inv) {
+		return false
+	}
+	if k+1 == len(six) {
+		return true
+	}
+	// Wₖ = Lₖ⁻¹ Bₖ (block k+1 has six rows: factor6).
+	if b.link6 {
+		after := &six[k+1]
+		after.tail = angularTail(after.js)
+		if b.tail && after.tail {
+			coupleForward6Tail(b.w, b.a, b.inv, b.js, after.ms)
+			return true
+		}
+		c.coupleJoints(k)
+	} else {
+		c.assembleCoupling(p, k)
+	}
+	forwardRows6(b.a, b.inv, b.w)
+	return true
 }
 
 func (c *Chain) notPositive(k int) error {

@@ -449,3 +449,158 @@ func coupleJoint6Tail(w *block6, js, nextMs *[12]Jacobian) {
 		w[35] = x3*nextMs[10].Ang.X + x4*nextMs[10].Ang.Y + x5*nextMs[10].Ang.Z
 	}
 }
+
+// assembleGram6Tail is assembleJoint6Tail(a, sums, sigma, js, ms) and
+// then gram6(a, w), entry by entry: Aₖ of a cable joint's block less
+// Wₖ₋₁ᵀ Wₖ₋₁, each entry written once.
+func assembleGram6Tail(a *block6, sums *[6]rowSums, sigma *[6]float64, js, ms *[12]Jacobian, w *block6) {
+	a[0] = sums[0].d + sigma[0] - (0 + w[0]*w[0] + w[6]*w[6] + w[12]*w[12] + w[18]*w[18] + w[24]*w[24] + w[30]*w[30])
+	a[6] = (js[0].Lin.X*ms[2].Lin.X + js[0].Lin.Y*ms[2].Lin.Y + js[0].Lin.Z*ms[2].Lin.Z + (js[0].Ang.X*ms[2].Ang.X + js[0].Ang.Y*ms[2].Ang.Y + js[0].Ang.Z*ms[2].Ang.Z)) + (js[1].Lin.X*ms[3].Lin.X + js[1].Lin.Y*ms[3].Lin.Y + js[1].Lin.Z*ms[3].Lin.Z + (js[1].Ang.X*ms[3].Ang.X + js[1].Ang.Y*ms[3].Ang.Y + js[1].Ang.Z*ms[3].Ang.Z)) - (0 + w[1]*w[0] + w[7]*w[6] + w[13]*w[12] + w[19]*w[18] + w[25]*w[24] + w[31]*w[30])
+	a[7] = sums[1].d + sigma[1] - (0 + w[1]*w[1] + w[7]*w[7] + w[13]*w[13] + w[19]*w[19] + w[25]*w[25] + w[31]*w[31])
+	a[12] = (js[0].Lin.X*ms[4].Lin.X + js[0].Lin.Y*ms[4].Lin.Y + js[0].Lin.Z*ms[4].Lin.Z + (js[0].Ang.X*ms[4].Ang.X + js[0].Ang.Y*ms[4].Ang.Y + js[0].Ang.Z*ms[4].Ang.Z)) + (js[1].Lin.X*ms[5].Lin.X + js[1].Lin.Y*ms[5].Lin.Y + js[1].Lin.Z*ms[5].Lin.Z + (js[1].Ang.X*ms[5].Ang.X + js[1].Ang.Y*ms[5].Ang.Y + js[1].Ang.Z*ms[5].Ang.Z)) - (0 + w[2]*w[0] + w[8]*w[6] + w[14]*w[12] + w[20]*w[18] + w[26]*w[24] + w[32]*w[30])
+	a[13] = (js[2].Lin.X*ms[4].Lin.X + js[2].Lin.Y*ms[4].Lin.Y + js[2].Lin.Z*ms[4].Lin.Z + (js[2].Ang.X*ms[4].Ang.X + js[2].Ang.Y*ms[4].Ang.Y + js[2].Ang.Z*ms[4].Ang.Z)) + (js[3].Lin.X*ms[5].Lin.X + js[3].Lin.Y*ms[5].Lin.Y + js[3].Lin.Z*ms[5].Lin.Z + (js[3].Ang.X*ms[5].Ang.X + js[3].Ang.Y*ms[5].Ang.Y + js[3].Ang.Z*ms[5].Ang.Z)) - (0 + w[2]*w[1] + w[8]*w[7] + w[14]*w[13] + w[20]*w[19] + w[26]*w[25] + w[32]*w[31])
+	a[14] = sums[2].d + sigma[2] - (0 + w[2]*w[2] + w[8]*w[8] + w[14]*w[14] + w[20]*w[20] + w[26]*w[26] + w[32]*w[32])
+	a[18] = (js[0].Ang.X*ms[6].Ang.X + js[0].Ang.Y*ms[6].Ang.Y + js[0].Ang.Z*ms[6].Ang.Z) + (js[1].Ang.X*ms[7].Ang.X + js[1].Ang.Y*ms[7].Ang.Y + js[1].Ang.Z*ms[7].Ang.Z) - (0 + w[3]*w[0] + w[9]*w[6] + w[15]*w[12] + w[21]*w[18] + w[27]*w[24] + w[33]*w[30])
+	a[19] = (js[2].Ang.X*ms[6].Ang.X + js[2].Ang.Y*ms[6].Ang.Y + js[2].Ang.Z*ms[6].Ang.Z) + (js[3].Ang.X*ms[7].Ang.X + js[3].Ang.Y*ms[7].Ang.Y + js[3].Ang.Z*ms[7].Ang.Z) - (0 + w[3]*w[1] + w[9]*w[7] + w[15]*w[13] + w[21]*w[19] + w[27]*w[25] + w[33]*w[31])
+	a[20] = (js[4].Ang.X*ms[6].Ang.X + js[4].Ang.Y*ms[6].Ang.Y + js[4].Ang.Z*ms[6].Ang.Z) + (js[5].Ang.X*ms[7].Ang.X + js[5].Ang.Y*ms[7].Ang.Y + js[5].Ang.Z*ms[7].Ang.Z) - (0 + w[3]*w[2] + w[9]*w[8] + w[15]*w[14] + w[21]*w[20] + w[27]*w[26] + w[33]*w[32])
+	a[21] = sums[3].d + sigma[3] - (0 + w[3]*w[3] + w[9]*w[9] + w[15]*w[15] + w[21]*w[21] + w[27]*w[27] + w[33]*w[33])
+	a[24] = (js[0].Ang.X*ms[8].Ang.X + js[0].Ang.Y*ms[8].Ang.Y + js[0].Ang.Z*ms[8].Ang.Z) + (js[1].Ang.X*ms[9].Ang.X + js[1].Ang.Y*ms[9].Ang.Y + js[1].Ang.Z*ms[9].Ang.Z) - (0 + w[4]*w[0] + w[10]*w[6] + w[16]*w[12] + w[22]*w[18] + w[28]*w[24] + w[34]*w[30])
+	a[25] = (js[2].Ang.X*ms[8].Ang.X + js[2].Ang.Y*ms[8].Ang.Y + js[2].Ang.Z*ms[8].Ang.Z) + (js[3].Ang.X*ms[9].Ang.X + js[3].Ang.Y*ms[9].Ang.Y + js[3].Ang.Z*ms[9].Ang.Z) - (0 + w[4]*w[1] + w[10]*w[7] + w[16]*w[13] + w[22]*w[19] + w[28]*w[25] + w[34]*w[31])
+	a[26] = (js[4].Ang.X*ms[8].Ang.X + js[4].Ang.Y*ms[8].Ang.Y + js[4].Ang.Z*ms[8].Ang.Z) + (js[5].Ang.X*ms[9].Ang.X + js[5].Ang.Y*ms[9].Ang.Y + js[5].Ang.Z*ms[9].Ang.Z) - (0 + w[4]*w[2] + w[10]*w[8] + w[16]*w[14] + w[22]*w[20] + w[28]*w[26] + w[34]*w[32])
+	a[27] = (js[6].Ang.X*ms[8].Ang.X + js[6].Ang.Y*ms[8].Ang.Y + js[6].Ang.Z*ms[8].Ang.Z) + (js[7].Ang.X*ms[9].Ang.X + js[7].Ang.Y*ms[9].Ang.Y + js[7].Ang.Z*ms[9].Ang.Z) - (0 + w[4]*w[3] + w[10]*w[9] + w[16]*w[15] + w[22]*w[21] + w[28]*w[27] + w[34]*w[33])
+	a[28] = sums[4].d + sigma[4] - (0 + w[4]*w[4] + w[10]*w[10] + w[16]*w[16] + w[22]*w[22] + w[28]*w[28] + w[34]*w[34])
+	a[30] = (js[0].Ang.X*ms[10].Ang.X + js[0].Ang.Y*ms[10].Ang.Y + js[0].Ang.Z*ms[10].Ang.Z) + (js[1].Ang.X*ms[11].Ang.X + js[1].Ang.Y*ms[11].Ang.Y + js[1].Ang.Z*ms[11].Ang.Z) - (0 + w[5]*w[0] + w[11]*w[6] + w[17]*w[12] + w[23]*w[18] + w[29]*w[24] + w[35]*w[30])
+	a[31] = (js[2].Ang.X*ms[10].Ang.X + js[2].Ang.Y*ms[10].Ang.Y + js[2].Ang.Z*ms[10].Ang.Z) + (js[3].Ang.X*ms[11].Ang.X + js[3].Ang.Y*ms[11].Ang.Y + js[3].Ang.Z*ms[11].Ang.Z) - (0 + w[5]*w[1] + w[11]*w[7] + w[17]*w[13] + w[23]*w[19] + w[29]*w[25] + w[35]*w[31])
+	a[32] = (js[4].Ang.X*ms[10].Ang.X + js[4].Ang.Y*ms[10].Ang.Y + js[4].Ang.Z*ms[10].Ang.Z) + (js[5].Ang.X*ms[11].Ang.X + js[5].Ang.Y*ms[11].Ang.Y + js[5].Ang.Z*ms[11].Ang.Z) - (0 + w[5]*w[2] + w[11]*w[8] + w[17]*w[14] + w[23]*w[20] + w[29]*w[26] + w[35]*w[32])
+	a[33] = (js[6].Ang.X*ms[10].Ang.X + js[6].Ang.Y*ms[10].Ang.Y + js[6].Ang.Z*ms[10].Ang.Z) + (js[7].Ang.X*ms[11].Ang.X + js[7].Ang.Y*ms[11].Ang.Y + js[7].Ang.Z*ms[11].Ang.Z) - (0 + w[5]*w[3] + w[11]*w[9] + w[17]*w[15] + w[23]*w[21] + w[29]*w[27] + w[35]*w[33])
+	a[34] = (js[8].Ang.X*ms[10].Ang.X + js[8].Ang.Y*ms[10].Ang.Y + js[8].Ang.Z*ms[10].Ang.Z) + (js[9].Ang.X*ms[11].Ang.X + js[9].Ang.Y*ms[11].Ang.Y + js[9].Ang.Z*ms[11].Ang.Z) - (0 + w[5]*w[4] + w[11]*w[10] + w[17]*w[16] + w[23]*w[22] + w[29]*w[28] + w[35]*w[34])
+	a[35] = sums[5].d + sigma[5] - (0 + w[5]*w[5] + w[11]*w[11] + w[17]*w[17] + w[23]*w[23] + w[29]*w[29] + w[35]*w[35])
+}
+
+// coupleForward6Tail is coupleJoint6Tail(w, js, nextMs) and then
+// forwardRows6(l, inv, w), row by row: Wₖ = Lₖ⁻¹ Bₖ of two cable joints'
+// blocks, each row of Bₖ made where forwardRows6 holds it.
+func coupleForward6Tail(w, l *block6, inv *[6]float64, js, nextMs *[12]Jacobian) {
+	var b0, b1, b2, b3, b4, b5, f, s float64
+	{
+		x := &js[1]
+		x0, x1, x2 := x.Lin.X, x.Lin.Y, x.Lin.Z
+		x3, x4, x5 := x.Ang.X, x.Ang.Y, x.Ang.Z
+		b0 = x0*nextMs[0].Lin.X + x1*nextMs[0].Lin.Y + x2*nextMs[0].Lin.Z + (x3*nextMs[0].Ang.X + x4*nextMs[0].Ang.Y + x5*nextMs[0].Ang.Z)
+		b1 = x0*nextMs[2].Lin.X + x1*nextMs[2].Lin.Y + x2*nextMs[2].Lin.Z + (x3*nextMs[2].Ang.X + x4*nextMs[2].Ang.Y + x5*nextMs[2].Ang.Z)
+		b2 = x0*nextMs[4].Lin.X + x1*nextMs[4].Lin.Y + x2*nextMs[4].Lin.Z + (x3*nextMs[4].Ang.X + x4*nextMs[4].Ang.Y + x5*nextMs[4].Ang.Z)
+		b3 = x3*nextMs[6].Ang.X + x4*nextMs[6].Ang.Y + x5*nextMs[6].Ang.Z
+		b4 = x3*nextMs[8].Ang.X + x4*nextMs[8].Ang.Y + x5*nextMs[8].Ang.Z
+		b5 = x3*nextMs[10].Ang.X + x4*nextMs[10].Ang.Y + x5*nextMs[10].Ang.Z
+	}
+	s = inv[0]
+	w[0], w[1], w[2], w[3], w[4], w[5] = b0*s, b1*s, b2*s, b3*s, b4*s, b5*s
+	{
+		x := &js[3]
+		x0, x1, x2 := x.Lin.X, x.Lin.Y, x.Lin.Z
+		x3, x4, x5 := x.Ang.X, x.Ang.Y, x.Ang.Z
+		b0 = x0*nextMs[0].Lin.X + x1*nextMs[0].Lin.Y + x2*nextMs[0].Lin.Z + (x3*nextMs[0].Ang.X + x4*nextMs[0].Ang.Y + x5*nextMs[0].Ang.Z)
+		b1 = x0*nextMs[2].Lin.X + x1*nextMs[2].Lin.Y + x2*nextMs[2].Lin.Z + (x3*nextMs[2].Ang.X + x4*nextMs[2].Ang.Y + x5*nextMs[2].Ang.Z)
+		b2 = x0*nextMs[4].Lin.X + x1*nextMs[4].Lin.Y + x2*nextMs[4].Lin.Z + (x3*nextMs[4].Ang.X + x4*nextMs[4].Ang.Y + x5*nextMs[4].Ang.Z)
+		b3 = x3*nextMs[6].Ang.X + x4*nextMs[6].Ang.Y + x5*nextMs[6].Ang.Z
+		b4 = x3*nextMs[8].Ang.X + x4*nextMs[8].Ang.Y + x5*nextMs[8].Ang.Z
+		b5 = x3*nextMs[10].Ang.X + x4*nextMs[10].Ang.Y + x5*nextMs[10].Ang.Z
+	}
+	f = l[6]
+	b0, b1, b2 = b0-f*w[0], b1-f*w[1], b2-f*w[2]
+	b3, b4, b5 = b3-f*w[3], b4-f*w[4], b5-f*w[5]
+	s = inv[1]
+	w[6], w[7], w[8], w[9], w[10], w[11] = b0*s, b1*s, b2*s, b3*s, b4*s, b5*s
+	{
+		x := &js[5]
+		x0, x1, x2 := x.Lin.X, x.Lin.Y, x.Lin.Z
+		x3, x4, x5 := x.Ang.X, x.Ang.Y, x.Ang.Z
+		b0 = x0*nextMs[0].Lin.X + x1*nextMs[0].Lin.Y + x2*nextMs[0].Lin.Z + (x3*nextMs[0].Ang.X + x4*nextMs[0].Ang.Y + x5*nextMs[0].Ang.Z)
+		b1 = x0*nextMs[2].Lin.X + x1*nextMs[2].Lin.Y + x2*nextMs[2].Lin.Z + (x3*nextMs[2].Ang.X + x4*nextMs[2].Ang.Y + x5*nextMs[2].Ang.Z)
+		b2 = x0*nextMs[4].Lin.X + x1*nextMs[4].Lin.Y + x2*nextMs[4].Lin.Z + (x3*nextMs[4].Ang.X + x4*nextMs[4].Ang.Y + x5*nextMs[4].Ang.Z)
+		b3 = x3*nextMs[6].Ang.X + x4*nextMs[6].Ang.Y + x5*nextMs[6].Ang.Z
+		b4 = x3*nextMs[8].Ang.X + x4*nextMs[8].Ang.Y + x5*nextMs[8].Ang.Z
+		b5 = x3*nextMs[10].Ang.X + x4*nextMs[10].Ang.Y + x5*nextMs[10].Ang.Z
+	}
+	f = l[12]
+	b0, b1, b2 = b0-f*w[0], b1-f*w[1], b2-f*w[2]
+	b3, b4, b5 = b3-f*w[3], b4-f*w[4], b5-f*w[5]
+	f = l[13]
+	b0, b1, b2 = b0-f*w[6], b1-f*w[7], b2-f*w[8]
+	b3, b4, b5 = b3-f*w[9], b4-f*w[10], b5-f*w[11]
+	s = inv[2]
+	w[12], w[13], w[14], w[15], w[16], w[17] = b0*s, b1*s, b2*s, b3*s, b4*s, b5*s
+	{
+		x := &js[7]
+		x3, x4, x5 := x.Ang.X, x.Ang.Y, x.Ang.Z
+		b0 = x3*nextMs[0].Ang.X + x4*nextMs[0].Ang.Y + x5*nextMs[0].Ang.Z
+		b1 = x3*nextMs[2].Ang.X + x4*nextMs[2].Ang.Y + x5*nextMs[2].Ang.Z
+		b2 = x3*nextMs[4].Ang.X + x4*nextMs[4].Ang.Y + x5*nextMs[4].Ang.Z
+		b3 = x3*nextMs[6].Ang.X + x4*nextMs[6].Ang.Y + x5*nextMs[6].Ang.Z
+		b4 = x3*nextMs[8].Ang.X + x4*nextMs[8].Ang.Y + x5*nextMs[8].Ang.Z
+		b5 = x3*nextMs[10].Ang.X + x4*nextMs[10].Ang.Y + x5*nextMs[10].Ang.Z
+	}
+	f = l[18]
+	b0, b1, b2 = b0-f*w[0], b1-f*w[1], b2-f*w[2]
+	b3, b4, b5 = b3-f*w[3], b4-f*w[4], b5-f*w[5]
+	f = l[19]
+	b0, b1, b2 = b0-f*w[6], b1-f*w[7], b2-f*w[8]
+	b3, b4, b5 = b3-f*w[9], b4-f*w[10], b5-f*w[11]
+	f = l[20]
+	b0, b1, b2 = b0-f*w[12], b1-f*w[13], b2-f*w[14]
+	b3, b4, b5 = b3-f*w[15], b4-f*w[16], b5-f*w[17]
+	s = inv[3]
+	w[18], w[19], w[20], w[21], w[22], w[23] = b0*s, b1*s, b2*s, b3*s, b4*s, b5*s
+	{
+		x := &js[9]
+		x3, x4, x5 := x.Ang.X, x.Ang.Y, x.Ang.Z
+		b0 = x3*nextMs[0].Ang.X + x4*nextMs[0].Ang.Y + x5*nextMs[0].Ang.Z
+		b1 = x3*nextMs[2].Ang.X + x4*nextMs[2].Ang.Y + x5*nextMs[2].Ang.Z
+		b2 = x3*nextMs[4].Ang.X + x4*nextMs[4].Ang.Y + x5*nextMs[4].Ang.Z
+		b3 = x3*nextMs[6].Ang.X + x4*nextMs[6].Ang.Y + x5*nextMs[6].Ang.Z
+		b4 = x3*nextMs[8].Ang.X + x4*nextMs[8].Ang.Y + x5*nextMs[8].Ang.Z
+		b5 = x3*nextMs[10].Ang.X + x4*nextMs[10].Ang.Y + x5*nextMs[10].Ang.Z
+	}
+	f = l[24]
+	b0, b1, b2 = b0-f*w[0], b1-f*w[1], b2-f*w[2]
+	b3, b4, b5 = b3-f*w[3], b4-f*w[4], b5-f*w[5]
+	f = l[25]
+	b0, b1, b2 = b0-f*w[6], b1-f*w[7], b2-f*w[8]
+	b3, b4, b5 = b3-f*w[9], b4-f*w[10], b5-f*w[11]
+	f = l[26]
+	b0, b1, b2 = b0-f*w[12], b1-f*w[13], b2-f*w[14]
+	b3, b4, b5 = b3-f*w[15], b4-f*w[16], b5-f*w[17]
+	f = l[27]
+	b0, b1, b2 = b0-f*w[18], b1-f*w[19], b2-f*w[20]
+	b3, b4, b5 = b3-f*w[21], b4-f*w[22], b5-f*w[23]
+	s = inv[4]
+	w[24], w[25], w[26], w[27], w[28], w[29] = b0*s, b1*s, b2*s, b3*s, b4*s, b5*s
+	{
+		x := &js[11]
+		x3, x4, x5 := x.Ang.X, x.Ang.Y, x.Ang.Z
+		b0 = x3*nextMs[0].Ang.X + x4*nextMs[0].Ang.Y + x5*nextMs[0].Ang.Z
+		b1 = x3*nextMs[2].Ang.X + x4*nextMs[2].Ang.Y + x5*nextMs[2].Ang.Z
+		b2 = x3*nextMs[4].Ang.X + x4*nextMs[4].Ang.Y + x5*nextMs[4].Ang.Z
+		b3 = x3*nextMs[6].Ang.X + x4*nextMs[6].Ang.Y + x5*nextMs[6].Ang.Z
+		b4 = x3*nextMs[8].Ang.X + x4*nextMs[8].Ang.Y + x5*nextMs[8].Ang.Z
+		b5 = x3*nextMs[10].Ang.X + x4*nextMs[10].Ang.Y + x5*nextMs[10].Ang.Z
+	}
+	f = l[30]
+	b0, b1, b2 = b0-f*w[0], b1-f*w[1], b2-f*w[2]
+	b3, b4, b5 = b3-f*w[3], b4-f*w[4], b5-f*w[5]
+	f = l[31]
+	b0, b1, b2 = b0-f*w[6], b1-f*w[7], b2-f*w[8]
+	b3, b4, b5 = b3-f*w[9], b4-f*w[10], b5-f*w[11]
+	f = l[32]
+	b0, b1, b2 = b0-f*w[12], b1-f*w[13], b2-f*w[14]
+	b3, b4, b5 = b3-f*w[15], b4-f*w[16], b5-f*w[17]
+	f = l[33]
+	b0, b1, b2 = b0-f*w[18], b1-f*w[19], b2-f*w[20]
+	b3, b4, b5 = b3-f*w[21], b4-f*w[22], b5-f*w[23]
+	f = l[34]
+	b0, b1, b2 = b0-f*w[24], b1-f*w[25], b2-f*w[26]
+	b3, b4, b5 = b3-f*w[27], b4-f*w[28], b5-f*w[29]
+	s = inv[5]
+	w[30], w[31], w[32], w[33], w[34], w[35] = b0*s, b1*s, b2*s, b3*s, b4*s, b5*s
+	_ = f
+}

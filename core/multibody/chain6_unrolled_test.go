@@ -15,7 +15,8 @@ import (
 // signed zeros only; positive definite
 // blocks for the Cholesky factorization, among them pivots whose
 // reciprocal leaves the normal range; the joint kernels on rows whose
-// rows 3–5 are angular.
+// rows 3–5 are angular, alone and fused with the kernels that follow them
+// on a block (assembleGram6Tail, coupleForward6Tail).
 func TestUnrolledKernels(t *testing.T) {
 	rng := rand.New(rand.NewSource(6))
 	entry := func() float64 {
@@ -139,5 +140,17 @@ func TestUnrolledKernels(t *testing.T) {
 		coupleJoint6Tail(&w1, js, nextMs)
 		coupleJoint6(&w2, js, nextMs, 3, 3)
 		same("coupleJoint6Tail", w1[:], w2[:])
+
+		// The fused kernels against the two they fuse, the looped forms.
+		a1, a2 = a, a
+		assembleGram6Tail(&a1, &sums, &sigma, js, ms, &w)
+		assembleJoint6(&a2, &sums, &sigma, js, ms, 3)
+		gram6Loop(&a2, &w)
+		same("assembleGram6Tail", a1[:], a2[:])
+		w1, w2 = w, w
+		coupleForward6Tail(&w1, &b1, &inv1, js, nextMs)
+		coupleJoint6(&w2, js, nextMs, 3, 3)
+		forwardRows6Loop(&b1, &inv1, &w2)
+		same("coupleForward6Tail", w1[:], w2[:])
 	}
 }

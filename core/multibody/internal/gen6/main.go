@@ -36,6 +36,8 @@ import "math"
 	subtract6(&b)
 	assembleJoint6(&b)
 	coupleJoint6(&b)
+	assembleGram6(&b)
+	coupleForward6(&b)
 	src, err := format.Source(b.Bytes())
 	if err != nil {
 		log.Fatalf("gen6: %v\n%s", err, b.Bytes())
@@ -222,5 +224,82 @@ func coupleJoint6Tail(w *block6, js, nextMs *[12]Jacobian) {
 		}
 		b.WriteString("}\n")
 	}
-	b.WriteString("}\n")
+	b.WriteString("}\n\n")
+}
+
+// joint6Product returns the dot product that assembleJoint6Tail adds to
+// entry (i, j), j < i, for body k: row i's M⁻¹J, from ms, with row j's J,
+// from js, the angular half first and the linear half in front of it
+// where both rows have one.
+func joint6Product(i, j, k int) string {
+	x, m := fmt.Sprintf("js[%d]", 2*j+k), fmt.Sprintf("ms[%d]", 2*i+k)
+	ang := fmt.Sprintf("%s.Ang.X*%s.Ang.X + %s.Ang.Y*%s.Ang.Y + %s.Ang.Z*%s.Ang.Z", x, m, x, m, x, m)
+	if i >= 3 {
+		return ang
+	}
+	return fmt.Sprintf("%s.Lin.X*%s.Lin.X + %s.Lin.Y*%s.Lin.Y + %s.Lin.Z*%s.Lin.Z + (%s)", x, m, x, m, x, m, ang)
+}
+
+// assembleGram6 writes the kernel that is assembleJoint6Tail followed by
+// gram6: each entry of Aₖ from body 0's product, body 1's added, and the
+// entry of Wₖ₋₁ᵀ Wₖ₋₁ subtracted, the operations of the two kernels in
+// their order, with the entry held in a register throughout instead of
+// stored and loaded again by each.
+func assembleGram6(b *bytes.Buffer) {
+	b.WriteString(`// assembleGram6Tail is assembleJoint6Tail(a, sums, sigma, js, ms) and
+// then gram6(a, w), entry by entry: Aₖ of a cable joint's block less
+// Wₖ₋₁ᵀ Wₖ₋₁, each entry written once.
+func assembleGram6Tail(a *block6, sums *[6]rowSums, sigma *[6]float64, js, ms *[12]Jacobian, w *block6) {
+`)
+	for i := 0; i < 6; i++ {
+		for j := 0; j <= i; j++ {
+			if i == j {
+				fmt.Fprintf(b, "a[%d] = sums[%d].d + sigma[%d]", i*6+i, i, i)
+			} else {
+				fmt.Fprintf(b, "a[%d] = (%s) + (%s)", i*6+j, joint6Product(i, j, 0), joint6Product(i, j, 1))
+			}
+			b.WriteString(" - (0")
+			for r := 0; r < 6; r++ {
+				fmt.Fprintf(b, " + w[%d]*w[%d]", r*6+i, r*6+j)
+			}
+			b.WriteString(")\n")
+		}
+	}
+	b.WriteString("}\n\n")
+}
+
+// coupleForward6 writes the kernel that is coupleJoint6Tail followed by
+// forwardRows6: each row of Bₖ made in the locals in which forwardRows6
+// holds it, instead of stored and loaded again.
+func coupleForward6(b *bytes.Buffer) {
+	b.WriteString(`// coupleForward6Tail is coupleJoint6Tail(w, js, nextMs) and then
+// forwardRows6(l, inv, w), row by row: Wₖ = Lₖ⁻¹ Bₖ of two cable joints'
+// blocks, each row of Bₖ made where forwardRows6 holds it.
+func coupleForward6Tail(w, l *block6, inv *[6]float64, js, nextMs *[12]Jacobian) {
+	var b0, b1, b2, b3, b4, b5, f, s float64
+`)
+	for i := 0; i < 6; i++ {
+		fmt.Fprintf(b, "{\nx := &js[%d]\n", 2*i+1)
+		if i < 3 {
+			b.WriteString("x0, x1, x2 := x.Lin.X, x.Lin.Y, x.Lin.Z\n")
+		}
+		b.WriteString("x3, x4, x5 := x.Ang.X, x.Ang.Y, x.Ang.Z\n")
+		for j := 0; j < 6; j++ {
+			y := fmt.Sprintf("nextMs[%d]", 2*j)
+			if i < 3 && j < 3 {
+				fmt.Fprintf(b, "b%d = x0*%s.Lin.X + x1*%s.Lin.Y + x2*%s.Lin.Z + (x3*%s.Ang.X + x4*%s.Ang.Y + x5*%s.Ang.Z)\n", j, y, y, y, y, y, y)
+			} else {
+				fmt.Fprintf(b, "b%d = x3*%s.Ang.X + x4*%s.Ang.Y + x5*%s.Ang.Z\n", j, y, y, y)
+			}
+		}
+		b.WriteString("}\n")
+		for k := 0; k < i; k++ {
+			fmt.Fprintf(b, "f = l[%d]\n", i*6+k)
+			fmt.Fprintf(b, "b0, b1, b2 = b0-f*w[%d], b1-f*w[%d], b2-f*w[%d]\n", k*6, k*6+1, k*6+2)
+			fmt.Fprintf(b, "b3, b4, b5 = b3-f*w[%d], b4-f*w[%d], b5-f*w[%d]\n", k*6+3, k*6+4, k*6+5)
+		}
+		fmt.Fprintf(b, "s = inv[%d]\n", i)
+		fmt.Fprintf(b, "w[%d], w[%d], w[%d], w[%d], w[%d], w[%d] = b0*s, b1*s, b2*s, b3*s, b4*s, b5*s\n", i*6, i*6+1, i*6+2, i*6+3, i*6+4, i*6+5)
+	}
+	b.WriteString("_ = f\n}\n")
 }
