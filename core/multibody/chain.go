@@ -456,8 +456,9 @@ func (c *Chain) notPositive(k int) error {
 // substitute solves with the factors: forward uₖ = Lₖ⁻¹ (bₖ − Wₖ₋₁ᵀ uₖ₋₁),
 // then back xₖ = Lₖ⁻ᵀ (uₖ − Wₖ xₖ₊₁). A block of six rows whose neighbour
 // solved before it has six too (most of a cable's) is solved in the loop
-// itself, with the fixed-size kernels on its record alone; the others by
-// forwardBlock and backwardBlock, in the general form.
+// itself, with the fixed-size kernels on its record alone, the subtraction
+// and the triangular solve in one (subtractForward6, subtractBackward6);
+// the others by forwardBlock and backwardBlock, in the general form.
 func (c *Chain) substitute(p *Problem) {
 	z := p.Lambda // solved in place
 	copy(z, p.B)
@@ -471,9 +472,10 @@ func (c *Chain) substitute(p *Problem) {
 		}
 		zk := (*[6]float64)(z[b.start:])
 		if k > 0 {
-			subtractTransposed6(zk, six[k-1].w, zp)
+			subtractForward6(b.a, b.inv, zk, six[k-1].w, zp)
+		} else {
+			forward6(b.a, b.inv, zk)
 		}
-		forward6(b.a, b.inv, zk)
 		zp = zk
 	}
 	var zn *[6]float64 // the block after's, where it has six rows
@@ -485,9 +487,10 @@ func (c *Chain) substitute(p *Problem) {
 		}
 		zk := (*[6]float64)(z[b.start:])
 		if b.w != nil {
-			subtract6(zk, b.w, zn)
+			subtractBackward6(b.a, b.inv, zk, b.w, zn)
+		} else {
+			backward6(b.a, b.inv, zk)
 		}
-		backward6(b.a, b.inv, zk)
 		zn = zk
 	}
 }

@@ -604,3 +604,41 @@ func coupleForward6Tail(w, l *block6, inv *[6]float64, js, nextMs *[12]Jacobian)
 	w[30], w[31], w[32], w[33], w[34], w[35] = b0*s, b1*s, b2*s, b3*s, b4*s, b5*s
 	_ = f
 }
+
+// subtractForward6 is subtractTransposed6(z, w, y) and then forward6(l,
+// inv, z): a block's step of the forward substitution, z held in locals.
+func subtractForward6(l *block6, inv, z *[6]float64, w *block6, y *[6]float64) {
+	y0, y1, y2, y3, y4, y5 := y[0], y[1], y[2], y[3], y[4], y[5]
+	z0 := z[0] - w[0]*y0 - w[6]*y1 - w[12]*y2 - w[18]*y3 - w[24]*y4 - w[30]*y5
+	z1 := z[1] - w[1]*y0 - w[7]*y1 - w[13]*y2 - w[19]*y3 - w[25]*y4 - w[31]*y5
+	z2 := z[2] - w[2]*y0 - w[8]*y1 - w[14]*y2 - w[20]*y3 - w[26]*y4 - w[32]*y5
+	z3 := z[3] - w[3]*y0 - w[9]*y1 - w[15]*y2 - w[21]*y3 - w[27]*y4 - w[33]*y5
+	z4 := z[4] - w[4]*y0 - w[10]*y1 - w[16]*y2 - w[22]*y3 - w[28]*y4 - w[34]*y5
+	z5 := z[5] - w[5]*y0 - w[11]*y1 - w[17]*y2 - w[23]*y3 - w[29]*y4 - w[35]*y5
+	z0 = (z0) * inv[0]
+	z1 = (z1 - l[6]*z0) * inv[1]
+	z2 = (z2 - l[12]*z0 - l[13]*z1) * inv[2]
+	z3 = (z3 - l[18]*z0 - l[19]*z1 - l[20]*z2) * inv[3]
+	z4 = (z4 - l[24]*z0 - l[25]*z1 - l[26]*z2 - l[27]*z3) * inv[4]
+	z5 = (z5 - l[30]*z0 - l[31]*z1 - l[32]*z2 - l[33]*z3 - l[34]*z4) * inv[5]
+	z[0], z[1], z[2], z[3], z[4], z[5] = z0, z1, z2, z3, z4, z5
+}
+
+// subtractBackward6 is subtract6(z, g, y) and then backward6(l, inv, z):
+// a block's step of the back substitution, z held in locals.
+func subtractBackward6(l *block6, inv, z *[6]float64, g *block6, y *[6]float64) {
+	y0, y1, y2, y3, y4, y5 := y[0], y[1], y[2], y[3], y[4], y[5]
+	z0 := z[0] - g[0]*y0 - g[1]*y1 - g[2]*y2 - g[3]*y3 - g[4]*y4 - g[5]*y5
+	z1 := z[1] - g[6]*y0 - g[7]*y1 - g[8]*y2 - g[9]*y3 - g[10]*y4 - g[11]*y5
+	z2 := z[2] - g[12]*y0 - g[13]*y1 - g[14]*y2 - g[15]*y3 - g[16]*y4 - g[17]*y5
+	z3 := z[3] - g[18]*y0 - g[19]*y1 - g[20]*y2 - g[21]*y3 - g[22]*y4 - g[23]*y5
+	z4 := z[4] - g[24]*y0 - g[25]*y1 - g[26]*y2 - g[27]*y3 - g[28]*y4 - g[29]*y5
+	z5 := z[5] - g[30]*y0 - g[31]*y1 - g[32]*y2 - g[33]*y3 - g[34]*y4 - g[35]*y5
+	z5 = (z5) * inv[5]
+	z4 = (z4 - l[34]*z5) * inv[4]
+	z3 = (z3 - l[27]*z4 - l[33]*z5) * inv[3]
+	z2 = (z2 - l[20]*z3 - l[26]*z4 - l[32]*z5) * inv[2]
+	z1 = (z1 - l[13]*z2 - l[19]*z3 - l[25]*z4 - l[31]*z5) * inv[1]
+	z0 = (z0 - l[6]*z1 - l[12]*z2 - l[18]*z3 - l[24]*z4 - l[30]*z5) * inv[0]
+	z[0], z[1], z[2], z[3], z[4], z[5] = z0, z1, z2, z3, z4, z5
+}

@@ -16,7 +16,8 @@ import (
 // blocks for the Cholesky factorization, among them pivots whose
 // reciprocal leaves the normal range; the joint kernels on rows whose
 // rows 3–5 are angular, alone and fused with the kernels that follow them
-// on a block (assembleGram6Tail, coupleForward6Tail).
+// on a block (assembleGram6Tail, coupleForward6Tail); the substitution's
+// fused kernels (subtractForward6, subtractBackward6).
 func TestUnrolledKernels(t *testing.T) {
 	rng := rand.New(rand.NewSource(6))
 	entry := func() float64 {
@@ -124,6 +125,16 @@ func TestUnrolledKernels(t *testing.T) {
 		subtract6(&x1, &a, &y)
 		subtract6Loop(&x2, &a, &y)
 		same("subtract6", x1[:], x2[:])
+		x1, x2 = x, x
+		subtractForward6(&b1, &inv1, &x1, &a, &y)
+		subtractTransposed6Loop(&x2, &a, &y)
+		forward6Loop(&b1, &inv1, &x2)
+		same("subtractForward6", x1[:], x2[:])
+		x1, x2 = x, x
+		subtractBackward6(&b1, &inv1, &x1, &a, &y)
+		subtract6Loop(&x2, &a, &y)
+		backward6Loop(&b1, &inv1, &x2)
+		same("subtractBackward6", x1[:], x2[:])
 
 		js, ms, nextMs := blocks(), blocks(), blocks()
 		var sums [6]rowSums

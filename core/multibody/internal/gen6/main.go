@@ -38,6 +38,8 @@ import "math"
 	coupleJoint6(&b)
 	assembleGram6(&b)
 	coupleForward6(&b)
+	subtractForward6(&b)
+	subtractBackward6(&b)
 	src, err := format.Source(b.Bytes())
 	if err != nil {
 		log.Fatalf("gen6: %v\n%s", err, b.Bytes())
@@ -302,4 +304,57 @@ func coupleForward6Tail(w, l *block6, inv *[6]float64, js, nextMs *[12]Jacobian)
 		fmt.Fprintf(b, "w[%d], w[%d], w[%d], w[%d], w[%d], w[%d] = b0*s, b1*s, b2*s, b3*s, b4*s, b5*s\n", i*6, i*6+1, i*6+2, i*6+3, i*6+4, i*6+5)
 	}
 	b.WriteString("_ = f\n}\n")
+}
+
+// subtractForward6 writes the kernel that is subtractTransposed6 followed
+// by forward6: z held in locals from the one to the other.
+func subtractForward6(b *bytes.Buffer) {
+	b.WriteString(`
+
+// subtractForward6 is subtractTransposed6(z, w, y) and then forward6(l,
+// inv, z): a block's step of the forward substitution, z held in locals.
+func subtractForward6(l *block6, inv, z *[6]float64, w *block6, y *[6]float64) {
+	y0, y1, y2, y3, y4, y5 := y[0], y[1], y[2], y[3], y[4], y[5]
+`)
+	for i := 0; i < 6; i++ {
+		fmt.Fprintf(b, "z%d := z[%d]", i, i)
+		for r := 0; r < 6; r++ {
+			fmt.Fprintf(b, " - w[%d]*y%d", r*6+i, r)
+		}
+		b.WriteString("\n")
+	}
+	for i := 0; i < 6; i++ {
+		fmt.Fprintf(b, "z%d = (z%d", i, i)
+		for k := 0; k < i; k++ {
+			fmt.Fprintf(b, " - l[%d]*z%d", i*6+k, k)
+		}
+		fmt.Fprintf(b, ") * inv[%d]\n", i)
+	}
+	b.WriteString("z[0], z[1], z[2], z[3], z[4], z[5] = z0, z1, z2, z3, z4, z5\n}\n")
+}
+
+// subtractBackward6 writes the kernel that is subtract6 followed by
+// backward6: z held in locals from the one to the other.
+func subtractBackward6(b *bytes.Buffer) {
+	b.WriteString(`
+// subtractBackward6 is subtract6(z, g, y) and then backward6(l, inv, z):
+// a block's step of the back substitution, z held in locals.
+func subtractBackward6(l *block6, inv, z *[6]float64, g *block6, y *[6]float64) {
+	y0, y1, y2, y3, y4, y5 := y[0], y[1], y[2], y[3], y[4], y[5]
+`)
+	for i := 0; i < 6; i++ {
+		fmt.Fprintf(b, "z%d := z[%d]", i, i)
+		for j := 0; j < 6; j++ {
+			fmt.Fprintf(b, " - g[%d]*y%d", i*6+j, j)
+		}
+		b.WriteString("\n")
+	}
+	for i := 5; i >= 0; i-- {
+		fmt.Fprintf(b, "z%d = (z%d", i, i)
+		for k := i + 1; k < 6; k++ {
+			fmt.Fprintf(b, " - l[%d]*z%d", k*6+i, k)
+		}
+		fmt.Fprintf(b, ") * inv[%d]\n", i)
+	}
+	b.WriteString("z[0], z[1], z[2], z[3], z[4], z[5] = z0, z1, z2, z3, z4, z5\n}\n")
 }
