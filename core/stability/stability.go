@@ -164,8 +164,9 @@ const TurnHold = 1.0
 // 3 m/s, left at up to 9.5 m/s (and at 4.1 m/s in another run), where an
 // elastic rope gives it at most twice the winch's speed, 6 m/s. With
 // substeps of at most MaxTurn, four such runs (20 and 100 segments, landed
-// fast or slowly) throw it at 5.84–5.99 m/s, within 1.3 % of the same runs
-// at an internal step of 1/960 s without substeps (5.85–5.98 m/s); at most
+// fast or slowly) throw it at 5.85–6.00 m/s, within 1.6 % of the same runs
+// at an internal step of 1/960 s without substeps (5.85–5.98 m/s, measured
+// with the friction bound one step late, before contact.Rebound); at most
 // 0.1 rad a substep: 5.99–6.13 m/s (TestSnatchLeavesAtMostTwiceTheWinchSpeed
 // in fmu/plugins/rigidcable). The criterion is the bodies' turning at the
 // step's start (a whip that speeds up within a step is caught a step

@@ -83,7 +83,7 @@ func TestFailedStepKeepsOutputsAndResets(t *testing.T) {
 // elastic rope throws it up at no more than twice the winch's speed (where
 // the rope's top moves at 3 m/s the load arrives at 3 m/s and leaves at no
 // more), 6 m/s. With 20 and 100 segments at the default step it leaves at
-// 5 to 6.06 m/s (1 % above; measured 5.84–5.99, and 5.85–5.98 in the same
+// 5 to 6.06 m/s (1 % above; measured 5.85–6.00, and 5.85–5.98 in the same
 // runs at an internal step of 1/960 s without substeps). In single steps
 // the segments whipped straight (up to 78 rad/s, 1.3 rad a step) left
 // their joints open, which pulled the rope short: 4.1 to 9.5 m/s.
