@@ -49,6 +49,8 @@ type BoxContact struct {
 	// Damping is γ of the normal rows (s); zero means two steps (see
 	// Contact.Damping).
 	Damping float64
+	// brackets are Rebound's searches within a step, a point's each.
+	brackets [boxPoints]bracket
 }
 
 // boxPoints is the number of contact points of a BoxContact: A, B and the
@@ -221,6 +223,9 @@ func (c *BoxContact) Off(h float64) bool {
 
 // Update implements multibody.Constraint.
 func (c *BoxContact) Update(h float64, rows []multibody.Row) {
+	for k := range c.brackets {
+		c.brackets[k].reset()
+	}
 	for k, pt := range c.points(h) {
 		r := rows[3*k : 3*k+3]
 		if !pt.on {
@@ -251,7 +256,7 @@ func (c *BoxContact) Update(h float64, rows []multibody.Row) {
 }
 
 // Rebound implements multibody.Rebounding: each point's friction bound
-// becomes μ times its normal impulse of the step's own solve (see
+// follows μ times its normal impulse of the step's own solve (see
 // Contact.Rebound).
 func (c *BoxContact) Rebound(h float64, lambda, lo, hi []float64) bool {
 	again := false
@@ -260,7 +265,7 @@ func (c *BoxContact) Rebound(h float64, lambda, lo, hi []float64) bool {
 		if hi[r] == 0 { // the point's rows are off
 			continue
 		}
-		if rebound(c.box.Friction*max(lambda[r], 0), lambda[r+1:r+3], lo[r+1:r+3], hi[r+1:r+3]) {
+		if rebound(c.box.Friction*max(lambda[r], 0), lambda[r+1:r+3], lo[r+1:r+3], hi[r+1:r+3], &c.brackets[k]) {
 			again = true
 		}
 	}

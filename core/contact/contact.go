@@ -93,6 +93,8 @@ type Contact struct {
 	// impulses (N·s), with Creep.
 	xi       float64
 	friction [2]float64
+	// bracket is the search of Rebound within a step.
+	bracket bracket
 }
 
 // damping returns γ of the normal row at step h (s).
@@ -159,6 +161,7 @@ func (c *Contact) Off(h float64) bool {
 
 // Update implements multibody.Constraint.
 func (c *Contact) Update(h float64, rows []multibody.Row) {
+	c.bracket.reset()
 	r, gap, far := c.clearance(h)
 	if far {
 		multibody.SwitchOff(rows)
@@ -229,23 +232,24 @@ func CreepSlip(speed, bound, force, last float64) float64 {
 }
 
 // Rebound implements multibody.Rebounding: the friction rows' bound
-// becomes μ times the normal impulse of the step's own solve. Update
+// follows μ times the normal impulse of the step's own solve. Update
 // bounds them by the last step's, one step late, which is wrong where the
 // normal force jumps: a box landing sideways slid its first step free,
 // and where the steps were taken in substeps of changing number, an
 // impact in a short substep bounded the next step by its force; it slid
 // 0.02–0.23 m depending on where the substeps fell (Coulomb's law: 0.21
-// m; TestLandingSlideAcrossStepLengths). A moved bound asks for another solve only where a friction row's
-// impulse reaches the bound it was solved with or passes the new one, and
-// the bound moved by more than reboundTolerance of itself: elsewhere the
-// solve stands as it would with the new bound. Creeping friction (Creep)
-// has no bounds.
+// m; TestLandingSlideAcrossStepLengths). A moved bound asks for another
+// solve only where a friction row's impulse reaches the bound it was
+// solved with or passes the new one, and the bound moved by more than
+// reboundTolerance of itself: elsewhere the solve stands as it would with
+// the new bound. The bound is searched within a bracket (see bracket).
+// Creeping friction (Creep) has no bounds.
 func (c *Contact) Rebound(h float64, lambda, lo, hi []float64) bool {
 	if c.Creep || hi[0] == 0 { // creeping, or the rows are off
 		return false
 	}
 	l := lambda[:3]
-	return rebound(c.ground.Friction*max(l[0], 0), l[1:3], lo[1:3], hi[1:3])
+	return rebound(c.ground.Friction*max(l[0], 0), l[1:3], lo[1:3], hi[1:3], &c.bracket)
 }
 
 // reboundTolerance is the relative change of a friction bound below which
@@ -256,26 +260,69 @@ func (c *Contact) Rebound(h float64, lambda, lo, hi []float64) bool {
 // RigidHoist's set-down with 100 segments; at 0.1 none more).
 const reboundTolerance = 0.1
 
-// rebound sets the bounds lo, hi of the friction rows whose impulses are
-// lambda to ±bound (N·s) and reports whether the solve must be taken
-// again (see Contact.Rebound).
-func rebound(bound float64, lambda, lo, hi []float64) bool {
-	old := hi[0]
-	if math.Abs(bound-old) <= reboundTolerance*max(bound, old) {
+// bracket holds where a step's solves place the fixed point of a friction
+// bound b = μ N(b) (N the normal impulse a solve with bound b gives): above
+// below and below above. The point need not be where the last solve's
+// normal impulse says: a corner that its own friction lifts has a normal
+// impulse without the bound and none with it, and bounds taken from the
+// last solve alone alternated through every solve MaxRebounds allows; within
+// the bracket the search halves it where the last solve's bound falls
+// outside.
+type bracket struct {
+	below, above, largest float64
+	moves                 int
+}
+
+// reset opens the bracket for a new step.
+func (b *bracket) reset() { *b = bracket{above: math.Inf(1)} }
+
+// maxMoves bounds the moves of a bound within a step: the contacts'
+// bounds depend on one another (a corner's friction shifts the load to
+// another), and a bracket that another's move contradicts can leave the
+// search alternating; four moves halve a bracket to a sixteenth.
+const maxMoves = 4
+
+// rebound moves the bounds lo, hi of the friction rows whose impulses are
+// lambda towards ±implied (N·s), μ times the solve's normal impulse, within
+// br, and reports whether the solve must be taken again (see
+// Contact.Rebound).
+func rebound(implied float64, lambda, lo, hi []float64, br *bracket) bool {
+	cur := hi[0]
+	if br.moves == maxMoves {
 		return false
 	}
-	again := false
+	at, past := false, false
 	for i, l := range lambda {
-		if math.Abs(l) >= hi[i]*(1-1e-9) || math.Abs(l) > bound {
-			again = true
+		at = at || math.Abs(l) >= hi[i]*(1-1e-9)
+		past = past || math.Abs(l) > implied
+	}
+	if !at && !past {
+		return false // the solve stands under the implied bound
+	}
+	br.largest = max(br.largest, implied, cur)
+	switch {
+	case implied > cur:
+		br.below = max(br.below, cur)
+	case implied < cur:
+		br.above = min(br.above, cur)
+	}
+	next := implied
+	if !(next > br.below && next < br.above) {
+		next = br.below
+		if !math.IsInf(br.above, 1) {
+			next = (br.below + br.above) / 2
 		}
 	}
-	if !again {
+	// Within the tolerance of the largest bound of the step: a corner
+	// lifting off has its fixed point at 0, which halving nears by half
+	// each solve.
+	if math.Abs(next-cur) <= reboundTolerance*br.largest {
 		return false
 	}
 	for i := range lo {
-		lo[i], hi[i] = -bound, bound
+		lo[i], hi[i] = -next, next
 	}
+	br.moves++
 	return true
 }
 
