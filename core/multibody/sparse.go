@@ -799,9 +799,13 @@ func (s *Sparse) assemble(p *Problem) error {
 		}
 	}
 	s.rowDiag, s.sigma = grow(s.rowDiag, len(p.Sigma)), append(s.sigma[:0], p.Sigma...)
-	for i, sg := range p.Sigma {
-		q := s.diag[s.rows+i]
-		s.rowDiag[i] = val[q]
+	// Locals of one length: the loop checks no bounds but val's, and
+	// reloads no fields past its stores.
+	sigma := p.Sigma
+	rowDiag, diag := s.rowDiag[:len(sigma)], s.diag[s.rows:][:len(sigma)]
+	for i, sg := range sigma {
+		q := diag[i]
+		rowDiag[i] = val[q]
 		val[q] -= sg // after the condensed bodies' terms
 	}
 	s.scales()
