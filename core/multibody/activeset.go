@@ -375,11 +375,22 @@ func (a *ActiveSet) residuals(p *Problem) []float64 {
 	if len(a.dv) != p.Slots {
 		a.dv = make([]velocityChange, p.Slots)
 	}
+	lambda, rows := p.Lambda, p.Rows
 	for _, e := range p.ByBody {
-		a.dv[e.Slot] = velocityChange{}
+		// velocityChange.add written out on locals: the sums stay in
+		// registers, where the array's were loaded and stored at every
+		// block.
+		var lx, ly, lz, ax, ay, az float64
 		for _, rb := range e.Blocks {
-			a.dv[e.Slot].add(p.Lambda[rb.Row], &p.Rows[rb.Row].MinvJ[rb.K])
+			l, m := lambda[rb.Row], &rows[rb.Row].MinvJ[rb.K]
+			lx += l * m.Lin.X
+			ly += l * m.Lin.Y
+			lz += l * m.Lin.Z
+			ax += l * m.Ang.X
+			ay += l * m.Ang.Y
+			az += l * m.Ang.Z
 		}
+		a.dv[e.Slot] = velocityChange{{lx, ly, lz}, {ax, ay, az}}
 	}
 	w, scale := a.residual[:0], a.scale[:0]
 	for _, i := range a.bounded {
