@@ -962,16 +962,24 @@ var errPartsChanged = errors.New("sparse solve: a row acts on other parts of a b
 // which the bodies take as no turning about those axes (their inverse
 // inertia is zero there, and the turning stiffness leaves them plain).
 func turnable(b *Body) int {
-	if b.invI == (geom.Mat3{}) {
-		return 0
-	}
-	n := 0
-	for _, m := range [3]float64{b.Inertia.X, b.Inertia.Y, b.Inertia.Z} {
-		if m != 0 {
-			n++
+	// b.invI == geom.Mat3{} row by row: the whole matrix's comparison
+	// is a call. The moments counted one by one, without an array.
+	for _, r := range &b.invI {
+		if r[0] != 0 || r[1] != 0 || r[2] != 0 {
+			n := 0
+			if b.Inertia.X != 0 {
+				n++
+			}
+			if b.Inertia.Y != 0 {
+				n++
+			}
+			if b.Inertia.Z != 0 {
+				n++
+			}
+			return n
 		}
 	}
-	return n
+	return 0
 }
 
 // turningAxes returns, for a body that cannot turn about every axis, the
