@@ -293,27 +293,27 @@ func (a *ActiveSet) update(p *Problem, single bool) bool {
 			// load) comes out a few ulps beyond it as often as not, and
 			// pinning it for that made a wire lying still on the ground
 			// flip such rows back and forth without end.
+			// (past is positive exactly where l is beyond a bound: two
+			// floats that compare unequal, infinities included, have a
+			// nonzero difference.)
 			var past float64
+			side := int8(-1)
 			if l < p.Lo[i] {
 				past = p.Lo[i] - l
 			} else if l > p.Hi[i] {
-				past = l - p.Hi[i]
+				past, side = l-p.Hi[i], 1
 			}
-			if past > 0 {
-				if w == nil {
-					w, floor = a.residuals(p), impulseFloor(p.Lambda)
-				}
-				if past <= max(a.rounding(p, i, l, a.scale[k]), floor) {
-					break
-				}
+			if !(past > 0) {
+				break
 			}
-			if l < p.Lo[i] {
-				a.state[i], moved = -1, true
-			} else if l > p.Hi[i] {
-				a.state[i], moved = 1, true
+			if w == nil {
+				w, floor = a.residuals(p), impulseFloor(p.Lambda)
 			}
-
-			if a.state[i] != 0 && a.diag[k] == 0 {
+			if past <= max(a.rounding(p, i, l, a.scale[k]), floor) {
+				break
+			}
+			a.state[i], moved = side, true
+			if a.diag[k] == 0 {
 				a.diag[k] = p.rowDiagonal(i) + p.Sigma[i]
 			}
 		default:
