@@ -256,8 +256,11 @@ func (s *Sparse) Substitute(p *Problem) error {
 			return err
 		}
 	}
-	for i := range p.Lambda {
-		p.Lambda[i] = -s.x[s.rows+i]
+	// The rows' part of x cut to Lambda's length: the loop checks no
+	// bounds and reloads no fields past its stores.
+	lambda := p.Lambda
+	for i, x := range s.x[s.rows:][:len(lambda)] {
+		lambda[i] = -x
 	}
 	return nil
 }
