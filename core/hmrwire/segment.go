@@ -587,8 +587,11 @@ func capstanRatio(mu, cosTurn float64) float64 {
 func (s *segment) runBound(r run, h float64) float64 {
 	mu := s.nodes[r.first].geo.Friction
 	q := 1.0
+	// The cosines as they are: capstanRatio clamps them to [−1, 1], and
+	// a second clamp gives the same values.
+	dir := s.dir[:r.last+1]
 	for k := r.first; k <= r.last; k++ {
-		q *= capstanRatio(mu, max(-1, min(1, s.dir[k-1].Dot(s.dir[k]))))
+		q *= capstanRatio(mu, dir[k-1].Dot(dir[k]))
 	}
 	c := 2.0 // Q = ∞: the wire holds at any ratio of tensions
 	if !math.IsInf(q, 1) {
