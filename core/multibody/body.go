@@ -218,25 +218,31 @@ func (b *Body) takeTurnStiffness(h float64) {
 	}
 	// The body's axes (R's columns) and K times them, world; written out,
 	// as are the matrices below, for want of loops the compiler unrolls.
-	// K c by the dot products of K's rows with c, the sums of Mat3.MulVec
-	// in its order: MulVec is above the inliner's budget.
+	// K c (kc, inlined) as Mat3.MulVec sums it: MulVec is above the
+	// inliner's budget.
 	c0 := geom.Vec3{X: r[0][0], Y: r[1][0], Z: r[2][0]}
 	c1 := geom.Vec3{X: r[0][1], Y: r[1][1], Z: r[2][1]}
 	c2 := geom.Vec3{X: r[0][2], Y: r[1][2], Z: r[2][2]}
-	kr0 := geom.Vec3{X: k[0][0], Y: k[0][1], Z: k[0][2]}
-	kr1 := geom.Vec3{X: k[1][0], Y: k[1][1], Z: k[1][2]}
-	kr2 := geom.Vec3{X: k[2][0], Y: k[2][1], Z: k[2][2]}
-	k0 := geom.Vec3{X: kr0.Dot(c0), Y: kr1.Dot(c0), Z: kr2.Dot(c0)}
-	k1 := geom.Vec3{X: kr0.Dot(c1), Y: kr1.Dot(c1), Z: kr2.Dot(c1)}
-	k2 := geom.Vec3{X: kr0.Dot(c2), Y: kr1.Dot(c2), Z: kr2.Dot(c2)}
+	kc := func(c geom.Vec3) geom.Vec3 {
+		return geom.Vec3{
+			X: k[0][0]*c.X + k[0][1]*c.Y + k[0][2]*c.Z,
+			Y: k[1][0]*c.X + k[1][1]*c.Y + k[1][2]*c.Z,
+			Z: k[2][0]*c.X + k[2][1]*c.Y + k[2][2]*c.Z,
+		}
+	}
 	q0, q1, q2 := 1/math.Sqrt(in.X), 1/math.Sqrt(in.Y), 1/math.Sqrt(in.Z)
-	// I₀^(−½) Rᵀ K R I₀^(−½), upper triangle. Assigned entry by entry, as
-	// are iw below and gyroscopicImpulse's Jacobian: a composite literal
-	// of a matrix whose address is taken is built aside and then copied.
+	// I₀^(−½) Rᵀ K R I₀^(−½), upper triangle, column by column: each K c
+	// lives only for its column's entries (the three at once and K's rows
+	// spilled). Assigned entry by entry, as are iw below and
+	// gyroscopicImpulse's Jacobian: a composite literal of a matrix whose
+	// address is taken is built aside and then copied.
 	var scaled geom.Mat3
-	scaled[0][0], scaled[0][1], scaled[0][2] = c0.Dot(k0)*(q0*q0), c0.Dot(k1)*(q0*q1), c0.Dot(k2)*(q0*q2)
-	scaled[1][1], scaled[1][2] = c1.Dot(k1)*(q1*q1), c1.Dot(k2)*(q1*q2)
-	scaled[2][2] = c2.Dot(k2) * (q2 * q2)
+	k0 := kc(c0)
+	scaled[0][0] = c0.Dot(k0) * (q0 * q0)
+	k1 := kc(c1)
+	scaled[0][1], scaled[1][1] = c0.Dot(k1)*(q0*q1), c1.Dot(k1)*(q1*q1)
+	k2 := kc(c2)
+	scaled[0][2], scaled[1][2], scaled[2][2] = c0.Dot(k2)*(q0*q2), c1.Dot(k2)*(q1*q2), c2.Dot(k2)*(q2*q2)
 	share := stability.TurnShare(scaled.SymMaxEigen(), h)
 	if share == 0 {
 		return
