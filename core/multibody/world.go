@@ -315,18 +315,24 @@ func (w *World) update(h float64) error {
 			b.rot = b.Rot.Matrix() // for Body.ToWorld
 		}
 	}
-	groups := w.prob.Groups // the constraints' rows, as laid out
-	for i, c := range w.constraints {
-		if s := w.switched[i]; s != nil && s.Off(h) {
-			if w.off[i] == rowsOff && h == w.offH {
+	// Locals, cut to the constraints' number: the calls through the
+	// interfaces would make the compiler reload the fields at every
+	// constraint, and the slices need no bounds checks.
+	constraints := w.constraints
+	n := len(constraints)
+	switched, off, overwrites := w.switched[:n], w.off[:n], w.overwrites[:n]
+	groups, allRows, offH := w.prob.Groups[:n+1], w.rows, w.offH // groups: the constraints' rows, as laid out
+	for i, c := range constraints {
+		if s := switched[i]; s != nil && s.Off(h) {
+			if off[i] == rowsOff && h == offH {
 				continue // the same rows as in the last step
 			}
-			w.off[i] = rowsSwitching
+			off[i] = rowsSwitching
 		} else {
-			w.off[i] = rowsOn
+			off[i] = rowsOn
 		}
-		rows := w.rows[groups[i]:groups[i+1]]
-		if !w.overwrites[i] {
+		rows := allRows[groups[i]:groups[i+1]]
+		if !overwrites[i] {
 			resetRows(rows)
 		}
 		c.Update(h, rows)
