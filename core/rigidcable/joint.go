@@ -236,7 +236,8 @@ func NewSheaveJoint(a *multibody.Body, pa, da geom.Vec3, b *multibody.Body, pb, 
 // (world): Ω̇ = t·(ω_B − ω_A). With count unset the raw angle is followed
 // without being added to the twist (a fold holds it, see Joint.Update).
 func (j *Joint) swingTwist(count bool, h float64) (float64, geom.Vec3) {
-	psi, t, ok := j.swing()
+	// swing, called through: it is above the inliner's budget.
+	psi, t, ok := j.swingAt(j.bodies[0].Rot, j.bodies[1].Rot)
 	if !ok {
 		return j.unwound, geom.Vec3{} // swung half a turn: hold, no torque
 	}
