@@ -252,34 +252,40 @@ func (c *Contact) Rebound(h float64, lambda, lo, hi []float64) bool {
 	return rebound(c.ground.Friction*max(l[0], 0), l[1:3], lo[1:3], hi[1:3], &c.bracket)
 }
 
-// reboundTolerance is the relative change of a friction bound below which
-// Rebound keeps the solve, the bound one step late: it catches what a
-// lagging bound gets wrong (an impact, a landing, a step after substeps),
-// not a sliding rope's normal forces changing by a few per cent from step
-// to step, which would take more solves (at 1e-3, 12 % more instructions in
-// RigidHoist's set-down with 100 segments; at 0.1 none more).
+// reboundTolerance is the change of a friction bound, relative to the
+// largest of the step's, below which Rebound keeps the solve: it catches
+// what a lagging bound gets wrong (an impact, a landing, a step after
+// substeps), not a sliding rope's normal forces changing by a few per
+// cent from step to step, which would take more solves (at 1e-3, 12 % more
+// instructions in RigidHoist's set-down with 100 segments). At 0.1 the two
+// set-downs of TestSlackRopePaidOutAfterSetDown take 1.4 % more solves
+// than steps (up to 35 % in a second where the rope is dragged over the
+// ground); at 0.25 and 0.5 the landing box's slide spreads over 0.12–0.19
+// m and 0.07–0.29 m (TestLandingSlideAcrossStepLengths).
 const reboundTolerance = 0.1
 
 // bracket holds where a step's solves place the fixed point of a friction
-// bound b = μ N(b) (N the normal impulse a solve with bound b gives): above
-// below and below above. The point need not be where the last solve's
-// normal impulse says: a corner that its own friction lifts has a normal
-// impulse without the bound and none with it, and bounds taken from the
-// last solve alone alternated through every solve MaxRebounds allows; within
-// the bracket the search halves it where the last solve's bound falls
-// outside.
+// bound b = μ N(b) (N the normal impulse a solve with bound b gives): at
+// or above below and below above. The point need not be where the last
+// solve's normal impulse says: a corner that its own friction lifts has a
+// normal impulse without the bound and none with it, and bounds taken from
+// the last solve alone alternated through every solve MaxRebounds allows;
+// within the bracket the search halves it where the last solve's value
+// falls outside. solves counts the step's solves so far.
 type bracket struct {
 	below, above, largest float64
-	moves                 int
+	solves                int
 }
 
 // reset opens the bracket for a new step.
 func (b *bracket) reset() { *b = bracket{above: math.Inf(1)} }
 
-// maxMoves bounds the moves of a bound within a step: the contacts'
-// bounds depend on one another (a corner's friction shifts the load to
-// another), and a bracket that another's move contradicts can leave the
-// search alternating; four moves halve a bracket to a sixteenth.
+// maxMoves bounds the solves of a step after which a bound may move: the
+// contacts' bounds depend on one another (a corner's friction shifts the
+// load to another), and moves that others' moves overtake could go on
+// through every solve MaxRebounds allows. Counted in solves, not in one
+// contact's moves, so that contacts moving in turn stop together: a step
+// takes at most 1 + maxMoves solves for them.
 const maxMoves = 4
 
 // rebound moves the bounds lo, hi of the friction rows whose impulses are
@@ -287,42 +293,43 @@ const maxMoves = 4
 // br, and reports whether the solve must be taken again (see
 // Contact.Rebound).
 func rebound(implied float64, lambda, lo, hi []float64, br *bracket) bool {
-	cur := hi[0]
-	if br.moves == maxMoves {
+	br.solves++
+	if br.solves > maxMoves {
 		return false
 	}
-	at, past := false, false
+	cur := hi[0]
+	at, reach := false, 0.0 // a row at its bound; the rows' largest |λ|
 	for i, l := range lambda {
 		at = at || math.Abs(l) >= hi[i]*(1-1e-9)
-		past = past || math.Abs(l) > implied
+		reach = max(reach, math.Abs(l))
 	}
-	if !at && !past {
+	if !at && reach <= implied {
 		return false // the solve stands under the implied bound
 	}
 	br.largest = max(br.largest, implied, cur)
 	switch {
+	case !at:
+		// Any bound from reach up gives this solve, and each implies
+		// less than reach: the fixed point lies below it.
+		br.above = min(br.above, reach)
 	case implied > cur:
 		br.below = max(br.below, cur)
 	case implied < cur:
 		br.above = min(br.above, cur)
 	}
 	next := implied
-	if !(next > br.below && next < br.above) {
+	if !(next >= br.below && next < br.above) {
 		next = br.below
 		if !math.IsInf(br.above, 1) {
 			next = (br.below + br.above) / 2
 		}
 	}
-	// Within the tolerance of the largest bound of the step: a corner
-	// lifting off has its fixed point at 0, which halving nears by half
-	// each solve.
 	if math.Abs(next-cur) <= reboundTolerance*br.largest {
 		return false
 	}
 	for i := range lo {
 		lo[i], hi[i] = -next, next
 	}
-	br.moves++
 	return true
 }
 

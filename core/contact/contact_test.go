@@ -413,9 +413,10 @@ func (c *countingSolver) Solve(p *multibody.Problem) error {
 // maxMoves more solves a step. A corner that its own friction lifts has a
 // normal impulse without the bound and none with it: bounds taken from the
 // last solve alone alternated through every solve MaxRebounds allows, 17 a
-// step, in 6 of 1920 steps at 1/960 s.
+// step, in 6 of 1920 steps at 1/960 s; a box thrown askew had two corners
+// move in turn for 7 solves while each counted its own moves.
 func TestReboundSolvesBounded(t *testing.T) {
-	for _, mu := range []float64{0.5, 0.9, 1.2} {
+	for _, mu := range []float64{0.5, 0.8, 0.9, 1.2} {
 		for _, div := range []int{1, 4, 16} {
 			w := multibody.NewWorld(geom.V(0, 0, -9.81))
 			size := geom.V(0.5, 0.5, 2)
@@ -430,6 +431,12 @@ func TestReboundSolvesBounded(t *testing.T) {
 			w.Solver = count
 			run(t, w, 1, nil)
 			b.Vel = geom.V(3, 0, 0)
+			if mu == 0.8 {
+				// Thrown askew: two corners' bounds moved in turn, one
+				// on solves 1 to 3 and 5, the other on 4 to 7, when each
+				// counted its own moves.
+				b.Vel, b.AngVel = geom.V(2.6, 0.3, -0.5), geom.V(0.2, -0.7, 0.5)
+			}
 			most, again := 0, 0
 			for k := 0; k < 120*div; k++ {
 				count.solves = 0
