@@ -241,8 +241,9 @@ func CreepSlip(speed, bound, force, last float64) float64 {
 // m; TestLandingSlideAcrossStepLengths). A moved bound asks for another
 // solve only where a friction row's impulse reaches the bound it was
 // solved with or passes the new one, and the bound moved by more than
-// reboundTolerance of itself: elsewhere the solve stands as it would with
-// the new bound. The bound is searched within a bracket (see bracket).
+// reboundTolerance of the step's largest (reboundSettle once it has moved
+// in the step): elsewhere the solve stands as it would with the new
+// bound. The bound is searched within a bracket (see bracket).
 // Creeping friction (Creep) has no bounds.
 func (c *Contact) Rebound(h float64, lambda, lo, hi []float64) bool {
 	if c.Creep || hi[0] == 0 { // creeping, or the rows are off
