@@ -292,7 +292,7 @@ func (c *BoxContact) Force(h float64) float64 {
 	for _, n := range c.normal {
 		f += n
 	}
-	return f / lastStep(c.normalStep, h)
+	return f / LastStep(c.normalStep, h)
 }
 
 // State implements state.Stater: the last normal impulses, which bound

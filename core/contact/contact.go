@@ -203,7 +203,7 @@ func (c *Contact) creep(h float64, r geom.Vec3, rows []multibody.Row) {
 	b := c.point.Body
 	v := b.Vel.Add(b.AngVel.Cross(r))
 	bound := c.ground.Friction * c.lastNormal(h) / h // μN (N)
-	xi := CreepSlip(math.Hypot(v.X, v.Y), bound, math.Hypot(c.friction[0], c.friction[1])/lastStep(c.normalStep, h), c.xi)
+	xi := CreepSlip(math.Hypot(v.X, v.Y), bound, math.Hypot(c.friction[0], c.friction[1])/LastStep(c.normalStep, h), c.xi)
 	c.xi = xi
 	for i := 1; i < 3; i++ {
 		rows[i].Holonomic = false
@@ -363,7 +363,7 @@ func (c *Contact) ApplyStep(h float64, lambda []float64) { c.Apply(h, lambda) }
 
 // Force returns the normal force of the last step (N), a step of h
 // seconds unless the contact knows the step's length.
-func (c *Contact) Force(h float64) float64 { return c.normal / lastStep(c.normalStep, h) }
+func (c *Contact) Force(h float64) float64 { return c.normal / LastStep(c.normalStep, h) }
 
 // lastNormal returns the last step's normal impulse as the impulse of the
 // same force over a step of h seconds: the friction bound of a step whose
@@ -380,9 +380,10 @@ func sameForce(j, last, h float64) float64 {
 	return j / last * h
 }
 
-// lastStep returns the length of the last step, last, or h where it is
-// not known (0).
-func lastStep(last, h float64) float64 {
+// LastStep returns the length (s) of the step an impulse came from, last,
+// or h where it is not known (0): a contact's force is its impulse over
+// that step, whatever the step now taken (substeps).
+func LastStep(last, h float64) float64 {
 	if last == 0 {
 		return h
 	}

@@ -204,10 +204,7 @@ func (t *touch) Update(h float64, rows []multibody.Row) {
 	rows[0].Damping = 2 * h
 	rows[0].Gap = true
 	rows[0].Lo = 0
-	last := t.normalStep
-	if last == 0 {
-		last = h
-	}
+	last := contact.LastStep(t.normalStep, h)
 	bound := t.geo.Friction * t.normal / last // μN (N)
 	slide := v.Sub(normal.Scale(v.Dot(normal)))
 	t.xi = contact.CreepSlip(slide.Norm(), bound, math.Hypot(t.friction[0], t.friction[1])/last, t.xi)
@@ -235,12 +232,7 @@ func (t *touch) ApplyStep(h float64, lambda []float64) { t.Apply(h, lambda) }
 
 // Force returns the normal force of the last step (N), a step of h
 // seconds unless the touch knows the step's length.
-func (t *touch) Force(h float64) float64 {
-	if t.normalStep > 0 {
-		h = t.normalStep
-	}
-	return t.normal / h
-}
+func (t *touch) Force(h float64) float64 { return t.normal / contact.LastStep(t.normalStep, h) }
 
 // State implements state.Stater: the last impulses, which bound and
 // regularize the next step's friction, and the friction's slip.
