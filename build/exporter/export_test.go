@@ -199,6 +199,62 @@ func TestExportRefusesFolderWithoutScenario(t *testing.T) {
 	}
 }
 
+// An output path that would replace what the export reads (the scenario,
+// a plugin, a resource), that is a folder, or that lies under resources/
+// (the next export would carry this FMU inside it) is refused before
+// anything is written, and every file is left as it was.
+func TestExportRefusesToWriteOverItsSources(t *testing.T) {
+	folder := t.TempDir()
+	files := map[string]string{"resources/table.csv": "t,f\n0,1\n"}
+	for _, name := range []string{fmu.ScenarioFile, "controller.py", "wind.py"} {
+		b, err := os.ReadFile(filepath.Join("../../examples/massless-controlled", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		files[name] = string(b)
+	}
+	for name, content := range files {
+		p := filepath.Join(folder, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Symlink(filepath.Join(folder, "resources"), filepath.Join(folder, "linked")); err != nil {
+		t.Fatal(err)
+	}
+	c, err := Check(folder)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for out, want := range map[string]string{
+		filepath.Join(folder, fmu.ScenarioFile):          "is the scenario's own scenario.json",
+		filepath.Join(folder, "controller.py"):           "is the scenario's own controller.py",
+		filepath.Join(folder, "resources", "table.csv"):  "under the scenario's resources/",
+		filepath.Join(folder, "resources", "New.fmu"):    "under the scenario's resources/",
+		filepath.Join(folder, "linked", "New.fmu"):       "under the scenario's resources/",
+		filepath.Join(folder, "resources", "d", "X.fmu"): "under the scenario's resources/",
+		folder: "is a folder",
+	} {
+		if _, err := c.Write(out, 2, nil); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("-o %s: error %v, want one saying %q", out, err, want)
+		}
+	}
+	for name, content := range files {
+		if b, err := os.ReadFile(filepath.Join(folder, filepath.FromSlash(name))); err != nil || string(b) != content {
+			t.Errorf("%s changed (read error %v)", name, err)
+		}
+	}
+	// Beside the sources, and outside the folder, is where FMUs go.
+	for _, out := range []string{filepath.Join(folder, "Controlled.fmu"), filepath.Join(folder, "resources", "..", "X.fmu"), "Hoist.fmu"} {
+		if err := c.checkOut(out); err != nil {
+			t.Errorf("-o %s refused: %v", out, err)
+		}
+	}
+}
+
 // A scenario the plugin rejects is refused before anything is written,
 // with the folder and the culprit named.
 func TestExportRefusesBadScenario(t *testing.T) {

@@ -268,14 +268,61 @@ func Export(folder, out string, version int, engines []Engine) (string, error) {
 // engines at out (default <modelIdentifier>.fmu in the working
 // directory); it returns the path written.
 func (c *Checked) Write(out string, version int, engines []Engine) (string, error) {
+	if out == "" {
+		out = c.Scenario.ModelIdentifier + ".fmu"
+	}
+	if err := c.checkOut(out); err != nil {
+		return "", err
+	}
 	a, err := c.Archive(version, engines)
 	if err != nil {
 		return "", err
 	}
-	if out == "" {
-		out = c.Scenario.ModelIdentifier + ".fmu"
-	}
 	return out, a.Write(out)
+}
+
+// checkOut refuses an output path that is a folder, one of the files the
+// export reads (the scenario, a plugin, a resource: the FMU would take
+// its place) or under the folder's resources/ (the next export would
+// pack this one into itself).
+func (c *Checked) checkOut(out string) error {
+	st, err := os.Stat(out)
+	if err == nil && st.IsDir() {
+		return fmt.Errorf("%s is a folder: name the FMU file to write", out)
+	}
+	sources := []string{fmu.ScenarioFile}
+	for _, p := range c.Scenario.Plugins {
+		sources = append(sources, filepath.FromSlash(p.File))
+	}
+	if err == nil {
+		for _, src := range sources {
+			if sst, serr := os.Stat(filepath.Join(c.Folder, src)); serr == nil && os.SameFile(st, sst) {
+				return fmt.Errorf("%s is the scenario's own %s: name another file for the FMU", out, filepath.ToSlash(src))
+			}
+		}
+	}
+	// Where out would land, links resolved, against the resources'
+	// folder (its parent exists once the archive is written, and a
+	// parent that does not yet exist cannot be under resources/ unless
+	// resources/ does not exist either).
+	resources, err := filepath.EvalSymlinks(filepath.Join(c.Folder, "resources"))
+	if err != nil {
+		return nil // no resources/: nothing the export packs besides the sources
+	}
+	dir, err := filepath.Abs(filepath.Dir(out))
+	if err != nil {
+		return fmt.Errorf("output %s: %w", out, err)
+	}
+	if real, err := filepath.EvalSymlinks(dir); err == nil {
+		dir = real
+	}
+	if resources, err = filepath.Abs(resources); err != nil {
+		return fmt.Errorf("output %s: %w", out, err)
+	}
+	if rel, err := filepath.Rel(resources, dir); err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return fmt.Errorf("%s is under the scenario's resources/, which the FMU carries: the next export would pack this FMU into itself; write it elsewhere", out)
+	}
+	return nil
 }
 
 // Schema returns the scenario JSON Schema of the built-in models,
