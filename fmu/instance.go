@@ -90,12 +90,13 @@ type Instance struct {
 	// The driven points' paths (path.go): an axis each, the points'
 	// names, whether the one-time message that a point follows its
 	// positions alone was logged, the internal steps taken since the
-	// simulation was built, the time of the last communication point and
-	// the lag of a sample's knot (in internal steps).
-	paths                 []pathAxis
-	drivenNames           []string
-	pathsLogged           []bool
-	clock, lastPoint, lag float64
+	// simulation was built, the time of the last communication point,
+	// the lag of a sample's knot and the last communication point whose
+	// step asked for it (in internal steps).
+	paths                        []pathAxis
+	drivenNames                  []string
+	pathsLogged                  []bool
+	clock, lastPoint, lag, lagAt float64
 }
 
 // message is a log message held until the instance lock is released, so

@@ -39,9 +39,15 @@ type Driver interface {
 // a cubic (Hermite) to a knot: the sample reached a lag after it was set,
 // the master's step rounded up to internal steps h, plus h, so that the
 // internal steps taken before the next sample stay short of the knot.
-// The lag follows a longer step at once and a shorter one slowly
-// (lagRate): it is the same at every sample of a master with a fixed
-// step, or whose longest step came before the motion. Past the knot the
+// The lag follows a longer step at once, and holds while the master's
+// steps come within an internal step of it; only after lagHold without
+// such a step does it follow a shorter one, slowly (lagRate). It is the
+// same at every sample of a master with a fixed step, one whose longest
+// step came before the motion, or one whose steps vary about a length:
+// a lag that changed between samples moves the knot by the change, a
+// jolt of the point (a master whose steps jittered about 1/60 s, and
+// with it the lag by an internal step, made the rope's tension ring at
+// up to +47 % through a move at constant speed). Past the knot the
 // path goes on at the knot's velocity. Times are counted in internal
 // steps since the simulation was built, so that a sample on the grid has
 // the same time however the master reached it. A master drives a point in
@@ -84,11 +90,12 @@ type pathAxis struct {
 
 // pathNumbers is how many numbers one axis keeps in a saved state, and
 // pathFlags how many of the last of them are flags; the paths' clock, the
-// time of the last communication point and the lag come first.
+// time of the last communication point, the lag and the time it was last
+// asked for come first (pathClocks).
 const (
 	pathNumbers = 16
 	pathFlags   = 3
-	pathClocks  = 3
+	pathClocks  = 4
 )
 
 // newPaths lists the axes of the model's driven points and the points'
@@ -127,7 +134,7 @@ func newPaths(model Configured) (axes []pathAxis, names []string) {
 // moving at their velocity, as the simulation is built: the paths' clock
 // starts.
 func (in *Instance) startPaths(values []float64) {
-	in.clock, in.lastPoint, in.lag = 0, -1, 2
+	in.clock, in.lastPoint, in.lag, in.lagAt = 0, -1, 2, 0
 	for i := range in.paths {
 		p := &in.paths[i]
 		x, v := p.input(values, p.pos), p.input(values, p.vel)
@@ -270,11 +277,20 @@ func Lag(H, h float64) float64 {
 	return (max(math.Ceil(H/h-gridTolerance), 1) + 1) * h
 }
 
-// lagRate is how fast the lag follows the master's step down: by this
-// fraction of the time between communication points, so that a master
-// that alternates long and short steps keeps the long steps' lag, and
-// the path speeds up by at most that fraction while the lag shrinks.
-const lagRate = 0.1
+// The lag's hold: a communication step that asks for a lag within
+// lagSlack internal steps of the lag's holds it for lagHold seconds more
+// (a step cut by communication points closer than an internal step
+// asks for at most one less), so that a master that alternates long and
+// short steps, or whose steps vary, keeps its longest steps' lag. Past
+// the hold the lag shrinks towards what the steps ask for by lagRate of
+// the time between communication points: the path speeds up by that
+// fraction while it shrinks (from 31 internal steps, 0.5 s steps, to 2
+// in 24 s at 1/60 s).
+const (
+	lagSlack = 1
+	lagHold  = 2.0
+	lagRate  = 0.02
+)
 
 // planPaths takes the samples of the communication point at time t (s)
 // before a step of H seconds, the simulation standing ahead seconds after
@@ -287,12 +303,16 @@ func (in *Instance) planPaths(t, H, h float64) {
 	// The lag: one communication step and one internal step, so that the
 	// internal steps taken before the next sample stay short of the knot.
 	// It follows a longer step at once (a master sets its longest step
-	// early, before the crane moves), a shorter one at lagRate.
+	// early, before the crane moves), holds while the steps come near it
+	// and then follows a shorter one at lagRate (see lagHold).
 	want := Lag(H, h) / h
-	if in.lastPoint < 0 {
-		in.lag = want
-	} else {
-		in.lag = max(want, in.lag-lagRate*(point-in.lastPoint))
+	switch hold := in.lagAt + lagHold/h; {
+	case in.lastPoint < 0 || want >= in.lag:
+		in.lag, in.lagAt = want, point
+	case want >= in.lag-lagSlack:
+		in.lagAt = point
+	case point > hold:
+		in.lag = max(want, in.lag-lagRate*(point-max(in.lastPoint, hold)))
 	}
 	for i := range in.paths {
 		p := &in.paths[i]
@@ -345,7 +365,7 @@ func (in *Instance) drivePaths(dst []float64, t, h float64) {
 // savePaths appends the paths' numbers to dst: the clocks, then
 // pathNumbers per axis.
 func (in *Instance) savePaths(dst []float64) []float64 {
-	dst = append(dst, in.clock, in.lastPoint, in.lag)
+	dst = append(dst, in.clock, in.lastPoint, in.lag, in.lagAt)
 	for _, p := range in.paths {
 		dst = append(dst, p.start, p.span, p.q0, p.w0, p.X, p.U, p.lastX, p.lastV, p.lastT, p.prevX, p.prevT, p.x0, p.v0,
 			flag(p.cubic), flag(p.posDriven), flag(p.velDriven))
@@ -362,8 +382,9 @@ func flag(b bool) float64 {
 
 // checkPaths returns an error if src cannot be the paths' numbers: every
 // number finite and within StateLimit, the flags 0 or 1, the clock a
-// count of steps, the last communication point, the samples and the
-// segments' starts not after it, the lag at least two internal steps.
+// count of steps, the last communication point, the samples, the
+// segments' starts and the lag's last asking not after it, the lag at
+// least two internal steps.
 func (in *Instance) checkPaths(src []float64) error {
 	if len(src) != pathClocks+pathNumbers*len(in.paths) {
 		return fmt.Errorf("the state has %d numbers for the driven points' paths, this FMU %d: damaged", len(src), pathClocks+pathNumbers*len(in.paths))
@@ -373,7 +394,7 @@ func (in *Instance) checkPaths(src []float64) error {
 			return fmt.Errorf("number %d of the driven points' paths is %g: damaged", k, x)
 		}
 	}
-	clock, last, lag := src[0], src[1], src[2]
+	clock, last, lag, lagAt := src[0], src[1], src[2], src[3]
 	switch {
 	case clock < 0 || clock != math.Trunc(clock):
 		return fmt.Errorf("the driven points' paths' clock reads %g internal steps: damaged", clock)
@@ -381,6 +402,8 @@ func (in *Instance) checkPaths(src []float64) error {
 		return fmt.Errorf("the driven points' last communication point at %g internal steps, the clock at %g: damaged", last, clock)
 	case !(lag >= 2):
 		return fmt.Errorf("the driven points' lag of %g internal steps: damaged", lag)
+	case !(lagAt >= 0 && lagAt <= max(last, 0)):
+		return fmt.Errorf("the driven points' lag last asked for at %g internal steps, the last communication point at %g: damaged", lagAt, last)
 	}
 	for i := range in.paths {
 		v := src[pathClocks+pathNumbers*i:][:pathNumbers]
@@ -402,7 +425,7 @@ func (in *Instance) checkPaths(src []float64) error {
 
 // loadPaths restores the paths from numbers checkPaths accepted.
 func (in *Instance) loadPaths(src []float64) {
-	in.clock, in.lastPoint, in.lag = src[0], src[1], src[2]
+	in.clock, in.lastPoint, in.lag, in.lagAt = src[0], src[1], src[2], src[3]
 	for i := range in.paths {
 		p := &in.paths[i]
 		v := src[pathClocks+pathNumbers*i:]

@@ -93,6 +93,44 @@ func TestResultsIndependentOfCommunicationSteps(t *testing.T) {
 	}
 }
 
+// A master that samples the trolley's velocity every 0.05 s (3 internal
+// steps) and adds communication points between its samples, a short step
+// before a long one or after it, reads at the samples the same outputs to
+// the last bit as one that does not: the lag holds over the short steps
+// (before, a 0.01 s step let it shrink, and the next sample came 0.06
+// internal steps early: the tension moved by 6 N).
+func TestCommunicationPointsBetweenSamplesChangeNothing(t *testing.T) {
+	outputs := []string{"suspension.fx", "cable.tension", "load.x"}
+	vx := func(t float64) float64 { return math.Min(math.Max(0.5*(t-1), 0), 1) }
+	run := func(cut []float64) [][]float64 {
+		r := newRig(t, hoistScenario, false).start(nil)
+		var got [][]float64
+		for k := 0; k < 120; k++ {
+			r.set("suspension.vx", vx(float64(k)*0.05))
+			for _, H := range cut {
+				r.step(H)
+			}
+			row := make([]float64, len(outputs))
+			for i, name := range outputs {
+				row[i] = r.get(name)
+			}
+			got = append(got, row)
+		}
+		return got
+	}
+	want := run([]float64{0.05})
+	for _, cut := range [][]float64{{0.01, 0.04}, {0.04, 0.01}, {0.005, 0.04, 0.005}} {
+		got := run(cut)
+		for k := range want {
+			for i, name := range outputs {
+				if got[k][i] != want[k][i] {
+					t.Errorf("steps %v: at %.2f s %s = %.17g, at 0.05 s steps %.17g", cut, float64(k+1)*0.05, name, got[k][i], want[k][i])
+				}
+			}
+		}
+	}
+}
+
 // Between grid points no output answers at once to the inputs: a master
 // that moves the hoist at a constant 0.5 m/s with consistent position and
 // velocity inputs every 1 ms, then sets the position 1 mm off and the
