@@ -86,7 +86,7 @@ func parseConfig(raw json.RawMessage) (*config, error) {
 	// the numbers in range: else it restates their error.)
 	if g := c.Ground; g != nil && len(errs) == 0 {
 		if bottom := c.Suspension.Position[2] - c.Cable.Length0 - c.Load.Box()[2]; bottom < g.Height {
-			add("the load starts below the ground: its bottom at z = %g m (suspension.position z %g m − cable length0 %g m − load height %g m), the ground at %g m", bottom, c.Suspension.Position[2], c.Cable.Length0, c.Load.Box()[2], g.Height)
+			add("the load starts below the ground: its bottom at z = %.4g m (suspension.position z %g m − cable length0 %g m − load height %g m), the ground at %g m", bottom, c.Suspension.Position[2], c.Cable.Length0, c.Load.Box()[2], g.Height)
 		}
 	}
 	errs.Int("rigidCable.iterations", c.Own.Iterations, 1, maxIterations)

@@ -1,11 +1,13 @@
 package rigidcable_test
 
 import (
+	"fmt"
 	"math"
 	"strings"
 	"testing"
 
 	"github.com/cablefmu/cablefmu/fmu"
+	"github.com/cablefmu/cablefmu/fmu/plugins"
 	"github.com/cablefmu/cablefmu/fmu/plugins/plugintest"
 )
 
@@ -71,6 +73,53 @@ func TestFailedStepKeepsOutputsAndResets(t *testing.T) {
 	for _, st := range []fmu.Status{in.SetupExperiment(false, 0, 0, false, 0), in.EnterInitializationMode(), in.ExitInitializationMode(), in.DoStep(0, H)} {
 		if st != fmu.OK {
 			t.Fatalf("after Reset: %v", st)
+		}
+	}
+}
+
+// A rope long enough for the load to start below the ground (cable.length0
+// 13.2 m under the example's 14 m suspension point, 1 m of load), or the
+// suspension point started low, is refused at initialization with the
+// numbers; before, the run diverged within a second, blaming the internal
+// step. A load just above the ground starts.
+func TestLoadStartingBelowTheGroundRefused(t *testing.T) {
+	sc, err := fmu.ReadScenario(rigidHoist)
+	if err != nil {
+		t.Fatal(err)
+	}
+	reg, err := plugins.Builtin()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		name string
+		x    float64
+		ok   bool
+	}{{"cable.length0", 13.2, false}, {"suspension.z", 10.8, false}, {"cable.length0", 12.9, true}} {
+		errs := &errorLog{TB: t}
+		in, err := fmu.Instantiate(fmu.Config{InstanceName: "ground", GUID: sc.GUID(), ResourceLocation: rigidHoist, Logger: errs, Registry: reg})
+		if err != nil {
+			t.Fatal(err)
+		}
+		vr := map[string]uint32{}
+		for i, v := range in.Variables() {
+			vr[v.Name] = uint32(i)
+		}
+		if st := in.SetupExperiment(false, 0, 0, false, 0); st != fmu.OK {
+			t.Fatal(st)
+		}
+		if st := in.SetReal([]uint32{vr[c.name]}, []float64{c.x}); st != fmu.OK {
+			t.Fatal(st)
+		}
+		if st := in.EnterInitializationMode(); st != fmu.OK {
+			t.Fatal(st)
+		}
+		st := in.ExitInitializationMode()
+		switch {
+		case c.ok && st != fmu.OK:
+			t.Errorf("%s = %g: %v (%q), want OK", c.name, c.x, st, errs.last)
+		case !c.ok && (st != fmu.Error || !strings.Contains(errs.last, "the load starts below the ground") || !strings.Contains(errs.last, fmt.Sprintf("%s %g m", c.name, c.x))):
+			t.Errorf("%s = %g: %v (%q), want Error saying the load starts below the ground, with %s", c.name, c.x, st, errs.last, c.name)
 		}
 	}
 }

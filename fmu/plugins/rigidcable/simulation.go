@@ -62,6 +62,14 @@ func (c *config) build(st *hoist.Start) (hoist.Cable, error) {
 	}
 	top := st.Top
 	bottom := top.Sub(geom.V(0, 0, p.Length0))
+	box := c.Load.Box()
+	// As config checks the scenario's numbers, here with the parameters
+	// and inputs the simulation starts from: below the ground, the
+	// load's contacts would push it out through the cable in the first
+	// steps, which ended the run as a diverged simulation.
+	if g := c.Ground; g != nil && bottom.Z-box[2] < g.Height {
+		return nil, fmt.Errorf("the load starts below the ground: its bottom at z = %.4g m (suspension.z %g m − cable.length0 %g m − load height %g m), the ground at %g m", bottom.Z-box[2], top.Z, p.Length0, box[2], g.Height)
+	}
 	cable, err := rigidcable.NewStraight(top, bottom, rigidcable.Options{
 		Rope: p.Rope, Segments: c.Cable.Elements(), Twist: twist,
 	})
@@ -71,7 +79,6 @@ func (c *config) build(st *hoist.Start) (hoist.Cable, error) {
 	r := &rope{cable: cable, world: multibody.NewWorld(geom.V(0, 0, -p.Gravity))}
 	r.hoist = r.world.AddBody(multibody.NewKinematic("suspension", top))
 	r.hoist.Vel = st.Vel
-	box := c.Load.Box()
 	size := geom.V(box[0], box[1], box[2])
 	r.load = r.world.AddBody(multibody.NewBody("load", p.LoadMass, multibody.BoxInertia(p.LoadMass, size.X, size.Y, size.Z), bottom.Sub(geom.V(0, 0, size.Z/2))))
 	// The cable bends freely over the sheave and carries its torsion up to
