@@ -23,8 +23,8 @@ type Configurable interface {
 // TypeSchema returns the JSON Schema of the JSON that DecodeStrict reads
 // into a value of v's type: objects with exactly the struct's keys
 // (embedded structs' keys included, no others), the keys of fields
-// tagged required:"true" required, arrays of a Go array's length, no
-// null. A field tagged schema:"-" is left out: a key kept only to be
+// tagged required:"true" required, not 0 for fields tagged
+// zero:"default", arrays of a Go array's length, no null. A field tagged schema:"-" is left out: a key kept only to be
 // refused with a reason (a setting that went).
 func TypeSchema(v any) map[string]any {
 	return typeSchema(reflect.TypeOf(v))
@@ -82,6 +82,9 @@ func structFields(t reflect.Type, props map[string]any, required *[]string) {
 			name = f.Name
 		}
 		props[name] = typeSchema(f.Type)
+		if f.Tag.Get("zero") == "default" {
+			props[name].(map[string]any)["not"] = map[string]any{"const": 0} // DecodeStrict refuses it
+		}
 		if f.Tag.Get("required") == "true" {
 			*required = append(*required, name)
 		}

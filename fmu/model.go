@@ -203,11 +203,35 @@ func (r *Registry) Configure(sc *Scenario) (Configured, error) {
 	if err != nil {
 		return nil, sc.configError(fmt.Sprintf("model %q", sc.Model), err)
 	}
-	if len(sc.Plugins) == 0 {
-		return cfg, nil
+	if len(sc.Plugins) > 0 {
+		if r.plugins == nil {
+			return nil, sc.refusal("plugins", false, errors.New("the scenario has plugins, but this binary cannot run them"))
+		}
+		if cfg, err = r.plugins.Extend(cfg, sc); err != nil {
+			return nil, err
+		}
 	}
-	if r.plugins == nil {
-		return nil, sc.refusal("plugins", false, errors.New("the scenario has plugins, but this binary cannot run them"))
+	if err := checkGroups(cfg.Variables()); err != nil {
+		return nil, fmt.Errorf("model %q: %w", sc.Model, err)
 	}
-	return r.plugins.Extend(cfg, sc)
+	return cfg, nil
+}
+
+// checkGroups refuses a variable whose name is also the start of another's
+// before a dot ("load.fx" and "load.fx.x", from a body named "load.fx"):
+// tools that build the tree of structured names (a Modelica record, a
+// signal bus) cannot make one node both a value and a group of values.
+func checkGroups(vars []Variable) error {
+	names := make(map[string]bool, len(vars))
+	for _, v := range vars {
+		names[v.Name] = true
+	}
+	for _, v := range vars {
+		for i, c := range v.Name {
+			if c == '.' && names[v.Name[:i]] {
+				return fmt.Errorf("variable %q is also the start of %q: name the body, cable or plugin so that no port's name begins another's", v.Name[:i], v.Name)
+			}
+		}
+	}
+	return nil
 }

@@ -78,7 +78,7 @@ func TestScenarioRefusedAtThePlace(t *testing.T) {
 		{"wrong type at the top", `"step": 0.016666666666666666`, `"step": "1/60"`,
 			`scenario.json:5:11: "step": the string "1/60", want a number`},
 		{"step out of range", `"step": 0.016666666666666666`, `"step": -1`,
-			`scenario.json:5:11: step -1 s: must lie in (0, 10000] s`},
+			`scenario.json:5:11: step -1 s: must lie in [1e-06, 1] s (the default internal step, internalStep)`},
 		{"step missing", "  \"step\": 0.016666666666666666,\n", "",
 			`scenario.json:1:1: "step" is missing`},
 		{"null in config", `"friction": 0.5`, `"friction": null`,

@@ -132,11 +132,13 @@ const (
 )
 
 // MaxStopTime bounds the default experiment's stop time (s, about 30
-// years) and MaxStep its communication step (s): beyond them a number
-// is a typing mistake, not a simulation anyone runs.
+// years): beyond it a number is a typing mistake, not a simulation anyone
+// runs. MinStep and MaxStep bound the scenario's step (s), the default of
+// the models' internal step internalStep, whose range they are too.
 const (
 	MaxStopTime = 1e9
-	MaxStep     = 1e4
+	MinStep     = 1e-6
+	MaxStep     = 1.0
 )
 
 // MaxModelIdentifier bounds a modelIdentifier's length: with a platform's
@@ -184,8 +186,8 @@ func ParseScenario(data []byte) (*Scenario, error) {
 	case !identifier.MatchString(sc.ModelIdentifier):
 		add("modelIdentifier", false, "modelIdentifier %q is not a C identifier", sc.ModelIdentifier)
 	}
-	if !missing("step") && !(sc.Step > 0 && sc.Step <= MaxStep) {
-		add("step", false, "step %g s: must lie in (0, %g] s", sc.Step, MaxStep)
+	if !missing("step") && !(sc.Step >= MinStep && sc.Step <= MaxStep) {
+		add("step", false, "step %g s: must lie in [%g, %g] s (the default internal step, internalStep)", sc.Step, MinStep, MaxStep)
 	}
 	if !missing("stopTime") && !(sc.StopTime > 0 && sc.StopTime <= MaxStopTime) {
 		add("stopTime", false, "stopTime %g s: must lie in (0, %g] s", sc.StopTime, MaxStopTime)

@@ -48,7 +48,7 @@ func TestScenarioMistakesRefusedByName(t *testing.T) {
 		{"long modelIdentifier", edit(hoist, `"modelIdentifier": "Hoist"`, `"modelIdentifier": "`+strings.Repeat("M", 5000)+`"`), "modelIdentifier of 5000 characters: at most 200"},
 		{"misspelt key", edit(hoist, `"length0"`, `"lenght0"`), `config: unknown key "cables[0].lenght0" (did you mean "length0"?)`},
 		{"stopTime absurd", edit(hoist, `"stopTime": 30`, `"stopTime": 1e300`), "stopTime 1e+300 s: must lie in (0, 1e+09] s"},
-		{"step absurd", edit(hoist, `"step": 0.016666666666666666`, `"step": 1e300`), "step 1e+300 s: must lie in (0, 10000] s"},
+		{"step absurd", edit(hoist, `"step": 0.016666666666666666`, `"step": 1e300`), "step 1e+300 s: must lie in [1e-06, 1] s (the default internal step, internalStep)"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -21,8 +21,10 @@ import (
 // keys (a misspelt setting), null (encoding/json leaves the zero value),
 // arrays of the wrong length for a fixed-size field (a missing z would
 // become 0, a fourth size value would be dropped), missing keys of fields
-// tagged `required:"true"` (a missing rope diameter would become 0), and
-// anything after the object; as well as what encoding/json refuses
+// tagged `required:"true"` (a missing rope diameter would become 0), 0
+// for fields tagged `zero:"default"`, whose zero the model reads as "not
+// given" ("falls": 0 would build one fall, the default), and anything
+// after the object; as well as what encoding/json refuses
 // itself: a document that is no JSON, and a value of the wrong type.
 //
 // Every refusal is a *PositionError at the offending key or value (a
@@ -388,6 +390,11 @@ func checkShape(data []byte, n *node, t reflect.Type, at string) error {
 			}
 			if err := checkShape(data, m.value, f.Type, join(at, m.key)); err != nil {
 				return err
+			}
+			if f.Tag.Get("zero") == "default" && m.value.kind == '0' {
+				if x, err := strconv.ParseFloat(m.value.text, 64); err == nil && x == 0 {
+					return positionAt(data, m.value.off, fmt.Errorf("%s: 0 is not a value (leave the key out for its default)", where(join(at, m.key))))
+				}
 			}
 		}
 		if name := missingRequired(n, t); name != "" {

@@ -126,6 +126,7 @@ func TestScenarioDuplicateKeyNamesTheFile(t *testing.T) {
 type shapeDoc struct {
 	Name  string          `json:"name"`
 	Count int             `json:"count"`
+	Every float64         `json:"every" zero:"default"`
 	On    bool            `json:"on"`
 	Parts []shapePart     `json:"parts"`
 	Raw   json.RawMessage `json:"raw"`
@@ -154,7 +155,7 @@ func TestDecodeStrictRefusalsAtTheirPlace(t *testing.T) {
 		{"{\"name\": \"Zürich\", \"cuont\": 1}", `unknown key "cuont" (did you mean "count"?)`, 1, 20},
 		{`{"parts": [{"mass": 1, "postion": [0, 0, 0]}]}`, `unknown key "parts[0].postion" (did you mean "position"?)`, 1, 24},
 		{`{"parts": [{"mass": 1, "xyz": 2}]}`, `unknown key "parts[0].xyz" (valid keys: "mass", "position", "tags")`, 1, 24},
-		{`{"olld": 1}`, `unknown key "olld" (valid keys: "name", "count", "on", "parts", "raw")`, 1, 2},
+		{`{"olld": 1}`, `unknown key "olld" (valid keys: "name", "count", "every", "on", "parts", "raw")`, 1, 2},
 		{`{"cuont": 1, "name": null}`, `unknown key "cuont" (did you mean "count"?)`, 1, 2},
 		{`{"count": "3"}`, `"count": the string "3", want a whole number`, 1, 11},
 		{`{"count": 2.5}`, `"count": 2.5, want a whole number`, 1, 11},
@@ -172,6 +173,8 @@ func TestDecodeStrictRefusalsAtTheirPlace(t *testing.T) {
 		{`{"parts": [{"mass": 1, "position": [1, 2]}]}`, `"parts[0].position": 2 values, want 3`, 1, 36},
 		{"{\"parts\": [\n  {\"position\": [1, 2, 3]}\n]}", `"parts[0]": "mass" is missing`, 2, 3},
 		{`[1]`, `the document: a list, want an object`, 1, 1},
+		{`{"every": 0}`, `"every": 0 is not a value (leave the key out for its default)`, 1, 11},
+		{`{"name": "a", "every": -0.0e5}`, `"every": 0 is not a value (leave the key out for its default)`, 1, 24},
 	}
 	for _, c := range cases {
 		var d shapeDoc

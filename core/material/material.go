@@ -116,8 +116,10 @@ func (r Rope) Validate() error {
 	if !(r.Density >= 0) || math.IsInf(r.Density, 0) {
 		errs = append(errs, fmt.Errorf("density %g kg/m³: must be non-negative and finite", r.Density))
 	}
-	if !(r.Poisson > -1 && r.Poisson < 0.5) {
-		errs = append(errs, fmt.Errorf("rope Poisson ratio %g: must lie in (-1, 0.5)", r.Poisson))
+	// An incompressible material (0.5) is physical: only GJ uses σ, through
+	// 1 + σ.
+	if !(r.Poisson > -1 && r.Poisson <= 0.5) {
+		errs = append(errs, fmt.Errorf("rope Poisson ratio %g: must lie in (-1, 0.5]", r.Poisson))
 	}
 	if !(r.DampingTime >= 0) || math.IsInf(r.DampingTime, 0) {
 		errs = append(errs, fmt.Errorf("rope damping time %g s: must be non-negative and finite (0: undamped)", r.DampingTime))

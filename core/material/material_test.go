@@ -27,6 +27,8 @@ func TestValidateRejectsImpossibleRopes(t *testing.T) {
 		{E: 1e11, Poisson: 0.7, Diameter: 0.01},
 		{E: math.NaN(), Poisson: 0.3, Diameter: 0.01},
 		{E: 1e11, Poisson: 0.3, Diameter: 0.01, Density: -5},
+		{E: 1e11, Poisson: -1, Diameter: 0.01},
+		{E: 1e11, Poisson: 0.5000001, Diameter: 0.01},
 	} {
 		if r.Validate() == nil {
 			t.Errorf("%+v accepted", r)
@@ -34,6 +36,15 @@ func TestValidateRejectsImpossibleRopes(t *testing.T) {
 	}
 	if err := DefaultSteelRope().Validate(); err != nil {
 		t.Errorf("default rope rejected: %v", err)
+	}
+	// The ends of the scenarios' range (port.Poisson), an incompressible
+	// material among them.
+	for _, nu := range []float64{-0.99, 0.5} {
+		r := DefaultSteelRope()
+		r.Poisson = nu
+		if err := r.Validate(); err != nil {
+			t.Errorf("Poisson ratio %g rejected: %v", nu, err)
+		}
 	}
 }
 

@@ -74,7 +74,7 @@ type wireConfig struct {
 	Winch      *winchConfig     `json:"winch"`
 	// OutputNodes is K, the number of points WIRE.node[k] samples the
 	// wire at, equally spaced along its rest length (default 21).
-	OutputNodes int `json:"outputNodes"`
+	OutputNodes int `json:"outputNodes" zero:"default"`
 }
 
 // routeConfig is one route point: exactly one of End (a body's name, or
@@ -162,11 +162,12 @@ func parseConfig(raw json.RawMessage) (*config, error) {
 	add := errs.Add
 	errs.Num("gravity", "m/s²", port.Gravity, c.Gravity)
 	names := map[string]string{}
-	claim := func(name, what string) {
+	claim := func(path, name, what string) {
 		if name == "" {
 			add("a %s without a name", what)
 			return
 		}
+		errs.Name(path, what, name)
 		if prev, dup := names[name]; dup {
 			add("%s %q: the name is taken by a %s (names prefix the ports: they must be unique)", what, name, prev)
 		}
@@ -175,7 +176,7 @@ func parseConfig(raw json.RawMessage) (*config, error) {
 	bodies := map[string]*bodyConfig{}
 	for i := range c.Bodies {
 		b := &c.Bodies[i]
-		claim(b.Name, "body")
+		claim(fmt.Sprintf("bodies[%d].name", i), b.Name, "body")
 		bodies[b.Name] = b
 		at := fmt.Sprintf("body %q:", b.Name)
 		errs.Vec(at+" position", "m", port.Position, b.Position[:])
@@ -190,8 +191,8 @@ func parseConfig(raw json.RawMessage) (*config, error) {
 		errs.Num(at+" mass", "kg", mass, b.Mass)
 		errs.Vec(at+" size", "m", size, b.Size[:])
 	}
-	for _, g := range c.Geometries {
-		claim(g.Name, "geometry")
+	for i, g := range c.Geometries {
+		claim(fmt.Sprintf("geometries[%d].name", i), g.Name, "geometry")
 		at := fmt.Sprintf("geometry %q:", g.Name)
 		if _, ok := bodies[g.Body]; !ok {
 			add("%s no body %q", at, g.Body)
@@ -219,7 +220,7 @@ func parseConfig(raw json.RawMessage) (*config, error) {
 	}
 	for i := range c.Wires {
 		w := &c.Wires[i]
-		claim(w.Name, "wire")
+		claim(fmt.Sprintf("wires[%d].name", i), w.Name, "wire")
 		at := fmt.Sprintf("wire %q:", w.Name)
 		errs = append(errs, w.Rope.Check(at+" rope")...)
 		errs = append(errs, w.Rope.Unsupported(at+" rope", "the HMR wire", true, true)...)
@@ -263,7 +264,7 @@ func parseConfig(raw json.RawMessage) (*config, error) {
 			}
 		}
 		if wi := w.Winch; wi != nil {
-			claim(wi.name(w), "winch")
+			claim(fmt.Sprintf("wires[%d].winch.name", i), wi.name(w), "winch")
 			errs.Num(at+" winch.slip", "m/(N·s)", port.Slip, wi.Slip)
 			errs.Num(at+" winch.forceLimit", "N", port.Force, wi.ForceLimit)
 			errs.Num(at+" winch.spacing", "m", port.Length, wi.Spacing)

@@ -11,9 +11,9 @@ import (
 // hoist family's form.
 type craneSettings struct {
 	Resolution resolutionConfig `json:"resolution"`
-	// OutputNodes is how many points cable.node[k] samples (0: the
+	// OutputNodes is how many points cable.node[k] samples (left out: the
 	// cable's segments + 1).
-	OutputNodes int `json:"outputNodes"`
+	OutputNodes int `json:"outputNodes" zero:"default"`
 	// Slip (m/(N·s)) and ForceLimit (N, 0: none) of the winch.
 	Slip       float64 `json:"slip"`
 	ForceLimit float64 `json:"forceLimit"`

@@ -161,10 +161,11 @@ func (c *config) validate() error {
 	add := errs.Add
 	errs.Num("gravity", "m/s²", port.Gravity, c.Gravity)
 	names := map[string]bool{}
-	for _, b := range c.Bodies {
+	for i, b := range c.Bodies {
 		if b.Name == "" || names[b.Name] {
 			add("body name %q: empty or used twice", b.Name)
 		}
+		errs.Name(fmt.Sprintf("bodies[%d].name", i), "body", b.Name)
 		names[b.Name] = true
 		at := fmt.Sprintf("body %q:", b.Name)
 		errs.Vec(at+" position", "m", port.Position, b.Position[:])
@@ -182,10 +183,11 @@ func (c *config) validate() error {
 	if len(c.Cables) == 0 {
 		add("no cables")
 	}
-	for _, cb := range c.Cables {
+	for i, cb := range c.Cables {
 		if cb.Name == "" || names[cb.Name] {
 			add("cable name %q: empty or used twice", cb.Name)
 		}
+		errs.Name(fmt.Sprintf("cables[%d].name", i), "cable", cb.Name)
 		names[cb.Name] = true
 		at := fmt.Sprintf("cable %q:", cb.Name)
 		if len(cb.Route) < 2 {
@@ -205,6 +207,7 @@ func (c *config) validate() error {
 			if w.Name == "" || names[w.Name] {
 				add("%s winch name %q: empty or used twice", at, w.Name)
 			}
+			errs.Name(fmt.Sprintf("cables[%d].winch.name", i), "winch", w.Name)
 			names[w.Name] = true
 			errs.Num(fmt.Sprintf("winch %q: slip", w.Name), "m/(N·s)", port.Slip, w.Slip)
 		}

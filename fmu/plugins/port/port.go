@@ -56,16 +56,16 @@ type Range struct{ Min, Max float64 }
 // than any crane's, and narrow enough that the models' arithmetic stays
 // finite (squares of positions, products of masses and speeds).
 var (
-	Gravity  = Range{0, 100}     // m/s²: Jupiter's is 25
-	Step     = Range{1e-6, 1}    // s, the internal step
-	Mass     = Range{1e-6, 1e8}  // kg: the heaviest lifts are 2e7
-	Length   = Range{1e-3, 1e5}  // m: deep-sea lowering is 1e4
-	Modulus  = Range{1e3, 1e13}  // Pa: steel is 2e11
-	Diameter = Range{1e-4, 1}    // m, a rope's: the thickest are 0.3
-	Density  = Range{0, 1e5}     // kg/m³: osmium is 2.3e4
-	Poisson  = Range{-0.99, 0.5} // 1
-	Time     = Range{0, 100}     // s, damping time constants
-	Bending  = Range{0, 1e9}     // N·m², bending stiffness
+	Gravity  = Range{0, 100}                   // m/s²: Jupiter's is 25
+	Step     = Range{fmu.MinStep, fmu.MaxStep} // s, the internal step
+	Mass     = Range{1e-6, 1e8}                // kg: the heaviest lifts are 2e7
+	Length   = Range{1e-3, 1e5}                // m: deep-sea lowering is 1e4
+	Modulus  = Range{1e3, 1e13}                // Pa: steel is 2e11
+	Diameter = Range{1e-4, 1}                  // m, a rope's: the thickest are 0.3
+	Density  = Range{0, 1e5}                   // kg/m³: osmium is 2.3e4
+	Poisson  = Range{-0.99, 0.5}               // 1
+	Time     = Range{0, 100}                   // s, damping time constants
+	Bending  = Range{0, 1e9}                   // N·m², bending stiffness
 	// Torsion is a rope's torsional stiffness GJ (N·m²; above 0: zero is a
 	// solid section's), TorqueFactor its torque factor k
 	// (material.MaxTorqueFactor).

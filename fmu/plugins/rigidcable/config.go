@@ -30,8 +30,8 @@ type settings struct {
 	// "swivel" (the load turns freely about the rope below the hook).
 	Hook string `json:"hook"`
 	// Iterations of block Gauss–Seidel between the cable and the ground
-	// contacts (0: 20); unused without ground.
-	Iterations int `json:"iterations"`
+	// contacts (left out: 20); unused without ground.
+	Iterations int `json:"iterations" zero:"default"`
 }
 
 func (c *settings) twist() (rigidcable.TwistDefinition, error) {

@@ -74,5 +74,35 @@ func (e *Errors) Int(name string, n, lo, hi int) {
 	}
 }
 
+// Name adds an error, placed at the key path (as Num), if the name of a
+// what ("body", "cable") cannot start its ports' names: FMI's structured
+// names take identifiers (a letter or _, then letters, digits or _),
+// joined by dots. An empty name is the caller's to refuse.
+func (e *Errors) Name(path, what, name string) {
+	if name == "" {
+		return
+	}
+	for _, part := range strings.Split(name, ".") {
+		if !identifier(part) {
+			e.add(path, fmt.Errorf("%s name %q: want an identifier (a letter or _, then letters, digits or _; dots between such), as it starts its ports' names (%s.…)", what, name, name))
+			return
+		}
+	}
+}
+
+// identifier reports whether s is a letter or _ followed by letters,
+// digits and _ (ASCII).
+func identifier(s string) bool {
+	for i, c := range s {
+		switch {
+		case c == '_', 'a' <= c && c <= 'z', 'A' <= c && c <= 'Z':
+		case '0' <= c && c <= '9' && i > 0:
+		default:
+			return false
+		}
+	}
+	return s != ""
+}
+
 // Err joins the errors; nil without any.
 func (e Errors) Err() error { return errors.Join(e...) }

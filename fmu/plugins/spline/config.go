@@ -34,7 +34,7 @@ type settings struct {
 	ClampStart bool `json:"clampStart"`
 	// OutputNodes is how many points cable.node[k] samples at equal rest
 	// arc length, the ends included (default 21).
-	OutputNodes int `json:"outputNodes"`
+	OutputNodes int `json:"outputNodes" zero:"default"`
 }
 
 func (c *settings) outputNodes() int {

@@ -36,8 +36,8 @@ type scenarioConfig struct {
 // run over, and the wire's resolution.
 type reeving struct {
 	// Falls is the number of falls the hook block hangs on, 1 to 12
-	// (0: 1).
-	Falls  int          `json:"falls"`
+	// (left out: 1).
+	Falls  int          `json:"falls" zero:"default"`
 	Drum   drumConfig   `json:"drum" required:"true"`
 	Sheave sheaveConfig `json:"sheave" required:"true"`
 	Block  blockConfig  `json:"block" required:"true"`
@@ -46,12 +46,12 @@ type reeving struct {
 	// it. The falls' length at the start is cable.length0 − sling.
 	Sling float64 `json:"sling"`
 	// Spacing (m) of the mass nodes the wire is laid with and the winch
-	// puts out (0: cable.length0 / cable.segments).
-	Spacing    float64          `json:"spacing"`
+	// puts out (left out: cable.length0 / cable.segments).
+	Spacing    float64          `json:"spacing" zero:"default"`
 	Resolution resolutionConfig `json:"resolution"`
 	// OutputNodes is K, the number of points cable.node[k] samples the
 	// wire at, equally spaced along its rest length (default 41).
-	OutputNodes int `json:"outputNodes"`
+	OutputNodes int `json:"outputNodes" zero:"default"`
 	// Swivel puts the dead end on the hook block (an odd number of falls)
 	// on a swivel: the rope turns freely there. It makes the wire twist.
 	Swivel bool `json:"swivel"`
