@@ -614,6 +614,17 @@ func (w *Wire) wrapNode(g *Geometry, i int, a, b geom.Vec3) *node {
 		if w.onEdge(i, g, e) || w.onEdge(i+1, g, e) {
 			continue
 		}
+		if g.axle != nil && !g.Shape.alongZ(e) {
+			// A sheave holds the wire in its groove: on the edges along
+			// its axle, at their ends where a fleet angle pulls it
+			// against a flange, never on the rims. (A node on a rim, its
+			// end face all but along the wire, kept a fall wrapped 255°
+			// round a boom sheave after a swing had carried it round:
+			// the face reached into the wire's angle by a sliver, and
+			// the run could not unwrap; the sheave stood while the
+			// falls beside it carried 3:1.)
+			continue
+		}
 		start, dir, length := g.edgeLine(e)
 		s := min(max(shortestOnLine(start, dir, a, b), 0), length)
 		p := start.AddScaled(s, dir)

@@ -32,6 +32,13 @@ type edge struct {
 	F    [2]int
 }
 
+// alongZ reports whether edge e runs along the shape's z axis: a prism's
+// edges along its length (a sheave's, along its axle).
+func (s *Shape) alongZ(e int) bool {
+	a, b := s.verts[s.edges[e].A], s.verts[s.edges[e].B]
+	return a.X == b.X && a.Y == b.Y
+}
+
 // Box returns a box of the given side lengths (m) centred on the origin,
 // its sides along the axes.
 func Box(size geom.Vec3) (*Shape, error) {
