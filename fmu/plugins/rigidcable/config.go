@@ -85,10 +85,25 @@ func parseConfig(raw json.RawMessage) (*config, error) {
 	// would push it out through the cable in the first steps. (Only with
 	// the numbers in range: else it restates their error.)
 	if g := c.Ground; g != nil && len(errs) == 0 {
-		if bottom := c.Suspension.Position[2] - c.Cable.Length0 - c.Load.Box()[2]; bottom < g.Height {
-			add("the load starts below the ground: its bottom at z = %.4g m (suspension.position z %g m − cable length0 %g m − load height %g m), the ground at %g m", bottom, c.Suspension.Position[2], c.Cable.Length0, c.Load.Box()[2], g.Height)
+		if bottom := c.Suspension.Position[2] - c.Cable.Length0 - c.Load.Box()[2]; belowGround(c.Suspension.Position[2], c.Cable.Length0, c.Load.Box()[2], g.Height) {
+			add("the load starts below the ground: its bottom at z = %.4g m, more than %g m below it (suspension.position z %g m − cable length0 %g m − load height %g m), the ground at %g m", bottom, groundSlack, c.Suspension.Position[2], c.Cable.Length0, c.Load.Box()[2], g.Height)
 		}
 	}
 	errs.Int("rigidCable.iterations", c.Own.Iterations, 1, maxIterations)
 	return &c, errs.Err()
 }
+
+// belowGround reports whether a load of height (m) hanging on length0 (m)
+// of cable from a suspension point at z (m) starts with its bottom more
+// than groundSlack below the ground at height (m).
+func belowGround(z, length0, height, ground float64) bool {
+	return z-length0-height < ground-groundSlack
+}
+
+// groundSlack (m) is how far below the ground a load may start: a load
+// set on it (z = length0 + height, which rounds to ±4e-16 m) or sunk into
+// it by as much as a landing sinks it (the ground's contacts hold every
+// point within 1 cm), which the contacts push out within a step or two.
+// Deeper, they pushed the load out through the cable: 0.2 m diverged
+// within a second.
+const groundSlack = 0.01

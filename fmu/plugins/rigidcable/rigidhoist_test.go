@@ -81,7 +81,8 @@ func TestFailedStepKeepsOutputsAndResets(t *testing.T) {
 // 13.2 m under the example's 14 m suspension point, 1 m of load), or the
 // suspension point started low, is refused at initialization with the
 // numbers; before, the run diverged within a second, blaming the internal
-// step. A load just above the ground starts.
+// step. A load just above the ground, on it, or up to 1 cm into it (as
+// the contacts hold a landing load) starts.
 func TestLoadStartingBelowTheGroundRefused(t *testing.T) {
 	sc, err := fmu.ReadScenario(rigidHoist)
 	if err != nil {
@@ -95,7 +96,10 @@ func TestLoadStartingBelowTheGroundRefused(t *testing.T) {
 		name string
 		x    float64
 		ok   bool
-	}{{"cable.length0", 13.2, false}, {"suspension.z", 10.8, false}, {"cable.length0", 12.9, true}} {
+	}{{"cable.length0", 13.2, false}, {"suspension.z", 10.8, false}, {"cable.length0", 12.9, true},
+		// On the ground, and 5 mm into it (as a landing sinks it); 2 cm
+		// into it.
+		{"cable.length0", 13, true}, {"cable.length0", 13.005, true}, {"cable.length0", 13.02, false}} {
 		errs := &errorLog{TB: t}
 		in, err := fmu.Instantiate(fmu.Config{InstanceName: "ground", GUID: sc.GUID(), ResourceLocation: rigidHoist, Logger: errs, Registry: reg})
 		if err != nil {
@@ -118,6 +122,12 @@ func TestLoadStartingBelowTheGroundRefused(t *testing.T) {
 		switch {
 		case c.ok && st != fmu.OK:
 			t.Errorf("%s = %g: %v (%q), want OK", c.name, c.x, st, errs.last)
+		case c.ok:
+			for k := 0; k < 120; k++ { // 2 s: the load set down, or hanging
+				if st := in.DoStep(float64(k)/60, 1.0/60); st != fmu.OK {
+					t.Fatalf("%s = %g: step %d: %v (%q)", c.name, c.x, k, st, errs.last)
+				}
+			}
 		case !c.ok && (st != fmu.Error || !strings.Contains(errs.last, "the load starts below the ground") || !strings.Contains(errs.last, fmt.Sprintf("%s %g m", c.name, c.x))):
 			t.Errorf("%s = %g: %v (%q), want Error saying the load starts below the ground, with %s", c.name, c.x, st, errs.last, c.name)
 		}

@@ -66,9 +66,9 @@ func (c *config) build(st *hoist.Start) (hoist.Cable, error) {
 	// As config checks the scenario's numbers, here with the parameters
 	// and inputs the simulation starts from: below the ground, the
 	// load's contacts would push it out through the cable in the first
-	// steps, which ended the run as a diverged simulation.
-	if g := c.Ground; g != nil && bottom.Z-box[2] < g.Height {
-		return nil, fmt.Errorf("the load starts below the ground: its bottom at z = %.4g m (suspension.z %g m − cable.length0 %g m − load height %g m), the ground at %g m", bottom.Z-box[2], top.Z, p.Length0, box[2], g.Height)
+	// steps, which ended the run as a diverged simulation (groundSlack).
+	if g := c.Ground; g != nil && belowGround(top.Z, p.Length0, box[2], g.Height) {
+		return nil, fmt.Errorf("the load starts below the ground: its bottom at z = %.4g m, more than %g m below it (suspension.z %g m − cable.length0 %g m − load height %g m), the ground at %g m", bottom.Z-box[2], groundSlack, top.Z, p.Length0, box[2], g.Height)
 	}
 	cable, err := rigidcable.NewStraight(top, bottom, rigidcable.Options{
 		Rope: p.Rope, Segments: c.Cable.Elements(), Twist: twist,
