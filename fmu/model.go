@@ -221,15 +221,28 @@ func (r *Registry) Configure(sc *Scenario) (Configured, error) {
 // before a dot ("load.fx" and "load.fx.x", from a body named "load.fx"):
 // tools that build the tree of structured names (a Modelica record, a
 // signal bus) cannot make one node both a value and a group of values.
+// The FMI 3.0 arrays count as values ("wire.node", gathered from
+// "wire.node[k].x", Layout3).
 func checkGroups(vars []Variable) error {
-	names := make(map[string]bool, len(vars))
+	values := make(map[string]bool, len(vars))
+	var names []string
 	for _, v := range vars {
-		names[v.Name] = true
+		values[v.Name] = true
+		names = append(names, v.Name)
 	}
-	for _, v := range vars {
-		for i, c := range v.Name {
-			if c == '.' && names[v.Name[:i]] {
-				return fmt.Errorf("variable %q is also the start of %q: name the body, cable or plugin so that no port's name begins another's", v.Name[:i], v.Name)
+	for _, v := range Layout3(vars)[1:] { // not time
+		if v.Dims != nil {
+			values[v.Name] = true
+			names = append(names, v.Name)
+		}
+	}
+	for _, name := range names {
+		for i, c := range name {
+			if c == '[' {
+				break // within an array's elements: its own tree
+			}
+			if c == '.' && values[name[:i]] {
+				return fmt.Errorf("variable %q is also the start of %q: name the body, cable or plugin so that no port's name begins another's", name[:i], name)
 			}
 		}
 	}
