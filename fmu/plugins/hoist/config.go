@@ -56,12 +56,13 @@ type Load struct {
 // CableConfig is the hoisting cable.
 type CableConfig struct {
 	// Length0 (m) from the suspension point to the load at the start;
-	// MinLength (m) where the winch stops hauling in (0: 1 m).
+	// MinLength (m) where the winch stops hauling in (left out: 1 m).
 	Length0   float64 `json:"length0"`
-	MinLength float64 `json:"minLength"`
-	// Segments is how many elements the cable is cut into (0: 20): rigid
-	// segments, mass–spring segments, spline spans (control points − 3).
-	Segments int                  `json:"segments"`
+	MinLength float64 `json:"minLength" zero:"default"`
+	// Segments is how many elements the cable is cut into (left out: 20):
+	// rigid segments, mass–spring segments, spline spans (control points
+	// − 3).
+	Segments int                  `json:"segments" zero:"default"`
 	Rope     scenario.BendingRope `json:"rope"`
 }
 

@@ -22,9 +22,9 @@ type config struct {
 
 // settings are the spline cable's own.
 type settings struct {
-	// Controls is the number of control points n ≥ 4 (0: the cable's
-	// segments + 3, a span per segment).
-	Controls int `json:"controls"`
+	// Controls is the number of control points n ≥ 4 (left out: the
+	// cable's segments + 3, a span per segment).
+	Controls int `json:"controls" zero:"default"`
 	// Ceiling (m) bounds a control point's move in a step (0: none).
 	Ceiling float64 `json:"ceiling"`
 	// ClampStart holds the cable's tangent at the suspension point

@@ -135,6 +135,7 @@ func TestConfigRefused(t *testing.T) {
 		{func(cfg map[string]any) { own(cfg)["falls"] = 0.0 }, `"wireHoist.falls": 0 is not a value (leave the key out for its default)`},
 		{func(cfg map[string]any) { own(cfg)["outputNodes"] = 0.0 }, `"wireHoist.outputNodes": 0 is not a value`},
 		{func(cfg map[string]any) { own(cfg)["spacing"] = 0.0 }, `"wireHoist.spacing": 0 is not a value`},
+		{func(cfg map[string]any) { cfg["cable"].(map[string]any)["minLength"] = 0.0 }, `"cable.minLength": 0 is not a value`},
 		{func(cfg map[string]any) { own(cfg)["sheave"].(map[string]any)["sides"] = 2.0 }, "wireHoist.sheave.sides 2"},
 		{func(cfg map[string]any) { own(cfg)["sling"] = 41.0 }, "cable.length0 41 m: the load's top below the suspension point must exceed wireHoist.sling 41 m"},
 		{func(cfg map[string]any) { cfg["suspension"].(map[string]any)["position"] = []any{-40.0, 0.0, 50.0} }, "drum"},
