@@ -220,10 +220,14 @@ func runExport(args []string, stdout, stderr io.Writer) error {
 			return usageError{err.Error()}
 		}
 	}
-	// The scenario is checked before the engines are looked at: a
-	// mistake in it is reported at once, not after a compilation.
+	// The scenario and the output path are checked before the engines
+	// are looked at: a mistake is reported at once, not after a
+	// compilation.
 	c, err := exporter.Check(pos[0])
 	if err != nil {
+		return err
+	}
+	if _, err := c.CheckOut(*out); err != nil {
 		return err
 	}
 	engines, err := engineSource().engines(platforms, stderr)

@@ -201,8 +201,10 @@ func TestExportRefusesFolderWithoutScenario(t *testing.T) {
 
 // An output path that would replace what the export reads (the scenario,
 // a plugin, a resource), that is a folder, or that lies under resources/
-// (the next export would carry this FMU inside it) is refused before
-// anything is written, and every file is left as it was.
+// (the next export would carry this FMU inside it), also through links
+// (the scenario's folder reached through one, a folder yet to be made, a
+// folder a link under resources/ leads to) is refused before anything is
+// written, and every file is left as it was.
 func TestExportRefusesToWriteOverItsSources(t *testing.T) {
 	folder := t.TempDir()
 	files := map[string]string{"resources/table.csv": "t,f\n0,1\n"}
@@ -222,7 +224,15 @@ func TestExportRefusesToWriteOverItsSources(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+	outside := t.TempDir()
 	if err := os.Symlink(filepath.Join(folder, "resources"), filepath.Join(folder, "linked")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(outside, filepath.Join(folder, "resources", "ext")); err != nil {
+		t.Fatal(err)
+	}
+	via := filepath.Join(t.TempDir(), "via") // the scenario folder through a link
+	if err := os.Symlink(folder, via); err != nil {
 		t.Fatal(err)
 	}
 	c, err := Check(folder)
@@ -236,7 +246,9 @@ func TestExportRefusesToWriteOverItsSources(t *testing.T) {
 		filepath.Join(folder, "resources", "New.fmu"):    "under the scenario's resources/",
 		filepath.Join(folder, "linked", "New.fmu"):       "under the scenario's resources/",
 		filepath.Join(folder, "resources", "d", "X.fmu"): "under the scenario's resources/",
-		folder: "is a folder",
+		filepath.Join(via, "resources", "new", "X.fmu"):  "under the scenario's resources/",
+		filepath.Join(outside, "X.fmu"):                  "under the scenario's resources/",
+		folder:                                           "is a folder",
 	} {
 		if _, err := c.Write(out, 2, nil); err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("-o %s: error %v, want one saying %q", out, err, want)
@@ -249,7 +261,7 @@ func TestExportRefusesToWriteOverItsSources(t *testing.T) {
 	}
 	// Beside the sources, and outside the folder, is where FMUs go.
 	for _, out := range []string{filepath.Join(folder, "Controlled.fmu"), filepath.Join(folder, "resources", "..", "X.fmu"), "Hoist.fmu"} {
-		if err := c.checkOut(out); err != nil {
+		if _, err := c.CheckOut(out); err != nil {
 			t.Errorf("-o %s refused: %v", out, err)
 		}
 	}

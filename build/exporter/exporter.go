@@ -268,10 +268,8 @@ func Export(folder, out string, version int, engines []Engine) (string, error) {
 // engines at out (default <modelIdentifier>.fmu in the working
 // directory); it returns the path written.
 func (c *Checked) Write(out string, version int, engines []Engine) (string, error) {
-	if out == "" {
-		out = c.Scenario.ModelIdentifier + ".fmu"
-	}
-	if err := c.checkOut(out); err != nil {
+	out, err := c.CheckOut(out)
+	if err != nil {
 		return "", err
 	}
 	a, err := c.Archive(version, engines)
@@ -281,14 +279,19 @@ func (c *Checked) Write(out string, version int, engines []Engine) (string, erro
 	return out, a.Write(out)
 }
 
-// checkOut refuses an output path that is a folder, one of the files the
-// export reads (the scenario, a plugin, a resource: the FMU would take
-// its place) or under the folder's resources/ (the next export would
-// pack this one into itself).
-func (c *Checked) checkOut(out string) error {
+// CheckOut returns the path Write would write for out (default
+// <modelIdentifier>.fmu in the working directory), or why it refuses it:
+// a folder, one of the files the export reads (the scenario, a plugin: the
+// FMU would take its place), or a place under the folder's resources/,
+// links followed (the next export would pack this FMU into itself).
+// Write checks it too; a caller that compiles engines first asks before.
+func (c *Checked) CheckOut(out string) (string, error) {
+	if out == "" {
+		out = c.Scenario.ModelIdentifier + ".fmu"
+	}
 	st, err := os.Stat(out)
 	if err == nil && st.IsDir() {
-		return fmt.Errorf("%s is a folder: name the FMU file to write", out)
+		return "", fmt.Errorf("%s is a folder: name the FMU file to write", out)
 	}
 	sources := []string{fmu.ScenarioFile}
 	for _, p := range c.Scenario.Plugins {
@@ -297,32 +300,74 @@ func (c *Checked) checkOut(out string) error {
 	if err == nil {
 		for _, src := range sources {
 			if sst, serr := os.Stat(filepath.Join(c.Folder, src)); serr == nil && os.SameFile(st, sst) {
-				return fmt.Errorf("%s is the scenario's own %s: name another file for the FMU", out, filepath.ToSlash(src))
+				return "", fmt.Errorf("%s is the scenario's own %s: name another file for the FMU", out, filepath.ToSlash(src))
 			}
 		}
 	}
-	// Where out would land, links resolved, against the resources'
-	// folder (its parent exists once the archive is written, and a
-	// parent that does not yet exist cannot be under resources/ unless
-	// resources/ does not exist either).
-	resources, err := filepath.EvalSymlinks(filepath.Join(c.Folder, "resources"))
+	dir, err := resolved(filepath.Dir(out))
 	if err != nil {
-		return nil // no resources/: nothing the export packs besides the sources
+		return "", fmt.Errorf("output %s: %w", out, err)
 	}
-	dir, err := filepath.Abs(filepath.Dir(out))
+	for _, packed := range packedFolders(filepath.Join(c.Folder, "resources")) {
+		if within(dir, packed) {
+			return "", fmt.Errorf("%s is under the scenario's resources/ (%s), which the FMU carries: the next export would pack this FMU into itself; write it elsewhere", out, packed)
+		}
+	}
+	return out, nil
+}
+
+// resolved returns path absolute with its links resolved, as far as it
+// exists: a folder the export would still make is resolved through the
+// folders above it that exist.
+func resolved(path string) (string, error) {
+	abs, err := filepath.Abs(path)
 	if err != nil {
-		return fmt.Errorf("output %s: %w", out, err)
+		return "", err
 	}
-	if real, err := filepath.EvalSymlinks(dir); err == nil {
-		dir = real
+	rest := ""
+	for p := abs; ; p = filepath.Dir(p) {
+		if real, err := filepath.EvalSymlinks(p); err == nil {
+			return filepath.Join(real, rest), nil
+		}
+		if filepath.Dir(p) == p {
+			return abs, nil
+		}
+		rest = filepath.Join(filepath.Base(p), rest)
 	}
-	if resources, err = filepath.Abs(resources); err != nil {
-		return fmt.Errorf("output %s: %w", out, err)
+}
+
+// packedFolders returns the folders, links resolved, whose files the
+// export packs as resources: dir and every folder a link under it leads
+// to (as readResources follows them); none if dir does not exist.
+func packedFolders(dir string) []string {
+	var out []string
+	var walk func(string)
+	walk = func(d string) {
+		real, err := filepath.EvalSymlinks(d)
+		if err != nil || slices.Contains(out, real) {
+			return // gone, or a link back into a folder already walked
+		}
+		out = append(out, real)
+		entries, err := os.ReadDir(real)
+		if err != nil {
+			return
+		}
+		for _, e := range entries {
+			p := filepath.Join(real, e.Name())
+			if st, err := os.Stat(p); err == nil && st.IsDir() {
+				walk(p)
+			}
+		}
 	}
-	if rel, err := filepath.Rel(resources, dir); err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
-		return fmt.Errorf("%s is under the scenario's resources/, which the FMU carries: the next export would pack this FMU into itself; write it elsewhere", out)
-	}
-	return nil
+	walk(dir)
+	return out
+}
+
+// within reports whether path lies in folder or below it (both absolute
+// and resolved).
+func within(path, folder string) bool {
+	rel, err := filepath.Rel(folder, path)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
 }
 
 // Schema returns the scenario JSON Schema of the built-in models,
