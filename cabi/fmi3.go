@@ -149,7 +149,7 @@ func fmi3GetFloat64(c C.cablefmu_ref, vr *C.fmi3ValueReference, n C.size_t, valu
 		refs, ok1 := view[uint32](unsafe.Pointer(vr), n)
 		out, ok2 := view[float64](unsafe.Pointer(values), nValues)
 		if !ok1 || !ok2 {
-			return in.Reject("fmi3GetFloat64", "an array argument is NULL with a non-zero length")
+			return nullArgs(in, "fmi3GetFloat64")
 		}
 		return in.GetFloat64(refs, out)
 	})
@@ -161,7 +161,7 @@ func fmi3SetFloat64(c C.cablefmu_ref, vr *C.fmi3ValueReference, n C.size_t, valu
 		refs, ok1 := view[uint32](unsafe.Pointer(vr), n)
 		vals, ok2 := view[float64](unsafe.Pointer(values), nValues)
 		if !ok1 || !ok2 {
-			return in.Reject("fmi3SetFloat64", "an array argument is NULL with a non-zero length")
+			return nullArgs(in, "fmi3SetFloat64")
 		}
 		return in.SetFloat64(refs, vals)
 	})
@@ -174,7 +174,7 @@ func noneOfType3(c C.cablefmu_ref, fn string, vr *C.fmi3ValueReference, n C.size
 	return with3(c, fn, func(in *fmu.Instance) fmu.Status {
 		refs, ok := view[uint32](unsafe.Pointer(vr), n)
 		if !ok {
-			return in.Reject(fn, "an array argument is NULL with a non-zero length")
+			return nullArgs(in, fn)
 		}
 		return in.CheckEmpty(fn, refs, mask)
 	})
@@ -211,7 +211,7 @@ func fmi3GetInt32(c C.cablefmu_ref, vr *C.fmi3ValueReference, n C.size_t, values
 		refs, ok1 := view[uint32](unsafe.Pointer(vr), n)
 		out, ok2 := view[int32](unsafe.Pointer(values), nValues)
 		if !ok1 || !ok2 {
-			return in.Reject("fmi3GetInt32", "an array argument is NULL with a non-zero length")
+			return nullArgs(in, "fmi3GetInt32")
 		}
 		return in.GetInt32(refs, out)
 	})
@@ -238,7 +238,7 @@ func fmi3GetBoolean(c C.cablefmu_ref, vr *C.fmi3ValueReference, n C.size_t, valu
 		refs, ok1 := view[uint32](unsafe.Pointer(vr), n)
 		out, ok2 := view[uint8](unsafe.Pointer(values), nValues) // a C bool: one byte, 0 or 1
 		if !ok1 || !ok2 {
-			return in.Reject("fmi3GetBoolean", "an array argument is NULL with a non-zero length")
+			return nullArgs(in, "fmi3GetBoolean")
 		}
 		got := make([]bool, len(out))
 		st := in.GetBoolean3(refs, got)
@@ -285,7 +285,7 @@ func fmi3SetInt32(c C.cablefmu_ref, vr *C.fmi3ValueReference, n C.size_t, values
 		refs, ok1 := view[uint32](unsafe.Pointer(vr), n)
 		vals, ok2 := view[int32](unsafe.Pointer(values), nValues)
 		if !ok1 || !ok2 {
-			return in.Reject("fmi3SetInt32", "an array argument is NULL with a non-zero length")
+			return nullArgs(in, "fmi3SetInt32")
 		}
 		return in.SetInt32(refs, vals)
 	})
@@ -312,7 +312,7 @@ func fmi3SetBoolean(c C.cablefmu_ref, vr *C.fmi3ValueReference, n C.size_t, valu
 		refs, ok1 := view[uint32](unsafe.Pointer(vr), n)
 		vals, ok2 := view[uint8](unsafe.Pointer(values), nValues) // a C bool, read as its byte: any nonzero is true
 		if !ok1 || !ok2 {
-			return in.Reject("fmi3SetBoolean", "an array argument is NULL with a non-zero length")
+			return nullArgs(in, "fmi3SetBoolean")
 		}
 		return in.SetBoolean3(refs, bools(vals))
 	})
@@ -518,7 +518,7 @@ func fmi3GetOutputDerivatives(c C.cablefmu_ref, vr *C.fmi3ValueReference, n C.si
 		ord, ok2 := view[int32](unsafe.Pointer(orders), n)
 		out, ok3 := view[float64](unsafe.Pointer(values), nValues)
 		if !ok1 || !ok2 || !ok3 {
-			return in.Reject("fmi3GetOutputDerivatives", "an array argument is NULL with a non-zero length")
+			return nullArgs(in, "fmi3GetOutputDerivatives")
 		}
 		return in.OutputDerivatives3(refs, ord, out)
 	})

@@ -17,9 +17,15 @@ const NoDirectionalDerivatives = "not provided: no output of this FMU responds a
 // end (symplectic Euler moves them with it); for forces and velocities it
 // is the mean rate over that step.
 func (in *Instance) OutputDerivatives(fn string, vrs []uint32, orders []int32, out []float64) Status {
+	return in.outputDerivatives(fn, vrs, orders, out, true)
+}
+
+// outputDerivatives is OutputDerivatives, the call traced under logCalls
+// if trace is set (FMI 3.0 traces its own).
+func (in *Instance) outputDerivatives(fn string, vrs []uint32, orders []int32, out []float64, trace bool) Status {
 	in.lock()
 	defer in.unlock()
-	if in.trace {
+	if in.trace && trace {
 		in.traceCall(fn, "%v, %v", vrs, orders)
 	}
 	if !in.allowed(fn, StepComplete|Terminated) {
@@ -49,6 +55,7 @@ func (in *Instance) OutputDerivatives(fn string, vrs []uint32, orders []int32, o
 // reference.
 func (in *Instance) OutputDerivatives3(vrs []uint32, orders []int32, out []float64) Status {
 	const fn = "fmi3GetOutputDerivatives"
+	in.trace3(fn, "%v, %v", vrs, orders)
 	if len(orders) != len(vrs) {
 		return in.Reject(fn, "%d orders for %d value references", len(orders), len(vrs))
 	}
@@ -67,5 +74,5 @@ func (in *Instance) OutputDerivatives3(vrs []uint32, orders []int32, out []float
 	if len(scalars) != len(out) {
 		return in.Reject(fn, "%d values for value references with %d elements", len(out), len(scalars))
 	}
-	return in.OutputDerivatives(fn, scalars, ord, out)
+	return in.outputDerivatives(fn, scalars, ord, out, false)
 }

@@ -1,6 +1,10 @@
 package fmu
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/cablefmu/cablefmu/modeldesc"
+)
 
 // fmi3Names renames the FMI 2.0 functions in messages for an instance
 // created through the FMI 3.0 interface.
@@ -14,7 +18,8 @@ var fmi3Names = strings.NewReplacer(
 	"fmi2SerializeFMUstate", "fmi3SerializeFMUState", "fmi2DeSerializeFMUstate", "fmi3DeserializeFMUState",
 	"GUID", "instantiation token",
 	"fmi2SetRealInputDerivatives", "fmi3SetInputDerivatives",
-	"fmi2GetRealStatus", "fmi3DoStep", "fmi2", "fmi3")
+	"fmi2GetRealStatus", "fmi3DoStep", "fmi2", "fmi3",
+	"state slave initialized", "state step mode")
 
 // UseFMI3 switches the instance to the FMI 3.0 interface: its variables
 // are those of Layout3 and its messages name the fmi3 functions.
@@ -27,26 +32,38 @@ func (in *Instance) UseFMI3() {
 // GetFloat64 reads FMI 3.0 variables; arrays give all their elements.
 // nValues must be the total number of values.
 func (in *Instance) GetFloat64(vrs []uint32, out []float64) Status {
+	in.trace3("fmi3GetFloat64", "%v", vrs)
 	scalars, st := in.expand3("fmi3GetFloat64", vrs, len(out), true)
 	if st != OK {
 		return st
 	}
-	var tmp [1]float64
-	for k, i := range scalars {
-		if i < 0 { // time: readable where every other variable is
-			in.lock()
-			t, ok := in.time, in.allowed("fmi3GetFloat64", Readable)
-			in.unlock()
-			if !ok {
-				return Error
-			}
-			out[k] = t
+	refs := make([]uint32, 0, len(scalars))
+	for _, i := range scalars {
+		if i >= 0 {
+			refs = append(refs, uint32(i))
+		}
+	}
+	vals := make([]float64, len(refs))
+	if st := in.getValues("fmi2GetReal", modeldesc.TypeReal, refs, vals, false); st != OK {
+		return st
+	}
+	in.lock()
+	t, ok := in.time, true
+	if len(refs) < len(scalars) { // time: readable where every other variable is
+		ok = in.allowed("fmi3GetFloat64", Readable)
+	}
+	in.unlock()
+	if !ok {
+		return Error
+	}
+	k := 0
+	for j, i := range scalars {
+		if i < 0 {
+			out[j] = t
 			continue
 		}
-		if st := in.GetReal([]uint32{uint32(i)}, tmp[:]); st != OK {
-			return st
-		}
-		out[k] = tmp[0]
+		out[j] = vals[k]
+		k++
 	}
 	return OK
 }
@@ -54,6 +71,7 @@ func (in *Instance) GetFloat64(vrs []uint32, out []float64) Status {
 // SetFloat64 writes FMI 3.0 variables (inputs and, before the step mode,
 // parameters).
 func (in *Instance) SetFloat64(vrs []uint32, vals []float64) Status {
+	in.trace3("fmi3SetFloat64", "%v, %v", vrs, vals)
 	scalars, st := in.expand3("fmi3SetFloat64", vrs, len(vals), false)
 	if st != OK {
 		return st
@@ -62,43 +80,47 @@ func (in *Instance) SetFloat64(vrs []uint32, vals []float64) Status {
 	for k, i := range scalars {
 		refs[k] = uint32(i)
 	}
-	return in.SetReal(refs, vals)
+	return in.setValues("fmi2SetReal", modeldesc.TypeReal, refs, vals, false)
 }
 
 // GetInt32 reads FMI 3.0 Int32 variables (counts).
 func (in *Instance) GetInt32(vrs []uint32, out []int32) Status {
+	in.trace3("fmi3GetInt32", "%v", vrs)
 	refs, st := in.scalars3("fmi3GetInt32", vrs, len(out))
 	if st != OK {
 		return st
 	}
-	return in.GetInteger(refs, out)
+	return in.getIntegers(refs, out, false)
 }
 
 // SetInt32 writes FMI 3.0 Int32 inputs and parameters.
 func (in *Instance) SetInt32(vrs []uint32, vals []int32) Status {
+	in.trace3("fmi3SetInt32", "%v, %v", vrs, vals)
 	refs, st := in.scalars3("fmi3SetInt32", vrs, len(vals))
 	if st != OK {
 		return st
 	}
-	return in.SetInteger(refs, vals)
+	return in.setIntegers(refs, vals, false)
 }
 
 // GetBoolean3 reads FMI 3.0 Boolean variables (switches).
 func (in *Instance) GetBoolean3(vrs []uint32, out []bool) Status {
+	in.trace3("fmi3GetBoolean", "%v", vrs)
 	refs, st := in.scalars3("fmi3GetBoolean", vrs, len(out))
 	if st != OK {
 		return st
 	}
-	return in.GetBoolean(refs, out)
+	return in.getBooleans(refs, out, false)
 }
 
 // SetBoolean3 writes FMI 3.0 Boolean inputs and parameters.
 func (in *Instance) SetBoolean3(vrs []uint32, vals []bool) Status {
+	in.trace3("fmi3SetBoolean", "%v, %v", vrs, vals)
 	refs, st := in.scalars3("fmi3SetBoolean", vrs, len(vals))
 	if st != OK {
 		return st
 	}
-	return in.SetBoolean(refs, vals)
+	return in.setBooleans(refs, vals, false)
 }
 
 // scalars3 maps FMI 3.0 value references of variables other than time to
@@ -116,6 +138,17 @@ func (in *Instance) scalars3(fn string, vrs []uint32, nValues int) ([]uint32, St
 		refs[k] = uint32(i)
 	}
 	return refs, OK
+}
+
+// trace3 traces an FMI 3.0 call under logCalls with its arguments as the
+// caller gave them (value references of the FMI 3.0 variables); the
+// runtime's calls that serve it, on the model's scalars, are not traced.
+func (in *Instance) trace3(fn, format string, args ...any) {
+	in.lock()
+	defer in.unlock()
+	if in.trace {
+		in.traceCall(fn, format, args...)
+	}
 }
 
 // expand3 maps FMI 3.0 value references to the model's scalar indices

@@ -291,7 +291,7 @@ func (in *Instance) SetupExperiment(toleranceDefined bool, tolerance, start floa
 func (in *Instance) EnterInitializationMode() Status {
 	in.lock()
 	defer in.unlock()
-	if in.trace {
+	if in.trace && in.layout3 == nil { // FMI 3.0 traced it as the setup's call (fmi3EnterInitializationMode)
 		in.traceCall("fmi2EnterInitializationMode", "")
 	}
 	if !in.allowed("fmi2EnterInitializationMode", Instantiated) {
@@ -398,13 +398,19 @@ func (in *Instance) lookup(fn string, vr uint32) (int, bool) {
 
 // GetReal reads Real variables.
 func (in *Instance) GetReal(vrs []uint32, out []float64) Status {
-	return in.getValues("fmi2GetReal", modeldesc.TypeReal, vrs, out)
+	return in.getValues("fmi2GetReal", modeldesc.TypeReal, vrs, out, true)
 }
 
 // GetInteger reads Integer variables.
 func (in *Instance) GetInteger(vrs []uint32, out []int32) Status {
+	return in.getIntegers(vrs, out, true)
+}
+
+// getIntegers is GetInteger, the call traced under logCalls if trace is
+// set (FMI 3.0 traces its own).
+func (in *Instance) getIntegers(vrs []uint32, out []int32, trace bool) Status {
 	vals := make([]float64, len(vrs))
-	st := in.getValues("fmi2GetInteger", modeldesc.TypeInteger, vrs, vals)
+	st := in.getValues("fmi2GetInteger", modeldesc.TypeInteger, vrs, vals, trace)
 	if st == OK {
 		for k, x := range vals {
 			out[k] = int32(x)
@@ -415,8 +421,13 @@ func (in *Instance) GetInteger(vrs []uint32, out []int32) Status {
 
 // GetBoolean reads Boolean variables.
 func (in *Instance) GetBoolean(vrs []uint32, out []bool) Status {
+	return in.getBooleans(vrs, out, true)
+}
+
+// getBooleans is GetBoolean, traced if trace is set.
+func (in *Instance) getBooleans(vrs []uint32, out []bool, trace bool) Status {
 	vals := make([]float64, len(vrs))
-	st := in.getValues("fmi2GetBoolean", modeldesc.TypeBoolean, vrs, vals)
+	st := in.getValues("fmi2GetBoolean", modeldesc.TypeBoolean, vrs, vals, trace)
 	if st == OK {
 		for k, x := range vals {
 			out[k] = x != 0
@@ -428,40 +439,50 @@ func (in *Instance) GetBoolean(vrs []uint32, out []bool) Status {
 // SetReal writes Real parameters (before the simulation starts) and
 // inputs.
 func (in *Instance) SetReal(vrs []uint32, vals []float64) Status {
-	return in.setValues("fmi2SetReal", modeldesc.TypeReal, vrs, vals)
+	return in.setValues("fmi2SetReal", modeldesc.TypeReal, vrs, vals, true)
 }
 
 // SetInteger writes Integer parameters and inputs.
 func (in *Instance) SetInteger(vrs []uint32, vals []int32) Status {
+	return in.setIntegers(vrs, vals, true)
+}
+
+// setIntegers is SetInteger, traced if trace is set.
+func (in *Instance) setIntegers(vrs []uint32, vals []int32, trace bool) Status {
 	xs := make([]float64, len(vals))
 	for k, v := range vals {
 		xs[k] = float64(v)
 	}
-	return in.setValues("fmi2SetInteger", modeldesc.TypeInteger, vrs, xs)
+	return in.setValues("fmi2SetInteger", modeldesc.TypeInteger, vrs, xs, trace)
 }
 
 // SetBoolean writes Boolean parameters and inputs.
 func (in *Instance) SetBoolean(vrs []uint32, vals []bool) Status {
+	return in.setBooleans(vrs, vals, true)
+}
+
+// setBooleans is SetBoolean, traced if trace is set.
+func (in *Instance) setBooleans(vrs []uint32, vals []bool, trace bool) Status {
 	xs := make([]float64, len(vals))
 	for k, v := range vals {
 		if v {
 			xs[k] = 1
 		}
 	}
-	return in.setValues("fmi2SetBoolean", modeldesc.TypeBoolean, vrs, xs)
+	return in.setValues("fmi2SetBoolean", modeldesc.TypeBoolean, vrs, xs, trace)
 }
 
 // Read reads variables of any type as numbers (false 0, true 1): for
 // hosts in this process (the cablefmu command, tests), which hold every
 // value as a float64 as the runtime does.
 func (in *Instance) Read(vrs []uint32, out []float64) Status {
-	return in.getValues("Read", "", vrs, out)
+	return in.getValues("Read", "", vrs, out, true)
 }
 
 // Write writes parameters and inputs of any type as numbers: an Integer
 // takes whole numbers, a Boolean 0 or 1.
 func (in *Instance) Write(vrs []uint32, vals []float64) Status {
-	return in.setValues("Write", "", vrs, vals)
+	return in.setValues("Write", "", vrs, vals, true)
 }
 
 // typed checks that the variable at index i has the type the function fn
@@ -481,11 +502,12 @@ func article(word string) string {
 	return ""
 }
 
-// getValues reads the variables vrs of type typ for the function fn.
-func (in *Instance) getValues(fn string, typ modeldesc.Type, vrs []uint32, out []float64) Status {
+// getValues reads the variables vrs of type typ for the function fn,
+// the call traced under logCalls if trace is set.
+func (in *Instance) getValues(fn string, typ modeldesc.Type, vrs []uint32, out []float64, trace bool) Status {
 	in.lock()
 	defer in.unlock()
-	if in.trace {
+	if in.trace && trace {
 		in.traceCall(fn, "%v", vrs)
 	}
 	if !in.allowed(fn, InitializationMode|StepComplete|Terminated|Failed) {
@@ -521,11 +543,12 @@ func (in *Instance) getValues(fn string, typ modeldesc.Type, vrs []uint32, out [
 }
 
 // setValues writes the variables vrs of type typ for the function fn:
-// parameters (before the simulation starts) and inputs.
-func (in *Instance) setValues(fn string, typ modeldesc.Type, vrs []uint32, vals []float64) Status {
+// parameters (before the simulation starts) and inputs; the call traced
+// under logCalls if trace is set.
+func (in *Instance) setValues(fn string, typ modeldesc.Type, vrs []uint32, vals []float64, trace bool) Status {
 	in.lock()
 	defer in.unlock()
-	if in.trace {
+	if in.trace && trace {
 		in.traceCall(fn, "%v, %v", vrs, vals)
 	}
 	if !in.allowed(fn, Instantiated|InitializationMode|StepComplete) {

@@ -35,7 +35,13 @@ func (l *catLog) take() []string {
 // loggedHoist instantiates examples/massless with a catLog.
 func loggedHoist(t *testing.T, loggingOn bool) (*fmu.Instance, *catLog) {
 	t.Helper()
-	sc, err := fmu.ReadScenario("../examples/massless")
+	return loggedExample(t, "massless", loggingOn)
+}
+
+// loggedExample is loggedHoist for the example named.
+func loggedExample(t *testing.T, example string, loggingOn bool) (*fmu.Instance, *catLog) {
+	t.Helper()
+	sc, err := fmu.ReadScenario("../examples/" + example)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -43,7 +49,7 @@ func loggedHoist(t *testing.T, loggingOn bool) (*fmu.Instance, *catLog) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	abs, err := filepath.Abs("../examples/massless")
+	abs, err := filepath.Abs("../examples/" + example)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -178,6 +184,61 @@ func TestLogCallsShowArguments(t *testing.T) {
 	}
 	if !has(msgs, "Error logStatusError: fmi2DoStep: not allowed") {
 		t.Errorf("the refused DoStep logged no error; the logger got:\n  %s", strings.Join(msgs, "\n  "))
+	}
+}
+
+// Through the FMI 3.0 interface, logCalls shows each call once, with the
+// value references the caller gave (time, a scalar and the 21×3 array
+// cable.node in one fmi3GetFloat64), not the runtime's calls on the
+// model's scalars that serve it; fmi3EnterInitializationMode once, with
+// the experiment's arguments.
+func TestLogCallsShowFMI3References(t *testing.T) {
+	in, log := loggedExample(t, "rigid-cable", false)
+	in.UseFMI3()
+	if st := in.SetDebugLogging(true, []string{"logCalls"}); st != fmu.OK {
+		t.Fatal(st)
+	}
+	vr := map[string]uint32{}
+	for _, v := range in.Layout() {
+		vr[v.Name] = v.VR
+	}
+	for _, st := range []fmu.Status{in.SetupExperiment(false, 0, 0, false, 0), in.EnterInitializationMode(), in.ExitInitializationMode()} {
+		if st != fmu.OK {
+			t.Fatal(st)
+		}
+	}
+	out := make([]float64, 2+63)
+	refs := []uint32{0, vr["cable.tension"], vr["cable.node"]}
+	if st := in.GetFloat64(refs, out); st != fmu.OK {
+		t.Fatal(st)
+	}
+	if st := in.SetFloat64([]uint32{vr["winch.speed"]}, []float64{0.5}); st != fmu.OK {
+		t.Fatal(st)
+	}
+	calls := map[string]int{}
+	taken := log.take()
+	for _, m := range taken {
+		if name, _, ok := strings.Cut(strings.TrimPrefix(m, "OK logCalls: "), "("); ok && strings.HasPrefix(m, "OK logCalls: ") {
+			calls[name]++
+		}
+		if strings.HasPrefix(m, "OK logCalls: fmi2") {
+			t.Errorf("an FMI 3.0 instance traced %q", m)
+		}
+	}
+	msgs := strings.Join(taken, "\n  ")
+	for _, want := range []string{
+		"OK logCalls: fmi3EnterInitializationMode(false, 0, 0, false, 0)",
+		fmt.Sprintf("OK logCalls: fmi3GetFloat64(%v)", refs),
+		fmt.Sprintf("OK logCalls: fmi3SetFloat64([%d], [0.5])", vr["winch.speed"]),
+	} {
+		if !strings.Contains(msgs, want) {
+			t.Errorf("no message %q; the logger got:\n  %s", want, msgs)
+		}
+	}
+	for _, fn := range []string{"fmi3EnterInitializationMode", "fmi3GetFloat64", "fmi3SetFloat64"} {
+		if calls[fn] != 1 {
+			t.Errorf("%s traced %d times, want once:\n  %s", fn, calls[fn], msgs)
+		}
 	}
 }
 
