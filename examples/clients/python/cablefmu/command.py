@@ -77,7 +77,7 @@ def command():
         if os.path.isfile(candidate) and os.access(candidate, os.X_OK) and not _python_script(candidate):
             return candidate
     raise CommandError("the cablefmu command is not installed: build it with bash scripts/dist.sh (it is then shipped "
-                       "in this package), put it on the PATH, or name it in CABLEFMU")
+                       "in this package), put it on the PATH, or name it in the environment variable CABLEFMU")
 
 
 def _env():
@@ -159,7 +159,7 @@ def main(argv):
     point does for every verb but study); returns its exit status."""
     if os.environ.get(FORWARDED):
         print("cablefmu: the cablefmu found in the command's place is this Python package's entry point, not the "
-              "command: build the command with bash scripts/dist.sh, or name it in CABLEFMU", file=sys.stderr)
+              "command: build the command with bash scripts/dist.sh, or name it in the environment variable CABLEFMU", file=sys.stderr)
         return 2
     try:
         exe = command()

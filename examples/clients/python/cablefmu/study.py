@@ -40,9 +40,12 @@ A study file (JSON, or TOML where the standard library reads it) says:
   equilibrium); ``after`` (a time in s, or a move's ``NAME.end``) limits a
   reduction to the time after it;
 - ``report``: optional ``{"worst": REDUCTION, "above": {REDUCTION: limit},
-  "by": [names]}`` for the summary printed after a run: the worst run, and
-  the combinations of the ``by`` names (default: all varied) where a run
-  exceeds the limit;
+  "below": {REDUCTION: limit}, "by": [names]}`` for the summary printed
+  after a run: the worst run (the largest value, the smallest of a ``min``
+  reduction), and the combinations of the ``by`` names (default: all
+  varied) where a run goes above or below the limit; runs whose reduction
+  has no value (a window ``after`` a move that ended past ``stop_time``)
+  are counted apart, never as within the limit;
 - ``max_runs``: the most runs the study may have (default ``MAX_RUNS``);
   ``run_timeout``: the wall-clock seconds a run may take before it is
   stopped and recorded as failed (default ``RUN_TIMEOUT``).
@@ -342,7 +345,7 @@ def _check(spec):
                 raise StudyError("%s: give one of values, range or uniform" % _key(*where))
             if "values" in v:
                 x = v["values"]
-                _want(isinstance(x, list) and x and all(_number(a) for a in x), "a list of numbers", x,
+                _want(isinstance(x, list) and x and all(_number(a) for a in x), "a list of one or more numbers", x,
                       *where, "values")
             elif "range" in v:
                 x = v["range"]
@@ -358,12 +361,17 @@ def _check(spec):
                 if not math.isfinite(x[1] - x[0]):
                     raise StudyError("%s: the span from %g to %g is not a finite number" % (_key(*where, "uniform"),
                                                                                          x[0], x[1]))
-            if "range" in v and design != "grid" and not math.isfinite(v["range"][1] - v["range"][0]):
-                raise StudyError("%s: the span from %g to %g is not a finite number"
-                                 % (_key(*where, "range"), v["range"][0], v["range"][1]))
+            if "range" in v and design != "grid":
+                # Its count would go unused: a sampled design draws from
+                # the span.
+                raise StudyError("%s: %s %s design draws its values: give uniform [%g, %g] (a range's count is a grid's)"
+                                 % (_key(*where, "range"), "an" if design == "lhs" else "a", design, v["range"][0],
+                                    v["range"][1]))
     if "fixed" in spec:
         for name, x in _table(spec, "fixed").items():
             _want(_number(x), "a number", x, "fixed", name)
+            if name in spec.get("vary", {}):
+                raise StudyError("fixed %s: also varied: give it in one of fixed and vary" % name)
     if "inputs" in spec:
         for name, p in _table(spec, "inputs").items():
             where = ("inputs", name)
@@ -429,14 +437,18 @@ def _check(spec):
         if "after" in r:
             _want(_number(r["after"]) or isinstance(r["after"], str), "a time (s) or a move's NAME.end",
                   r["after"], *where, "after")
+            if _number(r["after"]) and _number(spec.get("stop_time")) and r["after"] >= spec["stop_time"]:
+                raise StudyError("%s: %g s: a run ends at stop_time %g s, with nothing after it"
+                                 % (_key(*where, "after"), r["after"], spec["stop_time"]))
     if "report" in spec:
         rep = _table(spec, "report")
-        _known(rep, ("worst", "above", "by"), "report")
+        _known(rep, ("worst", "above", "below", "by"), "report")
         if "worst" in rep:
             _want(isinstance(rep["worst"], str), "a reduction's name", rep["worst"], "report", "worst")
-        if "above" in rep:
-            for name, x in _table(rep, "above", "report").items():
-                _want(_number(x), "a number", x, "report", "above", name)
+        for side in ("above", "below"):
+            if side in rep:
+                for name, x in _table(rep, side, "report").items():
+                    _want(_number(x), "a number", x, "report", side, name)
         if "by" in rep:
             _want(isinstance(rep["by"], list) and all(isinstance(a, str) for a in rep["by"]), "a list of names",
                   rep["by"], "report", "by")
@@ -588,10 +600,16 @@ class Study:
         names = set(sp.get("vary", {}))
         for name in sorted(used - names):
             raise StudyError("an input profile uses $%s, which is not varied%s" % (name, _near(name, names)))
-        for name in sp.get("vary", {}):
+        for name, v in sp.get("vary", {}).items():
             if causality(name) != "parameter" and name not in used:
                 raise StudyError("vary %s: neither a parameter of %s nor used by an input profile as $%s%s"
                                  % (name, fmu.name, name, _near(name, of("parameter"))))
+            own = getattr(md.get(name), "unit", None) or ""
+            if causality(name) == "parameter" and "unit" in v and v["unit"] != own:
+                # The values go to the FMU as they are: a unit of the
+                # study's own would only mislabel them.
+                raise StudyError("vary %s: unit %r, but %s takes %s in %s: leave the unit out (a parameter's is the FMU's)"
+                                 % (name, v["unit"], fmu.name, name, own or "no unit"))
         signals = set(sp.get("outputs", [])) | set(profiles) | {
             p["velocity"] for p in profiles.values() if p.get("velocity")}
         for name in sp.get("outputs", []):
@@ -613,7 +631,7 @@ class Study:
                     name, r["after"], "want a time (s) or one of " + ", ".join(sorted(ends)) if ends
                     else "no input profile is a move: give a time (s)"))
         rep = sp.get("report", {})
-        for name in [rep.get("worst")] + list(rep.get("above", {})):
+        for name in [rep.get("worst")] + list(rep.get("above", {})) + list(rep.get("below", {})):
             if name is not None and name not in sp["reductions"]:
                 raise StudyError("report: %s is no reduction%s" % (name, _near(name, sp["reductions"])))
         for name in rep.get("by", []):
@@ -665,7 +683,7 @@ class Study:
             if "values" in v:
                 cols[n] = [rng.choice([float(x) for x in v["values"]]) for _ in range(runs)]
                 continue
-            lo, hi = (v["uniform"] if "uniform" in v else v["range"][:2])
+            lo, hi = v["uniform"]
             if design == "random":
                 cols[n] = [lo + (hi - lo) * rng.random() for _ in range(runs)]
             else:  # one sample in each of the runs strata, strata shuffled
@@ -1660,24 +1678,42 @@ def report(study, rows):
         unit = units.get(name, "")
         return (fmt % x) + (" " + unit if unit and unit != "1" else "")
 
+    def valued(key):
+        # The ok runs with a value of the reduction, and a line for those
+        # without one (a window after a move that ended past stop_time).
+        has = [r for r in ok if isinstance(r.get(key), float) and math.isfinite(r[key])]
+        if len(has) < len(ok):
+            lines.append("%d of %d runs have no value of %s (nothing in its window): left out below"
+                         % (len(ok) - len(has), len(ok), key))
+        return has
+
+    reductions = study.spec.get("reductions", {})
     if "worst" in spec and ok:
         key = spec["worst"]
-        finite = [r for r in ok if isinstance(r.get(key), float) and math.isfinite(r[key])] or ok
-        w = max(finite, key=lambda r: (r[key], -r["run"]))
-        lines.append("worst %s = %s at %s" % (key, quantity(key, w[key], "%.4g"),
-                                            ", ".join("%s = %s" % (n, quantity(n, w[n])) for n in names)))
+        has = valued(key)
+        if has:
+            # The worst of a minimum is the smallest (the deepest load
+            # swing down, the most negative force), of the others the
+            # largest; the first run of equal ones.
+            sign = -1 if reductions.get(key, {}).get("op") == "min" else 1
+            w = max(has, key=lambda r: (sign * r[key], -r["run"]))
+            lines.append("worst %s = %s at %s" % (key, quantity(key, w[key], "%.4g"),
+                                                ", ".join("%s = %s" % (n, quantity(n, w[n])) for n in names)))
     by = spec.get("by") or names
-    for key, limit in spec.get("above", {}).items():
-        hits = [r for r in ok if r[key] > limit]
-        # The combinations of the ``by`` names where any run exceeds the
-        # limit, with the largest value among their runs.
-        worst = {}
-        for r in hits:
-            k = tuple(r[n] for n in by)
-            worst[k] = max(worst.get(k, -math.inf), r[key])
-        lines.append("%d of %d runs with %s above %s, at %d combinations of %s:" % (
-            len(hits), len(ok), key, quantity(key, limit), len(worst), ", ".join(by)))
-        for k in sorted(worst):
-            lines.append("  " + ", ".join("%s = %s" % (n, quantity(n, v)) for n, v in zip(by, k))
-                         + ": up to %s" % quantity(key, worst[k], "%.3g"))
+    for side in ("above", "below"):
+        sign = 1 if side == "above" else -1
+        for key, limit in spec.get(side, {}).items():
+            has = valued(key)
+            hits = [r for r in has if sign * r[key] > sign * limit]
+            # The combinations of the ``by`` names where any run passes
+            # the limit, with the furthest value among their runs.
+            worst = {}
+            for r in hits:
+                k = tuple(r[n] for n in by)
+                worst[k] = r[key] if k not in worst else sign * max(sign * worst[k], sign * r[key])
+            lines.append("%d of %d runs with %s %s %s, at %d combinations of %s:" % (
+                len(hits), len(has), key, side, quantity(key, limit), len(worst), ", ".join(by)))
+            for k in sorted(worst):
+                lines.append("  " + ", ".join("%s = %s" % (n, quantity(n, v)) for n, v in zip(by, k))
+                             + ": %s %s" % ("up to" if side == "above" else "down to", quantity(key, worst[k], "%.3g")))
     return lines

@@ -116,7 +116,8 @@ def _connectors(parent, where):
 
 
 def _values(folder, source, where):
-    """The parameter values of an .ssv file in the package: name -> (value, unit)."""
+    """The parameter values of an .ssv file in the package: name -> (value, unit, SSP type); a name given twice
+    and an Integer that is no whole number are refused."""
     path = os.path.normpath(os.path.join(folder, source))
     if not path.startswith(os.path.normpath(folder) + os.sep):
         raise SystemError("%s: parameter values %r lie outside the package" % (where, source))
@@ -129,16 +130,19 @@ def _values(folder, source, where):
     out = {}
     for p in root.iter("{%s}Parameter" % SSV):
         name = p.get("name")
+        if name in out:
+            raise SystemError("%s: parameter %r is given twice in %r" % (where, name, source))
         for t in ("Real", "Integer", "Boolean"):
             v = p.find("ssv:" + t, NS)
             if v is not None:
                 raw = v.get("value")
                 value = {"true": 1.0, "false": 0.0}.get(raw, None) if t == "Boolean" else None
                 try:
-                    value = float(raw) if value is None else value
+                    value = float(int(raw)) if t == "Integer" else float(raw) if value is None else value
                 except (TypeError, ValueError):
-                    raise SystemError("%s: parameter %r in %r: value %r is not a number" % (where, name, source, raw)) from None
-                out[name] = (value, v.get("unit"))
+                    raise SystemError("%s: parameter %r in %r: value %r is not %s" % (
+                        where, name, source, raw, "a whole number" if t == "Integer" else "a number")) from None
+                out[name] = (value, v.get("unit"), t)
         if name not in out:
             raise SystemError("%s: parameter %r in %r has no Real, Integer or Boolean value" % (where, name, source))
     return out
@@ -230,16 +234,16 @@ def load_ssp(path, parameter_sets=()):
                 inline = b.find("ssd:ParameterValues", NS)
                 raise SystemError("%s: a parameter binding without a source%s" % (
                     where, " (inline values are not supported)" if inline is not None else ""))
-            for pname, (value, unit) in _values(folder, source_ssv, where).items():
-                _bind(fmu, params, pname, value, unit, where)
+            for pname, (value, unit, typ) in _values(folder, source_ssv, where).items():
+                _bind(fmu, params, pname, value, unit, typ, where)
         components.append(Component(cname, fmu, connectors, params))
     for ps in parameter_sets:
-        for qname, (value, unit) in _values(folder, ps, "parameter set %s" % ps).items():
+        for qname, (value, unit, typ) in _values(folder, ps, "parameter set %s" % ps).items():
             cname, _, pname = qname.partition(".")
             comp = next((c for c in components if c.name == cname), None)
             if comp is None or not pname:
                 raise SystemError("parameter set %s: parameter %r names no component (want component.variable)" % (ps, qname))
-            _bind(comp.fmu, comp.parameters, pname, value, unit, "parameter set %s" % ps)
+            _bind(comp.fmu, comp.parameters, pname, value, unit, typ, "parameter set %s" % ps)
     connections = []
     fed = {}
     conns = sysel.find("ssd:Connections", NS)
@@ -323,10 +327,13 @@ def _label(c):
     return "%s.%s -> %s.%s" % (c.get("startElement") or "", c.get("startConnector"), c.get("endElement") or "", c.get("endConnector"))
 
 
-def _bind(fmu, params, pname, value, unit, where):
+def _bind(fmu, params, pname, value, unit, typ, where):
     var = fmu.md.variables.get(pname)
     if var is None or var.causality != "parameter":
         raise SystemError("%s: parameter %r: %s has no such parameter" % (where, pname, fmu.name))
+    if typ != _base_type(var):
+        # A Boolean true for a mass was 1 kg.
+        raise SystemError("%s: parameter %r is a %s value, %s's %s is %s" % (where, pname, typ, fmu.name, pname, _base_type(var)))
     vu = getattr(var, "unit", None)
     if unit and vu and unit != vu:
         raise SystemError("%s: parameter %r in %s, %s's in %s" % (where, pname, unit, fmu.name, vu))

@@ -412,7 +412,11 @@ class TestClearErrors(Case):
                 ({"stop_time": "10"}, ('stop_time "10"', "positive number")),
                 ({"vary": [1000, 2000]}, ("vary: want a table, got a list",)),
                 ({"vary": {"load.mass": [1000, 2000]}}, ('vary["load.mass"]: give {values',)),
-                ({"vary": {"load.mass": {"values": ["a"]}}}, ('vary["load.mass"].values: want a list of numbers',)),
+                ({"vary": {"load.mass": {"values": ["a"]}}}, ('vary["load.mass"].values: want a list of one or more numbers',)),
+                ({"vary": {"load.mass": {"values": []}}}, ('vary["load.mass"].values: want a list of one or more numbers',)),
+                ({"design": "lhs", "runs": 4, "vary": {"load.mass": {"range": [1000, 2000, 3]}}},
+                 ('vary["load.mass"].range: an lhs design draws its values: give uniform [1000, 2000]',)),
+                ({"fixed": {"load.mass": 1500}}, ("fixed load.mass: also varied",)),
                 ({"vary": {"load.mass": {"range": [1, 2]}}}, ('vary["load.mass"].range: want [from, to, count]',)),
                 ({"name": 5}, ("name 5", "plain name")),
                 ({"fmu": 5}, ("fmu: want a string, got 5",)),
@@ -427,7 +431,14 @@ class TestClearErrors(Case):
                 ({"sway": ["suspension.x"]}, ("sway: want a table, got a list",)),
                 ({"report": {"by": "load.mass"}}, ('report.by: want a list of names, got "load.mass"',)),
                 ({"report": {"above": {"peak": "high"}}}, ('report.above.peak: want a number, got "high"',)),
-                ({"seed": "seven"}, ('seed: want a whole number, got "seven"',))):
+                ({"seed": "seven"}, ('seed: want a whole number, got "seven"',)),
+                # A window after the runs' end, and a varied parameter in
+                # a unit of the study's own (its values go to the FMU in
+                # kg: the report said "17991 t").
+                ({"reductions": {"peak": {"of": "cable.tension", "op": "max", "after": 0.5}}},
+                 ("reductions.peak.after: 0.5 s: a run ends at stop_time 0.5 s, with nothing after it",)),
+                ({"vary": {"load.mass": {"unit": "t", "values": [1, 2]}}},
+                 ("vary load.mass: unit 't', but", "takes load.mass in kg: leave the unit out"))):
             self.refused(tiny(fmu, **change), *words)
 
 

@@ -158,6 +158,26 @@ class TestUnits(unittest.TestCase):
             st._check(dict(s.spec, vary={"a": {"unit": 5, "values": [1]}}))
         self.assertIn('vary.a.unit: want a unit such as "m/s2", got 5', str(e.exception))
 
+    def test_report_worst_below_and_runs_without_a_value(self):
+        """The worst of a min reduction is its smallest value; "below" counts
+        the runs under a limit; runs whose reduction has no value (a window
+        after a move that ended past stop_time) are counted apart, never as
+        within a limit (they were: "3 of 6 above" read as 3 below)."""
+        s = spec(vary={"load.mass": {"values": [1, 2, 3]}},
+                 reductions={"fz": {"of": "cable.tension", "op": "min"}, "res": {"of": "sway", "op": "rms", "after": 0.5}},
+                 report={"worst": "fz", "below": {"fz": -2.5}, "above": {"res": 0.5}})
+        st._check(s.spec)
+        s.units = lambda: {"load.mass": "kg", "fz": "N", "res": "deg"}
+        nan = float("nan")
+        rows = [{"run": k, "load.mass": float(k + 1), "fz": -float(k + 1), "res": r, "status": "ok", "error": ""}
+                for k, r in enumerate([0.2, nan, 0.9])]
+        lines = st.report(s, rows)
+        self.assertIn("worst fz = -3 N at load.mass = 3 kg", lines)
+        self.assertIn("1 of 3 runs with fz below -2.5 N, at 1 combinations of load.mass:", lines)
+        self.assertIn("  load.mass = 3 kg: down to -3 N", lines)
+        self.assertIn("1 of 3 runs have no value of res (nothing in its window): left out below", lines)
+        self.assertIn("1 of 2 runs with res above 0.5 deg, at 1 combinations of load.mass:", lines)
+
     def test_units_from_the_study_alone(self):
         """Without its FMU a study's units are those it states and its ops'."""
         s = spec(vary={"acceleration": {"unit": "m/s2", "values": [0.5]}, "load.mass": {"values": [1]}},

@@ -497,6 +497,27 @@ class TestRefusals(SystemCase):
             system.load_ssp(package, parameter_sets=["resources/cases/bad.ssv"])
         self.assertIn("load.weight", str(ctx.exception))
 
+    def test_parameter_values_of_the_wrong_type_or_twice_refused(self):
+        """A Boolean true for the load's mass (it ran as 1 kg), an Integer that is no whole number, and a parameter
+        given twice in one .ssv (the last one was taken) are refused, naming the parameter."""
+        head = ('<?xml version="1.0"?><ssv:ParameterSet xmlns:ssv="http://ssp-standard.org/SSP1/SystemStructureParameterValues" '
+                'version="1.0" name="bad"><ssv:Parameters>')
+        mass = '<ssv:Parameter name="cable.load.mass">%s</ssv:Parameter>'
+        for k, (body, words) in enumerate((
+                (mass % '<ssv:Boolean value="true"/>', ("'load.mass' is a Boolean value", "Hoist's load.mass is Real")),
+                (mass % '<ssv:Integer value="2.5e4" unit="kg"/>', ("value '2.5e4' is not a whole number",)),
+                (mass % '<ssv:Real value="20000" unit="kg"/>' + mass % '<ssv:Real value="5000" unit="kg"/>',
+                 ("'cable.load.mass' is given twice",)))):
+            case = os.path.join(self.tmp, "case%d" % k)
+            shutil.copytree(GANTRY_HOIST, case)
+            with open(os.path.join(case, "resources", "cases", "bad.ssv"), "w") as f:
+                f.write(head + body + '</ssv:Parameters></ssv:ParameterSet>')
+            package = system.pack(case, self.fmus, os.path.join(self.tmp, "case%d.ssp" % k))
+            with self.assertRaises(system.SystemError) as ctx:
+                system.load_ssp(package, parameter_sets=["resources/cases/bad.ssv"])
+            for w in words:
+                self.assertIn(w, str(ctx.exception))
+
 
 class TestSchemas(unittest.TestCase):
     def test_packages_validate(self):
