@@ -52,6 +52,17 @@ func New(t testing.TB, dir string, params map[string]float64) (*fmu.Instance, ma
 // NewLogged is New with the instance's messages going to logger.
 func NewLogged(t testing.TB, dir string, params map[string]float64, logger fmu.Logger) (*fmu.Instance, map[string]uint32) {
 	t.Helper()
+	in, vr, st := Start(t, dir, params, logger)
+	if st != fmu.OK {
+		t.Fatalf("initialization: %v", st)
+	}
+	return in, vr
+}
+
+// Start is NewLogged returning the status of the initialization, which
+// may be refused, instead of failing the test on it.
+func Start(t testing.TB, dir string, params map[string]float64, logger fmu.Logger) (*fmu.Instance, map[string]uint32, fmu.Status) {
+	t.Helper()
 	dir, err := filepath.Abs(dir)
 	if err != nil {
 		t.Fatal(err)
@@ -81,12 +92,10 @@ func NewLogged(t testing.TB, dir string, params map[string]float64, logger fmu.L
 			t.Fatalf("SetReal(%s = %g): %v", name, x, st)
 		}
 	}
-	for _, st := range []fmu.Status{in.EnterInitializationMode(), in.ExitInitializationMode()} {
-		if st != fmu.OK {
-			t.Fatalf("initialization: %v", st)
-		}
+	if st := in.EnterInitializationMode(); st != fmu.OK {
+		return in, vr, st
 	}
-	return in, vr
+	return in, vr, in.ExitInitializationMode()
 }
 
 // Get returns the real variable vr.

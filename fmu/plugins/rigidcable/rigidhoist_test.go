@@ -7,7 +7,6 @@ import (
 	"testing"
 
 	"github.com/cablefmu/cablefmu/fmu"
-	"github.com/cablefmu/cablefmu/fmu/plugins"
 	"github.com/cablefmu/cablefmu/fmu/plugins/plugintest"
 )
 
@@ -84,14 +83,6 @@ func TestFailedStepKeepsOutputsAndResets(t *testing.T) {
 // step. A load just above the ground, on it, or up to 1 cm into it (as
 // the contacts hold a landing load) starts.
 func TestLoadStartingBelowTheGroundRefused(t *testing.T) {
-	sc, err := fmu.ReadScenario(rigidHoist)
-	if err != nil {
-		t.Fatal(err)
-	}
-	reg, err := plugins.Builtin()
-	if err != nil {
-		t.Fatal(err)
-	}
 	for _, c := range []struct {
 		name string
 		x    float64
@@ -101,24 +92,7 @@ func TestLoadStartingBelowTheGroundRefused(t *testing.T) {
 		// into it.
 		{"cable.length0", 13, true}, {"cable.length0", 13.005, true}, {"cable.length0", 13.02, false}} {
 		errs := &errorLog{TB: t}
-		in, err := fmu.Instantiate(fmu.Config{InstanceName: "ground", GUID: sc.GUID(), ResourceLocation: rigidHoist, Logger: errs, Registry: reg})
-		if err != nil {
-			t.Fatal(err)
-		}
-		vr := map[string]uint32{}
-		for i, v := range in.Variables() {
-			vr[v.Name] = uint32(i)
-		}
-		if st := in.SetupExperiment(false, 0, 0, false, 0); st != fmu.OK {
-			t.Fatal(st)
-		}
-		if st := in.SetReal([]uint32{vr[c.name]}, []float64{c.x}); st != fmu.OK {
-			t.Fatal(st)
-		}
-		if st := in.EnterInitializationMode(); st != fmu.OK {
-			t.Fatal(st)
-		}
-		st := in.ExitInitializationMode()
+		in, _, st := plugintest.Start(t, rigidHoist, map[string]float64{c.name: c.x}, errs)
 		switch {
 		case c.ok && st != fmu.OK:
 			t.Errorf("%s = %g: %v (%q), want OK", c.name, c.x, st, errs.last)
