@@ -91,12 +91,12 @@ type Instance struct {
 	// names, whether the one-time message that a point follows its
 	// positions alone was logged, the internal steps taken since the
 	// simulation was built, the time of the last communication point,
-	// the lag of a sample's knot, the last communication point whose
-	// step asked for it and the lead (in internal steps).
-	paths                              []pathAxis
-	drivenNames                        []string
-	pathsLogged                        []bool
-	clock, lastPoint, lag, lagAt, lead float64
+	// the lag of a sample's knot and the last communication point whose
+	// step asked for it (in internal steps).
+	paths                        []pathAxis
+	drivenNames                  []string
+	pathsLogged                  []bool
+	clock, lastPoint, lag, lagAt float64
 }
 
 // message is a log message held until the instance lock is released, so

@@ -47,12 +47,7 @@ type Driver interface {
 // a lag that changed between samples moves the knot by the change, a
 // jolt of the point (a master whose steps jittered about 1/60 s, and
 // with it the lag by an internal step, made the rope's tension ring at
-// up to +47 % through a move at constant speed). Where the lag grows
-// while the point moves (a master lengthens its step), the samples are
-// reached their velocity times the growth (the lead) further on, so that
-// the path keeps its pace, and the lead then shrinks at leadRate: taken
-// up in one segment, the longer lag was a dip in the path's speed (+27 %
-// of peak tension on the Hoist, +34 % on the WireHoist). Past the knot the
+// up to +47 % through a move at constant speed). Past the knot the
 // path goes on at the knot's velocity. Times are counted in internal
 // steps since the simulation was built, so that a sample on the grid has
 // the same time however the master reached it. A master drives a point in
@@ -95,12 +90,12 @@ type pathAxis struct {
 
 // pathNumbers is how many numbers one axis keeps in a saved state, and
 // pathFlags how many of the last of them are flags; the paths' clock, the
-// time of the last communication point, the lag, the time it was last
-// asked for and the lead come first (pathClocks).
+// time of the last communication point, the lag and the time it was last
+// asked for come first (pathClocks).
 const (
 	pathNumbers = 16
 	pathFlags   = 3
-	pathClocks  = 5
+	pathClocks  = 4
 )
 
 // newPaths lists the axes of the model's driven points and the points'
@@ -139,7 +134,7 @@ func newPaths(model Configured) (axes []pathAxis, names []string) {
 // moving at their velocity, as the simulation is built: the paths' clock
 // starts.
 func (in *Instance) startPaths(values []float64) {
-	in.clock, in.lastPoint, in.lag, in.lagAt, in.lead = 0, -1, 2, 0, 0
+	in.clock, in.lastPoint, in.lag, in.lagAt = 0, -1, 2, 0
 	for i := range in.paths {
 		p := &in.paths[i]
 		x, v := p.input(values, p.pos), p.input(values, p.vel)
@@ -193,7 +188,7 @@ func (p *pathAxis) at(t, h float64) (x, v float64) {
 // values, derivatives deriv (set where derivSet), the simulation standing
 // at time now ≥ t, the knot lag after the sample (times in internal steps
 // of h seconds).
-func (p *pathAxis) sample(values, deriv []float64, derivSet []bool, t, now, lag, lead, h float64) {
+func (p *pathAxis) sample(values, deriv []float64, derivSet []bool, t, now, lag, h float64) {
 	knot := t + lag
 	tau := lag * h // s from the sample to the knot
 	q, w := p.at(now, h)
@@ -201,8 +196,7 @@ func (p *pathAxis) sample(values, deriv []float64, derivSet []bool, t, now, lag,
 	X, V := p.input(values, p.pos), p.input(values, p.vel)
 	switch {
 	case p.byPosition(values) && !derivSet[p.pos]:
-		p.cubic, p.U = true, p.slope(X, t, h)
-		p.X = X + p.U*lead*h
+		p.cubic, p.X, p.U = true, X, p.slope(X, t, h)
 	case p.byPosition(values):
 		p.cubic, p.U = true, deriv[p.pos]
 		p.X = X + p.U*tau
@@ -211,7 +205,7 @@ func (p *pathAxis) sample(values, deriv []float64, derivSet []bool, t, now, lag,
 		if p.vel >= 0 && derivSet[p.vel] {
 			D = deriv[p.vel]
 		} else {
-			tau = lead * h // a sample, reached at the knot, but for the lead
+			tau = 0 // a sample, reached at the knot
 		}
 		p.U = V + D*tau
 		p.cubic = p.pos >= 0 && (p.posDriven || X != p.x0)
@@ -291,15 +285,11 @@ func Lag(H, h float64) float64 {
 // the hold the lag shrinks towards what the steps ask for by lagRate of
 // the time between communication points: the path speeds up by that
 // fraction while it shrinks (from 31 internal steps, 0.5 s steps, to 2
-// in 24 s at 1/60 s). The lead (see pathAxis) shrinks by leadRate of
-// that time while the point moves, the path slowing by that fraction
-// (from 29 internal steps to none in 4.8 s at 1/60 s), and is dropped
-// where it stands.
+// in 24 s at 1/60 s).
 const (
 	lagSlack = 1
 	lagHold  = 2.0
 	lagRate  = 0.02
-	leadRate = 0.1
 )
 
 // planPaths takes the samples of the communication point at time t (s)
@@ -316,20 +306,8 @@ func (in *Instance) planPaths(t, H, h float64) {
 	// early, before the crane moves), holds while the steps come near it
 	// and then follows a shorter one at lagRate (see lagHold).
 	want := Lag(H, h) / h
-	moving := false // at the last samples' knots: a lead keeps their pace, standing needs none
-	for _, p := range in.paths {
-		moving = moving || p.U != 0
-	}
-	if in.lastPoint >= 0 && moving {
-		in.lead = max(0, in.lead-leadRate*(point-in.lastPoint))
-	} else {
-		in.lead = 0
-	}
 	switch hold := in.lagAt + lagHold/h; {
 	case in.lastPoint < 0 || want >= in.lag:
-		if in.lastPoint >= 0 && moving {
-			in.lead += want - in.lag
-		}
 		in.lag, in.lagAt = want, point
 	case want >= in.lag-lagSlack:
 		in.lagAt = point
@@ -339,7 +317,7 @@ func (in *Instance) planPaths(t, H, h float64) {
 	for i := range in.paths {
 		p := &in.paths[i]
 		if p.isSample(in.values, in.derivSet, point) {
-			p.sample(in.values, in.deriv, in.derivSet, point, now, in.lag, in.lead, h)
+			p.sample(in.values, in.deriv, in.derivSet, point, now, in.lag, h)
 		}
 		if p.byPosition(in.values) && p.vel >= 0 && !in.pathsLogged[p.point] {
 			in.pathsLogged[p.point] = true
@@ -387,7 +365,7 @@ func (in *Instance) drivePaths(dst []float64, t, h float64) {
 // savePaths appends the paths' numbers to dst: the clocks, then
 // pathNumbers per axis.
 func (in *Instance) savePaths(dst []float64) []float64 {
-	dst = append(dst, in.clock, in.lastPoint, in.lag, in.lagAt, in.lead)
+	dst = append(dst, in.clock, in.lastPoint, in.lag, in.lagAt)
 	for _, p := range in.paths {
 		dst = append(dst, p.start, p.span, p.q0, p.w0, p.X, p.U, p.lastX, p.lastV, p.lastT, p.prevX, p.prevT, p.x0, p.v0,
 			flag(p.cubic), flag(p.posDriven), flag(p.velDriven))
@@ -416,7 +394,7 @@ func (in *Instance) checkPaths(src []float64) error {
 			return fmt.Errorf("number %d of the driven points' paths is %g: damaged", k, x)
 		}
 	}
-	clock, last, lag, lagAt, lead := src[0], src[1], src[2], src[3], src[4]
+	clock, last, lag, lagAt := src[0], src[1], src[2], src[3]
 	switch {
 	case clock < 0 || clock != math.Trunc(clock):
 		return fmt.Errorf("the driven points' paths' clock reads %g internal steps: damaged", clock)
@@ -424,8 +402,6 @@ func (in *Instance) checkPaths(src []float64) error {
 		return fmt.Errorf("the driven points' last communication point at %g internal steps, the clock at %g: damaged", last, clock)
 	case !(lag >= 2):
 		return fmt.Errorf("the driven points' lag of %g internal steps: damaged", lag)
-	case !(lead >= 0 && lead <= lag):
-		return fmt.Errorf("the driven points' lead of %g internal steps, the lag %g: damaged", lead, lag)
 	case !(lagAt >= 0 && lagAt <= max(last, 0)):
 		return fmt.Errorf("the driven points' lag last asked for at %g internal steps, the last communication point at %g: damaged", lagAt, last)
 	}
@@ -449,7 +425,7 @@ func (in *Instance) checkPaths(src []float64) error {
 
 // loadPaths restores the paths from numbers checkPaths accepted.
 func (in *Instance) loadPaths(src []float64) {
-	in.clock, in.lastPoint, in.lag, in.lagAt, in.lead = src[0], src[1], src[2], src[3], src[4]
+	in.clock, in.lastPoint, in.lag, in.lagAt = src[0], src[1], src[2], src[3]
 	for i := range in.paths {
 		p := &in.paths[i]
 		v := src[pathClocks+pathNumbers*i:]

@@ -234,16 +234,11 @@ func TestAnyMasterAnyStep(t *testing.T) {
 				// followed them moved the knots, and the tension rang.
 				{jittered(1, 0.0166, 0.01674), byVelocities}, {jittered(2, 0.0166, 0.01674), byPositions},
 				{jittered(3, 0.01, 0.05), byVelocities}, {jittered(4, 0.095, 0.105), byPositions},
-				// Masters that lengthen their step during the move: the
-				// path took the longer lag up in one segment, a dip in its
-				// speed (+27 % on the Hoist, +34 % on the WireHoist).
-				{lengthened(1.0/60, 0.1, 6), byVelocities}, {lengthened(0.01, 0.25, 6), byPositions},
-				{lengthened(0.1, 0.5, 6), byVelocities},
 			} {
 				got, _ := runSteps(t, ex, c.steps, c.how, tEnd)
 				steps := fmt.Sprint(c.steps)
 				if len(c.steps) > 4 {
-					steps = fmt.Sprintf("%d in [%g, %g], first %g, last %g", len(c.steps), slices.Min(c.steps), slices.Max(c.steps), c.steps[0], c.steps[len(c.steps)-1])
+					steps = fmt.Sprintf("%d in [%g, %g]", len(c.steps), slices.Min(c.steps), slices.Max(c.steps))
 				}
 				for name, want := range ref {
 					dev := got[name]/want - 1
@@ -285,21 +280,6 @@ func TestAnyMasterAnyStep(t *testing.T) {
 			}
 		})
 	}
-}
-
-// lengthened returns communication steps of a s until at s, then of b s,
-// for 20 s.
-func lengthened(a, b, at float64) []float64 {
-	var steps []float64
-	for tc := 0.0; tc < 20; {
-		h := b
-		if tc < at-1e-9 {
-			h = a
-		}
-		steps = append(steps, h)
-		tc += h
-	}
-	return steps
 }
 
 // jittered returns 3000 communication steps drawn evenly from [lo, hi] s
