@@ -24,8 +24,9 @@ type Configurable interface {
 // into a value of v's type: objects with exactly the struct's keys
 // (embedded structs' keys included, no others), the keys of fields
 // tagged required:"true" required, not 0 for fields tagged
-// zero:"default", arrays of a Go array's length, no null. A field tagged schema:"-" is left out: a key kept only to be
-// refused with a reason (a setting that went).
+// zero:"default", arrays of a Go array's length, no null. A field tagged
+// schema:"-" is left out: a key kept only to be refused with a reason (a
+// setting that went).
 func TypeSchema(v any) map[string]any {
 	return typeSchema(reflect.TypeOf(v))
 }
