@@ -19,7 +19,7 @@ var fmi3Names = strings.NewReplacer(
 	"GUID", "instantiation token",
 	"fmi2SetRealInputDerivatives", "fmi3SetInputDerivatives",
 	"fmi2GetRealStatus", "fmi3DoStep", "fmi2", "fmi3",
-	"state slave initialized", "state step mode")
+	"state slave initialized", "state step mode", "a Real output", "a Float64 output")
 
 // UseFMI3 switches the instance to the FMI 3.0 interface: its variables
 // are those of Layout3 and its messages name the fmi3 functions.
@@ -167,7 +167,7 @@ func (in *Instance) expand3(fn string, vrs []uint32, nValues int, timeOK bool) (
 		v := in.layout3[vr]
 		if v.Independent {
 			if !timeOK {
-				return nil, in.fail("%s: %s is the independent variable, it cannot be set", fn, v.Name)
+				return nil, in.fail("%s: %s is the independent variable, which %s does not take", fn, v.Name, fn)
 			}
 			scalars = append(scalars, -1)
 			continue

@@ -849,7 +849,7 @@ func (in *Instance) CheckEmpty(fn string, vrs []uint32, mask State) Status {
 		return Error
 	}
 	if len(vrs) > 0 {
-		return in.fail("%s: unknown value reference %d: this FMU has no variables of that type", fn, vrs[0])
+		return in.fail("%s: value reference %d: this FMU has no variables of that type", fn, vrs[0])
 	}
 	return OK
 }
