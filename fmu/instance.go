@@ -92,11 +92,13 @@ type Instance struct {
 	// positions alone was logged, the internal steps taken since the
 	// simulation was built, the time of the last communication point,
 	// the lag of a sample's knot and the last communication point whose
-	// step asked for it (in internal steps).
+	// step asked for it (in internal steps), and the lead that takes up a
+	// lag grown during a move.
 	paths                        []pathAxis
 	drivenNames                  []string
 	pathsLogged                  []bool
 	clock, lastPoint, lag, lagAt float64
+	lead                         lead
 }
 
 // message is a log message held until the instance lock is released, so

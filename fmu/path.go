@@ -47,19 +47,25 @@ type Driver interface {
 // a lag that changed between samples moves the knot by the change, a
 // jolt of the point (a master whose steps jittered about 1/60 s, and
 // with it the lag by an internal step, made the rope's tension ring at
-// up to +47 % through a move at constant speed). Past the knot the
-// path goes on at the knot's velocity. Times are counted in internal
+// up to +47 % through a move at constant speed). What the lag grows by
+// while a point moves, a lead takes up (see lead): the knot is the
+// motion the samples give that lead on. Past the knot the path goes on
+// at the knot's velocity. Times are counted in internal
 // steps since the simulation was built, so that a sample on the grid has
 // the same time however the master reached it. A master drives a point in
 // one of two ways:
 //
 //   - by velocity (its velocity input moved, or the axis has no position
 //     port): the knot is the velocity sample and, where the master drives
-//     the position too, the position sample; a position the master does not
-//     drive is the integral of the path's velocity, which runs linearly to
-//     the knot's.
+//     the position too, the position sample, both a lead on at the
+//     acceleration of the last two velocity samples; a position the
+//     master does not drive is the integral of the path's velocity, which
+//     runs linearly to the knot's.
 //   - by position alone (its position moved, its velocity never): the knot
-//     is the position sample at the velocity the last samples give (slope).
+//     is the position sample at the velocity the last samples give (slope),
+//     a lead on at their acceleration (curvature).
+//
+// With derivatives set (below) the knot needs no lead.
 //
 // Where the master sets derivatives (fmi2SetRealInputDerivatives: the
 // velocity's, or the position's when driving by position), the knot is
@@ -90,12 +96,12 @@ type pathAxis struct {
 
 // pathNumbers is how many numbers one axis keeps in a saved state, and
 // pathFlags how many of the last of them are flags; the paths' clock, the
-// time of the last communication point, the lag and the time it was last
-// asked for come first (pathClocks).
+// time of the last communication point, the lag, the time it was last
+// asked for and the lead's four numbers come first (pathClocks).
 const (
 	pathNumbers = 16
 	pathFlags   = 3
-	pathClocks  = 4
+	pathClocks  = 9
 )
 
 // newPaths lists the axes of the model's driven points and the points'
@@ -134,7 +140,7 @@ func newPaths(model Configured) (axes []pathAxis, names []string) {
 // moving at their velocity, as the simulation is built: the paths' clock
 // starts.
 func (in *Instance) startPaths(values []float64) {
-	in.clock, in.lastPoint, in.lag, in.lagAt = 0, -1, 2, 0
+	in.clock, in.lastPoint, in.lag, in.lagAt, in.lead = 0, -1, 2, 0, lead{}
 	for i := range in.paths {
 		p := &in.paths[i]
 		x, v := p.input(values, p.pos), p.input(values, p.vel)
@@ -187,8 +193,9 @@ func (p *pathAxis) at(t, h float64) (x, v float64) {
 // sample starts a segment at a sample set at time t with the inputs
 // values, derivatives deriv (set where derivSet), the simulation standing
 // at time now ≥ t, the knot lag after the sample (times in internal steps
-// of h seconds).
-func (p *pathAxis) sample(values, deriv []float64, derivSet []bool, t, now, lag, h float64) {
+// of h seconds), where the lead (see lead) is ahead internal steps and
+// changes at rate dAhead.
+func (p *pathAxis) sample(values, deriv []float64, derivSet []bool, t, now, lag, ahead, dAhead, h float64) {
 	knot := t + lag
 	tau := lag * h // s from the sample to the knot
 	q, w := p.at(now, h)
@@ -196,24 +203,46 @@ func (p *pathAxis) sample(values, deriv []float64, derivSet []bool, t, now, lag,
 	X, V := p.input(values, p.pos), p.input(values, p.vel)
 	switch {
 	case p.byPosition(values) && !derivSet[p.pos]:
-		p.cubic, p.X, p.U = true, X, p.slope(X, t, h)
+		p.cubic = true
+		p.X, p.U = reach(X, p.slope(X, t, h), p.curvature(X, t, h), ahead*h, dAhead)
 	case p.byPosition(values):
 		p.cubic, p.U = true, deriv[p.pos]
 		p.X = X + p.U*tau
 	default:
-		D := 0.0
-		if p.vel >= 0 && derivSet[p.vel] {
-			D = deriv[p.vel]
-		} else {
-			tau = 0 // a sample, reached at the knot
-		}
-		p.U = V + D*tau
 		p.cubic = p.pos >= 0 && (p.posDriven || X != p.x0)
-		p.X = X + V*tau + 0.5*D*tau*tau
+		if p.vel >= 0 && derivSet[p.vel] {
+			D := deriv[p.vel]
+			p.X, p.U = X+V*tau+0.5*D*tau*tau, V+D*tau
+			break
+		}
+		// A sample, reached at the knot, a lead on.
+		A := 0.0
+		if t > p.lastT {
+			A = (V - p.lastV) / ((t - p.lastT) * h)
+		}
+		p.X, p.U = reach(X, V, A, ahead*h, dAhead)
 	}
 	p.X, p.U = min(max(p.X, p.xlo), p.xhi), min(max(p.U, p.vlo), p.vhi)
 	p.prevX, p.prevT = p.lastX, p.lastT
 	p.lastX, p.lastV, p.lastT = X, V, t
+}
+
+// reach returns the knot of a sample at x (m) moving at v (m/s) with
+// acceleration a (m/s²) a lead of d seconds on, the lead changing at
+// rate dd: where the samples' motion is d seconds later, extrapolated
+// with the acceleration but stopping where it decelerates to rest (it
+// never turns back on extrapolation, and a sample at rest stays), and
+// its velocity there slowed as the lead shrinks (the path runs the motion
+// delayed by the lag less the lead: its speed is the motion's times
+// 1 + dd).
+func reach(x, v, a, d, dd float64) (X, U float64) {
+	switch {
+	case d == 0 || v == 0:
+		return x, v * (1 + dd)
+	case a*v < 0 && d >= -v/a:
+		return x - 0.5*v*v/a, 0
+	}
+	return x + d*(v+0.5*a*d), (v + a*d) * (1 + dd)
 }
 
 // slope returns the velocity (m/s) of positions alone at a sample X at
@@ -242,6 +271,19 @@ func (p *pathAxis) slope(X, t, h float64) float64 {
 		return u
 	}
 	return 0
+}
+
+// curvature returns the acceleration (m/s²) of positions alone at a
+// sample X at time t (in internal steps of h seconds): the second
+// derivative of the parabola through the last three samples where
+// slope follows it, zero where slope finds a stop or turn.
+func (p *pathAxis) curvature(X, t, h float64) float64 {
+	d1, d2 := (t-p.lastT)*h, (p.lastT-p.prevT)*h
+	if !(d1 > 0 && d2 > 0) || p.slope(X, t, h) == 0 {
+		return 0
+	}
+	s1, s0 := (X-p.lastX)/d1, (p.lastX-p.prevX)/d2
+	return 2 * (s1 - s0) / (d1 + d2)
 }
 
 // isSample reports whether the inputs at a communication point at time t
@@ -292,6 +334,94 @@ const (
 	lagRate  = 0.02
 )
 
+// A lead takes up a lag that grew while a driven point moved. Grown at
+// once, the lag moved every knot later by the growth: the path stood
+// still for it within one segment, a dip in its speed, and a rope's
+// tension rang (a master that went from 1/60 s to 0.1 s steps while it
+// lifted the Hoist's point at 1 m/s made the tension peak at 7.5 times
+// its static value, 0.25 s steps at 8.5 times). Instead the knots reach,
+// a lag after each sample, the motion the samples give a lead on: the
+// path runs the master's motion delayed by the lag less the lead, and
+// the lead decays to nothing, critically damped, so that this delay
+// grows smoothly: the path's speed is the motion's times 1 − the rate at
+// which the delay grows, never more than leadRate from it, and changes
+// smoothly (never steps). Where the lead reaches past the last sample the
+// knot extrapolates the samples (reach). A lag that grows while every
+// point stands needs no lead, and a lag that shrinks takes up the lead
+// first, which keeps the delay.
+type lead struct {
+	at         float64 // internal steps: the time at which s, ds and dds hold
+	s, ds, dds float64 // the lead (internal steps) and its first two derivatives
+	w          float64 // its rate of decay, per internal step
+}
+
+// leadRate bounds the rate at which a lead shrinks, and so the fraction
+// by which the path runs slower than the master's motion while it does;
+// leadBend bounds its second derivative, so that the acceleration the
+// lead adds to the path's is at most leadBend times the point's speed
+// (1/s). A faster decay extrapolates the samples for less time, a slower
+// one disturbs the motion less; of 0.05 to 0.3 for both, 0.2 kept every
+// peak tension and swing within 8 % of a short fixed step's where the
+// motion kept its acceleration for a second after the step lengthened
+// (TestLengtheningStepDuringMove): a lead of 29 internal steps (from
+// 1/60 s to 0.5 s communication steps at 1/60 s) has fallen to 3 % in
+// 5.2 s.
+const (
+	leadRate = 0.2
+	leadBend = 0.2
+)
+
+// value returns the lead (internal steps) and its first two derivatives
+// at time t ≥ l.at: a critically damped decay of third order,
+// s(u) = (c0 + c1·u + c2·u²)·e^(−w·u), whose second derivative is
+// continuous where the lead grows.
+func (l lead) value(t float64) (s, ds, dds float64) {
+	if l.s == 0 && l.ds == 0 && l.dds == 0 {
+		return 0, 0, 0
+	}
+	u, w := t-l.at, l.w
+	c0, c1 := l.s, l.ds+w*l.s
+	c2 := 0.5 * (l.dds + 2*w*l.ds + w*w*l.s)
+	e := math.Exp(-w * u)
+	p := c0 + u*(c1+u*c2)
+	dp := c1 + 2*c2*u
+	return p * e, (dp - w*p) * e, (2*c2 - 2*w*dp + w*w*p) * e
+}
+
+// grow adds d internal steps to the lead at time t, its derivatives kept
+// (the path's speed and acceleration do not step), its decay set so that
+// a lead of s from rest shrinks at most at leadRate, with a second
+// derivative of at most leadBend·h per internal step (the peaks of the
+// third-order decay from rest are 2e⁻²·s·w and 0.2306·s·w²).
+func (l *lead) grow(t, d, h float64) {
+	s, ds, dds := l.value(t)
+	s += d
+	w := min(leadRate/(2*math.Exp(-2)*s), math.Sqrt(leadBend*h/(0.2306*s)))
+	*l = lead{at: t, s: s, ds: ds, dds: dds, w: w}
+}
+
+// take takes up to d internal steps off the lead at time t, as the lag
+// shrinks by d: the delay keeps while the lead lasts.
+func (l *lead) take(t, d float64) {
+	s, ds, dds := l.value(t)
+	*l = lead{at: t, s: s - min(d, max(s, 0)), ds: ds, dds: dds, w: l.w}
+}
+
+// moving reports whether any driven point moves at time now (in internal
+// steps of h seconds) or is asked to by the inputs.
+func (in *Instance) moving(now, h float64) bool {
+	for i := range in.paths {
+		p := &in.paths[i]
+		if _, w := p.at(now, h); w != 0 {
+			return true
+		}
+		if p.vel >= 0 && in.values[p.vel] != 0 || p.pos >= 0 && in.values[p.pos] != p.lastX {
+			return true
+		}
+	}
+	return false
+}
+
 // planPaths takes the samples of the communication point at time t (s)
 // before a step of H seconds, the simulation standing ahead seconds after
 // it with internal steps of h seconds; it latches which inputs the master
@@ -304,20 +434,30 @@ func (in *Instance) planPaths(t, H, h float64) {
 	// internal steps taken before the next sample stay short of the knot.
 	// It follows a longer step at once (a master sets its longest step
 	// early, before the crane moves), holds while the steps come near it
-	// and then follows a shorter one at lagRate (see lagHold).
+	// and then follows a shorter one at lagRate (see lagHold). What it
+	// grows by while a point moves goes into the lead, what it shrinks by
+	// comes out of the lead first.
 	want := Lag(H, h) / h
 	switch hold := in.lagAt + lagHold/h; {
-	case in.lastPoint < 0 || want >= in.lag:
+	case in.lastPoint < 0:
+		in.lag, in.lagAt = want, point
+	case want > in.lag:
+		if in.moving(now, h) {
+			in.lead.grow(point, want-in.lag, h)
+		}
 		in.lag, in.lagAt = want, point
 	case want >= in.lag-lagSlack:
 		in.lagAt = point
 	case point > hold:
-		in.lag = max(want, in.lag-lagRate*(point-max(in.lastPoint, hold)))
+		shrunk := max(want, in.lag-lagRate*(point-max(in.lastPoint, hold)))
+		in.lead.take(point, in.lag-shrunk)
+		in.lag = shrunk
 	}
+	ahead, dAhead, _ := in.lead.value(point + in.lag)
 	for i := range in.paths {
 		p := &in.paths[i]
 		if p.isSample(in.values, in.derivSet, point) {
-			p.sample(in.values, in.deriv, in.derivSet, point, now, in.lag, h)
+			p.sample(in.values, in.deriv, in.derivSet, point, now, in.lag, ahead, dAhead, h)
 		}
 		if p.byPosition(in.values) && p.vel >= 0 && !in.pathsLogged[p.point] {
 			in.pathsLogged[p.point] = true
@@ -365,7 +505,7 @@ func (in *Instance) drivePaths(dst []float64, t, h float64) {
 // savePaths appends the paths' numbers to dst: the clocks, then
 // pathNumbers per axis.
 func (in *Instance) savePaths(dst []float64) []float64 {
-	dst = append(dst, in.clock, in.lastPoint, in.lag, in.lagAt)
+	dst = append(dst, in.clock, in.lastPoint, in.lag, in.lagAt, in.lead.at, in.lead.s, in.lead.ds, in.lead.dds, in.lead.w)
 	for _, p := range in.paths {
 		dst = append(dst, p.start, p.span, p.q0, p.w0, p.X, p.U, p.lastX, p.lastV, p.lastT, p.prevX, p.prevT, p.x0, p.v0,
 			flag(p.cubic), flag(p.posDriven), flag(p.velDriven))
@@ -395,6 +535,7 @@ func (in *Instance) checkPaths(src []float64) error {
 		}
 	}
 	clock, last, lag, lagAt := src[0], src[1], src[2], src[3]
+	leadAt, leadW := src[4], src[8]
 	switch {
 	case clock < 0 || clock != math.Trunc(clock):
 		return fmt.Errorf("the driven points' paths' clock reads %g internal steps: damaged", clock)
@@ -404,6 +545,8 @@ func (in *Instance) checkPaths(src []float64) error {
 		return fmt.Errorf("the driven points' lag of %g internal steps: damaged", lag)
 	case !(lagAt >= 0 && lagAt <= max(last, 0)):
 		return fmt.Errorf("the driven points' lag last asked for at %g internal steps, the last communication point at %g: damaged", lagAt, last)
+	case !(leadAt >= 0 && leadAt <= max(last, 0)) || !(leadW >= 0):
+		return fmt.Errorf("the driven points' lead set at %g internal steps decaying at %g per internal step, the last communication point at %g: damaged", leadAt, leadW, last)
 	}
 	for i := range in.paths {
 		v := src[pathClocks+pathNumbers*i:][:pathNumbers]
@@ -426,6 +569,7 @@ func (in *Instance) checkPaths(src []float64) error {
 // loadPaths restores the paths from numbers checkPaths accepted.
 func (in *Instance) loadPaths(src []float64) {
 	in.clock, in.lastPoint, in.lag, in.lagAt = src[0], src[1], src[2], src[3]
+	in.lead = lead{at: src[4], s: src[5], ds: src[6], dds: src[7], w: src[8]}
 	for i := range in.paths {
 		p := &in.paths[i]
 		v := src[pathClocks+pathNumbers*i:]

@@ -381,7 +381,7 @@ func (in *Instance) rebuild(values []float64) (Simulation, error) {
 // stateMagic opens every serialized state; stateFormat versions the layout.
 const (
 	stateMagic  = "cablefmu-state\x00"
-	stateFormat = 13
+	stateFormat = 14
 )
 
 // StateHeaderSize is the length of a serialized state's fixed header: the

