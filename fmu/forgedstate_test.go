@@ -359,7 +359,7 @@ func TestRestoredOutputsMustBeFinite(t *testing.T) {
 // offsets returns where a serialized state's flags, times (time, start,
 // stop) and its arrays of values, input derivatives, outputs one step
 // back and simulation numbers start.
-func offsets(data []byte) (flags, times int, arrays [5]int) {
+func offsets(data []byte) (flags, times int, arrays [6]int) {
 	at := fmu.StateHeaderSize
 	skip := func(size int) {
 		n := int(binary.LittleEndian.Uint32(data[at:]))
@@ -466,6 +466,11 @@ func TestForgedStatesOutsideTheirRanges(t *testing.T) {
 		{arrays[4] + 32, 1e6, "lead set at 1e+06"}, {arrays[4] + 64, -1, "decaying at -1"},
 		{arrays[4] + 72, 1e6, "path segment from 1e+06"},
 		{arrays[4] + 80, -1, "over -1 internal steps"}, {arrays[4] + 72 + 8*13, 0.5, "flag is 0.5"},
+		// The values the simulation was built from: a parameter other
+		// than the state's, an input outside its range, not finite.
+		{arrays[5] + 8*int(vr["load.mass"]), 2000, "built with load.mass = 2000"},
+		{arrays[5] + 8*int(vr["suspension.x"]), 5e6, "suspension.x = 5e+06 built"},
+		{arrays[5] + 8*int(vr["suspension.y"]), math.NaN(), "suspension.y = NaN built"},
 	} {
 		refuses(t, in, rec, forged(data, c.off, c.x), fmt.Sprintf("number at %d forged to %g", c.off, c.x), c.named)
 	}

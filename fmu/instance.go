@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 	"sync"
 
@@ -99,6 +100,10 @@ type Instance struct {
 	pathsLogged                  []bool
 	clock, lastPoint, lag, lagAt float64
 	lead                         lead
+	// built holds the values the simulation was built from: a restored
+	// state continues bitwise only in a simulation built alike (a model
+	// may place its world from the inputs, to the last bit).
+	built []float64
 }
 
 // message is a log message held until the instance lock is released, so
@@ -327,7 +332,8 @@ func (in *Instance) build() error {
 	if !in.dirty && in.sim != nil {
 		return nil
 	}
-	sim, err := in.model.NewSimulation(in.values)
+	built := slices.Clone(in.values)
+	sim, err := in.model.NewSimulation(built)
 	if err != nil {
 		return err
 	}
@@ -344,7 +350,7 @@ func (in *Instance) build() error {
 		return fmt.Errorf("%w for these parameters", err)
 	}
 	copy(in.values, out)
-	in.sim, in.dirty = sim, false
+	in.sim, in.dirty, in.built = sim, false, built
 	in.ahead = 0
 	in.startPaths(in.values)
 	copy(in.cur, in.values)

@@ -103,8 +103,10 @@ type Simulation interface {
 	Outputs(values []float64)
 	// SaveState appends everything the simulation carries from step to
 	// step to dst; LoadState restores it into a simulation built from the
-	// same parameter values. A restored simulation continues bitwise
-	// identically.
+	// same values (the runtime keeps those with the state: a model may
+	// place its world from the inputs to the last bit, as the wire hoist
+	// derives its sheaves' pins from the boom tip's position). A restored
+	// simulation continues bitwise identically.
 	SaveState(dst []float64) []float64
 	LoadState(src []float64) error
 }

@@ -25,6 +25,7 @@ type Snapshot struct {
 	prev          []float64 // outputs one internal step before the simulation's time
 	derivSet      []bool    // inputs whose derivatives were set since the last step
 	sim           []float64 // nil when no simulation was built yet
+	built         []float64 // the values the simulation was built from (nil with sim)
 	paths         []float64 // the driven points' paths (Instance.savePaths)
 	extra         []byte    // the simulation's ExtraState
 }
@@ -49,14 +50,14 @@ func (in *Instance) GetState(s *Snapshot) (*Snapshot, Status) {
 	s.ahead, s.prev = in.ahead, append(s.prev[:0], in.prev...)
 	s.derivSet = append(s.derivSet[:0], in.derivSet...)
 	s.paths = in.savePaths(s.paths[:0])
-	s.sim, s.extra = s.sim[:0], s.extra[:0]
+	s.sim, s.extra, s.built = s.sim[:0], s.extra[:0], append(s.built[:0], in.built...)
 	// Only a simulation the instance will go on with is saved: after
 	// parameters changed (dirty) it is rebuilt from the values before it is
 	// used, and in the error state it is never used again (and may hold
 	// the non-finite numbers that failed it). Saving it would give a state
 	// whose simulation does not match its parameters.
 	if in.sim == nil || in.dirty || in.state == Failed {
-		s.sim, s.extra = nil, nil
+		s.sim, s.extra, s.built = nil, nil, nil
 	} else {
 		s.sim = in.sim.SaveState(s.sim)
 		if xs, ok := in.sim.(ExtraState); ok {
@@ -83,21 +84,22 @@ func (in *Instance) SetState(s *Snapshot) Status {
 	if err := in.compatible(s); err != nil {
 		return in.fail("fmi2SetFMUstate: %v", err)
 	}
-	old := in.sim
+	old, built := in.sim, in.built
 	var sim Simulation
 	var backup []float64
 	var backupExtra []byte
 	if s.sim != nil {
-		// Reuse the simulation when it was built from the same parameters
+		// Reuse the simulation when it was built from the same values
 		// (its own state saved, to go back to if the snapshot's does not
-		// load); otherwise build one from the snapshot's, then load its
-		// state.
+		// load); otherwise build one from the values the snapshot's was
+		// built from, then load its state.
 		sim = in.sim
-		if sim == nil || in.dirty || !slices.Equal(in.paramValues(in.values), in.paramValues(s.values)) {
+		if sim == nil || in.dirty || !slices.Equal(in.built, s.built) {
 			var err error
-			if sim, err = in.rebuild(s.values); err != nil {
+			if sim, err = in.model.NewSimulation(slices.Clone(s.built)); err != nil {
 				return in.fail("fmi2SetFMUstate: rebuilding the simulation: %v", err)
 			}
+			built = s.built
 		} else {
 			in.backup = sim.SaveState(in.backup[:0])
 			backup = in.backup
@@ -117,8 +119,12 @@ func (in *Instance) SetState(s *Snapshot) Status {
 			return in.fail("fmi2SetFMUstate: %v", err)
 		}
 	}
+	if sim == nil {
+		built = nil
+	}
 	prev := in.keep()
-	in.sim = sim
+	oldBuilt := in.built
+	in.sim, in.built = sim, slices.Clone(built)
 	in.state, in.time, in.start, in.stop, in.hasEnd, in.dirty = s.state, s.time, s.start, s.stop, s.hasEnd, s.dirty
 	copy(in.values, s.values)
 	copy(in.deriv, s.deriv)
@@ -135,6 +141,7 @@ func (in *Instance) SetState(s *Snapshot) Status {
 		in.outputsAt(in.model.InternalStep(in.values))
 		if err := in.checkRestored(); err != nil {
 			in.unkeep(prev)
+			in.built = oldBuilt
 			in.putBack(old, backup, backupExtra)
 			return in.fail("fmi2SetFMUstate: %v: damaged", err)
 		}
@@ -315,6 +322,9 @@ func (in *Instance) compatible(s *Snapshot) error {
 			return fmt.Errorf("output %s = %g one step back in the state: beyond ±%g: damaged", v.Name, s.prev[i], OutputLimit)
 		}
 	}
+	if err := in.checkBuilt(s); err != nil {
+		return err
+	}
 	// No simulation carries a non-finite number from step to step (a step
 	// that makes one fails), nor one beyond StateLimit, so one in a state
 	// was put there: each model's LoadState then checks the bounds of what
@@ -344,44 +354,35 @@ func (in *Instance) compatible(s *Snapshot) error {
 	return nil
 }
 
-func (in *Instance) paramValues(values []float64) []float64 {
-	var p []float64
+// checkBuilt checks the values a snapshot's simulation was built from:
+// as many as the FMU's, finite, the inputs within their declared ranges,
+// and the parameters those of the snapshot (a simulation built from other
+// parameters is never saved).
+func (in *Instance) checkBuilt(s *Snapshot) error {
+	if s.sim == nil {
+		return nil
+	}
+	if len(s.built) != len(in.values) {
+		return fmt.Errorf("the state's simulation was built from %d values, this FMU has %d: damaged", len(s.built), len(in.values))
+	}
 	for i, v := range in.vars {
-		if v.Causality == modeldesc.CausalityParameter {
-			p = append(p, values[i])
+		x := s.built[i]
+		switch {
+		case !finite(x):
+			return fmt.Errorf("%s = %g built the state's simulation: damaged", v.Name, x)
+		case v.Causality == modeldesc.CausalityParameter && x != s.values[i]:
+			return fmt.Errorf("the state's simulation was built with %s = %g, the state has %g: damaged", v.Name, x, s.values[i])
+		case v.Causality == modeldesc.CausalityInput && ((v.Min != nil && x < *v.Min) || (v.Max != nil && x > *v.Max)):
+			return fmt.Errorf("%s = %g built the state's simulation, outside [%s, %s]: damaged", v.Name, x, bound(v.Min, "-inf"), bound(v.Max, "inf"))
 		}
 	}
-	return p
-}
-
-// rebuild builds a simulation for a snapshot's values, whose state is
-// then loaded into it. A simulation's state is everything it carries from
-// step to step, so it needs only the parameters to be built alike
-// (Simulation's contract); the inputs place the world at the start. The
-// snapshot's inputs may have been set after its last step to values the
-// world cannot start from (a boom tip moved beyond reeving, never stepped
-// to): then the inputs' start values build it.
-func (in *Instance) rebuild(values []float64) (Simulation, error) {
-	sim, err := in.model.NewSimulation(values)
-	if err == nil {
-		return sim, nil
-	}
-	starts := slices.Clone(values)
-	for i, v := range in.vars {
-		if v.Causality == modeldesc.CausalityInput {
-			starts[i] = v.Start
-		}
-	}
-	if sim, err2 := in.model.NewSimulation(starts); err2 == nil {
-		return sim, nil
-	}
-	return nil, err
+	return nil
 }
 
 // stateMagic opens every serialized state; stateFormat versions the layout.
 const (
 	stateMagic  = "cablefmu-state\x00"
-	stateFormat = 14
+	stateFormat = 15
 )
 
 // StateHeaderSize is the length of a serialized state's fixed header: the
@@ -414,7 +415,7 @@ func (s *Snapshot) Serialize() []byte {
 	w(s.ahead)
 	w(uint32(len(s.derivSet)))
 	w(s.derivSet)
-	for _, xs := range [][]float64{s.values, s.deriv, s.prev, s.sim, s.paths} {
+	for _, xs := range [][]float64{s.values, s.deriv, s.prev, s.sim, s.paths, s.built} {
 		w(uint32(len(xs)))
 		w(xs)
 	}
@@ -515,7 +516,7 @@ func (in *Instance) Deserialize(data []byte) (*Snapshot, error) {
 	}
 	s.state, s.hasEnd, s.dirty = State(st), flags[0], flags[1]
 	s.time, s.start, s.stop = times[0], times[1], times[2]
-	for i, dst := range []*[]float64{&s.values, &s.deriv, &s.prev, &s.sim, &s.paths} {
+	for i, dst := range []*[]float64{&s.values, &s.deriv, &s.prev, &s.sim, &s.paths, &s.built} {
 		var n uint32
 		if !rd(&n) || int(n)*8 > r.Len() {
 			return fail("truncated data")
@@ -524,7 +525,7 @@ func (in *Instance) Deserialize(data []byte) (*Snapshot, error) {
 		if !rd(*dst) {
 			return fail("truncated data")
 		}
-		if i == 3 && !flags[2] {
+		if (i == 3 || i == 5) && !flags[2] {
 			*dst = nil
 		}
 	}

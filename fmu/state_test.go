@@ -85,9 +85,10 @@ func equalBits(a, b []float64) bool {
 // fresh instance (still in the instantiated state) just as well. The
 // winch pays out until the state is saved and stands after it, so that
 // the restored run must take the pay-out rate from the state, not from
-// where the instance last was.
+// where the instance last was. So does an instance initialized with the
+// point elsewhere.
 func TestStateRestoresBitwise(t *testing.T) {
-	for _, ex := range []string{"massless", "rigid-cable"} {
+	for _, ex := range []string{"massless", "rigid-cable", "wire-hoist"} {
 		in := instantiate(t, ex)
 		initialize(t, in)
 		drive(t, in, 0, 20)
@@ -113,6 +114,23 @@ func TestStateRestoresBitwise(t *testing.T) {
 		}
 		if other := drive(t, fresh, 1, 40); !equalBits(first, other) {
 			t.Errorf("%s: a fresh instance restored from the serialized state differs from the original run", ex)
+		}
+		// An instance initialized with the point elsewhere, and stepped:
+		// its simulation, built from other inputs, is rebuilt.
+		moved := instantiate(t, ex)
+		x := vrOf(moved)["suspension.x"]
+		if st := moved.SetReal([]uint32{x}, []float64{moved.Variables()[x].Start + 0.3}); st != fmu.OK {
+			t.Fatal(st)
+		}
+		initialize(t, moved)
+		if st := moved.DoStep(0, 0.05); st != fmu.OK {
+			t.Fatal(st)
+		}
+		if st := moved.SetState(restored); st != fmu.OK {
+			t.Fatalf("%s: SetState in an instance initialized elsewhere: %v", ex, st)
+		}
+		if other := drive(t, moved, 1, 40); !equalBits(first, other) {
+			t.Errorf("%s: an instance initialized elsewhere, restored, differs from the original run", ex)
 		}
 	}
 }

@@ -55,8 +55,9 @@ MODELS = {
 # The serialized state's layout (fmu/state.go): the magic, the format (uint32) and the total length
 # (uint64); the engine version and the GUID (uint32 length + bytes); the state machine value (int32),
 # three flags, three times and the grid offset (float64); the changed inputs (uint32 count + bytes);
-# four float64 arrays (uint32 count + numbers): values, input derivatives, outputs one step back and the
-# simulation's state; the extra bytes (uint32 count + bytes); the SHA-256 of everything before it.
+# six float64 arrays (uint32 count + numbers): values, input derivatives, outputs one step back, the
+# simulation's state, the driven points' paths and the values the simulation was built from; the extra bytes
+# (uint32 count + bytes); the SHA-256 of everything before it.
 MAGIC = b"cablefmu-state\x00"
 HEADER = len(MAGIC) + 4 + 8
 SUM = 32
