@@ -93,13 +93,11 @@ type Instance struct {
 	// positions alone was logged, the internal steps taken since the
 	// simulation was built, the time of the last communication point,
 	// the lag of a sample's knot and the last communication point whose
-	// step asked for it (in internal steps), and the lead that takes up a
-	// lag grown during a move.
+	// step asked for it (in internal steps).
 	paths                        []pathAxis
 	drivenNames                  []string
 	pathsLogged                  []bool
 	clock, lastPoint, lag, lagAt float64
-	lead                         lead
 	// built holds the values the simulation was built from: a restored
 	// state continues bitwise only in a simulation built alike (a model
 	// may place its world from the inputs, to the last bit).

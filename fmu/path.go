@@ -48,7 +48,7 @@ type Driver interface {
 // jolt of the point (a master whose steps jittered about 1/60 s, and
 // with it the lag by an internal step, made the rope's tension ring at
 // up to +47 % through a move at constant speed). What the lag grows by
-// while a point moves, a lead takes up (see lead): the knot is the
+// while an axis moves, the axis's lead takes up (see lead): the knot is the
 // motion the samples give that lead on. Past the knot the path goes on
 // at the knot's velocity. Times are counted in internal
 // steps since the simulation was built, so that a sample on the grid has
@@ -92,16 +92,18 @@ type pathAxis struct {
 	// leaving those it does not drive at their start values).
 	x0, v0               float64
 	posDriven, velDriven bool
+	// The lead that takes up a lag grown while the axis moved (see lead).
+	lead lead
 }
 
 // pathNumbers is how many numbers one axis keeps in a saved state, and
 // pathFlags how many of the last of them are flags; the paths' clock, the
-// time of the last communication point, the lag, the time it was last
-// asked for and the lead's four numbers come first (pathClocks).
+// time of the last communication point, the lag and the time it was last
+// asked for come first (pathClocks).
 const (
-	pathNumbers = 16
+	pathNumbers = 22
 	pathFlags   = 3
-	pathClocks  = 9
+	pathClocks  = 4
 )
 
 // newPaths lists the axes of the model's driven points and the points'
@@ -140,13 +142,13 @@ func newPaths(model Configured) (axes []pathAxis, names []string) {
 // moving at their velocity, as the simulation is built: the paths' clock
 // starts.
 func (in *Instance) startPaths(values []float64) {
-	in.clock, in.lastPoint, in.lag, in.lagAt, in.lead = 0, -1, 2, 0, lead{}
+	in.clock, in.lastPoint, in.lag, in.lagAt = 0, -1, 2, 0
 	for i := range in.paths {
 		p := &in.paths[i]
 		x, v := p.input(values, p.pos), p.input(values, p.vel)
 		p.start, p.span, p.q0, p.w0, p.X, p.U, p.cubic = 0, 0, x, v, x, v, true
 		p.lastX, p.lastV, p.lastT, p.prevX, p.prevT = x, v, 0, x, 0
-		p.x0, p.v0, p.posDriven, p.velDriven = x, v, false, false
+		p.x0, p.v0, p.posDriven, p.velDriven, p.lead = x, v, false, false, lead{}
 	}
 }
 
@@ -193,10 +195,12 @@ func (p *pathAxis) at(t, h float64) (x, v float64) {
 // sample starts a segment at a sample set at time t with the inputs
 // values, derivatives deriv (set where derivSet), the simulation standing
 // at time now ≥ t, the knot lag after the sample (times in internal steps
-// of h seconds), where the lead (see lead) is ahead internal steps and
-// changes at rate dAhead.
-func (p *pathAxis) sample(values, deriv []float64, derivSet []bool, t, now, lag, ahead, dAhead, h float64) {
+// of h seconds). Where the samples' motion comes to rest within the lead,
+// or stands, the lead is dropped: the knot is the same without it, and
+// the motion that follows is run at the whole lag.
+func (p *pathAxis) sample(values, deriv []float64, derivSet []bool, t, now, lag, h float64) {
 	knot := t + lag
+	rests := false
 	tau := lag * h // s from the sample to the knot
 	q, w := p.at(now, h)
 	p.start, p.span, p.q0, p.w0 = now, knot-now, q, w
@@ -204,7 +208,9 @@ func (p *pathAxis) sample(values, deriv []float64, derivSet []bool, t, now, lag,
 	switch {
 	case p.byPosition(values) && !derivSet[p.pos]:
 		p.cubic = true
-		p.X, p.U = reach(X, p.slope(X, t, h), p.curvature(X, t, h), ahead*h, dAhead)
+		v, a := p.slope(X, t, h), p.curvature(X, t, h)
+		ahead, dAhead := p.paced(t, knot, v, a)
+		p.X, p.U, rests = reach(X, v, a, ahead*h, dAhead)
 	case p.byPosition(values):
 		p.cubic, p.U = true, deriv[p.pos]
 		p.X = X + p.U*tau
@@ -220,11 +226,24 @@ func (p *pathAxis) sample(values, deriv []float64, derivSet []bool, t, now, lag,
 		if t > p.lastT {
 			A = (V - p.lastV) / ((t - p.lastT) * h)
 		}
-		p.X, p.U = reach(X, V, A, ahead*h, dAhead)
+		ahead, dAhead := p.paced(t, knot, V, A)
+		p.X, p.U, rests = reach(X, V, A, ahead*h, dAhead)
+	}
+	if rests {
+		p.lead = lead{}
 	}
 	p.X, p.U = min(max(p.X, p.xlo), p.xhi), min(max(p.U, p.vlo), p.vhi)
 	p.prevX, p.prevT = p.lastX, p.lastT
 	p.lastX, p.lastV, p.lastT = X, V, t
+}
+
+// paced sets the pace of the axis's lead at a sample at time t moving at
+// v (m/s) accelerating at a (m/s²) and returns the lead (internal steps)
+// and its rate at the knot's time.
+func (p *pathAxis) paced(t, knot, v, a float64) (ahead, dAhead float64) {
+	p.lead.setPace(t, steadiness(v, a))
+	ahead, dAhead, _ = p.lead.value(knot)
+	return ahead, dAhead
 }
 
 // reach returns the knot of a sample at x (m) moving at v (m/s) with
@@ -234,15 +253,17 @@ func (p *pathAxis) sample(values, deriv []float64, derivSet []bool, t, now, lag,
 // never turns back on extrapolation, and a sample at rest stays), and
 // its velocity there slowed as the lead shrinks (the path runs the motion
 // delayed by the lag less the lead: its speed is the motion's times
-// 1 + dd).
-func reach(x, v, a, d, dd float64) (X, U float64) {
+// 1 + dd). rests reports whether the motion is at rest there.
+func reach(x, v, a, d, dd float64) (X, U float64, rests bool) {
 	switch {
-	case d == 0 || v == 0:
-		return x, v * (1 + dd)
+	case v == 0:
+		return x, 0, true
+	case d == 0:
+		return x, v * (1 + dd), false
 	case a*v < 0 && d >= -v/a:
-		return x - 0.5*v*v/a, 0
+		return x - 0.5*v*v/a, 0, true
 	}
-	return x + d*(v+0.5*a*d), (v + a*d) * (1 + dd)
+	return x + d*(v+0.5*a*d), (v + a*d) * (1 + dd), false
 }
 
 // slope returns the velocity (m/s) of positions alone at a sample X at
@@ -334,9 +355,9 @@ const (
 	lagRate  = 0.02
 )
 
-// A lead takes up a lag that grew while a driven point moved. Grown at
-// once, the lag moved every knot later by the growth: the path stood
-// still for it within one segment, a dip in its speed, and a rope's
+// A lead takes up a lag that grew while an axis of a driven point moved.
+// Grown at once, the lag moved every knot later by the growth: the path
+// stood still for it within one segment, a dip in its speed, and a rope's
 // tension rang (a master that went from 1/60 s to 0.1 s steps while it
 // lifted the Hoist's point at 1 m/s made the tension peak at 7.5 times
 // its static value, 0.25 s steps at 8.5 times). Instead the knots reach,
@@ -346,13 +367,26 @@ const (
 // grows smoothly: the path's speed is the motion's times 1 − the rate at
 // which the delay grows, never more than leadRate from it, and changes
 // smoothly (never steps). Where the lead reaches past the last sample the
-// knot extrapolates the samples (reach). A lag that grows while every
-// point stands needs no lead, and a lag that shrinks takes up the lead
-// first, which keeps the delay.
+// knot extrapolates the samples (reach).
+//
+// The lead decays only while the samples' motion is steady (pace): a
+// delay that grows scales the motion's acceleration by (1 − its rate)²,
+// and a step lengthened while the trolley accelerated made the load swing
+// 23 % less. Each axis has its own lead: an axis that stands while the
+// lag grows needs none (it starts later, at the whole lag); one whose
+// motion comes to rest within the lead drops it, for there is nothing it
+// would move (a turn or a stop is run at the whole lag: a lead
+// extrapolated through a turn, stopped at rest there, made the path
+// catch up with the motion after it, and a lift's tension peak +45 %);
+// and a lag that shrinks takes up the lead first, which keeps the delay.
 type lead struct {
 	at         float64 // internal steps: the time at which s, ds and dds hold
-	s, ds, dds float64 // the lead (internal steps) and its first two derivatives
-	w          float64 // its rate of decay, per internal step
+	s, ds, dds float64 // the lead (internal steps) and its first two derivatives in its own time
+	w          float64 // its rate of decay, per internal step of its own time
+	// pace is how fast its own time runs (0 to 1): the lead decays only
+	// while the motion is steady (steadiness), since a delay that grows
+	// scales the motion's acceleration by (1 − its rate)².
+	pace float64
 }
 
 // leadRate bounds the rate at which a lead shrinks, and so the fraction
@@ -360,26 +394,32 @@ type lead struct {
 // leadBend bounds its second derivative, so that the acceleration the
 // lead adds to the path's is at most leadBend times the point's speed
 // (1/s). A faster decay extrapolates the samples for less time, a slower
-// one disturbs the motion less; of 0.05 to 0.3 for both, 0.2 kept every
-// peak tension and swing within 8 % of a short fixed step's where the
-// motion kept its acceleration for a second after the step lengthened
-// (TestLengtheningStepDuringMove): a lead of 29 internal steps (from
-// 1/60 s to 0.5 s communication steps at 1/60 s) has fallen to 3 % in
-// 5.2 s.
+// one disturbs the motion less. Of 0.02 to 0.3 for both, 0.2 gave the
+// least peak errors in TestLengtheningStepDuringMove: a lift whose stop
+// began 0.5 s after the step lengthened to 0.5 s peaked +9 % (0.1: +29 %,
+// 0.02: +39 %). A lead of 29 internal steps (from 1/60 s to 0.5 s
+// communication steps at 1/60 s) falls to 3 % in 5.2 s of steady motion.
 const (
 	leadRate = 0.2
 	leadBend = 0.2
 )
 
 // value returns the lead (internal steps) and its first two derivatives
-// at time t ≥ l.at: a critically damped decay of third order,
+// at time t ≥ l.at.
+func (l lead) value(t float64) (s, ds, dds float64) {
+	s, ds, dds = l.own(l.pace * (t - l.at))
+	return s, l.pace * ds, l.pace * l.pace * dds
+}
+
+// own returns the lead and its first two derivatives u of its own time
+// after l.at: a critically damped decay of third order,
 // s(u) = (c0 + c1·u + c2·u²)·e^(−w·u), whose second derivative is
 // continuous where the lead grows.
-func (l lead) value(t float64) (s, ds, dds float64) {
+func (l lead) own(u float64) (s, ds, dds float64) {
 	if l.s == 0 && l.ds == 0 && l.dds == 0 {
 		return 0, 0, 0
 	}
-	u, w := t-l.at, l.w
+	w := l.w
 	c0, c1 := l.s, l.ds+w*l.s
 	c2 := 0.5 * (l.dds + 2*w*l.ds + w*w*l.s)
 	e := math.Exp(-w * u)
@@ -388,38 +428,57 @@ func (l lead) value(t float64) (s, ds, dds float64) {
 	return p * e, (dp - w*p) * e, (2*c2 - 2*w*dp + w*w*p) * e
 }
 
+// rebase moves the time at which the lead's numbers hold to t.
+func (l *lead) rebase(t float64) {
+	l.s, l.ds, l.dds = l.own(l.pace * (t - l.at))
+	l.at = t
+}
+
 // grow adds d internal steps to the lead at time t, its derivatives kept
 // (the path's speed and acceleration do not step), its decay set so that
 // a lead of s from rest shrinks at most at leadRate, with a second
 // derivative of at most leadBend·h per internal step (the peaks of the
 // third-order decay from rest are 2e⁻²·s·w and 0.2306·s·w²).
 func (l *lead) grow(t, d, h float64) {
-	s, ds, dds := l.value(t)
-	s += d
-	w := min(leadRate/(2*math.Exp(-2)*s), math.Sqrt(leadBend*h/(0.2306*s)))
-	*l = lead{at: t, s: s, ds: ds, dds: dds, w: w}
+	l.rebase(t)
+	l.s += d
+	// A lead taken up by a shrinking lag may have swung below zero (its
+	// rate kept), and grow again by less than that: the decay is set as
+	// for a lead of at least one internal step.
+	m := max(math.Abs(l.s), 1)
+	l.w = min(leadRate/(2*math.Exp(-2)*m), math.Sqrt(leadBend*h/(0.2306*m)))
 }
 
 // take takes up to d internal steps off the lead at time t, as the lag
 // shrinks by d: the delay keeps while the lead lasts.
 func (l *lead) take(t, d float64) {
-	s, ds, dds := l.value(t)
-	*l = lead{at: t, s: s - min(d, max(s, 0)), ds: ds, dds: dds, w: l.w}
+	l.rebase(t)
+	l.s -= min(d, max(l.s, 0))
 }
 
-// moving reports whether any driven point moves at time now (in internal
-// steps of h seconds) or is asked to by the inputs.
-func (in *Instance) moving(now, h float64) bool {
-	for i := range in.paths {
-		p := &in.paths[i]
-		if _, w := p.at(now, h); w != 0 {
-			return true
-		}
-		if p.vel >= 0 && in.values[p.vel] != 0 || p.pos >= 0 && in.values[p.pos] != p.lastX {
-			return true
-		}
+// setPace sets from time t how fast the lead's own time runs.
+func (l *lead) setPace(t, pace float64) {
+	l.rebase(t)
+	l.pace = pace
+}
+
+// steadiness returns how steady a motion at v (m/s) accelerating at a
+// (m/s²) is, from 0 to 1: 1 at a constant speed, falling to 0 where the
+// acceleration reaches twice the most a lead's decay adds (leadBend·|v|).
+func steadiness(v, a float64) float64 {
+	if a == 0 {
+		return 1
 	}
-	return false
+	return min(max(1-math.Abs(a)/(2*leadBend*math.Abs(v)), 0), 1)
+}
+
+// moving reports whether the axis moves at time now (in internal steps
+// of h seconds) or is asked to by the inputs in values.
+func (p *pathAxis) moving(values []float64, now, h float64) bool {
+	if _, w := p.at(now, h); w != 0 {
+		return true
+	}
+	return p.vel >= 0 && values[p.vel] != 0 || p.pos >= 0 && values[p.pos] != p.lastX
 }
 
 // planPaths takes the samples of the communication point at time t (s)
@@ -438,26 +497,34 @@ func (in *Instance) planPaths(t, H, h float64) {
 	// grows by while a point moves goes into the lead, what it shrinks by
 	// comes out of the lead first.
 	want := Lag(H, h) / h
+	for i := range in.paths {
+		if p := &in.paths[i]; !p.moving(in.values, now, h) {
+			p.lead = lead{} // nothing it would move
+		}
+	}
 	switch hold := in.lagAt + lagHold/h; {
 	case in.lastPoint < 0:
 		in.lag, in.lagAt = want, point
 	case want > in.lag:
-		if in.moving(now, h) {
-			in.lead.grow(point, want-in.lag, h)
+		for i := range in.paths {
+			if p := &in.paths[i]; p.moving(in.values, now, h) {
+				p.lead.grow(point, want-in.lag, h)
+			}
 		}
 		in.lag, in.lagAt = want, point
 	case want >= in.lag-lagSlack:
 		in.lagAt = point
 	case point > hold:
 		shrunk := max(want, in.lag-lagRate*(point-max(in.lastPoint, hold)))
-		in.lead.take(point, in.lag-shrunk)
+		for i := range in.paths {
+			in.paths[i].lead.take(point, in.lag-shrunk)
+		}
 		in.lag = shrunk
 	}
-	ahead, dAhead, _ := in.lead.value(point + in.lag)
 	for i := range in.paths {
 		p := &in.paths[i]
 		if p.isSample(in.values, in.derivSet, point) {
-			p.sample(in.values, in.deriv, in.derivSet, point, now, in.lag, ahead, dAhead, h)
+			p.sample(in.values, in.deriv, in.derivSet, point, now, in.lag, h)
 		}
 		if p.byPosition(in.values) && p.vel >= 0 && !in.pathsLogged[p.point] {
 			in.pathsLogged[p.point] = true
@@ -505,10 +572,10 @@ func (in *Instance) drivePaths(dst []float64, t, h float64) {
 // savePaths appends the paths' numbers to dst: the clocks, then
 // pathNumbers per axis.
 func (in *Instance) savePaths(dst []float64) []float64 {
-	dst = append(dst, in.clock, in.lastPoint, in.lag, in.lagAt, in.lead.at, in.lead.s, in.lead.ds, in.lead.dds, in.lead.w)
+	dst = append(dst, in.clock, in.lastPoint, in.lag, in.lagAt)
 	for _, p := range in.paths {
 		dst = append(dst, p.start, p.span, p.q0, p.w0, p.X, p.U, p.lastX, p.lastV, p.lastT, p.prevX, p.prevT, p.x0, p.v0,
-			flag(p.cubic), flag(p.posDriven), flag(p.velDriven))
+			p.lead.at, p.lead.s, p.lead.ds, p.lead.dds, p.lead.w, p.lead.pace, flag(p.cubic), flag(p.posDriven), flag(p.velDriven))
 	}
 	return dst
 }
@@ -535,7 +602,6 @@ func (in *Instance) checkPaths(src []float64) error {
 		}
 	}
 	clock, last, lag, lagAt := src[0], src[1], src[2], src[3]
-	leadAt, leadW := src[4], src[8]
 	switch {
 	case clock < 0 || clock != math.Trunc(clock):
 		return fmt.Errorf("the driven points' paths' clock reads %g internal steps: damaged", clock)
@@ -545,13 +611,13 @@ func (in *Instance) checkPaths(src []float64) error {
 		return fmt.Errorf("the driven points' lag of %g internal steps: damaged", lag)
 	case !(lagAt >= 0 && lagAt <= max(last, 0)):
 		return fmt.Errorf("the driven points' lag last asked for at %g internal steps, the last communication point at %g: damaged", lagAt, last)
-	case !(leadAt >= 0 && leadAt <= max(last, 0)) || !(leadW >= 0):
-		return fmt.Errorf("the driven points' lead set at %g internal steps decaying at %g per internal step, the last communication point at %g: damaged", leadAt, leadW, last)
 	}
 	for i := range in.paths {
 		v := src[pathClocks+pathNumbers*i:][:pathNumbers]
-		start, span, lastT, prevT := v[0], v[1], v[8], v[10]
+		start, span, lastT, prevT, leadAt, leadW, pace := v[0], v[1], v[8], v[10], v[13], v[17], v[18]
 		switch {
+		case !(leadAt >= 0 && leadAt <= max(last, 0)) || !(leadW >= 0) || !(pace >= 0 && pace <= 1):
+			return fmt.Errorf("a driven point's lead set at %g internal steps decaying at %g per internal step at pace %g, the last communication point at %g: damaged", leadAt, leadW, pace, last)
 		case !(start >= 0 && start <= clock) || !(span >= 0):
 			return fmt.Errorf("a driven point's path segment from %g over %g internal steps, the clock at %g: damaged", start, span, clock)
 		case !(lastT <= clock && prevT <= lastT):
@@ -569,11 +635,11 @@ func (in *Instance) checkPaths(src []float64) error {
 // loadPaths restores the paths from numbers checkPaths accepted.
 func (in *Instance) loadPaths(src []float64) {
 	in.clock, in.lastPoint, in.lag, in.lagAt = src[0], src[1], src[2], src[3]
-	in.lead = lead{at: src[4], s: src[5], ds: src[6], dds: src[7], w: src[8]}
 	for i := range in.paths {
 		p := &in.paths[i]
 		v := src[pathClocks+pathNumbers*i:]
 		p.start, p.span, p.q0, p.w0, p.X, p.U, p.lastX, p.lastV, p.lastT, p.prevX, p.prevT, p.x0, p.v0 = v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7], v[8], v[9], v[10], v[11], v[12]
-		p.cubic, p.posDriven, p.velDriven = v[13] == 1, v[14] == 1, v[15] == 1
+		p.lead = lead{at: v[13], s: v[14], ds: v[15], dds: v[16], w: v[17], pace: v[18]}
+		p.cubic, p.posDriven, p.velDriven = v[19] == 1, v[20] == 1, v[21] == 1
 	}
 }

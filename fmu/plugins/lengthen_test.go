@@ -38,24 +38,32 @@ func swingBack(t float64) (x, v float64) {
 // the path takes the longer lag up as a lead of the samples it reaches
 // (see lead in fmu/path.go), so that neither the point's speed nor its
 // acceleration jumps. Moves sideways and vertical (trolleyMove, 1 m/s),
-// lengthened in the cruise and half a second before the stop; a smooth
-// move out and back (swingBack) lengthened before its turn, and one
-// vertical lengthened before the top and while lowering; a second axis
-// that starts moving after the step lengthened. Every peak over every
-// internal step (each tension, the force on the crane and its horizontal
-// part, the swing) is compared with the run at 0.01 s steps:
+// lengthened while accelerating, in the cruise and half a second before
+// the stop; a smooth move out and back (swingBack) lengthened before and
+// at its turn, and one vertical lengthened before and at the top and
+// while lowering; a second axis that starts moving after the step
+// lengthened. Every peak over every internal step (each tension, the
+// force on the crane and its horizontal part, the swing) is compared with
+// the run at 0.01 s steps:
 //
-//   - driven by velocities, within 8 % (before the lead, a lengthening
+//   - driven by velocities, within 8 % (before the lead, lengthening
 //     from 1/60 s to 0.1 s made +27 % sideways and +645 % vertical on the
-//     Hoist); where the motion's acceleration changes within the lead
-//     (the stop that begins 0.5 s after the step lengthened to 0.25 or
-//     0.5 s), the samples are extrapolated across it and a vertical move
-//     peaks within 30 % (+207 to +745 % before);
+//     Hoist, and to 0.25 s +745 %); within 15 % where the motion's
+//     acceleration changes while the lead is large, for the samples are
+//     extrapolated across the change (the trolley's acceleration ending
+//     within 0.5 s of the step lengthening to 0.5 s, the load swings 11 %
+//     less; a lift's stop beginning 0.5 s after it, +9 %), and within 20 %
+//     on a vertical move that never stops accelerating (swingBack
+//     lowering, +18 %);
 //   - driven by positions alone, within 12 points of the deviation that a
 //     master at the longer step from the start gets (positions alone
-//     follow a slope estimated from the samples, and vertical moves at
-//     0.5 s steps deviate by up to 71 % with fixed steps);
-//   - the path never passes the move's farthest point by more than 1 cm.
+//     follow a slope estimated from the samples: vertical moves at 0.5 s
+//     steps deviate by up to 71 % with fixed steps), 30 at a vertical turn
+//     (+85 % against +56 % when the step lengthens there to 0.5 s);
+//   - the path never passes the move's farthest point by more than 1 cm;
+//     by positions alone 2 cm beyond where a fixed longer step passes it
+//     (the rest point a lead extrapolates from three positions 0.5 s
+//     apart passes swingBack's top by 1.3 cm).
 func TestLengtheningStepDuringMove(t *testing.T) {
 	tEnd := 16.0
 	alongZ := func(move func(t float64) (x, v float64)) motion {
@@ -79,18 +87,22 @@ func TestLengtheningStepDuringMove(t *testing.T) {
 				name string
 				m    motion
 				at   float64 // s, when the step lengthens
-				// jerk: the motion's acceleration changes within the lead
-				// of a step lengthened to 0.25 s or more, and vertical
-				vertJerk bool
+				// By velocities and by positions alone beyond the fixed
+				// step's deviation (see above).
+				velTol, posTol float64
 			}{
-				{"sideways, in the cruise", alongX(trolleyMove), 6, false},
-				{"sideways, before the stop", alongX(trolleyMove), 10.5, false},
-				{"up, in the cruise", alongZ(trolleyMove), 6, false},
-				{"up, before the stop", alongZ(trolleyMove), 10.5, true},
-				{"out and back, before the turn", alongX(swingBack), 5, false},
-				{"up and down, before the top", alongZ(swingBack), 5, false},
-				{"up and down, lowering", alongZ(swingBack), 9, false},
-				{"second axis after", twoAxes, 4, false},
+				{"sideways, accelerating", alongX(trolleyMove), 1.5, 0.15, 0.12},
+				{"sideways, accelerating late", alongX(trolleyMove), 2.5, 0.15, 0.12},
+				{"sideways, in the cruise", alongX(trolleyMove), 6, 0.08, 0.12},
+				{"sideways, before the stop", alongX(trolleyMove), 10.5, 0.08, 0.12},
+				{"up, in the cruise", alongZ(trolleyMove), 6, 0.08, 0.12},
+				{"up, before the stop", alongZ(trolleyMove), 10.5, 0.15, 0.12},
+				{"out and back, before the turn", alongX(swingBack), 5, 0.08, 0.12},
+				{"out and back, at the turn", alongX(swingBack), 7.25, 0.08, 0.12},
+				{"up and down, before the top", alongZ(swingBack), 5, 0.08, 0.12},
+				{"up and down, at the top", alongZ(swingBack), 7.25, 0.08, 0.30},
+				{"up and down, lowering", alongZ(swingBack), 9, 0.20, 0.12},
+				{"second axis after", twoAxes, 4, 0.08, 0.12},
 			} {
 				ref, _ := runDrive(t, ex, []float64{0.01}, byVelocities, tEnd, c.m)
 				refFar := farthest(ref.path3)
@@ -106,12 +118,9 @@ func TestLengtheningStepDuringMove(t *testing.T) {
 								continue // a swing the move does not make
 							}
 							dev := got.peaks[name]/want - 1
-							tol := 0.08
-							switch {
-							case how == byPositions:
-								tol = math.Abs(fixed.peaks[name]/want-1) + 0.12
-							case c.vertJerk && s[1] >= 0.25:
-								tol = 0.30
+							tol := c.velTol
+							if how == byPositions {
+								tol = math.Abs(fixed.peaks[name]/want-1) + c.posTol
 							}
 							t.Logf("%-30s %.4g to %.4g s at %g s, driving %d: %-17s peak %+7.2f %% (within %.1f %%)", c.name, s[0], s[1], c.at, how, name, 100*dev, 100*tol)
 							if math.Abs(dev) > tol {
@@ -119,9 +128,16 @@ func TestLengtheningStepDuringMove(t *testing.T) {
 									c.name, s[0], s[1], c.at, how, name, got.peaks[name], want, 100*tol)
 							}
 						}
-						if far := farthest(got.path3); far > refFar+0.01 {
-							t.Errorf("%s, steps %.4g s to %.4g s at %g s, driving %d: the path reached %.4f m from its start, the move %.4f m",
-								c.name, s[0], s[1], c.at, how, far, refFar)
+						// Positions alone may pass a turn at a fixed step too,
+						// and their rest point extrapolated from three samples
+						// passes a sinusoid's top.
+						limit, slack := refFar, 0.01
+						if fixed != nil {
+							limit, slack = math.Max(limit, farthest(fixed.path3)), 0.02
+						}
+						if far := farthest(got.path3); far > limit+slack {
+							t.Errorf("%s, steps %.4g s to %.4g s at %g s, driving %d: the path reached %.4f m from its start, the move %.4f m (at fixed steps %.4f m)",
+								c.name, s[0], s[1], c.at, how, far, refFar, limit)
 						}
 					}
 				}
@@ -140,4 +156,42 @@ func farthest(path [][6]float64) float64 {
 		}
 	}
 	return far
+}
+
+// stepsOf returns communication steps of each pair's length (s) up to
+// its time (s), one at least.
+func stepsOf(pairs ...[2]float64) []float64 {
+	var steps []float64
+	tc := 0.0
+	for _, p := range pairs {
+		for first := true; first || tc < p[1]-1e-9; first = false {
+			steps = append(steps, p[0])
+			tc += p[0]
+		}
+	}
+	return steps
+}
+
+// A lead taken up by a lag that shrank (after its hold) keeps its rate
+// and swings below zero; a step then a little longer than the lag grows
+// it by less than that. The decay rate was then the square root of a
+// negative number, the path NaN, and the step failed. Lengthened once at
+// 3.5 s to 0.5 s, then once at 6.5 to 10.5 s to 0.2 to 0.5 s, on the
+// Hoist by velocities: every step solves, every peak within 15 % of the
+// 0.01 s run (the trolley's stop at 11 s begins while the second lead is
+// large: the load swings up to 14 % less).
+func TestLeadTakenUpThenGrown(t *testing.T) {
+	const tEnd = 14
+	ref, _ := runDrive(t, "massless", []float64{0.01}, byVelocities, tEnd, alongX(trolleyMove))
+	for _, at := range []float64{6.5, 7.5, 8.5, 9, 9.5, 10.5} {
+		for _, long := range []float64{0.2, 0.3, 0.43, 0.5} {
+			steps := stepsOf([2]float64{1.0 / 60, 3.5}, [2]float64{0.5, 4}, [2]float64{1.0 / 60, at}, [2]float64{long, at + long}, [2]float64{1.0 / 60, tEnd + 1})
+			got, _ := runDrive(t, "massless", steps, byVelocities, tEnd, alongX(trolleyMove))
+			for name, want := range ref.peaks {
+				if dev := got.peaks[name]/want - 1; !(math.Abs(dev) <= 0.15) {
+					t.Errorf("lengthened at 3.5 s to 0.5 s and at %g s to %g s: peak %s %.5g, want %.5g within 15 %%", at, long, name, got.peaks[name], want)
+				}
+			}
+		}
+	}
 }
