@@ -188,7 +188,7 @@ func parseConfig(raw json.RawMessage) (*config, error) {
 		default:
 			add("body %q: kind %q: want static, kinematic or dynamic", b.Name, b.Kind)
 		}
-		errs.Num(at+" mass", "kg", mass, b.Mass)
+		errs.Mass(b.Name, b.Kind == "dynamic", mass, b.Mass)
 		errs.Vec(at+" size", "m", size, b.Size[:])
 	}
 	for i, g := range c.Geometries {

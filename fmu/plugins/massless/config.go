@@ -177,7 +177,7 @@ func (c *config) validate() error {
 		default:
 			add("body %q: kind %q: want kinematic, dynamic or static", b.Name, b.Kind)
 		}
-		errs.Num(at+" mass", "kg", mass, b.Mass)
+		errs.Mass(b.Name, b.Kind == "dynamic", mass, b.Mass)
 		errs.Vec(at+" size", "m", size, b.Size[:])
 	}
 	if len(c.Cables) == 0 {

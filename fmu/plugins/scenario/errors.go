@@ -27,6 +27,17 @@ func (e *Errors) Num(name, unit string, r port.Range, x float64) {
 	}
 }
 
+// Mass adds an error for a body's mass x (kg) outside r. A dynamic
+// body's mass has no default: a key left out reads as 0, which is named
+// so rather than as a value out of range.
+func (e *Errors) Mass(body string, dynamic bool, r port.Range, x float64) {
+	if dynamic && x == 0 {
+		e.add("", fmt.Errorf("body %q: mass 0 kg or not given: a dynamic body needs its mass, in [%g, %g] kg", body, r.Min, r.Max))
+		return
+	}
+	e.Num(fmt.Sprintf("body %q: mass", body), "kg", r, x)
+}
+
 // Vec adds an error for each component of v outside r, named name[k].
 func (e *Errors) Vec(name, unit string, r port.Range, v []float64) {
 	for k, x := range v {
