@@ -71,13 +71,14 @@ class Component:
 class System:
     """A system read from an SSP package: ``name``, ``components`` (in the package's order), ``inputs`` and
     ``outputs`` (the system's own connectors by name), ``connections`` (``((element, connector), (element,
-    connector))``, the element None for the system itself), ``stop_time`` (the default experiment's, or None),
-    ``folder`` (where the package is unpacked) and ``units`` (the SSD's unit definitions: name -> exponents of kg, m,
+    connector))``, the element None for the system itself), ``start_time`` and ``stop_time`` (the default
+    experiment's: 0 and None where it gives none), ``folder`` (where the package is unpacked) and ``units`` (the SSD's unit definitions: name -> exponents of kg, m,
     s, A, K, mol, cd, rad)."""
 
     def __init__(self, name, components, inputs, outputs, connections, stop_time, folder):
         self.name, self.components, self.inputs, self.outputs = name, components, inputs, outputs
         self.connections, self.stop_time, self.folder = connections, stop_time, folder
+        self.start_time = 0.0
         self.units = {}
 
     def component(self, name):
@@ -278,17 +279,28 @@ def load_ssp(path, parameter_sets=()):
             raise SystemError("connection %s: %s is fed already by %s" % (_label(c), el_, fed[(ee, ec)]))
         fed[(ee, ec)] = sl
         connections.append(((se, sc), (ee, ec)))
-    stop = None
+    start, stop = 0.0, None
     de = root.find("ssd:DefaultExperiment", NS)
-    if de is not None and de.get("stopTime"):
+    for key in ("startTime", "stopTime"):
+        if de is None or not de.get(key):
+            continue
         try:
-            stop = float(de.get("stopTime"))
+            x = float(de.get(key))
         except ValueError:
-            raise SystemError("DefaultExperiment: stopTime %r is not a number" % de.get("stopTime")) from None
+            raise SystemError("DefaultExperiment: %s %r is not a number" % (key, de.get(key))) from None
+        if not math.isfinite(x):
+            raise SystemError("DefaultExperiment: %s %r is not finite" % (key, de.get(key)))
+        if key == "startTime":
+            start = x
+        else:
+            stop = x
+    if stop is not None and not stop > start:
+        raise SystemError("DefaultExperiment: stopTime %g s does not exceed startTime %g s" % (stop, start))
     if not components:
         raise SystemError("system %s: no components" % name)
     s = System(name, components, {k: v for k, v in own.items() if v.kind == "input"},
                {k: v for k, v in own.items() if v.kind == "output"}, connections, stop, folder)
+    s.start_time = start
     s.units = _units(root)
     _check_loops(s)
     return s
@@ -397,9 +409,9 @@ def _check_loops(s):
         visit(node)
 
 
-def run(system, stop_time=None, step=None, order="gauss-seidel", inputs=None, outputs=None, start_time=0.0,
+def run(system, stop_time=None, step=None, order="gauss-seidel", inputs=None, outputs=None, start_time=None,
         coupling="explicit"):
-    """Step ``system`` from ``start_time`` to ``stop_time`` (default the package's) at the communication step
+    """Step ``system`` from ``start_time`` to ``stop_time`` (defaults the package's) at the communication step
     ``step`` (default the smallest of the components' own) in ``order`` ("gauss-seidel" or "jacobi"). ``inputs``:
     the system's inputs by name, as :func:`cablefmu.simulate` takes them (a number, a callable of the time, a
     ``(times, values)`` pair); ``outputs``: names ``component.variable`` to record (default every connected output
@@ -430,6 +442,9 @@ def run(system, stop_time=None, step=None, order="gauss-seidel", inputs=None, ou
                 raise SystemError("component %s: the implicit coupling needs an FMI 2.0 FMU that saves and restores "
                                   "its state and interpolates its inputs" % c.name)
     stop = system.stop_time if stop_time is None else stop_time
+    start_time = system.start_time if start_time is None else start_time
+    if not math.isfinite(start_time):
+        raise ValueError("start_time %r must be finite" % start_time)
     if stop is None or not (stop > start_time) or not math.isfinite(stop):
         raise ValueError("stop_time %r must be finite and exceed start_time %r" % (stop, start_time))
     h = float(step) if step is not None else min(c.fmu.default_step() for c in system.components)
@@ -878,6 +893,7 @@ def main(argv):
     pk.add_argument("-o", "--out", required=True, help="the package to write (.ssp)")
     r = verbs.add_parser("run", help="run an SSP package and write its outputs as CSV (and a plot)")
     r.add_argument("ssp", help="the SSP package")
+    r.add_argument("--start", type=float, help="start time (s; default the package's, or 0)")
     r.add_argument("--stop", type=float, help="stop time (s; default the package's)")
     r.add_argument("--step", type=float, help="communication step (s; default the components' smallest)")
     r.add_argument("--order", choices=("gauss-seidel", "jacobi"), default="gauss-seidel",
@@ -897,7 +913,8 @@ def main(argv):
             return 0
         s = load_ssp(args.ssp, parameter_sets=args.parameters)
         inputs = dict(_signal_arg(x) for x in args.input)
-        result = run(s, stop_time=args.stop, step=args.step, order=args.order, inputs=inputs, coupling=args.coupling)
+        result = run(s, stop_time=args.stop, step=args.step, order=args.order, inputs=inputs, coupling=args.coupling,
+                     start_time=args.start)
         csv_path = args.csv or os.path.splitext(args.ssp)[0] + ".csv"
         result.write_csv(csv_path)
         how = "implicit coupling" if args.coupling == "implicit" else "%s order" % args.order

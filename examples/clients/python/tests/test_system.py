@@ -448,6 +448,21 @@ class TestRefusals(SystemCase):
         self.refused(self.edited('<ssd:Connector name="suspension.z" kind="input"><ssc:Real unit="m"/>',
                                  '<ssd:Connector name="suspension.z" kind="input"><ssc:Integer/>', "type"), "suspension.z", "Integer")
 
+    def test_default_experiment_start_time(self):
+        """The package's startTime is where a run starts (the components initialized there), unless the run gives
+        its own; a startTime not before the stopTime is refused."""
+        package = self.edited('<ssd:DefaultExperiment startTime="0" stopTime="30"/>',
+                              '<ssd:DefaultExperiment startTime="2" stopTime="3"/>', "start-time")
+        s = system.load_ssp(package)
+        self.assertEqual((s.start_time, s.stop_time), (2.0, 3.0))
+        r = system.run(s, step=0.1)
+        self.assertAlmostEqual(r["time"][0], 2.0)
+        self.assertAlmostEqual(r["time"][-1], 3.0)
+        self.assertAlmostEqual(system.run(s, step=0.1, start_time=2.5)["time"][0], 2.5)
+        self.refused(self.edited('<ssd:DefaultExperiment startTime="0" stopTime="30"/>',
+                                 '<ssd:DefaultExperiment startTime="30" stopTime="30"/>', "start-at-stop"),
+                     "stopTime 30 s does not exceed startTime 30 s")
+
     def test_bad_runs_refused(self):
         """A step of zero, an endless run and one shorter than a step are refused before any step."""
         s = system.load_ssp(self.package)
