@@ -822,9 +822,16 @@ func (in *Instance) interpolate(dst []float64, tau float64) {
 	}
 }
 
-// Unsupported reports a function this FMU does not implement.
+// Unsupported reports a function this FMU does not implement; under
+// logCalls the call is traced as every other is (its arguments, which it
+// never reads, shown as …).
 func (in *Instance) Unsupported(fn, why string) Status {
-	return in.Reject(fn, "not supported: %s", why)
+	in.lock()
+	defer in.unlock()
+	if in.trace {
+		in.traceCall(fn, "…")
+	}
+	return in.fail("%s: not supported: %s", fn, why)
 }
 
 // Reject reports a call refused for its arguments.
