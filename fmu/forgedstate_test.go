@@ -457,15 +457,15 @@ func TestForgedStatesOutsideTheirRanges(t *testing.T) {
 		{times, 1e300, "after its stop time"}, {times, -1, "before its start time"},
 		{times + 16, -1, "stop time -1 s is before its start time"},
 		// The suspension point's path: the clock, the last communication
-		// point, the lag and when it was last asked for, then per axis
-		// the segment's start and span, …, the lead's time, value, two
-		// derivatives, decay and pace, and three flags.
+		// point, the lag and when it was last asked for, the lead's time,
+		// value, two derivatives and decay, then per axis the segment's
+		// start and span, …, and three flags.
 		{arrays[4], 0.5, "clock reads 0.5"}, {arrays[4] + 8, 1e6, "last communication point"},
 		{arrays[4] + 16, 0.5, "lag of 0.5"}, {arrays[4] + 24, 1e6, "lag last asked for at 1e+06"},
-		{arrays[4] + 24, -1, "lag last asked for at -1"}, {arrays[4] + 32, 1e6, "path segment from 1e+06"},
-		{arrays[4] + 40, -1, "over -1 internal steps"},
-		{arrays[4] + 32 + 8*13, 1e6, "lead set at 1e+06"}, {arrays[4] + 32 + 8*17, -1, "decaying at -1"},
-		{arrays[4] + 32 + 8*18, 2, "at pace 2"}, {arrays[4] + 32 + 8*19, 0.5, "flag is 0.5"},
+		{arrays[4] + 24, -1, "lag last asked for at -1"},
+		{arrays[4] + 32, 1e6, "lead set at 1e+06"}, {arrays[4] + 64, -1, "decaying at -1"},
+		{arrays[4] + 72, 1e6, "path segment from 1e+06"},
+		{arrays[4] + 80, -1, "over -1 internal steps"}, {arrays[4] + 72 + 8*13, 0.5, "flag is 0.5"},
 		// The values the simulation was built from: a parameter other
 		// than the state's, an input outside its range, not finite.
 		{arrays[5] + 8*int(vr["load.mass"]), 2000, "built with load.mass = 2000"},

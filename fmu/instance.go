@@ -98,6 +98,7 @@ type Instance struct {
 	drivenNames                  []string
 	pathsLogged                  []bool
 	clock, lastPoint, lag, lagAt float64
+	lead                         lead
 	// built holds the values the simulation was built from: a restored
 	// state continues bitwise only in a simulation built alike (a model
 	// may place its world from the inputs, to the last bit).

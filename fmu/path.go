@@ -48,7 +48,7 @@ type Driver interface {
 // jolt of the point (a master whose steps jittered about 1/60 s, and
 // with it the lag by an internal step, made the rope's tension ring at
 // up to +47 % through a move at constant speed). What the lag grows by
-// while an axis moves, the axis's lead takes up (see lead): the knot is the
+// while a point moves, a lead takes up (see lead): the knot is the
 // motion the samples give that lead on. Past the knot the path goes on
 // at the knot's velocity. Times are counted in internal
 // steps since the simulation was built, so that a sample on the grid has
@@ -92,18 +92,16 @@ type pathAxis struct {
 	// leaving those it does not drive at their start values).
 	x0, v0               float64
 	posDriven, velDriven bool
-	// The lead that takes up a lag grown while the axis moved (see lead).
-	lead lead
 }
 
 // pathNumbers is how many numbers one axis keeps in a saved state, and
 // pathFlags how many of the last of them are flags; the paths' clock, the
-// time of the last communication point, the lag and the time it was last
-// asked for come first (pathClocks).
+// time of the last communication point, the lag, the time it was last
+// asked for and the lead's five numbers come first (pathClocks).
 const (
-	pathNumbers = 22
+	pathNumbers = 16
 	pathFlags   = 3
-	pathClocks  = 4
+	pathClocks  = 9
 )
 
 // newPaths lists the axes of the model's driven points and the points'
@@ -142,13 +140,13 @@ func newPaths(model Configured) (axes []pathAxis, names []string) {
 // moving at their velocity, as the simulation is built: the paths' clock
 // starts.
 func (in *Instance) startPaths(values []float64) {
-	in.clock, in.lastPoint, in.lag, in.lagAt = 0, -1, 2, 0
+	in.clock, in.lastPoint, in.lag, in.lagAt, in.lead = 0, -1, 2, 0, lead{}
 	for i := range in.paths {
 		p := &in.paths[i]
 		x, v := p.input(values, p.pos), p.input(values, p.vel)
 		p.start, p.span, p.q0, p.w0, p.X, p.U, p.cubic = 0, 0, x, v, x, v, true
 		p.lastX, p.lastV, p.lastT, p.prevX, p.prevT = x, v, 0, x, 0
-		p.x0, p.v0, p.posDriven, p.velDriven, p.lead = x, v, false, false, lead{}
+		p.x0, p.v0, p.posDriven, p.velDriven = x, v, false, false
 	}
 }
 
@@ -195,12 +193,10 @@ func (p *pathAxis) at(t, h float64) (x, v float64) {
 // sample starts a segment at a sample set at time t with the inputs
 // values, derivatives deriv (set where derivSet), the simulation standing
 // at time now ≥ t, the knot lag after the sample (times in internal steps
-// of h seconds). Where the samples' motion comes to rest within the lead,
-// or stands, the lead is dropped: the knot is the same without it, and
-// the motion that follows is run at the whole lag.
-func (p *pathAxis) sample(values, deriv []float64, derivSet []bool, t, now, lag, h float64) {
+// of h seconds), where the lead (see lead) is ahead internal steps and
+// changes at rate dAhead.
+func (p *pathAxis) sample(values, deriv []float64, derivSet []bool, t, now, lag, ahead, dAhead, h float64) (rests bool) {
 	knot := t + lag
-	rests := false
 	tau := lag * h // s from the sample to the knot
 	q, w := p.at(now, h)
 	p.start, p.span, p.q0, p.w0 = now, knot-now, q, w
@@ -208,9 +204,7 @@ func (p *pathAxis) sample(values, deriv []float64, derivSet []bool, t, now, lag,
 	switch {
 	case p.byPosition(values) && !derivSet[p.pos]:
 		p.cubic = true
-		v, a := p.slope(X, t, h), p.curvature(X, t, h)
-		ahead, dAhead := p.paced(t, knot, v, a)
-		p.X, p.U, rests = reach(X, v, a, ahead*h, dAhead)
+		p.X, p.U, rests = reach(X, p.slope(X, t, h), p.curvature(X, t, h), ahead*h, dAhead)
 	case p.byPosition(values):
 		p.cubic, p.U = true, deriv[p.pos]
 		p.X = X + p.U*tau
@@ -226,25 +220,41 @@ func (p *pathAxis) sample(values, deriv []float64, derivSet []bool, t, now, lag,
 		if t > p.lastT {
 			A = (V - p.lastV) / ((t - p.lastT) * h)
 		}
-		ahead, dAhead := p.paced(t, knot, V, A)
 		p.X, p.U, rests = reach(X, V, A, ahead*h, dAhead)
-	}
-	if rests {
-		p.lead = lead{}
 	}
 	p.X, p.U = min(max(p.X, p.xlo), p.xhi), min(max(p.U, p.vlo), p.vhi)
 	p.prevX, p.prevT = p.lastX, p.lastT
 	p.lastX, p.lastV, p.lastT = X, V, t
+	return rests
 }
 
-// paced sets the pace of the axis's lead at a sample at time t moving at
-// v (m/s) accelerating at a (m/s²) and returns the lead (internal steps)
-// and its rate at the knot's time.
-func (p *pathAxis) paced(t, knot, v, a float64) (ahead, dAhead float64) {
-	p.lead.setPace(t, steadiness(v, a))
-	ahead, dAhead, _ = p.lead.value(knot)
-	return ahead, dAhead
+// horizon returns how far (s) the samples' motion can be extrapolated
+// at a sample at time t (in internal steps of h seconds): where the
+// cubic through this sample and the last (positions and velocities)
+// shows a jerk J against the velocity V, a turn coming as in an
+// oscillation v” = −ω²v, leadHorizon/ω with ω = √|J/V| (extrapolated
+// with the acceleration over ω·t = 0.5, a sinusoid's position errs by
+// 2 % of its amplitude); none where the velocity turned since the last
+// sample (a motion faster than the samples resolve); +Inf where the
+// samples speed up or show no jerk, and on an axis driven by positions
+// alone or without both ports.
+func (p *pathAxis) horizon(values []float64, t, h float64) float64 {
+	if p.pos < 0 || p.vel < 0 || p.byPosition(values) || !(t > p.lastT) {
+		return math.Inf(1)
+	}
+	X, V := values[p.pos], values[p.vel]
+	if V*p.lastV < 0 {
+		return 0 // turned since the last sample: faster than the samples show
+	}
+	d := (t - p.lastT) * h
+	J := (12*(p.lastX-X) + 6*d*(p.lastV+V)) / (d * d * d)
+	if !(J*V < 0) {
+		return math.Inf(1) // no turn coming: speeding up, or no jerk
+	}
+	return leadHorizon / math.Sqrt(math.Abs(J/V))
 }
+
+const leadHorizon = 0.5
 
 // reach returns the knot of a sample at x (m) moving at v (m/s) with
 // acceleration a (m/s²) a lead of d seconds on, the lead changing at
@@ -253,7 +263,7 @@ func (p *pathAxis) paced(t, knot, v, a float64) (ahead, dAhead float64) {
 // never turns back on extrapolation, and a sample at rest stays), and
 // its velocity there slowed as the lead shrinks (the path runs the motion
 // delayed by the lag less the lead: its speed is the motion's times
-// 1 + dd). rests reports whether the motion is at rest there.
+// 1 + dd).
 func reach(x, v, a, d, dd float64) (X, U float64, rests bool) {
 	switch {
 	case v == 0:
@@ -355,9 +365,9 @@ const (
 	lagRate  = 0.02
 )
 
-// A lead takes up a lag that grew while an axis of a driven point moved.
-// Grown at once, the lag moved every knot later by the growth: the path
-// stood still for it within one segment, a dip in its speed, and a rope's
+// A lead takes up a lag that grew while a driven point moved. Grown at
+// once, the lag moved every knot later by the growth: the path stood
+// still for it within one segment, a dip in its speed, and a rope's
 // tension rang (a master that went from 1/60 s to 0.1 s steps while it
 // lifted the Hoist's point at 1 m/s made the tension peak at 7.5 times
 // its static value, 0.25 s steps at 8.5 times). Instead the knots reach,
@@ -369,24 +379,23 @@ const (
 // smoothly (never steps). Where the lead reaches past the last sample the
 // knot extrapolates the samples (reach).
 //
-// The lead decays only while the samples' motion is steady (pace): a
-// delay that grows scales the motion's acceleration by (1 − its rate)²,
-// and a step lengthened while the trolley accelerated made the load swing
-// 23 % less. Each axis has its own lead: an axis that stands while the
-// lag grows needs none (it starts later, at the whole lag); one whose
-// motion comes to rest within the lead drops it, for there is nothing it
-// would move (a turn or a stop is run at the whole lag: a lead
-// extrapolated through a turn, stopped at rest there, made the path
-// catch up with the motion after it, and a lift's tension peak +45 %);
-// and a lag that shrinks takes up the lead first, which keeps the delay.
+// One lead serves every axis of the instance, so that a move along two
+// axes keeps its course (a lead per axis, dropped by an axis that came to
+// rest or never given to one that started later, pulled a diagonal move
+// 20 cm off its line). A lag that grows while every point stands needs
+// no lead; where every moving axis comes to rest within the lead (a stop,
+// a turn), the lead is dropped, for the knots are the same without it
+// (a lead extrapolated through a turn, stopped at rest there, made the
+// path catch up with the motion after it: +45 % on a lift's tension);
+// where an axis's samples show a turn coming sooner than the lead
+// reaches (horizon), the lead is cut to that horizon (extrapolated
+// further, a motion oscillating at 1 Hz made the path run 27 cm beyond
+// it); and a lag that shrinks takes up the lead first, which keeps the
+// delay.
 type lead struct {
 	at         float64 // internal steps: the time at which s, ds and dds hold
-	s, ds, dds float64 // the lead (internal steps) and its first two derivatives in its own time
-	w          float64 // its rate of decay, per internal step of its own time
-	// pace is how fast its own time runs (0 to 1): the lead decays only
-	// while the motion is steady (steadiness), since a delay that grows
-	// scales the motion's acceleration by (1 − its rate)².
-	pace float64
+	s, ds, dds float64 // the lead (internal steps) and its first two derivatives
+	w          float64 // its rate of decay, per internal step
 }
 
 // leadRate bounds the rate at which a lead shrinks, and so the fraction
@@ -394,32 +403,29 @@ type lead struct {
 // leadBend bounds its second derivative, so that the acceleration the
 // lead adds to the path's is at most leadBend times the point's speed
 // (1/s). A faster decay extrapolates the samples for less time, a slower
-// one disturbs the motion less. Of 0.02 to 0.3 for both, 0.2 gave the
-// least peak errors in TestLengtheningStepDuringMove: a lift whose stop
-// began 0.5 s after the step lengthened to 0.5 s peaked +9 % (0.1: +29 %,
-// 0.02: +39 %). A lead of 29 internal steps (from 1/60 s to 0.5 s
-// communication steps at 1/60 s) falls to 3 % in 5.2 s of steady motion.
+// one disturbs the motion less: a delay growing at rate r scales the
+// motion's acceleration by (1 − r)², and at 0.2 a step lengthened while
+// the trolley accelerated made the load swing 23 % less, at 0.1 15 %;
+// and a lead that lasts longer extrapolates across more changes of the
+// motion: a lift's stop beginning 5 s after the step lengthened peaked
+// +14 % at 0.05, 0 at 0.1. Of 0.02 to 0.3 for both, 0.1 gave the least
+// peak errors over sinusoids, S-curves and trapezoidal moves lengthened
+// at any time: a lead of 29 internal steps (from 1/60 s to 0.5 s
+// communication steps at 1/60 s) falls to 3 % in 9 s.
 const (
-	leadRate = 0.2
-	leadBend = 0.2
+	leadRate = 0.1
+	leadBend = 0.1
 )
 
 // value returns the lead (internal steps) and its first two derivatives
-// at time t ≥ l.at.
-func (l lead) value(t float64) (s, ds, dds float64) {
-	s, ds, dds = l.own(l.pace * (t - l.at))
-	return s, l.pace * ds, l.pace * l.pace * dds
-}
-
-// own returns the lead and its first two derivatives u of its own time
-// after l.at: a critically damped decay of third order,
+// at time t ≥ l.at: a critically damped decay of third order,
 // s(u) = (c0 + c1·u + c2·u²)·e^(−w·u), whose second derivative is
 // continuous where the lead grows.
-func (l lead) own(u float64) (s, ds, dds float64) {
+func (l lead) value(t float64) (s, ds, dds float64) {
 	if l.s == 0 && l.ds == 0 && l.dds == 0 {
 		return 0, 0, 0
 	}
-	w := l.w
+	u, w := t-l.at, l.w
 	c0, c1 := l.s, l.ds+w*l.s
 	c2 := 0.5 * (l.dds + 2*w*l.ds + w*w*l.s)
 	e := math.Exp(-w * u)
@@ -428,57 +434,44 @@ func (l lead) own(u float64) (s, ds, dds float64) {
 	return p * e, (dp - w*p) * e, (2*c2 - 2*w*dp + w*w*p) * e
 }
 
-// rebase moves the time at which the lead's numbers hold to t.
-func (l *lead) rebase(t float64) {
-	l.s, l.ds, l.dds = l.own(l.pace * (t - l.at))
-	l.at = t
-}
-
 // grow adds d internal steps to the lead at time t, its derivatives kept
 // (the path's speed and acceleration do not step), its decay set so that
 // a lead of s from rest shrinks at most at leadRate, with a second
 // derivative of at most leadBend·h per internal step (the peaks of the
 // third-order decay from rest are 2e⁻²·s·w and 0.2306·s·w²).
 func (l *lead) grow(t, d, h float64) {
-	l.rebase(t)
-	l.s += d
-	// A lead taken up by a shrinking lag may have swung below zero (its
-	// rate kept), and grow again by less than that: the decay is set as
-	// for a lead of at least one internal step.
-	m := max(math.Abs(l.s), 1)
-	l.w = min(leadRate/(2*math.Exp(-2)*m), math.Sqrt(leadBend*h/(0.2306*m)))
+	s, ds, dds := l.value(t)
+	s += d
+	m := max(math.Abs(s), 1)
+	w := min(leadRate/(2*math.Exp(-2)*m), math.Sqrt(leadBend*h/(0.2306*m)))
+	*l = lead{at: t, s: s, ds: ds, dds: dds, w: w}
 }
 
 // take takes up to d internal steps off the lead at time t, as the lag
 // shrinks by d: the delay keeps while the lead lasts.
 func (l *lead) take(t, d float64) {
-	l.rebase(t)
-	l.s -= min(d, max(l.s, 0))
+	s, ds, dds := l.value(t)
+	*l = lead{at: t, s: s - min(d, max(s, 0)), ds: ds, dds: dds, w: l.w}
 }
 
-// setPace sets from time t how fast the lead's own time runs.
-func (l *lead) setPace(t, pace float64) {
-	l.rebase(t)
-	l.pace = pace
+func (l *lead) cut(t, s float64) {
+	_, ds, dds := l.value(t)
+	l.at, l.s, l.ds, l.dds = t, s, ds, dds
 }
 
-// steadiness returns how steady a motion at v (m/s) accelerating at a
-// (m/s²) is, from 0 to 1: 1 at a constant speed, falling to 0 where the
-// acceleration reaches twice the most a lead's decay adds (leadBend·|v|).
-func steadiness(v, a float64) float64 {
-	if a == 0 {
-		return 1
+// moving reports whether any driven point moves at time now (in internal
+// steps of h seconds) or is asked to by the inputs.
+func (in *Instance) moving(now, h float64) bool {
+	for i := range in.paths {
+		p := &in.paths[i]
+		if _, w := p.at(now, h); w != 0 {
+			return true
+		}
+		if p.vel >= 0 && in.values[p.vel] != 0 || p.pos >= 0 && in.values[p.pos] != p.lastX {
+			return true
+		}
 	}
-	return min(max(1-math.Abs(a)/(2*leadBend*math.Abs(v)), 0), 1)
-}
-
-// moving reports whether the axis moves at time now (in internal steps
-// of h seconds) or is asked to by the inputs in values.
-func (p *pathAxis) moving(values []float64, now, h float64) bool {
-	if _, w := p.at(now, h); w != 0 {
-		return true
-	}
-	return p.vel >= 0 && values[p.vel] != 0 || p.pos >= 0 && values[p.pos] != p.lastX
+	return false
 }
 
 // planPaths takes the samples of the communication point at time t (s)
@@ -497,34 +490,46 @@ func (in *Instance) planPaths(t, H, h float64) {
 	// grows by while a point moves goes into the lead, what it shrinks by
 	// comes out of the lead first.
 	want := Lag(H, h) / h
-	for i := range in.paths {
-		if p := &in.paths[i]; !p.moving(in.values, now, h) {
-			p.lead = lead{} // nothing it would move
-		}
+	moving := in.moving(now, h)
+	if !moving {
+		in.lead = lead{}
 	}
 	switch hold := in.lagAt + lagHold/h; {
 	case in.lastPoint < 0:
 		in.lag, in.lagAt = want, point
 	case want > in.lag:
-		for i := range in.paths {
-			if p := &in.paths[i]; p.moving(in.values, now, h) {
-				p.lead.grow(point, want-in.lag, h)
-			}
+		if moving {
+			in.lead.grow(point, want-in.lag, h)
 		}
 		in.lag, in.lagAt = want, point
 	case want >= in.lag-lagSlack:
 		in.lagAt = point
 	case point > hold:
 		shrunk := max(want, in.lag-lagRate*(point-max(in.lastPoint, hold)))
-		for i := range in.paths {
-			in.paths[i].lead.take(point, in.lag-shrunk)
-		}
+		in.lead.take(point, in.lag-shrunk)
 		in.lag = shrunk
 	}
+	cap := math.Inf(1)
 	for i := range in.paths {
 		p := &in.paths[i]
 		if p.isSample(in.values, in.derivSet, point) {
-			p.sample(in.values, in.deriv, in.derivSet, point, now, in.lag, h)
+			cap = min(cap, p.horizon(in.values, point, h)/h)
+		}
+	}
+	if s, _, _ := in.lead.value(point); s > cap {
+		in.lead.cut(point, cap)
+	}
+	ahead, dAhead, _ := in.lead.value(point + in.lag)
+	allRest, any := true, false
+	for i := range in.paths {
+		p := &in.paths[i]
+		if p.isSample(in.values, in.derivSet, point) {
+			any = true
+			if !p.sample(in.values, in.deriv, in.derivSet, point, now, in.lag, ahead, dAhead, h) {
+				allRest = false
+			}
+		} else if _, w := p.at(now, h); w != 0 {
+			allRest = false
 		}
 		if p.byPosition(in.values) && p.vel >= 0 && !in.pathsLogged[p.point] {
 			in.pathsLogged[p.point] = true
@@ -536,6 +541,9 @@ func (in *Instance) planPaths(t, H, h float64) {
 		if p.vel >= 0 && in.values[p.vel] != p.v0 {
 			p.velDriven = true
 		}
+	}
+	if any && allRest {
+		in.lead = lead{}
 	}
 	in.lastPoint = point
 }
@@ -572,10 +580,10 @@ func (in *Instance) drivePaths(dst []float64, t, h float64) {
 // savePaths appends the paths' numbers to dst: the clocks, then
 // pathNumbers per axis.
 func (in *Instance) savePaths(dst []float64) []float64 {
-	dst = append(dst, in.clock, in.lastPoint, in.lag, in.lagAt)
+	dst = append(dst, in.clock, in.lastPoint, in.lag, in.lagAt, in.lead.at, in.lead.s, in.lead.ds, in.lead.dds, in.lead.w)
 	for _, p := range in.paths {
 		dst = append(dst, p.start, p.span, p.q0, p.w0, p.X, p.U, p.lastX, p.lastV, p.lastT, p.prevX, p.prevT, p.x0, p.v0,
-			p.lead.at, p.lead.s, p.lead.ds, p.lead.dds, p.lead.w, p.lead.pace, flag(p.cubic), flag(p.posDriven), flag(p.velDriven))
+			flag(p.cubic), flag(p.posDriven), flag(p.velDriven))
 	}
 	return dst
 }
@@ -602,6 +610,7 @@ func (in *Instance) checkPaths(src []float64) error {
 		}
 	}
 	clock, last, lag, lagAt := src[0], src[1], src[2], src[3]
+	leadAt, leadW := src[4], src[8]
 	switch {
 	case clock < 0 || clock != math.Trunc(clock):
 		return fmt.Errorf("the driven points' paths' clock reads %g internal steps: damaged", clock)
@@ -611,13 +620,13 @@ func (in *Instance) checkPaths(src []float64) error {
 		return fmt.Errorf("the driven points' lag of %g internal steps: damaged", lag)
 	case !(lagAt >= 0 && lagAt <= max(last, 0)):
 		return fmt.Errorf("the driven points' lag last asked for at %g internal steps, the last communication point at %g: damaged", lagAt, last)
+	case !(leadAt >= 0 && leadAt <= max(last, 0)) || !(leadW >= 0):
+		return fmt.Errorf("the driven points' lead set at %g internal steps decaying at %g per internal step, the last communication point at %g: damaged", leadAt, leadW, last)
 	}
 	for i := range in.paths {
 		v := src[pathClocks+pathNumbers*i:][:pathNumbers]
-		start, span, lastT, prevT, leadAt, leadW, pace := v[0], v[1], v[8], v[10], v[13], v[17], v[18]
+		start, span, lastT, prevT := v[0], v[1], v[8], v[10]
 		switch {
-		case !(leadAt >= 0 && leadAt <= max(last, 0)) || !(leadW >= 0) || !(pace >= 0 && pace <= 1):
-			return fmt.Errorf("a driven point's lead set at %g internal steps decaying at %g per internal step at pace %g, the last communication point at %g: damaged", leadAt, leadW, pace, last)
 		case !(start >= 0 && start <= clock) || !(span >= 0):
 			return fmt.Errorf("a driven point's path segment from %g over %g internal steps, the clock at %g: damaged", start, span, clock)
 		case !(lastT <= clock && prevT <= lastT):
@@ -635,11 +644,11 @@ func (in *Instance) checkPaths(src []float64) error {
 // loadPaths restores the paths from numbers checkPaths accepted.
 func (in *Instance) loadPaths(src []float64) {
 	in.clock, in.lastPoint, in.lag, in.lagAt = src[0], src[1], src[2], src[3]
+	in.lead = lead{at: src[4], s: src[5], ds: src[6], dds: src[7], w: src[8]}
 	for i := range in.paths {
 		p := &in.paths[i]
 		v := src[pathClocks+pathNumbers*i:]
 		p.start, p.span, p.q0, p.w0, p.X, p.U, p.lastX, p.lastV, p.lastT, p.prevX, p.prevT, p.x0, p.v0 = v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7], v[8], v[9], v[10], v[11], v[12]
-		p.lead = lead{at: v[13], s: v[14], ds: v[15], dds: v[16], w: v[17], pace: v[18]}
-		p.cubic, p.posDriven, p.velDriven = v[19] == 1, v[20] == 1, v[21] == 1
+		p.cubic, p.posDriven, p.velDriven = v[13] == 1, v[14] == 1, v[15] == 1
 	}
 }
