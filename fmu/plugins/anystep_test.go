@@ -103,23 +103,7 @@ func sq(x float64) float64 { return x * x }
 // trolleyMove is the suspension point's move along x, starting at 1 s:
 // 0.5 m/s² up to 1 m/s, at 1 m/s, and 0.5 m/s² down to rest, 10 m in
 // all (m, m/s at time t in s).
-func trolleyMove(t float64) (x, v float64) {
-	const a, vmax, start = 0.5, 1.0, 1.0
-	ta := vmax / a              // 2 s accelerating
-	tc := (10 - vmax*ta) / vmax // 8 s at speed
-	switch s := t - start; {
-	case s <= 0:
-		return 0, 0
-	case s < ta:
-		return 0.5 * a * s * s, a * s
-	case s < ta+tc:
-		return 0.5*vmax*ta + vmax*(s-ta), vmax
-	case s < 2*ta+tc:
-		r := 2*ta + tc - s
-		return 10 - 0.5*a*r*r, a * r
-	}
-	return 10, 0
-}
+func trolleyMove(t float64) (x, v float64) { return trapezoid(10, 0.5, 1, 1)(t) }
 
 // How a master drives the suspension point.
 type driving int
