@@ -275,6 +275,9 @@ func (p *pathAxis) horizon(values []float64, t, h float64) float64 {
 	return leadHorizon / math.Sqrt(math.Abs(J/V))
 }
 
+// leadHorizon is the share of a motion's turning time 1/ω (or, by
+// positions alone, of the time its acceleration changes its speed by as
+// much) over which horizon lets the samples be extrapolated.
 const leadHorizon = 0.5
 
 // reach returns the knot of a sample at x (m) moving at v (m/s) with
@@ -479,6 +482,7 @@ func (l *lead) take(t, d float64) {
 	*l = lead{at: t, s: s - min(d, max(s, 0)), ds: ds, dds: dds, w: l.w}
 }
 
+// cut sets the lead to s internal steps at time t, its derivatives kept.
 func (l *lead) cut(t, s float64) {
 	_, ds, dds := l.value(t)
 	l.at, l.s, l.ds, l.dds = t, s, ds, dds
@@ -534,22 +538,24 @@ func (in *Instance) planPaths(t, H, h float64) {
 		in.lead.take(point, in.lag-shrunk)
 		in.lag = shrunk
 	}
-	cap := math.Inf(1)
+	// The lead reaches no further than the samples show a turn coming;
+	// where every axis's motion comes to rest at its knot, it is dropped.
+	reachable := math.Inf(1) // internal steps the samples can be extrapolated
 	for i := range in.paths {
 		p := &in.paths[i]
 		if p.isSample(in.values, in.derivSet, point) {
-			cap = min(cap, p.horizon(in.values, point, h)/h)
+			reachable = min(reachable, p.horizon(in.values, point, h)/h)
 		}
 	}
-	if s, _, _ := in.lead.value(point); s > cap {
-		in.lead.cut(point, cap)
+	if s, _, _ := in.lead.value(point); s > reachable {
+		in.lead.cut(point, reachable)
 	}
 	ahead, dAhead, _ := in.lead.value(point + in.lag)
-	allRest, any := true, false
+	allRest, sampled := true, false
 	for i := range in.paths {
 		p := &in.paths[i]
 		if p.isSample(in.values, in.derivSet, point) {
-			any = true
+			sampled = true
 			if !p.sample(in.values, in.deriv, in.derivSet, point, now, in.lag, ahead, dAhead, h) {
 				allRest = false
 			}
@@ -567,7 +573,7 @@ func (in *Instance) planPaths(t, H, h float64) {
 			p.velDriven = true
 		}
 	}
-	if any && allRest {
+	if sampled && allRest {
 		in.lead = lead{}
 	}
 	in.lastPoint = point
