@@ -392,6 +392,10 @@ func (sys *System) AddWire(spec WireSpec) (*Wire, error) {
 		return nil, err
 	}
 	var prev geom.Vec3
+	// The straight piece laid from the last route point (its body) to
+	// this one: a wire cannot start through a geometry.
+	var from geom.Vec3
+	var fromBody *multibody.Body
 	for i, rp := range route {
 		if !rp.Point.IsFinite() {
 			return nil, fmt.Errorf("wire %q: route point %d is not finite: %w", name, i, ErrWire)
@@ -436,6 +440,13 @@ func (sys *System) AddWire(spec WireSpec) (*Wire, error) {
 		default:
 			return nil, fmt.Errorf("wire %q: route point %d has unknown kind %d: %w", name, i, rp.Kind, ErrWire)
 		}
+		if i > 0 {
+			if g := sys.cutting(from, prev, fromBody, rp.Body); g != nil {
+				return nil, fmt.Errorf("wire %q: the straight piece from route point %d %v m to route point %d %v m passes through geometry %q: route the wire around it (wrap points on its edges): %w",
+					name, i-1, from, i, prev, g.Name, ErrWire)
+			}
+		}
+		from, fromBody = prev, rp.Body
 	}
 	// Rest lengths: the route's length between mass nodes; masses: half
 	// of each adjacent segment.
@@ -522,6 +533,20 @@ func (w *Wire) clamps(route []RoutePoint, winch bool) error {
 func (sys *System) swallowing(p geom.Vec3, body *multibody.Body) *Geometry {
 	for _, g := range sys.Geometries {
 		if (body == nil || g.Body != body) && g.Inside(p) {
+			return g
+		}
+	}
+	return nil
+}
+
+// cutting returns a geometry that the straight piece from a to b passes
+// through (deeper than its surface tolerance), or nil. Not counted: the
+// geometries on the bodies the piece ends on (see swallowing), and
+// sheaves, whose flanges keep a wire leaving the groove at a fleet angle
+// in it however the piece runs across the sheave's outline.
+func (sys *System) cutting(a, b geom.Vec3, bodyA, bodyB *multibody.Body) *Geometry {
+	for _, g := range sys.Geometries {
+		if g.sheave == nil && (bodyA == nil || g.Body != bodyA) && (bodyB == nil || g.Body != bodyB) && g.Cuts(a, b) {
 			return g
 		}
 	}
