@@ -250,7 +250,9 @@ func TestRunCommand(t *testing.T) {
 	if len(rows) != 8 || rows[0][0] != "time (s)" || rows[0][1] != "suspension.x (m)" || !strings.Contains(strings.Join(rows[0], ","), "cable.tension (N)") {
 		t.Fatalf("%d rows, header %q: want 7 times from 0 to 3 s and the inputs before the outputs", len(rows), rows[0])
 	}
-	for k, want := range []string{"0", "0", "0", "0", "0.25", "0.5", "0.5"} {
+	// The inputs at each point are the table's there (those set for the
+	// step from it), not those of the step before.
+	for k, want := range []string{"0", "0", "0", "0.25", "0.5", "0.5", "0.5"} {
 		if rows[k+1][1] != want {
 			t.Errorf("t = %s s: suspension.x %s, want %s", rows[k+1][0], rows[k+1][1], want)
 		}
@@ -324,6 +326,95 @@ func TestRunRefusals(t *testing.T) {
 	}
 	if code, _, errs := call("check", "--", odd); code != 0 {
 		t.Errorf("check -- %s: status %d, %s", odd, code, errs)
+	}
+}
+
+// run refuses outputs that would replace what it reads or each other, or
+// that are not files, before it runs, leaving them as they were; it
+// writes through a link to a file, keeping the link, and its outputs are
+// readable by others (0644), or keep the mode of the file they replace.
+func TestRunOutputs(t *testing.T) {
+	dir := t.TempDir()
+	scen := filepath.Join(dir, "hoist")
+	if err := os.CopyFS(scen, os.DirFS("../examples/massless")); err != nil {
+		t.Fatal(err)
+	}
+	table := filepath.Join(dir, "inputs.csv")
+	const tableText = "time,suspension.x\n0,0\n1,1\n"
+	if err := os.WriteFile(table, []byte(tableText), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	scenario, err := os.ReadFile(filepath.Join(scen, fmu.ScenarioFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	fifo := filepath.Join(dir, "fifo")
+	if err := mkfifo(fifo); err != nil {
+		t.Fatal(err)
+	}
+	dangling := filepath.Join(dir, "dangling.csv")
+	if err := os.Symlink(filepath.Join(dir, "nowhere", "x.csv"), dangling); err != nil {
+		t.Fatal(err)
+	}
+	same := filepath.Join(dir, "same.out")
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"-inputs", table, "-csv", table}, "-csv " + table + " is the -inputs table"},
+		{[]string{"-inputs", table, "-plot", table}, "-plot " + table + " is the -inputs table"},
+		{[]string{"-csv", filepath.Join(scen, fmu.ScenarioFile)}, "is the scenario's own scenario.json: name another file for the CSV file"},
+		{[]string{"-csv", same, "-plot", same}, "name the same file"},
+		{[]string{"-csv", fifo}, "is not a regular file"},
+		{[]string{"-csv", dir}, "is a folder"},
+		{[]string{"-csv", dangling}, "is a link that leads to no file"},
+		{[]string{"-csv", filepath.Join(scen, "resources", "out.csv")}, "under the scenario's resources/"},
+		{[]string{"-csv", filepath.Join(dir, "x.csv"), "-stop", "0"}, "-stop 0, -step"},
+		{[]string{"-csv", filepath.Join(dir, "x.csv"), "-step", "0"}, "-step 0: want positive"},
+	} {
+		if strings.Contains(c.want, "resources/") {
+			if err := os.MkdirAll(filepath.Join(scen, "resources"), 0o755); err != nil {
+				t.Fatal(err)
+			}
+		}
+		code, _, errs := call(append([]string{"run", scen}, c.args...)...)
+		if code == 0 || !strings.Contains(errs, c.want) {
+			t.Errorf("run %q: status %d, stderr %q, want a refusal saying %q", c.args, code, errs, c.want)
+		}
+	}
+	if b, err := os.ReadFile(table); err != nil || string(b) != tableText {
+		t.Errorf("the inputs table changed: %q, %v", b, err)
+	}
+	if b, err := os.ReadFile(filepath.Join(scen, fmu.ScenarioFile)); err != nil || !bytes.Equal(b, scenario) {
+		t.Errorf("the scenario changed (read error %v)", err)
+	}
+	if st, err := os.Lstat(fifo); err != nil || st.Mode()&os.ModeNamedPipe == 0 {
+		t.Errorf("the pipe was replaced: %v, %v", st.Mode(), err)
+	}
+	// Through a link: the file it leads to is written, the link kept.
+	real := filepath.Join(dir, "real.csv")
+	if err := os.WriteFile(real, []byte("old\n"), 0o640); err != nil {
+		t.Fatal(err)
+	}
+	link := filepath.Join(dir, "link.csv")
+	if err := os.Symlink(real, link); err != nil {
+		t.Fatal(err)
+	}
+	fresh := filepath.Join(dir, "fresh.png")
+	if code, _, errs := call("run", scen, "-stop", "1", "-csv", link, "-plot", fresh); code != 0 {
+		t.Fatalf("run -csv through a link: status %d, %s", code, errs)
+	}
+	if st, err := os.Lstat(link); err != nil || st.Mode()&os.ModeSymlink == 0 {
+		t.Errorf("the link was replaced: %v", err)
+	}
+	if b, err := os.ReadFile(real); err != nil || !strings.HasPrefix(string(b), "time (s),") {
+		t.Errorf("the file the link leads to was not written: %.20q, %v", b, err)
+	}
+	if st, err := os.Stat(real); err != nil || st.Mode().Perm() != 0o640 {
+		t.Errorf("the replaced file's mode: %v, want 0640 as before", st.Mode().Perm())
+	}
+	if st, err := os.Stat(fresh); err != nil || st.Mode().Perm() != 0o644 {
+		t.Errorf("a new plot's mode: %v, want 0644", st.Mode().Perm())
 	}
 }
 

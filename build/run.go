@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/csv"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"maps"
@@ -69,10 +70,17 @@ func runRun(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	if *stop == 0 {
+	csvFile, plotFile, err := checkOutputs(c, *inputs, *csvPath, *plotPath)
+	if err != nil {
+		return err
+	}
+	// Not given, the scenario's; given, as given (0 is refused below).
+	given := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { given[f.Name] = true })
+	if !given["stop"] {
 		*stop = c.Scenario.StopTime
 	}
-	if *step == 0 {
+	if !given["step"] {
 		*step = c.Scenario.Step
 	}
 	if !(*stop > 0) || math.IsInf(*stop, 0) || !(*step > 0) || math.IsInf(*step, 0) {
@@ -88,11 +96,11 @@ func runRun(args []string, stdout, stderr io.Writer) error {
 		}
 	}
 	var recs []recorder
-	if *csvPath != "" {
-		recs = append(recs, &csvRecorder{path: *csvPath})
+	if csvFile != "" {
+		recs = append(recs, &csvRecorder{path: csvFile})
 	}
-	if *plotPath != "" {
-		recs = append(recs, &plotRecorder{path: *plotPath, every: int(math.Ceil((*stop) / (*step) / plotPoints))})
+	if plotFile != "" {
+		recs = append(recs, &plotRecorder{path: plotFile, every: int(math.Ceil((*stop) / (*step) / plotPoints))})
 	}
 	// Ctrl-C ends the run at the next step, its temporary files removed.
 	ctx, cancel := signal.NotifyContext(context.Background(), os.Interrupt)
@@ -107,6 +115,55 @@ func runRun(args []string, stdout, stderr io.Writer) error {
 		fmt.Fprintln(stdout, "wrote", *plotPath)
 	}
 	return nil
+}
+
+// checkOutputs returns the files to write the CSV and the plot to (links
+// followed; "" where not asked for), or why the run refuses them, before
+// it runs: as an export refuses its output (exporter.Checked.CheckWrite),
+// and an output that is the -inputs table or the other output (the
+// results would replace the table, or one output the other).
+func checkOutputs(c *exporter.Checked, inputs, csvPath, plotPath string) (csvFile, plotFile string, err error) {
+	outs := []struct {
+		flag, what, path string
+		file             *string
+	}{{"-csv", "the CSV file", csvPath, &csvFile}, {"-plot", "the plot", plotPath, &plotFile}}
+	for _, o := range outs {
+		if o.path == "" {
+			continue
+		}
+		if *o.file, err = c.CheckWrite(o.path, o.what); err != nil {
+			return "", "", err
+		}
+		if inputs != "" && samePlace(*o.file, inputs) {
+			return "", "", fmt.Errorf("%s %s is the -inputs table: name another file for %s", o.flag, o.path, o.what)
+		}
+	}
+	if csvFile != "" && plotFile != "" && samePlace(csvFile, plotFile) {
+		return "", "", fmt.Errorf("-csv %s and -plot %s name the same file: name one for each", csvPath, plotPath)
+	}
+	return csvFile, plotFile, nil
+}
+
+// samePlace reports whether paths a and b name the same file: the same
+// file where both exist, else the same absolute path, the folders' links
+// resolved.
+func samePlace(a, b string) bool {
+	sa, errA := os.Stat(a)
+	sb, errB := os.Stat(b)
+	if errA == nil && errB == nil {
+		return os.SameFile(sa, sb)
+	}
+	place := func(p string) string {
+		abs, err := filepath.Abs(p)
+		if err != nil {
+			return p
+		}
+		if dir, err := filepath.EvalSymlinks(filepath.Dir(abs)); err == nil {
+			return filepath.Join(dir, filepath.Base(abs))
+		}
+		return abs
+	}
+	return place(a) == place(b)
 }
 
 // maxSteps bounds a run's communication steps, as the Python package's
@@ -345,12 +402,24 @@ func simulate(ctx context.Context, c *exporter.Checked, stop, step float64, tabl
 		allVR[i] = uint32(i)
 	}
 	row := make([]float64, len(columns))
+	// The table's column of each input column (−1: none, its start value
+	// throughout).
+	fromTable := make([]int, len(columns))
+	for k, i := range columns {
+		fromTable[k] = slices.Index(inVR, uint32(i))
+	}
+	// A row holds the outputs at t and the inputs at t: the table's, set
+	// for the step from t (the instance still holds those of the step
+	// before, which would show them a step late).
 	record := func(t float64) error {
 		if in.Read(allVR, all) != fmu.OK {
 			return failed(fmt.Sprintf("reading the outputs at t = %g s", t))
 		}
 		for k, i := range columns {
 			row[k] = all[i]
+			if j := fromTable[k]; j >= 0 {
+				row[k] = table.at(j, t)
+			}
 		}
 		for _, r := range recs {
 			if err := r.row(t, row); err != nil {
@@ -453,13 +522,27 @@ func (c *csvRecorder) end() error {
 		err = cerr
 	}
 	if err == nil {
-		err = os.Rename(c.f.Name(), c.path)
+		err = replace(c.f.Name(), c.path)
 	}
 	if err != nil {
 		os.Remove(c.f.Name())
 		return fmt.Errorf("writing %s: %w", c.path, err)
 	}
 	return nil
+}
+
+// replace renames the complete temporary file tmp to path, with the
+// permissions of the file it replaces, or 0644 (CreateTemp's are 0600:
+// a result is read by others).
+func replace(tmp, path string) error {
+	mode := os.FileMode(0o644)
+	if st, err := os.Stat(path); err == nil {
+		mode = st.Mode().Perm()
+	}
+	if err := os.Chmod(tmp, mode); err != nil {
+		return err
+	}
+	return os.Rename(tmp, path)
 }
 
 func (c *csvRecorder) abort() {
@@ -547,8 +630,20 @@ func (p *plotRecorder) end() error {
 		}
 		panels[i].Label = panels[i].Title + " (" + panels[i].Label + ")"
 	}
-	if err := os.MkdirAll(filepath.Dir(p.path), 0o755); err != nil {
+	// Drawn beside the file and renamed into place, as the CSV.
+	f, err := create(p.path)
+	if err != nil {
 		return fmt.Errorf("the plot: %w", err)
 	}
-	return chart.Draw(cols, panels, 20*vg.Centimeter, vg.Length(5*len(panels)+2)*vg.Centimeter, p.path)
+	tmp := f.Name()
+	f.Close()
+	if err := chart.Draw(cols, panels, 20*vg.Centimeter, vg.Length(5*len(panels)+2)*vg.Centimeter, tmp); err != nil {
+		os.Remove(tmp)
+		return err
+	}
+	if err := replace(tmp, p.path); err != nil {
+		os.Remove(tmp)
+		return fmt.Errorf("writing %s: %w", p.path, err)
+	}
+	return nil
 }

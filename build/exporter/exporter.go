@@ -280,18 +280,38 @@ func (c *Checked) Write(out string, version int, engines []Engine) (string, erro
 }
 
 // CheckOut returns the path Write would write for out (default
-// <modelIdentifier>.fmu in the working directory), or why it refuses it:
-// a folder, one of the files the export reads (the scenario, a plugin: the
-// FMU would take its place), or a place under the folder's resources/,
-// links followed (the next export would pack this FMU into itself).
-// Write checks it too; a caller that compiles engines first asks before.
+// <modelIdentifier>.fmu in the working directory), or why it refuses it
+// (CheckWrite). Write checks it too; a caller that compiles engines first
+// asks before.
 func (c *Checked) CheckOut(out string) (string, error) {
 	if out == "" {
 		out = c.Scenario.ModelIdentifier + ".fmu"
 	}
+	return c.CheckWrite(out, "the FMU")
+}
+
+// CheckWrite returns the path at which to write the output what ("the
+// FMU", "the CSV file") named out, or why it refuses it: a folder or
+// another file that is not a regular one (a device, a pipe: replaced by
+// the rename that completes a write, or fed half an output), one of the
+// files the export reads (the scenario, a plugin: the output would take
+// its place), or a place under the folder's resources/, links followed
+// (the next export would pack the output into the FMU). A link to a file
+// is followed: the file it leads to is written, the link kept.
+func (c *Checked) CheckWrite(out, what string) (string, error) {
+	if st, err := os.Lstat(out); err == nil && st.Mode()&os.ModeSymlink != 0 {
+		real, err := filepath.EvalSymlinks(out)
+		if err != nil {
+			return "", fmt.Errorf("%s is a link that leads to no file (%w): name the file to write %s to", out, err, what)
+		}
+		out = real
+	}
 	st, err := os.Stat(out)
-	if err == nil && st.IsDir() {
-		return "", fmt.Errorf("%s is a folder: name the FMU file to write", out)
+	switch {
+	case err == nil && st.IsDir():
+		return "", fmt.Errorf("%s is a folder: name the file to write %s to", out, what)
+	case err == nil && !st.Mode().IsRegular():
+		return "", fmt.Errorf("%s is not a regular file (%v): name a file to write %s to", out, st.Mode().Type(), what)
 	}
 	sources := []string{fmu.ScenarioFile}
 	for _, p := range c.Scenario.Plugins {
@@ -300,7 +320,7 @@ func (c *Checked) CheckOut(out string) (string, error) {
 	if err == nil {
 		for _, src := range sources {
 			if sst, serr := os.Stat(filepath.Join(c.Folder, src)); serr == nil && os.SameFile(st, sst) {
-				return "", fmt.Errorf("%s is the scenario's own %s: name another file for the FMU", out, filepath.ToSlash(src))
+				return "", fmt.Errorf("%s is the scenario's own %s: name another file for %s", out, filepath.ToSlash(src), what)
 			}
 		}
 	}
@@ -310,7 +330,11 @@ func (c *Checked) CheckOut(out string) (string, error) {
 	}
 	for _, packed := range packedFolders(filepath.Join(c.Folder, "resources")) {
 		if within(dir, packed) {
-			return "", fmt.Errorf("%s is under the scenario's resources/ (%s), which the FMU carries: the next export would pack this FMU into itself; write it elsewhere", out, packed)
+			packs := what + " into the FMU"
+			if what == "the FMU" {
+				packs = "this FMU into itself"
+			}
+			return "", fmt.Errorf("%s is under the scenario's resources/ (%s), which the FMU carries: the next export would pack %s; write it elsewhere", out, packed, packs)
 		}
 	}
 	return out, nil
