@@ -136,10 +136,6 @@ type SlewSpec struct {
 	BoomFoot *geom.Vec3
 }
 
-// maxStrain is the largest strain T/EA a hoist's falls are laid with:
-// steel wire ropes break near 2 %, fibre ropes near 10 %.
-const maxStrain = 0.1
-
 // ErrHoist reports a hoist that cannot be built.
 var ErrHoist = errors.New("invalid hoist")
 
@@ -165,9 +161,9 @@ func (s *HoistSpec) validate() error {
 	if !(s.Gravity > 0) || math.IsInf(s.Gravity, 0) {
 		add("gravity %g m/s²: a hoist hangs its load by gravity, it must be positive and finite", s.Gravity)
 	} else if ea := s.Rope.AxialStiffness(); s.Falls >= 1 && ea > 0 {
-		if strain := s.Hooked() / float64(s.Falls) / ea; strain > maxStrain {
+		if strain := s.Hooked() / float64(s.Falls) / ea; strain > material.MaxStrain {
 			add("the hooked %.4g kg on %d falls stretch the rope by %.3g %% (T/EA): beyond %g %% no rope holds and the model's straight segments do not hold either; give a stiffer rope or more falls",
-				s.Hooked()/s.Gravity, s.Falls, 100*strain, 100*maxStrain)
+				s.Hooked()/s.Gravity, s.Falls, 100*strain, 100*material.MaxStrain)
 		}
 	}
 	for _, v := range []struct {
@@ -181,6 +177,17 @@ func (s *HoistSpec) validate() error {
 	}
 	if !(s.Sling >= 0) || math.IsInf(s.Sling, 0) {
 		add("sling %g m must be finite and not negative", s.Sling)
+	}
+	// A drum or sheave whose radius at the wire's axis is within the
+	// rope's radius would have the wire pass through its axle: D/d ≤ 1
+	// (cranes reeve at D/d of 16 and more).
+	for _, v := range []struct {
+		name string
+		r    float64
+	}{{"drum", s.Drum.Radius}, {"sheave", s.Sheave.Radius}} {
+		if d := s.Rope.Diameter; d > 0 && v.r > 0 && 2*v.r <= d {
+			add("%s radius %g m at the wire's axis: D/d = %.3g for the %g m rope; the radius must exceed the rope's radius (cranes use D/d of 16 and more)", v.name, v.r, 2*v.r/d, d)
+		}
 	}
 	if s.CrossedHook && s.SideBySide {
 		add("crossed hook sheaves and side-by-side reeving exclude each other")

@@ -481,8 +481,9 @@ func TestHoistSetDownFast(t *testing.T) {
 	}
 }
 
-// TestHoistRefusals: a hoist without gravity, or whose load would stretch
-// its falls by more than 10 %, is refused saying why; a block hauled into
+// TestHoistRefusals: a hoist without gravity, whose load would stretch
+// its falls by more than 10 %, or whose drum or sheaves are no wider than
+// the rope, is refused saying why; a block hauled into
 // the boom tip stops the step with ErrTwoBlock before the sheaves meet.
 func TestHoistRefusals(t *testing.T) {
 	spec := craneSpec(4, 40)
@@ -494,6 +495,17 @@ func TestHoistRefusals(t *testing.T) {
 	spec.LoadMass = 1e8
 	if _, err := NewHoist(spec); err == nil || !strings.Contains(err.Error(), "stretch the rope") {
 		t.Errorf("a 100,000 t load: error %v", err)
+	}
+	// A drum or sheave no wider than the rope: D/d ≤ 1.
+	spec = craneSpec(4, 40)
+	spec.Drum.Radius = spec.Rope.Diameter / 2
+	if _, err := NewHoist(spec); err == nil || !strings.Contains(err.Error(), "drum radius") || !strings.Contains(err.Error(), "D/d = 1 ") {
+		t.Errorf("a drum of the rope's radius: error %v", err)
+	}
+	spec = craneSpec(4, 40)
+	spec.Sheave.Radius = spec.Rope.Diameter / 4
+	if _, err := NewHoist(spec); err == nil || !strings.Contains(err.Error(), "sheave radius") {
+		t.Errorf("a sheave of half the rope's radius: error %v", err)
 	}
 	spec = craneSpec(2, 5)
 	ho := newCrane(t, spec)

@@ -194,6 +194,13 @@ func (r Rope) Bending() float64 {
 	return DefaultBendingFraction * r.SolidBending()
 }
 
+// MaxStrain is the largest static strain T/EA a hoist's rope is hung or
+// laid with: steel wire ropes break near 2 %, fibre ropes near 10 %. A
+// scenario beyond it holds a typing mistake (a load's mass or a rope's
+// modulus off by orders of magnitude), which the models refuse rather
+// than simulate a rope stretched past breaking.
+const MaxStrain = 0.1
+
 // Limits that no hoisting rope reaches, by which a cable model tells a
 // simulation its step cannot hold, running away, from a violent but
 // physical one (a rope snapping taut, a free end thrown at 31 m/s):

@@ -231,3 +231,46 @@ func TestCraneRefusals(t *testing.T) {
 		}
 	}
 }
+
+// A load no rope holds is refused on every model, in the scenario and as
+// the load.mass parameter at initialization, naming the strain: 500 t on
+// the crane's 20 mm rope is a strain of 15.6 % (T/EA, EA = 31.4 MN),
+// beyond material.MaxStrain; 300 t (9.4 %) is taken. Before, the
+// massless, mass–spring and spline cables hung 100,000 t 300 m below a
+// 10 m rope, and the rigid-body cable failed in its first step with a
+// runaway.
+func TestCraneBeyondWhatRopesHold(t *testing.T) {
+	reg, err := plugins.Builtin()
+	if err != nil {
+		t.Fatal(err)
+	}
+	const want = "beyond 10 % no rope holds"
+	for _, model := range []string{"massless", "rigid-cable", "mass-spring", "spline"} {
+		for _, c := range []struct {
+			mass string
+			ok   bool
+		}{{"5e5", false}, {"3e5", true}} {
+			text := strings.Replace(strings.Replace(crane, "MODEL", model, 1), `"load": {"mass": 1000}`, `"load": {"mass": `+c.mass+`}`, 1)
+			sc, err := fmu.ParseScenario([]byte(text))
+			if err == nil {
+				_, err = reg.Configure(sc)
+			}
+			if c.ok != (err == nil) || (err != nil && !strings.Contains(err.Error(), want)) {
+				t.Errorf("%s, load %s kg: %v, want it %s", model, c.mass, err, map[bool]string{true: "taken", false: "refused saying " + want}[c.ok])
+			}
+		}
+		dir := t.TempDir()
+		if err := os.WriteFile(filepath.Join(dir, fmu.ScenarioFile), []byte(strings.Replace(crane, "MODEL", model, 1)), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		var log logged
+		if _, _, st := plugintest.Start(t, dir, map[string]float64{"load.mass": 5e5}, &log); st == fmu.OK || !strings.Contains(log.text, want) {
+			t.Errorf("%s, load.mass 5e5 kg set before initialization: %v, log %q, want it refused saying %s", model, st, log.text, want)
+		}
+	}
+}
+
+// logged collects an instance's messages.
+type logged struct{ text string }
+
+func (l *logged) Log(_ fmu.Status, _, msg string) { l.text += msg + "\n" }

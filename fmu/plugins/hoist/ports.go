@@ -2,6 +2,7 @@ package hoist
 
 import (
 	"fmt"
+	"math"
 
 	"github.com/cablefmu/cablefmu/core/geom"
 	"github.com/cablefmu/cablefmu/core/material"
@@ -102,4 +103,18 @@ func quantities(c *Config, step float64, d *Design) *Catalogue {
 		}
 	}
 	return qs
+}
+
+// checkStrain refuses a load and rope whose weight, hanging still,
+// stretches the rope beyond material.MaxStrain at its top: T/EA with
+// T = (M + ρAL₀)g.
+func (p *Params) checkStrain() error {
+	ea := p.Rope.AxialStiffness()
+	rope := p.Rope.LinearDensity() * p.Length0
+	t := (p.LoadMass + rope) * math.Abs(p.Gravity)
+	if strain := t / ea; strain > material.MaxStrain {
+		return fmt.Errorf("load.mass %.4g kg and the rope's own %.4g kg hang at %.4g N, a strain of %.3g %% of the rope (T/EA, EA = %.4g N): beyond %g %% no rope holds; check load.mass, cable.E and cable.diameter",
+			p.LoadMass, rope, t, 100*strain, ea, 100*material.MaxStrain)
+	}
+	return nil
 }

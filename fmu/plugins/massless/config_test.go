@@ -132,3 +132,16 @@ func TestTwistPortNeedsTwist(t *testing.T) {
 		t.Error("cable.twist is not among the variables")
 	}
 }
+
+// A body no rope holds is refused, naming the strain: 500 t on the
+// 20 mm rope is a strain of 15.6 % (T/EA), beyond material.MaxStrain;
+// 300 t (9.4 %) is taken. Before, 100,000 t hung 300 m below a 10 m rope.
+func TestBodyBeyondWhatRopesHold(t *testing.T) {
+	const want = "a strain of 15.6 % of the rope (T/EA, EA = 3.142e+07 N): beyond 10 % no rope holds"
+	if _, err := configure(t, edit(t, hoistScenario, `"mass": 1000`, `"mass": 5e5`)); err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("500 t: %v, want it refused saying %q", err, want)
+	}
+	if _, err := configure(t, edit(t, hoistScenario, `"mass": 1000`, `"mass": 3e5`)); err != nil {
+		t.Errorf("300 t: %v, want it taken", err)
+	}
+}
