@@ -84,6 +84,10 @@ func fmi3InstantiateCoSimulation(instanceName, token, resourcePath C.fmi3String,
 		return fail("resourcePath is missing")
 	case nRequired > 0:
 		return fail("no intermediate variables are provided (providesIntermediateUpdate=\"false\")")
+	case bool(eventModeUsed):
+		// FMI 3.0, fmi3InstantiateCoSimulation: eventModeUsed may be true
+		// only where hasEventMode is; otherwise the FMU must raise an error.
+		return fail("eventModeUsed is true, but the FMU has no event mode (hasEventMode=\"false\"): instantiate it with eventModeUsed false; it steps in step mode after initialization")
 	}
 	reg, err := registry()
 	if err != nil {

@@ -442,6 +442,17 @@ class CommonTests:
         self.assertIsNone(slave.instance)
         self.assertTrue(err.messages, "NULL for a wrong instantiationToken but nothing logged")
 
+    def test_event_mode_used_refused(self):
+        # hasEventMode is false: an importer asking for Event Mode gets NULL
+        # and the reason (FMI 3.0, fmi3InstantiateCoSimulation), not an
+        # instance whose first fmi3EnterStepMode fails.
+        self.assertFalse(self.md.has_event_mode)
+        slave = self.new_slave(instantiate=False)
+        err = self.assertFails(lambda: slave.instantiate_co_simulation(event_mode_used=True),
+                               "fmi3InstantiateCoSimulation(eventModeUsed=true)", statuses=(None,))
+        self.assertIsNone(slave.instance)
+        self.assertTrue(any("eventModeUsed" in m[-1] for m in err.messages), err.messages)
+
     def test_missing_resource_path(self):
         slave = self.new_slave(instantiate=False)
         missing = os.path.join(TMP, "no-such-folder", "resources") + os.sep
