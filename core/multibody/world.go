@@ -598,12 +598,14 @@ func assembleTerms(b *Body, sums []rowSums, blocks, minvs []Jacobian, k, nb int)
 }
 
 // integrate applies the impulses and moves the bodies (symplectic Euler).
+// The rows' impulses are summed per body, as the constraint force and
+// torque the body reports; a dynamic body's velocities then change by
+// M⁻¹ of the sum, h·f/m and I⁻¹·h·τ, with the inverse inertia the step
+// assembled with (the rows' M⁻¹J, summed row by row, is the same to
+// rounding, at twice the operations on a cable's joints).
 func (w *World) integrate(h float64) {
 	for _, b := range w.bodies {
 		b.ConstraintForce, b.ConstraintTorque = geom.Vec3{}, geom.Vec3{}
-		if b.Kind == Dynamic {
-			b.Vel, b.AngVel = b.predVel, b.predAng
-		}
 	}
 	p := &w.prob
 	prs := p.Rows
@@ -615,26 +617,26 @@ func (w *World) integrate(h float64) {
 		}
 		pr := &prs[i]
 		f := l / h
-		js, ms := pr.J[:len(pr.Bodies)], pr.MinvJ[:len(pr.Bodies)]
+		js := pr.J[:len(pr.Bodies)]
 		for k, b := range pr.Bodies {
 			j := &js[k]
-			// An angular block's linear part (zero, and zero in M⁻¹J) would
-			// add zeros that change nothing: the force sums start from +0,
-			// and a predicted velocity is −0 only where the velocity was,
-			// which no step leaves.
-			linear := j.Lin != (geom.Vec3{})
-			if linear {
+			// An angular block's linear part (zero) would add zeros that
+			// change nothing: the force sums start from +0.
+			if j.Lin != (geom.Vec3{}) {
 				b.ConstraintForce = b.ConstraintForce.AddScaled(f, j.Lin)
 			}
 			b.ConstraintTorque = b.ConstraintTorque.AddScaled(f, j.Ang)
-			if b.Kind == Dynamic {
-				m := &ms[k]
-				if linear {
-					b.Vel = b.Vel.AddScaled(l, m.Lin)
-				}
-				b.AngVel = b.AngVel.AddScaled(l, m.Ang)
-			}
 		}
+	}
+	for _, b := range w.dynamic {
+		b.Vel = b.predVel.AddScaled(h*b.invMass, b.ConstraintForce)
+		t := b.ConstraintTorque.Scale(h)
+		in := &b.invI
+		b.AngVel = b.predAng.Add(geom.Vec3{
+			X: in[0][0]*t.X + in[0][1]*t.Y + in[0][2]*t.Z,
+			Y: in[1][0]*t.X + in[1][1]*t.Y + in[1][2]*t.Z,
+			Z: in[2][0]*t.X + in[2][1]*t.Y + in[2][2]*t.Z,
+		})
 	}
 	for _, b := range w.bodies {
 		if b.Kind == Static {
