@@ -287,16 +287,37 @@ class Table:
 
 
 def _signal(name, spec):
+    """The input ``name``'s signal from its spec (see :func:`simulate`).
+
+    A sequence is a ``(times, values)`` pair or a list of ``(t, value)``
+    rows. Two samples are two pairs of two numbers either way: written as
+    Python writes each form, a tuple of two lists is ``(times, values)`` and
+    a list of two tuples two rows; other spellings of that case are
+    refused rather than guessed (two rows read as a pair were a wrong
+    profile, without an error)."""
     if callable(spec):
         return spec
+    if isinstance(spec, bool):
+        raise TypeError("input %s: a Boolean %r for a number: give the value (1.0 for 1)" % (name, spec))
     if isinstance(spec, (int, float)):
         value = float(spec)
         return lambda t: value
     if isinstance(spec, dict) and "time" in spec:
         return Table(spec["time"], spec["values"])
-    if isinstance(spec, (tuple, list)) and len(spec) == 2 and all(isinstance(x, (tuple, list)) for x in spec):
-        return Table(spec[0], spec[1])
-    raise TypeError("input %s: want a number, a callable of t, a (times, values) pair or "
+    if isinstance(spec, (tuple, list)) and spec and all(isinstance(x, (tuple, list)) for x in spec):
+        rows = all(len(x) == 2 for x in spec)
+        if len(spec) == 2 and not rows:
+            return Table(spec[0], spec[1])
+        if len(spec) == 2:
+            if isinstance(spec, tuple) and all(isinstance(x, list) for x in spec):
+                return Table(spec[0], spec[1])
+            if not (isinstance(spec, list) and all(isinstance(x, tuple) for x in spec)):
+                raise ValueError("input %s: %r reads as (times, values) or as two (t, value) rows; write "
+                                 "([t0, t1], [v0, v1]), [(t0, v0), (t1, v1)] or {'time': [t0, t1], 'values': [v0, v1]}"
+                                 % (name, spec))
+        if rows:
+            return Table([r[0] for r in spec], [r[1] for r in spec])
+    raise TypeError("input %s: want a number, a callable of t, a (times, values) pair, a list of (t, value) rows or "
                     "{'time': [...], 'values': [...]}, got %r" % (name, type(spec).__name__))
 
 
@@ -360,9 +381,9 @@ def simulate(fmu, inputs=None, parameters=None, stop_time=10.0, step=None, outpu
 
     ``fmu``: an :class:`FMU` or the path of an .fmu archive (loaded once per
     process). ``inputs``: name -> a number, a callable of the time (s), a
-    ``(times, values)`` pair or ``{"time": [...], "values": [...]}`` (linear
-    between samples); each communication step starts with the inputs at its
-    start. ``parameters``: name -> value, set before initialization.
+    ``(times, values)`` pair, a list of ``(t, value)`` rows or
+    ``{"time": [...], "values": [...]}`` (linear between samples); each
+    communication step starts with the inputs at its start. ``parameters``: name -> value, set before initialization.
     ``step``: the communication step (s; default the FMU's). ``outputs``:
     the names to record (default every scalar output). ``derivatives``:
     input name -> a callable of the step's start time giving the input's
@@ -383,9 +404,11 @@ def _simulate(fmu, inputs=None, parameters=None, stop_time=10.0, step=None, outp
     applied instead of evaluating its profiles again."""
     if not isinstance(fmu, FMU):
         fmu = load(fmu)
-    h = float(step) if step else fmu.default_step()
+    h = float(step) if step is not None else fmu.default_step()
     if not (h > 0 and math.isfinite(h)):
         raise ValueError("step %r: must be positive and finite" % step)
+    if not (math.isfinite(stop_time) and math.isfinite(start_time)):
+        raise ValueError("start_time %r and stop_time %r: must be finite" % (start_time, stop_time))
     if not (stop_time > start_time):
         raise ValueError("stop_time %r must exceed start_time %r" % (stop_time, start_time))
     signals = {n: _signal(n, s) for n, s in (inputs or {}).items()}
@@ -393,6 +416,10 @@ def _simulate(fmu, inputs=None, parameters=None, stop_time=10.0, step=None, outp
     for n in list(signals) + list(parameters or {}):
         if n not in known:
             raise FMUError("%s has no variable %r" % (fmu.name, n))
+    for n, v in (parameters or {}).items():
+        if isinstance(v, bool) and fmu.md.variables[n].type.startswith(("Real", "Float")):
+            # A Boolean true for a mass was 1 kg.
+            raise TypeError("parameter %s: a Boolean %r for %s's Real %s: give the value" % (n, v, fmu.name, n))
     derivs = dict(derivatives or {})
     if derivs and not (fmu.version == 2 and fmu.md.can_interpolate_inputs):
         raise FMUError("%s cannot take input derivatives (FMI %d.0, canInterpolateInputs %s)"

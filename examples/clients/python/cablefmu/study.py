@@ -258,9 +258,14 @@ def _known(table, keys, *path):
 
 
 def _shown(x):
-    """x as the study file spells it, or its kind when it is a table or list."""
+    """x as the study file spells it; a table or a list with its kind first
+    ("a list [1, 2]"), or its kind alone where it is too long to show."""
     if isinstance(x, (dict, list)):
-        return _kind(x)
+        try:
+            text = json.dumps(x)
+        except (TypeError, ValueError):
+            return _kind(x)
+        return "%s %s" % (_kind(x), text) if len(text) <= 60 else _kind(x)
     try:
         return json.dumps(x)
     except (TypeError, ValueError):
@@ -408,6 +413,9 @@ def _check(spec):
                     if key not in p:
                         raise StudyError("%s: a %s profile needs %s" % (_key(*where), kind, ", ".join(MOVE_KEYS)))
                     _number_or_variable(p[key], *where, key)
+                if _number(p["start"]) and _number(spec.get("stop_time")) and p["start"] >= spec["stop_time"]:
+                    raise StudyError("%s: %g s: not before stop_time %g s, the run would not see the move"
+                                     % (_key(*where, "start"), p["start"], spec["stop_time"]))
                 if "from" in p:
                     _number_or_variable(p["from"], *where, "from")
                 if "velocity" in p:
@@ -785,6 +793,11 @@ def _inputs(spec, case, base, step=None):
             signals[name] = Table(ts, [scale * v for v in vs])
         elif kind in ("trapezoid", "speed"):
             move = Trapezoid(*(_value(p[k], case, where) for k in ("start", "distance", "speed", "acceleration")))
+            stop = spec.get("stop_time")
+            if _number(stop) and move.t0 >= stop:
+                # Not a run at rest: its peaks read as no dynamic amplification.
+                raise StudyError("%s: the move starts at %g s, not before stop_time %g s: the run would not see it"
+                                 % (where, move.t0, stop))
             if step:
                 def mean(t, m=move, h=step):
                     return (m.position(t + h) - m.position(t)) / h

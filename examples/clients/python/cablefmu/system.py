@@ -224,6 +224,8 @@ def load_ssp(path, parameter_sets=()):
                 raise SystemError("%s: connector %r in %s, %s's variable in %s" % (where, c.name, c.unit, fmu.name, unit))
             if c.unit is None:
                 c.unit = unit
+            if c.type is None:
+                c.type = _base_type(var)
         params = {}
         binds = el.find("ssd:ParameterBindings", NS)
         for b in (binds if binds is not None else []):
@@ -271,6 +273,9 @@ def load_ssp(path, parameter_sets=()):
         (se, sc, scon, sl), (ee, ec, econ, el_) = ends
         if scon.unit and econ.unit and scon.unit != econ.unit:
             raise SystemError("connection %s: units differ, %s in %s, %s in %s" % (_label(c), sl, scon.unit, el_, econ.unit))
+        if scon.type and econ.type and scon.type != econ.type:
+            # An Integer or Boolean system input on a Real passed 0.7 on as it was.
+            raise SystemError("connection %s: types differ, %s of type %s, %s of type %s" % (_label(c), sl, scon.type, el_, econ.type))
         if (se is None and scon.kind != "input") or (se is not None and scon.kind != "output"):
             raise SystemError("connection %s: starts at %s, an %s" % (_label(c), sl, scon.kind))
         if (ee is None and econ.kind != "output") or (ee is not None and econ.kind != "input"):
@@ -869,15 +874,23 @@ def _signal_arg(text):
     name, sep, spec = text.partition("=")
     if not sep or not name:
         raise ValueError("input %r: want NAME=VALUE or NAME=t0:v0,t1:v1,..." % text)
+    def number(s, what):
+        try:
+            x = float(s)
+        except ValueError:
+            x = math.nan
+        if not math.isfinite(x):
+            raise ValueError("input %r: %s %r is not a finite number" % (text, what, s))
+        return x
     if ":" not in spec:
-        return name, float(spec)
+        return name, number(spec, "the value")
     times, values = [], []
     for pair in spec.split(","):
         t, sep, v = pair.partition(":")
         if not sep:
             raise ValueError("input %r: sample %r is not t:v" % (text, pair))
-        times.append(float(t))
-        values.append(float(v))
+        times.append(number(t, "the time"))
+        values.append(number(v, "the value"))
     return name, (times, values)
 
 

@@ -141,6 +141,34 @@ class TestSimulate(unittest.TestCase):
         with self.assertRaises(cablefmu.FMUError):
             cablefmu.simulate(fmu, inputs={"no.such": 1.0}, stop_time=1.0)
 
+    def test_input_forms_and_refusals(self):
+        """A profile given as (times, values), as (t, value) rows or as a
+        dict is the same profile; two samples written as neither Python form
+        (a list of two lists) are refused, not guessed: two rows read as
+        (times, values) drove the point at 5 m/s. A Boolean for a Real
+        parameter or input, step 0 and an infinite stop time are refused."""
+        fmu = cablefmu.load(fmu_path("HOIST_FMU"))
+        run = lambda spec: cablefmu.simulate(fmu, stop_time=2.0, step=0.1, inputs={"suspension.vx": spec},
+                                             outputs=["load.x"])["load.x"]
+        want = run(([0, 1], [0, 0.5]))
+        for spec in ([(0, 0), (1, 0.5)], {"time": [0, 1], "values": [0, 0.5]}):
+            self.assertEqual(run(spec), want, spec)
+        three = run(([0, 1, 2], [0, 0.5, 0.5]))
+        self.assertEqual(run([(0, 0), (1, 0.5), (2, 0.5)]), three)
+        self.assertEqual(run([[0, 0], [1, 0.5], [2, 0.5]]), three)
+        for spec in ([[0, 0], [1, 0.5]], ((0, 0), (1, 0.5))):
+            with self.assertRaises(ValueError) as e:
+                run(spec)
+            self.assertIn("reads as (times, values) or as two (t, value) rows", str(e.exception))
+        with self.assertRaises(TypeError):
+            run(True)
+        with self.assertRaises(TypeError) as e:
+            cablefmu.simulate(fmu, parameters={"load.mass": True}, stop_time=1.0)
+        self.assertIn("a Boolean True for Hoist's Real load.mass", str(e.exception))
+        for kw in ({"step": 0}, {"stop_time": float("inf")}):
+            with self.assertRaises(ValueError, msg=kw):
+                cablefmu.simulate(fmu, **dict({"stop_time": 1.0}, **kw))
+
     def test_each_input_evaluated_once_a_communication_point(self):
         """An input is evaluated once at each step's start (the first one's
         value also initializes), never again for the same time."""
@@ -308,7 +336,10 @@ class TestStudies(unittest.TestCase):
                ({"reductions": {"p": {"of": "cable.tension", "op": "peak"}}}, "op 'peak'"),
                ({"reductions": {"p": {"of": "cable.tension", "op": "time_above"}}}, "threshold"),
                ({"fixed": {"no.such": 1}}, "not a parameter"),
-               ({"step": -1}, "positive number")]
+               ({"step": -1}, "positive number"),
+               # A move that starts after the run ends gave "ok" rows of the static tension.
+               ({"inputs": {"suspension.x": {"profile": "trapezoid", "start": 12, "distance": 3, "speed": 0.5,
+                                             "acceleration": 0.5}}}, "not before stop_time 12 s")]
         for change, message in bad:
             spec = small_study(self.fmu, runs=2)
             for k, v in change.items():

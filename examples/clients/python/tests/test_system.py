@@ -405,8 +405,8 @@ class TestRefusals(SystemCase):
             self.assertIn(m, msg)
 
     def test_bad_systems_refused_naming_the_element(self):
-        """A connection to a missing connector, units that differ, a connector the FMU lacks, an FMU missing from the
-        package, an input fed twice: each refused before any step, in one line naming it."""
+        """A connection to a missing connector, units or types that differ, a connector the FMU lacks, an FMU missing
+        from the package, an input fed twice: each refused before any step, in one line naming it."""
         self.refused(self.edited('endConnector="suspension.x"', 'endConnector="suspension.q"', "missing-connector"),
                      "suspension.q", "cable")
         self.refused(self.edited('<ssd:Connector name="suspension.x" kind="input"><ssc:Real unit="m"/>',
@@ -416,6 +416,10 @@ class TestRefusals(SystemCase):
                                  '<ssd:Connector name="motor.power" kind="output">', "no-variable"), "motor.power", "crane")
         self.refused(self.edited("x", "x", "no-fmu", drop="resources/Hoist.fmu"), "Hoist.fmu", "cable")
         self.refused(self.edited('endConnector="suspension.y"', 'endConnector="suspension.x"', "fed-twice"), "suspension.x")
+        # An Integer system input on the crane's Real speed command passed 0.7 on as it was.
+        self.refused(self.edited('<ssd:Connector name="speedCommand" kind="input"><ssc:Real unit="m/s"/>',
+                                 '<ssd:Connector name="speedCommand" kind="input"><ssc:Integer/>', "connection-type"),
+                     "types differ", "speedCommand of type Integer", "crane.trolley.speedCommand of type Real")
 
     def test_algebraic_loop_refused(self):
         """Two FMUs whose outputs depend at once on their inputs (the cable's model description edited to say so),
@@ -469,6 +473,14 @@ class TestRefusals(SystemCase):
         for kw in ({"step": 0.0}, {"step": -0.01}, {"stop_time": float("inf")}, {"stop_time": 1e-12, "step": 0.01}):
             with self.assertRaises(ValueError, msg=str(kw)):
                 system.run(s, **dict({"stop_time": 1.0}, **kw))
+        # A command line's input that is not a number is named with what is wrong.
+        for arg, want in (("speedCommand=abc", "the value 'abc' is not a finite number"),
+                          ("speedCommand=0:0,x:1", "the time 'x' is not a finite number"),
+                          ("speedCommand=nan", "the value 'nan' is not a finite number")):
+            with self.assertRaises(ValueError) as ctx:
+                system._signal_arg(arg)
+            self.assertIn("input %r" % arg, str(ctx.exception))
+            self.assertIn(want, str(ctx.exception))
 
     def test_system_outputs_and_start_values(self):
         """A system output is recorded by its name, whether a component or a system input feeds it; a system input
