@@ -238,6 +238,10 @@ func TestRunCommand(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("run: status %d: %s", code, errs)
 	}
+	// The model's events (logEvents) are printed as they come.
+	if !strings.Contains(errs, "event: initialized at t = 0 s\n") {
+		t.Errorf("run printed no events: %q", errs)
+	}
 	f, err := os.Open(out)
 	if err != nil {
 		t.Fatal(err)

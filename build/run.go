@@ -271,12 +271,23 @@ type recorder interface {
 	abort()
 }
 
-// logLines collects the instance's messages for an error.
-type logLines struct{ lines []string }
+// logLines collects the instance's warnings and errors for an error, and
+// passes its events (logEvents: a wire leaving a sheave's groove, a cable
+// going slack) on to events as they come.
+type logLines struct {
+	lines  []string
+	events io.Writer
+}
 
 func (l *logLines) Log(status fmu.Status, category, message string) {
-	if status >= fmu.Warning {
+	switch {
+	case status >= fmu.Warning:
 		l.lines = append(l.lines, message)
+		if status == fmu.Warning && l.events != nil {
+			fmt.Fprintf(l.events, "warning: %s\n", message)
+		}
+	case category == "logEvents" && l.events != nil:
+		fmt.Fprintf(l.events, "event: %s\n", message)
 	}
 }
 
@@ -320,8 +331,14 @@ func simulate(ctx context.Context, c *exporter.Checked, stop, step float64, tabl
 	if err != nil {
 		return err
 	}
+	// The model's events go to the progress stream, each on its line.
+	out := &progressLines{w: progress}
+	log.events = out
 	failed := func(what string) error {
 		return fmt.Errorf("%s: %s", what, strings.Join(log.lines, "; "))
+	}
+	if in.SetDebugLogging(true, []string{"logEvents"}) != fmu.OK {
+		return failed("asking for the model's events")
 	}
 	vars := in.Variables()
 	index := map[string]int{}
@@ -456,11 +473,13 @@ func simulate(ctx context.Context, c *exporter.Checked, stop, step float64, tabl
 		}
 		// A progress line on long runs only; it decides nothing.
 		if now := time.Now(); now.Sub(began) > time.Second && now.Sub(shown) > 500*time.Millisecond {
+			out.drawn = true
 			fmt.Fprintf(progress, "\rt = %.6g s of %g s (%.0f %%)", t, stop, 100*(t-start)/(stop-start))
 			shown = now
 		}
 	}
 	if time.Since(began) > time.Second {
+		out.drawn = false
 		fmt.Fprintf(progress, "\rt = %g s of %g s, %d steps in %.1f s\n", stop, stop, steps, time.Since(began).Seconds())
 	}
 	_ = in.Terminate()
@@ -470,6 +489,24 @@ func simulate(ctx context.Context, c *exporter.Checked, stop, step float64, tabl
 		}
 	}
 	return nil
+}
+
+// progressLines writes lines to w where a progress line drawn over
+// itself ("\rt = …", drawn) may stand: that line is ended first, and left
+// as it stood.
+type progressLines struct {
+	w     io.Writer
+	drawn bool
+}
+
+func (p *progressLines) Write(b []byte) (int, error) {
+	if p.drawn {
+		p.drawn = false
+		if _, err := io.WriteString(p.w, "\n"); err != nil {
+			return 0, err
+		}
+	}
+	return p.w.Write(b)
 }
 
 // create makes a file's folder and a temporary file beside it, renamed
