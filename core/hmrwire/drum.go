@@ -190,13 +190,15 @@ func (sys *System) AddDrum(spec DrumSpec) (*Drum, error) {
 		axle: spec.Axle, ownMass: spec.Mass, ownInertia: polar, width: spec.Width, wound0: spec.Wound}
 	if spec.Spool {
 		d.spool, d.radius0, d.pitch = true, r, spec.Pitch
-		_, d.Radius, _ = Layer(spec.Wound, r, spec.Width, spec.Pitch)
+		// The layer and its radius from the start, as every step's
+		// spoolWire has them (drum.layer read 1 at initialization).
+		d.layer, d.Radius, _ = Layer(spec.Wound, r, spec.Width, spec.Pitch)
 		inv := spec.Axle.Rot.Conj()
 		d.centerLocal, d.axialLocal = inv.Rotate(spec.Center.Sub(spec.Axle.Pos)), inv.Rotate(axis)
 	}
 	d.setInertia(spec.Wound)
 	d.hinge = mount(body, spec.Axle, axis)
-	d.hinge.radius = r
+	d.hinge.radius = d.Radius
 	sys.World.AddBody(body)
 	sys.World.AddConstraint(d.hinge)
 	d.drive = &drive{drum: d}

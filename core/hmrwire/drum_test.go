@@ -319,6 +319,11 @@ func TestDrumSpooling(t *testing.T) {
 	spec := exampleCrane()
 	spec.Drum.Width, spec.Drum.Wound, spec.Drum.Spool = 0.2, 100, true
 	ho := newCrane(t, spec)
+	// Before any step, the drum reports the layer and radius it starts on
+	// (the layer read 0, the first, until the first step).
+	if k, r, _ := Layer(100, spec.Drum.Radius, spec.Drum.Width, spec.Rope.Diameter); ho.Drum.Layer() != k || ho.Drum.Radius != r || k == 0 {
+		t.Errorf("at the start: layer %d, radius %g m; the 100 m wound lie on layer %d at %g m", ho.Drum.Layer(), ho.Drum.Radius, k, r)
+	}
 	ho.run(t, 1, nil)
 	d, rope := ho.Drum, spec.Rope.Diameter
 	const v = 1.2
