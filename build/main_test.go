@@ -386,6 +386,24 @@ func TestRunOutputs(t *testing.T) {
 			t.Errorf("run %q: status %d, stderr %q, want a refusal saying %q", c.args, code, errs, c.want)
 		}
 	}
+	// The scenario's folder given relative, as "cablefmu run ." is: its
+	// resources/ refused all the same (they were let through).
+	wd, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	rel, err := filepath.Rel(wd, scen)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, out := range []string{filepath.Join(rel, "resources", "o.csv"), filepath.Join(scen, "resources", "o.csv")} {
+		if code, _, errs := call("run", rel, "-stop", "1", "-csv", out); code == 0 || !strings.Contains(errs, "under the scenario's resources/") {
+			t.Errorf("run %s -csv %s: status %d, %q, want it refused", rel, out, code, errs)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(scen, "resources", "o.csv")); err == nil {
+		t.Error("a CSV was written under the scenario's resources/")
+	}
 	if b, err := os.ReadFile(table); err != nil || string(b) != tableText {
 		t.Errorf("the inputs table changed: %q, %v", b, err)
 	}

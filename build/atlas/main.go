@@ -263,6 +263,7 @@ type result struct {
 	bounceNote              string
 	modeErr                 []float64 // % per mode
 	stableStep, stableRatio float64
+	ratioHeld               float64   // the first ratio whose load no rope holds (refused), 0 if none
 	trace                   []float64 // load x during the move scenario
 	note                    string
 }
@@ -342,6 +343,9 @@ func printRow(m model, sc scenario, r result) {
 	if r.stableRatio > 0 {
 		ratio = fmt.Sprintf("≥ %.0e", r.stableRatio)
 	}
+	if r.ratioHeld > 0 {
+		ratio += fmt.Sprintf(" (%.0e: no rope holds the load)", r.ratioHeld)
+	}
 	fmt.Printf("| %s | %d | %.1f | %.2f | %s | %s | %.0f %% | %s | %.3g s | %s |\n", m.Name, m.Elements(sc), us, us*60/1e3,
 		pct(r.stretchErr), pct(r.swingErr), r.swingKept, bounce, r.stableStep, ratio)
 }
@@ -415,7 +419,7 @@ func measure(reg *fmu.Registry, dir string, m model, sc scenario) (result, error
 	res.swingKept = 100 * last / amp
 	res.bounceErr, res.bounceNote = bounce(reg, dir, m, sc, load)
 	res.stableStep = stableStep(reg, dir, m, sc, load)
-	res.stableRatio = stableRatio(reg, dir, m, sc)
+	res.stableRatio, res.ratioHeld = stableRatio(reg, dir, m, sc)
 	return res, nil
 }
 
@@ -490,20 +494,24 @@ func stableStep(reg *fmu.Registry, dir string, m model, sc scenario, load float6
 }
 
 // stableRatio returns the largest ratio of load to element mass (powers
-// of ten from 10 to 1e6) stable at 1/60 s.
-func stableRatio(reg *fmu.Registry, dir string, m model, sc scenario) float64 {
+// of ten from 10 to 1e6) stable at 1/60 s, and the first ratio whose load
+// the models refuse as one no rope holds (material.Rope.CheckHung), where
+// the scan ends (0 if it does not): that is not an instability.
+func stableRatio(reg *fmu.Registry, dir string, m model, sc scenario) (best, refused float64) {
 	if !m.Mass {
-		return 0
+		return 0, 0
 	}
 	element := mu * sc.Length / float64(m.Elements(sc))
-	best := 0.0
 	for ratio := 10.0; ratio <= 1e6; ratio *= 10 {
+		if _, err := start(reg, dir, m, sc, ratio*element, h60); err != nil && strings.Contains(err.Error(), "no rope holds") {
+			return best, ratio
+		}
 		if !stable(reg, dir, m, sc, ratio*element, h60) {
 			break
 		}
 		best = ratio
 	}
-	return best
+	return best, 0
 }
 
 // modes measures the first three modes of the hanging cable from its

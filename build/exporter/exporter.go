@@ -364,6 +364,12 @@ func resolved(path string) (string, error) {
 // export packs as resources: dir and every folder a link under it leads
 // to (as readResources follows them); none if dir does not exist.
 func packedFolders(dir string) []string {
+	// Absolute: a relative folder's links resolve relative, and would not
+	// compare with an absolute output's (a scenario given as "." let its
+	// outputs into resources/).
+	if abs, err := filepath.Abs(dir); err == nil {
+		dir = abs
+	}
 	var out []string
 	var walk func(string)
 	walk = func(d string) {

@@ -47,4 +47,25 @@ func TestRouteThroughGeometryRefused(t *testing.T) {
 		t.Fatalf("the wire from the left box through the beam to its right edge: %v, want an error naming the beam and route point 0", err)
 	}
 	t.Log(err)
+	// A dead end on the body that carries the beam, outside the beam:
+	// its piece through the beam is refused too (that body's geometries
+	// were all exempt).
+	sys := NewSystem(geom.V(0, 0, -g0))
+	support := sys.World.AddBody(multibody.NewStatic("support", geom.Vec3{}))
+	shape, err := Box(geom.V(0.2, 4, 0.2))
+	if err != nil {
+		t.Fatal(err)
+	}
+	beam, err := NewGeometry("beam", support, shape, geom.Vec3{}, geom.Quat{W: 1}, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sys.AddGeometry(beam)
+	m2 := sys.World.AddBody(multibody.NewBody("m2", 20, multibody.BoxInertia(20, 0.3, 0.3, 0.3), geom.V(0.1, 0, -2.05)))
+	route := []RoutePoint{{Kind: End, Point: geom.V(-0.5, 0, 0), Body: support}, {Kind: Wrap, Point: geom.V(0.1, 0, 0.1), Geometry: beam},
+		{Kind: End, Point: geom.V(0.1, 0, -1.9), Body: m2}}
+	_, err = sys.AddWire(WireSpec{Name: "wire", Rope: testRope(1e10, 0.01, 100), Route: route, Spacing: 0.1, Tension: 196})
+	if !errors.Is(err, ErrWire) || !strings.Contains(err.Error(), `passes through geometry "beam"`) {
+		t.Errorf("a dead end on the beam's body, its piece through the beam: %v, want it refused", err)
+	}
 }

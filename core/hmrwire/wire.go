@@ -540,13 +540,21 @@ func (sys *System) swallowing(p geom.Vec3, body *multibody.Body) *Geometry {
 }
 
 // cutting returns a geometry that the straight piece from a to b passes
-// through (deeper than its surface tolerance), or nil. Not counted: the
-// geometries on the bodies the piece ends on (see swallowing), and
-// sheaves, whose flanges keep a wire leaving the groove at a fleet angle
-// in it however the piece runs across the sheave's outline.
+// through (deeper than its surface tolerance), or nil. Not counted: a
+// geometry on the body the piece ends on at a or b that holds that end
+// inside it (the wire leaves that body there, see swallowing: an end on a
+// sheave's pin or inside a hook block), and sheaves, whose flanges keep a
+// wire leaving the groove at a fleet angle in it however the piece runs
+// across the sheave's outline. An end on a geometry's body but outside
+// the geometry exempts nothing (a dead end on a structure, whose piece
+// ran through the structure's beam).
 func (sys *System) cutting(a, b geom.Vec3, bodyA, bodyB *multibody.Body) *Geometry {
 	for _, g := range sys.Geometries {
-		if g.sheave == nil && (bodyA == nil || g.Body != bodyA) && (bodyB == nil || g.Body != bodyB) && g.Cuts(a, b) {
+		switch {
+		case g.sheave != nil:
+		case bodyA != nil && g.Body == bodyA && g.Inside(a):
+		case bodyB != nil && g.Body == bodyB && g.Inside(b):
+		case g.Cuts(a, b):
 			return g
 		}
 	}

@@ -194,12 +194,24 @@ func (r Rope) Bending() float64 {
 	return DefaultBendingFraction * r.SolidBending()
 }
 
-// MaxStrain is the largest static strain T/EA a hoist's rope is hung or
-// laid with: steel wire ropes break near 2 %, fibre ropes near 10 %. A
-// scenario beyond it holds a typing mistake (a load's mass or a rope's
-// modulus off by orders of magnitude), which the models refuse rather
-// than simulate a rope stretched past breaking.
+// MaxStrain is the largest static strain T/EA the wire hoist lays its
+// falls with: steel wire ropes break near 2 %, fibre ropes near 10 %, and
+// its falls' straight segments do not hold more.
 const MaxStrain = 0.1
+
+// CheckHung refuses a rope that hangs still under tension (N) at a stress
+// no rope holds, beyond RunawayStress: a scenario's typing mistake (a
+// load's mass or a rope's diameter off by orders of magnitude), which the
+// models would otherwise simulate as a rope stretched far past breaking.
+// An elastic cord stretched by a third is a rope that holds.
+func (r Rope) CheckHung(tension float64) error {
+	area := r.Area()
+	if stress := math.Abs(tension) / area; !(stress <= RunawayStress) {
+		return fmt.Errorf("hanging still, the rope carries %.4g N, a stress of %.3g GPa (%.3g %% strain): beyond %g GPa no rope holds (rope wire breaks at 2 GPa at most)",
+			math.Abs(tension), stress/1e9, 100*stress/r.E, RunawayStress/1e9)
+	}
+	return nil
+}
 
 // Limits that no hoisting rope reaches, by which a cable model tells a
 // simulation its step cannot hold, running away, from a violent but

@@ -233,30 +233,31 @@ func TestCraneRefusals(t *testing.T) {
 }
 
 // A load no rope holds is refused on every model, in the scenario and as
-// the load.mass parameter at initialization, naming the strain: 500 t on
-// the crane's 20 mm rope is a strain of 15.6 % (T/EA, EA = 31.4 MN),
-// beyond material.MaxStrain; 300 t (9.4 %) is taken. Before, the
-// massless, mass–spring and spline cables hung 100,000 t 300 m below a
-// 10 m rope, and the rigid-body cable failed in its first step with a
-// runaway.
+// the load.mass parameter at initialization, naming the stress: 500 t on
+// the crane's 20 mm rope is 15.6 GPa, beyond material.RunawayStress; 300 t
+// (9.4 GPa) is taken, and so is an elastic cord stretched by a third (E =
+// 1 GPa under 10 t: 31 %). Before, the massless, mass–spring and spline
+// cables hung 100,000 t 300 m below a 10 m rope, and the rigid-body cable
+// failed in its first step with a runaway.
 func TestCraneBeyondWhatRopesHold(t *testing.T) {
 	reg, err := plugins.Builtin()
 	if err != nil {
 		t.Fatal(err)
 	}
-	const want = "beyond 10 % no rope holds"
-	for _, model := range []string{"massless", "rigid-cable", "mass-spring", "spline"} {
+	const want = "a stress of 15.6 GPa (15.6 % strain): beyond 10 GPa no rope holds"
+	for _, model := range []string{"massless", "rigid-cable", "mass-spring", "spline", "hmr-wire"} {
 		for _, c := range []struct {
-			mass string
-			ok   bool
-		}{{"5e5", false}, {"3e5", true}} {
-			text := strings.Replace(strings.Replace(crane, "MODEL", model, 1), `"load": {"mass": 1000}`, `"load": {"mass": `+c.mass+`}`, 1)
+			mass, e string
+			ok      bool
+		}{{"5e5", "1e11", false}, {"3e5", "1e11", true}, {"1e4", "1e9", true}} {
+			text := strings.Replace(strings.Replace(strings.Replace(crane, "MODEL", model, 1),
+				`"load": {"mass": 1000}`, `"load": {"mass": `+c.mass+`}`, 1), `"E": 1e11`, `"E": `+c.e, 1)
 			sc, err := fmu.ParseScenario([]byte(text))
 			if err == nil {
 				_, err = reg.Configure(sc)
 			}
 			if c.ok != (err == nil) || (err != nil && !strings.Contains(err.Error(), want)) {
-				t.Errorf("%s, load %s kg: %v, want it %s", model, c.mass, err, map[bool]string{true: "taken", false: "refused saying " + want}[c.ok])
+				t.Errorf("%s, load %s kg on E = %s Pa: %v, want it %s", model, c.mass, c.e, err, map[bool]string{true: "taken", false: "refused saying " + want}[c.ok])
 			}
 		}
 		dir := t.TempDir()
@@ -264,8 +265,8 @@ func TestCraneBeyondWhatRopesHold(t *testing.T) {
 			t.Fatal(err)
 		}
 		var log logged
-		if _, _, st := plugintest.Start(t, dir, map[string]float64{"load.mass": 5e5}, &log); st == fmu.OK || !strings.Contains(log.text, want) {
-			t.Errorf("%s, load.mass 5e5 kg set before initialization: %v, log %q, want it refused saying %s", model, st, log.text, want)
+		if _, _, st := plugintest.Start(t, dir, map[string]float64{"load.mass": 5e5}, &log); st == fmu.OK || !strings.Contains(log.text, "beyond 10 GPa no rope holds") {
+			t.Errorf("%s, load.mass 5e5 kg set before initialization: %v, log %q, want it refused", model, st, log.text)
 		}
 	}
 }

@@ -175,7 +175,7 @@ func (m *configured) NewSimulation(values []float64) (fmu.Simulation, error) {
 	if err := st.Params.Rope.Validate(); err != nil {
 		return nil, fmt.Errorf("cable: %w", err)
 	}
-	if err := st.Params.checkStrain(); err != nil {
+	if err := st.Params.checkHung(); err != nil {
 		return nil, err
 	}
 	cable, err := m.design.Build(st)

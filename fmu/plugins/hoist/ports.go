@@ -105,16 +105,12 @@ func quantities(c *Config, step float64, d *Design) *Catalogue {
 	return qs
 }
 
-// checkStrain refuses a load and rope whose weight, hanging still,
-// stretches the rope beyond material.MaxStrain at its top: T/EA with
-// T = (M + ρAL₀)g.
-func (p *Params) checkStrain() error {
-	ea := p.Rope.AxialStiffness()
+// checkHung refuses a load and rope whose weight, hanging still, the
+// rope's top cannot hold (material.Rope.CheckHung): T = (M + ρAL₀)g.
+func (p *Params) checkHung() error {
 	rope := p.Rope.LinearDensity() * p.Length0
-	t := (p.LoadMass + rope) * math.Abs(p.Gravity)
-	if strain := t / ea; strain > material.MaxStrain {
-		return fmt.Errorf("load.mass %.4g kg and the rope's own %.4g kg hang at %.4g N, a strain of %.3g %% of the rope (T/EA, EA = %.4g N): beyond %g %% no rope holds; check load.mass, cable.E and cable.diameter",
-			p.LoadMass, rope, t, 100*strain, ea, 100*material.MaxStrain)
+	if err := p.Rope.CheckHung((p.LoadMass + rope) * math.Abs(p.Gravity)); err != nil {
+		return fmt.Errorf("load.mass %.4g kg and the rope's own %.4g kg: %w; check load.mass, cable.E and cable.diameter", p.LoadMass, rope, err)
 	}
 	return nil
 }

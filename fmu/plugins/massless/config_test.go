@@ -133,11 +133,11 @@ func TestTwistPortNeedsTwist(t *testing.T) {
 	}
 }
 
-// A body no rope holds is refused, naming the strain: 500 t on the
-// 20 mm rope is a strain of 15.6 % (T/EA), beyond material.MaxStrain;
-// 300 t (9.4 %) is taken. Before, 100,000 t hung 300 m below a 10 m rope.
+// A body no rope holds is refused, naming the stress: 500 t on the 20 mm
+// rope is 15.6 GPa, beyond material.RunawayStress; 300 t (9.4 GPa) is
+// taken. Before, 100,000 t hung 300 m below a 10 m rope.
 func TestBodyBeyondWhatRopesHold(t *testing.T) {
-	const want = "a strain of 15.6 % of the rope (T/EA, EA = 3.142e+07 N): beyond 10 % no rope holds"
+	const want = `body "load" of 5e+05 kg: hanging still, the rope carries 4.905e+06 N, a stress of 15.6 GPa (15.6 % strain): beyond 10 GPa no rope holds`
 	if _, err := configure(t, edit(t, hoistScenario, `"mass": 1000`, `"mass": 5e5`)); err == nil || !strings.Contains(err.Error(), want) {
 		t.Errorf("500 t: %v, want it refused saying %q", err, want)
 	}

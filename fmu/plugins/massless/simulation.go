@@ -3,11 +3,9 @@ package massless
 import (
 	"errors"
 	"fmt"
-	"math"
 
 	"github.com/cablefmu/cablefmu/core/geom"
 	"github.com/cablefmu/cablefmu/core/massless"
-	"github.com/cablefmu/cablefmu/core/material"
 	"github.com/cablefmu/cablefmu/core/multibody"
 	"github.com/cablefmu/cablefmu/core/state"
 	"github.com/cablefmu/cablefmu/fmu"
@@ -169,12 +167,10 @@ func (s *simulation) hang(j int, cb *cableConfig, p *params) error {
 		return fmt.Errorf("cable %q: length0 %g m does not reach below its fixed nodes (%g m between them)", cb.Name, cb.Length0, fixed)
 	}
 	weight := p.mass[li] * p.gravity
-	ea := cb.Rope.Material().AxialStiffness()
-	if strain := math.Abs(weight) / ea; strain > material.MaxStrain {
-		return fmt.Errorf("cable %q: body %q of %.4g kg hangs at %.4g N, a strain of %.3g %% of the rope (T/EA, EA = %.4g N): beyond %g %% no rope holds; check the body's mass and the rope's E and diameter",
-			cb.Name, last.Body, p.mass[li], math.Abs(weight), 100*strain, ea, 100*material.MaxStrain)
+	if err := cb.Rope.Material().CheckHung(weight); err != nil {
+		return fmt.Errorf("cable %q: body %q of %.4g kg: %w; check the body's mass and the rope's E and diameter", cb.Name, last.Body, p.mass[li], err)
 	}
-	stretch := weight / (ea / cb.Length0)
+	stretch := weight / (cb.Rope.Material().AxialStiffness() / cb.Length0)
 	body := s.bodies[li]
 	if d, n := vec(last.Offset).Unit(); n > 0 {
 		body.Rot = geom.RotationBetween(d, geom.V(0, 0, 1))
