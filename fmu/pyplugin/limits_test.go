@@ -741,6 +741,16 @@ def step(sim):
 		{"keys()", "table = {}\nfor i in range(2000):\n    table['k%d' % i] = 1.0\ndef step(sim):\n    while True:\n        ks = table.keys()\n"},
 		{"% formatting", "hist = [1.5] * 1000\ndef step(sim):\n    while True:\n        s = 'h=%s' % (hist,)\n"},
 		{"find()", "text = 'a' * 900000\ndef step(sim):\n    while True:\n        i = text.find('b')\n"},
+		// gpython tests each character against each of strip's: one
+		// such call of 0.5 MB ran 81 s, past the wall-clock timeout.
+		{"strip() with characters", "s = 'a' * 500000\nc = 'b' * 499999 + 'a'\ndef step(sim):\n    x = s.strip(c)\n"},
+		{"lstrip() with characters", "s = 'a' * 200000\nc = 'b' * 199999 + 'a'\ndef step(sim):\n    x = s.lstrip(c)\n"},
+		// gpython counts a str's characters to place start and end, to
+		// index it and to take its length: 2,000 such calls on 0.9 MB are
+		// a few thousand operations of the loop, and seconds of work.
+		{"startswith()", "s = 'a' * 900000\ndef step(sim):\n    for i in range(2000):\n        ok = s.startswith('b', -10)\n"},
+		{"str indexing", "s = 'a' * 900000\ndef step(sim):\n    for i in range(2000):\n        x = s[-1]\n"},
+		{"len() of a str", "s = 'a' * 900000\ndef step(sim):\n    for i in range(2000):\n        n = len(s)\n"},
 	} {
 		cfg, err := withOperations(t, c.code, "1000000")
 		if err != nil {
@@ -863,5 +873,38 @@ def step(sim):
 	}
 	if _, scanErr := fmt.Sscanf(err.Error()[strings.Index(err.Error(), "keeps about"):], "keeps about %g MB", &kept); scanErr != nil || kept > 12 {
 		t.Errorf("found at %g MB kept (%v), want within half the budget's headroom past 8 MB", kept, scanErr)
+	}
+}
+
+// startswith and endswith read start and end as Python does: negative
+// from the end, beyond the string False, a start past the end False
+// (gpython failed on a negative start with a Go slice error). Each
+// answer is a bit of the output, CPython's in the comment.
+func TestStartsWithBoundsAsPython(t *testing.T) {
+	r := stepOnce(t, `out = output("y", unit="1")
+
+def step(sim):
+    s = 'abcdef'
+    checks = [
+        s.startswith('f', -1),        # True
+        s.startswith('a', -100),      # True
+        s.startswith('a', 10),        # False
+        s.startswith('', 6),          # True
+        s.startswith('', 7),          # False
+        s.endswith('de', 0, -1),      # True
+        s.endswith('ef', -2, None),   # True
+        s.startswith('c', 4, 2),      # False
+        s.endswith(('x', 'f')),       # True
+        s.startswith('b', 1),         # True
+    ]
+    y = 0
+    for k, c in enumerate(checks):
+        if c:
+            y += 2 ** k
+    out.value = y
+`)
+	// True, True, False, True, False, True, True, False, True, True.
+	if got, want := r.get(t, "p.y"), float64(1+2+8+32+64+256+512); got != want {
+		t.Errorf("got %g, CPython %g", got, want)
 	}
 }

@@ -94,7 +94,8 @@ var guardedOps = map[ast.OperatorNumber]string{
 // multiply the objects it holds (split) or recurse over containers (sort
 // compares, a set's add hashes).
 var guardedMethods = map[string]bool{"replace": true, "extend": true, "sort": true, "add": true, "split": true,
-	"keys": true, "values": true, "items": true, "join": true, "find": true, "rfind": true, "index": true, "rindex": true, "count": true}
+	"keys": true, "values": true, "items": true, "join": true, "find": true, "rfind": true, "index": true, "rindex": true, "count": true,
+	"strip": true, "lstrip": true, "rstrip": true, "startswith": true, "endswith": true}
 
 // printer writes instrumented Python text.
 type printer struct {
