@@ -32,6 +32,9 @@ type Interp struct {
 	ctx    py.Context
 	src    *Source
 	module *py.Module
+	// defs are the names the module's top level bound to its functions
+	// (globals, "Class.attr"), which FMU states leave to the code.
+	defs map[string]py.Object
 	// operations is the operations budget of a call, timeout its
 	// wall-clock guard; param names the plugin's parameters that set them.
 	operations uint64
@@ -217,6 +220,9 @@ func (it *Interp) run() error {
 	return it.guard("module", func() error {
 		m, err := py.RunCode(it.ctx, it.src.code, it.src.file, "plugin")
 		it.module = m
+		if err == nil {
+			it.defs = codeBindings(m.Globals)
+		}
 		return err
 	})
 }

@@ -15,7 +15,10 @@ import (
 
 // A plugin's own state is its module globals holding data (numbers,
 // strings, booleans, None, lists, tuples and dicts of them, and the API's
-// objects), together with the data attributes of its classes. It is
+// objects), together with the data attributes of its classes, and the
+// names it bound to one of its functions other than the one its code
+// bound there (h = b, a state machine held in a function), written as the
+// name of the function's definition. It is
 // encoded with a tag byte per value; floats keep their bits, containers
 // are written once and referred to after (two names for one list stay one
 // list, a list may contain itself), the API's objects as the API's
@@ -32,7 +35,8 @@ const (
 	tagList
 	tagTuple
 	tagDict
-	tagRef // a container written before, by its number
+	tagRef  // a container written before, by its number
+	tagFunc // one of the plugin's top-level functions, by the name it was defined under
 	// TagAPI is the first tag of the API's objects (Objects).
 	TagAPI
 )
@@ -56,8 +60,8 @@ const maxNesting = 64
 // attributes, and where the schedule of measuring what it keeps stands,
 // so that a restored run measures at the same calls.
 func (it *Interp) SaveState(dst []byte, objs Objects) ([]byte, error) {
-	e := &encoder{dst: dst, seen: map[uintptr]int{}, objs: objs}
-	entries := stateEntries(it.module.Globals)
+	e := &encoder{dst: dst, seen: map[uintptr]int{}, objs: objs, funcs: it.defNames()}
+	entries := it.stateEntries(it.module.Globals)
 	e.dst = binary.AppendUvarint(e.dst, uint64(len(entries)))
 	for _, en := range entries {
 		e.dst = AppendString(e.dst, en.key)
@@ -74,7 +78,7 @@ func (it *Interp) SaveState(dst []byte, objs Objects) ([]byte, error) {
 // class attributes become the saved ones (ones created since are
 // removed). Nothing changes if the state is damaged.
 func (it *Interp) LoadState(r *Reader, objs Objects) error {
-	r.objs, r.containers = objs, nil
+	r.objs, r.containers, r.funcs = objs, nil, it.defs
 	n := r.Uvarint()
 	saved := map[string]py.Object{}
 	for i := uint64(0); i < n && r.err == nil; i++ {
@@ -94,9 +98,10 @@ func (it *Interp) LoadState(r *Reader, objs Objects) error {
 	for key := range saved {
 		class, _, isAttr := strings.Cut(key, ".")
 		if !isAttr {
-			// A data global; the plugin's classes, functions and modules
-			// are not state, and a state naming one is forged.
-			if v, ok := g[key]; ok && (isCode(v) || isClass(v)) {
+			// A data global or a name rebound to a function; the
+			// plugin's classes and modules are not state, and a state
+			// naming one is forged.
+			if v, ok := g[key]; ok && (isClass(v) || isModule(v)) {
 				return fmt.Errorf("state: %s is the plugin's %s, not data: damaged", key, v.Type().Name)
 			}
 			continue
@@ -109,8 +114,20 @@ func (it *Interp) LoadState(r *Reader, objs Objects) error {
 		}
 	}
 	it.keptWork, it.keptDue = keptWork, keptDue
-	for _, en := range stateEntries(g) {
+	for _, en := range it.stateEntries(g) {
 		delete(en.dict, en.name)
+	}
+	// The names the code bound to functions, where the state rebinds none.
+	for key, fn := range it.defs {
+		if _, ok := saved[key]; ok {
+			continue
+		}
+		class, attr, isAttr := strings.Cut(key, ".")
+		if !isAttr {
+			g[key] = fn
+		} else if t, ok := g[class].(*py.Type); ok {
+			t.Dict[attr] = fn
+		}
 	}
 	for key, v := range saved {
 		class, attr, isAttr := strings.Cut(key, ".")
@@ -140,33 +157,77 @@ func (en entry) what() string {
 }
 
 // stateEntries lists, sorted, the globals and class attributes that hold
-// data (not modules, functions or classes, which the plugin's code
-// recreates).
-func stateEntries(g py.StringDict) []entry {
+// data, or a function other than the one the plugin's code bound there
+// (not modules, classes and the code's own bindings of functions, which
+// the plugin's code recreates).
+func (it *Interp) stateEntries(g py.StringDict) []entry {
 	var out []entry
-	add := func(d py.StringDict, prefix string) {
-		for name, v := range d {
-			if strings.HasPrefix(name, "__") || isCode(v) {
-				continue
-			}
-			if t, ok := v.(*py.Type); ok && t.Type() == py.TypeType {
-				if prefix == "" {
-					// A class of the plugin: its data attributes count.
-					for attr, av := range t.Dict {
-						if !strings.HasPrefix(attr, "__") && !isCode(av) {
-							out = append(out, entry{name + "." + attr, attr, t.Dict, av})
-						}
-					}
-				}
-				continue
-			}
-			out = append(out, entry{prefix + name, name, d, v})
-		}
+	code := func(key string, v py.Object) bool {
+		return isCode(v) && (!isFunction(v) || it.defs[key] == v)
 	}
-	add(g, "")
+	for name, v := range g {
+		if strings.HasPrefix(name, "__") || code(name, v) {
+			continue
+		}
+		if isClass(v) {
+			// A class of the plugin: its data attributes count.
+			t := v.(*py.Type)
+			for attr, av := range t.Dict {
+				if key := name + "." + attr; !strings.HasPrefix(attr, "__") && !code(key, av) {
+					out = append(out, entry{key, attr, t.Dict, av})
+				}
+			}
+			continue
+		}
+		out = append(out, entry{name, name, g, v})
+	}
 	sort.Slice(out, func(i, j int) bool { return out[i].key < out[j].key })
 	return out
 }
+
+// codeBindings returns the names (globals, "Class.attr") that the
+// plugin's top level bound to a function: its code, which a restored
+// state binds again where the state rebinds none of them.
+func codeBindings(g py.StringDict) map[string]py.Object {
+	out := map[string]py.Object{}
+	for name, v := range g {
+		if strings.HasPrefix(name, "__") {
+			continue
+		}
+		if isFunction(v) {
+			out[name] = v
+		}
+		if isClass(v) {
+			for attr, av := range v.(*py.Type).Dict {
+				if !strings.HasPrefix(attr, "__") && isFunction(av) {
+					out[name+"."+attr] = av
+				}
+			}
+		}
+	}
+	return out
+}
+
+// defNames maps each of the plugin's top-level functions to the name it
+// was defined under (of several, the first in order).
+func (it *Interp) defNames() map[py.Object]string {
+	keys := make([]string, 0, len(it.defs))
+	for k := range it.defs {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	out := map[py.Object]string{}
+	for _, k := range keys {
+		if _, ok := out[it.defs[k]]; !ok {
+			out[it.defs[k]] = k
+		}
+	}
+	return out
+}
+
+func isFunction(v py.Object) bool { _, ok := v.(*py.Function); return ok }
+
+func isModule(v py.Object) bool { _, ok := v.(*py.Module); return ok }
 
 // isClass reports whether v is a class the plugin defined.
 func isClass(v py.Object) bool {
@@ -182,11 +243,13 @@ func isCode(v py.Object) bool {
 	return false
 }
 
-// encoder writes values, remembering the containers written.
+// encoder writes values, remembering the containers written; funcs
+// names the plugin's top-level functions.
 type encoder struct {
-	dst  []byte
-	seen map[uintptr]int
-	objs Objects
+	dst   []byte
+	seen  map[uintptr]int
+	objs  Objects
+	funcs map[py.Object]string
 }
 
 // container writes a reference if c was written before and reports it;
@@ -254,6 +317,12 @@ func (e *encoder) value(v py.Object, depth int) error {
 				return err
 			}
 		}
+	case *py.Function:
+		name, ok := e.funcs[x]
+		if !ok {
+			return fmt.Errorf("holds the function %s, which is not one of the plugin's top-level definitions (a lambda, a nested function): FMU states keep those by name only", x.Name)
+		}
+		e.dst = AppendString(append(e.dst, tagFunc), name)
 	default:
 		out, ok, err := e.objs.Encode(e.dst, v)
 		if err != nil {
@@ -279,6 +348,7 @@ type Reader struct {
 	err        error
 	objs       Objects
 	containers []py.Object
+	funcs      map[string]py.Object // the plugin's top-level functions by name
 }
 
 // NewReader reads b.
@@ -389,6 +459,14 @@ func (r *Reader) value(depth int) py.Object {
 			d[k] = r.value(depth + 1)
 		}
 		return d
+	case tagFunc:
+		name := r.String()
+		fn, ok := r.funcs[name]
+		if !ok {
+			r.Fail("function " + name)
+			return py.None
+		}
+		return fn
 	case tagRef:
 		k := r.Uvarint()
 		if k >= uint64(len(r.containers)) {
