@@ -9,34 +9,44 @@ import (
 	"github.com/cablefmu/cablefmu/core/multibody"
 )
 
+// beamRig is the Atwood rig's beam (a 0.2 m square box on the static body
+// "support" at the origin) and its boxes m1 (10 kg, left) and m2 (20 kg,
+// right), without a wire.
+func beamRig(t *testing.T) (sys *System, support *multibody.Body, beam *Geometry, m1, m2 *multibody.Body) {
+	t.Helper()
+	sys = NewSystem(geom.V(0, 0, -g0))
+	support = sys.World.AddBody(multibody.NewStatic("support", geom.Vec3{}))
+	shape, err := Box(geom.V(0.2, 4, 0.2))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if beam, err = NewGeometry("beam", support, shape, geom.Vec3{}, geom.Quat{W: 1}, 0); err != nil {
+		t.Fatal(err)
+	}
+	sys.AddGeometry(beam)
+	m1 = sys.World.AddBody(multibody.NewBody("m1", 10, multibody.BoxInertia(10, 0.3, 0.3, 0.3), geom.V(-0.1, 0, -2.05)))
+	m2 = sys.World.AddBody(multibody.NewBody("m2", 20, multibody.BoxInertia(20, 0.3, 0.3, 0.3), geom.V(0.1, 0, -2.05)))
+	return sys, support, beam, m1, m2
+}
+
 // TestRouteThroughGeometryRefused: a route whose straight piece passes
 // through a geometry (the Atwood beam's wire from the left box straight to
 // the beam's right top edge, as a route with the left wrap point given
 // twice lays it) is refused, naming the geometry and the route points;
 // laid around the beam by both top edges it is taken. Before, the wire
 // was laid through the beam, lost its contacts in the first step and let
-// both boxes fall freely.
+// both boxes fall freely. A dead end on the body that carries the beam,
+// outside the beam, exempts nothing: its piece through the beam is
+// refused too (that body's geometries were all exempt).
 func TestRouteThroughGeometryRefused(t *testing.T) {
 	lay := func(edges ...geom.Vec3) error {
-		sys := NewSystem(geom.V(0, 0, -g0))
-		beamBody := sys.World.AddBody(multibody.NewStatic("support", geom.Vec3{}))
-		shape, err := Box(geom.V(0.2, 4, 0.2))
-		if err != nil {
-			t.Fatal(err)
-		}
-		beam, err := NewGeometry("beam", beamBody, shape, geom.Vec3{}, geom.Quat{W: 1}, 0)
-		if err != nil {
-			t.Fatal(err)
-		}
-		sys.AddGeometry(beam)
-		m1 := sys.World.AddBody(multibody.NewBody("m1", 10, multibody.BoxInertia(10, 0.3, 0.3, 0.3), geom.V(-0.1, 0, -2.05)))
-		m2 := sys.World.AddBody(multibody.NewBody("m2", 20, multibody.BoxInertia(20, 0.3, 0.3, 0.3), geom.V(0.1, 0, -2.05)))
+		sys, _, beam, m1, m2 := beamRig(t)
 		route := []RoutePoint{{Kind: End, Point: geom.V(-0.1, 0, -1.9), Body: m1}}
 		for _, e := range edges {
 			route = append(route, RoutePoint{Kind: Wrap, Point: e, Geometry: beam})
 		}
 		route = append(route, RoutePoint{Kind: End, Point: geom.V(0.1, 0, -1.9), Body: m2})
-		_, err = sys.AddWire(WireSpec{Name: "wire", Rope: testRope(1e10, 0.01, 100), Route: route, Spacing: 0.1, Tension: 130.8})
+		_, err := sys.AddWire(WireSpec{Name: "wire", Rope: testRope(1e10, 0.01, 100), Route: route, Spacing: 0.1, Tension: 130.8})
 		return err
 	}
 	if err := lay(geom.V(-0.1, 0, 0.1), geom.V(0.1, 0, 0.1)); err != nil {
@@ -47,21 +57,7 @@ func TestRouteThroughGeometryRefused(t *testing.T) {
 		t.Fatalf("the wire from the left box through the beam to its right edge: %v, want an error naming the beam and route point 0", err)
 	}
 	t.Log(err)
-	// A dead end on the body that carries the beam, outside the beam:
-	// its piece through the beam is refused too (that body's geometries
-	// were all exempt).
-	sys := NewSystem(geom.V(0, 0, -g0))
-	support := sys.World.AddBody(multibody.NewStatic("support", geom.Vec3{}))
-	shape, err := Box(geom.V(0.2, 4, 0.2))
-	if err != nil {
-		t.Fatal(err)
-	}
-	beam, err := NewGeometry("beam", support, shape, geom.Vec3{}, geom.Quat{W: 1}, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	sys.AddGeometry(beam)
-	m2 := sys.World.AddBody(multibody.NewBody("m2", 20, multibody.BoxInertia(20, 0.3, 0.3, 0.3), geom.V(0.1, 0, -2.05)))
+	sys, support, beam, _, m2 := beamRig(t)
 	route := []RoutePoint{{Kind: End, Point: geom.V(-0.5, 0, 0), Body: support}, {Kind: Wrap, Point: geom.V(0.1, 0, 0.1), Geometry: beam},
 		{Kind: End, Point: geom.V(0.1, 0, -1.9), Body: m2}}
 	_, err = sys.AddWire(WireSpec{Name: "wire", Rope: testRope(1e10, 0.01, 100), Route: route, Spacing: 0.1, Tension: 196})
