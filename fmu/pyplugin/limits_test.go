@@ -751,6 +751,9 @@ def step(sim):
 		{"startswith()", "s = 'a' * 900000\ndef step(sim):\n    for i in range(2000):\n        ok = s.startswith('b', -10)\n"},
 		{"str indexing", "s = 'a' * 900000\ndef step(sim):\n    for i in range(2000):\n        x = s[-1]\n"},
 		{"len() of a str", "s = 'a' * 900000\ndef step(sim):\n    for i in range(2000):\n        n = len(s)\n"},
+		{"strip() of a short str by many characters", "s = 'a' * 63\nc = 'b' * 1000000 + 'a'\ndef step(sim):\n    for i in range(100):\n        x = s.strip(c)\n"},
+		{"startswith() of a tuple", "s = 'a' * 900000\np = 'a' * 899999 + 'b'\ndef step(sim):\n    ok = s.startswith((p,) * 200000)\n"},
+		{"in a str", "s = 'a' * 900000\ndef step(sim):\n    for i in range(2000):\n        ok = 'b' in s\n"},
 	} {
 		cfg, err := withOperations(t, c.code, "1000000")
 		if err != nil {
@@ -896,15 +899,28 @@ def step(sim):
         s.startswith('c', 4, 2),      # False
         s.endswith(('x', 'f')),       # True
         s.startswith('b', 1),         # True
+        s.startswith(('f', 1), -1),   # True: 'f' matches before 1 is seen
     ]
+    errors = 0
+    for bad in ([1.5], ['1'], [1, 2, 3], [('a', 1)]):
+        try:
+            s.startswith(('c', 1) if bad == [('a', 1)] else 'a', *bad)
+        except TypeError:
+            errors += 1
+    try:
+        s.endswith(('a', 1))
+    except TypeError:
+        errors += 1
+    checks.append(errors == 5)  # True
     y = 0
     for k, c in enumerate(checks):
         if c:
             y += 2 ** k
     out.value = y
 `)
-	// True, True, False, True, False, True, True, False, True, True.
-	if got, want := r.get(t, "p.y"), float64(1+2+8+32+64+256+512); got != want {
+	// True, True, False, True, False, True, True, False, True, True,
+	// True, and five TypeErrors.
+	if got, want := r.get(t, "p.y"), float64(1+2+8+32+64+256+512+1024+2048); got != want {
 		t.Errorf("got %g, CPython %g", got, want)
 	}
 }

@@ -567,17 +567,27 @@ func (it *Interp) method(obj py.Object, name string, args py.Tuple, kwargs py.St
 			if c, ok := firstArg(args).(py.String); ok {
 				chars = max(chars, int64(len(c)))
 			}
-			if err := it.charge(int64(len(text)) / scannedBytes * chars); err != nil {
+			// The product first: a short string stripped of a long set
+			// is work too.
+			if err := it.charge((int64(len(text)) + 1) * chars / scannedBytes); err != nil {
 				return nil, err
 			}
 		}
 	case "startswith", "endswith":
-		// gpython counts the string's characters to place start and end.
+		// Each affix is compared with the string's part.
 		if text, ok := obj.(py.String); ok {
-			if err := it.charge(int64(len(text)) / scannedBytes); err != nil {
+			affixes := int64(1)
+			if t, ok := firstArg(args).(py.Tuple); ok {
+				affixes = max(affixes, int64(len(t)))
+			}
+			if err := it.charge((int64(len(text)) + 1) * affixes / scannedBytes); err != nil {
 				return nil, err
 			}
-			if ok, done := affix(text, name == "startswith", args, kwargs); done {
+			if len(kwargs) == 0 {
+				ok, err := affix(text, name, args)
+				if err != nil {
+					return nil, err
+				}
 				return py.NewBool(ok), nil
 			}
 		}
@@ -659,70 +669,80 @@ func (it *Interp) method(obj py.Object, name string, args py.Tuple, kwargs py.St
 	return py.Call(fn, args, kwargs)
 }
 
-// affix answers text.startswith(affix[, start[, end]]) (prefix true) or
-// endswith as Python does, start and end in characters, negative from
-// the end and clamped to the string, and reports whether it answered:
-// not for keyword arguments or arguments of other types, which gpython's
-// own method takes (and refuses). gpython took a negative start as a Go
-// slice index and failed with a runtime error, and answered endswith
-// with an end wrongly.
-func affix(text py.String, prefix bool, args py.Tuple, kwargs py.StringDict) (answer, done bool) {
-	if len(kwargs) > 0 || len(args) < 1 || len(args) > 3 {
-		return false, false
+// affix answers text.startswith(affix[, start[, end]]) (name
+// "startswith") or endswith as Python does: start and end in characters,
+// negative from the end and clamped to the string, and Python's TypeError
+// for arguments of other types. gpython took a negative start as a Go
+// slice index and failed with a runtime error, answered endswith with an
+// end wrongly, and took other types of start, end and affix without an
+// error.
+func affix(text py.String, name string, args py.Tuple) (bool, error) {
+	if len(args) < 1 || len(args) > 3 {
+		return false, py.ExceptionNewf(py.TypeError, "%s() takes from 1 to 3 arguments (%d given)", name, len(args))
 	}
-	var affixes []string
+	affixes := py.Tuple{args[0]}
 	switch a := args[0].(type) {
 	case py.String:
-		affixes = []string{string(a)}
 	case py.Tuple:
-		for _, x := range a {
-			s, ok := x.(py.String)
-			if !ok {
-				return false, false
-			}
-			affixes = append(affixes, string(s))
-		}
+		affixes = a
 	default:
-		return false, false
+		return false, py.ExceptionNewf(py.TypeError, "%s first arg must be str or a tuple of str, not %s", name, args[0].Type().Name)
 	}
 	runes := []rune(string(text))
 	n := int64(len(runes))
-	bound := func(k int, missing int64) (int64, bool) {
+	bound := func(k int, missing int64) (int64, error) {
 		if k >= len(args) || args[k] == py.None {
-			return missing, true
+			return missing, nil
 		}
-		x, ok := integer(args[k])
-		if !ok {
-			return 0, false
+		var x *big.Int
+		switch v := args[k].(type) {
+		case py.Bool:
+			x = big.NewInt(0)
+			if v {
+				x = big.NewInt(1)
+			}
+		case py.Int, *py.BigInt:
+			x, _ = integer(v)
+		default:
+			return 0, py.ExceptionNewf(py.TypeError, "slice indices must be integers or None or have an __index__ method")
 		}
 		if !x.IsInt64() {
 			if x.Sign() < 0 {
-				return 0, true
+				return 0, nil
 			}
-			return n + 1, true
+			return n + 1, nil
 		}
-		v := x.Int64()
-		if v < 0 {
-			v = max(v+n, 0)
+		i := x.Int64()
+		if i < 0 {
+			i = max(i+n, 0)
 		}
-		return v, true
+		return i, nil
 	}
-	start, ok1 := bound(1, 0)
-	end, ok2 := bound(2, n)
-	if !ok1 || !ok2 {
-		return false, false
+	start, err := bound(1, 0)
+	if err != nil {
+		return false, err
+	}
+	end, err := bound(2, n)
+	if err != nil {
+		return false, err
 	}
 	end = min(end, n)
 	if start > n || start > end {
-		return false, true // Python's answer, even for an empty affix
+		return false, nil // Python's answer, even for an empty affix
 	}
 	part := string(runes[start:end])
-	for _, a := range affixes {
-		if prefix && strings.HasPrefix(part, a) || !prefix && strings.HasSuffix(part, a) {
-			return true, true
+	// In order, as Python: an entry that matches answers before a later
+	// one that is no str is seen.
+	for _, x := range affixes {
+		a, ok := x.(py.String)
+		if !ok {
+			return false, py.ExceptionNewf(py.TypeError, "tuple for %s must only contain str, not %s", name, x.Type().Name)
+		}
+		if name == "startswith" && strings.HasPrefix(part, string(a)) || name == "endswith" && strings.HasSuffix(part, string(a)) {
+			return true, nil
 		}
 	}
-	return false, true
+	return false, nil
 }
 
 // splitPieces counts the strings text.split(sep, maxsplit) makes (at
@@ -860,9 +880,12 @@ var instrumentGuards = []guard{
 			if len(args) != 1 {
 				return nil, py.ExceptionNewf(py.TypeError, "%s(x)", deepSeqName)
 			}
-			switch args[0].(type) {
+			switch x := args[0].(type) {
 			case *py.List, py.Tuple:
 				return args[0], it.walked(args[0], true)
+			case py.String:
+				// A substring search: gpython scans the string.
+				return args[0], it.charge(int64(len(x)) / scannedBytes)
 			}
 			return args[0], nil
 		}

@@ -36,7 +36,7 @@ const (
 	tagTuple
 	tagDict
 	tagRef  // a container written before, by its number
-	tagFunc // one of the plugin's top-level functions, by the name it was defined under
+	tagFunc // code the plugin's top level bound (a function, a built-in), by that name
 	// TagAPI is the first tag of the API's objects (Objects).
 	TagAPI
 )
@@ -162,9 +162,7 @@ func (en entry) what() string {
 // the plugin's code recreates).
 func (it *Interp) stateEntries(g py.StringDict) []entry {
 	var out []entry
-	code := func(key string, v py.Object) bool {
-		return isCode(v) && (!isFunction(v) || it.defs[key] == v)
-	}
+	code := func(key string, v py.Object) bool { return isCode(v) && it.defs[key] == v }
 	for name, v := range g {
 		if strings.HasPrefix(name, "__") || code(name, v) {
 			continue
@@ -186,20 +184,21 @@ func (it *Interp) stateEntries(g py.StringDict) []entry {
 }
 
 // codeBindings returns the names (globals, "Class.attr") that the
-// plugin's top level bound to a function: its code, which a restored
-// state binds again where the state rebinds none of them.
+// plugin's top level bound to code (functions, built-in functions,
+// methods, modules): what a restored state binds again where the state
+// rebinds none of them.
 func codeBindings(g py.StringDict) map[string]py.Object {
 	out := map[string]py.Object{}
 	for name, v := range g {
 		if strings.HasPrefix(name, "__") {
 			continue
 		}
-		if isFunction(v) {
+		if isCode(v) {
 			out[name] = v
 		}
 		if isClass(v) {
 			for attr, av := range v.(*py.Type).Dict {
-				if !strings.HasPrefix(attr, "__") && isFunction(av) {
+				if !strings.HasPrefix(attr, "__") && isCode(av) {
 					out[name+"."+attr] = av
 				}
 			}
@@ -208,8 +207,9 @@ func codeBindings(g py.StringDict) map[string]py.Object {
 	return out
 }
 
-// defNames maps each of the plugin's top-level functions to the name it
-// was defined under (of several, the first in order).
+// defNames maps each piece of code the plugin's top level bound to the
+// name it bound it under (of several, the first in order): a name rebound
+// to it is saved as that name.
 func (it *Interp) defNames() map[py.Object]string {
 	keys := make([]string, 0, len(it.defs))
 	for k := range it.defs {
@@ -224,8 +224,6 @@ func (it *Interp) defNames() map[py.Object]string {
 	}
 	return out
 }
-
-func isFunction(v py.Object) bool { _, ok := v.(*py.Function); return ok }
 
 func isModule(v py.Object) bool { _, ok := v.(*py.Module); return ok }
 
@@ -317,10 +315,15 @@ func (e *encoder) value(v py.Object, depth int) error {
 				return err
 			}
 		}
-	case *py.Function:
-		name, ok := e.funcs[x]
+	case *py.Module, *py.Function, *py.Method, *py.ClassMethod, *py.StaticMethod, *py.Property:
+		// Code: by the name the plugin's top level bound it under.
+		name, ok := e.funcs[v]
 		if !ok {
-			return fmt.Errorf("holds the function %s, which is not one of the plugin's top-level definitions (a lambda, a nested function): FMU states keep those by name only", x.Name)
+			what := v.Type().Name
+			if f, isFn := x.(*py.Function); isFn {
+				what = "function " + f.Name
+			}
+			return fmt.Errorf("holds the %s, which the plugin's top level binds under no name (a nested function, a built-in function imported only in a function): FMU states keep code by such a name only; bind it at the top level (floor = math.floor)", what)
 		}
 		e.dst = AppendString(append(e.dst, tagFunc), name)
 	default:
