@@ -361,6 +361,12 @@ func TestRunOutputs(t *testing.T) {
 		t.Fatal(err)
 	}
 	same := filepath.Join(dir, "same.out")
+	// The same new file through a linked folder and a folder still to make.
+	linkedDir := filepath.Join(dir, "linked")
+	if err := os.Symlink(dir, linkedDir); err != nil {
+		t.Fatal(err)
+	}
+	viaLink, direct := filepath.Join(linkedDir, "new", "r.out"), filepath.Join(dir, "new", "r.out")
 	for _, c := range []struct {
 		args []string
 		want string
@@ -369,6 +375,7 @@ func TestRunOutputs(t *testing.T) {
 		{[]string{"-inputs", table, "-plot", table}, "-plot " + table + " is the -inputs table"},
 		{[]string{"-csv", filepath.Join(scen, fmu.ScenarioFile)}, "is the scenario's own scenario.json: name another file for the CSV file"},
 		{[]string{"-csv", same, "-plot", same}, "name the same file"},
+		{[]string{"-csv", viaLink, "-plot", direct}, "name the same file"},
 		{[]string{"-csv", fifo}, "is not a regular file"},
 		{[]string{"-csv", dir}, "is a folder"},
 		{[]string{"-csv", dangling}, "is a link that leads to no file"},

@@ -145,8 +145,9 @@ func checkOutputs(c *exporter.Checked, inputs, csvPath, plotPath string) (csvFil
 }
 
 // samePlace reports whether paths a and b name the same file: the same
-// file where both exist, else the same absolute path, the folders' links
-// resolved.
+// file where both exist, else the same absolute path, the links of the
+// folders above it that exist resolved (folders the run would still make
+// included).
 func samePlace(a, b string) bool {
 	sa, errA := os.Stat(a)
 	sb, errB := os.Stat(b)
@@ -158,10 +159,16 @@ func samePlace(a, b string) bool {
 		if err != nil {
 			return p
 		}
-		if dir, err := filepath.EvalSymlinks(filepath.Dir(abs)); err == nil {
-			return filepath.Join(dir, filepath.Base(abs))
+		rest := ""
+		for q := abs; ; q = filepath.Dir(q) {
+			if real, err := filepath.EvalSymlinks(q); err == nil {
+				return filepath.Join(real, rest)
+			}
+			if filepath.Dir(q) == q {
+				return abs
+			}
+			rest = filepath.Join(filepath.Base(q), rest)
 		}
-		return abs
 	}
 	return place(a) == place(b)
 }
