@@ -154,23 +154,9 @@ func samePlace(a, b string) bool {
 	if errA == nil && errB == nil {
 		return os.SameFile(sa, sb)
 	}
-	place := func(p string) string {
-		abs, err := filepath.Abs(p)
-		if err != nil {
-			return p
-		}
-		rest := ""
-		for q := abs; ; q = filepath.Dir(q) {
-			if real, err := filepath.EvalSymlinks(q); err == nil {
-				return filepath.Join(real, rest)
-			}
-			if filepath.Dir(q) == q {
-				return abs
-			}
-			rest = filepath.Join(filepath.Base(q), rest)
-		}
-	}
-	return place(a) == place(b)
+	ra, errA := exporter.Resolved(a)
+	rb, errB := exporter.Resolved(b)
+	return errA == nil && errB == nil && ra == rb
 }
 
 // maxSteps bounds a run's communication steps, as the Python package's

@@ -324,7 +324,7 @@ func (c *Checked) CheckWrite(out, what string) (string, error) {
 			}
 		}
 	}
-	dir, err := resolved(filepath.Dir(out))
+	dir, err := Resolved(filepath.Dir(out))
 	if err != nil {
 		return "", fmt.Errorf("output %s: %w", out, err)
 	}
@@ -340,10 +340,10 @@ func (c *Checked) CheckWrite(out, what string) (string, error) {
 	return out, nil
 }
 
-// resolved returns path absolute with its links resolved, as far as it
-// exists: a folder the export would still make is resolved through the
+// Resolved returns path absolute with its links resolved, as far as it
+// exists: a folder an output would still make is resolved through the
 // folders above it that exist.
-func resolved(path string) (string, error) {
+func Resolved(path string) (string, error) {
 	abs, err := filepath.Abs(path)
 	if err != nil {
 		return "", err

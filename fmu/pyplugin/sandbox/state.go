@@ -16,9 +16,9 @@ import (
 // A plugin's own state is its module globals holding data (numbers,
 // strings, booleans, None, lists, tuples and dicts of them, and the API's
 // objects), together with the data attributes of its classes, and the
-// names it bound to one of its functions other than the one its code
-// bound there (h = b, a state machine held in a function), written as the
-// name of the function's definition. It is
+// names it rebound to other code than its top level bound there (h = b, a
+// state machine held in a function), written as the name the top level
+// bound that code under. It is
 // encoded with a tag byte per value; floats keep their bits, containers
 // are written once and referred to after (two names for one list stay one
 // list, a list may contain itself), the API's objects as the API's
@@ -98,9 +98,9 @@ func (it *Interp) LoadState(r *Reader, objs Objects) error {
 	for key := range saved {
 		class, _, isAttr := strings.Cut(key, ".")
 		if !isAttr {
-			// A data global or a name rebound to a function; the
-			// plugin's classes and modules are not state, and a state
-			// naming one is forged.
+			// A data global or a name rebound to code; the plugin's
+			// classes and modules are not state, and a state naming one
+			// is forged.
 			if v, ok := g[key]; ok && (isClass(v) || isModule(v)) {
 				return fmt.Errorf("state: %s is the plugin's %s, not data: damaged", key, v.Type().Name)
 			}
@@ -117,7 +117,7 @@ func (it *Interp) LoadState(r *Reader, objs Objects) error {
 	for _, en := range it.stateEntries(g) {
 		delete(en.dict, en.name)
 	}
-	// The names the code bound to functions, where the state rebinds none.
+	// The names the top level bound to code, where the state rebinds none.
 	for key, fn := range it.defs {
 		if _, ok := saved[key]; ok {
 			continue
@@ -157,9 +157,9 @@ func (en entry) what() string {
 }
 
 // stateEntries lists, sorted, the globals and class attributes that hold
-// data, or a function other than the one the plugin's code bound there
-// (not modules, classes and the code's own bindings of functions, which
-// the plugin's code recreates).
+// data, or code other than what the plugin's top level bound there (not
+// classes and the top level's own bindings of code, which the plugin's
+// code recreates).
 func (it *Interp) stateEntries(g py.StringDict) []entry {
 	var out []entry
 	code := func(key string, v py.Object) bool { return isCode(v) && it.defs[key] == v }
@@ -242,7 +242,7 @@ func isCode(v py.Object) bool {
 }
 
 // encoder writes values, remembering the containers written; funcs
-// names the plugin's top-level functions.
+// names the code the plugin's top level bound (defNames).
 type encoder struct {
 	dst   []byte
 	seen  map[uintptr]int
