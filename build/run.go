@@ -508,7 +508,12 @@ func create(path string) (*os.File, error) {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return nil, err
 	}
-	return os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
+	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
+	// Without the temporary's name, which the user never gave.
+	if pe := (*os.PathError)(nil); errors.As(err, &pe) {
+		return nil, fmt.Errorf("cannot write %s in its folder %s: %w", path, filepath.Dir(path), pe.Err)
+	}
+	return f, err
 }
 
 // csvRecorder writes the rows to a CSV file.

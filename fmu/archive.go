@@ -3,6 +3,7 @@ package fmu
 import (
 	"archive/zip"
 	"bytes"
+	"errors"
 	"fmt"
 	"io"
 	"maps"
@@ -45,7 +46,7 @@ func (a *Archive) Write(path string) (err error) {
 	}
 	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
 	if err != nil {
-		return fmt.Errorf("writing FMU: %w", err)
+		return fmt.Errorf("writing FMU %s: %w", path, tempErr(err))
 	}
 	defer func() {
 		if cerr := f.Close(); err == nil && cerr != nil {
@@ -198,4 +199,15 @@ func addLibrary(z *zip.Writer, name string, lib Library) error {
 		return fmt.Errorf("writing FMU entry %s: %w", name, err)
 	}
 	return nil
+}
+
+// tempErr is the error of creating a temporary file beside an output,
+// without the temporary's name, which the user never gave: "permission
+// denied" for a folder the user cannot write in.
+func tempErr(err error) error {
+	var pe *os.PathError
+	if errors.As(err, &pe) {
+		return fmt.Errorf("cannot write in its folder %s: %w", filepath.Dir(pe.Path), pe.Err)
+	}
+	return err
 }

@@ -2,6 +2,7 @@ package hmrwire
 
 import (
 	"errors"
+	"math"
 	"strings"
 	"testing"
 
@@ -57,6 +58,28 @@ func TestRouteThroughGeometryRefused(t *testing.T) {
 		t.Fatalf("the wire from the left box through the beam to its right edge: %v, want an error naming the beam and route point 0", err)
 	}
 	t.Log(err)
+	// A wrap point 0.1 m above the left edge: the run from the box ends
+	// at the edge's node, and the wire carries the boxes over the beam
+	// (it was laid past the edge, through the beam, and both fell).
+	{
+		sys, _, beam, m1, m2 := beamRig(t)
+		route := []RoutePoint{{Kind: End, Point: geom.V(-0.1, 0, -1.9), Body: m1}, {Kind: Wrap, Point: geom.V(-0.1, 0, 0.2), Geometry: beam},
+			{Kind: Wrap, Point: geom.V(0.1, 0, 0.1), Geometry: beam}, {Kind: End, Point: geom.V(0.1, 0, -1.9), Body: m2}}
+		w, err := sys.AddWire(WireSpec{Name: "wire", Rope: testRope(1e10, 0.01, 100), Route: route, Spacing: 0.1, Tension: 130.8,
+			Resolution: Resolution{Adaptive: true, MaxMassNodes: 100, MinSegment: 0.02}})
+		if err != nil {
+			t.Fatalf("a wrap point above the edge: %v", err)
+		}
+		for k := 0; k < 30; k++ {
+			if err := sys.Step(1.0 / 60); err != nil {
+				t.Fatal(err)
+			}
+		}
+		// The frictionless Atwood machine: m1 rises at g(m2 − m1)/(m1 + m2).
+		if a, want := m1.Vel.Z/0.5, g0*10/30; math.Abs(a/want-1) > 0.02 {
+			t.Errorf("a wrap point above the edge: m1 rises at %.3f m/s² after 0.5 s, want %.3f (tensions %.4g N)", a, want, w.Tensions())
+		}
+	}
 	sys, support, beam, _, m2 := beamRig(t)
 	route := []RoutePoint{{Kind: End, Point: geom.V(-0.5, 0, 0), Body: support}, {Kind: Wrap, Point: geom.V(0.1, 0, 0.1), Geometry: beam},
 		{Kind: End, Point: geom.V(0.1, 0, -1.9), Body: m2}}

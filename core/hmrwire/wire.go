@@ -400,9 +400,19 @@ func (sys *System) AddWire(spec WireSpec) (*Wire, error) {
 		if !rp.Point.IsFinite() {
 			return nil, fmt.Errorf("wire %q: route point %d is not finite: %w", name, i, ErrWire)
 		}
+		// A wrap point's contact node on the geometry's edge nearest to
+		// it: the straight run ends there, not at the point given (a
+		// point 0.1 m above the beam's edge laid the run past the edge
+		// and through the beam).
+		var wrap *node
+		to := rp.Point
+		if rp.Kind == Wrap && rp.Geometry != nil {
+			wrap = rp.Geometry.nearestEdgeNode(rp.Point)
+			to = wrap.position()
+		}
 		if i > 0 && spacing > 0 {
 			// Mass nodes along the straight run from the last point.
-			d, l := rp.Point.Sub(prev).Unit()
+			d, l := to.Sub(prev).Unit()
 			for k, n := 1, int(math.Ceil(l/spacing)); k < n; k++ {
 				w.nodes = append(w.nodes, w.newMass(prev.AddScaled(l*float64(k)/float64(n), d)))
 			}
@@ -434,9 +444,8 @@ func (sys *System) AddWire(spec WireSpec) (*Wire, error) {
 			if rp.Geometry == nil {
 				return nil, fmt.Errorf("wire %q: wrap at route point %d needs a geometry: %w", name, i, ErrWire)
 			}
-			n := rp.Geometry.nearestEdgeNode(rp.Point)
-			w.nodes = append(w.nodes, n)
-			prev = n.position()
+			w.nodes = append(w.nodes, wrap)
+			prev = to
 		default:
 			return nil, fmt.Errorf("wire %q: route point %d has unknown kind %d: %w", name, i, rp.Kind, ErrWire)
 		}
