@@ -200,18 +200,30 @@ func (r Rope) Bending() float64 {
 const MaxStrain = 0.1
 
 // CheckHung refuses a rope that hangs still under tension (N) at a stress
-// no rope holds, beyond RunawayStress: a scenario's typing mistake (a
-// load's mass or a rope's diameter off by orders of magnitude), which the
-// models would otherwise simulate as a rope stretched far past breaking.
-// An elastic cord stretched by a third is a rope that holds.
+// no rope holds, beyond RunawayStress, or stretched beyond MaxHungStrain:
+// a scenario's typing mistake (a load's mass or a rope's diameter off by
+// orders of magnitude, E given in MPa), which the models would otherwise
+// simulate as a rope stretched far past breaking, or a 10 m rope holding
+// its load 1.5 km below the crane. An elastic cord stretched by a third
+// is a rope that holds.
 func (r Rope) CheckHung(tension float64) error {
 	area := r.Area()
-	if stress := math.Abs(tension) / area; !(stress <= RunawayStress) {
+	stress := math.Abs(tension) / area
+	if !(stress <= RunawayStress) {
 		return fmt.Errorf("hanging still, the rope carries %.4g N, a stress of %.3g GPa (%.3g %% strain): beyond %g GPa no rope holds (rope wire breaks at 2 GPa at most)",
 			math.Abs(tension), stress/1e9, 100*stress/r.E, RunawayStress/1e9)
 	}
+	if strain := stress / r.E; !(strain <= MaxHungStrain) {
+		return fmt.Errorf("hanging still, the rope carries %.4g N and stretches by %.3g %% (T/EA with E = %.4g Pa): beyond %g %%, twice its length, no rope is the linear spring EA the models take; E is in pascals (steel wire rope about 1e11, fibre rope about 1e9 to 1e10)",
+			math.Abs(tension), 100*strain, r.E, 100*MaxHungStrain)
+	}
 	return nil
 }
+
+// MaxHungStrain is the largest strain T/EA of a rope hanging still that
+// the models take (CheckHung): 100 %, ten times a fibre rope's breaking
+// strain and three times an elastic cord's working stretch.
+const MaxHungStrain = 1.0
 
 // Limits that no hoisting rope reaches, by which a cable model tells a
 // simulation its step cannot hold, running away, from a violent but

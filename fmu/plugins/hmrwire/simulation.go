@@ -74,7 +74,7 @@ func (m *configured) NewSimulation(values []float64) (fmu.Simulation, error) {
 		top := s.from.pos[0]
 		hung := (p.mass[1] + p.rope[0].LinearDensity()*p.length0) * math.Abs(p.gravity)
 		if err := p.rope[0].CheckHung(hung); err != nil {
-			return nil, fmt.Errorf("load.mass %.4g kg and the rope's own %.4g kg: %w; check load.mass and cable.diameter", p.mass[1], p.rope[0].LinearDensity()*p.length0, err)
+			return nil, fmt.Errorf("load.mass %.4g kg and the rope's own %.4g kg: %w; check load.mass, cable.diameter and cable.E", p.mass[1], p.rope[0].LinearDensity()*p.length0, err)
 		}
 		c.lay(p.length0, p.mass[1], p.gravity, p.rope[0], [3]float64{top.X, top.Y, top.Z}).apply(laidCfg)
 		c = laidCfg

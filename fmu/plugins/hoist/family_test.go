@@ -245,19 +245,23 @@ func TestCraneBeyondWhatRopesHold(t *testing.T) {
 		t.Fatal(err)
 	}
 	const want = "a stress of 15.6 GPa (15.6 % strain): beyond 10 GPa no rope holds"
+	// E in MPa, 2e5 for steel: 1 t on the 20 mm rope stretches it by
+	// 15,600 %, and the 10 m rope held its load 1.5 km below the crane.
+	const wantStrain = "% (T/EA with E = 2e+05 Pa): beyond 100 %, twice its length"
 	for _, model := range []string{"massless", "rigid-cable", "mass-spring", "spline", "hmr-wire"} {
 		for _, c := range []struct {
 			mass, e string
 			ok      bool
-		}{{"5e5", "1e11", false}, {"3e5", "1e11", true}, {"1e4", "1e9", true}} {
+			want    string
+		}{{"5e5", "1e11", false, want}, {"3e5", "1e11", true, ""}, {"1e4", "1e9", true, ""}, {"1000", "2e5", false, wantStrain}} {
 			text := strings.Replace(strings.Replace(strings.Replace(crane, "MODEL", model, 1),
 				`"load": {"mass": 1000}`, `"load": {"mass": `+c.mass+`}`, 1), `"E": 1e11`, `"E": `+c.e, 1)
 			sc, err := fmu.ParseScenario([]byte(text))
 			if err == nil {
 				_, err = reg.Configure(sc)
 			}
-			if c.ok != (err == nil) || (err != nil && !strings.Contains(err.Error(), want)) {
-				t.Errorf("%s, load %s kg on E = %s Pa: %v, want it %s", model, c.mass, c.e, err, map[bool]string{true: "taken", false: "refused saying " + want}[c.ok])
+			if c.ok != (err == nil) || (err != nil && !strings.Contains(err.Error(), c.want)) {
+				t.Errorf("%s, load %s kg on E = %s Pa: %v, want it %s", model, c.mass, c.e, err, map[bool]string{true: "taken", false: "refused saying " + c.want}[c.ok])
 			}
 		}
 		dir := t.TempDir()
@@ -267,6 +271,15 @@ func TestCraneBeyondWhatRopesHold(t *testing.T) {
 		var log logged
 		if _, _, st := plugintest.Start(t, dir, map[string]float64{"load.mass": 5e5}, &log); st == fmu.OK || !strings.Contains(log.text, "beyond 10 GPa no rope holds") {
 			t.Errorf("%s, load.mass 5e5 kg set before initialization: %v, log %q, want it refused", model, st, log.text)
+		}
+		// The rope's E as a parameter, set in MPa.
+		withE := strings.Replace(strings.Replace(crane, "MODEL", model, 1), `"load.mass",`, `"load.mass", "cable.E",`, 1)
+		if err := os.WriteFile(filepath.Join(dir, fmu.ScenarioFile), []byte(withE), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		log = logged{}
+		if _, _, st := plugintest.Start(t, dir, map[string]float64{"cable.E": 2e5}, &log); st == fmu.OK || !strings.Contains(log.text, wantStrain) {
+			t.Errorf("%s, cable.E 2e5 Pa set before initialization: %v, log %q, want it refused", model, st, log.text)
 		}
 	}
 }

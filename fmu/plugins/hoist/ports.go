@@ -110,7 +110,7 @@ func quantities(c *Config, step float64, d *Design) *Catalogue {
 func (p *Params) checkHung() error {
 	rope := p.Rope.LinearDensity() * p.Length0
 	if err := p.Rope.CheckHung((p.LoadMass + rope) * math.Abs(p.Gravity)); err != nil {
-		return fmt.Errorf("load.mass %.4g kg and the rope's own %.4g kg: %w; check load.mass and cable.diameter", p.LoadMass, rope, err)
+		return fmt.Errorf("load.mass %.4g kg and the rope's own %.4g kg: %w; check load.mass, cable.diameter and cable.E", p.LoadMass, rope, err)
 	}
 	return nil
 }

@@ -168,7 +168,7 @@ func (s *simulation) hang(j int, cb *cableConfig, p *params) error {
 	}
 	weight := p.mass[li] * p.gravity
 	if err := cb.Rope.Material().CheckHung(weight); err != nil {
-		return fmt.Errorf("cable %q: body %q of %.4g kg: %w; check the body's mass and the rope's diameter", cb.Name, last.Body, p.mass[li], err)
+		return fmt.Errorf("cable %q: body %q of %.4g kg: %w; check the body's mass, the rope's diameter and its E", cb.Name, last.Body, p.mass[li], err)
 	}
 	stretch := weight / (cb.Rope.Material().AxialStiffness() / cb.Length0)
 	body := s.bodies[li]

@@ -88,6 +88,9 @@ func Start(t testing.TB, dir string, params map[string]float64, logger fmu.Logge
 		t.Fatalf("SetupExperiment: %v", st)
 	}
 	for name, x := range params {
+		if _, ok := vr[name]; !ok {
+			t.Fatalf("the model has no variable %q", name)
+		}
 		if st := in.Write([]uint32{vr[name]}, []float64{x}); st != fmu.OK {
 			t.Fatalf("SetReal(%s = %g): %v", name, x, st)
 		}
