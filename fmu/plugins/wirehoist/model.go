@@ -138,7 +138,7 @@ func quantities(c *config, step float64) *catalogue {
 	if c.Slew != nil {
 		qs.Input("slew.rate", "rad/s", "Slew rate of the superstructure (drum, boom and its sheaves) about the vertical axis through wireHoist.slew.center, counterclockwise seen from above", 0, port.Range{Min: -1, Max: 1},
 			func(d *drive, x float64) { d.slew = x })
-		qs.Output("slew.angle", "rad", "Angle the superstructure slewed from the start, counterclockwise seen from above, in (-pi, pi]", func(s *simulation) float64 { return s.ho.SlewAngle() })
+		qs.Output("slew.angle", "rad", "Angle the superstructure slewed from the start, counterclockwise seen from above, counted on through whole turns (2π a turn)", func(s *simulation) float64 { return s.slewed })
 		if c.Slew.BoomFoot != nil {
 			qs.Input("luff.rate", "rad/s", "Luff rate of the boom about wireHoist.slew.boomFoot, positive raising it", 0, port.Range{Min: -1, Max: 1},
 				func(d *drive, x float64) { d.luff = x })

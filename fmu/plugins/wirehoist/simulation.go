@@ -43,6 +43,9 @@ type simulation struct {
 	// those wraps (rad), the sheaves' at the hoist's build.
 	off, over []bool
 	reeved    []float64
+	// slewed is the angle (rad) the superstructure slewed since the
+	// start, counted on through whole turns (slew.angle).
+	slewed float64
 }
 
 // A sheave the wire came off counts as wrapped again once the wire wraps
@@ -151,6 +154,11 @@ func (s *simulation) Step(lead float64, from, to []float64, first bool) error {
 	if err != nil {
 		return err
 	}
+	if s.m.cfg.Slew != nil {
+		// A step turns the superstructure by at most |slew.rate|·h, well
+		// within half a turn: the nearest angle to the last is this one.
+		s.slewed += math.Remainder(s.ho.SlewAngle()-s.slewed, 2*math.Pi)
+	}
 	for k, sh := range s.ho.Sheaves {
 		// The step's fleet angle is the one at its start: what the step
 		// ran with, as the state saved before it holds the last one.
@@ -211,12 +219,13 @@ func (s *simulation) SaveState(dst []float64) []float64 {
 }
 
 // ownState walks what the simulation keeps besides the hoist's system: the
-// grounded flag, a plugin's command and force limit in their ranges, and
-// the sheaves' off and overwrapped flags (see sheaveEvents).
+// grounded flag, a plugin's command and force limit in their ranges, the
+// sheaves' off and overwrapped flags (see sheaveEvents), and the angle
+// slewed.
 type ownState struct{ s *simulation }
 
 // stateTail returns the number of values ownState walks.
-func (s *simulation) stateTail() int { return 4 + 2*len(s.off) }
+func (s *simulation) stateTail() int { return 5 + 2*len(s.off) }
 
 func (o ownState) State(c *state.Codec) {
 	s := o.s
@@ -228,6 +237,7 @@ func (o ownState) State(c *state.Codec) {
 		c.Flag("sheave off", &s.off[k])
 		c.Flag("sheave overwrapped", &s.over[k])
 	}
+	c.Bounded("slew angle", "rad", &s.slewed)
 }
 
 // LoadState implements fmu.Simulation; a refused state changes nothing:
