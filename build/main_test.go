@@ -242,6 +242,9 @@ func TestRunCommand(t *testing.T) {
 	if !strings.Contains(errs, "event: initialized at t = 0 s\n") {
 		t.Errorf("run printed no events: %q", errs)
 	}
+	if strings.Contains(errs, "warning:") {
+		t.Errorf("run with the positions and the velocities: %q, want no warning", errs)
+	}
 	f, err := os.Open(out)
 	if err != nil {
 		t.Fatal(err)
@@ -305,8 +308,23 @@ func TestRunRefusals(t *testing.T) {
 	if err := os.WriteFile(table, []byte("\ufefftime,suspension.x\n0,0\n1,1\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if code, _, errs := call("run", "../examples/massless", "-stop", "1", "-inputs", table, "-csv", out); code != 0 {
+	// Driven by its position alone, the FMU warns once (logStatusWarning)
+	// that it takes the velocity from the samples: run prints it.
+	code, _, errs := call("run", "../examples/massless", "-stop", "1", "-inputs", table, "-csv", out)
+	if code != 0 {
 		t.Errorf("a table with a byte order mark: status %d, %s", code, errs)
+	}
+	if strings.Count(errs, "warning: ") != 1 || !strings.Contains(errs, "suspension moves by its position inputs while its velocity inputs (suspension.vx) stay at their start values") {
+		t.Errorf("positions alone: %q, want the FMU's warning once", errs)
+	}
+	// A master that starts at a constant velocity, the positions along it,
+	// drives both: no warning, though the velocity stays at its start.
+	steady := filepath.Join(dir, "steady.csv")
+	if err := os.WriteFile(steady, []byte("time,suspension.x,suspension.vx\n0,0,0.5\n2,1,0.5\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if code, _, errs := call("run", "../examples/massless", "-stop", "1", "-inputs", steady, "-csv", out); code != 0 || strings.Contains(errs, "warning:") {
+		t.Errorf("a steady move by positions and velocities: status %d, %q, want no warning", code, errs)
 	}
 	for _, c := range []struct {
 		args []string

@@ -330,8 +330,10 @@ func simulate(ctx context.Context, c *exporter.Checked, stop, step float64, tabl
 	failed := func(what string) error {
 		return fmt.Errorf("%s: %s", what, strings.Join(log.lines, "; "))
 	}
-	if in.SetDebugLogging(true, []string{"logEvents"}) != fmu.OK {
-		return failed("asking for the model's events")
+	// Warnings too: driven by positions alone, the FMU says once that it
+	// takes the velocity from the samples, which changes the physics.
+	if in.SetDebugLogging(true, []string{"logEvents", "logStatusWarning"}) != fmu.OK {
+		return failed("asking for the model's events and warnings")
 	}
 	vars := in.Variables()
 	index := map[string]int{}

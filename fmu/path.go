@@ -168,6 +168,17 @@ func (p *pathAxis) byPosition(values []float64) bool {
 	return posMoved && !velMoved
 }
 
+// leftVelocity reports whether the axis's position input has moved from
+// where its velocity input, held at its start value for elapsed seconds,
+// puts it, by more than 1 mm and 1 % of that way: the positions drive a
+// motion the velocity does not say (a master that wired the positions
+// alone). A master starting at a constant velocity with the positions
+// along it drives both, and is not told otherwise.
+func (p *pathAxis) leftVelocity(values []float64, elapsed float64) bool {
+	held := p.v0 * elapsed
+	return math.Abs(values[p.pos]-p.x0-held) > 1e-3+0.01*math.Abs(held)
+}
+
 // at returns the path's position (m) and velocity (m/s) at time t (in
 // internal steps of h seconds), at or after the segment's start.
 func (p *pathAxis) at(t, h float64) (x, v float64) {
@@ -562,7 +573,7 @@ func (in *Instance) planPaths(t, H, h float64) {
 		} else if _, w := p.at(now, h); w != 0 {
 			allRest = false
 		}
-		if p.byPosition(in.values) && p.vel >= 0 && !in.pathsLogged[p.point] {
+		if p.byPosition(in.values) && p.vel >= 0 && !in.pathsLogged[p.point] && p.leftVelocity(in.values, point*h) {
 			in.pathsLogged[p.point] = true
 			in.logf(Warning, "logStatusWarning", "%s", in.positionsOnly(p.point, t, in.lag*h))
 		}

@@ -9,6 +9,7 @@ import shutil
 import tempfile
 import threading
 import time
+import warnings
 import xml.etree.ElementTree as ET
 import zipfile
 
@@ -324,13 +325,16 @@ def _signal(name, spec):
 class Result(dict):
     """A simulation's columns: ``result["time"]`` and one list per output,
     one row per communication point (the start included); ``units`` maps a
-    column to its unit (the FMU's, s for time). ``to_numpy()`` gives a
+    column to its unit (the FMU's, s for time); ``warnings`` lists the
+    FMU's warnings of the run, also issued as ``RuntimeWarning``. ``to_numpy()`` gives a
     NumPy structured array and ``to_pandas()`` a DataFrame where those
     packages are installed."""
 
     def __init__(self, *args, **kw):
         super().__init__(*args, **kw)
         self.units = {"time": "s"}
+        # The FMU's warnings of the run (also issued as RuntimeWarning).
+        self.warnings = []
 
     def names(self):
         return list(self)
@@ -438,6 +442,9 @@ def _simulate(fmu, inputs=None, parameters=None, stop_time=10.0, step=None, outp
     applied = {n: [] for n in in_names} if keep_inputs else None
     t = float(start_time)
     try:
+        # The FMU's warnings (driven by positions alone, it says once that
+        # it takes the velocity from the samples) are passed on below.
+        inst.s.set_debug_logging(True, ["logStatusWarning"])
         values = [s(t) for s in in_funcs]
         inst.initialize(parameters, dict(zip(in_names, values)), start_time=t)
         # What is called every step is made here once: the names resolved
@@ -481,7 +488,11 @@ def _simulate(fmu, inputs=None, parameters=None, stop_time=10.0, step=None, outp
     except fmucommon.FMIError as e:
         raise FMUError("%s: %s" % (fmu.name, e), e.messages, t) from e
     finally:
+        said = [text for status, _, text in inst.s.messages if status == fmucommon.WARNING]
         inst.free()
     for n, col in zip(names, zip(*rows)):
         result[n] = list(col)
+    result.warnings = said
+    for text in said:
+        warnings.warn("%s: %s" % (fmu.name, text), RuntimeWarning, stacklevel=3)
     return result, applied

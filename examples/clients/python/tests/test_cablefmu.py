@@ -120,6 +120,26 @@ class TestSimulate(unittest.TestCase):
             worst = max(abs(g - row[c]) for g, row in zip(got[name], ref))
             self.assertLessEqual(worst, 1e-6 * scale, "%s off the reference by %.3g" % (name, worst))
 
+    def test_positions_alone_warn(self):
+        """Driven by its position alone, the FMU warns that it takes the velocity from the samples:
+        simulate passes the warning on (RuntimeWarning, Result.warnings); with the velocity too, none."""
+        import warnings
+        fmu = cablefmu.load(fmu_path("HOIST_FMU"))
+        move = {"suspension.x": lambda t: min(t, 2.0)}
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            r = cablefmu.simulate(fmu, inputs=move, stop_time=1.0, outputs=["load.x"])
+        self.assertEqual(len(r.warnings), 1, r.warnings)
+        self.assertIn("position inputs while its velocity inputs (suspension.vx) stay", r.warnings[0])
+        said = [str(w.message) for w in caught if issubclass(w.category, RuntimeWarning)]
+        self.assertEqual(said, ["%s: %s" % (fmu.name, r.warnings[0])])
+        move = {"suspension.x": lambda t: min(t, 0.5), "suspension.vx": lambda t: 1.0 if t < 0.5 else 0.0}
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            r = cablefmu.simulate(fmu, inputs=move, stop_time=1.0, outputs=["load.x"])
+        self.assertEqual(r.warnings, [])
+        self.assertEqual([w for w in caught if issubclass(w.category, RuntimeWarning)], [])
+
     def test_tables_frames_and_errors(self):
         fmu = cablefmu.load(fmu_path("HOIST_FMU"))
         self.assertIs(cablefmu.load(fmu.path), fmu, "loaded once per process")
