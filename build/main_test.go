@@ -288,6 +288,10 @@ func TestRunRefusals(t *testing.T) {
 		{"header only", "time,suspension.x\n", "inputs.csv: a header and no rows"},
 		{"twice", "time,suspension.x,suspension.x\n0,0,0\n", `inputs.csv:1: column "suspension.x" given twice`},
 		{"not time", "t,suspension.x\n0,0\n", `inputs.csv:1: the first column is "t": want time`},
+		{"time in minutes", "time (min),suspension.x\n0,0\n", `inputs.csv:1: time in "min": want seconds`},
+		{"another unit", "time (s),suspension.x (mm)\n0,0\n", `inputs.csv:1: column "suspension.x" in mm: suspension.x takes m`},
+		{"an output", "time,cable.tension (N)\n0,0\n", `inputs.csv:1: "cable.tension" is an output of Hoist, not an input: drop its column`},
+		{"a parameter", "time,load.mass\n0,0\n", `inputs.csv:1: "load.mass" is a parameter (set it with -set) of Hoist, not an input`},
 		{"NaN", "time,suspension.x\n0,NaN\n", `inputs.csv:2: suspension.x "NaN" is not a finite number`},
 		{"backwards", "time,suspension.x\n1,0\n0,0\n", "inputs.csv:3: time 0 s before the row above's 1 s"},
 		{"wrong count", "time,suspension.x\n0,0,0\n", "wrong number of fields"},
@@ -316,6 +320,18 @@ func TestRunRefusals(t *testing.T) {
 	}
 	if strings.Count(errs, "warning: ") != 1 || !strings.Contains(errs, "suspension moves by its position inputs while its velocity inputs (suspension.vx) stay at their start values") {
 		t.Errorf("positions alone: %q, want the FMU's warning once", errs)
+	}
+	// Run's own CSV, its inputs' columns with their units, is a table.
+	own := filepath.Join(dir, "own.csv")
+	if err := os.WriteFile(own, []byte("time (s),suspension.x (m),suspension.vx (m/s),winch.speed (m/s)\n0,0,0,0\n1,0.5,0.5,0\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if code, _, errs := call("run", "../examples/massless", "-stop", "1", "-inputs", own, "-csv", out); code != 0 {
+		t.Errorf("run's own CSV as the inputs: status %d, %s", code, errs)
+	}
+	// A model without inputs says so.
+	if code, _, errs := call("run", "../examples/hmr-wire", "-stop", "1", "-inputs", own, "-csv", out); code != 1 || !strings.Contains(errs, "own.csv:1: WireBeam has no inputs: run it without -inputs") {
+		t.Errorf("inputs to a model without any: status %d, %q", code, errs)
 	}
 	// A master that starts at a constant velocity, the positions along it,
 	// drives both: no warning, though the velocity stays at its start.

@@ -54,7 +54,7 @@ func runRun(args []string, stdout, stderr io.Writer) error {
 			"the same numbers in any FMI master that steps it so.", stdout)
 	stop := fs.Float64("stop", 0, "the stop time (s; default the scenario's stopTime)")
 	step := fs.Float64("step", 0, "the communication step (s; default the scenario's step)")
-	inputs := fs.String("inputs", "", "a CSV table of inputs: a header row time,INPUT,…, then rows of numbers")
+	inputs := fs.String("inputs", "", "a CSV table of inputs: a header row time,INPUT,… (each may give its unit as run's CSV does,\n\"suspension.vx (m/s)\", which must be the input's), then rows of numbers")
 	set := settings{}
 	fs.Var(set, "set", "a parameter's value, NAME=VALUE (repeated for several)")
 	csvPath := fs.String("csv", "", "the CSV file to write")
@@ -169,10 +169,23 @@ const plotPoints = 20000
 
 // inputTable is a table of input values over time.
 type inputTable struct {
-	file    string
-	names   []string
+	file  string
+	names []string
+	// units holds each column's unit where its header gives one, as run's
+	// own CSV writes them ("suspension.vx (m/s)"), else "".
+	units   []string
 	times   []float64
 	columns [][]float64 // by name
+}
+
+// splitUnit splits a column's header "name (unit)" into the name and the
+// unit; a header without one is the name, with the unit "".
+func splitUnit(header string) (name, unit string) {
+	open := strings.LastIndexByte(header, '(')
+	if open < 0 || !strings.HasSuffix(header, ")") {
+		return header, ""
+	}
+	return strings.TrimSpace(header[:open]), strings.TrimSpace(header[open+1 : len(header)-1])
 }
 
 func readInputs(file string) (*inputTable, error) {
@@ -195,8 +208,9 @@ func readInputs(file string) (*inputTable, error) {
 		return nil, fmt.Errorf("%s: a header row time,INPUT,… expected: %w", file, err)
 	}
 	seen := map[string]bool{}
+	units := make([]string, len(header))
 	for i := range header {
-		header[i] = strings.TrimSpace(header[i])
+		header[i], units[i] = splitUnit(strings.TrimSpace(header[i]))
 		if seen[header[i]] {
 			return nil, fmt.Errorf("%s:1: column %q given twice", file, header[i])
 		}
@@ -205,7 +219,10 @@ func readInputs(file string) (*inputTable, error) {
 	if header[0] != "time" {
 		return nil, fmt.Errorf("%s:1: the first column is %q: want time", file, header[0])
 	}
-	t := &inputTable{file: file, names: header[1:], columns: make([][]float64, len(header)-1)}
+	if units[0] != "" && units[0] != "s" {
+		return nil, fmt.Errorf("%s:1: time in %q: want seconds, \"time (s)\" or \"time\"", file, units[0])
+	}
+	t := &inputTable{file: file, names: header[1:], units: units[1:], columns: make([][]float64, len(header)-1)}
 	for {
 		rec, err := r.Read()
 		if errors.Is(err, io.EOF) {
@@ -284,6 +301,17 @@ func (l *logLines) Log(status fmu.Status, category, message string) {
 	}
 }
 
+// causalityWord names a causality with its article, for messages.
+func causalityWord(c modeldesc.Causality) string {
+	switch c {
+	case modeldesc.CausalityOutput:
+		return "an output"
+	case modeldesc.CausalityParameter:
+		return "a parameter (set it with -set)"
+	}
+	return "a " + string(c) + " variable"
+}
+
 // simulate steps an instance of the checked scenario to stop, as the
 // Python package's simulate does: the inputs set at each communication
 // point t_k = k·step, then one step to t_k+1 (the last one shortened to
@@ -349,10 +377,23 @@ func simulate(ctx context.Context, c *exporter.Checked, stop, step float64, tabl
 	}
 	var inVR []uint32 // the table's columns by value reference
 	if table != nil {
-		for _, n := range table.names {
+		model := c.Scenario.ModelIdentifier
+		for k, n := range table.names {
 			i, ok := index[n]
-			if !ok || vars[i].Causality != modeldesc.CausalityInput {
-				return fmt.Errorf("%s:1: %q is not an input of %s (%s)", table.file, n, c.Scenario.ModelIdentifier, nearest(n, inputNames))
+			switch {
+			case len(inputNames) == 0:
+				return fmt.Errorf("%s:1: %s has no inputs: run it without -inputs", table.file, model)
+			case ok && vars[i].Causality != modeldesc.CausalityInput:
+				return fmt.Errorf("%s:1: %q is %s of %s, not an input: drop its column (its inputs: %s)", table.file, n, causalityWord(vars[i].Causality), model, strings.Join(inputNames, ", "))
+			case !ok:
+				return fmt.Errorf("%s:1: %q is not an input of %s (%s)", table.file, n, model, nearest(n, inputNames))
+			}
+			unit := vars[i].Unit
+			if unit == "" {
+				unit = "1"
+			}
+			if u := table.units[k]; u != "" && u != unit {
+				return fmt.Errorf("%s:1: column %q in %s: %s takes %s (give the values in %s, or the header without a unit)", table.file, n, u, n, unit, unit)
 			}
 			inVR = append(inVR, uint32(i))
 		}
