@@ -9,6 +9,7 @@ import "C"
 
 import (
 	"fmt"
+	"strings"
 	"unsafe"
 
 	"github.com/cablefmu/cablefmu/fmu"
@@ -102,7 +103,8 @@ func fmi3InstantiateCoSimulation(instanceName, token, resourcePath C.fmi3String,
 		Registry:         reg,
 	})
 	if err != nil {
-		return fail("%v", err)
+		// FMI 3.0 names the GUID the instantiation token.
+		return fail("%s", strings.Replace(err.Error(), "GUID", "instantiation token", 1))
 	}
 	in.UseFMI3()
 	h, err := handles.newInstance(in)

@@ -185,6 +185,8 @@ func ParseScenario(data []byte) (*Scenario, error) {
 		add("modelIdentifier", false, "modelIdentifier of %d characters: at most %d (it names the binary, and file names have limits)", len(sc.ModelIdentifier), MaxModelIdentifier)
 	case !identifier.MatchString(sc.ModelIdentifier):
 		add("modelIdentifier", false, "modelIdentifier %q is not a C identifier", sc.ModelIdentifier)
+	case windowsDevice(sc.ModelIdentifier):
+		add("modelIdentifier", false, "modelIdentifier %q is a Windows device name: the FMU's %s.dll could not be unpacked on Windows", sc.ModelIdentifier, sc.ModelIdentifier)
 	}
 	if !missing("step") && !(sc.Step >= MinStep && sc.Step <= MaxStep) {
 		add("step", false, "step %g s: must lie in [%g, %g] s (the default internal step, internalStep)", sc.Step, MinStep, MaxStep)
@@ -228,6 +230,18 @@ func ParseScenario(data []byte) (*Scenario, error) {
 // if key is set, or where path's key is missing at the object that lacks
 // it. A scenario not read by ParseScenario has no file: err is then
 // returned as it is.
+// windowsDevice reports whether id names a Windows device (CON, PRN,
+// AUX, NUL, COM0–9, LPT0–9, in any case), which no file on Windows may be
+// named, with or without an extension.
+func windowsDevice(id string) bool {
+	switch u := strings.ToUpper(id); u {
+	case "CON", "PRN", "AUX", "NUL":
+		return true
+	default:
+		return len(u) == 4 && (strings.HasPrefix(u, "COM") || strings.HasPrefix(u, "LPT")) && u[3] >= '0' && u[3] <= '9'
+	}
+}
+
 func (sc *Scenario) refusal(path string, key bool, err error) error {
 	if sc.tree == nil {
 		return err

@@ -45,6 +45,8 @@ func TestScenarioMistakesRefusedByName(t *testing.T) {
 		{"missing diameter", edit(hoist, `"diameter": 0.02, `, ``), `config: "cables[0].rope": "diameter" is missing`},
 		{"missing diameter, rigid", edit(rigid, `"diameter": 0.02, `, ``), `config: "cable.rope": "diameter" is missing`},
 		{"length0 tiny", edit(hoist, `"length0": 10`, `"length0": 1e-300`), `cable "cable": length0 1e-300 m: must lie in [0.001, 100000] m`},
+		{"a Windows device", edit(hoist, `"modelIdentifier": "Hoist"`, `"modelIdentifier": "nul"`), `modelIdentifier "nul" is a Windows device name`},
+		{"a Windows port", edit(hoist, `"modelIdentifier": "Hoist"`, `"modelIdentifier": "LPT1"`), `modelIdentifier "LPT1" is a Windows device name`},
 		{"long modelIdentifier", edit(hoist, `"modelIdentifier": "Hoist"`, `"modelIdentifier": "`+strings.Repeat("M", 5000)+`"`), "modelIdentifier of 5000 characters: at most 200"},
 		{"misspelt key", edit(hoist, `"length0"`, `"lenght0"`), `config: unknown key "cables[0].lenght0" (did you mean "length0"?)`},
 		{"stopTime absurd", edit(hoist, `"stopTime": 30`, `"stopTime": 1e300`), "stopTime 1e+300 s: must lie in (0, 1e+09] s"},

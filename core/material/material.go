@@ -207,14 +207,24 @@ const MaxStrain = 0.1
 // its load 1.5 km below the crane. An elastic cord stretched by a third
 // is a rope that holds.
 func (r Rope) CheckHung(tension float64) error {
+	if err := r.CheckTension(tension); err != nil {
+		return fmt.Errorf("hanging still, the rope %w", err)
+	}
+	return nil
+}
+
+// CheckTension refuses a tension (N) the rope cannot carry as the models
+// take it (CheckHung's limits), such as a wire laid at 1e9 N: its error
+// reads on after "the rope".
+func (r Rope) CheckTension(tension float64) error {
 	area := r.Area()
 	stress := math.Abs(tension) / area
 	if !(stress <= RunawayStress) {
-		return fmt.Errorf("hanging still, the rope carries %.4g N, a stress of %.3g GPa (%.3g %% strain): beyond %g GPa no rope holds (rope wire breaks at 2 GPa at most)",
+		return fmt.Errorf("carries %.4g N, a stress of %.3g GPa (%.3g %% strain): beyond %g GPa no rope holds (rope wire breaks at 2 GPa at most)",
 			math.Abs(tension), stress/1e9, 100*stress/r.E, RunawayStress/1e9)
 	}
 	if strain := stress / r.E; !(strain <= MaxHungStrain) {
-		return fmt.Errorf("hanging still, the rope carries %.4g N and stretches by %.3g %% (T/EA with E = %.4g Pa): beyond %g %%, twice its length, no rope is the linear spring EA the models take; E is in pascals (steel wire rope about 1e11, fibre rope about 1e9 to 1e10)",
+		return fmt.Errorf("carries %.4g N and stretches by %.3g %% (T/EA with E = %.4g Pa): beyond %g %%, twice its length, no rope is the linear spring EA the models take; E is in pascals (steel wire rope about 1e11, fibre rope about 1e9 to 1e10)",
 			math.Abs(tension), 100*strain, r.E, 100*MaxHungStrain)
 	}
 	return nil

@@ -99,6 +99,9 @@ func (d *declarer) declare(fn string, c modeldesc.Causality, args py.Tuple, kwar
 		}
 		*b.dst = &x
 	}
+	if v.min != nil && v.max != nil && !(*v.min <= *v.max) {
+		return nil, py.ExceptionNewf(py.ValueError, "%s(%q): min %g above max %g", fn, v.name, *v.min, *v.max)
+	}
 	if (v.min != nil && v.start < *v.min) || (v.max != nil && v.start > *v.max) {
 		return nil, py.ExceptionNewf(py.ValueError, "%s(%q): start %g lies outside [min, max]", fn, v.name, v.start)
 	}

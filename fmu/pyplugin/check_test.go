@@ -62,6 +62,7 @@ func TestCheckRefusesWithFileAndLine(t *testing.T) {
 		{"hook arity", "x = 1\n\ndef step(sim, t):\n    pass\n", "p.py:3: step must be a function of one argument"},
 		{"clash", "a = output('x')\nb = input('x')\ndef step(sim):\n    pass\n", `p.py:2:`},
 		{"bad unit", "a = output('x', unit='furlong')\ndef step(sim):\n    pass\n", `p.py:1:`},
+		{"min above max", "k = parameter('gain', 1.5, unit='1/s', min=3, max=1)\ndef step(sim):\n    pass\n", `parameter("gain"): min 3 above max 1`},
 		{"top-level exception", "x = 1 / 0\ndef step(sim):\n    pass\n", "p.py:1:"},
 		{"shared type", "def step(sim):\n    type(sim).time = 42.0\n", "p.py:2: setting time on a built-in or API type"},
 		{"dunder", "def step(sim):\n    sim.__class__.time = 42.0\n", "p.py:2: attribute __class__"},

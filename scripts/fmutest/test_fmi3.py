@@ -441,6 +441,9 @@ class CommonTests:
             "fmi3InstantiateCoSimulation(wrong instantiationToken)", statuses=(None,))
         self.assertIsNone(slave.instance)
         self.assertTrue(err.messages, "NULL for a wrong instantiationToken but nothing logged")
+        # In FMI 3.0's words: the instantiation token, not FMI 2.0's GUID.
+        self.assertTrue(any('instantiation token "{00000000-0000-0000-0000-000000000000}" does not match' in m[-1]
+                            and "GUID" not in m[-1] for m in err.messages), err.messages)
 
     def test_event_mode_used_refused(self):
         # hasEventMode is false: an importer asking for Event Mode gets NULL

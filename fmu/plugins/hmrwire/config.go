@@ -222,10 +222,18 @@ func parseConfig(raw json.RawMessage) (*config, error) {
 		w := &c.Wires[i]
 		claim(fmt.Sprintf("wires[%d].name", i), w.Name, "wire")
 		at := fmt.Sprintf("wire %q:", w.Name)
-		errs = append(errs, w.Rope.Check(at+" rope")...)
+		ropeErrs := w.Rope.Check(at + " rope")
+		errs = append(errs, ropeErrs...)
 		errs = append(errs, w.Rope.Unsupported(at+" rope", "the HMR wire", true, true)...)
 		errs.Num(at+" spacing", "m", port.OptLength, w.Spacing)
 		errs.Num(at+" tension", "N", port.Force, w.Tension)
+		if len(ropeErrs) == 0 {
+			// Laid at a tension no rope carries, the wire stretched to
+			// 1,270 times its length in the first step.
+			if err := w.Rope.Material().CheckTension(w.Tension); err != nil {
+				add("%s tension %g N: the rope %v", at, w.Tension, err)
+			}
+		}
 		errs.Int(at+" outputNodes", w.outputNodes(), 2, 10000)
 		errs.Int(at+" resolution.maxMassNodes", w.Resolution.MaxMassNodes, 0, maxMassNodes)
 		errs.Num(at+" resolution.minSegment", "m", port.OptLength, w.Resolution.MinSegment)

@@ -3,9 +3,11 @@ package hmrwire_test
 import (
 	"fmt"
 	"math"
+	"strings"
 	"testing"
 
 	"github.com/cablefmu/cablefmu/fmu"
+	"github.com/cablefmu/cablefmu/fmu/plugins"
 	"github.com/cablefmu/cablefmu/fmu/plugins/plugintest"
 )
 
@@ -117,6 +119,29 @@ func TestWireRopeTorque(t *testing.T) {
 		}
 		if math.Abs(math.Abs(twist)/(want*L/gj)-1) > 0.02 {
 			t.Errorf("on a swivel the wire untwisted by %.4f rad, want k·d·T·L/GJ = %.4f within 2 %%", twist, want*L/gj)
+		}
+	}
+}
+
+// A wire laid at a tension no rope carries is refused with the scenario,
+// naming the wire and the tension: laid at 1e9 N, the example's 10 mm
+// wire stretched to 1,270 times its length in the first step, and the
+// error blamed the inputs and the internal step.
+func TestWireLaidBeyondWhatRopesCarry(t *testing.T) {
+	reg, err := plugins.Builtin()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct{ tension, want string }{
+		{`"tension": 1e9`, `wire "wire": tension 1e+09 N: the rope carries 1e+09 N, a stress of 1.27e+04 GPa`},
+		{`"tension": 130.8`, ""},
+	} {
+		parsed, err := fmu.ReadScenario(plugintest.Edited(t, "../../../examples/hmr-wire", `"tension": 130.8`, c.tension))
+		if err == nil {
+			_, err = reg.Configure(parsed)
+		}
+		if c.want == "" && err != nil || c.want != "" && (err == nil || !strings.Contains(err.Error(), c.want)) {
+			t.Errorf("%s: %v, want %q", c.tension, err, c.want)
 		}
 	}
 }
