@@ -288,7 +288,17 @@ class Table:
 
 
 def _signal(name, spec):
-    """The input ``name``'s signal from its spec (see :func:`simulate`).
+    """The input ``name``'s signal from its spec (see :func:`simulate`); a table's error names the input."""
+    try:
+        return _signal_of(name, spec)
+    except ValueError as e:
+        if str(e).startswith("input %s:" % name):
+            raise
+        raise ValueError("input %s: %s" % (name, e)) from None
+
+
+def _signal_of(name, spec):
+    """:func:`_signal`'s reading of the spec.
 
     A sequence is a ``(times, values)`` pair or a list of ``(t, value)``
     rows. Two samples are two pairs of two numbers either way: written as

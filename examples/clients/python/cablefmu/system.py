@@ -26,6 +26,7 @@ tip under a heavy load) needs a step small enough for it.
 import math
 import operator
 import os
+import warnings
 import xml.etree.ElementTree as ET
 import zipfile
 
@@ -72,8 +73,9 @@ class System:
     """A system read from an SSP package: ``name``, ``components`` (in the package's order), ``inputs`` and
     ``outputs`` (the system's own connectors by name), ``connections`` (``((element, connector), (element,
     connector))``, the element None for the system itself), ``start_time`` and ``stop_time`` (the default
-    experiment's: 0 and None where it gives none), ``folder`` (where the package is unpacked) and ``units`` (the SSD's unit definitions: name -> exponents of kg, m,
-    s, A, K, mol, cd, rad)."""
+    experiment's: 0 and None where it gives none), ``folder`` (where the package is unpacked), ``units`` (the SSD's unit definitions: name -> exponents of kg, m,
+    s, A, K, mol, cd, rad) and ``unconnected`` (the components' input connectors no connection feeds, as
+    ``component.connector``, each also warned of)."""
 
     def __init__(self, name, components, inputs, outputs, connections, stop_time, folder):
         self.name, self.components, self.inputs, self.outputs = name, components, inputs, outputs
@@ -167,6 +169,34 @@ def _fmu_kind(var):
     return {"calculatedParameter": "calculatedParameter"}.get(var.causality, var.causality)
 
 
+def _bindings(el, where):
+    """The parameter bindings of an ssd:System or ssd:Component: (prefix, source) pairs; a parameter mapping and
+    inline values are refused."""
+    out = []
+    binds = el.find("ssd:ParameterBindings", NS)
+    for b in (binds if binds is not None else []):
+        if b.find("ssd:ParameterMapping", NS) is not None:
+            raise SystemError("%s: a parameter binding with a parameter mapping: not supported (name the parameters "
+                              "as the FMU does)" % where)
+        source_ssv = b.get("source")
+        if not source_ssv:
+            inline = b.find("ssd:ParameterValues", NS)
+            raise SystemError("%s: a parameter binding without a source%s" % (
+                where, " (inline values are not supported)" if inline is not None else ""))
+        out.append((b.get("prefix") or "", source_ssv))
+    return out
+
+
+def _bind_in(components, qname, value, unit, typ, where):
+    """Binds the parameter named component.variable (the longest component name that fits)."""
+    comp = max((c for c in components if qname.startswith(c.name + ".") and len(qname) > len(c.name) + 1),
+               key=lambda c: len(c.name), default=None)
+    if comp is None:
+        raise SystemError("%s: parameter %r names no component (want component.variable; components: %s)"
+                          % (where, qname, ", ".join(c.name for c in components)))
+    _bind(comp.fmu, comp.parameters, qname[len(comp.name) + 1:], value, unit, typ, where)
+
+
 def load_ssp(path, parameter_sets=()):
     """The system of the SSP package at ``path``, its FMUs loaded and checked (see the module's documentation).
     ``parameter_sets``: paths in the package of further .ssv files, applied after the package's own bindings,
@@ -227,26 +257,21 @@ def load_ssp(path, parameter_sets=()):
             if c.type is None:
                 c.type = _base_type(var)
         params = {}
-        binds = el.find("ssd:ParameterBindings", NS)
-        for b in (binds if binds is not None else []):
-            if b.get("prefix") is not None or b.find("ssd:ParameterMapping", NS) is not None:
-                raise SystemError("%s: a parameter binding with a %s: not supported (name the parameters as the FMU "
-                                  "does)" % (where, "prefix" if b.get("prefix") is not None else "parameter mapping"))
-            source_ssv = b.get("source")
-            if not source_ssv:
-                inline = b.find("ssd:ParameterValues", NS)
-                raise SystemError("%s: a parameter binding without a source%s" % (
-                    where, " (inline values are not supported)" if inline is not None else ""))
+        for prefix, source_ssv in _bindings(el, where):
             for pname, (value, unit, typ) in _values(folder, source_ssv, where).items():
-                _bind(fmu, params, pname, value, unit, typ, where)
+                _bind(fmu, params, prefix + pname, value, unit, typ, where)
         components.append(Component(cname, fmu, connectors, params))
+    # The system's own bindings name their parameters component.variable
+    # (or bare, with the component's name and a dot as the prefix): applied
+    # after the components' own, before the load cases.
+    where = "system %s" % name
+    for prefix, source_ssv in _bindings(sysel, where):
+        at = "%s: parameter binding %s" % (where, source_ssv)
+        for pname, (value, unit, typ) in _values(folder, source_ssv, at).items():
+            _bind_in(components, prefix + pname, value, unit, typ, at)
     for ps in parameter_sets:
         for qname, (value, unit, typ) in _values(folder, ps, "parameter set %s" % ps).items():
-            cname, _, pname = qname.partition(".")
-            comp = next((c for c in components if c.name == cname), None)
-            if comp is None or not pname:
-                raise SystemError("parameter set %s: parameter %r names no component (want component.variable)" % (ps, qname))
-            _bind(comp.fmu, comp.parameters, pname, value, unit, typ, "parameter set %s" % ps)
+            _bind_in(components, qname, value, unit, typ, "parameter set %s" % ps)
     connections = []
     fed = {}
     conns = sysel.find("ssd:Connections", NS)
@@ -306,6 +331,14 @@ def load_ssp(path, parameter_sets=()):
     s = System(name, components, {k: v for k, v in own.items() if v.kind == "input"},
                {k: v for k, v in own.items() if v.kind == "output"}, connections, stop, folder)
     s.start_time = start
+    # An input connector that no connection feeds keeps its start value: a
+    # line dropped from a hand-edited SSD (the crane's cable.fz: the crane
+    # no longer felt its 20 t load) is said, not silently run.
+    s.unconnected = ["%s.%s" % (c.name, k) for c in components for k, con in c.connectors.items()
+                     if con.kind == "input" and (c.name, k) not in fed]
+    for label in s.unconnected:
+        warnings.warn("system %s: %s is an input connector that no connection feeds: it keeps its start value"
+                      % (name, label), RuntimeWarning, stacklevel=2)
     s.units = _units(root)
     _check_loops(s)
     return s

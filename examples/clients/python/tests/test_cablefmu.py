@@ -180,6 +180,9 @@ class TestSimulate(unittest.TestCase):
             with self.assertRaises(ValueError) as e:
                 run(spec)
             self.assertIn("reads as (times, values) or as two (t, value) rows", str(e.exception))
+        with self.assertRaises(ValueError) as e:
+            run(([0, 1, 0.5], [0, 1, 2]))
+        self.assertEqual(str(e.exception), "input suspension.vx: Table: times must not decrease")
         with self.assertRaises(TypeError):
             run(True)
         with self.assertRaises(TypeError) as e:

@@ -14,6 +14,7 @@ import subprocess
 import sys
 import tempfile
 import unittest
+import warnings
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 PKG = os.path.dirname(HERE)
@@ -445,12 +446,48 @@ class TestRefusals(SystemCase):
         conn = '<ssd:Connection startElement="crane" startConnector="trolley.z" endElement="cable" endConnector="suspension.z"/>'
         self.refused(self.edited(conn, conn[:-2] + '><ssc:LinearTransformation factor="1000" offset="5"/></ssd:Connection>',
                                  "transformation"), "LinearTransformation", "crane.trolley.z")
+        # A component's binding takes its prefix before its names: "cable." makes cable.load.mass, not the FMU's.
         self.refused(self.edited('<ssd:ParameterBinding source=', '<ssd:ParameterBinding prefix="cable." source=', "prefix"),
-                     "prefix", "cable")
+                     "'cable.load.mass'", "no such parameter")
         self.refused(self.edited('source="resources/Hoist.fmu"', 'source="resources/Hoist.fmu" implementation="ModelExchange"',
                                  "model-exchange"), "ModelExchange", "cable")
         self.refused(self.edited('<ssd:Connector name="suspension.z" kind="input"><ssc:Real unit="m"/>',
                                  '<ssd:Connector name="suspension.z" kind="input"><ssc:Integer/>', "type"), "suspension.z", "Integer")
+
+    def test_system_bindings(self):
+        """The system's own parameter bindings (component.variable, or a component's set with the component's name
+        as the prefix) are applied after the components' own, before load cases: they were read by no one, and the
+        package ran its 20 t with 10t.ssv bound. An empty prefix is none. A name no component has, and a file not in
+        the package, are refused naming the binding."""
+        def bound(source, prefix=None, name="sys"):
+            attr = ' prefix="%s"' % prefix if prefix is not None else ""
+            return self.edited("    <ssd:Elements>",
+                               '    <ssd:ParameterBindings><ssd:ParameterBinding%s source="%s"/></ssd:ParameterBindings>\n'
+                               "    <ssd:Elements>" % (attr, source), name)
+        for package, mass in ((bound("resources/cases/10t.ssv"), 10000.0),
+                              (bound("resources/cases/10t.ssv", prefix="", name="empty-prefix"), 10000.0),
+                              (bound("resources/cases/cable-20t.ssv", prefix="cable.", name="prefixed"), 20000.0)):
+            s = system.load_ssp(package)
+            self.assertEqual(s.component("cable").parameters["load.mass"], mass, package)
+            self.assertEqual(s.unconnected, [])
+        s = system.load_ssp(bound("resources/cases/10t.ssv", name="and-case"), parameter_sets=["resources/cases/40t.ssv"])
+        self.assertEqual(s.component("cable").parameters["load.mass"], 40000.0, "the load case comes last")
+        self.refused(bound("resources/cases/cable-20t.ssv", name="bare"), "system gantry_hoist", "cable-20t.ssv",
+                     "'load.mass' names no component")
+        self.refused(bound("resources/cases/none.ssv", name="missing"), "system gantry_hoist", "none.ssv", "not in the package")
+
+    def test_unconnected_input_warned(self):
+        """A component's input connector that no connection feeds keeps its start value, and is warned of: with the
+        cable's force line dropped the crane ran without its 20 t, its motor torque 16 % low, without a word."""
+        conn = '<ssd:Connection startElement="cable" startConnector="suspension.fz" endElement="crane" endConnector="cable.fz"/>'
+        package = self.edited(conn, "", "unconnected")
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            s = system.load_ssp(package)
+        self.assertEqual(s.unconnected, ["crane.cable.fz"])
+        said = [str(w.message) for w in caught if issubclass(w.category, RuntimeWarning)]
+        self.assertEqual(said, ["system gantry_hoist: crane.cable.fz is an input connector that no connection feeds: "
+                                "it keeps its start value"])
 
     def test_default_experiment_start_time(self):
         """The package's startTime is where a run starts (the components initialized there), unless the run gives
