@@ -385,7 +385,7 @@ func ReadScenario(dir string) (*Scenario, error) {
 // scenario's folder), what is wrong, the plugin and where the scenario
 // names the file: "plugins/wind.py: no such file (plugin "wind",
 // scenario.json:25:30)"; a file that is not UTF-8 with the line and
-// column of its first bad byte.
+// column of its first bad byte. A byte order mark is dropped.
 func (sc *Scenario) LoadPlugins(dir string) error {
 	sc.sources = map[string][]byte{}
 	for i, p := range sc.Plugins {
@@ -405,6 +405,10 @@ func (sc *Scenario) LoadPlugins(dir string) error {
 			}
 			return &fileError{msg: fmt.Sprintf("%s: %s (%s)", p.File, what, named), err: err}
 		}
+		// A byte order mark, as Windows editors save UTF-8, is not
+		// Python: gpython read it as a syntax error on a line that looks
+		// right.
+		b = bytes.TrimPrefix(b, []byte("\ufeff"))
 		if !utf8.Valid(b) {
 			bad := 0
 			for len(b[bad:]) > 0 {

@@ -11,6 +11,7 @@ import (
 
 	"github.com/cablefmu/cablefmu/core/geom"
 	"github.com/cablefmu/cablefmu/fmu/plugins/plant"
+	"github.com/cablefmu/cablefmu/fmu/plugins/port"
 	"github.com/cablefmu/cablefmu/fmu/pyplugin/sandbox"
 	"github.com/cablefmu/cablefmu/modeldesc"
 )
@@ -334,6 +335,11 @@ func init() {
 			x, err := toFloat(v, "winch.speed")
 			if err != nil {
 				return err
+			}
+			// Refused here, at the plugin's line: checked only at the
+			// step, it failed the step without naming the plugin.
+			if err := port.Velocity.Check("winch.speed", "m/s", x); err != nil {
+				return py.ExceptionNewf(py.ValueError, "%v", err)
 			}
 			w(o).Command(x)
 			return nil

@@ -537,3 +537,41 @@ func TestPluginLimitsInTheScenario(t *testing.T) {
 		t.Errorf("operations 1.5 set as a parameter: %v", err)
 	}
 }
+
+// A plugin saved as UTF-8 with a byte order mark, as Windows editors
+// save it, is read without it: it was a syntax error on its first line.
+func TestPluginWithByteOrderMark(t *testing.T) {
+	cfg, err := withPlugin(t, "\ufeffout = output('y', unit='m')\ndef step(sim):\n    out.value = 2.5\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := start(t, cfg, nil)
+	if err := r.step(); err != nil {
+		t.Fatal(err)
+	}
+	if got := r.get(t, "p.y"); got != 2.5 {
+		t.Errorf("p.y %g, want 2.5", got)
+	}
+}
+
+// A winch speed beyond what any winch runs is refused at the plugin's
+// line, as a ValueError with its traceback: checked only at the step, the
+// error named neither the plugin nor its line.
+func TestWinchSpeedRefusedAtTheLine(t *testing.T) {
+	cfg, err := withPlugin(t, "def step(sim):\n    if sim.time > 0.02:\n        sim.winch('winch').speed = 2000.0\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := start(t, cfg, nil)
+	for i := 0; i < 10 && err == nil; i++ {
+		err = r.step()
+	}
+	if err == nil {
+		t.Fatal("a winch speed of 2000 m/s taken")
+	}
+	for _, want := range []string{"plugin p: step() in p.py raised an exception", `File "p.py", line 3, in step`, "ValueError", "winch.speed 2000 m/s"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("error lacks %q:\n%v", want, err)
+		}
+	}
+}

@@ -700,7 +700,8 @@ def step(sim):
 // the work it does as operations, so that a plugin making many of them is
 // stopped by its operations budget at the same place every time, not by
 // the wall clock on a busy machine: a median over a window of 10,000
-// samples, 200 times in one step (about 36 ms a sort).
+// samples, 200 times in one step (about 36 ms a sort); so do products,
+// divisions, powers and factorials of large integers, by their sizes.
 func TestBuiltinWorkIsCounted(t *testing.T) {
 	code := `window = [float((i * 7919) % 10007) for i in range(10000)]
 def step(sim):
@@ -754,6 +755,15 @@ def step(sim):
 		{"strip() of a short str by many characters", "s = 'a' * 63\nc = 'b' * 1000000 + 'a'\ndef step(sim):\n    for i in range(100):\n        x = s.strip(c)\n"},
 		{"startswith() of a tuple", "s = 'a' * 900000\np = 'a' * 899999 + 'b'\ndef step(sim):\n    ok = s.startswith((p,) * 200000)\n"},
 		{"in a str", "s = 'a' * 900000\ndef step(sim):\n    for i in range(2000):\n        ok = 'b' in s\n"},
+		// Large integers: a 4096-bit modular power (10-30 ms) counted as
+		// one operation, 300 of them a step ran until the wall clock
+		// stopped them, at a step that depended on the machine's load.
+		{"pow() modular", "m = 2 ** 4095 + 1\ndef step(sim):\n    k = 0\n    for i in range(300):\n        k = (k + pow(3, m - i, m)) % 1000\n"},
+		{"product", "x = 3 ** 20000\ndef step(sim):\n    for i in range(2000):\n        y = x * x\n"},
+		{"floor division", "x = 3 ** 40000\ny = 7 ** 10000\ndef step(sim):\n    for i in range(2000):\n        z = x // y\n"},
+		{"remainder", "x = 3 ** 40000\ny = 7 ** 10000\ndef step(sim):\n    for i in range(2000):\n        z = x % y\n"},
+		{"power", "b = 3\ndef step(sim):\n    for i in range(2000):\n        z = b ** 40000\n"},
+		{"factorial()", "import math\ndef step(sim):\n    for i in range(2000):\n        z = math.factorial(4000)\n"},
 	} {
 		cfg, err := withOperations(t, c.code, "1000000")
 		if err != nil {

@@ -80,13 +80,15 @@ const (
 )
 
 // guardedOps are the binary operators whose result can be far larger than
-// their operands, with the text __binop__ receives.
+// their operands, or whose work on large integers grows as the product of
+// their sizes (charged by intWork), with the text __binop__ receives.
 var guardedOps = map[ast.OperatorNumber]string{
-	ast.Add:    "+",
-	ast.Mult:   "*",
-	ast.Pow:    "**",
-	ast.LShift: "<<",
-	ast.Modulo: "%",
+	ast.Add:      "+",
+	ast.Mult:     "*",
+	ast.Pow:      "**",
+	ast.LShift:   "<<",
+	ast.Modulo:   "%",
+	ast.FloorDiv: "//",
 }
 
 // guardedMethods are the methods of built-in types whose result or effect

@@ -307,6 +307,9 @@ func (it *Interp) binop(op string, a, b py.Object) (py.Object, error) {
 	if err := it.charge(n / builtBytes); err != nil {
 		return nil, err
 	}
+	if err := it.charge(intWork(op, a, b)); err != nil {
+		return nil, err
+	}
 	switch op {
 	case "+":
 		return py.Add(a, b)
@@ -339,8 +342,55 @@ func (it *Interp) binop(op string, a, b py.Object) (py.Object, error) {
 		return py.IPow(a, b, py.None)
 	case "<<=":
 		return py.ILshift(a, b)
+	case "//":
+		return py.FloorDiv(a, b)
+	case "//=":
+		return py.IFloorDiv(a, b)
 	}
 	return nil, py.ExceptionNewf(py.SystemError, "unknown operator %q", op)
+}
+
+// wordMulsPerOperation is how many multiplications of 64-bit words
+// count as one operation of the budget: about the time an interpreted
+// operation takes.
+const wordMulsPerOperation = 64
+
+// mulWork returns the operations a product (or a division) of integers
+// of xBits and yBits bits costs: the words multiplied, schoolbook (Go's
+// Karatsuba does less for the largest, so the charge errs high).
+func mulWork(xBits, yBits float64) int64 {
+	return int64((xBits/64 + 1) * (yBits/64 + 1) / wordMulsPerOperation)
+}
+
+// intWork returns the operations a op b costs where both are integers
+// and one is large: a 4096-bit modular power or a product of two
+// 60,000-bit integers takes milliseconds, thousands of operations'
+// time, and counted as one, a loop of them ran until the wall-clock
+// guard stopped it, at a step that depended on the machine's load.
+// Integers of a word cost nothing beyond their operation.
+func intWork(op string, a, b py.Object) int64 {
+	_, bigA := a.(*py.BigInt)
+	_, bigB := b.(*py.BigInt)
+	if !bigA && !bigB && op != "**" && op != "**=" {
+		return 0 // of words, and a power of words may be large
+	}
+	x, okx := integer(a)
+	y, oky := integer(b)
+	if !okx || !oky {
+		return 0
+	}
+	switch op {
+	case "*", "*=", "//", "//=", "%", "%=":
+		return mulWork(float64(bits(x)), float64(bits(y)))
+	case "**", "**=":
+		// Squarings up to the result's size: the last one costs as much
+		// as all before it together.
+		if y.Sign() > 0 && x.CmpAbs(big.NewInt(1)) > 0 {
+			n := min(log2(x)*bigFloat(y), MaxIntBits)
+			return 2 * mulWork(n, n)
+		}
+	}
+	return 0
 }
 
 // deep refuses a container nested deeper than MaxNesting or containing
@@ -1101,6 +1151,12 @@ var builtinGuards = []guard{
 				if oky && okz && float64(bits(y))*float64(bits(z))*float64(bits(z)) > maxModPowCost {
 					return nil, py.ExceptionNewf(py.MemoryError, "pow() with a %d-bit exponent and a %d-bit modulus is beyond what a plugin may compute in one call", bits(y), bits(z))
 				}
+				if oky && okz {
+					// A product and a reduction per bit of the exponent.
+					if err := it.charge(2 * int64(bits(y)) * mulWork(float64(bits(z)), float64(bits(z)))); err != nil {
+						return nil, err
+					}
+				}
 			}
 			return py.Call(pow, args, nil)
 		}
@@ -1313,7 +1369,8 @@ func anyAllGuard(name string) guard {
 }
 
 // guardMath replaces math.factorial by a version that refuses results
-// beyond MaxIntBits; the module is this interpreter's own.
+// beyond MaxIntBits and charges its work (as intWork); the module is this
+// interpreter's own.
 func (it *Interp) guardMath() error {
 	if err := py.Import(it.ctx, "math"); err != nil {
 		return err
@@ -1333,8 +1390,14 @@ func (it *Interp) guardMath() error {
 		if x, ok := integer(arg); ok && x.Sign() > 0 {
 			n := bigFloat(x)
 			lg, _ := math.Lgamma(n + 1)
-			if b := lg / math.Ln2; b > MaxIntBits {
+			b := lg / math.Ln2
+			if b > MaxIntBits {
 				return nil, intTooBig("factorial()", b)
+			}
+			// n products of the growing result by a word: on average
+			// half the result's words each.
+			if err := it.charge(int64(n * (b/64 + 1) / 2 / wordMulsPerOperation)); err != nil {
+				return nil, err
 			}
 		}
 		return py.Call(factorial, py.Tuple{arg}, nil)
