@@ -286,6 +286,18 @@ class Table:
             return vs[k]
         return vs[k - 1] + (vs[k] - vs[k - 1]) * (t - t0) / (t1 - t0)
 
+    def slope(self, t):
+        """The slope (per s) from ``t`` on: that of the piece ``t`` starts, 0 before the first sample and from the
+        last (where the table holds its values)."""
+        ts, vs = self.times, self.values
+        if t < ts[0] or t >= ts[-1]:
+            return 0.0
+        k = bisect.bisect_right(ts, t)
+        t0, t1 = ts[k - 1], ts[k]
+        if t1 == t0:
+            return 0.0
+        return (vs[k] - vs[k - 1]) / (t1 - t0)
+
 
 def _signal(name, spec):
     """The input ``name``'s signal from its spec (see :func:`simulate`); a table's error names the input."""
@@ -402,7 +414,8 @@ def simulate(fmu, inputs=None, parameters=None, stop_time=10.0, step=None, outpu
     the names to record (default every scalar output). ``derivatives``:
     input name -> a callable of the step's start time giving the input's
     first derivative over the step, passed to an FMI 2.0 FMU that can
-    interpolate inputs (a velocity input's acceleration). Raises
+    interpolate inputs (a velocity input's acceleration); an input given as
+    a table passes its slope there unless given. Raises
     :class:`FMUError` with the FMU's log when a call fails.
     """
     return _simulate(fmu, inputs, parameters, stop_time, step, outputs, start_time, instance_name, derivatives)[0]
@@ -435,9 +448,17 @@ def _simulate(fmu, inputs=None, parameters=None, stop_time=10.0, step=None, outp
             # A Boolean true for a mass was 1 kg.
             raise TypeError("parameter %s: a Boolean %r for %s's Real %s: give the value" % (n, v, fmu.name, n))
     derivs = dict(derivatives or {})
-    if derivs and not (fmu.version == 2 and fmu.md.can_interpolate_inputs):
+    interpolates = fmu.version == 2 and fmu.md.can_interpolate_inputs
+    if derivs and not interpolates:
         raise FMUError("%s cannot take input derivatives (FMI %d.0, canInterpolateInputs %s)"
                        % (fmu.name, fmu.version, getattr(fmu.md, "can_interpolate_inputs", False)))
+    if interpolates:
+        # A table's Real inputs give their slopes over each step, as
+        # ``cablefmu run`` does: held over the step, a ramp sampled at
+        # 0.1 s was a staircase whose jumps rang the rope (+54 % tension).
+        for n, sig in signals.items():
+            if isinstance(sig, Table) and n not in derivs and fmu.md.variables[n].type in ("Real", "Float64"):
+                derivs[n] = sig.slope
     names = list(outputs) if outputs else fmu.variables("output")
     for n in names:
         if n not in known:
