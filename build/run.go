@@ -271,22 +271,6 @@ func (t *inputTable) at(k int, x float64) float64 {
 	return vs[i-1] + (vs[i]-vs[i-1])*(x-t0)/(t1-t0)
 }
 
-// slope returns column k's slope (per s) from time x on: that of the
-// piece between the rows x starts, 0 before the first row and from the
-// last (as at holds them).
-func (t *inputTable) slope(k int, x float64) float64 {
-	ts, vs := t.times, t.columns[k]
-	if x < ts[0] || x >= ts[len(ts)-1] {
-		return 0
-	}
-	i := sort.Search(len(ts), func(i int) bool { return ts[i] > x })
-	t0, t1 := ts[i-1], ts[i]
-	if t1 == t0 {
-		return 0
-	}
-	return (vs[i] - vs[i-1]) / (t1 - t0)
-}
-
 // recorder takes a run's rows as they come.
 type recorder interface {
 	// begin gets the variables and the indices of the columns after time.
@@ -447,14 +431,17 @@ func simulate(ctx context.Context, c *exporter.Checked, stop, step float64, tabl
 		return failed("entering initialization")
 	}
 	vals := make([]float64, len(inVR))
-	// The table's Real columns also give their slopes over each step
-	// (fmi2SetRealInputDerivatives), so that the FMU follows the table's
-	// ramps within the step: held over it, a ramp sampled at 0.1 s was a
-	// staircase whose jumps rang the rope, its peak tension 54 % high.
+	// The table's Real columns but positions also give their mean slopes
+	// over each step (fmi2SetRealInputDerivatives), so that the FMU
+	// follows the table's ramps within the step: held over it, a ramp
+	// sampled at 0.1 s was a staircase whose jumps rang the rope, its peak
+	// tension 54 % high. A position's slope jumps at every row: the FMU's
+	// own path through the positions is smoother (a lift by positions
+	// alone, given their slopes, went slack at 0.25 s steps).
 	var slopeVR []uint32
 	var slopeCol []int
 	for k, vr := range inVR {
-		if vars[vr].Kind() == modeldesc.TypeReal {
+		if vars[vr].Kind() == modeldesc.TypeReal && vars[vr].Unit != "m" {
 			slopeVR, slopeCol = append(slopeVR, vr), append(slopeCol, k)
 		}
 	}
@@ -462,7 +449,9 @@ func simulate(ctx context.Context, c *exporter.Checked, stop, step float64, tabl
 	for k := range orders {
 		orders[k] = 1
 	}
-	setInputs := func(t float64, derivatives bool) error {
+	// setInputs sets the table's inputs at t and, for a step of dt > 0,
+	// their slopes over it.
+	setInputs := func(t, dt float64) error {
 		if table == nil {
 			return nil
 		}
@@ -472,18 +461,22 @@ func simulate(ctx context.Context, c *exporter.Checked, stop, step float64, tabl
 		if in.Write(inVR, vals) != fmu.OK {
 			return failed(fmt.Sprintf("setting the inputs at t = %g s", t))
 		}
-		if !derivatives || len(slopeVR) == 0 {
+		if dt == 0 || len(slopeVR) == 0 {
 			return nil
 		}
+		// The secant over the step, not the slope where it starts: a
+		// row between communication points, or a point that rounding
+		// puts a hair before a row (3·0.3 < 0.9), carried a ramp past its
+		// end until the next point snapped it back.
 		for j, k := range slopeCol {
-			slopes[j] = table.slope(k, t)
+			slopes[j] = (table.at(k, t+dt) - table.at(k, t)) / dt
 		}
 		if in.SetRealInputDerivatives(slopeVR, orders, slopes) != fmu.OK {
 			return failed(fmt.Sprintf("setting the inputs' slopes at t = %g s", t))
 		}
 		return nil
 	}
-	if err := setInputs(start, false); err != nil {
+	if err := setInputs(start, 0); err != nil {
 		return err
 	}
 	if in.ExitInitializationMode() != fmu.OK {
@@ -531,10 +524,10 @@ func simulate(ctx context.Context, c *exporter.Checked, stop, step float64, tabl
 		if ctx.Err() != nil {
 			return fmt.Errorf("stopped at t = %g s", t)
 		}
-		if err := setInputs(t, true); err != nil {
+		dt := min(step, stop-t)
+		if err := setInputs(t, dt); err != nil {
 			return err
 		}
-		dt := min(step, stop-t)
 		if in.DoStep(t, dt) != fmu.OK {
 			return failed(fmt.Sprintf("the step at t = %.6g s", t))
 		}

@@ -575,7 +575,7 @@ func (in *Instance) planPaths(t, H, h float64) {
 		}
 		if p.byPosition(in.values) && p.vel >= 0 && !in.pathsLogged[p.point] && p.leftVelocity(in.values, point*h) {
 			in.pathsLogged[p.point] = true
-			in.logf(Warning, "logStatusWarning", "%s", in.positionsOnly(p.point, t, in.lag*h))
+			in.logf(Warning, "logStatusWarning", "%s", in.positionsOnly(p.point, t, point*h, in.lag*h))
 		}
 		if p.pos >= 0 && in.values[p.pos] != p.x0 {
 			p.posDriven = true
@@ -590,11 +590,13 @@ func (in *Instance) planPaths(t, H, h float64) {
 	in.lastPoint = point
 }
 
-// positionsOnly is the message that a point follows its positions alone.
-func (in *Instance) positionsOnly(point int, t, lag float64) string {
+// positionsOnly is the message that a point follows its positions alone
+// on the axes whose positions left their velocity inputs' motion after
+// elapsed seconds (leftVelocity).
+func (in *Instance) positionsOnly(point int, t, elapsed, lag float64) string {
 	var vels []string
 	for _, p := range in.paths {
-		if p.point == point && p.vel >= 0 && p.byPosition(in.values) {
+		if p.point == point && p.vel >= 0 && p.byPosition(in.values) && p.leftVelocity(in.values, elapsed) {
 			vels = append(vels, in.vars[p.vel].Name)
 		}
 	}

@@ -764,6 +764,13 @@ def step(sim):
 		{"remainder", "x = 3 ** 40000\ny = 7 ** 10000\ndef step(sim):\n    for i in range(2000):\n        z = x % y\n"},
 		{"power", "b = 3\ndef step(sim):\n    for i in range(2000):\n        z = b ** 40000\n"},
 		{"factorial()", "import math\ndef step(sim):\n    for i in range(2000):\n        z = math.factorial(4000)\n"},
+		{"factorial() of a float", "import math\ndef step(sim):\n    for i in range(2000):\n        z = math.factorial(4000.0)\n"},
+		{"divmod()", "x = 2 ** 65535 - 1\ny = 3 ** 20600\ndef step(sim):\n    for i in range(2000):\n        z = divmod(x, y)\n"},
+		{"int() of digits", "s = str(3 ** 41000)\ndef step(sim):\n    for i in range(2000):\n        z = int(s)\n"},
+		{"str() of an integer", "x = 2 ** 65535 - 1\ndef step(sim):\n    for i in range(2000):\n        z = str(x)\n"},
+		{"repr() of integers", "xs = [2 ** 65535 - 1] * 3\ndef step(sim):\n    for i in range(2000):\n        z = repr(xs)\n"},
+		{"%d of an integer", "x = 2 ** 65535 - 1\ndef step(sim):\n    for i in range(2000):\n        z = '%d' % (x,)\n"},
+		{"round() of an integer", "x = 2 ** 65535 - 1\ndef step(sim):\n    for i in range(2000):\n        z = round(x, -9000)\n"},
 	} {
 		cfg, err := withOperations(t, c.code, "1000000")
 		if err != nil {

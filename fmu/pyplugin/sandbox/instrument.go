@@ -616,8 +616,10 @@ func (p *printer) expr(e ast.Expr) string {
 		return "(" + strings.Join(p.each(e.Values), op) + ")"
 	case *ast.BinOp:
 		// A float operand makes the result a number, except on the
-		// right of %, which formats a string on the left.
-		plainNumber := floatTyped(e.Left) || (floatTyped(e.Right) && e.Op != ast.Modulo)
+		// right of %, which formats a string on the left; a float's //
+		// and % go through the guard all the same, which divides as
+		// CPython does (floatDivMod).
+		plainNumber := (floatTyped(e.Left) || (floatTyped(e.Right) && e.Op != ast.Modulo)) && e.Op != ast.FloorDiv && e.Op != ast.Modulo
 		if op, ok := guardedOps[e.Op]; ok && !plainNumber {
 			return binopName + "(" + strconv.Quote(op) + ", " + p.expr(e.Left) + ", " + p.expr(e.Right) + ")"
 		}

@@ -286,17 +286,6 @@ class Table:
             return vs[k]
         return vs[k - 1] + (vs[k] - vs[k - 1]) * (t - t0) / (t1 - t0)
 
-    def slope(self, t):
-        """The slope (per s) from ``t`` on: that of the piece ``t`` starts, 0 before the first sample and from the
-        last (where the table holds its values)."""
-        ts, vs = self.times, self.values
-        if t < ts[0] or t >= ts[-1]:
-            return 0.0
-        k = bisect.bisect_right(ts, t)
-        t0, t1 = ts[k - 1], ts[k]
-        if t1 == t0:
-            return 0.0
-        return (vs[k] - vs[k - 1]) / (t1 - t0)
 
 
 def _signal(name, spec):
@@ -415,7 +404,8 @@ def simulate(fmu, inputs=None, parameters=None, stop_time=10.0, step=None, outpu
     input name -> a callable of the step's start time giving the input's
     first derivative over the step, passed to an FMI 2.0 FMU that can
     interpolate inputs (a velocity input's acceleration); an input given as
-    a table passes its slope there unless given. Raises
+    a table (but a position) passes its mean slope over each step there
+    unless given, and an FMI 3.0 FMU, which takes none, is warned of. Raises
     :class:`FMUError` with the FMU's log when a call fails.
     """
     return _simulate(fmu, inputs, parameters, stop_time, step, outputs, start_time, instance_name, derivatives)[0]
@@ -452,13 +442,19 @@ def _simulate(fmu, inputs=None, parameters=None, stop_time=10.0, step=None, outp
     if derivs and not interpolates:
         raise FMUError("%s cannot take input derivatives (FMI %d.0, canInterpolateInputs %s)"
                        % (fmu.name, fmu.version, getattr(fmu.md, "can_interpolate_inputs", False)))
-    if interpolates:
-        # A table's Real inputs give their slopes over each step, as
-        # ``cablefmu run`` does: held over the step, a ramp sampled at
-        # 0.1 s was a staircase whose jumps rang the rope (+54 % tension).
-        for n, sig in signals.items():
-            if isinstance(sig, Table) and n not in derivs and fmu.md.variables[n].type in ("Real", "Float64"):
-                derivs[n] = sig.slope
+    # A table's Real inputs but positions give their mean slopes over each
+    # step, as ``cablefmu run`` does: held over the step, a ramp sampled at
+    # 0.1 s was a staircase whose jumps rang the rope (+54 % tension). A
+    # position's slope jumps at every row; the FMU's own path through the
+    # positions is smoother.
+    sloped = [n for n, sig in signals.items()
+              if isinstance(sig, Table) and n not in derivs and fmu.md.variables[n].type in ("Real", "Float64")
+              and getattr(fmu.md.variables[n], "unit", None) != "m"]
+    if sloped and not interpolates:
+        warnings.warn("%s (FMI %d.0) takes no input derivatives: the tables of %s are held over each communication "
+                      "step, a ramp a staircase of jumps" % (fmu.name, fmu.version, ", ".join(sloped)),
+                      RuntimeWarning, stacklevel=3)
+        sloped = []
     names = list(outputs) if outputs else fmu.variables("output")
     for n in names:
         if n not in known:
@@ -469,7 +465,8 @@ def _simulate(fmu, inputs=None, parameters=None, stop_time=10.0, step=None, outp
         result[n] = []
         result.units[n] = getattr(fmu.md.variables[n], "unit", None) or "1"
     in_names, in_funcs = list(signals), list(signals.values())
-    d_names, d_funcs = list(derivs), list(derivs.values())
+    d_names, d_funcs = list(derivs) + sloped, list(derivs.values()) + [signals[n] for n in sloped]
+    n_given = len(derivs)  # d_funcs[:n_given] give derivatives, the others are tables: their secants
     applied = {n: [] for n in in_names} if keep_inputs else None
     t = float(start_time)
     try:
@@ -503,9 +500,12 @@ def _simulate(fmu, inputs=None, parameters=None, stop_time=10.0, step=None, outp
                 if kept is not None:
                     for col, v in zip(kept, values):
                         col.append(v)
-            if set_derivs is not None:
-                set_derivs([d(t) for d in d_funcs])
             dt = min(h, stop_time - t)
+            if set_derivs is not None:
+                # A table's secant over the step, not its slope where the
+                # step starts: a row between communication points carried
+                # the ramp past its end until the next point.
+                set_derivs([d(t) if i < n_given else (d(t + dt) - d(t)) / dt for i, d in enumerate(d_funcs)])
             try:
                 do_step(t, dt)
             except fmucommon.FMIError as e:
