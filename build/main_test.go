@@ -3,6 +3,8 @@ package main
 import (
 	"bytes"
 	"encoding/csv"
+	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"slices"
@@ -319,6 +321,76 @@ func TestRunFollowsTableRamps(t *testing.T) {
 	}
 }
 
+// The slopes run gives are the table's mean over each step, and none for
+// positions: a ramp whose rows lie between communication points, or a
+// hair after one (3·0.3 < 0.9), is not carried past its end, and a lift
+// by positions alone is the FMU's own smooth path. With the slope where
+// each step starts, the first two rang the rope (5.5–13.3 kN while
+// hoisting steadily at 0.1 s; 0 and 17.6 kN), and with the positions'
+// slopes the lift went slack at 0.25 s steps.
+func TestRunTableSlopesOverTheStep(t *testing.T) {
+	dir := t.TempDir()
+	var lift strings.Builder
+	lift.WriteString("time,suspension.z\n")
+	for k := 0; k <= 160; k++ { // 3 m: 1 s at 1 m/s², 1 m/s for 2 s, 1 s braking
+		tm := 0.05 * float64(k)
+		z := 0.0
+		switch {
+		case tm <= 1:
+			z = 0.5 * tm * tm
+		case tm <= 3:
+			z = 0.5 + (tm - 1)
+		case tm <= 4:
+			z = 2.5 + (tm - 3) - 0.5*(tm-3)*(tm-3)
+		default:
+			z = 3
+		}
+		fmt.Fprintf(&lift, "%g,%g\n", tm, 20+z)
+	}
+	for _, c := range []struct {
+		name, table, step string
+		from, to          float64 // s: the window looked at
+		lo, hi            float64 // N
+	}{
+		// While hoisting steadily after the ramp (a 1 ms reference rings
+		// at 9.1–10.5 kN there).
+		{"off-grid rows", "time,winch.speed\n0,0\n1.0,0\n1.25,-0.5\n5.0,-0.5\n5.25,0\n", "0.1", 1.3, 4, 7000, 12000},
+		{"rows a hair after points", "time,winch.speed\n0,0\n0.3,0\n0.9,-0.6\n", "0.3", 0, 8, 8500, 12000},
+		{"positions alone", lift.String(), "0.25", 0, 8, 4000, 12000},
+	} {
+		table := filepath.Join(dir, "in.csv")
+		if err := os.WriteFile(table, []byte(c.table), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		out := filepath.Join(dir, "out.csv")
+		if code, _, errs := call("run", "../examples/massless", "-stop", "8", "-step", c.step, "-inputs", table, "-csv", out); code != 0 {
+			t.Fatalf("%s: status %d: %s", c.name, code, errs)
+		}
+		f, err := os.Open(out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rows, err := csv.NewReader(f).ReadAll()
+		f.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		col := slices.Index(rows[0], "cable.tension (N)")
+		lo, hi := math.Inf(1), math.Inf(-1)
+		for _, r := range rows[1:] {
+			tm, _ := strconv.ParseFloat(r[0], 64)
+			x, _ := strconv.ParseFloat(r[col], 64)
+			if tm >= c.from && tm <= c.to {
+				lo, hi = min(lo, x), max(hi, x)
+			}
+		}
+		t.Logf("%s at %s s: tension %.0f–%.0f N", c.name, c.step, lo, hi)
+		if lo < c.lo || hi > c.hi {
+			t.Errorf("%s at %s s: tension %.0f–%.0f N, want within %.0f–%.0f N", c.name, c.step, lo, hi, c.lo, c.hi)
+		}
+	}
+}
+
 // run refuses bad input tables and settings on one line, and never
 // panics; a table saved with a byte order mark is read.
 func TestRunRefusals(t *testing.T) {
@@ -384,6 +456,15 @@ func TestRunRefusals(t *testing.T) {
 	}
 	if code, _, errs := call("run", "../examples/massless", "-stop", "1", "-inputs", steady, "-csv", out); code != 0 || strings.Contains(errs, "warning:") {
 		t.Errorf("a steady move by positions and velocities: status %d, %q, want no warning", code, errs)
+	}
+	// Driven by both along x and by its position alone along y, the
+	// point is warned of for y alone.
+	mixed := filepath.Join(dir, "mixed.csv")
+	if err := os.WriteFile(mixed, []byte("time,suspension.x,suspension.vx,suspension.y\n0,0,0.5,0\n2,1,0.5,1\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if code, _, errs := call("run", "../examples/massless", "-stop", "1", "-inputs", mixed, "-csv", out); code != 0 || !strings.Contains(errs, "velocity inputs (suspension.vy) stay") {
+		t.Errorf("positions alone along y: status %d, %q, want the warning naming suspension.vy alone", code, errs)
 	}
 	for _, c := range []struct {
 		args []string

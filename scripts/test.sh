@@ -48,7 +48,7 @@ HOIST_FMU=out/Hoist.fmu RIGIDHOIST_FMU=out/RigidHoist.fmu HOIST3_FMU=out/Hoist3.
 	python3 -m unittest discover -s scripts/fmutest -v
 
 echo "== The cablefmu Python package: simulate, studies serially and on a Dask LocalCluster, SSP systems"
-HOIST_FMU=out/Hoist.fmu HOISTWIND_FMU=out/HoistWind.fmu GANTRYCRANE_FMU=out/GantryCrane.fmu BOOMCRANE_FMU=out/BoomCrane.fmu WIREHOIST_FMU=out/WireHoist.fmu RIGIDHOIST_FMU=out/RigidHoist.fmu \
+HOIST_FMU=out/Hoist.fmu HOIST3_FMU=out/Hoist3.fmu HOISTWIND_FMU=out/HoistWind.fmu GANTRYCRANE_FMU=out/GantryCrane.fmu BOOMCRANE_FMU=out/BoomCrane.fmu WIREHOIST_FMU=out/WireHoist.fmu RIGIDHOIST_FMU=out/RigidHoist.fmu \
 	/usr/bin/python3 -m unittest discover -s examples/clients/python/tests -v
 
 echo "== C-API fuzzer: random FMI 2.0/3.0 call sequences against the state-machine oracle"

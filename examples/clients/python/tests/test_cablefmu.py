@@ -3,7 +3,7 @@ result, and studies run serially and on a Dask LocalCluster (bitwise the
 same table, a failed run recorded, a stopped study resumed, a killed worker
 losing no run, a run that crashes its process recorded as failed).
 
-    HOIST_FMU=out/Hoist.fmu HOISTWIND_FMU=out/HoistWind.fmu /usr/bin/python3 -m unittest discover -s examples/clients/python/tests
+    HOIST_FMU=out/Hoist.fmu HOIST3_FMU=out/Hoist3.fmu HOISTWIND_FMU=out/HoistWind.fmu /usr/bin/python3 -m unittest discover -s examples/clients/python/tests
 
 The Dask tests need Debian's python3-distributed (``/usr/bin/python3`` sees
 it); where it is missing they fail under CI=true and are skipped otherwise.
@@ -135,6 +135,40 @@ class TestSimulate(unittest.TestCase):
         held = cablefmu.simulate(fmu, inputs={"winch.speed": lambda t: table(t)}, stop_time=12, step=0.1,
                                  outputs=["cable.tension"])
         self.assertGreater(max(held["cable.tension"]), 1.3 * want, "the held staircase rings the rope")
+
+    def test_table_slopes_over_the_step_not_positions(self):
+        """A table's slope is its mean over the step (a ramp ending between points is not carried past its end)
+        and none is passed for a position: a 3 m lift by positions alone at 0.25 s steps is the FMU's own smooth path
+        (with the positions' slopes, which jump at every row, the rope went slack); an FMI 3.0 FMU, which takes no
+        derivatives, is warned of once."""
+        import warnings
+        fmu = cablefmu.load(fmu_path("HOIST_FMU"))
+        def z(t):
+            if t <= 1:
+                return 0.5 * t * t
+            if t <= 3:
+                return 0.5 + (t - 1)
+            if t <= 4:
+                return 2.5 + (t - 3) - 0.5 * (t - 3) ** 2
+            return 3.0
+        times = [0.05 * k for k in range(161)]
+        lift = {"suspension.z": (times, [20 + z(t) for t in times])}
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # the FMU's positions-alone warning
+            r = cablefmu.simulate(fmu, inputs=lift, stop_time=8, step=0.25, outputs=["cable.tension"])
+        self.assertGreater(min(r["cable.tension"]), 4000.0)
+        self.assertLess(max(r["cable.tension"]), 12000.0)
+        ramp = {"winch.speed": ([0, 1.0, 1.25, 5.0, 5.25], [0, 0, -0.5, -0.5, 0])}
+        r = cablefmu.simulate(fmu, inputs=ramp, stop_time=4, step=0.1, outputs=["cable.tension"])
+        steady = [x for t, x in zip(r["time"], r["cable.tension"]) if 1.3 <= t <= 4]
+        self.assertTrue(7000 < min(steady) and max(steady) < 12000, (min(steady), max(steady)))
+        fmu3 = cablefmu.load(fmu_path("HOIST3_FMU"))
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            cablefmu.simulate(fmu3, inputs=ramp, stop_time=1, step=0.1, outputs=["cable.tension"])
+        said = [str(w.message) for w in caught if issubclass(w.category, RuntimeWarning)]
+        self.assertEqual(len(said), 1, said)
+        self.assertIn("takes no input derivatives: the tables of winch.speed are held over each communication step", said[0])
 
     def test_positions_alone_warn(self):
         """Driven by its position alone, the FMU warns that it takes the velocity from the samples:
