@@ -74,8 +74,8 @@ class System:
     ``outputs`` (the system's own connectors by name), ``connections`` (``((element, connector), (element,
     connector))``, the element None for the system itself), ``start_time`` and ``stop_time`` (the default
     experiment's: 0 and None where it gives none), ``folder`` (where the package is unpacked), ``units`` (the SSD's unit definitions: name -> exponents of kg, m,
-    s, A, K, mol, cd, rad) and ``unconnected`` (the components' input connectors no connection feeds, as
-    ``component.connector``, each also warned of)."""
+    s, A, K, mol, cd, rad) and ``unconnected`` (the components' inputs no connection feeds, as ``component.variable``,
+    each also warned of)."""
 
     def __init__(self, name, components, inputs, outputs, connections, stop_time, folder):
         self.name, self.components, self.inputs, self.outputs = name, components, inputs, outputs
@@ -331,13 +331,14 @@ def load_ssp(path, parameter_sets=()):
     s = System(name, components, {k: v for k, v in own.items() if v.kind == "input"},
                {k: v for k, v in own.items() if v.kind == "output"}, connections, stop, folder)
     s.start_time = start
-    # An input connector that no connection feeds keeps its start value: a
+    # A component's input that no connection feeds keeps its start value: a
     # line dropped from a hand-edited SSD (the crane's cable.fz: the crane
-    # no longer felt its 20 t load) is said, not silently run.
-    s.unconnected = ["%s.%s" % (c.name, k) for c in components for k, con in c.connectors.items()
-                     if con.kind == "input" and (c.name, k) not in fed]
+    # no longer felt its 20 t load), with its connector or without, is
+    # said, not silently run.
+    s.unconnected = ["%s.%s" % (c.name, k) for c in components
+                     for k, var in c.fmu.md.variables.items() if var.causality == "input" and (c.name, k) not in fed]
     for label in s.unconnected:
-        warnings.warn("system %s: %s is an input connector that no connection feeds: it keeps its start value"
+        warnings.warn("system %s: %s is an input that no connection feeds: it keeps its start value"
                       % (name, label), RuntimeWarning, stacklevel=2)
     s.units = _units(root)
     _check_loops(s)

@@ -269,28 +269,23 @@ class TestBoomWireHoist(unittest.TestCase):
                 self.assertLess(span[1], 1.5 * span[0] + 1e-7, "k %.3g N/m (limit %.3g): the tip's swing %s grows" % (k, limit, span))
 
     def test_a_switch_in_both_couplings(self):
-        """A Boolean system input wired to the wire hoist's winch brake is set, never ramped, in both couplings: the
-        brake engaged at 0.1 s holds the drum."""
+        """The Boolean system input wired to the wire hoist's winch brake (winchBrake) is set, never ramped, in both
+        couplings: the brake engaged at 0.1 s holds the drum."""
         folder = os.path.join(self.tmp, "brake")
         shutil.copytree(BOOM_WIREHOIST, folder)
         ssd = os.path.join(folder, "SystemStructure.ssd")
         with open(ssd) as f:
             text = f.read()
-        own = '<ssd:Connector name="winchSpeed" kind="input"><ssc:Real unit="m/s"/></ssd:Connector>'
-        text = text.replace(own, own + '<ssd:Connector name="brake" kind="input"><ssc:Boolean/></ssd:Connector>', 1)
-        winch = '<ssd:Connector name="winch.speed" kind="input"><ssc:Real unit="m/s"/></ssd:Connector>'
-        text = text.replace(winch, winch + '<ssd:Connector name="winch.brake" kind="input"><ssc:Boolean/></ssd:Connector>'
-                            '<ssd:Connector name="drum.omega" kind="output"><ssc:Real unit="rad/s"/></ssd:Connector>', 1)
-        text = text.replace("</ssd:Connections>",
-                            '<ssd:Connection startConnector="brake" endElement="cable" endConnector="winch.brake"/>'
-                            "</ssd:Connections>", 1)
+        brake = '<ssd:Connector name="winch.brake" kind="input"><ssc:Boolean/></ssd:Connector>'
+        self.assertIn(brake, text)
+        text = text.replace(brake, brake + '<ssd:Connector name="drum.omega" kind="output"><ssc:Real unit="rad/s"/></ssd:Connector>', 1)
         with open(ssd, "w") as f:
             f.write(text)
         package = system.pack(folder, self.fmus, os.path.join(self.tmp, "brake.ssp"))
         for coupling in ("explicit", "implicit"):
             r = system.run(system.load_ssp(package, parameter_sets=[tip_case(1e8)]), stop_time=0.5, step=1.0 / 60,
                            coupling=coupling, outputs=["cable.drum.omega"],
-                           inputs={"brake": cablefmu.Table([0, 0.1], [0, 1]), "winchSpeed": 0.5})
+                           inputs={"winchBrake": cablefmu.Table([0, 0.1], [0, 1]), "winchSpeed": 0.5})
             self.assertLess(abs(r["cable.drum.omega"][-1]), 1e-3, "%s: the braked drum turns at %g rad/s" % (coupling, r["cable.drum.omega"][-1]))
 
     def test_jacobian_kept(self):
@@ -486,8 +481,22 @@ class TestRefusals(SystemCase):
             s = system.load_ssp(package)
         self.assertEqual(s.unconnected, ["crane.cable.fz"])
         said = [str(w.message) for w in caught if issubclass(w.category, RuntimeWarning)]
-        self.assertEqual(said, ["system gantry_hoist: crane.cable.fz is an input connector that no connection feeds: "
+        self.assertEqual(said, ["system gantry_hoist: crane.cable.fz is an input that no connection feeds: "
                                 "it keeps its start value"])
+        # The connector's declaration dropped with the line: the same.
+        decl = '<ssd:Connector name="cable.fz" kind="input"><ssc:Real unit="N"/></ssd:Connector>'
+        package = self.edited(conn, "", "undeclared")
+        folder = os.path.join(self.tmp, "undeclared")
+        ssd = os.path.join(folder, "SystemStructure.ssd")
+        with open(ssd) as f:
+            text = f.read()
+        self.assertIn(decl, text)
+        with open(ssd, "w") as f:
+            f.write(text.replace(decl, "", 1))
+        package = system.pack(folder, self.fmus, os.path.join(self.tmp, "undeclared2.ssp"))
+        with warnings.catch_warnings(record=True):
+            warnings.simplefilter("always")
+            self.assertEqual(system.load_ssp(package).unconnected, ["crane.cable.fz"])
 
     def test_default_experiment_start_time(self):
         """The package's startTime is where a run starts (the components initialized there), unless the run gives
