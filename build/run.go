@@ -271,6 +271,45 @@ func (t *inputTable) at(k int, x float64) float64 {
 	return vs[i-1] + (vs[i]-vs[i-1])*(x-t0)/(t1-t0)
 }
 
+// stepSlope returns column k's slope over a step of dt from t: its mean
+// over the step, up to the value just before t+dt (a jump there comes
+// with the next step), not the slope where the step starts (a row between
+// communication points, or a point that rounding puts a hair before a
+// row, 3·0.3 < 0.9, carried a ramp past its end until the next point
+// snapped it back); 0, the values held, where the table changes within
+// the step by a jump or by a piece that lies in the step and is more than
+// twice as steep as the mean, which the mean would spread over the step
+// (an emergency stop between points then peaked 32 % low).
+func (tb *inputTable) stepSlope(k int, t, dt float64) float64 {
+	ts, vs := tb.times, tb.columns[k]
+	end := t + dt
+	mean := (tb.before(k, end) - tb.at(k, t)) / dt
+	// The pieces that reach into the step: from the first that ends
+	// after t to the last that starts before its end.
+	for i := max(1, sort.Search(len(ts), func(i int) bool { return ts[i] > t })); i < len(ts) && ts[i-1] < end; i++ {
+		a, b := ts[i-1], ts[i]
+		// A jump within the step, or a piece that starts and ends in it
+		// and is steeper than the mean: a change the step holds as one.
+		// A long ramp that only starts or ends in the step (steeper than
+		// the mean too) is followed with the mean.
+		if d := vs[i] - vs[i-1]; a == b && d != 0 || a != b && a >= t && b <= end && math.Abs(d/(b-a)) > 2*math.Abs(mean) {
+			return 0
+		}
+	}
+	return mean
+}
+
+// before returns column k at time x approached from before: at a jump
+// (rows of the same time) the value before it.
+func (tb *inputTable) before(k int, x float64) float64 {
+	ts, vs := tb.times, tb.columns[k]
+	i := sort.Search(len(ts), func(i int) bool { return ts[i] >= x })
+	if i < len(ts) && ts[i] == x {
+		return vs[i]
+	}
+	return tb.at(k, x)
+}
+
 // recorder takes a run's rows as they come.
 type recorder interface {
 	// begin gets the variables and the indices of the columns after time.
@@ -464,12 +503,8 @@ func simulate(ctx context.Context, c *exporter.Checked, stop, step float64, tabl
 		if dt == 0 || len(slopeVR) == 0 {
 			return nil
 		}
-		// The secant over the step, not the slope where it starts: a
-		// row between communication points, or a point that rounding
-		// puts a hair before a row (3·0.3 < 0.9), carried a ramp past its
-		// end until the next point snapped it back.
 		for j, k := range slopeCol {
-			slopes[j] = (table.at(k, t+dt) - table.at(k, t)) / dt
+			slopes[j] = table.stepSlope(k, t, dt)
 		}
 		if in.SetRealInputDerivatives(slopeVR, orders, slopes) != fmu.OK {
 			return failed(fmt.Sprintf("setting the inputs' slopes at t = %g s", t))

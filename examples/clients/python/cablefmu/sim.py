@@ -286,6 +286,31 @@ class Table:
             return vs[k]
         return vs[k - 1] + (vs[k] - vs[k - 1]) * (t - t0) / (t1 - t0)
 
+    def before(self, t):
+        """The value at ``t`` approached from before: at a jump (samples of the same time) the value before it."""
+        ts, vs = self.times, self.values
+        i = bisect.bisect_left(ts, t)
+        if i < len(ts) and ts[i] == t:
+            return vs[i]
+        return self(t)
+
+    def step_slope(self, t, dt):
+        """The slope over a step of ``dt`` from ``t``, as ``cablefmu run`` gives it: the mean over the step up to
+        the value just before its end, or 0 (held) where a jump, or a piece lying in the step and more than twice
+        as steep as the mean, changes the value within it (spread over the step, an emergency stop between
+        communication points peaked 32 % low)."""
+        ts, vs = self.times, self.values
+        end = t + dt
+        mean = (self.before(end) - self(t)) / dt
+        i = max(1, bisect.bisect_right(ts, t))
+        while i < len(ts) and ts[i - 1] < end:
+            a, b = ts[i - 1], ts[i]
+            d = vs[i] - vs[i - 1]
+            if (a == b and d != 0) or (a != b and a >= t and b <= end and abs(d / (b - a)) > 2 * abs(mean)):
+                return 0.0
+            i += 1
+        return mean
+
 
 
 def _signal(name, spec):
@@ -502,10 +527,10 @@ def _simulate(fmu, inputs=None, parameters=None, stop_time=10.0, step=None, outp
                         col.append(v)
             dt = min(h, stop_time - t)
             if set_derivs is not None:
-                # A table's secant over the step, not its slope where the
-                # step starts: a row between communication points carried
-                # the ramp past its end until the next point.
-                set_derivs([d(t) if i < n_given else (d(t + dt) - d(t)) / dt for i, d in enumerate(d_funcs)])
+                # A table's slope over the step (Table.step_slope), not the
+                # one where the step starts: a row between communication
+                # points carried the ramp past its end until the next point.
+                set_derivs([d(t) if i < n_given else d.step_slope(t, dt) for i, d in enumerate(d_funcs)])
             try:
                 do_step(t, dt)
             except fmucommon.FMIError as e:
