@@ -1,6 +1,7 @@
 package hmrwire
 
 import (
+	"slices"
 	"fmt"
 	"math"
 
@@ -332,10 +333,44 @@ func (g *Geometry) edgeNormal(e int) geom.Vec3 {
 // both faces of the edge. Then the wire is bent around the edge, and
 // straightening it would sweep through the geometry.
 func (g *Geometry) wraps(e int, ua, ub geom.Vec3) bool {
+	return g.reachesInto(g.Shape.edges[e].F[:], ua, ub)
+}
+
+// wrapsAt is wraps at the point s (m) along edge e of the given length.
+// At either end the wire runs over a vertex, and the geometry reaches into
+// its angle only where some direction between the arms points into every
+// face at that vertex, the end's faces too: tested on the edge's two
+// faces alone, a frictionless wire pulled past a beam's end hung on its
+// corner and held its loads. A sheave's edges end at its sides, where the
+// flanges keep the wire (wraps).
+func (g *Geometry) wrapsAt(e int, s, length float64, ua, ub geom.Vec3) bool {
+	if g.axle != nil || s > 0 && s < length {
+		return g.wraps(e, ua, ub)
+	}
+	v := g.Shape.edges[e].A
+	if s >= length {
+		v = g.Shape.edges[e].B
+	}
+	var at []int
+	for _, ed := range g.Shape.edges {
+		if ed.A == v || ed.B == v {
+			for _, f := range ed.F {
+				if !slices.Contains(at, f) {
+					at = append(at, f)
+				}
+			}
+		}
+	}
+	return g.reachesInto(at, ua, ub)
+}
+
+// reachesInto reports whether some direction (1 − t)ua + t·ub with
+// 0 ≤ t ≤ 1 points into all the given faces.
+func (g *Geometry) reachesInto(at []int, ua, ub geom.Vec3) bool {
 	const eps = 1e-9
 	lo, hi := 0.0, 1.0
 	faces := g.planes()
-	for _, f := range g.Shape.edges[e].F {
+	for _, f := range at {
 		n := faces[f].N
 		// n·d(t) = x + t(y − x) < −eps on an interval of [0, 1].
 		x, y := n.Dot(ua), n.Dot(ub)

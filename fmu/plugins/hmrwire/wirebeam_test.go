@@ -145,3 +145,34 @@ func TestWireLaidBeyondWhatRopesCarry(t *testing.T) {
 		}
 	}
 }
+
+// A frictionless wire over the beam's top edges, its loads hanging 0.6 m
+// beyond the beam's end, slides along the edges and off their ends, and
+// the loads fall freely: the straight pieces to the loads point out
+// through the end face, which the beam does not reach past. Tested on the
+// edges' two faces alone, the wire hung on the corners, the beam pulled it
+// back (96.7 N along the beam) and the loads swung under it.
+func TestWireSlidesOffTheBeamsEnd(t *testing.T) {
+	dir := plugintest.Edited(t, "../../../examples/hmr-wire",
+		`"mass": 20, "size": [0.3, 0.3, 0.3], "position": [0.1, 0, -2.05]`, `"mass": 10, "size": [0.3, 0.3, 0.3], "position": [0.1, 2.6, -2.05]`,
+		`"position": [-0.1, 0, -2.05]`, `"position": [-0.1, 2.6, -2.05]`,
+		`"point": [-0.1, 0, -1.9]`, `"point": [-0.1, 2.6, -1.9]`,
+		`"point": [-0.1, 0, 0.1]`, `"point": [-0.1, 1.95, 0.1]`,
+		`"point": [0.1, 0, 0.1]`, `"point": [0.1, 1.95, 0.1]`,
+		`"point": [0.1, 0, -1.9]`, `"point": [0.1, 2.6, -1.9]`,
+		`"tension": 130.8`, `"tension": 98.1`)
+	in, vr := plugintest.New(t, dir, nil)
+	const H, g = 1.0 / 60, 9.81
+	z0 := plugintest.Get(t, in, vr["m1.z"])
+	for tm := 0.0; tm < 2-1e-9; tm += H {
+		if st := in.DoStep(tm, H); st != fmu.OK {
+			t.Fatalf("t = %.3f s: %v", tm, st)
+		}
+	}
+	drop := z0 - plugintest.Get(t, in, vr["m1.z"])
+	n := plugintest.Get(t, in, vr["wire.contactNodes"])
+	t.Logf("after 2 s: m1 %.3f m lower (free fall ½gt² = %.3f m), %g contact nodes", drop, 0.5*g*4, n)
+	if n != 0 || drop < 0.95*0.5*g*4 {
+		t.Errorf("after 2 s: m1 %.3f m lower, %g contact nodes; want the wire off the beam and the loads falling (½gt² = %.3f m)", drop, n, 0.5*g*4)
+	}
+}
