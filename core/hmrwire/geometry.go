@@ -1,9 +1,9 @@
 package hmrwire
 
 import (
-	"slices"
 	"fmt"
 	"math"
+	"slices"
 
 	"github.com/cablefmu/cablefmu/core/geom"
 	"github.com/cablefmu/cablefmu/core/multibody"
