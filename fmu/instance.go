@@ -815,11 +815,20 @@ func (in *Instance) behind(h float64) float64 {
 }
 
 // interpolate writes the inputs τ seconds after the communication point
-// into dst, extrapolated with their derivatives; dst holds the other
-// values already.
+// into dst, extrapolated with their derivatives within their declared
+// ranges; dst holds the other values already.
 func (in *Instance) interpolate(dst []float64, tau float64) {
 	for _, i := range in.inputs {
-		dst[i] = in.values[i] + in.deriv[i]*tau
+		x := in.values[i] + in.deriv[i]*tau
+		// Extrapolated, an input keeps to the range it declares, as a
+		// value set is refused beyond it: a slew rate at its maximum
+		// with a rising derivative ran on past it, unchecked.
+		if v := &in.vars[i]; v.Min != nil && x < *v.Min {
+			x = *v.Min
+		} else if v.Max != nil && x > *v.Max {
+			x = *v.Max
+		}
+		dst[i] = x
 	}
 }
 

@@ -67,3 +67,21 @@ func TestBoomCraneRefusals(t *testing.T) {
 		{`"boom": {`, `"bom": {`},
 	})
 }
+
+// An input extrapolated with its derivative keeps to its declared range,
+// as a value set beyond it is refused: the slew rate at its maximum of
+// 10 rad/s with a derivative of 2 rad/s² over a step of 1 s slews by
+// 10 rad, not by 11 (the rate ran on to 12 rad/s, unchecked).
+func TestExtrapolatedInputKeepsToItsRange(t *testing.T) {
+	in, vr := plugintest.New(t, boomExample, nil)
+	plugintest.Set(t, in, vr["slew.rate"], 10)
+	if st := in.SetRealInputDerivatives([]uint32{vr["slew.rate"]}, []int32{1}, []float64{2}); st != fmu.OK {
+		t.Fatalf("SetRealInputDerivatives: %v", st)
+	}
+	if st := in.DoStep(0, 1); st != fmu.OK {
+		t.Fatalf("DoStep: %v", st)
+	}
+	if a := plugintest.Get(t, in, vr["slew.angle"]); math.Abs(a-10) > 0.02 {
+		t.Errorf("slewed by %.4f rad in 1 s at 10 rad/s and rising, want 10 rad: the rate beyond its range of ±10 rad/s", a)
+	}
+}
