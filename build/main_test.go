@@ -400,6 +400,30 @@ func TestRunTableSlopesOverTheStep(t *testing.T) {
 // at or above the reference's 62.9 kN at 0.1 s (32 % low before).
 func TestRunTableJumpsHeld(t *testing.T) {
 	dir := t.TempDir()
+	// A jump at 0.7 s, where the points of 0.1 s steps fall a hair after
+	// it (6·0.1 + 0.1 > 0.7): the ramp before it is followed to its end,
+	// and the rope paid out is the table's 0.35 m (it was 7 mm short,
+	// the ramp's last step held as a jump).
+	table := filepath.Join(dir, "jump.csv")
+	if err := os.WriteFile(table, []byte("time,winch.speed\n0,0\n0.7,1\n0.7,0\n3,0\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(dir, "jump-out.csv")
+	if code, _, errs := call("run", "../examples/massless", "-stop", "3", "-step", "0.1", "-inputs", table, "-csv", out); code != 0 {
+		t.Fatalf("jump at 0.7 s: status %d: %s", code, errs)
+	}
+	data, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows, err := csv.NewReader(bytes.NewReader(data)).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	last, _ := strconv.ParseFloat(rows[len(rows)-1][slices.Index(rows[0], "cable.length (m)")], 64)
+	if math.Abs(last-10.35) > 1e-6 {
+		t.Errorf("jump at 0.7 s: %.6f m of rope at the end, want the table's 10 + 0.35 m", last)
+	}
 	for _, c := range []struct {
 		name, table, step string
 		peak              float64 // N, at least

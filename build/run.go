@@ -257,6 +257,7 @@ func readInputs(file string) (*inputTable, error) {
 // (as the Python package's Table).
 func (t *inputTable) at(k int, x float64) float64 {
 	ts, vs := t.times, t.columns[k]
+	x = t.snap(x)
 	if x <= ts[0] {
 		return vs[0]
 	}
@@ -271,28 +272,46 @@ func (t *inputTable) at(k int, x float64) float64 {
 	return vs[i-1] + (vs[i]-vs[i-1])*(x-t0)/(t1-t0)
 }
 
+// snap returns the row time within rounding of x (1e-9 of it), else x:
+// communication points, added up or multiplied out, fall a hair before
+// or after the rows meant for them (3·0.3 < 0.9), and a jump there was
+// taken a step late.
+func (tb *inputTable) snap(x float64) float64 {
+	ts := tb.times
+	i := sort.Search(len(ts), func(i int) bool { return ts[i] >= x })
+	tol := 1e-9 * max(1, math.Abs(x))
+	if i < len(ts) && ts[i]-x <= tol {
+		return ts[i]
+	}
+	if i > 0 && x-ts[i-1] <= tol {
+		return ts[i-1]
+	}
+	return x
+}
+
 // stepSlope returns column k's slope over a step of dt from t: its mean
 // over the step, up to the value just before t+dt (a jump there comes
 // with the next step), not the slope where the step starts (a row between
 // communication points, or a point that rounding puts a hair before a
 // row, 3·0.3 < 0.9, carried a ramp past its end until the next point
 // snapped it back); 0, the values held, where the table changes within
-// the step by a jump or by a piece that lies in the step and is more than
+// the step by a jump or by a piece shorter than the step and more than
 // twice as steep as the mean, which the mean would spread over the step
 // (an emergency stop between points then peaked 32 % low).
 func (tb *inputTable) stepSlope(k int, t, dt float64) float64 {
 	ts, vs := tb.times, tb.columns[k]
-	end := t + dt
+	t, end := tb.snap(t), tb.snap(t+dt)
 	mean := (tb.before(k, end) - tb.at(k, t)) / dt
 	// The pieces that reach into the step: from the first that ends
 	// after t to the last that starts before its end.
 	for i := max(1, sort.Search(len(ts), func(i int) bool { return ts[i] > t })); i < len(ts) && ts[i-1] < end; i++ {
 		a, b := ts[i-1], ts[i]
-		// A jump within the step, or a piece that starts and ends in it
-		// and is steeper than the mean: a change the step holds as one.
-		// A long ramp that only starts or ends in the step (steeper than
+		// A jump within the step, or a piece shorter than the step and
+		// steeper than the mean (a fast change, within the step or across
+		// its start or end): a change the step holds as one. A ramp
+		// longer than the step that starts or ends in it (steeper than
 		// the mean too) is followed with the mean.
-		if d := vs[i] - vs[i-1]; a == b && d != 0 || a != b && a >= t && b <= end && math.Abs(d/(b-a)) > 2*math.Abs(mean) {
+		if d := vs[i] - vs[i-1]; a == b && d != 0 || a != b && b-a < dt && math.Abs(d/(b-a)) > 2*math.Abs(mean) {
 			return 0
 		}
 	}
@@ -303,6 +322,7 @@ func (tb *inputTable) stepSlope(k int, t, dt float64) float64 {
 // (rows of the same time) the value before it.
 func (tb *inputTable) before(k int, x float64) float64 {
 	ts, vs := tb.times, tb.columns[k]
+	x = tb.snap(x)
 	i := sort.Search(len(ts), func(i int) bool { return ts[i] >= x })
 	if i < len(ts) && ts[i] == x {
 		return vs[i]

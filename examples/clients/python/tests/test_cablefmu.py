@@ -168,6 +168,11 @@ class TestSimulate(unittest.TestCase):
         r = cablefmu.simulate(fmu, inputs=snatch, stop_time=4, step=0.25, outputs=["cable.tension"])
         self.assertGreater(max(r["cable.tension"]), 54000.0)
         self.assertEqual(min(r["cable.tension"]), 0.0)
+        # A jump at 0.7 s, where the points of 0.1 s steps fall a hair after it: the ramp before it is followed to
+        # its end, and the rope paid out is the table's 0.35 m.
+        jump = {"winch.speed": ([0, 0.7, 0.7, 3], [0, 1, 0, 0])}
+        r = cablefmu.simulate(fmu, inputs=jump, stop_time=3, step=0.1, outputs=["cable.length"])
+        self.assertAlmostEqual(r["cable.length"][-1], 10.35, delta=1e-6)
         fmu3 = cablefmu.load(fmu_path("HOIST3_FMU"))
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
