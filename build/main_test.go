@@ -285,31 +285,10 @@ func TestRunCommand(t *testing.T) {
 // Mg + 2Ma (10.81 kN) at 0.01, 0.1 and 0.25 s steps, where the held ramp,
 // a staircase, rang the rope to 16.6 kN at 0.1 s.
 func TestRunFollowsTableRamps(t *testing.T) {
-	dir := t.TempDir()
-	table := filepath.Join(dir, "ramp.csv")
-	if err := os.WriteFile(table, []byte("time,winch.speed\n0,0\n2,0\n3,-0.5\n7,-0.5\n8,0\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	table := "time,winch.speed\n0,0\n2,0\n3,-0.5\n7,-0.5\n8,0\n"
 	for _, step := range []string{"0.01", "0.1", "0.25"} {
-		out := filepath.Join(dir, "out"+step+".csv")
-		if code, _, errs := call("run", "../examples/massless", "-stop", "12", "-step", step, "-inputs", table, "-csv", out); code != 0 {
-			t.Fatalf("run at %s s: status %d: %s", step, code, errs)
-		}
-		f, err := os.Open(out)
-		if err != nil {
-			t.Fatal(err)
-		}
-		rows, err := csv.NewReader(f).ReadAll()
-		f.Close()
-		if err != nil {
-			t.Fatal(err)
-		}
-		col := slices.Index(rows[0], "cable.tension (N)")
-		peak := 0.0
-		for _, r := range rows[1:] {
-			x, _ := strconv.ParseFloat(r[col], 64)
-			peak = max(peak, x)
-		}
+		_, tension := runHoist(t, table, "12", step, "cable.tension (N)")
+		peak := slices.Max(tension)
 		const want = 1000*9.81 + 2*1000*0.5 // Mg + 2Ma: the ramp's acceleration applied at once
 		t.Logf("step %s s: peak tension %.0f N (closed form %.0f N)", step, peak, want)
 		// Sampled at the communication points, the peak between them is
@@ -321,6 +300,39 @@ func TestRunFollowsTableRamps(t *testing.T) {
 	}
 }
 
+// runHoist runs the Hoist example (examples/massless) for stop seconds at
+// communication steps of step seconds with the input table given as text,
+// and returns the CSV's times and its column named column.
+func runHoist(t *testing.T, table, stop, step, column string) (times, values []float64) {
+	t.Helper()
+	dir := t.TempDir()
+	in, out := filepath.Join(dir, "in.csv"), filepath.Join(dir, "out.csv")
+	if err := os.WriteFile(in, []byte(table), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if code, _, errs := call("run", "../examples/massless", "-stop", stop, "-step", step, "-inputs", in, "-csv", out); code != 0 {
+		t.Fatalf("run at %s s steps: status %d: %s", step, code, errs)
+	}
+	data, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows, err := csv.NewReader(bytes.NewReader(data)).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	col := slices.Index(rows[0], column)
+	if col < 0 {
+		t.Fatalf("no column %q in %q", column, rows[0])
+	}
+	for _, r := range rows[1:] {
+		tm, _ := strconv.ParseFloat(r[0], 64)
+		x, _ := strconv.ParseFloat(r[col], 64)
+		times, values = append(times, tm), append(values, x)
+	}
+	return times, values
+}
+
 // The slopes run gives are the table's mean over each step, and none for
 // positions: a ramp whose rows lie between communication points, or a
 // hair after one (3·0.3 < 0.9), is not carried past its end, and a lift
@@ -329,7 +341,6 @@ func TestRunFollowsTableRamps(t *testing.T) {
 // hoisting steadily at 0.1 s; 0 and 17.6 kN), and with the positions'
 // slopes the lift went slack at 0.25 s steps.
 func TestRunTableSlopesOverTheStep(t *testing.T) {
-	dir := t.TempDir()
 	var lift strings.Builder
 	lift.WriteString("time,suspension.z\n")
 	for k := 0; k <= 160; k++ { // 3 m: 1 s at 1 m/s², 1 m/s for 2 s, 1 s braking
@@ -358,30 +369,11 @@ func TestRunTableSlopesOverTheStep(t *testing.T) {
 		{"rows a hair after points", "time,winch.speed\n0,0\n0.3,0\n0.9,-0.6\n", "0.3", 0, 8, 8500, 12000},
 		{"positions alone", lift.String(), "0.25", 0, 8, 4000, 12000},
 	} {
-		table := filepath.Join(dir, "in.csv")
-		if err := os.WriteFile(table, []byte(c.table), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		out := filepath.Join(dir, "out.csv")
-		if code, _, errs := call("run", "../examples/massless", "-stop", "8", "-step", c.step, "-inputs", table, "-csv", out); code != 0 {
-			t.Fatalf("%s: status %d: %s", c.name, code, errs)
-		}
-		f, err := os.Open(out)
-		if err != nil {
-			t.Fatal(err)
-		}
-		rows, err := csv.NewReader(f).ReadAll()
-		f.Close()
-		if err != nil {
-			t.Fatal(err)
-		}
-		col := slices.Index(rows[0], "cable.tension (N)")
+		times, tension := runHoist(t, c.table, "8", c.step, "cable.tension (N)")
 		lo, hi := math.Inf(1), math.Inf(-1)
-		for _, r := range rows[1:] {
-			tm, _ := strconv.ParseFloat(r[0], 64)
-			x, _ := strconv.ParseFloat(r[col], 64)
+		for n, tm := range times {
 			if tm >= c.from && tm <= c.to {
-				lo, hi = min(lo, x), max(hi, x)
+				lo, hi = min(lo, tension[n]), max(hi, tension[n])
 			}
 		}
 		t.Logf("%s at %s s: tension %.0f–%.0f N", c.name, c.step, lo, hi)
@@ -399,29 +391,12 @@ func TestRunTableSlopesOverTheStep(t *testing.T) {
 // 10 kN and never slack; an emergency stop from 1 m/s within 10 ms peaks
 // at or above the reference's 62.9 kN at 0.1 s (32 % low before).
 func TestRunTableJumpsHeld(t *testing.T) {
-	dir := t.TempDir()
 	// A jump at 0.7 s, where the points of 0.1 s steps fall a hair after
 	// it (6·0.1 + 0.1 > 0.7): the ramp before it is followed to its end,
 	// and the rope paid out is the table's 0.35 m (it was 7 mm short,
 	// the ramp's last step held as a jump).
-	table := filepath.Join(dir, "jump.csv")
-	if err := os.WriteFile(table, []byte("time,winch.speed\n0,0\n0.7,1\n0.7,0\n3,0\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	out := filepath.Join(dir, "jump-out.csv")
-	if code, _, errs := call("run", "../examples/massless", "-stop", "3", "-step", "0.1", "-inputs", table, "-csv", out); code != 0 {
-		t.Fatalf("jump at 0.7 s: status %d: %s", code, errs)
-	}
-	data, err := os.ReadFile(out)
-	if err != nil {
-		t.Fatal(err)
-	}
-	rows, err := csv.NewReader(bytes.NewReader(data)).ReadAll()
-	if err != nil {
-		t.Fatal(err)
-	}
-	last, _ := strconv.ParseFloat(rows[len(rows)-1][slices.Index(rows[0], "cable.length (m)")], 64)
-	if math.Abs(last-10.35) > 1e-6 {
+	_, length := runHoist(t, "time,winch.speed\n0,0\n0.7,1\n0.7,0\n3,0\n", "3", "0.1", "cable.length (m)")
+	if last := length[len(length)-1]; math.Abs(last-10.35) > 1e-6 {
 		t.Errorf("jump at 0.7 s: %.6f m of rope at the end, want the table's 10 + 0.35 m", last)
 	}
 	for _, c := range []struct {
@@ -431,29 +406,8 @@ func TestRunTableJumpsHeld(t *testing.T) {
 		{"snatch", "time,winch.speed\n0,0\n1.05,0\n1.05,1\n5,1\n", "0.25", 54000},
 		{"emergency stop", "time,winch.speed\n0,1\n1.02,1\n1.03,0\n", "0.1", 62900},
 	} {
-		table := filepath.Join(dir, "in.csv")
-		if err := os.WriteFile(table, []byte(c.table), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		out := filepath.Join(dir, "out.csv")
-		if code, _, errs := call("run", "../examples/massless", "-stop", "4", "-step", c.step, "-inputs", table, "-csv", out); code != 0 {
-			t.Fatalf("%s: status %d: %s", c.name, code, errs)
-		}
-		f, err := os.Open(out)
-		if err != nil {
-			t.Fatal(err)
-		}
-		rows, err := csv.NewReader(f).ReadAll()
-		f.Close()
-		if err != nil {
-			t.Fatal(err)
-		}
-		col := slices.Index(rows[0], "cable.tension (N)")
-		lo, hi := math.Inf(1), math.Inf(-1)
-		for _, r := range rows[1:] {
-			x, _ := strconv.ParseFloat(r[col], 64)
-			lo, hi = min(lo, x), max(hi, x)
-		}
+		_, tension := runHoist(t, c.table, "4", c.step, "cable.tension (N)")
+		lo, hi := slices.Min(tension), slices.Max(tension)
 		t.Logf("%s at %s s: tension %.0f–%.0f N", c.name, c.step, lo, hi)
 		if hi < c.peak || lo > 0 {
 			t.Errorf("%s at %s s: tension %.0f–%.0f N, want a peak of at least %.0f N and the rope slack", c.name, c.step, lo, hi, c.peak)

@@ -12,7 +12,7 @@ import (
 // each expression's repr (or the class of the exception it raises) is
 // CPython 3's. A controller dividing by a step of zero gets the error at
 // its line.
-var floorCases = []struct{ expr, want string }{
+var floorCases = []exprCase{
 	{`5.0 // 0`, `ZeroDivisionError`},
 	{`5 // 0.0`, `ZeroDivisionError`},
 	{`0.0 // 0.0`, `ZeroDivisionError`},
@@ -69,22 +69,5 @@ func TestFloorDivisionAsCPython(t *testing.T) {
 	}
 	// The augmented forms divide as the plain ones.
 	b.WriteString("    z = 7.5\n    z //= -2\n    w = -7.5\n    w %= 2\n    if z == -4.0 and w == 0.5:\n        n += 1\n")
-	b.WriteString("    out.value = n\n    if bad:\n        raise ValueError(repr(bad))\n")
-	cfg, err := withPlugin(t, b.String())
-	if err != nil {
-		t.Fatal(err)
-	}
-	r := start(t, cfg, nil)
-	if err := r.step(); err != nil {
-		for _, f := range strings.Fields(strings.Trim(lastLine(err.Error())[len("ValueError: "):], "[]")) {
-			var i int
-			if _, e := fmt.Sscanf(strings.Trim(f, ","), "%d", &i); e == nil && i < len(floorCases) {
-				t.Errorf("%s: want %s", floorCases[i].expr, floorCases[i].want)
-			}
-		}
-		t.Fatal(err)
-	}
-	if got := r.get(t, "p.y"); int(got) != 2*len(floorCases)+1 {
-		t.Errorf("%g of %d cases as CPython", got, 2*len(floorCases)+1)
-	}
+	runCases(t, b.String(), floorCases, 2*len(floorCases)+1)
 }

@@ -9,7 +9,7 @@ import (
 // The % operator formats as Python does, not as Go's fmt.Sprintf that
 // gpython hands it to: each expression's expected value (or the class of
 // the exception it raises) is CPython 3's.
-var percentCases = []struct{ expr, want string }{
+var percentCases = []exprCase{
 	{`'%s' % 'abc'`, `'abc'`},
 	{`'%5s|%-5s|' % ('ab', 'cd')`, `'   ab|cd   |'`},
 	{`'%.2s' % 'abcdef'`, `'ab'`},
@@ -104,8 +104,21 @@ func TestPercentFormatsAsCPython(t *testing.T) {
 		}
 		fmt.Fprintf(&b, "    if (%s) == %s:\n        n += 1\n    else:\n        bad.append(%d)\n", c.expr, c.want, i)
 	}
-	b.WriteString("    out.value = n\n    if bad:\n        raise ValueError(repr(bad))\n")
-	cfg, err := withPlugin(t, b.String())
+	runCases(t, b.String(), percentCases, len(percentCases))
+}
+
+// exprCase is an expression a plugin evaluates and what CPython 3 gives:
+// its value, or the class of the exception it raises.
+type exprCase struct{ expr, want string }
+
+// runCases runs a plugin whose step counts the cases it finds as CPython
+// in n, appends the indices of the others to bad, and ends with
+// "out.value = n" and a ValueError listing bad: each case it lists is an
+// error, and so is a count other than want.
+func runCases(t *testing.T, code string, cases []exprCase, want int) {
+	t.Helper()
+	code += "    out.value = n\n    if bad:\n        raise ValueError(repr(bad))\n"
+	cfg, err := withPlugin(t, code)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -113,13 +126,13 @@ func TestPercentFormatsAsCPython(t *testing.T) {
 	if err := r.step(); err != nil {
 		for _, f := range strings.Fields(strings.Trim(lastLine(err.Error())[len("ValueError: "):], "[]")) {
 			var i int
-			if _, e := fmt.Sscanf(strings.Trim(f, ","), "%d", &i); e == nil && i < len(percentCases) {
-				t.Errorf("%s: want %s", percentCases[i].expr, percentCases[i].want)
+			if _, e := fmt.Sscanf(strings.Trim(f, ","), "%d", &i); e == nil && i < len(cases) {
+				t.Errorf("%s: want %s", cases[i].expr, cases[i].want)
 			}
 		}
 		t.Fatal(err)
 	}
-	if got := r.get(t, "p.y"); int(got) != len(percentCases) {
-		t.Errorf("%g of %d cases as CPython", got, len(percentCases))
+	if got := r.get(t, "p.y"); int(got) != want {
+		t.Errorf("%g of %d cases as CPython", got, want)
 	}
 }

@@ -660,6 +660,18 @@ func TestFleetAngleBeyondAtStart(t *testing.T) {
 	}
 }
 
+// slewRamp is a slew rate profile at time tm (s): up to rate (rad/s) over
+// ramp seconds, held for full seconds, down again over ramp seconds.
+func slewRamp(rate, ramp, full, tm float64) float64 {
+	switch {
+	case tm < ramp:
+		return rate * tm / ramp
+	case tm > ramp+full:
+		return rate * (2*ramp + full - tm) / ramp
+	}
+	return rate
+}
+
 // TestSlewThroughTheFMU: the example on a slewing superstructure, slewed
 // by 90° through slew.rate (0.1 rad/s, ramped over the load's 13 s swing):
 // slew.angle reads π/2, the hook ends below the turned boom tip (its mean
@@ -689,14 +701,7 @@ func TestSlewThroughTheFMU(t *testing.T) {
 	ramp := 2 * math.Pi * math.Sqrt(42/9.81)
 	full := (math.Pi/2 - rate*ramp) / rate
 	for k := 0; float64(k)*h < 2*ramp+full-1e-9; k++ {
-		tm := (float64(k) + 0.5) * h
-		w := rate
-		switch {
-		case tm < ramp:
-			w = rate * tm / ramp
-		case tm > ramp+full:
-			w = rate * (2*ramp + full - tm) / ramp
-		}
+		w := slewRamp(rate, ramp, full, (float64(k)+0.5)*h)
 		d.set("slew.rate", w)
 		d.run(h)
 	}
@@ -738,14 +743,7 @@ func TestSlewAngleCountsTurns(t *testing.T) {
 	var saved *fmu.Snapshot
 	var savedAngle float64
 	for k := 0; float64(k)*h < 2*ramp+full-1e-9; k++ {
-		tm := (float64(k) + 0.5) * h
-		w := rate
-		switch {
-		case tm < ramp:
-			w = rate * tm / ramp
-		case tm > ramp+full:
-			w = rate * (2*ramp + full - tm) / ramp
-		}
+		w := slewRamp(rate, ramp, full, (float64(k)+0.5)*h)
 		d.set("slew.rate", w)
 		d.run(h)
 		integral += w * h
