@@ -123,7 +123,7 @@ func (w *Wire) follow(back, place bool) float64 {
 			p := start.AddScaled(end, dir)
 			ua, _ := a.Sub(p).Unit()
 			ub, _ := b.Sub(p).Unit()
-			if !c.geo.wrapsAt(c.edge, end, length, ua, ub) {
+			if !c.geo.wrapsAt(c.edge, end, ua, ub) {
 				c.s = math.NaN()
 				moved = math.Inf(1)
 				continue
@@ -358,8 +358,7 @@ func (w *Wire) detach() bool {
 			// its neighbours see each other past it. (wraps first: it is
 			// local to the edge, Cuts is linear in the geometry's faces;
 			// the pull only where it is not, most nodes being wrapped.)
-			_, _, length := c.geo.edgeLine(c.edge)
-			if !c.geo.wrapsAt(c.edge, c.s, length, ua, ub) {
+			if !c.geo.wrapsAt(c.edge, c.s, ua, ub) {
 				ta, tb := prev.tension, c.tension
 				if !(ta > 0 && tb > 0) {
 					ta, tb = 1, 1

@@ -336,19 +336,22 @@ func (g *Geometry) wraps(e int, ua, ub geom.Vec3) bool {
 	return g.reachesInto(g.Shape.edges[e].F[:], ua, ub)
 }
 
-// wrapsAt is wraps at the point s (m) along edge e of the given length.
-// At either end the wire runs over a vertex, and the geometry reaches into
-// its angle only where some direction between the arms points into every
-// face at that vertex, the end's faces too: tested on the edge's two
-// faces alone, a frictionless wire pulled past a beam's end hung on its
-// corner and held its loads. A sheave's edges end at its sides, where the
-// flanges keep the wire (wraps).
-func (g *Geometry) wrapsAt(e int, s, length float64, ua, ub geom.Vec3) bool {
-	if g.axle != nil || s > 0 && s < length {
+// wrapsAt is wraps at the point s (m) along edge e. At either end the
+// wire runs over a vertex, and the geometry reaches into its angle only
+// where some direction between the arms points into every face at that
+// vertex, the end's faces too: tested on the edge's two faces alone, a
+// frictionless wire pulled past a beam's end hung on its corner and held
+// its loads. A sheave's edges end at its sides, where the flanges keep the
+// wire (wraps); its nodes, most of a hoist's, never need the edge's length.
+func (g *Geometry) wrapsAt(e int, s float64, ua, ub geom.Vec3) bool {
+	if g.axle != nil {
 		return g.wraps(e, ua, ub)
 	}
 	v := g.Shape.edges[e].A
-	if s >= length {
+	if s > 0 {
+		if _, _, length := g.edgeLine(e); s < length {
+			return g.wraps(e, ua, ub)
+		}
 		v = g.Shape.edges[e].B
 	}
 	var at []int
