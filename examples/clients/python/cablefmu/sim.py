@@ -264,7 +264,8 @@ class Instance:
 
 class Table:
     """An input signal from samples: linear between them, held before the
-    first and after the last. ``Table(times, values)``."""
+    first and after the last; a time within rounding of a sample's is the
+    sample's (``snap``). ``Table(times, values)``."""
 
     def __init__(self, times, values):
         times, values = [float(t) for t in times], [float(v) for v in values]
@@ -505,7 +506,7 @@ def _simulate(fmu, inputs=None, parameters=None, stop_time=10.0, step=None, outp
         result.units[n] = getattr(fmu.md.variables[n], "unit", None) or "1"
     in_names, in_funcs = list(signals), list(signals.values())
     d_names, d_funcs = list(derivs) + sloped, list(derivs.values()) + [signals[n] for n in sloped]
-    n_given = len(derivs)  # d_funcs[:n_given] give derivatives, the others are tables: their secants
+    n_given = len(derivs)  # d_funcs[:n_given] give derivatives, the others are tables (Table.step_slope)
     applied = {n: [] for n in in_names} if keep_inputs else None
     t = float(start_time)
     try:

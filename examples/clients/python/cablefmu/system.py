@@ -267,8 +267,14 @@ def load_ssp(path, parameter_sets=()):
     where = "system %s" % name
     for prefix, source_ssv in _bindings(sysel, where):
         at = "%s: parameter binding %s" % (where, source_ssv)
+        # A prefix that is a component's name and a dot aims the set at that
+        # component, whatever other components' names hold dots.
+        aimed = next((c for c in components if prefix == c.name + "."), None)
         for pname, (value, unit, typ) in _values(folder, source_ssv, at).items():
-            _bind_in(components, prefix + pname, value, unit, typ, at)
+            if aimed is not None:
+                _bind(aimed.fmu, aimed.parameters, pname, value, unit, typ, at)
+            else:
+                _bind_in(components, prefix + pname, value, unit, typ, at)
     for ps in parameter_sets:
         for qname, (value, unit, typ) in _values(folder, ps, "parameter set %s" % ps).items():
             _bind_in(components, qname, value, unit, typ, "parameter set %s" % ps)

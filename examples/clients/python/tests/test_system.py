@@ -469,6 +469,25 @@ class TestRefusals(SystemCase):
         self.assertEqual(s.component("cable").parameters["load.mass"], 40000.0, "the load case comes last")
         self.refused(bound("resources/cases/cable-20t.ssv", name="bare"), "system gantry_hoist", "cable-20t.ssv",
                      "'load.mass' names no component")
+        # A prefix that is a component's name aims at it, though another component's name holds a dot: with the
+        # cable named crane.trolley, a set of the crane's bare names under "crane." is the crane's, not the cable's.
+        folder = os.path.join(self.tmp, "dotted")
+        shutil.copytree(GANTRY_HOIST, folder)
+        ssd = os.path.join(folder, "SystemStructure.ssd")
+        with open(ssd) as f:
+            text = f.read()
+        text = text.replace('name="cable"', 'name="crane.trolley"').replace('Element="cable"', 'Element="crane.trolley"')
+        text = text.replace("    <ssd:Elements>", '    <ssd:ParameterBindings><ssd:ParameterBinding prefix="crane." '
+                            'source="resources/cases/crane.ssv"/></ssd:ParameterBindings>\n    <ssd:Elements>', 1)
+        with open(ssd, "w") as f:
+            f.write(text)
+        with open(os.path.join(folder, "resources", "cases", "crane.ssv"), "w") as f:
+            f.write('<?xml version="1.0" encoding="UTF-8"?>\n<ssv:ParameterSet xmlns:ssv="http://ssp-standard.org/SSP1/'
+                    'SystemStructureParameterValues" version="1.0" name="crane"><ssv:Parameters><ssv:Parameter '
+                    'name="trolley.torqueLimit"><ssv:Real value="30000.0"/></ssv:Parameter></ssv:Parameters>'
+                    '</ssv:ParameterSet>\n')
+        s = system.load_ssp(system.pack(folder, self.fmus, os.path.join(self.tmp, "dotted.ssp")))
+        self.assertEqual(s.component("crane").parameters["trolley.torqueLimit"], 30000.0)
         self.refused(bound("resources/cases/none.ssv", name="missing"), "system gantry_hoist", "none.ssv", "not in the package")
 
     def test_unconnected_input_warned(self):
