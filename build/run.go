@@ -294,10 +294,9 @@ func (tb *inputTable) snap(x float64) float64 {
 // with the next step), not the slope where the step starts (a row between
 // communication points, or a point that rounding puts a hair before a
 // row, 3·0.3 < 0.9, carried a ramp past its end until the next point
-// snapped it back); 0, the values held, where the table changes within
-// the step by a jump or by a piece shorter than the step and more than
-// twice as steep as the mean, which the mean would spread over the step
-// (an emergency stop between points then peaked 32 % low).
+// snapped it back); 0, the values held, where the table jumps within the
+// step, which the mean would spread over it (a snatch written as a jump
+// then peaked at 10 kN at 0.25 s steps against 54 kN).
 func (tb *inputTable) stepSlope(k int, t, dt float64) float64 {
 	ts, vs := tb.times, tb.columns[k]
 	t, end := tb.snap(t), tb.snap(t+dt)
@@ -306,12 +305,14 @@ func (tb *inputTable) stepSlope(k int, t, dt float64) float64 {
 	// after t to the last that starts before its end.
 	for i := max(1, sort.Search(len(ts), func(i int) bool { return ts[i] > t })); i < len(ts) && ts[i-1] < end; i++ {
 		a, b := ts[i-1], ts[i]
-		// A jump within the step, or a piece shorter than the step and
-		// steeper than the mean (a fast change, within the step or across
-		// its start or end): a change the step holds as one. A ramp
-		// longer than the step that starts or ends in it (steeper than
-		// the mean too) is followed with the mean.
-		if d := vs[i] - vs[i-1]; a == b && d != 0 || a != b && b-a < dt && math.Abs(d/(b-a)) > 2*math.Abs(mean) {
+		// A jump within the step (rows of one time): held, and set at
+		// the next point, as the table says it happens at once. Any
+		// other change, however fast, is followed with the mean, which
+		// pays out what the table does over the step: holding fast ramps
+		// too (judged by their steepness against the mean) lost or gained
+		// up to 0.2 m of rope a ramp, and 0.57 m over a densely sampled
+		// sine.
+		if a == b && vs[i] != vs[i-1] {
 			return 0
 		}
 	}

@@ -311,9 +311,8 @@ class Table:
 
     def step_slope(self, t, dt):
         """The slope over a step of ``dt`` from ``t``, as ``cablefmu run`` gives it: the mean over the step up to
-        the value just before its end, or 0 (held) where a jump, or a piece shorter than the step and more than twice
-        as steep as the mean, changes the value within it (spread over the step, an emergency stop between
-        communication points peaked 32 % low)."""
+        the value just before its end, or 0 (held) where the table jumps (samples of one time) within the step,
+        which the mean would spread over it (a snatch at 0.25 s steps peaked at 10 kN against 54 kN)."""
         ts, vs = self.times, self.values
         t, end = self.snap(t), self.snap(t + dt)
         mean = (self.before(end) - self(t)) / dt
@@ -321,7 +320,7 @@ class Table:
         while i < len(ts) and ts[i - 1] < end:
             a, b = ts[i - 1], ts[i]
             d = vs[i] - vs[i - 1]
-            if (a == b and d != 0) or (a != b and b - a < dt and abs(d / (b - a)) > 2 * abs(mean)):
+            if a == b and d != 0:
                 return 0.0
             i += 1
         return mean

@@ -188,12 +188,18 @@ def _bindings(el, where):
 
 
 def _bind_in(components, qname, value, unit, typ, where):
-    """Binds the parameter named component.variable (the longest component name that fits)."""
-    comp = max((c for c in components if qname.startswith(c.name + ".") and len(qname) > len(c.name) + 1),
-               key=lambda c: len(c.name), default=None)
-    if comp is None:
+    """Binds the parameter named component.variable: of the components whose name and a dot begin it, the one with
+    such a parameter (component names may hold dots: crane and crane.trolley both begin
+    crane.trolley.torqueLimit, which only the crane's trolley.torqueLimit fits)."""
+    fits = [c for c in components if qname.startswith(c.name + ".") and len(qname) > len(c.name) + 1]
+    if not fits:
         raise SystemError("%s: parameter %r names no component (want component.variable; components: %s)"
                           % (where, qname, ", ".join(c.name for c in components)))
+    has = [c for c in fits if getattr(c.fmu.md.variables.get(qname[len(c.name) + 1:]), "causality", None) == "parameter"]
+    if len(has) > 1:
+        raise SystemError("%s: parameter %r is ambiguous: %s" % (where, qname, ", ".join(
+            "%s's %s" % (c.name, qname[len(c.name) + 1:]) for c in has)))
+    comp = has[0] if has else max(fits, key=lambda c: len(c.name))  # none: the longest, whose error says so
     _bind(comp.fmu, comp.parameters, qname[len(comp.name) + 1:], value, unit, typ, where)
 
 
@@ -267,14 +273,8 @@ def load_ssp(path, parameter_sets=()):
     where = "system %s" % name
     for prefix, source_ssv in _bindings(sysel, where):
         at = "%s: parameter binding %s" % (where, source_ssv)
-        # A prefix that is a component's name and a dot aims the set at that
-        # component, whatever other components' names hold dots.
-        aimed = next((c for c in components if prefix == c.name + "."), None)
         for pname, (value, unit, typ) in _values(folder, source_ssv, at).items():
-            if aimed is not None:
-                _bind(aimed.fmu, aimed.parameters, pname, value, unit, typ, at)
-            else:
-                _bind_in(components, prefix + pname, value, unit, typ, at)
+            _bind_in(components, prefix + pname, value, unit, typ, at)
     for ps in parameter_sets:
         for qname, (value, unit, typ) in _values(folder, ps, "parameter set %s" % ps).items():
             _bind_in(components, qname, value, unit, typ, "parameter set %s" % ps)

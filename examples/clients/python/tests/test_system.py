@@ -469,8 +469,8 @@ class TestRefusals(SystemCase):
         self.assertEqual(s.component("cable").parameters["load.mass"], 40000.0, "the load case comes last")
         self.refused(bound("resources/cases/cable-20t.ssv", name="bare"), "system gantry_hoist", "cable-20t.ssv",
                      "'load.mass' names no component")
-        # A prefix that is a component's name aims at it, though another component's name holds a dot: with the
-        # cable named crane.trolley, a set of the crane's bare names under "crane." is the crane's, not the cable's.
+        # Component names may hold dots: with the cable named crane.trolley, a set of the crane's bare names under
+        # the prefix "crane." is the crane's (crane.trolley.torqueLimit fits only the crane's trolley.torqueLimit).
         folder = os.path.join(self.tmp, "dotted")
         shutil.copytree(GANTRY_HOIST, folder)
         ssd = os.path.join(folder, "SystemStructure.ssd")
@@ -486,8 +486,20 @@ class TestRefusals(SystemCase):
                     'SystemStructureParameterValues" version="1.0" name="crane"><ssv:Parameters><ssv:Parameter '
                     'name="trolley.torqueLimit"><ssv:Real value="30000.0"/></ssv:Parameter></ssv:Parameters>'
                     '</ssv:ParameterSet>\n')
-        s = system.load_ssp(system.pack(folder, self.fmus, os.path.join(self.tmp, "dotted.ssp")))
+        package = system.pack(folder, self.fmus, os.path.join(self.tmp, "dotted.ssp"))
+        s = system.load_ssp(package)
         self.assertEqual(s.component("crane").parameters["trolley.torqueLimit"], 30000.0)
+        # A load case's full names resolve alike: crane.trolley.load.mass is the cable's.
+        with open(os.path.join(folder, "resources", "cases", "both.ssv"), "w") as f:
+            f.write('<?xml version="1.0" encoding="UTF-8"?>\n<ssv:ParameterSet xmlns:ssv="http://ssp-standard.org/SSP1/'
+                    'SystemStructureParameterValues" version="1.0" name="both"><ssv:Parameters><ssv:Parameter '
+                    'name="crane.trolley.torqueLimit"><ssv:Real value="25000.0"/></ssv:Parameter><ssv:Parameter '
+                    'name="crane.trolley.load.mass"><ssv:Real value="15000.0"/></ssv:Parameter></ssv:Parameters>'
+                    '</ssv:ParameterSet>\n')
+        package = system.pack(folder, self.fmus, os.path.join(self.tmp, "dotted2.ssp"))
+        s = system.load_ssp(package, parameter_sets=["resources/cases/both.ssv"])
+        self.assertEqual(s.component("crane").parameters["trolley.torqueLimit"], 25000.0)
+        self.assertEqual(s.component("crane.trolley").parameters["load.mass"], 15000.0)
         self.refused(bound("resources/cases/none.ssv", name="missing"), "system gantry_hoist", "none.ssv", "not in the package")
 
     def test_unconnected_input_warned(self):
