@@ -196,7 +196,8 @@ def _read(path):
             except ImportError:
                 raise StudyError("%s: TOML needs Python 3.11 (tomllib) or tomli; write the study as JSON" % path)
         return tomllib.loads(data.decode())
-    return json.loads(data.decode())
+    # A byte order mark, as Windows editors save UTF-8, is not JSON.
+    return json.loads(data.decode("utf-8-sig"))
 
 
 # --------------------------------------------------------------------------

@@ -166,6 +166,13 @@ class TestNamesAndFolders(Case):
         _, rows = studies.run(changed, first, serial=True, progress=False, fresh=True)
         self.assertEqual([r["status"] for r in rows], ["ok", "ok"])
 
+    def test_study_file_with_byte_order_mark(self):
+        """A study file saved with a byte order mark, as Windows editors save UTF-8, reads as without it (it was
+        refused with Python's "Unexpected UTF-8 BOM")."""
+        text = json.dumps(tiny(self.fmu))
+        path = self.write(os.path.join("bom", "study.json"), "\ufeff" + text)
+        self.assertEqual(studies.Study.from_file(path).spec, json.loads(text))
+
     def test_folder_of_other_files_is_refused(self):
         """Not even the study file beside its output is overwritten."""
         path = self.write(os.path.join("here", "study.json"), json.dumps(tiny(self.fmu)))
@@ -284,7 +291,7 @@ class TestRunLimits(Case):
         fmu = crashing_fmu(self.fmu, os.path.join(self.tmp, "hang"), need_gcc(), crash_mass=13000.0, hang=True)
         path = self.write("study.json", json.dumps(stand_in_study(fmu, "hang")))
         p = cli_process("study", "run", path, "--serial", "--quiet", "--run-timeout", "5")
-        self.assertEqual(p.returncode, 0, p.stdout + p.stderr)
+        self.assertEqual(p.returncode, 1, p.stdout + p.stderr)
         self.assertIn("3 runs: 2 ok, 1 failed", p.stdout)
         rows = results(os.path.join(self.tmp, "out", "hang", "results.csv"))
         self.assertEqual([r["status"] for r in rows], ["ok", "failed", "ok"], rows)
@@ -313,7 +320,7 @@ class TestRunLimits(Case):
         fmu = crashing_fmu(self.fmu, os.path.join(self.tmp, "hang"), need_gcc(), crash_mass=13000.0, hang=True)
         path = self.write("study.json", json.dumps(dict(stand_in_study(fmu, "hang"), run_timeout=5)))
         p = cli_process("study", "run", path, "--serial", "--quiet")
-        self.assertEqual(p.returncode, 0, p.stdout + p.stderr)
+        self.assertEqual(p.returncode, 1, p.stdout + p.stderr)
         rows = results(os.path.join(self.tmp, "out", "hang", "results.csv"))
         self.assertEqual([r["status"] for r in rows], ["ok", "failed", "ok"], rows)
         self.assertIn("timed out: no result after 5 s", rows[1]["error"])
@@ -344,7 +351,7 @@ class TestSerialCrash(Case):
         path = self.write("study.json", json.dumps(stand_in_study(fmu, "crash")))
         for _ in range(2):
             p = cli_process("study", "run", path, "--serial", "--quiet")
-            self.assertEqual(p.returncode, 0, p.stdout + p.stderr)
+            self.assertEqual(p.returncode, 1, p.stdout + p.stderr)
             self.assertIn("3 runs: 2 ok, 1 failed", p.stdout)
         rows = results(os.path.join(self.tmp, "out", "crash", "results.csv"))
         self.assertEqual([r["status"] for r in rows], ["ok", "failed", "ok"], rows)
