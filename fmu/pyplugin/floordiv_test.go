@@ -52,6 +52,14 @@ var floorCases = []exprCase{
 	{`7 % -2`, `-1`},
 	{`5 // 0`, `ZeroDivisionError`},
 	{`5 % 0`, `ZeroDivisionError`},
+	{`True // True`, `1`},
+	{`True % 2`, `1`},
+	{`-7 // True`, `-7`},
+	{`False // True`, `0`},
+	{`True // False`, `ZeroDivisionError`},
+	{`divmod(True, True)`, `(1, 0)`},
+	{`'%s|%d' % (True, True)`, `'True|1'`},
+	{`'%s' % False`, `'False'`},
 }
 
 func TestFloorDivisionAsCPython(t *testing.T) {

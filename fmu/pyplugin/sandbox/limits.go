@@ -310,6 +310,12 @@ func (it *Interp) binop(op string, a, b py.Object) (py.Object, error) {
 	if err := it.charge(intWork(op, a, b)); err != nil {
 		return nil, err
 	}
+	if _, text := a.(py.String); !text && (op == "//" || op == "//=" || op == "%" || op == "%=") {
+		// gpython's bools do not divide (True // True raised TypeError):
+		// as CPython, they divide as the integers they are (a str's %
+		// formats them as they are).
+		a, b = boolAsInt(a), boolAsInt(b)
+	}
 	if floatOp(op, a, b) {
 		// gpython floors the quotient: 5.0 // 0 was inf, not
 		// ZeroDivisionError, and inf // 2 inf, not nan.
@@ -369,6 +375,17 @@ func (it *Interp) binop(op string, a, b py.Object) (py.Object, error) {
 		return py.IFloorDiv(a, b)
 	}
 	return nil, py.ExceptionNewf(py.SystemError, "unknown operator %q", op)
+}
+
+// boolAsInt returns a bool as the integer it is, anything else as it is.
+func boolAsInt(o py.Object) py.Object {
+	if x, ok := o.(py.Bool); ok {
+		if x {
+			return py.Int(1)
+		}
+		return py.Int(0)
+	}
+	return o
 }
 
 // floatOp reports whether a op b is a floor division or a remainder of
@@ -1316,6 +1333,7 @@ var builtinGuards = []guard{
 	{name: "divmod", doc: "divmod(a, b): (a // b, a % b)", replaces: "divmod", make: func(it *Interp, divmod py.Object) any {
 		return func(_ py.Object, args py.Tuple) (py.Object, error) {
 			if len(args) == 2 {
+				args = py.Tuple{boolAsInt(args[0]), boolAsInt(args[1])}
 				if err := it.charge(intWork("//", args[0], args[1])); err != nil {
 					return nil, err
 				}
