@@ -682,3 +682,30 @@ func TestScenarioWithByteOrderMark(t *testing.T) {
 		t.Errorf("check: status %d, stderr %q", code, errs)
 	}
 }
+
+// A run whose step fails keeps its rows up to the failure, says so and
+// fails: the boom luffed at 0.05 rad/s from 1.0494 rad reaches the
+// vertical at 10.43 s, and the CSV holds the 10 s that led there (it was
+// removed, the approach to the limit lost with it).
+func TestRunKeepsRowsBeforeAFailure(t *testing.T) {
+	dir := t.TempDir()
+	table, out := filepath.Join(dir, "luff.csv"), filepath.Join(dir, "out.csv")
+	if err := os.WriteFile(table, []byte("time,luff.rate\n0,0.05\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, stdout, errs := call("run", "../examples/boom-crane", "-stop", "30", "-inputs", table, "-csv", out)
+	if code != 1 || !strings.Contains(errs, "boom luffed to") || !strings.Contains(stdout, "up to t = 10.428 s, where the run failed") {
+		t.Fatalf("status %d, stdout %q, stderr %q: want a failure at the luff limit, the CSV kept up to it", code, stdout, errs)
+	}
+	data, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows, err := csv.NewReader(bytes.NewReader(data)).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if last := rows[len(rows)-1][0]; last != "10.428" {
+		t.Errorf("the CSV ends at t = %s s, want the last point before the failure, 10.428 s", last)
+	}
+}

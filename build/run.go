@@ -105,17 +105,33 @@ func runRun(args []string, stdout, stderr io.Writer) error {
 	// Ctrl-C ends the run at the next step, its temporary files removed.
 	ctx, cancel := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer cancel()
-	if err := simulate(ctx, c, *stop, *step, table, set, stderr, recs); err != nil {
+	err = simulate(ctx, c, *stop, *step, table, set, stderr, recs)
+	var failed *failedStep
+	if err != nil && !errors.As(err, &failed) {
 		return err
 	}
-	if *csvPath != "" {
-		fmt.Fprintln(stdout, "wrote", *csvPath)
+	upTo := ""
+	if failed != nil {
+		upTo = fmt.Sprintf(" up to t = %g s, where the run failed", failed.t)
 	}
-	if *plotPath != "" {
-		fmt.Fprintln(stdout, "wrote", *plotPath)
+	for _, path := range []string{*csvPath, *plotPath} {
+		if path != "" {
+			fmt.Fprintf(stdout, "wrote %s%s\n", path, upTo)
+		}
 	}
-	return nil
+	return err
 }
+
+// failedStep is a run that failed in a step from time t (s), its outputs
+// kept up to t: what led to the failure (a boom luffed to its limit) is
+// often what the run is for.
+type failedStep struct {
+	err error
+	t   float64
+}
+
+func (f *failedStep) Error() string { return f.err.Error() }
+func (f *failedStep) Unwrap() error { return f.err }
 
 // checkOutputs returns the files to write the CSV and the plot to (links
 // followed; "" where not asked for), or why the run refuses them, before
@@ -388,7 +404,8 @@ func simulate(ctx context.Context, c *exporter.Checked, stop, step float64, tabl
 	}
 	defer os.RemoveAll(dir)
 	defer func() {
-		if err != nil {
+		var failed *failedStep
+		if err != nil && !errors.As(err, &failed) {
 			for _, r := range recs {
 				r.abort()
 			}
@@ -585,7 +602,13 @@ func simulate(ctx context.Context, c *exporter.Checked, stop, step float64, tabl
 			return err
 		}
 		if in.DoStep(t, dt) != fmu.OK {
-			return failed(fmt.Sprintf("the step at t = %.6g s", t))
+			stepErr := failed(fmt.Sprintf("the step at t = %.6g s", t))
+			for _, r := range recs {
+				if err := r.end(); err != nil {
+					return err
+				}
+			}
+			return &failedStep{err: stepErr, t: t}
 		}
 		k++
 		if k < steps {
