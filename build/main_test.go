@@ -458,6 +458,7 @@ func TestRunRefusals(t *testing.T) {
 		{"header only", "time,suspension.x\n", "inputs.csv: a header and no rows"},
 		{"twice", "time,suspension.x,suspension.x\n0,0,0\n", `inputs.csv:1: column "suspension.x" given twice`},
 		{"not time", "t,suspension.x\n0,0\n", `inputs.csv:1: the first column is "t": want time`},
+		{"out of range", "time,winch.speed\n0,0\n1,2000\n", `inputs.csv: winch.speed = 2000 at t = 1 s is outside [-1000, 1000] m/s`},
 		{"time in minutes", "time (min),suspension.x\n0,0\n", `inputs.csv:1: time in "min": want seconds`},
 		{"another unit", "time (s),suspension.x (mm)\n0,0\n", `inputs.csv:1: column "suspension.x" in mm: suspension.x takes m`},
 		{"an output", "time,cable.tension (N)\n0,0\n", `inputs.csv:1: "cable.tension" is an output of Hoist, not an input: drop its column`},
@@ -693,9 +694,13 @@ func TestRunKeepsRowsBeforeAFailure(t *testing.T) {
 	if err := os.WriteFile(table, []byte("time,luff.rate\n0,0.05\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	code, stdout, errs := call("run", "../examples/boom-crane", "-stop", "30", "-inputs", table, "-csv", out)
-	if code != 1 || !strings.Contains(errs, "boom luffed to") || !strings.Contains(stdout, "up to t = 10.428 s, where the run failed") {
-		t.Fatalf("status %d, stdout %q, stderr %q: want a failure at the luff limit, the CSV kept up to it", code, stdout, errs)
+	plot := filepath.Join(dir, "out.png")
+	code, stdout, errs := call("run", "../examples/boom-crane", "-stop", "30", "-inputs", table, "-csv", out, "-plot", plot)
+	if code != 1 || !strings.Contains(errs, "boom luffed to") || strings.Count(stdout, "up to t = 10.428 s, where the run failed") != 2 {
+		t.Fatalf("status %d, stdout %q, stderr %q: want a failure at the luff limit, the CSV and the plot kept up to it", code, stdout, errs)
+	}
+	if st, err := os.Stat(plot); err != nil || st.Size() < 1000 {
+		t.Errorf("no plot kept: %v", err)
 	}
 	data, err := os.ReadFile(out)
 	if err != nil {

@@ -97,26 +97,28 @@ func runRun(args []string, stdout, stderr io.Writer) error {
 	}
 	var recs []recorder
 	if csvFile != "" {
-		recs = append(recs, &csvRecorder{path: csvFile})
+		recs = append(recs, &csvRecorder{path: csvFile, name: *csvPath})
 	}
 	if plotFile != "" {
-		recs = append(recs, &plotRecorder{path: plotFile, every: int(math.Ceil((*stop) / (*step) / plotPoints))})
+		recs = append(recs, &plotRecorder{path: plotFile, name: *plotPath, every: int(math.Ceil((*stop) / (*step) / plotPoints))})
 	}
 	// Ctrl-C ends the run at the next step, its temporary files removed.
 	ctx, cancel := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer cancel()
 	err = simulate(ctx, c, *stop, *step, table, set, stderr, recs)
 	var failed *failedStep
-	if err != nil && !errors.As(err, &failed) {
+	switch {
+	case errors.As(err, &failed):
+		for _, path := range failed.wrote {
+			fmt.Fprintf(stdout, "wrote %s up to t = %g s, where the run failed\n", path, failed.t)
+		}
+	case err != nil:
 		return err
-	}
-	upTo := ""
-	if failed != nil {
-		upTo = fmt.Sprintf(" up to t = %g s, where the run failed", failed.t)
-	}
-	for _, path := range []string{*csvPath, *plotPath} {
-		if path != "" {
-			fmt.Fprintf(stdout, "wrote %s%s\n", path, upTo)
+	default:
+		for _, path := range []string{*csvPath, *plotPath} {
+			if path != "" {
+				fmt.Fprintln(stdout, "wrote", path)
+			}
 		}
 	}
 	return err
@@ -126,8 +128,9 @@ func runRun(args []string, stdout, stderr io.Writer) error {
 // kept up to t: what led to the failure (a boom luffed to its limit) is
 // often what the run is for.
 type failedStep struct {
-	err error
-	t   float64
+	err   error
+	t     float64
+	wrote []string // the outputs written, as the user named them
 }
 
 func (f *failedStep) Error() string { return f.err.Error() }
@@ -355,6 +358,8 @@ type recorder interface {
 	// end finishes the output; abort removes what a failed run wrote.
 	end() error
 	abort()
+	// file is the output as the user named it.
+	file() string
 }
 
 // logLines collects the instance's warnings and errors for an error, and
@@ -471,6 +476,15 @@ func simulate(ctx context.Context, c *exporter.Checked, stop, step float64, tabl
 			}
 			if u := table.units[k]; u != "" && u != unit {
 				return fmt.Errorf("%s:1: column %q in %s: %s takes %s (give the values in %s, or the header without a unit)", table.file, n, u, n, unit, unit)
+			}
+			// Before the run, not at the point that reaches the value
+			// (the run failed there, and its outputs went with it): the
+			// table's values between rows lie between theirs.
+			v := vars[i]
+			for row, x := range table.columns[k] {
+				if v.Min != nil && x < *v.Min || v.Max != nil && x > *v.Max {
+					return fmt.Errorf("%s: %s = %g at t = %g s is outside [%s, %s] %s", table.file, n, x, table.times[row], bound(v.Min, "-inf"), bound(v.Max, "inf"), unit)
+				}
 			}
 			inVR = append(inVR, uint32(i))
 		}
@@ -593,22 +607,33 @@ func simulate(ctx context.Context, c *exporter.Checked, stop, step float64, tabl
 	steps := int(math.Ceil((stop-start)/step - 1e-9))
 	began, shown := time.Now(), time.Now()
 	t := start
+	// keep ends a run that fails at t with the outputs written up to t,
+	// the failure its error whatever else fails in ending them.
+	keep := func(cause error) error {
+		if out.drawn {
+			out.drawn = false
+			fmt.Fprintln(progress)
+		}
+		f := &failedStep{err: cause, t: t}
+		for _, r := range recs {
+			if err := r.end(); err != nil {
+				f.err = fmt.Errorf("%w; and %v", f.err, err)
+				continue
+			}
+			f.wrote = append(f.wrote, r.file())
+		}
+		return f
+	}
 	for k := 0; k < steps; {
 		if ctx.Err() != nil {
 			return fmt.Errorf("stopped at t = %g s", t)
 		}
 		dt := min(step, stop-t)
 		if err := setInputs(t, dt); err != nil {
-			return err
+			return keep(err)
 		}
 		if in.DoStep(t, dt) != fmu.OK {
-			stepErr := failed(fmt.Sprintf("the step at t = %.6g s", t))
-			for _, r := range recs {
-				if err := r.end(); err != nil {
-					return err
-				}
-			}
-			return &failedStep{err: stepErr, t: t}
+			return keep(failed(fmt.Sprintf("the step at t = %g s", t)))
 		}
 		k++
 		if k < steps {
@@ -673,7 +698,8 @@ func create(path string) (*os.File, error) {
 
 // csvRecorder writes the rows to a CSV file.
 type csvRecorder struct {
-	path string
+	path string // the file written (links followed)
+	name string // as the user named it
 	f    *os.File
 	w    *csv.Writer
 	rec  []string
@@ -735,6 +761,8 @@ func replace(tmp, path string) error {
 	return os.Rename(tmp, path)
 }
 
+func (c *csvRecorder) file() string { return c.name }
+
 func (c *csvRecorder) abort() {
 	if c.f != nil {
 		c.f.Close()
@@ -747,7 +775,8 @@ func (c *csvRecorder) abort() {
 // the first dot and a unit (load position, load velocity, cable tension,
 // …), at most eight.
 type plotRecorder struct {
-	path    string
+	path    string // the file written (links followed)
+	name    string // as the user named it
 	every   int
 	n       int
 	vars    []fmu.Variable
@@ -776,6 +805,8 @@ func (p *plotRecorder) row(t float64, values []float64) error {
 }
 
 func (p *plotRecorder) abort() {}
+
+func (p *plotRecorder) file() string { return p.name }
 
 func (p *plotRecorder) end() error {
 	if p.last != nil {

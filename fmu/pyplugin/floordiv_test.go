@@ -60,6 +60,7 @@ var floorCases = []exprCase{
 	{`divmod(True, True)`, `(1, 0)`},
 	{`'%s|%d' % (True, True)`, `'True|1'`},
 	{`'%s' % False`, `'False'`},
+	{`int(True) + int(False)`, `1`},
 }
 
 func TestFloorDivisionAsCPython(t *testing.T) {

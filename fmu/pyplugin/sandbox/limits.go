@@ -1296,6 +1296,11 @@ var builtinGuards = []guard{
 	// values through these.
 	{name: intCallName, doc: "int(x) with the length of a string x checked", replaces: "int", make: func(it *Interp, intType py.Object) any {
 		return func(_ py.Object, args py.Tuple, kwargs py.StringDict) (py.Object, error) {
+			if len(args) == 1 && len(kwargs) == 0 {
+				if b, ok := args[0].(py.Bool); ok {
+					return boolAsInt(b), nil // gpython's int() refused a bool
+				}
+			}
 			if len(args) >= 1 {
 				if text, ok := args[0].(py.String); ok && len(strings.TrimSpace(string(text))) > maxIntDigits {
 					n := len(strings.TrimSpace(string(text)))

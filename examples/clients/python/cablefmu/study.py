@@ -195,8 +195,8 @@ def _read(path):
                 import tomli as tomllib
             except ImportError:
                 raise StudyError("%s: TOML needs Python 3.11 (tomllib) or tomli; write the study as JSON" % path)
-        return tomllib.loads(data.decode())
-    # A byte order mark, as Windows editors save UTF-8, is not JSON.
+        return tomllib.loads(data.decode("utf-8-sig"))
+    # A byte order mark, as Windows editors save UTF-8, is neither JSON nor TOML.
     return json.loads(data.decode("utf-8-sig"))
 
 

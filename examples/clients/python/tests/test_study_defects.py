@@ -172,6 +172,11 @@ class TestNamesAndFolders(Case):
         text = json.dumps(tiny(self.fmu))
         path = self.write(os.path.join("bom", "study.json"), "\ufeff" + text)
         self.assertEqual(studies.Study.from_file(path).spec, json.loads(text))
+        toml = ('name = "tiny"\nfmu = %s\nstop_time = 0.5\nstep = 0.05\ndesign = "grid"\noutputs = ["cable.tension"]\n'
+                '[vary."load.mass"]\nvalues = [1000, 2000]\n[reductions.peak]\nof = "cable.tension"\nop = "max"\n'
+                % json.dumps(self.fmu))
+        path = self.write(os.path.join("bom", "study.toml"), "\ufeff" + toml)
+        self.assertEqual(studies.Study.from_file(path).spec["vary"], {"load.mass": {"values": [1000, 2000]}})
 
     def test_folder_of_other_files_is_refused(self):
         """Not even the study file beside its output is overwritten."""
