@@ -248,15 +248,7 @@ func TestRunCommand(t *testing.T) {
 	if strings.Contains(errs, "warning:") {
 		t.Errorf("run with the positions and the velocities: %q, want no warning", errs)
 	}
-	f, err := os.Open(out)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	rows, err := csv.NewReader(f).ReadAll()
-	if err != nil {
-		t.Fatal(err)
-	}
+	rows := readCSV(t, out)
 	if len(rows) != 8 || rows[0][0] != "time (s)" || rows[0][1] != "suspension.x (m)" || !strings.Contains(strings.Join(rows[0], ","), "cable.tension (N)") {
 		t.Fatalf("%d rows, header %q: want 7 times from 0 to 3 s and the inputs before the outputs", len(rows), rows[0])
 	}
@@ -300,6 +292,20 @@ func TestRunFollowsTableRamps(t *testing.T) {
 	}
 }
 
+// readCSV returns the rows of the CSV file at path.
+func readCSV(t *testing.T, path string) [][]string {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows, err := csv.NewReader(bytes.NewReader(data)).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rows
+}
+
 // runHoist runs the Hoist example (examples/massless) for stop seconds at
 // communication steps of step seconds with the input table given as text,
 // and returns the CSV's times and its column named column.
@@ -313,14 +319,7 @@ func runHoist(t *testing.T, table, stop, step, column string) (times, values []f
 	if code, _, errs := call("run", "../examples/massless", "-stop", stop, "-step", step, "-inputs", in, "-csv", out); code != 0 {
 		t.Fatalf("run at %s s steps: status %d: %s", step, code, errs)
 	}
-	data, err := os.ReadFile(out)
-	if err != nil {
-		t.Fatal(err)
-	}
-	rows, err := csv.NewReader(bytes.NewReader(data)).ReadAll()
-	if err != nil {
-		t.Fatal(err)
-	}
+	rows := readCSV(t, out)
 	col := slices.Index(rows[0], column)
 	if col < 0 {
 		t.Fatalf("no column %q in %q", column, rows[0])
@@ -702,14 +701,7 @@ func TestRunKeepsRowsBeforeAFailure(t *testing.T) {
 	if st, err := os.Stat(plot); err != nil || st.Size() < 1000 {
 		t.Errorf("no plot kept: %v", err)
 	}
-	data, err := os.ReadFile(out)
-	if err != nil {
-		t.Fatal(err)
-	}
-	rows, err := csv.NewReader(bytes.NewReader(data)).ReadAll()
-	if err != nil {
-		t.Fatal(err)
-	}
+	rows := readCSV(t, out)
 	if last := rows[len(rows)-1][0]; last != "10.428" {
 		t.Errorf("the CSV ends at t = %s s, want the last point before the failure, 10.428 s", last)
 	}
