@@ -101,3 +101,32 @@ func coupleJoint6(w *block6, js, nextMs *[12]Jacobian, linear, nextLinear int) {
 		}
 	}
 }
+
+// choleskyFrom6 is cholesky6's loop form from column j on, for a block
+// whose column j's pivot has a reciprocal that is not normal.
+func choleskyFrom6(a *block6, inv *[6]float64, j int) bool {
+	for ; j < 6; j++ {
+		d := a[j*6+j]
+		if !(d > 0) {
+			return false
+		}
+		r := 1 / d
+		s := math.Sqrt(r)
+		if !(r <= math.MaxFloat64 && r >= minNormal) {
+			choleskyColumn(a[:], 6, j, d, inv[:])
+			continue
+		}
+		inv[j] = s
+		a[j*6+j] = d * s
+		for i := j + 1; i < 6; i++ {
+			f := a[i*6+j] * r
+			for k := j + 1; k <= i; k++ {
+				a[i*6+k] -= f * a[k*6+j]
+			}
+		}
+		for i := j + 1; i < 6; i++ {
+			a[i*6+j] *= s
+		}
+	}
+	return true
+}

@@ -30,152 +30,284 @@ func gram6(a, w *block6) {
 	a[35] -= 0 + w[5]*w[5] + w[11]*w[11] + w[17]*w[17] + w[23]*w[23] + w[29]*w[29] + w[35]*w[35]
 }
 
-// cholesky6 is cholesky for m = 6.
+// cholesky6 is cholesky for m = 6, the lower triangle held in locals
+// (registers and the stack frame) from the first load to its last use:
+// through the block's memory, each pivot waited for its entry's store to
+// be forwarded to the load that read it back, on the factorization's
+// chain of dependent operations. A pivot whose reciprocal is not normal
+// hands the block, written back, to the loop form (choleskyFrom6).
 func cholesky6(a *block6, inv *[6]float64) bool {
 	var d, r, s, f float64
+	a0_0 := a[0]
+	a1_0 := a[6]
+	a1_1 := a[7]
+	a2_0 := a[12]
+	a2_1 := a[13]
+	a2_2 := a[14]
+	a3_0 := a[18]
+	a3_1 := a[19]
+	a3_2 := a[20]
+	a3_3 := a[21]
+	a4_0 := a[24]
+	a4_1 := a[25]
+	a4_2 := a[26]
+	a4_3 := a[27]
+	a4_4 := a[28]
+	a5_0 := a[30]
+	a5_1 := a[31]
+	a5_2 := a[32]
+	a5_3 := a[33]
+	a5_4 := a[34]
+	a5_5 := a[35]
 	// Column 0.
-	d = a[0]
+	d = a0_0
 	if !(d > 0) {
+		a[0] = a0_0
+		a[6] = a1_0
+		a[7] = a1_1
+		a[12] = a2_0
+		a[13] = a2_1
+		a[14] = a2_2
+		a[18] = a3_0
+		a[19] = a3_1
+		a[20] = a3_2
+		a[21] = a3_3
+		a[24] = a4_0
+		a[25] = a4_1
+		a[26] = a4_2
+		a[27] = a4_3
+		a[28] = a4_4
+		a[30] = a5_0
+		a[31] = a5_1
+		a[32] = a5_2
+		a[33] = a5_3
+		a[34] = a5_4
+		a[35] = a5_5
 		return false
 	}
 	r = 1 / d
 	s = math.Sqrt(r)
 	if !(r <= math.MaxFloat64 && r >= minNormal) {
-		choleskyColumn(a[:], 6, 0, d, inv[:])
-	} else {
-		inv[0] = s
-		a[0] = d * s
-		f = a[6] * r
-		a[7] -= f * a[6]
-		f = a[12] * r
-		a[13] -= f * a[6]
-		a[14] -= f * a[12]
-		f = a[18] * r
-		a[19] -= f * a[6]
-		a[20] -= f * a[12]
-		a[21] -= f * a[18]
-		f = a[24] * r
-		a[25] -= f * a[6]
-		a[26] -= f * a[12]
-		a[27] -= f * a[18]
-		a[28] -= f * a[24]
-		f = a[30] * r
-		a[31] -= f * a[6]
-		a[32] -= f * a[12]
-		a[33] -= f * a[18]
-		a[34] -= f * a[24]
-		a[35] -= f * a[30]
-		a[6] *= s
-		a[12] *= s
-		a[18] *= s
-		a[24] *= s
-		a[30] *= s
+		a[0] = a0_0
+		a[6] = a1_0
+		a[7] = a1_1
+		a[12] = a2_0
+		a[13] = a2_1
+		a[14] = a2_2
+		a[18] = a3_0
+		a[19] = a3_1
+		a[20] = a3_2
+		a[21] = a3_3
+		a[24] = a4_0
+		a[25] = a4_1
+		a[26] = a4_2
+		a[27] = a4_3
+		a[28] = a4_4
+		a[30] = a5_0
+		a[31] = a5_1
+		a[32] = a5_2
+		a[33] = a5_3
+		a[34] = a5_4
+		a[35] = a5_5
+		return choleskyFrom6(a, inv, 0)
 	}
+	inv[0] = s
+	a[0] = d * s
+	f = a1_0 * r
+	a1_1 -= f * a1_0
+	f = a2_0 * r
+	a2_1 -= f * a1_0
+	a2_2 -= f * a2_0
+	f = a3_0 * r
+	a3_1 -= f * a1_0
+	a3_2 -= f * a2_0
+	a3_3 -= f * a3_0
+	f = a4_0 * r
+	a4_1 -= f * a1_0
+	a4_2 -= f * a2_0
+	a4_3 -= f * a3_0
+	a4_4 -= f * a4_0
+	f = a5_0 * r
+	a5_1 -= f * a1_0
+	a5_2 -= f * a2_0
+	a5_3 -= f * a3_0
+	a5_4 -= f * a4_0
+	a5_5 -= f * a5_0
+	a[6] = a1_0 * s
+	a[12] = a2_0 * s
+	a[18] = a3_0 * s
+	a[24] = a4_0 * s
+	a[30] = a5_0 * s
 	// Column 1.
-	d = a[7]
+	d = a1_1
 	if !(d > 0) {
+		a[7] = a1_1
+		a[13] = a2_1
+		a[14] = a2_2
+		a[19] = a3_1
+		a[20] = a3_2
+		a[21] = a3_3
+		a[25] = a4_1
+		a[26] = a4_2
+		a[27] = a4_3
+		a[28] = a4_4
+		a[31] = a5_1
+		a[32] = a5_2
+		a[33] = a5_3
+		a[34] = a5_4
+		a[35] = a5_5
 		return false
 	}
 	r = 1 / d
 	s = math.Sqrt(r)
 	if !(r <= math.MaxFloat64 && r >= minNormal) {
-		choleskyColumn(a[:], 6, 1, d, inv[:])
-	} else {
-		inv[1] = s
-		a[7] = d * s
-		f = a[13] * r
-		a[14] -= f * a[13]
-		f = a[19] * r
-		a[20] -= f * a[13]
-		a[21] -= f * a[19]
-		f = a[25] * r
-		a[26] -= f * a[13]
-		a[27] -= f * a[19]
-		a[28] -= f * a[25]
-		f = a[31] * r
-		a[32] -= f * a[13]
-		a[33] -= f * a[19]
-		a[34] -= f * a[25]
-		a[35] -= f * a[31]
-		a[13] *= s
-		a[19] *= s
-		a[25] *= s
-		a[31] *= s
+		a[7] = a1_1
+		a[13] = a2_1
+		a[14] = a2_2
+		a[19] = a3_1
+		a[20] = a3_2
+		a[21] = a3_3
+		a[25] = a4_1
+		a[26] = a4_2
+		a[27] = a4_3
+		a[28] = a4_4
+		a[31] = a5_1
+		a[32] = a5_2
+		a[33] = a5_3
+		a[34] = a5_4
+		a[35] = a5_5
+		return choleskyFrom6(a, inv, 1)
 	}
+	inv[1] = s
+	a[7] = d * s
+	f = a2_1 * r
+	a2_2 -= f * a2_1
+	f = a3_1 * r
+	a3_2 -= f * a2_1
+	a3_3 -= f * a3_1
+	f = a4_1 * r
+	a4_2 -= f * a2_1
+	a4_3 -= f * a3_1
+	a4_4 -= f * a4_1
+	f = a5_1 * r
+	a5_2 -= f * a2_1
+	a5_3 -= f * a3_1
+	a5_4 -= f * a4_1
+	a5_5 -= f * a5_1
+	a[13] = a2_1 * s
+	a[19] = a3_1 * s
+	a[25] = a4_1 * s
+	a[31] = a5_1 * s
 	// Column 2.
-	d = a[14]
+	d = a2_2
 	if !(d > 0) {
+		a[14] = a2_2
+		a[20] = a3_2
+		a[21] = a3_3
+		a[26] = a4_2
+		a[27] = a4_3
+		a[28] = a4_4
+		a[32] = a5_2
+		a[33] = a5_3
+		a[34] = a5_4
+		a[35] = a5_5
 		return false
 	}
 	r = 1 / d
 	s = math.Sqrt(r)
 	if !(r <= math.MaxFloat64 && r >= minNormal) {
-		choleskyColumn(a[:], 6, 2, d, inv[:])
-	} else {
-		inv[2] = s
-		a[14] = d * s
-		f = a[20] * r
-		a[21] -= f * a[20]
-		f = a[26] * r
-		a[27] -= f * a[20]
-		a[28] -= f * a[26]
-		f = a[32] * r
-		a[33] -= f * a[20]
-		a[34] -= f * a[26]
-		a[35] -= f * a[32]
-		a[20] *= s
-		a[26] *= s
-		a[32] *= s
+		a[14] = a2_2
+		a[20] = a3_2
+		a[21] = a3_3
+		a[26] = a4_2
+		a[27] = a4_3
+		a[28] = a4_4
+		a[32] = a5_2
+		a[33] = a5_3
+		a[34] = a5_4
+		a[35] = a5_5
+		return choleskyFrom6(a, inv, 2)
 	}
+	inv[2] = s
+	a[14] = d * s
+	f = a3_2 * r
+	a3_3 -= f * a3_2
+	f = a4_2 * r
+	a4_3 -= f * a3_2
+	a4_4 -= f * a4_2
+	f = a5_2 * r
+	a5_3 -= f * a3_2
+	a5_4 -= f * a4_2
+	a5_5 -= f * a5_2
+	a[20] = a3_2 * s
+	a[26] = a4_2 * s
+	a[32] = a5_2 * s
 	// Column 3.
-	d = a[21]
+	d = a3_3
 	if !(d > 0) {
+		a[21] = a3_3
+		a[27] = a4_3
+		a[28] = a4_4
+		a[33] = a5_3
+		a[34] = a5_4
+		a[35] = a5_5
 		return false
 	}
 	r = 1 / d
 	s = math.Sqrt(r)
 	if !(r <= math.MaxFloat64 && r >= minNormal) {
-		choleskyColumn(a[:], 6, 3, d, inv[:])
-	} else {
-		inv[3] = s
-		a[21] = d * s
-		f = a[27] * r
-		a[28] -= f * a[27]
-		f = a[33] * r
-		a[34] -= f * a[27]
-		a[35] -= f * a[33]
-		a[27] *= s
-		a[33] *= s
+		a[21] = a3_3
+		a[27] = a4_3
+		a[28] = a4_4
+		a[33] = a5_3
+		a[34] = a5_4
+		a[35] = a5_5
+		return choleskyFrom6(a, inv, 3)
 	}
+	inv[3] = s
+	a[21] = d * s
+	f = a4_3 * r
+	a4_4 -= f * a4_3
+	f = a5_3 * r
+	a5_4 -= f * a4_3
+	a5_5 -= f * a5_3
+	a[27] = a4_3 * s
+	a[33] = a5_3 * s
 	// Column 4.
-	d = a[28]
+	d = a4_4
 	if !(d > 0) {
+		a[28] = a4_4
+		a[34] = a5_4
+		a[35] = a5_5
 		return false
 	}
 	r = 1 / d
 	s = math.Sqrt(r)
 	if !(r <= math.MaxFloat64 && r >= minNormal) {
-		choleskyColumn(a[:], 6, 4, d, inv[:])
-	} else {
-		inv[4] = s
-		a[28] = d * s
-		f = a[34] * r
-		a[35] -= f * a[34]
-		a[34] *= s
+		a[28] = a4_4
+		a[34] = a5_4
+		a[35] = a5_5
+		return choleskyFrom6(a, inv, 4)
 	}
+	inv[4] = s
+	a[28] = d * s
+	f = a5_4 * r
+	a5_5 -= f * a5_4
+	a[34] = a5_4 * s
 	// Column 5.
-	d = a[35]
+	d = a5_5
 	if !(d > 0) {
+		a[35] = a5_5
 		return false
 	}
 	r = 1 / d
 	s = math.Sqrt(r)
 	if !(r <= math.MaxFloat64 && r >= minNormal) {
-		choleskyColumn(a[:], 6, 5, d, inv[:])
-	} else {
-		inv[5] = s
-		a[35] = d * s
+		a[35] = a5_5
+		return choleskyFrom6(a, inv, 5)
 	}
+	inv[5] = s
+	a[35] = d * s
 	_ = f
 	return true
 }

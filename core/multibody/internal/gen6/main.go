@@ -64,24 +64,47 @@ func gram6(b *bytes.Buffer) {
 }
 
 func cholesky6(b *bytes.Buffer) {
-	b.WriteString(`// cholesky6 is cholesky for m = 6.
+	b.WriteString(`// cholesky6 is cholesky for m = 6, the lower triangle held in locals
+// (registers and the stack frame) from the first load to its last use:
+// through the block's memory, each pivot waited for its entry's store to
+// be forwarded to the load that read it back, on the factorization's
+// chain of dependent operations. A pivot whose reciprocal is not normal
+// hands the block, written back, to the loop form (choleskyFrom6).
 func cholesky6(a *block6, inv *[6]float64) bool {
 	var d, r, s, f float64
 `)
+	name := func(i, j int) string { return fmt.Sprintf("a%d_%d", i, j) }
+	for i := 0; i < 6; i++ {
+		for j := 0; j <= i; j++ {
+			fmt.Fprintf(b, "%s := a[%d]\n", name(i, j), i*6+j)
+		}
+	}
+	// store writes back the entries not yet stored: those of columns
+	// from j on (the earlier columns are final and stored).
+	store := func(j int) {
+		for i := j; i < 6; i++ {
+			for k := j; k <= i; k++ {
+				fmt.Fprintf(b, "a[%d] = %s\n", i*6+k, name(i, k))
+			}
+		}
+	}
 	for j := 0; j < 6; j++ {
-		fmt.Fprintf(b, "// Column %d.\nd = a[%d]\nif !(d > 0) {\nreturn false\n}\nr = 1 / d\ns = math.Sqrt(r)\n", j, j*6+j)
-		fmt.Fprintf(b, "if !(r <= math.MaxFloat64 && r >= minNormal) {\ncholeskyColumn(a[:], 6, %d, d, inv[:])\n} else {\n", j)
+		fmt.Fprintf(b, "// Column %d.\nd = %s\nif !(d > 0) {\n", j, name(j, j))
+		store(j)
+		b.WriteString("return false\n}\nr = 1 / d\ns = math.Sqrt(r)\n")
+		b.WriteString("if !(r <= math.MaxFloat64 && r >= minNormal) {\n")
+		store(j)
+		fmt.Fprintf(b, "return choleskyFrom6(a, inv, %d)\n}\n", j)
 		fmt.Fprintf(b, "inv[%d] = s\na[%d] = d * s\n", j, j*6+j)
 		for i := j + 1; i < 6; i++ {
-			fmt.Fprintf(b, "f = a[%d] * r\n", i*6+j)
+			fmt.Fprintf(b, "f = %s * r\n", name(i, j))
 			for k := j + 1; k <= i; k++ {
-				fmt.Fprintf(b, "a[%d] -= f * a[%d]\n", i*6+k, k*6+j)
+				fmt.Fprintf(b, "%s -= f * %s\n", name(i, k), name(k, j))
 			}
 		}
 		for i := j + 1; i < 6; i++ {
-			fmt.Fprintf(b, "a[%d] *= s\n", i*6+j)
+			fmt.Fprintf(b, "a[%d] = %s * s\n", i*6+j, name(i, j))
 		}
-		b.WriteString("}\n")
 	}
 	b.WriteString("_ = f\nreturn true\n}\n\n")
 }
