@@ -99,25 +99,11 @@ type contactPoint struct {
 func (c *BoxContact) far(h float64) bool {
 	cb, bb := c.capsule.Body, c.box.Body
 	arm := c.arm // from the capsule body's centre
-	// First without a square root: each norm but the distance's taken as
-	// the sum of the components' magnitudes, which is at least the norm,
-	// so that spheres apart by this test are apart by the one below.
-	// The five roots of that test were 3 % of a long rope's step.
-	d := cb.Pos.Sub(bb.Pos)
-	reach := normAbove(c.box.Half) + arm + c.capsule.Radius + Margin +
-		(normAbove(cb.Vel.Sub(bb.Vel))+normAbove(cb.AngVel)*arm+
-			normAbove(bb.AngVel)*(normAbove(c.box.Half)+arm+normAbove(d)))*h
-	if d.Dot(d) > reach*reach*(1+1e-9) {
-		return true
-	}
 	box := c.box.Half.Norm()
-	apart := d.Norm()
+	apart := cb.Pos.Sub(bb.Pos).Norm()
 	approach := cb.Vel.Sub(bb.Vel).Norm() + cb.AngVel.Norm()*arm + bb.AngVel.Norm()*(box+arm+apart)
 	return apart > box+arm+c.capsule.Radius+Margin+approach*h || c.clear(h)
 }
-
-// normAbove returns |x| + |y| + |z|, at least v's norm (by √3 at most).
-func normAbove(v geom.Vec3) float64 { return math.Abs(v.X) + math.Abs(v.Y) + math.Abs(v.Z) }
 
 // clear reports that near finds every point of the capsule's axis out of
 // reach, from the box's distance from the capsule's centre (a rope's

@@ -268,22 +268,13 @@ func (b *Body) takeTurnStiffness(h float64) {
 // |ω|h ≈ 1 spun up without bound. The implicit step keeps the kinetic
 // energy from growing (E. Catto, "Numerical methods", GDC 2015). It is an
 // impulse so that the step applies it through the inertia it uses, which
-// the turning stiffness may raise. It needs the orientation matrix of
-// the step (refreshFrame).
+// the turning stiffness may raise.
 func (b *Body) gyroscopicImpulse(h float64) geom.Vec3 {
 	in := b.Inertia
 	if in.X == 0 || in.Y == 0 || in.Z == 0 || b.AngVel == (geom.Vec3{}) {
 		return geom.Vec3{}
 	}
-	// Into the body frame and back with the orientation matrix of the
-	// step's start (refreshFrame), the orientation the step turns from:
-	// a third of the quaternion's operations.
-	r, v := &b.rot, b.AngVel
-	w := geom.Vec3{
-		X: r[0][0]*v.X + r[1][0]*v.Y + r[2][0]*v.Z,
-		Y: r[0][1]*v.X + r[1][1]*v.Y + r[2][1]*v.Z,
-		Z: r[0][2]*v.X + r[1][2]*v.Y + r[2][2]*v.Z,
-	}
+	w := b.Rot.Conj().Rotate(b.AngVel)
 	iw := hadamard(in, w)
 	// f(ω) = h ω × Iω at ω₀; ∂f/∂ω = I + h(skew(ω) I − skew(Iω)), written
 	// out entry by entry, zeros of the skew matrices and all: the
@@ -295,9 +286,9 @@ func (b *Body) gyroscopicImpulse(h float64) geom.Vec3 {
 	j[2][0], j[2][1], j[2][2] = h*(-w.Y*in.X - -iw.Y), h*(w.X*in.Y-iw.X), h*(0*in.Z-0)+in.Z
 	d, ok := j.InverseMulVec(f)
 	if !ok {
-		return r.MulVec(f.Scale(-1))
+		return b.Rot.Rotate(f.Scale(-1))
 	}
-	return r.MulVec(hadamard(in, d).Scale(-1))
+	return b.Rot.Rotate(hadamard(in, d).Scale(-1))
 }
 
 func invOrZero(x float64) float64 {
