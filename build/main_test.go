@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"encoding/csv"
 	"fmt"
 	"math"
@@ -704,5 +705,40 @@ func TestRunKeepsRowsBeforeAFailure(t *testing.T) {
 	rows := readCSV(t, out)
 	if last := rows[len(rows)-1][0]; last != "10.428" {
 		t.Errorf("the CSV ends at t = %s s, want the last point before the failure, 10.428 s", last)
+	}
+}
+
+// stopAfter is a context whose Err reports it canceled from its n-th
+// call on: a Ctrl-C at a known communication point.
+type stopAfter struct {
+	context.Context
+	n int
+}
+
+func (c *stopAfter) Err() error {
+	if c.n--; c.n < 0 {
+		return context.Canceled
+	}
+	return nil
+}
+
+// A run stopped by Ctrl-C keeps its outputs up to where it stopped and
+// says so (they were removed, the run's first minutes lost with them),
+// and fails.
+func TestRunKeepsRowsWhenStopped(t *testing.T) {
+	dir := t.TempDir()
+	out, plot := filepath.Join(dir, "out.csv"), filepath.Join(dir, "out.png")
+	var stdout, stderr bytes.Buffer
+	ctx := &stopAfter{Context: context.Background(), n: 300}
+	err := runUntil(ctx, []string{"../examples/massless", "-stop", "20", "-step", "0.01", "-csv", out, "-plot", plot}, &stdout, &stderr)
+	if err == nil || !strings.Contains(err.Error(), "stopped at t = 3 s") || strings.Count(stdout.String(), "up to t = 3 s, where it was stopped") != 2 {
+		t.Fatalf("error %v, stdout %q: want the run stopped at 3 s, the CSV and the plot kept up to it", err, stdout.String())
+	}
+	if st, err := os.Stat(plot); err != nil || st.Size() < 1000 {
+		t.Errorf("no plot kept: %v", err)
+	}
+	rows := readCSV(t, out)
+	if last := rows[len(rows)-1][0]; last != "3" || len(rows) != 302 {
+		t.Errorf("the CSV has %d rows and ends at t = %s s, want the header, 301 points and 3 s", len(rows), last)
 	}
 }

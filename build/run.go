@@ -46,12 +46,22 @@ func (s settings) Set(text string) error {
 }
 
 func runRun(args []string, stdout, stderr io.Writer) error {
+	// Ctrl-C ends the run at the next communication point, its outputs
+	// kept up to there (runUntil).
+	ctx, cancel := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer cancel()
+	return runUntil(ctx, args, stdout, stderr)
+}
+
+// runUntil is run, stopped when ctx is done.
+func runUntil(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := flags("run", "SCENARIO_DIR [-stop T] [-step H] [-inputs table.csv] [-set NAME=VALUE] -csv out.csv [-plot out.png]",
 		"Simulates the scenario in this process, as an FMI master would step its FMU: at each communication point\n"+
 			"the inputs are set (their start values, or the table's, linear between its rows and held beyond them)\n"+
 			"and one step of H is taken; the CSV holds the time, the inputs and every output at each point, each\n"+
 			"column headed by its name and unit, \"cable.tension (N)\". A first look, not a master: the FMU gives\n"+
-			"the same numbers in any FMI master that steps it so.", stdout)
+			"the same numbers in any FMI master that steps it so. A run that fails or is stopped (Ctrl-C) keeps its\n"+
+			"outputs up to the point where it ended.", stdout)
 	stop := fs.Float64("stop", 0, "the stop time (s; default the scenario's stopTime)")
 	step := fs.Float64("step", 0, "the communication step (s; default the scenario's step)")
 	inputs := fs.String("inputs", "", "a CSV table of inputs: a header row time,INPUT,… (each may give its unit as run's CSV does,\n\"suspension.vx (m/s)\", which must be the input's), then rows of numbers")
@@ -102,15 +112,16 @@ func runRun(args []string, stdout, stderr io.Writer) error {
 	if plotFile != "" {
 		recs = append(recs, &plotRecorder{path: plotFile, name: *plotPath, every: int(math.Ceil((*stop) / (*step) / plotPoints))})
 	}
-	// Ctrl-C ends the run at the next step, its temporary files removed.
-	ctx, cancel := signal.NotifyContext(context.Background(), os.Interrupt)
-	defer cancel()
 	err = simulate(ctx, c, *stop, *step, table, set, stderr, recs)
 	var failed *failedStep
 	switch {
 	case errors.As(err, &failed):
+		where := "the run failed"
+		if failed.stopped {
+			where = "it was stopped"
+		}
 		for _, path := range failed.wrote {
-			fmt.Fprintf(stdout, "wrote %s up to t = %g s, where the run failed\n", path, failed.t)
+			fmt.Fprintf(stdout, "wrote %s up to t = %g s, where %s\n", path, failed.t, where)
 		}
 	case err != nil:
 		return err
@@ -124,13 +135,15 @@ func runRun(args []string, stdout, stderr io.Writer) error {
 	return err
 }
 
-// failedStep is a run that failed in a step from time t (s), its outputs
-// kept up to t: what led to the failure (a boom luffed to its limit) is
-// often what the run is for.
+// failedStep is a run that failed in a step from time t (s), or was
+// stopped there (Ctrl-C), its outputs kept up to t: what led to the
+// failure (a boom luffed to its limit) is often what the run is for, and
+// a long run stopped early has shown what it was stopped for.
 type failedStep struct {
-	err   error
-	t     float64
-	wrote []string // the outputs written, as the user named them
+	err     error
+	t       float64
+	wrote   []string // the outputs written, as the user named them
+	stopped bool
 }
 
 func (f *failedStep) Error() string { return f.err.Error() }
@@ -609,7 +622,7 @@ func simulate(ctx context.Context, c *exporter.Checked, stop, step float64, tabl
 	t := start
 	// keep ends a run that fails at t with the outputs written up to t,
 	// the failure its error whatever else fails in ending them.
-	keep := func(cause error) error {
+	keep := func(cause error) *failedStep {
 		if out.drawn {
 			out.drawn = false
 			fmt.Fprintln(progress)
@@ -626,7 +639,9 @@ func simulate(ctx context.Context, c *exporter.Checked, stop, step float64, tabl
 	}
 	for k := 0; k < steps; {
 		if ctx.Err() != nil {
-			return fmt.Errorf("stopped at t = %g s", t)
+			f := keep(fmt.Errorf("stopped at t = %g s", t))
+			f.stopped = true
+			return f
 		}
 		dt := min(step, stop-t)
 		if err := setInputs(t, dt); err != nil {
