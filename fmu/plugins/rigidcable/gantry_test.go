@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"os"
+	"strings"
 	"testing"
 
 	"github.com/cablefmu/cablefmu/core/geom"
@@ -491,5 +492,45 @@ func TestSuspensionForceIsTheWholeStep(t *testing.T) {
 	}
 	if worst > 1e-9 {
 		t.Errorf("the momentum changed by the weight's impulse less the reported suspension force's by up to %.2g of the weight's impulse, want 1e-9", worst)
+	}
+}
+
+// The example's load set down, 5 m of rope paid out onto it and left
+// there for 10 s, then hauled in until the load lifts: the slack rope at
+// the sheave is reported slack once, not as going slack and taut every
+// few steps while its slack slides in and out of the sheave's store (it
+// was, 42 times each), and taut again when it takes up the load.
+func TestSlackEventsOncePerSetDown(t *testing.T) {
+	g := newGantry(t)
+	ev := g.sim.(interface{ DrainEvents() []string })
+	weight := hoist.Of(g.sim).Params().LoadMass * hoist.Of(g.sim).Params().Gravity
+	var slack, taut int
+	var tautAt float64
+	tally := func() {
+		for _, e := range ev.DrainEvents() {
+			switch {
+			case strings.HasPrefix(e, "cable went slack"):
+				slack++
+			case strings.HasPrefix(e, "cable is taut again"):
+				taut++
+				tautAt = g.rope.cable.Joints[0].Force()
+			}
+		}
+	}
+	const speed = 0.5
+	g.run(1, 0, 0, tally)
+	g.run(3.2/speed, 0, speed, tally)
+	g.run(5/speed, 0, speed, tally)
+	g.run(10, 0, 0, tally)
+	t.Logf("set down with 5 m paid out, 10 s later: %d slack, %d taut events", slack, taut)
+	if slack < 1 || slack > 2 || taut > slack-1 {
+		t.Errorf("%d \"went slack\" and %d \"taut again\" events while the load stood on the ground: want the first, and at most one transient", slack, taut)
+	}
+	before := taut
+	g.run(5.5/speed, 0, -speed, tally)
+	lifted := g.rope.load.Pos.Z - 0.5
+	t.Logf("hauled in 5.5 m: load %.3f m up, %d taut events, the last at %.0f N", lifted, taut-before, tautAt)
+	if taut != before+1 || !(tautAt > hoist.TautShare*weight) || !(lifted > 0.1) {
+		t.Errorf("hauled in until the load lifted (%.3f m): %d \"taut again\" events, the last at %.0f N; want one, above %.0f N", lifted, taut-before, tautAt, hoist.TautShare*weight)
 	}
 }
