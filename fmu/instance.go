@@ -76,6 +76,7 @@ type Instance struct {
 	inputs   []int  // value references of the inputs
 	outputs  []int  // value references of the outputs
 	discrete []int  // those of the outputs not of type Real
+	peaks    []int  // those that are Variable.Peak
 	trace    bool   // logCalls enabled
 	derivSet []bool // inputs whose derivatives were set since the last step
 	// The internal steps keep a fixed grid, start + k·h, whatever the
@@ -86,6 +87,7 @@ type Instance struct {
 	prev    []float64 // outputs one internal step before the simulation's time
 	cur     []float64 // outputs at the simulation's time
 	rates   []float64 // outputs' first derivatives at the communication point
+	peak    []float64 // scratch: the peak outputs' largest values in a step
 	pending []message
 	layout3 []Var3 // the FMI 3.0 variables, when created through that interface
 	// The driven points' paths (path.go): an axis each, the points'
@@ -153,6 +155,8 @@ func Instantiate(cfg Config) (*Instance, error) {
 			inst.outputs = append(inst.outputs, i)
 			if v.Kind() != modeldesc.TypeReal {
 				inst.discrete = append(inst.discrete, i)
+			} else if v.Peak {
+				inst.peaks = append(inst.peaks, i)
 			}
 		}
 	}
@@ -169,6 +173,7 @@ func (in *Instance) reset() {
 	in.prev = make([]float64, n)
 	in.cur = make([]float64, n)
 	in.rates = make([]float64, n)
+	in.peak = make([]float64, n)
 	in.from = make([]float64, n)
 	in.to = make([]float64, n)
 	for i, v := range in.vars {
@@ -697,6 +702,7 @@ func (in *Instance) DoStep(t, H float64) Status {
 	copy(in.from, in.values)
 	copy(in.to, in.values)
 	in.planPaths(t, H, h)
+	in.startPeaks(h)
 	for k := 0; k < int(steps); k++ {
 		start := in.ahead + float64(k)*h // from the communication point to this step's start
 		// The first step gets the inputs at the communication point, where
@@ -724,6 +730,9 @@ func (in *Instance) DoStep(t, H float64) Status {
 			in.state = Failed
 			return in.fail("fmi2DoStep: at t = %g s: %v; reset or free the instance", t+start+h, err)
 		}
+		if start+h <= H+gridTolerance*h {
+			in.gridPeaks() // a grid point within the communication step
+		}
 	}
 	in.ahead += steps*h - H
 	if in.ahead < gridTolerance*h {
@@ -746,6 +755,7 @@ func (in *Instance) DoStep(t, H float64) Status {
 			return in.fail("fmi2DoStep: at the communication point t = %g s: %v; reset or free the instance", in.time, err)
 		}
 	}
+	in.endPeaks()
 	for _, i := range in.inputs {
 		in.deriv[i] = 0
 	}
@@ -803,6 +813,37 @@ func (in *Instance) outputsAt(h float64) bool {
 		po.PointOutputs(in.values)
 	}
 	return back > 0 || ok
+}
+
+// startPeaks starts the peaks of a communication step (Variable.Peak)
+// with the outputs' values at its start, as outputsAt gave them before
+// the peaks replaced them: from the last two grid points, which a
+// restored state restores, so that the values at a step's start need no
+// state of their own.
+func (in *Instance) startPeaks(h float64) {
+	back := in.behind(h) / h
+	for _, i := range in.peaks {
+		in.peak[i] = in.cur[i]
+		if back > 0 {
+			in.peak[i] = in.cur[i] + (in.prev[i]-in.cur[i])*back
+		}
+	}
+}
+
+// gridPeaks takes the outputs at a grid point within the communication
+// step into its peaks.
+func (in *Instance) gridPeaks() {
+	for _, i := range in.peaks {
+		in.peak[i] = max(in.peak[i], in.cur[i])
+	}
+}
+
+// endPeaks takes the outputs at the communication point (outputsAt) into
+// the step's peaks and reports those: a peak output has no rate.
+func (in *Instance) endPeaks() {
+	for _, i := range in.peaks {
+		in.values[i], in.rates[i] = max(in.peak[i], in.values[i]), 0
+	}
 }
 
 // behind returns how far (s) the communication point lies behind the

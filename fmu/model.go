@@ -23,6 +23,14 @@ type Variable struct {
 	// runtime holds every value as a float64 (false 0, true 1), and the
 	// FMI functions of the type read and write it.
 	Type modeldesc.Type
+	// Peak marks a Real output that the runtime reports as its largest
+	// value over the last communication step: the simulation gives the
+	// quantity's value at each internal step, and the output is the
+	// largest of those within the step and of the values at its two ends
+	// (as the output would be interpolated there), so that a master
+	// stepping slower than the quantity changes reads its peaks all the
+	// same.
+	Peak bool
 }
 
 // Kind returns the variable's FMI 2.0 type: Real where Type is empty.

@@ -139,6 +139,10 @@ func (in *Instance) SetState(s *Snapshot) Status {
 		// non-finite number with OK.
 		in.sim.Outputs(in.cur)
 		in.outputsAt(in.model.InternalStep(in.values))
+		// A peak output is the last communication step's, as saved.
+		for _, i := range in.peaks {
+			in.values[i], in.rates[i] = s.values[i], 0
+		}
 		if err := in.checkRestored(); err != nil {
 			in.unkeep(prev)
 			in.built = oldBuilt
@@ -218,6 +222,12 @@ func (in *Instance) checkRestored() error {
 		}
 		if !finite(in.rates[i]) {
 			return fmt.Errorf("restored, the model gives %s a rate of %g", in.vars[i].Name, in.rates[i])
+		}
+	}
+	for _, i := range in.peaks {
+		// As saved: no simulation's output bounds it.
+		if x := in.values[i]; !(math.Abs(x) <= OutputLimit) {
+			return fmt.Errorf("restored, %s = %g, beyond ±%g %s", in.vars[i].Name, x, float64(OutputLimit), in.vars[i].Unit)
 		}
 	}
 	return nil

@@ -85,6 +85,7 @@ func quantities(c *Config, step float64, d *Design) *Catalogue {
 			func(s *Simulation) float64 { return s.Cable.Force().Comp(k) })
 	}
 	output("cable.tension", "N", "Cable tension at the suspension point"+suffix(x.Tension), func(s *Simulation) float64 { return s.Cable.Tension() })
+	qs.Peak("cable.tensionPeak", "N", "Largest cable tension at the suspension point over the last communication step, at its internal steps and its ends: the snap peaks between a master's samples"+suffix(x.Tension), func(s *Simulation) float64 { return s.Cable.Tension() })
 	output("cable.length", "m", "Unstretched cable length from the suspension point to the load", func(s *Simulation) float64 { return s.Cable.Length() })
 	if d.Quantities != nil {
 		d.Quantities(qs)

@@ -92,6 +92,8 @@ func quantities(c *config, step float64) *catalogue {
 			func(p *params, x float64) { p.cables[j].Rope.DampingTime = &x })
 		output(cb.Name+".tension", "N", "Tension of "+cb.Name+" (the same along the route: eyes and sheaves are frictionless)",
 			func(s *simulation) float64 { return s.cables[j].stretch.Tension() })
+		qs.Peak(cb.Name+".tensionPeak", "N", "Largest tension of "+cb.Name+" over the last communication step, at its internal steps and its ends: the snap peaks between a master's samples",
+			func(s *simulation) float64 { return s.cables[j].stretch.Tension() })
 		output(cb.Name+".length", "m", "Unstretched free length of "+cb.Name,
 			func(s *simulation) float64 { return s.cables[j].stretch.FreeLength })
 		if cb.twists() {

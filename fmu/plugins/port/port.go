@@ -118,6 +118,14 @@ func (c *Catalogue[P, D, S]) Output(name, unit, desc string, get func(s *S) floa
 		Causality: modeldesc.CausalityOutput, Variability: modeldesc.VariabilityContinuous}, Output: get})
 }
 
+// Peak adds a continuous output that the runtime reports as its largest
+// value over the last communication step (fmu.Variable.Peak): get gives
+// the quantity at the simulation's time, as for Output.
+func (c *Catalogue[P, D, S]) Peak(name, unit, desc string, get func(s *S) float64) {
+	c.Output(name, unit, desc, get)
+	c.List[len(c.List)-1].Var.Peak = true
+}
+
 // Element adds a continuous output that is element i of the values a
 // gives: a's Get is called once a step for all of its elements, where an
 // Output of its own would take a call each.

@@ -23,7 +23,7 @@ func (Model) Summary() string {
 }
 
 // Configure implements fmu.Model. The ports "cable.node[*]",
-// "fall[*].tension" and "sheave[*].QUANTITY" (omega, wrap, fleetAngle,
+// "fall[*].tension", "fall[*].tensionPeak" and "sheave[*].QUANTITY" (omega, wrap, fleetAngle,
 // speed, dOverD, travel, passes) expand to every sample point, fall and
 // sheave.
 func (Model) Configure(sc *fmu.Scenario) (fmu.Configured, error) {
@@ -56,9 +56,9 @@ func expand(ports []string, c *config) []string {
 		switch p {
 		case port.CableNodes:
 			out = append(out, port.NodeNames("cable.node", c.outputNodes())...)
-		case "fall[*].tension":
+		case "fall[*].tension", "fall[*].tensionPeak":
 			for k := 1; k <= c.Falls; k++ {
-				out = append(out, fmt.Sprintf("fall[%d].tension", k))
+				out = append(out, strings.Replace(p, "*", fmt.Sprint(k), 1))
 			}
 		case "sheave[*].omega", "sheave[*].wrap", "sheave[*].fleetAngle", "sheave[*].speed", "sheave[*].dOverD", "sheave[*].travel", "sheave[*].passes":
 			for k := 1; k <= c.Falls; k++ {
@@ -146,6 +146,7 @@ func quantities(c *config, step float64) *catalogue {
 		}
 	}
 	qs.Output("cable.tension", "N", "Tension of the wire where it leaves the drum", func(s *simulation) float64 { return s.reported(hmrwire.ReportDrumTension) })
+	qs.Peak("cable.tensionPeak", "N", "Largest tension of the wire where it leaves the drum over the last communication step, at its internal steps and its ends: the snap peaks between a master's samples", func(s *simulation) float64 { return s.reported(hmrwire.ReportDrumTension) })
 	qs.Output("cable.length", "m", "Paid-out rest (unstretched) length of the wire, drum to dead end", func(s *simulation) float64 { return s.ho.Wire.RestLength() })
 	qs.Count("cable.massNodes", "Number of mass nodes of the wire, its ends included (the adaptive resolution)",
 		func(s *simulation) float64 { m, _, _ := s.ho.Wire.Counts(); return float64(m) })
@@ -188,6 +189,10 @@ func quantities(c *config, step float64) *catalogue {
 		func(s *simulation) float64 { return s.reported(hmrwire.ReportLastTorque) })
 	for k := 1; k <= c.Falls; k++ {
 		qs.Output(fmt.Sprintf("fall[%d].tension", k), "N", fmt.Sprintf("Mean tension of fall %d of %d, counted from the drum's side", k, c.Falls),
+			func(s *simulation) float64 { return s.reported(hmrwire.ReportFalls + k - 1) })
+	}
+	for k := 1; k <= c.Falls; k++ {
+		qs.Peak(fmt.Sprintf("fall[%d].tensionPeak", k), "N", fmt.Sprintf("Largest mean tension of fall %d over the last communication step, at its internal steps and its ends: the snap peaks between a master's samples", k),
 			func(s *simulation) float64 { return s.reported(hmrwire.ReportFalls + k - 1) })
 	}
 	for k := 1; k <= c.Falls; k++ {
