@@ -702,7 +702,7 @@ func (in *Instance) DoStep(t, H float64) Status {
 	copy(in.from, in.values)
 	copy(in.to, in.values)
 	in.planPaths(t, H, h)
-	in.startPeaks(h)
+	in.startPeaks(h, H)
 	for k := 0; k < int(steps); k++ {
 		start := in.ahead + float64(k)*h // from the communication point to this step's start
 		// The first step gets the inputs at the communication point, where
@@ -815,17 +815,23 @@ func (in *Instance) outputsAt(h float64) bool {
 	return back > 0 || ok
 }
 
-// startPeaks starts the peaks of a communication step (Variable.Peak)
-// with the outputs' values at its start, as outputsAt gave them before
-// the peaks replaced them: from the last two grid points, which a
-// restored state restores, so that the values at a step's start need no
-// state of their own.
-func (in *Instance) startPeaks(h float64) {
+// startPeaks starts the peaks of a communication step of H seconds
+// (Variable.Peak) with the outputs' values at its start, as outputsAt gave
+// them before the peaks replaced them: from the last two grid points,
+// which a restored state restores, so that the values at a step's start
+// need no state of their own. Where the simulation stands ahead of the
+// communication point, at a grid point within the step, that point's
+// outputs count too: the step that took it ended before it.
+func (in *Instance) startPeaks(h, H float64) {
 	back := in.behind(h) / h
+	within := back > 0 && in.ahead <= H+gridTolerance*h
 	for _, i := range in.peaks {
 		in.peak[i] = in.cur[i]
 		if back > 0 {
 			in.peak[i] = in.cur[i] + (in.prev[i]-in.cur[i])*back
+		}
+		if within {
+			in.peak[i] = max(in.peak[i], in.cur[i])
 		}
 	}
 }

@@ -139,9 +139,11 @@ func (in *Instance) SetState(s *Snapshot) Status {
 		// non-finite number with OK.
 		in.sim.Outputs(in.cur)
 		in.outputsAt(in.model.InternalStep(in.values))
-		// A peak output is the last communication step's, as saved.
+		// A peak output is the last communication step's, as saved, and
+		// never below the output at the point (as the step left it; a
+		// forged state's may be).
 		for _, i := range in.peaks {
-			in.values[i], in.rates[i] = s.values[i], 0
+			in.values[i], in.rates[i] = max(s.values[i], in.values[i]), 0
 		}
 		if err := in.checkRestored(); err != nil {
 			in.unkeep(prev)

@@ -74,31 +74,36 @@ func TestBounceFrequencyAndDamping(t *testing.T) {
 }
 
 // A winch paying out at 0.5 m/s from the start and stopping dead at 2 s
-// under 1000 kg (as in TestWinchStopPeak), read by masters stepping at
-// 1 ms to 0.5 s that set the same inputs at the same times: the
+// under 1000 kg (as in TestWinchStopPeak), read by masters that set the
+// same inputs at the same times and step at 1 ms to 0.5 s, multiples of
+// the internal step h = 1/60 s and not (0.04 s, 1.5h, 2.5h, 0.6h): the
 // tension sampled at their communication points misses the 8.6 Hz
 // bounce's peak at the coarse steps, while cable.tensionPeak, the largest
-// tension over each communication step, gives the 1 ms master's peak at
-// every step (within 0.5 %: the grid's values are the same, the sampled
-// ends differ) and is never below the tension at its point. A state saved
-// and restored keeps the peak it was saved with.
+// tension over each communication step, is exactly the largest of the
+// grid's tensions within the step and the interpolated ones at its ends
+// (read from a master stepping at h: within 1e-9 of the peak, the
+// interpolation's rounding), so that every master
+// reads the same peak; it is never below the tension at its point, and a
+// state saved and restored keeps it.
 func TestTensionPeakAtAnyStep(t *testing.T) {
 	sc := edit(t, hoistScenario, `"cable.tension", "cable.length",`, `"cable.tension", "cable.tensionPeak", "cable.length",`)
-	run := func(comm float64) (sampled, peak float64) {
+	const h, stop = 1.0 / 60, 3.0
+	type point struct{ t, tension, peak float64 }
+	run := func(comm float64) (pts []point) {
 		r := newRig(t, sc, false).start(nil)
 		r.set("winch.speed", 0.5) // from the start, the same for every master
-		for k := 0; k < int(math.Round(2/comm)); k++ {
+		stopped := false
+		for k := 1; float64(k)*comm <= stop+1e-9; k++ {
 			r.step(comm)
-		}
-		r.set("winch.speed", 0)
-		for k := 0; k < int(math.Round(1/comm)); k++ {
-			r.step(comm)
-			tension, p := r.get("cable.tension"), r.get("cable.tensionPeak")
-			if p < tension {
-				t.Fatalf("step %g s, t = %.3f s: cable.tensionPeak %.1f N below the tension %.1f N", comm, r.time, p, tension)
+			if !stopped && r.time >= 2-1e-9 {
+				r.set("winch.speed", 0)
+				stopped = true
 			}
-			sampled, peak = max(sampled, tension), max(peak, p)
-			if k == 2 {
+			pts = append(pts, point{r.time, r.get("cable.tension"), r.get("cable.tensionPeak")})
+			if p := pts[len(pts)-1]; p.peak < p.tension {
+				t.Fatalf("step %g s, t = %.3f s: cable.tensionPeak %.1f N below the tension %.1f N", comm, p.t, p.peak, p.tension)
+			}
+			if k == 50 {
 				s, st := r.in.GetState(nil)
 				if st != fmu.OK {
 					t.Fatal("GetState failed")
@@ -108,20 +113,49 @@ func TestTensionPeakAtAnyStep(t *testing.T) {
 					t.Fatal("SetState failed")
 				}
 				r.time -= comm
-				if q := r.get("cable.tensionPeak"); q != p {
-					t.Errorf("step %g s: restored cable.tensionPeak %.3f N, saved %.3f N", comm, q, p)
+				if q := r.get("cable.tensionPeak"); q != pts[len(pts)-1].peak {
+					t.Errorf("step %g s: restored cable.tensionPeak %.3f N, saved %.3f N", comm, q, pts[len(pts)-1].peak)
 				}
 			}
 		}
-		return sampled, peak
+		return pts
 	}
-	_, want := run(1e-3)
-	for _, comm := range []float64{0.01, 1.0 / 60, 0.1, 0.25, 0.5} {
-		sampled, peak := run(comm)
-		t.Logf("step %.4g s: tension sampled peaks at %.0f N (%+.1f %%), cable.tensionPeak at %.0f N (%+.2f %%) against the 1 ms master's %.0f N",
-			comm, sampled, 100*(sampled/want-1), peak, 100*(peak/want-1), want)
-		if math.Abs(peak/want-1) > 0.005 {
-			t.Errorf("step %g s: cable.tensionPeak peaks at %.0f N, the 1 ms master's at %.0f N: want within 0.5 %%", comm, peak, want)
+	grid := run(h)                  // every grid point's tension
+	at := func(x float64) float64 { // the tension interpolated between grid points
+		k := int(math.Floor(x/h + 1e-9))
+		if k == 0 || k >= len(grid) {
+			return grid[max(0, min(k, len(grid))-1)].tension
+		}
+		a, b := grid[k-1], grid[k]
+		if math.Abs(x-b.t) < 1e-9 {
+			return b.tension
+		}
+		return b.tension + (a.tension-b.tension)*(b.t-x)/h
+	}
+	want := 0.0
+	for _, p := range grid {
+		want = max(want, p.tension)
+	}
+	for _, comm := range []float64{1e-3, 0.01, 0.04, 1.5 * h, 2.5 * h, 0.6 * h, 0.1, 0.25, 0.5} {
+		pts := run(comm)
+		sampled, peak, worst := 0.0, 0.0, 0.0
+		t0 := 0.0
+		for _, p := range pts {
+			expect := max(at(t0), at(p.t))
+			for _, g := range grid {
+				if g.t > t0+1e-9 && g.t <= p.t+1e-9 {
+					expect = max(expect, g.tension)
+				}
+			}
+			if t0 >= h { // the first step's start is the initialization's
+				worst = max(worst, math.Abs(p.peak-expect)/want)
+			}
+			sampled, peak, t0 = max(sampled, p.tension), max(peak, p.peak), p.t
+		}
+		t.Logf("step %.4g s: tension sampled peaks at %.0f N (%+.1f %%), cable.tensionPeak at %.0f N (%+.2f %%) against the grid's %.0f N; each step's peak within %.1e of the grid's",
+			comm, sampled, 100*(sampled/want-1), peak, 100*(peak/want-1), want, worst)
+		if worst > 1e-9 || math.Abs(peak/want-1) > 1e-9 {
+			t.Errorf("step %g s: cable.tensionPeak peaks at %.0f N, the grid at %.0f N, and a step's peak is %.1e off its grid's: want both within 1e-9 of the peak", comm, peak, want, worst)
 		}
 	}
 }
