@@ -124,6 +124,13 @@ type NodeLister interface {
 	Nodes() []float64
 }
 
+// LoadHolder is a Cable that gives its tension where it holds the load
+// (N), after the last step: the events of its going slack and taut again
+// follow it (Simulation.noteEvents).
+type LoadHolder interface {
+	LoadTension() float64
+}
+
 // Eventer is a Cable with events of its own (a load set down), noted
 // after each step.
 type Eventer interface {

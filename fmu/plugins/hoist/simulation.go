@@ -139,31 +139,43 @@ func (s *Simulation) brake(h, length, next float64) error {
 	return nil
 }
 
-// TautShare is the share of the load's weight that a slack cable carries,
-// on top of its own weight, before it is reported taut again (noteEvents).
-const TautShare = 0.5
+// SlackShare and TautShare are the shares of the load's weight below
+// which a cable that holds it is reported slack, and above which again
+// taut (noteEvents).
+const (
+	SlackShare = 0.01
+	TautShare  = 0.5
+)
 
-// noteEvents reports the cable going slack at the suspension point (its
-// tension below a millionth of the load's weight) and taut again, once it
-// carries its own weight and TautShare of the load's: a rope whose load
-// is set down hangs from the sheave with its slack stored there (package
-// rigidcable), its top pulled by the rope's weight and jerked as the
-// slack slides in and out, by up to some 9 kN with the 20 mm rope
-// whatever the load, and reported so it went slack and taut again every
-// few steps (41–87 times each in 20 s of the RigidHoist example set down
-// with 5 m paid out, loads of 1–12.3 t; at a twentieth of the load's
-// weight still 15–34 times with 1–3 t).
+// noteEvents reports the cable going slack and taut again. A cable that
+// tells its tension at the load (LoadHolder) goes slack where that falls
+// below SlackShare of the load's weight (it no longer holds the load: set
+// down, or thrown up by a snatch) and is taut again above TautShare of
+// it. Judged at the suspension point, where it was, the top of a rope
+// whose load stands on the ground is pulled by the hanging rope's weight
+// and jerked as its slack slides in and out of the sheave's store (package
+// rigidcable), by up to some 9 kN with the 20 mm rope whatever the load:
+// the RigidHoist example set down with 5 m paid out was reported slack
+// and taut again 41–87 times in 20 s (loads of 1–12.3 t), light loads
+// under long ropes stayed "taut" while they stood on the ground. Other
+// cables are judged at the suspension point, slack below a millionth of
+// the load's weight.
 func (s *Simulation) noteEvents(h float64) {
 	weight := s.params.LoadMass * s.params.Gravity
-	tension := s.Cable.Tension()
-	slack := tension < 1e-6*weight
-	if s.slack {
-		slack = tension < s.params.Rope.LinearDensity()*s.Cable.Length()*s.params.Gravity+TautShare*weight
+	var slack bool
+	if lh, ok := s.Cable.(LoadHolder); ok {
+		tension := lh.LoadTension()
+		slack = tension < SlackShare*weight
+		if s.slack {
+			slack = tension < TautShare*weight
+		}
+	} else {
+		slack = s.Cable.Tension() < 1e-6*weight
 	}
 	if slack != s.slack {
 		s.slack = slack
 		if slack {
-			s.Add("cable went slack at the suspension point")
+			s.Add("cable went slack")
 		} else {
 			s.Add("cable is taut again")
 		}

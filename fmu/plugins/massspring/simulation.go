@@ -43,10 +43,14 @@ func (cfg *config) build(st *hoist.Start) (hoist.Cable, error) {
 	return &cable{c}, nil
 }
 
-func (c *cable) Top() *geom.Vec3       { return &c.c.X[0] }
-func (c *cable) Length() float64       { return c.c.Length() }
-func (c *cable) Force() geom.Vec3      { return c.c.TopForce }
-func (c *cable) Tension() float64      { return c.c.Tension(0) }
+func (c *cable) Top() *geom.Vec3  { return &c.c.X[0] }
+func (c *cable) Length() float64  { return c.c.Length() }
+func (c *cable) Force() geom.Vec3 { return c.c.TopForce }
+func (c *cable) Tension() float64 { return c.c.Tension(0) }
+
+// LoadTension implements hoist.LoadHolder: the last segment's.
+func (c *cable) LoadTension() float64 { return c.c.Tension(len(c.c.X) - 2) }
+
 func (c *cable) Node(k, a int) float64 { return c.c.X[k].Comp(a) }
 func (c *cable) PushLoad(f geom.Vec3)  { c.c.LoadForce = c.c.LoadForce.Add(f) }
 func (c *cable) ClearLoad()            { c.c.LoadForce = geom.Vec3{} }

@@ -41,10 +41,14 @@ func (c *config) build(st *hoist.Start) (hoist.Cable, error) {
 	return &cable{sp: sp, n: c.Own.outputNodes()}, nil
 }
 
-func (c *cable) Top() *geom.Vec3            { return &c.sp.StartTarget }
-func (c *cable) Length() float64            { return c.sp.Length() }
-func (c *cable) Force() geom.Vec3           { return c.sp.StartForce }
-func (c *cable) Tension() float64           { return c.sp.Tension(0) }
+func (c *cable) Top() *geom.Vec3  { return &c.sp.StartTarget }
+func (c *cable) Length() float64  { return c.sp.Length() }
+func (c *cable) Force() geom.Vec3 { return c.sp.StartForce }
+func (c *cable) Tension() float64 { return c.sp.Tension(0) }
+
+// LoadTension implements hoist.LoadHolder: at the rope's end.
+func (c *cable) LoadTension() float64 { return c.sp.Tension(c.sp.Length()) }
+
 func (c *cable) Load() (pos, vel geom.Vec3) { return c.sp.LoadPos, c.sp.LoadVel }
 func (c *cable) PushLoad(f geom.Vec3)       { c.sp.LoadForce = c.sp.LoadForce.Add(f) }
 func (c *cable) ClearLoad()                 { c.sp.LoadForce = geom.Vec3{} }
