@@ -1,6 +1,5 @@
 package multibody
 
-import "math"
 
 // The loop forms of the unrolled kernels (chain6_unrolled.go), as they
 // were written before internal/gen6 unrolled them: TestUnrolledKernels
@@ -17,33 +16,10 @@ func gram6Loop(a, w *block6) {
 	}
 }
 
-// cholesky6Loop is cholesky for m = 6.
-func cholesky6Loop(a *block6, inv *[6]float64) bool {
-	for j := 0; j < 6; j++ {
-		d := a[j*6+j]
-		if !(d > 0) {
-			return false
-		}
-		r := 1 / d
-		s := math.Sqrt(r)
-		if !(r <= math.MaxFloat64 && r >= minNormal) {
-			choleskyColumn(a[:], 6, j, d, inv[:])
-			continue
-		}
-		inv[j] = s
-		a[j*6+j] = d * s
-		for i := j + 1; i < 6; i++ {
-			f := a[i*6+j] * r
-			for k := j + 1; k <= i; k++ {
-				a[i*6+k] -= f * a[k*6+j]
-			}
-		}
-		for i := j + 1; i < 6; i++ {
-			a[i*6+j] *= s
-		}
-	}
-	return true
-}
+// cholesky6Loop is cholesky for m = 6: the loop form the unrolled kernel
+// hands a block to from the column whose pivot's reciprocal is not
+// normal, here from the first.
+func cholesky6Loop(a *block6, inv *[6]float64) bool { return choleskyFrom6(a, inv, 0) }
 
 // forwardRows6Loop is forwardRows for m = n = 6, with row i held in locals
 // (registers) while the rows above are subtracted from it.
