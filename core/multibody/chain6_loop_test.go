@@ -1,6 +1,5 @@
 package multibody
 
-
 // The loop forms of the unrolled kernels (chain6_unrolled.go), as they
 // were written before internal/gen6 unrolled them: TestUnrolledKernels
 // holds the unrolled ones to them bit for bit.
