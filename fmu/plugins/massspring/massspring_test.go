@@ -49,3 +49,7 @@ func TestConfigRefusals(t *testing.T) {
 		{`"density": 7850`, `"density": 0`},
 	})
 }
+
+// A light load swung under a long rope is carried throughout: no slack
+// or taut events (plugintest.SwingWithoutSlackEvents).
+func TestSwingWithoutSlackEvents(t *testing.T) { plugintest.SwingWithoutSlackEvents(t, example) }

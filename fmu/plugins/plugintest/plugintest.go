@@ -406,3 +406,66 @@ func StopPeaks(t *testing.T, stop func(run AxialRun) (trace []float64, want floa
 		t.Errorf("peak tension at 1/60 s and 1 ms communication steps differs by %.1f %%, want within 2 %%", 100*diff)
 	}
 }
+
+// eventLog keeps the messages of the logEvents category.
+type eventLog struct {
+	tb     testing.TB
+	events []string
+}
+
+func (l *eventLog) Log(s fmu.Status, cat, msg string) {
+	if cat == "logEvents" {
+		l.events = append(l.events, msg)
+		return
+	}
+	if s != fmu.OK {
+		l.tb.Logf("%v %s: %s", s, cat, msg)
+	}
+}
+
+// SwingWithoutSlackEvents drives the hoist family's example in dir with
+// a light load on a long rope (30 kg under 50 m of the example's rope,
+// which weighs four times the load), the trolley accelerating to 2 m/s at
+// 1 m/s², running and stopping alike, the load swinging up to some 10 m
+// aside, 20 s at 1/60 s: the rope carries the load throughout, and no
+// event may say it went slack or taut.
+func SwingWithoutSlackEvents(t *testing.T, dir string) {
+	t.Helper()
+	dir = Edited(t, dir, `"position": [0, 0, 14]`, `"position": [0, 0, 60]`, `"mass": 12330`, `"mass": 30`, `"length0": 10`, `"length0": 50`)
+	log := &eventLog{tb: t}
+	in, vr := NewLogged(t, dir, nil, log)
+	if st := in.SetDebugLogging(true, []string{"logEvents"}); st != fmu.OK {
+		t.Fatalf("SetDebugLogging: %v", st)
+	}
+	const h = 1.0 / 60
+	x, v := 0.0, 0.0
+	for k := 0; k < int(math.Round(20/h)); k++ {
+		tt := float64(k) * h
+		a := 0.0
+		switch {
+		case tt >= 1 && tt < 3:
+			a = 1
+		case tt >= 4 && tt < 6:
+			a = -1
+		}
+		v0 := v
+		v = max(0, v+a*h)
+		x += (v0 + v) / 2 * h
+		Set(t, in, vr["suspension.x"], x)
+		Set(t, in, vr["suspension.vx"], v)
+		if st := in.DoStep(tt, h); st != fmu.OK {
+			t.Fatalf("t = %.2f s: %v", tt, st)
+		}
+	}
+	swing := Get(t, in, vr["load.x"]) - x
+	var wrong []string
+	for _, e := range log.events {
+		if strings.Contains(e, "slack") || strings.Contains(e, "taut") {
+			wrong = append(wrong, e)
+		}
+	}
+	t.Logf("30 kg under 50 m swung by the trolley (%.2f m aside at the end): %d slack or taut events", swing, len(wrong))
+	if len(wrong) > 0 {
+		t.Errorf("the rope carried its load throughout, yet %d events said it went slack or taut: %q", len(wrong), wrong)
+	}
+}

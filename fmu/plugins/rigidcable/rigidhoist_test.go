@@ -225,3 +225,7 @@ func (l *errorLog) Log(s fmu.Status, cat, msg string) {
 		l.last = msg
 	}
 }
+
+// A light load swung under a long rope is carried throughout: no slack
+// or taut events (plugintest.SwingWithoutSlackEvents).
+func TestSwingWithoutSlackEvents(t *testing.T) { plugintest.SwingWithoutSlackEvents(t, rigidHoist) }

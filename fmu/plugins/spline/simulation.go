@@ -46,8 +46,14 @@ func (c *cable) Length() float64  { return c.sp.Length() }
 func (c *cable) Force() geom.Vec3 { return c.sp.StartForce }
 func (c *cable) Tension() float64 { return c.sp.Tension(0) }
 
-// LoadTension implements hoist.LoadHolder: at the rope's end.
-func (c *cable) LoadTension() float64 { return c.sp.Tension(c.sp.Length()) }
+// LoadTension implements hoist.LoadHolder: the cable's pull on the load
+// along the rope's end. (The strain's tension EA(|r′| − 1) there swung by
+// more than a light load's weight as a long rope swung: a 30 kg load
+// swinging under 50 m was read slack for a second at a time.)
+func (c *cable) LoadTension() float64 {
+	up, _ := c.sp.Tangent(c.sp.Length()).Scale(-1).Unit()
+	return c.sp.EndForce.Dot(up)
+}
 
 func (c *cable) Load() (pos, vel geom.Vec3) { return c.sp.LoadPos, c.sp.LoadVel }
 func (c *cable) PushLoad(f geom.Vec3)       { c.sp.LoadForce = c.sp.LoadForce.Add(f) }

@@ -83,3 +83,9 @@ func TestBudgetSwitchesWithClampedStart(t *testing.T) {
 		}
 	}
 }
+
+// A light load swung under a long rope is carried throughout: no slack
+// or taut events (plugintest.SwingWithoutSlackEvents); judged by the
+// strain's tension at the rope's end, the spline read it slack for a
+// second at a time.
+func TestSwingWithoutSlackEvents(t *testing.T) { plugintest.SwingWithoutSlackEvents(t, example) }
