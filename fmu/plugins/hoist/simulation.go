@@ -150,8 +150,11 @@ const (
 // noteEvents reports the cable going slack and taut again. A cable that
 // tells its tension at the load (LoadHolder) goes slack where that falls
 // below SlackShare of the load's weight (it no longer holds the load: set
-// down, or thrown up by a snatch) and is taut again above TautShare of
-// it. Judged at the suspension point, where it was, the top of a rope
+// down, or thrown up by a snatch) and is taut again where it pulls with
+// more than TautShare of it at both its ends: a slack rigid rope jerks
+// the load by its last joint as the winch lengthens its segments, and a
+// load falling freely under a fast pay-out was reported taut again nine
+// times in its fall. Judged at the suspension point, where it was, the top of a rope
 // whose load stands on the ground is pulled by the hanging rope's weight
 // and jerked as its slack slides in and out of the sheave's store (package
 // rigidcable), by up to some 9 kN with the 20 mm rope whatever the load:
@@ -167,7 +170,8 @@ func (s *Simulation) noteEvents(h float64) {
 		tension := lh.LoadTension()
 		slack = tension < SlackShare*weight
 		if s.slack {
-			slack = tension < TautShare*weight
+			// Taut again where the rope pulls at both its ends.
+			slack = tension < TautShare*weight || s.Cable.Tension() < TautShare*weight
 		}
 	} else {
 		slack = s.Cable.Tension() < 1e-6*weight

@@ -564,3 +564,55 @@ func slackEventsOncePerSetDown(t *testing.T, mass, length string) {
 		t.Errorf("hauled in until the load lifted (%.3f m): %d \"taut again\" events, the first at %.0f N; want one at least, above %.0f N", lifted, taut, firstTaut, hoist.TautShare*weight)
 	}
 }
+
+// A winch paying out 4 m at 8 m/s from under 1 t, 0.3 t and 3 t hanging
+// on 20 m of rope, faster than the loads can fall: the rope goes slack and
+// the load falls freely until the rope catches it. The cable is reported
+// slack once and taut again only at the catch (as the rope takes up the
+// load, before the fall is fastest), not while it falls freely, where the joint at the load jerks it as the winch
+// lengthens every segment (nine "taut again" events in the fall of 1 t,
+// judged at the load alone; the rope's top pulls nothing then).
+func TestSlackEventsInFreeFall(t *testing.T) {
+	for _, mass := range []string{"1000", "300", "3000"} {
+		g := newGantryEdited(t, `"mass": 12330`, `"mass": `+mass, `"length0": 10`, `"length0": 20`,
+			`"position": [0, 0, 14]`, `"position": [0, 0, 44]`)
+		ev := g.sim.(interface{ DrainEvents() []string })
+		var slack, taut []float64
+		fastest, fastestAt := 0.0, 0.0
+		watch := func() {
+			if vz := g.rope.load.Vel.Z; vz < fastest {
+				fastest, fastestAt = vz, g.time
+			}
+			for _, e := range ev.DrainEvents() {
+				switch {
+				case strings.HasPrefix(e, "cable went slack"):
+					slack = append(slack, g.time)
+				case strings.HasPrefix(e, "cable is taut again"):
+					taut = append(taut, g.time)
+				}
+			}
+		}
+		g.run(1, 0, 0, watch)
+		g.run(0.5, 0, 8, watch)
+		g.run(1.5, 0, 0, watch)
+		t.Logf("%s kg: slack at %v s, taut again at %v s; the fall fastest (%.2f m/s) at %.3f s", mass, slack, taut, -fastest, fastestAt)
+		if len(slack) == 0 || len(taut) == 0 {
+			t.Errorf("%s kg: slack at %v s, taut again at %v s: want both", mass, slack, taut)
+			continue
+		}
+		// The catch pulls the load above half its weight before the fall
+		// is fastest (at its weight): within a fifth of a second of it.
+		falling := 0
+		for _, at := range taut {
+			if at < fastestAt {
+				falling++
+			}
+		}
+		if falling > 1 || taut[0] < fastestAt-0.2 {
+			t.Errorf("%s kg: %d \"taut again\" events before the fall was fastest (%.3f s), the first at %.3f s: want one, the catch's, within 0.2 s of it", mass, falling, fastestAt, taut[0])
+		}
+		if len(slack) > 1 && slack[1] < taut[0] {
+			t.Errorf("%s kg: slack at %v s before the first taut again at %.3f s: want it once", mass, slack, taut[0])
+		}
+	}
+}
