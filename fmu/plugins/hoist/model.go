@@ -106,6 +106,10 @@ type Cable interface {
 	// over them.
 	Force() geom.Vec3
 	Tension() float64
+	// LoadTension is its tension where it holds the load (N), after the
+	// last step: the events of its going slack and taut again follow it
+	// (Simulation.noteEvents).
+	LoadTension() float64
 	// Load is the load's position (m) and velocity (m/s).
 	Load() (pos, vel geom.Vec3)
 	// Node returns coordinate axis of cable node k (k = 0 at the
@@ -122,13 +126,6 @@ type Cable interface {
 // not one each.
 type NodeLister interface {
 	Nodes() []float64
-}
-
-// LoadHolder is a Cable that gives its tension where it holds the load
-// (N), after the last step: the events of its going slack and taut again
-// follow it (Simulation.noteEvents).
-type LoadHolder interface {
-	LoadTension() float64
 }
 
 // Eventer is a Cable with events of its own (a load set down), noted

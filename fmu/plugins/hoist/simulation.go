@@ -147,34 +147,26 @@ const (
 	TautShare  = 0.5
 )
 
-// noteEvents reports the cable going slack and taut again. A cable that
-// tells its tension at the load (LoadHolder) goes slack where that falls
-// below SlackShare of the load's weight (it no longer holds the load: set
-// down, or thrown up by a snatch) and is taut again where it pulls with
-// more than TautShare of it at both its ends: a slack rigid rope jerks
-// the load by its last joint as the winch lengthens its segments, and a
-// load falling freely under a fast pay-out was reported taut again nine
-// times in its fall. Judged at the suspension point, where it was, the top of a rope
-// whose load stands on the ground is pulled by the hanging rope's weight
-// and jerked as its slack slides in and out of the sheave's store (package
-// rigidcable), by up to some 9 kN with the 20 mm rope whatever the load:
-// the RigidHoist example set down with 5 m paid out was reported slack
-// and taut again 41–87 times in 20 s (loads of 1–12.3 t), light loads
-// under long ropes stayed "taut" while they stood on the ground. Other
-// cables are judged at the suspension point, slack below a millionth of
-// the load's weight.
+// noteEvents reports the cable going slack and taut again, judged where
+// it holds the load (Cable.LoadTension): slack where its tension there
+// falls below SlackShare of the load's weight (it no longer holds the
+// load: set down, or thrown up by a snatch), taut again where it pulls
+// with more than TautShare of it at both its ends. Judged at the
+// suspension point, the top of a rope whose load stood on the ground,
+// pulled by the hanging rope's weight and jerked as its slack slid in and
+// out of the sheave's store (package rigidcable) by up to some 9 kN with
+// the 20 mm rope whatever the load, was reported slack and taut again
+// 41–87 times in 20 s (the RigidHoist example set down with 5 m paid out,
+// loads of 1–12.3 t), and light loads under long ropes stayed "taut" on
+// the ground; judged at the load alone, a load falling freely under a fast
+// pay-out was reported taut again at each of the slack rigid rope's jerks
+// on it, nine times in its fall.
 func (s *Simulation) noteEvents(h float64) {
 	weight := s.params.LoadMass * s.params.Gravity
-	var slack bool
-	if lh, ok := s.Cable.(LoadHolder); ok {
-		tension := lh.LoadTension()
-		slack = tension < SlackShare*weight
-		if s.slack {
-			// Taut again where the rope pulls at both its ends.
-			slack = tension < TautShare*weight || s.Cable.Tension() < TautShare*weight
-		}
-	} else {
-		slack = s.Cable.Tension() < 1e-6*weight
+	tension := s.Cable.LoadTension()
+	slack := tension < SlackShare*weight
+	if s.slack {
+		slack = tension < TautShare*weight || s.Cable.Tension() < TautShare*weight
 	}
 	if slack != s.slack {
 		s.slack = slack

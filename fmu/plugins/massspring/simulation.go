@@ -48,7 +48,7 @@ func (c *cable) Length() float64  { return c.c.Length() }
 func (c *cable) Force() geom.Vec3 { return c.c.TopForce }
 func (c *cable) Tension() float64 { return c.c.Tension(0) }
 
-// LoadTension implements hoist.LoadHolder: the last segment's.
+// LoadTension implements hoist.Cable: the last segment's.
 func (c *cable) LoadTension() float64 { return c.c.Tension(len(c.c.X) - 2) }
 
 func (c *cable) Node(k, a int) float64 { return c.c.X[k].Comp(a) }

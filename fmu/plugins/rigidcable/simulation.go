@@ -171,7 +171,7 @@ func (r *rope) Force() geom.Vec3           { return r.hoist.ConstraintForce }
 func (r *rope) Tension() float64           { return r.tension }
 func (r *rope) Load() (pos, vel geom.Vec3) { return r.load.Pos, r.load.Vel }
 
-// LoadTension implements hoist.LoadHolder: the joint at the load.
+// LoadTension implements hoist.Cable: the joint at the load.
 func (r *rope) LoadTension() float64 { return r.cable.Joints[len(r.cable.Joints)-1].Force() }
 
 // Bodies implements hoist.Bodies: the suspension point and the load.

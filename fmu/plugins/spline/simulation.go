@@ -46,7 +46,7 @@ func (c *cable) Length() float64  { return c.sp.Length() }
 func (c *cable) Force() geom.Vec3 { return c.sp.StartForce }
 func (c *cable) Tension() float64 { return c.sp.Tension(0) }
 
-// LoadTension implements hoist.LoadHolder: the cable's pull on the load
+// LoadTension implements hoist.Cable: the cable's pull on the load
 // along the rope's end. (The strain's tension EA(|r′| − 1) there swung by
 // more than a light load's weight as a long rope swung: a 30 kg load
 // swinging under 50 m was read slack for a second at a time.)
