@@ -522,7 +522,6 @@ func slackEventsOncePerSetDown(t *testing.T, mass, length string) {
 	}
 	g := newGantryEdited(t, `"mass": 12330`, `"mass": `+mass, `"length0": 10`, `"length0": `+length,
 		`"position": [0, 0, 14]`, fmt.Sprintf(`"position": [0, 0, %g]`, top+4))
-	loadTension := func() float64 { return g.rope.cable.Joints[len(g.rope.cable.Joints)-1].Force() }
 	ev := g.sim.(interface{ DrainEvents() []string })
 	weight := hoist.Of(g.sim).Params().LoadMass * hoist.Of(g.sim).Params().Gravity
 	var slack, taut int
@@ -536,7 +535,7 @@ func slackEventsOncePerSetDown(t *testing.T, mass, length string) {
 				last = e
 			case strings.HasPrefix(e, "cable is taut again"):
 				if taut++; taut == 1 {
-					firstTaut = loadTension()
+					firstTaut = g.rope.LoadTension()
 				}
 				last = e
 			}
