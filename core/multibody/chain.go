@@ -420,7 +420,7 @@ func (c *Chain) factor6(p *Problem, k int) bool {
 	// by the coupling before is one of a joint's behind another's.
 	if c.tailFound(k) && b.tail {
 		s := b.start
-		assembleGram6Tail(b.a, b.sums, (*[6]float64)(p.Sigma[s:s+6]), b.js, b.ms, six[k-1].w)
+		assembleGram6TailVec(b.a, b.sums, (*[6]float64)(p.Sigma[s:s+6]), b.js, b.ms, six[k-1].w)
 	} else {
 		c.assembleA(p, k) // finds the tail
 		if k > 0 {
@@ -438,7 +438,7 @@ func (c *Chain) factor6(p *Problem, k int) bool {
 		after := &six[k+1]
 		after.tail = angularTail(after.js)
 		if b.tail && after.tail {
-			coupleForward6Tail(b.w, b.a, b.inv, b.js, after.ms)
+			coupleForward6TailVec(b.w, b.a, b.inv, b.js, after.ms)
 			return true
 		}
 		c.coupleJoints(k)
@@ -472,7 +472,7 @@ func (c *Chain) substitute(p *Problem) {
 		}
 		zk := (*[6]float64)(z[b.start:])
 		if k > 0 {
-			subtractForward6(b.a, b.inv, zk, six[k-1].w, zp)
+			subtractForward6Vec(b.a, b.inv, zk, six[k-1].w, zp)
 		} else {
 			forward6(b.a, b.inv, zk)
 		}

@@ -17,7 +17,9 @@ import (
 // reciprocal leaves the normal range; the joint kernels on rows whose
 // rows 3–5 are angular, alone and fused with the kernels that follow them
 // on a block (assembleGram6Tail, coupleForward6Tail); the substitution's
-// fused kernels (subtractForward6, subtractBackward6).
+// fused kernels (subtractForward6, subtractBackward6); and the vector
+// forms of three of them (chain6_amd64.s) to the Go kernels, where the
+// processor runs them.
 func TestUnrolledKernels(t *testing.T) {
 	rng := rand.New(rand.NewSource(6))
 	entry := func() float64 {
@@ -36,11 +38,14 @@ func TestUnrolledKernels(t *testing.T) {
 			x[i] = entry()
 		}
 	}
+	if !vectorKernels {
+		t.Log("no AVX here: the vector kernels are not run, their Go forms stand in")
+	}
 	same := func(name string, got, want []float64) {
 		t.Helper()
 		for i := range got {
 			if math.Float64bits(got[i]) != math.Float64bits(want[i]) && !(math.IsNaN(got[i]) && math.IsNaN(want[i])) {
-				t.Fatalf("%s: entry %d is %v unrolled, %v looped", name, i, got[i], want[i])
+				t.Fatalf("%s: entry %d is %v, want %v", name, i, got[i], want[i])
 			}
 		}
 	}
@@ -163,5 +168,20 @@ func TestUnrolledKernels(t *testing.T) {
 		coupleJoint6(&w2, js, nextMs, 3, 3)
 		forwardRows6Loop(&b1, &inv1, &w2)
 		same("coupleForward6Tail", w1[:], w2[:])
+
+		// The vector forms (chain6_amd64.s, where the processor has
+		// AVX) against the Go kernels.
+		a1, a2 = a, a
+		assembleGram6TailVec(&a1, &sums, &sigma, js, ms, &w)
+		assembleGram6Tail(&a2, &sums, &sigma, js, ms, &w)
+		same("assembleGram6TailVec", a1[:], a2[:])
+		w1, w2 = w, w
+		coupleForward6TailVec(&w1, &b1, &inv1, js, nextMs)
+		coupleForward6Tail(&w2, &b1, &inv1, js, nextMs)
+		same("coupleForward6TailVec", w1[:], w2[:])
+		x1, x2 = x, x
+		subtractForward6Vec(&b1, &inv1, &x1, &w, &y)
+		subtractForward6(&b1, &inv1, &x2, &w, &y)
+		same("subtractForward6Vec", x1[:], x2[:])
 	}
 }

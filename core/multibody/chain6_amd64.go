@@ -1,0 +1,50 @@
+//go:build !purego
+
+package multibody
+
+import "golang.org/x/sys/cpu"
+
+// vectorKernels says the processor and the operating system run AVX: the
+// chain's kernels then take their vector forms (chain6_amd64.s), which
+// give the Go kernels' results to the bit. Set once, from the processor.
+var vectorKernels = cpu.X86.HasAVX
+
+//go:noescape
+func assembleGram6TailRows345(a *block6, sums *[6]rowSums, sigma *[6]float64, js, ms *[12]Jacobian, w *block6)
+
+//go:noescape
+func coupleForward6TailAVX(w, l *block6, inv *[6]float64, js, nextMs *[12]Jacobian)
+
+//go:noescape
+func subtractForward6AVX(l *block6, inv, z *[6]float64, w *block6, y *[6]float64)
+
+// assembleGram6TailVec is assembleGram6Tail, in vector form where the
+// processor has it.
+func assembleGram6TailVec(a *block6, sums *[6]rowSums, sigma *[6]float64, js, ms *[12]Jacobian, w *block6) {
+	if vectorKernels {
+		assembleGram6TailHead(a, sums, sigma, js, ms, w)
+		assembleGram6TailRows345(a, sums, sigma, js, ms, w)
+		return
+	}
+	assembleGram6Tail(a, sums, sigma, js, ms, w)
+}
+
+// coupleForward6TailVec is coupleForward6Tail, in vector form where the
+// processor has it.
+func coupleForward6TailVec(w, l *block6, inv *[6]float64, js, nextMs *[12]Jacobian) {
+	if vectorKernels {
+		coupleForward6TailAVX(w, l, inv, js, nextMs)
+		return
+	}
+	coupleForward6Tail(w, l, inv, js, nextMs)
+}
+
+// subtractForward6Vec is subtractForward6, in vector form where the
+// processor has it.
+func subtractForward6Vec(l *block6, inv, z *[6]float64, w *block6, y *[6]float64) {
+	if vectorKernels {
+		subtractForward6AVX(l, inv, z, w, y)
+		return
+	}
+	subtractForward6(l, inv, z, w, y)
+}

@@ -1,0 +1,266 @@
+//go:build !purego
+
+#include "textflag.h"
+
+// AVX forms of three 6×6 kernels of chain6_unrolled.go. Each vector lane
+// does one entry's operations in the Go kernel's order, with packed
+// multiplies, adds and subtracts only (no fused multiply–add): the results
+// are the Go kernels' to the bit (TestVectorKernels). A Jacobian is six
+// float64s, Lin then Ang (48 bytes); a block row six (48 bytes).
+
+// TRANSPOSE4 loads the float64s at byte offsets o0..o3 from R into the
+// lanes 0..3 of Y (X is Y's lower half); X15 is clobbered.
+#define TRANSPOSE4(R, o0, o1, o2, o3, Y, X) \
+	VMOVSD o0(R), X; VMOVHPD o1(R), X, X; \
+	VMOVSD o2(R), X15; VMOVHPD o3(R), X15, X15; \
+	VINSERTF128 $1, X15, Y, Y
+
+// GRAM4(i) leaves in Y9 lanes 0..3 of row i of wᵀw (w at R9), each summed
+// from +0 over w's rows in order, as gram6.
+#define GRAM4(i) \
+	VXORPD Y9, Y9, Y9; \
+	VBROADCASTSD (0+8*i)(R9), Y6; VMULPD 0(R9), Y6, Y11; VADDPD Y11, Y9, Y9; \
+	VBROADCASTSD (48+8*i)(R9), Y6; VMULPD 48(R9), Y6, Y11; VADDPD Y11, Y9, Y9; \
+	VBROADCASTSD (96+8*i)(R9), Y6; VMULPD 96(R9), Y6, Y11; VADDPD Y11, Y9, Y9; \
+	VBROADCASTSD (144+8*i)(R9), Y6; VMULPD 144(R9), Y6, Y11; VADDPD Y11, Y9, Y9; \
+	VBROADCASTSD (192+8*i)(R9), Y6; VMULPD 192(R9), Y6, Y11; VADDPD Y11, Y9, Y9; \
+	VBROADCASTSD (240+8*i)(R9), Y6; VMULPD 240(R9), Y6, Y11; VADDPD Y11, Y9, Y9
+
+// GRAM6(i) is GRAM4(i) with lanes 4..5 in X10.
+#define GRAM6(i) \
+	VXORPD Y9, Y9, Y9; VXORPD X10, X10, X10; \
+	VBROADCASTSD (0+8*i)(R9), Y6; VMULPD 0(R9), Y6, Y11; VADDPD Y11, Y9, Y9; VMULPD 32(R9), X6, X12; VADDPD X12, X10, X10; \
+	VBROADCASTSD (48+8*i)(R9), Y6; VMULPD 48(R9), Y6, Y11; VADDPD Y11, Y9, Y9; VMULPD 80(R9), X6, X12; VADDPD X12, X10, X10; \
+	VBROADCASTSD (96+8*i)(R9), Y6; VMULPD 96(R9), Y6, Y11; VADDPD Y11, Y9, Y9; VMULPD 128(R9), X6, X12; VADDPD X12, X10, X10; \
+	VBROADCASTSD (144+8*i)(R9), Y6; VMULPD 144(R9), Y6, Y11; VADDPD Y11, Y9, Y9; VMULPD 176(R9), X6, X12; VADDPD X12, X10, X10; \
+	VBROADCASTSD (192+8*i)(R9), Y6; VMULPD 192(R9), Y6, Y11; VADDPD Y11, Y9, Y9; VMULPD 224(R9), X6, X12; VADDPD X12, X10, X10; \
+	VBROADCASTSD (240+8*i)(R9), Y6; VMULPD 240(R9), Y6, Y11; VADDPD Y11, Y9, Y9; VMULPD 272(R9), X6, X12; VADDPD X12, X10, X10
+
+// ANGDOT(m, T0, T1, T2, Y) sets Y to the angular dot products of the
+// M⁻¹J block at byte offset m of R8 with the transposed J blocks T0..T2:
+// x·mx + y·my, then + z·mz, as the Go kernel sums them.
+#define ANGDOT(m, T0, T1, T2, Y) \
+	VBROADCASTSD (m+24)(R8), Y6; VMULPD T0, Y6, Y; \
+	VBROADCASTSD (m+32)(R8), Y6; VMULPD T1, Y6, Y11; VADDPD Y11, Y, Y; \
+	VBROADCASTSD (m+40)(R8), Y6; VMULPD T2, Y6, Y11; VADDPD Y11, Y, Y
+
+// DIAG(i, G) writes a[i][i] = sums[i].d + sigma[i] − G (G's low lane).
+#define DIAG(i, G) \
+	VMOVSD (32*i+16)(SI), X12; VADDSD (8*i)(BX), X12, X12; VSUBSD G, X12, X12; VMOVSD X12, (56*i)(DI)
+
+// func assembleGram6TailRows345(a *block6, sums *[6]rowSums, sigma *[6]float64, js, ms *[12]Jacobian, w *block6)
+//
+// Rows 3–5 of assembleGram6Tail: their entries are angular products
+// (the bend and twist rows), summed body by body, less wᵀw.
+TEXT ·assembleGram6TailRows345(SB), NOSPLIT, $0-48
+	MOVQ a+0(FP), DI
+	MOVQ sums+8(FP), SI
+	MOVQ sigma+16(FP), BX
+	MOVQ js+24(FP), DX
+	MOVQ ms+32(FP), R8
+	MOVQ w+40(FP), R9
+	// Y0..Y2: Ang.X, .Y, .Z of js[0], js[2], js[4], js[6] (body 0 of rows
+	// 0..3); Y3..Y5: of js[1], js[3], js[5], js[7] (body 1).
+	TRANSPOSE4(DX, 24, 120, 216, 312, Y0, X0)
+	TRANSPOSE4(DX, 32, 128, 224, 320, Y1, X1)
+	TRANSPOSE4(DX, 40, 136, 232, 328, Y2, X2)
+	TRANSPOSE4(DX, 72, 168, 264, 360, Y3, X3)
+	TRANSPOSE4(DX, 80, 176, 272, 368, Y4, X4)
+	TRANSPOSE4(DX, 88, 184, 280, 376, Y5, X5)
+
+	// Row 3: ms[6] and ms[7] (bytes 288, 336); a[18..20], a[21].
+	GRAM4(3)
+	ANGDOT(288, Y0, Y1, Y2, Y7)
+	ANGDOT(336, Y3, Y4, Y5, Y8)
+	VADDPD Y8, Y7, Y7
+	VSUBPD Y9, Y7, Y7
+	VMOVUPD Y7, 144(DI)
+	VEXTRACTF128 $1, Y9, X13
+	VUNPCKHPD X13, X13, X13
+	DIAG(3, X13)
+
+	// Row 4: ms[8], ms[9] (384, 432); a[24..27], a[28].
+	GRAM6(4)
+	ANGDOT(384, Y0, Y1, Y2, Y7)
+	ANGDOT(432, Y3, Y4, Y5, Y8)
+	VADDPD Y8, Y7, Y7
+	VSUBPD Y9, Y7, Y7
+	VMOVUPD Y7, 192(DI)
+	DIAG(4, X10)
+
+	// Row 5: ms[10], ms[11] (480, 528); a[30..33], a[34], a[35].
+	GRAM6(5)
+	ANGDOT(480, Y0, Y1, Y2, Y7)
+	ANGDOT(528, Y3, Y4, Y5, Y8)
+	VADDPD Y8, Y7, Y7
+	VSUBPD Y9, Y7, Y7
+	VMOVUPD Y7, 240(DI)
+	// a[34]: js[8]·ms[10] + js[9]·ms[11] (angular) − (wᵀw)[5][4].
+	VMOVSD 408(DX), X13; VMULSD 504(R8), X13, X13
+	VMOVSD 416(DX), X12; VMULSD 512(R8), X12, X12; VADDSD X12, X13, X13
+	VMOVSD 424(DX), X12; VMULSD 520(R8), X12, X12; VADDSD X12, X13, X13
+	VMOVSD 456(DX), X14; VMULSD 552(R8), X14, X14
+	VMOVSD 464(DX), X12; VMULSD 560(R8), X12, X12; VADDSD X12, X14, X14
+	VMOVSD 472(DX), X12; VMULSD 568(R8), X12, X12; VADDSD X12, X14, X14
+	VADDSD X14, X13, X13
+	VSUBSD X10, X13, X13
+	VMOVSD X13, 272(DI)
+	VUNPCKHPD X10, X10, X13
+	DIAG(5, X13)
+	VZEROUPPER
+	RET
+
+// COUPLEROWLIN computes row i of Bₖ from js[2i+1] at byte offset xo of DX,
+// whose linear half is not zero: lanes 0..3 in Y15, 4..5 in X12. Lanes 0..2
+// are (x·n linear) + (x·n angular) with the next block's ball rows,
+// lanes 3..5 the angular product alone, as the Go kernel has them.
+#define COUPLEROWLIN(xo) \
+	VBROADCASTSD (xo+0)(DX), Y9; VMULPD Y0, Y9, Y10; \
+	VBROADCASTSD (xo+8)(DX), Y9; VMULPD Y1, Y9, Y13; VADDPD Y13, Y10, Y10; \
+	VBROADCASTSD (xo+16)(DX), Y9; VMULPD Y2, Y9, Y13; VADDPD Y13, Y10, Y10; \
+	VBROADCASTSD (xo+24)(DX), Y9; VMULPD Y3, Y9, Y11; VMULPD X6, X9, X12; \
+	VBROADCASTSD (xo+32)(DX), Y9; VMULPD Y4, Y9, Y13; VADDPD Y13, Y11, Y11; VMULPD X7, X9, X14; VADDPD X14, X12, X12; \
+	VBROADCASTSD (xo+40)(DX), Y9; VMULPD Y5, Y9, Y13; VADDPD Y13, Y11, Y11; VMULPD X8, X9, X14; VADDPD X14, X12, X12; \
+	VADDPD Y11, Y10, Y15; VBLENDPD $8, Y11, Y15, Y15
+
+// COUPLEROWANG is COUPLEROWLIN for a row whose linear half is zero (a
+// bend or twist row): the angular products alone.
+#define COUPLEROWANG(xo) \
+	VBROADCASTSD (xo+24)(DX), Y9; VMULPD Y3, Y9, Y15; VMULPD X6, X9, X12; \
+	VBROADCASTSD (xo+32)(DX), Y9; VMULPD Y4, Y9, Y13; VADDPD Y13, Y15, Y15; VMULPD X7, X9, X14; VADDPD X14, X12, X12; \
+	VBROADCASTSD (xo+40)(DX), Y9; VMULPD Y5, Y9, Y13; VADDPD Y13, Y15, Y15; VMULPD X8, X9, X14; VADDPD X14, X12, X12
+
+// FORWARDSUB subtracts l's entry at byte offset lo times the row of W at
+// byte offset wo (already solved) from the row in Y15, X12.
+#define FORWARDSUB(lo, wo) \
+	VBROADCASTSD lo(SI), Y9; VMULPD wo(DI), Y9, Y13; VSUBPD Y13, Y15, Y15; \
+	VMULPD (wo+32)(DI), X9, X14; VSUBPD X14, X12, X12
+
+// FORWARDSTORE scales the row in Y15, X12 by inv's entry at byte offset io
+// and stores it as W's row at byte offset wo.
+#define FORWARDSTORE(io, wo) \
+	VBROADCASTSD io(BX), Y9; VMULPD Y9, Y15, Y15; VMULPD X9, X12, X12; \
+	VMOVUPD Y15, wo(DI); VMOVUPD X12, (wo+32)(DI)
+
+// func coupleForward6TailAVX(w, l *block6, inv *[6]float64, js, nextMs *[12]Jacobian)
+//
+// coupleForward6Tail: Bₖ's rows from the next block's M⁻¹J blocks,
+// transposed once into registers, each row solved forward as it is made.
+TEXT ·coupleForward6TailAVX(SB), NOSPLIT, $0-40
+	MOVQ w+0(FP), DI
+	MOVQ l+8(FP), SI
+	MOVQ inv+16(FP), BX
+	MOVQ js+24(FP), DX
+	MOVQ nextMs+32(FP), R8
+	// Y0..Y2: Lin.X, .Y, .Z of nextMs[0], [2], [4], [6] (lane 3 unused:
+	// blended out); Y3..Y5: their Ang.X, .Y, .Z; X6..X8: the Ang of
+	// nextMs[8], [10].
+	TRANSPOSE4(R8, 0, 96, 192, 288, Y0, X0)
+	TRANSPOSE4(R8, 8, 104, 200, 296, Y1, X1)
+	TRANSPOSE4(R8, 16, 112, 208, 304, Y2, X2)
+	TRANSPOSE4(R8, 24, 120, 216, 312, Y3, X3)
+	TRANSPOSE4(R8, 32, 128, 224, 320, Y4, X4)
+	TRANSPOSE4(R8, 40, 136, 232, 328, Y5, X5)
+	VMOVSD 408(R8), X6; VMOVHPD 504(R8), X6, X6
+	VMOVSD 416(R8), X7; VMOVHPD 512(R8), X7, X7
+	VMOVSD 424(R8), X8; VMOVHPD 520(R8), X8, X8
+
+	COUPLEROWLIN(48)
+	FORWARDSTORE(0, 0)
+
+	COUPLEROWLIN(144)
+	FORWARDSUB(48, 0)
+	FORWARDSTORE(8, 48)
+
+	COUPLEROWLIN(240)
+	FORWARDSUB(96, 0)
+	FORWARDSUB(104, 48)
+	FORWARDSTORE(16, 96)
+
+	COUPLEROWANG(336)
+	FORWARDSUB(144, 0)
+	FORWARDSUB(152, 48)
+	FORWARDSUB(160, 96)
+	FORWARDSTORE(24, 144)
+
+	COUPLEROWANG(432)
+	FORWARDSUB(192, 0)
+	FORWARDSUB(200, 48)
+	FORWARDSUB(208, 96)
+	FORWARDSUB(216, 144)
+	FORWARDSTORE(32, 192)
+
+	COUPLEROWANG(528)
+	FORWARDSUB(240, 0)
+	FORWARDSUB(248, 48)
+	FORWARDSUB(256, 96)
+	FORWARDSUB(264, 144)
+	FORWARDSUB(272, 192)
+	FORWARDSTORE(40, 240)
+	VZEROUPPER
+	RET
+
+// SUBROW subtracts W's row r (byte offset 48r of BX) times y[r] from z in
+// Y0, X1.
+#define SUBROW(r) \
+	VBROADCASTSD (8*r)(R8), Y2; VMULPD (48*r)(BX), Y2, Y3; VSUBPD Y3, Y0, Y0; \
+	VMULPD (48*r+32)(BX), X2, X4; VSUBPD X4, X1, X1
+
+// LSUB subtracts l's entry at byte offset lo times Z from X, with X7.
+#define LSUB(lo, Z, X) \
+	VMULSD lo(DI), Z, X7; VSUBSD X7, X, X
+
+// func subtractForward6AVX(l *block6, inv, z *[6]float64, w *block6, y *[6]float64)
+//
+// subtractForward6: z −= Wᵀy in the vector lanes, then the triangular
+// solve, entry by entry.
+TEXT ·subtractForward6AVX(SB), NOSPLIT, $0-40
+	MOVQ l+0(FP), DI
+	MOVQ inv+8(FP), SI
+	MOVQ z+16(FP), DX
+	MOVQ w+24(FP), BX
+	MOVQ y+32(FP), R8
+	VMOVUPD 0(DX), Y0
+	VMOVUPD 32(DX), X1
+	SUBROW(0)
+	SUBROW(1)
+	SUBROW(2)
+	SUBROW(3)
+	SUBROW(4)
+	SUBROW(5)
+	// z0..z5 into X5, X6, X8, X9, X10, X11.
+	VMOVAPD X0, X5
+	VUNPCKHPD X0, X0, X6
+	VEXTRACTF128 $1, Y0, X8
+	VUNPCKHPD X8, X8, X9
+	VMOVAPD X1, X10
+	VUNPCKHPD X1, X1, X11
+	VMULSD 0(SI), X5, X5
+	LSUB(48, X5, X6)
+	VMULSD 8(SI), X6, X6
+	LSUB(96, X5, X8)
+	LSUB(104, X6, X8)
+	VMULSD 16(SI), X8, X8
+	LSUB(144, X5, X9)
+	LSUB(152, X6, X9)
+	LSUB(160, X8, X9)
+	VMULSD 24(SI), X9, X9
+	LSUB(192, X5, X10)
+	LSUB(200, X6, X10)
+	LSUB(208, X8, X10)
+	LSUB(216, X9, X10)
+	VMULSD 32(SI), X10, X10
+	LSUB(240, X5, X11)
+	LSUB(248, X6, X11)
+	LSUB(256, X8, X11)
+	LSUB(264, X9, X11)
+	LSUB(272, X10, X11)
+	VMULSD 40(SI), X11, X11
+	VMOVSD X5, 0(DX)
+	VMOVSD X6, 8(DX)
+	VMOVSD X8, 16(DX)
+	VMOVSD X9, 24(DX)
+	VMOVSD X10, 32(DX)
+	VMOVSD X11, 40(DX)
+	VZEROUPPER
+	RET

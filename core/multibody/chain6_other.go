@@ -1,0 +1,19 @@
+//go:build !amd64 || purego
+
+package multibody
+
+// Without the vector kernels (chain6_amd64.s), the Go kernels.
+
+const vectorKernels = false
+
+func assembleGram6TailVec(a *block6, sums *[6]rowSums, sigma *[6]float64, js, ms *[12]Jacobian, w *block6) {
+	assembleGram6Tail(a, sums, sigma, js, ms, w)
+}
+
+func coupleForward6TailVec(w, l *block6, inv *[6]float64, js, nextMs *[12]Jacobian) {
+	coupleForward6Tail(w, l, inv, js, nextMs)
+}
+
+func subtractForward6Vec(l *block6, inv, z *[6]float64, w *block6, y *[6]float64) {
+	subtractForward6(l, inv, z, w, y)
+}
