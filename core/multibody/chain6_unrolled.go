@@ -611,7 +611,7 @@ func assembleGram6Tail(a *block6, sums *[6]rowSums, sigma *[6]float64, js, ms *[
 
 // assembleGram6TailHead is assembleGram6Tail's rows 0–2 (the ball
 // rows' entries, whose products have linear halves): the vector kernel
-// takes rows 3–5 (chain6_amd64.s).
+// takes rows 3–5 (vector_amd64.s).
 func assembleGram6TailHead(a *block6, sums *[6]rowSums, sigma *[6]float64, js, ms *[12]Jacobian, w *block6) {
 	a[0] = sums[0].d + sigma[0] - (0 + w[0]*w[0] + w[6]*w[6] + w[12]*w[12] + w[18]*w[18] + w[24]*w[24] + w[30]*w[30])
 	a[6] = (js[0].Lin.X*ms[2].Lin.X + js[0].Lin.Y*ms[2].Lin.Y + js[0].Lin.Z*ms[2].Lin.Z + (js[0].Ang.X*ms[2].Ang.X + js[0].Ang.Y*ms[2].Ang.Y + js[0].Ang.Z*ms[2].Ang.Z)) + (js[1].Lin.X*ms[3].Lin.X + js[1].Lin.Y*ms[3].Lin.Y + js[1].Lin.Z*ms[3].Lin.Z + (js[1].Ang.X*ms[3].Ang.X + js[1].Ang.Y*ms[3].Ang.Y + js[1].Ang.Z*ms[3].Ang.Z)) - (0 + w[1]*w[0] + w[7]*w[6] + w[13]*w[12] + w[19]*w[18] + w[25]*w[24] + w[31]*w[30])

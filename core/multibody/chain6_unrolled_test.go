@@ -18,7 +18,7 @@ import (
 // rows 3–5 are angular, alone and fused with the kernels that follow them
 // on a block (assembleGram6Tail, coupleForward6Tail); the substitution's
 // fused kernels (subtractForward6, subtractBackward6); and the vector
-// forms of three of them (chain6_amd64.s) to the Go kernels, where the
+// forms of three of them (vector_amd64.s) to the Go kernels, where the
 // processor runs them.
 func TestUnrolledKernels(t *testing.T) {
 	rng := rand.New(rand.NewSource(6))
@@ -169,7 +169,7 @@ func TestUnrolledKernels(t *testing.T) {
 		forwardRows6Loop(&b1, &inv1, &w2)
 		same("coupleForward6Tail", w1[:], w2[:])
 
-		// The vector forms (chain6_amd64.s, where the processor has
+		// The vector forms (vector_amd64.s, where the processor has
 		// AVX) against the Go kernels.
 		a1, a2 = a, a
 		assembleGram6TailVec(&a1, &sums, &sigma, js, ms, &w)

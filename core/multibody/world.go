@@ -430,7 +430,7 @@ func (w *World) assemble(h float64) {
 				switch b.Kind {
 				case Dynamic:
 					turning, dynamic = turning && b.turning, true
-					assembleTerms(b, sums, blocks, minvs, k, nb)
+					assembleTermsVec(b, sums, blocks, minvs, k, nb)
 				case Kinematic:
 					for i := range sums {
 						j, s := &blocks[i*nb+k], &sums[i]

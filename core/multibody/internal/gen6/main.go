@@ -279,7 +279,7 @@ func assembleGram6Tail(a *block6, sums *[6]rowSums, sigma *[6]float64, js, ms *[
 	assembleGram6Rows(b, 6)
 	b.WriteString(`// assembleGram6TailHead is assembleGram6Tail's rows 0–2 (the ball
 // rows' entries, whose products have linear halves): the vector kernel
-// takes rows 3–5 (chain6_amd64.s).
+// takes rows 3–5 (vector_amd64.s).
 func assembleGram6TailHead(a *block6, sums *[6]rowSums, sigma *[6]float64, js, ms *[12]Jacobian, w *block6) {
 `)
 	assembleGram6Rows(b, 3)

@@ -2,7 +2,7 @@
 
 package multibody
 
-// Without the vector kernels (chain6_amd64.s), the Go kernels.
+// Without the vector kernels (vector_amd64.s), the Go kernels.
 
 const vectorKernels = false
 
@@ -16,4 +16,8 @@ func coupleForward6TailVec(w, l *block6, inv *[6]float64, js, nextMs *[12]Jacobi
 
 func subtractForward6Vec(l *block6, inv, z *[6]float64, w *block6, y *[6]float64) {
 	subtractForward6(l, inv, z, w, y)
+}
+
+func assembleTermsVec(b *Body, sums []rowSums, blocks, minvs []Jacobian, k, nb int) {
+	assembleTerms(b, sums, blocks, minvs, k, nb)
 }

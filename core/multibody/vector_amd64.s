@@ -1,8 +1,10 @@
 //go:build !purego
 
+#include "go_asm.h"
 #include "textflag.h"
 
-// AVX forms of three 6×6 kernels of chain6_unrolled.go. Each vector lane
+// AVX forms of three 6×6 kernels of chain6_unrolled.go and of
+// assembleTerms (world.go). Each vector lane
 // does one entry's operations in the Go kernel's order, with packed
 // multiplies, adds and subtracts only (no fused multiply–add): the results
 // are the Go kernels' to the bit (TestVectorKernels). A Jacobian is six
@@ -262,5 +264,184 @@ TEXT ·subtractForward6AVX(SB), NOSPLIT, $0-40
 	VMOVSD X9, 24(DX)
 	VMOVSD X10, 32(DX)
 	VMOVSD X11, 40(DX)
+	VZEROUPPER
+	RET
+
+// PAIR sets X to [v, ṽ]: the body's (AX) velocity component at byte
+// offset o1 and its prediction's at o2.
+#define PAIR(o1, o2, X) \
+	VMOVSD o1(AX), X; VMOVHPD o2(AX), X, X
+
+// func assembleTermsAVX(b *Body, sums *rowSums, js, ms *Jacobian, n, stride int)
+//
+// assembleTerms for n rows from sums, js and ms, the row's blocks of body b
+// stride bytes apart: the gv and gpred sums in two lanes, I⁻¹J's product
+// in three, the dot products of J M⁻¹ Jᵀ in the Go kernel's order.
+TEXT ·assembleTermsAVX(SB), NOSPLIT, $0-48
+	MOVQ b+0(FP), AX
+	MOVQ sums+8(FP), R12
+	MOVQ js+16(FP), R10
+	MOVQ ms+24(FP), R11
+	MOVQ n+32(FP), CX
+	MOVQ stride+40(FP), R13
+	// Y0..Y2: I⁻¹'s columns (lane 3 zero); X3: 1/m.
+	VMOVSD (Body_invI+0)(AX), X0; VMOVHPD (Body_invI+24)(AX), X0, X0
+	VMOVSD (Body_invI+48)(AX), X15; VINSERTF128 $1, X15, Y0, Y0
+	VMOVSD (Body_invI+8)(AX), X1; VMOVHPD (Body_invI+32)(AX), X1, X1
+	VMOVSD (Body_invI+56)(AX), X15; VINSERTF128 $1, X15, Y1, Y1
+	VMOVSD (Body_invI+16)(AX), X2; VMOVHPD (Body_invI+40)(AX), X2, X2
+	VMOVSD (Body_invI+64)(AX), X15; VINSERTF128 $1, X15, Y2, Y2
+	VMOVSD Body_invMass(AX), X3
+	// X4..X9: [v, ṽ] pairs, linear x, y, z then angular x, y, z.
+	PAIR(Body_Vel+0, Body_predVel+0, X4)
+	PAIR(Body_Vel+8, Body_predVel+8, X5)
+	PAIR(Body_Vel+16, Body_predVel+16, X6)
+	PAIR(Body_AngVel+0, Body_predAng+0, X7)
+	PAIR(Body_AngVel+8, Body_predAng+8, X8)
+	PAIR(Body_AngVel+16, Body_predAng+16, X9)
+	TESTQ CX, CX
+	JEQ done
+
+row:
+	// The block's kind, as the Go kernel tests it: J.Ang = 0 (a linear
+	// block) first, then J.Lin = 0 (an angular block). A NaN is not zero.
+	VXORPD X15, X15, X15
+	VUCOMISD 24(R10), X15
+	JNE angular
+	JPS angular
+	VUCOMISD 32(R10), X15
+	JNE angular
+	JPS angular
+	VUCOMISD 40(R10), X15
+	JNE angular
+	JPS angular
+	JMP linear
+
+angular:
+	// J.Ang ≠ 0. Y10..Y12: its components broadcast.
+	VBROADCASTSD 24(R10), Y10
+	VBROADCASTSD 32(R10), Y11
+	VBROADCASTSD 40(R10), Y12
+	// ang = I⁻¹ J.Ang: per lane (in[r][0]·x + in[r][1]·y) + in[r][2]·z.
+	VMULPD Y0, Y10, Y13
+	VMULPD Y1, Y11, Y14
+	VADDPD Y14, Y13, Y13
+	VMULPD Y2, Y12, Y14
+	VADDPD Y14, Y13, Y13
+	// The angular [gv, gpred] terms into X14.
+	VMULPD X7, X10, X14
+	VMULPD X8, X11, X15
+	VADDPD X15, X14, X14
+	VMULPD X9, X12, X15
+	VADDPD X15, X14, X14
+	VXORPD X15, X15, X15
+	VUCOMISD 0(R10), X15
+	JNE general
+	JPS general
+	VUCOMISD 8(R10), X15
+	JNE general
+	JPS general
+	VUCOMISD 16(R10), X15
+	JNE general
+	JPS general
+	// An angular block: s.gv += Ang·ω, s.gpred += Ang·ω̃.
+	VADDPD 0(R12), X14, X14
+	VMOVUPD X14, 0(R12)
+	// m = (0, ang); s.d += Ang·ang.
+	VMOVUPD X15, 0(R11)
+	VMOVSD X15, 16(R11)
+	VMOVUPD X13, 24(R11)
+	VEXTRACTF128 $1, Y13, X15
+	VMOVSD X15, 40(R11)
+	VMULSD X15, X12, X15
+	VUNPCKHPD X13, X13, X14
+	VMULSD X14, X11, X14
+	VMULSD X13, X10, X13
+	VADDSD X14, X13, X13
+	VADDSD X15, X13, X13
+	VADDSD 16(R12), X13, X13
+	VMOVSD X13, 16(R12)
+	JMP next
+
+general:
+	// Both halves: the linear [gv, gpred] terms into X15, then
+	// s.gv += Lin·v + Ang·ω (and the predictions alike).
+	VMOVDDUP 0(R10), X15
+	VMULPD X4, X15, X15
+	VMOVDDUP 8(R10), X10
+	VMULPD X5, X10, X10
+	VADDPD X10, X15, X15
+	VMOVDDUP 16(R10), X10
+	VMULPD X6, X10, X10
+	VADDPD X10, X15, X15
+	VADDPD X14, X15, X15
+	VADDPD 0(R12), X15, X15
+	VMOVUPD X15, 0(R12)
+	// m.Ang = ang; Ang·ang into X13 (X10..X12 broadcast again: X10 was
+	// a temporary).
+	VMOVUPD X13, 24(R11)
+	VEXTRACTF128 $1, Y13, X15
+	VMOVSD X15, 40(R11)
+	VMULSD 40(R10), X15, X15
+	VUNPCKHPD X13, X13, X14
+	VMULSD 32(R10), X14, X14
+	VMULSD 24(R10), X13, X13
+	VADDSD X14, X13, X13
+	VADDSD X15, X13, X13
+	// m.Lin = Lin/m and Lin·lin into X14.
+	VMULSD 0(R10), X3, X14
+	VMOVSD X14, 0(R11)
+	VMULSD 0(R10), X14, X14
+	VMULSD 8(R10), X3, X15
+	VMOVSD X15, 8(R11)
+	VMULSD 8(R10), X15, X15
+	VADDSD X15, X14, X14
+	VMULSD 16(R10), X3, X15
+	VMOVSD X15, 16(R11)
+	VMULSD 16(R10), X15, X15
+	VADDSD X15, X14, X14
+	// s.d += Lin·lin + Ang·ang.
+	VADDSD X13, X14, X14
+	VADDSD 16(R12), X14, X14
+	VMOVSD X14, 16(R12)
+	JMP next
+
+linear:
+	// J.Ang = 0: s.gv += Lin·v, s.gpred += Lin·ṽ; m = (Lin/m, 0);
+	// s.d += Lin·lin.
+	VMOVDDUP 0(R10), X14
+	VMULPD X4, X14, X14
+	VMOVDDUP 8(R10), X13
+	VMULPD X5, X13, X13
+	VADDPD X13, X14, X14
+	VMOVDDUP 16(R10), X13
+	VMULPD X6, X13, X13
+	VADDPD X13, X14, X14
+	VADDPD 0(R12), X14, X14
+	VMOVUPD X14, 0(R12)
+	VMULSD 0(R10), X3, X14
+	VMOVSD X14, 0(R11)
+	VMULSD 0(R10), X14, X14
+	VMULSD 8(R10), X3, X13
+	VMOVSD X13, 8(R11)
+	VMULSD 8(R10), X13, X13
+	VADDSD X13, X14, X14
+	VMULSD 16(R10), X3, X13
+	VMOVSD X13, 16(R11)
+	VMULSD 16(R10), X13, X13
+	VADDSD X13, X14, X14
+	VADDSD 16(R12), X14, X14
+	VMOVSD X14, 16(R12)
+	VMOVUPD X15, 24(R11)
+	VMOVSD X15, 40(R11)
+
+next:
+	ADDQ R13, R10
+	ADDQ R13, R11
+	ADDQ $32, R12
+	DECQ CX
+	JNE row
+
+done:
 	VZEROUPPER
 	RET

@@ -2,10 +2,14 @@
 
 package multibody
 
-import "golang.org/x/sys/cpu"
+import (
+	"unsafe"
+
+	"golang.org/x/sys/cpu"
+)
 
 // vectorKernels says the processor and the operating system run AVX: the
-// chain's kernels then take their vector forms (chain6_amd64.s), which
+// chain's kernels then take their vector forms (vector_amd64.s), which
 // give the Go kernels' results to the bit. Set once, from the processor.
 var vectorKernels = cpu.X86.HasAVX
 
@@ -14,6 +18,9 @@ func assembleGram6TailRows345(a *block6, sums *[6]rowSums, sigma *[6]float64, js
 
 //go:noescape
 func coupleForward6TailAVX(w, l *block6, inv *[6]float64, js, nextMs *[12]Jacobian)
+
+//go:noescape
+func assembleTermsAVX(b *Body, sums *rowSums, js, ms *Jacobian, n, stride int)
 
 //go:noescape
 func subtractForward6AVX(l *block6, inv, z *[6]float64, w *block6, y *[6]float64)
@@ -47,4 +54,17 @@ func subtractForward6Vec(l *block6, inv, z *[6]float64, w *block6, y *[6]float64
 		return
 	}
 	subtractForward6(l, inv, z, w, y)
+}
+
+// assembleTermsVec is assembleTerms, in vector form where the processor
+// has it.
+func assembleTermsVec(b *Body, sums []rowSums, blocks, minvs []Jacobian, k, nb int) {
+	n := len(sums)
+	if !vectorKernels || n == 0 {
+		assembleTerms(b, sums, blocks, minvs, k, nb)
+		return
+	}
+	// The kernel reads and writes row i's blocks at i*nb+k.
+	_, _ = blocks[(n-1)*nb+k], minvs[(n-1)*nb+k]
+	assembleTermsAVX(b, &sums[0], &blocks[k], &minvs[k], n, nb*int(unsafe.Sizeof(Jacobian{})))
 }
