@@ -609,18 +609,6 @@ func assembleGram6Tail(a *block6, sums *[6]rowSums, sigma *[6]float64, js, ms *[
 	a[35] = sums[5].d + sigma[5] - (0 + w[5]*w[5] + w[11]*w[11] + w[17]*w[17] + w[23]*w[23] + w[29]*w[29] + w[35]*w[35])
 }
 
-// assembleGram6TailHead is assembleGram6Tail's rows 0–2 (the ball
-// rows' entries, whose products have linear halves): the vector kernel
-// takes rows 3–5 (vector_amd64.s).
-func assembleGram6TailHead(a *block6, sums *[6]rowSums, sigma *[6]float64, js, ms *[12]Jacobian, w *block6) {
-	a[0] = sums[0].d + sigma[0] - (0 + w[0]*w[0] + w[6]*w[6] + w[12]*w[12] + w[18]*w[18] + w[24]*w[24] + w[30]*w[30])
-	a[6] = (js[0].Lin.X*ms[2].Lin.X + js[0].Lin.Y*ms[2].Lin.Y + js[0].Lin.Z*ms[2].Lin.Z + (js[0].Ang.X*ms[2].Ang.X + js[0].Ang.Y*ms[2].Ang.Y + js[0].Ang.Z*ms[2].Ang.Z)) + (js[1].Lin.X*ms[3].Lin.X + js[1].Lin.Y*ms[3].Lin.Y + js[1].Lin.Z*ms[3].Lin.Z + (js[1].Ang.X*ms[3].Ang.X + js[1].Ang.Y*ms[3].Ang.Y + js[1].Ang.Z*ms[3].Ang.Z)) - (0 + w[1]*w[0] + w[7]*w[6] + w[13]*w[12] + w[19]*w[18] + w[25]*w[24] + w[31]*w[30])
-	a[7] = sums[1].d + sigma[1] - (0 + w[1]*w[1] + w[7]*w[7] + w[13]*w[13] + w[19]*w[19] + w[25]*w[25] + w[31]*w[31])
-	a[12] = (js[0].Lin.X*ms[4].Lin.X + js[0].Lin.Y*ms[4].Lin.Y + js[0].Lin.Z*ms[4].Lin.Z + (js[0].Ang.X*ms[4].Ang.X + js[0].Ang.Y*ms[4].Ang.Y + js[0].Ang.Z*ms[4].Ang.Z)) + (js[1].Lin.X*ms[5].Lin.X + js[1].Lin.Y*ms[5].Lin.Y + js[1].Lin.Z*ms[5].Lin.Z + (js[1].Ang.X*ms[5].Ang.X + js[1].Ang.Y*ms[5].Ang.Y + js[1].Ang.Z*ms[5].Ang.Z)) - (0 + w[2]*w[0] + w[8]*w[6] + w[14]*w[12] + w[20]*w[18] + w[26]*w[24] + w[32]*w[30])
-	a[13] = (js[2].Lin.X*ms[4].Lin.X + js[2].Lin.Y*ms[4].Lin.Y + js[2].Lin.Z*ms[4].Lin.Z + (js[2].Ang.X*ms[4].Ang.X + js[2].Ang.Y*ms[4].Ang.Y + js[2].Ang.Z*ms[4].Ang.Z)) + (js[3].Lin.X*ms[5].Lin.X + js[3].Lin.Y*ms[5].Lin.Y + js[3].Lin.Z*ms[5].Lin.Z + (js[3].Ang.X*ms[5].Ang.X + js[3].Ang.Y*ms[5].Ang.Y + js[3].Ang.Z*ms[5].Ang.Z)) - (0 + w[2]*w[1] + w[8]*w[7] + w[14]*w[13] + w[20]*w[19] + w[26]*w[25] + w[32]*w[31])
-	a[14] = sums[2].d + sigma[2] - (0 + w[2]*w[2] + w[8]*w[8] + w[14]*w[14] + w[20]*w[20] + w[26]*w[26] + w[32]*w[32])
-}
-
 // coupleForward6Tail is coupleJoint6Tail(w, js, nextMs) and then
 // forwardRows6(l, inv, w), row by row: Wₖ = Lₖ⁻¹ Bₖ of two cable joints'
 // blocks, each row of Bₖ made where forwardRows6 holds it.

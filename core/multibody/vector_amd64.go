@@ -14,7 +14,7 @@ import (
 var vectorKernels = cpu.X86.HasAVX
 
 //go:noescape
-func assembleGram6TailRows345(a *block6, sums *[6]rowSums, sigma *[6]float64, js, ms *[12]Jacobian, w *block6)
+func assembleGram6TailAVX(a *block6, sums *[6]rowSums, sigma *[6]float64, js, ms *[12]Jacobian, w *block6)
 
 //go:noescape
 func coupleForward6TailAVX(w, l *block6, inv *[6]float64, js, nextMs *[12]Jacobian)
@@ -29,8 +29,7 @@ func subtractForward6AVX(l *block6, inv, z *[6]float64, w *block6, y *[6]float64
 // processor has it.
 func assembleGram6TailVec(a *block6, sums *[6]rowSums, sigma *[6]float64, js, ms *[12]Jacobian, w *block6) {
 	if vectorKernels {
-		assembleGram6TailHead(a, sums, sigma, js, ms, w)
-		assembleGram6TailRows345(a, sums, sigma, js, ms, w)
+		assembleGram6TailAVX(a, sums, sigma, js, ms, w)
 		return
 	}
 	assembleGram6Tail(a, sums, sigma, js, ms, w)

@@ -50,17 +50,62 @@
 #define DIAG(i, G) \
 	VMOVSD (32*i+16)(SI), X12; VADDSD (8*i)(BX), X12, X12; VSUBSD G, X12, X12; VMOVSD X12, (56*i)(DI)
 
-// func assembleGram6TailRows345(a *block6, sums *[6]rowSums, sigma *[6]float64, js, ms *[12]Jacobian, w *block6)
+// FULLDOT(xo, mo, S) sets S to the dot product of the J block at byte
+// offset xo of DX with the M⁻¹J block at mo of R8 in the Go kernel's
+// order, ((Lx + Ly) + Lz) + ((Ax + Ay) + Az) of the products: all six
+// products in two multiplies, then summed lane by lane. Y0, X1..X4 are
+// clobbered.
+#define FULLDOT(xo, mo, S) \
+	VMOVUPD mo(R8), Y0; VMULPD xo(DX), Y0, Y0; \
+	VMOVUPD (mo+32)(R8), X1; VMULPD (xo+32)(DX), X1, X1; \
+	VUNPCKHPD X0, X0, X2; VADDSD X2, X0, S; \
+	VEXTRACTF128 $1, Y0, X3; VADDSD X3, S, S; \
+	VUNPCKHPD X3, X3, X4; VADDSD X1, X4, X4; \
+	VUNPCKHPD X1, X1, X2; VADDSD X2, X4, X4; \
+	VADDSD X4, S, S
+
+// func assembleGram6TailAVX(a *block6, sums *[6]rowSums, sigma *[6]float64, js, ms *[12]Jacobian, w *block6)
 //
-// Rows 3–5 of assembleGram6Tail: their entries are angular products
-// (the bend and twist rows), summed body by body, less wᵀw.
-TEXT ·assembleGram6TailRows345(SB), NOSPLIT, $0-48
+// assembleGram6Tail. Rows 0–2 (the ball rows', whose products have linear
+// halves too) entry by entry, each product's six terms in two multiplies;
+// rows 3–5 (angular products, the bend and twist rows) lane by lane, from
+// the J blocks transposed once.
+TEXT ·assembleGram6TailAVX(SB), NOSPLIT, $0-48
 	MOVQ a+0(FP), DI
 	MOVQ sums+8(FP), SI
 	MOVQ sigma+16(FP), BX
 	MOVQ js+24(FP), DX
 	MOVQ ms+32(FP), R8
 	MOVQ w+40(FP), R9
+
+	// Row 0: a[0].
+	GRAM4(0)
+	DIAG(0, X9)
+	// Row 1: a[6] = js[0]·ms[2] + js[1]·ms[3] − (wᵀw)[1][0]; a[7].
+	GRAM4(1)
+	FULLDOT(0, 96, X12)
+	FULLDOT(48, 144, X13)
+	VADDSD X13, X12, X12
+	VSUBSD X9, X12, X12
+	VMOVSD X12, 48(DI)
+	VUNPCKHPD X9, X9, X13
+	DIAG(1, X13)
+	// Row 2: a[12] = js[0]·ms[4] + js[1]·ms[5] − (wᵀw)[2][0], a[13] =
+	// js[2]·ms[4] + js[3]·ms[5] − (wᵀw)[2][1]; a[14].
+	GRAM4(2)
+	FULLDOT(0, 192, X12)
+	FULLDOT(48, 240, X13)
+	VADDSD X13, X12, X12
+	VSUBSD X9, X12, X12
+	VMOVSD X12, 96(DI)
+	FULLDOT(96, 192, X12)
+	FULLDOT(144, 240, X13)
+	VADDSD X13, X12, X12
+	VUNPCKHPD X9, X9, X13
+	VSUBSD X13, X12, X12
+	VMOVSD X12, 104(DI)
+	VEXTRACTF128 $1, Y9, X13
+	DIAG(2, X13)
 	// Y0..Y2: Ang.X, .Y, .Z of js[0], js[2], js[4], js[6] (body 0 of rows
 	// 0..3); Y3..Y5: of js[1], js[3], js[5], js[7] (body 1).
 	TRANSPOSE4(DX, 24, 120, 216, 312, Y0, X0)

@@ -276,19 +276,7 @@ func assembleGram6(b *bytes.Buffer) {
 // Wₖ₋₁ᵀ Wₖ₋₁, each entry written once.
 func assembleGram6Tail(a *block6, sums *[6]rowSums, sigma *[6]float64, js, ms *[12]Jacobian, w *block6) {
 `)
-	assembleGram6Rows(b, 6)
-	b.WriteString(`// assembleGram6TailHead is assembleGram6Tail's rows 0–2 (the ball
-// rows' entries, whose products have linear halves): the vector kernel
-// takes rows 3–5 (vector_amd64.s).
-func assembleGram6TailHead(a *block6, sums *[6]rowSums, sigma *[6]float64, js, ms *[12]Jacobian, w *block6) {
-`)
-	assembleGram6Rows(b, 3)
-}
-
-// assembleGram6Rows writes the body of assembleGram6Tail for its rows
-// below rows.
-func assembleGram6Rows(b *bytes.Buffer, rows int) {
-	for i := 0; i < rows; i++ {
+	for i := 0; i < 6; i++ {
 		for j := 0; j <= i; j++ {
 			if i == j {
 				fmt.Fprintf(b, "a[%d] = sums[%d].d + sigma[%d]", i*6+i, i, i)
