@@ -487,7 +487,7 @@ func (c *Chain) substitute(p *Problem) {
 		}
 		zk := (*[6]float64)(z[b.start:])
 		if b.w != nil {
-			subtractBackward6(b.a, b.inv, zk, b.w, zn)
+			subtractBackward6Vec(b.a, b.inv, zk, b.w, zn)
 		} else {
 			backward6(b.a, b.inv, zk)
 		}

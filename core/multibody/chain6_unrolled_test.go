@@ -18,7 +18,7 @@ import (
 // rows 3–5 are angular, alone and fused with the kernels that follow them
 // on a block (assembleGram6Tail, coupleForward6Tail); the substitution's
 // fused kernels (subtractForward6, subtractBackward6); and the vector
-// forms of three of them (vector_amd64.s) to the Go kernels, where the
+// forms of four of them (vector_amd64.s) to the Go kernels, where the
 // processor runs them.
 func TestUnrolledKernels(t *testing.T) {
 	rng := rand.New(rand.NewSource(6))
@@ -183,5 +183,9 @@ func TestUnrolledKernels(t *testing.T) {
 		subtractForward6Vec(&b1, &inv1, &x1, &w, &y)
 		subtractForward6(&b1, &inv1, &x2, &w, &y)
 		same("subtractForward6Vec", x1[:], x2[:])
+		x1, x2 = x, x
+		subtractBackward6Vec(&b1, &inv1, &x1, &w, &y)
+		subtractBackward6(&b1, &inv1, &x2, &w, &y)
+		same("subtractBackward6Vec", x1[:], x2[:])
 	}
 }

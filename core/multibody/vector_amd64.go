@@ -23,6 +23,9 @@ func coupleForward6TailAVX(w, l *block6, inv *[6]float64, js, nextMs *[12]Jacobi
 func assembleTermsAVX(b *Body, sums *rowSums, js, ms *Jacobian, n, stride int)
 
 //go:noescape
+func subtractBackward6AVX(l *block6, inv, z *[6]float64, gm *block6, y *[6]float64)
+
+//go:noescape
 func subtractForward6AVX(l *block6, inv, z *[6]float64, w *block6, y *[6]float64)
 
 // assembleGram6TailVec is assembleGram6Tail, in vector form where the
@@ -66,4 +69,14 @@ func assembleTermsVec(b *Body, sums []rowSums, blocks, minvs []Jacobian, k, nb i
 	// The kernel reads and writes row i's blocks at i*nb+k.
 	_, _ = blocks[(n-1)*nb+k], minvs[(n-1)*nb+k]
 	assembleTermsAVX(b, &sums[0], &blocks[k], &minvs[k], n, nb*int(unsafe.Sizeof(Jacobian{})))
+}
+
+// subtractBackward6Vec is subtractBackward6, in vector form where the
+// processor has it.
+func subtractBackward6Vec(l *block6, inv, z *[6]float64, g *block6, y *[6]float64) {
+	if vectorKernels {
+		subtractBackward6AVX(l, inv, z, g, y)
+		return
+	}
+	subtractBackward6(l, inv, z, g, y)
 }

@@ -490,3 +490,68 @@ next:
 done:
 	VZEROUPPER
 	RET
+
+// BACKCOL subtracts gm's column c times y[c] from z in Y0, X1: the column
+// gathered into Y2 (rows 0..3) and X3 (rows 4, 5).
+#define BACKCOL(c) \
+	TRANSPOSE4(BX, (0+8*c), (48+8*c), (96+8*c), (144+8*c), Y2, X2); \
+	VMOVSD (192+8*c)(BX), X3; VMOVHPD (240+8*c)(BX), X3, X3; \
+	VBROADCASTSD (0+8*c)(R8), Y4; \
+	VMULPD Y4, Y2, Y2; VSUBPD Y2, Y0, Y0; \
+	VMULPD X4, X3, X3; VSUBPD X3, X1, X1
+
+// func subtractBackward6AVX(l *block6, inv, z *[6]float64, gm *block6, y *[6]float64)
+//
+// subtractBackward6: z −= gm y, each row's products subtracted in column
+// order, in the lanes of the rows (gm's columns gathered), then the
+// triangular solve backward, entry by entry.
+TEXT ·subtractBackward6AVX(SB), NOSPLIT, $0-40
+	MOVQ l+0(FP), DI
+	MOVQ inv+8(FP), SI
+	MOVQ z+16(FP), DX
+	MOVQ gm+24(FP), BX
+	MOVQ y+32(FP), R8
+	VMOVUPD 0(DX), Y0
+	VMOVUPD 32(DX), X1
+	BACKCOL(0)
+	BACKCOL(1)
+	BACKCOL(2)
+	BACKCOL(3)
+	BACKCOL(4)
+	BACKCOL(5)
+	// z0..z5 into X5, X6, X8, X9, X10, X11.
+	VMOVAPD X0, X5
+	VUNPCKHPD X0, X0, X6
+	VEXTRACTF128 $1, Y0, X8
+	VUNPCKHPD X8, X8, X9
+	VMOVAPD X1, X10
+	VUNPCKHPD X1, X1, X11
+	VMULSD 40(SI), X11, X11
+	LSUB(272, X11, X10)
+	VMULSD 32(SI), X10, X10
+	LSUB(216, X10, X9)
+	LSUB(264, X11, X9)
+	VMULSD 24(SI), X9, X9
+	LSUB(160, X9, X8)
+	LSUB(208, X10, X8)
+	LSUB(256, X11, X8)
+	VMULSD 16(SI), X8, X8
+	LSUB(104, X8, X6)
+	LSUB(152, X9, X6)
+	LSUB(200, X10, X6)
+	LSUB(248, X11, X6)
+	VMULSD 8(SI), X6, X6
+	LSUB(48, X6, X5)
+	LSUB(96, X8, X5)
+	LSUB(144, X9, X5)
+	LSUB(192, X10, X5)
+	LSUB(240, X11, X5)
+	VMULSD 0(SI), X5, X5
+	VMOVSD X5, 0(DX)
+	VMOVSD X6, 8(DX)
+	VMOVSD X8, 16(DX)
+	VMOVSD X9, 24(DX)
+	VMOVSD X10, 32(DX)
+	VMOVSD X11, 40(DX)
+	VZEROUPPER
+	RET

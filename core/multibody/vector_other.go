@@ -14,6 +14,10 @@ func coupleForward6TailVec(w, l *block6, inv *[6]float64, js, nextMs *[12]Jacobi
 	coupleForward6Tail(w, l, inv, js, nextMs)
 }
 
+func subtractBackward6Vec(l *block6, inv, z *[6]float64, g *block6, y *[6]float64) {
+	subtractBackward6(l, inv, z, g, y)
+}
+
 func subtractForward6Vec(l *block6, inv, z *[6]float64, w *block6, y *[6]float64) {
 	subtractForward6(l, inv, z, w, y)
 }
