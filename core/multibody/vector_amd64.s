@@ -7,7 +7,8 @@
 // assembleTerms (world.go). Each vector lane
 // does one entry's operations in the Go kernel's order, with packed
 // multiplies, adds and subtracts only (no fused multiply–add): the results
-// are the Go kernels' to the bit (TestVectorKernels). A Jacobian is six
+// are the Go kernels' to the bit, but for the sign and payload of a NaN
+// (TestUnrolledKernels, TestVectorAssembleTerms). A Jacobian is six
 // float64s, Lin then Ang (48 bytes); a block row six (48 bytes).
 
 // TRANSPOSE4 loads the float64s at byte offsets o0..o3 from R into the
