@@ -20,6 +20,12 @@ if [ -n "$unformatted" ]; then
 fi
 go vet ./...
 go tool staticcheck ./...
+# The Go kernels that stand in for the vector ones (core/multibody's
+# vector_amd64.s) on processors without AVX and on other architectures:
+# built, checked and run as those are.
+go vet -tags purego ./core/multibody
+GOARCH=arm64 go vet ./core/multibody
+go test -count=1 -tags purego -run 'TestUnrolledKernels|TestVector' ./core/multibody
 # Generated code as its generator writes it today.
 (cd core/multibody && go run ./internal/gen6 | diff -u chain6_unrolled.go - >/dev/null) ||
 	{ echo "core/multibody/chain6_unrolled.go is stale: run go generate ./core/multibody"; exit 1; }
