@@ -39,7 +39,7 @@ func TestUnrolledKernels(t *testing.T) {
 		}
 	}
 	if !vectorKernels {
-		t.Log("no AVX here: the vector kernels are not run, their Go forms stand in")
+		t.Log("the vector kernels do not run here (no AVX, another architecture, or -tags purego): their Go forms stand in")
 	}
 	same := func(name string, got, want []float64) {
 		t.Helper()

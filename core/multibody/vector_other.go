@@ -4,7 +4,7 @@ package multibody
 
 // Without the vector kernels (vector_amd64.s), the Go kernels.
 
-const vectorKernels = false
+var vectorKernels = false
 
 func assembleGram6TailVec(a *block6, sums *[6]rowSums, sigma *[6]float64, js, ms *[12]Jacobian, w *block6) {
 	assembleGram6Tail(a, sums, sigma, js, ms, w)

@@ -17,7 +17,7 @@ import (
 // cannot stand in for each other).
 func TestVectorAssembleTerms(t *testing.T) {
 	if !vectorKernels {
-		t.Log("no AVX here: the vector kernels are not run, their Go forms stand in")
+		t.Log("the vector kernels do not run here (no AVX, another architecture, or -tags purego): their Go forms stand in")
 	}
 	rng := rand.New(rand.NewSource(7))
 	entry := func() float64 {
