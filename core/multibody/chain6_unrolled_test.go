@@ -22,17 +22,7 @@ import (
 // processor runs them.
 func TestUnrolledKernels(t *testing.T) {
 	rng := rand.New(rand.NewSource(6))
-	entry := func() float64 {
-		switch rng.Intn(12) {
-		case 0:
-			return 0
-		case 1:
-			return math.Copysign(0, -1)
-		case 2:
-			return 5e-324 * float64(1+rng.Intn(1000))
-		}
-		return rng.NormFloat64() * math.Pow(10, float64(rng.Intn(21)-10)*float64(1+rng.Intn(30))/10)
-	}
+	entry := func() float64 { return kernelEntry(rng, 0) }
 	fill := func(x []float64) {
 		for i := range x {
 			x[i] = entry()
@@ -188,4 +178,23 @@ func TestUnrolledKernels(t *testing.T) {
 		subtractBackward6(&b1, &inv1, &x2, &w, &y)
 		same("subtractBackward6Vec", x1[:], x2[:])
 	}
+}
+
+// kernelEntry returns a random entry for the kernels' tests: a zero of
+// either sign, a subnormal, or a number of either sign from about 1e-300
+// to 1e300; with nan > 0, a NaN once in 13·nan draws.
+func kernelEntry(rng *rand.Rand, nan int) float64 {
+	switch rng.Intn(13) {
+	case 0:
+		return 0
+	case 1:
+		return math.Copysign(0, -1)
+	case 2:
+		return 5e-324 * float64(1+rng.Intn(1000))
+	case 3:
+		if nan > 0 && rng.Intn(nan) == 0 {
+			return math.NaN()
+		}
+	}
+	return rng.NormFloat64() * math.Pow(10, float64(rng.Intn(21)-10)*float64(1+rng.Intn(30))/10)
 }

@@ -9,9 +9,10 @@ import (
 )
 
 // vectorKernels says the processor and the operating system run AVX: the
-// chain's kernels then take their vector forms (vector_amd64.s), which
-// give the Go kernels' results to the bit (a NaN's sign and payload
-// aside). Set once, from the processor.
+// chain's kernels and assembleTerms then take their vector forms
+// (vector_amd64.s), which give the Go kernels' results to the bit (a
+// NaN's sign and payload aside). Set once, from the processor (tests may
+// turn it off: export_test.go).
 var vectorKernels = cpu.X86.HasAVX
 
 //go:noescape

@@ -20,21 +20,7 @@ func TestVectorAssembleTerms(t *testing.T) {
 		t.Log("the vector kernels do not run here (no AVX, another architecture, or -tags purego): their Go forms stand in")
 	}
 	rng := rand.New(rand.NewSource(7))
-	entry := func() float64 {
-		switch rng.Intn(14) {
-		case 0:
-			return 0
-		case 1:
-			return math.Copysign(0, -1)
-		case 2:
-			return 5e-324 * float64(1+rng.Intn(1000))
-		case 3:
-			if rng.Intn(20) == 0 {
-				return math.NaN()
-			}
-		}
-		return rng.NormFloat64() * math.Pow(10, float64(rng.Intn(21)-10)*float64(1+rng.Intn(30))/10)
-	}
+	entry := func() float64 { return kernelEntry(rng, 20) }
 	vec := func() geom.Vec3 { return geom.V(entry(), entry(), entry()) }
 	zero := func() geom.Vec3 {
 		z := func() float64 { return math.Copysign(0, float64(rng.Intn(2)*2-1)) }
