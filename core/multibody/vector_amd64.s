@@ -3,12 +3,12 @@
 #include "go_asm.h"
 #include "textflag.h"
 
-// AVX forms of three 6×6 kernels of chain6_unrolled.go and of
-// assembleTerms (world.go). Each vector lane
-// does one entry's operations in the Go kernel's order, with packed
-// multiplies, adds and subtracts only (no fused multiply–add): the results
-// are the Go kernels' to the bit, but for the sign and payload of a NaN
-// (TestUnrolledKernels, TestVectorAssembleTerms). A Jacobian is six
+// AVX forms of four 6×6 kernels of chain6_unrolled.go and of
+// assembleTerms (world.go). Each vector lane does one entry's operations
+// in the Go kernel's order, with packed multiplies, adds and subtracts
+// only (no fused multiply–add): the results are the Go kernels' to the
+// bit, but for the sign and payload of a NaN (TestUnrolledKernels,
+// TestVectorAssembleTerms, TestVectorKernelsSameRope). A Jacobian is six
 // float64s, Lin then Ang (48 bytes); a block row six (48 bytes).
 
 // TRANSPOSE4 loads the float64s at byte offsets o0..o3 from R into the
