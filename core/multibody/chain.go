@@ -53,9 +53,6 @@ type block6Use struct {
 	inv  *[6]float64
 	// start is the block's first row (starts).
 	start int
-	// factor6 marks the blocks that the kernels factor: six rows, as the
-	// blocks before and after it have (gram6, cholesky6, forwardRows6).
-	factor6 bool
 	// joint6 marks the blocks of six rows on two dynamic bodies (a cable's
 	// joints), link6 those that share only their second body with the next
 	// block, its first: fixed-size kernels assemble them.
@@ -211,7 +208,6 @@ func (c *Chain) setup(p *Problem) {
 		if k+1 < nb && c.sizes[k+1] == 6 {
 			b.w = (*block6)(c.w[k])
 		}
-		b.factor6 = (k == 0 || c.sizes[k-1] == 6) && (k+1 == nb || c.sizes[k+1] == 6)
 		b.joint6 = len(c.own[k]) == 2 && len(p.Rows[s].Bodies) == 2
 		if b.joint6 {
 			b.js, b.ms, b.sums, b.gather = jointBlocks(p, k, s)
@@ -375,7 +371,7 @@ func (c *Chain) factor(p *Problem) error {
 	c.gather(p)
 	six := c.six
 	for k := range six {
-		if six[k].factor6 {
+		if six[k].a != nil {
 			if !c.factor6(p, k) {
 				return c.notPositive(k)
 			}
@@ -385,17 +381,7 @@ func (c *Chain) factor(p *Problem) error {
 		a, m := c.a[k], c.sizes[k]
 		inv := c.inv[c.starts[k] : c.starts[k]+m]
 		if k > 0 {
-			// Ďₖ = Aₖ − Wₖ₋₁ᵀ Wₖ₋₁, lower triangle.
-			mp, wp := c.sizes[k-1], c.w[k-1]
-			for i := 0; i < m; i++ {
-				for j := 0; j <= i; j++ {
-					s := 0.0
-					for r := 0; r < mp; r++ {
-						s += wp[r*m+i] * wp[r*m+j]
-					}
-					a[i*m+j] -= s
-				}
-			}
+			gramRows(a, m, c.w[k-1], c.sizes[k-1])
 		}
 		if !cholesky(a, m, inv) {
 			return c.notPositive(k)
@@ -407,9 +393,25 @@ func (c *Chain) factor(p *Problem) error {
 	return nil
 }
 
-// factor6 is factor's step for a block that the fixed-size kernels
-// factor (block6Use.factor6), and reports whether Ďₖ was positive
-// definite. Between two cable joints' blocks (angular tails, link6) the
+// gramRows subtracts Wᵀ W from the lower triangle of the m×m block a (Ďₖ
+// = Aₖ − Wₖ₋₁ᵀ Wₖ₋₁), W the mp×m block w.
+func gramRows(a []float64, m int, w []float64, mp int) {
+	for i := 0; i < m; i++ {
+		for j := 0; j <= i; j++ {
+			s := 0.0
+			for r := 0; r < mp; r++ {
+				s += w[r*m+i] * w[r*m+j]
+			}
+			a[i*m+j] -= s
+		}
+	}
+}
+
+// factor6 is factor's step for a block of six rows, which the fixed-size
+// kernels factor, and reports whether Ďₖ was positive definite. A
+// neighbour of another size (a sheave's joint) has its part in the
+// general form: Wₖ₋₁ᵀ Wₖ₋₁ by gramRows, Bₖ and Wₖ by assembleCoupling and
+// forwardRows. Between two cable joints' blocks (angular tails, link6) the
 // kernels that follow one another on the same block are fused
 // (assembleGram6Tail, coupleForward6Tail): the same operations, each
 // entry stored once. Bₖ is made after Lₖ here, from the rows alone.
@@ -423,8 +425,12 @@ func (c *Chain) factor6(p *Problem, k int) bool {
 		assembleGram6TailVec(b.a, b.sums, (*[6]float64)(p.Sigma[s:s+6]), b.js, b.ms, six[k-1].w)
 	} else {
 		c.assembleA(p, k) // finds the tail
-		if k > 0 {
+		switch {
+		case k == 0:
+		case six[k-1].w != nil:
 			gram6(b.a, six[k-1].w)
+		default:
+			gramRows(b.a[:], 6, c.w[k-1], c.sizes[k-1])
 		}
 	}
 	if !cholesky6(b.a, b.inv) {
@@ -433,7 +439,12 @@ func (c *Chain) factor6(p *Problem, k int) bool {
 	if k+1 == len(six) {
 		return true
 	}
-	// Wₖ = Lₖ⁻¹ Bₖ (block k+1 has six rows: factor6).
+	// Wₖ = Lₖ⁻¹ Bₖ.
+	if b.w == nil { // block k+1 has other than six rows
+		c.assembleCoupling(p, k)
+		forwardRows(b.a[:], b.inv[:], 6, c.w[k], c.sizes[k+1])
+		return true
+	}
 	if b.link6 {
 		after := &six[k+1]
 		after.tail = angularTail(after.js)
