@@ -163,7 +163,9 @@ type Switched interface {
 	Constraint
 	// Off reports whether Update would set the rows off for a step of h
 	// seconds at the current state; it must not change the constraint.
-	// Update is not called while the rows stay off (Apply still is).
+	// While the rows stay off (Off again at the same h), neither Update nor
+	// Apply is called: their impulses stay the zeros that Apply got in the
+	// step that switched them off.
 	Off(h float64) bool
 }
 

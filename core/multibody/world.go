@@ -86,7 +86,8 @@ type rowState int8
 const (
 	rowsOn        rowState = iota // evaluated by Update
 	rowsSwitching                 // off, evaluated by Update, not yet assembled
-	rowsOff                       // off, left as the last assembly made them
+	rowsSwitched                  // off, assembled this step: applied once more
+	rowsOff                       // off, left as the last assembly made them, not applied
 )
 
 // Relaxed returns how many compliant rows of the last step vibrate faster
@@ -240,8 +241,13 @@ func (w *World) Step(h float64) error {
 	}
 	w.integrate(h)
 	groups := w.prob.Groups // the constraints' rows, as laid out
+	off := w.off[:len(w.constraints)]
 	for i, c := range w.constraints {
-		c.Apply(h, w.prob.Lambda[groups[i]:groups[i+1]])
+		// Rows kept off carry no impulse, as in the step that switched
+		// them off, which applied that (Switched).
+		if off[i] != rowsOff {
+			c.Apply(h, w.prob.Lambda[groups[i]:groups[i+1]])
+		}
 	}
 	if w.substeps != nil && w.substeps.on {
 		w.substeps.add(w, h)
@@ -324,7 +330,8 @@ func (w *World) update(h float64) error {
 	groups, allRows, offH := w.prob.Groups[:n+1], w.rows, w.offH // groups: the constraints' rows, as laid out
 	for i, c := range constraints {
 		if s := switched[i]; s != nil && s.Off(h) {
-			if off[i] == rowsOff && h == offH {
+			if (off[i] == rowsOff || off[i] == rowsSwitched) && h == offH {
+				off[i] = rowsOff
 				continue // the same rows as in the last step
 			}
 			off[i] = rowsSwitching
@@ -407,7 +414,7 @@ func (w *World) assemble(h float64) {
 		case rowsOff:
 			continue // Σ, B and bounds as the step that switched them off left them
 		case rowsSwitching:
-			w.off[ci] = rowsOff
+			w.off[ci] = rowsSwitched
 		}
 		first, end := p.Groups[ci], p.Groups[ci+1]
 		rows := w.rows[first:end]
@@ -610,22 +617,28 @@ func (w *World) integrate(h float64) {
 	p := &w.prob
 	prs := p.Rows
 	lambda := p.Lambda[:len(prs)] // of one length: no bounds checks
-	for i := range prs {
-		l := lambda[i]
-		if l == 0 {
-			continue
+	groups := p.Groups[:len(w.off)+1]
+	for ci, state := range w.off {
+		if state >= rowsSwitched {
+			continue // off: no impulse (most contacts, most steps)
 		}
-		pr := &prs[i]
-		f := l / h
-		js := pr.J[:len(pr.Bodies)]
-		for k, b := range pr.Bodies {
-			j := &js[k]
-			// An angular block's linear part (zero) would add zeros that
-			// change nothing: the force sums start from +0.
-			if j.Lin != (geom.Vec3{}) {
-				b.ConstraintForce = b.ConstraintForce.AddScaled(f, j.Lin)
+		for i := groups[ci]; i < groups[ci+1]; i++ {
+			l := lambda[i]
+			if l == 0 {
+				continue
 			}
-			b.ConstraintTorque = b.ConstraintTorque.AddScaled(f, j.Ang)
+			pr := &prs[i]
+			f := l / h
+			js := pr.J[:len(pr.Bodies)]
+			for k, b := range pr.Bodies {
+				j := &js[k]
+				// An angular block's linear part (zero) would add zeros
+				// that change nothing: the force sums start from +0.
+				if j.Lin != (geom.Vec3{}) {
+					b.ConstraintForce = b.ConstraintForce.AddScaled(f, j.Lin)
+				}
+				b.ConstraintTorque = b.ConstraintTorque.AddScaled(f, j.Ang)
+			}
 		}
 	}
 	for _, b := range w.dynamic {
