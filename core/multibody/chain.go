@@ -351,6 +351,20 @@ func (c *Chain) assembleCoupling(p *Problem, k int) {
 	rows := p.Rows[s : s+m]
 	w, n := c.w[k], c.sizes[k+1]
 	next := p.Rows[c.starts[k+1] : c.starts[k+1]+n]
+	if shared := c.shared[k]; len(shared) == 1 {
+		// One body in common (a sheave's joint and the cable's first):
+		// the sums' one term each, as the loop below adds it to zero.
+		a, b := shared[0][0], shared[0][1]
+		for i := range rows {
+			x := &rows[i].J[a]
+			wi := w[i*n : i*n+n]
+			for j := range wi {
+				y := &next[j].MinvJ[b]
+				wi[j] = 0 + (x.Lin.Dot(y.Lin) + x.Ang.Dot(y.Ang))
+			}
+		}
+		return
+	}
 	for i := range rows {
 		ji := rows[i].J
 		for j := range next {
@@ -383,10 +397,16 @@ func (c *Chain) factor(p *Problem) error {
 		if k > 0 {
 			gramRows(a, m, c.w[k-1], c.sizes[k-1])
 		}
-		if !cholesky(a, m, inv) {
+		// A sheave's joint (four rows) before a cable's has kernels of
+		// its own.
+		four := m == 4 && k+1 < len(six) && c.sizes[k+1] == 6
+		if four && !cholesky4((*[16]float64)(a), (*[4]float64)(inv)) || !four && !cholesky(a, m, inv) {
 			return c.notPositive(k)
 		}
-		if k+1 < len(six) {
+		switch {
+		case four:
+			forwardRows4x6((*[16]float64)(a), (*[4]float64)(inv), (*[24]float64)(c.w[k]))
+		case k+1 < len(six):
 			forwardRows(a, inv, m, c.w[k], c.sizes[k+1]) // Wₖ = Lₖ⁻¹ Bₖ
 		}
 	}
@@ -429,6 +449,8 @@ func (c *Chain) factor6(p *Problem, k int) bool {
 		case k == 0:
 		case six[k-1].w != nil:
 			gram6(b.a, six[k-1].w)
+		case c.sizes[k-1] == 4:
+			gram4x6(b.a, (*[24]float64)(c.w[k-1]))
 		default:
 			gramRows(b.a[:], 6, c.w[k-1], c.sizes[k-1])
 		}
@@ -567,8 +589,13 @@ func (c *Chain) backwardBlock(z []float64, k int) *[6]float64 {
 // and a division (a chain's blocks are factored one after another, each
 // waiting for the last, so the pivots' chain of operations is the
 // factorization's time).
-func cholesky(a []float64, m int, inv []float64) bool {
-	for j := 0; j < m; j++ {
+func cholesky(a []float64, m int, inv []float64) bool { return choleskyFrom(a, m, inv, 0) }
+
+// choleskyFrom is cholesky from column j on, the columns before it
+// factored: where a fixed-size kernel (cholesky4) meets a pivot whose
+// reciprocal is not normal.
+func choleskyFrom(a []float64, m int, inv []float64, j int) bool {
+	for ; j < m; j++ {
 		d := a[j*m+j]
 		if !(d > 0) {
 			return false

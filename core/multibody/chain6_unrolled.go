@@ -382,6 +382,196 @@ func forwardRows6(l *block6, inv *[6]float64, b *block6) {
 	_ = f
 }
 
+// gram4x6 is gram6 for a w of four rows (a sheave's joint before a
+// cable's): gramRows for m = 6, mp = 4.
+func gram4x6(a *block6, w *[24]float64) {
+	a[0] -= 0 + w[0]*w[0] + w[6]*w[6] + w[12]*w[12] + w[18]*w[18]
+	a[6] -= 0 + w[1]*w[0] + w[7]*w[6] + w[13]*w[12] + w[19]*w[18]
+	a[7] -= 0 + w[1]*w[1] + w[7]*w[7] + w[13]*w[13] + w[19]*w[19]
+	a[12] -= 0 + w[2]*w[0] + w[8]*w[6] + w[14]*w[12] + w[20]*w[18]
+	a[13] -= 0 + w[2]*w[1] + w[8]*w[7] + w[14]*w[13] + w[20]*w[19]
+	a[14] -= 0 + w[2]*w[2] + w[8]*w[8] + w[14]*w[14] + w[20]*w[20]
+	a[18] -= 0 + w[3]*w[0] + w[9]*w[6] + w[15]*w[12] + w[21]*w[18]
+	a[19] -= 0 + w[3]*w[1] + w[9]*w[7] + w[15]*w[13] + w[21]*w[19]
+	a[20] -= 0 + w[3]*w[2] + w[9]*w[8] + w[15]*w[14] + w[21]*w[20]
+	a[21] -= 0 + w[3]*w[3] + w[9]*w[9] + w[15]*w[15] + w[21]*w[21]
+	a[24] -= 0 + w[4]*w[0] + w[10]*w[6] + w[16]*w[12] + w[22]*w[18]
+	a[25] -= 0 + w[4]*w[1] + w[10]*w[7] + w[16]*w[13] + w[22]*w[19]
+	a[26] -= 0 + w[4]*w[2] + w[10]*w[8] + w[16]*w[14] + w[22]*w[20]
+	a[27] -= 0 + w[4]*w[3] + w[10]*w[9] + w[16]*w[15] + w[22]*w[21]
+	a[28] -= 0 + w[4]*w[4] + w[10]*w[10] + w[16]*w[16] + w[22]*w[22]
+	a[30] -= 0 + w[5]*w[0] + w[11]*w[6] + w[17]*w[12] + w[23]*w[18]
+	a[31] -= 0 + w[5]*w[1] + w[11]*w[7] + w[17]*w[13] + w[23]*w[19]
+	a[32] -= 0 + w[5]*w[2] + w[11]*w[8] + w[17]*w[14] + w[23]*w[20]
+	a[33] -= 0 + w[5]*w[3] + w[11]*w[9] + w[17]*w[15] + w[23]*w[21]
+	a[34] -= 0 + w[5]*w[4] + w[11]*w[10] + w[17]*w[16] + w[23]*w[22]
+	a[35] -= 0 + w[5]*w[5] + w[11]*w[11] + w[17]*w[17] + w[23]*w[23]
+}
+
+// cholesky4 is cholesky6 for m = 4 (a sheave's joint), handing a block
+// to choleskyFrom.
+func cholesky4(a *[16]float64, inv *[4]float64) bool {
+	var d, r, s, f float64
+	a0_0 := a[0]
+	a1_0 := a[4]
+	a1_1 := a[5]
+	a2_0 := a[8]
+	a2_1 := a[9]
+	a2_2 := a[10]
+	a3_0 := a[12]
+	a3_1 := a[13]
+	a3_2 := a[14]
+	a3_3 := a[15]
+	// Column 0.
+	d = a0_0
+	if !(d > 0) {
+		a[0] = a0_0
+		a[4] = a1_0
+		a[5] = a1_1
+		a[8] = a2_0
+		a[9] = a2_1
+		a[10] = a2_2
+		a[12] = a3_0
+		a[13] = a3_1
+		a[14] = a3_2
+		a[15] = a3_3
+		return false
+	}
+	r = 1 / d
+	s = math.Sqrt(r)
+	if !(r <= math.MaxFloat64 && r >= minNormal) {
+		a[0] = a0_0
+		a[4] = a1_0
+		a[5] = a1_1
+		a[8] = a2_0
+		a[9] = a2_1
+		a[10] = a2_2
+		a[12] = a3_0
+		a[13] = a3_1
+		a[14] = a3_2
+		a[15] = a3_3
+		return choleskyFrom(a[:], 4, inv[:], 0)
+	}
+	inv[0] = s
+	a[0] = d * s
+	f = a1_0 * r
+	a1_1 -= f * a1_0
+	f = a2_0 * r
+	a2_1 -= f * a1_0
+	a2_2 -= f * a2_0
+	f = a3_0 * r
+	a3_1 -= f * a1_0
+	a3_2 -= f * a2_0
+	a3_3 -= f * a3_0
+	a[4] = a1_0 * s
+	a[8] = a2_0 * s
+	a[12] = a3_0 * s
+	// Column 1.
+	d = a1_1
+	if !(d > 0) {
+		a[5] = a1_1
+		a[9] = a2_1
+		a[10] = a2_2
+		a[13] = a3_1
+		a[14] = a3_2
+		a[15] = a3_3
+		return false
+	}
+	r = 1 / d
+	s = math.Sqrt(r)
+	if !(r <= math.MaxFloat64 && r >= minNormal) {
+		a[5] = a1_1
+		a[9] = a2_1
+		a[10] = a2_2
+		a[13] = a3_1
+		a[14] = a3_2
+		a[15] = a3_3
+		return choleskyFrom(a[:], 4, inv[:], 1)
+	}
+	inv[1] = s
+	a[5] = d * s
+	f = a2_1 * r
+	a2_2 -= f * a2_1
+	f = a3_1 * r
+	a3_2 -= f * a2_1
+	a3_3 -= f * a3_1
+	a[9] = a2_1 * s
+	a[13] = a3_1 * s
+	// Column 2.
+	d = a2_2
+	if !(d > 0) {
+		a[10] = a2_2
+		a[14] = a3_2
+		a[15] = a3_3
+		return false
+	}
+	r = 1 / d
+	s = math.Sqrt(r)
+	if !(r <= math.MaxFloat64 && r >= minNormal) {
+		a[10] = a2_2
+		a[14] = a3_2
+		a[15] = a3_3
+		return choleskyFrom(a[:], 4, inv[:], 2)
+	}
+	inv[2] = s
+	a[10] = d * s
+	f = a3_2 * r
+	a3_3 -= f * a3_2
+	a[14] = a3_2 * s
+	// Column 3.
+	d = a3_3
+	if !(d > 0) {
+		a[15] = a3_3
+		return false
+	}
+	r = 1 / d
+	s = math.Sqrt(r)
+	if !(r <= math.MaxFloat64 && r >= minNormal) {
+		a[15] = a3_3
+		return choleskyFrom(a[:], 4, inv[:], 3)
+	}
+	inv[3] = s
+	a[15] = d * s
+	_ = f
+	return true
+}
+
+// forwardRows4x6 is forwardRows6 for m = 4 (a sheave's joint).
+func forwardRows4x6(l *[16]float64, inv *[4]float64, b *[24]float64) {
+	var b0, b1, b2, b3, b4, b5, f, s float64
+	b0, b1, b2, b3, b4, b5 = b[0], b[1], b[2], b[3], b[4], b[5]
+	s = inv[0]
+	b[0], b[1], b[2], b[3], b[4], b[5] = b0*s, b1*s, b2*s, b3*s, b4*s, b5*s
+	b0, b1, b2, b3, b4, b5 = b[6], b[7], b[8], b[9], b[10], b[11]
+	f = l[4]
+	b0, b1, b2 = b0-f*b[0], b1-f*b[1], b2-f*b[2]
+	b3, b4, b5 = b3-f*b[3], b4-f*b[4], b5-f*b[5]
+	s = inv[1]
+	b[6], b[7], b[8], b[9], b[10], b[11] = b0*s, b1*s, b2*s, b3*s, b4*s, b5*s
+	b0, b1, b2, b3, b4, b5 = b[12], b[13], b[14], b[15], b[16], b[17]
+	f = l[8]
+	b0, b1, b2 = b0-f*b[0], b1-f*b[1], b2-f*b[2]
+	b3, b4, b5 = b3-f*b[3], b4-f*b[4], b5-f*b[5]
+	f = l[9]
+	b0, b1, b2 = b0-f*b[6], b1-f*b[7], b2-f*b[8]
+	b3, b4, b5 = b3-f*b[9], b4-f*b[10], b5-f*b[11]
+	s = inv[2]
+	b[12], b[13], b[14], b[15], b[16], b[17] = b0*s, b1*s, b2*s, b3*s, b4*s, b5*s
+	b0, b1, b2, b3, b4, b5 = b[18], b[19], b[20], b[21], b[22], b[23]
+	f = l[12]
+	b0, b1, b2 = b0-f*b[0], b1-f*b[1], b2-f*b[2]
+	b3, b4, b5 = b3-f*b[3], b4-f*b[4], b5-f*b[5]
+	f = l[13]
+	b0, b1, b2 = b0-f*b[6], b1-f*b[7], b2-f*b[8]
+	b3, b4, b5 = b3-f*b[9], b4-f*b[10], b5-f*b[11]
+	f = l[14]
+	b0, b1, b2 = b0-f*b[12], b1-f*b[13], b2-f*b[14]
+	b3, b4, b5 = b3-f*b[15], b4-f*b[16], b5-f*b[17]
+	s = inv[3]
+	b[18], b[19], b[20], b[21], b[22], b[23] = b0*s, b1*s, b2*s, b3*s, b4*s, b5*s
+	_ = f
+}
+
 // forward6 is forward for m = 6.
 func forward6(l *block6, inv, x *[6]float64) {
 	x[0] = (x[0]) * inv[0]

@@ -17,7 +17,9 @@ import (
 // reciprocal leaves the normal range; the joint kernels on rows whose
 // rows 3–5 are angular, alone and fused with the kernels that follow them
 // on a block (assembleGram6Tail, coupleForward6Tail); the substitution's
-// fused kernels (subtractForward6, subtractBackward6); and the vector
+// fused kernels (subtractForward6, subtractBackward6); a sheave joint's
+// four-row kernels (gram4x6, cholesky4, forwardRows4x6) to the general
+// forms; and the vector
 // forms of four of them (vector_amd64.s) to the Go kernels, where the
 // processor runs them.
 func TestUnrolledKernels(t *testing.T) {
@@ -103,6 +105,32 @@ func TestUnrolledKernels(t *testing.T) {
 		forwardRows6(&b1, &inv1, &w1)
 		forwardRows6Loop(&b2, &inv2, &w2)
 		same("forwardRows6", w1[:], w2[:])
+
+		// A sheave's joint's kernels (four rows) against the general
+		// forms: the leading 4×4 of b, positive definite, some pivots'
+		// reciprocals out of the normal range as above.
+		var w4 [24]float64
+		var b4 [16]float64
+		var inv4 [4]float64
+		copy(w4[:], w[:24])
+		for i := 0; i < 4; i++ {
+			copy(b4[i*4:i*4+4], b[i*6:i*6+4])
+		}
+		a1, a2 = a, a
+		gram4x6(&a1, &w4)
+		gramRows(a2[:], 6, w4[:], 4)
+		same("gram4x6", a1[:], a2[:])
+		c1, c2 := b4, b4
+		i1, i2 := inv4, inv4
+		if ok1, ok2 := cholesky4(&c1, &i1), cholesky(c2[:], 4, i2[:]); ok1 != ok2 {
+			t.Fatalf("cholesky4: %v unrolled, %v looped", ok1, ok2)
+		}
+		same("cholesky4", c1[:], c2[:])
+		same("cholesky4's 1/L_jj", i1[:], i2[:])
+		f1, f2 := w4, w4
+		forwardRows4x6(&c1, &i1, &f1)
+		forwardRows(c1[:], i1[:], 4, f2[:], 6)
+		same("forwardRows4x6", f1[:], f2[:])
 
 		x1, x2 := x, x
 		forward6(&a, &inv, &x1)

@@ -30,6 +30,9 @@ import "math"
 	gram6(&b)
 	cholesky6(&b)
 	forwardRows6(&b)
+	gram4x6(&b)
+	cholesky4(&b)
+	forwardRows4x6(&b)
 	forward6(&b)
 	backward6(&b)
 	subtractTransposed6(&b)
@@ -51,10 +54,20 @@ import "math"
 
 func gram6(b *bytes.Buffer) {
 	b.WriteString("// gram6 subtracts the lower triangle of wᵀ w from a (Ďₖ = Aₖ −\n// Wₖ₋₁ᵀ Wₖ₋₁), each product summed from zero over the rows of w in order.\nfunc gram6(a, w *block6) {\n")
+	gramBody(b, 6)
+}
+
+func gram4x6(b *bytes.Buffer) {
+	b.WriteString("// gram4x6 is gram6 for a w of four rows (a sheave's joint before a\n// cable's): gramRows for m = 6, mp = 4.\nfunc gram4x6(a *block6, w *[24]float64) {\n")
+	gramBody(b, 4)
+}
+
+// gramBody writes the statements of gram6 for a w of mp rows of six.
+func gramBody(b *bytes.Buffer, mp int) {
 	for i := 0; i < 6; i++ {
 		for j := 0; j <= i; j++ {
 			fmt.Fprintf(b, "a[%d] -= 0", i*6+j)
-			for r := 0; r < 6; r++ {
+			for r := 0; r < mp; r++ {
 				fmt.Fprintf(b, " + w[%d]*w[%d]", r*6+i, r*6+j)
 			}
 			b.WriteString("\n")
@@ -71,39 +84,54 @@ func cholesky6(b *bytes.Buffer) {
 // chain of dependent operations. A pivot whose reciprocal is not normal
 // hands the block, written back, to the loop form (choleskyFrom6).
 func cholesky6(a *block6, inv *[6]float64) bool {
-	var d, r, s, f float64
 `)
+	choleskyBody(b, 6, "choleskyFrom6(a, inv, %d)")
+}
+
+func cholesky4(b *bytes.Buffer) {
+	b.WriteString(`// cholesky4 is cholesky6 for m = 4 (a sheave's joint), handing a block
+// to choleskyFrom.
+func cholesky4(a *[16]float64, inv *[4]float64) bool {
+`)
+	choleskyBody(b, 4, "choleskyFrom(a[:], 4, inv[:], %d)")
+}
+
+// choleskyBody writes the statements of cholesky6 for an m×m block; from
+// is the call, formatted with the column, that takes over at a pivot
+// whose reciprocal is not normal.
+func choleskyBody(b *bytes.Buffer, m int, from string) {
+	b.WriteString("var d, r, s, f float64\n")
 	name := func(i, j int) string { return fmt.Sprintf("a%d_%d", i, j) }
-	for i := 0; i < 6; i++ {
+	for i := 0; i < m; i++ {
 		for j := 0; j <= i; j++ {
-			fmt.Fprintf(b, "%s := a[%d]\n", name(i, j), i*6+j)
+			fmt.Fprintf(b, "%s := a[%d]\n", name(i, j), i*m+j)
 		}
 	}
 	// store writes back the entries not yet stored: those of columns
 	// from j on (the earlier columns are final and stored).
 	store := func(j int) {
-		for i := j; i < 6; i++ {
+		for i := j; i < m; i++ {
 			for k := j; k <= i; k++ {
-				fmt.Fprintf(b, "a[%d] = %s\n", i*6+k, name(i, k))
+				fmt.Fprintf(b, "a[%d] = %s\n", i*m+k, name(i, k))
 			}
 		}
 	}
-	for j := 0; j < 6; j++ {
+	for j := 0; j < m; j++ {
 		fmt.Fprintf(b, "// Column %d.\nd = %s\nif !(d > 0) {\n", j, name(j, j))
 		store(j)
 		b.WriteString("return false\n}\nr = 1 / d\ns = math.Sqrt(r)\n")
 		b.WriteString("if !(r <= math.MaxFloat64 && r >= minNormal) {\n")
 		store(j)
-		fmt.Fprintf(b, "return choleskyFrom6(a, inv, %d)\n}\n", j)
-		fmt.Fprintf(b, "inv[%d] = s\na[%d] = d * s\n", j, j*6+j)
-		for i := j + 1; i < 6; i++ {
+		fmt.Fprintf(b, "return "+from+"\n}\n", j)
+		fmt.Fprintf(b, "inv[%d] = s\na[%d] = d * s\n", j, j*m+j)
+		for i := j + 1; i < m; i++ {
 			fmt.Fprintf(b, "f = %s * r\n", name(i, j))
 			for k := j + 1; k <= i; k++ {
 				fmt.Fprintf(b, "%s -= f * %s\n", name(i, k), name(k, j))
 			}
 		}
-		for i := j + 1; i < 6; i++ {
-			fmt.Fprintf(b, "a[%d] = %s * s\n", i*6+j, name(i, j))
+		for i := j + 1; i < m; i++ {
+			fmt.Fprintf(b, "a[%d] = %s * s\n", i*m+j, name(i, j))
 		}
 	}
 	b.WriteString("_ = f\nreturn true\n}\n\n")
@@ -113,12 +141,24 @@ func forwardRows6(b *bytes.Buffer) {
 	b.WriteString(`// forwardRows6 is forwardRows for m = n = 6, with row i held in locals
 // (registers) while the rows above are subtracted from it.
 func forwardRows6(l *block6, inv *[6]float64, b *block6) {
-	var b0, b1, b2, b3, b4, b5, f, s float64
 `)
-	for i := 0; i < 6; i++ {
+	forwardRowsBody(b, 6)
+}
+
+func forwardRows4x6(b *bytes.Buffer) {
+	b.WriteString(`// forwardRows4x6 is forwardRows6 for m = 4 (a sheave's joint).
+func forwardRows4x6(l *[16]float64, inv *[4]float64, b *[24]float64) {
+`)
+	forwardRowsBody(b, 4)
+}
+
+// forwardRowsBody writes the statements of forwardRows6 for an m×m l.
+func forwardRowsBody(b *bytes.Buffer, m int) {
+	b.WriteString("var b0, b1, b2, b3, b4, b5, f, s float64\n")
+	for i := 0; i < m; i++ {
 		fmt.Fprintf(b, "b0, b1, b2, b3, b4, b5 = b[%d], b[%d], b[%d], b[%d], b[%d], b[%d]\n", i*6, i*6+1, i*6+2, i*6+3, i*6+4, i*6+5)
 		for k := 0; k < i; k++ {
-			fmt.Fprintf(b, "f = l[%d]\n", i*6+k)
+			fmt.Fprintf(b, "f = l[%d]\n", i*m+k)
 			fmt.Fprintf(b, "b0, b1, b2 = b0-f*b[%d], b1-f*b[%d], b2-f*b[%d]\n", k*6, k*6+1, k*6+2)
 			fmt.Fprintf(b, "b3, b4, b5 = b3-f*b[%d], b4-f*b[%d], b5-f*b[%d]\n", k*6+3, k*6+4, k*6+5)
 		}
