@@ -424,7 +424,12 @@ func (w *World) assemble(h float64) {
 		// velocities are read once for all its rows instead of once a row.
 		// Each row's sums still add the bodies' terms in body order.
 		sums := p.sums[first:end]
-		clear(sums)
+		if len(sums) == 6 {
+			// A joint's: stored in place, where clear calls memclr.
+			*(*[6]rowSums)(sums) = [6]rowSums{}
+		} else {
+			clear(sums)
+		}
 		blocks := p.js[p.blockStart[ci]:p.blockStart[ci+1]]
 		minvs := p.minvJs[p.blockStart[ci]:p.blockStart[ci+1]][:len(blocks)]
 		// turning: every dynamic body of the rows had its turning taken
