@@ -268,13 +268,21 @@ func (b *Body) takeTurnStiffness(h float64) {
 // |ω|h ≈ 1 spun up without bound. The implicit step keeps the kinetic
 // energy from growing (E. Catto, "Numerical methods", GDC 2015). It is an
 // impulse so that the step applies it through the inertia it uses, which
-// the turning stiffness may raise.
+// the turning stiffness may raise. The body turns by the orientation
+// matrix of the step's start (refreshFrame): for a step's assembly only.
 func (b *Body) gyroscopicImpulse(h float64) geom.Vec3 {
 	in := b.Inertia
 	if in.X == 0 || in.Y == 0 || in.Z == 0 || b.AngVel == (geom.Vec3{}) {
 		return geom.Vec3{}
 	}
-	w := b.Rot.Conj().Rotate(b.AngVel)
+	// Into the body frame and back by the orientation matrix the step
+	// took (refreshFrame): a third of the quaternion's operations.
+	r, v := &b.rot, b.AngVel
+	w := geom.Vec3{
+		X: r[0][0]*v.X + r[1][0]*v.Y + r[2][0]*v.Z,
+		Y: r[0][1]*v.X + r[1][1]*v.Y + r[2][1]*v.Z,
+		Z: r[0][2]*v.X + r[1][2]*v.Y + r[2][2]*v.Z,
+	}
 	iw := hadamard(in, w)
 	// f(ω) = h ω × Iω at ω₀; ∂f/∂ω = I + h(skew(ω) I − skew(Iω)), written
 	// out entry by entry, zeros of the skew matrices and all: the
@@ -285,10 +293,10 @@ func (b *Body) gyroscopicImpulse(h float64) geom.Vec3 {
 	j[1][0], j[1][1], j[1][2] = h*(w.Z*in.X-iw.Z), h*(0*in.Y-0)+in.Y, h*(-w.X*in.Z - -iw.X)
 	j[2][0], j[2][1], j[2][2] = h*(-w.Y*in.X - -iw.Y), h*(w.X*in.Y-iw.X), h*(0*in.Z-0)+in.Z
 	d, ok := j.InverseMulVec(f)
-	if !ok {
-		return b.Rot.Rotate(f.Scale(-1))
+	if ok {
+		f = hadamard(in, d)
 	}
-	return b.Rot.Rotate(hadamard(in, d).Scale(-1))
+	return r.MulVec(f.Scale(-1))
 }
 
 func invOrZero(x float64) float64 {

@@ -236,11 +236,14 @@ func NewSheaveJoint(a *multibody.Body, pa, da geom.Vec3, b *multibody.Body, pb, 
 // (world): Ω̇ = t·(ω_B − ω_A). With count unset the raw angle is followed
 // without being added to the twist (a fold holds it, see Joint.Update).
 func (j *Joint) swingTwist(count bool, h float64) (float64, geom.Vec3) {
-	// swing, called through: it is above the inliner's budget.
-	psi, t, ok := j.swingAt(j.bodies[0].Rot, j.bodies[1].Rot)
+	// swing, called through: it is above the inliner's budget; t turned
+	// into the world by B's orientation matrix of the step (Body.ToWorld).
+	b := j.bodies[1]
+	psi, tb, ok := j.swingIn(j.bodies[0].Rot, b.Rot)
 	if !ok {
 		return j.unwound, geom.Vec3{} // swung half a turn: hold, no torque
 	}
+	t := b.ToWorld(tb)
 	if d := psi - j.psi; count && j.turnsFast(h) {
 		j.unwound += j.unwind(d, h)
 	} else if count {
@@ -262,6 +265,12 @@ func (j *Joint) swing() (psi float64, t geom.Vec3, ok bool) {
 
 // swingAt is swing with the bodies at orientations qa and qb.
 func (j *Joint) swingAt(qa, qb geom.Quat) (psi float64, t geom.Vec3, ok bool) {
+	psi, t, ok = j.swingIn(qa, qb)
+	return psi, qb.Rotate(t), ok
+}
+
+// swingIn is swingAt with t in B's frame.
+func (j *Joint) swingIn(qa, qb geom.Quat) (psi float64, t geom.Vec3, ok bool) {
 	q := j.restRel.Mul(qa.Conj().Mul(qb))
 	v := geom.Vec3{X: q.X, Y: q.Y, Z: q.Z}
 	n := j.axisB
@@ -271,7 +280,7 @@ func (j *Joint) swingAt(qa, qb geom.Quat) (psi float64, t geom.Vec3, ok bool) {
 		return 0, geom.Vec3{}, false
 	}
 	t = n.Scale(q.W * q.W).Add(n.Cross(v).Scale(q.W)).Add(v.Scale(s)).Scale(1 / rho2)
-	return 2 * math.Atan2(s, q.W), qb.Rotate(t), true
+	return 2 * math.Atan2(s, q.W), t, true
 }
 
 // NewSwivelJoint returns the joint of a hook swivel: the load hangs from the
