@@ -47,7 +47,7 @@ type Body struct {
 	predVel geom.Vec3 // v + h M⁻¹ f
 	predAng geom.Vec3
 	// turnK is the constraints' geometric stiffness against turning the
-	// body (N·m/rad, world frame) from their last forces (AddPull);
+	// body (N·m/rad, body frame) from their last forces (AddPull);
 	// turning says whether the step takes it in (World.takeTurnStiffness).
 	turnK   geom.Mat3
 	turning bool
@@ -180,24 +180,28 @@ func (b *Body) refreshFrame() {
 func (b *Body) refreshInverseInertia() { b.inverseInertiaIn(&b.invI, &b.rot) }
 
 // AddPull adds to a dynamic body's turning stiffness (see Turning) that of
-// a constraint force f (N, world) of the last step acting at the lever arm
-// r (m, world, from the centre of mass): turning the body by δθ swings r
-// across f and changes the torque r × f by −K δθ, K = (f·r)(I − r̂r̂ᵀ) for a
-// force along r. A pull that straightens the body along it (f·r > 0) is
-// counted with its part along r; a push, whose stiffness would be
-// negative, is not. Other bodies ignore it.
-func (b *Body) AddPull(r, f geom.Vec3) {
-	fr, r2 := f.Dot(r), r.Dot(r)
-	if b.Kind != Dynamic || !(fr > 0) || r2 == 0 {
+// a constraint force f (N, world) of the last step acting at the
+// body-frame point p (m, from the centre of mass), whose lever arm in the
+// world is r = R p (Body.ToWorld(p), which a constraint evaluating its
+// rows has at hand): turning the body by δθ swings r across f and changes
+// the torque r × f by −K δθ, K = (f·r)(I − r̂r̂ᵀ) for a force along r. A
+// pull that straightens the body along it (f·r > 0) is counted with its
+// part along r; a push, whose stiffness would be negative, is not. Other
+// bodies ignore it. The body keeps K in its own frame, Rᵀ K R =
+// (f·r)(I − p̂p̂ᵀ), where a pull at a point of the body keeps its form and
+// the step's criterion reads it without turning it (takeTurnStiffness).
+func (b *Body) AddPull(p, r, f geom.Vec3) {
+	fr, p2 := f.Dot(r), p.Dot(p)
+	if b.Kind != Dynamic || !(fr > 0) || p2 == 0 {
 		return
 	}
 	k := &b.turnK
-	q := fr / r2
-	k[0][0] = k[0][0] + fr - q*(r.X*r.X)
-	k[1][1] = k[1][1] + fr - q*(r.Y*r.Y)
-	k[2][2] = k[2][2] + fr - q*(r.Z*r.Z)
+	q := fr / p2
+	k[0][0] = k[0][0] + fr - q*(p.X*p.X)
+	k[1][1] = k[1][1] + fr - q*(p.Y*p.Y)
+	k[2][2] = k[2][2] + fr - q*(p.Z*p.Z)
 	// The same number on both sides: K symmetric.
-	xy, xz, yz := q*(r.X*r.Y), q*(r.X*r.Z), q*(r.Y*r.Z)
+	xy, xz, yz := q*(p.X*p.Y), q*(p.X*p.Z), q*(p.Y*p.Z)
 	k[0][1] -= xy
 	k[1][0] -= xy
 	k[0][2] -= xz
@@ -207,57 +211,57 @@ func (b *Body) AddPull(r, f geom.Vec3) {
 }
 
 // takeTurnStiffness decides whether a step of h seconds takes the body's
-// geometric stiffness turnK in, and if so sets the inverse inertia to
-// (R I₀ Rᵀ + s h² K)⁻¹ (else World.update sets the plain one), s = stability.TurnShare (see
+// geometric stiffness K in, and if so sets the inverse inertia to
+// R (I₀ + s h² K)⁻¹ Rᵀ (else World.update sets the plain one), K in the
+// body frame (turnK), s = stability.TurnShare (see
 // World.takeTurnStiffness). The criterion is on the fastest turning mode,
-// ω² the largest eigenvalue of I₀^(−½) Rᵀ K R I₀^(−½).
+// ω² the largest eigenvalue of I₀^(−½) K I₀^(−½).
 func (b *Body) takeTurnStiffness(h float64) {
 	in, k, r := b.Inertia, &b.turnK, &b.rot
 	if in.X == 0 || in.Y == 0 || in.Z == 0 || *k == (geom.Mat3{}) {
 		return // a particle does not turn; no pull, no stiffness
 	}
-	// The body's axes (R's columns) and K times them, world; written out,
-	// as are the matrices below, for want of loops the compiler unrolls.
-	// K c (kc, inlined) as Mat3.MulVec sums it: MulVec is above the
-	// inliner's budget.
-	c0 := geom.Vec3{X: r[0][0], Y: r[1][0], Z: r[2][0]}
-	c1 := geom.Vec3{X: r[0][1], Y: r[1][1], Z: r[2][1]}
-	c2 := geom.Vec3{X: r[0][2], Y: r[1][2], Z: r[2][2]}
-	kc := func(c geom.Vec3) geom.Vec3 {
-		return geom.Vec3{
-			X: k[0][0]*c.X + k[0][1]*c.Y + k[0][2]*c.Z,
-			Y: k[1][0]*c.X + k[1][1]*c.Y + k[1][2]*c.Z,
-			Z: k[2][0]*c.X + k[2][1]*c.Y + k[2][2]*c.Z,
-		}
-	}
+	// I₀^(−½) K I₀^(−½), upper triangle. Assigned entry by entry, as are
+	// the matrices below and gyroscopicImpulse's Jacobian: a composite
+	// literal of a matrix whose address is taken is built aside and then
+	// copied.
 	q0, q1, q2 := 1/math.Sqrt(in.X), 1/math.Sqrt(in.Y), 1/math.Sqrt(in.Z)
-	// I₀^(−½) Rᵀ K R I₀^(−½), upper triangle, column by column: each K c
-	// lives only for its column's entries (the three at once and K's rows
-	// spilled). Assigned entry by entry, as are iw below and
-	// gyroscopicImpulse's Jacobian: a composite literal of a matrix whose
-	// address is taken is built aside and then copied.
 	var scaled geom.Mat3
-	k0 := kc(c0)
-	scaled[0][0] = c0.Dot(k0) * (q0 * q0)
-	k1 := kc(c1)
-	scaled[0][1], scaled[1][1] = c0.Dot(k1)*(q0*q1), c1.Dot(k1)*(q1*q1)
-	k2 := kc(c2)
-	scaled[0][2], scaled[1][2], scaled[2][2] = c0.Dot(k2)*(q0*q2), c1.Dot(k2)*(q1*q2), c2.Dot(k2)*(q2*q2)
+	scaled[0][0], scaled[0][1], scaled[0][2] = k[0][0]*(q0*q0), k[0][1]*(q0*q1), k[0][2]*(q0*q2)
+	scaled[1][1], scaled[1][2], scaled[2][2] = k[1][1]*(q1*q1), k[1][2]*(q1*q2), k[2][2]*(q2*q2)
 	share := stability.TurnShare(scaled.SymMaxEigen(), h)
 	if share == 0 {
 		return
 	}
-	// R I₀ Rᵀ + s h² K, from R I₀ Rᵀ's upper triangle.
-	rir := func(a, c int) float64 {
-		return r[a][0]*in.X*r[c][0] + r[a][1]*in.Y*r[c][1] + r[a][2]*in.Z*r[c][2]
-	}
-	v01, v02, v12 := rir(0, 1), rir(0, 2), rir(1, 2)
+	// (I₀ + s h² K)⁻¹, body frame, turned into the world: R M⁻¹ Rᵀ, by
+	// T = R M⁻¹ and T Rᵀ's upper triangle (symmetric).
 	sh2 := share * h * h
-	var iw geom.Mat3
-	iw[0][0], iw[0][1], iw[0][2] = rir(0, 0)+sh2*k[0][0], v01+sh2*k[0][1], v02+sh2*k[0][2]
-	iw[1][0], iw[1][1], iw[1][2] = v01+sh2*k[1][0], rir(1, 1)+sh2*k[1][1], v12+sh2*k[1][2]
-	iw[2][0], iw[2][1], iw[2][2] = v02+sh2*k[2][0], v12+sh2*k[2][1], rir(2, 2)+sh2*k[2][2]
-	b.turning = iw.InverseTo(&b.invI)
+	var m geom.Mat3
+	m[0][0], m[0][1], m[0][2] = in.X+sh2*k[0][0], sh2*k[0][1], sh2*k[0][2]
+	m[1][0], m[1][1], m[1][2] = sh2*k[1][0], in.Y+sh2*k[1][1], sh2*k[1][2]
+	m[2][0], m[2][1], m[2][2] = sh2*k[2][0], sh2*k[2][1], in.Z+sh2*k[2][2]
+	if !m.InverseTo(&m) {
+		return
+	}
+	// Row i of T = R M⁻¹ and the entries j ≥ i of row i of T Rᵀ.
+	row := func(i int) (t0, t1, t2 float64) {
+		return r[i][0]*m[0][0] + r[i][1]*m[1][0] + r[i][2]*m[2][0],
+			r[i][0]*m[0][1] + r[i][1]*m[1][1] + r[i][2]*m[2][1],
+			r[i][0]*m[0][2] + r[i][1]*m[1][2] + r[i][2]*m[2][2]
+	}
+	dot := func(t0, t1, t2 float64, j int) float64 { return t0*r[j][0] + t1*r[j][1] + t2*r[j][2] }
+	inv := &b.invI
+	t0, t1, t2 := row(0)
+	inv[0][0] = dot(t0, t1, t2, 0)
+	inv[0][1] = dot(t0, t1, t2, 1)
+	inv[0][2] = dot(t0, t1, t2, 2)
+	t0, t1, t2 = row(1)
+	inv[1][1] = dot(t0, t1, t2, 1)
+	inv[1][2] = dot(t0, t1, t2, 2)
+	t0, t1, t2 = row(2)
+	inv[2][2] = dot(t0, t1, t2, 2)
+	inv[1][0], inv[2][0], inv[2][1] = inv[0][1], inv[0][2], inv[1][2]
+	b.turning = true
 }
 
 // gyroscopicImpulse returns the angular impulse (N·m·s, world) of h

@@ -24,7 +24,8 @@ func (p *pull) Apply(float64, []float64) {}
 func (p *pull) TurnStiffness() {
 	// Both ends pulled outwards along the body's x axis.
 	for _, s := range []float64{1, -1} {
-		p.body.AddPull(geom.V(s*p.length/2, 0, 0), geom.V(s*p.tension, 0, 0))
+		end := geom.V(s*p.length/2, 0, 0) // at rest: body and world frame alike
+		p.body.AddPull(end, end, geom.V(s*p.tension, 0, 0))
 	}
 }
 func (p *pull) turnOmega2(inertia float64) float64 { return p.tension * p.length / inertia }

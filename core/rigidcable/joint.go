@@ -627,8 +627,10 @@ func (j *Joint) TurnStiffness() {
 			d = b.ToWorld(j.axisB)
 		}
 	}
-	a.AddPull(j.ball.ra, d.Scale(force))
-	b.AddPull(j.ball.rb, d.Scale(-force))
+	// B's point as Update placed it: slid along B's axis at a sheave.
+	pb := j.pointB.AddScaled(j.slide, j.axisB)
+	a.AddPull(j.pointA, j.ball.ra, d.Scale(force))
+	b.AddPull(pb, j.ball.rb, d.Scale(-force))
 }
 
 // Force returns the ball-and-socket force of the last step (N): the cable
