@@ -28,6 +28,9 @@ func TestQuaternionRotationMatchesMatrix(t *testing.T) {
 	if n := q.Rotate(v).Norm(); math.Abs(n-v.Norm()) > 1e-12 {
 		t.Errorf("rotation changed the length to %g", n)
 	}
+	if d := q.XAxis().Sub(q.Rotate(V(1, 0, 0))).Norm(); d > 1e-15 {
+		t.Errorf("XAxis differs from the rotated x axis by %g", d)
+	}
 }
 
 func TestInverse(t *testing.T) {

@@ -42,6 +42,12 @@ func (q Quat) Rotate(v Vec3) Vec3 {
 	return v.AddScaled(q.W, t).Add(u.Cross(t))
 }
 
+// XAxis returns R(q)'s first column, Rotate(X) of the unit x axis for a
+// unit q: the column alone, at a third of Rotate's operations.
+func (q Quat) XAxis() Vec3 {
+	return Vec3{1 - 2*(q.Y*q.Y+q.Z*q.Z), 2 * (q.X*q.Y + q.W*q.Z), 2 * (q.X*q.Z - q.W*q.Y)}
+}
+
 // Matrix returns the rotation matrix R(q).
 func (q Quat) Matrix() Mat3 {
 	var m Mat3

@@ -191,12 +191,15 @@ func (r *rope) Nodes() []float64 {
 	if !r.nodesValid {
 		segs := r.cable.Segments
 		r.nodes = r.nodes[:0]
-		l := r.cable.SegmentLength
+		// Each segment's start, half its length back along its axis
+		// (rigidcable.Axis, x), and the last one's end.
+		half := r.cable.SegmentLength / 2
 		for _, b := range segs {
-			p := b.PointWorld(geom.Vec3{X: -l / 2})
+			p := b.Pos.AddScaled(-half, b.Rot.XAxis())
 			r.nodes = append(r.nodes, p.X, p.Y, p.Z)
 		}
-		p := segs[len(segs)-1].PointWorld(geom.Vec3{X: l / 2})
+		last := segs[len(segs)-1]
+		p := last.Pos.AddScaled(half, last.Rot.XAxis())
 		r.nodes = append(r.nodes, p.X, p.Y, p.Z)
 		r.nodesValid = true
 	}
