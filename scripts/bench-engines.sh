@@ -20,7 +20,8 @@ bash scripts/setup.sh --engines >/dev/null
 mkdir -p out
 rounds=${ROUNDS:-5}
 g++ -O2 -Wall -o out/engines scripts/bench/engines.cpp $(pkg-config --cflags --libs ode bullet)
-go test -c -o out/rigidcable.test ./fmu/plugins/rigidcable
+# With the profile the FMUs are built with (scripts/pgo.sh).
+go test -c -pgo="$PWD/cabi/default.pgo" -o out/rigidcable.test ./fmu/plugins/rigidcable
 
 results=out/bench-engines.txt
 : >"$results"

@@ -10,7 +10,10 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh >/dev/null
 mkdir -p out
-go test -run '^$' -bench . -benchmem ./core/... ./fmu/pyplugin/ ./fmu/plugins/rigidcable/ | tee out/bench-go.txt
+# Built with the profile the FMUs are built with (scripts/pgo.sh), so that
+# the figures are the FMUs'.
+pgo=-pgo=$PWD/cabi/default.pgo
+go test "$pgo" -run '^$' -bench . -benchmem ./core/... ./fmu/pyplugin/ ./fmu/plugins/rigidcable/ | tee out/bench-go.txt
 go run ./build export -o out/Hoist.fmu examples/massless >/dev/null
 rm -rf out/bench-fmu && mkdir -p out/bench-fmu && (cd out/bench-fmu && python3 -m zipfile -e ../Hoist.fmu .)
 gcc -O2 -Wall -o out/roundtrip scripts/bench/roundtrip.c -ldl
@@ -61,7 +64,7 @@ echo
 printf '%-58s %8s %8s %8s\n' "RigidHoist step, share of the time" "N=20" "N=100" "N=1000"
 declare -A share
 for n in 20 100 1000; do
-	go test -run '^$' -bench "BenchmarkRigidHoistDoStep/N=$n\$" -benchtime=2s -cpuprofile "out/cpu-$n.prof" \
+	go test "$pgo" -run '^$' -bench "BenchmarkRigidHoistDoStep/N=$n\$" -benchtime=2s -cpuprofile "out/cpu-$n.prof" \
 		-o out/rigidcable.test ./fmu/plugins/rigidcable/ >/dev/null
 	top=$(go tool pprof -top -cum -nodecount=300 out/rigidcable.test "out/cpu-$n.prof" 2>/dev/null)
 	for p in "${phases[@]}"; do

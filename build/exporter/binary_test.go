@@ -2,11 +2,13 @@ package exporter
 
 import (
 	"bytes"
+	"debug/buildinfo"
 	"debug/elf"
 	"debug/pe"
 	"encoding/binary"
 	"fmt"
 	"os"
+	"path"
 	"slices"
 	"strconv"
 	"strings"
@@ -262,6 +264,28 @@ func TestEngineBuiltForBaselineCPU(t *testing.T) {
 		}
 		if level != "v1" {
 			t.Errorf("%s engine built with GOAMD64=%q, want v1", p.Name, level)
+		}
+	}
+}
+
+// TestEngineGuidedByTheProfile: every engine is compiled with the profile
+// that guides the compiler (profileFile), as its build information
+// records: without it the engine computes the same, slower.
+func TestEngineGuidedByTheProfile(t *testing.T) {
+	for _, e := range allEngines(t) {
+		info, err := buildinfo.Read(bytes.NewReader(inflated(t, e)))
+		if err != nil {
+			t.Fatalf("%s engine: reading its build information: %v", e.Platform.Name, err)
+		}
+		pgo := ""
+		for _, s := range info.Settings {
+			if s.Key == "-pgo" {
+				pgo = s.Value
+			}
+		}
+		// Recorded by its name alone (-trimpath).
+		if want := path.Base(profileFile); pgo != want {
+			t.Errorf("%s engine built with -pgo=%q, want %q", e.Platform.Name, pgo, want)
 		}
 	}
 }

@@ -131,12 +131,21 @@ func Installed() (have []Platform, missing []string) {
 // every scenario.
 const engineName = "cablefmu"
 
+// profileFile is the CPU profile, relative to the module's root, that
+// guides the compiler's inlining and devirtualization in the engine
+// (profile-guided optimization; scripts/pgo.sh writes it from the models'
+// benchmarks). It changes how fast the engine runs, not what it computes.
+// Named rather than found by go build's -pgo=auto, so that a clone
+// without it fails to build instead of building a slower engine.
+const profileFile = "cabi/default.pgo"
+
 // Compile builds the engine for a platform from the module at root: the
 // C ABI (package cabi) as a c-shared library. The same sources give the
 // same bytes (-trimpath, the link files under a path named by their hash,
 // no time stamp in the DLL), so engines compiled anywhere from one commit
-// export the same FMUs. The host must be Linux x86-64, with the
-// platform's C compiler installed.
+// export the same FMUs. The compiler is guided by the profile
+// profileFile. The host must be Linux x86-64, with the platform's C
+// compiler installed.
 //
 // Linux: -z nodelete keeps the library mapped after dlclose (a Go runtime
 // cannot be unloaded); the version script cabi/link/exports.map exports
@@ -181,7 +190,7 @@ func Compile(root string, p Platform) (Engine, error) {
 		env = append(env, "CGO_CFLAGS="+strings.TrimSpace(os.Getenv("CGO_CFLAGS")+" -O2 -g -include "+filepath.Join(link, "glibc.h")))
 	}
 	start := time.Now()
-	cmd := exec.Command("go", "build", "-buildmode=c-shared", "-trimpath", "-ldflags="+ldflags, "-o", lib, "./cabi")
+	cmd := exec.Command("go", "build", "-buildmode=c-shared", "-trimpath", "-pgo="+profileFile, "-ldflags="+ldflags, "-o", lib, "./cabi")
 	cmd.Dir = root
 	cmd.Env = env
 	cmd.Stdout, cmd.Stderr = os.Stderr, os.Stderr
@@ -280,8 +289,9 @@ func linkFiles(root string) (string, error) {
 }
 
 // SourceHash is a short hash of the sources an engine or the command is
-// built from (the Go, C and link files, go.mod and go.sum, the embedded
-// example scenarios), by their paths and contents: the command built by
+// built from (the Go, C and link files, go.mod and go.sum, the profile
+// that guides the compiler, the embedded example scenarios), by their
+// paths and contents: the command built by
 // scripts/dist.sh records it beside the engines it carries and refuses
 // engines of other sources.
 func SourceHash(root string) (string, error) {
@@ -302,7 +312,7 @@ func SourceHash(root string) (string, error) {
 			return nil
 		}
 		switch filepath.Ext(rel) {
-		case ".go", ".c", ".h", ".s", ".map", ".mod", ".sum":
+		case ".go", ".c", ".h", ".s", ".map", ".mod", ".sum", ".pgo":
 			files = append(files, rel)
 		case ".json":
 			if strings.HasPrefix(rel, "examples/") && strings.Count(rel, "/") == 2 && strings.HasSuffix(rel, "/scenario.json") {
