@@ -634,15 +634,15 @@ func (w *World) integrate(h float64) {
 			}
 			pr := &prs[i]
 			f := l / h
+			if bodies := pr.Bodies; len(bodies) == 2 { // most rows: unrolled
+				js := pr.J[:2]
+				addImpulse(bodies[0], &js[0], f)
+				addImpulse(bodies[1], &js[1], f)
+				continue
+			}
 			js := pr.J[:len(pr.Bodies)]
 			for k, b := range pr.Bodies {
-				j := &js[k]
-				// An angular block's linear part (zero) would add zeros
-				// that change nothing: the force sums start from +0.
-				if j.Lin != (geom.Vec3{}) {
-					b.ConstraintForce = b.ConstraintForce.AddScaled(f, j.Lin)
-				}
-				b.ConstraintTorque = b.ConstraintTorque.AddScaled(f, j.Ang)
+				addImpulse(b, &js[k], f)
 			}
 		}
 	}
@@ -666,6 +666,17 @@ func (w *World) integrate(h float64) {
 			b.lastVel, b.lastAngVel = b.Vel, b.AngVel
 		}
 	}
+}
+
+// addImpulse adds a row's force f (N, its impulse over the step) times
+// its block j to b's constraint force and torque.
+func addImpulse(b *Body, j *Jacobian, f float64) {
+	// An angular block's linear part (zero) would add zeros that change
+	// nothing: the force sums start from +0.
+	if j.Lin != (geom.Vec3{}) {
+		b.ConstraintForce = b.ConstraintForce.AddScaled(f, j.Lin)
+	}
+	b.ConstraintTorque = b.ConstraintTorque.AddScaled(f, j.Ang)
 }
 
 func (w *World) check() error {
