@@ -165,7 +165,9 @@ type Switched interface {
 	// seconds at the current state; it must not change the constraint.
 	// While the rows stay off (Off again at the same h), neither Update nor
 	// Apply is called: their impulses stay the zeros that Apply got in the
-	// step that switched them off.
+	// step that switched them off. (A Summed constraint handed a
+	// substepped step's sums by ApplyStep gets the zeros once more in the
+	// next step that keeps its rows off.)
 	Off(h float64) bool
 }
 

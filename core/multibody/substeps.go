@@ -130,9 +130,17 @@ func (s *stepSums) apply(w *World, h float64) {
 			b.ConstraintForce, b.ConstraintTorque = m.impulse.Scale(1/h), m.moment.Scale(1/h)
 		}
 	}
-	for _, c := range w.constraints {
+	for i, c := range w.constraints {
 		if k, ok := s.constraints[c]; ok {
 			c.(Summed).ApplyStep(h, s.lambdas[k])
+			// Rows that end the step off now hold the step's sums, not
+			// the zeros that keeping them off takes them to hold
+			// (Switched): the next step that keeps them off applies
+			// those once more. (A world whose constraints changed since
+			// its last substep lays its rows out anew, all on.)
+			if !w.dirty && w.off[i] >= rowsSwitched {
+				w.off[i] = rowsHeld
+			}
 		}
 	}
 }

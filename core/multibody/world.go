@@ -86,8 +86,12 @@ type rowState int8
 const (
 	rowsOn        rowState = iota // evaluated by Update
 	rowsSwitching                 // off, evaluated by Update, not yet assembled
-	rowsSwitched                  // off, assembled this step: applied once more
+	rowsSwitched                  // off, assembled: applied (zeros) once more
 	rowsOff                       // off, left as the last assembly made them, not applied
+	// rowsHeld: off, left as the last assembly made them, but holding the
+	// sums of a step taken in substeps (Substeps' ApplyStep): the next
+	// step that keeps them off applies their zeros once more.
+	rowsHeld
 )
 
 // Relaxed returns how many compliant rows of the last step vibrate faster
@@ -330,8 +334,11 @@ func (w *World) update(h float64) error {
 	groups, allRows, offH := w.prob.Groups[:n+1], w.rows, w.offH // groups: the constraints' rows, as laid out
 	for i, c := range constraints {
 		if s := switched[i]; s != nil && s.Off(h) {
-			if (off[i] == rowsOff || off[i] == rowsSwitched) && h == offH {
+			if st := off[i]; st >= rowsSwitched && h == offH {
 				off[i] = rowsOff
+				if st == rowsHeld {
+					off[i] = rowsSwitched
+				}
 				continue // the same rows as in the last step
 			}
 			off[i] = rowsSwitching
@@ -411,7 +418,7 @@ func (w *World) assemble(h float64) {
 	w.offH = h
 	for ci, state := range w.off {
 		switch state {
-		case rowsOff:
+		case rowsOff, rowsSwitched:
 			continue // Σ, B and bounds as the step that switched them off left them
 		case rowsSwitching:
 			w.off[ci] = rowsSwitched
