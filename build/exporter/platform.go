@@ -169,6 +169,9 @@ func Compile(root string, p Platform) (Engine, error) {
 	if _, err := exec.LookPath(p.cc); err != nil {
 		return Engine{}, fmt.Errorf("compiling the %s engine: the C compiler %s is not installed (Debian package %s; bash scripts/setup.sh installs it)", p.Name, p.cc, p.pkg)
 	}
+	if _, err := os.Stat(filepath.Join(root, filepath.FromSlash(profileFile))); err != nil {
+		return Engine{}, fmt.Errorf("compiling the %s engine: the compiler's profile: %w (bash scripts/pgo.sh writes it)", p.Name, err)
+	}
 	tmp, err := os.MkdirTemp("", "cablefmu-engine-")
 	if err != nil {
 		return Engine{}, fmt.Errorf("build folder: %w", err)
