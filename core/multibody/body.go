@@ -49,8 +49,9 @@ type Body struct {
 	// turnK is the constraints' geometric stiffness against turning the
 	// body (N·m/rad, body frame) from their last forces (AddPull);
 	// turning says whether the step takes it in (World.takeTurnStiffness).
-	turnK   geom.Mat3
-	turning bool
+	// pulled says AddPull added to turnK since the world cleared it.
+	turnK           geom.Mat3
+	pulled, turning bool
 	// A kinematic body's velocities in the last step (see World.assemble).
 	lastVel, lastAngVel geom.Vec3
 }
@@ -196,6 +197,7 @@ func (b *Body) AddPull(p, r, f geom.Vec3) {
 		return
 	}
 	k := &b.turnK
+	b.pulled = true
 	q := fr / p2
 	k[0][0] = k[0][0] + fr - q*(p.X*p.X)
 	k[1][1] = k[1][1] + fr - q*(p.Y*p.Y)
@@ -217,10 +219,22 @@ func (b *Body) AddPull(p, r, f geom.Vec3) {
 // World.takeTurnStiffness). The criterion is on the fastest turning mode,
 // ω² the largest eigenvalue of I₀^(−½) K I₀^(−½).
 func (b *Body) takeTurnStiffness(h float64) {
-	in, k, r := b.Inertia, &b.turnK, &b.rot
-	if in.X == 0 || in.Y == 0 || in.Z == 0 || *k == (geom.Mat3{}) {
+	in, k := b.Inertia, &b.turnK
+	if in.X == 0 || in.Y == 0 || in.Z == 0 || !b.pulled {
 		return // a particle does not turn; no pull, no stiffness
 	}
+	if k[0][1] == 0 && k[0][2] == 0 && k[1][2] == 0 {
+		// Pulls on a principal axis (a rope segment's, at its ends): K
+		// diagonal, and so is I₀ + s h² K.
+		b.takeDiagonalTurnStiffness(h)
+		return
+	}
+	b.takeFullTurnStiffness(h)
+}
+
+// takeFullTurnStiffness is takeTurnStiffness for any K.
+func (b *Body) takeFullTurnStiffness(h float64) {
+	in, k, r := b.Inertia, &b.turnK, &b.rot
 	// I₀^(−½) K I₀^(−½), upper triangle. Assigned entry by entry, as are
 	// the matrices below and gyroscopicImpulse's Jacobian: a composite
 	// literal of a matrix whose address is taken is built aside and then
@@ -260,6 +274,34 @@ func (b *Body) takeTurnStiffness(h float64) {
 	inv[1][2] = dot(t0, t1, t2, 2)
 	t0, t1, t2 = row(2)
 	inv[2][2] = dot(t0, t1, t2, 2)
+	inv[1][0], inv[2][0], inv[2][1] = inv[0][1], inv[0][2], inv[1][2]
+	b.turning = true
+}
+
+// takeDiagonalTurnStiffness is takeTurnStiffness for a diagonal K: the
+// largest eigenvalue of I₀^(−½) K I₀^(−½) is its largest diagonal entry,
+// and (I₀ + s h² K)⁻¹ = diag(1/(I₀ᵢ + s h² Kᵢᵢ)), turned into the world as
+// inverseInertiaIn turns I₀⁻¹.
+func (b *Body) takeDiagonalTurnStiffness(h float64) {
+	in, k, r := b.Inertia, &b.turnK, &b.rot
+	omega2 := max(k[0][0]/in.X, k[1][1]/in.Y, k[2][2]/in.Z)
+	share := stability.TurnShare(omega2, h)
+	if share == 0 {
+		return
+	}
+	sh2 := share * h * h
+	m0, m1, m2 := 1/(in.X+sh2*k[0][0]), 1/(in.Y+sh2*k[1][1]), 1/(in.Z+sh2*k[2][2])
+	// Row i of R M⁻¹, and R M⁻¹ Rᵀ's entries j ≥ i: written out, as the
+	// loops were not unrolled.
+	inv := &b.invI
+	t0, t1, t2 := r[0][0]*m0, r[0][1]*m1, r[0][2]*m2
+	inv[0][0] = t0*r[0][0] + t1*r[0][1] + t2*r[0][2]
+	inv[0][1] = t0*r[1][0] + t1*r[1][1] + t2*r[1][2]
+	inv[0][2] = t0*r[2][0] + t1*r[2][1] + t2*r[2][2]
+	t0, t1, t2 = r[1][0]*m0, r[1][1]*m1, r[1][2]*m2
+	inv[1][1] = t0*r[1][0] + t1*r[1][1] + t2*r[1][2]
+	inv[1][2] = t0*r[2][0] + t1*r[2][1] + t2*r[2][2]
+	inv[2][2] = r[2][0]*m0*r[2][0] + r[2][1]*m1*r[2][1] + r[2][2]*m2*r[2][2]
 	inv[1][0], inv[2][0], inv[2][1] = inv[0][1], inv[0][2], inv[1][2]
 	b.turning = true
 }

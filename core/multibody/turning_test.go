@@ -96,3 +96,42 @@ func TestTurnShareContinuous(t *testing.T) {
 		t.Errorf("share of a very stiff turning %g, want 1/TurnLimit² = %g", s, want)
 	}
 }
+
+// The diagonal form of takeTurnStiffness (pulls on a body axis, a rope
+// segment's) gives the full form's inverse inertia to rounding, turned by
+// any orientation, where the step resolves the turning and where not.
+func TestDiagonalTurnStiffnessAsFull(t *testing.T) {
+	const m, l, h = 1.23, 0.5, 1.0 / 60
+	rot := geom.Quat{W: 0.8, X: 0.1, Y: -0.5, Z: 0.3}.Normalize()
+	for _, tension := range []float64{60, 1200, 1e6} {
+		var inv [2]geom.Mat3
+		var turning [2]bool
+		for i, full := range []bool{false, true} {
+			b := NewBody("rod", m, geom.V(m*1e-4/2, m*l*l/12, m*l*l/14), geom.Vec3{})
+			b.Rot = rot
+			b.refreshFrame()
+			(&pull{body: b, tension: tension, length: l}).TurnStiffness()
+			if k := b.turnK; k[0][1] != 0 || k[0][2] != 0 || k[1][2] != 0 {
+				t.Fatalf("pulls on the x axis give K = %v, not diagonal", k)
+			}
+			b.refreshInverseInertia()
+			if full {
+				b.takeFullTurnStiffness(h)
+			} else {
+				b.takeTurnStiffness(h)
+			}
+			inv[i], turning[i] = b.invI, b.turning
+		}
+		if turning[0] != turning[1] {
+			t.Errorf("T = %g N: diagonal form turning %v, full form %v", tension, turning[0], turning[1])
+		}
+		scale := math.Abs(inv[1][0][0]) + math.Abs(inv[1][1][1]) + math.Abs(inv[1][2][2])
+		for r := range 3 {
+			for c := range 3 {
+				if d := math.Abs(inv[0][r][c] - inv[1][r][c]); d > 1e-14*scale {
+					t.Errorf("T = %g N: I⁻¹[%d][%d] = %g in the diagonal form, %g in the full one", tension, r, c, inv[0][r][c], inv[1][r][c])
+				}
+			}
+		}
+	}
+}

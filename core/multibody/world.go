@@ -384,7 +384,7 @@ func (w *World) takeTurnStiffness(h float64) {
 		return
 	}
 	for _, b := range w.dynamic {
-		b.turnK = geom.Mat3{}
+		b.turnK, b.pulled = geom.Mat3{}, false
 	}
 	for _, t := range w.turning {
 		t.TurnStiffness()
