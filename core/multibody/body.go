@@ -199,6 +199,14 @@ func (b *Body) AddPull(p, r, f geom.Vec3) {
 	k := &b.turnK
 	b.pulled = true
 	q := fr / p2
+	if p.Y == 0 && p.Z == 0 {
+		// On the x axis (a rope segment's ends): the terms below but
+		// for the zeros, which change nothing.
+		k[0][0] = k[0][0] + fr - q*(p.X*p.X)
+		k[1][1] += fr
+		k[2][2] += fr
+		return
+	}
 	k[0][0] = k[0][0] + fr - q*(p.X*p.X)
 	k[1][1] = k[1][1] + fr - q*(p.Y*p.Y)
 	k[2][2] = k[2][2] + fr - q*(p.Z*p.Z)
