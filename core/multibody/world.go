@@ -302,7 +302,7 @@ func (w *World) Assemble(h float64) (*Problem, error) {
 	// Unconstrained prediction v + h M⁻¹ f, the gyroscopic term implicit.
 	for _, b := range w.dynamic {
 		f := b.Force.AddScaled(b.Mass, w.Gravity)
-		b.predVel = b.Vel.AddScaled(h/b.Mass, f)
+		b.predVel = b.Vel.AddScaled(h*b.invMass, f)
 		b.predAng = b.AngVel.Add(b.invI.MulVec(b.Torque.Scale(h).Add(b.gyroscopicImpulse(h))))
 	}
 	w.assemble(h)
@@ -545,7 +545,7 @@ func (t *rowTerms) assemble(p *Problem, first int, rows []Row, turning bool) {
 				gv += jump
 			}
 			if damping != t.lastDamping {
-				t.lastDamping, t.lastUpsilon = damping, 1/(1+4*damping/h)
+				t.lastDamping, t.lastUpsilon = damping, h/(h+4*damping) // Υ = 1/(1 + 4γ/h), one division
 			}
 			upsilon = t.lastUpsilon
 			sigma += t.sigmaScale * row.Compliance * upsilon
@@ -630,6 +630,7 @@ func (w *World) integrate(h float64) {
 	prs := p.Rows
 	lambda := p.Lambda[:len(prs)] // of one length: no bounds checks
 	groups := p.Groups[:len(w.off)+1]
+	perH := 1 / h // a product per row rather than a division
 	for ci, state := range w.off {
 		if state >= rowsSwitched {
 			continue // off: no impulse (most contacts, most steps)
@@ -640,7 +641,7 @@ func (w *World) integrate(h float64) {
 				continue
 			}
 			pr := &prs[i]
-			f := l / h
+			f := l * perH
 			if bodies := pr.Bodies; len(bodies) == 2 { // most rows: unrolled
 				js := pr.J[:2]
 				addImpulse(bodies[0], &js[0], f)
