@@ -66,6 +66,14 @@ type Row struct {
 	// segments), not a massless cable's single row under a heavy load,
 	// whose snatch SPOOK alone gives within 1 % at 1/60 s.
 	Gap bool
+	// Releases says the row, bounded, stops bodies that meet it and lets
+	// them go again in SPOOK's form (a rope that only pulls, meeting a
+	// snap taut): where the step does not resolve the row, its relaxation
+	// time is at least stability.ReleaseDamping's, at which the stop gives
+	// back no more speed than it took (at stability.Relaxation's it gave
+	// back twice that). A row in Gap's form, which closes its gap without
+	// overshooting it, needs no such floor: the world leaves it out.
+	Releases bool
 }
 
 // Reset clears a row to an unbounded rigid holonomic row with zero Jacobian.
@@ -104,7 +112,7 @@ func (r *Row) clearJ() {
 func (r *Row) resetFields() {
 	r.Holonomic, r.Violation, r.Compliance, r.Damping, r.Geometric = true, 0, 0, 0, 0
 	r.Speed, r.SpeedBefore, r.Slip = 0, 0, 0
-	r.Lo, r.Hi, r.Start, r.Gap = math.Float64frombits(negInfBits), math.Float64frombits(posInfBits), 0, false
+	r.Lo, r.Hi, r.Start, r.Gap, r.Releases = math.Float64frombits(negInfBits), math.Float64frombits(posInfBits), 0, false, false
 }
 
 // SetHolonomic sets every field of the row but J as Reset and then the
@@ -117,7 +125,7 @@ func (r *Row) resetFields() {
 func (r *Row) SetHolonomic(g, compliance, damping, geometric, speed, speedBefore float64) {
 	r.Holonomic, r.Violation, r.Compliance, r.Damping, r.Geometric = true, g, compliance, damping, geometric
 	r.Speed, r.SpeedBefore, r.Slip = speed, speedBefore, 0
-	r.Lo, r.Hi, r.Start, r.Gap = math.Float64frombits(negInfBits), math.Float64frombits(posInfBits), 0, false
+	r.Lo, r.Hi, r.Start, r.Gap, r.Releases = math.Float64frombits(negInfBits), math.Float64frombits(posInfBits), 0, false, false
 }
 
 // negInfBits and posInfBits are an unbounded row's bounds, −∞ and +∞, as

@@ -402,7 +402,8 @@ func (w *World) takeTurnStiffness(h float64) {
 // relaxation time is its own damping, raised to stability.Relaxation·h
 // only where the row vibrates faster than h resolves (stability.Unresolved,
 // judged by its stiffness 1/ε plus its geometric stiffness and by its
-// diagonal J M⁻¹ Jᵀ), and to stability.TurnDamping where it carries
+// diagonal J M⁻¹ Jᵀ) and to stability.ReleaseDamping where such a row
+// releases (Row.Releases), and to stability.TurnDamping where it carries
 // geometric stiffness between bodies whose turning the step took in, all
 // of them. The rows of a switched constraint that stays off keep what the
 // step that switched it off assembled.
@@ -410,7 +411,7 @@ func (w *World) assemble(h float64) {
 	p := &w.prob
 	p.values++
 	t := rowTerms{
-		h: h, bias: -4 / h, sigmaScale: 4 / (h * h),
+		h: h, bias: -4 / h, sigmaScale: 4 / (h * h), release: stability.ReleaseDamping(0, h),
 		lastCompliance: math.NaN(), lastDamping: math.NaN(), lastOwn: math.NaN(),
 		// lastSlip, slipRate: 0/h = 0
 	}
@@ -483,6 +484,7 @@ func (w *World) assemble(h float64) {
 // registers and spilled more often than they were used.
 type rowTerms struct {
 	h, bias, sigmaScale       float64 // −4/h and 4/h²
+	release                   float64 // stability.ReleaseRelaxation·h
 	lastCompliance, stiffness float64 // 1/ε
 	lastDamping, lastUpsilon  float64 // Υ = 1/(1 + 4γ/h)
 	lastOwn, relaxedOwn       float64 // a row's own γ, relaxed (stability.Damping)
@@ -522,6 +524,9 @@ func (t *rowTerms) assemble(p *Problem, first int, rows []Row, turning bool) {
 					}
 					damping = t.relaxedOwn
 					t.relaxed++
+					if row.Releases && !row.Gap {
+						damping = max(damping, t.release)
+					}
 				}
 				if turning && row.Geometric > 0 {
 					// The turning the step took in is damped relative

@@ -354,7 +354,10 @@ func (j *Joint) Update(h float64, rows []multibody.Row) {
 		j.pull = d
 		// λ·d/h is the rope's pull on the sheave: the tension. A rope
 		// cannot push, so the row only pulls while the slack is within
-		// the limit; there it holds.
+		// the limit; there it holds. Either way it stops the rope and
+		// lets it go again, as when the rope snaps taut over the sheave
+		// (multibody.Row.Releases).
+		rows[0].Releases = true
 		if along := g.Dot(d) + j.slide; along < limit {
 			rows[0].Violation = along
 			rows[0].Lo = 0

@@ -3,7 +3,8 @@
 // gets. The physics (material stiffness and damping) stays as given
 // everywhere else; the remedies vanish as the step resolves the motion.
 //
-// Two criteria, used by every cable model, and a third for rigid bodies:
+// Two criteria, used by every cable model, a third for rigid bodies and a
+// fourth for rows that release:
 //
 //   - A compliant constraint row of stiffness k acting on an effective mass
 //     m has the angular frequency ω = √(k/m). SPOOK (package multibody) is
@@ -47,6 +48,12 @@
 //     shut. Where the rope's segments turn by more than MaxTurn in a step
 //     (a slack rope whipped straight), the step is taken in substeps
 //     (Substeps) that keep them below it.
+//
+//   - A row that releases (a rope that only pulls) and that the step does
+//     not resolve meets a snap as a stiff stop: SPOOK gives back up to
+//     4Υ − 1 of the speed it stops, up to 2.3 times at Relaxation·h.
+//     Such rows get at least ReleaseRelaxation·h, at which a snap gives
+//     back no more than it took (ReleaseDamping).
 package stability
 
 import "math"
@@ -61,6 +68,26 @@ const ResolvedLimit = 2.0
 // and shifts the damping of the resolved modes coupled to these rows by no
 // more than ζ = ωh·0.05 (at ωh = 0.9: 0.045).
 const Relaxation = 0.05
+
+// ReleaseRelaxation is the least relaxation time, in steps, of an
+// unresolved row that releases (bounded on one side: a rope that only
+// pulls, a contact that only pushes): γ ≥ ReleaseRelaxation·h, so that a
+// snap onto it gives back no more speed than it took. SPOOK's stiff row
+// sets G v' = Υ(G v − 4g/h), Υ = 1/(1 + 4γ/h) (package multibody). Met
+// at speed v with a gap of p·vh left at the step's start, it stops the
+// bodies at Υ(1 + 4p)v in the first step (for p < γ/h; a larger gap
+// closes later) and throws them back at Υ(3Υ(1 + 4p) − 4p)·v in the
+// second, where it releases: from 3Υ² at p = 0 to 4Υ − 1 at p = γ/h.
+// 4Υ − 1 ≤ 1 needs Υ ≤ ½, γ ≥ h/4; a snap then gives back ¾ to all of
+// the speed it stopped. At Relaxation·h (Υ = 0.83) it gave back up to
+// 2.3 times: a rope snapping taut over a sheave threw a load lighter than
+// itself back faster at every snap, until it diverged.
+const ReleaseRelaxation = 0.25
+
+// ReleaseDamping returns the relaxation time (s) of an unresolved row
+// that releases, whose relaxation time is otherwise tau (Damping's): at
+// least ReleaseRelaxation·h.
+func ReleaseDamping(tau, h float64) float64 { return max(tau, ReleaseRelaxation*h) }
 
 // Unresolved reports whether a row of stiffness k (N/m or N·m/rad) on the
 // effective inverse mass d (1/kg or 1/(kg·m²)) vibrates faster than the step
