@@ -45,6 +45,13 @@ func newHoistRig(t testing.TB, rope material.Rope, n int, ratio float64, hook En
 	return &hoistRig{world: w, cable: c, hoist: hoist, load: load, size: size}
 }
 
+// step advances the rig by h seconds as the RigidHoist does: in the
+// cable's substeps (Cable.Substeps) where a segment turns faster than the
+// step resolves.
+func (r *hoistRig) step(h float64) error {
+	return r.world.Substeps(h, r.cable.Substeps(h), func(_ int, sub float64) error { return r.world.Step(sub) })
+}
+
 // gap returns joint k's opening (m).
 func (r *hoistRig) gap(k int) float64 {
 	j := r.cable.Joints[k]
@@ -291,19 +298,20 @@ func dropPeak(mass, k, tau, v, s, until float64) float64 {
 // (ωh = 0.84: −17 %, ωh = 1.85: −42 %; logged, examples/README.md): a
 // smaller internal step h gives the snap.
 //
-// Every cell runs the 20 s, and the snaps give back no more than they
-// took: the load's top speed in each later 4 s is at most 5 % above the
-// first 4 s's (measured: it falls, to rest within 4 s for the loads of 10
-// segments' mass). Before the sheave's row had stability.ReleaseDamping,
-// those light loads were thrown back faster at every snap: at 20 s the
-// 5-segment rope's load flew at 10.5 m/s and the 20-segment one's at
-// 1.2 km/s. Known limit, logged: the load of 1e5 segments' mass on 100
-// segments, whose snaps (the rope pushed at its buckling load between
-// them, bucklingSeed) give it more at each until the rope folds back on
-// itself (top speeds 1.9, 3.8, 8.0, 14, 85 m/s per 4 s; examples/README.md).
+// Every cell runs the 20 s, stepped as the RigidHoist steps (in the
+// cable's substeps), and the snaps give back no more than they took: the
+// load's top speed in any 4 s is at most 7 % above the free fall's of the
+// 0.2 s drop, and in each later 4 s at most 5 % above the first 4 s's
+// (measured 0.50–1.90 m/s in the first, falling in every cell, to rest
+// within 4 s for the loads of 10 segments' mass). Before the sheave's row
+// had stability.ReleaseDamping those light loads were thrown back faster
+// than they fell: 2.34 m/s (5 segments), 135 m/s (20), 3.27 then 4.51 m/s
+// (100). (Stepped without the substeps, the load of 1e5 segments' mass on
+// 100 segments gains at each snap, 1.9, 3.8, 8.0, 14, 85 m/s per 4 s: its
+// slack segments turn faster than the step resolves, what the substeps
+// are for.)
 func TestHoistDropAndStop(t *testing.T) {
 	const h = 1.0 / 60
-	known := map[[2]float64]bool{{100, 1e5}: true}
 	r := material.DefaultSteelRope()
 	for _, n := range []int{5, 20, 100} {
 		for _, ratio := range []float64{10, 1e3, 1e5} {
@@ -321,7 +329,7 @@ func TestHoistDropAndStop(t *testing.T) {
 				if tm <= 0.2 {
 					rig.hoist.Vel = geom.V(0, 0, -1)
 				}
-				if err = rig.world.Step(h); err != nil {
+				if err = rig.step(h); err != nil {
 					err = fmt.Errorf("t = %.2f s: %w", tm, err)
 				}
 				_, a := rig.cable.Kink()
@@ -346,17 +354,19 @@ func TestHoistDropAndStop(t *testing.T) {
 					t.Log(msg)
 				}
 			}
+			// A load falling freely for the 0.2 s the hoist descends
+			// reaches g·0.2 s = 1.96 m/s (the slack the hoist leaves is
+			// then taken up: 4 mm); a snap gives back at most that.
+			fall := 9.81 * 0.2
 			grows := false
-			for _, v := range top[1:] {
-				grows = grows || !(v <= 1.05*top[0])
+			for k, v := range top {
+				grows = grows || !(v <= 1.07*fall) || k > 0 && !(v <= 1.05*top[0])
 			}
 			switch {
-			case known[[2]float64{float64(n), ratio}]:
-				t.Logf("%s (known limit): the load's top speed per 4 s %.3g m/s, folded by up to %.0f°; %v", name, top, fold*180/math.Pi, err)
 			case err != nil:
 				t.Errorf("%s: %v", name, err)
 			case grows:
-				t.Errorf("%s: the load's top speed per 4 s %.3g m/s, want none above the first's by more than 5 %%", name, top)
+				t.Errorf("%s: the load's top speed per 4 s %.3g m/s, want none above the free fall's %.3g m/s by more than 7 %% nor above the first's by more than 5 %%", name, top, fall)
 			default:
 				t.Logf("%s: 20 s of snaps, the load's top speed per 4 s %.3g m/s, folded by up to %.0f°", name, top, fold*180/math.Pi)
 			}
