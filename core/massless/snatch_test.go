@@ -70,3 +70,52 @@ func TestSlackSnatch(t *testing.T) {
 		})
 	}
 }
+
+// A 20 kg load on 10 m of the 20 mm rope, the winch paying out at 2 m/s
+// for 1 s and stopping dead: the load falls after the slack rope and
+// snaps it taut at ωh = 6.6 (k = EA/L, 1/60 s), which the step does not
+// resolve. The rope's row, which only pulls, releases the load after
+// each snap (multibody.Row.Releases): it never moves faster than in its
+// first 4 s (3.9 m/s), and rests from 4 s on. Without it, snaps threw it
+// back faster than it fell (8.0 m/s at 4.8 s; in the Hoist FMU 20 m/s
+// within 12 s, up to the sheave, at tensions 180 times its weight).
+func TestLightLoadSnapsComeToRest(t *testing.T) {
+	const m, g, L, h = 20.0, 9.81, 10.0, 1.0 / 60
+	w := multibody.NewWorld(geom.V(0, 0, -g))
+	top := w.AddBody(multibody.NewStatic("top", geom.V(0, 0, 20)))
+	load := w.AddBody(multibody.NewBody("load", m, multibody.BoxInertia(m, 0.2, 0.2, 0.2), geom.V(0, 0, 20-L)))
+	r := material.DefaultSteelRope()
+	k := r.AxialStiffness() / L
+	st, err := NewStretch([]Node{{Body: top}, {Body: load}}, L-m*g/k, r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	winch := &Winch{}
+	st.Slack, st.Winch = true, winch
+	w.AddConstraint(st)
+	fell, rest := 0.0, 0.0 // the top speeds before the winch stops and from 4 s on
+	for i := 0; i < int(12/h); i++ {
+		tm := float64(i) * h
+		winch.Speed = 0
+		if tm < 1 {
+			winch.Speed = 2
+		}
+		if err := w.Step(h); err != nil {
+			t.Fatal(err)
+		}
+		v := load.Vel.Norm()
+		switch {
+		case tm < 4:
+			fell = max(fell, v)
+		default:
+			rest = max(rest, v)
+		}
+		if tm >= 1.2 && v > 1.05*fell {
+			t.Fatalf("t = %.2f s: the load moves at %.3g m/s, faster than it ever fell (%.3g m/s)", tm, v, fell)
+		}
+	}
+	t.Logf("ωh = %.2f: top speed %.3g m/s in the first 4 s, %.3g m/s from 4 s on", h*math.Sqrt(k/m), fell, rest)
+	if rest > 1e-3 {
+		t.Errorf("the load still moves at %.3g m/s from 4 s on, want at rest (below 1 mm/s)", rest)
+	}
+}

@@ -84,6 +84,9 @@ func (s *Stretch) Update(h float64, rows []multibody.Row) {
 	row.Damping = s.Damping
 	if s.Slack {
 		row.Hi = 0 // λ < 0 pulls the nodes together; a rope cannot push
+		// It stops a load that snaps it taut and lets it go again
+		// (multibody.Row.Releases).
+		row.Releases = true
 	}
 	// ∂φ_s/∂t = −L̇: the winch's pay-out is the row's prescribed rate. The
 	// damping acts on the stretch rate at the start of the step, G v − L̇

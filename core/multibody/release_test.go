@@ -51,7 +51,7 @@ func bounces(t *testing.T, releases bool, drop float64) (fall, rise []float64) {
 // A snap onto a row that releases gives back no more speed than it took,
 // whatever the step's phase when the gap closes: with Row.Releases
 // (stability.ReleaseDamping, Υ = ½) each rise down to 1 mm/s is at most
-// as fast as the fall before it (¾ to all of it by the analysis; the
+// as fast as the fall before it (a third to all of it by the analysis; the
 // tether's own stretch takes some), from drops of 0.5 m and of 0.5 m less
 // a fifth and three fifths of a step's travel; at stability.Relaxation's
 // damping alone (Υ = 0.83) rises were faster than their falls (up to

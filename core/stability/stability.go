@@ -77,10 +77,11 @@ const Relaxation = 0.05
 // at speed v with a gap of p·vh left at the step's start, it stops the
 // bodies at Υ(1 + 4p)v in the first step (for p < γ/h; a larger gap
 // closes later) and throws them back at Υ(3Υ(1 + 4p) − 4p)·v in the
-// second, where it releases: from 3Υ² at p = 0 to 4Υ − 1 at p = γ/h.
-// 4Υ − 1 ≤ 1 needs Υ ≤ ½, γ ≥ h/4; a snap then gives back ¾ to all of
-// the speed it stopped. At Relaxation·h (Υ = 0.83) it gave back up to
-// 2.3 times: a rope snapping taut over a sheave threw a load lighter than
+// second, where it releases: from 3Υ² at p = 0 to 4Υ − 1 at p = γ/h,
+// the most over every phase. 4Υ − 1 ≤ 1 needs Υ ≤ ½, γ ≥ h/4; a snap
+// then gives back at most the speed it stopped (down to a third of it at
+// other phases). At Relaxation·h (Υ = 0.83) it gave back up to 2.3
+// times: a rope snapping taut over a sheave threw a load lighter than
 // itself back faster at every snap, until it diverged.
 const ReleaseRelaxation = 0.25
 

@@ -116,7 +116,7 @@ func TestLoadStartingBelowTheGroundRefused(t *testing.T) {
 // elastic rope throws it up at no more than twice the winch's speed (where
 // the rope's top moves at 3 m/s the load arrives at 3 m/s and leaves at no
 // more), 6 m/s. With 20 and 100 segments at the default step it leaves at
-// 5 to 6.06 m/s (1 % above; measured 5.85–6.00, and 5.85–5.98 in the same
+// 5 to 6.06 m/s (1 % above; measured 5.89–6.00, and 5.85–5.98 in the same
 // runs at an internal step of 1/960 s without substeps). In single steps
 // the segments whipped straight (up to 78 rad/s, 1.3 rad a step) left
 // their joints open, which pulled the rope short: 4.1 to 9.5 m/s.
@@ -161,12 +161,12 @@ func TestSnatchLeavesAtMostTwiceTheWinchSpeed(t *testing.T) {
 // 15 s: the load lands, the slack-rope stop holds back most of the pay-out
 // while hauling in takes its full length, so that each cycle snatches the
 // load up higher than the last. At 3 m/s the run goes to the end with the
-// load slower than 12 m/s and the tension below 1.5 MN (measured 7.8 m/s,
-// 1.15 MN); taken in single steps where the slack segments whipped (before
+// load slower than 12 m/s and the tension below 1.5 MN (measured 7.6 m/s,
+// 1.03 MN); taken in single steps where the slack segments whipped (before
 // stability.MaxTurn), it ran away after 5.6 s. At 5 m/s the slack-rope
 // stop holds back most of the pay-out at this step (not at 1/480 s and
-// finer, examples/README.md), each haul takes the load higher, and after
-// 7 s it is thrown up into the sheave with 3.6 MN, a stress no rope holds:
+// finer, examples/README.md), each haul takes the load higher, and it is
+// thrown up into the sheave (16 m/s, 3.1 MN), a stress no rope holds:
 // every step either succeeds with the load slower than 25 m/s, or the
 // instance fails saying that the rope would have broken or ran away
 // (segments faster than 1000 m/s against the rope's mean motion), outputs
