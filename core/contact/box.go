@@ -245,7 +245,7 @@ func (c *BoxContact) Update(h float64, rows []multibody.Row) {
 		if c.Damping > 0 {
 			r[0].Damping = c.Damping
 		}
-		r[0].Lo = 0
+		r[0].Lo, r[0].Releases = 0, true // pushes only (multibody.Row.Releases)
 		limit := c.box.Friction * sameForce(c.normal[k], c.normalStep, h)
 		for i := 1; i < 3; i++ {
 			r[i].Holonomic = false // friction acts on the sliding velocity

@@ -184,7 +184,7 @@ func (c *Contact) Update(h float64, rows []multibody.Row) {
 		// for 15 steps while it hung in the air, its friction slowing it.
 		rows[0].Damping = 0
 	}
-	rows[0].Lo = 0
+	rows[0].Lo, rows[0].Releases = 0, true // pushes only (multibody.Row.Releases)
 	limit := c.ground.Friction * c.lastNormal(h)
 	if c.Creep {
 		c.creep(h, r, rows)

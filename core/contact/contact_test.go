@@ -486,3 +486,25 @@ func TestReboundSolvesBounded(t *testing.T) {
 		}
 	}
 }
+
+// A box dropped from 1 m onto the ground with a contact damping below a
+// quarter step, which the step does not resolve: its normal rows, which
+// only push, release it after each bounce (multibody.Row.Releases), so
+// that it never comes back up faster than it fell, and rests within 3 s.
+// At that damping alone (Υ = 0.97) it came back up faster than it fell.
+func TestLightlyDampedContactGivesBackNoMore(t *testing.T) {
+	w, b, cs := boxOnGround(t, 0.5, 1.25)
+	for _, c := range cs {
+		c.Damping = 0.01 * h
+	}
+	fell := math.Sqrt(2 * 9.81 * 1)
+	fastest := 0.0
+	run(t, w, 3, func() { fastest = max(fastest, b.Vel.Norm()) })
+	t.Logf("fell at %.3g m/s; fastest %.3g m/s; at 3 s %.2g m/s, %.2g m deep", fell, fastest, b.Vel.Norm(), 0.25-b.Pos.Z)
+	if fastest > 1.02*fell {
+		t.Errorf("the box moved at up to %.3g m/s, faster than it fell onto the ground (%.3g m/s)", fastest, fell)
+	}
+	if v := b.Vel.Norm(); v > 1e-3 {
+		t.Errorf("the box still moves at %.3g m/s after 3 s, want at rest", v)
+	}
+}
