@@ -459,6 +459,8 @@ func TestRunRefusals(t *testing.T) {
 		{"twice", "time,suspension.x,suspension.x\n0,0,0\n", `inputs.csv:1: column "suspension.x" given twice`},
 		{"not time", "t,suspension.x\n0,0\n", `inputs.csv:1: the first column is "t": want time`},
 		{"out of range", "time,winch.speed\n0,0\n1,2000\n", `inputs.csv: winch.speed = 2000 at t = 1 s is outside [-1000, 1000] m/s`},
+		{"out of range at the stop", "time,winch.speed\n0,0\n1.5,3000\n", `inputs.csv: winch.speed = 2000 at the stop time, t = 1 s (between the rows of 0 and 1.5 s), is outside [-1000, 1000] m/s`},
+		{"first row after the stop", "time,winch.speed\n2,3000\n", `inputs.csv: winch.speed = 3000 at the stop time, t = 1 s (the first row's, at 2 s, held before it), is outside [-1000, 1000] m/s`},
 		{"time in minutes", "time (min),suspension.x\n0,0\n", `inputs.csv:1: time in "min": want seconds`},
 		{"another unit", "time (s),suspension.x (mm)\n0,0\n", `inputs.csv:1: column "suspension.x" in mm: suspension.x takes m`},
 		{"an output", "time,cable.tension (N)\n0,0\n", `inputs.csv:1: "cable.tension" is an output of Hoist, not an input: drop its column`},
@@ -478,6 +480,15 @@ func TestRunRefusals(t *testing.T) {
 		if _, err := os.Stat(out); err == nil {
 			t.Errorf("%s: a CSV was written", c.name)
 		}
+	}
+	// Rows past the stop time are not reached: a value there outside the
+	// input's range refuses nothing (at 1 s the table gives 400.8 m/s).
+	long := filepath.Join(dir, "long.csv")
+	if err := os.WriteFile(long, []byte("time,winch.speed\n0,1\n5,2000\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if code, _, errs := call("run", "../examples/massless", "-stop", "1", "-inputs", long, "-csv", out); code != 0 {
+		t.Errorf("a value out of range past the stop time: status %d, %s", code, errs)
 	}
 	table := filepath.Join(dir, "bom.csv")
 	if err := os.WriteFile(table, []byte("\ufefftime,suspension.x\n0,0\n1,1\n"), 0o644); err != nil {

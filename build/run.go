@@ -492,10 +492,22 @@ func simulate(ctx context.Context, c *exporter.Checked, stop, step float64, tabl
 			}
 			// Before the run, not at the point that reaches the value
 			// (the run failed there, and its outputs went with it): the
-			// table's values between rows lie between theirs.
+			// table's values between rows lie between theirs. Rows past
+			// the stop time are not reached; the value at the stop is.
 			v := vars[i]
+			outside := func(x float64) bool { return v.Min != nil && x < *v.Min || v.Max != nil && x > *v.Max }
 			for row, x := range table.columns[k] {
-				if v.Min != nil && x < *v.Min || v.Max != nil && x > *v.Max {
+				if tm := table.times[row]; tm > stop {
+					if x := table.at(k, stop); outside(x) {
+						where := fmt.Sprintf("the first row's, at %g s, held before it", tm)
+						if row > 0 {
+							where = fmt.Sprintf("between the rows of %g and %g s", table.times[row-1], tm)
+						}
+						return fmt.Errorf("%s: %s = %g at the stop time, t = %g s (%s), is outside [%s, %s] %s", table.file, n, x, stop, where, bound(v.Min, "-inf"), bound(v.Max, "inf"), unit)
+					}
+					break
+				}
+				if outside(x) {
 					return fmt.Errorf("%s: %s = %g at t = %g s is outside [%s, %s] %s", table.file, n, x, table.times[row], bound(v.Min, "-inf"), bound(v.Max, "inf"), unit)
 				}
 			}
