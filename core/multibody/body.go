@@ -159,13 +159,23 @@ func (b *Body) inverseInertiaNow() geom.Mat3 {
 // orientation matrix r: Σ_k I_k⁻¹ c_k c_kᵀ over r's columns, symmetric (an
 // axis of zero moment adds nothing).
 func (b *Body) inverseInertiaIn(inv, r *geom.Mat3) {
-	in := [3]float64{invOrZero(b.Inertia.X), invOrZero(b.Inertia.Y), invOrZero(b.Inertia.Z)}
-	for i := 0; i < 3; i++ {
-		for j := i; j < 3; j++ {
-			v := r[i][0]*in[0]*r[j][0] + r[i][1]*in[1]*r[j][1] + r[i][2]*in[2]*r[j][2]
-			inv[i][j], inv[j][i] = v, v
-		}
-	}
+	turnedDiagonal(inv, r, invOrZero(b.Inertia.X), invOrZero(b.Inertia.Y), invOrZero(b.Inertia.Z))
+}
+
+// turnedDiagonal writes into inv R diag(m0, m1, m2) Rᵀ for the rotation
+// matrix r, symmetric: row i of R diag, and the entries j ≥ i of its
+// product with Rᵀ, written out (the loops over i and j were not
+// unrolled).
+func turnedDiagonal(inv, r *geom.Mat3, m0, m1, m2 float64) {
+	t0, t1, t2 := r[0][0]*m0, r[0][1]*m1, r[0][2]*m2
+	inv[0][0] = t0*r[0][0] + t1*r[0][1] + t2*r[0][2]
+	inv[0][1] = t0*r[1][0] + t1*r[1][1] + t2*r[1][2]
+	inv[0][2] = t0*r[2][0] + t1*r[2][1] + t2*r[2][2]
+	t0, t1, t2 = r[1][0]*m0, r[1][1]*m1, r[1][2]*m2
+	inv[1][1] = t0*r[1][0] + t1*r[1][1] + t2*r[1][2]
+	inv[1][2] = t0*r[2][0] + t1*r[2][1] + t2*r[2][2]
+	inv[2][2] = r[2][0]*m0*r[2][0] + r[2][1]*m1*r[2][1] + r[2][2]*m2*r[2][2]
+	inv[1][0], inv[2][0], inv[2][1] = inv[0][1], inv[0][2], inv[1][2]
 }
 
 // refreshFrame recomputes the orientation matrix and the inverse mass
@@ -289,7 +299,7 @@ func (b *Body) takeFullTurnStiffness(h float64) {
 // takeDiagonalTurnStiffness is takeTurnStiffness for a diagonal K: the
 // largest eigenvalue of I₀^(−½) K I₀^(−½) is its largest diagonal entry,
 // and (I₀ + s h² K)⁻¹ = diag(1/(I₀ᵢ + s h² Kᵢᵢ)), turned into the world as
-// inverseInertiaIn turns I₀⁻¹.
+// inverseInertiaIn turns I₀⁻¹ (turnedDiagonal).
 func (b *Body) takeDiagonalTurnStiffness(h float64) {
 	in, k, r := b.Inertia, &b.turnK, &b.rot
 	omega2 := max(k[0][0]/in.X, k[1][1]/in.Y, k[2][2]/in.Z)
@@ -298,19 +308,7 @@ func (b *Body) takeDiagonalTurnStiffness(h float64) {
 		return
 	}
 	sh2 := share * h * h
-	m0, m1, m2 := 1/(in.X+sh2*k[0][0]), 1/(in.Y+sh2*k[1][1]), 1/(in.Z+sh2*k[2][2])
-	// Row i of R M⁻¹, and R M⁻¹ Rᵀ's entries j ≥ i: written out, as the
-	// loops were not unrolled.
-	inv := &b.invI
-	t0, t1, t2 := r[0][0]*m0, r[0][1]*m1, r[0][2]*m2
-	inv[0][0] = t0*r[0][0] + t1*r[0][1] + t2*r[0][2]
-	inv[0][1] = t0*r[1][0] + t1*r[1][1] + t2*r[1][2]
-	inv[0][2] = t0*r[2][0] + t1*r[2][1] + t2*r[2][2]
-	t0, t1, t2 = r[1][0]*m0, r[1][1]*m1, r[1][2]*m2
-	inv[1][1] = t0*r[1][0] + t1*r[1][1] + t2*r[1][2]
-	inv[1][2] = t0*r[2][0] + t1*r[2][1] + t2*r[2][2]
-	inv[2][2] = r[2][0]*m0*r[2][0] + r[2][1]*m1*r[2][1] + r[2][2]*m2*r[2][2]
-	inv[1][0], inv[2][0], inv[2][1] = inv[0][1], inv[0][2], inv[1][2]
+	turnedDiagonal(&b.invI, r, 1/(in.X+sh2*k[0][0]), 1/(in.Y+sh2*k[1][1]), 1/(in.Z+sh2*k[2][2]))
 	b.turning = true
 }
 
