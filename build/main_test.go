@@ -460,7 +460,8 @@ func TestRunRefusals(t *testing.T) {
 		{"not time", "t,suspension.x\n0,0\n", `inputs.csv:1: the first column is "t": want time`},
 		{"out of range", "time,winch.speed\n0,0\n1,2000\n", `inputs.csv: winch.speed = 2000 at t = 1 s is outside [-1000, 1000] m/s`},
 		{"out of range at the stop", "time,winch.speed\n0,0\n1.5,3000\n", `inputs.csv: winch.speed = 2000 at the stop time, t = 1 s (between the rows of 0 and 1.5 s), is outside [-1000, 1000] m/s`},
-		{"first row after the stop", "time,winch.speed\n2,3000\n", `inputs.csv: winch.speed = 3000 at the stop time, t = 1 s (the first row's, at 2 s, held before it), is outside [-1000, 1000] m/s`},
+		{"first row after the stop", "time,winch.speed\n2,3000\n", `inputs.csv: winch.speed = 3000 at the start time, t = 0 s (the first row's, at 2 s, held before it), is outside [-1000, 1000] m/s`},
+		{"out of range at the start", "time,winch.speed\n-1,3000\n1,0\n", `inputs.csv: winch.speed = 1500 at the start time, t = 0 s (between the rows of -1 and 1 s), is outside [-1000, 1000] m/s`},
 		{"time in minutes", "time (min),suspension.x\n0,0\n", `inputs.csv:1: time in "min": want seconds`},
 		{"another unit", "time (s),suspension.x (mm)\n0,0\n", `inputs.csv:1: column "suspension.x" in mm: suspension.x takes m`},
 		{"an output", "time,cable.tension (N)\n0,0\n", `inputs.csv:1: "cable.tension" is an output of Hoist, not an input: drop its column`},
@@ -483,12 +484,15 @@ func TestRunRefusals(t *testing.T) {
 	}
 	// Rows past the stop time are not reached: a value there outside the
 	// input's range refuses nothing (at 1 s the table gives 400.8 m/s).
-	long := filepath.Join(dir, "long.csv")
-	if err := os.WriteFile(long, []byte("time,winch.speed\n0,1\n5,2000\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	if code, _, errs := call("run", "../examples/massless", "-stop", "1", "-inputs", long, "-csv", out); code != 0 {
-		t.Errorf("a value out of range past the stop time: status %d, %s", code, errs)
+	// Rows before the start are not reached either (at 0 s: 0 m/s).
+	for _, rows := range []string{"0,1\n5,2000\n", "-2,3000\n0,0\n2,0\n"} {
+		long := filepath.Join(dir, "long.csv")
+		if err := os.WriteFile(long, []byte("time,winch.speed\n"+rows), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if code, _, errs := call("run", "../examples/massless", "-stop", "1", "-inputs", long, "-csv", out); code != 0 {
+			t.Errorf("a value out of range before the start or past the stop time (%q): status %d, %s", rows, code, errs)
+		}
 	}
 	table := filepath.Join(dir, "bom.csv")
 	if err := os.WriteFile(table, []byte("\ufefftime,suspension.x\n0,0\n1,1\n"), 0o644); err != nil {

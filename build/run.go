@@ -285,6 +285,32 @@ func readInputs(file string) (*inputTable, error) {
 	return t, nil
 }
 
+// checkAt returns an error where column k (the input name, its unit and
+// range) is outside its range at the run's start or stop time tm (end
+// names which) and the table has no row there; rows at tm are checked
+// as rows.
+func (t *inputTable) checkAt(k int, tm float64, end, name, unit string, outside func(float64) bool, lo, hi *float64) error {
+	ts := t.times
+	r := sort.Search(len(ts), func(i int) bool { return ts[i] >= tm })
+	if r < len(ts) && ts[r] == tm {
+		return nil // a row: checked with the rows
+	}
+	x := t.at(k, tm)
+	if !outside(x) {
+		return nil
+	}
+	var where string
+	switch {
+	case r == 0:
+		where = fmt.Sprintf("the first row's, at %g s, held before it", ts[0])
+	case r == len(ts):
+		where = fmt.Sprintf("the last row's, at %g s, held after it", ts[r-1])
+	default:
+		where = fmt.Sprintf("between the rows of %g and %g s", ts[r-1], ts[r])
+	}
+	return fmt.Errorf("%s: %s = %g at the %s time, t = %g s (%s), is outside [%s, %s] %s", t.file, name, x, end, tm, where, bound(lo, "-inf"), bound(hi, "inf"), unit)
+}
+
 // at returns column k at time x: linear between rows, held beyond them
 // (as the Python package's Table).
 func (t *inputTable) at(k int, x float64) float64 {
@@ -492,23 +518,20 @@ func simulate(ctx context.Context, c *exporter.Checked, stop, step float64, tabl
 			}
 			// Before the run, not at the point that reaches the value
 			// (the run failed there, and its outputs went with it): the
-			// table's values between rows lie between theirs. Rows past
-			// the stop time are not reached; the value at the stop is.
+			// table's values between rows lie between theirs. Rows before
+			// the start or past the stop time are not reached; the values
+			// at the start and the stop are.
 			v := vars[i]
 			outside := func(x float64) bool { return v.Min != nil && x < *v.Min || v.Max != nil && x > *v.Max }
+			if err := table.checkAt(k, 0, "start", n, unit, outside, v.Min, v.Max); err != nil {
+				return err
+			}
+			if err := table.checkAt(k, stop, "stop", n, unit, outside, v.Min, v.Max); err != nil {
+				return err
+			}
 			for row, x := range table.columns[k] {
-				if tm := table.times[row]; tm > stop {
-					if x := table.at(k, stop); outside(x) {
-						where := fmt.Sprintf("the first row's, at %g s, held before it", tm)
-						if row > 0 {
-							where = fmt.Sprintf("between the rows of %g and %g s", table.times[row-1], tm)
-						}
-						return fmt.Errorf("%s: %s = %g at the stop time, t = %g s (%s), is outside [%s, %s] %s", table.file, n, x, stop, where, bound(v.Min, "-inf"), bound(v.Max, "inf"), unit)
-					}
-					break
-				}
-				if outside(x) {
-					return fmt.Errorf("%s: %s = %g at t = %g s is outside [%s, %s] %s", table.file, n, x, table.times[row], bound(v.Min, "-inf"), bound(v.Max, "inf"), unit)
+				if tm := table.times[row]; tm >= 0 && tm <= stop && outside(x) {
+					return fmt.Errorf("%s: %s = %g at t = %g s is outside [%s, %s] %s", table.file, n, x, tm, bound(v.Min, "-inf"), bound(v.Max, "inf"), unit)
 				}
 			}
 			inVR = append(inVR, uint32(i))
