@@ -289,14 +289,14 @@ func readInputs(file string) (*inputTable, error) {
 // range) is outside its range at the run's start or stop time tm (end
 // names which) and the table has no row there; rows at tm are checked
 // as rows.
-func (t *inputTable) checkAt(k int, tm float64, end, name, unit string, outside func(float64) bool, lo, hi *float64) error {
+func (t *inputTable) checkAt(k int, tm float64, end, name, unit string, lo, hi *float64) error {
 	ts := t.times
 	r := sort.Search(len(ts), func(i int) bool { return ts[i] >= tm })
 	if r < len(ts) && ts[r] == tm {
 		return nil // a row: checked with the rows
 	}
 	x := t.at(k, tm)
-	if !outside(x) {
+	if !outside(x, lo, hi) {
 		return nil
 	}
 	var where string
@@ -310,6 +310,10 @@ func (t *inputTable) checkAt(k int, tm float64, end, name, unit string, outside 
 	}
 	return fmt.Errorf("%s: %s = %g at the %s time, t = %g s (%s), is outside [%s, %s] %s", t.file, name, x, end, tm, where, bound(lo, "-inf"), bound(hi, "inf"), unit)
 }
+
+// outside reports whether x lies outside the range [lo, hi] (nil: no
+// bound on that side).
+func outside(x float64, lo, hi *float64) bool { return lo != nil && x < *lo || hi != nil && x > *hi }
 
 // at returns column k at time x: linear between rows, held beyond them
 // (as the Python package's Table).
@@ -522,15 +526,14 @@ func simulate(ctx context.Context, c *exporter.Checked, stop, step float64, tabl
 			// the start or past the stop time are not reached; the values
 			// at the start and the stop are.
 			v := vars[i]
-			outside := func(x float64) bool { return v.Min != nil && x < *v.Min || v.Max != nil && x > *v.Max }
-			if err := table.checkAt(k, 0, "start", n, unit, outside, v.Min, v.Max); err != nil {
+			if err := table.checkAt(k, 0, "start", n, unit, v.Min, v.Max); err != nil {
 				return err
 			}
-			if err := table.checkAt(k, stop, "stop", n, unit, outside, v.Min, v.Max); err != nil {
+			if err := table.checkAt(k, stop, "stop", n, unit, v.Min, v.Max); err != nil {
 				return err
 			}
 			for row, x := range table.columns[k] {
-				if tm := table.times[row]; tm >= 0 && tm <= stop && outside(x) {
+				if tm := table.times[row]; tm >= 0 && tm <= stop && outside(x, v.Min, v.Max) {
 					return fmt.Errorf("%s: %s = %g at t = %g s is outside [%s, %s] %s", table.file, n, x, tm, bound(v.Min, "-inf"), bound(v.Max, "inf"), unit)
 				}
 			}
