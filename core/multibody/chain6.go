@@ -84,17 +84,19 @@ func assembleJoint6(a *block6, sums *[6]rowSums, sigma *[6]float64, js, ms *[12]
 
 // coupleJoint6 is assemble's Bₖ for two such blocks whose only shared body
 // is the second of block k and the first of block k+1, from block k's J
-// blocks js and block k+1's M⁻¹J blocks nextMs (as assembleJoint6's);
-// rows from linear (of block k) and nextLinear (of block k+1) on are
-// angular.
-func coupleJoint6(w *block6, js, nextMs *[12]Jacobian, linear, nextLinear int) {
+// blocks js and block k+1's M⁻¹J blocks otherMs (as assembleJoint6's), kj
+// = 1 and km = 0; rows from linear (of block k) and otherLinear (of block
+// k+1) on are angular. With kj = 0 and km = 1 it is Bₖ₋₁ᵀ, block k's J on
+// its first body with the M⁻¹J of block k−1 (otherMs) on its second: the
+// coupling the factorization from the bottom takes (Chain).
+func coupleJoint6(w *block6, js, otherMs *[12]Jacobian, linear, otherLinear, kj, km int) {
 	for i := 0; i < 6; i++ {
-		x := &js[2*i+1]
+		x := &js[2*i+kj]
 		x0, x1, x2, x3, x4, x5 := x.Lin.X, x.Lin.Y, x.Lin.Z, x.Ang.X, x.Ang.Y, x.Ang.Z
 		for j := 0; j < 6; j++ {
-			y := &nextMs[2*j]
+			y := &otherMs[2*j+km]
 			v := x3*y.Ang.X + x4*y.Ang.Y + x5*y.Ang.Z
-			if i < linear && j < nextLinear {
+			if i < linear && j < otherLinear {
 				v = x0*y.Lin.X + x1*y.Lin.Y + x2*y.Lin.Z + v
 			}
 			w[i*6+j] = v

@@ -799,21 +799,21 @@ func assembleGram6Tail(a *block6, sums *[6]rowSums, sigma *[6]float64, js, ms *[
 	a[35] = sums[5].d + sigma[5] - (0 + w[5]*w[5] + w[11]*w[11] + w[17]*w[17] + w[23]*w[23] + w[29]*w[29] + w[35]*w[35])
 }
 
-// coupleForward6Tail is coupleJoint6Tail(w, js, nextMs) and then
+// coupleForward6Tail is coupleJoint6Tail(w, js, otherMs) and then
 // forwardRows6(l, inv, w), row by row: Wₖ = Lₖ⁻¹ Bₖ of two cable joints'
 // blocks, each row of Bₖ made where forwardRows6 holds it.
-func coupleForward6Tail(w, l *block6, inv *[6]float64, js, nextMs *[12]Jacobian) {
+func coupleForward6Tail(w, l *block6, inv *[6]float64, js, otherMs *[12]Jacobian) {
 	var b0, b1, b2, b3, b4, b5, f, s float64
 	{
 		x := &js[1]
 		x0, x1, x2 := x.Lin.X, x.Lin.Y, x.Lin.Z
 		x3, x4, x5 := x.Ang.X, x.Ang.Y, x.Ang.Z
-		b0 = x0*nextMs[0].Lin.X + x1*nextMs[0].Lin.Y + x2*nextMs[0].Lin.Z + (x3*nextMs[0].Ang.X + x4*nextMs[0].Ang.Y + x5*nextMs[0].Ang.Z)
-		b1 = x0*nextMs[2].Lin.X + x1*nextMs[2].Lin.Y + x2*nextMs[2].Lin.Z + (x3*nextMs[2].Ang.X + x4*nextMs[2].Ang.Y + x5*nextMs[2].Ang.Z)
-		b2 = x0*nextMs[4].Lin.X + x1*nextMs[4].Lin.Y + x2*nextMs[4].Lin.Z + (x3*nextMs[4].Ang.X + x4*nextMs[4].Ang.Y + x5*nextMs[4].Ang.Z)
-		b3 = x3*nextMs[6].Ang.X + x4*nextMs[6].Ang.Y + x5*nextMs[6].Ang.Z
-		b4 = x3*nextMs[8].Ang.X + x4*nextMs[8].Ang.Y + x5*nextMs[8].Ang.Z
-		b5 = x3*nextMs[10].Ang.X + x4*nextMs[10].Ang.Y + x5*nextMs[10].Ang.Z
+		b0 = x0*otherMs[0].Lin.X + x1*otherMs[0].Lin.Y + x2*otherMs[0].Lin.Z + (x3*otherMs[0].Ang.X + x4*otherMs[0].Ang.Y + x5*otherMs[0].Ang.Z)
+		b1 = x0*otherMs[2].Lin.X + x1*otherMs[2].Lin.Y + x2*otherMs[2].Lin.Z + (x3*otherMs[2].Ang.X + x4*otherMs[2].Ang.Y + x5*otherMs[2].Ang.Z)
+		b2 = x0*otherMs[4].Lin.X + x1*otherMs[4].Lin.Y + x2*otherMs[4].Lin.Z + (x3*otherMs[4].Ang.X + x4*otherMs[4].Ang.Y + x5*otherMs[4].Ang.Z)
+		b3 = x3*otherMs[6].Ang.X + x4*otherMs[6].Ang.Y + x5*otherMs[6].Ang.Z
+		b4 = x3*otherMs[8].Ang.X + x4*otherMs[8].Ang.Y + x5*otherMs[8].Ang.Z
+		b5 = x3*otherMs[10].Ang.X + x4*otherMs[10].Ang.Y + x5*otherMs[10].Ang.Z
 	}
 	s = inv[0]
 	w[0], w[1], w[2], w[3], w[4], w[5] = b0*s, b1*s, b2*s, b3*s, b4*s, b5*s
@@ -821,12 +821,12 @@ func coupleForward6Tail(w, l *block6, inv *[6]float64, js, nextMs *[12]Jacobian)
 		x := &js[3]
 		x0, x1, x2 := x.Lin.X, x.Lin.Y, x.Lin.Z
 		x3, x4, x5 := x.Ang.X, x.Ang.Y, x.Ang.Z
-		b0 = x0*nextMs[0].Lin.X + x1*nextMs[0].Lin.Y + x2*nextMs[0].Lin.Z + (x3*nextMs[0].Ang.X + x4*nextMs[0].Ang.Y + x5*nextMs[0].Ang.Z)
-		b1 = x0*nextMs[2].Lin.X + x1*nextMs[2].Lin.Y + x2*nextMs[2].Lin.Z + (x3*nextMs[2].Ang.X + x4*nextMs[2].Ang.Y + x5*nextMs[2].Ang.Z)
-		b2 = x0*nextMs[4].Lin.X + x1*nextMs[4].Lin.Y + x2*nextMs[4].Lin.Z + (x3*nextMs[4].Ang.X + x4*nextMs[4].Ang.Y + x5*nextMs[4].Ang.Z)
-		b3 = x3*nextMs[6].Ang.X + x4*nextMs[6].Ang.Y + x5*nextMs[6].Ang.Z
-		b4 = x3*nextMs[8].Ang.X + x4*nextMs[8].Ang.Y + x5*nextMs[8].Ang.Z
-		b5 = x3*nextMs[10].Ang.X + x4*nextMs[10].Ang.Y + x5*nextMs[10].Ang.Z
+		b0 = x0*otherMs[0].Lin.X + x1*otherMs[0].Lin.Y + x2*otherMs[0].Lin.Z + (x3*otherMs[0].Ang.X + x4*otherMs[0].Ang.Y + x5*otherMs[0].Ang.Z)
+		b1 = x0*otherMs[2].Lin.X + x1*otherMs[2].Lin.Y + x2*otherMs[2].Lin.Z + (x3*otherMs[2].Ang.X + x4*otherMs[2].Ang.Y + x5*otherMs[2].Ang.Z)
+		b2 = x0*otherMs[4].Lin.X + x1*otherMs[4].Lin.Y + x2*otherMs[4].Lin.Z + (x3*otherMs[4].Ang.X + x4*otherMs[4].Ang.Y + x5*otherMs[4].Ang.Z)
+		b3 = x3*otherMs[6].Ang.X + x4*otherMs[6].Ang.Y + x5*otherMs[6].Ang.Z
+		b4 = x3*otherMs[8].Ang.X + x4*otherMs[8].Ang.Y + x5*otherMs[8].Ang.Z
+		b5 = x3*otherMs[10].Ang.X + x4*otherMs[10].Ang.Y + x5*otherMs[10].Ang.Z
 	}
 	f = l[6]
 	b0, b1, b2 = b0-f*w[0], b1-f*w[1], b2-f*w[2]
@@ -837,12 +837,12 @@ func coupleForward6Tail(w, l *block6, inv *[6]float64, js, nextMs *[12]Jacobian)
 		x := &js[5]
 		x0, x1, x2 := x.Lin.X, x.Lin.Y, x.Lin.Z
 		x3, x4, x5 := x.Ang.X, x.Ang.Y, x.Ang.Z
-		b0 = x0*nextMs[0].Lin.X + x1*nextMs[0].Lin.Y + x2*nextMs[0].Lin.Z + (x3*nextMs[0].Ang.X + x4*nextMs[0].Ang.Y + x5*nextMs[0].Ang.Z)
-		b1 = x0*nextMs[2].Lin.X + x1*nextMs[2].Lin.Y + x2*nextMs[2].Lin.Z + (x3*nextMs[2].Ang.X + x4*nextMs[2].Ang.Y + x5*nextMs[2].Ang.Z)
-		b2 = x0*nextMs[4].Lin.X + x1*nextMs[4].Lin.Y + x2*nextMs[4].Lin.Z + (x3*nextMs[4].Ang.X + x4*nextMs[4].Ang.Y + x5*nextMs[4].Ang.Z)
-		b3 = x3*nextMs[6].Ang.X + x4*nextMs[6].Ang.Y + x5*nextMs[6].Ang.Z
-		b4 = x3*nextMs[8].Ang.X + x4*nextMs[8].Ang.Y + x5*nextMs[8].Ang.Z
-		b5 = x3*nextMs[10].Ang.X + x4*nextMs[10].Ang.Y + x5*nextMs[10].Ang.Z
+		b0 = x0*otherMs[0].Lin.X + x1*otherMs[0].Lin.Y + x2*otherMs[0].Lin.Z + (x3*otherMs[0].Ang.X + x4*otherMs[0].Ang.Y + x5*otherMs[0].Ang.Z)
+		b1 = x0*otherMs[2].Lin.X + x1*otherMs[2].Lin.Y + x2*otherMs[2].Lin.Z + (x3*otherMs[2].Ang.X + x4*otherMs[2].Ang.Y + x5*otherMs[2].Ang.Z)
+		b2 = x0*otherMs[4].Lin.X + x1*otherMs[4].Lin.Y + x2*otherMs[4].Lin.Z + (x3*otherMs[4].Ang.X + x4*otherMs[4].Ang.Y + x5*otherMs[4].Ang.Z)
+		b3 = x3*otherMs[6].Ang.X + x4*otherMs[6].Ang.Y + x5*otherMs[6].Ang.Z
+		b4 = x3*otherMs[8].Ang.X + x4*otherMs[8].Ang.Y + x5*otherMs[8].Ang.Z
+		b5 = x3*otherMs[10].Ang.X + x4*otherMs[10].Ang.Y + x5*otherMs[10].Ang.Z
 	}
 	f = l[12]
 	b0, b1, b2 = b0-f*w[0], b1-f*w[1], b2-f*w[2]
@@ -855,12 +855,12 @@ func coupleForward6Tail(w, l *block6, inv *[6]float64, js, nextMs *[12]Jacobian)
 	{
 		x := &js[7]
 		x3, x4, x5 := x.Ang.X, x.Ang.Y, x.Ang.Z
-		b0 = x3*nextMs[0].Ang.X + x4*nextMs[0].Ang.Y + x5*nextMs[0].Ang.Z
-		b1 = x3*nextMs[2].Ang.X + x4*nextMs[2].Ang.Y + x5*nextMs[2].Ang.Z
-		b2 = x3*nextMs[4].Ang.X + x4*nextMs[4].Ang.Y + x5*nextMs[4].Ang.Z
-		b3 = x3*nextMs[6].Ang.X + x4*nextMs[6].Ang.Y + x5*nextMs[6].Ang.Z
-		b4 = x3*nextMs[8].Ang.X + x4*nextMs[8].Ang.Y + x5*nextMs[8].Ang.Z
-		b5 = x3*nextMs[10].Ang.X + x4*nextMs[10].Ang.Y + x5*nextMs[10].Ang.Z
+		b0 = x3*otherMs[0].Ang.X + x4*otherMs[0].Ang.Y + x5*otherMs[0].Ang.Z
+		b1 = x3*otherMs[2].Ang.X + x4*otherMs[2].Ang.Y + x5*otherMs[2].Ang.Z
+		b2 = x3*otherMs[4].Ang.X + x4*otherMs[4].Ang.Y + x5*otherMs[4].Ang.Z
+		b3 = x3*otherMs[6].Ang.X + x4*otherMs[6].Ang.Y + x5*otherMs[6].Ang.Z
+		b4 = x3*otherMs[8].Ang.X + x4*otherMs[8].Ang.Y + x5*otherMs[8].Ang.Z
+		b5 = x3*otherMs[10].Ang.X + x4*otherMs[10].Ang.Y + x5*otherMs[10].Ang.Z
 	}
 	f = l[18]
 	b0, b1, b2 = b0-f*w[0], b1-f*w[1], b2-f*w[2]
@@ -876,12 +876,12 @@ func coupleForward6Tail(w, l *block6, inv *[6]float64, js, nextMs *[12]Jacobian)
 	{
 		x := &js[9]
 		x3, x4, x5 := x.Ang.X, x.Ang.Y, x.Ang.Z
-		b0 = x3*nextMs[0].Ang.X + x4*nextMs[0].Ang.Y + x5*nextMs[0].Ang.Z
-		b1 = x3*nextMs[2].Ang.X + x4*nextMs[2].Ang.Y + x5*nextMs[2].Ang.Z
-		b2 = x3*nextMs[4].Ang.X + x4*nextMs[4].Ang.Y + x5*nextMs[4].Ang.Z
-		b3 = x3*nextMs[6].Ang.X + x4*nextMs[6].Ang.Y + x5*nextMs[6].Ang.Z
-		b4 = x3*nextMs[8].Ang.X + x4*nextMs[8].Ang.Y + x5*nextMs[8].Ang.Z
-		b5 = x3*nextMs[10].Ang.X + x4*nextMs[10].Ang.Y + x5*nextMs[10].Ang.Z
+		b0 = x3*otherMs[0].Ang.X + x4*otherMs[0].Ang.Y + x5*otherMs[0].Ang.Z
+		b1 = x3*otherMs[2].Ang.X + x4*otherMs[2].Ang.Y + x5*otherMs[2].Ang.Z
+		b2 = x3*otherMs[4].Ang.X + x4*otherMs[4].Ang.Y + x5*otherMs[4].Ang.Z
+		b3 = x3*otherMs[6].Ang.X + x4*otherMs[6].Ang.Y + x5*otherMs[6].Ang.Z
+		b4 = x3*otherMs[8].Ang.X + x4*otherMs[8].Ang.Y + x5*otherMs[8].Ang.Z
+		b5 = x3*otherMs[10].Ang.X + x4*otherMs[10].Ang.Y + x5*otherMs[10].Ang.Z
 	}
 	f = l[24]
 	b0, b1, b2 = b0-f*w[0], b1-f*w[1], b2-f*w[2]
@@ -900,12 +900,141 @@ func coupleForward6Tail(w, l *block6, inv *[6]float64, js, nextMs *[12]Jacobian)
 	{
 		x := &js[11]
 		x3, x4, x5 := x.Ang.X, x.Ang.Y, x.Ang.Z
-		b0 = x3*nextMs[0].Ang.X + x4*nextMs[0].Ang.Y + x5*nextMs[0].Ang.Z
-		b1 = x3*nextMs[2].Ang.X + x4*nextMs[2].Ang.Y + x5*nextMs[2].Ang.Z
-		b2 = x3*nextMs[4].Ang.X + x4*nextMs[4].Ang.Y + x5*nextMs[4].Ang.Z
-		b3 = x3*nextMs[6].Ang.X + x4*nextMs[6].Ang.Y + x5*nextMs[6].Ang.Z
-		b4 = x3*nextMs[8].Ang.X + x4*nextMs[8].Ang.Y + x5*nextMs[8].Ang.Z
-		b5 = x3*nextMs[10].Ang.X + x4*nextMs[10].Ang.Y + x5*nextMs[10].Ang.Z
+		b0 = x3*otherMs[0].Ang.X + x4*otherMs[0].Ang.Y + x5*otherMs[0].Ang.Z
+		b1 = x3*otherMs[2].Ang.X + x4*otherMs[2].Ang.Y + x5*otherMs[2].Ang.Z
+		b2 = x3*otherMs[4].Ang.X + x4*otherMs[4].Ang.Y + x5*otherMs[4].Ang.Z
+		b3 = x3*otherMs[6].Ang.X + x4*otherMs[6].Ang.Y + x5*otherMs[6].Ang.Z
+		b4 = x3*otherMs[8].Ang.X + x4*otherMs[8].Ang.Y + x5*otherMs[8].Ang.Z
+		b5 = x3*otherMs[10].Ang.X + x4*otherMs[10].Ang.Y + x5*otherMs[10].Ang.Z
+	}
+	f = l[30]
+	b0, b1, b2 = b0-f*w[0], b1-f*w[1], b2-f*w[2]
+	b3, b4, b5 = b3-f*w[3], b4-f*w[4], b5-f*w[5]
+	f = l[31]
+	b0, b1, b2 = b0-f*w[6], b1-f*w[7], b2-f*w[8]
+	b3, b4, b5 = b3-f*w[9], b4-f*w[10], b5-f*w[11]
+	f = l[32]
+	b0, b1, b2 = b0-f*w[12], b1-f*w[13], b2-f*w[14]
+	b3, b4, b5 = b3-f*w[15], b4-f*w[16], b5-f*w[17]
+	f = l[33]
+	b0, b1, b2 = b0-f*w[18], b1-f*w[19], b2-f*w[20]
+	b3, b4, b5 = b3-f*w[21], b4-f*w[22], b5-f*w[23]
+	f = l[34]
+	b0, b1, b2 = b0-f*w[24], b1-f*w[25], b2-f*w[26]
+	b3, b4, b5 = b3-f*w[27], b4-f*w[28], b5-f*w[29]
+	s = inv[5]
+	w[30], w[31], w[32], w[33], w[34], w[35] = b0*s, b1*s, b2*s, b3*s, b4*s, b5*s
+	_ = f
+}
+
+// coupleBackward6Tail is coupleForward6Tail with the roles of the bodies
+// turned round: Vₖ = Lₖ⁻¹ Bₖ₋₁ᵀ, from block k's J on its first body and
+// the block before's M⁻¹J on its second (otherMs), for the factorization
+// from the bottom (Chain).
+func coupleBackward6Tail(w, l *block6, inv *[6]float64, js, otherMs *[12]Jacobian) {
+	var b0, b1, b2, b3, b4, b5, f, s float64
+	{
+		x := &js[0]
+		x0, x1, x2 := x.Lin.X, x.Lin.Y, x.Lin.Z
+		x3, x4, x5 := x.Ang.X, x.Ang.Y, x.Ang.Z
+		b0 = x0*otherMs[1].Lin.X + x1*otherMs[1].Lin.Y + x2*otherMs[1].Lin.Z + (x3*otherMs[1].Ang.X + x4*otherMs[1].Ang.Y + x5*otherMs[1].Ang.Z)
+		b1 = x0*otherMs[3].Lin.X + x1*otherMs[3].Lin.Y + x2*otherMs[3].Lin.Z + (x3*otherMs[3].Ang.X + x4*otherMs[3].Ang.Y + x5*otherMs[3].Ang.Z)
+		b2 = x0*otherMs[5].Lin.X + x1*otherMs[5].Lin.Y + x2*otherMs[5].Lin.Z + (x3*otherMs[5].Ang.X + x4*otherMs[5].Ang.Y + x5*otherMs[5].Ang.Z)
+		b3 = x3*otherMs[7].Ang.X + x4*otherMs[7].Ang.Y + x5*otherMs[7].Ang.Z
+		b4 = x3*otherMs[9].Ang.X + x4*otherMs[9].Ang.Y + x5*otherMs[9].Ang.Z
+		b5 = x3*otherMs[11].Ang.X + x4*otherMs[11].Ang.Y + x5*otherMs[11].Ang.Z
+	}
+	s = inv[0]
+	w[0], w[1], w[2], w[3], w[4], w[5] = b0*s, b1*s, b2*s, b3*s, b4*s, b5*s
+	{
+		x := &js[2]
+		x0, x1, x2 := x.Lin.X, x.Lin.Y, x.Lin.Z
+		x3, x4, x5 := x.Ang.X, x.Ang.Y, x.Ang.Z
+		b0 = x0*otherMs[1].Lin.X + x1*otherMs[1].Lin.Y + x2*otherMs[1].Lin.Z + (x3*otherMs[1].Ang.X + x4*otherMs[1].Ang.Y + x5*otherMs[1].Ang.Z)
+		b1 = x0*otherMs[3].Lin.X + x1*otherMs[3].Lin.Y + x2*otherMs[3].Lin.Z + (x3*otherMs[3].Ang.X + x4*otherMs[3].Ang.Y + x5*otherMs[3].Ang.Z)
+		b2 = x0*otherMs[5].Lin.X + x1*otherMs[5].Lin.Y + x2*otherMs[5].Lin.Z + (x3*otherMs[5].Ang.X + x4*otherMs[5].Ang.Y + x5*otherMs[5].Ang.Z)
+		b3 = x3*otherMs[7].Ang.X + x4*otherMs[7].Ang.Y + x5*otherMs[7].Ang.Z
+		b4 = x3*otherMs[9].Ang.X + x4*otherMs[9].Ang.Y + x5*otherMs[9].Ang.Z
+		b5 = x3*otherMs[11].Ang.X + x4*otherMs[11].Ang.Y + x5*otherMs[11].Ang.Z
+	}
+	f = l[6]
+	b0, b1, b2 = b0-f*w[0], b1-f*w[1], b2-f*w[2]
+	b3, b4, b5 = b3-f*w[3], b4-f*w[4], b5-f*w[5]
+	s = inv[1]
+	w[6], w[7], w[8], w[9], w[10], w[11] = b0*s, b1*s, b2*s, b3*s, b4*s, b5*s
+	{
+		x := &js[4]
+		x0, x1, x2 := x.Lin.X, x.Lin.Y, x.Lin.Z
+		x3, x4, x5 := x.Ang.X, x.Ang.Y, x.Ang.Z
+		b0 = x0*otherMs[1].Lin.X + x1*otherMs[1].Lin.Y + x2*otherMs[1].Lin.Z + (x3*otherMs[1].Ang.X + x4*otherMs[1].Ang.Y + x5*otherMs[1].Ang.Z)
+		b1 = x0*otherMs[3].Lin.X + x1*otherMs[3].Lin.Y + x2*otherMs[3].Lin.Z + (x3*otherMs[3].Ang.X + x4*otherMs[3].Ang.Y + x5*otherMs[3].Ang.Z)
+		b2 = x0*otherMs[5].Lin.X + x1*otherMs[5].Lin.Y + x2*otherMs[5].Lin.Z + (x3*otherMs[5].Ang.X + x4*otherMs[5].Ang.Y + x5*otherMs[5].Ang.Z)
+		b3 = x3*otherMs[7].Ang.X + x4*otherMs[7].Ang.Y + x5*otherMs[7].Ang.Z
+		b4 = x3*otherMs[9].Ang.X + x4*otherMs[9].Ang.Y + x5*otherMs[9].Ang.Z
+		b5 = x3*otherMs[11].Ang.X + x4*otherMs[11].Ang.Y + x5*otherMs[11].Ang.Z
+	}
+	f = l[12]
+	b0, b1, b2 = b0-f*w[0], b1-f*w[1], b2-f*w[2]
+	b3, b4, b5 = b3-f*w[3], b4-f*w[4], b5-f*w[5]
+	f = l[13]
+	b0, b1, b2 = b0-f*w[6], b1-f*w[7], b2-f*w[8]
+	b3, b4, b5 = b3-f*w[9], b4-f*w[10], b5-f*w[11]
+	s = inv[2]
+	w[12], w[13], w[14], w[15], w[16], w[17] = b0*s, b1*s, b2*s, b3*s, b4*s, b5*s
+	{
+		x := &js[6]
+		x3, x4, x5 := x.Ang.X, x.Ang.Y, x.Ang.Z
+		b0 = x3*otherMs[1].Ang.X + x4*otherMs[1].Ang.Y + x5*otherMs[1].Ang.Z
+		b1 = x3*otherMs[3].Ang.X + x4*otherMs[3].Ang.Y + x5*otherMs[3].Ang.Z
+		b2 = x3*otherMs[5].Ang.X + x4*otherMs[5].Ang.Y + x5*otherMs[5].Ang.Z
+		b3 = x3*otherMs[7].Ang.X + x4*otherMs[7].Ang.Y + x5*otherMs[7].Ang.Z
+		b4 = x3*otherMs[9].Ang.X + x4*otherMs[9].Ang.Y + x5*otherMs[9].Ang.Z
+		b5 = x3*otherMs[11].Ang.X + x4*otherMs[11].Ang.Y + x5*otherMs[11].Ang.Z
+	}
+	f = l[18]
+	b0, b1, b2 = b0-f*w[0], b1-f*w[1], b2-f*w[2]
+	b3, b4, b5 = b3-f*w[3], b4-f*w[4], b5-f*w[5]
+	f = l[19]
+	b0, b1, b2 = b0-f*w[6], b1-f*w[7], b2-f*w[8]
+	b3, b4, b5 = b3-f*w[9], b4-f*w[10], b5-f*w[11]
+	f = l[20]
+	b0, b1, b2 = b0-f*w[12], b1-f*w[13], b2-f*w[14]
+	b3, b4, b5 = b3-f*w[15], b4-f*w[16], b5-f*w[17]
+	s = inv[3]
+	w[18], w[19], w[20], w[21], w[22], w[23] = b0*s, b1*s, b2*s, b3*s, b4*s, b5*s
+	{
+		x := &js[8]
+		x3, x4, x5 := x.Ang.X, x.Ang.Y, x.Ang.Z
+		b0 = x3*otherMs[1].Ang.X + x4*otherMs[1].Ang.Y + x5*otherMs[1].Ang.Z
+		b1 = x3*otherMs[3].Ang.X + x4*otherMs[3].Ang.Y + x5*otherMs[3].Ang.Z
+		b2 = x3*otherMs[5].Ang.X + x4*otherMs[5].Ang.Y + x5*otherMs[5].Ang.Z
+		b3 = x3*otherMs[7].Ang.X + x4*otherMs[7].Ang.Y + x5*otherMs[7].Ang.Z
+		b4 = x3*otherMs[9].Ang.X + x4*otherMs[9].Ang.Y + x5*otherMs[9].Ang.Z
+		b5 = x3*otherMs[11].Ang.X + x4*otherMs[11].Ang.Y + x5*otherMs[11].Ang.Z
+	}
+	f = l[24]
+	b0, b1, b2 = b0-f*w[0], b1-f*w[1], b2-f*w[2]
+	b3, b4, b5 = b3-f*w[3], b4-f*w[4], b5-f*w[5]
+	f = l[25]
+	b0, b1, b2 = b0-f*w[6], b1-f*w[7], b2-f*w[8]
+	b3, b4, b5 = b3-f*w[9], b4-f*w[10], b5-f*w[11]
+	f = l[26]
+	b0, b1, b2 = b0-f*w[12], b1-f*w[13], b2-f*w[14]
+	b3, b4, b5 = b3-f*w[15], b4-f*w[16], b5-f*w[17]
+	f = l[27]
+	b0, b1, b2 = b0-f*w[18], b1-f*w[19], b2-f*w[20]
+	b3, b4, b5 = b3-f*w[21], b4-f*w[22], b5-f*w[23]
+	s = inv[4]
+	w[24], w[25], w[26], w[27], w[28], w[29] = b0*s, b1*s, b2*s, b3*s, b4*s, b5*s
+	{
+		x := &js[10]
+		x3, x4, x5 := x.Ang.X, x.Ang.Y, x.Ang.Z
+		b0 = x3*otherMs[1].Ang.X + x4*otherMs[1].Ang.Y + x5*otherMs[1].Ang.Z
+		b1 = x3*otherMs[3].Ang.X + x4*otherMs[3].Ang.Y + x5*otherMs[3].Ang.Z
+		b2 = x3*otherMs[5].Ang.X + x4*otherMs[5].Ang.Y + x5*otherMs[5].Ang.Z
+		b3 = x3*otherMs[7].Ang.X + x4*otherMs[7].Ang.Y + x5*otherMs[7].Ang.Z
+		b4 = x3*otherMs[9].Ang.X + x4*otherMs[9].Ang.Y + x5*otherMs[9].Ang.Z
+		b5 = x3*otherMs[11].Ang.X + x4*otherMs[11].Ang.Y + x5*otherMs[11].Ang.Z
 	}
 	f = l[30]
 	b0, b1, b2 = b0-f*w[0], b1-f*w[1], b2-f*w[2]

@@ -16,11 +16,12 @@ import (
 // blocks for the Cholesky factorization, among them pivots whose
 // reciprocal leaves the normal range; the joint kernels on rows whose
 // rows 3–5 are angular, alone and fused with the kernels that follow them
-// on a block (assembleGram6Tail, coupleForward6Tail); the substitution's
+// on a block (assembleGram6Tail, coupleForward6Tail, and the latter's
+// mirror coupleBackward6Tail); the substitution's
 // fused kernels (subtractForward6, subtractBackward6); a sheave joint's
 // four-row kernels (gram4x6, cholesky4, forwardRows4x6) to the general
 // forms; and the vector
-// forms of four of them (vector_amd64.s) to the Go kernels, where the
+// forms of five of them (vector_amd64.s) to the Go kernels, where the
 // processor runs them.
 func TestUnrolledKernels(t *testing.T) {
 	rng := rand.New(rand.NewSource(6))
@@ -172,7 +173,7 @@ func TestUnrolledKernels(t *testing.T) {
 		same("assembleJoint6Tail", a1[:], a2[:])
 		w1, w2 = w, w
 		coupleJoint6Tail(&w1, js, nextMs)
-		coupleJoint6(&w2, js, nextMs, 3, 3)
+		coupleJoint6(&w2, js, nextMs, 3, 3, 1, 0)
 		same("coupleJoint6Tail", w1[:], w2[:])
 
 		// The fused kernels against the two they fuse, the looped forms.
@@ -183,9 +184,14 @@ func TestUnrolledKernels(t *testing.T) {
 		same("assembleGram6Tail", a1[:], a2[:])
 		w1, w2 = w, w
 		coupleForward6Tail(&w1, &b1, &inv1, js, nextMs)
-		coupleJoint6(&w2, js, nextMs, 3, 3)
+		coupleJoint6(&w2, js, nextMs, 3, 3, 1, 0)
 		forwardRows6Loop(&b1, &inv1, &w2)
 		same("coupleForward6Tail", w1[:], w2[:])
+		w1, w2 = w, w
+		coupleBackward6Tail(&w1, &b1, &inv1, js, nextMs)
+		coupleJoint6(&w2, js, nextMs, 3, 3, 0, 1)
+		forwardRows6Loop(&b1, &inv1, &w2)
+		same("coupleBackward6Tail", w1[:], w2[:])
 
 		// The vector forms (vector_amd64.s, where the processor has
 		// AVX) against the Go kernels.
@@ -197,6 +203,10 @@ func TestUnrolledKernels(t *testing.T) {
 		coupleForward6TailVec(&w1, &b1, &inv1, js, nextMs)
 		coupleForward6Tail(&w2, &b1, &inv1, js, nextMs)
 		same("coupleForward6TailVec", w1[:], w2[:])
+		w1, w2 = w, w
+		coupleBackward6TailVec(&w1, &b1, &inv1, js, nextMs)
+		coupleBackward6Tail(&w2, &b1, &inv1, js, nextMs)
+		same("coupleBackward6TailVec", w1[:], w2[:])
 		x1, x2 = x, x
 		subtractForward6Vec(&b1, &inv1, &x1, &w, &y)
 		subtractForward6(&b1, &inv1, &x2, &w, &y)

@@ -44,20 +44,28 @@ func TestCholeskyExtremePivots(t *testing.T) {
 }
 
 // jointLink is a cable joint's shape of constraint: six rows on two
-// bodies, rows 3–5 angular, Jacobians drawn from a seeded source.
+// bodies, rows 3–5 angular (but with linear set), Jacobians drawn from a
+// seeded source. With rows set it has that many rows instead.
 type jointLink struct {
-	a, b *Body
-	seed int64
+	a, b   *Body
+	seed   int64
+	linear bool
+	rows   int
 }
 
 func (l *jointLink) Bodies() []*Body { return []*Body{l.a, l.b} }
-func (l *jointLink) Rows() int       { return 6 }
+func (l *jointLink) Rows() int {
+	if l.rows > 0 {
+		return l.rows
+	}
+	return 6
+}
 func (l *jointLink) Update(h float64, rows []Row) {
 	rng := rand.New(rand.NewSource(l.seed))
 	rv := func() geom.Vec3 { return geom.V(rng.NormFloat64(), rng.NormFloat64(), rng.NormFloat64()) }
 	for r := range rows {
 		for k := range 2 {
-			if r < 3 {
+			if r < 3 || l.linear {
 				rows[r].J[k].Lin = rv()
 			}
 			rows[r].J[k].Ang = rv()
@@ -78,7 +86,7 @@ func TestChainGathersBlocks(t *testing.T) {
 		bodies = append(bodies, w.AddBody(NewBody("b", 1+float64(i), geom.V(0.1, 0.2, 0.3), geom.V(float64(i), 0, 0))))
 	}
 	for i := range 5 {
-		w.AddConstraint(&jointLink{bodies[i], bodies[i+1], int64(i)})
+		w.AddConstraint(&jointLink{a: bodies[i], b: bodies[i+1], seed: int64(i)})
 	}
 	p, err := w.Assemble(1.0 / 60)
 	if err != nil {
@@ -109,5 +117,78 @@ func TestChainGathersBlocks(t *testing.T) {
 		if math.Float64bits(q.Lambda[i]) != math.Float64bits(p.Lambda[i]) {
 			t.Fatalf("row %d: λ = %v gathered, %v in place", i, q.Lambda[i], p.Lambda[i])
 		}
+	}
+}
+
+// The chain factored from both ends solves as the dense solver does, to
+// 1e-9 of the largest impulse: cable joints' blocks (rows 3–5 angular),
+// blocks whose rows 3–5 are not angular where the two factorizations meet
+// and below it (the general coupling from the bottom), and a chain whose
+// first block has four rows (a sheave's), and one whose last has five (a
+// swivel's), where the bottom's kernels do not reach: factored from the
+// top alone.
+func TestChainFromBothEnds(t *testing.T) {
+	for _, c := range []struct {
+		name         string
+		n            int
+		linear       []int // joints whose rows 3–5 have linear parts
+		first, final int   // rows of the first and the last joint, 0 for 6
+		twisted      bool
+	}{
+		{"cable", 9, nil, 0, 0, true},
+		{"even", 10, nil, 0, 0, true},
+		{"linear tails", 9, []int{3, 4, 5, 7, 8}, 0, 0, true},
+		{"sheave first", 9, nil, 4, 0, true},
+		{"two joints", 2, nil, 0, 0, true},
+		{"swivel last", 9, nil, 0, 5, false},
+		{"one joint", 1, nil, 0, 0, false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			build := func() *World {
+				w := NewWorld(geom.V(0, 0, -9.81))
+				var bodies []*Body
+				for i := range c.n + 1 {
+					bodies = append(bodies, w.AddBody(NewBody("b", 1+float64(i%3), geom.V(0.1, 0.2, 0.3), geom.V(float64(i), 0, 0))))
+				}
+				for i := range c.n {
+					l := &jointLink{a: bodies[i], b: bodies[i+1], seed: int64(10 + i), linear: slices.Contains(c.linear, i)}
+					switch i {
+					case 0:
+						l.rows = c.first
+					case c.n - 1:
+						l.rows = c.final
+					}
+					w.AddConstraint(l)
+				}
+				return w
+			}
+			p, err := build().Assemble(1.0 / 60)
+			if err != nil {
+				t.Fatal(err)
+			}
+			chain := &Chain{}
+			if err := chain.Solve(p); err != nil {
+				t.Fatal(err)
+			}
+			if twisted := chain.middle < len(chain.six)-1; twisted != c.twisted {
+				t.Fatalf("middle %d of %d blocks: factored from both ends %v, want %v", chain.middle, len(chain.six), twisted, c.twisted)
+			}
+			q, err := build().Assemble(1.0 / 60)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := (&Dense{}).Solve(q); err != nil {
+				t.Fatal(err)
+			}
+			scale := 0.0
+			for _, l := range q.Lambda {
+				scale = max(scale, math.Abs(l))
+			}
+			for i := range q.Lambda {
+				if d := math.Abs(p.Lambda[i] - q.Lambda[i]); !(d <= 1e-9*scale) {
+					t.Errorf("row %d: λ = %.12g, dense %.12g", i, p.Lambda[i], q.Lambda[i])
+				}
+			}
+		})
 	}
 }

@@ -19,7 +19,10 @@ var vectorKernels = cpu.X86.HasAVX
 func assembleGram6TailAVX(a *block6, sums *[6]rowSums, sigma *[6]float64, js, ms *[12]Jacobian, w *block6)
 
 //go:noescape
-func coupleForward6TailAVX(w, l *block6, inv *[6]float64, js, nextMs *[12]Jacobian)
+func coupleForward6TailAVX(w, l *block6, inv *[6]float64, js, otherMs *[12]Jacobian)
+
+//go:noescape
+func coupleBackward6TailAVX(w, l *block6, inv *[6]float64, js, otherMs *[12]Jacobian)
 
 //go:noescape
 func assembleTermsAVX(b *Body, sums *rowSums, js, ms *Jacobian, n, stride int)
@@ -42,12 +45,22 @@ func assembleGram6TailVec(a *block6, sums *[6]rowSums, sigma *[6]float64, js, ms
 
 // coupleForward6TailVec is coupleForward6Tail, in vector form where the
 // processor has it.
-func coupleForward6TailVec(w, l *block6, inv *[6]float64, js, nextMs *[12]Jacobian) {
+func coupleForward6TailVec(w, l *block6, inv *[6]float64, js, otherMs *[12]Jacobian) {
 	if vectorKernels {
-		coupleForward6TailAVX(w, l, inv, js, nextMs)
+		coupleForward6TailAVX(w, l, inv, js, otherMs)
 		return
 	}
-	coupleForward6Tail(w, l, inv, js, nextMs)
+	coupleForward6Tail(w, l, inv, js, otherMs)
+}
+
+// coupleBackward6TailVec is coupleBackward6Tail, in vector form where the
+// processor has it.
+func coupleBackward6TailVec(w, l *block6, inv *[6]float64, js, otherMs *[12]Jacobian) {
+	if vectorKernels {
+		coupleBackward6TailAVX(w, l, inv, js, otherMs)
+		return
+	}
+	coupleBackward6Tail(w, l, inv, js, otherMs)
 }
 
 // subtractForward6Vec is subtractForward6, in vector form where the

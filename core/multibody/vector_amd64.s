@@ -158,9 +158,10 @@ TEXT ·assembleGram6TailAVX(SB), NOSPLIT, $0-48
 	VZEROUPPER
 	RET
 
-// COUPLEROWLIN computes row i of Bₖ from js[2i+1] at byte offset xo of DX,
-// whose linear half is not zero: lanes 0..3 in Y15, 4..5 in X12. Lanes 0..2
-// are (x·n linear) + (x·n angular) with the next block's ball rows,
+// COUPLEROWLIN computes row i of the coupling from the row's J block at
+// byte offset xo of DX, whose linear half is not zero: lanes 0..3 in Y15,
+// 4..5 in X12. Lanes 0..2 are (x·n linear) + (x·n angular) with the other
+// block's ball rows,
 // lanes 3..5 the angular product alone, as the Go kernel has them.
 #define COUPLEROWLIN(xo) \
 	VBROADCASTSD (xo+0)(DX), Y9; VMULPD Y0, Y9, Y10; \
@@ -190,61 +191,76 @@ TEXT ·assembleGram6TailAVX(SB), NOSPLIT, $0-48
 	VBROADCASTSD io(BX), Y9; VMULPD Y9, Y15, Y15; VMULPD X9, X12, X12; \
 	VMOVUPD Y15, wo(DI); VMOVUPD X12, (wo+32)(DI)
 
-// func coupleForward6TailAVX(w, l *block6, inv *[6]float64, js, nextMs *[12]Jacobian)
+// COUPLEFORWARD is coupleForward6Tail's body for the block's J blocks at DX
+// and the other block's M⁻¹J blocks at R8 (w at DI, l at SI, inv at BX):
+// rows are made from the J of body JO/48 of each row (byte offset JO of the
+// row's pair) and the M⁻¹J of body MO/48 of the other block's rows, the
+// other's M⁻¹J transposed once into registers (Y0..Y2: Lin.X, .Y, .Z of
+// its rows 0..3, lane 3 unused: blended out; Y3..Y5: their Ang.X, .Y, .Z;
+// X6..X8: the Ang of rows 4 and 5), each row solved forward as it is made.
+#define COUPLEFORWARD(JO, MO) \
+	TRANSPOSE4(R8, (MO+0), (MO+96), (MO+192), (MO+288), Y0, X0); \
+	TRANSPOSE4(R8, (MO+8), (MO+104), (MO+200), (MO+296), Y1, X1); \
+	TRANSPOSE4(R8, (MO+16), (MO+112), (MO+208), (MO+304), Y2, X2); \
+	TRANSPOSE4(R8, (MO+24), (MO+120), (MO+216), (MO+312), Y3, X3); \
+	TRANSPOSE4(R8, (MO+32), (MO+128), (MO+224), (MO+320), Y4, X4); \
+	TRANSPOSE4(R8, (MO+40), (MO+136), (MO+232), (MO+328), Y5, X5); \
+	VMOVSD (MO+408)(R8), X6; VMOVHPD (MO+504)(R8), X6, X6; \
+	VMOVSD (MO+416)(R8), X7; VMOVHPD (MO+512)(R8), X7, X7; \
+	VMOVSD (MO+424)(R8), X8; VMOVHPD (MO+520)(R8), X8, X8; \
+	COUPLEROWLIN((JO+0)); \
+	FORWARDSTORE(0, 0); \
+	COUPLEROWLIN((JO+96)); \
+	FORWARDSUB(48, 0); \
+	FORWARDSTORE(8, 48); \
+	COUPLEROWLIN((JO+192)); \
+	FORWARDSUB(96, 0); \
+	FORWARDSUB(104, 48); \
+	FORWARDSTORE(16, 96); \
+	COUPLEROWANG((JO+288)); \
+	FORWARDSUB(144, 0); \
+	FORWARDSUB(152, 48); \
+	FORWARDSUB(160, 96); \
+	FORWARDSTORE(24, 144); \
+	COUPLEROWANG((JO+384)); \
+	FORWARDSUB(192, 0); \
+	FORWARDSUB(200, 48); \
+	FORWARDSUB(208, 96); \
+	FORWARDSUB(216, 144); \
+	FORWARDSTORE(32, 192); \
+	COUPLEROWANG((JO+480)); \
+	FORWARDSUB(240, 0); \
+	FORWARDSUB(248, 48); \
+	FORWARDSUB(256, 96); \
+	FORWARDSUB(264, 144); \
+	FORWARDSUB(272, 192); \
+	FORWARDSTORE(40, 240)
+
+// func coupleForward6TailAVX(w, l *block6, inv *[6]float64, js, otherMs *[12]Jacobian)
 //
-// coupleForward6Tail: Bₖ's rows from the next block's M⁻¹J blocks,
-// transposed once into registers, each row solved forward as it is made.
+// coupleForward6Tail: Bₖ's rows from the J of block k's second body (js[2i+1])
+// and the next block's M⁻¹J on its first (otherMs[2j]).
 TEXT ·coupleForward6TailAVX(SB), NOSPLIT, $0-40
 	MOVQ w+0(FP), DI
 	MOVQ l+8(FP), SI
 	MOVQ inv+16(FP), BX
 	MOVQ js+24(FP), DX
-	MOVQ nextMs+32(FP), R8
-	// Y0..Y2: Lin.X, .Y, .Z of nextMs[0], [2], [4], [6] (lane 3 unused:
-	// blended out); Y3..Y5: their Ang.X, .Y, .Z; X6..X8: the Ang of
-	// nextMs[8], [10].
-	TRANSPOSE4(R8, 0, 96, 192, 288, Y0, X0)
-	TRANSPOSE4(R8, 8, 104, 200, 296, Y1, X1)
-	TRANSPOSE4(R8, 16, 112, 208, 304, Y2, X2)
-	TRANSPOSE4(R8, 24, 120, 216, 312, Y3, X3)
-	TRANSPOSE4(R8, 32, 128, 224, 320, Y4, X4)
-	TRANSPOSE4(R8, 40, 136, 232, 328, Y5, X5)
-	VMOVSD 408(R8), X6; VMOVHPD 504(R8), X6, X6
-	VMOVSD 416(R8), X7; VMOVHPD 512(R8), X7, X7
-	VMOVSD 424(R8), X8; VMOVHPD 520(R8), X8, X8
+	MOVQ otherMs+32(FP), R8
+	COUPLEFORWARD(48, 0)
+	VZEROUPPER
+	RET
 
-	COUPLEROWLIN(48)
-	FORWARDSTORE(0, 0)
-
-	COUPLEROWLIN(144)
-	FORWARDSUB(48, 0)
-	FORWARDSTORE(8, 48)
-
-	COUPLEROWLIN(240)
-	FORWARDSUB(96, 0)
-	FORWARDSUB(104, 48)
-	FORWARDSTORE(16, 96)
-
-	COUPLEROWANG(336)
-	FORWARDSUB(144, 0)
-	FORWARDSUB(152, 48)
-	FORWARDSUB(160, 96)
-	FORWARDSTORE(24, 144)
-
-	COUPLEROWANG(432)
-	FORWARDSUB(192, 0)
-	FORWARDSUB(200, 48)
-	FORWARDSUB(208, 96)
-	FORWARDSUB(216, 144)
-	FORWARDSTORE(32, 192)
-
-	COUPLEROWANG(528)
-	FORWARDSUB(240, 0)
-	FORWARDSUB(248, 48)
-	FORWARDSUB(256, 96)
-	FORWARDSUB(264, 144)
-	FORWARDSUB(272, 192)
-	FORWARDSTORE(40, 240)
+// func coupleBackward6TailAVX(w, l *block6, inv *[6]float64, js, otherMs *[12]Jacobian)
+//
+// coupleBackward6Tail: Bₖ₋₁ᵀ's rows from the J of block k's first body
+// (js[2i]) and the block before's M⁻¹J on its second (otherMs[2j+1]).
+TEXT ·coupleBackward6TailAVX(SB), NOSPLIT, $0-40
+	MOVQ w+0(FP), DI
+	MOVQ l+8(FP), SI
+	MOVQ inv+16(FP), BX
+	MOVQ js+24(FP), DX
+	MOVQ otherMs+32(FP), R8
+	COUPLEFORWARD(0, 48)
 	VZEROUPPER
 	RET
 

@@ -10,8 +10,12 @@ func assembleGram6TailVec(a *block6, sums *[6]rowSums, sigma *[6]float64, js, ms
 	assembleGram6Tail(a, sums, sigma, js, ms, w)
 }
 
-func coupleForward6TailVec(w, l *block6, inv *[6]float64, js, nextMs *[12]Jacobian) {
-	coupleForward6Tail(w, l, inv, js, nextMs)
+func coupleForward6TailVec(w, l *block6, inv *[6]float64, js, otherMs *[12]Jacobian) {
+	coupleForward6Tail(w, l, inv, js, otherMs)
+}
+
+func coupleBackward6TailVec(w, l *block6, inv *[6]float64, js, otherMs *[12]Jacobian) {
+	coupleBackward6Tail(w, l, inv, js, otherMs)
 }
 
 func subtractBackward6Vec(l *block6, inv, z *[6]float64, g *block6, y *[6]float64) {

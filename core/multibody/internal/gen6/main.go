@@ -40,7 +40,8 @@ import "math"
 	assembleJoint6(&b)
 	coupleJoint6(&b)
 	assembleGram6(&b)
-	coupleForward6(&b)
+	coupleForward6(&b, "coupleForward6Tail", 1, 0)
+	coupleForward6(&b, "coupleBackward6Tail", 0, 1)
 	subtractForward6(&b)
 	subtractBackward6(&b)
 	src, err := format.Source(b.Bytes())
@@ -334,23 +335,36 @@ func assembleGram6Tail(a *block6, sums *[6]rowSums, sigma *[6]float64, js, ms *[
 }
 
 // coupleForward6 writes the kernel that is coupleJoint6Tail followed by
-// forwardRows6: each row of Bₖ made in the locals in which forwardRows6
-// holds it, instead of stored and loaded again.
-func coupleForward6(b *bytes.Buffer) {
-	b.WriteString(`// coupleForward6Tail is coupleJoint6Tail(w, js, nextMs) and then
+// forwardRows6: each row of the coupling made in the locals in which
+// forwardRows6 holds it, instead of stored and loaded again. The coupling
+// is of the block's J on its body kj with the other block's M⁻¹J on its
+// body km: (1, 0) makes Bₖ from the next block (coupleForward6Tail, the
+// factorization from the top), (0, 1) Bₖ₋₁ᵀ from the block before
+// (coupleBackward6Tail, from the bottom; see Chain).
+func coupleForward6(b *bytes.Buffer, name string, kj, km int) {
+	if kj == 1 {
+		fmt.Fprintf(b, `// %s is coupleJoint6Tail(w, js, otherMs) and then
 // forwardRows6(l, inv, w), row by row: Wₖ = Lₖ⁻¹ Bₖ of two cable joints'
 // blocks, each row of Bₖ made where forwardRows6 holds it.
-func coupleForward6Tail(w, l *block6, inv *[6]float64, js, nextMs *[12]Jacobian) {
+`, name)
+	} else {
+		fmt.Fprintf(b, `// %s is coupleForward6Tail with the roles of the bodies
+// turned round: Vₖ = Lₖ⁻¹ Bₖ₋₁ᵀ, from block k's J on its first body and
+// the block before's M⁻¹J on its second (otherMs), for the factorization
+// from the bottom (Chain).
+`, name)
+	}
+	fmt.Fprintf(b, `func %s(w, l *block6, inv *[6]float64, js, otherMs *[12]Jacobian) {
 	var b0, b1, b2, b3, b4, b5, f, s float64
-`)
+`, name)
 	for i := 0; i < 6; i++ {
-		fmt.Fprintf(b, "{\nx := &js[%d]\n", 2*i+1)
+		fmt.Fprintf(b, "{\nx := &js[%d]\n", 2*i+kj)
 		if i < 3 {
 			b.WriteString("x0, x1, x2 := x.Lin.X, x.Lin.Y, x.Lin.Z\n")
 		}
 		b.WriteString("x3, x4, x5 := x.Ang.X, x.Ang.Y, x.Ang.Z\n")
 		for j := 0; j < 6; j++ {
-			y := fmt.Sprintf("nextMs[%d]", 2*j)
+			y := fmt.Sprintf("otherMs[%d]", 2*j+km)
 			if i < 3 && j < 3 {
 				fmt.Fprintf(b, "b%d = x0*%s.Lin.X + x1*%s.Lin.Y + x2*%s.Lin.Z + (x3*%s.Ang.X + x4*%s.Ang.Y + x5*%s.Ang.Z)\n", j, y, y, y, y, y, y)
 			} else {
@@ -366,7 +380,7 @@ func coupleForward6Tail(w, l *block6, inv *[6]float64, js, nextMs *[12]Jacobian)
 		fmt.Fprintf(b, "s = inv[%d]\n", i)
 		fmt.Fprintf(b, "w[%d], w[%d], w[%d], w[%d], w[%d], w[%d] = b0*s, b1*s, b2*s, b3*s, b4*s, b5*s\n", i*6, i*6+1, i*6+2, i*6+3, i*6+4, i*6+5)
 	}
-	b.WriteString("_ = f\n}\n")
+	b.WriteString("_ = f\n}\n\n")
 }
 
 // subtractForward6 writes the kernel that is subtractTransposed6 followed
