@@ -318,7 +318,9 @@ func (b *Body) takeDiagonalTurnStiffness(h float64) {
 // I(ω₁ − ω₀) + h ω₁ × I ω₁ = 0, from ω₀. Taken explicitly (the impulse
 // −h ω₀ × I ω₀) the term adds energy every step: a box spinning at
 // |ω|h ≈ 1 spun up without bound. The implicit step keeps the kinetic
-// energy from growing (E. Catto, "Numerical methods", GDC 2015). It is an
+// energy from growing (E. Catto, "Numerical methods", GDC 2015); for a
+// body with two equal moments (a rope's segment) the step is solved in
+// closed form (gyroscopicAxisymmetric). It is an
 // impulse so that the step applies it through the inertia it uses, which
 // the turning stiffness may raise. The body turns by the orientation
 // matrix of the step's start (refreshFrame): for a step's assembly only.
@@ -335,6 +337,16 @@ func (b *Body) gyroscopicImpulse(h float64) geom.Vec3 {
 		Y: r[0][1]*v.X + r[1][1]*v.Y + r[2][1]*v.Z,
 		Z: r[0][2]*v.X + r[1][2]*v.Y + r[2][2]*v.Z,
 	}
+	f, ok := gyroscopicAxisymmetric(in, w, h)
+	if !ok {
+		f = gyroscopicGeneral(in, w, h)
+	}
+	return r.MulVec(f.Scale(-1))
+}
+
+// gyroscopicGeneral returns gyroscopicImpulse's I(ω₀ − ω₁) in the body
+// frame, of moments in, at body-frame ω₀ = w.
+func gyroscopicGeneral(in, w geom.Vec3, h float64) geom.Vec3 {
 	iw := hadamard(in, w)
 	// f(ω) = h ω × Iω at ω₀; ∂f/∂ω = I + h(skew(ω) I − skew(Iω)), written
 	// out entry by entry, zeros of the skew matrices and all: the
@@ -344,11 +356,52 @@ func (b *Body) gyroscopicImpulse(h float64) geom.Vec3 {
 	j[0][0], j[0][1], j[0][2] = h*(0*in.X-0)+in.X, h*(-w.Z*in.Y - -iw.Z), h*(w.Y*in.Z-iw.Y)
 	j[1][0], j[1][1], j[1][2] = h*(w.Z*in.X-iw.Z), h*(0*in.Y-0)+in.Y, h*(-w.X*in.Z - -iw.X)
 	j[2][0], j[2][1], j[2][2] = h*(-w.Y*in.X - -iw.Y), h*(w.X*in.Y-iw.X), h*(0*in.Z-0)+in.Z
-	d, ok := j.InverseMulVec(f)
-	if ok {
-		f = hadamard(in, d)
+	if d, ok := j.InverseMulVec(f); ok {
+		return hadamard(in, d)
 	}
-	return r.MulVec(f.Scale(-1))
+	return f
+}
+
+// gyroscopicAxisymmetric is gyroscopicGeneral for a body whose moments
+// about two axes are equal, finite (a
+// rope's segment, a cylinder): with the axis of symmetry last, I = (a, a,
+// c), ω × Iω = (c − a) ω_z (ω_y, −ω_x, 0) and the Newton step's matrix is
+// [[a, −q, −k ω_y], [q, a, k ω_x], [0, 0, c]], k = h(a − c), q = k ω_z, so
+// that the step about the axis is zero and the two across it solve in
+// closed form: a third of the general solve's operations, the same step
+// to rounding. Not ok for a body without two equal finite moments.
+func gyroscopicAxisymmetric(in, w geom.Vec3, h float64) (geom.Vec3, bool) {
+	// The body frame turned cyclically (handedness kept) to put the axis
+	// of symmetry last.
+	var u geom.Vec3
+	var a, c float64
+	axis := 2
+	switch {
+	case in.Y == in.Z:
+		axis, a, c, u = 0, in.Y, in.X, geom.Vec3{X: w.Y, Y: w.Z, Z: w.X}
+	case in.Z == in.X:
+		axis, a, c, u = 1, in.Z, in.Y, geom.Vec3{X: w.Z, Y: w.X, Z: w.Y}
+	case in.X == in.Y:
+		a, c, u = in.X, in.Z, w
+	default:
+		return geom.Vec3{}, false
+	}
+	if math.IsInf(a, 0) || math.IsInf(c, 0) {
+		return geom.Vec3{}, false
+	}
+	k := h * (a - c)
+	q := k * u.Z
+	fx, fy := -q*u.Y, q*u.X // h ω × Iω across the axis
+	s := 1 / (a*a + q*q)
+	dx, dy := (a*fx+q*fy)*s, (a*fy-q*fx)*s
+	fx, fy = a*dx, a*dy
+	switch axis {
+	case 0:
+		return geom.Vec3{Y: fx, Z: fy}, true
+	case 1:
+		return geom.Vec3{Z: fx, X: fy}, true
+	}
+	return geom.Vec3{X: fx, Y: fy}, true
 }
 
 func invOrZero(x float64) float64 {
