@@ -400,9 +400,9 @@ func (w *World) takeTurnStiffness(h float64) {
 // assemble fills the Schur complement data: Σ, the right-hand side and the
 // bounds of every row (package doc; [SLNB11] eqs. 8–11). A compliant row's
 // relaxation time is its own damping, raised to stability.Relaxation·h
-// only where the row vibrates faster than h resolves (stability.Unresolved,
-// judged by its stiffness 1/ε plus its geometric stiffness and by its
-// diagonal J M⁻¹ Jᵀ) and to stability.ReleaseDamping where such a row
+// only where the row vibrates faster than h resolves
+// (stability.UnresolvedCompliant, judged by its stiffness 1/ε plus its
+// geometric stiffness and by its diagonal J M⁻¹ Jᵀ) and to stability.ReleaseDamping where such a row
 // releases (Row.Releases), and to stability.TurnDamping where it carries
 // geometric stiffness between bodies whose turning the step took in, all
 // of them. The rows of a switched constraint that stays off keep what the
@@ -412,7 +412,7 @@ func (w *World) assemble(h float64) {
 	p.values++
 	t := rowTerms{
 		h: h, bias: -4 / h, sigmaScale: 4 / (h * h), release: stability.ReleaseDamping(0, h),
-		lastCompliance: math.NaN(), lastDamping: math.NaN(), lastOwn: math.NaN(),
+		lastDamping: math.NaN(), lastOwn: math.NaN(),
 		// lastSlip, slipRate: 0/h = 0
 	}
 	// Rows kept off hold for h: update evaluates them again for any other.
@@ -483,13 +483,12 @@ func (w *World) assemble(h float64) {
 // pointer, in memory: as locals of the row loop they were moved between
 // registers and spilled more often than they were used.
 type rowTerms struct {
-	h, bias, sigmaScale       float64 // −4/h and 4/h²
-	release                   float64 // stability.ReleaseRelaxation·h
-	lastCompliance, stiffness float64 // 1/ε
-	lastDamping, lastUpsilon  float64 // Υ = 1/(1 + 4γ/h)
-	lastOwn, relaxedOwn       float64 // a row's own γ, relaxed (stability.Damping)
-	lastSlip, slipRate        float64 // ξ/h
-	relaxed                   int     // rows given numerical relaxation
+	h, bias, sigmaScale      float64 // −4/h and 4/h²
+	release                  float64 // stability.ReleaseRelaxation·h
+	lastDamping, lastUpsilon float64 // Υ = 1/(1 + 4γ/h)
+	lastOwn, relaxedOwn      float64 // a row's own γ, relaxed (stability.Damping)
+	lastSlip, slipRate       float64 // ξ/h
+	relaxed                  int     // rows given numerical relaxation
 }
 
 // assemble is World.assemble's part for a constraint's rows, p's from
@@ -514,10 +513,7 @@ func (t *rowTerms) assemble(p *Problem, first int, rows []Row, turning bool) {
 			damping := row.Damping
 			unresolved := true // a rigid row vibrates infinitely fast
 			if c := row.Compliance; c > 0 {
-				if c != t.lastCompliance {
-					t.lastCompliance, t.stiffness = c, 1/c
-				}
-				if unresolved = stability.Unresolved(t.stiffness+row.Geometric, d, h); unresolved {
+				if unresolved = stability.UnresolvedCompliant(c, row.Geometric, d, h); unresolved {
 					// Relaxation·h > 0 raises ±0, equal as keys, alike.
 					if damping != t.lastOwn {
 						t.lastOwn, t.relaxedOwn = damping, stability.Damping(damping, h, true)

@@ -97,6 +97,14 @@ func Unresolved(k, d, h float64) bool {
 	return h*h*k*d > ResolvedLimit*ResolvedLimit
 }
 
+// UnresolvedCompliant is Unresolved for a row of compliance c > 0 (m/N or
+// rad/(N·m)) and geometric stiffness g besides, k = 1/c + g: the test
+// multiplied through by c, h²(1 + g c) d > ResolvedLimit² c, without the
+// division.
+func UnresolvedCompliant(c, g, d, h float64) bool {
+	return h*h*(1+g*c)*d > ResolvedLimit*ResolvedLimit*c
+}
+
 // Damping returns the relaxation time (s) of a row with the material
 // damping time tau (s): tau where the step resolves the row, at least
 // Relaxation·h where it does not (see Unresolved).

@@ -22,6 +22,17 @@ func TestCriteria(t *testing.T) {
 	if !Unresolved(6.3e7, 2/1.23, h) {
 		t.Error("a segment joint's stretch row judged resolved")
 	}
+	// Judged by compliance and a geometric stiffness besides, alike: the
+	// bend row of EI/l = 157 N·m/rad is resolved on a segment's turning
+	// inertia alone and, carrying T l = 600 N·m/rad as well, is not.
+	for _, c := range []struct {
+		k, g, d float64
+		want    bool
+	}{{3.14e6, 0, 1.0 / 1000, false}, {6.3e7, 0, 2 / 1.23, true}, {157, 0, 2 / 0.0256, false}, {157, 600, 2 / 0.0256, true}} {
+		if got := UnresolvedCompliant(1/c.k, c.g, c.d, h); got != c.want || got != Unresolved(c.k+c.g, c.d, h) {
+			t.Errorf("stiffness %g + %g N/m on %g 1/kg: unresolved %v by compliance, %v by stiffness; want %v", c.k, c.g, c.d, got, Unresolved(c.k+c.g, c.d, h), c.want)
+		}
+	}
 	if got := Damping(1e-3, h, true); got != 1e-3 {
 		t.Errorf("unresolved stretch row with τ = 1 ms: γ = %g s, want τ (above 0.05h)", got)
 	}
