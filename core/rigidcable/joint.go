@@ -64,12 +64,7 @@ const twistFold = 0.9 * math.Pi
 
 // bendAcross returns θ cot θ, the bend energy's curvature across the bend
 // plane relative to along it (1 at θ = 0).
-func bendAcross(theta float64) float64 {
-	if theta < 1e-4 {
-		return 1 - theta*theta/3
-	}
-	return theta / math.Tan(theta)
-}
+func bendAcross(theta float64) float64 { return geom.ThetaCotTheta(theta) }
 
 // Joint is the angular constraint of eq. 20 between body A and body B:
 // the ball and socket p_A − p_B = 0, the bend angle θ (eq. 21) and the
@@ -280,7 +275,7 @@ func (j *Joint) swingIn(qa, qb geom.Quat) (psi float64, t geom.Vec3, ok bool) {
 		return 0, geom.Vec3{}, false
 	}
 	t = n.Scale(q.W * q.W).Add(n.Cross(v).Scale(q.W)).Add(v.Scale(s)).Scale(1 / rho2)
-	return 2 * math.Atan2(s, q.W), t, true
+	return 2 * geom.Atan2(s, q.W), t, true
 }
 
 // NewSwivelJoint returns the joint of a hook swivel: the load hangs from the
@@ -568,12 +563,12 @@ func (j *Joint) measure(g *geometry, da, db, e1, yb geom.Vec3) {
 		g.n = dx.Scale(1 / sx)
 	}
 	g.m = da.Cross(g.n)
-	g.theta = math.Atan2(sx, da.Dot(db)) // eq. 21
+	g.theta = geom.Atan2(sx, da.Dot(db)) // eq. 21
 	if !j.eq22() {
 		return
 	}
 	g.t, _ = g.da.Add(g.db).Unit()
-	g.psi = math.Atan2(g.e1.Cross(yb).Dot(g.t), g.e1.Dot(yb)) // eq. 22, signed by t
+	g.psi = geom.Atan2(g.e1.Cross(yb).Dot(g.t), g.e1.Dot(yb)) // eq. 22, signed by t
 	if j.twistDef == TwistPerpendicular {
 		g.psi -= math.Pi / 2
 	}
