@@ -350,15 +350,16 @@ func (c *Chain) assembleB(p *Problem, k int) {
 // are found and not both angular.
 func (c *Chain) coupleJoints(k int) {
 	b, after := &c.six[k], &c.six[k+1]
-	// Rows from linear on are angular (angularTail): 3 for a cable joint.
-	linear, nextLinear := 6, 6
-	if b.tail {
-		linear = 3
+	coupleJoint6(b.w, b.js, after.ms, linearRows(b.tail), linearRows(after.tail), 1, 0)
+}
+
+// linearRows returns the rows of a joint6 block from which on its rows
+// are angular: 3 for a cable joint's (tail, angularTail), else 6.
+func linearRows(tail bool) int {
+	if tail {
+		return 3
 	}
-	if after.tail {
-		nextLinear = 3
-	}
-	coupleJoint6(b.w, b.js, after.ms, linear, nextLinear, 1, 0)
+	return 6
 }
 
 // assembleDiagonal is assemble's Aₖ for any block.
@@ -512,14 +513,7 @@ func (c *Chain) factorBottom6(p *Problem, k int) bool {
 		coupleBackward6TailVec(before.w, b.a, b.inv, b.js, before.ms)
 		return true
 	}
-	linear, beforeLinear := 6, 6
-	if b.tail {
-		linear = 3
-	}
-	if before.tail {
-		beforeLinear = 3
-	}
-	coupleJoint6(before.w, b.js, before.ms, linear, beforeLinear, 0, 1)
+	coupleJoint6(before.w, b.js, before.ms, linearRows(b.tail), linearRows(before.tail), 0, 1)
 	forwardRows6(b.a, b.inv, before.w)
 	return true
 }
