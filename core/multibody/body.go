@@ -369,7 +369,8 @@ func gyroscopicGeneral(in, w geom.Vec3, h float64) geom.Vec3 {
 // [[a, −q, −k ω_y], [q, a, k ω_x], [0, 0, c]], k = h(a − c), q = k ω_z, so
 // that the step about the axis is zero and the two across it solve in
 // closed form: a third of the general solve's operations, the same step
-// to rounding. Not ok for a body without two equal finite moments.
+// to rounding. Not ok for a body without two equal finite moments, or
+// where the 2×2 determinant leaves the floating-point range.
 func gyroscopicAxisymmetric(in, w geom.Vec3, h float64) (geom.Vec3, bool) {
 	// The body frame turned cyclically (handedness kept) to put the axis
 	// of symmetry last.
@@ -392,7 +393,13 @@ func gyroscopicAxisymmetric(in, w geom.Vec3, h float64) (geom.Vec3, bool) {
 	k := h * (a - c)
 	q := k * u.Z
 	fx, fy := -q*u.Y, q*u.X // h ω × Iω across the axis
-	s := 1 / (a*a + q*q)
+	den := a*a + q*q
+	if !(den > 0 && den <= math.MaxFloat64) {
+		// Moments or a spin so extreme that the determinant leaves the
+		// numbers (below 1e-154 or above 1e154): the general solve.
+		return geom.Vec3{}, false
+	}
+	s := 1 / den
 	dx, dy := (a*fx+q*fy)*s, (a*fy-q*fx)*s
 	fx, fy = a*dx, a*dy
 	switch axis {

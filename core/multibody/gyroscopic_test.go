@@ -58,8 +58,9 @@ func TestTorqueFreeSpin(t *testing.T) {
 // axes) is the general Newton step to 1e-10 of the impulse's size (the
 // general step's own rounding reaches 1e-12 of it), over
 // rope segments' and squat cylinders' moments and spins from slow to
-// |ω|h ≈ 3; a sphere gets none, and an infinite moment is left to the
-// general step.
+// |ω|h ≈ 3; a sphere gets none, and an infinite moment, or moments whose
+// determinant leaves the floating-point range, are left to the general
+// step.
 func TestGyroscopicAxisymmetric(t *testing.T) {
 	rng := rand.New(rand.NewSource(12))
 	worst := 0.0
@@ -97,5 +98,11 @@ func TestGyroscopicAxisymmetric(t *testing.T) {
 	}
 	if _, ok := gyroscopicAxisymmetric(geom.V(1, 2, 3), geom.V(1, 2, 3), 0.1); ok {
 		t.Error("three different moments taken as axisymmetric")
+	}
+	// A determinant that underflows or overflows: the general step.
+	for _, in := range []geom.Vec3{geom.V(1e-170, 1e-170, 1), geom.V(1e160, 1e160, 1)} {
+		if f, ok := gyroscopicAxisymmetric(in, geom.V(1, 1, 0), 1.0/60); ok {
+			t.Errorf("moments %v: taken in closed form (%v)", in, f)
+		}
 	}
 }
