@@ -367,18 +367,15 @@ TEXT ·assembleTermsAVX(SB), NOSPLIT, $0-48
 
 row:
 	// The block's kind, as the Go kernel tests it: J.Ang = 0 (a linear
-	// block) first, then J.Lin = 0 (an angular block). A NaN is not zero.
-	VXORPD X15, X15, X15
-	VUCOMISD 24(R10), X15
-	JNE angular
-	JPS angular
-	VUCOMISD 32(R10), X15
-	JNE angular
-	JPS angular
-	VUCOMISD 40(R10), X15
-	JNE angular
-	JPS angular
-	JMP linear
+	// block) first, then J.Lin = 0 (an angular block). The components'
+	// bits ORed with the sign shifted out are zero exactly when each is
+	// ±0 (a NaN is not zero): one test where comparing floats takes a
+	// compare and two branches a component.
+	MOVQ 24(R10), DX
+	ORQ 32(R10), DX
+	ORQ 40(R10), DX
+	SHLQ $1, DX
+	JEQ linear
 
 angular:
 	// J.Ang ≠ 0. Y10..Y12: its components broadcast.
@@ -397,16 +394,12 @@ angular:
 	VADDPD X15, X14, X14
 	VMULPD X9, X12, X15
 	VADDPD X15, X14, X14
+	MOVQ 0(R10), DX
+	ORQ 8(R10), DX
+	ORQ 16(R10), DX
+	SHLQ $1, DX
+	JNE general
 	VXORPD X15, X15, X15
-	VUCOMISD 0(R10), X15
-	JNE general
-	JPS general
-	VUCOMISD 8(R10), X15
-	JNE general
-	JPS general
-	VUCOMISD 16(R10), X15
-	JNE general
-	JPS general
 	// An angular block: s.gv += Ang·ω, s.gpred += Ang·ω̃.
 	VADDPD 0(R12), X14, X14
 	VMOVUPD X14, 0(R12)
@@ -495,6 +488,7 @@ linear:
 	VADDSD X13, X14, X14
 	VADDSD 16(R12), X14, X14
 	VMOVSD X14, 16(R12)
+	VXORPD X15, X15, X15
 	VMOVUPD X15, 24(R11)
 	VMOVSD X15, 40(R11)
 

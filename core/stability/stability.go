@@ -100,11 +100,9 @@ func Unresolved(k, d, h float64) bool {
 // UnresolvedCompliant is Unresolved for a row of compliance c > 0 (m/N or
 // rad/(N·m)) and geometric stiffness g besides, k = 1/c + g: the test
 // multiplied through by c, h²(1 + g c) d > ResolvedLimit² c, without the
-// division. An infinite compliance (no stiffness of its own) leaves g.
+// division. A row of infinite compliance, which carries nothing whatever
+// its relaxation, is judged resolved.
 func UnresolvedCompliant(c, g, d, h float64) bool {
-	if c > math.MaxFloat64 {
-		return Unresolved(g, d, h)
-	}
 	return h*h*(1+g*c)*d > ResolvedLimit*ResolvedLimit*c
 }
 
