@@ -363,14 +363,15 @@ func gyroscopicGeneral(in, w geom.Vec3, h float64) geom.Vec3 {
 }
 
 // gyroscopicAxisymmetric is gyroscopicGeneral for a body whose moments
-// about two axes are equal, finite (a
-// rope's segment, a cylinder): with the axis of symmetry last, I = (a, a,
-// c), ω × Iω = (c − a) ω_z (ω_y, −ω_x, 0) and the Newton step's matrix is
-// [[a, −q, −k ω_y], [q, a, k ω_x], [0, 0, c]], k = h(a − c), q = k ω_z, so
-// that the step about the axis is zero and the two across it solve in
-// closed form: a third of the general solve's operations, the same step
-// to rounding. Not ok for a body without two equal finite moments, or
-// where the 2×2 determinant leaves the floating-point range.
+// about two axes are equal (a rope's segment, a cylinder): with the axis
+// of symmetry last, I = (a, a, c), ω × Iω = (c − a) ω_z (ω_y, −ω_x, 0)
+// and the Newton step's matrix is [[a, −q, −k ω_y], [q, a, k ω_x], [0, 0,
+// c]], k = h(a − c), q = k ω_z, so that the step about the axis is zero
+// and the two across it solve in closed form: a third of the general
+// solve's operations, the same step to rounding. Not ok for a body
+// without two equal moments, or where the 2×2 determinant a² + q² is not
+// a positive finite number (infinite moments, or moments and spins so
+// extreme that it underflows or overflows).
 func gyroscopicAxisymmetric(in, w geom.Vec3, h float64) (geom.Vec3, bool) {
 	// The body frame turned cyclically (handedness kept) to put the axis
 	// of symmetry last.
@@ -387,16 +388,11 @@ func gyroscopicAxisymmetric(in, w geom.Vec3, h float64) (geom.Vec3, bool) {
 	default:
 		return geom.Vec3{}, false
 	}
-	if math.IsInf(a, 0) || math.IsInf(c, 0) {
-		return geom.Vec3{}, false
-	}
 	k := h * (a - c)
 	q := k * u.Z
 	fx, fy := -q*u.Y, q*u.X // h ω × Iω across the axis
 	den := a*a + q*q
 	if !(den > 0 && den <= math.MaxFloat64) {
-		// Moments or a spin so extreme that the determinant leaves the
-		// numbers (below 1e-154 or above 1e154): the general solve.
 		return geom.Vec3{}, false
 	}
 	s := 1 / den

@@ -317,6 +317,12 @@ func (c *Chain) assembleA(p *Problem, k int) {
 	if !c.tailFound(k) {
 		b.tail = angularTail(b.js)
 	}
+	c.assembleJoint(p, k)
+}
+
+// assembleJoint is assembleA's Aₖ for a joint6 block whose tail is found.
+func (c *Chain) assembleJoint(p *Problem, k int) {
+	b := &c.six[k]
 	s := b.start
 	if b.tail {
 		assembleJoint6Tail(b.a, b.sums, (*[6]float64)(p.Sigma[s:s+6]), b.js, b.ms)
@@ -488,20 +494,15 @@ func (c *Chain) factorTop(p *Problem, k int) error {
 func (c *Chain) factorBottom6(p *Problem, k int) bool {
 	six := c.six
 	b := &six[k]
-	s := b.start
-	sigma := (*[6]float64)(p.Sigma[s : s+6])
 	switch {
 	case k+1 == len(six):
 		b.tail = angularTail(b.js)
-		if b.tail {
-			assembleJoint6Tail(b.a, b.sums, sigma, b.js, b.ms)
-		} else {
-			assembleJoint6(b.a, b.sums, sigma, b.js, b.ms, 6)
-		}
+		c.assembleJoint(p, k)
 	case b.tail: // found by the coupling of the block after
-		assembleGram6TailVec(b.a, b.sums, sigma, b.js, b.ms, b.w)
+		s := b.start
+		assembleGram6TailVec(b.a, b.sums, (*[6]float64)(p.Sigma[s:s+6]), b.js, b.ms, b.w)
 	default:
-		assembleJoint6(b.a, b.sums, sigma, b.js, b.ms, 6)
+		c.assembleJoint(p, k)
 		gram6(b.a, b.w)
 	}
 	if !cholesky6(b.a, b.inv) {

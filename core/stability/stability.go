@@ -100,8 +100,9 @@ func Unresolved(k, d, h float64) bool {
 // UnresolvedCompliant is Unresolved for a row of compliance c > 0 (m/N or
 // rad/(N·m)) and geometric stiffness g besides, k = 1/c + g: the test
 // multiplied through by c, h²(1 + g c) d > ResolvedLimit² c, without the
-// division. A row of infinite compliance, which carries nothing whatever
-// its relaxation, is judged resolved.
+// division. A row of infinite compliance (no stiffness of its own) is
+// judged resolved: the judgement sets only its relaxation, and such a row
+// takes no force.
 func UnresolvedCompliant(c, g, d, h float64) bool {
 	return h*h*(1+g*c)*d > ResolvedLimit*ResolvedLimit*c
 }
