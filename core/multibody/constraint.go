@@ -23,7 +23,9 @@ type Row struct {
 	Holonomic bool
 	Violation float64
 	// Compliance ε is the inverse stiffness of a holonomic row (m/N or
-	// rad/(N·m)); 0 is rigid.
+	// rad/(N·m)); 0 is rigid, +Inf has no stiffness (a perfectly flexible
+	// rope's bend): the row then carries no force but the damping the
+	// world may give it (stability.TurnDamper).
 	Compliance float64
 	// Damping γ (s) is SPOOK's constraint relaxation time: for a compliant
 	// row, the time constant of the damper in parallel with its spring.

@@ -405,7 +405,8 @@ func (w *World) takeTurnStiffness(h float64) {
 // geometric stiffness and by its diagonal J M⁻¹ Jᵀ) and to stability.ReleaseDamping where such a row
 // releases (Row.Releases), and to stability.TurnDamping where it carries
 // geometric stiffness between bodies whose turning the step took in, all
-// of them. The rows of a switched constraint that stays off keep what the
+// of them (a row of infinite compliance is then that damping's damper
+// alone, stability.TurnDamper). The rows of a switched constraint that stays off keep what the
 // step that switched it off assembled.
 func (w *World) assemble(h float64) {
 	p := &w.prob
@@ -510,9 +511,9 @@ func (t *rowTerms) assemble(p *Problem, first int, rows []Row, turning bool) {
 		}
 		upsilon, sigma, gapDamping := 0.0, t.slipRate, 0.0
 		if row.Holonomic {
-			damping := row.Damping
+			damping, compliance := row.Damping, row.Compliance
 			unresolved := true // a rigid row vibrates infinitely fast
-			if c := row.Compliance; c > 0 {
+			if c := compliance; c > 0 {
 				if unresolved = stability.UnresolvedCompliant(c, row.Geometric, d, h); unresolved {
 					// Relaxation·h > 0 raises ±0, equal as keys, alike.
 					if damping != t.lastOwn {
@@ -531,6 +532,16 @@ func (t *rowTerms) assemble(p *Problem, first int, rows []Row, turning bool) {
 					// turning the step resolves (a load), whose
 					// motion, such as a rocking load, is resolved.
 					damping = stability.TurnDamping(damping, h, row.Geometric, c)
+					if math.IsInf(c, 1) {
+						// No stiffness of its own (a perfectly
+						// flexible rope's bend): the row is the
+						// damper alone (stability.TurnDamper), the
+						// limit of the forms below as ε grows: Υ = 0
+						// from γ = ∞, and Σ = 1/(h b), where 4εΥ/h²
+						// would be ∞·0.
+						sigma += 1 / (h * stability.TurnDamper(h, row.Geometric))
+						compliance = 0
+					}
 				}
 			}
 			// A kinematic body whose velocity changed since the last step
@@ -549,7 +560,7 @@ func (t *rowTerms) assemble(p *Problem, first int, rows []Row, turning bool) {
 				t.lastDamping, t.lastUpsilon = damping, h/(h+4*damping) // Υ = 1/(1 + 4γ/h), one division
 			}
 			upsilon = t.lastUpsilon
-			sigma += t.sigmaScale * row.Compliance * upsilon
+			sigma += t.sigmaScale * compliance * upsilon
 			gapDamping = damping
 		}
 		sigmas[i] = sigma

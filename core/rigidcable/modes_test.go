@@ -642,13 +642,15 @@ func TestBoxDoublePendulumModes(t *testing.T) {
 	ic := mass * side * side / 6
 	mr := r.LinearDensity() * rigLength
 	for _, run := range []struct {
-		n int
-		h float64 // s
-	}{{20, modeH}, {50, modeH}, {20, modeH / 10}, {50, modeH / 10}} {
-		n, h := run.n, run.h
+		n        int
+		h        float64 // s
+		flexible bool
+	}{{20, modeH, false}, {50, modeH, false}, {20, modeH / 10, false}, {50, modeH / 10, false}, {20, modeH, true}} {
+		n, h, r := run.n, run.h, r
+		r.Flexible = run.flexible
 		probe := newBoxPendulum(t, r, n, mass, side)
 		length, tension := probe.ropeLimit, mass*gravity
-		lambda := math.Sqrt(r.Bending() / tension)
+		lambda := math.Sqrt(r.Bending() / tension) // 0 for the flexible rope: the plain closed form
 		want, phi := doublePendulum(length-lambda, mr, mass, ic, side/2+lambda, gravity)
 		plain, _ := doublePendulum(length, mr, mass, ic, side/2, gravity)
 		// Modal coordinates q = Φ⁻¹ θ.
@@ -668,7 +670,7 @@ func TestBoxDoublePendulumModes(t *testing.T) {
 			for i := range q {
 				for range sub {
 					if err := p.world.Step(h); err != nil {
-						t.Fatalf("N = %d, h = %.4g s, mode %d, t = %.2f s: %v", n, h, k+1, float64(i+1)*modeH, err)
+						t.Fatalf("N = %d, h = %.4g s, flexible %v, mode %d, t = %.2f s: %v", n, h, run.flexible, k+1, float64(i+1)*modeH, err)
 					}
 				}
 				th1, th2 := p.angles()
@@ -685,8 +687,8 @@ func TestBoxDoublePendulumModes(t *testing.T) {
 					late = math.Max(late, math.Abs(v))
 				}
 			}
-			name := fmt.Sprintf("N = %d, h = %.4g s, mode %d (plain closed form, λ = 0: %.4f Hz, %+.2f %%; amplitude after 35 s %.2f of the first; turning taken in: %d bodies)",
-				n, h, k+1, plain[k], 100*(got/plain[k]-1), late/early, turned)
+			name := fmt.Sprintf("N = %d, h = %.4g s, flexible %v, mode %d (plain closed form, λ = 0: %.4f Hz, %+.2f %%; amplitude after 35 s %.2f of the first; turning taken in: %d bodies)",
+				n, h, run.flexible, k+1, plain[k], 100*(got/plain[k]-1), late/early, turned)
 			checkMode(t, name, got, want[k], "closed form with the rope's λ")
 			if late < boxModeKept*early {
 				t.Errorf("%s: amplitude after 35 s %.3f of the first 5 s', want at least %.2f", name, late/early, boxModeKept)

@@ -163,8 +163,22 @@ const TurnDampingFactor = 0.5
 // at least TurnDampingFactor·h·g·c, so that the row damps the relative
 // turning by TurnDampingFactor·h·g, a share of what backward Euler gives a
 // stiffness g at step h.
+//
+// A row of infinite compliance, without stiffness of its own (the bend of
+// a perfectly flexible rope), gets an infinite relaxation time: it is the
+// damper TurnDamper alone.
 func TurnDamping(tau, h, g, c float64) float64 {
 	return max(tau, TurnDampingFactor*h*g*c)
+}
+
+// TurnDamper returns the damping coefficient b (N·m·s/rad) of TurnDamping's
+// relaxation time on a row of compliance c: γ = b·c, b = TurnDampingFactor·h·g
+// (the material's τ/c aside, which vanishes as c grows). A row without
+// stiffness of its own is that damper alone, whatever its compliance's
+// size: SPOOK's Υ = 1/(1 + 4γ/h) tends to 0 and Σ = 4εΥ/h² to 1/(h·b) as
+// ε grows.
+func TurnDamper(h, g float64) float64 {
+	return TurnDampingFactor * h * g
 }
 
 // TurnShare returns the share s of the geometric stiffness's h²K that a

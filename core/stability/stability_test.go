@@ -60,3 +60,29 @@ func TestCriteria(t *testing.T) {
 		t.Errorf("Courant number %g, want h√(T/(ml))", c)
 	}
 }
+
+// A bend row's SPOOK Σ = 4εΥ/h² under the turn damping tends, as its
+// compliance ε grows (the bending stiffness EI/l falls to nothing),
+// to the damper's 1/(h b), b = TurnDamper: the form that the world takes
+// for a row of infinite compliance (a perfectly flexible rope), where
+// 4εΥ/h² itself is ∞·0.
+func TestTurnDamperLimit(t *testing.T) {
+	const h, tau, g = 1.0 / 60, 1e-3, 600.0 // T l of 1.2 kN on 0.5 m
+	damper := 1 / (h * TurnDamper(h, g))
+	last := math.Inf(1)
+	for _, c := range []float64{1.0 / 157, 1e-1, 1e2, 1e6, 1e12} {
+		gamma := TurnDamping(tau, h, g, c)
+		sigma := 4 * c / (h * h) * h / (h + 4*gamma)
+		dev := math.Abs(sigma/damper - 1)
+		if dev >= last && dev > 1e-15 {
+			t.Errorf("ε = %g: Σ %g off the damper's %g by %.3g, no closer than at the ε before (%.3g)", c, sigma, damper, dev, last)
+		}
+		last = dev
+	}
+	if last > 1e-9 {
+		t.Errorf("ε = 1e12: Σ off the damper's 1/(h b) = %g by %.3g, want within 1e-9", damper, last)
+	}
+	if got := TurnDamping(tau, h, g, math.Inf(1)); !math.IsInf(got, 1) {
+		t.Errorf("infinite compliance: turn damping γ = %g, want +Inf", got)
+	}
+}
