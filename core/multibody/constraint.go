@@ -18,9 +18,7 @@ func (j Jacobian) Dot(o Jacobian) float64 { return j.Lin.Dot(o.Lin) + j.Ang.Dot(
 type Row struct {
 	// J holds one block per body of the constraint, in Bodies() order.
 	J []Jacobian
-	// Holonomic rows carry a violation g (m or rad); the others are
-	// velocity constraints G v = w ([SL07] eq. 9).
-	Holonomic bool
+	// Violation is a holonomic row's g (m or rad; see Holonomic).
 	Violation float64
 	// Compliance ε is the inverse stiffness of a holonomic row (m/N or
 	// rad/(N·m)); 0 is rigid, +Inf has no stiffness (a perfectly flexible
@@ -52,6 +50,10 @@ type Row struct {
 	// saving the solve that would find a row where its constraint knows
 	// it to be (a wire slack in the last step at Hi = 0).
 	Start int8
+	// Holonomic rows carry a violation g (m or rad); the others are
+	// velocity constraints G v = w ([SL07] eq. 9). (The flags follow the
+	// numbers, with Start: a row takes 104 bytes rather than 112.)
+	Holonomic bool
 	// Gap says a holonomic row's violation is a gap its constraint closes
 	// without force (a slack cable: g < 0 for a row that only pulls): the
 	// step holds the row where the gap closes, the spring and its damper
