@@ -76,7 +76,7 @@ func (d *Dense) solveFree(p *Problem) error {
 	if m == 0 {
 		return nil
 	}
-	maxDiag := 0.0
+	maxDiag := 0.0 // the largest finite diagonal, for the regularization
 	for r, i := range idx {
 		b := p.B[i]
 		for j := 0; j < n; j++ {
@@ -88,18 +88,32 @@ func (d *Dense) solveFree(p *Problem) error {
 		for c, j := range idx {
 			d.a[r*m+c] = d.s[i*n+j]
 		}
-		maxDiag = max(maxDiag, d.s[i*n+i])
+		if sii := d.s[i*n+i]; sii < math.Inf(1) {
+			maxDiag = max(maxDiag, sii)
+		}
 	}
 	a := blas64.Symmetric{N: m, Stride: m, Data: d.a[:m*m], Uplo: blas.Upper}
 	t, ok := lapack64.Potrf(a)
 	if !ok {
 		// Rigid rows that are dependent (ε = 0, redundant constraints) make S
-		// singular: regularize by a tiny compliance, as SPOOK would with ε > 0.
+		// singular: regularize by a tiny compliance, as SPOOK would with ε > 0,
+		// each row by 1e-10 of its own diagonal (of the largest where it has
+		// none). Of the largest for all, one soft row (Σ of 7e12 for a rope
+		// of EI = 1e-9 N·m²) softened the rigid rows beside it by 700 and a
+		// row of infinite compliance made every row infinitely soft: no
+		// impulses at all, a load in free fall. A row of infinite diagonal
+		// takes no impulse and needs none.
 		for r, i := range idx {
 			for c, j := range idx {
 				d.a[r*m+c] = d.s[i*n+j]
 			}
-			d.a[r*m+r] += 1e-10 * max(maxDiag, 1e-300)
+			scale := d.a[r*m+r]
+			if !(scale > 0) {
+				scale = maxDiag
+			}
+			if scale < math.Inf(1) {
+				d.a[r*m+r] += 1e-10 * max(scale, 1e-300)
+			}
 		}
 		t, ok = lapack64.Potrf(a)
 		if !ok {

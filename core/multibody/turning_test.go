@@ -135,3 +135,69 @@ func TestDiagonalTurnStiffnessAsFull(t *testing.T) {
 		}
 	}
 }
+
+// limpRow is one row of infinite compliance (no stiffness of its own, a
+// perfectly flexible rope's bend) holding the relative turning of two
+// bodies about y, carrying the geometric stiffness g, in Gap form or not.
+type limpRow struct {
+	a, b *Body
+	g    float64
+	gap  bool
+}
+
+func (c *limpRow) Bodies() []*Body          { return []*Body{c.a, c.b} }
+func (c *limpRow) Rows() int                { return 1 }
+func (c *limpRow) Apply(float64, []float64) {}
+func (c *limpRow) Update(h float64, rows []Row) {
+	r := &rows[0]
+	r.J[0].Ang, r.J[1].Ang = geom.V(0, -1, 0), geom.V(0, 1, 0)
+	r.SetHolonomic(0.3, math.Inf(1), 1e-3, c.g, 0.2, 0.1)
+	r.Gap = c.gap
+	if c.gap {
+		r.Hi = 0
+	}
+}
+
+// A row of infinite compliance between two bodies whose turning the step
+// takes in is the turn damping's damper alone, in either form (SPOOK's or
+// a gap's): Σ = 1/(h b), b = stability.TurnDamper(h, g), and the
+// right-hand side the prescribed rate's less the predicted relative
+// turning, the limits of both forms as the compliance grows, where they
+// themselves give NaN. Between bodies the step resolves, it carries
+// nothing: Σ = +∞.
+func TestInfiniteComplianceRowIsTheTurnDamper(t *testing.T) {
+	const m, l, h, g = 1.23, 0.5, 1.0 / 60, 600.0
+	it, ia := m*l*l/12, m*0.01*0.01/2
+	for _, c := range []struct {
+		tension float64
+		gap     bool
+	}{{1200, false}, {1200, true}, {60, false}} {
+		w := NewWorld(geom.Vec3{})
+		a := w.AddBody(NewBody("a", m, geom.V(ia, it, it), geom.Vec3{}))
+		b := w.AddBody(NewBody("b", m, geom.V(ia, it, it), geom.V(l, 0, 0)))
+		a.AngVel, b.AngVel = geom.V(0, 0.5, 0), geom.V(0, -0.25, 0)
+		for _, body := range []*Body{a, b} {
+			w.AddConstraint(&pull{body: body, tension: c.tension, length: l})
+		}
+		w.AddConstraint(&limpRow{a: a, b: b, g: g, gap: c.gap})
+		p, err := w.Assemble(h)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sigma, rhs := p.Sigma[0], p.B[0]
+		if w.Turned() == 0 {
+			if !math.IsInf(sigma, 1) || math.IsNaN(rhs) {
+				t.Errorf("T = %g N, turning resolved: Σ = %g, B = %g; want +Inf and a number", c.tension, sigma, rhs)
+			}
+			continue
+		}
+		// Speed 0.2 rad/s less the predicted relative turning about y.
+		wantSigma, wantB := 1/(h*stability.TurnDamper(h, g)), 0.2-(b.predAng.Y-a.predAng.Y)
+		if math.Abs(sigma/wantSigma-1) > 1e-15 || math.Abs(rhs-wantB) > 1e-15 {
+			t.Errorf("T = %g N, gap %v: Σ = %g, B = %g; want the damper's 1/(h b) = %g and %g", c.tension, c.gap, sigma, rhs, wantSigma, wantB)
+		}
+		if err := w.Step(h); err != nil {
+			t.Errorf("T = %g N, gap %v: %v", c.tension, c.gap, err)
+		}
+	}
+}

@@ -511,9 +511,9 @@ func (t *rowTerms) assemble(p *Problem, first int, rows []Row, turning bool) {
 		}
 		upsilon, sigma, gapDamping := 0.0, t.slipRate, 0.0
 		if row.Holonomic {
-			damping, compliance := row.Damping, row.Compliance
+			damping := row.Damping
 			unresolved := true // a rigid row vibrates infinitely fast
-			if c := compliance; c > 0 {
+			if c := row.Compliance; c > 0 {
 				if unresolved = stability.UnresolvedCompliant(c, row.Geometric, d, h); unresolved {
 					// Relaxation·h > 0 raises ±0, equal as keys, alike.
 					if damping != t.lastOwn {
@@ -531,17 +531,20 @@ func (t *rowTerms) assemble(p *Problem, first int, rows []Row, turning bool) {
 					// between a turned segment and a body whose
 					// turning the step resolves (a load), whose
 					// motion, such as a rocking load, is resolved.
-					damping = stability.TurnDamping(damping, h, row.Geometric, c)
 					if math.IsInf(c, 1) {
 						// No stiffness of its own (a perfectly
 						// flexible rope's bend): the row is the
 						// damper alone (stability.TurnDamper), the
-						// limit of the forms below as ε grows: Υ = 0
-						// from γ = ∞, and Σ = 1/(h b), where 4εΥ/h²
-						// would be ∞·0.
-						sigma += 1 / (h * stability.TurnDamper(h, row.Geometric))
-						compliance = 0
+						// limit of both forms below as ε grows (γ =
+						// b ε): Σ = 1/(h b) and the right-hand side
+						// the prescribed rate's alone, where the forms
+						// themselves give ∞·0 and ∞/∞.
+						sigmas[i] = sigma + 1/(h*stability.TurnDamper(h, row.Geometric))
+						bs[i] = row.Speed - gpred
+						los[i], his[i], starts[i] = row.Lo, row.Hi, row.Start
+						continue
 					}
+					damping = stability.TurnDamping(damping, h, row.Geometric, c)
 				}
 			}
 			// A kinematic body whose velocity changed since the last step
@@ -560,7 +563,7 @@ func (t *rowTerms) assemble(p *Problem, first int, rows []Row, turning bool) {
 				t.lastDamping, t.lastUpsilon = damping, h/(h+4*damping) // Υ = 1/(1 + 4γ/h), one division
 			}
 			upsilon = t.lastUpsilon
-			sigma += t.sigmaScale * compliance * upsilon
+			sigma += t.sigmaScale * row.Compliance * upsilon
 			gapDamping = damping
 		}
 		sigmas[i] = sigma

@@ -158,3 +158,46 @@ func TestStepRejectsBadStepSizes(t *testing.T) {
 		}
 	}
 }
+
+// heldTwice holds a body's height by two identical rigid rows (dependent:
+// S is singular) and its x by a row of compliance soft.
+type heldTwice struct {
+	body *Body
+	soft float64
+}
+
+func (c *heldTwice) Bodies() []*Body          { return []*Body{c.body} }
+func (c *heldTwice) Rows() int                { return 3 }
+func (c *heldTwice) Apply(float64, []float64) {}
+func (c *heldTwice) Update(h float64, rows []Row) {
+	for i := range 2 {
+		rows[i].J[0].Lin = geom.V(0, 0, 1)
+		rows[i].SetHolonomic(0, 0, 0, 0, 0, 0)
+	}
+	rows[2].J[0].Lin = geom.V(1, 0, 0)
+	rows[2].SetHolonomic(0, c.soft, 0, 0, 0, 0)
+}
+
+// The dense solver regularizes dependent rigid rows each by a tiny share
+// of its own diagonal: a row of huge or infinite compliance beside them
+// (a rope of EI = 1e-9 N·m² or a perfectly flexible one) left them, as
+// the largest diagonal's share, softened by its size: with an infinite
+// one no row took any impulse and the body fell freely, without an
+// error.
+func TestDenseRegularizesDependentRowsByTheirOwnScale(t *testing.T) {
+	const h = 1.0 / 60
+	for _, soft := range []float64{1e-3, 1e9, math.Inf(1)} {
+		w := NewWorld(geom.V(0, 0, -9.81))
+		w.Solver = &Dense{}
+		b := w.AddBody(NewParticle("held", 1, geom.Vec3{}))
+		w.AddConstraint(&heldTwice{body: b, soft: soft})
+		for range 60 {
+			if err := w.Step(h); err != nil {
+				t.Fatalf("compliance %g: %v", soft, err)
+			}
+		}
+		if math.Abs(b.Pos.Z) > 1e-6 || math.Abs(b.Vel.Z) > 1e-6 {
+			t.Errorf("compliance %g beside the dependent rows: after 1 s the body at z = %.3g m moving at %.3g m/s, want held at 0", soft, b.Pos.Z, b.Vel.Z)
+		}
+	}
+}

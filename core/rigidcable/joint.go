@@ -505,8 +505,8 @@ func turnRow(row *multibody.Row, a geom.Vec3) {
 // for l ≫ λ. T is the last step's tension of the
 // rope next to the clamp; a slack rope bends with the plain 2EI/l.
 func (j *Joint) bendStiffness() float64 {
-	if j.rope == nil || !(j.Link > 0) {
-		return j.Bend
+	if j.rope == nil || !(j.Link > 0) || j.Bend == 0 {
+		return j.Bend // no layer at all for a flexible rope: λ = 0
 	}
 	// The rope's tension next to the clamp, not the clamp's own pull,
 	// which its bending moment adds to where the rope is bent there.

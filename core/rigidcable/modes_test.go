@@ -634,6 +634,11 @@ func (p *boxPendulum) kick(w1, w2 float64) {
 // and mode 2 are asserted within 3 % at the default step and mode 2 also
 // at h = 1/600 s; the bend stiffening of earlier versions (β h² T²/m at
 // every joint) put mode 2 at +15.5 % (N = 20) and +22.7 % (N = 50).
+//
+// A perfectly flexible rope (EI = 0, N = 20, the default step) has no
+// boundary layer, λ = 0: the box hangs from a hinge, and both modes are
+// asserted against the plain closed form (measured: 0.00 % and −0.02 %,
+// undamped over the 40 s).
 func TestBoxDoublePendulumModes(t *testing.T) {
 	const boxModeKept = 0.7
 	start := time.Now()

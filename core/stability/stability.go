@@ -102,7 +102,7 @@ func Unresolved(k, d, h float64) bool {
 // multiplied through by c, h²(1 + g c) d > ResolvedLimit² c, without the
 // division. A row of infinite compliance (no stiffness of its own) is
 // judged resolved: the judgement sets only its relaxation, and such a row
-// takes no force.
+// takes no force of a spring (at most the turn damping's, TurnDamper).
 func UnresolvedCompliant(c, g, d, h float64) bool {
 	return h*h*(1+g*c)*d > ResolvedLimit*ResolvedLimit*c
 }
@@ -165,8 +165,8 @@ const TurnDampingFactor = 0.5
 // stiffness g at step h.
 //
 // A row of infinite compliance, without stiffness of its own (the bend of
-// a perfectly flexible rope), gets an infinite relaxation time: it is the
-// damper TurnDamper alone.
+// a perfectly flexible rope), gets an infinite relaxation time where it
+// carries a tension (h g > 0): it is the damper TurnDamper alone.
 func TurnDamping(tau, h, g, c float64) float64 {
 	return max(tau, TurnDampingFactor*h*g*c)
 }
@@ -176,7 +176,11 @@ func TurnDamping(tau, h, g, c float64) float64 {
 // (the material's τ/c aside, which vanishes as c grows). A row without
 // stiffness of its own is that damper alone, whatever its compliance's
 // size: SPOOK's Υ = 1/(1 + 4γ/h) tends to 0 and Σ = 4εΥ/h² to 1/(h·b) as
-// ε grows.
+// ε grows. Such a rope has that damper alone against the relative turning
+// of its segments, and a swing that bends it loses more to it: the trolley
+// jerk of package rigidcable at N = 100 under a load of 10 segments loses
+// 39 % of its swing energy in 115 s with a perfectly flexible rope, 4 %
+// with the default rope's bending (under 1e4 segments, 0.1 % either way).
 func TurnDamper(h, g float64) float64 {
 	return TurnDampingFactor * h * g
 }
