@@ -179,7 +179,14 @@ func (d *Dense) projectedGaussSeidel(p *Problem) error {
 				return fmt.Errorf("bounded rows: row %d has no stiffness", i)
 			}
 			old := p.Lambda[i]
-			l := min(max(old-d.residual(p, i)/sii, p.Lo[i]), p.Hi[i])
+			var l float64
+			if sii < math.Inf(1) {
+				l = min(max(old-d.residual(p, i)/sii, p.Lo[i]), p.Hi[i])
+			} else {
+				// A row of infinite compliance: the update's limit
+				// (its residual holds ∞·λ), no impulse within bounds.
+				l = min(max(0, p.Lo[i]), p.Hi[i])
+			}
 			p.Lambda[i] = l
 			change = max(change, math.Abs(l-old))
 			size = max(size, math.Abs(l))

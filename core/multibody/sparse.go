@@ -277,6 +277,12 @@ func (s *Sparse) refine() error {
 		worst := 0.0
 		for i := range s.res {
 			s.res[i] = s.rhs[i] - s.res[i]
+			if math.IsNaN(s.res[i]) && s.x[i] == 0 && math.IsInf(s.mat.Val[s.diag[i]], -1) {
+				// A row of infinite compliance (−Σ = −∞ on the
+				// diagonal) holds λ = 0 exactly: its equation, divided
+				// by Σ, is met, where its product gave ∞·0.
+				s.res[i] = 0
+			}
 			worst = math.Max(worst, math.Abs(s.res[i]))
 		}
 		if worst <= 1e-12*scale {

@@ -178,26 +178,46 @@ func (c *heldTwice) Update(h float64, rows []Row) {
 	rows[2].SetHolonomic(0, c.soft, 0, 0, 0, 0)
 }
 
-// The dense solver regularizes dependent rigid rows each by a tiny share
-// of its own diagonal: a row of huge or infinite compliance beside them
-// (a rope of EI = 1e-9 N·m² or a perfectly flexible one) left them, as
-// the largest diagonal's share, softened by its size: with an infinite
-// one no row took any impulse and the body fell freely, without an
-// error.
-func TestDenseRegularizesDependentRowsByTheirOwnScale(t *testing.T) {
+// Dependent rigid rows beside a row of huge or infinite compliance (a rope
+// of EI = 1e-9 N·m², or a perfectly flexible one) hold their body. The
+// dense solver regularizes such rows each by a tiny share of its own
+// diagonal: as a share of the largest diagonal, a soft row beside them
+// softened them by its size, and with an infinite one no row took any
+// impulse and the body fell freely, without an error. The sparse solver
+// refines its perturbed pivots against the true matrix: there the
+// infinite row's product ∞·0 made the residual NaN and failed the step.
+func TestDependentRowsBesideSoftRowsAreHeld(t *testing.T) {
 	const h = 1.0 / 60
-	for _, soft := range []float64{1e-3, 1e9, math.Inf(1)} {
-		w := NewWorld(geom.V(0, 0, -9.81))
-		w.Solver = &Dense{}
-		b := w.AddBody(NewParticle("held", 1, geom.Vec3{}))
-		w.AddConstraint(&heldTwice{body: b, soft: soft})
-		for range 60 {
-			if err := w.Step(h); err != nil {
-				t.Fatalf("compliance %g: %v", soft, err)
+	for _, solver := range []func() Solver{func() Solver { return &Dense{} }, func() Solver { return &Sparse{} }} {
+		for _, soft := range []float64{1e-3, 1e9, math.Inf(1)} {
+			w := NewWorld(geom.V(0, 0, -9.81))
+			w.Solver = solver()
+			b := w.AddBody(NewParticle("held", 1, geom.Vec3{}))
+			w.AddConstraint(&heldTwice{body: b, soft: soft})
+			for range 60 {
+				if err := w.Step(h); err != nil {
+					t.Fatalf("%T, compliance %g: %v", w.Solver, soft, err)
+				}
+			}
+			if math.Abs(b.Pos.Z) > 1e-6 || math.Abs(b.Vel.Z) > 1e-6 {
+				t.Errorf("%T, compliance %g beside the dependent rows: after 1 s the body at z = %.3g m moving at %.3g m/s, want held at 0", w.Solver, soft, b.Pos.Z, b.Vel.Z)
 			}
 		}
-		if math.Abs(b.Pos.Z) > 1e-6 || math.Abs(b.Vel.Z) > 1e-6 {
-			t.Errorf("compliance %g beside the dependent rows: after 1 s the body at z = %.3g m moving at %.3g m/s, want held at 0", soft, b.Pos.Z, b.Vel.Z)
-		}
+	}
+}
+
+// The dense solver's last resort, projected Gauss–Seidel, takes a row of
+// infinite diagonal (infinite compliance) as holding no impulse, the
+// limit of its update, where the update's residual gave ∞·0.
+func TestProjectedGaussSeidelTakesInfiniteRows(t *testing.T) {
+	inf := math.Inf(1)
+	d := &Dense{s: []float64{inf, 1, 1, 2}}
+	p := &Problem{B: []float64{1, 2}, Lo: []float64{-inf, -inf}, Hi: []float64{inf, inf}, Lambda: []float64{0, 0}}
+	p.Rows = make([]ProblemRow, 2)
+	if err := d.projectedGaussSeidel(p); err != nil {
+		t.Fatal(err)
+	}
+	if p.Lambda[0] != 0 || math.Abs(p.Lambda[1]-1) > 1e-9 {
+		t.Errorf("λ = %v, want [0 1]: the infinite row holds none, the other B/S = 1", p.Lambda)
 	}
 }
