@@ -58,3 +58,4 @@ func TestFlexibleRopeIsBendingsLimit(t *testing.T) {
 		}
 	}
 }
+

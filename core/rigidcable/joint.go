@@ -647,9 +647,12 @@ func (j *Joint) PotentialEnergy() float64 {
 	a, b := j.bodies[0], j.bodies[1]
 	gap := a.PointWorld(j.pointA).Sub(b.PointWorld(j.pointB))
 	if j.sheave {
-		// Slack slid into the sheave's store stretches nothing.
+		// Slack slid into the sheave's store stretches nothing, nor does
+		// slack beyond it, which the sheave stops with at most the rope's
+		// buckling load and does not drive back out (Update): only a
+		// rope pulled out past the sheave is stretched along it.
 		d := b.Rot.Rotate(j.axisB)
-		gap = gap.AddScaled(-max(0, min(gap.Dot(d), j.store())), d)
+		gap = gap.AddScaled(-max(0, gap.Dot(d)), d)
 	}
 	e := 0.5 * j.Stretch * gap.Dot(gap)
 	if j.bends || j.twists {
