@@ -58,4 +58,3 @@ func TestFlexibleRopeIsBendingsLimit(t *testing.T) {
 		}
 	}
 }
-
