@@ -2,6 +2,7 @@ package multibody
 
 import (
 	"math"
+	"strings"
 	"testing"
 
 	"github.com/cablefmu/cablefmu/core/geom"
@@ -219,5 +220,43 @@ func TestProjectedGaussSeidelTakesInfiniteRows(t *testing.T) {
 	}
 	if p.Lambda[0] != 0 || math.Abs(p.Lambda[1]-1) > 1e-9 {
 		t.Errorf("λ = %v, want [0 1]: the infinite row holds none, the other B/S = 1", p.Lambda)
+	}
+}
+
+// heldApart holds a body's height by two rigid rows that disagree: one at
+// 0, one 0.1 m higher. No impulses meet both.
+type heldApart struct{ body *Body }
+
+func (c *heldApart) Bodies() []*Body          { return []*Body{c.body} }
+func (c *heldApart) Rows() int                { return 2 }
+func (c *heldApart) Apply(float64, []float64) {}
+func (c *heldApart) Update(h float64, rows []Row) {
+	for i := range 2 {
+		rows[i].J[0].Lin = geom.V(0, 0, 1)
+		rows[i].SetHolonomic(c.body.Pos.Z-0.1*float64(i), 0, 0, 0, 0, 0)
+	}
+}
+
+// The sparse solver refines perturbed pivots until the residual is a
+// small share of the right-hand side (refineTolerance): dependent rows
+// that agree (two identical rigid rows, on bodies of 1e-4 to 1e4 kg) are
+// solved, rows that disagree are refused, saying so.
+func TestSparseRefinementTellsDependentFromInconsistentRows(t *testing.T) {
+	const h = 1.0 / 60
+	for _, mass := range []float64{1e-4, 1, 1e4} {
+		w := NewWorld(geom.V(0, 0, -9.81))
+		w.Solver = &Sparse{}
+		b := w.AddBody(NewParticle("held", mass, geom.Vec3{}))
+		w.AddConstraint(&heldTwice{body: b, soft: 1e-3})
+		if err := w.Step(h); err != nil {
+			t.Errorf("mass %g kg held by two identical rows: %v", mass, err)
+		}
+		w = NewWorld(geom.V(0, 0, -9.81))
+		w.Solver = &Sparse{}
+		b = w.AddBody(NewParticle("held", mass, geom.Vec3{}))
+		w.AddConstraint(&heldApart{body: b})
+		if err := w.Step(h); err == nil || !strings.Contains(err.Error(), "refinement leaves a residual") {
+			t.Errorf("mass %g kg held at two heights by rigid rows: error %v, want the refinement's residual", mass, err)
+		}
 	}
 }
