@@ -76,7 +76,6 @@ func (d *Dense) solveFree(p *Problem) error {
 	if m == 0 {
 		return nil
 	}
-	maxDiag := 0.0 // the largest finite diagonal, for the regularization
 	for r, i := range idx {
 		b := p.B[i]
 		for j := 0; j < n; j++ {
@@ -88,31 +87,30 @@ func (d *Dense) solveFree(p *Problem) error {
 		for c, j := range idx {
 			d.a[r*m+c] = d.s[i*n+j]
 		}
-		if sii := d.s[i*n+i]; sii < math.Inf(1) {
-			maxDiag = max(maxDiag, sii)
-		}
 	}
 	a := blas64.Symmetric{N: m, Stride: m, Data: d.a[:m*m], Uplo: blas.Upper}
 	t, ok := lapack64.Potrf(a)
 	if !ok {
 		// Rigid rows that are dependent (ε = 0, redundant constraints) make S
 		// singular: regularize by a tiny compliance, as SPOOK would with ε > 0,
-		// each row by 1e-10 of its own diagonal (of the largest where it has
-		// none). Of the largest for all, one soft row (Σ of 7e12 for a rope
-		// of EI = 1e-9 N·m²) softened the rigid rows beside it by 700 and a
-		// row of infinite compliance made every row infinitely soft: no
-		// impulses at all, a load in free fall. A row of infinite diagonal
-		// takes no impulse and needs none.
+		// each row by 1e-10 of its own diagonal. (Of the largest for all, one
+		// soft row, Σ of 7e12 for a rope of EI = 1e-9 N·m², softened the
+		// rigid rows beside it by 700, and a row of infinite compliance made
+		// every row infinitely soft: no impulses at all, a load in free
+		// fall.) A row of infinite diagonal takes no impulse and needs none;
+		// nor does a row of zero diagonal, which acts on no dynamic body
+		// (its row and column of S are zero): it holds none, where a share
+		// of another's diagonal made its right-hand side an impulse of
+		// 1e8 N·s and more.
 		for r, i := range idx {
 			for c, j := range idx {
 				d.a[r*m+c] = d.s[i*n+j]
 			}
-			scale := d.a[r*m+r]
-			if !(scale > 0) {
-				scale = maxDiag
-			}
-			if scale < math.Inf(1) {
-				d.a[r*m+r] += 1e-10 * max(scale, 1e-300)
+			switch scale := d.a[r*m+r]; {
+			case scale == 0:
+				d.a[r*m+r], d.rhs[r] = 1, 0
+			case scale < math.Inf(1):
+				d.a[r*m+r] += 1e-10 * scale
 			}
 		}
 		t, ok = lapack64.Potrf(a)

@@ -43,8 +43,8 @@ import (
 // A pivot that comes out below 1e-13 of its node's scale, or of the wrong
 // sign (rows that depend on each other, a rigid row on no dynamic body), is
 // replaced by that threshold and the solution refined against the true
-// matrix; if the refinement does not bring the residual down, the solve
-// fails. Rows must be unbounded: wrap Sparse in an ActiveSet for bounds.
+// matrix; if the refinement neither brings the residual down nor settles
+// (rows that disagree), the solve fails. Rows must be unbounded: wrap Sparse in an ActiveSet for bounds.
 type Sparse struct {
 	// Timing, when set, accumulates the time of each phase.
 	Timing *SparseTiming
@@ -266,8 +266,14 @@ func (s *Sparse) Substitute(p *Problem) error {
 }
 
 // refine corrects x for the perturbed pivots: x += A⁻¹(rhs − A x) with
-// the perturbed factor, until the residual is below refineTolerance of the
-// largest right-hand side.
+// the perturbed factor, until the residual is below refineResidual of the
+// largest right-hand side, or the correction below refineSettled of x:
+// rows that depend on each other and agree settle at the rounding of
+// their terms (two identical rigid rows on a load 1e4 to 1e7 times a
+// segment's mass: residuals of 1e-12 to 4e-9, corrections of 3e-11 to
+// 3e-10 of x), while rows that disagree, by however little, are
+// corrected by a growing share of x at every step (0.5, 0.33, 0.25, …:
+// impulses that grow without end against each other) and are refused.
 func (s *Sparse) refine() error {
 	scale := 0.0
 	for _, v := range s.rhs {
@@ -286,27 +292,31 @@ func (s *Sparse) refine() error {
 			}
 			worst = math.Max(worst, math.Abs(s.res[i]))
 		}
-		if worst <= refineTolerance*scale {
+		if worst <= refineResidual*scale {
 			return nil
 		}
 		if it == refinements {
-			return fmt.Errorf("sparse solve: %d pivots were perturbed (rows depend on each other, or a rigid row acts on no dynamic body) and refinement leaves a residual of %.3g of the right-hand side", s.fac.Perturbed, worst/scale)
+			return fmt.Errorf("sparse solve: %d pivots were perturbed (rows depend on each other and disagree, or a rigid row acts on no dynamic body) and refinement leaves a residual of %.3g of the right-hand side", s.fac.Perturbed, worst/scale)
 		}
 		copy(s.dx, s.res)
 		s.fac.Solve(s.dx)
+		step, size := 0.0, 0.0
 		for i := range s.x {
 			s.x[i] += s.dx[i]
+			step, size = math.Max(step, math.Abs(s.dx[i])), math.Max(size, math.Abs(s.x[i]))
+		}
+		if step <= refineSettled*size {
+			return nil
 		}
 	}
 }
 
-// refineTolerance is the residual, relative to the largest right-hand
-// side, that refine takes as solved: far below what rows that disagree
-// leave (of order 1: no impulses meet them), above the rounding of a heavy
-// load's large terms (two identical rigid rows under a load 1e4 times a
-// segment's mass stalled at 1.3e-12 to 1.8e-12, which a limit of 1e-12
-// refused), with room for loads heavier still.
-const refineTolerance = 1e-9
+// refineResidual and refineSettled are refine's limits: the residual
+// against the largest right-hand side, and the correction against x.
+const (
+	refineResidual = 1e-12
+	refineSettled  = 1e-8
+)
 
 func (s *Sparse) timing() *SparseTiming {
 	if s.Timing == nil {

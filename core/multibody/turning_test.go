@@ -171,7 +171,7 @@ func TestInfiniteComplianceRowIsTheTurnDamper(t *testing.T) {
 	for _, c := range []struct {
 		tension float64
 		gap     bool
-	}{{1200, false}, {1200, true}, {60, false}} {
+	}{{1200, false}, {1200, true}, {60, false}, {60, true}} {
 		w := NewWorld(geom.Vec3{})
 		a := w.AddBody(NewBody("a", m, geom.V(ia, it, it), geom.Vec3{}))
 		b := w.AddBody(NewBody("b", m, geom.V(ia, it, it), geom.V(l, 0, 0)))

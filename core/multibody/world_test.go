@@ -223,9 +223,12 @@ func TestProjectedGaussSeidelTakesInfiniteRows(t *testing.T) {
 	}
 }
 
-// heldApart holds a body's height by two rigid rows that disagree: one at
-// 0, one 0.1 m higher. No impulses meet both.
-type heldApart struct{ body *Body }
+// heldApart holds a body's height by two rigid rows that disagree by
+// apart (m): no impulses meet both.
+type heldApart struct {
+	body  *Body
+	apart float64
+}
 
 func (c *heldApart) Bodies() []*Body          { return []*Body{c.body} }
 func (c *heldApart) Rows() int                { return 2 }
@@ -233,14 +236,15 @@ func (c *heldApart) Apply(float64, []float64) {}
 func (c *heldApart) Update(h float64, rows []Row) {
 	for i := range 2 {
 		rows[i].J[0].Lin = geom.V(0, 0, 1)
-		rows[i].SetHolonomic(c.body.Pos.Z-0.1*float64(i), 0, 0, 0, 0, 0)
+		rows[i].SetHolonomic(c.body.Pos.Z-c.apart*float64(i), 0, 0, 0, 0, 0)
 	}
 }
 
-// The sparse solver refines perturbed pivots until the residual is a
-// small share of the right-hand side (refineTolerance): dependent rows
+// The sparse solver refines perturbed pivots until the residual is at
+// rounding or the refinement has settled (Sparse.refine): dependent rows
 // that agree (two identical rigid rows, on bodies of 1e-4 to 1e4 kg) are
-// solved, rows that disagree are refused, saying so.
+// solved, rows that disagree, by 0.1 m down to 1e-10 m, are refused,
+// saying so (they drive their impulses apart without end).
 func TestSparseRefinementTellsDependentFromInconsistentRows(t *testing.T) {
 	const h = 1.0 / 60
 	for _, mass := range []float64{1e-4, 1, 1e4} {
@@ -251,12 +255,53 @@ func TestSparseRefinementTellsDependentFromInconsistentRows(t *testing.T) {
 		if err := w.Step(h); err != nil {
 			t.Errorf("mass %g kg held by two identical rows: %v", mass, err)
 		}
-		w = NewWorld(geom.V(0, 0, -9.81))
-		w.Solver = &Sparse{}
-		b = w.AddBody(NewParticle("held", mass, geom.Vec3{}))
-		w.AddConstraint(&heldApart{body: b})
-		if err := w.Step(h); err == nil || !strings.Contains(err.Error(), "refinement leaves a residual") {
-			t.Errorf("mass %g kg held at two heights by rigid rows: error %v, want the refinement's residual", mass, err)
+		for _, apart := range []float64{0.1, 1e-6, 1e-10} {
+			w = NewWorld(geom.V(0, 0, -9.81))
+			w.Solver = &Sparse{}
+			b = w.AddBody(NewParticle("held", mass, geom.Vec3{}))
+			w.AddConstraint(&heldApart{body: b, apart: apart})
+			if err := w.Step(h); err == nil || !strings.Contains(err.Error(), "refinement leaves a residual") {
+				t.Errorf("mass %g kg held at two heights %g m apart by rigid rows: error %v, want the refinement's residual", mass, apart, err)
+			}
+		}
+	}
+}
+
+// fixedRow is a rigid row between two bodies none of which is dynamic,
+// violated by gap (m): nothing can close it.
+type fixedRow struct {
+	a, b *Body
+	gap  float64
+}
+
+func (c *fixedRow) Bodies() []*Body          { return []*Body{c.a, c.b} }
+func (c *fixedRow) Rows() int                { return 1 }
+func (c *fixedRow) Apply(float64, []float64) {}
+func (c *fixedRow) Update(h float64, rows []Row) {
+	rows[0].J[0].Lin, rows[0].J[1].Lin = geom.V(0, 0, 1), geom.V(0, 0, -1)
+	rows[0].SetHolonomic(c.gap, 0, 0, 0, 0, 0)
+}
+
+// A rigid row on no dynamic body holds no impulse in the dense solver
+// beside dependent rows (whose singular S makes it regularize): a share of
+// the other rows' diagonals made its 1 mm gap a pull of 9.4e9 N on the
+// kinematic body it acts on (1.4e11 N beside a row of infinite
+// compliance).
+func TestDenseRowOnNoDynamicBodyHoldsNothing(t *testing.T) {
+	const h = 1.0 / 60
+	for _, soft := range []float64{1e-3, math.Inf(1)} {
+		w := NewWorld(geom.V(0, 0, -9.81))
+		w.Solver = &Dense{}
+		b := w.AddBody(NewParticle("held", 1, geom.Vec3{}))
+		ground := w.AddBody(NewStatic("ground", geom.V(0, 0, -1)))
+		hook := w.AddBody(NewKinematic("hook", geom.V(0, 0, 5)))
+		w.AddConstraint(&heldTwice{body: b, soft: soft})
+		w.AddConstraint(&fixedRow{a: hook, b: ground, gap: 1e-3})
+		if err := w.Step(h); err != nil {
+			t.Fatalf("compliance %g: %v", soft, err)
+		}
+		if f := hook.ConstraintForce; f != (geom.Vec3{}) || math.Abs(b.Vel.Z) > 1e-9 {
+			t.Errorf("compliance %g: the fixed row pulls the hook with %v N, the held body moves at %.3g m/s; want none and held", soft, f, b.Vel.Z)
 		}
 	}
 }

@@ -18,8 +18,8 @@ import (
 // 1e-8 m, hinged or clamped at the load (measured: 1e-13 m hinged, 6e-10 m
 // clamped, where the clamp's boundary layer √(EI/T) remains). A damper ten
 // times the limit's moved the path by 6e-6 m; without it the flexible
-// rope's load flew off by hundreds of metres, and before it the first step
-// failed ("not positive definite").
+// rope's load flew off by 67 m (hinged) and 41 m (clamped), and before it
+// the first step failed ("not positive definite").
 func TestFlexibleRopeIsBendingsLimit(t *testing.T) {
 	const h, seconds, tol = 1.0 / 60, 30.0, 1e-8
 	path := func(rope material.Rope, hook EndKind) ([]geom.Vec3, int) {
