@@ -47,8 +47,8 @@ type Hoist struct {
 	// Block is the hook block and the load as one body.
 	Block *multibody.Body
 	Wire  *Wire
-	// Contacts are the load's bottom corners against the ground, if
-	// there is one.
+	// Contacts are the load's and the hook block's corners against the
+	// ground, if there is one.
 	Contacts []*contact.Contact
 	// LoadGeometry is the load's box as the wire meets it.
 	LoadGeometry *Geometry
@@ -347,14 +347,24 @@ func NewHoist(spec HoistSpec) (*Hoist, error) {
 	ho.hook = axle.Sub(com)
 	ho.load = loadCentre.Sub(com).Add(geom.V(0, 0, -spec.LoadSize.Z/2))
 	if g := spec.Ground; g != nil {
-		// The load's bottom corners: the falls hold the hook block and
-		// its load upright (the top corners' rows, switched off, still
-		// cost 1.3 % of a set-down step in the sparse solve).
-		for _, p := range contact.BoxBottomCorners(ho.Block, spec.LoadSize) {
-			p.Offset = p.Offset.Add(loadCentre.Sub(com))
-			c := contact.New(g, p)
-			sys.World.AddConstraint(c)
-			ho.Contacts = append(ho.Contacts, c)
+		// Every corner of the load and of the hook block: the falls
+		// hold them upright only while they carry them. An empty hook
+		// lowered onto the ground, whose centre of mass sits on the
+		// axle, rolls over, and an overload dropped onto it tips over;
+		// with the load's bottom corners alone, either came to rest
+		// with the load's top on the ground and the body below it (the
+		// hook 3 m down). The other corners' rows, switched off while
+		// the body stands, cost some 1.3 % of a set-down step per four
+		// in the sparse solve.
+		for _, box := range []struct {
+			size, centre geom.Vec3
+		}{{spec.LoadSize, loadCentre}, {spec.BlockSize, axle}} {
+			for _, p := range contact.BoxCorners(ho.Block, box.size) {
+				p.Offset = p.Offset.Add(box.centre.Sub(com))
+				c := contact.New(g, p)
+				sys.World.AddConstraint(c)
+				ho.Contacts = append(ho.Contacts, c)
+			}
 		}
 	}
 
@@ -538,8 +548,8 @@ func (ho *Hoist) Hook() geom.Vec3 { return ho.Block.PointWorld(ho.hook) }
 // LoadBottom returns the centre of the load's bottom face (m, world).
 func (ho *Hoist) LoadBottom() geom.Vec3 { return ho.Block.PointWorld(ho.load) }
 
-// GroundForce returns the ground's normal force on the load in the last
-// step (N); 0 before the first.
+// GroundForce returns the ground's normal force on the load and the hook
+// block in the last step (N); 0 before the first.
 func (ho *Hoist) GroundForce() float64 {
 	h := ho.Sys.LastStep()
 	if h == 0 {

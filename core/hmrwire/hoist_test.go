@@ -920,3 +920,49 @@ func TestHoistLuffLimits(t *testing.T) {
 		}
 	}
 }
+
+// lowestCorner returns the height (m) of the lowest corner of the load's
+// and the hook block's boxes.
+func (ho *Hoist) lowestCorner() float64 {
+	s := ho.spec
+	low := math.Inf(1)
+	for _, box := range []struct{ size, centre geom.Vec3 }{
+		{s.LoadSize, ho.load.Add(geom.V(0, 0, s.LoadSize.Z/2))}, {s.BlockSize, ho.hook},
+	} {
+		for _, sx := range []float64{-1, 1} {
+			for _, sy := range []float64{-1, 1} {
+				for _, sz := range []float64{-1, 1} {
+					p := box.centre.Add(geom.V(sx*box.size.X/2, sy*box.size.Y/2, sz*box.size.Z/2))
+					low = math.Min(low, ho.Block.PointWorld(p).Z)
+				}
+			}
+		}
+	}
+	return low
+}
+
+// An empty hook (the load 1 mg) paid out at 1 m/s onto the ground for
+// 40 s: the block, whose centre of mass sits on its axle, rolls over onto
+// its side once the falls go slack, and comes to rest on the ground with
+// no corner of its box or of the load's more than 1 cm below it (measured
+// 3e-7 m), on its side. With the load's bottom corners alone against the ground it came
+// to rest 2.9 m into it, its top on the ground, without an error.
+func TestHoistTippedBlockRestsOnTheGround(t *testing.T) {
+	spec := craneSpec(4, 45)
+	spec.LoadMass = 1e-6
+	ho := newCrane(t, spec)
+	lowest := math.Inf(1)
+	ho.Drum.Speed = 1
+	ho.run(t, 40, func() { lowest = math.Min(lowest, ho.lowestCorner()) })
+	up := ho.Block.Rot.Rotate(geom.V(0, 0, 1))
+	t.Logf("the block's axis up at %.0f° from the vertical, its lowest corner at %.2g m, the ground's force %.0f N (the block's weight %.0f N)", math.Acos(up.Z)*180/math.Pi, lowest, ho.GroundForce(), spec.BlockMass*g0)
+	if up.Z > 0.5 {
+		t.Errorf("the block stands (its axis %.0f° from the vertical): the test does not reach a tipped block", math.Acos(up.Z)*180/math.Pi)
+	}
+	if lowest < spec.Ground.Height-0.01 {
+		t.Errorf("a corner of the block or the load went %.3f m below the ground", spec.Ground.Height-lowest)
+	}
+	if f := ho.GroundForce(); f < spec.BlockMass*g0 {
+		t.Errorf("the ground carries %.0f N of the resting block's weight %.0f N", f, spec.BlockMass*g0)
+	}
+}

@@ -180,7 +180,7 @@ func quantities(c *config, step float64) *catalogue {
 	for k, ax := range axes {
 		qs.Output("load.v"+ax, "m/s", fmt.Sprintf("World %s velocity of the load's centre", ax), func(s *simulation) float64 { return s.ho.LoadVelocity().Comp(k) })
 	}
-	qs.Output("ground.force", "N", "Normal force of the ground on the load", func(s *simulation) float64 { return s.groundForce() })
+	qs.Output("ground.force", "N", "Normal force of the ground on the load and the hook block", func(s *simulation) float64 { return s.groundForce() })
 	qs.Output("hook.yaw", "rad", "Turn of the hook block and load about the vertical, counterclockwise seen from above, in (-pi, pi]", func(s *simulation) float64 { a, _ := s.ho.Yaw(); return a })
 	qs.Output("hook.yawRate", "rad/s", "Rate of turn of the hook block and load about the vertical", func(s *simulation) float64 { _, r := s.ho.Yaw(); return r })
 	qs.Output("drum.ropeTorque", "N.m", "Torque of the rope about itself on the drum where it is anchored, positive the way a rope of positive torque factor turns its ends (0 when the wire does not twist: see cable.rope.torqueFactor)",
