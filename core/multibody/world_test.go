@@ -160,11 +160,12 @@ func TestStepRejectsBadStepSizes(t *testing.T) {
 	}
 }
 
-// heldTwice holds a body's height by two identical rigid rows (dependent:
-// S is singular) and its x by a row of compliance soft.
+// heldTwice holds a body's height by two rigid rows (dependent: S is
+// singular) that disagree by apart (m; none meet both unless it is 0), and
+// its x by a row of compliance soft.
 type heldTwice struct {
-	body *Body
-	soft float64
+	body        *Body
+	apart, soft float64
 }
 
 func (c *heldTwice) Bodies() []*Body          { return []*Body{c.body} }
@@ -173,7 +174,7 @@ func (c *heldTwice) Apply(float64, []float64) {}
 func (c *heldTwice) Update(h float64, rows []Row) {
 	for i := range 2 {
 		rows[i].J[0].Lin = geom.V(0, 0, 1)
-		rows[i].SetHolonomic(0, 0, 0, 0, 0, 0)
+		rows[i].SetHolonomic(c.body.Pos.Z-c.apart*float64(i), 0, 0, 0, 0, 0)
 	}
 	rows[2].J[0].Lin = geom.V(1, 0, 0)
 	rows[2].SetHolonomic(0, c.soft, 0, 0, 0, 0)
@@ -223,23 +224,6 @@ func TestProjectedGaussSeidelTakesInfiniteRows(t *testing.T) {
 	}
 }
 
-// heldApart holds a body's height by two rigid rows that disagree by
-// apart (m): no impulses meet both.
-type heldApart struct {
-	body  *Body
-	apart float64
-}
-
-func (c *heldApart) Bodies() []*Body          { return []*Body{c.body} }
-func (c *heldApart) Rows() int                { return 2 }
-func (c *heldApart) Apply(float64, []float64) {}
-func (c *heldApart) Update(h float64, rows []Row) {
-	for i := range 2 {
-		rows[i].J[0].Lin = geom.V(0, 0, 1)
-		rows[i].SetHolonomic(c.body.Pos.Z-c.apart*float64(i), 0, 0, 0, 0, 0)
-	}
-}
-
 // The sparse solver refines perturbed pivots until the residual is at
 // rounding or the refinement has settled (Sparse.refine): dependent rows
 // that agree (two identical rigid rows, on bodies of 1e-4 to 1e4 kg) are
@@ -259,7 +243,7 @@ func TestSparseRefinementTellsDependentFromInconsistentRows(t *testing.T) {
 			w = NewWorld(geom.V(0, 0, -9.81))
 			w.Solver = &Sparse{}
 			b = w.AddBody(NewParticle("held", mass, geom.Vec3{}))
-			w.AddConstraint(&heldApart{body: b, apart: apart})
+			w.AddConstraint(&heldTwice{body: b, apart: apart, soft: 1e-3})
 			if err := w.Step(h); err == nil || !strings.Contains(err.Error(), "refinement leaves a residual") {
 				t.Errorf("mass %g kg held at two heights %g m apart by rigid rows: error %v, want the refinement's residual", mass, apart, err)
 			}
