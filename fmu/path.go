@@ -281,17 +281,7 @@ func (p *pathAxis) horizon(values []float64, t, h float64) float64 {
 	d := (t - p.lastT) * h
 	J := (12*(p.lastX-X) + 6*d*(p.lastV+V)) / (d * d * d)
 	if !(J*V < 0) {
-		// No turn coming: speeding up, or no jerk. The acceleration the
-		// knot extrapolates, (V − V′)/d, lasts as far as the jerk takes
-		// to change it by as much: a velocity stepped between two samples
-		// reads as an acceleration (300 m/s² for 5 m/s over 1/60 s) that
-		// the samples' jerk shows ending at once (extrapolated over a
-		// lead of 0.083 s, the WireHoist's boom tip ran at 23.7 m/s for
-		// 5 m/s). A constant acceleration, whose samples agree, has none.
-		if A := (V - p.lastV) / d; A != 0 && J != 0 {
-			return leadHorizon * math.Abs(A/J)
-		}
-		return math.Inf(1)
+		return math.Inf(1) // no turn coming: speeding up, or no jerk
 	}
 	return leadHorizon / math.Sqrt(math.Abs(J/V))
 }
