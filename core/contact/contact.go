@@ -406,12 +406,6 @@ func BoxCorners(b *multibody.Body, size geom.Vec3) []Point {
 	return pts
 }
 
-// BoxBottomCorners returns the bottom four of BoxCorners: the ground's
-// contacts of a box that cannot tip over.
-func BoxBottomCorners(b *multibody.Body, size geom.Vec3) []Point {
-	return BoxCorners(b, size)[:4]
-}
-
 // State implements state.Stater: the last normal impulse, which bounds
 // the next step's friction.
 func (c *Contact) State(s *state.Codec) {
