@@ -353,9 +353,10 @@ func NewHoist(spec HoistSpec) (*Hoist, error) {
 		// axle, rolls over, and an overload dropped onto it tips over;
 		// with the load's bottom corners alone, either came to rest
 		// with the load's top on the ground and the body below it (the
-		// hook 3 m down). The other corners' rows, switched off while
-		// the body stands, cost some 1.3 % of a set-down step per four
-		// in the sparse solve.
+		// hook 3 m down). The twelve other corners' rows, switched off
+		// while the body stands, stay in the sparse solve: 6 to 9 % of
+		// a step's instructions (BenchmarkWireHoist at rest, hauling and
+		// set down).
 		for _, box := range []struct {
 			size, centre geom.Vec3
 		}{{spec.LoadSize, loadCentre}, {spec.BlockSize, axle}} {

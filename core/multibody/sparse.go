@@ -44,7 +44,8 @@ import (
 // sign (rows that depend on each other, a rigid row on no dynamic body), is
 // replaced by that threshold and the solution refined against the true
 // matrix; if the refinement neither brings the residual down nor settles
-// (rows that disagree), the solve fails. Rows must be unbounded: wrap Sparse in an ActiveSet for bounds.
+// (rows that disagree), the solve fails. Rows must be unbounded: wrap
+// Sparse in an ActiveSet for bounds.
 type Sparse struct {
 	// Timing, when set, accumulates the time of each phase.
 	Timing *SparseTiming

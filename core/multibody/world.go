@@ -406,8 +406,8 @@ func (w *World) takeTurnStiffness(h float64) {
 // releases (Row.Releases), and to stability.TurnDamping where it carries
 // geometric stiffness between bodies whose turning the step took in, all
 // of them (a row of infinite compliance is then that damping's damper
-// alone, stability.TurnDamper). The rows of a switched constraint that stays off keep what the
-// step that switched it off assembled.
+// alone, stability.TurnDamper). The rows of a switched constraint that
+// stays off keep what the step that switched it off assembled.
 func (w *World) assemble(h float64) {
 	p := &w.prob
 	p.values++

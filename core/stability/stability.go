@@ -168,7 +168,7 @@ const TurnDampingFactor = 0.5
 // a perfectly flexible rope), gets an infinite relaxation time where it
 // carries a tension (h g > 0): it is the damper TurnDamper alone.
 func TurnDamping(tau, h, g, c float64) float64 {
-	return max(tau, TurnDampingFactor*h*g*c)
+	return max(tau, TurnDamper(h, g)*c)
 }
 
 // TurnDamper returns the damping coefficient b (N·m·s/rad) of TurnDamping's
