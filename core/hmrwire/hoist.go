@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"strings"
 
 	"github.com/cablefmu/cablefmu/core/contact"
 	"github.com/cablefmu/cablefmu/core/geom"
@@ -654,9 +655,26 @@ func (ho *Hoist) Step(h float64) error {
 		return err
 	}
 	if gap := ho.BoomTip.Pos.Z - ho.Hook().Z; gap < ho.spec.twoBlock() {
-		return fmt.Errorf("%w: its sheaves' axles %.3g m below the boom sheaves' (stop hauling in before)", ErrTwoBlock, gap)
+		return fmt.Errorf("%w: its sheaves' axles %.3g m below the boom sheaves' (%s)", ErrTwoBlock, gap, ho.twoBlockHint())
 	}
 	return nil
+}
+
+// twoBlockHint says what brought the hook block up to the boom tip, as
+// far as the inputs tell: hauling in, luffing down (the tip comes down
+// faster than the block can fall), both, or neither (the block thrown up).
+func (ho *Hoist) twoBlockHint() string {
+	var what []string
+	if ho.Drum.Speed < 0 {
+		what = append(what, "hauling in")
+	}
+	if ho.LuffRate < 0 {
+		what = append(what, "luffing down")
+	}
+	if len(what) == 0 {
+		return "the block was thrown up into the sheaves"
+	}
+	return "stop " + strings.Join(what, " and ") + " before"
 }
 
 // slew sets the superstructure turning at SlewRate about the slew axis

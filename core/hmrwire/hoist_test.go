@@ -913,6 +913,18 @@ func TestHoistLuffLimits(t *testing.T) {
 	if d := math.Abs(ho.BoomTip.Pos.Sub(foot).Norm()/length - 1); d > 1e-12 {
 		t.Errorf("the boom's length changed by %.3g", d)
 	}
+	// Luffed down at 1 rad/s, the tip comes down faster than the block
+	// can fall: two-blocking, said to come from the luffing (it said
+	// "stop hauling in", with the winch standing).
+	ho = newCrane(t, spec)
+	ho.LuffRate = -1
+	err = nil
+	for k := 0; k < 600 && err == nil; k++ {
+		err = ho.Step(1.0 / 60)
+	}
+	if !errors.Is(err, ErrTwoBlock) || !strings.Contains(err.Error(), "stop luffing down before") {
+		t.Errorf("luffed down at 1 rad/s: %v; want two-blocking from luffing down", err)
+	}
 	for _, bad := range []geom.Vec3{geom.V(-25, 5, 3), geom.V(0, 0, 3)} {
 		spec.Slew.BoomFoot = &bad
 		if _, err := NewHoist(spec); err == nil {
