@@ -465,7 +465,7 @@ func TestForgedStatesOutsideTheirRanges(t *testing.T) {
 		{arrays[4] + 24, -1, "lag last asked for at -1"},
 		{arrays[4] + 32, 1e6, "lead set at 1e+06"}, {arrays[4] + 64, -1, "decaying at -1"},
 		{arrays[4] + 72, 1e6, "path segment from 1e+06"},
-		{arrays[4] + 80, -1, "over -1 internal steps"}, {arrays[4] + 72 + 8*13, 0.5, "flag is 0.5"},
+		{arrays[4] + 80, -1, "over -1 internal steps"}, {arrays[4] + 72 + 8*14, 0.5, "flag is 0.5"},
 		// The values the simulation was built from: a parameter other
 		// than the state's, an input outside its range, not finite.
 		{arrays[5] + 8*int(vr["load.mass"]), 2000, "built with load.mass = 2000"},

@@ -58,7 +58,7 @@ type Driver interface {
 //   - by velocity (its velocity input moved, or the axis has no position
 //     port): the knot is the velocity sample and, where the master drives
 //     the position too, the position sample, both a lead on at the
-//     acceleration of the last two velocity samples; a position the
+//     acceleration the last velocity samples show (acceleration); a position the
 //     master does not drive is the integral of the path's velocity, which
 //     runs linearly to the knot's.
 //   - by position alone (its position moved, its velocity never): the knot
@@ -84,9 +84,9 @@ type pathAxis struct {
 	start, span, q0, w0, X, U float64
 	cubic                     bool
 	// The last sample: position and velocity inputs and time; the
-	// position and time of the one before.
+	// position, velocity and time of the one before.
 	lastX, lastV, lastT float64
-	prevX, prevT        float64
+	prevX, prevV, prevT float64
 	// The inputs when the simulation was built: an input counts as driven
 	// once it leaves them (a master may set every input at every point,
 	// leaving those it does not drive at their start values).
@@ -99,7 +99,7 @@ type pathAxis struct {
 // time of the last communication point, the lag, the time it was last
 // asked for and the lead's five numbers come first (pathClocks).
 const (
-	pathNumbers = 16
+	pathNumbers = 17
 	pathFlags   = 3
 	pathClocks  = 9
 )
@@ -145,7 +145,7 @@ func (in *Instance) startPaths(values []float64) {
 		p := &in.paths[i]
 		x, v := p.input(values, p.pos), p.input(values, p.vel)
 		p.start, p.span, p.q0, p.w0, p.X, p.U, p.cubic = 0, 0, x, v, x, v, true
-		p.lastX, p.lastV, p.lastT, p.prevX, p.prevT = x, v, 0, x, 0
+		p.lastX, p.lastV, p.lastT, p.prevX, p.prevV, p.prevT = x, v, 0, x, v, 0
 		p.x0, p.v0, p.posDriven, p.velDriven = x, v, false, false
 	}
 }
@@ -237,16 +237,51 @@ func (p *pathAxis) sample(values, deriv []float64, derivSet []bool, t, now, lag,
 			break
 		}
 		// A sample, reached at the knot, a lead on.
-		A := 0.0
-		if t > p.lastT {
-			A = (V - p.lastV) / ((t - p.lastT) * h)
-		}
-		p.X, p.U, rests = reach(X, V, A, ahead*h, dAhead)
+		p.X, p.U, rests = reach(X, V, p.acceleration(V, t, h, ahead*h), ahead*h, dAhead)
 	}
 	p.X, p.U = min(max(p.X, p.xlo), p.xhi), min(max(p.U, p.vlo), p.vhi)
-	p.prevX, p.prevT = p.lastX, p.lastT
+	p.prevX, p.prevV, p.prevT = p.lastX, p.lastV, p.lastT
 	p.lastX, p.lastV, p.lastT = X, V, t
 	return rests
+}
+
+// acceleration returns the acceleration (m/s²) with which a velocity
+// sample V at time t (in internal steps of h seconds) is extrapolated d
+// seconds on (see reach). The mean acceleration since the last sample, a,
+// is confirmed as far as the interval before shows one of the same sign
+// (the smaller of the two, as a minmod limiter takes a slope); the rest
+// of it is extrapolated only as far as the interval it was seen over,
+// dt, reaches: scaled by (dt/d)² where the lead reaches further, so that
+// it adds at most dt/d of its velocity change over the interval and half
+// of it times dt to the position. A velocity that steps at a sample shows
+// as its step over the short interval before (0 to 1 m/s over 1/60 s:
+// 60 m/s²), which the motion does not go on with: extrapolated whole over
+// a lead grown at that very sample, it threw a lifted load up and the
+// rope's tension peaked at 1.6 to 15 times that of either step held (the
+// rigid-body rope diverged). A motion whose acceleration holds, and one
+// sampled at steps as long as the lead, is extrapolated as before.
+func (p *pathAxis) acceleration(V, t, h, d float64) float64 {
+	if !(t > p.lastT) {
+		return 0
+	}
+	dt := (t - p.lastT) * h
+	a := (V - p.lastV) / dt
+	confirmed := 0.0
+	if p.lastT > p.prevT {
+		before := (p.lastV - p.prevV) / ((p.lastT - p.prevT) * h)
+		switch {
+		case a*before <= 0:
+		case a > 0:
+			confirmed = min(a, before)
+		default:
+			confirmed = max(a, before)
+		}
+	}
+	if d <= dt {
+		return a
+	}
+	r := dt / d
+	return confirmed + (a-confirmed)*r*r
 }
 
 // horizon returns how far (s) the samples' motion can be extrapolated
@@ -626,7 +661,7 @@ func (in *Instance) drivePaths(dst []float64, t, h float64) {
 func (in *Instance) savePaths(dst []float64) []float64 {
 	dst = append(dst, in.clock, in.lastPoint, in.lag, in.lagAt, in.lead.at, in.lead.s, in.lead.ds, in.lead.dds, in.lead.w)
 	for _, p := range in.paths {
-		dst = append(dst, p.start, p.span, p.q0, p.w0, p.X, p.U, p.lastX, p.lastV, p.lastT, p.prevX, p.prevT, p.x0, p.v0,
+		dst = append(dst, p.start, p.span, p.q0, p.w0, p.X, p.U, p.lastX, p.lastV, p.lastT, p.prevX, p.prevT, p.x0, p.v0, p.prevV,
 			flag(p.cubic), flag(p.posDriven), flag(p.velDriven))
 	}
 	return dst
@@ -692,7 +727,7 @@ func (in *Instance) loadPaths(src []float64) {
 	for i := range in.paths {
 		p := &in.paths[i]
 		v := src[pathClocks+pathNumbers*i:]
-		p.start, p.span, p.q0, p.w0, p.X, p.U, p.lastX, p.lastV, p.lastT, p.prevX, p.prevT, p.x0, p.v0 = v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7], v[8], v[9], v[10], v[11], v[12]
-		p.cubic, p.posDriven, p.velDriven = v[13] == 1, v[14] == 1, v[15] == 1
+		p.start, p.span, p.q0, p.w0, p.X, p.U, p.lastX, p.lastV, p.lastT, p.prevX, p.prevT, p.x0, p.v0, p.prevV = v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7], v[8], v[9], v[10], v[11], v[12], v[13]
+		p.cubic, p.posDriven, p.velDriven = v[14] == 1, v[15] == 1, v[16] == 1
 	}
 }
