@@ -1,7 +1,6 @@
 package multibody
 
 import (
-	"errors"
 	"fmt"
 	"math"
 
@@ -43,6 +42,12 @@ func (d *Dense) Solve(p *Problem) error {
 	}
 	d.state = d.state[:n]
 	p.Schur(d.s)
+	return d.solveSchur(p)
+}
+
+// solveSchur solves p with its Schur complement in d.s.
+func (d *Dense) solveSchur(p *Problem) error {
+	n := len(p.Rows)
 	for i := range d.state {
 		d.state[i] = free
 		p.Lambda[i] = 0
@@ -90,6 +95,19 @@ func (d *Dense) solveFree(p *Problem) error {
 	}
 	a := blas64.Symmetric{N: m, Stride: m, Data: d.a[:m*m], Uplo: blas.Upper}
 	t, ok := lapack64.Potrf(a)
+	if ok {
+		// Rows dependent to within rounding (two contact points of a
+		// capsule a hair apart on a light box) factor, but into impulses
+		// of opposite signs that cancel, hundreds of times the load's, on
+		// which the pivoting cycled: a pivot below what the
+		// regularization adds is taken as the dependence it is.
+		for r, i := range idx {
+			if pv := t.Data[r*m+r]; pv*pv < 1e-10*d.s[i*n+i] {
+				ok = false
+				break
+			}
+		}
+	}
 	if !ok {
 		// Rigid rows that are dependent (ε = 0, redundant constraints) make S
 		// singular: regularize by a tiny compliance, as SPOOK would with ε > 0,
@@ -145,14 +163,39 @@ func (d *Dense) pivot(p *Problem) bool {
 			if p.Lo[i] == p.Hi[i] {
 				continue
 			}
-			r := d.residual(p, i)
-			if (d.state[i] == atLo && r < 0) || (d.state[i] == atHi && r > 0) {
+			// Released only where the residual points back inside by
+			// more than rounding: a row held at a bound of a singular S
+			// (a box's four corners on the ground) whose residual was
+			// −6e-11 of terms of 20 went free, came out beyond its bound
+			// and was clamped again, for ever.
+			r, scale := d.residualAndScale(p, i)
+			if tol := releaseTolerance * scale; (d.state[i] == atLo && r < -tol) || (d.state[i] == atHi && r > tol) {
 				d.state[i] = free
 				return true
 			}
 		}
 	}
 	return false
+}
+
+// releaseTolerance is the share of a row's terms (residualAndScale) by
+// which its residual must point back inside its bounds for pivot to
+// release it: above what the regularization of a singular S (1e-10 of a
+// diagonal) and rounding leave, below any velocity that matters (1e-9 of
+// the row's terms).
+const releaseTolerance = 1e-9
+
+// residualAndScale returns (S λ − B)ᵢ and the sum of its terms'
+// magnitudes, |Bᵢ| + Σⱼ |Sᵢⱼ λⱼ|.
+func (d *Dense) residualAndScale(p *Problem, i int) (r, scale float64) {
+	n := len(p.Rows)
+	r, scale = -p.B[i], math.Abs(p.B[i])
+	for j := 0; j < n; j++ {
+		t := d.s[i*n+j] * p.Lambda[j]
+		r += t
+		scale += math.Abs(t)
+	}
+	return r, scale
 }
 
 // residual returns (S λ − B)ᵢ.
@@ -165,11 +208,14 @@ func (d *Dense) residual(p *Problem, i int) float64 {
 	return r
 }
 
+// pgsSweeps bounds the sweeps of projectedGaussSeidel.
+const pgsSweeps = 10000
+
 // projectedGaussSeidel sweeps λᵢ ← clamp(λᵢ − rᵢ/Sᵢᵢ) until the update is
 // below 1e-9 of λ's size; it converges for positive definite S.
 func (d *Dense) projectedGaussSeidel(p *Problem) error {
 	n := len(p.Rows)
-	for sweep := 0; sweep < 10000; sweep++ {
+	for sweep := 0; sweep < pgsSweeps; sweep++ {
 		change, size := 0.0, 0.0
 		for i := 0; i < n; i++ {
 			sii := d.s[i*n+i]
@@ -193,7 +239,20 @@ func (d *Dense) projectedGaussSeidel(p *Problem) error {
 			return nil
 		}
 	}
-	return errors.New("bounded rows: projected Gauss-Seidel did not converge")
+	worst := 0.0 // the rows' worst velocity residual, as a share of its terms
+	for i := 0; i < n; i++ {
+		r, scale := d.residualAndScale(p, i)
+		switch l := p.Lambda[i]; {
+		case l <= p.Lo[i]:
+			r = max(0, -r)
+		case l >= p.Hi[i]:
+			r = max(0, r)
+		}
+		if scale > 0 {
+			worst = max(worst, math.Abs(r)/scale)
+		}
+	}
+	return fmt.Errorf("bounded rows: %d rows, pivoting and %d sweeps of projected Gauss-Seidel did not converge (a residual of %.2g of a row's terms is left)", n, pgsSweeps, worst)
 }
 
 // grow returns s resized to n elements, in its own array when that is

@@ -26,6 +26,10 @@ type GaussSeidel struct {
 	Solvers []Solver
 	// Iterations is N_it, the number of Gauss–Seidel sweeps.
 	Iterations int
+	// Name, when set, says what group i holds, for the errors of its
+	// solve (say, "the load's corners on the ground"); they name the
+	// group by its index otherwise.
+	Name func(i int) string
 
 	layout structure
 	groups []group
@@ -47,6 +51,14 @@ type group struct {
 	// setup.
 	factorizer Factorizer
 	factored   bool // this step: S_αα factored
+}
+
+// groupName returns how errors name group i.
+func (gs *GaussSeidel) groupName(i int) string {
+	if gs.Name != nil {
+		return fmt.Sprintf("group %d (%s)", i, gs.Name(i))
+	}
+	return fmt.Sprintf("group %d", i)
 }
 
 // Solve implements Solver.
@@ -76,7 +88,7 @@ func (gs *GaussSeidel) Solve(p *Problem) error {
 		g.factored = false
 		if g.factorizer != nil {
 			if err := g.factorizer.Factor(&g.sub); err != nil {
-				return fmt.Errorf("group %d: %w", i, err)
+				return fmt.Errorf("%s: %w", gs.groupName(i), err)
 			}
 			g.factored = true
 		}
@@ -90,7 +102,7 @@ func (gs *GaussSeidel) Solve(p *Problem) error {
 			// Pass 0 is the preconditioning step: each group alone.
 			c, s, err := gs.solveGroup(p, &gs.groups[i], pass > 0)
 			if err != nil {
-				return fmt.Errorf("group %d, pass %d: %w", i, pass, err)
+				return fmt.Errorf("%s, pass %d: %w", gs.groupName(i), pass, err)
 			}
 			change, size = max(change, c), max(size, s)
 		}

@@ -143,10 +143,26 @@ func (c *config) build(st *hoist.Start) (hoist.Cable, error) {
 				sizes = append(sizes, 1)
 			}
 		}
+		ends, segments := len(r.ends), len(cable.Segments)
 		r.world.Solver = &multibody.GaussSeidel{
 			Sizes:      sizes,
 			Solvers:    []multibody.Solver{&multibody.ActiveSet{Solver: &multibody.Chain{}}},
 			Iterations: c.Own.Iterations,
+			// For the errors of a group's solve, in the order above.
+			Name: func(i int) string {
+				switch k := i - 2; {
+				case i == 0:
+					return "the cable's joints"
+				case i == 1:
+					return "the load's corners on the ground"
+				case k == 0:
+					return "the rope's top end on the ground"
+				case k < ends:
+					return fmt.Sprintf("segment %d of %d's lower end on the ground", k, segments)
+				default:
+					return fmt.Sprintf("segment %d of %d on the load", k-ends+1, segments)
+				}
+			},
 		}
 	} else {
 		r.world.Solver = &multibody.ActiveSet{Solver: &multibody.Chain{}}
