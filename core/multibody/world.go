@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strings"
 
 	"github.com/cablefmu/cablefmu/core/geom"
 	"github.com/cablefmu/cablefmu/core/stability"
@@ -240,6 +241,9 @@ func (w *World) Step(h float64) error {
 	}
 	if len(w.rows) > 0 {
 		if err := w.solve(h); err != nil {
+			if bad := w.nonFiniteRow(); bad != "" {
+				return fmt.Errorf("constraint solve: %s: %w", bad, ErrDiverged)
+			}
 			return fmt.Errorf("constraint solve: %w", err)
 		}
 	}
@@ -705,10 +709,39 @@ func addImpulse(b *Body, j *Jacobian, f float64) {
 func (w *World) check() error {
 	for _, b := range w.dynamic {
 		if !finiteWithin(b.Pos) || !finiteWithin(b.Vel) || !finiteWithin(b.AngVel) {
+			if bad := w.nonFiniteRow(); bad != "" {
+				return fmt.Errorf("body %q at %v moving at %v m/s, as %s: %w", b.Name, b.Pos, b.Vel, bad, ErrDiverged)
+			}
 			return fmt.Errorf("body %q at %v moving at %v m/s: %w", b.Name, b.Pos, b.Vel, ErrDiverged)
 		}
 	}
 	return nil
+}
+
+// nonFiniteRow describes the first row of the last assembly whose Σ or
+// right-hand side is not finite (a constraint whose geometry degenerated,
+// a direction of zero length normalized), naming its constraint and
+// bodies, or returns "" where there is none. It is looked for only once
+// a step has failed, to name the cause rather than its consequence (a
+// solve's residual of NaN, a body at NaN).
+func (w *World) nonFiniteRow() string {
+	p := &w.prob
+	for ci, c := range w.constraints {
+		if ci+1 >= len(p.Groups) {
+			break
+		}
+		for i := p.Groups[ci]; i < p.Groups[ci+1] && i < len(p.B); i++ {
+			if finite := !math.IsNaN(p.Sigma[i]) && !math.IsInf(p.B[i], 0) && !math.IsNaN(p.B[i]); finite {
+				continue
+			}
+			names := make([]string, 0, 2)
+			for _, b := range c.Bodies() {
+				names = append(names, fmt.Sprintf("%q", b.Name))
+			}
+			return fmt.Sprintf("row %d of the %T on %s is not finite (Σ = %g, right-hand side %g m/s): its geometry degenerated", i-p.Groups[ci], c, strings.Join(names, " and "), p.Sigma[i], p.B[i])
+		}
+	}
+	return ""
 }
 
 // finiteWithin reports whether v's components are within

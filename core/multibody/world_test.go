@@ -1,6 +1,7 @@
 package multibody
 
 import (
+	"errors"
 	"math"
 	"os"
 	"path/filepath"
@@ -358,6 +359,23 @@ func TestDensePivotingSettlesDegenerateContacts(t *testing.T) {
 				l == p.Lo[i] && r < -1e-8*scale, l == p.Hi[i] && r > 1e-8*scale:
 				t.Errorf("%s: row %d at impulse %g in [%g, %g] has a residual of %.3g, its terms %.3g", name, i, l, p.Lo[i], p.Hi[i], r, scale)
 			}
+		}
+	}
+}
+
+// A step whose rows are not finite (a rod of NaN length standing in for a
+// geometry that degenerated) fails naming the row's constraint and body,
+// not the consequence: a solve's residual of NaN, a body at NaN.
+func TestNonFiniteRowNamesItsConstraint(t *testing.T) {
+	for _, solver := range []func() Solver{func() Solver { return &Dense{} }, func() Solver { return &Sparse{} }} {
+		w := NewWorld(geom.V(0, 0, -9.81))
+		w.Solver = solver()
+		b := w.AddBody(NewParticle("bob", 1, geom.V(1, 0, 0)))
+		w.AddConstraint(&rod{body: b, length: 1, hi: math.Inf(1)})
+		w.AddConstraint(&rod{body: b, anchor: geom.V(0, 1, 0), length: math.NaN(), hi: math.Inf(1)})
+		err := w.Step(1.0 / 60)
+		if err == nil || !strings.Contains(err.Error(), `row 0 of the *multibody.rod on "bob" is not finite`) || !errors.Is(err, ErrDiverged) {
+			t.Errorf("%T: %v, want the rod's row named as not finite, diverged", w.Solver, err)
 		}
 	}
 }
