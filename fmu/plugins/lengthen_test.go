@@ -371,12 +371,17 @@ func velocityStep(cruise, v, from float64) func(t float64) (x, vel float64) {
 // A master that lengthens its step at the very communication point at
 // which it steps a velocity: the samples show the step as an acceleration
 // over the short step before (1 m/s in 1/60 s, 60 m/s²), which a lead must
-// not extrapolate. Every peak stays within 10 % of the larger of the two
-// runs at either step held, over the step and the 3 s after it (a stop
-// would come at another phase of the load's bounce at each step, and its
-// peaks differ by as much between the held steps). Extrapolated, the
-// peaks reached 2.3 to 15 times the held runs' at 0.25 and 0.5 s steps,
-// and the RigidHoist's lift diverged.
+// not extrapolate; and one that lengthens it as a point starts from rest,
+// stepped or ramped (a ramp begun within the last short step shows as its
+// change over that step), which needs no lead at all. Every peak stays
+// within 20 % of the larger of the runs at either step held, over the
+// start and the 3 s after it (+14.5 % at worst, the RigidHoist's lift
+// from rest at 1/60 to 0.1 s, whose load bounces on a slack rope and
+// whose peaks differ by 13 % between the held steps; a stop would come at
+// another phase of the bounce at each step). Extrapolated, the steps'
+// peaks reached up to 33 times the held runs' (the Hoist's lift from
+// 0.5 m/s at 0.01 to 0.5 s), the RigidHoist's lift diverged, and the ramp
+// from rest peaked +34 to +45 % (0.01 to 0.5 s).
 func TestLengtheningStepAtVelocityStep(t *testing.T) {
 	const tEnd, from = 5.0, 2.0
 	examples := []string{"massless", "rigid-cable", "wire-hoist"}
@@ -392,6 +397,8 @@ func TestLengtheningStepAtVelocityStep(t *testing.T) {
 			{"up from rest", alongZ(velocityStep(0, 1, from))},
 			{"sideways from 0.5 m/s", alongX(velocityStep(0.5, 1, from))},
 			{"up from 0.5 m/s", alongZ(velocityStep(0.5, 1, from))},
+			{"up, ramped from rest within the short step", alongZ(trapezoid(math.Inf(1), 1, 1, from-0.005))},
+			{"up, ramped from rest at the step", alongZ(trapezoid(math.Inf(1), 0.5, 1, from))},
 		} {
 			for _, s := range [][2]float64{{1.0 / 60, 0.1}, {1.0 / 60, 0.25}, {0.01, 0.5}} {
 				short, _ := runDrive(t, ex, []float64{s[0]}, byVelocities, tEnd, c.m)
@@ -404,8 +411,8 @@ func TestLengtheningStepAtVelocityStep(t *testing.T) {
 					}
 					dev := got.peaks[name]/want - 1
 					t.Logf("%s %s, %.4g to %.4g s at the step: %-17s peak %+7.2f %% (%.5g; held %.5g / %.5g)", ex, c.name, s[0], s[1], name, 100*dev, got.peaks[name], short.peaks[name], long.peaks[name])
-					if dev > 0.15 {
-						t.Errorf("%s %s, steps %.4g s to %.4g s at the velocity step: peak %s %.5g, want at most %.5g + 15 %%", ex, c.name, s[0], s[1], name, got.peaks[name], want)
+					if dev > 0.20 {
+						t.Errorf("%s %s, steps %.4g s to %.4g s at the velocity step: peak %s %.5g, want at most %.5g + 20 %%", ex, c.name, s[0], s[1], name, got.peaks[name], want)
 					}
 				}
 			}
