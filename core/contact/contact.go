@@ -134,6 +134,13 @@ func (c *Contact) clearance(h float64) (r geom.Vec3, gap float64, far bool) {
 	return r, gap, gap > Margin+math.Abs(v.Z)*h
 }
 
+// Clearance returns the point's gap to the ground (m): negative where it is in
+// the ground.
+func (c *Contact) Clearance() float64 {
+	_, gap, _ := c.clearance(0)
+	return gap
+}
+
 // far reports, from the body's height and speeds alone, that clearance
 // finds the point far from the ground (most of a hanging rope's points,
 // most steps), without turning the offset. Rotate by the body's

@@ -98,9 +98,12 @@ func (d *Dense) solveFree(p *Problem) error {
 	if ok {
 		// Rows dependent to within rounding (two contact points of a
 		// capsule a hair apart on a light box) factor, but into impulses
-		// of opposite signs that cancel, hundreds of times the load's, on
-		// which the pivoting cycled: a pivot below what the
-		// regularization adds is taken as the dependence it is.
+		// of opposite signs that cancel, hundreds of times their bounds,
+		// on which the pivoting cycled: a pivot below what the
+		// regularization adds is taken as the dependence it is. (Random
+		// problems dependent to within 1e-10 have exact solutions of
+		// impulses up to 1e17 times their right-hand sides', which the
+		// regularization replaces by finite ones that leave a residual.)
 		for r, i := range idx {
 			if pv := t.Data[r*m+r]; pv*pv < 1e-10*d.s[i*n+i] {
 				ok = false
@@ -180,10 +183,10 @@ func (d *Dense) pivot(p *Problem) bool {
 
 // releaseTolerance is the share of a row's terms (residualAndScale) by
 // which its residual must point back inside its bounds for pivot to
-// release it: above what the regularization of a singular S (1e-10 of a
-// diagonal) and rounding leave, below any velocity that matters (1e-9 of
-// the row's terms).
-const releaseTolerance = 1e-9
+// release it: that of the regularization of a singular S (1e-10 of a
+// diagonal), above rounding (the cycling row's residual was 3e-12 of its
+// terms).
+const releaseTolerance = 1e-10
 
 // residualAndScale returns (S λ − B)ᵢ and the sum of its terms'
 // magnitudes, |Bᵢ| + Σⱼ |Sᵢⱼ λⱼ|.
@@ -241,6 +244,9 @@ func (d *Dense) projectedGaussSeidel(p *Problem) error {
 	}
 	worst := 0.0 // the rows' worst velocity residual, as a share of its terms
 	for i := 0; i < n; i++ {
+		if p.Lo[i] == p.Hi[i] {
+			continue // pinned (a switched-off contact): no residual to meet
+		}
 		r, scale := d.residualAndScale(p, i)
 		switch l := p.Lambda[i]; {
 		case l <= p.Lo[i]:

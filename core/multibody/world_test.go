@@ -2,6 +2,7 @@ package multibody
 
 import (
 	"errors"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
@@ -377,5 +378,30 @@ func TestNonFiniteRowNamesItsConstraint(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), `row 0 of the *multibody.rod on "bob" is not finite`) || !errors.Is(err, ErrDiverged) {
 			t.Errorf("%T: %v, want the rod's row named as not finite, diverged", w.Solver, err)
 		}
+	}
+}
+
+// Where projected Gauss–Seidel gives up, its error says the residual it
+// left among the rows it solves: on the box's corners with a switched-off
+// row (pinned to zero, right-hand side 5) beside them, about 1e-6 of the
+// rows' terms, where counting the pinned row made it 1.
+func TestProjectedGaussSeidelErrorLeavesPinnedRowsOut(t *testing.T) {
+	d, p := readDenseCase(t, "dense-box-corners.txt")
+	n := len(p.Rows)
+	s := make([]float64, (n+1)*(n+1))
+	for i := range n {
+		copy(s[i*(n+1):], d.s[i*n:(i+1)*n])
+	}
+	s[n*(n+1)+n] = 1
+	d.s = s
+	p.Rows = append(p.Rows, ProblemRow{})
+	p.B, p.Lo, p.Hi, p.Lambda = append(p.B, 5), append(p.Lo, 0), append(p.Hi, 0), append(p.Lambda, 0)
+	err := d.projectedGaussSeidel(p)
+	if err == nil {
+		t.Fatal("projected Gauss-Seidel converged: the test needs a problem it gives up on")
+	}
+	var left float64
+	if _, e := fmt.Sscanf(err.Error()[strings.Index(err.Error(), "a residual of "):], "a residual of %g", &left); e != nil || !(left < 1e-3) {
+		t.Errorf("%v: want a residual of the solved rows (about 1e-6)", err)
 	}
 }
