@@ -58,9 +58,9 @@ type Driver interface {
 //   - by velocity (its velocity input moved, or the axis has no position
 //     port): the knot is the velocity sample and, where the master drives
 //     the position too, the position sample, both a lead on at the
-//     acceleration the last velocity samples show (acceleration); a position the
-//     master does not drive is the integral of the path's velocity, which
-//     runs linearly to the knot's.
+//     acceleration the last velocity samples show (acceleration); a
+//     position the master does not drive is the integral of the path's
+//     velocity, which runs linearly to the knot's.
 //   - by position alone (its position moved, its velocity never): the knot
 //     is the position sample at the velocity the last samples give (slope),
 //     a lead on at their acceleration (curvature).
@@ -458,19 +458,19 @@ const (
 // axes keeps its course (a lead per axis, dropped by an axis that came to
 // rest or never given to one that started later, pulled a diagonal move
 // 20 cm off its line). A lag that grows while every point's path stands
-// needs no lead, even where the samples start a motion (moving); where every moving axis comes to rest within the lead (a stop,
-// a turn), the lead is dropped, for the knots are the same without it
-// (a lead extrapolated through a turn, stopped at rest there, made the
-// path catch up with the motion after it: +45 % on a lift's tension);
-// where an axis's samples show a turn coming sooner than the lead
-// reaches (horizon), the lead is cut to that horizon (extrapolated
-// further, a motion oscillating at 1 Hz made the path run 27 cm beyond
-// it); and a lag that shrinks takes up the lead first, which keeps the
-// delay. The cut moves every axis's knots back at once: a point that
-// turns on one axis while it cruises on another gets on the cruising
-// axis the jolt of a lag grown at once (a speed step of 0.3 m/s in an
-// internal step at 1 m/s, as without the lead). A velocity followed
-// while the master does not drive the position needs no lead.
+// needs no lead, even where the samples start a motion (moving); where every
+// moving axis comes to rest within the lead (a stop, a turn), the lead is
+// dropped, for the knots are the same without it (a lead extrapolated
+// through a turn, stopped at rest there, made the path catch up with the
+// motion after it: +45 % on a lift's tension); where an axis's samples
+// show a turn coming sooner than the lead reaches (horizon), the lead is
+// cut to that horizon (extrapolated further, a motion oscillating at 1 Hz
+// made the path run 27 cm beyond it); and a lag that shrinks takes up the
+// lead first, which keeps the delay. The cut moves every axis's knots back
+// at once: a point that turns on one axis while it cruises on another gets
+// on the cruising axis the jolt of a lag grown at once (a speed step of
+// 0.3 m/s in an internal step at 1 m/s, as without the lead). A velocity
+// followed while the master does not drive the position needs no lead.
 type lead struct {
 	at         float64 // internal steps: the time at which s, ds and dds hold
 	s, ds, dds float64 // the lead (internal steps) and its first two derivatives
