@@ -546,8 +546,10 @@ func (l *lead) cut(t, s float64) {
 // to take up, where a lead would extrapolate the motion's first samples
 // (a velocity stepped from rest, or a ramp begun within the last short
 // step, read as its change over that step alone: lengthened there from
-// 0.01 to 0.5 s, a lift's ramp at 0.5 m/s² peaked +45 % above either
-// step held, a jerk-limited start +64 %; now within 1 %).
+// 0.01 to 0.5 s, a lift's ramp at 1 m/s² peaked +75 % above either step
+// held, a jerk-limited start +64 %; now not above them). A point that
+// has not rested a whole lag still moves: an acceleration begun a few
+// short steps before is extrapolated from its first samples.
 func (in *Instance) moving(now, h float64) bool {
 	for i := range in.paths {
 		p := &in.paths[i]

@@ -662,3 +662,20 @@ func TestFeatherweightLoadRunsOrStopsClearly(t *testing.T) {
 		t.Errorf("1 g: a corner %.3g m in the ground before the step failed, want it stopped as it passes %g m", -deepest, sinkLimit)
 	}
 }
+
+// A load started on the ground under a long rope is built lower by the
+// rope's static stretch (19 cm under 50 m of the example's rope) and
+// pushed out in its first steps; the check that the load sank (sinkLimit)
+// counts from there: the example's 12.3 t on the ground under 50 m rests
+// and is lifted off (the check, counted from the ground, failed the first
+// step saying the load sank 0.108 m).
+func TestLoadStartedOnTheGroundUnderLongRope(t *testing.T) {
+	g := newGantryEdited(t, `"position": [0, 0, 14]`, `"position": [0, 0, 51]`, `"length0": 10`, `"length0": 50`)
+	t.Logf("built %.3g m in the ground", g.rope.startDepth)
+	g.run(2, 0, 0, nil)
+	rest := g.rope.load.Pos.Z
+	g.run(6, 0, -1, nil)
+	if lifted := g.rope.load.Pos.Z - rest; !(lifted > 1) {
+		t.Errorf("hauled in by 6 m, the load rose %.3g m from %.3g m, want lifted off", lifted, rest)
+	}
+}
