@@ -116,13 +116,13 @@ type DrumSpec struct {
 // (m, at the first layer's wire axis) and width w (m) spooled with rope
 // of diameter d (m): its layer k (0 the first), the layer's radius at the
 // wire's axis r + k d, and the last turn's place across the drum from its
-// middle (m). Each layer holds n = ⌊w/d⌋ turns, 2π n (r + k d) of wire,
+// middle (m). Each layer holds n = ⌊w/d⌋ turns (turnsPerLayer), 2π n (r + k d) of wire,
 // laid from one flange to the other, the next back (plain layers, each
 // on the one below: no grooving's nesting).
 // A length beyond maxLayers layers lies on the last, its turns there
 // past the flange (AddDrum refuses such a drum).
 func Layer(wound, r, w, d float64) (k int, radius, across float64) {
-	n := max(math.Floor(w/d), 1)
+	n := turnsPerLayer(w, d)
 	left := max(wound, 0)
 	for {
 		radius = r + float64(k)*d
@@ -138,6 +138,15 @@ func Layer(wound, r, w, d float64) (k int, radius, across float64) {
 		}
 		k++
 	}
+}
+
+// turnsPerLayer returns the turns of rope of diameter d (m) that a layer
+// across a drum of width w (m) holds: ⌊w/d⌋, at least one. The quotient
+// of a width that is a whole number of diameters falls a rounding short
+// of it as often as not (0.7/0.014 = 49.999…): it is taken to within
+// 1e-9 of a turn, so that such a drum holds its last turn.
+func turnsPerLayer(w, d float64) float64 {
+	return max(math.Floor(w/d+1e-9), 1)
 }
 
 // maxLayers bounds a spooled drum's layers: drums are built for a few.
@@ -173,7 +182,7 @@ func (sys *System) AddDrum(spec DrumSpec) (*Drum, error) {
 		return nil, fmt.Errorf("drum %q: spooling with a pitch (rope diameter) of %g m: must be positive, at most the width %g m and below the radius %g m", spec.Name, spec.Pitch, spec.Width, spec.Radius)
 	}
 	if spec.Spool {
-		n := math.Floor(spec.Width / spec.Pitch)
+		n := turnsPerLayer(spec.Width, spec.Pitch)
 		k := float64(maxLayers)
 		// The wire the layers hold: 2π n Σ (r + k d).
 		if holds := 2 * math.Pi * n * (k*spec.Radius + spec.Pitch*k*(k-1)/2); spec.Wound > holds {
@@ -366,7 +375,7 @@ func (d *Drum) wrapAngle() float64 {
 	if !d.spool {
 		return d.Wound() / d.Radius
 	}
-	n := max(math.Floor(d.width/d.pitch), 1)
+	n := turnsPerLayer(d.width, d.pitch)
 	k, _, across := Layer(d.Wound(), d.radius0, d.width, d.pitch)
 	if k%2 == 1 {
 		across = -across

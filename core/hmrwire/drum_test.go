@@ -385,6 +385,24 @@ func TestDrumSpooling(t *testing.T) {
 // next one starting there (the wire steps up a layer, not across), the
 // turns back across the drum on odd layers; a drum whose wound wire needs
 // more than maxLayers layers is refused.
+// A drum whose width is a whole number of rope diameters holds that many
+// turns a layer, though the quotient falls a rounding short of it
+// (0.7/0.014 = 49.999…: the floor of it took a turn off every layer, and
+// 2 % of each layer's wire went a layer up): 99.9 % of the first layer's
+// wire lies on it, and a millimetre more than the whole on the second.
+func TestLayerHoldsWholeTurns(t *testing.T) {
+	const r = 0.4
+	for _, c := range []struct{ w, d, turns float64 }{{0.7, 0.014, 50}, {1.4, 0.028, 50}, {0.7, 0.028, 25}, {1, 0.02, 50}, {0.6, 0.02, 30}, {0.25, 0.02, 12}} {
+		full := 2 * math.Pi * c.turns * r
+		if k, _, across := Layer(0.999*full, r, c.w, c.d); k != 0 || math.Abs(across-(0.999-0.5)*c.w) > 1e-9 {
+			t.Errorf("%g m of %g m rope: 99.9 %% of a %g-turn layer on layer %d, %.6f m across", c.w, c.d, c.turns, k+1, across)
+		}
+		if k, _, _ := Layer(full+1e-3, r, c.w, c.d); k != 1 {
+			t.Errorf("%g m of %g m rope: a %g-turn layer and 1 mm on layer %d, want 2", c.w, c.d, c.turns, k+1)
+		}
+	}
+}
+
 func TestLayerBounds(t *testing.T) {
 	const r, w, d = 0.4, 0.2, 0.02
 	full := 2 * math.Pi * 10 * r // ten turns on the first layer
