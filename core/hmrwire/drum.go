@@ -116,9 +116,9 @@ type DrumSpec struct {
 // (m, at the first layer's wire axis) and width w (m) spooled with rope
 // of diameter d (m): its layer k (0 the first), the layer's radius at the
 // wire's axis r + k d, and the last turn's place across the drum from its
-// middle (m). Each layer holds n = ⌊w/d⌋ turns (turnsPerLayer), 2π n (r + k d) of wire,
-// laid from one flange to the other, the next back (plain layers, each
-// on the one below: no grooving's nesting).
+// middle (m). Each layer holds n = ⌊w/d⌋ turns (turnsPerLayer),
+// 2π n (r + k d) of wire, laid from one flange to the other, the next
+// back (plain layers, each on the one below: no grooving's nesting).
 // A length beyond maxLayers layers lies on the last, its turns there
 // past the flange (AddDrum refuses such a drum).
 func Layer(wound, r, w, d float64) (k int, radius, across float64) {
