@@ -43,7 +43,9 @@ type reeving struct {
 	Block  blockConfig  `json:"block" required:"true"`
 	// Sling (m) is the gap between the hook sheaves' axles and the load's
 	// top: the hook and a short sling, taken as rigid while they carry
-	// it. The falls' length at the start is cable.length0 − sling.
+	// it, more than the sheaves' radius and half the rope's diameter (the
+	// wire under the sheaves clears the load). The falls' length at the
+	// start is cable.length0 − sling.
 	Sling float64 `json:"sling"`
 	// Spacing (m) of the mass nodes the wire is laid with and the winch
 	// puts out (left out: cable.length0 / cable.segments).
@@ -357,6 +359,20 @@ func (c *config) check() scenario.Errors {
 	errs.Num("wireHoist.block.mass", "kg", port.Mass, c.Block.Mass)
 	errs.Vec("wireHoist.block.size", "m", port.Size, c.Block.Size[:])
 	errs.Num("wireHoist.sling", "m", port.OptLength, c.Load.Sling)
+	// The rope must fit its sheaves and drum, and the wire under the hook
+	// sheaves must clear the load (else the routing found the wire
+	// through the load and said so in its own terms).
+	if rope := c.Rope.Diameter; rope > 0 {
+		if sh.Width > 0 && sh.Width < rope {
+			add("wireHoist.sheave.width %g m: narrower than the rope (cable.rope.diameter %g m)", sh.Width, rope)
+		}
+		if d.Width > 0 && d.Width < rope {
+			add("wireHoist.drum.width %g m: narrower than the rope (cable.rope.diameter %g m)", d.Width, rope)
+		}
+		if under := sh.Radius + rope/2; sh.Radius > 0 && !(c.Load.Sling > under) {
+			add("wireHoist.sling %g m: the load's top must lie below the wire under the hook sheaves, more than the sheave radius and half the rope's diameter (%g m) below their axles", c.Load.Sling, under)
+		}
+	}
 	if !(c.Drop > 0) {
 		add("cable.length0 %g m: the load's top below the suspension point must exceed wireHoist.sling %g m (the falls hang between)", c.Drop+c.Load.Sling, c.Load.Sling)
 	}

@@ -138,6 +138,12 @@ func TestConfigRefused(t *testing.T) {
 		{func(cfg map[string]any) { cfg["cable"].(map[string]any)["minLength"] = 0.0 }, `"cable.minLength": 0 is not a value`},
 		{func(cfg map[string]any) { own(cfg)["sheave"].(map[string]any)["sides"] = 2.0 }, "wireHoist.sheave.sides 2"},
 		{func(cfg map[string]any) { own(cfg)["sling"] = 41.0 }, "cable.length0 41 m: the load's top below the suspension point must exceed wireHoist.sling 41 m"},
+		// Below the hook sheaves' wire: the routing had found the wire
+		// through the load and asked for a route the user never gives.
+		{func(cfg map[string]any) { own(cfg)["sling"] = 0.0 }, "wireHoist.sling 0 m: the load's top must lie below the wire under the hook sheaves"},
+		{func(cfg map[string]any) { own(cfg)["sling"] = 0.405 }, "wireHoist.sling 0.405 m: the load's top must lie below the wire under the hook sheaves"},
+		{func(cfg map[string]any) { own(cfg)["sheave"].(map[string]any)["width"] = 0.001 }, "wireHoist.sheave.width 0.001 m: narrower than the rope"},
+		{func(cfg map[string]any) { own(cfg)["drum"].(map[string]any)["width"] = 0.005 }, "wireHoist.drum.width 0.005 m: narrower than the rope"},
 		{func(cfg map[string]any) { cfg["suspension"].(map[string]any)["position"] = []any{-40.0, 0.0, 50.0} }, "drum"},
 		{func(cfg map[string]any) { cfg["suspension"].(map[string]any)["position"] = []any{0.0, 3.0, 50.0} }, "must start in the drum's vertical plane y = 0 m, 3 m off it"},
 		{func(cfg map[string]any) { cfg["load"].(map[string]any)["mass"] = 0.0 }, "load.mass 0 kg"},
