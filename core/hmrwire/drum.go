@@ -335,7 +335,8 @@ func (d *Drum) axisWorld() geom.Vec3 { return d.axle.Rot.Rotate(d.hinge.axis) }
 func (d *Drum) Omega() float64 { return d.hinge.relativeSpin() }
 
 // Paid returns the wire paid out since it was attached (m): the drum's
-// angle times its radius.
+// angle times its radius, or spooled, its angle's turns each on its
+// layer's radius.
 func (d *Drum) Paid() float64 { return d.paid }
 
 // Angle returns the angle (rad) the drum turned since the wire was

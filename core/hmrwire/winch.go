@@ -164,8 +164,18 @@ func (w *Wire) reel(h float64) error {
 	a.body.Mass += dm
 	c.body.Mass += dm
 	if d := wi.Drum; d != nil {
-		d.paid += dL
-		d.turned += dL / d.Radius // on the radius of the step's layer
+		if d.spool {
+			// The turns the wound wire lost, each on its own layer's
+			// radius: a step that crosses a layer turns the drum on both
+			// (on the step's layer alone, the angle drifted by 0.015 rad
+			// over five layer changes out and back).
+			wrap := d.wrapAngle()
+			d.paid += dL
+			d.turned += wrap - d.wrapAngle()
+		} else {
+			d.paid += dL
+			d.turned += dL / d.Radius
+		}
 		if d.Wound() < 0 {
 			// The wire's end is anchored on the drum: paying out more
 			// than is wound would make wire from nothing.
