@@ -27,6 +27,12 @@ type Sheave struct {
 }
 
 // SheaveSpec describes a sheave.
+// minSheaveSides is the fewest corners of a sheave's groove polygon: the
+// example crane's 20 t on four falls, over sheaves of 4 to 48 sides, has
+// each fall carry its share within 0.7 % at rest; over triangles, 0.70
+// to 1.27 times it.
+const minSheaveSides = 4
+
 type SheaveSpec struct {
 	Name string
 	// Axle is the body that carries the axle (static, kinematic or
@@ -35,7 +41,8 @@ type SheaveSpec struct {
 	Axle         *multibody.Body
 	Center, Axis geom.Vec3
 	// Radius (m) is the groove's radius at the wire's axis, Width (m) the
-	// prism's length along the axle, Sides its polygon's corners.
+	// prism's length along the axle, Sides its polygon's corners (at
+	// least minSheaveSides).
 	Radius, Width float64
 	Sides         int
 	// Mass (kg) and Inertia (kg·m², about the axle; 0 takes a solid
@@ -73,6 +80,9 @@ func (sys *System) AddSheave(spec SheaveSpec) (*Sheave, error) {
 	}
 	if !(spec.Mass > 0) {
 		return nil, fmt.Errorf("sheave %q: mass %g kg must be positive", spec.Name, spec.Mass)
+	}
+	if spec.Sides < minSheaveSides {
+		return nil, fmt.Errorf("sheave %q: a groove of %d sides: must have at least %d (over a triangle's corners the falls at rest carried 0.70 to 1.27 times their share)", spec.Name, spec.Sides, minSheaveSides)
 	}
 	shape, err := Prism(spec.Sides, spec.Radius, spec.Width)
 	if err != nil {

@@ -129,6 +129,7 @@ func TestSheaveRefused(t *testing.T) {
 		{"negative inertia", func(s *SheaveSpec) { s.Inertia = -1 }, "inertia"},
 		{"infinite bearing friction", func(s *SheaveSpec) { s.BearingFriction = math.Inf(1) }, "bearing friction"},
 		{"two sides", func(s *SheaveSpec) { s.Sides = 2 }, "sides"},
+		{"a triangle", func(s *SheaveSpec) { s.Sides = 3 }, "a groove of 3 sides: must have at least 4"},
 		{"zero radius", func(s *SheaveSpec) { s.Radius = 0 }, "radius"},
 		{"negative groove friction", func(s *SheaveSpec) { s.Friction = -0.1 }, "friction"},
 	} {

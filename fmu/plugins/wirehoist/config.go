@@ -350,7 +350,7 @@ func (c *config) check() scenario.Errors {
 	sh := &c.Sheave
 	errs.Num("wireHoist.sheave.radius", "m", port.Sheave, sh.Radius)
 	errs.Num("wireHoist.sheave.width", "m", port.Size, sh.Width)
-	errs.Int("wireHoist.sheave.sides", sh.Sides, 3, 1024)
+	errs.Int("wireHoist.sheave.sides", sh.Sides, 4, 1024) // hmrwire's minSheaveSides
 	errs.Num("wireHoist.sheave.mass", "kg", port.Mass, sh.Mass)
 	errs.Num("wireHoist.sheave.inertia", "kg·m²", port.Inertia, sh.Inertia)
 	errs.Num("wireHoist.sheave.friction", "", port.Friction, sh.Friction)

@@ -137,6 +137,7 @@ func TestConfigRefused(t *testing.T) {
 		{func(cfg map[string]any) { own(cfg)["spacing"] = 0.0 }, `"wireHoist.spacing": 0 is not a value`},
 		{func(cfg map[string]any) { cfg["cable"].(map[string]any)["minLength"] = 0.0 }, `"cable.minLength": 0 is not a value`},
 		{func(cfg map[string]any) { own(cfg)["sheave"].(map[string]any)["sides"] = 2.0 }, "wireHoist.sheave.sides 2"},
+		{func(cfg map[string]any) { own(cfg)["sheave"].(map[string]any)["sides"] = 3.0 }, "wireHoist.sheave.sides 3"},
 		{func(cfg map[string]any) { own(cfg)["sling"] = 41.0 }, "cable.length0 41 m: the load's top below the suspension point must exceed wireHoist.sling 41 m"},
 		// Below the hook sheaves' wire: the routing had found the wire
 		// through the load and asked for a route the user never gives.
