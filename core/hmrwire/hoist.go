@@ -82,9 +82,15 @@ type HoistSpec struct {
 	Drop float64
 	// BlockMass (kg) and BlockSize (m, a box centred on the hook
 	// sheaves' axle line) are the hook block's, its sheaves not
-	// included.
-	BlockMass float64
-	BlockSize geom.Vec3
+	// included. BlockBelow (m, within the box's lower half) is how far
+	// below the axle line the block's centre of mass lies: a hook block's
+	// hook and crosshead hang below its sheaves, and an empty hook whose
+	// centre of mass sat on the axle hung balanced about it, rolled over
+	// its falls and lost its sheaves (1 kg on the example's block, within
+	// 22 s of hanging still).
+	BlockMass  float64
+	BlockSize  geom.Vec3
+	BlockBelow float64
 	// LoadMass (kg) and LoadSize (m) are the load's box, hung with its top
 	// Sling (m) below the hook sheaves' axles.
 	LoadMass float64
@@ -178,6 +184,9 @@ func (s *HoistSpec) validate() error {
 	}
 	if !(s.Sling >= 0) || math.IsInf(s.Sling, 0) {
 		add("sling %g m must be finite and not negative", s.Sling)
+	}
+	if !(s.BlockBelow >= 0 && s.BlockBelow <= s.BlockSize.Z/2) {
+		add("the block's centre of mass %g m below its axle: must lie within the block's lower half (0 to %g m)", s.BlockBelow, s.BlockSize.Z/2)
 	}
 	// A drum or sheave whose radius at the wire's axis is within the
 	// rope's radius would have the wire pass through its axle: D/d ≤ 1
@@ -339,10 +348,11 @@ func NewHoist(spec HoistSpec) (*Hoist, error) {
 	loadCentre := axle.Add(geom.V(0, 0, -spec.Sling-spec.LoadSize.Z/2))
 	mb, ml := spec.BlockMass, spec.LoadMass
 	m := mb + ml
-	com := axle.Scale(mb / m).Add(loadCentre.Scale(ml / m))
+	blockCentre := axle.Add(geom.V(0, 0, -spec.BlockBelow)) // its mass's, below the axle
+	com := blockCentre.Scale(mb / m).Add(loadCentre.Scale(ml / m))
 	ib := multibody.BoxInertia(mb, spec.BlockSize.X, spec.BlockSize.Y, spec.BlockSize.Z)
 	il := multibody.BoxInertia(ml, spec.LoadSize.X, spec.LoadSize.Y, spec.LoadSize.Z)
-	db, dl := axle.Z-com.Z, loadCentre.Z-com.Z
+	db, dl := blockCentre.Z-com.Z, loadCentre.Z-com.Z
 	inertia := ib.Add(il).Add(geom.V(1, 1, 0).Scale(mb*db*db + ml*dl*dl))
 	ho.Block = sys.World.AddBody(multibody.NewBody("hook block", m, inertia, com))
 	ho.hook = axle.Sub(com)
@@ -350,8 +360,8 @@ func NewHoist(spec HoistSpec) (*Hoist, error) {
 	if g := spec.Ground; g != nil {
 		// Every corner of the load and of the hook block: the falls
 		// hold them upright only while they carry them. An empty hook
-		// lowered onto the ground, whose centre of mass sits on the
-		// axle, rolls over, and an overload dropped onto it tips over;
+		// lowered onto the ground, its centre of mass near the axle,
+		// rolls over, and an overload dropped onto it tips over;
 		// with the load's bottom corners alone, either came to rest
 		// with the load's top on the ground and the body below it (the
 		// hook 3 m down). The twelve other corners' rows, switched off

@@ -162,6 +162,20 @@ type sheaveConfig struct {
 type blockConfig struct {
 	Mass float64    `json:"mass"` // kg, its sheaves not included
 	Size [3]float64 `json:"size"` // m, a box centred on the hook sheaves' axles
+	// CenterBelow (m) is how far below the axles the block's centre of
+	// mass lies, within the box's lower half (left out: a quarter of its
+	// height): its hook and crosshead hang below its sheaves
+	// (hmrwire.HoistSpec.BlockBelow).
+	CenterBelow *float64 `json:"centerBelow"`
+}
+
+// below returns the depth (m) of the block's centre of mass below its
+// axles: CenterBelow, or a quarter of the block's height.
+func (b blockConfig) below() float64 {
+	if b.CenterBelow != nil {
+		return *b.CenterBelow
+	}
+	return b.Size[2] / 4
 }
 
 // loadConfig is the load's box and its sling below the hook.
@@ -206,7 +220,7 @@ func (c *config) spec(p *params) hmrwire.HoistSpec {
 		Sheave: hmrwire.SheaveSpec{Radius: c.Sheave.Radius, Width: c.Sheave.Width, Sides: c.Sheave.Sides, Mass: c.Sheave.Mass,
 			Inertia: c.Sheave.Inertia, Friction: c.Sheave.Friction, BearingFriction: p.bearingFriction, Locked: c.Sheave.Locked,
 			FleetLimit: c.Sheave.FleetAngleLimit},
-		Drop: p.drop, BlockMass: c.Block.Mass, BlockSize: vec(c.Block.Size),
+		Drop: p.drop, BlockMass: c.Block.Mass, BlockSize: vec(c.Block.Size), BlockBelow: c.Block.below(),
 		LoadMass: p.loadMass, LoadSize: vec(c.Load.Size), Sling: c.Load.Sling,
 		Resolution: hmrwire.Resolution{Adaptive: adaptive, MaxMassNodes: c.Resolution.MaxMassNodes, MinSegment: c.Resolution.MinSegment},
 		Spacing:    c.Spacing, MinLength: c.MinLength,
@@ -358,6 +372,9 @@ func (c *config) check() scenario.Errors {
 	errs.Num("wireHoist.sheave.fleetAngleLimit", "rad", port.Range{Min: 0, Max: 1.5}, sh.FleetAngleLimit)
 	errs.Num("wireHoist.block.mass", "kg", port.Mass, c.Block.Mass)
 	errs.Vec("wireHoist.block.size", "m", port.Size, c.Block.Size[:])
+	if b := c.Block.below(); !(b >= 0 && b <= c.Block.Size[2]/2) {
+		add("wireHoist.block.centerBelow %g m: the block's centre of mass must lie within its lower half, 0 to %g m below its axles", b, c.Block.Size[2]/2)
+	}
 	errs.Num("wireHoist.sling", "m", port.OptLength, c.Load.Sling)
 	// The rope must fit its sheaves and drum, and the wire under the hook
 	// sheaves must clear the load (else the routing found the wire

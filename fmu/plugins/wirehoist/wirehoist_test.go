@@ -138,6 +138,8 @@ func TestConfigRefused(t *testing.T) {
 		{func(cfg map[string]any) { cfg["cable"].(map[string]any)["minLength"] = 0.0 }, `"cable.minLength": 0 is not a value`},
 		{func(cfg map[string]any) { own(cfg)["sheave"].(map[string]any)["sides"] = 2.0 }, "wireHoist.sheave.sides 2"},
 		{func(cfg map[string]any) { own(cfg)["sheave"].(map[string]any)["sides"] = 3.0 }, "wireHoist.sheave.sides 3"},
+		{func(cfg map[string]any) { own(cfg)["block"].(map[string]any)["centerBelow"] = 0.7 }, "wireHoist.block.centerBelow 0.7 m: the block's centre of mass must lie within its lower half, 0 to 0.6 m"},
+		{func(cfg map[string]any) { own(cfg)["block"].(map[string]any)["centerBelow"] = -0.1 }, "wireHoist.block.centerBelow -0.1 m"},
 		{func(cfg map[string]any) { own(cfg)["sling"] = 41.0 }, "cable.length0 41 m: the load's top below the suspension point must exceed wireHoist.sling 41 m"},
 		// Below the hook sheaves' wire: the routing had found the wire
 		// through the load and asked for a route the user never gives.
@@ -908,5 +910,41 @@ func TestCrossedHookThroughTheFMU(t *testing.T) {
 	}
 	if _, err := reg.Configure(parsed); err == nil || !strings.Contains(err.Error(), "crossed") {
 		t.Errorf("crossedHook with sideBySide: %v, want it refused", err)
+	}
+}
+
+// An empty hook hung still: the example's block with 1 kg and 10 kg on it
+// and no input, 40 s. The block's centre of mass lies below its sheaves'
+// axles (wireHoist.block.centerBelow, a quarter of its height left out),
+// so the falls hold it upright: every hook sheave keeps its wrap and the
+// hook stays within its first bob (0.25 m) of where it started. With the
+// centre of mass on the axles the block hung balanced about them, rocked,
+// rolled over its falls and lost sheaves 2 and 4 at 21.8 s (1 kg) and
+// 29.3 s (10 kg), and fell 9.5 m to the ground.
+func TestEmptyHookHangs(t *testing.T) {
+	for _, load := range []float64{1, 10} {
+		sim, index, values := exampleSimulation(t, func(config map[string]any) {
+			config["load"].(map[string]any)["mass"] = load
+		})
+		const h = 1.0 / 60
+		out := make([]float64, len(values))
+		sim.Outputs(out)
+		z0, low, high := out[index["hook.z"]], math.Inf(1), math.Inf(-1)
+		least := math.Inf(1)
+		for k := 0; k < int(40/h); k++ {
+			if err := sim.Step(0, values, values, k == 0); err != nil {
+				t.Fatalf("%g kg, t = %.2f s: %v", load, float64(k)*h, err)
+			}
+			sim.Outputs(out)
+			z := out[index["hook.z"]] - z0
+			low, high = min(low, z), max(high, z)
+			for s := 2; s <= 4; s += 2 { // the hook sheaves
+				least = min(least, out[index[fmt.Sprintf("sheave[%d].wrap", s)]])
+			}
+		}
+		t.Logf("%g kg: the hook %+.3f to %+.3f m from its start, the hook sheaves wrapped by at least %.2f rad", load, low, high, least)
+		if low < -0.05 || high > 0.3 || least < 2.5 {
+			t.Errorf("%g kg hung still for 40 s: the hook %+.3f to %+.3f m from its start, a hook sheave wrapped by %.2f rad; want it within −0.05 to +0.3 m, each hook sheave wrapped by half a turn", load, low, high, least)
+		}
 	}
 }
