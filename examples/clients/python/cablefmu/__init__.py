@@ -15,7 +15,7 @@ cablefmu.fmi2 and cablefmu.fmi3.
 """
 
 from .command import CommandError, export
-from .sim import FMU, FMUError, Result, Table, load, simulate
+from .sim import FMU, MAX_STEPS, FMUError, Result, Table, load, simulate
 
-__all__ = ["CommandError", "FMU", "FMUError", "Result", "Table", "export", "load", "simulate"]
+__all__ = ["CommandError", "FMU", "FMUError", "MAX_STEPS", "Result", "Table", "export", "load", "simulate"]
 __version__ = "0.1.0"

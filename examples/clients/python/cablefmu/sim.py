@@ -3,6 +3,7 @@
 import bisect
 import hashlib
 import math
+import numbers
 import os
 import re
 import shutil
@@ -429,6 +430,27 @@ def column_name(header):
     return name if sep and unit.endswith(")") else header
 
 
+#: The most communication steps a run may have ((stop_time − start_time)/step): a run's result is kept in memory, and
+#: 1e9 s at 1 ms grew it until the machine ran out.
+MAX_STEPS = 10 ** 7
+
+
+def check_steps(start_time, stop_time, step):
+    """Raise ValueError where a run from ``start_time`` to ``stop_time`` (s) at ``step`` (s) takes more than
+    :data:`MAX_STEPS` communication steps."""
+    steps = (stop_time - start_time) / step
+    if not steps <= MAX_STEPS:
+        raise ValueError("(stop_time − start_time)/step: %.6g steps (from %g s to %g s at %g s), more than %d: "
+                         "shorten the run or lengthen the step" % (steps, start_time, stop_time, step, MAX_STEPS))
+
+
+def _time(name, x):
+    """``x`` as a float for the time argument ``name`` (s): a number, not a Boolean or a string."""
+    if isinstance(x, bool) or not isinstance(x, numbers.Real):
+        raise TypeError("%s %r: want a number of seconds" % (name, x))
+    return float(x)
+
+
 def simulate(fmu, inputs=None, parameters=None, stop_time=10.0, step=None, outputs=None, start_time=0.0,
              instance_name=None, derivatives=None):
     """Simulate an FMU and return its outputs as a :class:`Result`.
@@ -460,13 +482,17 @@ def _simulate(fmu, inputs=None, parameters=None, stop_time=10.0, step=None, outp
     applied instead of evaluating its profiles again."""
     if not isinstance(fmu, FMU):
         fmu = load(fmu)
-    h = float(step) if step is not None else fmu.default_step()
+    h = _time("step", step) if step is not None else fmu.default_step()
+    stop_time, start_time = _time("stop_time", stop_time), _time("start_time", start_time)
     if not (h > 0 and math.isfinite(h)):
         raise ValueError("step %r: must be positive and finite" % step)
     if not (math.isfinite(stop_time) and math.isfinite(start_time)):
         raise ValueError("start_time %r and stop_time %r: must be finite" % (start_time, stop_time))
     if not (stop_time > start_time):
         raise ValueError("stop_time %r must exceed start_time %r" % (stop_time, start_time))
+    check_steps(start_time, stop_time, h)
+    if isinstance(outputs, str):
+        raise TypeError("outputs %r: want a list of names" % outputs)
     signals = {n: _signal(n, s) for n, s in (inputs or {}).items()}
     known = set(fmu.md.variables)
     for n in list(signals) + list(parameters or {}):

@@ -94,14 +94,12 @@ import types
 import zipfile
 
 from . import command
-from .sim import FMUError, Table, _sha256, _signal, _simulate, load
+from .sim import MAX_STEPS, FMUError, Table, _sha256, _signal, _simulate, load
 
 __all__ = ["Study", "run_case", "run", "MAX_RUNS", "MAX_STEPS", "RUN_TIMEOUT"]
 
 #: The most runs a study may have unless --max-runs (or ``max_runs``) says otherwise.
 MAX_RUNS = 100000
-#: The most communication steps a run may have (stop_time/step).
-MAX_STEPS = 10 ** 7
 #: The wall-clock seconds a run may take unless --run-timeout (or ``run_timeout``) says otherwise.
 RUN_TIMEOUT = 3600.0
 #: The file that marks a folder as a study's output folder (it holds the study's fingerprint and file).

@@ -31,7 +31,7 @@ import xml.etree.ElementTree as ET
 import zipfile
 
 from . import fmucommon
-from .sim import FMUError, Result, Table, _cached, _sha256, _signal, load
+from .sim import FMUError, Result, Table, _cached, _sha256, _signal, check_steps, load
 
 __all__ = ["SystemError", "System", "Component", "load_ssp", "run"]
 
@@ -497,6 +497,7 @@ def run(system, stop_time=None, step=None, order="gauss-seidel", inputs=None, ou
         raise ValueError("step %r: must be positive and finite" % step)
     if int(math.ceil((stop - start_time) / h - 1e-9)) < 1:
         raise ValueError("stop_time %r: less than a step (%g s) after start_time %r" % (stop, h, start_time))
+    check_steps(start_time, stop, h)
     signals = {}
     for n, spec in (inputs or {}).items():
         if n not in system.inputs:
@@ -865,20 +866,39 @@ def pack(folder, fmus, out):
         root = ET.parse(ssd).getroot()
     except (OSError, ET.ParseError) as e:
         raise SystemError("%s: %s" % (ssd, e)) from None
-    sources = [el.get("source") for el in root.iter("{%s}Component" % SSD)]
+    sources = [el.get("source") or "" for el in root.iter("{%s}Component" % SSD)]
+    # A source is the FMU's place in the package: a relative path that stays inside it (a "../" one would be
+    # written outside wherever the package is unpacked).
+    bad = [s for s in sources if not s or s.startswith("/") or "\\" in s or ".." in s.split("/")]
+    if bad:
+        raise SystemError("%s: component source %s: must be a path inside the package, such as resources/NAME.fmu"
+                          % (ssd, ", ".join(repr(b) for b in bad)))
     missing = [s for s in sources if not os.path.isfile(os.path.join(fmus, os.path.basename(s)))]
     if missing:
         raise SystemError("%s: no %s in %s (export them first)" % (folder, ", ".join(os.path.basename(m) for m in missing), fmus))
+    # The system's folder is packed whole: a package written into it would pack itself (and the next one the last,
+    # growing without end).
+    top = os.path.realpath(folder)
+    if os.path.commonpath([top, os.path.realpath(os.path.abspath(out))]) == top:
+        raise SystemError("%s: the package lies inside the system's folder %s, which is packed whole: write it "
+                          "elsewhere" % (out, folder))
     os.makedirs(os.path.dirname(os.path.abspath(out)), exist_ok=True)
     tmp = out + ".tmp"
-    with zipfile.ZipFile(tmp, "w", zipfile.ZIP_DEFLATED) as z:
-        for base, _, files in os.walk(folder):
-            for f in sorted(files):
-                path = os.path.join(base, f)
-                z.write(path, os.path.relpath(path, folder).replace(os.sep, "/"))
-        for s in sorted(set(sources)):  # two components may run the same FMU
-            z.write(os.path.join(fmus, os.path.basename(s)), s)
-    os.replace(tmp, out)
+    try:
+        with zipfile.ZipFile(tmp, "w", zipfile.ZIP_DEFLATED) as z:
+            for base, _, files in os.walk(folder):
+                for f in sorted(files):
+                    path = os.path.join(base, f)
+                    z.write(path, os.path.relpath(path, folder).replace(os.sep, "/"))
+            for s in sorted(set(sources)):  # two components may run the same FMU
+                z.write(os.path.join(fmus, os.path.basename(s)), s)
+        os.replace(tmp, out)
+    except OSError as e:
+        try:
+            os.remove(tmp)
+        except OSError:
+            pass
+        raise SystemError("%s: %s" % (out, e.strerror or e)) from None
     return out
 
 

@@ -252,6 +252,14 @@ class TestSimulate(unittest.TestCase):
         for kw in ({"step": 0}, {"stop_time": float("inf")}):
             with self.assertRaises(ValueError, msg=kw):
                 cablefmu.simulate(fmu, **dict({"stop_time": 1.0}, **kw))
+        # More than MAX_STEPS steps is refused before the run (1e9 s at 1 ms grew the result until the machine ran
+        # out); a step or time that is not a number, and outputs given as one name, are refused, not read.
+        with self.assertRaises(ValueError) as e:
+            cablefmu.simulate(fmu, stop_time=1e9, step=1e-3)
+        self.assertIn("more than %d" % cablefmu.MAX_STEPS, str(e.exception))
+        for kw in ({"step": "0.5"}, {"step": True}, {"stop_time": "2"}, {"outputs": "load.x"}):
+            with self.assertRaises(TypeError, msg=kw):
+                cablefmu.simulate(fmu, **dict({"stop_time": 1.0}, **kw))
 
     def test_each_input_evaluated_once_a_communication_point(self):
         """An input is evaluated once at each step's start (the first one's

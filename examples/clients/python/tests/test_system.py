@@ -15,6 +15,7 @@ import sys
 import tempfile
 import unittest
 import warnings
+import xml.etree.ElementTree as ET
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 PKG = os.path.dirname(HERE)
@@ -623,6 +624,56 @@ class TestRefusals(SystemCase):
                 self.assertIn(w, str(ctx.exception))
 
 
+class TestPackRefusals(SystemCase):
+    def test_package_inside_the_folder_refused(self):
+        """pack writes no package into the system's folder, which it packs whole: the package packed a truncated
+        copy of its own temporary file, and the next pack the last package as well, growing until the disk was
+        full. Nothing is left behind."""
+        folder = os.path.join(self.tmp, "inside")
+        shutil.copytree(GANTRY_HOIST, folder)
+        before = sorted(os.listdir(folder))
+        for out in (os.path.join(folder, "g.ssp"), os.path.join(folder, "resources", "g.ssp")):
+            with self.assertRaises(system.SystemError) as ctx:
+                system.pack(folder, self.fmus, out)
+            self.assertIn("inside the system's folder", str(ctx.exception))
+        self.assertEqual(sorted(os.listdir(folder)), before)
+
+    def test_source_leaving_the_package_refused(self):
+        """A component's source is a path inside the package: '../x/Hoist.fmu' would be written outside wherever the
+        package is unpacked, an absolute one anywhere."""
+        for source in ("../../x/Hoist.fmu", "/tmp/Hoist.fmu", "resources/../../Hoist.fmu"):
+            folder = os.path.join(self.tmp, "source-%d" % len(source))
+            shutil.copytree(GANTRY_HOIST, folder)
+            ssd = os.path.join(folder, "SystemStructure.ssd")
+            with open(ssd) as f:
+                text = f.read()
+            self.assertIn('source="resources/Hoist.fmu"', text)
+            with open(ssd, "w") as f:
+                f.write(text.replace('source="resources/Hoist.fmu"', 'source="%s"' % source, 1))
+            with self.assertRaises(system.SystemError) as ctx:
+                system.pack(folder, self.fmus, os.path.join(self.tmp, "source.ssp"))
+            self.assertIn("must be a path inside the package", str(ctx.exception))
+            self.assertIn(source, str(ctx.exception))
+
+    def test_failed_pack_leaves_no_temporary(self):
+        """A pack that cannot write its package says so, naming it, and removes its temporary file (a full disk
+        left OUT.tmp behind)."""
+        out = os.path.join(self.tmp, "taken.ssp")
+        os.makedirs(os.path.join(out, "x"))  # a folder in the package's place: the rename fails
+        with self.assertRaises(system.SystemError) as ctx:
+            system.pack(GANTRY_HOIST, self.fmus, out)
+        self.assertIn(out, str(ctx.exception))
+        self.assertFalse(os.path.exists(out + ".tmp"))
+
+    def test_run_of_too_many_steps_refused(self):
+        """A run of more than cablefmu.MAX_STEPS communication steps is refused before it starts (1e9 s at 1 ms grew
+        the result in memory until the machine ran out), in system.run as in cablefmu.simulate."""
+        s = system.load_ssp(self.package)
+        with self.assertRaises(ValueError) as ctx:
+            system.run(s, stop_time=1e9, step=1e-3)
+        self.assertIn("more than 10000000", str(ctx.exception))
+
+
 class TestSchemas(unittest.TestCase):
     def test_packages_validate(self):
         """Every SystemStructure.ssd and .ssv of examples/crane-system against the SSP 1.0 schemas (xmllint)."""
@@ -641,6 +692,21 @@ class TestSchemas(unittest.TestCase):
                 p = subprocess.run(["xmllint", "--noout", "--schema", os.path.join(SCHEMAS, xsd), os.path.join(base, f)],
                                    capture_output=True, text=True)
                 self.assertEqual(p.returncode, 0, p.stderr)
+                checked += 1
+        self.assertGreaterEqual(checked, 4)
+
+    def test_units_defined(self):
+        """Every unit an .ssd or .ssv of examples/crane-system gives is defined in that file's Units, as SSP 1.0 asks
+        (which the schemas cannot check: the .ssv files gave kg, N.m, N/m and N.s/m with no Units)."""
+        checked = 0
+        for base, _, files in os.walk(os.path.join(REPO, "examples", "crane-system")):
+            for f in files:
+                if f != "SystemStructure.ssd" and not f.endswith(".ssv"):
+                    continue
+                root = ET.parse(os.path.join(base, f)).getroot()
+                defined = {u.get("name") for u in root.iter("{%s}Unit" % system.SSC)}
+                used = {el.get("unit") for el in root.iter() if el.get("unit") is not None}
+                self.assertEqual(used - defined, set(), "%s: units used but not defined in its Units" % os.path.join(base, f))
                 checked += 1
         self.assertGreaterEqual(checked, 4)
 
