@@ -315,7 +315,8 @@ func TestDrumRunsOut(t *testing.T) {
 // took in) is a layer's 2π n (r + k d) within 1 %; the drum's rim runs at
 // the commanded speed on every layer, its travel is the wire wound on
 // within 1 %, its wrap is its layers' turns, and the angle it turned is
-// the turns it took in (within 1e-9 rad; on the step's layer alone, it
+// the turns the wound length makes on the layers' radii, from the
+// geometry (layerTurns), within 1e-9 rad (on the step's layer alone, it
 // was off by some 3 mrad a layer change).
 func TestDrumSpooling(t *testing.T) {
 	spec := exampleCrane()
@@ -330,7 +331,7 @@ func TestDrumSpooling(t *testing.T) {
 	d, rope := ho.Drum, spec.Rope.Diameter
 	const v = 1.2
 	wound0, travel0 := d.Wound(), d.Travel()
-	angle0, wrap0, angleOff := d.Angle(), d.wrapAngle(), 0.0
+	angle0, wrap0, angleOff := d.Angle(), layerTurns(wound0, spec.Drum.Radius, spec.Drum.Width, rope), 0.0
 	ho.ramp(t, -v, 1)
 	var changes []float64
 	worst, jump, layer, since := 0.0, 0.0, -1, 0
@@ -342,8 +343,9 @@ func TestDrumSpooling(t *testing.T) {
 		}
 		layer = k
 		// The drum turned by the turns the wound wire gained, on each
-		// layer's radius (across a layer change too).
-		angleOff = max(angleOff, math.Abs(d.Angle()-angle0-(wrap0-d.wrapAngle())))
+		// layer's radius (across a layer change too): the geometry's
+		// turns, not the drum's own count of them.
+		angleOff = max(angleOff, math.Abs(d.Angle()-angle0-(wrap0-layerTurns(d.Wound(), spec.Drum.Radius, spec.Drum.Width, rope))))
 		// Where the wire leaves: on the axle's body, at the layer's radius
 		// from the drum's axis and across the drum at the last turn.
 		end := ho.Wire.nodes[0].body.Pos
@@ -372,13 +374,7 @@ func TestDrumSpooling(t *testing.T) {
 	}
 	// The wrap at the last step's start: each layer's wire over its radius.
 	wound := d.Wound() + d.wire.Winch.rate/60 // before the last step's reel
-	turns, left := 0.0, wound
-	for k := 0; left > 0; k++ {
-		r := spec.Drum.Radius + float64(k)*rope
-		on := min(left, 2*math.Pi*math.Floor(spec.Drum.Width/rope)*r)
-		turns, left = turns+on/r, left-on
-	}
-	if math.Abs(d.Wrap()/turns-1) > 1e-9 {
+	if turns := layerTurns(wound, spec.Drum.Radius, spec.Drum.Width, rope); math.Abs(d.Wrap()/turns-1) > 1e-9 {
 		t.Errorf("the drum's wrap %.6f rad, its layers' turns %.6f rad", d.Wrap(), turns)
 	}
 	k, _, _ := Layer(changes[0]+0.01, spec.Drum.Radius, spec.Drum.Width, rope)
@@ -388,6 +384,20 @@ func TestDrumSpooling(t *testing.T) {
 	if math.Abs(got/want-1) > 0.01 || worst > 5e-3 {
 		t.Errorf("layer %d took %.3f m against %.3f m; the wire's end off its place by %.3g m", k, got, want, worst)
 	}
+}
+
+// layerTurns is the angle (rad) that wound m of wire wraps a drum of
+// radius r0, width w (m) by, spooled in layers of d (m) rope, from the
+// geometry alone: each full layer's whole turns, then the rest over its
+// layer's radius.
+func layerTurns(wound, r0, w, d float64) float64 {
+	turns, left := 0.0, wound
+	for k := 0; left > 0; k++ {
+		r := r0 + float64(k)*d
+		on := min(left, 2*math.Pi*math.Floor(w/d)*r)
+		turns, left = turns+on/r, left-on
+	}
+	return turns
 }
 
 // Layer at its layers' bounds: a layer full to the far flange and the

@@ -28,7 +28,8 @@ const crane = `{"model": "MODEL", "modelIdentifier": "Crane", "stopTime": 60, "s
 // reeving is the wire hoist's own block for the crane above on one fall:
 // a 0.2 m boom sheave of 20 kg at the suspension point, the wire led to it
 // level from a drum 5 m behind (its top at the sheave's top), a 50 kg
-// hook block (a 0.4 m cube centred on the wire's dead end) and a 0.3 m
+// hook block (a 0.4 m cube centred on the wire's dead end, its centre of
+// mass 0.1 m below it) and a 0.3 m
 // sling, so that the load's top hangs length0 below the suspension point
 // as on the other models.
 const reeving = `, "wireHoist": {"falls": 1,
@@ -97,8 +98,12 @@ func TestCraneOnEveryModel(t *testing.T) {
 			if reeved {
 				fall = length - sling
 				hung = mass + blockM
-				c = mass * (sling + cube/2) / hung
-				k2 = (blockM*(blockSide*blockSide/6+c*c) + mass*(cube*cube/6+(sling+cube/2-c)*(sling+cube/2-c))) / hung
+				// The block's centre of mass lies a quarter of its
+				// height below the axle (wireHoist.block.centerBelow's
+				// default).
+				b := blockSide / 4
+				c = (blockM*b + mass*(sling+cube/2)) / hung
+				k2 = (blockM*(blockSide*blockSide/6+(b-c)*(b-c)) + mass*(cube*cube/6+(sling+cube/2-c)*(sling+cube/2-c))) / hung
 				carried = sheaveM + mu*(math.Pi*sheaveR/2+lead/2)
 			}
 			rope := 0.0

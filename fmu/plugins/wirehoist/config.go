@@ -386,8 +386,10 @@ func (c *config) check() scenario.Errors {
 		if d.Width > 0 && d.Width < rope {
 			add("wireHoist.drum.width %g m: narrower than the rope (cable.rope.diameter %g m)", d.Width, rope)
 		}
-		if under := sh.Radius + rope/2; sh.Radius > 0 && !(c.Load.Sling > under) {
-			add("wireHoist.sling %g m: the load's top must lie below the wire under the hook sheaves, more than the sheave radius and half the rope's diameter (%g m) below their axles", c.Load.Sling, under)
+		// Only a block with sheaves (two falls or more) has wire under its
+		// axles; one fall ends at the hook.
+		if under := sh.Radius + rope/2; c.Falls >= 2 && sh.Radius > 0 && !(c.Load.Sling > under) {
+			add("wireHoist.sling %g m: on %d falls the load's top must lie below the wire under the hook sheaves, more than the sheave radius and half the rope's diameter (%.4g m) below their axles", c.Load.Sling, c.Falls, under)
 		}
 	}
 	if !(c.Drop > 0) {

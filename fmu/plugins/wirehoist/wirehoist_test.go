@@ -143,8 +143,8 @@ func TestConfigRefused(t *testing.T) {
 		{func(cfg map[string]any) { own(cfg)["sling"] = 41.0 }, "cable.length0 41 m: the load's top below the suspension point must exceed wireHoist.sling 41 m"},
 		// Below the hook sheaves' wire: the routing had found the wire
 		// through the load and asked for a route the user never gives.
-		{func(cfg map[string]any) { own(cfg)["sling"] = 0.0 }, "wireHoist.sling 0 m: the load's top must lie below the wire under the hook sheaves"},
-		{func(cfg map[string]any) { own(cfg)["sling"] = 0.405 }, "wireHoist.sling 0.405 m: the load's top must lie below the wire under the hook sheaves"},
+		{func(cfg map[string]any) { own(cfg)["sling"] = 0.0 }, "wireHoist.sling 0 m: on 4 falls the load's top must lie below the wire under the hook sheaves"},
+		{func(cfg map[string]any) { own(cfg)["sling"] = 0.405 }, "wireHoist.sling 0.405 m: on 4 falls the load's top must lie below the wire under the hook sheaves"},
 		{func(cfg map[string]any) { own(cfg)["sheave"].(map[string]any)["width"] = 0.001 }, "wireHoist.sheave.width 0.001 m: narrower than the rope"},
 		{func(cfg map[string]any) { own(cfg)["drum"].(map[string]any)["width"] = 0.005 }, "wireHoist.drum.width 0.005 m: narrower than the rope"},
 		{func(cfg map[string]any) { cfg["suspension"].(map[string]any)["position"] = []any{-40.0, 0.0, 50.0} }, "drum"},
@@ -184,6 +184,41 @@ func TestConfigRefused(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("error %v, want one saying %q", err, c.want)
 		}
+	}
+}
+
+// TestOneFallShortSling: one fall ends at the hook, with no sheave
+// whose wire the load could reach, so a sling shorter than the sheave's
+// radius builds (the check of the hook sheaves' wire once refused it).
+func TestOneFallShortSling(t *testing.T) {
+	reg, err := plugins.Builtin()
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc := example(t)
+	cfg := sc["config"].(map[string]any)
+	own(cfg)["falls"] = 1.0
+	own(cfg)["sling"] = 0.2
+	data, err := json.Marshal(sc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	parsed, err := fmu.ParseScenario(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := reg.Configure(parsed); err != nil {
+		t.Fatalf("one fall on a 0.2 m sling: %v", err)
+	}
+	own(cfg)["falls"] = 2.0
+	if data, err = json.Marshal(sc); err != nil {
+		t.Fatal(err)
+	}
+	if parsed, err = fmu.ParseScenario(data); err == nil {
+		_, err = reg.Configure(parsed)
+	}
+	if err == nil || !strings.Contains(err.Error(), "wireHoist.sling 0.2 m: on 2 falls") {
+		t.Fatalf("two falls on a 0.2 m sling: error %v, want the sling refused", err)
 	}
 }
 

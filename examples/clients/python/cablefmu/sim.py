@@ -3,7 +3,6 @@
 import bisect
 import hashlib
 import math
-import numbers
 import os
 import re
 import shutil
@@ -445,10 +444,14 @@ def check_steps(start_time, stop_time, step):
 
 
 def _time(name, x):
-    """``x`` as a float for the time argument ``name`` (s): a number, not a Boolean or a string."""
-    if isinstance(x, bool) or not isinstance(x, numbers.Real):
+    """``x`` as a float for the time argument ``name`` (s): anything that converts to one (a Decimal, a NumPy
+    scalar or 0-d array), but not a Boolean or a string, which float() would read."""
+    if isinstance(x, (bool, str, bytes)):
         raise TypeError("%s %r: want a number of seconds" % (name, x))
-    return float(x)
+    try:
+        return float(x)
+    except (TypeError, ValueError):
+        raise TypeError("%s %r: want a number of seconds" % (name, x)) from None
 
 
 def simulate(fmu, inputs=None, parameters=None, stop_time=10.0, step=None, outputs=None, start_time=0.0,

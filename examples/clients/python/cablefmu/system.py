@@ -879,7 +879,11 @@ def pack(folder, fmus, out):
     # The system's folder is packed whole: a package written into it would pack itself (and the next one the last,
     # growing without end).
     top = os.path.realpath(folder)
-    if os.path.commonpath([top, os.path.realpath(os.path.abspath(out))]) == top:
+    try:
+        inside = os.path.commonpath([top, os.path.realpath(os.path.abspath(out))]) == top
+    except ValueError:  # on Windows, paths on different drives share no path
+        inside = False
+    if inside:
         raise SystemError("%s: the package lies inside the system's folder %s, which is packed whole: write it "
                           "elsewhere" % (out, folder))
     os.makedirs(os.path.dirname(os.path.abspath(out)), exist_ok=True)
@@ -893,12 +897,14 @@ def pack(folder, fmus, out):
             for s in sorted(set(sources)):  # two components may run the same FMU
                 z.write(os.path.join(fmus, os.path.basename(s)), s)
         os.replace(tmp, out)
-    except OSError as e:
+    except BaseException as e:  # an interrupt too: no half-written package left behind
         try:
             os.remove(tmp)
         except OSError:
             pass
-        raise SystemError("%s: %s" % (out, e.strerror or e)) from None
+        if isinstance(e, OSError):
+            raise SystemError("%s: %s" % (out, e.strerror or e)) from None
+        raise
     return out
 
 

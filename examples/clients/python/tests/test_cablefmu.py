@@ -10,6 +10,7 @@ it); where it is missing they fail under CI=true and are skipped otherwise.
 """
 import copy
 import csv
+import decimal
 import json
 import math
 import os
@@ -257,9 +258,16 @@ class TestSimulate(unittest.TestCase):
         with self.assertRaises(ValueError) as e:
             cablefmu.simulate(fmu, stop_time=1e9, step=1e-3)
         self.assertIn("more than %d" % cablefmu.MAX_STEPS, str(e.exception))
-        for kw in ({"step": "0.5"}, {"step": True}, {"stop_time": "2"}, {"outputs": "load.x"}):
+        for kw in ({"step": "0.5"}, {"step": True}, {"stop_time": "2"}, {"stop_time": None}, {"outputs": "load.x"}):
             with self.assertRaises(TypeError, msg=kw):
                 cablefmu.simulate(fmu, **dict({"stop_time": 1.0}, **kw))
+        # What converts to a number is one: a Decimal, or anything with __float__ (a NumPy scalar, a 0-d array).
+        class Seconds:
+            def __float__(self):
+                return 0.5
+
+        r = cablefmu.simulate(fmu, stop_time=decimal.Decimal("0.5"), step=Seconds(), outputs=["load.x"])
+        self.assertEqual(r["time"], [0.0, 0.5])
 
     def test_each_input_evaluated_once_a_communication_point(self):
         """An input is evaluated once at each step's start (the first one's
