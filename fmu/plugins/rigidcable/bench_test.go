@@ -82,14 +82,21 @@ func (l benchLogger) Log(s fmu.Status, cat, msg string) {
 // BenchmarkRigidHoistDoStep measures the whole step of the RigidHoist FMU
 // (examples/rigid-cable with N segments, load hanging above the ground):
 // one fmi2DoStep of 1/60 s, that is one internal step at the default h,
-// with its outputs (the N+1 node coordinates among them). Metric ns/segment
-// is the step's cost per segment.
+// with its outputs (the N+1 node coordinates among them), after a first
+// step that lays the solver out. Metric ns/segment is the step's cost per
+// segment.
 func BenchmarkRigidHoistDoStep(b *testing.B) {
 	for _, n := range benchSegments {
 		b.Run(fmt.Sprintf("N=%d", n), func(b *testing.B) {
 			in := rigidHoistWithSegments(b, n)
 			const H = 1.0 / 60
-			t := 0.0
+			// The first step lays out the solver's groups (a contact's
+			// each: at N = 1000 some 30,000 allocations, which showed as
+			// 10 allocations a step): taken before the timer.
+			if st := in.DoStep(0, H); st != fmu.OK {
+				b.Fatalf("first step: %v", st)
+			}
+			t := H
 			b.ReportAllocs()
 			b.ResetTimer()
 			for i := 0; i < b.N; i++ {
