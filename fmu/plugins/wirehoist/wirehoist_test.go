@@ -173,15 +173,7 @@ func TestConfigRefused(t *testing.T) {
 	} {
 		sc := example(t)
 		c.change(sc["config"].(map[string]any))
-		data, err := json.Marshal(sc)
-		if err != nil {
-			t.Fatal(err)
-		}
-		parsed, err := fmu.ParseScenario(data)
-		if err == nil {
-			_, err = reg.Configure(parsed)
-		}
-		if err == nil || !strings.Contains(err.Error(), c.want) {
+		if err := configureScenario(t, reg, sc); err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("error %v, want one saying %q", err, c.want)
 		}
 	}
@@ -199,27 +191,29 @@ func TestOneFallShortSling(t *testing.T) {
 	cfg := sc["config"].(map[string]any)
 	own(cfg)["falls"] = 1.0
 	own(cfg)["sling"] = 0.2
+	if err := configureScenario(t, reg, sc); err != nil {
+		t.Fatalf("one fall on a 0.2 m sling: %v", err)
+	}
+	own(cfg)["falls"] = 2.0
+	if err := configureScenario(t, reg, sc); err == nil || !strings.Contains(err.Error(), "wireHoist.sling 0.2 m: on 2 falls") {
+		t.Fatalf("two falls on a 0.2 m sling: error %v, want the sling refused", err)
+	}
+}
+
+// configureScenario parses scenario sc and configures it in reg: the
+// error of either.
+func configureScenario(t *testing.T, reg *fmu.Registry, sc map[string]any) error {
+	t.Helper()
 	data, err := json.Marshal(sc)
 	if err != nil {
 		t.Fatal(err)
 	}
 	parsed, err := fmu.ParseScenario(data)
 	if err != nil {
-		t.Fatal(err)
+		return err
 	}
-	if _, err := reg.Configure(parsed); err != nil {
-		t.Fatalf("one fall on a 0.2 m sling: %v", err)
-	}
-	own(cfg)["falls"] = 2.0
-	if data, err = json.Marshal(sc); err != nil {
-		t.Fatal(err)
-	}
-	if parsed, err = fmu.ParseScenario(data); err == nil {
-		_, err = reg.Configure(parsed)
-	}
-	if err == nil || !strings.Contains(err.Error(), "wireHoist.sling 0.2 m: on 2 falls") {
-		t.Fatalf("two falls on a 0.2 m sling: error %v, want the sling refused", err)
-	}
+	_, err = reg.Configure(parsed)
+	return err
 }
 
 // own is the wire hoist's own block of a scenario's config.
@@ -935,15 +929,7 @@ func TestCrossedHookThroughTheFMU(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	data, err := json.Marshal(sc)
-	if err != nil {
-		t.Fatal(err)
-	}
-	parsed, err := fmu.ParseScenario(data)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := reg.Configure(parsed); err == nil || !strings.Contains(err.Error(), "crossed") {
+	if err := configureScenario(t, reg, sc); err == nil || !strings.Contains(err.Error(), "crossed") {
 		t.Errorf("crossedHook with sideBySide: %v, want it refused", err)
 	}
 }
