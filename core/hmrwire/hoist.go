@@ -450,11 +450,22 @@ func NewHoist(spec HoistSpec) (*Hoist, error) {
 	up := geom.V(-d.Z, 0, d.X) // d turned a quarter towards +z
 	sinPhi := (rd - r) / dist
 	normal := up.Scale(math.Sqrt(1-sinPhi*sinPhi)).AddScaled(sinPhi, d)
-	route := []RoutePoint{{Kind: End, Point: cd.AddScaled(rd, normal).Add(geom.V(0, across, 0)), Body: ho.Base}}
+	// The lead in its sag, where the falls' tension spans it (catenaryLead).
+	rise := spec.Rope.LinearDensity() * spec.Gravity
+	l := lead{drum: normal, sheave: normal}
+	if rise > 0 {
+		if c, ok := catenaryLead(cd, rd, across, ho.Sheaves[0].Body.Pos, r, normal, axle.Z-spec.Hooked()/float64(n)/rise, spec.Spacing); ok {
+			l = c
+		}
+	}
+	route := []RoutePoint{{Kind: End, Point: cd.AddScaled(rd, l.drum).Add(geom.V(0, across, 0)), Body: ho.Base}}
+	for _, p := range l.via {
+		route = append(route, RoutePoint{Kind: Via, Point: p})
+	}
 	for k, sh := range ho.Sheaves {
 		switch {
 		case k == 0:
-			route = ho.wrap(route, sh, math.Atan2(normal.Z, normal.X), 0)
+			route = ho.wrap(route, sh, math.Atan2(l.sheave.Z, l.sheave.X), 0)
 		case k%2 == 1 && spec.SideBySide:
 			// Down on the +x side, under, up on the −x side.
 			route = ho.wrap(route, sh, 0, -math.Pi)
@@ -497,7 +508,7 @@ func NewHoist(spec HoistSpec) (*Hoist, error) {
 		Spacing: spec.Spacing, Tension: spec.Hooked() / float64(n), Ground: spec.Ground, Twist: spec.Twist,
 		// In its static equilibrium: each fall carries W/n at the hook
 		// sheaves' axles and its weight above them.
-		TensionRise: spec.Rope.LinearDensity() * spec.Gravity, TensionHeight: axle.Z,
+		TensionRise: rise, TensionHeight: axle.Z,
 		Winch: &Winch{Drum: drum, Spacing: spec.Spacing, MinLength: spec.MinLength}})
 	if err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrHoist, err)

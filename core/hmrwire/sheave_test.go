@@ -190,9 +190,11 @@ func TestSheaveState(t *testing.T) {
 // hanging at rest, every sheave between two falls is wrapped by half a
 // turn (the falls hang plumb from sheaves of equal diameter), and the boom
 // sheave the lead comes to from the drum by a quarter turn and the lead's
-// slope, the slope of the circles' common tangent over their tops, ε =
-// φ + asin((R − r)/L) with φ the slope and L the distance from the
-// drum's centre to the sheave's. Hauled in by 2 m of hook travel and let
+// slope at the sheave: the slope of the circles' common tangent over their
+// tops, φ + asin((R − r)/L) with φ the slope and L the distance from the
+// drum's centre to the sheave's, steepened by the lead's sag, whose
+// parabola rises at its upper end by ρg S/(2 T cos²φ) over the chord's
+// slope (S the span, T the tension at mid-height). Hauled in by 2 m of hook travel and let
 // down again (the drive ramped over 3 s, so that the load hardly bounces:
 // a bounce runs wire over the sheaves as the falls stretch), the wire runs
 // over the sheave k-th from the dead end k times the hook's travel within
@@ -209,7 +211,11 @@ func TestSheaveWrapTravelAndPasses(t *testing.T) {
 			d := sh.Body.Pos.Sub(ho.Drum.Body.Pos)
 			run := math.Hypot(d.X, d.Y)
 			phi := math.Atan2(d.Z, run)
-			want = math.Pi/2 + phi + math.Asin((ho.Drum.Radius-sh.Radius())/d.Norm())
+			spec := ho.Spec()
+			rise := spec.Rope.LinearDensity() * spec.Gravity
+			mid := spec.Hooked()/float64(n) + rise*((sh.Body.Pos.Z+ho.Drum.Body.Pos.Z)/2-ho.Hook().Z)
+			sag := rise * run / (2 * mid * math.Cos(phi) * math.Cos(phi))
+			want = math.Pi/2 + math.Atan(math.Tan(phi)+sag) + math.Asin((ho.Drum.Radius-sh.Radius())/d.Norm())
 		}
 		t.Logf("sheave %d (%s): wrap %.4f rad (%.3f°), the geometry's %.4f rad; D/d %.1f", k+1, sh.Name, sh.Wrap(), sh.Wrap()*180/math.Pi, want, 2*sh.Radius()/ho.Wire.Rope.Diameter)
 		if math.Abs(sh.Wrap()-want) > 0.5*math.Pi/180 {
