@@ -438,7 +438,8 @@ func NewHoist(spec HoistSpec) (*Hoist, error) {
 	}
 
 	// The route: the lead from the drum's top over the first sheave's
-	// (their outer tangent), then over and under the sheaves.
+	// (in its sag, tangent to both; catenaryLead starts from their outer
+	// tangent), then over and under the sheaves.
 	// Spooled, the wire leaves the drum on its layer's radius, across
 	// the drum at its last turn (Layer).
 	c1, cd := spec.BoomTip, spec.Drum.Center

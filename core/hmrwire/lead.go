@@ -26,8 +26,9 @@ type lead struct {
 // along the drum's axis (y), as spooling puts it. straight is the normal
 // of the straight lead's tangent points (the outer tangent of the two
 // circles), where the fit starts. ok is false where no catenary of that
-// tension spans the two, or no point lies between them: the lead is then
-// laid straight.
+// tension spans the two (the falls' tension too low for the lead's
+// weight), or no point lies between them (a lead shorter than two
+// spacings): the lead is then laid straight.
 func catenaryLead(cd geom.Vec3, rd, across float64, c1 geom.Vec3, r float64, straight geom.Vec3, zeroHeight, spacing float64) (l lead, ok bool) {
 	if !(spacing > 0) {
 		return lead{}, false
@@ -85,20 +86,27 @@ func catenaryNormal(t float64) geom.Vec3 {
 }
 
 // fitCatenary finds the catenary z = a cosh((s − sv)/a) (heights z above
-// its zero tension, where T = ρg z) through (0, z0) and (span, z1), z1 >
-// z0 > 0: its parameter a = H/ρg (m, H the horizontal tension) and its
-// vertex sv (m), the shallowest of the catenaries through them (a deeper
-// one hangs there too, in an equilibrium the wire does not keep). ok is
-// false where none spans them.
+// its zero tension, where T = ρg z) through (0, z0) and (span, z1), z0
+// and z1 > 0: its parameter a = H/ρg (m, H the horizontal tension) and
+// its vertex sv (m), the shallowest of the catenaries through them (a
+// deeper one hangs there too, in an equilibrium the wire does not keep).
+// ok is false where none spans them: their tension is too low for the
+// wire's weight over the span.
 func fitCatenary(span, z0, z1 float64) (a, sv float64, ok bool) {
-	if !(span > 0) || !(z0 > 0) || !(z1 > z0) {
+	if !(span > 0) || !(z0 > 0) || !(z1 > 0) {
 		return 0, 0, false
 	}
+	if z1 < z0 {
+		// The same catenary seen from the other end.
+		a, sv, ok = fitCatenary(span, z1, z0)
+		return a, span - sv, ok
+	}
 	// By the slope at the first point, sinh p (p = −sv/a): a = z0/cosh p,
-	// and the span the catenary reaches z1 in is a (acosh(z1/a) − p). From
-	// the chord's slope, where the catenary lies above the chord and
-	// reaches z1 short of the span, the span grows as p falls to the
-	// shallowest catenary's.
+	// and the span the catenary reaches z1 in is a (acosh(z1/a) − p). At
+	// the chord's slope the catenary lies above the chord and reaches z1
+	// short of the span; as p falls the span grows to a greatest one and
+	// shrinks again. The shallowest catenary's p lies between the chord's
+	// and the greatest span's.
 	reach := func(p float64) float64 {
 		a := z0 / math.Cosh(p)
 		return a*(math.Acosh(z1/a)-p) - span
@@ -107,12 +115,28 @@ func fitCatenary(span, z0, z1 float64) (a, sv float64, ok bool) {
 	if reach(hi) >= 0 {
 		return z0 / math.Cosh(hi), -z0 / math.Cosh(hi) * hi, true // straight to rounding
 	}
-	lo := hi
-	for reach(lo) < 0 {
-		if lo -= 0.01; lo < hi-20 {
-			return 0, 0, false
+	// The greatest span by golden section (reach rises and falls once),
+	// within 20 of the chord's p: a slope sinh 20 below it, no lead.
+	lo, top := hi-20, hi
+	const g = 0.6180339887498949
+	x1, x2 := top-g*(top-lo), lo+g*(top-lo)
+	f1, f2 := reach(x1), reach(x2)
+	for range 200 {
+		if f1 > f2 {
+			top, x2, f2 = x2, x1, f1
+			x1 = top - g*(top-lo)
+			f1 = reach(x1)
+		} else {
+			lo, x1, f1 = x1, x2, f2
+			x2 = lo + g*(top-lo)
+			f2 = reach(x2)
 		}
 	}
+	lo = (lo + top) / 2
+	if reach(lo) < 0 {
+		return 0, 0, false
+	}
+	// reach(lo) ≥ 0 > reach(hi): bisect.
 	for range 200 {
 		mid := (lo + hi) / 2
 		if mid == lo || mid == hi {
