@@ -394,7 +394,7 @@ func (in *Instance) checkBuilt(s *Snapshot) error {
 // stateMagic opens every serialized state; stateFormat versions the layout.
 const (
 	stateMagic  = "cablefmu-state\x00"
-	stateFormat = 21
+	stateFormat = 22
 )
 
 // StateHeaderSize is the length of a serialized state's fixed header: the
