@@ -85,12 +85,12 @@ type HoistSpec struct {
 	// included. The block balances its sheaves about the falls' pull, as
 	// blocks are built to hang level: its centre of mass lies aside of
 	// the axles' centre by the sheaves' mass moment over BlockMass, which
-	// must stay within the box. BlockBelow (m, within the box's lower half) is how far
-	// below the axle line the block's centre of mass lies: a hook block's
-	// hook and crosshead hang below its sheaves, and an empty hook whose
-	// centre of mass sat on the axle hung balanced about it, rolled over
-	// its falls and lost its sheaves (1 kg on the example's block, within
-	// 22 s of hanging still).
+	// must stay within the box. BlockBelow (m, within the box's lower
+	// half) is how far below the axle line the block's centre of mass
+	// lies: a hook block's hook and crosshead hang below its sheaves, and
+	// an empty hook whose centre of mass sat on the axle hung balanced
+	// about it, rolled over its falls and lost its sheaves (1 kg on the
+	// example's block, within 22 s of hanging still).
 	BlockMass  float64
 	BlockSize  geom.Vec3
 	BlockBelow float64
@@ -322,7 +322,7 @@ func NewHoist(spec HoistSpec) (*Hoist, error) {
 		// Under the falls' mean place along the boom's axles (fall i
 		// hangs from the wire's 2⌊i/2⌋-th place there, the dead end's
 		// on even falls), where their pull across the boom balances: at
-		// the boom tip's, the falls leaned and the empty hook swung 3.7
+		// the boom tip's, the falls leaned and the empty hook swung by up
 		// to 5.5 cm about it.
 		for i := 1; i <= n; i++ {
 			axle.Y += place(2*(i/2)) / float64(n)
