@@ -32,6 +32,18 @@ type World struct {
 	// heavy loads then vibrate apart at steps that cannot resolve them. For
 	// reproducing the papers; see takeTurnStiffness.
 	ExplicitTurning bool
+	// Parallel splits the steps of a world of at least ParallelBodies
+	// dynamic bodies in two halves by body slot, run on two goroutines
+	// where the processors allow: the bodies' passes, the constraints'
+	// Update, TurnStiffness and Apply and the rows' assembly of each half
+	// (the solve is not split). The constraints across the split are taken
+	// apart, after the halves. Its constraints must then change in Update,
+	// TurnStiffness and Apply nothing but their own state and rows and the
+	// pulls of their own bodies (Body.AddPull). The results are the same
+	// on one processor or many, and differ from a world without Parallel
+	// only in rounding: a body at the split gets the pulls of the
+	// constraints across it after its own.
+	Parallel bool
 
 	bodies  []*Body
 	dynamic []*Body
@@ -68,6 +80,19 @@ type World struct {
 	turned int
 	// substeps, while on, sums what the substeps of a step exert (Substeps).
 	substeps *stepSums
+	// halves share out a step's passes (Parallel; all in the first
+	// without it), cross lists the constraints between them, with the
+	// Turning ones and the assembly's terms. fixed holds the bodies that
+	// are not dynamic; impulses lists the blocks acting on each body, the
+	// dynamic ones' by slot and then fixed's, from impulseStart.
+	halves       [2]half
+	cross        []int
+	crossTurning []Turning
+	crossTerms   rowTerms
+	fixed        []*Body
+	impulseStart []int
+	impulses     []impulseRef
+	helper       *helper
 }
 
 // Reevaluate makes the next step evaluate and assemble every constraint's
@@ -219,6 +244,7 @@ func (w *World) layout() error {
 	w.entry = reuse(w.entry, len(w.dynamic))
 	w.prob.index(w.entry)
 	w.prob.Layout++
+	w.layoutHalves()
 	w.dirty = false
 	return nil
 }
@@ -248,19 +274,13 @@ func (w *World) Step(h float64) error {
 		}
 	}
 	w.integrate(h)
-	groups := w.prob.Groups // the constraints' rows, as laid out
-	off := w.off[:len(w.constraints)]
-	for i, c := range w.constraints {
-		// Rows kept off carry no impulse, as in the step that switched
-		// them off, which applied that (Switched).
-		if off[i] != rowsOff {
-			c.Apply(h, w.prob.Lambda[groups[i]:groups[i+1]])
-		}
-	}
 	if w.substeps != nil && w.substeps.on {
 		w.substeps.add(w, h)
 	}
-	return w.check()
+	if w.halves[0].bad || w.halves[1].bad {
+		return w.check()
+	}
+	return nil
 }
 
 // MaxRebounds bounds the solves of one step that Rebounding constraints
@@ -303,14 +323,18 @@ func (w *World) Assemble(h float64) (*Problem, error) {
 	if err := w.update(h); err != nil {
 		return nil, err
 	}
-	// Unconstrained prediction v + h M⁻¹ f, the gyroscopic term implicit.
-	for _, b := range w.dynamic {
+	w.assemble(h)
+	return &w.prob, nil
+}
+
+// predict sets the bodies' unconstrained prediction v + h M⁻¹ f, the
+// gyroscopic term implicit.
+func (w *World) predict(bodies []*Body, h float64) {
+	for _, b := range bodies {
 		f := b.Force.AddScaled(b.Mass, w.Gravity)
 		b.predVel = b.Vel.AddScaled(h*b.invMass, f)
 		b.predAng = b.AngVel.Add(b.invI.MulVec(b.Torque.Scale(h).Add(b.gyroscopicImpulse(h))))
 	}
-	w.assemble(h)
-	return &w.prob, nil
 }
 
 // update lays out the rows if bodies or constraints changed, refreshes the
@@ -322,21 +346,33 @@ func (w *World) update(h float64) error {
 			return err
 		}
 	}
-	for _, b := range w.bodies {
-		if b.Kind == Dynamic {
-			b.refreshFrame()
-		} else {
-			b.rot = b.Rot.Matrix() // for Body.ToWorld
+	for _, b := range w.fixed {
+		b.rot = b.Rot.Matrix() // for Body.ToWorld
+	}
+	w.run(passUpdate, h)
+	w.updateConstraints(w.cross, h)
+	if w.turns() {
+		for _, t := range w.crossTurning {
+			t.TurnStiffness()
 		}
 	}
+	w.run(passInertia, h)
+	w.turned = w.halves[0].turned + w.halves[1].turned
+	return nil
+}
+
+// updateConstraints lets the listed constraints evaluate their rows at
+// the current state, but for those switched off that stay off.
+func (w *World) updateConstraints(list []int, h float64) {
 	// Locals, cut to the constraints' number: the calls through the
 	// interfaces would make the compiler reload the fields at every
-	// constraint, and the slices need no bounds checks.
+	// constraint.
 	constraints := w.constraints
 	n := len(constraints)
 	switched, off, overwrites := w.switched[:n], w.off[:n], w.overwrites[:n]
 	groups, allRows, offH := w.prob.Groups[:n+1], w.rows, w.offH // groups: the constraints' rows, as laid out
-	for i, c := range constraints {
+	for _, i := range list {
+		c := constraints[i]
 		if s := switched[i]; s != nil && s.Off(h) {
 			if st := off[i]; st >= rowsSwitched && h == offH {
 				off[i] = rowsOff
@@ -355,16 +391,6 @@ func (w *World) update(h float64) error {
 		}
 		c.Update(h, rows)
 	}
-	w.turned = 0
-	if !w.ExplicitTurning {
-		w.takeTurnStiffness(h)
-	}
-	for _, b := range w.dynamic {
-		if !b.turning { // a turning body has its stiffened inertia's inverse
-			b.refreshInverseInertia()
-		}
-	}
-	return nil
 }
 
 // takeTurnStiffness sums the geometric stiffness K of the Turning
@@ -382,21 +408,21 @@ func (w *World) update(h float64) error {
 // instead to the relative turning, in the rows that carry the geometric
 // stiffness between the bodies (stability.TurnDamping).
 // Bodies the step resolves keep their inertia, and the stiffness acts a
-// step late as SPOOK has it.
-func (w *World) takeTurnStiffness(h float64) {
-	if len(w.turning) == 0 {
-		return
-	}
-	for _, b := range w.dynamic {
-		b.turnK, b.pulled = geom.Mat3{}, false
-	}
-	for _, t := range w.turning {
-		t.TurnStiffness()
-	}
-	for _, b := range w.dynamic {
-		b.takeTurnStiffness(h)
-		if b.turning {
-			w.turned++
+// step late as SPOOK has it. The constraints' pulls are summed in the
+// update's pass (passUpdate); this is the bodies' part, for half s, which
+// then sets every body's inverse inertia.
+func (w *World) takeTurnStiffness(s *half, h float64) {
+	turn := w.turns()
+	s.turned = 0
+	for _, b := range s.bodies {
+		if turn {
+			b.takeTurnStiffness(h)
+			if b.turning {
+				s.turned++
+			}
+		}
+		if !b.turning { // a turning body has its stiffened inertia's inverse
+			b.refreshInverseInertia()
 		}
 	}
 }
@@ -413,16 +439,21 @@ func (w *World) takeTurnStiffness(h float64) {
 // alone, stability.TurnDamper). The rows of a switched constraint that
 // stays off keep what the step that switched it off assembled.
 func (w *World) assemble(h float64) {
-	p := &w.prob
-	p.values++
-	t := rowTerms{
-		h: h, bias: -4 / h, sigmaScale: 4 / (h * h), release: stability.ReleaseDamping(0, h),
-		lastDamping: math.NaN(), lastOwn: math.NaN(),
-		// lastSlip, slipRate: 0/h = 0
-	}
+	w.prob.values++
 	// Rows kept off hold for h: update evaluates them again for any other.
 	w.offH = h
-	for ci, state := range w.off {
+	w.run(passAssemble, h)
+	w.crossTerms.start(h)
+	w.assembleConstraints(w.cross, &w.crossTerms)
+	w.relaxed = w.halves[0].terms.relaxed + w.halves[1].terms.relaxed + w.crossTerms.relaxed
+}
+
+// assembleConstraints is World.assemble's part for the listed
+// constraints, with the step's terms t.
+func (w *World) assembleConstraints(list []int, t *rowTerms) {
+	p := &w.prob
+	for _, ci := range list {
+		state := w.off[ci]
 		switch state {
 		case rowsOff, rowsSwitched:
 			continue // Σ, B and bounds as the step that switched them off left them
@@ -477,7 +508,6 @@ func (w *World) assemble(h float64) {
 		// (Problem.pinned; Rebound leaves them as they are).
 		p.pinned[ci] = state == rowsSwitching && pinned(p.Lo[first:end], p.Hi[first:end])
 	}
-	w.relaxed = t.relaxed
 }
 
 // rowTerms holds the step's constants of World.assemble, divided once (the
@@ -494,6 +524,15 @@ type rowTerms struct {
 	lastOwn, relaxedOwn      float64 // a row's own γ, relaxed (stability.Damping)
 	lastSlip, slipRate       float64 // ξ/h
 	relaxed                  int     // rows given numerical relaxation
+}
+
+// start sets t for a step of h seconds.
+func (t *rowTerms) start(h float64) {
+	*t = rowTerms{
+		h: h, bias: -4 / h, sigmaScale: 4 / (h * h), release: stability.ReleaseDamping(0, h),
+		lastDamping: math.NaN(), lastOwn: math.NaN(),
+		// lastSlip, slipRate: 0/h = 0
+	}
 }
 
 // assemble is World.assemble's part for a constraint's rows, p's from
@@ -635,75 +674,41 @@ func assembleTerms(b *Body, sums []rowSums, blocks, minvs []Jacobian, k, nb int)
 	}
 }
 
-// integrate applies the impulses and moves the bodies (symplectic Euler).
-// The rows' impulses are summed per body, as the constraint force and
-// torque the body reports; a dynamic body's velocities then change by
+// integrate applies the impulses and moves the bodies (symplectic Euler),
+// and hands every constraint its impulses (Constraint.Apply). The rows'
+// impulses are summed per body, in row order, as the constraint force
+// and torque the body reports; a dynamic body's velocities then change by
 // M⁻¹ of the sum, h·f/m and I⁻¹·h·τ, with the inverse inertia the step
 // assembled with (the rows' M⁻¹J, summed row by row, is the same to
-// rounding, at twice the operations on a cable's joints).
+// rounding, at twice the operations on a cable's joints). The dynamic
+// bodies are their halves' (passIntegrate), which also check their range.
 func (w *World) integrate(h float64) {
-	for _, b := range w.bodies {
-		b.ConstraintForce, b.ConstraintTorque = geom.Vec3{}, geom.Vec3{}
-	}
 	p := &w.prob
-	prs := p.Rows
-	lambda := p.Lambda[:len(prs)] // of one length: no bounds checks
-	groups := p.Groups[:len(w.off)+1]
-	perH := 1 / h // a product per row rather than a division
-	for ci, state := range w.off {
-		if state >= rowsSwitched {
-			continue // off: no impulse (most contacts, most steps)
-		}
-		for i := groups[ci]; i < groups[ci+1]; i++ {
-			l := lambda[i]
-			if l == 0 {
-				continue
-			}
-			pr := &prs[i]
-			f := l * perH
-			if bodies := pr.Bodies; len(bodies) == 2 { // most rows: unrolled
-				js := pr.J[:2]
-				addImpulse(bodies[0], &js[0], f)
-				addImpulse(bodies[1], &js[1], f)
-				continue
-			}
-			js := pr.J[:len(pr.Bodies)]
-			for k, b := range pr.Bodies {
-				addImpulse(b, &js[k], f)
-			}
-		}
-	}
-	for _, b := range w.dynamic {
-		b.Vel = b.predVel.AddScaled(h*b.invMass, b.ConstraintForce)
-		t := b.ConstraintTorque.Scale(h)
-		in := &b.invI
-		b.AngVel = b.predAng.Add(geom.Vec3{
-			X: in[0][0]*t.X + in[0][1]*t.Y + in[0][2]*t.Z,
-			Y: in[1][0]*t.X + in[1][1]*t.Y + in[1][2]*t.Z,
-			Z: in[2][0]*t.X + in[2][1]*t.Y + in[2][2]*t.Z,
-		})
-	}
-	for _, b := range w.bodies {
+	lambda := p.Lambda[:len(p.Rows)]
+	for i, b := range w.fixed {
+		k := len(w.dynamic) + i
+		sumImpulses(b, w.impulses[w.impulseStart[k]:w.impulseStart[k+1]], lambda, p.js, w.off, 1/h)
 		if b.Kind == Static {
 			continue
 		}
 		b.Pos = b.Pos.AddScaled(h, b.Vel)
 		b.Rot = b.Rot.Integrate(b.AngVel, h)
-		if b.Kind == Kinematic {
-			b.lastVel, b.lastAngVel = b.Vel, b.AngVel
-		}
+		b.lastVel, b.lastAngVel = b.Vel, b.AngVel
 	}
+	w.run(passIntegrate, h)
+	w.applyConstraints(w.cross, h)
 }
 
-// addImpulse adds a row's force f (N, its impulse over the step) times
-// its block j to b's constraint force and torque.
-func addImpulse(b *Body, j *Jacobian, f float64) {
-	// An angular block's linear part (zero) would add zeros that change
-	// nothing: the force sums start from +0.
-	if j.Lin != (geom.Vec3{}) {
-		b.ConstraintForce = b.ConstraintForce.AddScaled(f, j.Lin)
+// applyConstraints hands the listed constraints their impulses, but for
+// those kept off, whose rows carry no impulse, as in the step that
+// switched them off, which applied that (Switched).
+func (w *World) applyConstraints(list []int, h float64) {
+	groups, lambda, off := w.prob.Groups, w.prob.Lambda, w.off
+	for _, ci := range list {
+		if off[ci] != rowsOff {
+			w.constraints[ci].Apply(h, lambda[groups[ci]:groups[ci+1]])
+		}
 	}
-	b.ConstraintTorque = b.ConstraintTorque.AddScaled(f, j.Ang)
 }
 
 func (w *World) check() error {

@@ -1,0 +1,384 @@
+package multibody
+
+import (
+	"fmt"
+	"runtime"
+	"runtime/debug"
+	"sync/atomic"
+
+	"github.com/cablefmu/cablefmu/core/geom"
+)
+
+// ParallelBodies is the least number of dynamic bodies for which a world
+// with Parallel set splits its steps in two. Below it a step's passes
+// take less time than handing half of them over costs.
+const ParallelBodies = 200
+
+// half is one share of a step's passes over bodies and constraints. A
+// world that splits its steps (World.Parallel) gives the first half the
+// dynamic bodies of the lower slots and the second the others, each the
+// constraints whose dynamic bodies are all its own; the constraints
+// across the split are the world's cross list, taken on their own. A
+// world that does not split has everything in its first half, in the
+// order it was added, and steps as it did before the split existed.
+type half struct {
+	bodies      []*Body // own dynamic bodies, in slot order
+	constraints []int   // own constraints' indices, in order
+	turning     []Turning
+	// What a pass leaves for the world to add up.
+	terms  rowTerms
+	turned int
+	bad    bool // a body left the finite range (World.check)
+}
+
+// pass names the parts of a step that the halves run.
+type pass int8
+
+const (
+	passUpdate    pass = iota // frames, the constraints' Update, their pulls
+	passInertia               // turning stiffness taken in, inverse inertia
+	passAssemble              // prediction and the rows' assembly
+	passIntegrate             // impulses, motion, Apply, the range check
+)
+
+// impulseRef is a block acting on a body (World.integrate): its row, its
+// index in the problem's blocks and its constraint.
+type impulseRef struct{ row, block, constraint int32 }
+
+// layoutHalves shares the bodies and constraints out between the halves
+// and lists each body's blocks for the integration (World.layout).
+func (w *World) layoutHalves() {
+	a, b := &w.halves[0], &w.halves[1]
+	a.bodies, a.constraints, a.turning = a.bodies[:0], a.constraints[:0], a.turning[:0]
+	b.bodies, b.constraints, b.turning = b.bodies[:0], b.constraints[:0], b.turning[:0]
+	w.cross, w.crossTurning = w.cross[:0], w.crossTurning[:0]
+	mid := len(w.dynamic) // every body in the first half
+	if w.Parallel && len(w.dynamic) >= ParallelBodies {
+		mid = len(w.dynamic) / 2
+	}
+	a.bodies = append(a.bodies, w.dynamic[:mid]...)
+	b.bodies = append(b.bodies, w.dynamic[mid:]...)
+	for i, c := range w.constraints {
+		side := 0
+		seen := false
+		for _, body := range c.Bodies() {
+			if body.Kind != Dynamic {
+				continue
+			}
+			s := 0
+			if body.slot >= mid {
+				s = 1
+			}
+			if seen && s != side {
+				side = -1
+				break
+			}
+			side, seen = s, true
+		}
+		t, turns := c.(Turning)
+		switch side {
+		case -1:
+			w.cross = append(w.cross, i)
+			if turns {
+				w.crossTurning = append(w.crossTurning, t)
+			}
+		default:
+			h := &w.halves[side]
+			h.constraints = append(h.constraints, i)
+			if turns {
+				h.turning = append(h.turning, t)
+			}
+		}
+	}
+	w.layoutImpulses()
+	if mid < len(w.dynamic) && w.helper == nil && runtime.GOMAXPROCS(0) > 1 {
+		w.helper = newHelper(w)
+	}
+}
+
+// layoutImpulses lists the blocks acting on each body in row order: the
+// dynamic bodies' by slot, then the others' (fixed) in the world's order.
+func (w *World) layoutImpulses() {
+	w.fixed = w.fixed[:0]
+	for _, b := range w.bodies {
+		if b.Kind != Dynamic {
+			w.fixed = append(w.fixed, b)
+		}
+	}
+	nb := len(w.dynamic) + len(w.fixed)
+	start := reuse(w.impulseStart, nb+2)
+	at := func(b *Body) int {
+		if b.Kind == Dynamic {
+			return b.slot
+		}
+		for i, f := range w.fixed {
+			if f == b {
+				return len(w.dynamic) + i
+			}
+		}
+		panic("multibody: constraint body not in the world") // layout checked
+	}
+	// Counted, then filled in place (start[i+1] moves along body i's).
+	for _, c := range w.constraints {
+		for _, b := range c.Bodies() {
+			start[at(b)+2] += c.Rows()
+		}
+	}
+	for i := 2; i < len(start); i++ {
+		start[i] += start[i-1]
+	}
+	refs := grow(w.impulses, start[nb+1])[:start[nb+1]]
+	p := &w.prob
+	for ci, c := range w.constraints {
+		bodies := c.Bodies()
+		first := p.Groups[ci]
+		for r := 0; r < c.Rows(); r++ {
+			for k, b := range bodies {
+				i := at(b) + 1
+				refs[start[i]] = impulseRef{int32(first + r), int32(p.blockStart[ci] + r*len(bodies) + k), int32(ci)}
+				start[i]++
+			}
+		}
+	}
+	w.impulseStart, w.impulses = start[:nb+1], refs
+}
+
+// run runs pass k of a step over both halves: the second on the helper
+// while this goroutine runs the first, where the helper is free, else
+// both here, one after the other. Either way each half does the same
+// operations, in the same order: the results do not depend on which ran
+// where, nor on how many processors there are.
+func (w *World) run(k pass, h float64) {
+	hp := w.helper
+	if hp == nil || len(w.halves[1].bodies) == 0 {
+		w.pass(k, &w.halves[0], h)
+		w.pass(k, &w.halves[1], h)
+		return
+	}
+	seq, ok := hp.give(w, k, h)
+	if !ok {
+		// Parked after a long wait (between steps of a master that does
+		// more): both halves here, and the helper woken for the next.
+		w.pass(k, &w.halves[0], h)
+		w.pass(k, &w.halves[1], h)
+		hp.nudge()
+		return
+	}
+	var own any
+	func() {
+		defer func() { own = recover() }()
+		w.pass(k, &w.halves[0], h)
+	}()
+	// The helper's half is waited for either way: it works on this
+	// world's data, and a panic here must not leave it working.
+	helped := hp.wait(seq)
+	if own != nil {
+		panic(own)
+	}
+	if helped != nil {
+		panic(helped)
+	}
+}
+
+// pass runs pass k over half s.
+func (w *World) pass(k pass, s *half, h float64) {
+	switch k {
+	case passUpdate:
+		turn := w.turns()
+		for _, b := range s.bodies {
+			b.refreshFrame()
+			if turn {
+				b.turnK, b.pulled = geom.Mat3{}, false
+			}
+		}
+		w.updateConstraints(s.constraints, h)
+		if turn {
+			for _, t := range s.turning {
+				t.TurnStiffness()
+			}
+		}
+	case passInertia:
+		w.takeTurnStiffness(s, h)
+	case passAssemble:
+		w.predict(s.bodies, h)
+		s.terms.start(h)
+		w.assembleConstraints(s.constraints, &s.terms)
+	case passIntegrate:
+		p := &w.prob
+		lambda, js, off := p.Lambda[:len(p.Rows)], p.js, w.off
+		for _, b := range s.bodies {
+			i := b.slot
+			sumImpulses(b, w.impulses[w.impulseStart[i]:w.impulseStart[i+1]], lambda, js, off, 1/h)
+			b.Vel = b.predVel.AddScaled(h*b.invMass, b.ConstraintForce)
+			t := b.ConstraintTorque.Scale(h)
+			in := &b.invI
+			b.AngVel = b.predAng.Add(geom.Vec3{
+				X: in[0][0]*t.X + in[0][1]*t.Y + in[0][2]*t.Z,
+				Y: in[1][0]*t.X + in[1][1]*t.Y + in[1][2]*t.Z,
+				Z: in[2][0]*t.X + in[2][1]*t.Y + in[2][2]*t.Z,
+			})
+			b.Pos = b.Pos.AddScaled(h, b.Vel)
+			b.Rot = b.Rot.Integrate(b.AngVel, h)
+		}
+		w.applyConstraints(s.constraints, h)
+		s.bad = false
+		for _, b := range s.bodies {
+			if !finiteWithin(b.Pos) || !finiteWithin(b.Vel) || !finiteWithin(b.AngVel) {
+				s.bad = true
+				break
+			}
+		}
+	}
+}
+
+// turns says whether the step takes the turning stiffness of Turning
+// constraints in (World.takeTurnStiffness).
+func (w *World) turns() bool { return len(w.turning) > 0 && !w.ExplicitTurning }
+
+// sumImpulses sets b's constraint force and torque to the sum of its
+// blocks' impulses over the step (N, N·m; perH = 1/h), in row order,
+// leaving out the rows of constraints kept off.
+func sumImpulses(b *Body, refs []impulseRef, lambda []float64, js []Jacobian, off []rowState, perH float64) {
+	var force, torque geom.Vec3
+	for _, r := range refs {
+		if off[r.constraint] >= rowsSwitched {
+			continue // off: no impulse (most contacts, most steps)
+		}
+		l := lambda[r.row]
+		if l == 0 {
+			continue
+		}
+		f, j := l*perH, &js[r.block]
+		// An angular block's linear part (zero) would add zeros that
+		// change nothing: the sums start from +0.
+		if j.Lin != (geom.Vec3{}) {
+			force = force.AddScaled(f, j.Lin)
+		}
+		torque = torque.AddScaled(f, j.Ang)
+	}
+	b.ConstraintForce, b.ConstraintTorque = force, torque
+}
+
+// helper is the goroutine that runs the second half of a split world's
+// passes (World.Parallel). Between passes it waits spinning for
+// helperSpins turns, yielding the processor every yieldSpins, and then
+// parks until the world nudges it: a pass handed over while it is parked
+// runs whole in the world's goroutine, since waking a parked goroutine
+// onto another processor takes longer than a half of a pass. (Yielding
+// every turn, both goroutines spent a quarter of the step in the
+// scheduler's lock.)
+type helper struct {
+	given, finished atomic.Uint64
+	state           atomic.Int32 // helperSpinning, helperBusy, helperParked
+	stop            atomic.Bool
+	wake            chan struct{}
+	// The pass handed over, set before given moves on; world is cleared
+	// once the pass is finished, so that the helper does not keep a
+	// world alive (its cleanup stops the helper).
+	world    *World
+	pass     pass
+	h        float64
+	panicked any
+}
+
+const (
+	helperSpinning int32 = iota
+	helperBusy
+	helperParked
+)
+
+// helperSpins is how many turns the helper waits spinning for a pass
+// (a turn an atomic load: some milliseconds, longer than what a step does
+// between its passes); both yield the processor every yieldSpins turns.
+const helperSpins, yieldSpins = 1 << 22, 1 << 12
+
+// newHelper starts w's helper; it stops once w is unreachable.
+func newHelper(w *World) *helper {
+	hp := &helper{wake: make(chan struct{}, 1)}
+	go hp.loop()
+	runtime.AddCleanup(w, func(hp *helper) {
+		hp.stop.Store(true)
+		hp.nudge()
+	}, hp)
+	return hp
+}
+
+// give hands pass k of world w over to the helper if it is spinning and
+// returns the pass's number to wait for.
+func (hp *helper) give(w *World, k pass, h float64) (uint64, bool) {
+	if !hp.state.CompareAndSwap(helperSpinning, helperBusy) {
+		return 0, false
+	}
+	hp.world, hp.pass, hp.h = w, k, h
+	return hp.given.Add(1), true
+}
+
+// wait waits for pass seq and returns what the helper's half panicked
+// with, or nil.
+func (hp *helper) wait(seq uint64) any {
+	for spins := 1; hp.finished.Load() != seq; spins++ {
+		if spins%yieldSpins == 0 {
+			runtime.Gosched()
+		}
+	}
+	p := hp.panicked
+	hp.panicked = nil
+	return p
+}
+
+// nudge wakes a parked helper.
+func (hp *helper) nudge() {
+	select {
+	case hp.wake <- struct{}{}:
+	default:
+	}
+}
+
+func (hp *helper) loop() {
+	var seen uint64
+	for {
+		for spins := 0; hp.given.Load() == seen; spins++ {
+			if hp.stop.Load() {
+				return
+			}
+			if spins < helperSpins {
+				if spins%yieldSpins == 0 {
+					runtime.Gosched()
+				}
+				continue
+			}
+			if hp.state.CompareAndSwap(helperSpinning, helperParked) {
+				<-hp.wake
+				hp.state.Store(helperSpinning)
+			}
+			spins = 0
+		}
+		seen = hp.given.Load()
+		hp.run()
+		hp.finished.Store(seen)
+		hp.state.Store(helperSpinning)
+	}
+}
+
+// run runs the pass handed over on the second half, keeping a panic for
+// the world's goroutine to raise.
+func (hp *helper) run() {
+	w := hp.world
+	defer func() {
+		if r := recover(); r != nil {
+			hp.panicked = fmt.Sprintf("%v (in the second half of a split step)\n%s", r, debug.Stack())
+		}
+		hp.world = nil
+	}()
+	w.pass(hp.pass, &w.halves[1], hp.h)
+}
+
+// Helped returns how many passes of the world's steps its helper took
+// (Parallel): none where the world does not split its steps or runs on
+// one processor.
+func (w *World) Helped() uint64 {
+	if w.helper == nil {
+		return 0
+	}
+	return w.helper.given.Load()
+}
