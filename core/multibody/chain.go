@@ -54,6 +54,9 @@ type Chain struct {
 	// the one from the bottom: the last block where the chain is
 	// factored from the top alone (see twistMiddle).
 	middle int
+	// split holds what the two ends' halves of a split solve (Problem's
+	// helper) hand on to the middle.
+	split chainSplit
 	// Timing, when set, accumulates the time spent in each phase.
 	Timing *ChainTiming
 }
@@ -431,6 +434,12 @@ func (c *Chain) factor(p *Problem) error {
 	if last < 0 {
 		return nil
 	}
+	if p.helper != nil {
+		if err := c.factorEnds(p); err != nil {
+			return err
+		}
+		return c.factorMiddle(p)
+	}
 	for i := 0; i < m || last-i > m; i++ {
 		if i < m {
 			if err := c.factorTop(p, i); err != nil {
@@ -441,7 +450,13 @@ func (c *Chain) factor(p *Problem) error {
 			return c.notPositive(k)
 		}
 	}
-	if m == last {
+	return c.factorMiddle(p)
+}
+
+// factorMiddle is factor's last step, the middle block's.
+func (c *Chain) factorMiddle(p *Problem) error {
+	six, m := c.six, c.middle
+	if m == len(six)-1 {
 		return c.factorTop(p, m)
 	}
 	// The middle: Ďₘ = Aₘ − Wₘ₋₁ᵀ Wₘ₋₁ − Vₘ₊₁ᵀ Vₘ₊₁.
@@ -509,7 +524,9 @@ func (c *Chain) factorBottom6(p *Problem, k int) bool {
 		return false
 	}
 	before := &six[k-1]
-	before.tail = angularTail(before.js)
+	if !c.split.middleTail || k-1 != c.middle {
+		before.tail = angularTail(before.js)
+	}
 	if b.tail && before.tail {
 		coupleBackward6TailVec(before.w, b.a, b.inv, b.js, before.ms)
 		return true
@@ -559,7 +576,9 @@ func (c *Chain) factor6(p *Problem, k int) bool {
 	}
 	if b.link6 {
 		after := &six[k+1]
-		after.tail = angularTail(after.js)
+		if !c.split.middleTail || k+1 != c.middle {
+			after.tail = angularTail(after.js)
+		}
 		if b.tail && after.tail {
 			coupleForward6TailVec(b.w, b.a, b.inv, b.js, after.ms)
 			return true
@@ -614,6 +633,10 @@ func (c *Chain) substitute(p *Problem) {
 	six, m := c.six, c.middle
 	last := len(six) - 1
 	if last < 0 {
+		return
+	}
+	if p.helper != nil {
+		c.substituteEnds(p)
 		return
 	}
 	// zp: the top's block before, where it has six rows; zb: the bottom's

@@ -51,6 +51,9 @@ type jointLink struct {
 	seed   int64
 	linear bool
 	rows   int
+	// negative gives the rows a negative compliance: a block that is not
+	// positive definite.
+	negative bool
 }
 
 func (l *jointLink) Bodies() []*Body { return []*Body{l.a, l.b} }
@@ -72,6 +75,9 @@ func (l *jointLink) Update(h float64, rows []Row) {
 		}
 		rows[r].Violation = 0.01 * rng.NormFloat64()
 		rows[r].Compliance = 1e-6
+		if l.negative {
+			rows[r].Compliance = -1
+		}
 	}
 }
 func (l *jointLink) Apply(float64, []float64) {}

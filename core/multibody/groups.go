@@ -183,7 +183,7 @@ func (gs *GaussSeidel) setup(p *Problem) error {
 		if len(p.sums) == len(p.Rows) {
 			sub.sums = p.sums[first:last]
 		}
-		sub.Slots = p.Slots
+		sub.Slots, sub.helper = p.Slots, p.helper
 		sub.index(entry)
 		sub.Layout = p.Layout
 		gs.groups = append(gs.groups, g)

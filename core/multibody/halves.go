@@ -39,7 +39,25 @@ const (
 	passInertia               // turning stiffness taken in, inverse inertia
 	passAssemble              // prediction and the rows' assembly
 	passIntegrate             // impulses, motion, Apply, the range check
+	passFactor                // a chain's factorization from one end (Chain)
+	passForward               // a chain's forward substitution from one end
+	passBackward              // a chain's back substitution towards one end
 )
+
+// halves is work split in two: half(false, …) and half(true, …) of a pass
+// touch different data, so that they can run at the same time.
+type halves interface {
+	half(second bool, k pass, h float64)
+}
+
+// half implements halves.
+func (w *World) half(second bool, k pass, h float64) {
+	s := &w.halves[0]
+	if second {
+		s = &w.halves[1]
+	}
+	w.pass(k, s, h)
+}
 
 // impulseRef is a block acting on a body (World.integrate): its row, its
 // index in the problem's blocks and its constraint.
@@ -93,6 +111,11 @@ func (w *World) layoutHalves() {
 	w.layoutImpulses()
 	if mid < len(w.dynamic) && w.helper == nil && runtime.GOMAXPROCS(0) > 1 {
 		w.helper = newHelper(w)
+	}
+	// The solvers split their work where the world does (Chain).
+	w.prob.helper = nil
+	if mid < len(w.dynamic) {
+		w.prob.helper = w.helper
 	}
 }
 
@@ -149,25 +172,35 @@ func (w *World) layoutImpulses() {
 // operations, in the same order: the results do not depend on which ran
 // where, nor on how many processors there are.
 func (w *World) run(k pass, h float64) {
-	hp := w.helper
-	if hp == nil || len(w.halves[1].bodies) == 0 {
+	if len(w.halves[1].bodies) == 0 {
 		w.pass(k, &w.halves[0], h)
 		w.pass(k, &w.halves[1], h)
 		return
 	}
-	seq, ok := hp.give(w, k, h)
+	w.helper.split(w, k, h)
+}
+
+// split runs pass k of t's two halves, the second here too where hp is
+// nil (World.run).
+func (hp *helper) split(t halves, k pass, h float64) {
+	if hp == nil {
+		t.half(false, k, h)
+		t.half(true, k, h)
+		return
+	}
+	seq, ok := hp.give(t, k, h)
 	if !ok {
 		// Parked after a long wait (between steps of a master that does
 		// more): both halves here, and the helper woken for the next.
-		w.pass(k, &w.halves[0], h)
-		w.pass(k, &w.halves[1], h)
+		t.half(false, k, h)
+		t.half(true, k, h)
 		hp.nudge()
 		return
 	}
 	var own any
 	func() {
 		defer func() { own = recover() }()
-		w.pass(k, &w.halves[0], h)
+		t.half(false, k, h)
 	}()
 	// The helper's half is waited for either way: it works on this
 	// world's data, and a panic here must not leave it working.
@@ -272,10 +305,10 @@ type helper struct {
 	state           atomic.Int32 // helperSpinning, helperBusy, helperParked
 	stop            atomic.Bool
 	wake            chan struct{}
-	// The pass handed over, set before given moves on; world is cleared
+	// The pass handed over, set before given moves on; task is cleared
 	// once the pass is finished, so that the helper does not keep a
 	// world alive (its cleanup stops the helper).
-	world    *World
+	task     halves
 	pass     pass
 	h        float64
 	panicked any
@@ -303,13 +336,13 @@ func newHelper(w *World) *helper {
 	return hp
 }
 
-// give hands pass k of world w over to the helper if it is spinning and
-// returns the pass's number to wait for.
-func (hp *helper) give(w *World, k pass, h float64) (uint64, bool) {
+// give hands the second half of t's pass k over to the helper if it is
+// spinning and returns the pass's number to wait for.
+func (hp *helper) give(t halves, k pass, h float64) (uint64, bool) {
 	if !hp.state.CompareAndSwap(helperSpinning, helperBusy) {
 		return 0, false
 	}
-	hp.world, hp.pass, hp.h = w, k, h
+	hp.task, hp.pass, hp.h = t, k, h
 	return hp.given.Add(1), true
 }
 
@@ -363,14 +396,13 @@ func (hp *helper) loop() {
 // run runs the pass handed over on the second half, keeping a panic for
 // the world's goroutine to raise.
 func (hp *helper) run() {
-	w := hp.world
 	defer func() {
 		if r := recover(); r != nil {
 			hp.panicked = fmt.Sprintf("%v (in the second half of a split step)\n%s", r, debug.Stack())
 		}
-		hp.world = nil
+		hp.task = nil
 	}()
-	w.pass(hp.pass, &w.halves[1], hp.h)
+	hp.task.half(true, hp.pass, hp.h)
 }
 
 // Helped returns how many passes of the world's steps its helper took

@@ -63,6 +63,10 @@ type Problem struct {
 	// diagonal blocks take their diagonal from them (J M⁻¹ Jᵀ, rowSums.d)
 	// rather than sum it again.
 	sums []rowSums
+	// helper, where not nil, runs the second half of a solver's work that
+	// splits in two (World.Parallel, Chain) while the solver runs the
+	// first.
+	helper *helper
 	// values counts the assemblies of the rows' numbers (Jacobians,
 	// compliances) by the world: solves within one step that move only
 	// bounds (Rebounding constraints) see the same count, and an active

@@ -1,0 +1,88 @@
+package multibody
+
+import (
+	"math"
+	"runtime"
+	"slices"
+	"testing"
+
+	"github.com/cablefmu/cablefmu/core/geom"
+)
+
+// A chain of a world that splits its steps (Parallel) is factored and
+// solved from its two ends on two goroutines, to the bit as from both ends
+// in turn on one: cable joints' blocks, blocks whose rows 3–5 are not
+// angular at the middle, a first block of four rows, a last of five (the
+// chain then factored from the top alone). Of two blocks that are not
+// positive definite it names the one the solve in turn meets first.
+func TestChainSplitSameAsInTurn(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(2))
+	const n = ParallelBodies + 50
+	for _, c := range []struct {
+		name         string
+		linear       []int
+		first, final int
+		negative     []int
+		err          string
+	}{
+		{name: "cable"},
+		{name: "linear tails", linear: []int{n/2 - 1, n / 2, n/2 + 1}},
+		{name: "sheave first", first: 4},
+		{name: "swivel last", final: 5},
+		{name: "fails below", negative: []int{40, n - 30}, err: "chain block 220 "},
+		{name: "fails above", negative: []int{20, n - 30}, err: "chain block 20 "},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			w := NewWorld(geom.V(0, 0, -9.81))
+			w.Parallel = true
+			var bodies []*Body
+			for i := range n + 1 {
+				bodies = append(bodies, w.AddBody(NewBody("b", 1+float64(i%3), geom.V(0.1, 0.2, 0.3), geom.V(float64(i), 0, 0))))
+			}
+			for i := range n {
+				l := &jointLink{a: bodies[i], b: bodies[i+1], seed: int64(10 + i), linear: slices.Contains(c.linear, i), negative: slices.Contains(c.negative, i)}
+				switch i {
+				case 0:
+					l.rows = c.first
+				case n - 1:
+					l.rows = c.final
+				}
+				w.AddConstraint(l)
+			}
+			p, err := w.Assemble(1.0 / 60)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if p.helper == nil {
+				t.Fatal("the world's problem has no helper")
+			}
+			split := &Chain{}
+			splitErr := split.Solve(p)
+			helped := w.Helped()
+			got := slices.Clone(p.Lambda)
+			p.helper = nil
+			inTurn := &Chain{}
+			inTurnErr := inTurn.Solve(p)
+			if helped == 0 {
+				t.Fatal("the helper took no pass")
+			}
+			if c.err != "" {
+				if splitErr == nil || inTurnErr == nil || splitErr.Error() != inTurnErr.Error() {
+					t.Fatalf("errors: split %v, in turn %v", splitErr, inTurnErr)
+				}
+				if msg := splitErr.Error(); len(msg) < len(c.err) || msg[:len(c.err)] != c.err {
+					t.Fatalf("error %q, want it to begin %q", msg, c.err)
+				}
+				return
+			}
+			if splitErr != nil || inTurnErr != nil {
+				t.Fatalf("errors: split %v, in turn %v", splitErr, inTurnErr)
+			}
+			for i := range got {
+				if math.Float64bits(got[i]) != math.Float64bits(p.Lambda[i]) {
+					t.Fatalf("row %d: λ = %v split, %v in turn", i, got[i], p.Lambda[i])
+				}
+			}
+		})
+	}
+}
