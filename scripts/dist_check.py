@@ -37,6 +37,7 @@ SCENARIOS = [
     ("examples/boom-crane", "BoomCrane", True),
     ("examples/studies/payload-sweep/hoist-wind", "HoistWind", False),
     ("scripts/fmutest/plugin-faults", "PluginFaults", False),
+    ("scripts/fmutest/rigid-long", "RigidHoistLong", False),
 ]
 
 

@@ -51,6 +51,7 @@ HOIST_FMU=out/Hoist.fmu RIGIDHOIST_FMU=out/RigidHoist.fmu HOIST3_FMU=out/Hoist3.
 	SPLINEHOIST_FMU=out/SplineHoist.fmu SPLINEHOIST3_FMU=out/SplineHoist3.fmu \
 	HOISTCONTROLLED_FMU=out/HoistControlled.fmu PLUGINFAULTS_FMU=out/PluginFaults.fmu PLUGINFAULTS3_FMU=out/PluginFaults3.fmu \
 	GANTRYCRANE_FMU=out/GantryCrane.fmu GANTRYCRANE3_FMU=out/GantryCrane3.fmu BOOMCRANE_FMU=out/BoomCrane.fmu BOOMCRANE3_FMU=out/BoomCrane3.fmu \
+	RIGIDHOISTLONG_FMU=out/RigidHoistLong.fmu RIGIDHOISTLONG3_FMU=out/RigidHoistLong3.fmu \
 	python3 -m unittest discover -s scripts/fmutest -v
 
 echo "== The cablefmu Python package: simulate, studies serially and on a Dask LocalCluster, SSP systems"

@@ -16,4 +16,9 @@
 //
 // which a Solver factors. ε = 0 is the rigid limit and works as long as
 // the rows are independent.
+//
+// A world of many bodies may split its steps in two halves run on two
+// goroutines (World.Parallel; the Chain solver then factors from both ends
+// at once): the halves do the same operations whichever goroutine runs
+// them, so that a result does not depend on the number of processors.
 package multibody
