@@ -1,9 +1,11 @@
 package multibody
 
 import (
+	"fmt"
 	"math"
 	"runtime"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/cablefmu/cablefmu/core/geom"
@@ -84,5 +86,19 @@ func TestChainSplitSameAsInTurn(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// A constraint on a body that is not in the world, of any kind, is refused
+// at the step with the body's name.
+func TestConstraintOnBodyNotInWorldRefused(t *testing.T) {
+	for _, outside := range []*Body{NewStatic("anchor", geom.Vec3{}), NewKinematic("hook", geom.Vec3{}), NewBody("stray", 1, geom.V(0.1, 0.1, 0.1), geom.Vec3{})} {
+		w := NewWorld(geom.V(0, 0, -9.81))
+		b := w.AddBody(NewBody("b", 1, geom.V(0.1, 0.2, 0.3), geom.V(1, 0, 0)))
+		w.AddConstraint(&jointLink{a: outside, b: b, seed: 1})
+		err := w.Step(1.0 / 60)
+		if err == nil || !strings.Contains(err.Error(), fmt.Sprintf("%q that is not in the world", outside.Name)) {
+			t.Errorf("%s: step error %v, want the body named as not in the world", outside.Name, err)
+		}
 	}
 }

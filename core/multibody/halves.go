@@ -5,6 +5,7 @@ import (
 	"runtime"
 	"runtime/debug"
 	"sync/atomic"
+	"time"
 
 	"github.com/cablefmu/cablefmu/core/geom"
 )
@@ -65,7 +66,7 @@ type impulseRef struct{ row, block, constraint int32 }
 
 // layoutHalves shares the bodies and constraints out between the halves
 // and lists each body's blocks for the integration (World.layout).
-func (w *World) layoutHalves() {
+func (w *World) layoutHalves() error {
 	a, b := &w.halves[0], &w.halves[1]
 	a.bodies, a.constraints, a.turning = a.bodies[:0], a.constraints[:0], a.turning[:0]
 	b.bodies, b.constraints, b.turning = b.bodies[:0], b.constraints[:0], b.turning[:0]
@@ -108,7 +109,10 @@ func (w *World) layoutHalves() {
 			}
 		}
 	}
-	w.layoutImpulses()
+	if err := w.layoutImpulses(); err != nil {
+		return err
+	}
+	w.parallel = w.Parallel
 	if mid < len(w.dynamic) && w.helper == nil && runtime.GOMAXPROCS(0) > 1 {
 		w.helper = newHelper(w)
 	}
@@ -117,11 +121,13 @@ func (w *World) layoutHalves() {
 	if mid < len(w.dynamic) {
 		w.prob.helper = w.helper
 	}
+	return nil
 }
 
 // layoutImpulses lists the blocks acting on each body in row order: the
 // dynamic bodies' by slot, then the others' (fixed) in the world's order.
-func (w *World) layoutImpulses() {
+// It refuses a constraint on a body that is not in the world.
+func (w *World) layoutImpulses() error {
 	w.fixed = w.fixed[:0]
 	for _, b := range w.bodies {
 		if b.Kind != Dynamic {
@@ -132,19 +138,23 @@ func (w *World) layoutImpulses() {
 	start := reuse(w.impulseStart, nb+2)
 	at := func(b *Body) int {
 		if b.Kind == Dynamic {
-			return b.slot
+			return b.slot // layout checked it
 		}
 		for i, f := range w.fixed {
 			if f == b {
 				return len(w.dynamic) + i
 			}
 		}
-		panic("multibody: constraint body not in the world") // layout checked
+		return -1
 	}
 	// Counted, then filled in place (start[i+1] moves along body i's).
 	for _, c := range w.constraints {
 		for _, b := range c.Bodies() {
-			start[at(b)+2] += c.Rows()
+			i := at(b)
+			if i < 0 {
+				return fmt.Errorf("constraint uses body %q that is not in the world", b.Name)
+			}
+			start[i+2] += c.Rows()
 		}
 	}
 	for i := 2; i < len(start); i++ {
@@ -164,6 +174,7 @@ func (w *World) layoutImpulses() {
 		}
 	}
 	w.impulseStart, w.impulses = start[:nb+1], refs
+	return nil
 }
 
 // run runs pass k of a step over both halves: the second on the helper
@@ -180,10 +191,12 @@ func (w *World) run(k pass, h float64) {
 	w.helper.split(w, k, h)
 }
 
-// split runs pass k of t's two halves, the second here too where hp is
-// nil (World.run).
+// split runs pass k of t's two halves: the first here, the second on the
+// helper where it is free and takes it up before this goroutine is done
+// with the first, else here too, after the first (and everything here
+// where hp is nil: World.run).
 func (hp *helper) split(t halves, k pass, h float64) {
-	if hp == nil {
+	if hp == nil || hp.alone {
 		t.half(false, k, h)
 		t.half(true, k, h)
 		return
@@ -191,7 +204,8 @@ func (hp *helper) split(t halves, k pass, h float64) {
 	seq, ok := hp.give(t, k, h)
 	if !ok {
 		// Parked after a long wait (between steps of a master that does
-		// more): both halves here, and the helper woken for the next.
+		// more), or backing off: both halves here, and a parked helper
+		// woken for the next pass.
 		t.half(false, k, h)
 		t.half(true, k, h)
 		hp.nudge()
@@ -202,8 +216,17 @@ func (hp *helper) split(t halves, k pass, h float64) {
 		defer func() { own = recover() }()
 		t.half(false, k, h)
 	}()
-	// The helper's half is waited for either way: it works on this
-	// world's data, and a panic here must not leave it working.
+	// A half the helper has not taken up is taken back; one it has is
+	// waited for (it works on this world's data, and a panic here must not
+	// leave it working).
+	if hp.claim.CompareAndSwap(seq-1, seq) {
+		hp.task = nil
+		if own != nil {
+			panic(own)
+		}
+		t.half(true, k, h)
+		return
+	}
 	helped := hp.wait(seq)
 	if own != nil {
 		panic(own)
@@ -293,18 +316,24 @@ func sumImpulses(b *Body, refs []impulseRef, lambda []float64, js []Jacobian, of
 }
 
 // helper is the goroutine that runs the second half of a split world's
-// passes (World.Parallel). Between passes it waits spinning for
-// helperSpins turns, yielding the processor every yieldSpins, and then
+// passes (World.Parallel). A pass handed over (give) is taken up by
+// whichever comes first, the helper or the world's goroutine done with its
+// own half (claim): a helper the system has not run yet is not waited
+// for. Between passes the helper waits spinning for helperSpin and then
 // parks until the world nudges it: a pass handed over while it is parked
 // runs whole in the world's goroutine, since waking a parked goroutine
-// onto another processor takes longer than a half of a pass. (Yielding
-// every turn, both goroutines spent a quarter of the step in the
-// scheduler's lock.)
+// onto another processor takes longer than a half of a pass. The world's
+// goroutine waits for a half taken up spinning without yielding (a yield
+// from a master's thread, locked to its goroutine, is a hand-over between
+// threads). Whether the world's steps are split at all is measured
+// (steps): on a system whose processors are busy, a helper descheduled in
+// the middle of a half makes a split step slower than one run alone. The
+// clock decides only who runs a half, never what it computes.
 type helper struct {
-	given, finished atomic.Uint64
-	state           atomic.Int32 // helperSpinning, helperBusy, helperParked
-	stop            atomic.Bool
-	wake            chan struct{}
+	given, claim, finished atomic.Uint64
+	state                  atomic.Int32 // helperSpinning, helperBusy, helperParked
+	stop                   atomic.Bool
+	wake                   chan struct{}
 	// The pass handed over, set before given moves on; task is cleared
 	// once the pass is finished, so that the helper does not keep a
 	// world alive (its cleanup stops the helper).
@@ -312,6 +341,11 @@ type helper struct {
 	pass     pass
 	h        float64
 	panicked any
+	// alone says the world runs its passes alone this step; steps
+	// measures the steps split and alone to choose (the world's goroutine
+	// only).
+	alone bool
+	steps stepTrials
 }
 
 const (
@@ -320,10 +354,18 @@ const (
 	helperParked
 )
 
-// helperSpins is how many turns the helper waits spinning for a pass
-// (a turn an atomic load: some milliseconds, longer than what a step does
-// between its passes); both yield the processor every yieldSpins turns.
-const helperSpins, yieldSpins = 1 << 22, 1 << 12
+// helperSpin is how long the helper waits spinning for a pass: longer
+// than what a step does between its passes and a master between steps run
+// back to back. Spinning, the helper yields, and reads the clock, every
+// yieldSpins turns; the world's goroutine reads the clock every clockSpins
+// turns of its wait, and yields every yieldSpins once a wait has passed
+// yieldAfter (a processor count lowered since the helper started).
+const (
+	helperSpin = 300 * time.Microsecond
+	yieldSpins = 1 << 12
+	clockSpins = 1 << 8
+	yieldAfter = 2 * time.Millisecond
+)
 
 // newHelper starts w's helper; it stops once w is unreachable.
 func newHelper(w *World) *helper {
@@ -331,13 +373,16 @@ func newHelper(w *World) *helper {
 	go hp.loop()
 	runtime.AddCleanup(w, func(hp *helper) {
 		hp.stop.Store(true)
-		hp.nudge()
+		select {
+		case hp.wake <- struct{}{}:
+		default:
+		}
 	}, hp)
 	return hp
 }
 
 // give hands the second half of t's pass k over to the helper if it is
-// spinning and returns the pass's number to wait for.
+// spinning, and returns the pass's number.
 func (hp *helper) give(t halves, k pass, h float64) (uint64, bool) {
 	if !hp.state.CompareAndSwap(helperSpinning, helperBusy) {
 		return 0, false
@@ -346,11 +391,19 @@ func (hp *helper) give(t halves, k pass, h float64) (uint64, bool) {
 	return hp.given.Add(1), true
 }
 
-// wait waits for pass seq and returns what the helper's half panicked
-// with, or nil.
+// wait waits for pass seq, which the helper took up, and returns what its
+// half panicked with, or nil.
 func (hp *helper) wait(seq uint64) any {
+	var start time.Time
 	for spins := 1; hp.finished.Load() != seq; spins++ {
-		if spins%yieldSpins == 0 {
+		if spins%clockSpins != 0 {
+			continue
+		}
+		if start.IsZero() {
+			start = time.Now()
+			continue
+		}
+		if spins%yieldSpins == 0 && time.Since(start) > yieldAfter {
 			runtime.Gosched()
 		}
 	}
@@ -361,6 +414,9 @@ func (hp *helper) wait(seq uint64) any {
 
 // nudge wakes a parked helper.
 func (hp *helper) nudge() {
+	if hp.state.Load() != helperParked {
+		return // a token left in the channel would cut the next park short
+	}
 	select {
 	case hp.wake <- struct{}{}:
 	default:
@@ -370,25 +426,35 @@ func (hp *helper) nudge() {
 func (hp *helper) loop() {
 	var seen uint64
 	for {
-		for spins := 0; hp.given.Load() == seen; spins++ {
+		since := time.Now()
+		for spins := 1; hp.given.Load() == seen; spins++ {
+			if spins%yieldSpins != 0 {
+				continue
+			}
 			if hp.stop.Load() {
 				return
 			}
-			if spins < helperSpins {
-				if spins%yieldSpins == 0 {
-					runtime.Gosched()
-				}
+			if time.Since(since) < helperSpin {
+				runtime.Gosched()
 				continue
 			}
 			if hp.state.CompareAndSwap(helperSpinning, helperParked) {
 				<-hp.wake
 				hp.state.Store(helperSpinning)
 			}
-			spins = 0
+			since = time.Now()
 		}
 		seen = hp.given.Load()
-		hp.run()
-		hp.finished.Store(seen)
+		if hp.claim.CompareAndSwap(seen-1, seen) {
+			hp.run()
+			// Spinning before finished: the world gives the next pass
+			// only once it sees this one finished.
+			hp.state.Store(helperSpinning)
+			hp.finished.Store(seen)
+			continue
+		}
+		// Taken back by the world's goroutine, which gives no other pass
+		// until the helper spins again.
 		hp.state.Store(helperSpinning)
 	}
 }
@@ -413,4 +479,55 @@ func (w *World) Helped() uint64 {
 		return 0
 	}
 	return w.helper.given.Load()
+}
+
+// stepTrials chooses whether a split world's steps run split or alone, by
+// their time (World.Step): trialSteps steps each way, the first of each
+// left out (the helper waking, the caches filling), then keepSteps steps
+// the faster way, then trials again. Both ways compute the same.
+type stepTrials struct {
+	phase int // keep, trySplit, tryAlone
+	left  int
+	took  [2]time.Duration // the trials' sums, split and alone
+	split bool             // the way kept
+}
+
+const (
+	keep = iota // the zero value: trials first
+	trySplit
+	tryAlone
+)
+
+const trialSteps, keepSteps = 16, 1024
+
+// plan sets the way of the next step: hp.alone.
+func (hp *helper) plan() {
+	t := &hp.steps
+	if t.left == 0 {
+		switch t.phase {
+		case trySplit:
+			t.phase, t.left = tryAlone, trialSteps
+		case tryAlone:
+			t.phase, t.left, t.split = keep, keepSteps, t.took[0] < t.took[1]
+		default:
+			t.phase, t.left, t.took = trySplit, trialSteps, [2]time.Duration{}
+		}
+	}
+	hp.alone = t.phase == tryAlone || t.phase == keep && !t.split
+	if !hp.alone {
+		hp.nudge() // parked: awake for the step's later passes
+	}
+}
+
+// took counts a step of duration d taken the planned way.
+func (hp *helper) took(d time.Duration) {
+	t := &hp.steps
+	if t.phase != keep && t.left < trialSteps {
+		way := 0
+		if hp.alone {
+			way = 1
+		}
+		t.took[way] += d
+	}
+	t.left--
 }

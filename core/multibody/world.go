@@ -6,6 +6,7 @@ import (
 	"math"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/cablefmu/cablefmu/core/geom"
 	"github.com/cablefmu/cablefmu/core/stability"
@@ -35,14 +36,18 @@ type World struct {
 	// Parallel splits the steps of a world of at least ParallelBodies
 	// dynamic bodies in two halves by body slot, run on two goroutines
 	// where the processors allow: the bodies' passes, the constraints'
-	// Update, TurnStiffness and Apply and the rows' assembly of each half
-	// (the solve is not split). The constraints across the split are taken
-	// apart, after the halves. Its constraints must then change in Update,
-	// TurnStiffness and Apply nothing but their own state and rows and the
-	// pulls of their own bodies (Body.AddPull). The results are the same
-	// on one processor or many, and differ from a world without Parallel
-	// only in rounding: a body at the split gets the pulls of the
-	// constraints across it after its own.
+	// Update, TurnStiffness and Apply and the rows' assembly of each half,
+	// and the Chain solver's factorization and substitution from the two
+	// ends (Gauss–Seidel between groups and the active set are not
+	// split). The constraints across the split are taken apart, after the
+	// halves. Its constraints must then, in Off, Update, TurnStiffness and
+	// Apply, change nothing but their own state and rows and the pulls of
+	// their own bodies (Body.AddPull), and read nothing but those, their
+	// bodies and what no constraint changes in the same calls. The results
+	// are the same on one processor or many, and differ from a world
+	// without Parallel only in rounding: a body at the split gets the
+	// pulls of the constraints across it after its own. A change takes
+	// effect at the next step, which lays the rows out again.
 	Parallel bool
 
 	bodies  []*Body
@@ -93,6 +98,7 @@ type World struct {
 	impulseStart []int
 	impulses     []impulseRef
 	helper       *helper
+	parallel     bool // Parallel as the last layout took it
 }
 
 // Reevaluate makes the next step evaluate and assemble every constraint's
@@ -244,7 +250,9 @@ func (w *World) layout() error {
 	w.entry = reuse(w.entry, len(w.dynamic))
 	w.prob.index(w.entry)
 	w.prob.Layout++
-	w.layoutHalves()
+	if err := w.layoutHalves(); err != nil {
+		return err
+	}
 	w.dirty = false
 	return nil
 }
@@ -262,6 +270,19 @@ func (w *World) Step(h float64) error {
 	if !(h > 0) || math.IsInf(h, 0) {
 		return fmt.Errorf("step size %g s: must be positive and finite", h)
 	}
+	hp := w.helper
+	if hp == nil || w.dirty || len(w.halves[1].bodies) == 0 {
+		return w.step(h)
+	}
+	hp.plan()
+	start := time.Now()
+	err := w.step(h)
+	hp.took(time.Since(start))
+	return err
+}
+
+// step is Step once h is checked.
+func (w *World) step(h float64) error {
 	if _, err := w.Assemble(h); err != nil {
 		return err
 	}
@@ -341,7 +362,7 @@ func (w *World) predict(bodies []*Body, h float64) {
 // inertia of the dynamic bodies and lets every constraint evaluate its
 // rows at the current state.
 func (w *World) update(h float64) error {
-	if w.dirty {
+	if w.dirty || w.Parallel != w.parallel {
 		if err := w.layout(); err != nil {
 			return err
 		}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"testing"
 
 	"github.com/cablefmu/cablefmu/fmu"
@@ -86,8 +87,23 @@ func (l benchLogger) Log(s fmu.Status, cat, msg string) {
 // step that lays the solver out. Metric ns/segment is the step's cost per
 // segment.
 func BenchmarkRigidHoistDoStep(b *testing.B) {
+	benchmarkRigidHoistDoStep(b, false)
+}
+
+// BenchmarkRigidHoistDoStepLocked is BenchmarkRigidHoistDoStep from a
+// goroutine locked to its thread, as every call of an FMU's master
+// through the C ABI is.
+func BenchmarkRigidHoistDoStepLocked(b *testing.B) {
+	benchmarkRigidHoistDoStep(b, true)
+}
+
+func benchmarkRigidHoistDoStep(b *testing.B, locked bool) {
 	for _, n := range benchSegments {
 		b.Run(fmt.Sprintf("N=%d", n), func(b *testing.B) {
+			if locked {
+				runtime.LockOSThread()
+				defer runtime.UnlockOSThread()
+			}
 			in := rigidHoistWithSegments(b, n)
 			const H = 1.0 / 60
 			// The first step lays out the solver's groups (a contact's
