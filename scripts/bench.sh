@@ -50,21 +50,24 @@ awk '/^BenchmarkHoistCable\/N=[0-9]+\/direct/ { split($1, a, /[=\/]/); for (i = 
 	END { for (n in sp) if (n in ms) printf "%-10s %22.0f %22.0f %8.2f\n", n, ms[n], sp[n], sp[n] / ms[n] }' out/bench-go.txt | sort -n
 
 # Where the time of the whole RigidHoist step goes: the cumulative share of
-# each phase in a CPU profile of BenchmarkRigidHoistDoStep (function|label).
+# each phase in a CPU profile of BenchmarkRigidHoistDoStep (function|label),
+# on one processor (-cpu 1): a step split in two halves (N = 1000) then runs
+# them in turn, its work whole under each phase's function, without the
+# other goroutine's share or its waiting.
 phases=(
 	'rigidcable.(*Joint).Update|constraints evaluate their rows (Joint.Update)'
-	'multibody.(*World).takeTurnStiffness|turning stiffness (AddPull, criterion, inertia)'
+	"rigidcable.(*Joint).TurnStiffness|turning stiffness: the joints' pulls (AddPull)"
+	'multibody.(*World).takeTurnStiffness|turning stiffness: criterion and inertia'
 	'multibody.(*World).assemble|rows: M⁻¹J, Σ, right-hand side (World.assemble)'
-	'multibody.(*Chain).assemble|chain: Schur complement blocks (Chain.assemble)'
 	'multibody.(*Chain).factor|chain: blocks assembled and factored (Chain.factor)'
-	'multibody.(*Chain).substitute|chain: substitution (Chain.substitute)'
-	'multibody.(*World).integrate|impulses applied, bodies moved (World.integrate)'
+	'multibody.(*Chain).Substitute|chain: substitution (Chain.Substitute)'
+	'multibody.(*World).integrate|impulses, bodies moved, Apply (World.integrate)'
 )
 echo
 printf '%-58s %8s %8s %8s\n' "RigidHoist step, share of the time" "N=20" "N=100" "N=1000"
 declare -A share
 for n in 20 100 1000; do
-	go test "$pgo" -run '^$' -bench "BenchmarkRigidHoistDoStep/N=$n\$" -benchtime=2s -cpuprofile "out/cpu-$n.prof" \
+	go test "$pgo" -run '^$' -cpu 1 -bench "BenchmarkRigidHoistDoStep/N=$n\$" -benchtime=2s -cpuprofile "out/cpu-$n.prof" \
 		-o out/rigidcable.test ./fmu/plugins/rigidcable/ >/dev/null
 	top=$(go tool pprof -top -cum -nodecount=300 out/rigidcable.test "out/cpu-$n.prof" 2>/dev/null)
 	for p in "${phases[@]}"; do
@@ -76,6 +79,11 @@ done
 for p in "${phases[@]}"; do
 	printf '%-58s %8s %8s %8s\n' "${p#*|}" "${share["$p,20"]}" "${share["$p,100"]}" "${share["$p,1000"]}"
 done
+
+# A long rope's step through the C ABI, split between two processors or
+# not: back to back, paced, beside busy processes.
+echo
+/usr/bin/python3 scripts/bench_split.py
 
 # Studies with the cablefmu Python package: runs per second of the
 # payload-sweep example serially, in the default mode, on a local Dask

@@ -64,6 +64,10 @@ func (w *World) half(second bool, k pass, h float64) {
 // index in the problem's blocks and its constraint.
 type impulseRef struct{ row, block, constraint int32 }
 
+// impulseRun is a body's blocks of one constraint, refs first to end − 1
+// of the world's impulses: a constraint kept off is passed over at once.
+type impulseRun struct{ constraint, first, end int32 }
+
 // layoutHalves shares the bodies and constraints out between the halves
 // and lists each body's blocks for the integration (World.layout).
 func (w *World) layoutHalves() error {
@@ -174,6 +178,18 @@ func (w *World) layoutImpulses() error {
 		}
 	}
 	w.impulseStart, w.impulses = start[:nb+1], refs
+	// Each body's runs of one constraint's blocks.
+	w.runStart, w.runs = append(w.runStart[:0], 0), w.runs[:0]
+	for i := 0; i < nb; i++ {
+		for j := start[i]; j < start[i+1]; j++ {
+			if n := len(w.runs); j > start[i] && w.runs[n-1].constraint == refs[j].constraint {
+				w.runs[n-1].end++
+				continue
+			}
+			w.runs = append(w.runs, impulseRun{refs[j].constraint, int32(j), int32(j + 1)})
+		}
+		w.runStart = append(w.runStart, len(w.runs))
+	}
 	return nil
 }
 
@@ -264,7 +280,7 @@ func (w *World) pass(k pass, s *half, h float64) {
 		lambda, js, off := p.Lambda[:len(p.Rows)], p.js, w.off
 		for _, b := range s.bodies {
 			i := b.slot
-			sumImpulses(b, w.impulses[w.impulseStart[i]:w.impulseStart[i+1]], lambda, js, off, 1/h)
+			sumImpulses(b, w.runs[w.runStart[i]:w.runStart[i+1]], w.impulses, lambda, js, off, 1/h)
 			b.Vel = b.predVel.AddScaled(h*b.invMass, b.ConstraintForce)
 			t := b.ConstraintTorque.Scale(h)
 			in := &b.invI
@@ -293,24 +309,26 @@ func (w *World) turns() bool { return len(w.turning) > 0 && !w.ExplicitTurning }
 
 // sumImpulses sets b's constraint force and torque to the sum of its
 // blocks' impulses over the step (N, N·m; perH = 1/h), in row order,
-// leaving out the rows of constraints kept off.
-func sumImpulses(b *Body, refs []impulseRef, lambda []float64, js []Jacobian, off []rowState, perH float64) {
+// leaving out the rows of constraints kept off; runs are b's, of refs.
+func sumImpulses(b *Body, runs []impulseRun, refs []impulseRef, lambda []float64, js []Jacobian, off []rowState, perH float64) {
 	var force, torque geom.Vec3
-	for _, r := range refs {
-		if off[r.constraint] >= rowsSwitched {
+	for _, run := range runs {
+		if off[run.constraint] >= rowsSwitched {
 			continue // off: no impulse (most contacts, most steps)
 		}
-		l := lambda[r.row]
-		if l == 0 {
-			continue
+		for _, r := range refs[run.first:run.end] {
+			l := lambda[r.row]
+			if l == 0 {
+				continue
+			}
+			f, j := l*perH, &js[r.block]
+			// An angular block's linear part (zero) would add zeros that
+			// change nothing: the sums start from +0.
+			if j.Lin != (geom.Vec3{}) {
+				force = force.AddScaled(f, j.Lin)
+			}
+			torque = torque.AddScaled(f, j.Ang)
 		}
-		f, j := l*perH, &js[r.block]
-		// An angular block's linear part (zero) would add zeros that
-		// change nothing: the sums start from +0.
-		if j.Lin != (geom.Vec3{}) {
-			force = force.AddScaled(f, j.Lin)
-		}
-		torque = torque.AddScaled(f, j.Ang)
 	}
 	b.ConstraintForce, b.ConstraintTorque = force, torque
 }

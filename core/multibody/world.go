@@ -46,8 +46,10 @@ type World struct {
 	// bodies and what no constraint changes in the same calls. The results
 	// are the same on one processor or many, and differ from a world
 	// without Parallel only in rounding: a body at the split gets the
-	// pulls of the constraints across it after its own. A change takes
-	// effect at the next step, which lays the rows out again.
+	// pulls of the constraints across it after its own. Whether a step
+	// is split at all is measured, each way in turn from time to time (a
+	// busy system can make a split step the slower). A change takes effect
+	// at the next step, which lays the rows out again.
 	Parallel bool
 
 	bodies  []*Body
@@ -89,7 +91,8 @@ type World struct {
 	// without it), cross lists the constraints between them, with the
 	// Turning ones and the assembly's terms. fixed holds the bodies that
 	// are not dynamic; impulses lists the blocks acting on each body, the
-	// dynamic ones' by slot and then fixed's, from impulseStart.
+	// dynamic ones' by slot and then fixed's, from impulseStart, and runs
+	// them by constraint, each body's from runStart.
 	halves       [2]half
 	cross        []int
 	crossTurning []Turning
@@ -97,6 +100,8 @@ type World struct {
 	fixed        []*Body
 	impulseStart []int
 	impulses     []impulseRef
+	runStart     []int
+	runs         []impulseRun
 	helper       *helper
 	parallel     bool // Parallel as the last layout took it
 }
@@ -708,7 +713,7 @@ func (w *World) integrate(h float64) {
 	lambda := p.Lambda[:len(p.Rows)]
 	for i, b := range w.fixed {
 		k := len(w.dynamic) + i
-		sumImpulses(b, w.impulses[w.impulseStart[k]:w.impulseStart[k+1]], lambda, p.js, w.off, 1/h)
+		sumImpulses(b, w.runs[w.runStart[k]:w.runStart[k+1]], w.impulses, lambda, p.js, w.off, 1/h)
 		if b.Kind == Static {
 			continue
 		}
