@@ -11,9 +11,24 @@ import (
 )
 
 // ParallelBodies is the least number of dynamic bodies for which a world
-// with Parallel set splits its steps in two. Below it a step's passes
-// take less time than handing half of them over costs.
+// whose Parallel is not Serial splits its steps in two. Below it a step's
+// passes take less time than handing half of them over costs.
 const ParallelBodies = 200
+
+// Parallelism says whether a world splits its steps (World.Parallel).
+type Parallelism int8
+
+const (
+	// Serial steps on the caller's goroutine alone.
+	Serial Parallelism = iota
+	// ParallelMeasured splits the steps where that is measured to be
+	// the faster: now and then some steps each way, by their time, the
+	// faster way then kept for a while (a busy system can make a split
+	// step the slower one). Both ways compute the same.
+	ParallelMeasured
+	// ParallelAlways splits every step (for tests and benchmarks).
+	ParallelAlways
+)
 
 // half is one share of a step's passes over bodies and constraints. A
 // world that splits its steps (World.Parallel) gives the first half the
@@ -76,7 +91,7 @@ func (w *World) layoutHalves() error {
 	b.bodies, b.constraints, b.turning = b.bodies[:0], b.constraints[:0], b.turning[:0]
 	w.cross, w.crossTurning = w.cross[:0], w.crossTurning[:0]
 	mid := len(w.dynamic) // every body in the first half
-	if w.Parallel && len(w.dynamic) >= ParallelBodies {
+	if w.Parallel != Serial && len(w.dynamic) >= ParallelBodies {
 		mid = len(w.dynamic) / 2
 	}
 	a.bodies = append(a.bodies, w.dynamic[:mid]...)
@@ -349,7 +364,8 @@ func sumImpulses(b *Body, runs []impulseRun, refs []impulseRef, lambda []float64
 // clock decides only who runs a half, never what it computes.
 type helper struct {
 	given, claim, finished atomic.Uint64
-	state                  atomic.Int32 // helperSpinning, helperBusy, helperParked
+	ran                    atomic.Uint64 // the passes the helper ran
+	state                  atomic.Int32  // helperSpinning, helperBusy, helperParked, helperWaking
 	stop                   atomic.Bool
 	wake                   chan struct{}
 	// The pass handed over, set before given moves on; task is cleared
@@ -370,14 +386,15 @@ const (
 	helperSpinning int32 = iota
 	helperBusy
 	helperParked
+	helperWaking // parked and nudged: its one token sent
 )
 
 // helperSpin is how long the helper waits spinning for a pass: longer
 // than what a step does between its passes and a master between steps run
 // back to back. Spinning, the helper yields, and reads the clock, every
-// yieldSpins turns; the world's goroutine reads the clock every clockSpins
-// turns of its wait, and yields every yieldSpins once a wait has passed
-// yieldAfter (a processor count lowered since the helper started).
+// yieldSpins turns; the world's goroutine, waiting, reads the clock after
+// clockSpins turns and then every yieldSpins, and yields once a wait has
+// passed yieldAfter (a processor count lowered since the helper started).
 const (
 	helperSpin = 300 * time.Microsecond
 	yieldSpins = 1 << 12
@@ -391,10 +408,7 @@ func newHelper(w *World) *helper {
 	go hp.loop()
 	runtime.AddCleanup(w, func(hp *helper) {
 		hp.stop.Store(true)
-		select {
-		case hp.wake <- struct{}{}:
-		default:
-		}
+		hp.nudge() // a spinning helper sees stop itself
 	}, hp)
 	return hp
 }
@@ -430,14 +444,12 @@ func (hp *helper) wait(seq uint64) any {
 	return p
 }
 
-// nudge wakes a parked helper.
+// nudge wakes a parked helper: one token a park, sent by the nudge that
+// moves it from parked to waking (a token left in the channel would cut
+// the next park short).
 func (hp *helper) nudge() {
-	if hp.state.Load() != helperParked {
-		return // a token left in the channel would cut the next park short
-	}
-	select {
-	case hp.wake <- struct{}{}:
-	default:
+	if hp.state.CompareAndSwap(helperParked, helperWaking) {
+		hp.wake <- struct{}{}
 	}
 }
 
@@ -465,6 +477,7 @@ func (hp *helper) loop() {
 		seen = hp.given.Load()
 		if hp.claim.CompareAndSwap(seen-1, seen) {
 			hp.run()
+			hp.ran.Add(1)
 			// Spinning before finished: the world gives the next pass
 			// only once it sees this one finished.
 			hp.state.Store(helperSpinning)
@@ -489,49 +502,52 @@ func (hp *helper) run() {
 	hp.task.half(true, hp.pass, hp.h)
 }
 
-// Helped returns how many passes of the world's steps its helper took
+// Helped returns how many halves of passes the world's helper ran
 // (Parallel): none where the world does not split its steps or runs on
 // one processor.
 func (w *World) Helped() uint64 {
 	if w.helper == nil {
 		return 0
 	}
-	return w.helper.given.Load()
+	return w.helper.ran.Load()
 }
 
 // stepTrials chooses whether a split world's steps run split or alone, by
-// their time (World.Step): trialSteps steps each way, the first of each
-// left out (the helper waking, the caches filling), then keepSteps steps
-// the faster way, then trials again. Both ways compute the same.
+// their time (World.Step): 2·trialPairs steps split and alone in turn (the
+// first pair left out: the helper waking, the caches filling), then
+// keepSteps steps the way found, then trials again. Split is kept where
+// its steps took less than splitMargin of the lone ones' time and the
+// helper ran at least half of the halves handed over to it (else the
+// split steps' time was the caller's own, and a busy system's luck).
+// Both ways compute the same.
 type stepTrials struct {
-	phase int // keep, trySplit, tryAlone
-	left  int
-	took  [2]time.Duration // the trials' sums, split and alone
-	split bool             // the way kept
+	left       int  // steps left in the trials or in keeping their way
+	trying     bool // in the trials
+	split      bool // the way kept
+	took       [2]time.Duration
+	given, ran uint64 // the helper's counts when the trials began
 }
 
 const (
-	keep = iota // the zero value: trials first
-	trySplit
-	tryAlone
+	trialPairs  = 16
+	keepSteps   = 1024
+	splitMargin = 0.9
 )
-
-const trialSteps, keepSteps = 16, 1024
 
 // plan sets the way of the next step: hp.alone.
 func (hp *helper) plan() {
 	t := &hp.steps
 	if t.left == 0 {
-		switch t.phase {
-		case trySplit:
-			t.phase, t.left = tryAlone, trialSteps
-		case tryAlone:
-			t.phase, t.left, t.split = keep, keepSteps, t.took[0] < t.took[1]
-		default:
-			t.phase, t.left, t.took = trySplit, trialSteps, [2]time.Duration{}
+		if t.trying {
+			given, ran := hp.given.Load()-t.given, hp.ran.Load()-t.ran
+			t.split = float64(t.took[0]) < splitMargin*float64(t.took[1]) && 2*ran >= given
+			t.trying, t.left = false, keepSteps
+		} else {
+			t.trying, t.left, t.took = true, 2*trialPairs, [2]time.Duration{}
+			t.given, t.ran = hp.given.Load(), hp.ran.Load()
 		}
 	}
-	hp.alone = t.phase == tryAlone || t.phase == keep && !t.split
+	hp.alone = t.trying && t.left%2 == 1 || !t.trying && !t.split
 	if !hp.alone {
 		hp.nudge() // parked: awake for the step's later passes
 	}
@@ -540,7 +556,7 @@ func (hp *helper) plan() {
 // took counts a step of duration d taken the planned way.
 func (hp *helper) took(d time.Duration) {
 	t := &hp.steps
-	if t.phase != keep && t.left < trialSteps {
+	if t.trying && t.left <= 2*(trialPairs-1) {
 		way := 0
 		if hp.alone {
 			way = 1

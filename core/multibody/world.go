@@ -33,8 +33,9 @@ type World struct {
 	// heavy loads then vibrate apart at steps that cannot resolve them. For
 	// reproducing the papers; see takeTurnStiffness.
 	ExplicitTurning bool
-	// Parallel splits the steps of a world of at least ParallelBodies
-	// dynamic bodies in two halves by body slot, run on two goroutines
+	// Parallel, unless Serial, splits the steps of a world of at least
+	// ParallelBodies dynamic bodies in two halves by body slot, run on
+	// two goroutines
 	// where the processors allow: the bodies' passes, the constraints'
 	// Update, TurnStiffness and Apply and the rows' assembly of each half,
 	// and the Chain solver's factorization and substitution from the two
@@ -46,11 +47,9 @@ type World struct {
 	// bodies and what no constraint changes in the same calls. The results
 	// are the same on one processor or many, and differ from a world
 	// without Parallel only in rounding: a body at the split gets the
-	// pulls of the constraints across it after its own. Whether a step
-	// is split at all is measured, each way in turn from time to time (a
-	// busy system can make a split step the slower). A change takes effect
-	// at the next step, which lays the rows out again.
-	Parallel bool
+	// pulls of the constraints across it after its own. A change takes
+	// effect at the next step, which lays the rows out again.
+	Parallel Parallelism
 
 	bodies  []*Body
 	dynamic []*Body
@@ -103,7 +102,7 @@ type World struct {
 	runStart     []int
 	runs         []impulseRun
 	helper       *helper
-	parallel     bool // Parallel as the last layout took it
+	parallel     Parallelism // Parallel as the last layout took it
 }
 
 // Reevaluate makes the next step evaluate and assemble every constraint's
@@ -276,7 +275,10 @@ func (w *World) Step(h float64) error {
 		return fmt.Errorf("step size %g s: must be positive and finite", h)
 	}
 	hp := w.helper
-	if hp == nil || w.dirty || len(w.halves[1].bodies) == 0 {
+	if hp == nil || w.dirty || len(w.halves[1].bodies) == 0 || w.Parallel != ParallelMeasured {
+		if hp != nil {
+			hp.alone = false
+		}
 		return w.step(h)
 	}
 	hp.plan()
