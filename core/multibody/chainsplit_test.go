@@ -63,9 +63,9 @@ func TestChainSplitSameAsInTurn(t *testing.T) {
 			inTurn := &Chain{}
 			inTurnErr := inTurn.Solve(p)
 			want := slices.Clone(p.Lambda)
-			// Solved split until the helper has run a half of it (the
-			// caller takes back the halves it has not taken up yet),
-			// every solve the same as in turn.
+			// Solved split until the helper has run a half of it (with
+			// ParallelAlways, the first), every solve the same as in
+			// turn.
 			p.helper = helper
 			split := &Chain{}
 			for solves := 1; ; solves++ {

@@ -26,7 +26,9 @@ const (
 	// faster way then kept for a while (a busy system can make a split
 	// step the slower one). Both ways compute the same.
 	ParallelMeasured
-	// ParallelAlways splits every step (for tests and benchmarks).
+	// ParallelAlways splits every step and hands every second half to
+	// the helper, waiting for it however late it comes (for tests and
+	// benchmarks: a busy system slows it down).
 	ParallelAlways
 )
 
@@ -135,6 +137,9 @@ func (w *World) layoutHalves() error {
 	if mid < len(w.dynamic) && w.helper == nil && runtime.GOMAXPROCS(0) > 1 {
 		w.helper = newHelper(w)
 	}
+	if w.helper != nil {
+		w.helper.forced = w.Parallel == ParallelAlways
+	}
 	// The solvers split their work where the world does (Chain).
 	w.prob.helper = nil
 	if mid < len(w.dynamic) {
@@ -233,6 +238,13 @@ func (hp *helper) split(t halves, k pass, h float64) {
 		return
 	}
 	seq, ok := hp.give(t, k, h)
+	for spins := 1; !ok && hp.forced; spins++ {
+		hp.nudge()
+		if spins%yieldSpins == 0 {
+			runtime.Gosched()
+		}
+		seq, ok = hp.give(t, k, h)
+	}
 	if !ok {
 		// Parked after a long wait (between steps of a master that does
 		// more), or backing off: both halves here, and a parked helper
@@ -250,7 +262,7 @@ func (hp *helper) split(t halves, k pass, h float64) {
 	// A half the helper has not taken up is taken back; one it has is
 	// waited for (it works on this world's data, and a panic here must not
 	// leave it working).
-	if hp.claim.CompareAndSwap(seq-1, seq) {
+	if !hp.forced && hp.claim.CompareAndSwap(seq-1, seq) {
 		hp.task = nil
 		if own != nil {
 			panic(own)
@@ -376,10 +388,11 @@ type helper struct {
 	h        float64
 	panicked any
 	// alone says the world runs its passes alone this step; steps
-	// measures the steps split and alone to choose (the world's goroutine
-	// only).
-	alone bool
-	steps stepTrials
+	// measures the steps split and alone to choose; forced says every
+	// second half goes to the helper (ParallelAlways). The world's
+	// goroutine's only.
+	alone, forced bool
+	steps         stepTrials
 }
 
 const (
