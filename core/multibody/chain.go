@@ -647,27 +647,10 @@ func (c *Chain) substitute(p *Problem) {
 			zp = c.forwardTop(z, i, zp)
 		}
 		if k := last - i; k > m {
-			b := &six[k]
-			zk := (*[6]float64)(z[b.start:])
-			if k == last {
-				forward6(b.a, b.inv, zk)
-			} else {
-				subtractForward6Vec(b.a, b.inv, zk, b.w, zb)
-			}
-			zb = zk
+			zb = c.forwardBottom(z, k, zb)
 		}
 	}
-	if m == last {
-		c.forwardTop(z, m, zp)
-		zb = c.backwardTop(z, m, nil)
-	} else {
-		b := &six[m]
-		zm := (*[6]float64)(z[b.start:])
-		subtractTransposed6(zm, b.w, zb)
-		c.forwardTop(z, m, zp)
-		backward6(b.a, b.inv, zm)
-		zb = zm
-	}
+	zb = c.substituteMiddle(z, zp, zb)
 	// zn: the top's block after; zb now the bottom's block before.
 	zn := zb
 	for i := 1; m-i >= 0 || m+i <= last; i++ {
@@ -675,12 +658,50 @@ func (c *Chain) substitute(p *Problem) {
 			zn = c.backwardTop(z, k, zn)
 		}
 		if k := m + i; k <= last {
-			b := &six[k]
-			zk := (*[6]float64)(z[b.start:])
-			subtractBackward6Vec(b.a, b.inv, zk, six[k-1].w, zb)
-			zb = zk
+			zb = c.backwardBottom(z, k, zb)
 		}
 	}
+}
+
+// forwardBottom is substitute's forward step for block k below the
+// middle, from the bottom, zb the block after's z (nil for the last), and
+// returns block k's z. The blocks there have six rows (Chain.setup).
+func (c *Chain) forwardBottom(z []float64, k int, zb *[6]float64) *[6]float64 {
+	b := &c.six[k]
+	zk := (*[6]float64)(z[b.start:])
+	if k == len(c.six)-1 {
+		forward6(b.a, b.inv, zk)
+	} else {
+		subtractForward6Vec(b.a, b.inv, zk, b.w, zb)
+	}
+	return zk
+}
+
+// backwardBottom is substitute's backward step for block k below the
+// middle, towards the bottom, zb the block before's z, and returns block
+// k's z.
+func (c *Chain) backwardBottom(z []float64, k int, zb *[6]float64) *[6]float64 {
+	b := &c.six[k]
+	zk := (*[6]float64)(z[b.start:])
+	subtractBackward6Vec(b.a, b.inv, zk, c.six[k-1].w, zb)
+	return zk
+}
+
+// substituteMiddle is substitute's step at the middle block, between the
+// forward passes, which left zp above it and zb below it, and the backward
+// ones: it returns the middle's z, where both backward passes start.
+func (c *Chain) substituteMiddle(z []float64, zp, zb *[6]float64) *[6]float64 {
+	m := c.middle
+	if m == len(c.six)-1 {
+		c.forwardTop(z, m, zp)
+		return c.backwardTop(z, m, nil)
+	}
+	b := &c.six[m]
+	zm := (*[6]float64)(z[b.start:])
+	subtractTransposed6(zm, b.w, zb)
+	c.forwardTop(z, m, zp)
+	backward6(b.a, b.inv, zm)
+	return zm
 }
 
 // forwardTop is substitute's forward step for block k from the top, zp

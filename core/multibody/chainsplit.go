@@ -46,18 +46,7 @@ func (c *Chain) substituteEnds(p *Problem) {
 	s := &c.split
 	s.p = p
 	p.helper.split(c, passForward, 0)
-	z, m, last := p.Lambda, c.middle, len(c.six)-1
-	if m == last {
-		c.forwardTop(z, m, s.zp)
-		s.zb = c.backwardTop(z, m, nil)
-	} else {
-		b := &c.six[m]
-		zm := (*[6]float64)(z[b.start:])
-		subtractTransposed6(zm, b.w, s.zb)
-		c.forwardTop(z, m, s.zp)
-		backward6(b.a, b.inv, zm)
-		s.zb = zm
-	}
+	s.zb = c.substituteMiddle(p.Lambda, s.zp, s.zb)
 	p.helper.split(c, passBackward, 0)
 	s.p, s.zp, s.zb = nil, nil, nil
 }
@@ -92,14 +81,7 @@ func (c *Chain) half(bottom bool, k pass, _ float64) {
 	case k == passForward:
 		var zb *[6]float64
 		for k := last; k > m; k-- {
-			b := &six[k]
-			zk := (*[6]float64)(z[b.start:])
-			if k == last {
-				forward6(b.a, b.inv, zk)
-			} else {
-				subtractForward6Vec(b.a, b.inv, zk, b.w, zb)
-			}
-			zb = zk
+			zb = c.forwardBottom(z, k, zb)
 		}
 		s.zb = zb
 	case k == passBackward && !bottom:
@@ -110,10 +92,7 @@ func (c *Chain) half(bottom bool, k pass, _ float64) {
 	case k == passBackward:
 		zb := s.zb
 		for k := m + 1; k <= last; k++ {
-			b := &six[k]
-			zk := (*[6]float64)(z[b.start:])
-			subtractBackward6Vec(b.a, b.inv, zk, six[k-1].w, zb)
-			zb = zk
+			zb = c.backwardBottom(z, k, zb)
 		}
 	}
 }
