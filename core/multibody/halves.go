@@ -247,8 +247,8 @@ func (hp *helper) split(t halves, k pass, h float64) {
 	}
 	if !ok {
 		// Parked after a long wait (between steps of a master that does
-		// more), or backing off: both halves here, and a parked helper
-		// woken for the next pass.
+		// more), waking, or not yet back from a half taken back from it:
+		// both halves here, and a parked helper woken for the next pass.
 		t.half(false, k, h)
 		t.half(true, k, h)
 		hp.nudge()
